@@ -1,0 +1,587 @@
+//! Classic Bloom filter: `m` bits, `k` probes per key.
+//!
+//! Image layout (after the 48-byte common header, all little-endian):
+//!
+//! | offset | size | field |
+//! |-------:|-----:|-------|
+//! | 48  | 8 | `m`, number of bits (1 ..= [`MAX_BITS`]) |
+//! | 56  | 4 | `k`, probes per key (1 ..= [`MAX_HASHES`]) |
+//! | 60  | 4 | reserved, 0 |
+//! | 64  | 8 | planned items `n` |
+//! | 72  | 8 | planned false-positive rate `p` (f64) |
+//! | 80  | 8 | add calls |
+//! | 88  | 8 | inserted: add calls that set at least one new bit |
+//! | 96  | 8 | set bits |
+//! | 104 | 8 | reserved, 0 |
+//! | 112 | ⌈m/64⌉·8 | bit array: bit `i` is bit `i % 8` of byte `i / 8` (that is, bit `i % 64` of little-endian word `i / 64`) |
+//!
+//! Hashing: XXH3-64 of the key with the image seed gives `h`. Probe `i` is
+//! bit `fastrange(x_i, m)` with enhanced double hashing in 64 bits:
+//! `x_0 = h`, `y_0 = fmix64(h)`, `x_{i+1} = x_i + y_i`, `y_{i+1} = y_i + i`
+//! (wrapping). Every probe uses all 64 bits, so filters above 2^32 bits keep
+//! their designed false-positive rate.
+//!
+//! Thread-safety: [`Bloom`] is a shared view (any number of readers);
+//! [`BloomMut`] is exclusive. The C ABI inherits the same rule: concurrent
+//! readers are fine, a writer needs exclusive access to the buffer.
+
+use crate::error::{Error, Result};
+use crate::filter::{self, CapacityFlags};
+use crate::hash::{self, HashKind};
+use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
+use crate::image::{CommonHeader, FamilyId, ImageFamily};
+
+/// Byte length of the Bloom header (common + family header).
+pub const HEADER_LEN: usize = 112;
+/// Largest bit count accepted.
+pub const MAX_BITS: u64 = 1 << 56;
+/// Largest number of probes per key.
+pub const MAX_HASHES: u32 = 64;
+
+const OFF_BITS: usize = 48;
+const OFF_HASHES: usize = 56;
+const OFF_RESERVED_A: usize = 60;
+const OFF_PLANNED_ITEMS: usize = 64;
+const OFF_PLANNED_FPR: usize = 72;
+const OFF_ADD_CALLS: usize = 80;
+const OFF_INSERTED: usize = 88;
+const OFF_SET_BITS: usize = 96;
+const OFF_RESERVED_B: usize = 104;
+
+/// Parameters of a Bloom filter: bits, probes, and what it was planned for.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct BloomParams {
+    /// Number of bits `m`.
+    pub bits: u64,
+    /// Probes per key `k`.
+    pub hashes: u32,
+    /// Items the filter is planned for (drives the over-capacity signal).
+    pub planned_items: u64,
+    /// False-positive rate planned at `planned_items` (drives the over-capacity signal).
+    pub planned_fpr: f64,
+}
+
+impl BloomParams {
+    /// Plans from expected distinct items `n` and target false-positive rate
+    /// `p` with the standard formulas `m = ⌈-n·ln p / ln²2⌉`,
+    /// `k = round(m/n · ln 2)` (at least 1, at most [`MAX_HASHES`]).
+    ///
+    /// Errors: [`Error::InvalidParameter`] when `n = 0`, `p` is not in (0, 1)
+    /// (NaN included) or `m` would exceed [`MAX_BITS`].
+    pub fn for_items(items: u64, fpr: f64) -> Result<Self> {
+        if items == 0 || !filter::valid_fpr(fpr) {
+            return Err(Error::InvalidParameter);
+        }
+        let ln2 = core::f64::consts::LN_2;
+        let bits = libm::ceil(-(items as f64) * libm::log(fpr) / (ln2 * ln2));
+        if !(bits >= 1.0 && bits <= MAX_BITS as f64) {
+            return Err(Error::InvalidParameter);
+        }
+        let hashes = libm::round(bits / items as f64 * ln2).clamp(1.0, MAX_HASHES as f64);
+        Ok(BloomParams { bits: bits as u64, hashes: hashes as u32, planned_items: items, planned_fpr: fpr })
+    }
+
+    /// Explicit `m` bits and `k` probes. The planned items are the count at
+    /// which `k` is optimal, `⌊m·ln 2 / k⌋` (at least 1), and the planned
+    /// FPR is the classic `(1 - e^{-kn/m})^k` at that count.
+    ///
+    /// Errors: [`Error::InvalidParameter`] when `m` is 0 or above
+    /// [`MAX_BITS`], or `k` is 0 or above [`MAX_HASHES`].
+    pub fn with_bits(bits: u64, hashes: u32) -> Result<Self> {
+        if bits == 0 || bits > MAX_BITS || hashes == 0 || hashes > MAX_HASHES {
+            return Err(Error::InvalidParameter);
+        }
+        let items = libm::floor(bits as f64 * core::f64::consts::LN_2 / f64::from(hashes)).max(1.0);
+        let fpr = classic_fpr(bits, hashes, items);
+        Ok(BloomParams {
+            bits,
+            hashes,
+            planned_items: items as u64,
+            planned_fpr: fpr.clamp(f64::MIN_POSITIVE, 0.999_999),
+        })
+    }
+
+    /// Checks every field (as stored in an image).
+    pub fn validate(&self) -> Result<()> {
+        let ok = self.bits >= 1
+            && self.bits <= MAX_BITS
+            && self.hashes >= 1
+            && self.hashes <= MAX_HASHES
+            && self.planned_items >= 1
+            && filter::valid_fpr(self.planned_fpr);
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidParameter)
+        }
+    }
+
+    /// Exact image size in bytes for these parameters (header + body).
+    pub fn image_len(&self) -> Result<u64> {
+        self.validate()?;
+        Ok(image_len_for_bits(self.bits))
+    }
+
+    /// Theoretical false-positive rate after `items` distinct insertions:
+    /// `(1 - e^{-k·items/m})^k`.
+    pub fn fpr_at(&self, items: f64) -> f64 {
+        classic_fpr(self.bits, self.hashes, items)
+    }
+}
+
+fn image_len_for_bits(bits: u64) -> u64 {
+    HEADER_LEN as u64 + bits.div_ceil(64) * 8
+}
+
+fn classic_fpr(bits: u64, hashes: u32, items: f64) -> f64 {
+    let k = f64::from(hashes);
+    libm::pow(-libm::expm1(-k * items / bits as f64), k)
+}
+
+/// Statistics of a Bloom filter (see [`Bloom::stats`]).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct BloomStats {
+    /// The filter's parameters.
+    pub params: BloomParams,
+    /// Hash seed.
+    pub seed: u64,
+    /// Number of add calls (duplicates included).
+    pub add_calls: u64,
+    /// Add calls that set at least one new bit (≈ distinct items inserted).
+    pub inserted: u64,
+    /// Number of bits set.
+    pub set_bits: u64,
+    /// Fraction of bits set, 0..=1.
+    pub fill: f64,
+    /// Distinct items estimated from the set bits, `-m/k · ln(1 - X/m)`
+    /// (infinite when every bit is set).
+    pub estimated_items: f64,
+    /// Current false-positive rate estimated from the set bits, `(X/m)^k`.
+    pub estimated_fpr: f64,
+    /// Over-capacity signal.
+    pub capacity: CapacityFlags,
+}
+
+/// Marker type tying the Bloom layout to the image format.
+pub struct BloomImage;
+
+/// Validated Bloom layout.
+#[derive(Copy, Clone, Debug)]
+pub struct BloomLayout {
+    params: BloomParams,
+}
+
+impl ImageFamily for BloomImage {
+    const FAMILY: FamilyId = FamilyId::Bloom;
+    type Layout = BloomLayout;
+
+    fn validate(common: &CommonHeader, image: &[u8]) -> Result<BloomLayout> {
+        if common.hash != HashKind::Xxh3 {
+            return Err(Error::UnsupportedHash);
+        }
+        if common.header_len != HEADER_LEN || common.flags != 0 {
+            return Err(Error::CorruptHeader);
+        }
+        let field = |v: Option<u64>| v.ok_or(Error::BufferTooSmall);
+        let params = BloomParams {
+            bits: field(get_u64(image, OFF_BITS))?,
+            hashes: field(get_u32(image, OFF_HASHES).map(u64::from))? as u32,
+            planned_items: field(get_u64(image, OFF_PLANNED_ITEMS))?,
+            planned_fpr: get_f64(image, OFF_PLANNED_FPR).ok_or(Error::BufferTooSmall)?,
+        };
+        params.validate().map_err(|_| Error::CorruptHeader)?;
+        let reserved =
+            field(get_u32(image, OFF_RESERVED_A).map(u64::from))? | field(get_u64(image, OFF_RESERVED_B))?;
+        if reserved != 0 {
+            return Err(Error::CorruptHeader);
+        }
+        if image.len() as u64 != image_len_for_bits(params.bits) {
+            return Err(Error::CorruptHeader);
+        }
+        let add_calls = field(get_u64(image, OFF_ADD_CALLS))?;
+        let inserted = field(get_u64(image, OFF_INSERTED))?;
+        let set_bits = field(get_u64(image, OFF_SET_BITS))?;
+        if inserted > add_calls || set_bits > params.bits {
+            return Err(Error::CorruptHeader);
+        }
+        Ok(BloomLayout { params })
+    }
+}
+
+/// Exact image size in bytes for `params` (the zstd-style "size first" call).
+pub fn image_len(params: &BloomParams) -> Result<u64> {
+    params.image_len()
+}
+
+/// Writes a fresh, empty filter into `buf` and returns a mutable view of it.
+///
+/// Errors: [`Error::InvalidParameter`] for bad `params`;
+/// [`Error::Misaligned`] when `buf` is not 8-byte aligned;
+/// [`Error::BufferTooSmall`] when `buf` is shorter than [`image_len`].
+/// On error `buf` is not written.
+pub fn init<'a>(buf: &'a mut [u8], params: &BloomParams, seed: u64) -> Result<BloomMut<'a>> {
+    let len = image::to_usize(params.image_len()?)?;
+    if !image::is_aligned(buf) {
+        return Err(Error::Misaligned);
+    }
+    let image = buf.get_mut(..len).ok_or(Error::BufferTooSmall)?;
+    image.fill(0);
+    image::write_common(image, FamilyId::Bloom, HashKind::Xxh3, HEADER_LEN, 0, seed, len as u64);
+    put_u64(image, OFF_BITS, params.bits);
+    put_u32(image, OFF_HASHES, params.hashes);
+    put_u64(image, OFF_PLANNED_ITEMS, params.planned_items);
+    put_f64(image, OFF_PLANNED_FPR, params.planned_fpr);
+    wrap_mut(image)
+}
+
+/// Validates the live image at the start of `buf` (8-byte aligned) and returns
+/// a read-only view. `buf` may be longer than the image.
+///
+/// Errors: [`Error::Misaligned`], [`Error::BufferTooSmall`], [`Error::BadMagic`],
+/// [`Error::UnsupportedVersion`], [`Error::WrongFamily`], [`Error::UnsupportedHash`],
+/// [`Error::CorruptHeader`]. The body is not checksummed (zero-copy path).
+pub fn wrap(buf: &[u8]) -> Result<Bloom<'_>> {
+    let (common, layout) = image::open::<BloomImage>(buf)?;
+    let image = buf.get(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    let (header, body) = image.split_at_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
+    Ok(Bloom { header, body, params: layout.params, seed: common.seed })
+}
+
+/// Like [`wrap`], returning a mutable view.
+pub fn wrap_mut(buf: &mut [u8]) -> Result<BloomMut<'_>> {
+    let (common, layout) = image::open::<BloomImage>(buf)?;
+    let image = buf.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    let (header, body) = image.split_at_mut_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
+    Ok(BloomMut { header, body, params: layout.params, seed: common.seed })
+}
+
+/// Copies the live image in `src` to `dst` with its checksum (the checked
+/// serialized form). Returns the bytes written (the image length).
+pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    image::export::<BloomImage>(src, dst)
+}
+
+/// Verifies untrusted bytes (exact length, headers, checksum) and copies them
+/// into the 8-byte aligned `dst`. `dst` is written only on success.
+/// Returns the image length.
+pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    image::import::<BloomImage>(src, dst)
+}
+
+/// Verifies untrusted bytes in place (exact length, headers, checksum)
+/// without copying, for example an `mmap`ed file.
+pub fn verify(bytes: &[u8]) -> Result<()> {
+    image::verify::<BloomImage>(bytes).map(|_| ())
+}
+
+#[inline(always)]
+fn probe_start(h: u64) -> (u64, u64) {
+    (h, hash::remix(h))
+}
+
+#[inline(always)]
+fn test_bits(body: &[u8], bits: u64, hashes: u32, h: u64) -> bool {
+    let (mut x, mut y) = probe_start(h);
+    for i in 0..hashes {
+        let bit = hash::reduce(x, bits);
+        let byte = body.get((bit >> 3) as usize).copied().unwrap_or(0);
+        if byte & (1u8 << (bit & 7)) == 0 {
+            return false;
+        }
+        x = x.wrapping_add(y);
+        y = y.wrapping_add(u64::from(i));
+    }
+    true
+}
+
+/// Sets the probes of `h`; returns how many bits were newly set.
+#[inline(always)]
+fn set_bits(body: &mut [u8], bits: u64, hashes: u32, h: u64) -> u64 {
+    let (mut x, mut y) = probe_start(h);
+    let mut new = 0u64;
+    for i in 0..hashes {
+        let bit = hash::reduce(x, bits);
+        if let Some(byte) = body.get_mut((bit >> 3) as usize) {
+            let mask = 1u8 << (bit & 7);
+            new += u64::from(*byte & mask == 0);
+            *byte |= mask;
+        }
+        x = x.wrapping_add(y);
+        y = y.wrapping_add(u64::from(i));
+    }
+    new
+}
+
+fn count_set_bits(body: &[u8], bits: u64) -> u64 {
+    // Bits past `m` in the last word are never probed; a damaged image may
+    // have them set, so they are excluded from the count.
+    let full = (bits / 8) as usize;
+    let head = body.get(..full).unwrap_or(body);
+    let mut total = filter::count_ones(head);
+    if bits % 8 != 0 {
+        let mask = (1u8 << (bits % 8)) - 1;
+        total += u64::from((body.get(full).copied().unwrap_or(0) & mask).count_ones());
+    }
+    total
+}
+
+/// A read-only view of a validated Bloom image. Cheap to copy; `Sync`.
+#[derive(Copy, Clone, Debug)]
+pub struct Bloom<'a> {
+    header: &'a [u8],
+    body: &'a [u8],
+    params: BloomParams,
+    seed: u64,
+}
+
+impl<'a> Bloom<'a> {
+    /// The filter's parameters.
+    pub fn params(&self) -> BloomParams {
+        self.params
+    }
+
+    /// The hash seed stored in the image.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The hash of `key` this filter uses (XXH3-64 with the image seed).
+    #[inline]
+    pub fn hash_key(&self, key: &[u8]) -> u64 {
+        hash::hash_bytes(key, self.seed)
+    }
+
+    /// True when `key` may have been added; false means it certainly was not.
+    #[inline]
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.contains_hash(self.hash_key(key))
+    }
+
+    /// [`Bloom::contains`] for an integer key (hashed as 8 little-endian bytes).
+    #[inline]
+    pub fn contains_u64(&self, key: u64) -> bool {
+        self.contains_hash(hash::hash_u64(key, self.seed))
+    }
+
+    /// [`Bloom::contains`] for a precomputed hash ([`Bloom::hash_key`]).
+    #[inline]
+    pub fn contains_hash(&self, hash: u64) -> bool {
+        test_bits(self.body, self.params.bits, self.params.hashes, hash)
+    }
+
+    /// Batch query: `results[i] = contains_hash(hashes[i])`.
+    ///
+    /// Errors: [`Error::InvalidArgument`] when the slices differ in length.
+    pub fn contains_hashes(&self, hashes: &[u64], results: &mut [bool]) -> Result<()> {
+        if hashes.len() != results.len() {
+            return Err(Error::InvalidArgument);
+        }
+        for (h, r) in hashes.iter().zip(results.iter_mut()) {
+            *r = self.contains_hash(*h);
+        }
+        Ok(())
+    }
+
+    fn counter(&self, off: usize) -> u64 {
+        get_u64(self.header, off).unwrap_or(0)
+    }
+
+    /// Number of add calls so far.
+    pub fn add_calls(&self) -> u64 {
+        self.counter(OFF_ADD_CALLS)
+    }
+
+    /// Add calls that set at least one new bit.
+    pub fn inserted(&self) -> u64 {
+        self.counter(OFF_INSERTED)
+    }
+
+    /// Number of set bits (maintained on every update: O(1)).
+    pub fn set_bits(&self) -> u64 {
+        self.counter(OFF_SET_BITS).min(self.params.bits)
+    }
+
+    /// Current false-positive rate estimated from the set bits, `(X/m)^k`. O(1).
+    pub fn estimated_fpr(&self) -> f64 {
+        let fill = self.set_bits() as f64 / self.params.bits as f64;
+        libm::pow(fill, f64::from(self.params.hashes))
+    }
+
+    /// Distinct items estimated from the set bits (Swamidass & Baldi):
+    /// `-m/k · ln(1 - X/m)`; infinite when every bit is set. O(1).
+    pub fn estimated_items(&self) -> f64 {
+        let m = self.params.bits as f64;
+        let x = self.set_bits() as f64;
+        if x >= m {
+            return f64::INFINITY;
+        }
+        -m / f64::from(self.params.hashes) * libm::log1p(-x / m)
+    }
+
+    /// The over-capacity signal, O(1): see [`CapacityFlags`].
+    pub fn capacity(&self) -> CapacityFlags {
+        CapacityFlags::evaluate(
+            self.inserted(),
+            self.params.planned_items,
+            self.estimated_fpr(),
+            self.params.planned_fpr,
+        )
+    }
+
+    /// All statistics at once. O(1).
+    pub fn stats(&self) -> BloomStats {
+        let set_bits = self.set_bits();
+        BloomStats {
+            params: self.params,
+            seed: self.seed,
+            add_calls: self.add_calls(),
+            inserted: self.inserted(),
+            set_bits,
+            fill: set_bits as f64 / self.params.bits as f64,
+            estimated_items: self.estimated_items(),
+            estimated_fpr: self.estimated_fpr(),
+            capacity: self.capacity(),
+        }
+    }
+
+    /// Counts the set bits by scanning the body (O(m)); equals
+    /// [`Bloom::set_bits`] on an intact image.
+    pub fn recount_set_bits(&self) -> u64 {
+        count_set_bits(self.body, self.params.bits)
+    }
+
+    /// True when `other` can be merged with this filter: same `m`, `k` and seed.
+    pub fn is_compatible(&self, other: &Bloom<'_>) -> bool {
+        self.params.bits == other.params.bits
+            && self.params.hashes == other.params.hashes
+            && self.seed == other.seed
+    }
+
+    /// The bit array (the body of the image).
+    pub fn body(&self) -> &'a [u8] {
+        self.body
+    }
+}
+
+/// An exclusive, mutable view of a validated Bloom image.
+#[derive(Debug)]
+pub struct BloomMut<'a> {
+    header: &'a mut [u8],
+    body: &'a mut [u8],
+    params: BloomParams,
+    seed: u64,
+}
+
+impl<'a> BloomMut<'a> {
+    /// A read-only view of the same image.
+    pub fn as_ref(&self) -> Bloom<'_> {
+        Bloom { header: self.header, body: self.body, params: self.params, seed: self.seed }
+    }
+
+    /// Adds `key`; returns true when the key was new to the filter (at least
+    /// one of its bits was unset): the one-call test-and-insert for dedup.
+    #[inline]
+    pub fn add(&mut self, key: &[u8]) -> bool {
+        let h = hash::hash_bytes(key, self.seed);
+        self.add_hash(h)
+    }
+
+    /// [`BloomMut::add`] for an integer key (hashed as 8 little-endian bytes).
+    #[inline]
+    pub fn add_u64(&mut self, key: u64) -> bool {
+        self.add_hash(hash::hash_u64(key, self.seed))
+    }
+
+    /// [`BloomMut::add`] for a precomputed hash ([`Bloom::hash_key`]).
+    #[inline]
+    pub fn add_hash(&mut self, hash: u64) -> bool {
+        let new = set_bits(self.body, self.params.bits, self.params.hashes, hash);
+        self.bump(1, u64::from(new > 0), new);
+        new > 0
+    }
+
+    /// Batch add. When `newly` is given (same length as `hashes`),
+    /// `newly[i]` tells whether item `i` was new when it was added (a
+    /// duplicate later in the same batch reports false).
+    ///
+    /// Errors: [`Error::InvalidArgument`] when `newly` has another length;
+    /// nothing is added then.
+    pub fn add_hashes(&mut self, hashes: &[u64], mut newly: Option<&mut [bool]>) -> Result<()> {
+        if newly.as_ref().is_some_and(|n| n.len() != hashes.len()) {
+            return Err(Error::InvalidArgument);
+        }
+        let (bits, k) = (self.params.bits, self.params.hashes);
+        let (mut inserted, mut set) = (0u64, 0u64);
+        for (i, h) in hashes.iter().enumerate() {
+            let new = set_bits(self.body, bits, k, *h);
+            inserted += u64::from(new > 0);
+            set += new;
+            if let Some(slot) = newly.as_deref_mut().and_then(|n| n.get_mut(i)) {
+                *slot = new > 0;
+            }
+        }
+        self.bump(hashes.len() as u64, inserted, set);
+        Ok(())
+    }
+
+    fn bump(&mut self, calls: u64, inserted: u64, set: u64) {
+        let header = &mut *self.header;
+        let add = |h: &mut [u8], off: usize, v: u64| {
+            let cur = get_u64(h, off).unwrap_or(0);
+            put_u64(h, off, cur.saturating_add(v));
+        };
+        add(header, OFF_ADD_CALLS, calls);
+        add(header, OFF_INSERTED, inserted);
+        add(header, OFF_SET_BITS, set);
+    }
+
+    /// Union: sets every bit set in `other` (bitwise OR). Afterwards the
+    /// filter answers "maybe" for every key either filter did. The add-call
+    /// and inserted counters become the sums (an upper bound on distinct items).
+    ///
+    /// Errors: [`Error::Incompatible`] unless `m`, `k` and seed are equal;
+    /// nothing changes then.
+    pub fn union(&mut self, other: &Bloom<'_>) -> Result<()> {
+        if !self.as_ref().is_compatible(other) {
+            return Err(Error::Incompatible);
+        }
+        filter::or_into(self.body, other.body);
+        let calls = self.as_ref().add_calls().saturating_add(other.add_calls());
+        let inserted = self.as_ref().inserted().saturating_add(other.inserted());
+        self.set_counters(calls, inserted);
+        Ok(())
+    }
+
+    /// Intersection: keeps only bits set in both (bitwise AND). Keys added
+    /// to both filters stay "maybe"; the false-positive rate can be higher
+    /// than a filter built from the intersection of the sets. The counters
+    /// become the minimum of both (an upper bound).
+    ///
+    /// Errors: [`Error::Incompatible`] unless `m`, `k` and seed are equal.
+    pub fn intersect(&mut self, other: &Bloom<'_>) -> Result<()> {
+        if !self.as_ref().is_compatible(other) {
+            return Err(Error::Incompatible);
+        }
+        filter::and_into(self.body, other.body);
+        let calls = self.as_ref().add_calls().min(other.add_calls());
+        let inserted = self.as_ref().inserted().min(other.inserted());
+        self.set_counters(calls, inserted);
+        Ok(())
+    }
+
+    fn set_counters(&mut self, calls: u64, inserted: u64) {
+        let set = count_set_bits(self.body, self.params.bits);
+        put_u64(self.header, OFF_ADD_CALLS, calls);
+        put_u64(self.header, OFF_INSERTED, inserted.min(calls));
+        put_u64(self.header, OFF_SET_BITS, set);
+    }
+
+    /// Removes every item: zeroes the bits and the counters.
+    pub fn clear(&mut self) {
+        self.body.fill(0);
+        self.set_counters(0, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,306 @@
+extern crate std;
+use super::*;
+use crate::test_util::{
+    assert_binomial, check_corruption, check_merge_laws, make_key, AlignedBuf, SplitMix64, KEY_SHAPES,
+};
+use std::vec::Vec;
+
+fn new_filter(params: &BloomParams, seed: u64) -> AlignedBuf {
+    let mut buf = AlignedBuf::new(params.image_len().unwrap() as usize);
+    init(buf.as_mut(), params, seed).unwrap();
+    buf
+}
+
+#[test]
+fn planning_matches_the_standard_formulas() {
+    let p = BloomParams::for_items(1_000_000, 0.01).unwrap();
+    // m = ceil(-n ln p / ln^2 2) = 9,585,059 bits (1170 KiB), k = 7.
+    assert_eq!(p.bits, 9_585_059);
+    assert_eq!(p.hashes, 7);
+    assert_eq!(image_len(&p).unwrap(), 112 + 9_585_059u64.div_ceil(64) * 8);
+    let q = BloomParams::with_bits(1 << 20, 5).unwrap();
+    assert_eq!(q.planned_items, 145_363);
+    assert!(q.planned_fpr > 0.0 && q.planned_fpr < 0.05);
+}
+
+#[test]
+fn hostile_parameters_are_rejected() {
+    for (n, p) in
+        [(0, 0.01), (10, 0.0), (10, 1.0), (10, 1.5), (10, -0.1), (10, f64::NAN), (10, f64::INFINITY)]
+    {
+        assert_eq!(BloomParams::for_items(n, p), Err(Error::InvalidParameter), "n={n} p={p}");
+    }
+    assert_eq!(BloomParams::for_items(u64::MAX, 1e-300), Err(Error::InvalidParameter));
+    assert_eq!(BloomParams::with_bits(0, 3), Err(Error::InvalidParameter));
+    assert_eq!(BloomParams::with_bits(64, 0), Err(Error::InvalidParameter));
+    assert_eq!(BloomParams::with_bits(64, MAX_HASHES + 1), Err(Error::InvalidParameter));
+    assert_eq!(BloomParams::with_bits(MAX_BITS + 1, 3), Err(Error::InvalidParameter));
+}
+
+#[test]
+fn sizes_up_to_2_pow_40_bits_and_beyond_are_plannable() {
+    let p = BloomParams::with_bits(1 << 40, 7).unwrap();
+    assert_eq!(image_len(&p).unwrap(), 112 + (1u64 << 37));
+    let p = BloomParams::for_items(100_000_000_000, 0.001).unwrap();
+    assert!(p.bits > 1 << 40);
+}
+
+#[test]
+fn init_checks_alignment_and_size_without_writing() {
+    let params = BloomParams::for_items(1000, 0.01).unwrap();
+    let len = params.image_len().unwrap() as usize;
+    let mut buf = AlignedBuf::new(len + 8);
+    buf.as_mut().fill(0xAB);
+    assert_eq!(init(&mut buf.as_mut()[1..], &params, 0).unwrap_err(), Error::Misaligned);
+    assert_eq!(init(&mut buf.as_mut()[..len - 1], &params, 0).unwrap_err(), Error::BufferTooSmall);
+    assert!(buf.as_ref().iter().all(|b| *b == 0xAB));
+    assert!(init(buf.as_mut(), &params, 0).is_ok());
+}
+
+#[test]
+fn add_reports_new_and_there_are_no_false_negatives() {
+    let params = BloomParams::for_items(10_000, 0.01).unwrap();
+    let mut buf = new_filter(&params, 42);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    let mut key = Vec::new();
+    let mut newly = 0;
+    for i in 0..10_000 {
+        make_key(crate::test_util::KeyShape::PresentString, true, i, 10_000, &mut key);
+        newly += u64::from(f.add(&key));
+        assert!(!f.add(&key), "second add of the same key must report not-new");
+    }
+    assert!(newly > 9_800, "almost all distinct keys are new: {newly}");
+    let f = wrap(buf.as_ref()).unwrap();
+    for i in 0..10_000 {
+        make_key(crate::test_util::KeyShape::PresentString, true, i, 10_000, &mut key);
+        assert!(f.contains(&key));
+    }
+    assert_eq!(f.add_calls(), 20_000);
+    assert_eq!(f.inserted(), newly);
+    assert_eq!(f.set_bits(), f.recount_set_bits());
+}
+
+#[test]
+fn u64_and_hash_forms_agree_with_bytes() {
+    let params = BloomParams::for_items(1000, 0.01).unwrap();
+    let mut buf = new_filter(&params, 7);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    f.add_u64(12345);
+    let r = f.as_ref();
+    assert!(r.contains(&12345u64.to_le_bytes()));
+    assert!(r.contains_hash(r.hash_key(&12345u64.to_le_bytes())));
+    assert!(r.contains_u64(12345));
+}
+
+#[test]
+fn batch_forms_match_single_calls() {
+    let params = BloomParams::for_items(5000, 0.02).unwrap();
+    let mut a = new_filter(&params, 1);
+    let mut b = new_filter(&params, 1);
+    let mut rng = SplitMix64(3);
+    let mut hashes: Vec<u64> = (0..5000).map(|_| rng.next_u64()).collect();
+    hashes.extend_from_slice(&hashes.clone()[..100]);
+    let mut fa = wrap_mut(a.as_mut()).unwrap();
+    let single: Vec<bool> = hashes.iter().map(|h| fa.add_hash(*h)).collect();
+    let mut fb = wrap_mut(b.as_mut()).unwrap();
+    let mut batch = std::vec![false; hashes.len()];
+    fb.add_hashes(&hashes, Some(&mut batch)).unwrap();
+    assert_eq!(single, batch);
+    assert_eq!(a.as_ref(), b.as_ref());
+    let mut short = std::vec![false; 3];
+    let mut fb = wrap_mut(b.as_mut()).unwrap();
+    assert_eq!(fb.add_hashes(&hashes, Some(&mut short)), Err(Error::InvalidArgument));
+    let f = wrap(b.as_ref()).unwrap();
+    let mut found = std::vec![false; hashes.len()];
+    f.contains_hashes(&hashes, &mut found).unwrap();
+    assert!(found.iter().all(|x| *x));
+    assert_eq!(f.contains_hashes(&hashes, &mut short), Err(Error::InvalidArgument));
+}
+
+/// Measured FPR over 10^6 disjoint keys is within ±4σ of the filter's
+/// theoretical rate `(X/m)^k`, for several plans and four key shapes, and
+/// the planned rate itself is met.
+#[test]
+fn false_positive_rate_is_as_designed_for_every_key_shape() {
+    let queries = 1_000_000u64;
+    for (n, p) in [(10_000u64, 0.05), (200_000, 0.01), (1_000_000, 0.001)] {
+        let params = BloomParams::for_items(n, p).unwrap();
+        for shape in KEY_SHAPES {
+            let mut buf = new_filter(&params, 0x5eed);
+            let mut f = wrap_mut(buf.as_mut()).unwrap();
+            let mut key = Vec::new();
+            for i in 0..n {
+                make_key(shape, true, i, n, &mut key);
+                f.add(&key);
+            }
+            let f = wrap(buf.as_ref()).unwrap();
+            let mut hits = 0;
+            for i in 0..queries {
+                make_key(shape, false, i, n, &mut key);
+                hits += u64::from(f.contains(&key));
+            }
+            let theory = f.estimated_fpr();
+            assert_binomial(hits, queries, theory, &std::format!("n={n} p={p} {shape:?}"));
+            assert!(theory < p * 1.05, "theoretical {theory} above plan {p}");
+            assert!(f.capacity().is_within_plan());
+            let est = f.estimated_items();
+            assert!((est - n as f64).abs() < 0.02 * n as f64, "estimated items {est} vs {n}");
+        }
+    }
+}
+
+#[test]
+fn overfill_is_signalled() {
+    let params = BloomParams::for_items(100_000, 0.01).unwrap();
+    let mut buf = new_filter(&params, 0);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    let mut key = Vec::new();
+    for i in 0..100_000 {
+        make_key(crate::test_util::KeyShape::PresentString, true, i, 0, &mut key);
+        f.add(&key);
+    }
+    assert!(f.as_ref().capacity().is_within_plan());
+    for i in 100_000..1_000_000 {
+        make_key(crate::test_util::KeyShape::PresentString, true, i, 0, &mut key);
+        f.add(&key);
+    }
+    let s = f.as_ref().stats();
+    assert!(s.capacity.over_planned_items() && s.capacity.fpr_above_twice_planned());
+    assert!(s.estimated_fpr > 0.99, "10x overfill drives the FPR near 1: {}", s.estimated_fpr);
+}
+
+fn filled(params: &BloomParams, seed: u64, keys: core::ops::Range<u64>) -> AlignedBuf {
+    let mut buf = new_filter(params, seed);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    for k in keys {
+        f.add_u64(k);
+    }
+    buf
+}
+
+#[test]
+fn union_and_intersection_laws() {
+    let params = BloomParams::for_items(3000, 0.01).unwrap();
+    let a = filled(&params, 9, 0..1000);
+    let b = filled(&params, 9, 500..2000);
+    let c = filled(&params, 9, 1800..3000);
+    let body = |x: &[u8]| wrap(x).unwrap().body().to_vec();
+    let union = |d: &mut [u8], s: &[u8]| wrap_mut(d).unwrap().union(&wrap(s).unwrap()).unwrap();
+    let intersect = |d: &mut [u8], s: &[u8]| wrap_mut(d).unwrap().intersect(&wrap(s).unwrap()).unwrap();
+    check_merge_laws(a.as_ref(), b.as_ref(), c.as_ref(), &union, body);
+    check_merge_laws(a.as_ref(), b.as_ref(), c.as_ref(), &intersect, body);
+
+    let mut u = AlignedBuf::from_bytes(a.as_ref());
+    union(u.as_mut(), b.as_ref());
+    let uf = wrap(u.as_ref()).unwrap();
+    assert!((0..2000).all(|k| uf.contains_u64(k)));
+    assert_eq!(uf.set_bits(), uf.recount_set_bits());
+    assert_eq!(uf.add_calls(), 2500);
+    let mut i = AlignedBuf::from_bytes(a.as_ref());
+    intersect(i.as_mut(), b.as_ref());
+    let inf = wrap(i.as_ref()).unwrap();
+    assert!((500..1000).all(|k| inf.contains_u64(k)));
+    assert_eq!(inf.set_bits(), inf.recount_set_bits());
+    // The union of disjoint halves equals the filter of everything.
+    let whole = filled(&params, 9, 0..2000);
+    let mut halves = filled(&params, 9, 0..1000);
+    union(halves.as_mut(), filled(&params, 9, 1000..2000).as_ref());
+    assert_eq!(body(whole.as_ref()), body(halves.as_ref()));
+}
+
+#[test]
+fn incompatible_filters_do_not_merge() {
+    let p1 = BloomParams::for_items(1000, 0.01).unwrap();
+    let p2 = BloomParams::for_items(1000, 0.02).unwrap();
+    let mut a = filled(&p1, 1, 0..10);
+    let before = a.as_ref().to_vec();
+    for other in [filled(&p2, 1, 0..10), filled(&p1, 2, 0..10)] {
+        let mut m = wrap_mut(a.as_mut()).unwrap();
+        let o = wrap(other.as_ref()).unwrap();
+        assert_eq!(m.union(&o), Err(Error::Incompatible));
+        assert_eq!(m.intersect(&o), Err(Error::Incompatible));
+    }
+    assert_eq!(a.as_ref(), &before[..]);
+}
+
+#[test]
+fn export_import_is_the_identity() {
+    let params = BloomParams::for_items(2000, 0.01).unwrap();
+    let a = filled(&params, 77, 0..1500);
+    let mut exported = std::vec![0u8; a.as_ref().len()];
+    assert_eq!(export(a.as_ref(), &mut exported).unwrap(), a.as_ref().len());
+    verify(&exported).unwrap();
+    let mut back = AlignedBuf::new(exported.len());
+    assert_eq!(import(&exported, back.as_mut()).unwrap(), exported.len());
+    assert_eq!(back.as_ref(), &exported[..]);
+    let f = wrap(back.as_ref()).unwrap();
+    assert_eq!(f.stats(), wrap(a.as_ref()).unwrap().stats());
+    assert!((0..1500).all(|k| f.contains_u64(k)));
+}
+
+#[test]
+fn corrupted_images_give_errors_never_panics() {
+    let params = BloomParams::for_items(500, 0.01).unwrap();
+    let a = filled(&params, 5, 0..400);
+    let mut exported = std::vec![0u8; a.as_ref().len()];
+    export(a.as_ref(), &mut exported).unwrap();
+    check_corruption(&exported, HEADER_LEN, 2000, import, verify, |bytes| {
+        if let Ok(mut f) = wrap_mut(bytes) {
+            f.add_u64(1);
+            let _ = f.as_ref().stats();
+            let _ = f.as_ref().contains_u64(2);
+        }
+    });
+    // Wrong family.
+    let sb = crate::sbbf::SbbfParams::for_items(100, 0.01).unwrap();
+    let mut other = AlignedBuf::new(sb.image_len().unwrap() as usize);
+    crate::sbbf::init(other.as_mut(), &sb, 0).unwrap();
+    assert_eq!(wrap(other.as_ref()).unwrap_err(), Error::WrongFamily);
+    let mut exported_other = std::vec![0u8; other.as_ref().len()];
+    crate::sbbf::export(other.as_ref(), &mut exported_other).unwrap();
+    let mut dst = AlignedBuf::new(exported_other.len());
+    assert_eq!(import(&exported_other, dst.as_mut()), Err(Error::WrongFamily));
+}
+
+#[test]
+fn garbage_bodies_are_memory_safe() {
+    let params = BloomParams::with_bits(1001, 3).unwrap();
+    let mut buf = new_filter(&params, 0);
+    let mut rng = SplitMix64(99);
+    let len = buf.as_ref().len();
+    rng.fill(&mut buf.as_mut()[HEADER_LEN..len]);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    for k in 0..1000 {
+        f.add_u64(k);
+    }
+    assert!(f.as_ref().recount_set_bits() <= 1001);
+}
+
+/// m > 2^32 bits: planned for 5·10^8 items at 1%, filled with 5·10^8 hashes,
+/// 10^6 absent queries stay at plan.
+#[test]
+fn filters_above_2_pow_32_bits_keep_their_rate() {
+    let n = 500_000_000u64;
+    let params = BloomParams::for_items(n, 0.01).unwrap();
+    assert!(params.bits > 1u64 << 32);
+    let mut buf = new_filter(&params, 1);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    let mut rng = SplitMix64(12345);
+    let mut chunk = [0u64; 4096];
+    let mut left = n;
+    while left > 0 {
+        let take = left.min(chunk.len() as u64) as usize;
+        for h in chunk[..take].iter_mut() {
+            *h = rng.next_u64();
+        }
+        f.add_hashes(&chunk[..take], None).unwrap();
+        left -= take as u64;
+    }
+    let f = wrap(buf.as_ref()).unwrap();
+    let mut absent = SplitMix64(999_999);
+    let queries = 1_000_000u64;
+    let hits = (0..queries).filter(|_| f.contains_hash(absent.next_u64())).count() as u64;
+    assert_binomial(hits, queries, f.estimated_fpr(), "m > 2^32");
+    assert!(f.estimated_fpr() < 0.0101, "estimated {}", f.estimated_fpr());
+    assert!(f.capacity().is_within_plan());
+}

@@ -1,0 +1,415 @@
+//! The image layout shared by every family: the buffer *is* the serialized form.
+//!
+//! An image is one contiguous byte buffer, 8-byte aligned when live, made of a
+//! 48-byte common header, a family header, and the body. All fields are
+//! little-endian, whatever the host. Common header:
+//!
+//! | offset | size | field |
+//! |-------:|-----:|-------|
+//! | 0  | 4 | magic `"SKCH"` |
+//! | 4  | 1 | format major version ([`FORMAT_MAJOR`]) |
+//! | 5  | 1 | format minor version ([`FORMAT_MINOR`]) |
+//! | 6  | 2 | family id ([`FamilyId`]) |
+//! | 8  | 2 | hash id ([`HashKind`]) |
+//! | 10 | 2 | header length in bytes (common + family header; the body starts here) |
+//! | 12 | 4 | flags (family specific) |
+//! | 16 | 8 | hash seed |
+//! | 24 | 8 | image length in bytes (header + body) |
+//! | 32 | 8 | checksum, written by export, verified by import (see [`checksum`]) |
+//! | 40 | 8 | reserved, must be 0 |
+//!
+//! Readers reject a newer major version ([`Error::UnsupportedVersion`]) and
+//! accept any minor version of their major (minor versions only add meaning to
+//! fields that older readers require to be zero).
+//!
+//! Two ways in:
+//! * `wrap` / `wrap_mut` (zero-copy) validate the headers against the buffer
+//!   once; afterwards every operation is memory-safe whatever the body bytes
+//!   are, but a damaged body gives wrong answers. Use it for buffers you wrote.
+//! * `import` (checked) additionally requires the exact length and verifies the
+//!   checksum over the whole image, so damaged bytes from disk or network are
+//!   reported as [`Error::ChecksumMismatch`]. Use it for untrusted bytes.
+
+use crate::error::{Error, Result};
+use crate::hash::HashKind;
+
+/// The four magic bytes every image starts with.
+pub const MAGIC: [u8; 4] = *b"SKCH";
+/// The format major version this library writes and reads.
+pub const FORMAT_MAJOR: u8 = 1;
+/// The format minor version this library writes.
+pub const FORMAT_MINOR: u8 = 0;
+/// Byte length of the common header.
+pub const COMMON_HEADER_LEN: usize = 48;
+/// Required alignment of live images, in bytes.
+pub const IMAGE_ALIGN: usize = 8;
+
+const OFF_MAJOR: usize = 4;
+const OFF_MINOR: usize = 5;
+const OFF_FAMILY: usize = 6;
+const OFF_HASH: usize = 8;
+const OFF_HEADER_LEN: usize = 10;
+const OFF_FLAGS: usize = 12;
+const OFF_SEED: usize = 16;
+const OFF_IMAGE_LEN: usize = 24;
+const OFF_CHECKSUM: usize = 32;
+const OFF_RESERVED: usize = 40;
+
+/// Sketch families and their stable ids in the image header.
+///
+/// Ids of families not yet implemented are reserved so that images stay
+/// unambiguous as families are added.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[repr(u16)]
+pub enum FamilyId {
+    /// Classic Bloom filter ([`crate::bloom`]).
+    Bloom = 1,
+    /// Split-block Bloom filter ([`crate::sbbf`]).
+    SplitBlockBloom = 2,
+    /// Counting Bloom filter (reserved).
+    CountingBloom = 3,
+    /// Cuckoo filter (reserved).
+    Cuckoo = 4,
+    /// HyperLogLog (reserved).
+    HyperLogLog = 5,
+    /// UltraLogLog (reserved).
+    UltraLogLog = 6,
+    /// Count-Min sketch (reserved).
+    CountMin = 7,
+    /// Top-k heavy hitters (reserved).
+    TopK = 8,
+    /// MinHash (reserved).
+    MinHash = 9,
+}
+
+impl FamilyId {
+    /// Decodes a header value; `None` for unknown ids.
+    pub const fn from_id(id: u16) -> Option<FamilyId> {
+        Some(match id {
+            1 => FamilyId::Bloom,
+            2 => FamilyId::SplitBlockBloom,
+            3 => FamilyId::CountingBloom,
+            4 => FamilyId::Cuckoo,
+            5 => FamilyId::HyperLogLog,
+            6 => FamilyId::UltraLogLog,
+            7 => FamilyId::CountMin,
+            8 => FamilyId::TopK,
+            9 => FamilyId::MinHash,
+            _ => return None,
+        })
+    }
+}
+
+/// The decoded common header of an image.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CommonHeader {
+    /// Sketch family.
+    pub family: FamilyId,
+    /// Hash function of the image.
+    pub hash: HashKind,
+    /// Format minor version that wrote the image.
+    pub minor: u8,
+    /// Header length in bytes (the body starts at this offset).
+    pub header_len: usize,
+    /// Family-specific flags.
+    pub flags: u32,
+    /// Hash seed.
+    pub seed: u64,
+    /// Total image length in bytes.
+    pub image_len: usize,
+    /// Stored checksum (meaningful on exported images).
+    pub checksum: u64,
+}
+
+/// Reads a little-endian `u16` at `off`; `None` when out of bounds.
+#[inline]
+pub fn get_u16(buf: &[u8], off: usize) -> Option<u16> {
+    let bytes = buf.get(off..off.checked_add(2)?)?;
+    Some(u16::from_le_bytes(bytes.try_into().ok()?))
+}
+
+/// Reads a little-endian `u32` at `off`; `None` when out of bounds.
+#[inline]
+pub fn get_u32(buf: &[u8], off: usize) -> Option<u32> {
+    let bytes = buf.get(off..off.checked_add(4)?)?;
+    Some(u32::from_le_bytes(bytes.try_into().ok()?))
+}
+
+/// Reads a little-endian `u64` at `off`; `None` when out of bounds.
+#[inline]
+pub fn get_u64(buf: &[u8], off: usize) -> Option<u64> {
+    let bytes = buf.get(off..off.checked_add(8)?)?;
+    Some(u64::from_le_bytes(bytes.try_into().ok()?))
+}
+
+/// Reads a little-endian IEEE-754 `f64` at `off`; `None` when out of bounds.
+#[inline]
+pub fn get_f64(buf: &[u8], off: usize) -> Option<f64> {
+    get_u64(buf, off).map(f64::from_bits)
+}
+
+/// Writes a little-endian `u16` at `off`; does nothing when out of bounds
+/// (callers write only inside headers whose length they validated).
+#[inline]
+pub fn put_u16(buf: &mut [u8], off: usize, value: u16) {
+    if let Some(dst) = buf.get_mut(off..off.saturating_add(2)) {
+        dst.copy_from_slice(&value.to_le_bytes());
+    }
+}
+
+/// Writes a little-endian `u32` at `off`; does nothing when out of bounds.
+#[inline]
+pub fn put_u32(buf: &mut [u8], off: usize, value: u32) {
+    if let Some(dst) = buf.get_mut(off..off.saturating_add(4)) {
+        dst.copy_from_slice(&value.to_le_bytes());
+    }
+}
+
+/// Writes a little-endian `u64` at `off`; does nothing when out of bounds.
+#[inline]
+pub fn put_u64(buf: &mut [u8], off: usize, value: u64) {
+    if let Some(dst) = buf.get_mut(off..off.saturating_add(8)) {
+        dst.copy_from_slice(&value.to_le_bytes());
+    }
+}
+
+/// Writes a little-endian `f64` at `off`; does nothing when out of bounds.
+#[inline]
+pub fn put_f64(buf: &mut [u8], off: usize, value: f64) {
+    put_u64(buf, off, value.to_bits());
+}
+
+/// True when `buf` starts on an [`IMAGE_ALIGN`]-byte boundary.
+#[inline]
+pub fn is_aligned(buf: &[u8]) -> bool {
+    (buf.as_ptr() as usize) % IMAGE_ALIGN == 0
+}
+
+/// Converts a 64-bit byte count to `usize`, failing on hosts where it cannot
+/// be addressed.
+#[inline]
+pub fn to_usize(bytes: u64) -> Result<usize> {
+    usize::try_from(bytes).map_err(|_| Error::BufferTooSmall)
+}
+
+/// Decodes and checks the common header at the start of `buf`.
+///
+/// Checks: length, magic, major version, known family and hash ids, reserved
+/// field, header length within the image, image length a multiple of 8 and
+/// not longer than `buf`. Does not check alignment or the checksum.
+pub fn read_common(buf: &[u8]) -> Result<CommonHeader> {
+    if buf.len() < COMMON_HEADER_LEN {
+        return Err(Error::BufferTooSmall);
+    }
+    if buf.get(0..4) != Some(&MAGIC[..]) {
+        return Err(Error::BadMagic);
+    }
+    let major = *buf.get(OFF_MAJOR).ok_or(Error::BufferTooSmall)?;
+    if major > FORMAT_MAJOR {
+        return Err(Error::UnsupportedVersion);
+    }
+    if major == 0 {
+        return Err(Error::CorruptHeader);
+    }
+    let minor = *buf.get(OFF_MINOR).ok_or(Error::BufferTooSmall)?;
+    let field = |v: Option<u64>| v.ok_or(Error::BufferTooSmall);
+    let family_id = field(get_u16(buf, OFF_FAMILY).map(u64::from))? as u16;
+    let family = FamilyId::from_id(family_id).ok_or(Error::CorruptHeader)?;
+    let hash_id = field(get_u16(buf, OFF_HASH).map(u64::from))? as u16;
+    let hash = HashKind::from_id(hash_id).ok_or(Error::UnsupportedHash)?;
+    let header_len = field(get_u16(buf, OFF_HEADER_LEN).map(u64::from))? as usize;
+    let flags = field(get_u32(buf, OFF_FLAGS).map(u64::from))? as u32;
+    let seed = field(get_u64(buf, OFF_SEED))?;
+    let image_len_raw = field(get_u64(buf, OFF_IMAGE_LEN))?;
+    let checksum = field(get_u64(buf, OFF_CHECKSUM))?;
+    if field(get_u64(buf, OFF_RESERVED))? != 0 {
+        return Err(Error::CorruptHeader);
+    }
+    if header_len < COMMON_HEADER_LEN || header_len % IMAGE_ALIGN != 0 {
+        return Err(Error::CorruptHeader);
+    }
+    if image_len_raw % IMAGE_ALIGN as u64 != 0 || image_len_raw < header_len as u64 {
+        return Err(Error::CorruptHeader);
+    }
+    let image_len = to_usize(image_len_raw)?;
+    if image_len > buf.len() {
+        return Err(Error::BufferTooSmall);
+    }
+    Ok(CommonHeader { family, hash, minor, header_len, flags, seed, image_len, checksum })
+}
+
+/// Writes a fresh common header (checksum 0) at the start of `buf`.
+/// `buf` must be at least [`COMMON_HEADER_LEN`] long (callers check sizes first).
+pub fn write_common(
+    buf: &mut [u8],
+    family: FamilyId,
+    hash: HashKind,
+    header_len: usize,
+    flags: u32,
+    seed: u64,
+    image_len: u64,
+) {
+    if let Some(magic) = buf.get_mut(0..4) {
+        magic.copy_from_slice(&MAGIC);
+    }
+    if let Some(v) = buf.get_mut(OFF_MAJOR) {
+        *v = FORMAT_MAJOR;
+    }
+    if let Some(v) = buf.get_mut(OFF_MINOR) {
+        *v = FORMAT_MINOR;
+    }
+    put_u16(buf, OFF_FAMILY, family as u16);
+    put_u16(buf, OFF_HASH, hash.id());
+    put_u16(buf, OFF_HEADER_LEN, header_len as u16);
+    put_u32(buf, OFF_FLAGS, flags);
+    put_u64(buf, OFF_SEED, seed);
+    put_u64(buf, OFF_IMAGE_LEN, image_len);
+    put_u64(buf, OFF_CHECKSUM, 0);
+    put_u64(buf, OFF_RESERVED, 0);
+}
+
+/// The checksum of an image: XXH3-64 of bytes `40..len` seeded with the
+/// XXH3-64 (seed 0) of bytes `0..32`, so the checksum field itself (bytes
+/// 32..40) is excluded. `image` must be exactly the image bytes.
+pub fn checksum(image: &[u8]) -> u64 {
+    let head = image.get(..OFF_CHECKSUM).unwrap_or(image);
+    let tail = image.get(OFF_RESERVED..).unwrap_or(&[]);
+    crate::hash::hash_bytes(tail, crate::hash::hash_bytes(head, 0))
+}
+
+/// A sketch family's view of the image format: how to validate its header.
+pub trait ImageFamily {
+    /// The family id images of this family carry.
+    const FAMILY: FamilyId;
+    /// The validated, decoded family parameters.
+    type Layout: Copy;
+    /// Validates the family header of an image whose common header is `common`;
+    /// `image` is exactly the image bytes. Returns the decoded layout.
+    fn validate(common: &CommonHeader, image: &[u8]) -> Result<Self::Layout>;
+}
+
+/// Validates a live image for zero-copy use: alignment, common header, family
+/// and family header. Returns the header, the layout, and the image length
+/// (the buffer may be longer than the image; the rest is ignored).
+pub fn open<F: ImageFamily>(buf: &[u8]) -> Result<(CommonHeader, F::Layout)> {
+    if !is_aligned(buf) {
+        return Err(Error::Misaligned);
+    }
+    open_unaligned::<F>(buf)
+}
+
+fn open_unaligned<F: ImageFamily>(buf: &[u8]) -> Result<(CommonHeader, F::Layout)> {
+    let common = read_common(buf)?;
+    if common.family != F::FAMILY {
+        return Err(Error::WrongFamily);
+    }
+    let image = buf.get(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    let layout = F::validate(&common, image)?;
+    Ok((common, layout))
+}
+
+/// Checks untrusted bytes that should hold exactly one exported image of
+/// family `F`: headers, exact length and checksum. Alignment is not required.
+pub fn verify<F: ImageFamily>(bytes: &[u8]) -> Result<(CommonHeader, F::Layout)> {
+    let (common, layout) = open_unaligned::<F>(bytes)?;
+    if bytes.len() != common.image_len {
+        return Err(Error::LengthMismatch);
+    }
+    if checksum(bytes) != common.checksum {
+        return Err(Error::ChecksumMismatch);
+    }
+    Ok((common, layout))
+}
+
+/// Checked import: verifies `src` as in [`verify`] and copies it into `dst`,
+/// which must be 8-byte aligned and at least as long as the image. `dst` is
+/// written only on success. Returns the image length.
+pub fn import<F: ImageFamily>(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    let (common, _) = verify::<F>(src)?;
+    if !is_aligned(dst) {
+        return Err(Error::Misaligned);
+    }
+    let out = dst.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    out.copy_from_slice(src);
+    Ok(common.image_len)
+}
+
+/// Export: copies the live image at the start of `src` (validated as family
+/// `F`) into `dst` and writes its checksum there. `src` is not modified; `dst`
+/// needs no alignment and is written only on success. Returns the bytes written.
+pub fn export<F: ImageFamily>(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    let (common, _) = open::<F>(src)?;
+    let image = src.get(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    let out = dst.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    out.copy_from_slice(image);
+    let sum = checksum(out);
+    put_u64(out, OFF_CHECKSUM, sum);
+    Ok(common.image_len)
+}
+
+/// Decodes the common header of any image (for tools that inspect unknown
+/// bytes). Does not validate the family header or checksum.
+pub fn inspect(bytes: &[u8]) -> Result<CommonHeader> {
+    read_common(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[repr(C, align(8))]
+    struct Aligned([u8; 64]);
+
+    fn sample() -> Aligned {
+        let mut a = Aligned([0; 64]);
+        write_common(&mut a.0, FamilyId::Bloom, HashKind::Xxh3, 48, 0, 9, 64);
+        a
+    }
+
+    #[test]
+    fn common_header_round_trips() {
+        let a = sample();
+        let h = read_common(&a.0).unwrap();
+        assert_eq!(h.family, FamilyId::Bloom);
+        assert_eq!(h.hash, HashKind::Xxh3);
+        assert_eq!(h.seed, 9);
+        assert_eq!(h.image_len, 64);
+        assert_eq!(h.header_len, 48);
+        assert_eq!(&a.0[0..4], b"SKCH");
+    }
+
+    #[test]
+    fn header_errors_are_specific() {
+        let a = sample();
+        assert_eq!(read_common(&a.0[..47]), Err(Error::BufferTooSmall));
+        assert_eq!(read_common(&a.0[..56]), Err(Error::BufferTooSmall));
+        let mut b = sample();
+        b.0[0] = b'X';
+        assert_eq!(read_common(&b.0), Err(Error::BadMagic));
+        let mut b = sample();
+        b.0[OFF_MAJOR] = 2;
+        assert_eq!(read_common(&b.0), Err(Error::UnsupportedVersion));
+        let mut b = sample();
+        b.0[OFF_HASH] = 77;
+        assert_eq!(read_common(&b.0), Err(Error::UnsupportedHash));
+        let mut b = sample();
+        b.0[OFF_RESERVED + 3] = 1;
+        assert_eq!(read_common(&b.0), Err(Error::CorruptHeader));
+        let mut b = sample();
+        b.0[OFF_IMAGE_LEN] = 63;
+        assert_eq!(read_common(&b.0), Err(Error::CorruptHeader));
+    }
+
+    #[test]
+    fn checksum_ignores_only_its_own_field() {
+        let mut a = sample();
+        let c = checksum(&a.0);
+        put_u64(&mut a.0, OFF_CHECKSUM, 12345);
+        assert_eq!(checksum(&a.0), c);
+        a.0[63] ^= 1;
+        assert_ne!(checksum(&a.0), c);
+        a.0[63] ^= 1;
+        a.0[0] ^= 1;
+        assert_ne!(checksum(&a.0), c);
+    }
+}

@@ -1,0 +1,213 @@
+extern crate std;
+use super::*;
+use crate::test_util::{
+    assert_binomial, check_corruption, check_merge_laws, make_key, AlignedBuf, KeyShape, SplitMix64,
+    KEY_SHAPES,
+};
+use std::vec::Vec;
+
+fn new_filter(params: &SbbfParams, seed: u64) -> AlignedBuf {
+    let mut buf = AlignedBuf::new(params.image_len().unwrap() as usize);
+    init(buf.as_mut(), params, seed).unwrap();
+    buf
+}
+
+fn filled(params: &SbbfParams, seed: u64, keys: core::ops::Range<u64>) -> AlignedBuf {
+    let mut buf = new_filter(params, seed);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    for k in keys {
+        f.add_u64(k);
+    }
+    buf
+}
+
+#[test]
+fn planning_uses_the_split_block_rate() {
+    let p = SbbfParams::for_items(1_000_000, 0.01).unwrap();
+    let bits_per_key = p.bits() as f64 / 1e6;
+    // Parquet's spec table: about 10.5 bits per key for 1%.
+    assert!((10.0..11.0).contains(&bits_per_key), "{bits_per_key} bits per key");
+    assert!(p.fpr_at(1e6) <= 0.01);
+    assert!(theoretical_fpr(1e6, p.blocks - 1) > 0.01, "the fewest blocks that meet the target");
+    // More bits per key than the classic formula needs.
+    let classic = crate::bloom::BloomParams::for_items(1_000_000, 0.01).unwrap();
+    assert!(p.bits() > classic.bits);
+    assert_eq!(image_len(&p).unwrap(), 96 + p.blocks * 32);
+}
+
+#[test]
+fn parquet_sizing_follows_the_writers() {
+    // bits = -8 ndv / ln(1 - fpp^(1/8)); bytes rounded up to a power of two.
+    let p = SbbfParams::for_parquet(1000, 0.05).unwrap();
+    assert_eq!(p.blocks * 32, 1024);
+    assert_eq!(p.mode, SbbfMode::Parquet);
+    assert_eq!(SbbfParams::for_parquet(1, 0.5).unwrap().blocks, 1);
+    assert_eq!(SbbfParams::for_parquet(u64::MAX / 4, 0.001).unwrap().blocks * 32, 128 << 20);
+}
+
+#[test]
+fn hostile_parameters_are_rejected() {
+    for (n, p) in [(0, 0.01), (10, 0.0), (10, 1.0), (10, f64::NAN), (10, -1.0)] {
+        assert_eq!(SbbfParams::for_items(n, p), Err(Error::InvalidParameter));
+        assert_eq!(SbbfParams::for_parquet(n, p), Err(Error::InvalidParameter));
+    }
+    assert_eq!(SbbfParams::with_blocks(0), Err(Error::InvalidParameter));
+    assert_eq!(SbbfParams::with_blocks(MAX_BLOCKS + 1), Err(Error::InvalidParameter));
+    assert_eq!(SbbfParams::parquet_with_blocks(MAX_PARQUET_BLOCKS + 1), Err(Error::InvalidParameter));
+    let pq = SbbfParams::parquet_with_blocks(4).unwrap();
+    let mut buf = AlignedBuf::new(pq.image_len().unwrap() as usize);
+    assert_eq!(init(buf.as_mut(), &pq, 1).unwrap_err(), Error::InvalidParameter);
+}
+
+#[test]
+fn no_false_negatives_and_batch_matches_single() {
+    for params in
+        [SbbfParams::for_items(20_000, 0.01).unwrap(), SbbfParams::for_parquet(20_000, 0.01).unwrap()]
+    {
+        let mut a = new_filter(&params, 0);
+        let mut b = new_filter(&params, 0);
+        let mut rng = SplitMix64(5);
+        let hashes: Vec<u64> = (0..20_000).map(|_| rng.next_u64()).collect();
+        let mut fa = wrap_mut(a.as_mut()).unwrap();
+        let single: Vec<bool> = hashes.iter().map(|h| fa.add_hash(*h)).collect();
+        let mut fb = wrap_mut(b.as_mut()).unwrap();
+        let mut batch = std::vec![false; hashes.len()];
+        fb.add_hashes(&hashes, Some(&mut batch)).unwrap();
+        assert_eq!(single, batch);
+        assert_eq!(a.as_ref(), b.as_ref());
+        let f = wrap(a.as_ref()).unwrap();
+        let mut found = std::vec![false; hashes.len()];
+        f.contains_hashes(&hashes, &mut found).unwrap();
+        assert!(found.iter().all(|x| *x));
+        assert!(hashes.iter().all(|h| f.contains_hash(*h)));
+        let mut fa = wrap_mut(a.as_mut()).unwrap();
+        assert!(!fa.add_hash(hashes[0]), "re-adding reports not-new");
+        assert_eq!(fa.add_hashes(&hashes, Some(&mut found[..1])), Err(Error::InvalidArgument));
+    }
+}
+
+/// Measured FPR over 10^6 disjoint keys within ±4σ of the rate measured from
+/// the blocks, for several plans and four key shapes, and at most the plan.
+#[test]
+fn false_positive_rate_is_as_designed_for_every_key_shape() {
+    let queries = 1_000_000u64;
+    for (n, p) in [(10_000u64, 0.05), (200_000, 0.01), (1_000_000, 0.001)] {
+        let params = SbbfParams::for_items(n, p).unwrap();
+        for shape in KEY_SHAPES {
+            let mut buf = new_filter(&params, 0xfeed);
+            let mut f = wrap_mut(buf.as_mut()).unwrap();
+            let mut key = Vec::new();
+            for i in 0..n {
+                make_key(shape, true, i, n, &mut key);
+                f.add(&key);
+            }
+            let f = wrap(buf.as_ref()).unwrap();
+            let mut hits = 0;
+            for i in 0..queries {
+                make_key(shape, false, i, n, &mut key);
+                hits += u64::from(f.contains(&key));
+            }
+            let stats = f.stats();
+            assert_binomial(hits, queries, stats.estimated_fpr, &std::format!("n={n} p={p} {shape:?}"));
+            // The formula and the measured state agree, and the plan is met.
+            assert!((stats.estimated_fpr - params.fpr_at(n as f64)).abs() < 0.1 * p, "{stats:?}");
+            assert!(stats.estimated_fpr < 1.1 * p);
+            assert!(stats.capacity.is_within_plan());
+            assert!((stats.estimated_items - n as f64).abs() < 0.03 * n as f64, "{stats:?}");
+        }
+    }
+}
+
+#[test]
+fn overfill_is_signalled() {
+    let params = SbbfParams::for_items(100_000, 0.01).unwrap();
+    let mut buf = new_filter(&params, 0);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    let mut key = Vec::new();
+    for i in 0..1_000_000 {
+        make_key(KeyShape::PresentString, true, i, 0, &mut key);
+        f.add(&key);
+        if i == 99_999 {
+            assert!(f.as_ref().capacity().is_within_plan());
+        }
+    }
+    let s = f.as_ref().stats();
+    assert!(s.capacity.over_planned_items() && s.capacity.fpr_above_twice_planned());
+    assert!(s.estimated_fpr > 0.5, "{s:?}");
+}
+
+#[test]
+fn union_and_intersection_laws() {
+    let params = SbbfParams::for_items(3000, 0.01).unwrap();
+    let a = filled(&params, 9, 0..1000);
+    let b = filled(&params, 9, 500..2000);
+    let c = filled(&params, 9, 1800..3000);
+    let body = |x: &[u8]| wrap(x).unwrap().body().to_vec();
+    let union = |d: &mut [u8], s: &[u8]| wrap_mut(d).unwrap().union(&wrap(s).unwrap()).unwrap();
+    let intersect = |d: &mut [u8], s: &[u8]| wrap_mut(d).unwrap().intersect(&wrap(s).unwrap()).unwrap();
+    check_merge_laws(a.as_ref(), b.as_ref(), c.as_ref(), &union, body);
+    check_merge_laws(a.as_ref(), b.as_ref(), c.as_ref(), &intersect, body);
+    let mut halves = filled(&params, 9, 0..1000);
+    union(halves.as_mut(), filled(&params, 9, 1000..2000).as_ref());
+    assert_eq!(body(halves.as_ref()), body(filled(&params, 9, 0..2000).as_ref()));
+    let mut i = AlignedBuf::from_bytes(a.as_ref());
+    intersect(i.as_mut(), b.as_ref());
+    let f = wrap(i.as_ref()).unwrap();
+    assert!((500..1000).all(|k| f.contains_u64(k)));
+    // Different seed, size or mode: a clear error and no change.
+    let mut d = AlignedBuf::from_bytes(a.as_ref());
+    for other in
+        [filled(&params, 8, 0..5), filled(&SbbfParams::with_blocks(params.blocks + 1).unwrap(), 9, 0..5)]
+    {
+        let mut m = wrap_mut(d.as_mut()).unwrap();
+        assert_eq!(m.union(&wrap(other.as_ref()).unwrap()), Err(Error::Incompatible));
+        assert_eq!(m.intersect(&wrap(other.as_ref()).unwrap()), Err(Error::Incompatible));
+    }
+    let pq = filled(&SbbfParams::parquet_with_blocks(params.blocks).unwrap(), 0, 0..5);
+    let mut zero_seed = filled(&params, 0, 0..5);
+    let mut m = wrap_mut(zero_seed.as_mut()).unwrap();
+    assert_eq!(m.union(&wrap(pq.as_ref()).unwrap()), Err(Error::Incompatible));
+    assert_eq!(d.as_ref(), a.as_ref());
+}
+
+#[test]
+fn export_import_is_the_identity_and_corruption_is_caught() {
+    for params in [SbbfParams::for_items(300, 0.01).unwrap(), SbbfParams::for_parquet(300, 0.01).unwrap()] {
+        let a = filled(&params, 0, 0..300);
+        let mut exported = std::vec![0u8; a.as_ref().len()];
+        assert_eq!(export(a.as_ref(), &mut exported).unwrap(), exported.len());
+        let mut back = AlignedBuf::new(exported.len());
+        import(&exported, back.as_mut()).unwrap();
+        assert_eq!(back.as_ref(), &exported[..]);
+        let f = wrap(back.as_ref()).unwrap();
+        assert_eq!(f.stats(), wrap(a.as_ref()).unwrap().stats());
+        assert!((0..300).all(|k| f.contains_u64(k)));
+        check_corruption(&exported, HEADER_LEN, 2000, import, verify, |bytes| {
+            if let Ok(mut f) = wrap_mut(bytes) {
+                f.add_u64(1);
+                let _ = f.as_ref().stats();
+                let _ = f.as_ref().contains_u64(2);
+            }
+        });
+    }
+}
+
+#[test]
+fn parquet_mode_hashes_plain_encoded_values_with_xxh64_seed_0() {
+    let params = SbbfParams::parquet_with_blocks(32).unwrap();
+    let mut buf = new_filter(&params, 0);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    f.add_u64(42);
+    let h = xxhash_rust::xxh64::xxh64(&42u64.to_le_bytes(), 0);
+    assert_eq!(f.as_ref().hash_key(&42u64.to_le_bytes()), h);
+    // Parquet's block index: ((h >> 32) * blocks) >> 32.
+    let block = ((h >> 32) * 32) >> 32;
+    let body = f.as_ref().body();
+    let touched: Vec<usize> = (0..32).filter(|b| body[b * 32..b * 32 + 32].iter().any(|x| *x != 0)).collect();
+    assert_eq!(touched, std::vec![block as usize]);
+    for (i, salt) in SALT.iter().enumerate() {
+        let bit = ((h as u32).wrapping_mul(*salt) >> 27) as usize;
+        let word = u32::from_le_bytes(body[block as usize * 32 + 4 * i..][..4].try_into().unwrap());
+        assert_eq!(word, 1 << bit);
+    }
+}

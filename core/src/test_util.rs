@@ -1,0 +1,164 @@
+//! Helpers for the core's unit tests (compiled only under `cfg(test)`).
+
+extern crate std;
+use std::vec::Vec;
+
+/// A heap buffer whose usable part starts on an 8-byte boundary.
+pub struct AlignedBuf {
+    storage: Vec<u8>,
+    offset: usize,
+    len: usize,
+}
+
+impl AlignedBuf {
+    pub fn new(len: usize) -> Self {
+        let storage = std::vec![0u8; len + 8];
+        let offset = storage.as_ptr().align_offset(8);
+        AlignedBuf { storage, offset, len }
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        let mut b = Self::new(bytes.len());
+        b.as_mut().copy_from_slice(bytes);
+        b
+    }
+
+    pub fn as_ref(&self) -> &[u8] {
+        &self.storage[self.offset..self.offset + self.len]
+    }
+
+    pub fn as_mut(&mut self) -> &mut [u8] {
+        &mut self.storage[self.offset..self.offset + self.len]
+    }
+}
+
+/// SplitMix64: a small deterministic generator for test data.
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn fill(&mut self, out: &mut [u8]) {
+        for chunk in out.chunks_mut(8) {
+            let v = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&v[..chunk.len()]);
+        }
+    }
+}
+
+/// The key shapes the statistical tests use; `present` selects disjoint
+/// key spaces for inserted and queried keys.
+#[derive(Copy, Clone, Debug)]
+pub enum KeyShape {
+    SequentialInt,
+    PresentString,
+    RandomBytes,
+    Url,
+}
+
+pub const KEY_SHAPES: [KeyShape; 4] =
+    [KeyShape::SequentialInt, KeyShape::PresentString, KeyShape::RandomBytes, KeyShape::Url];
+
+/// Generates key `i` of a shape into `out` (cleared first).
+pub fn make_key(shape: KeyShape, present: bool, i: u64, n_present: u64, out: &mut Vec<u8>) {
+    use std::io::Write;
+    out.clear();
+    match shape {
+        KeyShape::SequentialInt => {
+            let v = if present { i } else { n_present + i };
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        KeyShape::PresentString => {
+            let _ = write!(out, "{}-{}", if present { "present" } else { "absent" }, i);
+        }
+        KeyShape::RandomBytes => {
+            let mut rng = SplitMix64(i.wrapping_mul(2).wrapping_add(u64::from(present)) ^ 0x5eed);
+            out.resize(16, 0);
+            rng.fill(out);
+        }
+        KeyShape::Url => {
+            let host = if present { "example.com" } else { "example.org" };
+            let _ = write!(out, "https://{}/catalog/item/{}?ref=campaign-{}", host, i, i % 97);
+        }
+    }
+}
+
+/// Asserts that `hits` out of `trials` Bernoulli(`p`) draws is within ±4σ
+/// (with a floor of 4 counts so tiny p does not make the test flaky).
+pub fn assert_binomial(hits: u64, trials: u64, p: f64, what: &str) {
+    let mean = trials as f64 * p;
+    let sigma = (trials as f64 * p * (1.0 - p)).sqrt();
+    let tol = (4.0 * sigma).max(4.0);
+    assert!(
+        (hits as f64 - mean).abs() <= tol,
+        "{what}: {hits} hits in {trials} trials, expected {mean:.1} ± {tol:.1} (p = {p:.6})"
+    );
+}
+
+/// Drives the checked import path of one family with damaged copies of a
+/// valid exported image: every single-bit flip in the header, `body_flips`
+/// random bit flips in the body, truncation at every length, and extension.
+/// Each must be rejected by `import` and `verify`, the destination must stay
+/// untouched, and zero-copy `exercise` on the damaged bytes (when its own
+/// wrap accepts them) must not panic.
+pub fn check_corruption(
+    exported: &[u8],
+    header_len: usize,
+    body_flips: usize,
+    import: fn(&[u8], &mut [u8]) -> crate::Result<usize>,
+    verify: fn(&[u8]) -> crate::Result<()>,
+    exercise: fn(&mut [u8]),
+) {
+    let mut dst = AlignedBuf::new(exported.len() + 64);
+    dst.as_mut().fill(0xEE);
+    let mut rng = SplitMix64(11);
+    let mut positions: Vec<usize> = (0..header_len * 8).collect();
+    let body_bits = (exported.len() - header_len) * 8;
+    if body_bits > 0 {
+        positions.extend((0..body_flips).map(|_| header_len * 8 + (rng.next_u64() as usize) % body_bits));
+    }
+    for bit in positions {
+        let mut bad = exported.to_vec();
+        bad[bit / 8] ^= 1 << (bit % 8);
+        assert!(import(&bad, dst.as_mut()).is_err(), "bit flip {bit} accepted by import");
+        assert!(verify(&bad).is_err(), "bit flip {bit} accepted by verify");
+        let mut live = AlignedBuf::from_bytes(&bad);
+        exercise(live.as_mut());
+    }
+    for len in 0..exported.len() {
+        assert!(import(&exported[..len], dst.as_mut()).is_err(), "truncated to {len} accepted");
+    }
+    let mut longer = exported.to_vec();
+    longer.extend_from_slice(&[0; 8]);
+    assert_eq!(import(&longer, dst.as_mut()), Err(crate::Error::LengthMismatch));
+    assert!(dst.as_ref().iter().all(|b| *b == 0xEE), "a failed import wrote to its destination");
+    let mut ok = AlignedBuf::new(exported.len());
+    assert_eq!(import(exported, ok.as_mut()), Ok(exported.len()));
+}
+
+/// Checks that a merge operation on images is commutative, associative and
+/// idempotent (compared on the bytes `body` extracts), given three images.
+pub fn check_merge_laws(
+    a: &[u8],
+    b: &[u8],
+    c: &[u8],
+    merge: &dyn Fn(&mut [u8], &[u8]),
+    body: fn(&[u8]) -> Vec<u8>,
+) {
+    let combine = |x: &[u8], y: &[u8]| {
+        let mut out = AlignedBuf::from_bytes(x);
+        merge(out.as_mut(), y);
+        out
+    };
+    assert_eq!(body(combine(a, b).as_ref()), body(combine(b, a).as_ref()), "commutative");
+    let left = combine(combine(a, b).as_ref(), c);
+    let right = combine(a, combine(b, c).as_ref());
+    assert_eq!(body(left.as_ref()), body(right.as_ref()), "associative");
+    assert_eq!(body(combine(a, a).as_ref()), body(a), "idempotent");
+}
