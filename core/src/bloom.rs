@@ -27,7 +27,7 @@
 
 use crate::error::{Error, Result};
 use crate::filter::{self, CapacityFlags};
-use crate::hash::{self, HashKind};
+use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
 use crate::image::{CommonHeader, FamilyId, ImageFamily};
 
@@ -221,6 +221,9 @@ pub fn image_len(params: &BloomParams) -> Result<u64> {
 /// On error `buf` is not written.
 pub fn init<'a>(buf: &'a mut [u8], params: &BloomParams, seed: u64) -> Result<BloomMut<'a>> {
     let len = image::to_usize(params.image_len()?)?;
+    if buf.len() < len {
+        return Err(Error::BufferTooSmall);
+    }
     if !image::is_aligned(buf) {
         return Err(Error::Misaligned);
     }
@@ -349,6 +352,11 @@ impl<'a> Bloom<'a> {
     #[inline]
     pub fn hash_key(&self, key: &[u8]) -> u64 {
         hash::hash_bytes(key, self.seed)
+    }
+
+    /// The hash function and seed of this image, as a copyable value.
+    pub fn key_hasher(&self) -> KeyHasher {
+        KeyHasher { kind: HashKind::Xxh3, seed: self.seed }
     }
 
     /// True when `key` may have been added; false means it certainly was not.

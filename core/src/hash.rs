@@ -46,6 +46,24 @@ impl HashKind {
     }
 }
 
+/// A hash function bound to a seed: what an image uses to hash its keys.
+/// Copy it out of a view to hash keys while the view is borrowed mutably.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct KeyHasher {
+    /// The function.
+    pub kind: HashKind,
+    /// The seed.
+    pub seed: u64,
+}
+
+impl KeyHasher {
+    /// Hashes a byte key.
+    #[inline]
+    pub fn hash(&self, key: &[u8]) -> u64 {
+        self.kind.hash(key, self.seed)
+    }
+}
+
 /// The canonical hash of a byte key: XXH3-64 with `seed`.
 #[inline]
 pub fn hash_bytes(key: &[u8], seed: u64) -> u64 {

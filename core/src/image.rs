@@ -292,6 +292,9 @@ pub trait ImageFamily {
 /// and family header. Returns the header, the layout, and the image length
 /// (the buffer may be longer than the image; the rest is ignored).
 pub fn open<F: ImageFamily>(buf: &[u8]) -> Result<(CommonHeader, F::Layout)> {
+    if buf.len() < COMMON_HEADER_LEN {
+        return Err(Error::BufferTooSmall);
+    }
     if !is_aligned(buf) {
         return Err(Error::Misaligned);
     }

@@ -33,7 +33,7 @@
 
 use crate::error::{Error, Result};
 use crate::filter::{self, CapacityFlags};
-use crate::hash::{self, HashKind};
+use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u64, put_f64, put_u64};
 use crate::image::{CommonHeader, FamilyId, ImageFamily};
 
@@ -318,6 +318,9 @@ pub fn init<'a>(buf: &'a mut [u8], params: &SbbfParams, seed: u64) -> Result<Sbb
         SbbfMode::Parquet if seed == 0 => (HashKind::Xxh64, FLAG_PARQUET),
         SbbfMode::Parquet => return Err(Error::InvalidParameter),
     };
+    if buf.len() < len {
+        return Err(Error::BufferTooSmall);
+    }
     if !image::is_aligned(buf) {
         return Err(Error::Misaligned);
     }
@@ -460,6 +463,14 @@ impl<'a> Sbbf<'a> {
     #[inline]
     pub fn hash_key(&self, key: &[u8]) -> u64 {
         hash_for(self.params.mode, key, self.seed)
+    }
+
+    /// The hash function and seed of this image, as a copyable value.
+    pub fn key_hasher(&self) -> KeyHasher {
+        match self.params.mode {
+            SbbfMode::Native => KeyHasher { kind: HashKind::Xxh3, seed: self.seed },
+            SbbfMode::Parquet => KeyHasher { kind: HashKind::Xxh64, seed: 0 },
+        }
     }
 
     /// True when `key` may have been added; false means certainly not.

@@ -1,0 +1,524 @@
+//! C ABI of the classic Bloom filter (`sketches_core::bloom`).
+//!
+//! Every function takes the caller's buffer and its length; there are no
+//! handles. A live image must be 8-byte aligned. Read-only calls
+//! (`const void *buf`) may run concurrently on the same buffer; a call that
+//! takes `void *buf` needs exclusive access to it.
+
+use crate::boundary::{guard, sketch_slice};
+use crate::filter;
+use crate::image::{export_with, import_with, merge_with};
+use crate::status::sketch_status;
+use core::ffi::c_void;
+use sketches_core::bloom::{self, BloomParams};
+
+/// Parameters of a Bloom filter (`sketch_bloom_plan` fills them).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_bloom_params {
+    /// Number of bits `m` (1 ..= 2^56).
+    pub bits: u64,
+    /// Probes per key `k` (1 ..= 64).
+    pub hashes: u32,
+    /// Reserved, set to 0.
+    pub reserved: u32,
+    /// Items the filter is planned for (drives the over-capacity signal).
+    pub planned_items: u64,
+    /// False-positive rate planned at `planned_items`, in (0, 1).
+    pub planned_fpr: f64,
+}
+
+impl From<BloomParams> for sketch_bloom_params {
+    fn from(p: BloomParams) -> Self {
+        sketch_bloom_params {
+            bits: p.bits,
+            hashes: p.hashes,
+            reserved: 0,
+            planned_items: p.planned_items,
+            planned_fpr: p.planned_fpr,
+        }
+    }
+}
+
+impl From<&sketch_bloom_params> for BloomParams {
+    fn from(p: &sketch_bloom_params) -> Self {
+        BloomParams {
+            bits: p.bits,
+            hashes: p.hashes,
+            planned_items: p.planned_items,
+            planned_fpr: p.planned_fpr,
+        }
+    }
+}
+
+/// Statistics of a Bloom filter (`sketch_bloom_get_stats`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_bloom_stats {
+    /// The filter's parameters.
+    pub params: sketch_bloom_params,
+    /// Hash seed.
+    pub seed: u64,
+    /// Number of add calls (duplicates included).
+    pub add_calls: u64,
+    /// Add calls that set at least one new bit (about the distinct items inserted).
+    pub inserted: u64,
+    /// Number of set bits.
+    pub set_bits: u64,
+    /// Fraction of bits set, 0..1.
+    pub fill: f64,
+    /// Distinct items estimated from the set bits (infinity when all bits are set).
+    pub estimated_items: f64,
+    /// Current false-positive rate estimated from the set bits, (set/m)^k.
+    pub estimated_fpr: f64,
+    /// `SKETCH_CAPACITY_*` flags; 0 while the filter is within its plan.
+    pub capacity_flags: u32,
+    /// Reserved, 0.
+    pub reserved: u32,
+}
+
+/// Plans a filter for `items` expected distinct items at false-positive rate
+/// `fpr`: m = ceil(-n ln p / ln^2 2) bits, k = round(m/n ln 2) probes.
+///
+/// Errors: `SKETCH_NULL_POINTER` (out), `SKETCH_INVALID_PARAMETER` when
+/// `items` is 0, `fpr` is not in (0, 1) (NaN included) or m exceeds 2^56.
+///
+/// # Safety
+/// `out` must be valid for writing one `sketch_bloom_params`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_plan(
+    items: u64,
+    fpr: f64,
+    out: *mut sketch_bloom_params,
+) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(out)?;
+        let p = BloomParams::for_items(items, fpr)?;
+        // SAFETY: caller contract.
+        unsafe { crate::boundary::write_out(out, p.into()) }
+    })
+}
+
+/// Explicit `bits` and `hashes`; the planned items are floor(m ln 2 / k) and
+/// the planned rate the classic formula at that count.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (bits 0 or
+/// above 2^56, hashes 0 or above 64).
+///
+/// # Safety
+/// `out` must be valid for writing one `sketch_bloom_params`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_plan_bits(
+    bits: u64,
+    hashes: u32,
+    out: *mut sketch_bloom_params,
+) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(out)?;
+        let p = BloomParams::with_bits(bits, hashes)?;
+        // SAFETY: caller contract.
+        unsafe { crate::boundary::write_out(out, p.into()) }
+    })
+}
+
+/// Exact image size in bytes for `params` (allocate this much, 8-byte aligned).
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+///
+/// # Safety
+/// `params` must point to a readable `sketch_bloom_params`; `bytes` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_size(
+    params: *const sketch_bloom_params,
+    bytes: *mut u64,
+) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(params)?;
+        crate::boundary::require(bytes)?;
+        // SAFETY: non-NULL; caller contract.
+        let p = BloomParams::from(unsafe { &*params });
+        let n = p.image_len()?;
+        // SAFETY: non-NULL; caller contract.
+        unsafe { crate::boundary::write_out(bytes, n) }
+    })
+}
+
+/// Writes an empty filter into `buf` (8-byte aligned, at least
+/// `sketch_bloom_size` bytes). Any previous content is overwritten.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`,
+/// `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+///
+/// # Safety
+/// `buf` must point to `len` writable bytes; `params` to a readable struct.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_init(
+    buf: *mut c_void,
+    len: usize,
+    params: *const sketch_bloom_params,
+    seed: u64,
+) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(params)?;
+        // SAFETY: non-NULL; caller contract.
+        let p = BloomParams::from(unsafe { &*params });
+        // SAFETY: caller contract.
+        unsafe { filter::mutate(buf, len, |b| bloom::init(b, &p, seed).map(|_| ())) }
+    })
+}
+
+/// Adds a byte key. When `was_new` is not NULL it receives true when the key
+/// was new to the filter (some probed bit was unset): test-and-insert for
+/// dedup in one call. `key` may be NULL when `key_len` is 0.
+///
+/// Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image
+/// (`SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_BAD_MAGIC`,
+/// `SKETCH_WRONG_FAMILY`, `SKETCH_CORRUPT_HEADER`, ...).
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `key`: `key_len` readable bytes; `was_new`: NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add(
+    buf: *mut c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add(key)))
+    })
+}
+
+/// Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_bloom_add`.
+///
+/// # Safety
+/// As for `sketch_bloom_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_u64(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add_u64(key))) })
+}
+
+/// Adds a precomputed hash (`sketch_hash(key, len, seed)` with the filter's
+/// seed). See `sketch_bloom_add`.
+///
+/// # Safety
+/// As for `sketch_bloom_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_hash(
+    buf: *mut c_void,
+    len: usize,
+    hash: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add_hash(hash))) })
+}
+
+/// Tests a byte key: `*out` is false when the key was certainly never added,
+/// true when it may have been.
+///
+/// Errors: `SKETCH_NULL_POINTER` (out, or key with non-zero length), image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains(
+    buf: *const c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains(key)))
+    })
+}
+
+/// Tests an integer key. See `sketch_bloom_contains`.
+///
+/// # Safety
+/// As for `sketch_bloom_contains`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_u64(
+    buf: *const c_void,
+    len: usize,
+    key: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains_u64(key))) })
+}
+
+/// Tests a precomputed hash. See `sketch_bloom_contains`.
+///
+/// # Safety
+/// As for `sketch_bloom_contains`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_hash(
+    buf: *const c_void,
+    len: usize,
+    hash: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains_hash(hash))) })
+}
+
+/// Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)
+/// receives per key whether it was new. Every key pointer is checked before
+/// anything is added: on error nothing changes.
+///
+/// # Safety
+/// `keys`: `count` readable `sketch_slice`s, each valid; `was_new`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::add_keys(
+            buf,
+            len,
+            keys,
+            count,
+            was_new,
+            |b| {
+                bloom::wrap_mut(b).map(|f| {
+                    let h = f.as_ref().key_hasher();
+                    (f, h)
+                })
+            },
+            |f, h, o| f.add_hashes(h, o),
+        )
+    })
+}
+
+/// Adds `count` precomputed hashes in one call. See `sketch_bloom_add_batch`.
+///
+/// # Safety
+/// `hashes`: `count` readable values; `was_new`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_hash_batch(
+    buf: *mut c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::add_hashes(buf, len, hashes, count, was_new, |b, h, o| bloom::wrap_mut(b)?.add_hashes(h, o))
+    })
+}
+
+/// Tests `count` byte keys in one call; `results[i]` receives the answer for key `i`.
+///
+/// # Safety
+/// `keys`: `count` valid `sketch_slice`s; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_batch(
+    buf: *const c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::contains_keys(
+            buf,
+            len,
+            keys,
+            count,
+            results,
+            |b| bloom::wrap(b).map(|f| (f, f.key_hasher())),
+            |f, h, o| f.contains_hashes(h, o),
+        )
+    })
+}
+
+/// Tests `count` precomputed hashes in one call.
+///
+/// # Safety
+/// `hashes`: `count` readable values; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_hash_batch(
+    buf: *const c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::contains_hashes(buf, len, hashes, count, results, |b, h, o| {
+            bloom::wrap(b)?.contains_hashes(h, o)
+        })
+    })
+}
+
+/// Union: `dst |= src`. Both must have equal bits, hashes and seed.
+///
+/// Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP` when the
+/// buffers overlap, image errors for either buffer.
+///
+/// # Safety
+/// `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_union(
+    dst: *mut c_void,
+    dst_len: usize,
+    src: *const c_void,
+    src_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(|d, s| bloom::wrap_mut(d)?.union(&bloom::wrap(s)?), dst, dst_len, src, src_len)
+    })
+}
+
+/// Intersection: `dst &= src`. Same rules as `sketch_bloom_union`.
+///
+/// # Safety
+/// As for `sketch_bloom_union`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_intersect(
+    dst: *mut c_void,
+    dst_len: usize,
+    src: *const c_void,
+    src_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(|d, s| bloom::wrap_mut(d)?.intersect(&bloom::wrap(s)?), dst, dst_len, src, src_len)
+    })
+}
+
+/// All statistics, O(1).
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_get_stats(
+    buf: *const c_void,
+    len: usize,
+    out: *mut sketch_bloom_stats,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::query(buf, len, out, |b| {
+            let s = bloom::wrap(b)?.stats();
+            Ok(sketch_bloom_stats {
+                params: s.params.into(),
+                seed: s.seed,
+                add_calls: s.add_calls,
+                inserted: s.inserted,
+                set_bits: s.set_bits,
+                fill: s.fill,
+                estimated_items: s.estimated_items,
+                estimated_fpr: s.estimated_fpr,
+                capacity_flags: s.capacity.0,
+                reserved: 0,
+            })
+        })
+    })
+}
+
+/// The over-capacity signal, O(1): `*flags` gets `SKETCH_CAPACITY_*` bits,
+/// 0 while the filter is within its plan. Cheap enough to call after every batch.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `flags` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_capacity(
+    buf: *const c_void,
+    len: usize,
+    flags: *mut u32,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, flags, |b| Ok(bloom::wrap(b)?.capacity().0)) })
+}
+
+/// Removes every item (zeroes bits and counters); parameters and seed stay.
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_clear(buf: *mut c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::mutate(buf, len, |b| {
+            bloom::wrap_mut(b)?.clear();
+            Ok(())
+        })
+    })
+}
+
+/// Serializes: copies the image to `out` (any alignment, at least the image
+/// size) and writes the checksum there; `*written` gets the byte count. The
+/// live image is not modified.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_export(
+    buf: *const c_void,
+    len: usize,
+    out: *mut c_void,
+    out_len: usize,
+    written: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { export_with(bloom::export, buf, len, out, out_len, written) })
+}
+
+/// Deserializes untrusted bytes: checks headers, exact length and checksum,
+/// then copies into `dst` (8-byte aligned, at least `src_len` bytes). `dst` is
+/// written only on success, so a bad input loses nothing already there.
+///
+/// Errors: `SKETCH_CHECKSUM_MISMATCH`, `SKETCH_LENGTH_MISMATCH`,
+/// `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`, `SKETCH_UNSUPPORTED_VERSION`,
+/// `SKETCH_CORRUPT_HEADER`, `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`.
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_import(
+    src: *const c_void,
+    src_len: usize,
+    dst: *mut c_void,
+    dst_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { import_with(bloom::import, src, src_len, dst, dst_len) })
+}
+
+/// Checks untrusted bytes in place (headers, exact length, checksum) without
+/// copying, for example an `mmap`ed file before querying it zero-copy.
+///
+/// # Safety
+/// `bytes`: `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_verify(bytes: *const c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { Ok(bloom::verify(crate::boundary::bytes(bytes, len)?)?) })
+}

@@ -1,0 +1,139 @@
+//! Inspecting unknown images, and the export/import plumbing shared by families.
+
+use crate::boundary::{self, guard, Status};
+use crate::status::sketch_status;
+use core::ffi::c_void;
+use sketches_core::Result;
+
+/// Family id of the classic Bloom filter.
+pub const SKETCH_FAMILY_BLOOM: u16 = 1;
+/// Family id of the split-block Bloom filter.
+pub const SKETCH_FAMILY_SPLIT_BLOCK_BLOOM: u16 = 2;
+/// Size in bytes of the common image header.
+pub const SKETCH_COMMON_HEADER_BYTES: u32 = 48;
+/// Required alignment of live images, in bytes.
+pub const SKETCH_IMAGE_ALIGN: u32 = 8;
+
+/// What the common header of an image says (see `sketch_image_inspect`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_image_info {
+    /// Family id (`SKETCH_FAMILY_*`).
+    pub family: u16,
+    /// Hash id (`SKETCH_HASH_*`).
+    pub hash: u16,
+    /// Format major version.
+    pub format_major: u8,
+    /// Format minor version.
+    pub format_minor: u8,
+    /// Reserved, 0.
+    pub reserved: u16,
+    /// Family-specific flags.
+    pub flags: u32,
+    /// Header length in bytes.
+    pub header_bytes: u32,
+    /// Hash seed.
+    pub seed: u64,
+    /// Total image length in bytes.
+    pub image_bytes: u64,
+}
+
+/// Reads the common header of any image (for example to dispatch on the
+/// family of bytes received from elsewhere). Checks magic, version, ids and
+/// lengths, not the family header or checksum. Needs no alignment.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_BAD_MAGIC`,
+/// `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`, `SKETCH_CORRUPT_HEADER`.
+///
+/// # Safety
+/// Unless NULL, `bytes` must point to `len` readable bytes; `out` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_image_inspect(
+    bytes: *const c_void,
+    len: usize,
+    out: *mut sketch_image_info,
+) -> sketch_status {
+    guard(|| {
+        boundary::require(out)?;
+        // SAFETY: caller contract above.
+        let bytes = unsafe { boundary::bytes(bytes, len)? };
+        let h = sketches_core::image::inspect(bytes)?;
+        let info = sketch_image_info {
+            family: h.family as u16,
+            hash: h.hash.id(),
+            format_major: sketches_core::image::FORMAT_MAJOR,
+            format_minor: h.minor,
+            reserved: 0,
+            flags: h.flags,
+            header_bytes: h.header_len as u32,
+            seed: h.seed,
+            image_bytes: h.image_len as u64,
+        };
+        // SAFETY: non-NULL checked; caller contract.
+        unsafe { boundary::write_out(out, info) }
+    })
+}
+
+/// Shared body of every family's `export`.
+///
+/// # Safety
+/// Pointer contracts as documented on the exported functions.
+pub(crate) unsafe fn export_with(
+    export: fn(&[u8], &mut [u8]) -> Result<usize>,
+    buf: *const c_void,
+    len: usize,
+    out: *mut c_void,
+    out_len: usize,
+    written: *mut usize,
+) -> Status {
+    boundary::require(written)?;
+    if boundary::overlaps(buf, len, out, out_len) {
+        return Err(sketch_status::SKETCH_OVERLAP);
+    }
+    // SAFETY: caller contract; the ranges do not overlap (checked).
+    let (src, dst) = unsafe { (boundary::bytes(buf, len)?, boundary::bytes_mut(out, out_len)?) };
+    let n = export(src, dst)?;
+    // SAFETY: non-NULL checked.
+    unsafe { boundary::write_out(written, n) }
+}
+
+/// Shared body of every family's `import`.
+///
+/// # Safety
+/// Pointer contracts as documented on the exported functions.
+pub(crate) unsafe fn import_with(
+    import: fn(&[u8], &mut [u8]) -> Result<usize>,
+    src: *const c_void,
+    src_len: usize,
+    dst: *mut c_void,
+    dst_len: usize,
+) -> Status {
+    if boundary::overlaps(src, src_len, dst, dst_len) {
+        return Err(sketch_status::SKETCH_OVERLAP);
+    }
+    // SAFETY: caller contract; the ranges do not overlap (checked).
+    let (s, d) = unsafe { (boundary::bytes(src, src_len)?, boundary::bytes_mut(dst, dst_len)?) };
+    import(s, d)?;
+    Ok(())
+}
+
+/// Shared body of every family's binary merge (union, intersection).
+///
+/// # Safety
+/// Pointer contracts as documented on the exported functions.
+pub(crate) unsafe fn merge_with(
+    merge: fn(&mut [u8], &[u8]) -> Result<()>,
+    dst: *mut c_void,
+    dst_len: usize,
+    src: *const c_void,
+    src_len: usize,
+) -> Status {
+    if boundary::overlaps(src, src_len, dst, dst_len) {
+        return Err(sketch_status::SKETCH_OVERLAP);
+    }
+    // SAFETY: caller contract; the ranges do not overlap (checked).
+    let (d, s) = unsafe { (boundary::bytes_mut(dst, dst_len)?, boundary::bytes(src, src_len)?) };
+    merge(d, s)?;
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! # sketches-ffi: the C ABI of `sketches-core`
+//!
+//! Builds `libsketches.so` and `libsketches.a`; `include/sketches.h` is
+//! generated from this crate by cbindgen (pinned version, see the README).
+//! The modules mirror the core one to one.
+//!
+//! Conventions (every function):
+//! * Names start with `sketch_`; types with `sketch_`; constants with `SKETCH_`.
+//! * No hidden state, no handles to free: calls take the caller's buffer and
+//!   its length. The same call works on a stack array, a `malloc`ed block,
+//!   an `mmap`ed file, a Go slice or a Java direct `ByteBuffer`.
+//! * Fallible calls return `sketch_status` (`SKETCH_OK` = 0); outputs are
+//!   written only on success; `sketch_status_str` gives static text.
+//! * NULL with length 0 is a valid empty input; any other NULL is
+//!   `SKETCH_NULL_POINTER`, never a crash.
+//! * No panic ever unwinds into C: every entry point runs inside a guard.
+//! * Thread-safety: no global state. Calls taking `const void *buf` only
+//!   read and may run concurrently; calls taking `void *buf` need exclusive
+//!   access to that buffer.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(missing_docs)]
+
+pub mod bloom;
+mod boundary;
+pub mod filter;
+pub mod hash;
+pub mod image;
+pub mod sbbf;
+pub mod status;
+
+pub use boundary::sketch_slice;
+pub use status::sketch_status;
+
+/// Major version of the library (from Cargo.toml; tested to agree).
+pub const SKETCH_VERSION_MAJOR: u32 = 0;
+/// Minor version of the library.
+pub const SKETCH_VERSION_MINOR: u32 = 1;
+/// Patch version of the library.
+pub const SKETCH_VERSION_PATCH: u32 = 0;
+/// Format major version of the images this library reads and writes.
+pub const SKETCH_FORMAT_MAJOR: u32 = 1;
+
+/// The run-time library version as `major * 10000 + minor * 100 + patch`,
+/// to compare with the `SKETCH_VERSION_*` macros the caller compiled against.
+#[no_mangle]
+pub extern "C" fn sketch_version() -> u32 {
+    SKETCH_VERSION_MAJOR * 10000 + SKETCH_VERSION_MINOR * 100 + SKETCH_VERSION_PATCH
+}
+
+/// The run-time library version as static text, for example "0.1.0".
+#[no_mangle]
+pub extern "C" fn sketch_version_string() -> *const core::ffi::c_char {
+    const TEXT: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
+    TEXT.as_ptr().cast()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_constants_agree_with_cargo_toml() {
+        assert_eq!(SKETCH_VERSION_MAJOR.to_string(), env!("CARGO_PKG_VERSION_MAJOR"));
+        assert_eq!(SKETCH_VERSION_MINOR.to_string(), env!("CARGO_PKG_VERSION_MINOR"));
+        assert_eq!(SKETCH_VERSION_PATCH.to_string(), env!("CARGO_PKG_VERSION_PATCH"));
+        assert_eq!(SKETCH_FORMAT_MAJOR, u32::from(sketches_core::image::FORMAT_MAJOR));
+        // SAFETY: the function returns a static NUL-terminated string.
+        let text = unsafe { std::ffi::CStr::from_ptr(sketch_version_string()) };
+        assert_eq!(text.to_str().unwrap(), env!("CARGO_PKG_VERSION"));
+    }
+}

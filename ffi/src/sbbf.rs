@@ -1,0 +1,590 @@
+//! C ABI of the split-block Bloom filter (`sketches_core::sbbf`).
+//!
+//! Same conventions as the Bloom filter calls: the caller's buffer and its
+//! length, no handles, 8-byte aligned live images; read-only calls may run
+//! concurrently, mutating calls need exclusive access. In Parquet mode the
+//! blocks (`sketch_sbbf_bitset`) are byte-identical to a Parquet column's
+//! bloom filter bitset built from the same plain-encoded values.
+
+use crate::boundary::{guard, sketch_slice};
+use crate::filter;
+use crate::image::{export_with, import_with, merge_with};
+use crate::status::sketch_status;
+use core::ffi::c_void;
+use sketches_core::sbbf::{self, SbbfMode, SbbfParams};
+
+/// Native mode: XXH3-64 with the image seed, 64-bit block selection.
+pub const SKETCH_SBBF_NATIVE: u32 = 0;
+/// Parquet mode: XXH64 seed 0, Parquet's 32-bit block selection.
+pub const SKETCH_SBBF_PARQUET: u32 = 1;
+/// Bytes per block.
+pub const SKETCH_SBBF_BLOCK_BYTES: u32 = 32;
+
+/// Parameters of a split-block Bloom filter.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_sbbf_params {
+    /// Number of 32-byte (256-bit) blocks.
+    pub blocks: u64,
+    /// Items the filter is planned for (drives the over-capacity signal).
+    pub planned_items: u64,
+    /// False-positive rate planned at `planned_items`, in (0, 1).
+    pub planned_fpr: f64,
+    /// `SKETCH_SBBF_NATIVE` or `SKETCH_SBBF_PARQUET`.
+    pub mode: u32,
+    /// Reserved, set to 0.
+    pub reserved: u32,
+}
+
+impl From<SbbfParams> for sketch_sbbf_params {
+    fn from(p: SbbfParams) -> Self {
+        sketch_sbbf_params {
+            blocks: p.blocks,
+            planned_items: p.planned_items,
+            planned_fpr: p.planned_fpr,
+            mode: match p.mode {
+                SbbfMode::Native => SKETCH_SBBF_NATIVE,
+                SbbfMode::Parquet => SKETCH_SBBF_PARQUET,
+            },
+            reserved: 0,
+        }
+    }
+}
+
+impl TryFrom<&sketch_sbbf_params> for SbbfParams {
+    type Error = sketch_status;
+    fn try_from(p: &sketch_sbbf_params) -> Result<Self, sketch_status> {
+        let mode = match p.mode {
+            SKETCH_SBBF_NATIVE => SbbfMode::Native,
+            SKETCH_SBBF_PARQUET => SbbfMode::Parquet,
+            _ => return Err(sketch_status::SKETCH_INVALID_PARAMETER),
+        };
+        Ok(SbbfParams { blocks: p.blocks, planned_items: p.planned_items, planned_fpr: p.planned_fpr, mode })
+    }
+}
+
+/// Statistics of a split-block filter (`sketch_sbbf_get_stats`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_sbbf_stats {
+    /// The filter's parameters.
+    pub params: sketch_sbbf_params,
+    /// Hash seed (0 in Parquet mode).
+    pub seed: u64,
+    /// Number of add calls (duplicates included).
+    pub add_calls: u64,
+    /// Add calls that set at least one new bit (about the distinct items inserted).
+    pub inserted: u64,
+    /// Number of set bits (scanned).
+    pub set_bits: u64,
+    /// Fraction of bits set, 0..1.
+    pub fill: f64,
+    /// Distinct items estimated from the set bits.
+    pub estimated_items: f64,
+    /// Current false-positive rate measured from the blocks.
+    pub estimated_fpr: f64,
+    /// `SKETCH_CAPACITY_*` flags; 0 while the filter is within its plan.
+    pub capacity_flags: u32,
+    /// Reserved, 0.
+    pub reserved: u32,
+}
+
+/// Plans a native filter from `items` expected distinct items and target
+/// rate `fpr`, with the split-block formula (about 10.5 bits per key at 1%).
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (items 0, fpr not in (0, 1)).
+///
+/// # Safety
+/// `out` must be valid for writing one `sketch_sbbf_params`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_plan(
+    items: u64,
+    fpr: f64,
+    out: *mut sketch_sbbf_params,
+) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(out)?;
+        let p = SbbfParams::for_items(items, fpr)?;
+        // SAFETY: caller contract.
+        unsafe { crate::boundary::write_out(out, p.into()) }
+    })
+}
+
+/// Plans a Parquet-mode filter the way Parquet writers size a column's
+/// bitset from its distinct-value count and fpp (power-of-two bytes, 32 B
+/// to 128 MiB).
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+///
+/// # Safety
+/// `out` must be valid for writing one `sketch_sbbf_params`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_plan_parquet(
+    ndv: u64,
+    fpp: f64,
+    out: *mut sketch_sbbf_params,
+) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(out)?;
+        let p = SbbfParams::for_parquet(ndv, fpp)?;
+        // SAFETY: caller contract.
+        unsafe { crate::boundary::write_out(out, p.into()) }
+    })
+}
+
+/// Explicit block count in the given mode (`SKETCH_SBBF_NATIVE` or
+/// `SKETCH_SBBF_PARQUET`), for example to rebuild a Parquet bitset of
+/// `blocks * 32` bytes.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (blocks 0 or too
+/// many, unknown mode).
+///
+/// # Safety
+/// `out` must be valid for writing one `sketch_sbbf_params`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_plan_blocks(
+    blocks: u64,
+    mode: u32,
+    out: *mut sketch_sbbf_params,
+) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(out)?;
+        let p = match mode {
+            SKETCH_SBBF_NATIVE => SbbfParams::with_blocks(blocks)?,
+            SKETCH_SBBF_PARQUET => SbbfParams::parquet_with_blocks(blocks)?,
+            _ => return Err(sketch_status::SKETCH_INVALID_PARAMETER),
+        };
+        // SAFETY: caller contract.
+        unsafe { crate::boundary::write_out(out, p.into()) }
+    })
+}
+
+/// Exact image size in bytes for `params`.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+///
+/// # Safety
+/// `params` must point to a readable struct; `bytes` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_size(
+    params: *const sketch_sbbf_params,
+    bytes: *mut u64,
+) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(params)?;
+        crate::boundary::require(bytes)?;
+        // SAFETY: non-NULL; caller contract.
+        let p = SbbfParams::try_from(unsafe { &*params })?;
+        let n = p.image_len()?;
+        // SAFETY: non-NULL; caller contract.
+        unsafe { crate::boundary::write_out(bytes, n) }
+    })
+}
+
+/// The blocks of the image: `*bitset` points into `buf` (Parquet's bitset in
+/// Parquet mode), `*bitset_len` gets its length in bytes.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; both outputs writable. The returned pointer is
+/// valid as long as `buf` is.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_bitset(
+    buf: *const c_void,
+    len: usize,
+    bitset: *mut *const u8,
+    bitset_len: *mut usize,
+) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(bitset)?;
+        crate::boundary::require(bitset_len)?;
+        // SAFETY: caller contract.
+        let body = sbbf::wrap(unsafe { crate::boundary::bytes(buf, len)? })?.body();
+        // SAFETY: both outputs checked non-NULL; caller contract.
+        unsafe {
+            crate::boundary::write_out(bitset, body.as_ptr())?;
+            crate::boundary::write_out(bitset_len, body.len())
+        }
+    })
+}
+
+/// Writes an empty filter into `buf` (8-byte aligned, at least
+/// `sketch_sbbf_size` bytes). Any previous content is overwritten.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`,
+/// `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+///
+/// # Safety
+/// `buf` must point to `len` writable bytes; `params` to a readable struct.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_init(
+    buf: *mut c_void,
+    len: usize,
+    params: *const sketch_sbbf_params,
+    seed: u64,
+) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(params)?;
+        // SAFETY: non-NULL; caller contract.
+        let p = SbbfParams::try_from(unsafe { &*params })?;
+        // SAFETY: caller contract.
+        unsafe { filter::mutate(buf, len, |b| sbbf::init(b, &p, seed).map(|_| ())) }
+    })
+}
+
+/// Adds a byte key. When `was_new` is not NULL it receives true when the key
+/// was new to the filter (some probed bit was unset): test-and-insert for
+/// dedup in one call. `key` may be NULL when `key_len` is 0.
+///
+/// Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image
+/// (`SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_BAD_MAGIC`,
+/// `SKETCH_WRONG_FAMILY`, `SKETCH_CORRUPT_HEADER`, ...).
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `key`: `key_len` readable bytes; `was_new`: NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add(
+    buf: *mut c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add(key)))
+    })
+}
+
+/// Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_sbbf_add`.
+///
+/// # Safety
+/// As for `sketch_sbbf_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_u64(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add_u64(key))) })
+}
+
+/// Adds a precomputed hash (`sketch_hash(key, len, seed)` with the filter's
+/// seed). See `sketch_sbbf_add`.
+///
+/// # Safety
+/// As for `sketch_sbbf_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_hash(
+    buf: *mut c_void,
+    len: usize,
+    hash: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add_hash(hash))) })
+}
+
+/// Tests a byte key: `*out` is false when the key was certainly never added,
+/// true when it may have been.
+///
+/// Errors: `SKETCH_NULL_POINTER` (out, or key with non-zero length), image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains(
+    buf: *const c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains(key)))
+    })
+}
+
+/// Tests an integer key. See `sketch_sbbf_contains`.
+///
+/// # Safety
+/// As for `sketch_sbbf_contains`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_u64(
+    buf: *const c_void,
+    len: usize,
+    key: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains_u64(key))) })
+}
+
+/// Tests a precomputed hash. See `sketch_sbbf_contains`.
+///
+/// # Safety
+/// As for `sketch_sbbf_contains`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_hash(
+    buf: *const c_void,
+    len: usize,
+    hash: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains_hash(hash))) })
+}
+
+/// Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)
+/// receives per key whether it was new. Every key pointer is checked before
+/// anything is added: on error nothing changes.
+///
+/// # Safety
+/// `keys`: `count` readable `sketch_slice`s, each valid; `was_new`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::add_keys(
+            buf,
+            len,
+            keys,
+            count,
+            was_new,
+            |b| {
+                sbbf::wrap_mut(b).map(|f| {
+                    let h = f.as_ref().key_hasher();
+                    (f, h)
+                })
+            },
+            |f, h, o| f.add_hashes(h, o),
+        )
+    })
+}
+
+/// Adds `count` precomputed hashes in one call. See `sketch_sbbf_add_batch`.
+///
+/// # Safety
+/// `hashes`: `count` readable values; `was_new`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_hash_batch(
+    buf: *mut c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::add_hashes(buf, len, hashes, count, was_new, |b, h, o| sbbf::wrap_mut(b)?.add_hashes(h, o))
+    })
+}
+
+/// Tests `count` byte keys in one call; `results[i]` receives the answer for key `i`.
+///
+/// # Safety
+/// `keys`: `count` valid `sketch_slice`s; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_batch(
+    buf: *const c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::contains_keys(
+            buf,
+            len,
+            keys,
+            count,
+            results,
+            |b| sbbf::wrap(b).map(|f| (f, f.key_hasher())),
+            |f, h, o| f.contains_hashes(h, o),
+        )
+    })
+}
+
+/// Tests `count` precomputed hashes in one call.
+///
+/// # Safety
+/// `hashes`: `count` readable values; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_hash_batch(
+    buf: *const c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::contains_hashes(buf, len, hashes, count, results, |b, h, o| {
+            sbbf::wrap(b)?.contains_hashes(h, o)
+        })
+    })
+}
+
+/// Union: `dst |= src`. Both must have equal block count, mode and seed.
+///
+/// Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP` when the
+/// buffers overlap, image errors for either buffer.
+///
+/// # Safety
+/// `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_union(
+    dst: *mut c_void,
+    dst_len: usize,
+    src: *const c_void,
+    src_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(|d, s| sbbf::wrap_mut(d)?.union(&sbbf::wrap(s)?), dst, dst_len, src, src_len)
+    })
+}
+
+/// Intersection: `dst &= src`. Same rules as `sketch_sbbf_union`.
+///
+/// # Safety
+/// As for `sketch_sbbf_union`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_intersect(
+    dst: *mut c_void,
+    dst_len: usize,
+    src: *const c_void,
+    src_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(|d, s| sbbf::wrap_mut(d)?.intersect(&sbbf::wrap(s)?), dst, dst_len, src, src_len)
+    })
+}
+
+/// All statistics; scans the blocks (O(m)). For the cheap over-capacity
+/// check use `sketch_sbbf_capacity`.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_get_stats(
+    buf: *const c_void,
+    len: usize,
+    out: *mut sketch_sbbf_stats,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::query(buf, len, out, |b| {
+            let s = sbbf::wrap(b)?.stats();
+            Ok(sketch_sbbf_stats {
+                params: s.params.into(),
+                seed: s.seed,
+                add_calls: s.add_calls,
+                inserted: s.inserted,
+                set_bits: s.set_bits,
+                fill: s.fill,
+                estimated_items: s.estimated_items,
+                estimated_fpr: s.estimated_fpr,
+                capacity_flags: s.capacity.0,
+                reserved: 0,
+            })
+        })
+    })
+}
+
+/// The over-capacity signal, O(1): `*flags` gets `SKETCH_CAPACITY_*` bits, 0
+/// while the filter is within its plan. Computed from the inserted count and
+/// the split-block formula at that count (`sketch_sbbf_get_stats` measures the blocks).
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `flags` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_capacity(
+    buf: *const c_void,
+    len: usize,
+    flags: *mut u32,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, flags, |b| Ok(sbbf::wrap(b)?.capacity().0)) })
+}
+
+/// Removes every item (zeroes bits and counters); parameters and seed stay.
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_clear(buf: *mut c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::mutate(buf, len, |b| {
+            sbbf::wrap_mut(b)?.clear();
+            Ok(())
+        })
+    })
+}
+
+/// Serializes: copies the image to `out` (any alignment, at least the image
+/// size) and writes the checksum there; `*written` gets the byte count. The
+/// live image is not modified.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_export(
+    buf: *const c_void,
+    len: usize,
+    out: *mut c_void,
+    out_len: usize,
+    written: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { export_with(sbbf::export, buf, len, out, out_len, written) })
+}
+
+/// Deserializes untrusted bytes: checks headers, exact length and checksum,
+/// then copies into `dst` (8-byte aligned, at least `src_len` bytes). `dst` is
+/// written only on success, so a bad input loses nothing already there.
+///
+/// Errors: `SKETCH_CHECKSUM_MISMATCH`, `SKETCH_LENGTH_MISMATCH`,
+/// `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`, `SKETCH_UNSUPPORTED_VERSION`,
+/// `SKETCH_CORRUPT_HEADER`, `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`.
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_import(
+    src: *const c_void,
+    src_len: usize,
+    dst: *mut c_void,
+    dst_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { import_with(sbbf::import, src, src_len, dst, dst_len) })
+}
+
+/// Checks untrusted bytes in place (headers, exact length, checksum) without
+/// copying, for example an `mmap`ed file before querying it zero-copy.
+///
+/// # Safety
+/// `bytes`: `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_verify(bytes: *const c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { Ok(sbbf::verify(crate::boundary::bytes(bytes, len)?)?) })
+}

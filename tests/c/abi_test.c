@@ -1,0 +1,460 @@
+/*
+ * Exercises every function of the C ABI through include/sketches.h:
+ * documented statuses for NULL, zero length, misaligned and too-small
+ * buffers, wrong family, hostile parameters, and the functional contract
+ * (no false negatives, batch == single, union/intersection, export/import,
+ * corruption). Built with -Wall -Wextra -Werror and run under ASan/UBSan
+ * and valgrind by tests/tests/c_abi.rs. Prints "N passed, N failed".
+ */
+#include "sketches.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond)                                                              \
+    do {                                                                         \
+        if (cond) {                                                              \
+            passed++;                                                            \
+        } else {                                                                 \
+            failed++;                                                            \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                        \
+    } while (0)
+
+#define EXPECT(call, status)                                                     \
+    do {                                                                         \
+        enum sketch_status got_ = (call);                                        \
+        if (got_ == (status)) {                                                  \
+            passed++;                                                            \
+        } else {                                                                 \
+            failed++;                                                            \
+            fprintf(stderr, "%s:%d: %s returned %d (%s), expected %d\n", __FILE__, \
+                    __LINE__, #call, (int)got_, sketch_status_str((int)got_),    \
+                    (int)(status));                                              \
+        }                                                                        \
+    } while (0)
+
+/* An 8-byte aligned heap buffer; +1 gives a misaligned view of it. */
+static unsigned char *alloc_image(uint64_t bytes) {
+    size_t rounded = ((size_t)bytes + 16 + 7) / 8 * 8;
+    void *p = aligned_alloc(8, rounded);
+    if (p == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    memset(p, 0, (size_t)bytes + 16);
+    return p;
+}
+
+static void test_status_and_version(void) {
+    for (int s = 0; s <= 15; s++) {
+        const char *text = sketch_status_str(s);
+        CHECK(text != NULL && strlen(text) > 0);
+        CHECK(strcmp(text, "unknown status code") != 0);
+    }
+    CHECK(strcmp(sketch_status_str(-1), "unknown status code") == 0);
+    CHECK(strcmp(sketch_status_str(9999), "unknown status code") == 0);
+    CHECK(strcmp(sketch_status_str(SKETCH_OK), "ok") == 0);
+    CHECK(sketch_version() ==
+          SKETCH_VERSION_MAJOR * 10000u + SKETCH_VERSION_MINOR * 100u + SKETCH_VERSION_PATCH);
+    CHECK(strcmp(sketch_version_string(), SKETCH_VERSION_STRING) == 0);
+    char expected[32];
+    snprintf(expected, sizeof expected, "%d.%d.%d", SKETCH_VERSION_MAJOR, SKETCH_VERSION_MINOR,
+             SKETCH_VERSION_PATCH);
+    CHECK(strcmp(sketch_version_string(), expected) == 0);
+}
+
+static void test_hash(void) {
+    uint64_t x = 0x0123456789abcdefULL;
+    unsigned char le[8];
+    for (int i = 0; i < 8; i++) le[i] = (unsigned char)(x >> (8 * i));
+    CHECK(sketch_hash_u64(x, 5) == sketch_hash(le, 8, 5));
+    CHECK(sketch_hash(NULL, 0, 0) == 0x2D06800538D394C2ULL); /* XXH3-64 of "" */
+    CHECK(sketch_hash("a", 1, 0) != sketch_hash("a", 1, 1));
+    struct sketch_slice keys[3] = {{(const uint8_t *)"alpha", 5}, {NULL, 0}, {(const uint8_t *)"b", 1}};
+    uint64_t out[3] = {0, 0, 0};
+    EXPECT(sketch_hash_batch(keys, 3, 9, out), SKETCH_OK);
+    CHECK(out[0] == sketch_hash("alpha", 5, 9) && out[1] == sketch_hash(NULL, 0, 9));
+    EXPECT(sketch_hash_batch(NULL, 3, 9, out), SKETCH_NULL_POINTER);
+    EXPECT(sketch_hash_batch(keys, 3, 9, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_hash_batch(NULL, 0, 9, NULL), SKETCH_OK);
+    struct sketch_slice bad[2] = {{(const uint8_t *)"x", 1}, {NULL, 4}};
+    uint64_t keep[2] = {7, 7};
+    EXPECT(sketch_hash_batch(bad, 2, 9, keep), SKETCH_NULL_POINTER);
+    CHECK(keep[0] == 7 && keep[1] == 7);
+}
+
+static void test_bloom_params(void) {
+    struct sketch_bloom_params p;
+    EXPECT(sketch_bloom_plan(1000000, 0.01, &p), SKETCH_OK);
+    CHECK(p.bits == 9585059 && p.hashes == 7 && p.planned_items == 1000000);
+    uint64_t bytes = 0;
+    EXPECT(sketch_bloom_size(&p, &bytes), SKETCH_OK);
+    CHECK(bytes == 112 + (9585059 + 63) / 64 * 8);
+    const double bad_p[] = {0.0, 1.0, 1.5, -0.5, NAN, INFINITY};
+    for (size_t i = 0; i < sizeof bad_p / sizeof bad_p[0]; i++) {
+        EXPECT(sketch_bloom_plan(1000, bad_p[i], &p), SKETCH_INVALID_PARAMETER);
+    }
+    EXPECT(sketch_bloom_plan(0, 0.01, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_bloom_plan(1000, 0.01, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_plan_bits(0, 3, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_bloom_plan_bits(1024, 0, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_bloom_plan_bits(1024, 65, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_bloom_plan_bits(1024, 3, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_plan_bits((uint64_t)1 << 40, 7, &p), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&p, &bytes), SKETCH_OK);
+    CHECK(bytes == 112 + ((uint64_t)1 << 37));
+    EXPECT(sketch_bloom_size(NULL, &bytes), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_size(&p, NULL), SKETCH_NULL_POINTER);
+    struct sketch_bloom_params hostile = {0, 7, 0, 100, 0.01};
+    EXPECT(sketch_bloom_size(&hostile, &bytes), SKETCH_INVALID_PARAMETER);
+    hostile.bits = 1000;
+    hostile.planned_fpr = NAN;
+    EXPECT(sketch_bloom_size(&hostile, &bytes), SKETCH_INVALID_PARAMETER);
+}
+
+static void test_bloom(void) {
+    struct sketch_bloom_params p;
+    EXPECT(sketch_bloom_plan(20000, 0.01, &p), SKETCH_OK);
+    uint64_t size = 0;
+    EXPECT(sketch_bloom_size(&p, &size), SKETCH_OK);
+    unsigned char *buf = alloc_image(size);
+    size_t len = (size_t)size;
+
+    /* init: NULL, empty, misaligned, too small, bad params */
+    EXPECT(sketch_bloom_init(NULL, len, &p, 1), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_init(NULL, 0, &p, 1), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_init(buf + 1, len, &p, 1), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_init(buf, len - 1, &p, 1), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_init(buf, len, NULL, 1), SKETCH_NULL_POINTER);
+    struct sketch_bloom_params bad = p;
+    bad.hashes = 0;
+    EXPECT(sketch_bloom_init(buf, len, &bad, 1), SKETCH_INVALID_PARAMETER);
+    bool b = false;
+    /* Not initialized yet: zero bytes are not an image. */
+    EXPECT(sketch_bloom_contains(buf, len, "k", 1, &b), SKETCH_BAD_MAGIC);
+    EXPECT(sketch_bloom_init(buf, len, &p, 1), SKETCH_OK);
+
+    /* single calls */
+    EXPECT(sketch_bloom_add(buf, len, "hello", 5, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_bloom_add(buf, len, "hello", 5, &b), SKETCH_OK);
+    CHECK(b == false);
+    EXPECT(sketch_bloom_add(buf, len, "again", 5, NULL), SKETCH_OK);
+    EXPECT(sketch_bloom_add(buf, len, NULL, 0, &b), SKETCH_OK);
+    EXPECT(sketch_bloom_add(buf, len, NULL, 3, &b), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_add(NULL, len, "x", 1, &b), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_add(NULL, 0, "x", 1, &b), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_add(buf + 1, len - 1, "x", 1, &b), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_add(buf, 100, "x", 1, &b), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_contains(buf, len, "hello", 5, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_bloom_contains(buf, len, NULL, 0, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_bloom_contains(buf, len, "hello", 5, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_add_u64(buf, len, 42, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_bloom_contains_u64(buf, len, 42, &b), SKETCH_OK);
+    CHECK(b == true);
+    uint64_t h = sketch_hash_u64(43, 1);
+    EXPECT(sketch_bloom_add_hash(buf, len, h, &b), SKETCH_OK);
+    EXPECT(sketch_bloom_contains_u64(buf, len, 43, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_bloom_contains_hash(buf, len, sketch_hash("hello", 5, 1), &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_bloom_contains_hash(buf, len, h, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_contains_u64(buf, len, 42, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_add_u64(NULL, 8, 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_add_hash(NULL, 8, 1, NULL), SKETCH_NULL_POINTER);
+
+    /* batch: results agree with single calls; no false negatives */
+    enum { N = 5000 };
+    static char storage[N][16];
+    static struct sketch_slice keys[N];
+    static uint64_t hashes[N];
+    static bool results[N];
+    for (int i = 0; i < N; i++) {
+        int n = snprintf(storage[i], sizeof storage[i], "key-%d", i);
+        keys[i].ptr = (const uint8_t *)storage[i];
+        keys[i].len = (size_t)n;
+        hashes[i] = sketch_hash(storage[i], (size_t)n, 1);
+    }
+    EXPECT(sketch_bloom_add_batch(buf, len, keys, N, results), SKETCH_OK);
+    int news = 0;
+    for (int i = 0; i < N; i++) news += results[i];
+    CHECK(news > N - 20);
+    EXPECT(sketch_bloom_add_batch(buf, len, keys, N, NULL), SKETCH_OK);
+    EXPECT(sketch_bloom_add_hash_batch(buf, len, hashes, N, results), SKETCH_OK);
+    for (int i = 0; i < N; i++) CHECK(results[i] == false);
+    memset(results, 0, sizeof results);
+    EXPECT(sketch_bloom_contains_batch(buf, len, keys, N, results), SKETCH_OK);
+    int all = 1;
+    for (int i = 0; i < N; i++) all &= results[i];
+    CHECK(all);
+    memset(results, 0, sizeof results);
+    EXPECT(sketch_bloom_contains_hash_batch(buf, len, hashes, N, results), SKETCH_OK);
+    all = 1;
+    for (int i = 0; i < N; i++) all &= results[i];
+    CHECK(all);
+    EXPECT(sketch_bloom_contains_batch(buf, len, keys, N, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_contains_batch(buf, len, NULL, N, results), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_contains_batch(buf, len, NULL, 0, NULL), SKETCH_OK);
+    EXPECT(sketch_bloom_add_batch(buf, len, NULL, 0, NULL), SKETCH_OK);
+    EXPECT(sketch_bloom_add_hash_batch(buf, len, NULL, 2, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_contains_hash_batch(buf, len, hashes, 2, NULL), SKETCH_NULL_POINTER);
+    /* A bad key pointer anywhere fails the whole batch before any change. */
+    struct sketch_bloom_stats before, after;
+    EXPECT(sketch_bloom_get_stats(buf, len, &before), SKETCH_OK);
+    struct sketch_slice bad_keys[3] = {{(const uint8_t *)"fresh-1", 7}, {NULL, 5}, {(const uint8_t *)"fresh-2", 7}};
+    EXPECT(sketch_bloom_add_batch(buf, len, bad_keys, 3, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_get_stats(buf, len, &after), SKETCH_OK);
+    CHECK(before.add_calls == after.add_calls && before.set_bits == after.set_bits);
+
+    /* stats and capacity */
+    CHECK(after.params.bits == p.bits && after.seed == 1 && after.inserted <= after.add_calls);
+    CHECK(after.estimated_fpr > 0 && after.estimated_fpr < 0.01);
+    CHECK(fabs(after.estimated_items - (N + 4)) < 0.05 * N);
+    uint32_t flags = 99;
+    EXPECT(sketch_bloom_capacity(buf, len, &flags), SKETCH_OK);
+    CHECK(flags == 0);
+    EXPECT(sketch_bloom_capacity(buf, len, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_get_stats(buf, len, NULL), SKETCH_NULL_POINTER);
+
+    /* export / import / verify */
+    unsigned char *out = alloc_image(size);
+    size_t written = 0;
+    EXPECT(sketch_bloom_export(buf, len, out, len - 1, &written), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_export(buf, len, out, len, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_export(buf, len, buf + 8, len - 8, &written), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_export(buf, len, out + 1, len, &written), SKETCH_OK); /* any alignment */
+    EXPECT(sketch_bloom_verify(out + 1, written), SKETCH_OK);
+    EXPECT(sketch_bloom_export(buf, len, out, len, &written), SKETCH_OK);
+    CHECK(written == len);
+    EXPECT(sketch_bloom_verify(out, written), SKETCH_OK);
+    unsigned char *back = alloc_image(size);
+    memset(back, 0xEE, len);
+    out[len / 2] ^= 0x10; /* body damage */
+    EXPECT(sketch_bloom_import(out, written, back, len), SKETCH_CHECKSUM_MISMATCH);
+    EXPECT(sketch_bloom_verify(out, written), SKETCH_CHECKSUM_MISMATCH);
+    CHECK(back[0] == 0xEE && back[len - 1] == 0xEE); /* untouched */
+    out[len / 2] ^= 0x10;
+    EXPECT(sketch_bloom_import(out, written - 8, back, len), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_import(out, written, back + 1, len), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_import(out, written, back, len - 1), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_import(NULL, written, back, len), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_import(out, written, out, written), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_import(out, written, back, len), SKETCH_OK);
+    CHECK(memcmp(out, back, len) == 0);
+    EXPECT(sketch_bloom_contains(back, len, "hello", 5, &b), SKETCH_OK);
+    CHECK(b == true);
+    out[4] = 9; /* newer major version */
+    EXPECT(sketch_bloom_verify(out, written), SKETCH_UNSUPPORTED_VERSION);
+
+    /* union / intersection */
+    unsigned char *other = alloc_image(size);
+    EXPECT(sketch_bloom_init(other, len, &p, 1), SKETCH_OK);
+    EXPECT(sketch_bloom_add(other, len, "only-in-other", 13, NULL), SKETCH_OK);
+    EXPECT(sketch_bloom_union(buf, len, other, len), SKETCH_OK);
+    EXPECT(sketch_bloom_contains(buf, len, "only-in-other", 13, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_bloom_union(buf, len, buf, len), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_intersect(buf, len, buf, len), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_union(buf, len, NULL, len), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_intersect(other, len, buf, len), SKETCH_OK);
+    EXPECT(sketch_bloom_contains(other, len, "only-in-other", 13, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_bloom_init(other, len, &p, 2), SKETCH_OK); /* other seed */
+    EXPECT(sketch_bloom_union(buf, len, other, len), SKETCH_INCOMPATIBLE);
+    EXPECT(sketch_bloom_intersect(buf, len, other, len), SKETCH_INCOMPATIBLE);
+
+    /* clear */
+    EXPECT(sketch_bloom_clear(buf, len), SKETCH_OK);
+    EXPECT(sketch_bloom_contains(buf, len, "hello", 5, &b), SKETCH_OK);
+    CHECK(b == false);
+    EXPECT(sketch_bloom_clear(NULL, 4), SKETCH_NULL_POINTER);
+
+    /* image inspection */
+    struct sketch_image_info info;
+    EXPECT(sketch_image_inspect(buf, len, &info), SKETCH_OK);
+    CHECK(info.family == SKETCH_FAMILY_BLOOM && info.hash == SKETCH_HASH_XXH3 && info.seed == 1);
+    CHECK(info.image_bytes == len && info.format_major == SKETCH_FORMAT_MAJOR);
+    EXPECT(sketch_image_inspect(buf, 10, &info), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_image_inspect(buf, len, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_image_inspect("garbage-garbage-garbage-garbage-garbage-garbage-garbage", 48, &info),
+           SKETCH_BAD_MAGIC);
+
+    free(buf);
+    free(out);
+    free(back);
+    free(other);
+}
+
+static void test_sbbf(void) {
+    struct sketch_sbbf_params p;
+    EXPECT(sketch_sbbf_plan(20000, 0.01, &p), SKETCH_OK);
+    CHECK(p.mode == SKETCH_SBBF_NATIVE && p.blocks * 256.0 / 20000 > 10.0);
+    EXPECT(sketch_sbbf_plan(0, 0.01, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan(100, NAN, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan(100, 1.0, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan(100, 0.0, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan(100, 0.01, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_sbbf_plan_parquet(0, 0.01, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan_parquet(1000, 0.05, &p), SKETCH_OK);
+    CHECK(p.mode == SKETCH_SBBF_PARQUET && p.blocks * SKETCH_SBBF_BLOCK_BYTES == 1024);
+    EXPECT(sketch_sbbf_plan_blocks(0, SKETCH_SBBF_NATIVE, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan_blocks(8, 7, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan_blocks(8, SKETCH_SBBF_NATIVE, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_sbbf_plan(20000, 0.01, &p), SKETCH_OK);
+    uint64_t size = 0;
+    EXPECT(sketch_sbbf_size(&p, &size), SKETCH_OK);
+    CHECK(size == 96 + p.blocks * 32);
+    EXPECT(sketch_sbbf_size(NULL, &size), SKETCH_NULL_POINTER);
+    struct sketch_sbbf_params bad = p;
+    bad.mode = 3;
+    EXPECT(sketch_sbbf_size(&bad, &size), SKETCH_INVALID_PARAMETER);
+    size_t len = (size_t)size;
+    unsigned char *buf = alloc_image(size);
+    EXPECT(sketch_sbbf_init(buf + 1, len, &p, 3), SKETCH_MISALIGNED);
+    EXPECT(sketch_sbbf_init(buf, len - 1, &p, 3), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_sbbf_init(NULL, len, &p, 3), SKETCH_NULL_POINTER);
+    EXPECT(sketch_sbbf_init(buf, len, &bad, 3), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_init(buf, len, &p, 3), SKETCH_OK);
+
+    /* A Bloom call on a split-block image is the wrong family, and back. */
+    bool b = false;
+    EXPECT(sketch_bloom_contains(buf, len, "k", 1, &b), SKETCH_WRONG_FAMILY);
+    EXPECT(sketch_bloom_add(buf, len, "k", 1, NULL), SKETCH_WRONG_FAMILY);
+
+    EXPECT(sketch_sbbf_add(buf, len, "hello", 5, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_sbbf_add(buf, len, "hello", 5, &b), SKETCH_OK);
+    CHECK(b == false);
+    EXPECT(sketch_sbbf_add(buf, len, NULL, 2, &b), SKETCH_NULL_POINTER);
+    EXPECT(sketch_sbbf_contains(buf, len, "hello", 5, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_sbbf_contains(buf, len, "hello", 5, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_sbbf_add_u64(buf, len, 77, NULL), SKETCH_OK);
+    EXPECT(sketch_sbbf_contains_u64(buf, len, 77, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_sbbf_add_hash(buf, len, sketch_hash("h", 1, 3), NULL), SKETCH_OK);
+    EXPECT(sketch_sbbf_contains(buf, len, "h", 1, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_sbbf_contains_hash(buf, len, sketch_hash("hello", 5, 3), &b), SKETCH_OK);
+    CHECK(b == true);
+
+    enum { N = 3000 };
+    static uint64_t hashes[N];
+    static bool results[N];
+    static char storage[N][16];
+    static struct sketch_slice keys[N];
+    for (int i = 0; i < N; i++) {
+        hashes[i] = sketch_hash_u64((uint64_t)i * 7919u, 3);
+        int n = snprintf(storage[i], sizeof storage[i], "s-%d", i);
+        keys[i].ptr = (const uint8_t *)storage[i];
+        keys[i].len = (size_t)n;
+    }
+    EXPECT(sketch_sbbf_add_hash_batch(buf, len, hashes, N, results), SKETCH_OK);
+    EXPECT(sketch_sbbf_add_batch(buf, len, keys, N, NULL), SKETCH_OK);
+    memset(results, 0, sizeof results);
+    EXPECT(sketch_sbbf_contains_hash_batch(buf, len, hashes, N, results), SKETCH_OK);
+    int all = 1;
+    for (int i = 0; i < N; i++) all &= results[i];
+    CHECK(all);
+    memset(results, 0, sizeof results);
+    EXPECT(sketch_sbbf_contains_batch(buf, len, keys, N, results), SKETCH_OK);
+    all = 1;
+    for (int i = 0; i < N; i++) all &= results[i];
+    CHECK(all);
+    EXPECT(sketch_sbbf_contains_batch(buf, len, keys, N, NULL), SKETCH_NULL_POINTER);
+
+    struct sketch_sbbf_stats st;
+    EXPECT(sketch_sbbf_get_stats(buf, len, &st), SKETCH_OK);
+    CHECK(st.add_calls == 2 * N + 4 && st.set_bits > 0 && st.estimated_fpr < 0.01);
+    uint32_t flags = 7;
+    EXPECT(sketch_sbbf_capacity(buf, len, &flags), SKETCH_OK);
+    CHECK(flags == 0);
+
+    const uint8_t *bits = NULL;
+    size_t bits_len = 0;
+    EXPECT(sketch_sbbf_bitset(buf, len, &bits, &bits_len), SKETCH_OK);
+    CHECK(bits == buf + 96 && bits_len == p.blocks * 32);
+    EXPECT(sketch_sbbf_bitset(buf, len, NULL, &bits_len), SKETCH_NULL_POINTER);
+
+    unsigned char *out = alloc_image(size);
+    size_t written = 0;
+    EXPECT(sketch_sbbf_export(buf, len, out, len, &written), SKETCH_OK);
+    EXPECT(sketch_sbbf_verify(out, written), SKETCH_OK);
+    EXPECT(sketch_bloom_verify(out, written), SKETCH_WRONG_FAMILY);
+    unsigned char *back = alloc_image(size);
+    EXPECT(sketch_bloom_import(out, written, back, len), SKETCH_WRONG_FAMILY);
+    out[100] ^= 1;
+    EXPECT(sketch_sbbf_import(out, written, back, len), SKETCH_CHECKSUM_MISMATCH);
+    out[100] ^= 1;
+    EXPECT(sketch_sbbf_import(out, written, back, len), SKETCH_OK);
+    CHECK(memcmp(out, back, len) == 0);
+
+    EXPECT(sketch_sbbf_union(back, len, buf, len), SKETCH_OK);
+    EXPECT(sketch_sbbf_intersect(back, len, buf, len), SKETCH_OK);
+    EXPECT(sketch_sbbf_union(buf, len, buf, len), SKETCH_OVERLAP);
+    struct sketch_sbbf_params pq;
+    EXPECT(sketch_sbbf_plan_blocks(p.blocks, SKETCH_SBBF_PARQUET, &pq), SKETCH_OK);
+    EXPECT(sketch_sbbf_init(back, len, &pq, 3), SKETCH_INVALID_PARAMETER); /* parquet needs seed 0 */
+    EXPECT(sketch_sbbf_init(back, len, &pq, 0), SKETCH_OK);
+    EXPECT(sketch_sbbf_union(buf, len, back, len), SKETCH_INCOMPATIBLE);
+    EXPECT(sketch_sbbf_clear(buf, len), SKETCH_OK);
+    EXPECT(sketch_sbbf_contains(buf, len, "hello", 5, &b), SKETCH_OK);
+    CHECK(b == false);
+
+    free(buf);
+    free(out);
+    free(back);
+}
+
+/* Every truncation and every header bit flip of an exported image is
+   rejected by import, and the destination keeps its bytes. */
+static void test_corruption(void) {
+    struct sketch_bloom_params p;
+    EXPECT(sketch_bloom_plan(200, 0.01, &p), SKETCH_OK);
+    uint64_t size = 0;
+    EXPECT(sketch_bloom_size(&p, &size), SKETCH_OK);
+    size_t len = (size_t)size;
+    unsigned char *buf = alloc_image(size), *out = alloc_image(size), *dst = alloc_image(size);
+    EXPECT(sketch_bloom_init(buf, len, &p, 11), SKETCH_OK);
+    for (uint64_t i = 0; i < 150; i++) sketch_bloom_add_u64(buf, len, i, NULL);
+    size_t written = 0;
+    EXPECT(sketch_bloom_export(buf, len, out, len, &written), SKETCH_OK);
+    memset(dst, 0xA5, len);
+    int rejected = 0, total = 0;
+    for (size_t cut = 0; cut < written; cut++, total++) {
+        rejected += sketch_bloom_import(out, cut, dst, len) != SKETCH_OK;
+    }
+    for (size_t bit = 0; bit < 112 * 8; bit++, total++) {
+        out[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+        rejected += sketch_bloom_import(out, written, dst, len) != SKETCH_OK;
+        bool b;
+        (void)sketch_bloom_contains_u64(out, written, 3, &b); /* must not crash */
+        out[bit / 8] ^= (unsigned char)(1u << (bit % 8));
+    }
+    CHECK(rejected == total);
+    int untouched = 1;
+    for (size_t i = 0; i < len; i++) untouched &= dst[i] == 0xA5;
+    CHECK(untouched);
+    free(buf);
+    free(out);
+    free(dst);
+}
+
+int main(void) {
+    test_status_and_version();
+    test_hash();
+    test_bloom_params();
+    test_bloom();
+    test_sbbf();
+    test_corruption();
+    printf("abi_test: %d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
