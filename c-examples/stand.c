@@ -1,0 +1,274 @@
+/*
+ * The stand: reproduces, through the C ABI, the measured table of the seed
+ * article (shared/seeds/002_*.txt: Go bits-and-blooms/bloom, Java Guava) and
+ * prints our figures beside it.
+ *
+ *   stand            full run (1,000,000 keys)
+ *   stand --keys N   another key count (the article's rows assume 1,000,000)
+ *
+ * Families still in progress (HyperLogLog, UltraLogLog, Count-Min, cuckoo)
+ * get their rows when they land.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sketches.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void check(enum sketch_status s, const char *what) {
+    if (s != SKETCH_OK) {
+        fprintf(stderr, "stand: %s: %s\n", what, sketch_status_str((int)s));
+        exit(1);
+    }
+}
+
+static void *alloc_aligned(uint64_t bytes) {
+    void *p = aligned_alloc(8, ((size_t)bytes + 7) / 8 * 8);
+    if (p == NULL) {
+        fprintf(stderr, "stand: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+/* Keys "<prefix>-<i>" stored back to back in one arena. */
+struct keyset {
+    struct sketch_slice *keys;
+    char *arena;
+    size_t count, arena_used;
+};
+
+static struct keyset make_keys(const char *prefix, size_t count) {
+    struct keyset k;
+    k.count = count;
+    k.keys = malloc(count * sizeof *k.keys);
+    k.arena = malloc(count * 24 + 64);
+    k.arena_used = 0;
+    if (k.keys == NULL || k.arena == NULL) {
+        fprintf(stderr, "stand: out of memory\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < count; i++) {
+        int n = sprintf(k.arena + k.arena_used, "%s-%zu", prefix, i);
+        k.keys[i].ptr = (const uint8_t *)(k.arena + k.arena_used);
+        k.keys[i].len = (size_t)n;
+        k.arena_used += (size_t)n;
+    }
+    return k;
+}
+
+static void free_keys(struct keyset *k) {
+    free(k->keys);
+    free(k->arena);
+}
+
+/* An exact set of the same strings: open addressing (load <= 0.5) over
+   16-byte slots plus the string bytes in an arena. Its memory is what it
+   allocates, measured, not assumed. */
+struct exact_set {
+    struct slot { uint64_t hash; uint32_t offset, len; } *slots;
+    size_t capacity, size;
+    char *arena;
+    size_t arena_used, arena_cap;
+};
+
+static size_t exact_set_build(const struct keyset *k) {
+    struct exact_set s;
+    s.capacity = 1;
+    while (s.capacity < 2 * k->count) s.capacity <<= 1;
+    s.slots = calloc(s.capacity, sizeof *s.slots);
+    s.arena_cap = k->arena_used;
+    s.arena = malloc(s.arena_cap);
+    s.arena_used = 0;
+    s.size = 0;
+    if (s.slots == NULL || s.arena == NULL) exit(1);
+    for (size_t i = 0; i < k->count; i++) {
+        uint64_t h = sketch_hash(k->keys[i].ptr, k->keys[i].len, 0) | 1; /* 0 marks empty */
+        size_t at = (size_t)h & (s.capacity - 1);
+        int found = 0;
+        while (s.slots[at].hash != 0) {
+            if (s.slots[at].hash == h && s.slots[at].len == k->keys[i].len &&
+                memcmp(s.arena + s.slots[at].offset, k->keys[i].ptr, k->keys[i].len) == 0) {
+                found = 1;
+                break;
+            }
+            at = (at + 1) & (s.capacity - 1);
+        }
+        if (found) continue;
+        memcpy(s.arena + s.arena_used, k->keys[i].ptr, k->keys[i].len);
+        s.slots[at].hash = h;
+        s.slots[at].offset = (uint32_t)s.arena_used;
+        s.slots[at].len = (uint32_t)k->keys[i].len;
+        s.arena_used += k->keys[i].len;
+        s.size++;
+    }
+    size_t bytes = s.capacity * sizeof *s.slots + s.arena_used;
+    free(s.slots);
+    free(s.arena);
+    return bytes;
+}
+
+typedef enum sketch_status (*add_batch_fn)(void *, size_t, const struct sketch_slice *, size_t, bool *);
+typedef enum sketch_status (*contains_batch_fn)(const void *, size_t, const struct sketch_slice *, size_t, bool *);
+typedef enum sketch_status (*add_fn)(void *, size_t, const void *, size_t, bool *);
+typedef enum sketch_status (*contains_fn)(const void *, size_t, const void *, size_t, bool *);
+
+struct filter_ops {
+    const char *name;
+    add_fn add;
+    contains_fn contains;
+    add_batch_fn add_batch;
+    contains_batch_fn contains_batch;
+};
+
+static size_t count_hits(const struct filter_ops *ops, const void *f, size_t len, const struct keyset *k) {
+    enum { CHUNK = 4096 };
+    static bool results[CHUNK];
+    size_t hits = 0;
+    for (size_t i = 0; i < k->count; i += CHUNK) {
+        size_t n = k->count - i < CHUNK ? k->count - i : CHUNK;
+        check(ops->contains_batch(f, len, k->keys + i, n, results), "contains_batch");
+        for (size_t j = 0; j < n; j++) hits += results[j];
+    }
+    return hits;
+}
+
+static void add_all(const struct filter_ops *ops, void *f, size_t len, const struct keyset *k) {
+    enum { CHUNK = 4096 };
+    for (size_t i = 0; i < k->count; i += CHUNK) {
+        size_t n = k->count - i < CHUNK ? k->count - i : CHUNK;
+        check(ops->add_batch(f, len, k->keys + i, n, NULL), "add_batch");
+    }
+}
+
+/* Million operations per second for single calls and batch calls. */
+static void throughput(const struct filter_ops *ops, void *f, size_t len, const struct keyset *present,
+                       const struct keyset *absent) {
+    double t0 = now_seconds();
+    for (size_t i = 0; i < present->count; i++) {
+        check(ops->add(f, len, present->keys[i].ptr, present->keys[i].len, NULL), "add");
+    }
+    double t1 = now_seconds();
+    add_all(ops, f, len, present);
+    double t2 = now_seconds();
+    size_t sink = 0;
+    for (size_t i = 0; i < present->count; i++) {
+        bool b = false;
+        check(ops->contains(f, len, present->keys[i].ptr, present->keys[i].len, &b), "contains");
+        sink += b;
+    }
+    double t3 = now_seconds();
+    sink += count_hits(ops, f, len, present);
+    double t4 = now_seconds();
+    sink += count_hits(ops, f, len, absent);
+    double t5 = now_seconds();
+    double m = (double)present->count / 1e6;
+    printf("  %-18s add %6.1f Mops/s single, %6.1f batch | contains %6.1f single, %6.1f batch, %6.1f batch absent%s\n",
+           ops->name, m / (t1 - t0), m / (t2 - t1), m / (t3 - t2), m / (t4 - t3),
+           (double)absent->count / 1e6 / (t5 - t4), sink == 0 ? " (?)" : "");
+}
+
+int main(int argc, char **argv) {
+    size_t n = 1000000;
+    if (argc == 3 && strcmp(argv[1], "--keys") == 0) n = (size_t)strtoull(argv[2], NULL, 10);
+    if (n < 1000) n = 1000;
+    const double target = 0.01;
+    printf("sketches %s stand: %zu keys \"present-<i>\", queried with %zu keys \"absent-<i>\"\n\n",
+           sketch_version_string(), n, n);
+    struct keyset present = make_keys("present", n), absent = make_keys("absent", n);
+    const struct filter_ops bloom_ops = {"Bloom", sketch_bloom_add, sketch_bloom_contains, sketch_bloom_add_batch,
+                                         sketch_bloom_contains_batch};
+    const struct filter_ops sbbf_ops = {"Split-block Bloom", sketch_sbbf_add, sketch_sbbf_contains,
+                                        sketch_sbbf_add_batch, sketch_sbbf_contains_batch};
+
+    /* 1. Planned vs measured FPR. */
+    struct sketch_bloom_params bp;
+    check(sketch_bloom_plan(n, target, &bp), "plan");
+    uint64_t bloom_bytes;
+    check(sketch_bloom_size(&bp, &bloom_bytes), "size");
+    void *bloom = alloc_aligned(bloom_bytes);
+    check(sketch_bloom_init(bloom, (size_t)bloom_bytes, &bp, 0), "init");
+    add_all(&bloom_ops, bloom, (size_t)bloom_bytes, &present);
+    size_t fp = count_hits(&bloom_ops, bloom, (size_t)bloom_bytes, &absent);
+    size_t tp = count_hits(&bloom_ops, bloom, (size_t)bloom_bytes, &present);
+    struct sketch_bloom_stats bs;
+    check(sketch_bloom_get_stats(bloom, (size_t)bloom_bytes, &bs), "stats");
+    printf("%-52s %14s %14s\n", "Bloom filter", "article", "sketches");
+    printf("%-52s %14s %13.2f%%\n", "  planned FPR (n = 1M, p = 1%)", "1.00%", 100.0 * bp.planned_fpr);
+    printf("%-52s %14s %13.2f%%\n", "  measured FPR on absent keys", "1.01%", 100.0 * (double)fp / (double)n);
+    printf("%-52s %14s %13.2f%%\n", "  FPR estimated by the filter itself", "-", 100.0 * bs.estimated_fpr);
+    printf("%-52s %14s %14zu\n", "  false negatives", "0", n - tp);
+    printf("%-52s %14s %14llu\n", "  bits (m)", "9585059", (unsigned long long)bp.bits);
+    printf("%-52s %14s %14u\n", "  k", "7", bp.hashes);
+
+    /* 2. The same keys in a filter planned for n/10. */
+    struct sketch_bloom_params small;
+    check(sketch_bloom_plan(n / 10, target, &small), "plan");
+    uint64_t small_bytes;
+    check(sketch_bloom_size(&small, &small_bytes), "size");
+    void *under = alloc_aligned(small_bytes);
+    check(sketch_bloom_init(under, (size_t)small_bytes, &small, 0), "init");
+    struct keyset first_tenth = present;
+    first_tenth.count = n / 10;
+    add_all(&bloom_ops, under, (size_t)small_bytes, &first_tenth);
+    uint32_t flags_at_plan = 0, flags_after = 0;
+    check(sketch_bloom_capacity(under, (size_t)small_bytes, &flags_at_plan), "capacity");
+    add_all(&bloom_ops, under, (size_t)small_bytes, &present);
+    check(sketch_bloom_capacity(under, (size_t)small_bytes, &flags_after), "capacity");
+    struct sketch_bloom_stats us;
+    check(sketch_bloom_get_stats(under, (size_t)small_bytes, &us), "stats");
+    size_t fp_under = count_hits(&bloom_ops, under, (size_t)small_bytes, &absent);
+    printf("%-52s %14s %13.2f%%\n", "  planned for n/10, filled with n: measured FPR", "99.53%",
+           100.0 * (double)fp_under / (double)n);
+    printf("%-52s %14s %13.2f%%\n", "  ... FPR estimated by the filter itself", "-", 100.0 * us.estimated_fpr);
+    printf("%-52s %14s %14s\n", "  ... over-capacity signal after n/10 keys", "none", flags_at_plan ? "RAISED" : "ok");
+    printf("%-52s %14s %14s\n", "  ... over-capacity signal after n keys", "none",
+           flags_after == (SKETCH_CAPACITY_OVER_PLANNED_ITEMS | SKETCH_CAPACITY_FPR_ABOVE_TWICE_PLANNED)
+               ? "RAISED (items+FPR)"
+               : (flags_after ? "RAISED" : "silent"));
+
+    /* 3. Memory against an exact set of the same keys. */
+    size_t exact = exact_set_build(&present);
+    printf("%-52s %14s %11.0f KB\n", "  memory: Bloom filter", "1170 KB", (double)bloom_bytes / 1024.0);
+    printf("%-52s %14s %11.0f KB\n", "  memory: exact hash set of the same keys (measured)", "62500 KB",
+           (double)exact / 1024.0);
+    printf("%-52s %14s %13.1fx\n", "  saving", "53x", (double)exact / (double)bloom_bytes);
+
+    /* 4. Split-block Bloom at the same target. */
+    struct sketch_sbbf_params sp;
+    check(sketch_sbbf_plan(n, target, &sp), "plan");
+    uint64_t sbbf_bytes;
+    check(sketch_sbbf_size(&sp, &sbbf_bytes), "size");
+    void *sbbf = alloc_aligned(sbbf_bytes);
+    check(sketch_sbbf_init(sbbf, (size_t)sbbf_bytes, &sp, 0), "init");
+    add_all(&sbbf_ops, sbbf, (size_t)sbbf_bytes, &present);
+    size_t sfp = count_hits(&sbbf_ops, sbbf, (size_t)sbbf_bytes, &absent);
+    printf("\n%-52s %14s %14s\n", "Split-block Bloom filter (same n, p)", "article", "sketches");
+    printf("%-52s %14s %11.0f KB\n", "  memory", "-", (double)sbbf_bytes / 1024.0);
+    printf("%-52s %14s %13.2f%%\n", "  measured FPR on absent keys", "-", 100.0 * (double)sfp / (double)n);
+    printf("%-52s %14s %14.2f\n", "  bits per key", "-", (double)sp.blocks * 256.0 / (double)n);
+
+    /* 5. Throughput (fresh filters, keys hashed inside the calls). */
+    printf("\nThroughput, one thread, through the C ABI (hashing included):\n");
+    check(sketch_bloom_clear(bloom, (size_t)bloom_bytes), "clear");
+    throughput(&bloom_ops, bloom, (size_t)bloom_bytes, &present, &absent);
+    check(sketch_sbbf_clear(sbbf, (size_t)sbbf_bytes), "clear");
+    throughput(&sbbf_ops, sbbf, (size_t)sbbf_bytes, &present, &absent);
+    printf("  (absolute figures vary between machines and runs; the article's Go stand reported\n"
+           "   only ratios between structures, so none are printed beside these)\n");
+
+    free(bloom);
+    free(under);
+    free(sbbf);
+    free_keys(&present);
+    free_keys(&absent);
+    return 0;
+}

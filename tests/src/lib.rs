@@ -1,0 +1,92 @@
+//! Helpers for the cross-language tests: build `libsketches`, compile C
+//! programs against it, run them.
+//!
+//! The library is built by a nested `cargo build --release -p sketches-ffi`
+//! in its own target directory (`target/c-abi`), so the C tests always link
+//! the current sources whatever profile the outer `cargo test` uses.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The workspace root.
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
+}
+
+/// Builds the static and shared library once per test process and returns
+/// the directory holding `libsketches.a` / `libsketches.so`.
+pub fn library_dir() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let root = workspace();
+        let target = root.join("target").join("c-abi");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--release", "-p", "sketches-ffi", "--target-dir"])
+            .arg(&target)
+            .current_dir(&root)
+            .status()
+            .expect("run cargo build for sketches-ffi");
+        assert!(status.success(), "building libsketches failed");
+        target.join("release")
+    })
+    .clone()
+}
+
+/// The C compiler: `$CC` or `cc`.
+pub fn c_compiler() -> String {
+    std::env::var("CC").unwrap_or_else(|_| "cc".into())
+}
+
+/// The C++ compiler: `$CXX` or `c++`.
+pub fn cxx_compiler() -> String {
+    std::env::var("CXX").unwrap_or_else(|_| "c++".into())
+}
+
+/// Where test binaries go.
+pub fn out_dir() -> PathBuf {
+    let dir = workspace().join("target").join("c-tests");
+    std::fs::create_dir_all(&dir).expect("create target/c-tests");
+    dir
+}
+
+/// Compiles C sources into an executable linked statically with
+/// libsketches, with `-Wall -Wextra -Werror` and the given extra flags.
+pub fn compile_c(name: &str, sources: &[PathBuf], extra: &[&str]) -> PathBuf {
+    let lib = library_dir();
+    let exe = out_dir().join(name);
+    let output = Command::new(c_compiler())
+        .args(["-std=c11", "-O2", "-g", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .args(extra)
+        .arg("-I")
+        .arg(workspace().join("include"))
+        .args(sources)
+        .arg(lib.join("libsketches.a"))
+        .args(["-lpthread", "-ldl", "-lm"])
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("run the C compiler");
+    assert!(output.status.success(), "compiling {name} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    exe
+}
+
+/// Runs a command and returns its output, failing the test with its
+/// stdout/stderr when it exits non-zero.
+pub fn run_ok(cmd: &mut Command) -> Output {
+    let output = cmd.output().expect("spawn");
+    assert!(
+        output.status.success(),
+        "{cmd:?} failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// True when `program --version` runs.
+pub fn have(program: &str) -> bool {
+    Command::new(program).arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
+}

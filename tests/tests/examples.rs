@@ -1,0 +1,84 @@
+//! The C examples build with -Wall -Wextra -Werror and do what they say.
+
+use sketches_tests::{compile_c, run_ok, workspace};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[test]
+fn dedup_prints_each_line_once_and_reports_capacity() {
+    let exe = compile_c("dedup", &[workspace().join("c-examples/dedup.c")], &[]);
+    // 30,000 distinct lines, each repeated, interleaved; plus an empty line and a long line.
+    let mut input = String::new();
+    for round in 0..3 {
+        for i in 0..30_000 {
+            if (i + round) % 3 != 0 {
+                input.push_str(&format!("line-{i}\n"));
+            }
+        }
+    }
+    input.push('\n');
+    input.push_str(&"x".repeat(2_000_000));
+    input.push('\n');
+    let run = |args: &[&str]| {
+        let mut child = Command::new(&exe)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Feed stdin from another thread so a full stdout pipe cannot deadlock us.
+        let mut stdin = child.stdin.take().unwrap();
+        let data = input.clone().into_bytes();
+        let writer = std::thread::spawn(move || stdin.write_all(&data));
+        let out = child.wait_with_output().unwrap();
+        writer.join().unwrap().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    let out = run(&["-n", "40000", "-p", "0.0001"]);
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    let unique: std::collections::HashSet<&str> = lines.iter().copied().collect();
+    assert_eq!(unique.len(), lines.len(), "a line was printed twice");
+    // 30,002 distinct lines; at p = 0.01% a few may be dropped as false positives.
+    assert!(lines.len() <= 30_002 && lines.len() >= 29_990, "{} lines", lines.len());
+    assert_eq!(lines[0], "line-1", "first-seen order is kept");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("lines read 60002"), "{stderr}");
+    assert!(stderr.contains("capacity: ok"), "{stderr}");
+    // Planned far too small: the over-capacity status is reported.
+    let out = run(&["-n", "1000", "-p", "0.01"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("OVER CAPACITY"), "{stderr}");
+    // Hostile parameters give a clear error.
+    let out = Command::new(&exe).args(["-n", "0"]).stdin(Stdio::null()).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("sketch parameter out of range"));
+    // File input.
+    let path = sketches_tests::out_dir().join("dedup-input.txt");
+    std::fs::write(&path, "a\nb\na\nc\nb\n").unwrap();
+    let out = run_ok(Command::new(&exe).arg(&path));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "a\nb\nc\n");
+}
+
+#[test]
+fn stand_reproduces_the_article_table() {
+    let exe = compile_c("stand", &[workspace().join("c-examples/stand.c")], &[]);
+    let out = run_ok(&mut Command::new(exe));
+    let text = String::from_utf8(out.stdout).unwrap();
+    print!("{text}");
+    let value = |label: &str| -> f64 {
+        let line =
+            text.lines().find(|l| l.trim_start().starts_with(label)).unwrap_or_else(|| panic!("{label}"));
+        let last = line.split_whitespace().last().unwrap();
+        last.trim_end_matches('%').trim_end_matches('x').parse().unwrap()
+    };
+    let measured = value("measured FPR on absent keys");
+    assert!((0.8..1.2).contains(&measured), "measured FPR {measured}%");
+    assert_eq!(value("false negatives"), 0.0);
+    let under = value("planned for n/10, filled with n: measured FPR");
+    assert!(under > 99.0, "overfilled FPR {under}%");
+    assert!(text.contains("over-capacity signal after n keys") && text.contains("RAISED (items+FPR)"));
+    assert!(value("saving") > 10.0);
+}
