@@ -28,6 +28,7 @@ pub mod filter;
 pub mod hash;
 pub mod image;
 pub mod sbbf;
+pub mod simd;
 
 #[cfg(test)]
 pub(crate) mod test_util;

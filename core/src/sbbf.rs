@@ -26,8 +26,13 @@
 //! | 64 | 8 | planned false-positive rate (f64) |
 //! | 72 | 8 | add calls |
 //! | 80 | 8 | inserted: add calls that set at least one new bit |
-//! | 88 | 8 | reserved, 0 |
-//! | 96 | blocks·32 | blocks (exactly Parquet's bitset bytes) |
+//! | 88 | 40 | reserved, 0 |
+//! | 128 | blocks·32 | blocks (exactly Parquet's bitset bytes) |
+//!
+//! The header is 128 bytes so that, in a 64-byte aligned buffer, every block
+//! sits inside one cache line (a block straddling two lines costs two cache
+//! misses per operation). Live images need 8-byte alignment; 64-byte
+//! alignment is recommended for speed.
 //!
 //! Flags: bit 0 set = Parquet mode. Thread-safety as for [`crate::bloom`].
 
@@ -36,15 +41,19 @@ use crate::filter::{self, CapacityFlags};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u64, put_f64, put_u64};
 use crate::image::{CommonHeader, FamilyId, ImageFamily};
+use crate::simd;
 
 /// Byte length of the split-block header (common + family header).
-pub const HEADER_LEN: usize = 96;
+pub const HEADER_LEN: usize = 128;
 /// Bytes per block.
 pub const BLOCK_BYTES: usize = 32;
 /// Largest block count accepted in native mode (2^51 blocks = 2^59 bits).
 pub const MAX_BLOCKS: u64 = 1 << 51;
 /// Largest block count in Parquet mode.
 pub const MAX_PARQUET_BLOCKS: u64 = 1 << 32;
+/// Items located ahead of their memory access in batch calls.
+const LANES: usize = 16;
+
 /// Flag bit: Parquet-compatible hashing and block selection.
 pub const FLAG_PARQUET: u32 = 1;
 
@@ -284,7 +293,8 @@ impl ImageFamily for SbbfImage {
             mode,
         };
         let expected_len = params.image_len().map_err(|_| Error::CorruptHeader)?;
-        if image.len() as u64 != expected_len || field(OFF_RESERVED)? != 0 {
+        let reserved = image.get(OFF_RESERVED..HEADER_LEN).ok_or(Error::BufferTooSmall)?;
+        if image.len() as u64 != expected_len || reserved.iter().any(|b| *b != 0) {
             return Err(Error::CorruptHeader);
         }
         if field(OFF_INSERTED)? > field(OFF_ADD_CALLS)? {
@@ -367,59 +377,119 @@ pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<SbbfImage>(bytes).map(|_| ())
 }
 
-#[derive(Copy, Clone, Debug)]
-struct Addressing {
-    blocks: u64,
-    parquet: bool,
-}
+/// The split-block kernels: safe, `#[inline(always)]`, so that
+/// [`crate::simd`] can compile them a second time with AVX2.
+pub mod kernels {
+    use super::{BLOCK_BYTES, LANES, SALT};
+    use crate::hash;
 
-impl Addressing {
-    fn of(params: &SbbfParams) -> Self {
-        Addressing { blocks: params.blocks, parquet: params.mode == SbbfMode::Parquet }
+    /// Block count and addressing mode of one filter.
+    #[derive(Copy, Clone, Debug)]
+    pub struct Addressing {
+        pub(super) blocks: u64,
+        pub(super) parquet: bool,
     }
 
-    /// Byte offset of the block for `h`, and the eight word masks.
+    impl Addressing {
+        /// Byte offset of the block for `h`, and the eight word masks.
+        #[inline(always)]
+        pub(super) fn locate(self, h: u64) -> (usize, [u32; 8]) {
+            let block = if self.parquet {
+                ((h >> 32) * (self.blocks & 0x1_ffff_ffff)) >> 32
+            } else {
+                hash::reduce(h, self.blocks)
+            };
+            let key = h as u32;
+            let masks = SALT.map(|salt| 1u32 << (key.wrapping_mul(salt) >> 27));
+            ((block as usize) * BLOCK_BYTES, masks)
+        }
+    }
+
     #[inline(always)]
-    fn locate(self, h: u64) -> (usize, [u32; 8]) {
-        let block = if self.parquet {
-            ((h >> 32) * (self.blocks & 0x1_ffff_ffff)) >> 32
-        } else {
-            hash::reduce(h, self.blocks)
+    fn probe(body: &[u8], at: (usize, [u32; 8])) -> bool {
+        let (off, masks) = at;
+        let Some(block) = body.get(off..off + BLOCK_BYTES) else {
+            return false;
         };
-        let key = h as u32;
-        let masks = SALT.map(|salt| 1u32 << (key.wrapping_mul(salt) >> 27));
-        ((block as usize) * BLOCK_BYTES, masks)
+        let mut all = true;
+        for (chunk, mask) in block.chunks_exact(4).zip(masks) {
+            let word = chunk.try_into().map(u32::from_le_bytes).unwrap_or(0);
+            all &= word & mask != 0;
+        }
+        all
+    }
+
+    #[inline(always)]
+    fn set(body: &mut [u8], at: (usize, [u32; 8])) -> bool {
+        let (off, masks) = at;
+        let Some(block) = body.get_mut(off..off + BLOCK_BYTES) else {
+            return false;
+        };
+        let mut new = 0u32;
+        for (chunk, mask) in block.chunks_exact_mut(4).zip(masks) {
+            let word = <[u8; 4]>::try_from(&*chunk).map(u32::from_le_bytes).unwrap_or(0);
+            new |= !word & mask;
+            chunk.copy_from_slice(&(word | mask).to_le_bytes());
+        }
+        new != 0
+    }
+
+    /// Inserts one hash; true when a bit was new.
+    #[inline(always)]
+    pub fn insert(body: &mut [u8], addressing: Addressing, hash: u64) -> bool {
+        set(body, addressing.locate(hash))
+    }
+
+    /// Tests one hash.
+    #[inline(always)]
+    pub fn contains(body: &[u8], addressing: Addressing, hash: u64) -> bool {
+        probe(body, addressing.locate(hash))
+    }
+
+    /// Inserts many hashes; `newly[i]` (when given) tells whether item `i`
+    /// set a new bit. Locates a chunk of items before touching memory so
+    /// several cache misses are in flight. Returns the count of new items.
+    #[inline(always)]
+    pub fn insert_batch(
+        body: &mut [u8],
+        addressing: Addressing,
+        hashes: &[u64],
+        mut newly: Option<&mut [bool]>,
+    ) -> u64 {
+        let mut inserted = 0u64;
+        for (c, hs) in hashes.chunks(LANES).enumerate() {
+            let mut at = [(0usize, [0u32; 8]); LANES];
+            for (slot, h) in at.iter_mut().zip(hs) {
+                *slot = addressing.locate(*h);
+            }
+            for (i, a) in at.iter().take(hs.len()).enumerate() {
+                let new = set(body, *a);
+                inserted += u64::from(new);
+                if let Some(slot) = newly.as_deref_mut().and_then(|n| n.get_mut(c * LANES + i)) {
+                    *slot = new;
+                }
+            }
+        }
+        inserted
+    }
+
+    /// Tests many hashes into `results` (same length, checked by the caller).
+    #[inline(always)]
+    pub fn contains_batch(body: &[u8], addressing: Addressing, hashes: &[u64], results: &mut [bool]) {
+        for (hs, rs) in hashes.chunks(LANES).zip(results.chunks_mut(LANES)) {
+            let mut at = [(0usize, [0u32; 8]); LANES];
+            for (slot, h) in at.iter_mut().zip(hs) {
+                *slot = addressing.locate(*h);
+            }
+            for (r, a) in rs.iter_mut().zip(at) {
+                *r = probe(body, a);
+            }
+        }
     }
 }
 
-#[inline(always)]
-fn block_contains(body: &[u8], at: (usize, [u32; 8])) -> bool {
-    let (off, masks) = at;
-    let Some(block) = body.get(off..off + BLOCK_BYTES) else {
-        return false;
-    };
-    let mut all = true;
-    for (chunk, mask) in block.chunks_exact(4).zip(masks) {
-        let word = chunk.try_into().map(u32::from_le_bytes).unwrap_or(0);
-        all &= word & mask != 0;
-    }
-    all
-}
-
-/// Sets the masks in the block; returns true when any bit was new.
-#[inline(always)]
-fn block_insert(body: &mut [u8], at: (usize, [u32; 8])) -> bool {
-    let (off, masks) = at;
-    let Some(block) = body.get_mut(off..off + BLOCK_BYTES) else {
-        return false;
-    };
-    let mut new = 0u32;
-    for (chunk, mask) in block.chunks_exact_mut(4).zip(masks) {
-        let word = <[u8; 4]>::try_from(&*chunk).map(u32::from_le_bytes).unwrap_or(0);
-        new |= !word & mask;
-        chunk.copy_from_slice(&(word | mask).to_le_bytes());
-    }
-    new != 0
+fn addressing(params: &SbbfParams) -> kernels::Addressing {
+    kernels::Addressing { blocks: params.blocks, parquet: params.mode == SbbfMode::Parquet }
 }
 
 /// Sum over blocks of the product of word fills, and the set bit count.
@@ -489,7 +559,7 @@ impl<'a> Sbbf<'a> {
     /// [`Sbbf::contains`] for a precomputed hash ([`Sbbf::hash_key`]).
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
-        block_contains(self.body, Addressing::of(&self.params).locate(hash))
+        simd::sbbf_contains(self.body, addressing(&self.params), hash)
     }
 
     /// Batch query: `results[i] = contains_hash(hashes[i])`.
@@ -499,10 +569,7 @@ impl<'a> Sbbf<'a> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        let addressing = Addressing::of(&self.params);
-        for (h, r) in hashes.iter().zip(results.iter_mut()) {
-            *r = block_contains(self.body, addressing.locate(*h));
-        }
+        simd::sbbf_contains_batch(self.body, addressing(&self.params), hashes, results);
         Ok(())
     }
 
@@ -605,7 +672,7 @@ impl<'a> SbbfMut<'a> {
     /// [`SbbfMut::add`] for a precomputed hash ([`Sbbf::hash_key`]).
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
-        let new = block_insert(self.body, Addressing::of(&self.params).locate(hash));
+        let new = simd::sbbf_insert(self.body, addressing(&self.params), hash);
         self.bump(1, u64::from(new));
         new
     }
@@ -613,19 +680,11 @@ impl<'a> SbbfMut<'a> {
     /// Batch add; `newly[i]` (optional, same length) tells whether item `i`
     /// was new. Errors: [`Error::InvalidArgument`] on a length mismatch;
     /// nothing is added then.
-    pub fn add_hashes(&mut self, hashes: &[u64], mut newly: Option<&mut [bool]>) -> Result<()> {
+    pub fn add_hashes(&mut self, hashes: &[u64], newly: Option<&mut [bool]>) -> Result<()> {
         if newly.as_ref().is_some_and(|n| n.len() != hashes.len()) {
             return Err(Error::InvalidArgument);
         }
-        let addressing = Addressing::of(&self.params);
-        let mut inserted = 0u64;
-        for (i, h) in hashes.iter().enumerate() {
-            let new = block_insert(self.body, addressing.locate(*h));
-            inserted += u64::from(new);
-            if let Some(slot) = newly.as_deref_mut().and_then(|n| n.get_mut(i)) {
-                *slot = new;
-            }
-        }
+        let inserted = simd::sbbf_insert_batch(self.body, addressing(&self.params), hashes, newly);
         self.bump(hashes.len() as u64, inserted);
         Ok(())
     }

@@ -311,7 +311,7 @@ static void test_sbbf(void) {
     EXPECT(sketch_sbbf_plan(20000, 0.01, &p), SKETCH_OK);
     uint64_t size = 0;
     EXPECT(sketch_sbbf_size(&p, &size), SKETCH_OK);
-    CHECK(size == 96 + p.blocks * 32);
+    CHECK(size == 128 + p.blocks * 32);
     EXPECT(sketch_sbbf_size(NULL, &size), SKETCH_NULL_POINTER);
     struct sketch_sbbf_params bad = p;
     bad.mode = 3;
@@ -381,7 +381,7 @@ static void test_sbbf(void) {
     const uint8_t *bits = NULL;
     size_t bits_len = 0;
     EXPECT(sketch_sbbf_bitset(buf, len, &bits, &bits_len), SKETCH_OK);
-    CHECK(bits == buf + 96 && bits_len == p.blocks * 32);
+    CHECK(bits == buf + 128 && bits_len == p.blocks * 32);
     EXPECT(sketch_sbbf_bitset(buf, len, NULL, &bits_len), SKETCH_NULL_POINTER);
 
     unsigned char *out = alloc_image(size);

@@ -32,7 +32,7 @@ fn planning_uses_the_split_block_rate() {
     // More bits per key than the classic formula needs.
     let classic = crate::bloom::BloomParams::for_items(1_000_000, 0.01).unwrap();
     assert!(p.bits() > classic.bits);
-    assert_eq!(image_len(&p).unwrap(), 96 + p.blocks * 32);
+    assert_eq!(image_len(&p).unwrap(), 128 + p.blocks * 32);
 }
 
 #[test]

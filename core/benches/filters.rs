@@ -1,0 +1,196 @@
+//! Side-by-side filter benchmarks (one run, same keys, hashing included):
+//! classic Bloom vs the crates fastbloom and bloomfilter; split-block Bloom
+//! vs sbbf-rs-safe; and XXH3 hashing alone as the floor.
+//!
+//! 1,000,000 16-byte keys at 1%; every iteration processes all keys, so
+//! criterion's throughput is elements per second. Run with `make bench`.
+// Benchmark harness code, not library code: panicking on setup errors is fine.
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use sketches_core::bloom::{self, BloomParams};
+use sketches_core::sbbf::{self, SbbfParams};
+
+const N: usize = 1_000_000;
+const FPR: f64 = 0.01;
+
+fn keys(tag: u64) -> Vec<[u8; 16]> {
+    let mut state = tag;
+    (0..N)
+        .map(|_| {
+            let mut k = [0u8; 16];
+            for half in k.chunks_mut(8) {
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                half.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+            }
+            k
+        })
+        .collect()
+}
+
+/// A byte buffer whose slice at the returned offset is 64-byte aligned
+/// (the recommended alignment: split-block blocks then sit in one cache line).
+fn aligned(len: u64) -> (Vec<u8>, usize) {
+    let v = vec![0u8; len as usize + 64];
+    let off = v.as_ptr().align_offset(64);
+    (v, off)
+}
+
+fn bench_bloom(c: &mut Criterion) {
+    let present = keys(1);
+    let absent = keys(2);
+    let params = BloomParams::for_items(N as u64, FPR).unwrap();
+    let (mut buf, off) = aligned(params.image_len().unwrap());
+    let len = params.image_len().unwrap() as usize;
+    let image = &mut buf[off..off + len];
+
+    let mut g = c.benchmark_group("bloom_1M_1pct");
+    g.throughput(Throughput::Elements(N as u64));
+    g.sample_size(10);
+
+    g.bench_function("hash_only_xxh3", |b| {
+        b.iter(|| present.iter().fold(0u64, |acc, k| acc ^ sketches_core::hash::hash_bytes(k, 0)))
+    });
+    g.bench_function("sketches_add", |b| {
+        b.iter(|| {
+            let mut f = bloom::init(image, &params, 0).unwrap();
+            for k in &present {
+                f.add(k);
+            }
+        })
+    });
+    let mut fast = fastbloom::BloomFilter::with_false_pos(FPR).expected_items(N);
+    g.bench_function("fastbloom_add", |b| {
+        b.iter(|| {
+            fast.clear();
+            for k in &present {
+                fast.insert(k);
+            }
+        })
+    });
+    let mut other = bloomfilter::Bloom::new_for_fp_rate(N, FPR).unwrap();
+    g.bench_function("bloomfilter_add", |b| {
+        b.iter(|| {
+            other.clear();
+            for k in &present {
+                other.set(k);
+            }
+        })
+    });
+
+    {
+        let mut f = bloom::init(image, &params, 0).unwrap();
+        for k in &present {
+            f.add(k);
+        }
+    }
+    let view = bloom::wrap(image).unwrap();
+    for (name, set) in [("present", &present), ("absent", &absent)] {
+        g.bench_function(format!("sketches_contains_{name}"), |b| {
+            b.iter(|| set.iter().filter(|k| view.contains(black_box(*k))).count())
+        });
+        g.bench_function(format!("fastbloom_contains_{name}"), |b| {
+            b.iter(|| set.iter().filter(|k| fast.contains(black_box(*k))).count())
+        });
+        g.bench_function(format!("bloomfilter_contains_{name}"), |b| {
+            b.iter(|| set.iter().filter(|k| other.check(black_box(*k))).count())
+        });
+    }
+    g.finish();
+}
+
+fn bench_sbbf(c: &mut Criterion) {
+    let present = keys(3);
+    let absent = keys(4);
+    let params = SbbfParams::for_items(N as u64, FPR).unwrap();
+    let len = params.image_len().unwrap() as usize;
+    let (mut buf, off) = aligned(len as u64);
+    let image = &mut buf[off..off + len];
+    let bits_per_key = params.bits() as f64 / N as f64;
+
+    let mut g = c.benchmark_group("sbbf_1M_1pct");
+    g.throughput(Throughput::Elements(N as u64));
+    g.sample_size(10);
+    g.bench_function("hash_only_xxh3", |b| {
+        b.iter(|| present.iter().fold(0u64, |acc, k| acc ^ sketches_core::hash::hash_bytes(k, 0)))
+    });
+    g.bench_function("sketches_add", |b| {
+        b.iter(|| {
+            let mut f = sbbf::init(image, &params, 0).unwrap();
+            for k in &present {
+                f.add(k);
+            }
+        })
+    });
+    // sbbf-rs-safe takes hashes: it is given the same XXH3 hash, inside the loop.
+    let mut peer = sbbf_rs_safe::Filter::new(bits_per_key as usize + 1, N);
+    g.bench_function("sbbf_rs_safe_add", |b| {
+        b.iter(|| {
+            peer = sbbf_rs_safe::Filter::new(bits_per_key as usize + 1, N);
+            for k in &present {
+                peer.insert_hash(sketches_core::hash::hash_bytes(k, 0));
+            }
+        })
+    });
+    g.bench_function("sketches_add_batch", |b| {
+        b.iter(|| {
+            let mut f = sbbf::init(image, &params, 0).unwrap();
+            let hasher = f.as_ref().key_hasher();
+            let mut hashes = [0u64; 256];
+            for chunk in present.chunks(256) {
+                for (h, k) in hashes.iter_mut().zip(chunk) {
+                    *h = hasher.hash(k);
+                }
+                f.add_hashes(&hashes[..chunk.len()], None).unwrap();
+            }
+        })
+    });
+    {
+        let mut f = sbbf::init(image, &params, 0).unwrap();
+        for k in &present {
+            f.add(k);
+        }
+    }
+    let view = sbbf::wrap(image).unwrap();
+    for (name, set) in [("present", &present), ("absent", &absent)] {
+        g.bench_function(format!("sketches_contains_{name}"), |b| {
+            b.iter(|| set.iter().filter(|k| view.contains(black_box(*k))).count())
+        });
+        g.bench_function(format!("sketches_contains_batch_{name}"), |b| {
+            b.iter(|| {
+                let hasher = view.key_hasher();
+                let (mut hashes, mut found) = ([0u64; 256], [false; 256]);
+                let mut hits = 0;
+                for chunk in set.chunks(256) {
+                    for (h, k) in hashes.iter_mut().zip(chunk) {
+                        *h = hasher.hash(k);
+                    }
+                    view.contains_hashes(&hashes[..chunk.len()], &mut found[..chunk.len()]).unwrap();
+                    hits += found[..chunk.len()].iter().filter(|x| **x).count();
+                }
+                hits
+            })
+        });
+        g.bench_function(format!("sketches_contains_hash_{name}"), |b| {
+            b.iter(|| {
+                set.iter()
+                    .filter(|k| view.contains_hash(sketches_core::hash::hash_bytes(black_box(*k), 0)))
+                    .count()
+            })
+        });
+        g.bench_function(format!("sbbf_rs_safe_contains_{name}"), |b| {
+            b.iter(|| {
+                set.iter()
+                    .filter(|k| peer.contains_hash(sketches_core::hash::hash_bytes(black_box(*k), 0)))
+                    .count()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_bloom, bench_sbbf);
+criterion_main!(benches);

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs beyond Rust and a C compiler, if missing:
+#   - cbindgen at the pinned version (the header is generated with it and diffed)
+#   - valgrind (the C ABI test also runs under it)
+# Idempotent; used by `make test` and .ci/run.
+set -euo pipefail
+CBINDGEN_VERSION=0.29.4
+
+if [ "$(cbindgen --version 2>/dev/null)" != "cbindgen ${CBINDGEN_VERSION}" ]; then
+    echo "installing cbindgen ${CBINDGEN_VERSION} from crates.io" >&2
+    cargo install cbindgen --version "${CBINDGEN_VERSION}" --locked --force
+fi
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "installing valgrind from Debian packages" >&2
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq valgrind
+fi
