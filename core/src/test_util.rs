@@ -162,3 +162,43 @@ pub fn check_merge_laws(
     assert_eq!(body(left.as_ref()), body(right.as_ref()), "associative");
     assert_eq!(body(combine(a, a).as_ref()), body(a), "idempotent");
 }
+
+/// Deterministic fuzzing of one family's entry points: `rounds` mutated
+/// copies of a valid image (random byte writes, random 64-bit header fields,
+/// random truncation) are handed to `exercise`, which must not panic
+/// whatever it is given (it calls wrap/wrap_mut/import/merge and the
+/// operations on whatever is accepted).
+pub fn fuzz_images(image: &[u8], header_len: usize, rounds: usize, exercise: fn(&mut [u8])) {
+    let mut rng = SplitMix64(0xf022);
+    for _ in 0..rounds {
+        let mut bytes = image.to_vec();
+        for _ in 0..1 + rng.next_u64() % 4 {
+            match rng.next_u64() % 4 {
+                0 => {
+                    let at = (rng.next_u64() as usize) % bytes.len();
+                    bytes[at] = rng.next_u64() as u8;
+                }
+                1 if bytes.len() >= header_len => {
+                    let at = (rng.next_u64() as usize) % (header_len / 8) * 8;
+                    let value = match rng.next_u64() % 3 {
+                        0 => rng.next_u64(),
+                        1 => rng.next_u64() % 4096,
+                        _ => u64::MAX - rng.next_u64() % 16,
+                    };
+                    bytes[at..at + 8].copy_from_slice(&value.to_le_bytes());
+                }
+                2 if bytes.len() >= header_len => {
+                    let at = (rng.next_u64() as usize) % header_len;
+                    bytes[at] ^= 1 << (rng.next_u64() % 8);
+                }
+                1 | 2 => {}
+                _ => {
+                    let keep = (rng.next_u64() as usize) % (bytes.len() + 1);
+                    bytes.truncate(keep.max(1));
+                }
+            }
+        }
+        let mut live = AlignedBuf::from_bytes(&bytes);
+        exercise(live.as_mut());
+    }
+}

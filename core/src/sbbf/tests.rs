@@ -1,5 +1,6 @@
 extern crate std;
 use super::*;
+use crate::test_util::fuzz_images;
 use crate::test_util::{
     assert_binomial, check_corruption, check_merge_laws, make_key, AlignedBuf, KeyShape, SplitMix64,
     KEY_SHAPES,
@@ -210,4 +211,38 @@ fn parquet_mode_hashes_plain_encoded_values_with_xxh64_seed_0() {
         let word = u32::from_le_bytes(body[block as usize * 32 + 4 * i..][..4].try_into().unwrap());
         assert_eq!(word, 1 << bit);
     }
+}
+
+/// Deterministic fuzzing of every entry point with mutated images: errors
+/// are fine, panics, hangs and out-of-bounds accesses are not.
+#[test]
+fn mutated_images_never_panic() {
+    let params = SbbfParams::for_items(300, 0.01).unwrap();
+    let a = filled(&params, 3, 0..200);
+    let mut exported = std::vec![0u8; a.as_ref().len()];
+    export(a.as_ref(), &mut exported).unwrap();
+    fuzz_images(&exported, HEADER_LEN, 20_000, |bytes: &mut [u8]| {
+        let copy = AlignedBuf::from_bytes(bytes);
+        let mut dst = AlignedBuf::new(bytes.len());
+        let _ = import(bytes, dst.as_mut());
+        let _ = verify(bytes);
+        let _ = crate::image::inspect(bytes);
+        if let Ok(mut f) = wrap_mut(bytes) {
+            f.add_u64(1);
+            f.add(b"key");
+            let mut newly = [false; 3];
+            let _ = f.add_hashes(&[1, 2, 3], Some(&mut newly));
+            if let Ok(other) = wrap(copy.as_ref()) {
+                let _ = f.union(&other);
+                let _ = f.intersect(&other);
+            }
+            let view = f.as_ref();
+            let _ = view.stats();
+            let _ = view.capacity();
+            let _ = view.contains_u64(1);
+            let mut found = [false; 2];
+            let _ = view.contains_hashes(&[5, 6], &mut found);
+            f.clear();
+        }
+    });
 }

@@ -1,0 +1,93 @@
+//! Golden images: the exact bytes of exported images, committed under
+//! tests/golden/. Every binding must read them and write the same bytes for
+//! the same inputs; a change of format shows up here first.
+//! Regenerate deliberately with `SKETCHES_BLESS_GOLDEN=1 cargo test -p sketches-tests --test golden`.
+
+use sketches_core::bloom::{self, BloomParams};
+use sketches_core::sbbf::{self, SbbfParams};
+use sketches_tests::workspace;
+
+const KEYS: u64 = 1000;
+
+fn key(i: u64) -> String {
+    format!("golden-{i}")
+}
+
+fn aligned(len: usize) -> (Vec<u8>, usize) {
+    let v = vec![0u8; len + 64];
+    let off = v.as_ptr().align_offset(64);
+    (v, off)
+}
+
+/// Builds one golden image: `init` + add every key + export.
+fn build(kind: &str) -> Vec<u8> {
+    let (len, init): (usize, Box<dyn Fn(&mut [u8])>) = match kind {
+        "bloom" => {
+            let p = BloomParams::for_items(KEYS, 0.01).unwrap();
+            (
+                p.image_len().unwrap() as usize,
+                Box::new(move |b: &mut [u8]| {
+                    let mut f = bloom::init(b, &p, 42).unwrap();
+                    (0..KEYS).for_each(|i| {
+                        f.add(key(i).as_bytes());
+                    });
+                    f.add_u64(7);
+                }),
+            )
+        }
+        "sbbf" | "sbbf_parquet" => {
+            let parquet = kind == "sbbf_parquet";
+            let p =
+                if parquet { SbbfParams::for_parquet(KEYS, 0.01) } else { SbbfParams::for_items(KEYS, 0.01) };
+            let p = p.unwrap();
+            (
+                p.image_len().unwrap() as usize,
+                Box::new(move |b: &mut [u8]| {
+                    let mut f = sbbf::init(b, &p, if parquet { 0 } else { 42 }).unwrap();
+                    (0..KEYS).for_each(|i| {
+                        f.add(key(i).as_bytes());
+                    });
+                    f.add_u64(7);
+                }),
+            )
+        }
+        _ => unreachable!(),
+    };
+    let (mut storage, off) = aligned(len);
+    init(&mut storage[off..off + len]);
+    let mut out = vec![0u8; len];
+    match kind {
+        "bloom" => bloom::export(&storage[off..off + len], &mut out).unwrap(),
+        _ => sbbf::export(&storage[off..off + len], &mut out).unwrap(),
+    };
+    out
+}
+
+#[test]
+fn golden_images_are_stable_and_readable() {
+    for kind in ["bloom", "sbbf", "sbbf_parquet"] {
+        let path = workspace().join(format!("tests/golden/{kind}_v1.img"));
+        let built = build(kind);
+        if std::env::var_os("SKETCHES_BLESS_GOLDEN").is_some() {
+            std::fs::write(&path, &built).unwrap();
+        }
+        let golden = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(golden == built, "{kind}: the image bytes changed (format break?)");
+        let (mut storage, off) = aligned(golden.len());
+        let dst = &mut storage[off..off + golden.len()];
+        match kind {
+            "bloom" => {
+                bloom::import(&golden, dst).unwrap();
+                let f = bloom::wrap(dst).unwrap();
+                assert!((0..KEYS).all(|i| f.contains(key(i).as_bytes())) && f.contains_u64(7));
+                assert_eq!(f.add_calls(), KEYS + 1);
+            }
+            _ => {
+                sbbf::import(&golden, dst).unwrap();
+                let f = sbbf::wrap(dst).unwrap();
+                assert!((0..KEYS).all(|i| f.contains(key(i).as_bytes())) && f.contains_u64(7));
+                assert_eq!(f.add_calls(), KEYS + 1);
+            }
+        }
+    }
+}
