@@ -19,9 +19,12 @@ fn aligned(len: usize) -> (Vec<u8>, usize) {
     (v, off)
 }
 
+/// Writes a fresh image into a buffer of the planned length.
+type Fill = Box<dyn Fn(&mut [u8])>;
+
 /// Builds one golden image: `init` + add every key + export.
 fn build(kind: &str) -> Vec<u8> {
-    let (len, init): (usize, Box<dyn Fn(&mut [u8])>) = match kind {
+    let (len, init): (usize, Fill) = match kind {
         "bloom" => {
             let p = BloomParams::for_items(KEYS, 0.01).unwrap();
             (
