@@ -82,3 +82,18 @@ fn stand_reproduces_the_article_table() {
     assert!(text.contains("over-capacity signal after n keys") && text.contains("RAISED (items+FPR)"));
     assert!(value("saving") > 10.0);
 }
+
+#[test]
+fn readme_quickstart_example_runs() {
+    let exe = compile_c("quickstart", &[workspace().join("c-examples/quickstart.c")], &[]);
+    let out = run_ok(&mut Command::new(exe));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "alice new: 1\nalice new again: 0\nbob maybe present: 0\n\
+         capacity flags: 0; a 7-byte buffer gives: buffer too small for the sketch image\n"
+    );
+    // The README shows this very file.
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let source = std::fs::read_to_string(workspace().join("c-examples/quickstart.c")).unwrap();
+    assert!(readme.contains(source.trim()), "README.md must embed c-examples/quickstart.c verbatim");
+}
