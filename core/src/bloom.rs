@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::filter::{self, CapacityFlags};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
-use crate::image::{CommonHeader, FamilyId, ImageFamily};
+use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
 
 /// Byte length of the Bloom header (common + family header).
 pub const HEADER_LEN: usize = 112;
@@ -220,16 +220,16 @@ pub fn image_len(params: &BloomParams) -> Result<u64> {
 /// [`Error::BufferTooSmall`] when `buf` is shorter than [`image_len`].
 /// On error `buf` is not written.
 pub fn init<'a>(buf: &'a mut [u8], params: &BloomParams, seed: u64) -> Result<BloomMut<'a>> {
-    let len = image::to_usize(params.image_len()?)?;
-    if buf.len() < len {
-        return Err(Error::BufferTooSmall);
-    }
-    if !image::is_aligned(buf) {
-        return Err(Error::Misaligned);
-    }
-    let image = buf.get_mut(..len).ok_or(Error::BufferTooSmall)?;
-    image.fill(0);
-    image::write_common(image, FamilyId::Bloom, HashKind::Xxh3, HEADER_LEN, 0, seed, len as u64);
+    let image_len = params.image_len()?;
+    let fresh = Fresh {
+        family: FamilyId::Bloom,
+        hash: HashKind::Xxh3,
+        header_len: HEADER_LEN,
+        flags: 0,
+        seed,
+        image_len,
+    };
+    let image = image::start_image(buf, fresh)?;
     put_u64(image, OFF_BITS, params.bits);
     put_u32(image, OFF_HASHES, params.hashes);
     put_u64(image, OFF_PLANNED_ITEMS, params.planned_items);
@@ -244,18 +244,14 @@ pub fn init<'a>(buf: &'a mut [u8], params: &BloomParams, seed: u64) -> Result<Bl
 /// [`Error::UnsupportedVersion`], [`Error::WrongFamily`], [`Error::UnsupportedHash`],
 /// [`Error::CorruptHeader`]. The body is not checksummed (zero-copy path).
 pub fn wrap(buf: &[u8]) -> Result<Bloom<'_>> {
-    let (common, layout) = image::open::<BloomImage>(buf)?;
-    let image = buf.get(..common.image_len).ok_or(Error::BufferTooSmall)?;
-    let (header, body) = image.split_at_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
-    Ok(Bloom { header, body, params: layout.params, seed: common.seed })
+    let p = image::split::<BloomImage>(buf)?;
+    Ok(Bloom { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Like [`wrap`], returning a mutable view.
 pub fn wrap_mut(buf: &mut [u8]) -> Result<BloomMut<'_>> {
-    let (common, layout) = image::open::<BloomImage>(buf)?;
-    let image = buf.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
-    let (header, body) = image.split_at_mut_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
-    Ok(BloomMut { header, body, params: layout.params, seed: common.seed })
+    let p = image::split_mut::<BloomImage>(buf)?;
+    Ok(BloomMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Copies the live image in `src` to `dst` with its checksum (the checked

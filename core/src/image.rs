@@ -311,6 +311,81 @@ fn open_unaligned<F: ImageFamily>(buf: &[u8]) -> Result<(CommonHeader, F::Layout
     Ok((common, layout))
 }
 
+/// A validated live image split into its header and body.
+pub struct Parts<'a, F: ImageFamily> {
+    /// The common header.
+    pub common: CommonHeader,
+    /// The family's validated layout.
+    pub layout: F::Layout,
+    /// Header bytes (common + family header).
+    pub header: &'a [u8],
+    /// Body bytes.
+    pub body: &'a [u8],
+}
+
+/// Like [`Parts`], mutable.
+pub struct PartsMut<'a, F: ImageFamily> {
+    /// The common header.
+    pub common: CommonHeader,
+    /// The family's validated layout.
+    pub layout: F::Layout,
+    /// Header bytes (common + family header).
+    pub header: &'a mut [u8],
+    /// Body bytes.
+    pub body: &'a mut [u8],
+}
+
+/// [`open`], then splits the image (not the rest of `buf`) at the header length.
+pub fn split<F: ImageFamily>(buf: &[u8]) -> Result<Parts<'_, F>> {
+    let (common, layout) = open::<F>(buf)?;
+    let image = buf.get(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    let (header, body) = image.split_at_checked(common.header_len).ok_or(Error::BufferTooSmall)?;
+    Ok(Parts { common, layout, header, body })
+}
+
+/// [`open`], then splits the image mutably at the header length.
+pub fn split_mut<F: ImageFamily>(buf: &mut [u8]) -> Result<PartsMut<'_, F>> {
+    let (common, layout) = open::<F>(buf)?;
+    let image = buf.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    let (header, body) = image.split_at_mut_checked(common.header_len).ok_or(Error::BufferTooSmall)?;
+    Ok(PartsMut { common, layout, header, body })
+}
+
+/// What `init` writes in the common header of a fresh image.
+#[derive(Copy, Clone, Debug)]
+pub struct Fresh {
+    /// Family id.
+    pub family: FamilyId,
+    /// Hash function.
+    pub hash: HashKind,
+    /// Header length (common + family header).
+    pub header_len: usize,
+    /// Family flags.
+    pub flags: u32,
+    /// Hash seed.
+    pub seed: u64,
+    /// Exact image length.
+    pub image_len: u64,
+}
+
+/// The shared first half of every family's `init`: checks the buffer
+/// (length first, then alignment), zeroes the image and writes the common
+/// header. Returns the image bytes for the family header. `buf` is not
+/// written on error.
+pub fn start_image(buf: &mut [u8], fresh: Fresh) -> Result<&mut [u8]> {
+    let len = to_usize(fresh.image_len)?;
+    if buf.len() < len {
+        return Err(Error::BufferTooSmall);
+    }
+    if !is_aligned(buf) {
+        return Err(Error::Misaligned);
+    }
+    let image = buf.get_mut(..len).ok_or(Error::BufferTooSmall)?;
+    image.fill(0);
+    write_common(image, fresh.family, fresh.hash, fresh.header_len, fresh.flags, fresh.seed, fresh.image_len);
+    Ok(image)
+}
+
 /// Checks untrusted bytes that should hold exactly one exported image of
 /// family `F`: headers, exact length and checksum. Alignment is not required.
 pub fn verify<F: ImageFamily>(bytes: &[u8]) -> Result<(CommonHeader, F::Layout)> {

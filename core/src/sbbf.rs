@@ -40,7 +40,7 @@ use crate::error::{Error, Result};
 use crate::filter::{self, CapacityFlags};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u64, put_f64, put_u64};
-use crate::image::{CommonHeader, FamilyId, ImageFamily};
+use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
 use crate::simd;
 
 /// Byte length of the split-block header (common + family header).
@@ -322,21 +322,15 @@ pub fn image_len(params: &SbbfParams) -> Result<u64> {
 /// Parquet mode), [`Error::Misaligned`], [`Error::BufferTooSmall`].
 /// On error `buf` is not written.
 pub fn init<'a>(buf: &'a mut [u8], params: &SbbfParams, seed: u64) -> Result<SbbfMut<'a>> {
-    let len = image::to_usize(params.image_len()?)?;
+    let image_len = params.image_len()?;
     let (hash, flags) = match params.mode {
         SbbfMode::Native => (HashKind::Xxh3, 0),
         SbbfMode::Parquet if seed == 0 => (HashKind::Xxh64, FLAG_PARQUET),
         SbbfMode::Parquet => return Err(Error::InvalidParameter),
     };
-    if buf.len() < len {
-        return Err(Error::BufferTooSmall);
-    }
-    if !image::is_aligned(buf) {
-        return Err(Error::Misaligned);
-    }
-    let image = buf.get_mut(..len).ok_or(Error::BufferTooSmall)?;
-    image.fill(0);
-    image::write_common(image, FamilyId::SplitBlockBloom, hash, HEADER_LEN, flags, seed, len as u64);
+    let family = FamilyId::SplitBlockBloom;
+    let image =
+        image::start_image(buf, Fresh { family, hash, header_len: HEADER_LEN, flags, seed, image_len })?;
     put_u64(image, OFF_BLOCKS, params.blocks);
     put_u64(image, OFF_PLANNED_ITEMS, params.planned_items);
     put_f64(image, OFF_PLANNED_FPR, params.planned_fpr);
@@ -347,18 +341,14 @@ pub fn init<'a>(buf: &'a mut [u8], params: &SbbfParams, seed: u64) -> Result<Sbb
 /// view (zero-copy; the body is not checksummed). Errors as for
 /// [`crate::bloom::wrap`].
 pub fn wrap(buf: &[u8]) -> Result<Sbbf<'_>> {
-    let (common, layout) = image::open::<SbbfImage>(buf)?;
-    let image = buf.get(..common.image_len).ok_or(Error::BufferTooSmall)?;
-    let (header, body) = image.split_at_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
-    Ok(Sbbf { header, body, params: layout.params, seed: common.seed })
+    let p = image::split::<SbbfImage>(buf)?;
+    Ok(Sbbf { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Like [`wrap`], returning a mutable view.
 pub fn wrap_mut(buf: &mut [u8]) -> Result<SbbfMut<'_>> {
-    let (common, layout) = image::open::<SbbfImage>(buf)?;
-    let image = buf.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
-    let (header, body) = image.split_at_mut_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
-    Ok(SbbfMut { header, body, params: layout.params, seed: common.seed })
+    let p = image::split_mut::<SbbfImage>(buf)?;
+    Ok(SbbfMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Copies the live image in `src` to `dst` with its checksum. Returns the bytes written.

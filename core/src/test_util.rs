@@ -202,3 +202,38 @@ pub fn fuzz_images(image: &[u8], header_len: usize, rounds: usize, exercise: fn(
         exercise(live.as_mut());
     }
 }
+
+/// A non-capturing closure (usable as `fn(&mut [u8])`) that drives every
+/// entry point of a membership-filter module (`bloom`, `sbbf`) on whatever
+/// bytes it is given: import, verify, inspect, and, when `wrap_mut`
+/// accepts them, updates, merges with a copy, queries, stats and clear.
+macro_rules! exercise_filter {
+    ($family:ident) => {
+        |bytes: &mut [u8]| {
+            use crate::$family::{import, verify, wrap, wrap_mut};
+            let copy = crate::test_util::AlignedBuf::from_bytes(bytes);
+            let mut dst = crate::test_util::AlignedBuf::new(bytes.len());
+            let _ = import(bytes, dst.as_mut());
+            let _ = verify(bytes);
+            let _ = crate::image::inspect(bytes);
+            if let Ok(mut f) = wrap_mut(bytes) {
+                f.add_u64(1);
+                f.add(b"key");
+                let mut newly = [false; 3];
+                let _ = f.add_hashes(&[1, 2, 3], Some(&mut newly));
+                if let Ok(other) = wrap(copy.as_ref()) {
+                    let _ = f.union(&other);
+                    let _ = f.intersect(&other);
+                }
+                let view = f.as_ref();
+                let _ = view.stats();
+                let _ = view.capacity();
+                let _ = view.contains_u64(1);
+                let mut found = [false; 2];
+                let _ = view.contains_hashes(&[5, 6], &mut found);
+                f.clear();
+            }
+        }
+    };
+}
+pub(crate) use exercise_filter;

@@ -391,8 +391,11 @@ static void test_sbbf(void) {
     EXPECT(sketch_bloom_verify(out, written), SKETCH_WRONG_FAMILY);
     unsigned char *back = alloc_image(size);
     EXPECT(sketch_bloom_import(out, written, back, len), SKETCH_WRONG_FAMILY);
-    out[100] ^= 1;
+    out[len - 5] ^= 1; /* body damage */
     EXPECT(sketch_sbbf_import(out, written, back, len), SKETCH_CHECKSUM_MISMATCH);
+    out[len - 5] ^= 1;
+    out[100] ^= 1; /* reserved header byte */
+    EXPECT(sketch_sbbf_import(out, written, back, len), SKETCH_CORRUPT_HEADER);
     out[100] ^= 1;
     EXPECT(sketch_sbbf_import(out, written, back, len), SKETCH_OK);
     CHECK(memcmp(out, back, len) == 0);

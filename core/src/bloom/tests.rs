@@ -1,9 +1,9 @@
 extern crate std;
 use super::*;
-use crate::test_util::fuzz_images;
 use crate::test_util::{
     assert_binomial, check_corruption, check_merge_laws, make_key, AlignedBuf, SplitMix64, KEY_SHAPES,
 };
+use crate::test_util::{exercise_filter, fuzz_images};
 use std::vec::Vec;
 
 fn new_filter(params: &BloomParams, seed: u64) -> AlignedBuf {
@@ -245,13 +245,7 @@ fn corrupted_images_give_errors_never_panics() {
     let a = filled(&params, 5, 0..400);
     let mut exported = std::vec![0u8; a.as_ref().len()];
     export(a.as_ref(), &mut exported).unwrap();
-    check_corruption(&exported, HEADER_LEN, 2000, import, verify, |bytes| {
-        if let Ok(mut f) = wrap_mut(bytes) {
-            f.add_u64(1);
-            let _ = f.as_ref().stats();
-            let _ = f.as_ref().contains_u64(2);
-        }
-    });
+    check_corruption(&exported, HEADER_LEN, 2000, import, verify, exercise_filter!(bloom));
     // Wrong family.
     let sb = crate::sbbf::SbbfParams::for_items(100, 0.01).unwrap();
     let mut other = AlignedBuf::new(sb.image_len().unwrap() as usize);
@@ -314,28 +308,5 @@ fn mutated_images_never_panic() {
     let a = filled(&params, 3, 0..200);
     let mut exported = std::vec![0u8; a.as_ref().len()];
     export(a.as_ref(), &mut exported).unwrap();
-    fuzz_images(&exported, HEADER_LEN, 20_000, |bytes: &mut [u8]| {
-        let copy = AlignedBuf::from_bytes(bytes);
-        let mut dst = AlignedBuf::new(bytes.len());
-        let _ = import(bytes, dst.as_mut());
-        let _ = verify(bytes);
-        let _ = crate::image::inspect(bytes);
-        if let Ok(mut f) = wrap_mut(bytes) {
-            f.add_u64(1);
-            f.add(b"key");
-            let mut newly = [false; 3];
-            let _ = f.add_hashes(&[1, 2, 3], Some(&mut newly));
-            if let Ok(other) = wrap(copy.as_ref()) {
-                let _ = f.union(&other);
-                let _ = f.intersect(&other);
-            }
-            let view = f.as_ref();
-            let _ = view.stats();
-            let _ = view.capacity();
-            let _ = view.contains_u64(1);
-            let mut found = [false; 2];
-            let _ = view.contains_hashes(&[5, 6], &mut found);
-            f.clear();
-        }
-    });
+    fuzz_images(&exported, HEADER_LEN, 20_000, exercise_filter!(bloom));
 }
