@@ -317,7 +317,7 @@ fn count_set_bits(body: &[u8], bits: u64) -> u64 {
     let full = (bits / 8) as usize;
     let head = body.get(..full).unwrap_or(body);
     let mut total = filter::count_ones(head);
-    if bits % 8 != 0 {
+    if !bits.is_multiple_of(8) {
         let mask = (1u8 << (bits % 8)) - 1;
         total += u64::from((body.get(full).copied().unwrap_or(0) & mask).count_ones());
     }

@@ -182,7 +182,7 @@ pub fn put_f64(buf: &mut [u8], off: usize, value: f64) {
 /// True when `buf` starts on an [`IMAGE_ALIGN`]-byte boundary.
 #[inline]
 pub fn is_aligned(buf: &[u8]) -> bool {
-    (buf.as_ptr() as usize) % IMAGE_ALIGN == 0
+    (buf.as_ptr() as usize).is_multiple_of(IMAGE_ALIGN)
 }
 
 /// Converts a 64-bit byte count to `usize`, failing on hosts where it cannot
@@ -225,7 +225,7 @@ pub fn read_common(buf: &[u8]) -> Result<CommonHeader> {
     if field(get_u64(buf, OFF_RESERVED))? != 0 {
         return Err(Error::CorruptHeader);
     }
-    if header_len < COMMON_HEADER_LEN || header_len % IMAGE_ALIGN != 0 {
+    if header_len < COMMON_HEADER_LEN || !header_len.is_multiple_of(IMAGE_ALIGN) {
         return Err(Error::CorruptHeader);
     }
     if image_len_raw % IMAGE_ALIGN as u64 != 0 || image_len_raw < header_len as u64 {

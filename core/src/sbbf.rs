@@ -395,31 +395,48 @@ pub mod kernels {
         }
     }
 
+    /// The eight little-endian words of a 32-byte block.
+    #[inline(always)]
+    fn words(block: &[u8; BLOCK_BYTES]) -> [u32; 8] {
+        let mut w = [0u32; 8];
+        for (word, bytes) in w.iter_mut().zip(block.as_chunks::<4>().0) {
+            *word = u32::from_le_bytes(*bytes);
+        }
+        w
+    }
+
     #[inline(always)]
     fn probe(body: &[u8], at: (usize, [u32; 8])) -> bool {
         let (off, masks) = at;
-        let Some(block) = body.get(off..off + BLOCK_BYTES) else {
+        let Some(block) =
+            body.get(off..off + BLOCK_BYTES).and_then(|b| <&[u8; BLOCK_BYTES]>::try_from(b).ok())
+        else {
             return false;
         };
-        let mut all = true;
-        for (chunk, mask) in block.chunks_exact(4).zip(masks) {
-            let word = chunk.try_into().map(u32::from_le_bytes).unwrap_or(0);
-            all &= word & mask != 0;
+        let w = words(block);
+        let mut missing = 0u32;
+        for (word, mask) in w.iter().zip(masks) {
+            missing |= !word & mask;
         }
-        all
+        missing == 0
     }
 
     #[inline(always)]
     fn set(body: &mut [u8], at: (usize, [u32; 8])) -> bool {
         let (off, masks) = at;
-        let Some(block) = body.get_mut(off..off + BLOCK_BYTES) else {
+        let Some(block) =
+            body.get_mut(off..off + BLOCK_BYTES).and_then(|b| <&mut [u8; BLOCK_BYTES]>::try_from(b).ok())
+        else {
             return false;
         };
+        let mut w = words(block);
         let mut new = 0u32;
-        for (chunk, mask) in block.chunks_exact_mut(4).zip(masks) {
-            let word = <[u8; 4]>::try_from(&*chunk).map(u32::from_le_bytes).unwrap_or(0);
-            new |= !word & mask;
-            chunk.copy_from_slice(&(word | mask).to_le_bytes());
+        for (word, mask) in w.iter_mut().zip(masks) {
+            new |= !*word & mask;
+            *word |= mask;
+        }
+        for (bytes, word) in block.as_chunks_mut::<4>().0.iter_mut().zip(w) {
+            *bytes = word.to_le_bytes();
         }
         new != 0
     }
@@ -663,7 +680,14 @@ impl<'a> SbbfMut<'a> {
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
         let new = simd::sbbf_insert(self.body, addressing(&self.params), hash);
-        self.bump(1, u64::from(new));
+        let calls = get_u64(self.header, OFF_ADD_CALLS).unwrap_or(0).saturating_add(1);
+        put_u64(self.header, OFF_ADD_CALLS, calls);
+        // A branch, not a data dependency: the counter update does not wait
+        // for the block's cache line, so consecutive adds overlap their misses.
+        if new {
+            let inserted = get_u64(self.header, OFF_INSERTED).unwrap_or(0).saturating_add(1);
+            put_u64(self.header, OFF_INSERTED, inserted);
+        }
         new
     }
 

@@ -84,7 +84,7 @@ pub(crate) unsafe fn array<'a, T>(ptr: *const T, count: usize) -> Result<&'a [T]
     if count == 0 {
         return Ok(&[]);
     }
-    if (ptr as usize) % std::mem::align_of::<T>() != 0 {
+    if !(ptr as usize).is_multiple_of(std::mem::align_of::<T>()) {
         return Err(sketch_status::SKETCH_MISALIGNED);
     }
     // SAFETY: non-NULL, aligned, size checked against isize::MAX above;
@@ -105,7 +105,7 @@ pub(crate) unsafe fn array_mut<'a, T>(ptr: *mut T, count: usize) -> Result<&'a m
     if count == 0 {
         return Ok(&mut []);
     }
-    if (ptr as usize) % std::mem::align_of::<T>() != 0 {
+    if !(ptr as usize).is_multiple_of(std::mem::align_of::<T>()) {
         return Err(sketch_status::SKETCH_MISALIGNED);
     }
     // SAFETY: non-NULL, aligned, size checked; exclusivity is the caller's contract.
