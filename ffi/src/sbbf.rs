@@ -506,9 +506,11 @@ pub unsafe extern "C" fn sketch_sbbf_get_stats(
     })
 }
 
-/// The over-capacity signal, O(1): `*flags` gets `SKETCH_CAPACITY_*` bits, 0
-/// while the filter is within its plan. Computed from the inserted count and
-/// the split-block formula at that count (`sketch_sbbf_get_stats` measures the blocks).
+/// The over-capacity signal without scanning the blocks: `*flags` gets
+/// `SKETCH_CAPACITY_*` bits, 0 while the filter is within its plan. Computed
+/// from the inserted count and the split-block formula at that count (a few
+/// microseconds at the planned load, independent of the filter size);
+/// `sketch_sbbf_get_stats` measures the blocks instead.
 ///
 /// # Safety
 /// `buf`: `len` readable bytes; `flags` writable.
