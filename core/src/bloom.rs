@@ -274,21 +274,12 @@ pub fn verify(bytes: &[u8]) -> Result<()> {
 }
 
 #[inline(always)]
-fn probe_start(h: u64) -> (u64, u64) {
-    (h, hash::remix(h))
-}
-
-#[inline(always)]
 fn test_bits(body: &[u8], bits: u64, hashes: u32, h: u64) -> bool {
-    let (mut x, mut y) = probe_start(h);
-    for i in 0..hashes {
-        let bit = hash::reduce(x, bits);
+    for bit in hash::probes(h, hashes, bits) {
         let byte = body.get((bit >> 3) as usize).copied().unwrap_or(0);
         if byte & (1u8 << (bit & 7)) == 0 {
             return false;
         }
-        x = x.wrapping_add(y);
-        y = y.wrapping_add(u64::from(i));
     }
     true
 }
@@ -296,17 +287,13 @@ fn test_bits(body: &[u8], bits: u64, hashes: u32, h: u64) -> bool {
 /// Sets the probes of `h`; returns how many bits were newly set.
 #[inline(always)]
 fn set_bits(body: &mut [u8], bits: u64, hashes: u32, h: u64) -> u64 {
-    let (mut x, mut y) = probe_start(h);
     let mut new = 0u64;
-    for i in 0..hashes {
-        let bit = hash::reduce(x, bits);
+    for bit in hash::probes(h, hashes, bits) {
         if let Some(byte) = body.get_mut((bit >> 3) as usize) {
             let mask = 1u8 << (bit & 7);
             new += u64::from(*byte & mask == 0);
             *byte |= mask;
         }
-        x = x.wrapping_add(y);
-        y = y.wrapping_add(u64::from(i));
     }
     new
 }

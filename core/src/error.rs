@@ -34,6 +34,8 @@ pub enum Error {
     Incompatible,
     /// The image names a hash function this family cannot use.
     UnsupportedHash,
+    /// A removal found the item absent (some counter is 0); nothing changed.
+    NotPresent,
 }
 
 impl Error {
@@ -52,6 +54,7 @@ impl Error {
             Error::LengthMismatch => 11,
             Error::Incompatible => 12,
             Error::UnsupportedHash => 13,
+            Error::NotPresent => 16,
         }
     }
 
@@ -70,6 +73,7 @@ impl Error {
             Error::LengthMismatch => "byte count differs from the image length",
             Error::Incompatible => "sketches have different parameters, seed or hash",
             Error::UnsupportedHash => "hash function not supported by this family",
+            Error::NotPresent => "item not present (nothing removed)",
         }
     }
 }

@@ -94,6 +94,41 @@ pub const fn remix(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
+/// The `k` probe positions in `0..range` of a hash, by enhanced double
+/// hashing in 64 bits: `x_0 = h`, `y_0 = fmix64(h)`, `x_{i+1} = x_i + y_i`,
+/// `y_{i+1} = y_i + i` (wrapping), position `i` = `fastrange(x_i, range)`.
+/// Every position uses all 64 bits, so ranges above 2^32 keep their spread.
+#[derive(Clone, Debug)]
+pub struct Probes {
+    x: u64,
+    y: u64,
+    i: u32,
+    k: u32,
+    range: u64,
+}
+
+/// The probe sequence of `hash` over `range` positions, `k` long.
+#[inline(always)]
+pub fn probes(hash: u64, k: u32, range: u64) -> Probes {
+    Probes { x: hash, y: remix(hash), i: 0, k, range }
+}
+
+impl Iterator for Probes {
+    type Item = u64;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u64> {
+        if self.i >= self.k {
+            return None;
+        }
+        let position = reduce(self.x, self.range);
+        self.x = self.x.wrapping_add(self.y);
+        self.y = self.y.wrapping_add(u64::from(self.i));
+        self.i += 1;
+        Some(position)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,11 +18,13 @@
 //! * statistics that tell how the sketch is doing.
 //!
 //! Families: [`bloom`] (classic Bloom filter), [`sbbf`] (split-block Bloom
-//! filter, with a Parquet-compatible mode).
+//! filter, with a Parquet-compatible mode), [`counting`] (counting Bloom
+//! filter with removal).
 #![no_std]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod bloom;
+pub mod counting;
 pub mod error;
 pub mod filter;
 pub mod hash;

@@ -41,6 +41,8 @@ pub enum sketch_status {
     SKETCH_OVERLAP = 14,
     /// An internal error was caught at the boundary (a bug: please report it).
     SKETCH_INTERNAL_ERROR = 15,
+    /// A removal found the item absent; nothing changed.
+    SKETCH_NOT_PRESENT = 16,
 }
 
 impl From<Error> for sketch_status {
@@ -59,6 +61,7 @@ impl From<Error> for sketch_status {
             Error::LengthMismatch => SKETCH_LENGTH_MISMATCH,
             Error::Incompatible => SKETCH_INCOMPATIBLE,
             Error::UnsupportedHash => SKETCH_UNSUPPORTED_HASH,
+            Error::NotPresent => SKETCH_NOT_PRESENT,
             // Error is non_exhaustive: a future core error without a C twin
             // yet is reported as a generic argument problem.
             _ => SKETCH_INVALID_ARGUMENT,
@@ -84,6 +87,7 @@ fn text(status: i32) -> &'static core::ffi::CStr {
         13 => c"hash function not supported by this family",
         14 => c"source and destination buffers overlap",
         15 => c"internal error caught at the C boundary",
+        16 => c"item not present (nothing removed)",
         _ => c"unknown status code",
     }
 }
@@ -114,6 +118,7 @@ mod tests {
             Error::LengthMismatch,
             Error::Incompatible,
             Error::UnsupportedHash,
+            Error::NotPresent,
         ];
         for e in all {
             assert_eq!(sketch_status::from(e) as i32, e.code());
