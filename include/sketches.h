@@ -39,6 +39,11 @@
 #define SKETCH_FORMAT_MAJOR 1
 
 /**
+ * Family id of the counting Bloom filter.
+ */
+#define SKETCH_FAMILY_COUNTING_BLOOM 3
+
+/**
  * Capacity flag: more items were inserted than planned.
  */
 #define SKETCH_CAPACITY_OVER_PLANNED_ITEMS 1
@@ -162,6 +167,10 @@ typedef enum sketch_status {
    * An internal error was caught at the boundary (a bug: please report it).
    */
   SKETCH_INTERNAL_ERROR = 15,
+  /**
+   * A removal found the item absent; nothing changed.
+   */
+  SKETCH_NOT_PRESENT = 16,
 } sketch_status;
 
 /**
@@ -250,6 +259,52 @@ typedef struct sketch_bloom_stats {
    */
   uint32_t reserved;
 } sketch_bloom_stats;
+
+/**
+ * Statistics of a counting Bloom filter (`sketch_counting_get_stats`).
+ */
+typedef struct sketch_counting_stats {
+  /**
+   * Parameters (`bits` = counters).
+   */
+  struct sketch_bloom_params params;
+  /**
+   * Hash seed.
+   */
+  uint64_t seed;
+  /**
+   * Add calls.
+   */
+  uint64_t add_calls;
+  /**
+   * Successful removals.
+   */
+  uint64_t removes;
+  /**
+   * Items currently stored (add calls minus successful removals).
+   */
+  uint64_t items;
+  /**
+   * Counters above zero.
+   */
+  uint64_t nonzero_counters;
+  /**
+   * Counters stuck at 15.
+   */
+  uint64_t saturated_counters;
+  /**
+   * Current false-positive rate estimated from the non-zero counters.
+   */
+  double estimated_fpr;
+  /**
+   * `SKETCH_CAPACITY_*` flags; 0 while the filter is within its plan.
+   */
+  uint32_t capacity_flags;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+} sketch_counting_stats;
 
 /**
  * What the common header of an image says (see `sketch_image_inspect`).
@@ -637,6 +692,291 @@ enum sketch_status sketch_bloom_import(const void *src, size_t src_len, void *ds
  * `bytes`: `len` readable bytes.
  */
 enum sketch_status sketch_bloom_verify(const void *bytes, size_t len);
+
+/**
+ * Exact image size in bytes for `params` (`bits` = counters).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ *
+ * # Safety
+ * `params` must point to a readable struct; `bytes` must be writable.
+ */
+enum sketch_status sketch_counting_size(const struct sketch_bloom_params *params, uint64_t *bytes);
+
+/**
+ * Writes an empty counting filter into `buf` (8-byte aligned, at least
+ * `sketch_counting_size` bytes); `params->bits` is the number of counters.
+ * Any previous content is overwritten.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`,
+ * `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+ *
+ * # Safety
+ * `buf` must point to `len` writable bytes; `params` to a readable struct.
+ */
+enum sketch_status sketch_counting_init(void *buf,
+                                        size_t len,
+                                        const struct sketch_bloom_params *params,
+                                        uint64_t seed);
+
+/**
+ * Adds a byte key (increments its counters, saturating at 15). When
+ * `was_new` is not NULL it receives true when some counter was 0.
+ * `key` may be NULL when `key_len` is 0.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image
+ * (`SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_WRONG_FAMILY`, `SKETCH_CORRUPT_HEADER`, ...).
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `key`: `key_len` readable bytes; `was_new`: NULL or writable.
+ */
+enum sketch_status sketch_counting_add(void *buf,
+                                       size_t len,
+                                       const void *key,
+                                       size_t key_len,
+                                       bool *was_new);
+
+/**
+ * Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_counting_add`.
+ *
+ * # Safety
+ * As for `sketch_counting_add`.
+ */
+enum sketch_status sketch_counting_add_u64(void *buf, size_t len, uint64_t key, bool *was_new);
+
+/**
+ * Adds a precomputed hash (`sketch_hash(key, len, seed)` with the filter's
+ * seed). See `sketch_counting_add`.
+ *
+ * # Safety
+ * As for `sketch_counting_add`.
+ */
+enum sketch_status sketch_counting_add_hash(void *buf, size_t len, uint64_t hash, bool *was_new);
+
+/**
+ * Tests a byte key: `*out` is false when the key was certainly never added,
+ * true when it may have been.
+ *
+ * Errors: `SKETCH_NULL_POINTER` (out, or key with non-zero length), image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_counting_contains(const void *buf,
+                                            size_t len,
+                                            const void *key,
+                                            size_t key_len,
+                                            bool *out);
+
+/**
+ * Tests an integer key. See `sketch_counting_contains`.
+ *
+ * # Safety
+ * As for `sketch_counting_contains`.
+ */
+enum sketch_status sketch_counting_contains_u64(const void *buf,
+                                                size_t len,
+                                                uint64_t key,
+                                                bool *out);
+
+/**
+ * Tests a precomputed hash. See `sketch_counting_contains`.
+ *
+ * # Safety
+ * As for `sketch_counting_contains`.
+ */
+enum sketch_status sketch_counting_contains_hash(const void *buf,
+                                                 size_t len,
+                                                 uint64_t hash,
+                                                 bool *out);
+
+/**
+ * Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)
+ * receives per key whether it was new. Every key pointer is checked before
+ * anything is added: on error nothing changes.
+ *
+ * # Safety
+ * `keys`: `count` readable `sketch_slice`s, each valid; `was_new`: NULL or `count` writable bools.
+ */
+enum sketch_status sketch_counting_add_batch(void *buf,
+                                             size_t len,
+                                             const struct sketch_slice *keys,
+                                             size_t count,
+                                             bool *was_new);
+
+/**
+ * Adds `count` precomputed hashes in one call. See `sketch_counting_add_batch`.
+ *
+ * # Safety
+ * `hashes`: `count` readable values; `was_new`: NULL or `count` writable bools.
+ */
+enum sketch_status sketch_counting_add_hash_batch(void *buf,
+                                                  size_t len,
+                                                  const uint64_t *hashes,
+                                                  size_t count,
+                                                  bool *was_new);
+
+/**
+ * Tests `count` byte keys in one call; `results[i]` receives the answer for key `i`.
+ *
+ * # Safety
+ * `keys`: `count` valid `sketch_slice`s; `results`: `count` writable bools.
+ */
+enum sketch_status sketch_counting_contains_batch(const void *buf,
+                                                  size_t len,
+                                                  const struct sketch_slice *keys,
+                                                  size_t count,
+                                                  bool *results);
+
+/**
+ * Tests `count` precomputed hashes in one call.
+ *
+ * # Safety
+ * `hashes`: `count` readable values; `results`: `count` writable bools.
+ */
+enum sketch_status sketch_counting_contains_hash_batch(const void *buf,
+                                                       size_t len,
+                                                       const uint64_t *hashes,
+                                                       size_t count,
+                                                       bool *results);
+
+/**
+ * Merge: counter-wise saturating addition of `src` into `dst` (the
+ * filter of both multisets). Equal counters, probes and seed required.
+ *
+ * Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+ *
+ * # Safety
+ * `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+ */
+enum sketch_status sketch_counting_merge(void *dst,
+                                         size_t dst_len,
+                                         const void *src,
+                                         size_t src_len);
+
+/**
+ * Removes a byte key: decrements its counters (saturated counters stay 15).
+ *
+ * Errors: `SKETCH_NOT_PRESENT` when some counter is 0 (nothing changes),
+ * `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `key`: `key_len` readable bytes.
+ */
+enum sketch_status sketch_counting_remove(void *buf, size_t len, const void *key, size_t key_len);
+
+/**
+ * Removes an integer key. See `sketch_counting_remove`.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_counting_remove_u64(void *buf, size_t len, uint64_t key);
+
+/**
+ * Removes a precomputed hash. See `sketch_counting_remove`.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_counting_remove_hash(void *buf, size_t len, uint64_t hash);
+
+/**
+ * Removes `count` byte keys; `removed[i]` is false for a key that was not
+ * present (nothing changed for it). Every key pointer is checked first.
+ *
+ * # Safety
+ * `keys`: `count` valid `sketch_slice`s; `removed`: `count` writable bools.
+ */
+enum sketch_status sketch_counting_remove_batch(void *buf,
+                                                size_t len,
+                                                const struct sketch_slice *keys,
+                                                size_t count,
+                                                bool *removed);
+
+/**
+ * Removes `count` precomputed hashes; `removed[i]` is false for an item
+ * that was not present (nothing changed for it). Returns `SKETCH_OK` even
+ * when some items were absent.
+ *
+ * # Safety
+ * `hashes`: `count` readable values; `removed`: `count` writable bools.
+ */
+enum sketch_status sketch_counting_remove_hash_batch(void *buf,
+                                                     size_t len,
+                                                     const uint64_t *hashes,
+                                                     size_t count,
+                                                     bool *removed);
+
+/**
+ * All statistics, O(1).
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_counting_get_stats(const void *buf,
+                                             size_t len,
+                                             struct sketch_counting_stats *out);
+
+/**
+ * The over-capacity signal, O(1): `*flags` gets `SKETCH_CAPACITY_*` bits,
+ * 0 while the filter is within its plan. Cheap enough to call after every batch.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `flags` writable.
+ */
+enum sketch_status sketch_counting_capacity(const void *buf, size_t len, uint32_t *flags);
+
+/**
+ * Removes every item (zeroes counters and statistics); parameters and seed stay.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_counting_clear(void *buf, size_t len);
+
+/**
+ * Serializes: copies the image to `out` (any alignment, at least the image
+ * size) and writes the checksum there; `*written` gets the byte count. The
+ * live image is not modified.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+ */
+enum sketch_status sketch_counting_export(const void *buf,
+                                          size_t len,
+                                          void *out,
+                                          size_t out_len,
+                                          size_t *written);
+
+/**
+ * Deserializes untrusted bytes: checks headers, exact length and checksum,
+ * then copies into `dst` (8-byte aligned, at least `src_len` bytes). `dst` is
+ * written only on success, so a bad input loses nothing already there.
+ *
+ * Errors: `SKETCH_CHECKSUM_MISMATCH`, `SKETCH_LENGTH_MISMATCH`,
+ * `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`, `SKETCH_UNSUPPORTED_VERSION`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`.
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+ */
+enum sketch_status sketch_counting_import(const void *src,
+                                          size_t src_len,
+                                          void *dst,
+                                          size_t dst_len);
+
+/**
+ * Checks untrusted bytes in place (headers, exact length, checksum) without
+ * copying, for example an `mmap`ed file before querying it zero-copy.
+ *
+ * # Safety
+ * `bytes`: `len` readable bytes.
+ */
+enum sketch_status sketch_counting_verify(const void *bytes, size_t len);
 
 /**
  * The canonical hash of a byte key: XXH3-64 with `seed`. The `_hash`

@@ -22,6 +22,7 @@
 
 pub mod bloom;
 mod boundary;
+pub mod counting;
 pub mod filter;
 pub mod hash;
 pub mod image;

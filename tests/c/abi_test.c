@@ -417,6 +417,124 @@ static void test_sbbf(void) {
     free(back);
 }
 
+static void test_counting(void) {
+    struct sketch_bloom_params p;
+    EXPECT(sketch_bloom_plan(5000, 0.01, &p), SKETCH_OK);
+    uint64_t size = 0;
+    EXPECT(sketch_counting_size(&p, &size), SKETCH_OK);
+    CHECK(size == 128 + (p.bits + 15) / 16 * 8);
+    EXPECT(sketch_counting_size(NULL, &size), SKETCH_NULL_POINTER);
+    EXPECT(sketch_counting_size(&p, NULL), SKETCH_NULL_POINTER);
+    struct sketch_bloom_params bad = p;
+    bad.planned_fpr = 2.0;
+    EXPECT(sketch_counting_size(&bad, &size), SKETCH_INVALID_PARAMETER);
+    size_t len = (size_t)size;
+    unsigned char *buf = alloc_image(size);
+    EXPECT(sketch_counting_init(buf + 1, len, &p, 4), SKETCH_MISALIGNED);
+    EXPECT(sketch_counting_init(buf, len - 1, &p, 4), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_counting_init(NULL, len, &p, 4), SKETCH_NULL_POINTER);
+    EXPECT(sketch_counting_init(buf, len, &bad, 4), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_counting_init(buf, len, &p, 4), SKETCH_OK);
+
+    bool b = false;
+    EXPECT(sketch_bloom_contains(buf, len, "x", 1, &b), SKETCH_WRONG_FAMILY);
+    EXPECT(sketch_counting_add(buf, len, "apple", 5, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_counting_add(buf, len, "apple", 5, &b), SKETCH_OK);
+    CHECK(b == false);
+    EXPECT(sketch_counting_contains(buf, len, "apple", 5, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_counting_remove(buf, len, "apple", 5), SKETCH_OK);
+    EXPECT(sketch_counting_contains(buf, len, "apple", 5, &b), SKETCH_OK);
+    CHECK(b == true); /* added twice, removed once */
+    EXPECT(sketch_counting_remove(buf, len, "apple", 5), SKETCH_OK);
+    EXPECT(sketch_counting_contains(buf, len, "apple", 5, &b), SKETCH_OK);
+    CHECK(b == false);
+    EXPECT(sketch_counting_remove(buf, len, "apple", 5), SKETCH_NOT_PRESENT);
+    EXPECT(sketch_counting_remove(buf, len, NULL, 5), SKETCH_NULL_POINTER);
+    EXPECT(sketch_counting_remove(NULL, 8, "a", 1), SKETCH_NULL_POINTER);
+    EXPECT(sketch_counting_add_u64(buf, len, 99, NULL), SKETCH_OK);
+    EXPECT(sketch_counting_contains_u64(buf, len, 99, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_counting_remove_u64(buf, len, 99), SKETCH_OK);
+    EXPECT(sketch_counting_remove_u64(buf, len, 99), SKETCH_NOT_PRESENT);
+    uint64_t h = sketch_hash("pear", 4, 4);
+    EXPECT(sketch_counting_add_hash(buf, len, h, NULL), SKETCH_OK);
+    EXPECT(sketch_counting_contains_hash(buf, len, h, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_counting_remove_hash(buf, len, h), SKETCH_OK);
+
+    enum { N = 2000 };
+    static uint64_t hashes[N];
+    static bool flags[N];
+    static char storage[N][16];
+    static struct sketch_slice keys[N];
+    for (int i = 0; i < N; i++) {
+        hashes[i] = sketch_hash_u64((uint64_t)i, 4);
+        int n = snprintf(storage[i], sizeof storage[i], "c-%d", i);
+        keys[i].ptr = (const uint8_t *)storage[i];
+        keys[i].len = (size_t)n;
+    }
+    EXPECT(sketch_counting_add_hash_batch(buf, len, hashes, N, flags), SKETCH_OK);
+    EXPECT(sketch_counting_add_batch(buf, len, keys, N, NULL), SKETCH_OK);
+    memset(flags, 0, sizeof flags);
+    EXPECT(sketch_counting_contains_batch(buf, len, keys, N, flags), SKETCH_OK);
+    int all = 1;
+    for (int i = 0; i < N; i++) all &= flags[i];
+    CHECK(all);
+    EXPECT(sketch_counting_remove_batch(buf, len, keys, N, flags), SKETCH_OK);
+    all = 1;
+    for (int i = 0; i < N; i++) all &= flags[i];
+    CHECK(all);
+    EXPECT(sketch_counting_remove_hash_batch(buf, len, hashes, N, flags), SKETCH_OK);
+    all = 1;
+    for (int i = 0; i < N; i++) all &= flags[i];
+    CHECK(all);
+    EXPECT(sketch_counting_remove_hash_batch(buf, len, hashes, N, flags), SKETCH_OK);
+    int still = 0;
+    for (int i = 0; i < N; i++) still += flags[i];
+    CHECK(still < N / 20); /* removed twice already: almost all now report absent */
+    EXPECT(sketch_counting_remove_hash_batch(buf, len, hashes, N, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_counting_remove_batch(buf, len, keys, N, NULL), SKETCH_NULL_POINTER);
+
+    struct sketch_counting_stats st;
+    EXPECT(sketch_counting_get_stats(buf, len, &st), SKETCH_OK);
+    CHECK(st.params.bits == p.bits && st.seed == 4 && st.items == st.add_calls - st.removes);
+    uint32_t cap = 9;
+    EXPECT(sketch_counting_capacity(buf, len, &cap), SKETCH_OK);
+    CHECK(cap == 0);
+
+    unsigned char *other = alloc_image(size), *out = alloc_image(size), *back = alloc_image(size);
+    EXPECT(sketch_counting_init(other, len, &p, 4), SKETCH_OK);
+    EXPECT(sketch_counting_add(other, len, "kiwi", 4, NULL), SKETCH_OK);
+    EXPECT(sketch_counting_merge(buf, len, other, len), SKETCH_OK);
+    EXPECT(sketch_counting_contains(buf, len, "kiwi", 4, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_counting_merge(buf, len, buf, len), SKETCH_OVERLAP);
+    EXPECT(sketch_counting_init(other, len, &p, 5), SKETCH_OK);
+    EXPECT(sketch_counting_merge(buf, len, other, len), SKETCH_INCOMPATIBLE);
+
+    size_t written = 0;
+    EXPECT(sketch_counting_export(buf, len, out, len, &written), SKETCH_OK);
+    EXPECT(sketch_counting_verify(out, written), SKETCH_OK);
+    EXPECT(sketch_bloom_verify(out, written), SKETCH_WRONG_FAMILY);
+    out[len - 3] ^= 4;
+    EXPECT(sketch_counting_import(out, written, back, len), SKETCH_CHECKSUM_MISMATCH);
+    out[len - 3] ^= 4;
+    EXPECT(sketch_counting_import(out, written, back, len), SKETCH_OK);
+    CHECK(memcmp(out, back, len) == 0);
+    EXPECT(sketch_counting_clear(buf, len), SKETCH_OK);
+    EXPECT(sketch_counting_contains(buf, len, "kiwi", 4, &b), SKETCH_OK);
+    CHECK(b == false);
+    struct sketch_image_info info;
+    EXPECT(sketch_image_inspect(buf, len, &info), SKETCH_OK);
+    CHECK(info.family == SKETCH_FAMILY_COUNTING_BLOOM);
+    free(buf);
+    free(other);
+    free(out);
+    free(back);
+}
+
 /* Every truncation and every header bit flip of an exported image is
    rejected by import, and the destination keeps its bytes. */
 static void test_corruption(void) {
@@ -457,6 +575,7 @@ int main(void) {
     test_bloom_params();
     test_bloom();
     test_sbbf();
+    test_counting();
     test_corruption();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

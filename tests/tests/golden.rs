@@ -4,6 +4,7 @@
 //! Regenerate deliberately with `SKETCHES_BLESS_GOLDEN=1 cargo test -p sketches-tests --test golden`.
 
 use sketches_core::bloom::{self, BloomParams};
+use sketches_core::counting;
 use sketches_core::sbbf::{self, SbbfParams};
 use sketches_tests::workspace;
 
@@ -38,6 +39,21 @@ fn build(kind: &str) -> Vec<u8> {
                 }),
             )
         }
+        "counting" => {
+            let p = BloomParams::for_items(KEYS, 0.01).unwrap();
+            (
+                counting::image_len(&p).unwrap() as usize,
+                Box::new(move |b: &mut [u8]| {
+                    let mut f = counting::init(b, &p, 42).unwrap();
+                    (0..KEYS).for_each(|i| {
+                        f.add(key(i).as_bytes());
+                    });
+                    f.add_u64(7);
+                    f.add_u64(7);
+                    f.remove(key(0).as_bytes()).unwrap();
+                }),
+            )
+        }
         "sbbf" | "sbbf_parquet" => {
             let parquet = kind == "sbbf_parquet";
             let p =
@@ -61,6 +77,7 @@ fn build(kind: &str) -> Vec<u8> {
     let mut out = vec![0u8; len];
     match kind {
         "bloom" => bloom::export(&storage[off..off + len], &mut out).unwrap(),
+        "counting" => counting::export(&storage[off..off + len], &mut out).unwrap(),
         _ => sbbf::export(&storage[off..off + len], &mut out).unwrap(),
     };
     out
@@ -68,7 +85,7 @@ fn build(kind: &str) -> Vec<u8> {
 
 #[test]
 fn golden_images_are_stable_and_readable() {
-    for kind in ["bloom", "sbbf", "sbbf_parquet"] {
+    for kind in ["bloom", "sbbf", "sbbf_parquet", "counting"] {
         let path = workspace().join(format!("tests/golden/{kind}_v1.img"));
         let built = build(kind);
         if std::env::var_os("SKETCHES_BLESS_GOLDEN").is_some() {
@@ -84,6 +101,12 @@ fn golden_images_are_stable_and_readable() {
                 let f = bloom::wrap(dst).unwrap();
                 assert!((0..KEYS).all(|i| f.contains(key(i).as_bytes())) && f.contains_u64(7));
                 assert_eq!(f.add_calls(), KEYS + 1);
+            }
+            "counting" => {
+                counting::import(&golden, dst).unwrap();
+                let f = counting::wrap(dst).unwrap();
+                assert!((1..KEYS).all(|i| f.contains(key(i).as_bytes())) && f.contains_u64(7));
+                assert_eq!(f.stats().items, KEYS + 1);
             }
             _ => {
                 sbbf::import(&golden, dst).unwrap();
