@@ -175,6 +175,7 @@ impl ImageFamily for BloomImage {
     const FAMILY: FamilyId = FamilyId::Bloom;
     type Layout = BloomLayout;
 
+    #[inline]
     fn validate(common: &CommonHeader, image: &[u8]) -> Result<BloomLayout> {
         if common.hash != HashKind::Xxh3 {
             return Err(Error::UnsupportedHash);
@@ -243,12 +244,14 @@ pub fn init<'a>(buf: &'a mut [u8], params: &BloomParams, seed: u64) -> Result<Bl
 /// Errors: [`Error::Misaligned`], [`Error::BufferTooSmall`], [`Error::BadMagic`],
 /// [`Error::UnsupportedVersion`], [`Error::WrongFamily`], [`Error::UnsupportedHash`],
 /// [`Error::CorruptHeader`]. The body is not checksummed (zero-copy path).
+#[inline]
 pub fn wrap(buf: &[u8]) -> Result<Bloom<'_>> {
     let p = image::split::<BloomImage>(buf)?;
     Ok(Bloom { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Like [`wrap`], returning a mutable view.
+#[inline]
 pub fn wrap_mut(buf: &mut [u8]) -> Result<BloomMut<'_>> {
     let p = image::split_mut::<BloomImage>(buf)?;
     Ok(BloomMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })

@@ -92,6 +92,7 @@ impl ImageFamily for CountingImage {
     const FAMILY: FamilyId = FamilyId::CountingBloom;
     type Layout = CountingLayout;
 
+    #[inline]
     fn validate(common: &CommonHeader, image: &[u8]) -> Result<CountingLayout> {
         if common.hash != HashKind::Xxh3 {
             return Err(Error::UnsupportedHash);
@@ -140,12 +141,14 @@ pub fn init<'a>(buf: &'a mut [u8], params: &BloomParams, seed: u64) -> Result<Co
 }
 
 /// Validates a live image and returns a read-only view (zero-copy).
+#[inline]
 pub fn wrap(buf: &[u8]) -> Result<Counting<'_>> {
     let p = image::split::<CountingImage>(buf)?;
     Ok(Counting { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Validates a live image and returns a mutable view (zero-copy).
+#[inline]
 pub fn wrap_mut(buf: &mut [u8]) -> Result<CountingMut<'_>> {
     let p = image::split_mut::<CountingImage>(buf)?;
     Ok(CountingMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })

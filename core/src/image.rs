@@ -197,6 +197,7 @@ pub fn to_usize(bytes: u64) -> Result<usize> {
 /// Checks: length, magic, major version, known family and hash ids, reserved
 /// field, header length within the image, image length a multiple of 8 and
 /// not longer than `buf`. Does not check alignment or the checksum.
+#[inline]
 pub fn read_common(buf: &[u8]) -> Result<CommonHeader> {
     if buf.len() < COMMON_HEADER_LEN {
         return Err(Error::BufferTooSmall);
@@ -291,6 +292,7 @@ pub trait ImageFamily {
 /// Validates a live image for zero-copy use: alignment, common header, family
 /// and family header. Returns the header, the layout, and the image length
 /// (the buffer may be longer than the image; the rest is ignored).
+#[inline]
 pub fn open<F: ImageFamily>(buf: &[u8]) -> Result<(CommonHeader, F::Layout)> {
     if buf.len() < COMMON_HEADER_LEN {
         return Err(Error::BufferTooSmall);
@@ -301,6 +303,7 @@ pub fn open<F: ImageFamily>(buf: &[u8]) -> Result<(CommonHeader, F::Layout)> {
     open_unaligned::<F>(buf)
 }
 
+#[inline]
 fn open_unaligned<F: ImageFamily>(buf: &[u8]) -> Result<(CommonHeader, F::Layout)> {
     let common = read_common(buf)?;
     if common.family != F::FAMILY {
@@ -336,6 +339,7 @@ pub struct PartsMut<'a, F: ImageFamily> {
 }
 
 /// [`open`], then splits the image (not the rest of `buf`) at the header length.
+#[inline]
 pub fn split<F: ImageFamily>(buf: &[u8]) -> Result<Parts<'_, F>> {
     let (common, layout) = open::<F>(buf)?;
     let image = buf.get(..common.image_len).ok_or(Error::BufferTooSmall)?;
@@ -344,6 +348,7 @@ pub fn split<F: ImageFamily>(buf: &[u8]) -> Result<Parts<'_, F>> {
 }
 
 /// [`open`], then splits the image mutably at the header length.
+#[inline]
 pub fn split_mut<F: ImageFamily>(buf: &mut [u8]) -> Result<PartsMut<'_, F>> {
     let (common, layout) = open::<F>(buf)?;
     let image = buf.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;

@@ -270,6 +270,7 @@ impl ImageFamily for SbbfImage {
     const FAMILY: FamilyId = FamilyId::SplitBlockBloom;
     type Layout = SbbfLayout;
 
+    #[inline]
     fn validate(common: &CommonHeader, image: &[u8]) -> Result<SbbfLayout> {
         if common.header_len != HEADER_LEN || common.flags & !FLAG_PARQUET != 0 {
             return Err(Error::CorruptHeader);
@@ -340,12 +341,14 @@ pub fn init<'a>(buf: &'a mut [u8], params: &SbbfParams, seed: u64) -> Result<Sbb
 /// Validates the live image at the start of `buf` and returns a read-only
 /// view (zero-copy; the body is not checksummed). Errors as for
 /// [`crate::bloom::wrap`].
+#[inline]
 pub fn wrap(buf: &[u8]) -> Result<Sbbf<'_>> {
     let p = image::split::<SbbfImage>(buf)?;
     Ok(Sbbf { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Like [`wrap`], returning a mutable view.
+#[inline]
 pub fn wrap_mut(buf: &mut [u8]) -> Result<SbbfMut<'_>> {
     let p = image::split_mut::<SbbfImage>(buf)?;
     Ok(SbbfMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
