@@ -60,6 +60,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn family_and_hash_ids_agree_with_the_core() {
+        use sketches_core::{FamilyId, HashKind};
+        assert_eq!(image::SKETCH_FAMILY_BLOOM, FamilyId::Bloom as u16);
+        assert_eq!(image::SKETCH_FAMILY_SPLIT_BLOCK_BLOOM, FamilyId::SplitBlockBloom as u16);
+        assert_eq!(counting::SKETCH_FAMILY_COUNTING_BLOOM, FamilyId::CountingBloom as u16);
+        assert_eq!(hash::SKETCH_HASH_XXH3, HashKind::Xxh3.id());
+        assert_eq!(hash::SKETCH_HASH_XXH64, HashKind::Xxh64.id());
+        assert_eq!(image::SKETCH_COMMON_HEADER_BYTES as usize, sketches_core::image::COMMON_HEADER_LEN);
+        assert_eq!(image::SKETCH_IMAGE_ALIGN as usize, sketches_core::image::IMAGE_ALIGN);
+        assert_eq!(sbbf::SKETCH_SBBF_BLOCK_BYTES as usize, sketches_core::sbbf::BLOCK_BYTES);
+    }
+
+    #[test]
     fn version_constants_agree_with_cargo_toml() {
         assert_eq!(SKETCH_VERSION_MAJOR.to_string(), env!("CARGO_PKG_VERSION_MAJOR"));
         assert_eq!(SKETCH_VERSION_MINOR.to_string(), env!("CARGO_PKG_VERSION_MINOR"));
