@@ -44,6 +44,11 @@
 #define SKETCH_FAMILY_COUNTING_BLOOM 3
 
 /**
+ * Family id of the cuckoo filter.
+ */
+#define SKETCH_FAMILY_CUCKOO 4
+
+/**
  * Capacity flag: more items were inserted than planned.
  */
 #define SKETCH_CAPACITY_OVER_PLANNED_ITEMS 1
@@ -171,6 +176,10 @@ typedef enum sketch_status {
    * A removal found the item absent; nothing changed.
    */
   SKETCH_NOT_PRESENT = 16,
+  /**
+   * The filter has no room for the item; nothing changed.
+   */
+  SKETCH_FULL = 17,
 } sketch_status;
 
 /**
@@ -305,6 +314,66 @@ typedef struct sketch_counting_stats {
    */
   uint32_t reserved;
 } sketch_counting_stats;
+
+/**
+ * Parameters of a cuckoo filter.
+ */
+typedef struct sketch_cuckoo_params {
+  /**
+   * Number of 4-slot buckets (any count, not only powers of two).
+   */
+  uint64_t buckets;
+  /**
+   * Fingerprint width in bits: 8, 12 or 16.
+   */
+  uint32_t fingerprint_bits;
+  /**
+   * Reserved, set to 0.
+   */
+  uint32_t reserved;
+  /**
+   * Items the filter is planned for.
+   */
+  uint64_t planned_items;
+  /**
+   * False-positive rate planned at full load.
+   */
+  double planned_fpr;
+} sketch_cuckoo_params;
+
+/**
+ * Statistics of a cuckoo filter.
+ */
+typedef struct sketch_cuckoo_stats {
+  /**
+   * Parameters.
+   */
+  struct sketch_cuckoo_params params;
+  /**
+   * Hash seed.
+   */
+  uint64_t seed;
+  /**
+   * Stored items (fingerprints).
+   */
+  uint64_t items;
+  /**
+   * Load: items / (buckets * 4).
+   */
+  double load;
+  /**
+   * Current false-positive rate bound at this load.
+   */
+  double estimated_fpr;
+  /**
+   * `SKETCH_CAPACITY_*` flags; 0 while within the plan.
+   */
+  uint32_t capacity_flags;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+} sketch_cuckoo_stats;
 
 /**
  * What the common header of an image says (see `sketch_image_inspect`).
@@ -977,6 +1046,266 @@ enum sketch_status sketch_counting_import(const void *src,
  * `bytes`: `len` readable bytes.
  */
 enum sketch_status sketch_counting_verify(const void *bytes, size_t len);
+
+/**
+ * Plans from expected items and target rate: the narrowest fingerprint
+ * (8, 12, 16 bits) meeting `fpr`, and ceil(n / 3.8) buckets (95% load).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (items 0, fpr not
+ * in (0, 1) or below the 16-bit bound of about 1.2e-4).
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum sketch_status sketch_cuckoo_plan(uint64_t items, double fpr, struct sketch_cuckoo_params *out);
+
+/**
+ * Explicit bucket count and fingerprint width (8, 12 or 16).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum sketch_status sketch_cuckoo_plan_buckets(uint64_t buckets,
+                                              uint32_t fingerprint_bits,
+                                              struct sketch_cuckoo_params *out);
+
+/**
+ * Exact image size in bytes for `params`.
+ *
+ * # Safety
+ * `params` readable; `bytes` writable.
+ */
+enum sketch_status sketch_cuckoo_size(const struct sketch_cuckoo_params *params, uint64_t *bytes);
+
+/**
+ * Writes an empty cuckoo filter into `buf` (8-byte aligned, at least
+ * `sketch_cuckoo_size` bytes).
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `params` readable.
+ */
+enum sketch_status sketch_cuckoo_init(void *buf,
+                                      size_t len,
+                                      const struct sketch_cuckoo_params *params,
+                                      uint64_t seed);
+
+/**
+ * Adds a byte key. Errors: `SKETCH_FULL` when it cannot be placed within
+ * 500 relocations (the image is then byte-identical to before), image errors.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `key`: `key_len` readable bytes.
+ */
+enum sketch_status sketch_cuckoo_add(void *buf, size_t len, const void *key, size_t key_len);
+
+/**
+ * Adds an integer key. See `sketch_cuckoo_add`.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_cuckoo_add_u64(void *buf, size_t len, uint64_t key);
+
+/**
+ * Adds a precomputed hash. See `sketch_cuckoo_add`.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_cuckoo_add_hash(void *buf, size_t len, uint64_t hash);
+
+/**
+ * Adds `count` byte keys; `added[i]` (required) is false for a key that did
+ * not fit (nothing changed for it). Returns `SKETCH_OK` even when some did not fit.
+ *
+ * # Safety
+ * `keys`: `count` valid `sketch_slice`s; `added`: `count` writable bools.
+ */
+enum sketch_status sketch_cuckoo_add_batch(void *buf,
+                                           size_t len,
+                                           const struct sketch_slice *keys,
+                                           size_t count,
+                                           bool *added);
+
+/**
+ * Adds `count` precomputed hashes; see `sketch_cuckoo_add_batch`.
+ *
+ * # Safety
+ * `hashes`: `count` readable values; `added`: `count` writable bools.
+ */
+enum sketch_status sketch_cuckoo_add_hash_batch(void *buf,
+                                                size_t len,
+                                                const uint64_t *hashes,
+                                                size_t count,
+                                                bool *added);
+
+/**
+ * Tests a byte key: `*out` is false when it is certainly not stored.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_cuckoo_contains(const void *buf,
+                                          size_t len,
+                                          const void *key,
+                                          size_t key_len,
+                                          bool *out);
+
+/**
+ * Tests an integer key.
+ *
+ * # Safety
+ * As for `sketch_cuckoo_contains`.
+ */
+enum sketch_status sketch_cuckoo_contains_u64(const void *buf, size_t len, uint64_t key, bool *out);
+
+/**
+ * Tests a precomputed hash.
+ *
+ * # Safety
+ * As for `sketch_cuckoo_contains`.
+ */
+enum sketch_status sketch_cuckoo_contains_hash(const void *buf,
+                                               size_t len,
+                                               uint64_t hash,
+                                               bool *out);
+
+/**
+ * Tests `count` byte keys.
+ *
+ * # Safety
+ * `keys`: `count` valid `sketch_slice`s; `results`: `count` writable bools.
+ */
+enum sketch_status sketch_cuckoo_contains_batch(const void *buf,
+                                                size_t len,
+                                                const struct sketch_slice *keys,
+                                                size_t count,
+                                                bool *results);
+
+/**
+ * Tests `count` precomputed hashes.
+ *
+ * # Safety
+ * `hashes`: `count` readable values; `results`: `count` writable bools.
+ */
+enum sketch_status sketch_cuckoo_contains_hash_batch(const void *buf,
+                                                     size_t len,
+                                                     const uint64_t *hashes,
+                                                     size_t count,
+                                                     bool *results);
+
+/**
+ * How many copies of a byte key's fingerprint are stored (0..=8).
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_cuckoo_count(const void *buf,
+                                       size_t len,
+                                       const void *key,
+                                       size_t key_len,
+                                       uint32_t *out);
+
+/**
+ * Removes one copy of a byte key's fingerprint. Errors: `SKETCH_NOT_PRESENT`
+ * (nothing changes). Only remove keys that were added: removing a false
+ * positive deletes another key's fingerprint.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `key`: `key_len` readable bytes.
+ */
+enum sketch_status sketch_cuckoo_remove(void *buf, size_t len, const void *key, size_t key_len);
+
+/**
+ * Removes an integer key. See `sketch_cuckoo_remove`.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_cuckoo_remove_u64(void *buf, size_t len, uint64_t key);
+
+/**
+ * Removes a precomputed hash. See `sketch_cuckoo_remove`.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_cuckoo_remove_hash(void *buf, size_t len, uint64_t hash);
+
+/**
+ * Merge: inserts every fingerprint of `src` into `dst` (same buckets, width
+ * and seed), all or nothing. `scratch` (8-byte aligned, at least `dst_len`
+ * bytes, overlapping neither) is the caller-provided workspace.
+ *
+ * Errors: `SKETCH_FULL` (dst unchanged), `SKETCH_INCOMPATIBLE`,
+ * `SKETCH_OVERLAP`, `SKETCH_BUFFER_TOO_SMALL`/`SKETCH_MISALIGNED` (scratch).
+ *
+ * # Safety
+ * `dst`: writable; `src`: readable; `scratch`: writable; as sized.
+ */
+enum sketch_status sketch_cuckoo_merge(void *dst,
+                                       size_t dst_len,
+                                       const void *src,
+                                       size_t src_len,
+                                       void *scratch,
+                                       size_t scratch_len);
+
+/**
+ * All statistics, O(1).
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_cuckoo_get_stats(const void *buf,
+                                           size_t len,
+                                           struct sketch_cuckoo_stats *out);
+
+/**
+ * The over-capacity signal, O(1) (`SKETCH_CAPACITY_*` bits).
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `flags` writable.
+ */
+enum sketch_status sketch_cuckoo_capacity(const void *buf, size_t len, uint32_t *flags);
+
+/**
+ * Removes every item.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_cuckoo_clear(void *buf, size_t len);
+
+/**
+ * Serializes (copy + checksum); `*written` gets the byte count.
+ *
+ * # Safety
+ * `buf`: readable; `out`: `out_len` writable bytes; `written` writable.
+ */
+enum sketch_status sketch_cuckoo_export(const void *buf,
+                                        size_t len,
+                                        void *out,
+                                        size_t out_len,
+                                        size_t *written);
+
+/**
+ * Deserializes untrusted bytes (headers, exact length, checksum) into the
+ * aligned `dst`, written only on success.
+ *
+ * # Safety
+ * `src`: readable; `dst`: `dst_len` writable bytes.
+ */
+enum sketch_status sketch_cuckoo_import(const void *src, size_t src_len, void *dst, size_t dst_len);
+
+/**
+ * Checks untrusted bytes in place.
+ *
+ * # Safety
+ * `bytes`: `len` readable bytes.
+ */
+enum sketch_status sketch_cuckoo_verify(const void *bytes, size_t len);
 
 /**
  * The canonical hash of a byte key: XXH3-64 with `seed`. The `_hash`

@@ -108,11 +108,8 @@ impl ImageFamily for CountingImage {
             planned_fpr: get_f64(image, OFF_PLANNED_FPR).ok_or(Error::BufferTooSmall)?,
         };
         let expected = image_len(&params).map_err(|_| Error::CorruptHeader)?;
-        let reserved = image.get(60..64).into_iter().chain(image.get(112..HEADER_LEN)).flatten();
-        if image.len() as u64 != expected
-            || params.bits > MAX_COUNTERS
-            || reserved.into_iter().any(|b| *b != 0)
-        {
+        let reserved_zero = image::zeroed(image, 60..64) && image::zeroed(image, 112..HEADER_LEN);
+        if image.len() as u64 != expected || params.bits > MAX_COUNTERS || !reserved_zero {
             return Err(Error::CorruptHeader);
         }
         let (nonzero, saturated) = (field(OFF_NONZERO)?, field(OFF_SATURATED)?);

@@ -36,6 +36,8 @@ pub enum Error {
     UnsupportedHash,
     /// A removal found the item absent (some counter is 0); nothing changed.
     NotPresent,
+    /// The filter has no room for the item; nothing changed.
+    Full,
 }
 
 impl Error {
@@ -55,6 +57,7 @@ impl Error {
             Error::Incompatible => 12,
             Error::UnsupportedHash => 13,
             Error::NotPresent => 16,
+            Error::Full => 17,
         }
     }
 
@@ -74,6 +77,7 @@ impl Error {
             Error::Incompatible => "sketches have different parameters, seed or hash",
             Error::UnsupportedHash => "hash function not supported by this family",
             Error::NotPresent => "item not present (nothing removed)",
+            Error::Full => "filter full (nothing changed)",
         }
     }
 }

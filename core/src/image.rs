@@ -179,6 +179,12 @@ pub fn put_f64(buf: &mut [u8], off: usize, value: f64) {
     put_u64(buf, off, value.to_bits());
 }
 
+/// True when `buf[range]` exists and is all zero (reserved header fields).
+#[inline]
+pub fn zeroed(buf: &[u8], range: core::ops::Range<usize>) -> bool {
+    buf.get(range).is_some_and(|bytes| bytes.iter().fold(0u8, |acc, b| acc | b) == 0)
+}
+
 /// True when `buf` starts on an [`IMAGE_ALIGN`]-byte boundary.
 #[inline]
 pub fn is_aligned(buf: &[u8]) -> bool {

@@ -25,6 +25,7 @@
 
 pub mod bloom;
 pub mod counting;
+pub mod cuckoo;
 pub mod error;
 pub mod filter;
 pub mod hash;

@@ -294,8 +294,7 @@ impl ImageFamily for SbbfImage {
             mode,
         };
         let expected_len = params.image_len().map_err(|_| Error::CorruptHeader)?;
-        let reserved = image.get(OFF_RESERVED..HEADER_LEN).ok_or(Error::BufferTooSmall)?;
-        if image.len() as u64 != expected_len || reserved.iter().any(|b| *b != 0) {
+        if image.len() as u64 != expected_len || !image::zeroed(image, OFF_RESERVED..HEADER_LEN) {
             return Err(Error::CorruptHeader);
         }
         if field(OFF_INSERTED)? > field(OFF_ADD_CALLS)? {

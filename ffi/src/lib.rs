@@ -23,6 +23,7 @@
 pub mod bloom;
 mod boundary;
 pub mod counting;
+pub mod cuckoo;
 pub mod filter;
 pub mod hash;
 pub mod image;
@@ -65,6 +66,7 @@ mod tests {
         assert_eq!(image::SKETCH_FAMILY_BLOOM, FamilyId::Bloom as u16);
         assert_eq!(image::SKETCH_FAMILY_SPLIT_BLOCK_BLOOM, FamilyId::SplitBlockBloom as u16);
         assert_eq!(counting::SKETCH_FAMILY_COUNTING_BLOOM, FamilyId::CountingBloom as u16);
+        assert_eq!(cuckoo::SKETCH_FAMILY_CUCKOO, FamilyId::Cuckoo as u16);
         assert_eq!(hash::SKETCH_HASH_XXH3, HashKind::Xxh3.id());
         assert_eq!(hash::SKETCH_HASH_XXH64, HashKind::Xxh64.id());
         assert_eq!(image::SKETCH_COMMON_HEADER_BYTES as usize, sketches_core::image::COMMON_HEADER_LEN);

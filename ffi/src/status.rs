@@ -43,6 +43,8 @@ pub enum sketch_status {
     SKETCH_INTERNAL_ERROR = 15,
     /// A removal found the item absent; nothing changed.
     SKETCH_NOT_PRESENT = 16,
+    /// The filter has no room for the item; nothing changed.
+    SKETCH_FULL = 17,
 }
 
 impl From<Error> for sketch_status {
@@ -62,6 +64,7 @@ impl From<Error> for sketch_status {
             Error::Incompatible => SKETCH_INCOMPATIBLE,
             Error::UnsupportedHash => SKETCH_UNSUPPORTED_HASH,
             Error::NotPresent => SKETCH_NOT_PRESENT,
+            Error::Full => SKETCH_FULL,
             // Error is non_exhaustive: a future core error without a C twin
             // yet is reported as a generic argument problem.
             _ => SKETCH_INVALID_ARGUMENT,
@@ -88,6 +91,7 @@ fn text(status: i32) -> &'static core::ffi::CStr {
         14 => c"source and destination buffers overlap",
         15 => c"internal error caught at the C boundary",
         16 => c"item not present (nothing removed)",
+        17 => c"filter full (nothing changed)",
         _ => c"unknown status code",
     }
 }
@@ -119,6 +123,7 @@ mod tests {
             Error::Incompatible,
             Error::UnsupportedHash,
             Error::NotPresent,
+            Error::Full,
         ];
         for e in all {
             assert_eq!(sketch_status::from(e) as i32, e.code());

@@ -51,7 +51,7 @@ static unsigned char *alloc_image(uint64_t bytes) {
 }
 
 static void test_status_and_version(void) {
-    for (int s = 0; s <= 16; s++) {
+    for (int s = 0; s <= 17; s++) {
         const char *text = sketch_status_str(s);
         CHECK(text != NULL && strlen(text) > 0);
         CHECK(strcmp(text, "unknown status code") != 0);
@@ -535,6 +535,128 @@ static void test_counting(void) {
     free(back);
 }
 
+static void test_cuckoo(void) {
+    struct sketch_cuckoo_params p;
+    EXPECT(sketch_cuckoo_plan(4000, 0.01, &p), SKETCH_OK);
+    CHECK(p.fingerprint_bits == 12 && p.buckets == 1053);
+    EXPECT(sketch_cuckoo_plan(0, 0.01, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_cuckoo_plan(10, NAN, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_cuckoo_plan(10, 1e-9, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_cuckoo_plan(10, 0.01, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_cuckoo_plan_buckets(100, 10, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_cuckoo_plan_buckets(0, 8, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_cuckoo_plan_buckets(1000, 12, &p), SKETCH_OK);
+    uint64_t size = 0;
+    EXPECT(sketch_cuckoo_size(&p, &size), SKETCH_OK);
+    CHECK(size == 128 + (1000 * 4 * 12 + 63) / 64 * 8);
+    EXPECT(sketch_cuckoo_size(NULL, &size), SKETCH_NULL_POINTER);
+    size_t len = (size_t)size;
+    unsigned char *buf = alloc_image(size), *other = alloc_image(size), *scratch = alloc_image(size);
+    unsigned char *out = alloc_image(size), *back = alloc_image(size);
+    EXPECT(sketch_cuckoo_init(buf + 1, len, &p, 8), SKETCH_MISALIGNED);
+    EXPECT(sketch_cuckoo_init(buf, len - 1, &p, 8), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_cuckoo_init(NULL, len, &p, 8), SKETCH_NULL_POINTER);
+    EXPECT(sketch_cuckoo_init(buf, len, NULL, 8), SKETCH_NULL_POINTER);
+    EXPECT(sketch_cuckoo_init(buf, len, &p, 8), SKETCH_OK);
+    bool b = false;
+    EXPECT(sketch_bloom_contains(buf, len, "x", 1, &b), SKETCH_WRONG_FAMILY);
+
+    EXPECT(sketch_cuckoo_add(buf, len, "fig", 3), SKETCH_OK);
+    EXPECT(sketch_cuckoo_contains(buf, len, "fig", 3, &b), SKETCH_OK);
+    CHECK(b == true);
+    uint32_t count = 0;
+    EXPECT(sketch_cuckoo_count(buf, len, "fig", 3, &count), SKETCH_OK);
+    CHECK(count == 1);
+    EXPECT(sketch_cuckoo_count(buf, len, "fig", 3, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_cuckoo_remove(buf, len, "fig", 3), SKETCH_OK);
+    EXPECT(sketch_cuckoo_remove(buf, len, "fig", 3), SKETCH_NOT_PRESENT);
+    EXPECT(sketch_cuckoo_add(buf, len, NULL, 3), SKETCH_NULL_POINTER);
+    for (int i = 0; i < 8; i++) EXPECT(sketch_cuckoo_add(buf, len, "dup", 3), SKETCH_OK);
+    EXPECT(sketch_cuckoo_add(buf, len, "dup", 3), SKETCH_FULL); /* 2 buckets x 4 slots */
+    EXPECT(sketch_cuckoo_count(buf, len, "dup", 3, &count), SKETCH_OK);
+    CHECK(count == 8);
+    EXPECT(sketch_cuckoo_add_u64(buf, len, 5), SKETCH_OK);
+    EXPECT(sketch_cuckoo_contains_u64(buf, len, 5, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_cuckoo_remove_u64(buf, len, 5), SKETCH_OK);
+    uint64_t h = sketch_hash("plum", 4, 8);
+    EXPECT(sketch_cuckoo_add_hash(buf, len, h), SKETCH_OK);
+    EXPECT(sketch_cuckoo_contains_hash(buf, len, h, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_cuckoo_remove_hash(buf, len, h), SKETCH_OK);
+
+    enum { N = 1500 };
+    static uint64_t hashes[N];
+    static bool flags[N];
+    static char storage[N][16];
+    static struct sketch_slice keys[N];
+    for (int i = 0; i < N; i++) {
+        hashes[i] = sketch_hash_u64((uint64_t)i, 8);
+        int n = snprintf(storage[i], sizeof storage[i], "q-%d", i);
+        keys[i].ptr = (const uint8_t *)storage[i];
+        keys[i].len = (size_t)n;
+    }
+    EXPECT(sketch_cuckoo_add_hash_batch(buf, len, hashes, N, flags), SKETCH_OK);
+    int all = 1;
+    for (int i = 0; i < N; i++) all &= flags[i];
+    CHECK(all);
+    EXPECT(sketch_cuckoo_add_batch(buf, len, keys, N, flags), SKETCH_OK);
+    all = 1;
+    for (int i = 0; i < N; i++) all &= flags[i];
+    CHECK(all);
+    EXPECT(sketch_cuckoo_add_batch(buf, len, keys, N, NULL), SKETCH_NULL_POINTER);
+    memset(flags, 0, sizeof flags);
+    EXPECT(sketch_cuckoo_contains_batch(buf, len, keys, N, flags), SKETCH_OK);
+    all = 1;
+    for (int i = 0; i < N; i++) all &= flags[i];
+    CHECK(all);
+    memset(flags, 0, sizeof flags);
+    EXPECT(sketch_cuckoo_contains_hash_batch(buf, len, hashes, N, flags), SKETCH_OK);
+    all = 1;
+    for (int i = 0; i < N; i++) all &= flags[i];
+    CHECK(all);
+
+    struct sketch_cuckoo_stats st;
+    EXPECT(sketch_cuckoo_get_stats(buf, len, &st), SKETCH_OK);
+    CHECK(st.items == 2 * N + 8 && st.load > 0.7 && st.seed == 8);
+    uint32_t cap = 0;
+    EXPECT(sketch_cuckoo_capacity(buf, len, &cap), SKETCH_OK);
+
+    /* merge: all or nothing, with caller scratch */
+    EXPECT(sketch_cuckoo_init(other, len, &p, 8), SKETCH_OK);
+    EXPECT(sketch_cuckoo_add(other, len, "lime", 4), SKETCH_OK);
+    EXPECT(sketch_cuckoo_merge(buf, len, other, len, scratch, len), SKETCH_OK);
+    EXPECT(sketch_cuckoo_contains(buf, len, "lime", 4, &b), SKETCH_OK);
+    CHECK(b == true);
+    EXPECT(sketch_cuckoo_merge(buf, len, other, len, scratch, len - 8), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_cuckoo_merge(buf, len, other, len, buf, len), SKETCH_OVERLAP);
+    EXPECT(sketch_cuckoo_merge(buf, len, buf, len, scratch, len), SKETCH_OVERLAP);
+    EXPECT(sketch_cuckoo_add_hash_batch(other, len, hashes, N, flags), SKETCH_OK);
+    memcpy(back, buf, len);
+    EXPECT(sketch_cuckoo_merge(buf, len, other, len, scratch, len), SKETCH_FULL);
+    CHECK(memcmp(back, buf, len) == 0); /* unchanged */
+    EXPECT(sketch_cuckoo_init(other, len, &p, 9), SKETCH_OK);
+    EXPECT(sketch_cuckoo_merge(buf, len, other, len, scratch, len), SKETCH_INCOMPATIBLE);
+
+    size_t written = 0;
+    EXPECT(sketch_cuckoo_export(buf, len, out, len, &written), SKETCH_OK);
+    EXPECT(sketch_cuckoo_verify(out, written), SKETCH_OK);
+    EXPECT(sketch_counting_verify(out, written), SKETCH_WRONG_FAMILY);
+    out[len - 2] ^= 2;
+    EXPECT(sketch_cuckoo_import(out, written, back, len), SKETCH_CHECKSUM_MISMATCH);
+    out[len - 2] ^= 2;
+    EXPECT(sketch_cuckoo_import(out, written, back, len), SKETCH_OK);
+    CHECK(memcmp(out, back, len) == 0);
+    EXPECT(sketch_cuckoo_clear(buf, len), SKETCH_OK);
+    EXPECT(sketch_cuckoo_contains(buf, len, "lime", 4, &b), SKETCH_OK);
+    CHECK(b == false);
+    free(buf);
+    free(other);
+    free(scratch);
+    free(out);
+    free(back);
+}
+
 /* Every truncation and every header bit flip of an exported image is
    rejected by import, and the destination keeps its bytes. */
 static void test_corruption(void) {
@@ -576,6 +698,7 @@ int main(void) {
     test_bloom();
     test_sbbf();
     test_counting();
+    test_cuckoo();
     test_corruption();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -5,6 +5,7 @@
 
 use sketches_core::bloom::{self, BloomParams};
 use sketches_core::counting;
+use sketches_core::cuckoo::{self, CuckooParams};
 use sketches_core::sbbf::{self, SbbfParams};
 use sketches_tests::workspace;
 
@@ -54,6 +55,18 @@ fn build(kind: &str) -> Vec<u8> {
                 }),
             )
         }
+        "cuckoo" => {
+            let p = CuckooParams::for_items(KEYS, 0.01).unwrap();
+            (
+                p.image_len().unwrap() as usize,
+                Box::new(move |b: &mut [u8]| {
+                    let mut f = cuckoo::init(b, &p, 42).unwrap();
+                    (0..KEYS).for_each(|i| f.add(key(i).as_bytes()).unwrap());
+                    f.add_u64(7).unwrap();
+                    f.remove(key(0).as_bytes()).unwrap();
+                }),
+            )
+        }
         "sbbf" | "sbbf_parquet" => {
             let parquet = kind == "sbbf_parquet";
             let p =
@@ -78,6 +91,7 @@ fn build(kind: &str) -> Vec<u8> {
     match kind {
         "bloom" => bloom::export(&storage[off..off + len], &mut out).unwrap(),
         "counting" => counting::export(&storage[off..off + len], &mut out).unwrap(),
+        "cuckoo" => cuckoo::export(&storage[off..off + len], &mut out).unwrap(),
         _ => sbbf::export(&storage[off..off + len], &mut out).unwrap(),
     };
     out
@@ -85,7 +99,7 @@ fn build(kind: &str) -> Vec<u8> {
 
 #[test]
 fn golden_images_are_stable_and_readable() {
-    for kind in ["bloom", "sbbf", "sbbf_parquet", "counting"] {
+    for kind in ["bloom", "sbbf", "sbbf_parquet", "counting", "cuckoo"] {
         let path = workspace().join(format!("tests/golden/{kind}_v1.img"));
         let built = build(kind);
         if std::env::var_os("SKETCHES_BLESS_GOLDEN").is_some() {
@@ -107,6 +121,12 @@ fn golden_images_are_stable_and_readable() {
                 let f = counting::wrap(dst).unwrap();
                 assert!((1..KEYS).all(|i| f.contains(key(i).as_bytes())) && f.contains_u64(7));
                 assert_eq!(f.stats().items, KEYS + 1);
+            }
+            "cuckoo" => {
+                cuckoo::import(&golden, dst).unwrap();
+                let f = cuckoo::wrap(dst).unwrap();
+                assert!((1..KEYS).all(|i| f.contains(key(i).as_bytes())) && f.contains_u64(7));
+                assert_eq!(f.items(), KEYS);
             }
             _ => {
                 sbbf::import(&golden, dst).unwrap();

@@ -1,0 +1,593 @@
+//! Cuckoo filter (Fan et al., "Cuckoo Filter: Practically Better Than Bloom",
+//! 2014): buckets of 4 fingerprint slots, with removal and counting.
+//!
+//! * Fingerprints are 8, 12 or 16 bits (0 marks an empty slot, so a
+//!   fingerprint is the hash's low bits mapped into `1 ..= 2^f - 1`).
+//! * Bucket count is any number ≥ 1, so memory follows `n`: the first bucket
+//!   is `fastrange(h, B)` and the alternate bucket is
+//!   `alt(i, fp) = (H(fp) + B - i) mod B` with `H(fp) = fastrange(fmix64(fp), B)`,
+//!   an involution (`alt(alt(i)) = i`) for every `B`, not only powers of two.
+//! * Insert relocates at most [`MAX_KICKS`] fingerprints. When that fails,
+//!   every relocation is undone (the path is recorded on the stack) and the
+//!   insert reports [`Error::Full`]: the filter is exactly as before, so
+//!   nothing already stored is lost (the bug of seiflotfy/cuckoofilter issue
+//!   42) and the caller knows the new key was not stored.
+//!
+//! Image layout after the common header (little-endian):
+//!
+//! | offset | size | field |
+//! |-------:|-----:|-------|
+//! | 48 | 8 | buckets `B` (1 ..= 2^48) |
+//! | 56 | 4 | fingerprint bits (8, 12 or 16) |
+//! | 60 | 4 | reserved, 0 |
+//! | 64 | 8 | planned items |
+//! | 72 | 8 | planned false-positive rate (f64) |
+//! | 80 | 8 | stored items |
+//! | 88 | 8 | relocation generator state (makes relocations deterministic) |
+//! | 96 | 32 | reserved, 0 |
+//! | 128 | ⌈B·4·f/64⌉·8 | slots: slot `s` of bucket `i` is the `f`-bit little-endian field at bit `(4i + s)·f` |
+
+use crate::error::{Error, Result};
+use crate::filter;
+use crate::hash::{self, HashKind};
+use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
+use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
+
+/// Byte length of the cuckoo header.
+pub const HEADER_LEN: usize = 128;
+/// Slots per bucket.
+pub const SLOTS: u64 = 4;
+/// Largest bucket count.
+pub const MAX_BUCKETS: u64 = 1 << 48;
+/// Most relocations per insert.
+pub const MAX_KICKS: u32 = 500;
+/// Load the planner sizes for (items / slots).
+pub const PLANNED_LOAD: f64 = 0.95;
+
+const OFF_BUCKETS: usize = 48;
+const OFF_BITS: usize = 56;
+const OFF_PLANNED_ITEMS: usize = 64;
+const OFF_PLANNED_FPR: usize = 72;
+const OFF_ITEMS: usize = 80;
+const OFF_KICK_STATE: usize = 88;
+
+/// Parameters of a cuckoo filter.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CuckooParams {
+    /// Number of 4-slot buckets.
+    pub buckets: u64,
+    /// Fingerprint width in bits: 8, 12 or 16.
+    pub fingerprint_bits: u32,
+    /// Items the filter is planned for.
+    pub planned_items: u64,
+    /// False-positive rate planned at full load.
+    pub planned_fpr: f64,
+}
+
+/// Upper bound of the false-positive rate with `f`-bit fingerprints at full
+/// load: two buckets of 4 slots, each matching with probability `1/(2^f - 1)`.
+pub fn fpr_bound(fingerprint_bits: u32) -> f64 {
+    let values = (1u64 << fingerprint_bits) - 1;
+    1.0 - libm::pow(1.0 - 1.0 / values as f64, 2.0 * SLOTS as f64)
+}
+
+impl CuckooParams {
+    /// Plans from expected items `n` and target rate `p`: the narrowest
+    /// fingerprint (8, 12, 16 bits) whose [`fpr_bound`] is ≤ `p`, and
+    /// `⌈n / (4 · 0.95)⌉` buckets.
+    ///
+    /// Errors: [`Error::InvalidParameter`] when `n = 0`, `p` is not in (0, 1),
+    /// `p` is below the 16-bit bound (≈ 1.2e-4), or too many buckets.
+    pub fn for_items(items: u64, fpr: f64) -> Result<Self> {
+        if items == 0 || !filter::valid_fpr(fpr) {
+            return Err(Error::InvalidParameter);
+        }
+        let bits =
+            [8u32, 12, 16].into_iter().find(|b| fpr_bound(*b) <= fpr).ok_or(Error::InvalidParameter)?;
+        let buckets = libm::ceil(items as f64 / (SLOTS as f64 * PLANNED_LOAD));
+        if buckets > MAX_BUCKETS as f64 {
+            return Err(Error::InvalidParameter);
+        }
+        Ok(CuckooParams {
+            buckets: (buckets as u64).max(1),
+            fingerprint_bits: bits,
+            planned_items: items,
+            planned_fpr: fpr,
+        })
+    }
+
+    /// Explicit bucket count and fingerprint width; planned for 95% load.
+    ///
+    /// Errors: [`Error::InvalidParameter`] for 0 or too many buckets, or a
+    /// width other than 8, 12, 16.
+    pub fn with_buckets(buckets: u64, fingerprint_bits: u32) -> Result<Self> {
+        let items = libm::floor(buckets as f64 * SLOTS as f64 * PLANNED_LOAD).max(1.0) as u64;
+        let params = CuckooParams { buckets, fingerprint_bits, planned_items: items, planned_fpr: 0.5 };
+        let params = CuckooParams { planned_fpr: fpr_bound(fingerprint_bits).min(0.5), ..params };
+        params.validate()?;
+        Ok(params)
+    }
+
+    /// Checks every field.
+    pub fn validate(&self) -> Result<()> {
+        let ok = (1..=MAX_BUCKETS).contains(&self.buckets)
+            && matches!(self.fingerprint_bits, 8 | 12 | 16)
+            && self.planned_items >= 1
+            && filter::valid_fpr(self.planned_fpr);
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidParameter)
+        }
+    }
+
+    /// Exact image size in bytes.
+    pub fn image_len(&self) -> Result<u64> {
+        self.validate()?;
+        let bits = self.buckets * SLOTS * u64::from(self.fingerprint_bits);
+        Ok(HEADER_LEN as u64 + bits.div_ceil(64) * 8)
+    }
+}
+
+/// Statistics of a cuckoo filter.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CuckooStats {
+    /// Parameters.
+    pub params: CuckooParams,
+    /// Hash seed.
+    pub seed: u64,
+    /// Stored items (fingerprints).
+    pub items: u64,
+    /// Load: items / (buckets · 4).
+    pub load: f64,
+    /// Current false-positive rate bound at this load: `1 - (1 - 1/(2^f-1))^(8·load)`.
+    pub estimated_fpr: f64,
+    /// Over-capacity signal.
+    pub capacity: filter::CapacityFlags,
+}
+
+/// Marker type tying the cuckoo layout to the image format.
+pub struct CuckooImage;
+
+/// Validated cuckoo layout.
+#[derive(Copy, Clone, Debug)]
+pub struct CuckooLayout {
+    params: CuckooParams,
+}
+
+impl ImageFamily for CuckooImage {
+    const FAMILY: FamilyId = FamilyId::Cuckoo;
+    type Layout = CuckooLayout;
+
+    #[inline]
+    fn validate(common: &CommonHeader, image: &[u8]) -> Result<CuckooLayout> {
+        if common.hash != HashKind::Xxh3 {
+            return Err(Error::UnsupportedHash);
+        }
+        if common.header_len != HEADER_LEN || common.flags != 0 {
+            return Err(Error::CorruptHeader);
+        }
+        let field = |off: usize| get_u64(image, off).ok_or(Error::BufferTooSmall);
+        let params = CuckooParams {
+            buckets: field(OFF_BUCKETS)?,
+            fingerprint_bits: get_u32(image, OFF_BITS).ok_or(Error::BufferTooSmall)?,
+            planned_items: field(OFF_PLANNED_ITEMS)?,
+            planned_fpr: get_f64(image, OFF_PLANNED_FPR).ok_or(Error::BufferTooSmall)?,
+        };
+        let expected = params.image_len().map_err(|_| Error::CorruptHeader)?;
+        let reserved_zero = image::zeroed(image, 60..64) && image::zeroed(image, 96..HEADER_LEN);
+        if image.len() as u64 != expected || !reserved_zero {
+            return Err(Error::CorruptHeader);
+        }
+        if field(OFF_ITEMS)? > params.buckets * SLOTS {
+            return Err(Error::CorruptHeader);
+        }
+        Ok(CuckooLayout { params })
+    }
+}
+
+/// Exact image size in bytes for `params`.
+pub fn image_len(params: &CuckooParams) -> Result<u64> {
+    params.image_len()
+}
+
+/// Writes an empty cuckoo filter into `buf`. Errors as for [`crate::bloom::init`].
+pub fn init<'a>(buf: &'a mut [u8], params: &CuckooParams, seed: u64) -> Result<CuckooMut<'a>> {
+    let image_len = params.image_len()?;
+    let fresh = Fresh {
+        family: FamilyId::Cuckoo,
+        hash: HashKind::Xxh3,
+        header_len: HEADER_LEN,
+        flags: 0,
+        seed,
+        image_len,
+    };
+    let image = image::start_image(buf, fresh)?;
+    put_u64(image, OFF_BUCKETS, params.buckets);
+    put_u32(image, OFF_BITS, params.fingerprint_bits);
+    put_u64(image, OFF_PLANNED_ITEMS, params.planned_items);
+    put_f64(image, OFF_PLANNED_FPR, params.planned_fpr);
+    put_u64(image, OFF_KICK_STATE, seed ^ 0x6a09_e667_f3bc_c908);
+    wrap_mut(image)
+}
+
+/// Validates a live image and returns a read-only view (zero-copy).
+#[inline]
+pub fn wrap(buf: &[u8]) -> Result<Cuckoo<'_>> {
+    let p = image::split::<CuckooImage>(buf)?;
+    Ok(Cuckoo { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
+}
+
+/// Validates a live image and returns a mutable view (zero-copy).
+#[inline]
+pub fn wrap_mut(buf: &mut [u8]) -> Result<CuckooMut<'_>> {
+    let p = image::split_mut::<CuckooImage>(buf)?;
+    Ok(CuckooMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
+}
+
+/// Copies the live image to `dst` with its checksum. Returns the bytes written.
+pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    image::export::<CuckooImage>(src, dst)
+}
+
+/// Verifies untrusted bytes and copies them into the aligned `dst`.
+pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    image::import::<CuckooImage>(src, dst)
+}
+
+/// Verifies untrusted bytes in place.
+pub fn verify(bytes: &[u8]) -> Result<()> {
+    image::verify::<CuckooImage>(bytes).map(|_| ())
+}
+
+#[inline(always)]
+fn slot_get(body: &[u8], bits: u32, slot: u64) -> u32 {
+    let pos = slot * u64::from(bits);
+    let (byte, shift) = ((pos >> 3) as usize, (pos & 7) as u32);
+    let mut word = 0u32;
+    for k in 0..3 {
+        word |= u32::from(body.get(byte + k).copied().unwrap_or(0)) << (8 * k);
+    }
+    (word >> shift) & ((1u32 << bits) - 1)
+}
+
+#[inline(always)]
+fn slot_set(body: &mut [u8], bits: u32, slot: u64, value: u32) {
+    let pos = slot * u64::from(bits);
+    let (byte, shift) = ((pos >> 3) as usize, (pos & 7) as u32);
+    let mask = ((1u32 << bits) - 1) << shift;
+    let mut word = 0u32;
+    for k in 0..3 {
+        word |= u32::from(body.get(byte + k).copied().unwrap_or(0)) << (8 * k);
+    }
+    word = (word & !mask) | ((value << shift) & mask);
+    for k in 0..3 {
+        if let Some(b) = body.get_mut(byte + k) {
+            *b = (word >> (8 * k)) as u8;
+        }
+    }
+}
+
+/// Bucket geometry and fingerprint derivation of one filter.
+#[derive(Copy, Clone, Debug)]
+struct Geometry {
+    buckets: u64,
+    bits: u32,
+}
+
+impl Geometry {
+    fn of(p: &CuckooParams) -> Self {
+        Geometry { buckets: p.buckets, bits: p.fingerprint_bits }
+    }
+
+    /// First bucket and fingerprint (1 ..= 2^f - 1) of a hash.
+    #[inline(always)]
+    fn locate(self, h: u64) -> (u64, u32) {
+        let mask = (1u64 << self.bits) - 1;
+        let fp = (h & mask) as u32;
+        (hash::reduce(h, self.buckets), if fp == 0 { 1 } else { fp })
+    }
+
+    /// The other bucket of `fp` (an involution for any bucket count).
+    #[inline(always)]
+    fn alt(self, bucket: u64, fp: u32) -> u64 {
+        let h = hash::reduce(hash::remix(u64::from(fp)), self.buckets);
+        // h, bucket < B, so h + B - bucket lies in (0, 2B): one conditional
+        // subtraction replaces a 64-bit division.
+        let sum = h + self.buckets - bucket.min(self.buckets - 1);
+        if sum >= self.buckets {
+            sum - self.buckets
+        } else {
+            sum
+        }
+    }
+
+    fn holds(self, body: &[u8], bucket: u64, fp: u32) -> bool {
+        (0..SLOTS).any(|s| slot_get(body, self.bits, bucket * SLOTS + s) == fp)
+    }
+
+    fn matches(self, body: &[u8], bucket: u64, fp: u32) -> u32 {
+        (0..SLOTS).map(|s| u32::from(slot_get(body, self.bits, bucket * SLOTS + s) == fp)).sum()
+    }
+
+    fn empty_slot(self, body: &[u8], bucket: u64) -> Option<u64> {
+        (0..SLOTS).map(|s| bucket * SLOTS + s).find(|slot| slot_get(body, self.bits, *slot) == 0)
+    }
+}
+
+/// A read-only view of a validated cuckoo image.
+#[derive(Copy, Clone, Debug)]
+pub struct Cuckoo<'a> {
+    header: &'a [u8],
+    body: &'a [u8],
+    params: CuckooParams,
+    seed: u64,
+}
+
+impl<'a> Cuckoo<'a> {
+    /// Parameters.
+    pub fn params(&self) -> CuckooParams {
+        self.params
+    }
+
+    /// The hash function and seed of this image.
+    pub fn key_hasher(&self) -> hash::KeyHasher {
+        hash::KeyHasher { kind: HashKind::Xxh3, seed: self.seed }
+    }
+
+    /// True when `key` may be in the filter.
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.contains_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// [`Cuckoo::contains`] for an integer key.
+    pub fn contains_u64(&self, key: u64) -> bool {
+        self.contains_hash(hash::hash_u64(key, self.seed))
+    }
+
+    /// [`Cuckoo::contains`] for a precomputed hash.
+    pub fn contains_hash(&self, hash: u64) -> bool {
+        let g = Geometry::of(&self.params);
+        let (i1, fp) = g.locate(hash);
+        g.holds(self.body, i1, fp) || g.holds(self.body, g.alt(i1, fp), fp)
+    }
+
+    /// How many copies of `key`'s fingerprint are stored (an upper bound of
+    /// how often it was added and not removed).
+    pub fn count(&self, key: &[u8]) -> u32 {
+        self.count_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// [`Cuckoo::count`] for a precomputed hash.
+    pub fn count_hash(&self, hash: u64) -> u32 {
+        let g = Geometry::of(&self.params);
+        let (i1, fp) = g.locate(hash);
+        let i2 = g.alt(i1, fp);
+        let first = g.matches(self.body, i1, fp);
+        if i2 == i1 {
+            first
+        } else {
+            first + g.matches(self.body, i2, fp)
+        }
+    }
+
+    /// Batch query. Errors: [`Error::InvalidArgument`] on a length mismatch.
+    pub fn contains_hashes(&self, hashes: &[u64], results: &mut [bool]) -> Result<()> {
+        if hashes.len() != results.len() {
+            return Err(Error::InvalidArgument);
+        }
+        for (h, r) in hashes.iter().zip(results.iter_mut()) {
+            *r = self.contains_hash(*h);
+        }
+        Ok(())
+    }
+
+    /// Stored items.
+    pub fn items(&self) -> u64 {
+        get_u64(self.header, OFF_ITEMS).unwrap_or(0)
+    }
+
+    /// All statistics, O(1).
+    pub fn stats(&self) -> CuckooStats {
+        let items = self.items();
+        let load = items as f64 / (self.params.buckets * SLOTS) as f64;
+        let values = ((1u64 << self.params.fingerprint_bits) - 1) as f64;
+        let estimated_fpr = 1.0 - libm::pow(1.0 - 1.0 / values, 2.0 * SLOTS as f64 * load);
+        CuckooStats {
+            params: self.params,
+            seed: self.seed,
+            items,
+            load,
+            estimated_fpr,
+            capacity: filter::CapacityFlags::evaluate(
+                items,
+                self.params.planned_items,
+                estimated_fpr,
+                self.params.planned_fpr,
+            ),
+        }
+    }
+
+    /// True when `other` has the same buckets, fingerprint width and seed.
+    pub fn is_compatible(&self, other: &Cuckoo<'_>) -> bool {
+        self.params.buckets == other.params.buckets
+            && self.params.fingerprint_bits == other.params.fingerprint_bits
+            && self.seed == other.seed
+    }
+}
+
+/// An exclusive, mutable view of a validated cuckoo image.
+#[derive(Debug)]
+pub struct CuckooMut<'a> {
+    header: &'a mut [u8],
+    body: &'a mut [u8],
+    params: CuckooParams,
+    seed: u64,
+}
+
+impl<'a> CuckooMut<'a> {
+    /// A read-only view of the same image.
+    pub fn as_ref(&self) -> Cuckoo<'_> {
+        Cuckoo { header: self.header, body: self.body, params: self.params, seed: self.seed }
+    }
+
+    /// Adds `key`. Errors: [`Error::Full`] when it cannot be placed within
+    /// [`MAX_KICKS`] relocations; the filter is then unchanged.
+    pub fn add(&mut self, key: &[u8]) -> Result<()> {
+        self.add_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// [`CuckooMut::add`] for an integer key.
+    pub fn add_u64(&mut self, key: u64) -> Result<()> {
+        self.add_hash(hash::hash_u64(key, self.seed))
+    }
+
+    /// [`CuckooMut::add`] for a precomputed hash.
+    pub fn add_hash(&mut self, hash: u64) -> Result<()> {
+        let g = Geometry::of(&self.params);
+        let (i1, fp) = g.locate(hash);
+        self.place(g, i1, fp)
+    }
+
+    /// Places `fp` in bucket `i1` or its alternate, relocating if needed;
+    /// undoes every relocation on failure.
+    fn place(&mut self, g: Geometry, i1: u64, fp: u32) -> Result<()> {
+        let i2 = g.alt(i1, fp);
+        for bucket in [i1, i2] {
+            if let Some(slot) = g.empty_slot(self.body, bucket) {
+                slot_set(self.body, g.bits, slot, fp);
+                self.bump_items(1);
+                return Ok(());
+            }
+        }
+        self.relocate(g, i1, i2, fp)
+    }
+
+    /// Cuckoo relocation with an undo log (kept out of the fast path: the
+    /// log is 8 KiB of stack).
+    #[cold]
+    #[inline(never)]
+    fn relocate(&mut self, g: Geometry, i1: u64, i2: u64, fp: u32) -> Result<()> {
+        let mut state = get_u64(self.header, OFF_KICK_STATE).unwrap_or(0);
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            hash::remix(state)
+        };
+        let mut path = [(0u64, 0u32); MAX_KICKS as usize];
+        let mut bucket = if next() & 1 == 0 { i1 } else { i2 };
+        let mut carried = fp;
+        for step in 0..MAX_KICKS as usize {
+            let slot = bucket * SLOTS + next() % SLOTS;
+            let evicted = slot_get(self.body, g.bits, slot);
+            slot_set(self.body, g.bits, slot, carried);
+            if let Some(entry) = path.get_mut(step) {
+                *entry = (slot, evicted);
+            }
+            carried = evicted;
+            bucket = g.alt(bucket, carried);
+            if let Some(free) = g.empty_slot(self.body, bucket) {
+                slot_set(self.body, g.bits, free, carried);
+                self.bump_items(1);
+                put_u64(self.header, OFF_KICK_STATE, state);
+                return Ok(());
+            }
+        }
+        // Undo in reverse: every slot gets back the fingerprint it held.
+        for (slot, previous) in path.iter().rev() {
+            slot_set(self.body, g.bits, *slot, *previous);
+        }
+        Err(Error::Full)
+    }
+
+    fn bump_items(&mut self, delta: i64) {
+        let cur = get_u64(self.header, OFF_ITEMS).unwrap_or(0);
+        let next = if delta >= 0 {
+            cur.saturating_add(delta as u64)
+        } else {
+            cur.saturating_sub(delta.unsigned_abs())
+        };
+        put_u64(self.header, OFF_ITEMS, next);
+    }
+
+    /// Removes one copy of `key`'s fingerprint.
+    /// Errors: [`Error::NotPresent`] when none is stored (nothing changes).
+    /// Removing a key that was never added may remove another key's
+    /// matching fingerprint (a false positive): only remove added keys.
+    pub fn remove(&mut self, key: &[u8]) -> Result<()> {
+        self.remove_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// [`CuckooMut::remove`] for an integer key.
+    pub fn remove_u64(&mut self, key: u64) -> Result<()> {
+        self.remove_hash(hash::hash_u64(key, self.seed))
+    }
+
+    /// [`CuckooMut::remove`] for a precomputed hash.
+    pub fn remove_hash(&mut self, hash: u64) -> Result<()> {
+        let g = Geometry::of(&self.params);
+        let (i1, fp) = g.locate(hash);
+        for bucket in [i1, g.alt(i1, fp)] {
+            let found =
+                (0..SLOTS).map(|s| bucket * SLOTS + s).find(|slot| slot_get(self.body, g.bits, *slot) == fp);
+            if let Some(slot) = found {
+                slot_set(self.body, g.bits, slot, 0);
+                self.bump_items(-1);
+                return Ok(());
+            }
+        }
+        Err(Error::NotPresent)
+    }
+
+    /// Batch add: `added[i]` tells whether item `i` was stored (false: full,
+    /// nothing changed for it). Errors: [`Error::InvalidArgument`] on a length mismatch.
+    pub fn add_hashes(&mut self, hashes: &[u64], added: &mut [bool]) -> Result<()> {
+        if hashes.len() != added.len() {
+            return Err(Error::InvalidArgument);
+        }
+        for (h, a) in hashes.iter().zip(added.iter_mut()) {
+            *a = self.add_hash(*h).is_ok();
+        }
+        Ok(())
+    }
+
+    /// Merge: inserts every fingerprint of `src` (same buckets, width and
+    /// seed). All or nothing: `scratch` (at least this image's length,
+    /// 8-byte aligned) receives a copy that is filled first; only when every
+    /// fingerprint fits is it copied back.
+    ///
+    /// Errors: [`Error::Incompatible`]; [`Error::Full`] (this filter unchanged);
+    /// [`Error::BufferTooSmall`] / [`Error::Misaligned`] for `scratch`.
+    pub fn merge(&mut self, src: &Cuckoo<'_>, scratch: &mut [u8]) -> Result<()> {
+        if !self.as_ref().is_compatible(src) {
+            return Err(Error::Incompatible);
+        }
+        let len = self.header.len() + self.body.len();
+        if !image::is_aligned(scratch) {
+            return Err(Error::Misaligned);
+        }
+        let work = scratch.get_mut(..len).ok_or(Error::BufferTooSmall)?;
+        let (wh, wb) = work.split_at_mut(self.header.len());
+        wh.copy_from_slice(self.header);
+        wb.copy_from_slice(self.body);
+        let mut target = CuckooMut { header: wh, body: wb, params: self.params, seed: self.seed };
+        let g = Geometry::of(&self.params);
+        for slot in 0..self.params.buckets * SLOTS {
+            let fp = slot_get(src.body, g.bits, slot);
+            if fp != 0 {
+                target.place(g, slot / SLOTS, fp)?;
+            }
+        }
+        self.header.copy_from_slice(target.header);
+        self.body.copy_from_slice(target.body);
+        Ok(())
+    }
+
+    /// Removes everything.
+    pub fn clear(&mut self) {
+        self.body.fill(0);
+        put_u64(self.header, OFF_ITEMS, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,222 @@
+extern crate std;
+use super::*;
+use crate::test_util::{assert_binomial, check_corruption, fuzz_images, AlignedBuf, SplitMix64};
+use std::vec::Vec;
+
+fn new_filter(params: &CuckooParams, seed: u64) -> AlignedBuf {
+    let mut buf = AlignedBuf::new(params.image_len().unwrap() as usize);
+    init(buf.as_mut(), params, seed).unwrap();
+    buf
+}
+
+fn exercise(bytes: &mut [u8]) {
+    let copy = AlignedBuf::from_bytes(bytes);
+    let mut scratch = AlignedBuf::new(bytes.len());
+    let mut dst = AlignedBuf::new(bytes.len());
+    let _ = import(bytes, dst.as_mut());
+    let _ = verify(bytes);
+    if let Ok(mut f) = wrap_mut(bytes) {
+        let _ = f.add_u64(1);
+        let _ = f.remove_u64(1);
+        let _ = f.remove(b"absent");
+        let mut out = [false; 3];
+        let _ = f.add_hashes(&[1, 2, 3], &mut out);
+        if let Ok(other) = wrap(copy.as_ref()) {
+            let _ = f.merge(&other, scratch.as_mut());
+        }
+        let view = f.as_ref();
+        let _ = view.stats();
+        let _ = view.count(b"x");
+        let _ = view.contains_hashes(&[4, 5, 6], &mut out);
+        f.clear();
+    }
+}
+
+#[test]
+fn planning_picks_the_fingerprint_width_and_follows_n() {
+    let p = CuckooParams::for_items(1_000_000, 0.01).unwrap();
+    assert_eq!(p.fingerprint_bits, 12);
+    assert_eq!(p.buckets, 263_158); // ceil(1e6 / 3.8): not rounded to a power of two
+    assert_eq!(CuckooParams::for_items(1000, 0.05).unwrap().fingerprint_bits, 8);
+    assert_eq!(CuckooParams::for_items(1000, 0.001).unwrap().fingerprint_bits, 16);
+    assert_eq!(CuckooParams::for_items(1000, 1e-6), Err(Error::InvalidParameter));
+    for (n, q) in [(0, 0.01), (10, 0.0), (10, 1.0), (10, f64::NAN)] {
+        assert_eq!(CuckooParams::for_items(n, q), Err(Error::InvalidParameter));
+    }
+    assert_eq!(CuckooParams::with_buckets(0, 8), Err(Error::InvalidParameter));
+    assert_eq!(CuckooParams::with_buckets(10, 10), Err(Error::InvalidParameter));
+    let p = CuckooParams::with_buckets(1000, 12).unwrap();
+    assert_eq!(p.image_len().unwrap(), 128 + (1000u64 * 4 * 12).div_ceil(64) * 8);
+}
+
+#[test]
+fn alternate_bucket_is_an_involution_for_any_bucket_count() {
+    for buckets in [1u64, 2, 3, 7, 1000, 263_158] {
+        let g = Geometry { buckets, bits: 12 };
+        let mut rng = SplitMix64(buckets);
+        for _ in 0..1000 {
+            let (i, fp) = g.locate(rng.next_u64());
+            let j = g.alt(i, fp);
+            assert!(j < buckets && g.alt(j, fp) == i);
+        }
+    }
+}
+
+/// Load reached before the first failed insert, averaged over 20 seeds, is
+/// at least 95%; a failed insert leaves the image byte-identical; nothing
+/// stored is ever lost.
+#[test]
+fn loads_reach_95_percent_and_full_loses_nothing() {
+    let params = CuckooParams::with_buckets(5003, 12).unwrap();
+    let mut loads = Vec::new();
+    for seed in 0..20u64 {
+        let mut buf = new_filter(&params, seed);
+        let mut stored = Vec::new();
+        let mut rng = SplitMix64(seed * 31 + 7);
+        loop {
+            let h = rng.next_u64();
+            let before = buf.as_ref().to_vec();
+            let mut f = wrap_mut(buf.as_mut()).unwrap();
+            match f.add_hash(h) {
+                Ok(()) => stored.push(h),
+                Err(e) => {
+                    assert_eq!(e, Error::Full);
+                    assert_eq!(buf.as_ref(), &before[..], "a failed insert changed the image");
+                    break;
+                }
+            }
+        }
+        let f = wrap(buf.as_ref()).unwrap();
+        assert!(stored.iter().all(|h| f.contains_hash(*h)), "an item was lost");
+        assert_eq!(f.items(), stored.len() as u64);
+        loads.push(f.stats().load);
+    }
+    let mean = loads.iter().sum::<f64>() / loads.len() as f64;
+    assert!(mean >= 0.95, "mean load before first failure {mean}");
+}
+
+#[test]
+fn remove_and_count_semantics() {
+    let params = CuckooParams::for_items(10_000, 0.01).unwrap();
+    let mut buf = new_filter(&params, 1);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    for k in 0..9000u64 {
+        f.add_u64(k).unwrap();
+    }
+    for k in (0..9000u64).step_by(2) {
+        assert_eq!(f.remove_u64(k), Ok(()));
+    }
+    let view = f.as_ref();
+    assert!((1..9000u64).step_by(2).all(|k| view.contains_u64(k)), "false negative after removals");
+    assert_eq!(view.items(), 4500);
+    let mut refused = 0;
+    for k in 100_000..101_000u64 {
+        refused += u32::from(f.remove_u64(k) == Err(Error::NotPresent));
+    }
+    assert!(refused > 980, "{refused}");
+    // The same key more than 8 times: two buckets of 4 slots hold 8 copies;
+    // the 9th add reports Full and changes nothing.
+    let mut g = new_filter(&params, 2);
+    let mut g = wrap_mut(g.as_mut()).unwrap();
+    for _ in 0..8 {
+        g.add(b"dup").unwrap();
+    }
+    assert_eq!(g.as_ref().count(b"dup"), 8);
+    assert_eq!(g.add(b"dup"), Err(Error::Full));
+    assert_eq!(g.as_ref().count(b"dup"), 8);
+    for left in (0..8).rev() {
+        g.remove(b"dup").unwrap();
+        assert_eq!(g.as_ref().count(b"dup"), left);
+    }
+    assert_eq!(g.remove(b"dup"), Err(Error::NotPresent));
+}
+
+/// Random interleavings of adds and removes of present items: no false negatives.
+#[test]
+fn no_false_negatives_under_interleavings() {
+    let params = CuckooParams::for_items(4000, 0.01).unwrap();
+    let mut buf = new_filter(&params, 3);
+    let mut rng = SplitMix64(5);
+    let mut stored: Vec<u64> = Vec::new();
+    for step in 0..100_000 {
+        let mut f = wrap_mut(buf.as_mut()).unwrap();
+        if stored.len() < 3500 && (stored.is_empty() || !rng.next_u64().is_multiple_of(3)) {
+            let key = rng.next_u64() % 5000;
+            if f.add_u64(key).is_ok() {
+                stored.push(key);
+            }
+        } else {
+            let at = (rng.next_u64() as usize) % stored.len();
+            assert_eq!(f.remove_u64(stored.swap_remove(at)), Ok(()));
+        }
+        if step % 1000 == 0 {
+            let v = f.as_ref();
+            assert!(stored.iter().all(|k| v.contains_u64(*k)), "false negative at {step}");
+        }
+    }
+}
+
+#[test]
+fn false_positive_rate_matches_the_fingerprint_width() {
+    for bits in [8u32, 12, 16] {
+        let params = CuckooParams::with_buckets(25_000, bits).unwrap();
+        let mut buf = new_filter(&params, 11);
+        let mut f = wrap_mut(buf.as_mut()).unwrap();
+        let n = 90_000u64; // 90% load
+        for k in 0..n {
+            f.add_u64(k).unwrap();
+        }
+        let view = f.as_ref();
+        let queries = 1_000_000u64;
+        let hits = (n..n + queries).filter(|k| view.contains_u64(*k)).count() as u64;
+        assert_binomial(hits, queries, view.stats().estimated_fpr, "cuckoo");
+    }
+}
+
+#[test]
+fn merge_is_all_or_nothing() {
+    let params = CuckooParams::with_buckets(1000, 12).unwrap();
+    let filled = |keys: core::ops::Range<u64>| {
+        let mut buf = new_filter(&params, 4);
+        let mut f = wrap_mut(buf.as_mut()).unwrap();
+        keys.for_each(|k| f.add_u64(k).unwrap());
+        buf
+    };
+    let mut a = filled(0..1500);
+    let b = filled(1500..3000);
+    let mut scratch = AlignedBuf::new(a.as_ref().len());
+    wrap_mut(a.as_mut()).unwrap().merge(&wrap(b.as_ref()).unwrap(), scratch.as_mut()).unwrap();
+    let v = wrap(a.as_ref()).unwrap();
+    assert!((0..3000).all(|k| v.contains_u64(k)));
+    assert_eq!(v.items(), 3000);
+    // Too much: 3000 + 1500 > 4000 slots. Full, and the destination is unchanged.
+    let before = a.as_ref().to_vec();
+    let c = filled(3000..4500);
+    let r = wrap_mut(a.as_mut()).unwrap().merge(&wrap(c.as_ref()).unwrap(), scratch.as_mut());
+    assert_eq!(r, Err(Error::Full));
+    assert_eq!(a.as_ref(), &before[..]);
+    let other = new_filter(&params, 5);
+    let r = wrap_mut(a.as_mut()).unwrap().merge(&wrap(other.as_ref()).unwrap(), scratch.as_mut());
+    assert_eq!(r, Err(Error::Incompatible));
+    let mut small = AlignedBuf::new(64);
+    let r = wrap_mut(a.as_mut()).unwrap().merge(&wrap(b.as_ref()).unwrap(), small.as_mut());
+    assert_eq!(r, Err(Error::BufferTooSmall));
+}
+
+#[test]
+fn export_import_identity_corruption_and_fuzz() {
+    let params = CuckooParams::with_buckets(100, 8).unwrap();
+    let mut buf = new_filter(&params, 6);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    for k in 0..300 {
+        f.add_u64(k).unwrap();
+    }
+    let mut exported = std::vec![0u8; buf.as_ref().len()];
+    export(buf.as_ref(), &mut exported).unwrap();
+    let mut back = AlignedBuf::new(exported.len());
+    import(&exported, back.as_mut()).unwrap();
+    assert_eq!(back.as_ref(), &exported[..]);
+    assert!((0..300).all(|k| wrap(back.as_ref()).unwrap().contains_u64(k)));
+    check_corruption(&exported, HEADER_LEN, 2000, import, verify, exercise);
+    fuzz_images(&exported, HEADER_LEN, 20_000, exercise);
+}
