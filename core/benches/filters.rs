@@ -192,5 +192,51 @@ fn bench_sbbf(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_bloom, bench_sbbf);
+/// Cuckoo filter vs the cuckoofilter crate at the same load (1M keys into
+/// 2^18 buckets of 4, i.e. 95% load; the crate sizes to a power of two with
+/// 8-bit fingerprints, so ours uses 8-bit fingerprints too).
+fn bench_cuckoo(c: &mut Criterion) {
+    use sketches_core::cuckoo::{self, CuckooParams};
+    let n = 996_000usize; // 95% of 2^20 slots
+    let present = &keys(5)[..n];
+    let absent = keys(6);
+    let params = CuckooParams::with_buckets(1 << 18, 8).unwrap();
+    let len = params.image_len().unwrap() as usize;
+    let (mut buf, off) = aligned(len as u64);
+    let image = &mut buf[off..off + len];
+    let mut g = c.benchmark_group("cuckoo_95pct_load");
+    g.throughput(Throughput::Elements(n as u64));
+    g.sample_size(10);
+    g.bench_function("sketches_add", |b| {
+        b.iter(|| {
+            let mut f = cuckoo::init(image, &params, 0).unwrap();
+            present.iter().filter(|k| f.add(*k).is_ok()).count()
+        })
+    });
+    let mut peer = cuckoofilter::CuckooFilter::<std::collections::hash_map::DefaultHasher>::with_capacity(n);
+    g.bench_function("cuckoofilter_add", |b| {
+        b.iter(|| {
+            peer = cuckoofilter::CuckooFilter::with_capacity(n);
+            present.iter().filter(|k| peer.add(*k).is_ok()).count()
+        })
+    });
+    {
+        let mut f = cuckoo::init(image, &params, 0).unwrap();
+        for k in present {
+            let _ = f.add(k);
+        }
+    }
+    let view = cuckoo::wrap(image).unwrap();
+    for (name, set) in [("present", present), ("absent", &absent[..n])] {
+        g.bench_function(format!("sketches_contains_{name}"), |b| {
+            b.iter(|| set.iter().filter(|k| view.contains(black_box(*k))).count())
+        });
+        g.bench_function(format!("cuckoofilter_contains_{name}"), |b| {
+            b.iter(|| set.iter().filter(|k| peer.contains(black_box(*k))).count())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_bloom, bench_sbbf, bench_cuckoo);
 criterion_main!(benches);
