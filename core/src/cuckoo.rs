@@ -302,12 +302,31 @@ impl Geometry {
         }
     }
 
-    fn holds(self, body: &[u8], bucket: u64, fp: u32) -> bool {
-        (0..SLOTS).any(|s| slot_get(body, self.bits, bucket * SLOTS + s) == fp)
+    /// The whole bucket as one little-endian word: buckets start on byte
+    /// boundaries (4·f bits = 4, 6 or 8 bytes), so one load reads all slots.
+    #[inline(always)]
+    fn bucket_word(self, body: &[u8], bucket: u64) -> u64 {
+        let bytes = (SLOTS as usize * self.bits as usize) / 8;
+        let start = (bucket as usize).saturating_mul(bytes);
+        let mut word = [0u8; 8];
+        if let (Some(dst), Some(src)) = (word.get_mut(..bytes), body.get(start..start.saturating_add(bytes)))
+        {
+            dst.copy_from_slice(src);
+        }
+        u64::from_le_bytes(word)
     }
 
+    /// Slots of `bucket` holding `fp`.
+    #[inline(always)]
     fn matches(self, body: &[u8], bucket: u64, fp: u32) -> u32 {
-        (0..SLOTS).map(|s| u32::from(slot_get(body, self.bits, bucket * SLOTS + s) == fp)).sum()
+        let word = self.bucket_word(body, bucket);
+        let mask = (1u64 << self.bits) - 1;
+        (0..SLOTS as u32).map(|s| u32::from((word >> (s * self.bits)) & mask == u64::from(fp))).sum()
+    }
+
+    #[inline(always)]
+    fn holds(self, body: &[u8], bucket: u64, fp: u32) -> bool {
+        self.matches(body, bucket, fp) != 0
     }
 
     fn empty_slot(self, body: &[u8], bucket: u64) -> Option<u64> {
