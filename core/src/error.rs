@@ -38,6 +38,13 @@ pub enum Error {
     NotPresent,
     /// The filter has no room for the item; nothing changed.
     Full,
+    /// The image body holds values its format forbids (a register above its
+    /// maximum, small-mode entries unsorted or repeated, a histogram that
+    /// does not match the registers, non-zero padding).
+    CorruptBody,
+    /// The image is an exported compact image: import it into a live buffer
+    /// before using it.
+    CompactImage,
 }
 
 impl Error {
@@ -58,6 +65,8 @@ impl Error {
             Error::UnsupportedHash => 13,
             Error::NotPresent => 16,
             Error::Full => 17,
+            Error::CorruptBody => 18,
+            Error::CompactImage => 19,
         }
     }
 
@@ -78,6 +87,8 @@ impl Error {
             Error::UnsupportedHash => "hash function not supported by this family",
             Error::NotPresent => "item not present (nothing removed)",
             Error::Full => "filter full (nothing changed)",
+            Error::CorruptBody => "image body holds values its format forbids",
+            Error::CompactImage => "compact exported image: import it before use",
         }
     }
 }

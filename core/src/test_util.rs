@@ -138,8 +138,9 @@ pub fn check_corruption(
     longer.extend_from_slice(&[0; 8]);
     assert_eq!(import(&longer, dst.as_mut()), Err(crate::Error::LengthMismatch));
     assert!(dst.as_ref().iter().all(|b| *b == 0xEE), "a failed import wrote to its destination");
-    let mut ok = AlignedBuf::new(exported.len());
-    assert_eq!(import(exported, ok.as_mut()), Ok(exported.len()));
+    // Room for images that expand on import (compact small-mode exports).
+    let mut ok = AlignedBuf::new(exported.len() * 4 + 4096);
+    assert!(import(exported, ok.as_mut()).is_ok());
 }
 
 /// Checks that a merge operation on images is commutative, associative and
@@ -237,3 +238,245 @@ macro_rules! exercise_filter {
     };
 }
 pub(crate) use exercise_filter;
+
+/// A sketch whose accuracy [`trajectories`] measures: register-state
+/// sketches (HyperLogLog, UltraLogLog) driven through their real `add_hash`.
+pub trait Simulated {
+    /// Empties the sketch.
+    fn reset(&mut self);
+    /// Adds one hash.
+    fn add_hash(&mut self, hash: u64);
+    /// True once the state is registers only (so hashes that change no
+    /// register can be skipped without changing the sketch).
+    fn is_dense(&self) -> bool;
+    /// The state byte of register `i`.
+    fn state(&self, i: usize) -> u8;
+    /// The distinct-count estimate.
+    fn estimate(&self) -> f64;
+}
+
+/// Per-checkpoint error statistics over many trials.
+pub struct ErrorStats {
+    /// Sum of relative errors per checkpoint.
+    pub sum: Vec<f64>,
+    /// Sum of squared relative errors per checkpoint.
+    pub sum_sq: Vec<f64>,
+    /// Largest absolute error (in items) per checkpoint.
+    pub max_abs: Vec<f64>,
+    pub trials: u64,
+}
+
+impl ErrorStats {
+    pub fn bias(&self, j: usize) -> f64 {
+        self.sum[j] / self.trials as f64
+    }
+    pub fn rmse(&self, j: usize) -> f64 {
+        (self.sum_sq[j] / self.trials as f64).sqrt()
+    }
+}
+
+/// Checkpoints spread log-uniformly from 1 to `max` (`per_decade` per power of ten).
+pub fn log_checkpoints(max: u64, per_decade: u32) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::new();
+    let mut j = 0u32;
+    loop {
+        let n = 10f64.powf(f64::from(j) / f64::from(per_decade)).round() as u64;
+        if n > max {
+            break;
+        }
+        if out.last() != Some(&n) {
+            out.push(n);
+        }
+        j += 1;
+    }
+    out
+}
+
+/// Runs `trials` independent streams of distinct random 64-bit hashes
+/// through sketches made by `make`, recording the relative error of the
+/// estimate at every checkpoint. Streams are simulated exactly but cheaply:
+/// hashes are added one by one until the sketch is dense; from then on
+/// only hashes that change a register are generated (with the geometric
+/// number of skipped, state-preserving hashes in between), which is the
+/// same distribution of states at every count, so 10^9 is cheap. `changes`
+/// tells whether update value `k` changes register state `s` at precision
+/// `p`. Work is split over two threads.
+pub fn trajectories<S: Simulated>(
+    make: &(dyn Fn() -> S + Sync),
+    p: u8,
+    changes: fn(u8, u8, u8) -> bool,
+    checkpoints: &[u64],
+    trials: u64,
+    seed: u64,
+) -> ErrorStats {
+    let run = |first: u64, step: u64| {
+        let mut stats = ErrorStats {
+            sum: std::vec![0.0; checkpoints.len()],
+            sum_sq: std::vec![0.0; checkpoints.len()],
+            max_abs: std::vec![0.0; checkpoints.len()],
+            trials: 0,
+        };
+        let mut sketch = make();
+        let mut trial = first;
+        while trial < trials {
+            let mut rng = SplitMix64(seed ^ trial.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            sketch.reset();
+            one_trajectory(&mut sketch, p, changes, checkpoints, &mut rng, &mut stats);
+            stats.trials += 1;
+            trial += step;
+        }
+        stats
+    };
+    let (a, b) = std::thread::scope(|s| {
+        let h = s.spawn(|| run(1, 2));
+        (run(0, 2), h.join().unwrap())
+    });
+    let mut total = a;
+    for j in 0..checkpoints.len() {
+        total.sum[j] += b.sum[j];
+        total.sum_sq[j] += b.sum_sq[j];
+        total.max_abs[j] = total.max_abs[j].max(b.max_abs[j]);
+    }
+    total.trials += b.trials;
+    total
+}
+
+fn record(stats: &mut ErrorStats, j: usize, n: u64, estimate: f64) {
+    let err = (estimate - n as f64) / n as f64;
+    stats.sum[j] += err;
+    stats.sum_sq[j] += err * err;
+    stats.max_abs[j] = stats.max_abs[j].max((estimate - n as f64).abs());
+}
+
+fn update_probability(k: u8, q: u8) -> f64 {
+    if k > q {
+        2f64.powi(-i32::from(q))
+    } else {
+        2f64.powi(-i32::from(k))
+    }
+}
+
+/// A hash of register `i` with update value `k` at precision `p`.
+fn hash_for(i: usize, k: u8, p: u8, rng: &mut SplitMix64) -> u64 {
+    let q = 64 - u32::from(p);
+    let k = u32::from(k);
+    let rest = if k > q { 0 } else { (1u64 << (q - k)) | (rng.next_u64() & ((1u64 << (q - k)) - 1)) };
+    ((i as u64) << q) | rest
+}
+
+fn one_trajectory<S: Simulated>(
+    sketch: &mut S,
+    p: u8,
+    changes: fn(u8, u8, u8) -> bool,
+    checkpoints: &[u64],
+    rng: &mut SplitMix64,
+    stats: &mut ErrorStats,
+) {
+    let last = *checkpoints.last().unwrap();
+    let mut next = 0usize;
+    let mut n = 0u64;
+    // Direct phase: real random hashes until the sketch is registers only.
+    while n < last && !sketch.is_dense() {
+        sketch.add_hash(rng.next_u64());
+        n += 1;
+        while next < checkpoints.len() && checkpoints[next] == n {
+            record(stats, next, n, sketch.estimate());
+            next += 1;
+        }
+    }
+    if n >= last {
+        return;
+    }
+    // Jump phase: registers grouped by state; weight[s] = P(change | hit).
+    let q = 64 - p;
+    let m = 1usize << p;
+    let mut weight = [0f64; 256];
+    for (s, w) in weight.iter_mut().enumerate() {
+        *w = (1..=q + 1).filter(|k| changes(s as u8, *k, p)).map(|k| update_probability(k, q)).sum();
+    }
+    let mut members: Vec<Vec<u32>> = std::vec![Vec::new(); 256];
+    let mut position = std::vec![0u32; m];
+    for (i, slot) in position.iter_mut().enumerate() {
+        let s = sketch.state(i) as usize;
+        *slot = members[s].len() as u32;
+        members[s].push(i as u32);
+    }
+    let total_weight =
+        |members: &Vec<Vec<u32>>| (0..256).map(|s| members[s].len() as f64 * weight[s]).sum::<f64>();
+    let mut total = total_weight(&members);
+    let mut changes_done = 0u64;
+    // States only grow, so the occupied range [lo, hi] only moves up.
+    let mut lo = (0..256).find(|s| !members[*s].is_empty()).unwrap_or(0);
+    let mut hi = (0..256).rev().find(|s| !members[*s].is_empty()).unwrap_or(255);
+    while n < last {
+        let p_change = total / m as f64;
+        if p_change <= 0.0 {
+            break;
+        }
+        // Hashes that change nothing before the next change: geometric.
+        let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        let skip = if p_change >= 1.0 { 0.0 } else { ((1.0 - u).ln() / (-p_change).ln_1p()).floor() };
+        let changed_at = if skip >= (last - n) as f64 { last + 1 } else { n + skip as u64 + 1 };
+        let estimate = sketch.estimate();
+        while next < checkpoints.len() && checkpoints[next] < changed_at {
+            record(stats, next, checkpoints[next], estimate);
+            next += 1;
+        }
+        if changed_at > last {
+            break;
+        }
+        n = changed_at;
+        // Pick the changing register (by state weight, then uniformly) and its update value.
+        let mut target = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) * total;
+        let mut state = hi;
+        for s in lo..=hi {
+            let w = members[s].len() as f64 * weight[s];
+            if w > 0.0 {
+                state = s;
+                if target < w {
+                    break;
+                }
+                target -= w;
+            }
+        }
+        let list = &members[state];
+        let i = list[(rng.next_u64() % list.len() as u64) as usize] as usize;
+        let mut target = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64) * weight[state];
+        let mut k = q + 1;
+        for candidate in 1..=q + 1 {
+            if changes(state as u8, candidate, p) {
+                k = candidate;
+                let w = update_probability(candidate, q);
+                if target < w {
+                    break;
+                }
+                target -= w;
+            }
+        }
+        sketch.add_hash(hash_for(i, k, p, rng));
+        let new_state = sketch.state(i) as usize;
+        assert_ne!(new_state, state, "register {i} in state {state} did not change with k = {k}");
+        // Move register i between groups.
+        let at = position[i] as usize;
+        members[state].swap_remove(at);
+        if let Some(moved) = members[state].get(at) {
+            position[*moved as usize] = at as u32;
+        }
+        position[i] = members[new_state].len() as u32;
+        members[new_state].push(i as u32);
+        total += weight[new_state] - weight[state];
+        assert!(new_state > state, "register states must only grow");
+        hi = hi.max(new_state);
+        while members[lo].is_empty() {
+            lo += 1;
+        }
+        changes_done += 1;
+        if changes_done.is_multiple_of(4096) {
+            total = total_weight(&members);
+        }
+        while next < checkpoints.len() && checkpoints[next] == n {
+            record(stats, next, n, sketch.estimate());
+            next += 1;
+        }
+    }
+}

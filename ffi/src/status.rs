@@ -45,6 +45,11 @@ pub enum sketch_status {
     SKETCH_NOT_PRESENT = 16,
     /// The filter has no room for the item; nothing changed.
     SKETCH_FULL = 17,
+    /// The image body holds values its format forbids (register above its
+    /// maximum, unsorted or repeated small-mode entries, ...).
+    SKETCH_CORRUPT_BODY = 18,
+    /// The image is an exported compact image: import it into a live buffer first.
+    SKETCH_COMPACT_IMAGE = 19,
 }
 
 impl From<Error> for sketch_status {
@@ -65,6 +70,8 @@ impl From<Error> for sketch_status {
             Error::UnsupportedHash => SKETCH_UNSUPPORTED_HASH,
             Error::NotPresent => SKETCH_NOT_PRESENT,
             Error::Full => SKETCH_FULL,
+            Error::CorruptBody => SKETCH_CORRUPT_BODY,
+            Error::CompactImage => SKETCH_COMPACT_IMAGE,
             // Error is non_exhaustive: a future core error without a C twin
             // yet is reported as a generic argument problem.
             _ => SKETCH_INVALID_ARGUMENT,
@@ -92,6 +99,8 @@ fn text(status: i32) -> &'static core::ffi::CStr {
         15 => c"internal error caught at the C boundary",
         16 => c"item not present (nothing removed)",
         17 => c"filter full (nothing changed)",
+        18 => c"image body holds values its format forbids",
+        19 => c"compact exported image: import it before use",
         _ => c"unknown status code",
     }
 }
@@ -124,6 +133,8 @@ mod tests {
             Error::UnsupportedHash,
             Error::NotPresent,
             Error::Full,
+            Error::CorruptBody,
+            Error::CompactImage,
         ];
         for e in all {
             assert_eq!(sketch_status::from(e) as i32, e.code());

@@ -1,0 +1,426 @@
+use super::*;
+use crate::cardinality::split_hash;
+use crate::test_util::{check_corruption, check_merge_laws, fuzz_images, trajectories, AlignedBuf};
+use crate::test_util::{log_checkpoints, Simulated, SplitMix64};
+extern crate std;
+use std::vec::Vec;
+
+fn fresh(p: u8, seed: u64) -> AlignedBuf {
+    let mut buf = AlignedBuf::new(image_len(p).unwrap() as usize);
+    init(buf.as_mut(), p, seed).unwrap();
+    buf
+}
+
+/// Register values computed directly from a list of hashes.
+fn reference_registers(hashes: &[u64], p: u8) -> Vec<u8> {
+    let mut regs = std::vec![0u8; registers(p)];
+    for h in hashes {
+        let (i, k) = split_hash(*h, p);
+        regs[i] = regs[i].max(k);
+    }
+    regs
+}
+
+fn values(buf: &[u8]) -> Vec<u8> {
+    let view = wrap(buf).unwrap();
+    let mut out = std::vec![0u8; registers(view.precision())];
+    view.register_values(&mut out).unwrap();
+    out
+}
+
+fn random_hashes(n: usize, seed: u64) -> Vec<u64> {
+    let mut rng = SplitMix64(seed);
+    (0..n).map(|_| rng.next_u64()).collect()
+}
+
+#[test]
+fn sizes_follow_precision() {
+    assert_eq!(image_len(14).unwrap(), 320 + 12_288);
+    assert_eq!(image_len(10).unwrap(), 320 + 1024);
+    assert_eq!(image_len(4).unwrap(), 320 + 1024);
+    assert_eq!(image_len(18).unwrap(), 320 + 196_608);
+    assert_eq!(small_capacity(10), 128);
+    assert_eq!(small_capacity(12), 384);
+    assert_eq!(small_capacity(14), 1024);
+    assert_eq!(image_len(3), Err(Error::InvalidParameter));
+    assert_eq!(image_len(19), Err(Error::InvalidParameter));
+    let mut small = AlignedBuf::new(100);
+    assert_eq!(init(small.as_mut(), 12, 0).err(), Some(Error::BufferTooSmall));
+}
+
+#[test]
+fn small_mode_is_exact_then_converts_to_the_same_registers() {
+    for p in [4u8, 10, 12, 14, 18] {
+        let cap = small_capacity(p);
+        let hashes = random_hashes(cap + 50, u64::from(p));
+        let mut buf = fresh(p, 3);
+        for (n, h) in hashes.iter().enumerate() {
+            let mut s = wrap_mut(buf.as_mut()).unwrap();
+            let changed = s.add_hash(*h);
+            assert!(changed || n >= cap, "a new hash changes a small-mode sketch");
+            assert!(!s.add_hash(*h), "a repeated hash changes nothing");
+            let view = s.as_ref();
+            if n < cap {
+                assert_eq!(view.mode(), HllMode::Small);
+                assert_eq!(view.estimate(), (n + 1) as f64, "p={p}: small mode is exact");
+            } else {
+                assert_eq!(view.mode(), HllMode::Dense, "p={p} converts after {cap}");
+            }
+            if n == cap - 1 || n == cap || n == cap + 49 {
+                assert_eq!(values(buf.as_ref()), reference_registers(&hashes[..=n], p), "p={p} n={n}");
+            }
+        }
+        let view = wrap(buf.as_ref()).unwrap();
+        let hist = view.histogram();
+        let mut expected = [0u32; HISTOGRAM_LEN];
+        for v in reference_registers(&hashes, p) {
+            expected[v as usize] += 1;
+        }
+        assert_eq!(hist, expected);
+        assert_eq!(view.registers_set(), registers(p) as u32 - expected[0]);
+    }
+}
+
+#[test]
+fn keys_hash_with_the_image_seed() {
+    let mut a = fresh(12, 7);
+    let mut b = fresh(12, 7);
+    let mut sa = wrap_mut(a.as_mut()).unwrap();
+    let mut sb = wrap_mut(b.as_mut()).unwrap();
+    for i in 0..5000u64 {
+        sa.add_u64(i);
+        sb.add_hash(hash::hash_u64(i, 7));
+        sa.add(b"same key");
+    }
+    sb.add_hash(hash::hash_bytes(b"same key", 7));
+    assert_eq!(a.as_ref(), b.as_ref());
+    let est = wrap(a.as_ref()).unwrap().estimate();
+    assert!((est - 5001.0).abs() / 5001.0 < 0.05, "{est}");
+}
+
+#[test]
+fn estimate_edges() {
+    let buf = fresh(12, 0);
+    assert_eq!(wrap(buf.as_ref()).unwrap().estimate(), 0.0);
+    // Every register at its maximum: beyond what 64-bit hashes can count.
+    let mut buf = fresh(12, 0);
+    let mut s = wrap_mut(buf.as_mut()).unwrap();
+    s.set_register_values(core::iter::repeat_n(max_register(12), 4096)).unwrap();
+    assert!(s.as_ref().estimate() > 1e18);
+}
+
+#[test]
+fn merging_disjoint_parts_gives_the_registers_of_the_whole() {
+    // Sizes cover small+small (staying small and overflowing), small+dense, dense+dense.
+    for (na, nb) in [(100usize, 200usize), (300, 900), (50, 20_000), (30_000, 40_000)] {
+        let hashes = random_hashes(na + nb, (na * 31 + nb) as u64);
+        let mut whole = fresh(14, 1);
+        let mut a = fresh(14, 1);
+        let mut b = fresh(14, 1);
+        wrap_mut(whole.as_mut()).unwrap().add_hashes(&hashes);
+        wrap_mut(a.as_mut()).unwrap().add_hashes(&hashes[..na]);
+        wrap_mut(b.as_mut()).unwrap().add_hashes(&hashes[na..]);
+        let mut ab = AlignedBuf::from_bytes(a.as_ref());
+        wrap_mut(ab.as_mut()).unwrap().merge(&wrap(b.as_ref()).unwrap()).unwrap();
+        let mut ba = AlignedBuf::from_bytes(b.as_ref());
+        wrap_mut(ba.as_mut()).unwrap().merge(&wrap(a.as_ref()).unwrap()).unwrap();
+        assert_eq!(values(ab.as_ref()), values(whole.as_ref()), "{na}+{nb}");
+        assert_eq!(values(ba.as_ref()), values(whole.as_ref()), "{na}+{nb}");
+        let (wv, mv) = (wrap(whole.as_ref()).unwrap(), wrap(ab.as_ref()).unwrap());
+        assert_eq!(wv.mode(), mv.mode(), "{na}+{nb}");
+        assert_eq!(wv.estimate(), mv.estimate(), "{na}+{nb}");
+        assert_eq!(wv.histogram(), mv.histogram());
+    }
+}
+
+#[test]
+fn merge_folds_higher_precision_down() {
+    let hashes = random_hashes(50_000, 99);
+    for (high, low) in [(14u8, 12u8), (18, 10), (12, 4)] {
+        let mut big = fresh(high, 5);
+        wrap_mut(big.as_mut()).unwrap().add_hashes(&hashes[..30_000]);
+        let mut small = fresh(low, 5);
+        wrap_mut(small.as_mut()).unwrap().add_hashes(&hashes[30_000..]);
+        let mut whole = fresh(low, 5);
+        wrap_mut(whole.as_mut()).unwrap().add_hashes(&hashes);
+        wrap_mut(small.as_mut()).unwrap().merge(&wrap(big.as_ref()).unwrap()).unwrap();
+        assert_eq!(values(small.as_ref()), values(whole.as_ref()), "{high}->{low}");
+        assert_eq!(wrap(small.as_ref()).unwrap().histogram(), wrap(whole.as_ref()).unwrap().histogram());
+        // The other way round is refused and changes nothing.
+        let before = big.as_ref().to_vec();
+        let err = wrap_mut(big.as_mut()).unwrap().merge(&wrap(whole.as_ref()).unwrap());
+        assert_eq!(err, Err(Error::Incompatible));
+        assert_eq!(big.as_ref(), &before[..]);
+        // downsize writes the folded copy.
+        let mut out = AlignedBuf::new(image_len(low).unwrap() as usize);
+        let mut down_whole = fresh(low, 5);
+        wrap_mut(down_whole.as_mut()).unwrap().add_hashes(&hashes[..30_000]);
+        downsize(&wrap(big.as_ref()).unwrap(), out.as_mut(), low).unwrap();
+        assert_eq!(values(out.as_ref()), values(down_whole.as_ref()));
+    }
+    // A small-mode sketch merges into any precision, exactly.
+    let mut low_small = fresh(10, 5);
+    wrap_mut(low_small.as_mut()).unwrap().add_hashes(&hashes[..100]);
+    let mut high = fresh(16, 5);
+    wrap_mut(high.as_mut()).unwrap().merge(&wrap(low_small.as_ref()).unwrap()).unwrap();
+    assert_eq!(wrap(high.as_ref()).unwrap().estimate(), 100.0);
+    // Different seeds never merge.
+    let other_seed = fresh(16, 6);
+    let err = wrap_mut(high.as_mut()).unwrap().merge(&wrap(other_seed.as_ref()).unwrap());
+    assert_eq!(err, Err(Error::Incompatible));
+}
+
+fn merge_bufs(dst: &mut [u8], src: &[u8]) {
+    wrap_mut(dst).unwrap().merge(&wrap(src).unwrap()).unwrap();
+}
+
+#[test]
+fn merge_is_commutative_associative_idempotent() {
+    for sizes in [[10usize, 20, 30], [200, 700, 5], [3000, 20_000, 100]] {
+        let bufs: Vec<AlignedBuf> = sizes
+            .iter()
+            .enumerate()
+            .map(|(j, n)| {
+                let mut b = fresh(12, 0);
+                wrap_mut(b.as_mut()).unwrap().add_hashes(&random_hashes(*n, j as u64 + 40));
+                b
+            })
+            .collect();
+        check_merge_laws(bufs[0].as_ref(), bufs[1].as_ref(), bufs[2].as_ref(), &merge_bufs, values);
+    }
+}
+
+#[test]
+fn reset_empties() {
+    let mut buf = fresh(12, 0);
+    let mut s = wrap_mut(buf.as_mut()).unwrap();
+    s.add_hashes(&random_hashes(10_000, 1));
+    s.reset();
+    assert_eq!(buf.as_ref(), fresh(12, 0).as_ref());
+}
+
+fn export_vec(buf: &[u8]) -> Vec<u8> {
+    let mut out = std::vec![0u8; exported_len(buf).unwrap()];
+    assert_eq!(export(buf, &mut out), Ok(out.len()));
+    out
+}
+
+#[test]
+fn small_mode_exports_compactly_and_imports_back() {
+    let mut buf = fresh(14, 9);
+    wrap_mut(buf.as_mut()).unwrap().add_hashes(&random_hashes(37, 2));
+    let exported = export_vec(buf.as_ref());
+    assert_eq!(exported.len(), HEADER_LEN + 37 * 8);
+    assert_eq!(verify(&exported), Ok(()));
+    // A compact image is not a live image.
+    let compact = AlignedBuf::from_bytes(&exported);
+    assert_eq!(wrap(compact.as_ref()).err(), Some(Error::CompactImage));
+    let mut back = AlignedBuf::new(image_len(14).unwrap() as usize);
+    back.as_mut().fill(0xAB);
+    assert_eq!(import(&exported, back.as_mut()), Ok(image_len(14).unwrap() as usize));
+    // Same bytes as the live image except the checksum field.
+    let (mut x, mut y) = (back.as_ref().to_vec(), buf.as_ref().to_vec());
+    x[32..40].fill(0);
+    y[32..40].fill(0);
+    assert_eq!(x, y);
+    // Too small a destination: nothing written.
+    let mut short = AlignedBuf::new(HEADER_LEN + 37 * 8);
+    assert_eq!(import(&exported, short.as_mut()), Err(Error::BufferTooSmall));
+    assert!(short.as_ref().iter().all(|b| *b == 0));
+    // Dense images export whole.
+    wrap_mut(buf.as_mut()).unwrap().add_hashes(&random_hashes(5000, 3));
+    let exported = export_vec(buf.as_ref());
+    assert_eq!(exported.len(), image_len(14).unwrap() as usize);
+    let mut back = AlignedBuf::new(exported.len());
+    import(&exported, back.as_mut()).unwrap();
+    assert_eq!(values(back.as_ref()), values(buf.as_ref()));
+}
+
+/// Re-seals a damaged image with a valid checksum (a hostile writer).
+fn reseal(bytes: &mut [u8]) {
+    let sum = image::checksum(bytes);
+    put_u64(bytes, 32, sum);
+}
+
+#[test]
+fn hostile_bodies_are_refused_with_a_clear_error() {
+    // Dense: a register above its maximum, with the histogram made consistent.
+    let mut buf = fresh(12, 0);
+    wrap_mut(buf.as_mut()).unwrap().add_hashes(&random_hashes(5000, 4));
+    let good = export_vec(buf.as_ref());
+    let mut bad = good.clone();
+    let regs = &mut bad[HEADER_LEN..];
+    let old = get_register(regs, 7);
+    set_register(regs, 7, 63);
+    let hist_old = OFF_HISTOGRAM + 4 * old as usize;
+    let c = get_u32(&bad, hist_old).unwrap();
+    put_u32(&mut bad, hist_old, c - 1);
+    let c = get_u32(&bad, OFF_HISTOGRAM + 4 * 63).unwrap();
+    put_u32(&mut bad, OFF_HISTOGRAM + 4 * 63, c + 1);
+    reseal(&mut bad);
+    let mut dst = AlignedBuf::new(good.len());
+    assert_eq!(import(&bad, dst.as_mut()), Err(Error::CorruptBody));
+    assert_eq!(verify(&bad), Err(Error::CorruptBody));
+    // Dense: a histogram that does not match the registers.
+    let mut bad = good.clone();
+    let c1 = get_u32(&bad, OFF_HISTOGRAM + 4).unwrap();
+    let c2 = get_u32(&bad, OFF_HISTOGRAM + 8).unwrap();
+    put_u32(&mut bad, OFF_HISTOGRAM + 4, c1 + 1);
+    put_u32(&mut bad, OFF_HISTOGRAM + 8, c2 - 1);
+    reseal(&mut bad);
+    assert_eq!(import(&bad, dst.as_mut()), Err(Error::CorruptBody));
+    // Small mode: unsorted, repeated entries; bad counts.
+    let mut small = fresh(12, 0);
+    wrap_mut(small.as_mut()).unwrap().add_hashes(&random_hashes(20, 5));
+    let good = export_vec(small.as_ref());
+    let mut unsorted = good.clone();
+    unsorted.swap(HEADER_LEN + 7, HEADER_LEN + 15);
+    let (a, b) = (get_u64(&unsorted, HEADER_LEN).unwrap(), get_u64(&unsorted, HEADER_LEN + 8).unwrap());
+    put_u64(&mut unsorted, HEADER_LEN, b.max(a));
+    put_u64(&mut unsorted, HEADER_LEN + 8, b.min(a));
+    reseal(&mut unsorted);
+    assert_eq!(import(&unsorted, dst.as_mut()), Err(Error::CorruptBody));
+    let mut repeated = good.clone();
+    let first = get_u64(&repeated, HEADER_LEN).unwrap();
+    put_u64(&mut repeated, HEADER_LEN + 8, first);
+    reseal(&mut repeated);
+    assert_eq!(import(&repeated, dst.as_mut()), Err(Error::CorruptBody));
+    let mut count = good.clone();
+    put_u32(&mut count, OFF_SMALL_COUNT, 21);
+    reseal(&mut count);
+    assert_eq!(import(&count, dst.as_mut()), Err(Error::CorruptHeader));
+    let mut over = good.clone();
+    put_u32(&mut over, OFF_SMALL_COUNT, small_capacity(12) as u32 + 1);
+    reseal(&mut over);
+    assert_eq!(import(&over, dst.as_mut()), Err(Error::CorruptHeader));
+    assert!(dst.as_ref().iter().all(|b| *b == 0), "failed imports wrote nothing");
+}
+
+fn exercise(bytes: &mut [u8]) {
+    let copy = AlignedBuf::from_bytes(bytes);
+    let mut dst = AlignedBuf::new(image_len(18).unwrap() as usize);
+    let _ = import(bytes, dst.as_mut());
+    let _ = verify(bytes);
+    let _ = exported_len(bytes);
+    let mut out = std::vec![0u8; bytes.len() + 8];
+    let _ = export(bytes, &mut out);
+    if let Ok(mut s) = wrap_mut(bytes) {
+        for h in random_hashes(64, 8) {
+            s.add_hash(h);
+        }
+        s.add(b"key");
+        if let Ok(other) = wrap(copy.as_ref()) {
+            let _ = s.merge(&other);
+            let mut down = AlignedBuf::new(image_len(4).unwrap() as usize);
+            let _ = downsize(&other, down.as_mut(), 4);
+        }
+        let view = s.as_ref();
+        let _ = view.stats();
+        let _ = view.estimate();
+        let mut regs = std::vec![0u8; registers(view.precision())];
+        let _ = view.register_values(&mut regs);
+        s.reset();
+    }
+}
+
+#[test]
+fn corrupted_images_are_rejected() {
+    let mut small = fresh(10, 0);
+    wrap_mut(small.as_mut()).unwrap().add_hashes(&random_hashes(40, 6));
+    let compact = export_vec(small.as_ref());
+    check_corruption(&compact, HEADER_LEN, 500, import, verify, exercise);
+    let mut dense = fresh(10, 0);
+    wrap_mut(dense.as_mut()).unwrap().add_hashes(&random_hashes(4000, 6));
+    let full = export_vec(dense.as_ref());
+    check_corruption(&full, HEADER_LEN, 500, import, verify, exercise);
+}
+
+#[test]
+fn fuzzed_images_never_panic() {
+    let mut small = fresh(10, 0);
+    wrap_mut(small.as_mut()).unwrap().add_hashes(&random_hashes(40, 6));
+    fuzz_images(small.as_ref(), HEADER_LEN, 10_000, exercise);
+    fuzz_images(&export_vec(small.as_ref()), HEADER_LEN, 5_000, exercise);
+    let mut dense = fresh(10, 0);
+    wrap_mut(dense.as_mut()).unwrap().add_hashes(&random_hashes(4000, 6));
+    fuzz_images(dense.as_ref(), HEADER_LEN, 10_000, exercise);
+}
+
+// ---- statistical accuracy -------------------------------------------------
+
+struct SimHll {
+    buf: AlignedBuf,
+    p: u8,
+}
+
+impl Simulated for SimHll {
+    fn reset(&mut self) {
+        wrap_mut(self.buf.as_mut()).unwrap().reset();
+    }
+    fn add_hash(&mut self, hash: u64) {
+        wrap_mut(self.buf.as_mut()).unwrap().add_hash(hash);
+    }
+    fn is_dense(&self) -> bool {
+        wrap(self.buf.as_ref()).unwrap().mode() == HllMode::Dense
+    }
+    fn state(&self, i: usize) -> u8 {
+        wrap(self.buf.as_ref()).unwrap().register(i)
+    }
+    fn estimate(&self) -> f64 {
+        wrap(self.buf.as_ref()).unwrap().estimate()
+    }
+}
+
+/// An HLL register in state `s` changes with update value `k` when `k > s`.
+pub(crate) fn hll_changes(s: u8, k: u8, _p: u8) -> bool {
+    k > s
+}
+
+fn check_accuracy(p: u8, trials: u64) {
+    let checkpoints = log_checkpoints(1_000_000_000, 8);
+    let make = || SimHll { buf: fresh(p, 0), p };
+    let _ = make().p;
+    let stats = trajectories(&make, p, hll_changes, &checkpoints, trials, 0xacc0 + u64::from(p));
+    let bound = 1.10 * 1.04 / (registers(p) as f64).sqrt();
+    let cap = small_capacity(p) as u64;
+    let mut worst_rmse: f64 = 0.0;
+    let mut worst_bias: f64 = 0.0;
+    for (j, n) in checkpoints.iter().enumerate() {
+        let (bias, rmse) = (stats.bias(j), stats.rmse(j));
+        std::eprintln!(
+            "p={p} n={n}: bias {:+.4}% rmse {:.4}% (bound {:.4}%)",
+            bias * 100.0,
+            rmse * 100.0,
+            bound * 100.0
+        );
+        if *n < 100 {
+            assert_eq!(stats.max_abs[j], 0.0, "p={p} n={n}: below 100 the count is exact");
+        }
+        assert!(rmse <= bound, "p={p} n={n}: rmse {rmse} above {bound}");
+        if *n > cap {
+            assert!(bias.abs() <= 0.002, "p={p} n={n}: bias {bias}");
+        }
+        worst_rmse = worst_rmse.max(rmse / bound * 1.10);
+        worst_bias = worst_bias.max(bias.abs());
+    }
+    std::eprintln!(
+        "p={p}: {trials} trials, worst rmse {worst_rmse:.3} x 1.04/sqrt(m), worst |bias| {:.4}%",
+        worst_bias * 100.0
+    );
+}
+
+#[test]
+fn accuracy_p10() {
+    // 4000 trials: the standard error of the mean bias is 0.05% at p = 10.
+    check_accuracy(10, 4000);
+}
+
+#[test]
+fn accuracy_p12() {
+    check_accuracy(12, 1000);
+}
+
+#[test]
+fn accuracy_p14() {
+    check_accuracy(14, 1000);
+}
