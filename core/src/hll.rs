@@ -845,4 +845,4 @@ impl<'a> HllMut<'a> {
 pub use cardinality::{MAX_PRECISION, MIN_PRECISION};
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

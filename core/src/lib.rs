@@ -35,6 +35,7 @@ pub mod hll;
 pub mod image;
 pub mod sbbf;
 pub mod simd;
+pub mod ull;
 
 #[cfg(test)]
 pub(crate) mod test_util;

@@ -1,6 +1,6 @@
 //! Runtime CPU-feature dispatch: the only `unsafe` code in the core.
 //!
-//! The split-block kernels are plain safe Rust. Compiled for baseline x86-64
+//! The split-block and UltraLogLog merge kernels are plain safe Rust. Compiled for baseline x86-64
 //! (SSE2) they cannot use per-lane variable shifts, and measured ~3x slower
 //! than with AVX2 (`make bench`, sbbf group). Each function here runs one
 //! `#[inline(always)]` safe kernel inside a copy compiled with AVX2 enabled
@@ -114,6 +114,11 @@ avx2_dispatch!(
         hashes: &[u64],
         results: &mut [bool]
     ) -> ()
+);
+
+avx2_dispatch!(
+    /// UltraLogLog same-precision register merge (`dst[i] = merge(dst[i], src[i])`).
+    fn ull_merge => crate::ull::kernels::merge, (dst: &mut [u8], src: &[u8]) -> ()
 );
 
 #[cfg(test)]

@@ -300,7 +300,8 @@ pub fn log_checkpoints(max: u64, per_decade: u32) -> Vec<u64> {
 /// number of skipped, state-preserving hashes in between), which is the
 /// same distribution of states at every count, so 10^9 is cheap. `changes`
 /// tells whether update value `k` changes register state `s` at precision
-/// `p`. Work is split over two threads.
+/// `p`. The first `direct_until` hashes are always added one by one. Work
+/// is split over two threads.
 pub fn trajectories<S: Simulated>(
     make: &(dyn Fn() -> S + Sync),
     p: u8,
@@ -308,6 +309,7 @@ pub fn trajectories<S: Simulated>(
     checkpoints: &[u64],
     trials: u64,
     seed: u64,
+    direct_until: u64,
 ) -> ErrorStats {
     let run = |first: u64, step: u64| {
         let mut stats = ErrorStats {
@@ -319,9 +321,11 @@ pub fn trajectories<S: Simulated>(
         let mut sketch = make();
         let mut trial = first;
         while trial < trials {
-            let mut rng = SplitMix64(seed ^ trial.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            // Unrelated starting states: consecutive SplitMix64 seeds would give
+            // streams that are shifted copies of each other.
+            let mut rng = SplitMix64(crate::hash::remix(crate::hash::remix(seed) ^ trial));
             sketch.reset();
-            one_trajectory(&mut sketch, p, changes, checkpoints, &mut rng, &mut stats);
+            one_trajectory(&mut sketch, p, changes, checkpoints, direct_until, &mut rng, &mut stats);
             stats.trials += 1;
             trial += step;
         }
@@ -369,6 +373,7 @@ fn one_trajectory<S: Simulated>(
     p: u8,
     changes: fn(u8, u8, u8) -> bool,
     checkpoints: &[u64],
+    direct_until: u64,
     rng: &mut SplitMix64,
     stats: &mut ErrorStats,
 ) {
@@ -376,7 +381,7 @@ fn one_trajectory<S: Simulated>(
     let mut next = 0usize;
     let mut n = 0u64;
     // Direct phase: real random hashes until the sketch is registers only.
-    while n < last && !sketch.is_dense() {
+    while n < last && (n < direct_until || !sketch.is_dense()) {
         sketch.add_hash(rng.next_u64());
         n += 1;
         while next < checkpoints.len() && checkpoints[next] == n {
@@ -417,10 +422,12 @@ fn one_trajectory<S: Simulated>(
         let u = (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
         let skip = if p_change >= 1.0 { 0.0 } else { ((1.0 - u).ln() / (-p_change).ln_1p()).floor() };
         let changed_at = if skip >= (last - n) as f64 { last + 1 } else { n + skip as u64 + 1 };
-        let estimate = sketch.estimate();
-        while next < checkpoints.len() && checkpoints[next] < changed_at {
-            record(stats, next, checkpoints[next], estimate);
-            next += 1;
+        if next < checkpoints.len() && checkpoints[next] < changed_at {
+            let estimate = sketch.estimate();
+            while next < checkpoints.len() && checkpoints[next] < changed_at {
+                record(stats, next, checkpoints[next], estimate);
+                next += 1;
+            }
         }
         if changed_at > last {
             break;

@@ -353,6 +353,33 @@ struct SimHll {
     p: u8,
 }
 
+/// The HyperLogLog stream simulator, for comparisons in other families' tests.
+pub(crate) struct SimHllHandle(SimHll);
+
+impl SimHllHandle {
+    pub(crate) fn new(p: u8) -> Self {
+        SimHllHandle(SimHll { buf: fresh(p, 0), p })
+    }
+}
+
+impl Simulated for SimHllHandle {
+    fn reset(&mut self) {
+        self.0.reset()
+    }
+    fn add_hash(&mut self, hash: u64) {
+        self.0.add_hash(hash)
+    }
+    fn is_dense(&self) -> bool {
+        self.0.is_dense()
+    }
+    fn state(&self, i: usize) -> u8 {
+        self.0.state(i)
+    }
+    fn estimate(&self) -> f64 {
+        self.0.estimate()
+    }
+}
+
 impl Simulated for SimHll {
     fn reset(&mut self) {
         wrap_mut(self.buf.as_mut()).unwrap().reset();
@@ -380,7 +407,7 @@ fn check_accuracy(p: u8, trials: u64) {
     let checkpoints = log_checkpoints(1_000_000_000, 8);
     let make = || SimHll { buf: fresh(p, 0), p };
     let _ = make().p;
-    let stats = trajectories(&make, p, hll_changes, &checkpoints, trials, 0xacc0 + u64::from(p));
+    let stats = trajectories(&make, p, hll_changes, &checkpoints, trials, 0xacc0 + u64::from(p), 0);
     let bound = 1.10 * 1.04 / (registers(p) as f64).sqrt();
     let cap = small_capacity(p) as u64;
     let mut worst_rmse: f64 = 0.0;

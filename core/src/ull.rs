@@ -1,0 +1,484 @@
+//! UltraLogLog (Ertl, "UltraLogLog: A Practical and More Space-Efficient
+//! Alternative to HyperLogLog for Approximate Distinct Counting", PVLDB 2024).
+//!
+//! Precision `p` in 4..=18 gives `m = 2^p` one-byte registers and, with the
+//! paper's FGRA estimator, a relative standard error of about
+//! `0.782 / sqrt(m)`: for the same error it needs about 24% less memory than
+//! a HyperLogLog with 6-bit registers.
+//!
+//! **Registers.** The hash is split as in [`crate::cardinality`] (index =
+//! top `p` bits, update value `k` in `1..=65-p`). A register remembers the
+//! largest update value `u` it has seen and whether `u - 1` and `u - 2` were
+//! seen: byte `4(u + p - 2) + 2·[u-1 seen] + [u-2 seen]`, 0 when empty (the
+//! encoding of the paper and of hash4j, so register bytes are interchangeable
+//! with hash4j's for the same hashes). Legal bytes: 0, `4p-4`, `4p`, `4p+2`,
+//! and everything from `4p+4` to 255.
+//!
+//! **Estimator.** FGRA (the paper's algorithm 6) with its published optimal
+//! constants (`tau` = 0.81949..., `eta_0..3`), including the small- and
+//! large-range corrections; `lambda_p = m^(1+1/tau) / (1 + (1+tau) v / (2m))`.
+//! It scans the registers once (O(m)).
+//!
+//! Image layout after the common header: byte 48 precision `p`, bytes 49..64
+//! reserved (0), then the `m` register bytes at offset 64.
+//!
+//! Merging: [`UllMut::merge`] takes a sketch of the same seed and a
+//! precision at least this one's (higher precisions fold down).
+//! [`to_hll`] writes the HyperLogLog of the same precision that the same
+//! hashes give.
+//!
+//! Thread-safety: [`Ull`] is a shared view; [`UllMut`] is exclusive.
+
+use crate::cardinality::{check_precision, split_hash};
+use crate::error::{Error, Result};
+use crate::hash::{self, HashKind, KeyHasher};
+use crate::hll::{self, HllMut};
+use crate::image::{self, CommonHeader, FamilyId, Fresh, ImageFamily};
+
+/// Byte length of the UltraLogLog header.
+pub const HEADER_LEN: usize = 64;
+const OFF_PRECISION: usize = 48;
+
+// The paper's optimal FGRA constants (also in hash4j's OptimalFGRAEstimator).
+const ETA: [f64; 4] =
+    [4.663_135_749_698_441, 2.137_850_286_535_751, 2.781_144_794_145_462_6, 0.982_408_243_922_076_4];
+const TAU: f64 = 0.819_491_185_037_638_7;
+const V: f64 = 0.611_893_149_697_842_6;
+const POW_2_MINUS_TAU: f64 = 0.566_641_752_696_274_9;
+const POW_4_MINUS_TAU: f64 = 0.321_082_875_898_706_43;
+const POW_2_TAU: f64 = 1.764_783_472_523_262_7;
+const ETA_X: f64 = ETA[0] - ETA[1] - ETA[2] + ETA[3];
+
+/// Exact image size in bytes for precision `p`.
+/// Errors: [`Error::InvalidParameter`] unless `4 <= p <= 18`.
+pub fn image_len(p: u8) -> Result<u64> {
+    check_precision(p)?;
+    Ok((HEADER_LEN + (1usize << p)) as u64)
+}
+
+/// The theoretical relative standard error of the FGRA estimate, `sqrt(v/m)`.
+pub fn standard_error(p: u8) -> f64 {
+    libm::sqrt(V / (1u64 << p) as f64)
+}
+
+/// Statistics of an UltraLogLog sketch.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct UllStats {
+    /// Precision `p`.
+    pub precision: u8,
+    /// Hash seed.
+    pub seed: u64,
+    /// Registers above zero.
+    pub registers_set: u32,
+    /// Distinct-count estimate (FGRA).
+    pub estimate: f64,
+    /// Image length in bytes.
+    pub image_bytes: u64,
+}
+
+/// Marker type tying the UltraLogLog layout to the image format.
+pub struct UllImage;
+
+impl ImageFamily for UllImage {
+    const FAMILY: FamilyId = FamilyId::UltraLogLog;
+    type Layout = u8;
+
+    #[inline]
+    fn validate(common: &CommonHeader, image: &[u8]) -> Result<u8> {
+        if common.hash != HashKind::Xxh3 {
+            return Err(Error::UnsupportedHash);
+        }
+        if common.header_len != HEADER_LEN || common.flags != 0 || !image::zeroed(image, 49..HEADER_LEN) {
+            return Err(Error::CorruptHeader);
+        }
+        let p = image.get(OFF_PRECISION).copied().ok_or(Error::BufferTooSmall)?;
+        check_precision(p).map_err(|_| Error::CorruptHeader)?;
+        if image.len() != HEADER_LEN + (1usize << p) {
+            return Err(Error::CorruptHeader);
+        }
+        Ok(p)
+    }
+}
+
+/// Writes an empty sketch of precision `p` into `buf` (8-byte aligned, at
+/// least [`image_len`] bytes). Errors: [`Error::InvalidParameter`],
+/// [`Error::BufferTooSmall`], [`Error::Misaligned`]; `buf` unchanged then.
+pub fn init(buf: &mut [u8], p: u8, seed: u64) -> Result<UllMut<'_>> {
+    let image_len = image_len(p)?;
+    let family = FamilyId::UltraLogLog;
+    let fresh = Fresh { family, hash: HashKind::Xxh3, header_len: HEADER_LEN, flags: 0, seed, image_len };
+    let image = image::start_image(buf, fresh)?;
+    if let Some(v) = image.get_mut(OFF_PRECISION) {
+        *v = p;
+    }
+    wrap_mut(image)
+}
+
+/// Validates a live image and returns a read-only view (zero-copy, O(1)).
+#[inline]
+pub fn wrap(buf: &[u8]) -> Result<Ull<'_>> {
+    let parts = image::split::<UllImage>(buf)?;
+    Ok(Ull { registers: parts.body, p: parts.layout, seed: parts.common.seed })
+}
+
+/// Validates a live image and returns a mutable view (zero-copy, O(1)).
+#[inline]
+pub fn wrap_mut(buf: &mut [u8]) -> Result<UllMut<'_>> {
+    let parts = image::split_mut::<UllImage>(buf)?;
+    Ok(UllMut { registers: parts.body, p: parts.layout, seed: parts.common.seed })
+}
+
+/// Copies the live image to `dst` with its checksum. Returns the bytes written.
+pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    image::export::<UllImage>(src, dst)
+}
+
+/// True when `r` is a register byte some stream of hashes can produce at `p`.
+pub const fn is_legal_register(r: u8, p: u8) -> bool {
+    let low = 4 * p - 4;
+    r == 0 || r == low || r == low + 4 || r == low + 6 || r >= low + 8
+}
+
+fn check_registers(bytes: &[u8], p: u8) -> Result<()> {
+    let registers = bytes.get(HEADER_LEN..).ok_or(Error::BufferTooSmall)?;
+    if registers.iter().all(|r| is_legal_register(*r, p)) {
+        Ok(())
+    } else {
+        Err(Error::CorruptBody)
+    }
+}
+
+/// Verifies untrusted bytes (exact length, headers, checksum, every register
+/// legal). Errors: header/checksum errors, [`Error::CorruptBody`].
+pub fn verify(bytes: &[u8]) -> Result<()> {
+    let (_, p) = image::verify::<UllImage>(bytes)?;
+    check_registers(bytes, p)
+}
+
+/// Verifies untrusted bytes as [`verify`] and copies them into the aligned
+/// `dst` (written only on success). Returns the image length.
+pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    let (_, p) = image::verify::<UllImage>(src)?;
+    check_registers(src, p)?;
+    image::import::<UllImage>(src, dst)
+}
+
+/// The set of update values a register has seen, as bits at positions
+/// `u + p - 2` (zero for an empty register).
+#[inline(always)]
+pub(crate) const fn unpack(r: u8) -> u64 {
+    if r < 8 {
+        return 0;
+    }
+    (4 | (r as u64 & 3)) << ((r >> 2) - 2)
+}
+
+/// The register byte of a non-empty seen-set.
+#[inline(always)]
+pub(crate) const fn pack(seen: u64) -> u8 {
+    if seen == 0 {
+        return 0;
+    }
+    let top = 63 - seen.leading_zeros();
+    let below = if top >= 2 { (seen >> (top - 2)) & 3 } else { 0 };
+    ((top << 2) as u8) | below as u8
+}
+
+/// The register byte after merging registers `a` and `b` of the same
+/// precision (the union of what both have seen), without unpacking: the
+/// larger byte keeps its top value, and the smaller one adds the history
+/// bits its top value and first history bit land on. Branch-free on bytes so
+/// that the merge loop vectorizes.
+#[inline(always)]
+pub(crate) fn merge_register(a: u8, b: u8) -> u8 {
+    let (hi, lo) = (a.max(b), a.min(b));
+    let d = (hi >> 2).wrapping_sub(lo >> 2);
+    let same = lo & 3;
+    let one_below = 2 | ((lo >> 1) & 1);
+    let contribution = match d {
+        0 => same,
+        1 => one_below,
+        2 => 1,
+        _ => 0,
+    };
+    hi | if lo == 0 { 0 } else { contribution }
+}
+
+pub(crate) mod kernels {
+    /// Same-precision merge of register arrays (see `merge_register`).
+    #[inline(always)]
+    pub fn merge(dst: &mut [u8], src: &[u8]) {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = super::merge_register(*d, *s);
+        }
+    }
+}
+
+/// Writes into `buf` the HyperLogLog of the same precision and seed that
+/// the hashes `src` has seen give (each register keeps its largest update
+/// value). Errors: as [`crate::hll::init`].
+pub fn to_hll<'a>(src: &Ull<'_>, buf: &'a mut [u8]) -> Result<HllMut<'a>> {
+    let mut out = hll::init(buf, src.p, src.seed)?;
+    let p = src.p;
+    let values = src.registers.iter().map(|r| if *r == 0 { 0 } else { ((r >> 2) + 2).saturating_sub(p) });
+    out.set_register_values(values)?;
+    Ok(out)
+}
+
+/// psi(z) = eta_X z^3 + (eta_2 - eta_3) z^2 + (eta_1 - eta_3) z + eta_3.
+fn psi(z: f64) -> f64 {
+    ((ETA_X * z + (ETA[2] - ETA[3])) * z + (ETA[1] - ETA[3])) * z + ETA[3]
+}
+
+/// sigma(z) = (1/z) sum_j 2^(tau j) (z^(2^j) - z^(2^(j+1))) psi(z^(2^(j+1))).
+fn sigma(z: f64) -> f64 {
+    if z <= 0.0 {
+        return ETA[3];
+    }
+    if z >= 1.0 {
+        return f64::INFINITY;
+    }
+    let (mut pow_z, mut weight, mut sum) = (z, 1.0, 0.0);
+    for _ in 0..128 {
+        let next = pow_z * pow_z;
+        let previous = sum;
+        sum += weight * (pow_z - next) * psi(next);
+        if sum <= previous {
+            break;
+        }
+        pow_z = next;
+        weight *= POW_2_TAU;
+    }
+    sum / z
+}
+
+/// The large-range series phi of the paper at `z`.
+fn phi(z: f64) -> f64 {
+    if z <= 0.0 {
+        return 0.0;
+    }
+    if z >= 1.0 {
+        return ETA[0] / (POW_2_TAU * (2.0 * POW_2_TAU - 1.0));
+    }
+    let mut pow_z = z;
+    let mut next_pow = libm::sqrt(pow_z);
+    let mut factor = ETA_X * POW_4_MINUS_TAU / (2.0 - POW_2_MINUS_TAU) / (1.0 + next_pow);
+    let mut ps = psi(pow_z) / ETA_X;
+    let mut sum = next_pow * 2.0 * ps * factor;
+    for _ in 0..128 {
+        pow_z = next_pow;
+        next_pow = libm::sqrt(pow_z);
+        let next_ps = psi(pow_z) / ETA_X;
+        factor *= POW_2_MINUS_TAU / (1.0 + next_pow);
+        let previous = sum;
+        sum += next_pow * (2.0 * next_ps - (pow_z + next_pow) * ps) * factor;
+        if sum <= previous {
+            break;
+        }
+        ps = next_ps;
+    }
+    sum
+}
+
+/// FGRA estimate from a histogram of register bytes at precision `p`.
+fn fgra_estimate(histogram: &[u32; 256], p: u8) -> f64 {
+    let m = (1u64 << p) as f64;
+    let count = |r: usize| f64::from(histogram.get(r).copied().unwrap_or(0));
+    let low = 4 * usize::from(p) - 4;
+    // Regular registers: eta[history bits] * 2^(-tau u).
+    let mut weights = [0f64; 66];
+    let mut w = 1.0;
+    for slot in weights.iter_mut() {
+        *slot = w;
+        w *= POW_2_MINUS_TAU;
+    }
+    let mut sum = 0.0;
+    for r in low + 8..252 {
+        let u = (r >> 2) + 2 - usize::from(p);
+        let eta = ETA.get(r & 3).copied().unwrap_or(0.0);
+        sum += count(r) * eta * weights.get(u).copied().unwrap_or(0.0);
+    }
+    // Small range: empty registers and those whose history reaches below u = 1.
+    let (c0, c4, c8, c10) = (count(0), count(low), count(low + 4), count(low + 6));
+    if c0 + c4 + c8 + c10 > 0.0 {
+        let alpha = m + 3.0 * (c0 + c4 + c8 + c10);
+        let beta = m - c0 - c4;
+        let gamma = 4.0 * c0 + 2.0 * c4 + 3.0 * c8 + c10;
+        let root = (libm::sqrt(beta * beta + 4.0 * alpha * gamma) - beta) / (2.0 * alpha);
+        let z = root * root * root * root;
+        if c0 > 0.0 {
+            sum += c0 * sigma(z);
+        }
+        sum += c4 * POW_2_MINUS_TAU * psi(z);
+        sum += c8 * POW_4_MINUS_TAU * (z * (ETA[0] - ETA[1]) + ETA[1]);
+        sum += c10 * POW_4_MINUS_TAU * (z * (ETA[2] - ETA[3]) + ETA[3]);
+    }
+    // Large range: registers at the largest update value 65 - p.
+    let big = [count(252), count(253), count(254), count(255)];
+    let big_total = big.iter().sum::<f64>();
+    if big_total > 0.0 {
+        let [b0, b1, b2, b3] = big;
+        let alpha = m + 3.0 * big_total;
+        let beta = b0 + b1 + 2.0 * (b2 + b3);
+        let gamma = m + 2.0 * b0 + b2 - b3;
+        let z = libm::sqrt((libm::sqrt(beta * beta + 4.0 * alpha * gamma) - beta) / (2.0 * alpha));
+        let root_z = libm::sqrt(z);
+        let mut s = phi(root_z) * big_total;
+        s += z * (1.0 + root_z) * (b0 * ETA[0] + b1 * ETA[1] + b2 * ETA[2] + b3 * ETA[3]);
+        s += root_z
+            * ((b0 + b1) * POW_2_MINUS_TAU * (z * (ETA[0] - ETA[2]) + ETA[2])
+                + (b2 + b3) * POW_2_MINUS_TAU * (z * (ETA[1] - ETA[3]) + ETA[3]));
+        let top = weights.get(65 - usize::from(p)).copied().unwrap_or(0.0);
+        sum += s * top / ((1.0 + root_z) * (1.0 + z));
+    }
+    let lambda = libm::pow(m, 1.0 + 1.0 / TAU) / (1.0 + (1.0 + TAU) * V / (2.0 * m));
+    lambda * libm::pow(sum, -1.0 / TAU)
+}
+
+/// A read-only view of a validated UltraLogLog image.
+#[derive(Copy, Clone, Debug)]
+pub struct Ull<'a> {
+    registers: &'a [u8],
+    p: u8,
+    seed: u64,
+}
+
+impl<'a> Ull<'a> {
+    /// Precision `p`.
+    pub fn precision(&self) -> u8 {
+        self.p
+    }
+
+    /// Hash seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The hash function and seed of this image.
+    pub fn key_hasher(&self) -> KeyHasher {
+        KeyHasher { kind: HashKind::Xxh3, seed: self.seed }
+    }
+
+    /// The register bytes (`m` of them).
+    pub fn registers(&self) -> &'a [u8] {
+        self.registers
+    }
+
+    /// Register byte `i` (0 when out of range).
+    pub fn register(&self, i: usize) -> u8 {
+        self.registers.get(i).copied().unwrap_or(0)
+    }
+
+    /// Registers above zero. O(m).
+    pub fn registers_set(&self) -> u32 {
+        self.registers.iter().filter(|r| **r != 0).count() as u32
+    }
+
+    /// Distinct-count estimate (FGRA). O(m).
+    pub fn estimate(&self) -> f64 {
+        let mut histogram = [0u32; 256];
+        for r in self.registers {
+            if let Some(c) = histogram.get_mut(usize::from(*r)) {
+                *c += 1;
+            }
+        }
+        fgra_estimate(&histogram, self.p)
+    }
+
+    /// All statistics. O(m).
+    pub fn stats(&self) -> UllStats {
+        UllStats {
+            precision: self.p,
+            seed: self.seed,
+            registers_set: self.registers_set(),
+            estimate: self.estimate(),
+            image_bytes: (HEADER_LEN + self.registers.len()) as u64,
+        }
+    }
+}
+
+/// An exclusive, mutable view of a validated UltraLogLog image.
+#[derive(Debug)]
+pub struct UllMut<'a> {
+    registers: &'a mut [u8],
+    p: u8,
+    seed: u64,
+}
+
+impl<'a> UllMut<'a> {
+    /// A read-only view of the same image.
+    pub fn as_ref(&self) -> Ull<'_> {
+        Ull { registers: self.registers, p: self.p, seed: self.seed }
+    }
+
+    /// Adds a key; true when a register changed.
+    #[inline]
+    pub fn add(&mut self, key: &[u8]) -> bool {
+        self.add_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// [`UllMut::add`] for an integer key (hashed as 8 little-endian bytes).
+    #[inline]
+    pub fn add_u64(&mut self, key: u64) -> bool {
+        self.add_hash(hash::hash_u64(key, self.seed))
+    }
+
+    /// [`UllMut::add`] for a precomputed, uniformly distributed 64-bit hash.
+    #[inline]
+    pub fn add_hash(&mut self, hash: u64) -> bool {
+        let (i, k) = split_hash(hash, self.p);
+        let Some(r) = self.registers.get_mut(i) else {
+            return false;
+        };
+        let updated = pack(unpack(*r) | (1u64 << (u32::from(k) + u32::from(self.p) - 2)));
+        let changed = updated > *r;
+        if changed {
+            *r = updated;
+        }
+        changed
+    }
+
+    /// Batch add of precomputed hashes.
+    pub fn add_hashes(&mut self, hashes: &[u64]) {
+        for h in hashes {
+            self.add_hash(*h);
+        }
+    }
+
+    /// Merges `other` (same seed, precision at least this one's; a higher
+    /// precision folds down). Merging disjoint parts gives exactly the
+    /// registers of adding everything to one sketch.
+    /// Errors: [`Error::Incompatible`] (nothing changes then).
+    pub fn merge(&mut self, other: &Ull<'_>) -> Result<()> {
+        if other.seed != self.seed || other.p < self.p {
+            return Err(Error::Incompatible);
+        }
+        if other.p == self.p {
+            crate::simd::ull_merge(self.registers, other.registers);
+            return Ok(());
+        }
+        let d = u32::from(other.p - self.p);
+        let group = 1usize << d;
+        let high_p = u32::from(other.p);
+        for (r, block) in self.registers.iter_mut().zip(other.registers.chunks_exact(group)) {
+            let mut seen = unpack(*r) | block.first().map_or(0, |b| unpack(*b));
+            for (t, b) in block.iter().enumerate().skip(1) {
+                if *b != 0 {
+                    seen |= 1u64 << (high_p - 2 - (usize::BITS - 1 - t.leading_zeros()));
+                }
+            }
+            if seen != 0 {
+                *r = pack(seen);
+            }
+        }
+        Ok(())
+    }
+
+    /// Empties the sketch.
+    pub fn reset(&mut self) {
+        self.registers.fill(0);
+    }
+}
+
+#[cfg(test)]
+mod tests;
