@@ -69,6 +69,31 @@
 #define SKETCH_HASH_XXH64 2
 
 /**
+ * Family id of HyperLogLog.
+ */
+#define SKETCH_FAMILY_HYPERLOGLOG 5
+
+/**
+ * Smallest precision.
+ */
+#define SKETCH_CARDINALITY_MIN_PRECISION 4
+
+/**
+ * Largest precision.
+ */
+#define SKETCH_CARDINALITY_MAX_PRECISION 18
+
+/**
+ * `sketch_hll_stats.mode`: exact small mode (sorted distinct hashes).
+ */
+#define SKETCH_HLL_MODE_SMALL 0
+
+/**
+ * `sketch_hll_stats.mode`: dense 6-bit registers.
+ */
+#define SKETCH_HLL_MODE_DENSE 1
+
+/**
  * Family id of the classic Bloom filter.
  */
 #define SKETCH_FAMILY_BLOOM 1
@@ -102,6 +127,11 @@
  * Bytes per block.
  */
 #define SKETCH_SBBF_BLOCK_BYTES 32
+
+/**
+ * Family id of UltraLogLog.
+ */
+#define SKETCH_FAMILY_ULTRALOGLOG 6
 
 /**
  * Result of every fallible call. Numbers are stable and never reused;
@@ -180,6 +210,15 @@ typedef enum sketch_status {
    * The filter has no room for the item; nothing changed.
    */
   SKETCH_FULL = 17,
+  /**
+   * The image body holds values its format forbids (register above its
+   * maximum, unsorted or repeated small-mode entries, ...).
+   */
+  SKETCH_CORRUPT_BODY = 18,
+  /**
+   * The image is an exported compact image: import it into a live buffer first.
+   */
+  SKETCH_COMPACT_IMAGE = 19,
 } sketch_status;
 
 /**
@@ -376,6 +415,48 @@ typedef struct sketch_cuckoo_stats {
 } sketch_cuckoo_stats;
 
 /**
+ * Statistics of a HyperLogLog sketch (`sketch_hll_get_stats`).
+ */
+typedef struct sketch_hll_stats {
+  /**
+   * Precision `p`.
+   */
+  uint8_t precision;
+  /**
+   * `SKETCH_HLL_MODE_SMALL` or `SKETCH_HLL_MODE_DENSE`.
+   */
+  uint8_t mode;
+  /**
+   * Reserved, 0.
+   */
+  uint16_t reserved;
+  /**
+   * Hashes stored in small mode (0 when dense).
+   */
+  uint32_t small_count;
+  /**
+   * Hashes small mode holds at this precision before converting.
+   */
+  uint32_t small_capacity;
+  /**
+   * Registers above zero.
+   */
+  uint32_t registers_set;
+  /**
+   * Hash seed.
+   */
+  uint64_t seed;
+  /**
+   * Distinct-count estimate.
+   */
+  double estimate;
+  /**
+   * Live image length in bytes.
+   */
+  uint64_t image_bytes;
+} sketch_hll_stats;
+
+/**
  * What the common header of an image says (see `sketch_image_inspect`).
  */
 typedef struct sketch_image_info {
@@ -488,6 +569,36 @@ typedef struct sketch_sbbf_stats {
    */
   uint32_t reserved;
 } sketch_sbbf_stats;
+
+/**
+ * Statistics of an UltraLogLog sketch (`sketch_ull_get_stats`).
+ */
+typedef struct sketch_ull_stats {
+  /**
+   * Precision `p`.
+   */
+  uint8_t precision;
+  /**
+   * Reserved, 0.
+   */
+  uint8_t reserved[3];
+  /**
+   * Registers above zero.
+   */
+  uint32_t registers_set;
+  /**
+   * Hash seed.
+   */
+  uint64_t seed;
+  /**
+   * Distinct-count estimate (FGRA).
+   */
+  double estimate;
+  /**
+   * Image length in bytes.
+   */
+  uint64_t image_bytes;
+} sketch_ull_stats;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1340,6 +1451,191 @@ enum sketch_status sketch_hash_batch(const struct sketch_slice *keys,
                                      uint64_t *out);
 
 /**
+ * Exact live image size in bytes for precision `p` (4..=18).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ *
+ * # Safety
+ * `bytes` must point to a writable `uint64_t`.
+ */
+enum sketch_status sketch_hll_size(uint8_t p, uint64_t *bytes);
+
+/**
+ * Writes an empty HyperLogLog sketch of precision `p` (4..=18) with hash seed `seed`
+ * into `buf` (8-byte aligned, at least `sketch_hll_size` bytes). Any previous
+ * content is overwritten.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+ * `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+ *
+ * # Safety
+ * `buf` must point to `len` writable bytes.
+ */
+enum sketch_status sketch_hll_init(void *buf, size_t len, uint8_t p, uint64_t seed);
+
+/**
+ * Adds a byte key (hashed with XXH3-64 and the sketch's seed). When `changed`
+ * is not NULL it receives true when the sketch changed (a new hash in small mode, a raised register when dense).
+ * `key` may be NULL when `key_len` is 0.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image
+ * (`SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_WRONG_FAMILY`, `SKETCH_CORRUPT_HEADER`, ...).
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `key`: `key_len` readable bytes; `changed`: NULL or writable.
+ */
+enum sketch_status sketch_hll_add(void *buf,
+                                  size_t len,
+                                  const void *key,
+                                  size_t key_len,
+                                  bool *changed);
+
+/**
+ * Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_hll_add`.
+ *
+ * # Safety
+ * As for `sketch_hll_add`.
+ */
+enum sketch_status sketch_hll_add_u64(void *buf, size_t len, uint64_t key, bool *changed);
+
+/**
+ * Adds a precomputed 64-bit hash (for example `sketch_hash(key, len, seed)`
+ * with the sketch's seed; any uniformly distributed 64-bit value works).
+ * See `sketch_hll_add`.
+ *
+ * # Safety
+ * As for `sketch_hll_add`.
+ */
+enum sketch_status sketch_hll_add_hash(void *buf, size_t len, uint64_t hash, bool *changed);
+
+/**
+ * Adds `count` byte keys in one call. Every key pointer is checked before
+ * anything is added: on error nothing changes.
+ *
+ * # Safety
+ * `keys`: `count` readable `sketch_slice`s, each valid.
+ */
+enum sketch_status sketch_hll_add_batch(void *buf,
+                                        size_t len,
+                                        const struct sketch_slice *keys,
+                                        size_t count);
+
+/**
+ * Adds `count` precomputed hashes in one call.
+ *
+ * # Safety
+ * `hashes`: `count` readable values (NULL allowed when `count` is 0).
+ */
+enum sketch_status sketch_hll_add_hash_batch(void *buf,
+                                             size_t len,
+                                             const uint64_t *hashes,
+                                             size_t count);
+
+/**
+ * Writes the distinct-count estimate to `*out`.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_hll_estimate(const void *buf, size_t len, double *out);
+
+/**
+ * Empties the sketch (same precision and seed).
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_hll_reset(void *buf, size_t len);
+
+/**
+ * Merges `src` into `dst`: afterwards `dst` estimates the union. Same seed
+ * required; `src`'s precision must be at least `dst`'s (a higher precision
+ * folds down).
+ *
+ * Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+ *
+ * # Safety
+ * `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+ */
+enum sketch_status sketch_hll_merge(void *dst, size_t dst_len, const void *src, size_t src_len);
+
+/**
+ * Imports untrusted bytes (`src`, exactly one exported image, no alignment
+ * needed): verifies headers, length, checksum and body, then writes the live
+ * image into `dst` (8-byte aligned, at least `sketch_hll_size` of its
+ * precision). `dst` is written only on success.
+ *
+ * Errors: `SKETCH_CHECKSUM_MISMATCH`, `SKETCH_LENGTH_MISMATCH`, `SKETCH_CORRUPT_HEADER`,
+ * `SKETCH_CORRUPT_BODY`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_MISALIGNED`, `SKETCH_OVERLAP`, ...
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+ */
+enum sketch_status sketch_hll_import(const void *src, size_t src_len, void *dst, size_t dst_len);
+
+/**
+ * Verifies untrusted bytes in place (headers, exact length, checksum, body).
+ *
+ * # Safety
+ * `bytes`: `len` readable bytes.
+ */
+enum sketch_status sketch_hll_verify(const void *bytes, size_t len);
+
+/**
+ * Writes in `*bytes` how many bytes `sketch_hll_export` writes for this
+ * sketch: the full image when dense, the header plus 8 bytes per stored hash
+ * in small mode.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `bytes` writable.
+ */
+enum sketch_status sketch_hll_exported_size(const void *buf, size_t len, size_t *bytes);
+
+/**
+ * Exports the live image in `buf` with its checksum into `out` (no alignment
+ * needed, at least `sketch_hll_exported_size` bytes); `*written` receives the
+ * byte count. Small-mode images are exported compactly.
+ *
+ * Errors: `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+ */
+enum sketch_status sketch_hll_export(const void *buf,
+                                     size_t len,
+                                     void *out,
+                                     size_t out_len,
+                                     size_t *written);
+
+/**
+ * Writes into `dst` (8-byte aligned, at least `sketch_hll_size(p)` bytes) a
+ * sketch of precision `p` holding what `src` holds (registers folded down,
+ * or the stored hashes). `p` may exceed `src`'s precision only while `src`
+ * is in small mode.
+ *
+ * Errors: `SKETCH_INVALID_PARAMETER`, `SKETCH_INCOMPATIBLE`, `SKETCH_OVERLAP`, image errors.
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+ */
+enum sketch_status sketch_hll_downsize(const void *src,
+                                       size_t src_len,
+                                       void *dst,
+                                       size_t dst_len,
+                                       uint8_t p);
+
+/**
+ * Writes the statistics of the sketch to `*out`.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_hll_get_stats(const void *buf, size_t len, struct sketch_hll_stats *out);
+
+/**
  * Reads the common header of any image (for example to dispatch on the
  * family of bytes received from elsewhere). Checks magic, version, ids and
  * lengths, not the family header or checksum. Needs no alignment.
@@ -1645,6 +1941,173 @@ enum sketch_status sketch_sbbf_verify(const void *bytes, size_t len);
  * codes give "unknown status code"). Never NULL; never free it. Thread-safe.
  */
 const char *sketch_status_str(int32_t status);
+
+/**
+ * Exact live image size in bytes for precision `p` (4..=18).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ *
+ * # Safety
+ * `bytes` must point to a writable `uint64_t`.
+ */
+enum sketch_status sketch_ull_size(uint8_t p, uint64_t *bytes);
+
+/**
+ * Writes an empty UltraLogLog sketch of precision `p` (4..=18) with hash seed `seed`
+ * into `buf` (8-byte aligned, at least `sketch_ull_size` bytes). Any previous
+ * content is overwritten.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+ * `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+ *
+ * # Safety
+ * `buf` must point to `len` writable bytes.
+ */
+enum sketch_status sketch_ull_init(void *buf, size_t len, uint8_t p, uint64_t seed);
+
+/**
+ * Adds a byte key (hashed with XXH3-64 and the sketch's seed). When `changed`
+ * is not NULL it receives true when the sketch changed (a register changed).
+ * `key` may be NULL when `key_len` is 0.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image
+ * (`SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_WRONG_FAMILY`, `SKETCH_CORRUPT_HEADER`, ...).
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `key`: `key_len` readable bytes; `changed`: NULL or writable.
+ */
+enum sketch_status sketch_ull_add(void *buf,
+                                  size_t len,
+                                  const void *key,
+                                  size_t key_len,
+                                  bool *changed);
+
+/**
+ * Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_ull_add`.
+ *
+ * # Safety
+ * As for `sketch_ull_add`.
+ */
+enum sketch_status sketch_ull_add_u64(void *buf, size_t len, uint64_t key, bool *changed);
+
+/**
+ * Adds a precomputed 64-bit hash (for example `sketch_hash(key, len, seed)`
+ * with the sketch's seed; any uniformly distributed 64-bit value works).
+ * See `sketch_ull_add`.
+ *
+ * # Safety
+ * As for `sketch_ull_add`.
+ */
+enum sketch_status sketch_ull_add_hash(void *buf, size_t len, uint64_t hash, bool *changed);
+
+/**
+ * Adds `count` byte keys in one call. Every key pointer is checked before
+ * anything is added: on error nothing changes.
+ *
+ * # Safety
+ * `keys`: `count` readable `sketch_slice`s, each valid.
+ */
+enum sketch_status sketch_ull_add_batch(void *buf,
+                                        size_t len,
+                                        const struct sketch_slice *keys,
+                                        size_t count);
+
+/**
+ * Adds `count` precomputed hashes in one call.
+ *
+ * # Safety
+ * `hashes`: `count` readable values (NULL allowed when `count` is 0).
+ */
+enum sketch_status sketch_ull_add_hash_batch(void *buf,
+                                             size_t len,
+                                             const uint64_t *hashes,
+                                             size_t count);
+
+/**
+ * Writes the distinct-count estimate to `*out`.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_ull_estimate(const void *buf, size_t len, double *out);
+
+/**
+ * Empties the sketch (same precision and seed).
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_ull_reset(void *buf, size_t len);
+
+/**
+ * Merges `src` into `dst`: afterwards `dst` estimates the union. Same seed
+ * required; `src`'s precision must be at least `dst`'s (a higher precision
+ * folds down).
+ *
+ * Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+ *
+ * # Safety
+ * `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+ */
+enum sketch_status sketch_ull_merge(void *dst, size_t dst_len, const void *src, size_t src_len);
+
+/**
+ * Imports untrusted bytes (`src`, exactly one exported image, no alignment
+ * needed): verifies headers, length, checksum and body, then writes the live
+ * image into `dst` (8-byte aligned, at least `sketch_ull_size` of its
+ * precision). `dst` is written only on success.
+ *
+ * Errors: `SKETCH_CHECKSUM_MISMATCH`, `SKETCH_LENGTH_MISMATCH`, `SKETCH_CORRUPT_HEADER`,
+ * `SKETCH_CORRUPT_BODY`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_MISALIGNED`, `SKETCH_OVERLAP`, ...
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+ */
+enum sketch_status sketch_ull_import(const void *src, size_t src_len, void *dst, size_t dst_len);
+
+/**
+ * Verifies untrusted bytes in place (headers, exact length, checksum, body).
+ *
+ * # Safety
+ * `bytes`: `len` readable bytes.
+ */
+enum sketch_status sketch_ull_verify(const void *bytes, size_t len);
+
+/**
+ * Exports the image in `buf` with its checksum into `out` (no alignment
+ * needed, at least the image length); `*written` receives the byte count.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+ */
+enum sketch_status sketch_ull_export(const void *buf,
+                                     size_t len,
+                                     void *out,
+                                     size_t out_len,
+                                     size_t *written);
+
+/**
+ * Writes into `dst` (8-byte aligned, at least `sketch_hll_size(p)` bytes for
+ * `src`'s precision `p`) the HyperLogLog the same hashes give: same
+ * precision and seed, each register keeping the largest update value.
+ *
+ * Errors: `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_MISALIGNED`, `SKETCH_OVERLAP`, image errors.
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+ */
+enum sketch_status sketch_ull_to_hll(const void *src, size_t src_len, void *dst, size_t dst_len);
+
+/**
+ * Writes the statistics of the sketch to `*out`. O(m).
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_ull_get_stats(const void *buf, size_t len, struct sketch_ull_stats *out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -123,7 +123,7 @@ pub(crate) unsafe fn import_with(
 /// # Safety
 /// Pointer contracts as documented on the exported functions.
 pub(crate) unsafe fn merge_with(
-    merge: fn(&mut [u8], &[u8]) -> Result<()>,
+    merge: impl FnOnce(&mut [u8], &[u8]) -> Result<()>,
     dst: *mut c_void,
     dst_len: usize,
     src: *const c_void,

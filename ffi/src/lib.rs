@@ -26,9 +26,11 @@ pub mod counting;
 pub mod cuckoo;
 pub mod filter;
 pub mod hash;
+pub mod hll;
 pub mod image;
 pub mod sbbf;
 pub mod status;
+pub mod ull;
 
 pub use boundary::sketch_slice;
 pub use status::sketch_status;

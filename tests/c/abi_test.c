@@ -51,7 +51,7 @@ static unsigned char *alloc_image(uint64_t bytes) {
 }
 
 static void test_status_and_version(void) {
-    for (int s = 0; s <= 17; s++) {
+    for (int s = 0; s <= 19; s++) {
         const char *text = sketch_status_str(s);
         CHECK(text != NULL && strlen(text) > 0);
         CHECK(strcmp(text, "unknown status code") != 0);
@@ -657,6 +657,190 @@ static void test_cuckoo(void) {
     free(back);
 }
 
+static void test_hll(void) {
+    uint64_t size = 0;
+    EXPECT(sketch_hll_size(14, &size), SKETCH_OK);
+    CHECK(size == 320 + 12288);
+    EXPECT(sketch_hll_size(3, &size), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_hll_size(19, &size), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_hll_size(14, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_hll_size(14, &size), SKETCH_OK);
+    size_t len = (size_t)size;
+    unsigned char *buf = alloc_image(size), *other = alloc_image(size), *out = alloc_image(size);
+    unsigned char *back = alloc_image(size);
+    EXPECT(sketch_hll_init(buf + 1, len, 14, 3), SKETCH_MISALIGNED);
+    EXPECT(sketch_hll_init(buf, len - 1, 14, 3), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_hll_init(NULL, len, 14, 3), SKETCH_NULL_POINTER);
+    EXPECT(sketch_hll_init(buf, len, 2, 3), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_hll_init(buf, len, 14, 3), SKETCH_OK);
+    bool changed = false, b = false;
+    EXPECT(sketch_bloom_contains(buf, len, "x", 1, &b), SKETCH_WRONG_FAMILY);
+    EXPECT(sketch_hll_add(buf, len, "apple", 5, &changed), SKETCH_OK);
+    CHECK(changed == true);
+    EXPECT(sketch_hll_add(buf, len, "apple", 5, &changed), SKETCH_OK);
+    CHECK(changed == false);
+    EXPECT(sketch_hll_add(buf, len, NULL, 0, NULL), SKETCH_OK); /* the empty key */
+    EXPECT(sketch_hll_add(buf, len, NULL, 3, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_hll_add_u64(buf, len, 42, NULL), SKETCH_OK);
+    EXPECT(sketch_hll_add_hash(buf, len, sketch_hash("pear", 4, 3), NULL), SKETCH_OK);
+    double est = 0;
+    EXPECT(sketch_hll_estimate(buf, len, &est), SKETCH_OK);
+    CHECK(est == 4.0); /* small mode counts exactly */
+    EXPECT(sketch_hll_estimate(buf, len, NULL), SKETCH_NULL_POINTER);
+
+    /* small-mode export is compact and imports back */
+    size_t exported = 0, written = 0;
+    EXPECT(sketch_hll_exported_size(buf, len, &exported), SKETCH_OK);
+    CHECK(exported == 320 + 4 * 8);
+    EXPECT(sketch_hll_export(buf, len, out, exported - 1, &written), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_hll_export(buf, len, out, len, &written), SKETCH_OK);
+    CHECK(written == exported);
+    EXPECT(sketch_hll_verify(out, written), SKETCH_OK);
+    EXPECT(sketch_hll_estimate(out, written, &est), SKETCH_COMPACT_IMAGE);
+    EXPECT(sketch_hll_import(out, written, back, written), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_hll_import(out, written, back, len), SKETCH_OK);
+    EXPECT(sketch_hll_estimate(back, len, &est), SKETCH_OK);
+    CHECK(est == 4.0);
+
+    /* batches, dense mode, stats */
+    enum { N = 20000 };
+    static uint64_t hashes[N];
+    static char storage[N][16];
+    static struct sketch_slice keys[N];
+    for (int i = 0; i < N; i++) {
+        hashes[i] = sketch_hash_u64((uint64_t)i, 3);
+        int n = snprintf(storage[i], sizeof storage[i], "k-%d", i);
+        keys[i].ptr = (const uint8_t *)storage[i];
+        keys[i].len = (size_t)n;
+    }
+    EXPECT(sketch_hll_add_hash_batch(buf, len, hashes, N), SKETCH_OK);
+    EXPECT(sketch_hll_add_batch(buf, len, keys, N), SKETCH_OK);
+    EXPECT(sketch_hll_add_batch(buf, len, NULL, 5), SKETCH_NULL_POINTER);
+    EXPECT(sketch_hll_add_hash_batch(buf, len, NULL, 0), SKETCH_OK);
+    EXPECT(sketch_hll_estimate(buf, len, &est), SKETCH_OK);
+    CHECK(fabs(est - 2.0 * N) / (2.0 * N) < 0.04);
+    struct sketch_hll_stats st;
+    EXPECT(sketch_hll_get_stats(buf, len, &st), SKETCH_OK);
+    CHECK(st.precision == 14 && st.mode == SKETCH_HLL_MODE_DENSE && st.seed == 3 && st.small_count == 0);
+    CHECK(st.small_capacity == 1024 && st.registers_set > 10000 && st.image_bytes == size);
+
+    /* merge: union, across precisions, refusals change nothing */
+    uint64_t size12 = 0;
+    EXPECT(sketch_hll_size(12, &size12), SKETCH_OK);
+    unsigned char *low = alloc_image(size12);
+    EXPECT(sketch_hll_init(low, (size_t)size12, 12, 3), SKETCH_OK);
+    EXPECT(sketch_hll_add(low, (size_t)size12, "other", 5, NULL), SKETCH_OK);
+    EXPECT(sketch_hll_merge(low, (size_t)size12, buf, len), SKETCH_OK);
+    EXPECT(sketch_hll_estimate(low, (size_t)size12, &est), SKETCH_OK);
+    CHECK(fabs(est - 2.0 * N) / (2.0 * N) < 0.06);
+    memcpy(back, buf, len);
+    EXPECT(sketch_hll_merge(buf, len, low, (size_t)size12), SKETCH_INCOMPATIBLE);
+    CHECK(memcmp(back, buf, len) == 0);
+    EXPECT(sketch_hll_merge(buf, len, buf, len), SKETCH_OVERLAP);
+    EXPECT(sketch_hll_init(other, len, 14, 4), SKETCH_OK);
+    EXPECT(sketch_hll_merge(buf, len, other, len), SKETCH_INCOMPATIBLE);
+    EXPECT(sketch_hll_downsize(buf, len, low, (size_t)size12, 12), SKETCH_OK);
+    EXPECT(sketch_hll_get_stats(low, (size_t)size12, &st), SKETCH_OK);
+    CHECK(st.precision == 12 && st.mode == SKETCH_HLL_MODE_DENSE);
+    EXPECT(sketch_hll_downsize(low, (size_t)size12, buf, len, 14), SKETCH_INCOMPATIBLE);
+
+    /* dense export, corruption, reset */
+    EXPECT(sketch_hll_export(buf, len, out, len, &written), SKETCH_OK);
+    CHECK(written == len);
+    out[400] ^= 4;
+    EXPECT(sketch_hll_import(out, written, back, len), SKETCH_CHECKSUM_MISMATCH);
+    out[400] ^= 4;
+    EXPECT(sketch_hll_import(out, written, back, len), SKETCH_OK);
+    EXPECT(sketch_ull_verify(out, written), SKETCH_WRONG_FAMILY);
+    EXPECT(sketch_hll_reset(buf, len), SKETCH_OK);
+    EXPECT(sketch_hll_estimate(buf, len, &est), SKETCH_OK);
+    CHECK(est == 0.0);
+    free(buf);
+    free(other);
+    free(out);
+    free(back);
+    free(low);
+}
+
+static void test_ull(void) {
+    uint64_t size = 0, hll_size = 0;
+    EXPECT(sketch_ull_size(13, &size), SKETCH_OK);
+    CHECK(size == 64 + 8192);
+    EXPECT(sketch_ull_size(20, &size), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_ull_size(13, &size), SKETCH_OK);
+    EXPECT(sketch_hll_size(13, &hll_size), SKETCH_OK);
+    size_t len = (size_t)size;
+    unsigned char *buf = alloc_image(size), *other = alloc_image(size), *out = alloc_image(size);
+    unsigned char *back = alloc_image(size), *hll = alloc_image(hll_size);
+    EXPECT(sketch_ull_init(buf + 1, len, 13, 5), SKETCH_MISALIGNED);
+    EXPECT(sketch_ull_init(buf, len - 8, 13, 5), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_ull_init(buf, len, 13, 5), SKETCH_OK);
+    EXPECT(sketch_hll_estimate(buf, len, NULL), SKETCH_NULL_POINTER);
+    double est = -1;
+    EXPECT(sketch_hll_estimate(buf, len, &est), SKETCH_WRONG_FAMILY);
+    EXPECT(sketch_ull_estimate(buf, len, &est), SKETCH_OK);
+    CHECK(est == 0.0);
+    bool changed = false;
+    EXPECT(sketch_ull_add(buf, len, "kiwi", 4, &changed), SKETCH_OK);
+    CHECK(changed);
+    EXPECT(sketch_ull_add(buf, len, "kiwi", 4, &changed), SKETCH_OK);
+    CHECK(!changed);
+    EXPECT(sketch_ull_add_u64(buf, len, 7, NULL), SKETCH_OK);
+    EXPECT(sketch_ull_add_hash(buf, len, 0x123456789abcdefULL, NULL), SKETCH_OK);
+    enum { N = 30000 };
+    static uint64_t hashes[N];
+    static char storage[N][16];
+    static struct sketch_slice keys[N];
+    for (int i = 0; i < N; i++) {
+        hashes[i] = sketch_hash_u64((uint64_t)i + 1000000, 5);
+        int n = snprintf(storage[i], sizeof storage[i], "u-%d", i);
+        keys[i].ptr = (const uint8_t *)storage[i];
+        keys[i].len = (size_t)n;
+    }
+    EXPECT(sketch_ull_add_hash_batch(buf, len, hashes, N), SKETCH_OK);
+    EXPECT(sketch_ull_add_batch(buf, len, keys, N), SKETCH_OK);
+    EXPECT(sketch_ull_estimate(buf, len, &est), SKETCH_OK);
+    CHECK(fabs(est - 2.0 * N) / (2.0 * N) < 0.04);
+    struct sketch_ull_stats st;
+    EXPECT(sketch_ull_get_stats(buf, len, &st), SKETCH_OK);
+    CHECK(st.precision == 13 && st.seed == 5 && st.registers_set > 7000 && st.image_bytes == size);
+
+    /* conversion to HLL of the same precision */
+    EXPECT(sketch_ull_to_hll(buf, len, hll, (size_t)hll_size - 8), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_ull_to_hll(buf, len, hll, (size_t)hll_size), SKETCH_OK);
+    double hll_est = 0;
+    EXPECT(sketch_hll_estimate(hll, (size_t)hll_size, &hll_est), SKETCH_OK);
+    CHECK(fabs(hll_est - 2.0 * N) / (2.0 * N) < 0.05);
+
+    /* merge */
+    EXPECT(sketch_ull_init(other, len, 13, 5), SKETCH_OK);
+    EXPECT(sketch_ull_add(other, len, "fresh", 5, NULL), SKETCH_OK);
+    EXPECT(sketch_ull_merge(buf, len, other, len), SKETCH_OK);
+    EXPECT(sketch_ull_merge(buf, len, buf, len), SKETCH_OVERLAP);
+    EXPECT(sketch_ull_init(other, len, 13, 6), SKETCH_OK);
+    memcpy(back, buf, len);
+    EXPECT(sketch_ull_merge(buf, len, other, len), SKETCH_INCOMPATIBLE);
+    CHECK(memcmp(back, buf, len) == 0);
+
+    /* export/import; damaged bytes are refused (resealed illegal registers: Rust tests) */
+    size_t written = 0;
+    EXPECT(sketch_ull_export(buf, len, out, len, &written), SKETCH_OK);
+    CHECK(written == len);
+    EXPECT(sketch_ull_verify(out, written), SKETCH_OK);
+    EXPECT(sketch_ull_import(out, written, back, len), SKETCH_OK);
+    EXPECT(sketch_ull_import(out, written - 8, back, len), SKETCH_BUFFER_TOO_SMALL);
+    out[64 + 10] = 1; /* below 4p - 4: no stream of hashes gives it */
+    EXPECT(sketch_ull_verify(out, written), SKETCH_CHECKSUM_MISMATCH);
+    EXPECT(sketch_ull_reset(buf, len), SKETCH_OK);
+    EXPECT(sketch_ull_estimate(buf, len, &est), SKETCH_OK);
+    CHECK(est == 0.0);
+    free(buf);
+    free(other);
+    free(out);
+    free(back);
+    free(hll);
+}
+
 /* Every truncation and every header bit flip of an exported image is
    rejected by import, and the destination keeps its bytes. */
 static void test_corruption(void) {
@@ -699,6 +883,8 @@ int main(void) {
     test_sbbf();
     test_counting();
     test_cuckoo();
+    test_hll();
+    test_ull();
     test_corruption();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

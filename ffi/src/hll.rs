@@ -1,0 +1,379 @@
+//! C ABI of HyperLogLog (`sketches_core::hll`).
+//!
+//! A fresh sketch counts exactly (it keeps the distinct hashes) until
+//! `small_capacity` of them arrived, then converts to 6-bit registers in
+//! place; an exported small-mode image is compact and imports back into a
+//! full-size buffer (`sketch_hll_size`).
+
+use crate::boundary::{guard, sketch_slice};
+use crate::filter;
+use crate::image::{export_with, import_with, merge_with};
+use crate::status::sketch_status;
+use core::ffi::c_void;
+use sketches_core::hll::{self, HllMode};
+
+/// Family id of HyperLogLog.
+pub const SKETCH_FAMILY_HYPERLOGLOG: u16 = 5;
+/// Smallest precision.
+pub const SKETCH_CARDINALITY_MIN_PRECISION: u8 = 4;
+/// Largest precision.
+pub const SKETCH_CARDINALITY_MAX_PRECISION: u8 = 18;
+/// `sketch_hll_stats.mode`: exact small mode (sorted distinct hashes).
+pub const SKETCH_HLL_MODE_SMALL: u8 = 0;
+/// `sketch_hll_stats.mode`: dense 6-bit registers.
+pub const SKETCH_HLL_MODE_DENSE: u8 = 1;
+
+/// Statistics of a HyperLogLog sketch (`sketch_hll_get_stats`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_hll_stats {
+    /// Precision `p`.
+    pub precision: u8,
+    /// `SKETCH_HLL_MODE_SMALL` or `SKETCH_HLL_MODE_DENSE`.
+    pub mode: u8,
+    /// Reserved, 0.
+    pub reserved: u16,
+    /// Hashes stored in small mode (0 when dense).
+    pub small_count: u32,
+    /// Hashes small mode holds at this precision before converting.
+    pub small_capacity: u32,
+    /// Registers above zero.
+    pub registers_set: u32,
+    /// Hash seed.
+    pub seed: u64,
+    /// Distinct-count estimate.
+    pub estimate: f64,
+    /// Live image length in bytes.
+    pub image_bytes: u64,
+}
+
+/// Exact live image size in bytes for precision `p` (4..=18).
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+///
+/// # Safety
+/// `bytes` must point to a writable `uint64_t`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_size(p: u8, bytes: *mut u64) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(bytes)?;
+        let n = hll::image_len(p)?;
+        // SAFETY: non-NULL checked; caller contract.
+        unsafe { crate::boundary::write_out(bytes, n) }
+    })
+}
+
+/// Writes an empty HyperLogLog sketch of precision `p` (4..=18) with hash seed `seed`
+/// into `buf` (8-byte aligned, at least `sketch_hll_size` bytes). Any previous
+/// content is overwritten.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+/// `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+///
+/// # Safety
+/// `buf` must point to `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_init(buf: *mut c_void, len: usize, p: u8, seed: u64) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::mutate(buf, len, |b| hll::init(b, p, seed).map(|_| ())) })
+}
+
+/// Adds a byte key (hashed with XXH3-64 and the sketch's seed). When `changed`
+/// is not NULL it receives true when the sketch changed (a new hash in small mode, a raised register when dense).
+/// `key` may be NULL when `key_len` is 0.
+///
+/// Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image
+/// (`SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_BAD_MAGIC`,
+/// `SKETCH_WRONG_FAMILY`, `SKETCH_CORRUPT_HEADER`, ...).
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `key`: `key_len` readable bytes; `changed`: NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_add(
+    buf: *mut c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add(key)))
+    })
+}
+
+/// Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_hll_add`.
+///
+/// # Safety
+/// As for `sketch_hll_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_add_u64(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add_u64(key))) })
+}
+
+/// Adds a precomputed 64-bit hash (for example `sketch_hash(key, len, seed)`
+/// with the sketch's seed; any uniformly distributed 64-bit value works).
+/// See `sketch_hll_add`.
+///
+/// # Safety
+/// As for `sketch_hll_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_add_hash(
+    buf: *mut c_void,
+    len: usize,
+    hash: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add_hash(hash))) })
+}
+
+/// Adds `count` byte keys in one call. Every key pointer is checked before
+/// anything is added: on error nothing changes.
+///
+/// # Safety
+/// `keys`: `count` readable `sketch_slice`s, each valid.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_add_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::add_keys(
+            buf,
+            len,
+            keys,
+            count,
+            core::ptr::null_mut(),
+            |b| {
+                hll::wrap_mut(b).map(|s| {
+                    let h = s.as_ref().key_hasher();
+                    (s, h)
+                })
+            },
+            |s, h, _| {
+                s.add_hashes(h);
+                Ok(())
+            },
+        )
+    })
+}
+
+/// Adds `count` precomputed hashes in one call.
+///
+/// # Safety
+/// `hashes`: `count` readable values (NULL allowed when `count` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_add_hash_batch(
+    buf: *mut c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::add_hashes(buf, len, hashes, count, core::ptr::null_mut(), |b, h, _| {
+            hll::wrap_mut(b)?.add_hashes(h);
+            Ok(())
+        })
+    })
+}
+
+/// Writes the distinct-count estimate to `*out`.
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_estimate(buf: *const c_void, len: usize, out: *mut f64) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(hll::wrap(b)?.estimate())) })
+}
+
+/// Empties the sketch (same precision and seed).
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_reset(buf: *mut c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::mutate(buf, len, |b| Ok(hll::wrap_mut(b)?.reset())) })
+}
+
+/// Merges `src` into `dst`: afterwards `dst` estimates the union. Same seed
+/// required; `src`'s precision must be at least `dst`'s (a higher precision
+/// folds down).
+///
+/// Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+///
+/// # Safety
+/// `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_merge(
+    dst: *mut c_void,
+    dst_len: usize,
+    src: *const c_void,
+    src_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(|d, s| hll::wrap_mut(d)?.merge(&hll::wrap(s)?), dst, dst_len, src, src_len)
+    })
+}
+
+/// Imports untrusted bytes (`src`, exactly one exported image, no alignment
+/// needed): verifies headers, length, checksum and body, then writes the live
+/// image into `dst` (8-byte aligned, at least `sketch_hll_size` of its
+/// precision). `dst` is written only on success.
+///
+/// Errors: `SKETCH_CHECKSUM_MISMATCH`, `SKETCH_LENGTH_MISMATCH`, `SKETCH_CORRUPT_HEADER`,
+/// `SKETCH_CORRUPT_BODY`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_MISALIGNED`, `SKETCH_OVERLAP`, ...
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_import(
+    src: *const c_void,
+    src_len: usize,
+    dst: *mut c_void,
+    dst_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { import_with(hll::import, src, src_len, dst, dst_len) })
+}
+
+/// Verifies untrusted bytes in place (headers, exact length, checksum, body).
+///
+/// # Safety
+/// `bytes`: `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_verify(bytes: *const c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { Ok(hll::verify(crate::boundary::bytes(bytes, len)?)?) })
+}
+
+/// Writes in `*bytes` how many bytes `sketch_hll_export` writes for this
+/// sketch: the full image when dense, the header plus 8 bytes per stored hash
+/// in small mode.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `bytes` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_exported_size(
+    buf: *const c_void,
+    len: usize,
+    bytes: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, bytes, hll::exported_len) })
+}
+
+/// Exports the live image in `buf` with its checksum into `out` (no alignment
+/// needed, at least `sketch_hll_exported_size` bytes); `*written` receives the
+/// byte count. Small-mode images are exported compactly.
+///
+/// Errors: `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_export(
+    buf: *const c_void,
+    len: usize,
+    out: *mut c_void,
+    out_len: usize,
+    written: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { export_with(hll::export, buf, len, out, out_len, written) })
+}
+
+/// Writes into `dst` (8-byte aligned, at least `sketch_hll_size(p)` bytes) a
+/// sketch of precision `p` holding what `src` holds (registers folded down,
+/// or the stored hashes). `p` may exceed `src`'s precision only while `src`
+/// is in small mode.
+///
+/// Errors: `SKETCH_INVALID_PARAMETER`, `SKETCH_INCOMPATIBLE`, `SKETCH_OVERLAP`, image errors.
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_downsize(
+    src: *const c_void,
+    src_len: usize,
+    dst: *mut c_void,
+    dst_len: usize,
+    p: u8,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(
+            |d, s| {
+                let source = hll::wrap(s)?;
+                hll::downsize(&source, d, p).map(|_| ())
+            },
+            dst,
+            dst_len,
+            src,
+            src_len,
+        )
+    })
+}
+
+/// Writes the statistics of the sketch to `*out`.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_get_stats(
+    buf: *const c_void,
+    len: usize,
+    out: *mut sketch_hll_stats,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::query(buf, len, out, |b| {
+            let s = hll::wrap(b)?.stats();
+            Ok(sketch_hll_stats {
+                precision: s.precision,
+                mode: match s.mode {
+                    HllMode::Small => SKETCH_HLL_MODE_SMALL,
+                    HllMode::Dense => SKETCH_HLL_MODE_DENSE,
+                },
+                reserved: 0,
+                small_count: s.small_count,
+                small_capacity: s.small_capacity,
+                registers_set: s.registers_set,
+                seed: s.seed,
+                estimate: s.estimate,
+                image_bytes: s.image_bytes,
+            })
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_match_the_core() {
+        assert_eq!(SKETCH_FAMILY_HYPERLOGLOG, sketches_core::FamilyId::HyperLogLog as u16);
+        assert_eq!(SKETCH_CARDINALITY_MIN_PRECISION, sketches_core::cardinality::MIN_PRECISION);
+        assert_eq!(SKETCH_CARDINALITY_MAX_PRECISION, sketches_core::cardinality::MAX_PRECISION);
+        assert_eq!(SKETCH_HLL_MODE_DENSE, HllMode::Dense as u8);
+        assert_eq!(SKETCH_HLL_MODE_SMALL, HllMode::Small as u8);
+    }
+}

@@ -1,0 +1,318 @@
+//! C ABI of UltraLogLog (`sketches_core::ull`).
+
+use crate::boundary::{guard, sketch_slice};
+use crate::filter;
+use crate::image::{export_with, import_with, merge_with};
+use crate::status::sketch_status;
+use core::ffi::c_void;
+use sketches_core::ull;
+
+/// Family id of UltraLogLog.
+pub const SKETCH_FAMILY_ULTRALOGLOG: u16 = 6;
+
+/// Statistics of an UltraLogLog sketch (`sketch_ull_get_stats`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_ull_stats {
+    /// Precision `p`.
+    pub precision: u8,
+    /// Reserved, 0.
+    pub reserved: [u8; 3],
+    /// Registers above zero.
+    pub registers_set: u32,
+    /// Hash seed.
+    pub seed: u64,
+    /// Distinct-count estimate (FGRA).
+    pub estimate: f64,
+    /// Image length in bytes.
+    pub image_bytes: u64,
+}
+
+/// Exact live image size in bytes for precision `p` (4..=18).
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+///
+/// # Safety
+/// `bytes` must point to a writable `uint64_t`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_size(p: u8, bytes: *mut u64) -> sketch_status {
+    guard(|| {
+        crate::boundary::require(bytes)?;
+        let n = ull::image_len(p)?;
+        // SAFETY: non-NULL checked; caller contract.
+        unsafe { crate::boundary::write_out(bytes, n) }
+    })
+}
+
+/// Writes an empty UltraLogLog sketch of precision `p` (4..=18) with hash seed `seed`
+/// into `buf` (8-byte aligned, at least `sketch_ull_size` bytes). Any previous
+/// content is overwritten.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+/// `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+///
+/// # Safety
+/// `buf` must point to `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_init(buf: *mut c_void, len: usize, p: u8, seed: u64) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::mutate(buf, len, |b| ull::init(b, p, seed).map(|_| ())) })
+}
+
+/// Adds a byte key (hashed with XXH3-64 and the sketch's seed). When `changed`
+/// is not NULL it receives true when the sketch changed (a register changed).
+/// `key` may be NULL when `key_len` is 0.
+///
+/// Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image
+/// (`SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_BAD_MAGIC`,
+/// `SKETCH_WRONG_FAMILY`, `SKETCH_CORRUPT_HEADER`, ...).
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `key`: `key_len` readable bytes; `changed`: NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add(
+    buf: *mut c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::update(buf, len, changed, |b| Ok(ull::wrap_mut(b)?.add(key)))
+    })
+}
+
+/// Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_ull_add`.
+///
+/// # Safety
+/// As for `sketch_ull_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_u64(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(ull::wrap_mut(b)?.add_u64(key))) })
+}
+
+/// Adds a precomputed 64-bit hash (for example `sketch_hash(key, len, seed)`
+/// with the sketch's seed; any uniformly distributed 64-bit value works).
+/// See `sketch_ull_add`.
+///
+/// # Safety
+/// As for `sketch_ull_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_hash(
+    buf: *mut c_void,
+    len: usize,
+    hash: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(ull::wrap_mut(b)?.add_hash(hash))) })
+}
+
+/// Adds `count` byte keys in one call. Every key pointer is checked before
+/// anything is added: on error nothing changes.
+///
+/// # Safety
+/// `keys`: `count` readable `sketch_slice`s, each valid.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::add_keys(
+            buf,
+            len,
+            keys,
+            count,
+            core::ptr::null_mut(),
+            |b| {
+                ull::wrap_mut(b).map(|s| {
+                    let h = s.as_ref().key_hasher();
+                    (s, h)
+                })
+            },
+            |s, h, _| {
+                s.add_hashes(h);
+                Ok(())
+            },
+        )
+    })
+}
+
+/// Adds `count` precomputed hashes in one call.
+///
+/// # Safety
+/// `hashes`: `count` readable values (NULL allowed when `count` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_hash_batch(
+    buf: *mut c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::add_hashes(buf, len, hashes, count, core::ptr::null_mut(), |b, h, _| {
+            ull::wrap_mut(b)?.add_hashes(h);
+            Ok(())
+        })
+    })
+}
+
+/// Writes the distinct-count estimate to `*out`.
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_estimate(buf: *const c_void, len: usize, out: *mut f64) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(ull::wrap(b)?.estimate())) })
+}
+
+/// Empties the sketch (same precision and seed).
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_reset(buf: *mut c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::mutate(buf, len, |b| Ok(ull::wrap_mut(b)?.reset())) })
+}
+
+/// Merges `src` into `dst`: afterwards `dst` estimates the union. Same seed
+/// required; `src`'s precision must be at least `dst`'s (a higher precision
+/// folds down).
+///
+/// Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+///
+/// # Safety
+/// `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_merge(
+    dst: *mut c_void,
+    dst_len: usize,
+    src: *const c_void,
+    src_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(|d, s| ull::wrap_mut(d)?.merge(&ull::wrap(s)?), dst, dst_len, src, src_len)
+    })
+}
+
+/// Imports untrusted bytes (`src`, exactly one exported image, no alignment
+/// needed): verifies headers, length, checksum and body, then writes the live
+/// image into `dst` (8-byte aligned, at least `sketch_ull_size` of its
+/// precision). `dst` is written only on success.
+///
+/// Errors: `SKETCH_CHECKSUM_MISMATCH`, `SKETCH_LENGTH_MISMATCH`, `SKETCH_CORRUPT_HEADER`,
+/// `SKETCH_CORRUPT_BODY`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_MISALIGNED`, `SKETCH_OVERLAP`, ...
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_import(
+    src: *const c_void,
+    src_len: usize,
+    dst: *mut c_void,
+    dst_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { import_with(ull::import, src, src_len, dst, dst_len) })
+}
+
+/// Verifies untrusted bytes in place (headers, exact length, checksum, body).
+///
+/// # Safety
+/// `bytes`: `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_verify(bytes: *const c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { Ok(ull::verify(crate::boundary::bytes(bytes, len)?)?) })
+}
+
+/// Exports the image in `buf` with its checksum into `out` (no alignment
+/// needed, at least the image length); `*written` receives the byte count.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_export(
+    buf: *const c_void,
+    len: usize,
+    out: *mut c_void,
+    out_len: usize,
+    written: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { export_with(ull::export, buf, len, out, out_len, written) })
+}
+
+/// Writes into `dst` (8-byte aligned, at least `sketch_hll_size(p)` bytes for
+/// `src`'s precision `p`) the HyperLogLog the same hashes give: same
+/// precision and seed, each register keeping the largest update value.
+///
+/// Errors: `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_MISALIGNED`, `SKETCH_OVERLAP`, image errors.
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_to_hll(
+    src: *const c_void,
+    src_len: usize,
+    dst: *mut c_void,
+    dst_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(|d, s| ull::to_hll(&ull::wrap(s)?, d).map(|_| ()), dst, dst_len, src, src_len)
+    })
+}
+
+/// Writes the statistics of the sketch to `*out`. O(m).
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_get_stats(
+    buf: *const c_void,
+    len: usize,
+    out: *mut sketch_ull_stats,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::query(buf, len, out, |b| {
+            let s = ull::wrap(b)?.stats();
+            Ok(sketch_ull_stats {
+                precision: s.precision,
+                reserved: [0; 3],
+                registers_set: s.registers_set,
+                seed: s.seed,
+                estimate: s.estimate,
+                image_bytes: s.image_bytes,
+            })
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn family_id_matches_the_core() {
+        assert_eq!(super::SKETCH_FAMILY_ULTRALOGLOG, sketches_core::FamilyId::UltraLogLog as u16);
+    }
+}
