@@ -209,7 +209,12 @@ pub unsafe extern "C" fn sketch_hll_estimate(buf: *const c_void, len: usize, out
 #[no_mangle]
 pub unsafe extern "C" fn sketch_hll_reset(buf: *mut c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| Ok(hll::wrap_mut(b)?.reset())) })
+    guard(|| unsafe {
+        filter::mutate(buf, len, |b| {
+            hll::wrap_mut(b)?.reset();
+            Ok(())
+        })
+    })
 }
 
 /// Merges `src` into `dst`: afterwards `dst` estimates the union. Same seed
