@@ -137,3 +137,64 @@ fn golden_images_are_stable_and_readable() {
         }
     }
 }
+
+/// Cardinality golden images: HyperLogLog p = 12 in small mode (compact
+/// export, 200 keys) and dense (1000 keys), UltraLogLog p = 10 (1000 keys).
+fn build_cardinality(kind: &str) -> Vec<u8> {
+    use sketches_core::{hll, ull};
+    let p = if kind == "ull" { 10 } else { 12 };
+    let count = if kind == "hll_small" { 200 } else { KEYS };
+    let len = if kind == "ull" { ull::image_len(p) } else { hll::image_len(p) }.unwrap() as usize;
+    let (mut storage, off) = aligned(len);
+    let buf = &mut storage[off..off + len];
+    let mut out = vec![0u8; len];
+    if kind == "ull" {
+        let mut s = ull::init(buf, p, 42).unwrap();
+        (0..count).for_each(|i| {
+            s.add(key(i).as_bytes());
+        });
+        s.add_u64(7);
+        let n = ull::export(buf, &mut out).unwrap();
+        out.truncate(n);
+    } else {
+        let mut s = hll::init(buf, p, 42).unwrap();
+        (0..count).for_each(|i| {
+            s.add(key(i).as_bytes());
+        });
+        s.add_u64(7);
+        let n = hll::export(buf, &mut out).unwrap();
+        out.truncate(n);
+    }
+    out
+}
+
+#[test]
+fn cardinality_golden_images_are_stable_and_readable() {
+    use sketches_core::{hll, ull};
+    for kind in ["hll_small", "hll_dense", "ull"] {
+        let path = workspace().join(format!("tests/golden/{kind}_v1.img"));
+        let built = build_cardinality(kind);
+        if std::env::var_os("SKETCHES_BLESS_GOLDEN").is_some() {
+            std::fs::write(&path, &built).unwrap();
+        }
+        let golden = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(golden == built, "{kind}: the image bytes changed (format break?)");
+        let full = if kind == "ull" { ull::image_len(10) } else { hll::image_len(12) }.unwrap() as usize;
+        let (mut storage, off) = aligned(full);
+        let dst = &mut storage[off..off + full];
+        if kind == "ull" {
+            ull::import(&golden, dst).unwrap();
+            let e = ull::wrap(dst).unwrap().estimate();
+            assert!((e - 1001.0).abs() < 0.1 * 1001.0, "{e}");
+        } else {
+            assert_eq!(hll::import(&golden, dst), Ok(full));
+            let s = hll::wrap(dst).unwrap();
+            if kind == "hll_small" {
+                assert_eq!(golden.len(), hll::HEADER_LEN + 201 * 8);
+                assert_eq!(s.estimate(), 201.0);
+            } else {
+                assert!((s.estimate() - 1001.0).abs() < 0.1 * 1001.0);
+            }
+        }
+    }
+}
