@@ -267,7 +267,7 @@ static void cardinality_rows(size_t n, size_t exact_bytes, void *bloom, size_t b
     check(sketch_hll_init(hll, hl, 14, 0), "init");
     add_range(sketch_hll_add_batch, hll, hl, "present", 0, n);
     printf("%-52s %14s %14s\n", "  merged registers == registers of one sketch", "-",
-           memcmp((char *)hll + 320, (char *)half_a + 320, hl - 320) == 0 ? "yes" : "NO");
+           memcmp((char *)hll + 384, (char *)half_a + 384, hl - 384) == 0 ? "yes" : "NO");
 
     /* small counts are exact; precisions fold down */
     void *small = alloc_aligned(hll12_bytes);

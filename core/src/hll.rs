@@ -27,8 +27,9 @@
 //!
 //! **Estimator.** Ertl's improved estimator ("New cardinality estimation
 //! algorithms for HyperLogLog sketches", 2017, algorithm 6) from the register
-//! histogram, which the header keeps up to date, so an estimate is O(q)
-//! whatever `m` is. The constant is Flajolet's finite-m `alpha_m =
+//! histogram and fixed-point register sum, which the header keeps up to
+//! date, so an estimate is O(1) while no register is 0 or at its maximum
+//! (O(q) series otherwise) whatever `m` is. The constant is Flajolet's finite-m `alpha_m =
 //! alpha_inf / (1 + 1.079/m)` instead of `alpha_inf`. No empirical bias
 //! tables. An image whose registers are all at their maximum (unreachable
 //! with fewer than ~2^64 distinct hashes) estimates +infinity.
@@ -43,7 +44,9 @@
 //! | 52 | 4 | small mode: number of hashes stored; dense: 0 |
 //! | 56 | 8 | reserved, 0 |
 //! | 64 | 256 | dense: 64 `u32` counters, entry `v` = registers whose value is `v` (they sum to `m`); small: all 0 |
-//! | 320 | [`body_len`] | dense: the `6m/8` register bytes, then zero padding; small: the sorted distinct `u64` hashes, then zeros |
+//! | 320 | 16 | dense: `u128` fixed-point register sum `sum of 2^(64-v)` over registers with `1 <= v <= q`; small: 0 |
+//! | 336 | 48 | reserved, 0 |
+//! | 384 | [`body_len`] | dense: the `6m/8` register bytes, then zero padding (at least 8 bytes); small: the sorted distinct `u64` hashes, then zeros |
 //!
 //! Common-header flag bit 0 ([`FLAG_COMPACT`]) marks an exported small-mode
 //! image cut after its last hash; only [`import`] and [`verify`] take those.
@@ -63,7 +66,7 @@ use crate::image::{self, get_u32, get_u64, put_u32, put_u64};
 use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
 
 /// Byte length of the HyperLogLog header (common + family header).
-pub const HEADER_LEN: usize = 320;
+pub const HEADER_LEN: usize = 384;
 /// Common-header flag of an exported, compact small-mode image.
 pub const FLAG_COMPACT: u32 = 1;
 /// Most hashes small mode keeps (bounds the stack used by conversion).
@@ -77,6 +80,7 @@ const OFF_PRECISION: usize = 48;
 const OFF_MODE: usize = 49;
 const OFF_SMALL_COUNT: usize = 52;
 const OFF_HISTOGRAM: usize = 64;
+const OFF_REGISTER_SUM: usize = 320;
 const ALPHA_INF: f64 = 0.721_347_520_444_481_7; // 1 / (2 ln 2)
 
 /// Whether a sketch still keeps exact hashes or has registers.
@@ -99,9 +103,10 @@ pub const fn register_bytes(p: u8) -> usize {
     registers(p) * 6 / 8
 }
 
-/// Bytes of the body (register area): `max(6m/8, MIN_BODY_LEN)`.
+/// Bytes of the body (register area): `max(6m/8 + 8, MIN_BODY_LEN)` (the
+/// padding lets every register be read with one two-byte load).
 pub const fn body_len(p: u8) -> usize {
-    let bytes = register_bytes(p);
+    let bytes = register_bytes(p) + 8;
     if bytes < MIN_BODY_LEN {
         MIN_BODY_LEN
     } else {
@@ -185,7 +190,10 @@ impl ImageFamily for HllImage {
             _ => return Err(Error::CorruptHeader),
         };
         let small_count = get_u32(image, OFF_SMALL_COUNT).ok_or(Error::BufferTooSmall)? as usize;
-        if !image::zeroed(image, 50..52) || !image::zeroed(image, 56..64) {
+        if !image::zeroed(image, 50..52)
+            || !image::zeroed(image, 56..64)
+            || !image::zeroed(image, 336..HEADER_LEN)
+        {
             return Err(Error::CorruptHeader);
         }
         let compact = common.flags & FLAG_COMPACT != 0;
@@ -199,7 +207,11 @@ impl ImageFamily for HllImage {
             (HllMode::Dense, false) => HEADER_LEN + body_len(p),
         };
         let consistent = match mode {
-            HllMode::Small => small_count <= small_capacity(p) && histogram_total == 0,
+            HllMode::Small => {
+                small_count <= small_capacity(p)
+                    && histogram_total == 0
+                    && image::zeroed(image, OFF_REGISTER_SUM..OFF_REGISTER_SUM + 16)
+            }
             HllMode::Dense => small_count == 0 && histogram_total == registers(p) as u64,
         };
         if !consistent || image.len() != expected_len {
@@ -312,7 +324,8 @@ fn check_body(layout: &HllLayout, image: &[u8]) -> Result<()> {
             let illegal = histogram.iter().skip(legal + 1).any(|c| *c != 0);
             let stored = (0..HISTOGRAM_LEN)
                 .all(|v| get_u32(image, OFF_HISTOGRAM + 4 * v) == histogram.get(v).copied());
-            if illegal || !stored || padding.iter().any(|b| *b != 0) {
+            let sum_ok = read_register_sum(image) == register_sum_of(&histogram, layout.p);
+            if illegal || !stored || !sum_ok || padding.iter().any(|b| *b != 0) {
                 return Err(Error::CorruptBody);
             }
         }
@@ -403,6 +416,33 @@ fn histogram_of(regs: &[u8]) -> [u32; HISTOGRAM_LEN] {
     histogram
 }
 
+/// The fixed-point weight `2^(64-v)` of a register value in the register
+/// sum (0 for empty and maximal registers, which the estimator treats apart).
+#[inline(always)]
+const fn register_weight(v: u8, p: u8) -> u128 {
+    if v == 0 || v > 64 - p {
+        0
+    } else {
+        1u128 << (64 - v)
+    }
+}
+
+/// The register sum a histogram implies.
+fn register_sum_of(histogram: &[u32; HISTOGRAM_LEN], p: u8) -> u128 {
+    histogram.iter().enumerate().map(|(v, c)| u128::from(*c) * register_weight(v as u8, p)).sum()
+}
+
+fn read_register_sum(header: &[u8]) -> u128 {
+    let lo = get_u64(header, OFF_REGISTER_SUM).unwrap_or(0);
+    let hi = get_u64(header, OFF_REGISTER_SUM + 8).unwrap_or(0);
+    (u128::from(hi) << 64) | u128::from(lo)
+}
+
+fn write_register_sum(header: &mut [u8], sum: u128) {
+    put_u64(header, OFF_REGISTER_SUM, sum as u64);
+    put_u64(header, OFF_REGISTER_SUM + 8, (sum >> 64) as u64);
+}
+
 /// Four 6-bit registers from three bytes.
 #[inline(always)]
 fn unpack_group(group: &[u8]) -> u32 {
@@ -445,16 +485,23 @@ fn tau(x: f64) -> f64 {
     z / 3.0
 }
 
-/// Ertl's improved estimator from a register histogram at precision `p`.
-pub(crate) fn improved_estimate(histogram: &[u32; HISTOGRAM_LEN], p: u8) -> f64 {
+/// Ertl's improved estimator at precision `p` from the number of empty
+/// registers, of registers at the maximum `q + 1`, and the register sum
+/// `sum of 2^(64-v)` over the others. Ertl's recursion
+/// `z = m tau(1 - C_(q+1)/m); z = (z + C_k)/2 for k = q..1; z += m sigma(C_0/m)`
+/// unrolls to `m tau 2^-q + sum_k C_k 2^-k + m sigma`, which is what this computes.
+pub(crate) fn improved_estimate(empty: u32, maximal: u32, register_sum: u128, p: u8) -> f64 {
     let m = registers(p) as f64;
-    let q = 64 - usize::from(p);
-    let count = |v: usize| f64::from(histogram.get(v).copied().unwrap_or(0));
-    let mut z = m * tau(1.0 - count(q + 1) / m);
-    for k in (1..=q).rev() {
-        z = 0.5 * (z + count(k));
+    let q = 64 - i32::from(p);
+    let hi = (register_sum >> 64) as u64 as f64;
+    let lo = register_sum as u64 as f64;
+    let mut z = hi + lo * (1.0 / 18_446_744_073_709_551_616.0);
+    if maximal > 0 {
+        z += m * tau(1.0 - f64::from(maximal) / m) * libm::exp2(-f64::from(q));
     }
-    z += m * sigma(count(0) / m);
+    if empty > 0 {
+        z += m * sigma(f64::from(empty) / m);
+    }
     // alpha_m = alpha_inf / (1 + 1.079 / m): the finite-m constant of
     // Flajolet et al. (2007), which removes the +1.08/m relative bias the
     // harmonic mean has at every cardinality (measured +0.1..0.2% at p = 10).
@@ -567,7 +614,11 @@ impl<'a> Hll<'a> {
     pub fn estimate(&self) -> f64 {
         match self.mode() {
             HllMode::Small => self.small_count() as f64,
-            HllMode::Dense => improved_estimate(&self.histogram(), self.p),
+            HllMode::Dense => {
+                let count = |v: usize| get_u32(self.header, OFF_HISTOGRAM + 4 * v).unwrap_or(0);
+                let maximal = count(usize::from(max_register(self.p)));
+                improved_estimate(count(0), maximal, read_register_sum(self.header), self.p)
+            }
         }
     }
 
@@ -644,13 +695,31 @@ impl<'a> HllMut<'a> {
     #[inline(always)]
     fn add_dense(&mut self, hash: u64) -> bool {
         let (i, k) = split_hash(hash, self.p);
-        let old = get_register(self.body, i);
+        let bit = i * 6;
+        let shift = bit & 7;
+        // Every register lies in one two-byte window (the body is padded).
+        let Some([lo, hi]) = self.body.get_mut(bit >> 3..(bit >> 3) + 2) else {
+            return false;
+        };
+        let word = u16::from(*lo) | (u16::from(*hi) << 8);
+        let old = ((word >> shift) & 63) as u8;
         if k <= old {
             return false;
         }
-        set_register(self.body, i, k);
-        self.bump_histogram(old, k);
+        let word = (word & !(63 << shift)) | (u16::from(k) << shift);
+        *lo = word as u8;
+        *hi = (word >> 8) as u8;
+        self.register_changed(old, k);
         true
+    }
+
+    /// Histogram and register-sum bookkeeping of one raised register.
+    #[inline(never)]
+    fn register_changed(&mut self, old: u8, new: u8) {
+        self.bump_histogram(old, new);
+        let sum = read_register_sum(self.header);
+        let sum = sum.wrapping_add(register_weight(new, self.p)).wrapping_sub(register_weight(old, self.p));
+        write_register_sum(self.header, sum);
     }
 
     #[inline(always)]
@@ -728,10 +797,13 @@ impl<'a> HllMut<'a> {
         }
     }
 
+    /// Writes the histogram and the register sum it implies.
     fn write_histogram(&mut self, histogram: &[u32; HISTOGRAM_LEN]) {
         for (v, c) in histogram.iter().enumerate() {
             put_u32(self.header, OFF_HISTOGRAM + 4 * v, *c);
         }
+        let sum = register_sum_of(histogram, self.p);
+        write_register_sum(self.header, sum);
     }
 
     /// Merges `other` into this sketch: afterwards it holds the union.
@@ -799,7 +871,7 @@ impl<'a> HllMut<'a> {
             let old = get_register(self.body, i);
             if value > old {
                 set_register(self.body, i, value);
-                self.bump_histogram(old, value);
+                self.register_changed(old, value);
             }
         }
     }

@@ -116,13 +116,106 @@ avx2_dispatch!(
     ) -> ()
 );
 
-avx2_dispatch!(
-    /// UltraLogLog same-precision register merge (`dst[i] = merge(dst[i], src[i])`).
-    fn ull_merge => crate::ull::kernels::merge, (dst: &mut [u8], src: &[u8]) -> ()
-);
+/// UltraLogLog same-precision register merge: `dst[i] = merge(dst[i], src[i])`
+/// over the common length. With AVX2, 32 registers per step with a table
+/// lookup (`vpshufb`) for the history shift: p = 14 (16 KiB) measured
+/// 0.83 us against 1.26 us for the compiler's own AVX2 vectorization of the
+/// scalar formula (`cargo bench --bench cardinality -- merge`).
+pub fn ull_merge(dst: &mut [u8], src: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() {
+        // SAFETY: AVX2 is present (CPUID feature bit plus OS support of the
+        // YMM state, checked by `has_avx2`).
+        unsafe { ull_merge_avx2(dst, src) };
+        return;
+    }
+    crate::ull::kernels::merge(dst, src);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn ull_merge_avx2(dst: &mut [u8], src: &[u8]) {
+    use core::arch::x86_64::*;
+    let n = dst.len().min(src.len());
+    let vectors = n / 32;
+    let t = crate::ull::kernels::SHIFTED_HISTORY;
+    let table = _mm256_setr_epi8(
+        t[0] as i8,
+        t[1] as i8,
+        t[2] as i8,
+        t[3] as i8,
+        t[4] as i8,
+        t[5] as i8,
+        t[6] as i8,
+        t[7] as i8,
+        t[8] as i8,
+        t[9] as i8,
+        t[10] as i8,
+        t[11] as i8,
+        t[12] as i8,
+        t[13] as i8,
+        t[14] as i8,
+        t[15] as i8,
+        t[0] as i8,
+        t[1] as i8,
+        t[2] as i8,
+        t[3] as i8,
+        t[4] as i8,
+        t[5] as i8,
+        t[6] as i8,
+        t[7] as i8,
+        t[8] as i8,
+        t[9] as i8,
+        t[10] as i8,
+        t[11] as i8,
+        t[12] as i8,
+        t[13] as i8,
+        t[14] as i8,
+        t[15] as i8,
+    );
+    let top_mask = _mm256_set1_epi8(0xfcu8 as i8);
+    let six_bits = _mm256_set1_epi8(0x3f);
+    let three = _mm256_set1_epi8(3);
+    let (d_ptr, s_ptr) = (dst.as_mut_ptr(), src.as_ptr());
+    for v in 0..vectors {
+        // SAFETY: 32 * v + 32 <= n, which is within both slices.
+        unsafe {
+            let pd = d_ptr.add(32 * v) as *mut __m256i;
+            let ps = s_ptr.add(32 * v) as *const __m256i;
+            let (a, b) = (_mm256_loadu_si256(pd), _mm256_loadu_si256(ps));
+            let (hi, lo) = (_mm256_max_epu8(a, b), _mm256_min_epu8(a, b));
+            // d = (hi - (lo & 0xfc)) >> 2 per byte (16-bit shift, then the
+            // two bits shifted in from the neighbour byte are masked off).
+            let diff = _mm256_sub_epi8(hi, _mm256_and_si256(lo, top_mask));
+            let d = _mm256_and_si256(_mm256_srli_epi16(diff, 2), six_bits);
+            // index = min(d, 3) << 2 | (lo & 3); min(d, 3) << 2 stays in its byte.
+            let index =
+                _mm256_or_si256(_mm256_slli_epi16(_mm256_min_epu8(d, three), 2), _mm256_and_si256(lo, three));
+            let merged = _mm256_or_si256(hi, _mm256_shuffle_epi8(table, index));
+            _mm256_storeu_si256(pd, merged);
+        }
+    }
+    let done = vectors * 32;
+    if let (Some(d), Some(s)) = (dst.get_mut(done..n), src.get(done..n)) {
+        crate::ull::kernels::merge(d, s);
+    }
+}
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn ull_merge_kernels_agree_on_every_byte_pair() {
+        extern crate std;
+        // All 65,536 pairs (legal or not), at every offset of a 32-byte vector.
+        let a: std::vec::Vec<u8> = (0..65_536u32).map(|i| (i >> 8) as u8).chain(0..37u8).collect();
+        let b: std::vec::Vec<u8> = (0..65_536u32).map(|i| i as u8).chain(0..37u8).collect();
+        let mut fast = a.clone();
+        super::ull_merge(&mut fast, &b);
+        let mut scalar = a.clone();
+        crate::ull::kernels::merge(&mut scalar, &b);
+        assert_eq!(fast, scalar);
+    }
+
     #[test]
     fn detection_is_stable() {
         let first = super::has_avx2();

@@ -186,22 +186,17 @@ pub(crate) const fn pack(seen: u64) -> u8 {
 
 /// The register byte after merging registers `a` and `b` of the same
 /// precision (the union of what both have seen), without unpacking: the
-/// larger byte keeps its top value, and the smaller one adds the history
-/// bits its top value and first history bit land on. Branch-free on bytes so
-/// that the merge loop vectorizes.
+/// larger byte keeps its top value, and the smaller one's top value and
+/// history bits, shifted down by the difference `d` of the top values, land
+/// on its history bits: `((4 | (lo & 3)) >> min(d, 3)) & 3`. An empty
+/// smaller register has `d >= 3` against any legal non-empty one, so it
+/// adds nothing without a special case. The AVX2 kernel in [`crate::simd`]
+/// computes the same formula 32 bytes at a time (a table lookup for the shift).
 #[inline(always)]
 pub(crate) fn merge_register(a: u8, b: u8) -> u8 {
     let (hi, lo) = (a.max(b), a.min(b));
-    let d = (hi >> 2).wrapping_sub(lo >> 2);
-    let same = lo & 3;
-    let one_below = 2 | ((lo >> 1) & 1);
-    let contribution = match d {
-        0 => same,
-        1 => one_below,
-        2 => 1,
-        _ => 0,
-    };
-    hi | if lo == 0 { 0 } else { contribution }
+    let d = hi.wrapping_sub(lo & 0xfc) >> 2;
+    hi | (((4 | (lo & 3)) >> d.min(3)) & 3)
 }
 
 pub(crate) mod kernels {
@@ -212,6 +207,10 @@ pub(crate) mod kernels {
             *d = super::merge_register(*d, *s);
         }
     }
+
+    /// `merge_register`'s shift as a 16-entry table indexed by
+    /// `min(d, 3) << 2 | (lo & 3)`.
+    pub const SHIFTED_HISTORY: [u8; 16] = [0, 1, 2, 3, 2, 2, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0];
 }
 
 /// Writes into `buf` the HyperLogLog of the same precision and seed that

@@ -77,6 +77,13 @@ fn byte_merge_equals_the_union_of_seen_sets() {
 }
 
 #[test]
+fn shift_table_matches_its_formula() {
+    for (i, v) in kernels::SHIFTED_HISTORY.iter().enumerate() {
+        assert_eq!(*v, ((4 | (i as u8 & 3)) >> (i >> 2)) & 3);
+    }
+}
+
+#[test]
 fn keys_hash_with_the_image_seed() {
     let mut a = fresh(12, 7);
     let mut b = fresh(12, 7);

@@ -1,0 +1,232 @@
+//! HyperLogLog / UltraLogLog against the Rust crates people use, in one run:
+//! `cargo bench -p sketches-core --bench cardinality`.
+//!
+//! * add: 1M distinct u64 keys into a p = 14 sketch, each library hashing
+//!   with its own default hash (ours: XXH3), and the same with hashes
+//!   computed beforehand (register update cost only);
+//! * estimate of a p = 14 sketch holding 1M keys;
+//! * merge of two p = 14 sketches of 500k keys each, next to a `memcpy` of
+//!   the same register bytes.
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use datasketches::hll::{HllSketch, HllType, HllUnion};
+use sketches_core::{hash, hll, ull};
+use std::collections::hash_map::RandomState;
+
+const N: u64 = 1_000_000;
+const P: u8 = 14;
+
+/// A byte buffer whose usable part starts on a 64-byte boundary.
+struct Aligned {
+    storage: Vec<u8>,
+    offset: usize,
+    len: usize,
+}
+
+impl Aligned {
+    fn new(bytes: u64) -> Self {
+        let len = bytes as usize;
+        let storage = vec![0u8; len + 64];
+        let offset = storage.as_ptr().align_offset(64);
+        Aligned { storage, offset, len }
+    }
+    fn bytes(&mut self) -> &mut [u8] {
+        &mut self.storage[self.offset..self.offset + self.len]
+    }
+}
+
+fn hll_with(keys: std::ops::Range<u64>) -> Aligned {
+    let mut buf = Aligned::new(hll::image_len(P).unwrap());
+    let mut s = hll::init(buf.bytes(), P, 0).unwrap();
+    keys.for_each(|k| {
+        s.add_u64(k);
+    });
+    buf
+}
+
+fn ull_with(keys: std::ops::Range<u64>) -> Aligned {
+    let mut buf = Aligned::new(ull::image_len(P).unwrap());
+    let mut s = ull::init(buf.bytes(), P, 0).unwrap();
+    keys.for_each(|k| {
+        s.add_u64(k);
+    });
+    buf
+}
+
+fn add(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cardinality_add_1M_p14");
+    g.throughput(Throughput::Elements(N));
+    g.sample_size(20);
+    let hashes: Vec<u64> = (0..N).map(|k| hash::hash_u64(k, 0)).collect();
+    let mut hbuf = Aligned::new(hll::image_len(P).unwrap());
+    hll::init(hbuf.bytes(), P, 0).unwrap();
+    g.bench_function(BenchmarkId::new("sketches_hll", "u64"), |b| {
+        b.iter(|| {
+            let mut s = hll::wrap_mut(hbuf.bytes()).unwrap();
+            s.reset();
+            (0..N).for_each(|k| {
+                s.add_u64(k);
+            });
+            black_box(s.as_ref().estimate())
+        })
+    });
+    g.bench_function(BenchmarkId::new("sketches_hll", "hash"), |b| {
+        b.iter(|| {
+            let mut s = hll::wrap_mut(hbuf.bytes()).unwrap();
+            s.reset();
+            s.add_hashes(&hashes);
+            black_box(s.as_ref().estimate())
+        })
+    });
+    let mut ubuf = Aligned::new(ull::image_len(P).unwrap());
+    ull::init(ubuf.bytes(), P, 0).unwrap();
+    g.bench_function(BenchmarkId::new("sketches_ull", "u64"), |b| {
+        b.iter(|| {
+            let mut s = ull::wrap_mut(ubuf.bytes()).unwrap();
+            s.reset();
+            (0..N).for_each(|k| {
+                s.add_u64(k);
+            });
+            black_box(s.as_ref().register(5))
+        })
+    });
+    g.bench_function(BenchmarkId::new("sketches_ull", "hash"), |b| {
+        b.iter(|| {
+            let mut s = ull::wrap_mut(ubuf.bytes()).unwrap();
+            s.reset();
+            s.add_hashes(&hashes);
+            black_box(s.as_ref().register(5))
+        })
+    });
+    g.bench_function(BenchmarkId::new("hyperloglockless", "u64"), |b| {
+        b.iter(|| {
+            let mut h = hyperloglockless::HyperLogLog::seeded(P, 7);
+            (0..N).for_each(|k| h.insert(&k));
+            black_box(h.raw_count())
+        })
+    });
+    g.bench_function(BenchmarkId::new("hyperloglockless", "hash"), |b| {
+        b.iter(|| {
+            let mut h = hyperloglockless::HyperLogLog::seeded(P, 7);
+            hashes.iter().for_each(|x| h.insert_hash(*x));
+            black_box(h.raw_count())
+        })
+    });
+    g.bench_function(BenchmarkId::new("hyperloglogplus", "u64"), |b| {
+        b.iter(|| {
+            use hyperloglogplus::HyperLogLog as _;
+            let mut h = hyperloglogplus::HyperLogLogPlus::<u64, _>::new(P, RandomState::new()).unwrap();
+            (0..N).for_each(|k| h.insert(&k));
+            black_box(h.count())
+        })
+    });
+    g.bench_function(BenchmarkId::new("datasketches_hll6", "u64"), |b| {
+        b.iter(|| {
+            let mut h = HllSketch::new(P, HllType::Hll6).unwrap();
+            (0..N).for_each(|k| h.update(k));
+            black_box(h.estimate())
+        })
+    });
+    g.finish();
+}
+
+fn estimate(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cardinality_estimate_p14");
+    let mut h = hll_with(0..N);
+    let mut u = ull_with(0..N);
+    g.bench_function("sketches_hll", |b| {
+        let view = hll::wrap(h.bytes()).unwrap();
+        b.iter(|| black_box(view.estimate()))
+    });
+    g.bench_function("sketches_ull", |b| {
+        let view = ull::wrap(u.bytes()).unwrap();
+        b.iter(|| black_box(view.estimate()))
+    });
+    let mut ds = HllSketch::new(P, HllType::Hll6).unwrap();
+    (0..N).for_each(|k| ds.update(k));
+    g.bench_function("datasketches_hll6", |b| b.iter(|| black_box(ds.estimate())));
+    let mut hl = hyperloglockless::HyperLogLog::seeded(P, 7);
+    (0..N).for_each(|k| hl.insert(&k));
+    g.bench_function("hyperloglockless", |b| b.iter(|| black_box(hl.count())));
+    use hyperloglogplus::HyperLogLog as _;
+    let mut hp = hyperloglogplus::HyperLogLogPlus::<u64, _>::new(P, RandomState::new()).unwrap();
+    (0..N).for_each(|k| hp.insert(&k));
+    g.bench_function("hyperloglogplus", |b| b.iter(|| black_box(hp.count())));
+    g.finish();
+}
+
+fn merge(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cardinality_merge_p14");
+    let mut a = hll_with(0..N / 2);
+    let mut b_img = hll_with(N / 2..N);
+    let mut dst = hll_with(0..0);
+    let a_bytes = a.bytes().to_vec();
+    g.bench_function("sketches_hll_copy_and_merge", |bch| {
+        let src = b_img.bytes().to_vec();
+        bch.iter(|| {
+            let d = dst.bytes();
+            d.copy_from_slice(&a_bytes);
+            let mut s = hll::wrap_mut(d).unwrap();
+            s.merge(&hll::wrap(&src).unwrap()).unwrap();
+            black_box(d[400])
+        })
+    });
+    let mut ua = ull_with(0..N / 2);
+    let mut ub = ull_with(N / 2..N);
+    let ua_bytes = ua.bytes().to_vec();
+    let mut udst = ull_with(0..0);
+    g.bench_function("sketches_ull_copy_and_merge", |bch| {
+        let src = ub.bytes().to_vec();
+        bch.iter(|| {
+            let d = udst.bytes();
+            d.copy_from_slice(&ua_bytes);
+            let mut s = ull::wrap_mut(d).unwrap();
+            s.merge(&ull::wrap(&src).unwrap()).unwrap();
+            black_box(d[400])
+        })
+    });
+    g.bench_function("sketches_ull_merge_only", |bch| {
+        let src = ub.bytes().to_vec();
+        bch.iter(|| {
+            let mut s = ull::wrap_mut(udst.bytes()).unwrap();
+            s.merge(&ull::wrap(&src).unwrap()).unwrap();
+        })
+    });
+    let registers = 1usize << P;
+    let src_regs = ub.bytes()[ull::HEADER_LEN..ull::HEADER_LEN + registers].to_vec();
+    let mut copy_dst = vec![0u8; registers];
+    g.bench_function("memcpy_ull_register_bytes", |bch| {
+        bch.iter(|| {
+            copy_dst.copy_from_slice(black_box(&src_regs));
+            black_box(copy_dst[400])
+        })
+    });
+    let (mut dsa, mut dsb) =
+        (HllSketch::new(P, HllType::Hll6).unwrap(), HllSketch::new(P, HllType::Hll6).unwrap());
+    (0..N / 2).for_each(|k| dsa.update(k));
+    (N / 2..N).for_each(|k| dsb.update(k));
+    g.bench_function("datasketches_hll6_union", |bch| {
+        bch.iter(|| {
+            let mut u = HllUnion::new(P).unwrap();
+            u.update(&dsa);
+            u.update(&dsb);
+            black_box(u.estimate())
+        })
+    });
+    let mut la = hyperloglockless::HyperLogLog::seeded(P, 7);
+    let mut lb = hyperloglockless::HyperLogLog::seeded(P, 7);
+    (0..N / 2).for_each(|k| la.insert(&k));
+    (N / 2..N).for_each(|k| lb.insert(&k));
+    g.bench_function("hyperloglockless_copy_and_union", |bch| {
+        bch.iter(|| {
+            let mut d = la.clone();
+            d.union(&lb).unwrap();
+            black_box(d.raw_count())
+        })
+    });
+    let _ = (&mut a, &mut b_img);
+    g.finish();
+}
+
+criterion_group!(benches, add, estimate, merge);
+criterion_main!(benches);
