@@ -44,6 +44,11 @@
 #define SKETCH_FAMILY_COUNTING_BLOOM 3
 
 /**
+ * Family id of the Count-Min sketch.
+ */
+#define SKETCH_FAMILY_COUNT_MIN 7
+
+/**
  * Family id of the cuckoo filter.
  */
 #define SKETCH_FAMILY_CUCKOO 4
@@ -353,6 +358,63 @@ typedef struct sketch_counting_stats {
    */
   uint32_t reserved;
 } sketch_counting_stats;
+
+/**
+ * Parameters of a Count-Min sketch.
+ */
+typedef struct sketch_countmin_params {
+  /**
+   * Counters per row (1 ..= 2^32).
+   */
+  uint64_t width;
+  /**
+   * Rows (1 ..= 64).
+   */
+  uint32_t depth;
+  /**
+   * Counter width: 32 or 64 bits; counters saturate, never wrap.
+   */
+  uint32_t counter_bits;
+  /**
+   * Non-zero: conservative update (raise counters only to min + weight).
+   */
+  uint32_t conservative;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+} sketch_countmin_params;
+
+/**
+ * Statistics of a Count-Min sketch (`sketch_countmin_get_stats`).
+ */
+typedef struct sketch_countmin_stats {
+  /**
+   * Parameters.
+   */
+  struct sketch_countmin_params params;
+  /**
+   * Hash seed.
+   */
+  uint64_t seed;
+  /**
+   * Total weight added, N (saturating).
+   */
+  uint64_t total;
+  /**
+   * epsilon = e / width.
+   */
+  double epsilon;
+  /**
+   * delta = e^-depth.
+   */
+  double delta;
+  /**
+   * epsilon * N: an estimate exceeds the truth by more than this with
+   * probability at most delta.
+   */
+  double error_bound;
+} sketch_countmin_stats;
 
 /**
  * Parameters of a cuckoo filter.
@@ -1157,6 +1219,241 @@ enum sketch_status sketch_counting_import(const void *src,
  * `bytes`: `len` readable bytes.
  */
 enum sketch_status sketch_counting_verify(const void *bytes, size_t len);
+
+/**
+ * Plans from the guarantee: `width = ceil(e / epsilon)`, `depth =
+ * ceil(ln(1 / delta))`, 32-bit counters, plain update (edit the struct to
+ * change the last two).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (unless
+ * 0 < epsilon < 1 and 0 < delta < 1).
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum sketch_status sketch_countmin_plan(double epsilon,
+                                        double delta,
+                                        struct sketch_countmin_params *out);
+
+/**
+ * Explicit `width x depth`, 32-bit counters, plain update.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ *
+ * # Safety
+ * `out` must be writable.
+ */
+enum sketch_status sketch_countmin_plan_size(uint64_t width,
+                                             uint32_t depth,
+                                             struct sketch_countmin_params *out);
+
+/**
+ * Exact image size in bytes for `params`.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ *
+ * # Safety
+ * `params` readable; `bytes` writable.
+ */
+enum sketch_status sketch_countmin_size(const struct sketch_countmin_params *params,
+                                        uint64_t *bytes);
+
+/**
+ * Writes an empty sketch into `buf` (8-byte aligned, at least
+ * `sketch_countmin_size` bytes).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+ * `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `params` readable.
+ */
+enum sketch_status sketch_countmin_init(void *buf,
+                                        size_t len,
+                                        const struct sketch_countmin_params *params,
+                                        uint64_t seed);
+
+/**
+ * Adds `weight` occurrences of a byte key (`key` may be NULL when `key_len` is 0).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `key`: `key_len` readable bytes.
+ */
+enum sketch_status sketch_countmin_add(void *buf,
+                                       size_t len,
+                                       const void *key,
+                                       size_t key_len,
+                                       uint64_t weight);
+
+/**
+ * Adds `weight` occurrences of an integer key. See `sketch_countmin_add`.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_countmin_add_u64(void *buf, size_t len, uint64_t key, uint64_t weight);
+
+/**
+ * Adds `weight` occurrences of a precomputed hash (`sketch_hash` with the
+ * sketch's seed). See `sketch_countmin_add`.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_countmin_add_hash(void *buf, size_t len, uint64_t hash, uint64_t weight);
+
+/**
+ * Adds `count` byte keys; `weights` (NULL: 1 each) gives each key's weight.
+ * Every pointer is checked before anything is added.
+ *
+ * # Safety
+ * `keys`: `count` valid `sketch_slice`s; `weights`: NULL or `count` values.
+ */
+enum sketch_status sketch_countmin_add_batch(void *buf,
+                                             size_t len,
+                                             const struct sketch_slice *keys,
+                                             const uint64_t *weights,
+                                             size_t count);
+
+/**
+ * Adds `count` precomputed hashes; `weights` as in `sketch_countmin_add_batch`.
+ *
+ * # Safety
+ * `hashes`: `count` values; `weights`: NULL or `count` values.
+ */
+enum sketch_status sketch_countmin_add_hash_batch(void *buf,
+                                                  size_t len,
+                                                  const uint64_t *hashes,
+                                                  const uint64_t *weights,
+                                                  size_t count);
+
+/**
+ * Writes the estimated count of a byte key to `*out` (never below the truth).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_countmin_estimate(const void *buf,
+                                            size_t len,
+                                            const void *key,
+                                            size_t key_len,
+                                            uint64_t *out);
+
+/**
+ * Estimate of an integer key. See `sketch_countmin_estimate`.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_countmin_estimate_u64(const void *buf,
+                                                size_t len,
+                                                uint64_t key,
+                                                uint64_t *out);
+
+/**
+ * Estimate of a precomputed hash. See `sketch_countmin_estimate`.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_countmin_estimate_hash(const void *buf,
+                                                 size_t len,
+                                                 uint64_t hash,
+                                                 uint64_t *out);
+
+/**
+ * Estimates `count` byte keys; `out[i]` receives key `i`'s estimate.
+ *
+ * # Safety
+ * `keys`: `count` valid `sketch_slice`s; `out`: `count` writable values.
+ */
+enum sketch_status sketch_countmin_estimate_batch(const void *buf,
+                                                  size_t len,
+                                                  const struct sketch_slice *keys,
+                                                  size_t count,
+                                                  uint64_t *out);
+
+/**
+ * Estimates `count` precomputed hashes.
+ *
+ * # Safety
+ * `hashes`: `count` values; `out`: `count` writable values.
+ */
+enum sketch_status sketch_countmin_estimate_hash_batch(const void *buf,
+                                                       size_t len,
+                                                       const uint64_t *hashes,
+                                                       size_t count,
+                                                       uint64_t *out);
+
+/**
+ * Merge: counter-wise saturating addition of `src` into `dst` (the sketch of
+ * both streams). Width, depth, counter width and seed must be equal; the
+ * update modes may differ (estimates stay upper bounds; `dst` keeps its mode).
+ *
+ * Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+ *
+ * # Safety
+ * `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+ */
+enum sketch_status sketch_countmin_merge(void *dst,
+                                         size_t dst_len,
+                                         const void *src,
+                                         size_t src_len);
+
+/**
+ * Resets every counter and the total.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_countmin_clear(void *buf, size_t len);
+
+/**
+ * Exports the image with its checksum into `out` (no alignment needed);
+ * `*written` receives the byte count.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+ */
+enum sketch_status sketch_countmin_export(const void *buf,
+                                          size_t len,
+                                          void *out,
+                                          size_t out_len,
+                                          size_t *written);
+
+/**
+ * Imports untrusted bytes (exact length, headers, checksum) into the aligned
+ * `dst`, written only on success.
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+ */
+enum sketch_status sketch_countmin_import(const void *src,
+                                          size_t src_len,
+                                          void *dst,
+                                          size_t dst_len);
+
+/**
+ * Verifies untrusted bytes in place.
+ *
+ * # Safety
+ * `bytes`: `len` readable bytes.
+ */
+enum sketch_status sketch_countmin_verify(const void *bytes, size_t len);
+
+/**
+ * Writes the statistics of the sketch to `*out`. O(1).
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_countmin_get_stats(const void *buf,
+                                             size_t len,
+                                             struct sketch_countmin_stats *out);
 
 /**
  * Plans from expected items and target rate: the narrowest fingerprint

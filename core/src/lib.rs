@@ -20,13 +20,15 @@
 //! Families: [`bloom`] (classic Bloom filter), [`sbbf`] (split-block Bloom
 //! filter, with a Parquet-compatible mode), [`counting`] (counting Bloom
 //! filter with removal), [`cuckoo`] (cuckoo filter), [`hll`] (HyperLogLog
-//! with an exact small mode), [`ull`] (UltraLogLog).
+//! with an exact small mode), [`ull`] (UltraLogLog), [`countmin`] (Count-Min
+//! sketch).
 #![no_std]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
 pub mod bloom;
 pub mod cardinality;
 pub mod counting;
+pub mod countmin;
 pub mod cuckoo;
 pub mod error;
 pub mod filter;

@@ -210,3 +210,26 @@ pub(crate) unsafe fn for_hashed_chunks(
     }
     Ok(())
 }
+
+/// Like [`for_hashed_chunks`], for per-item inputs or outputs of any type:
+/// `sink` receives the index of the chunk's first key and its hashes.
+///
+/// # Safety
+/// The keys must satisfy the contract of [`key_slices`].
+pub(crate) unsafe fn for_hashed_ranges(
+    keys: &[sketch_slice],
+    hash: impl Fn(&[u8]) -> u64,
+    mut sink: impl FnMut(usize, &[u64]) -> Status,
+) -> Status {
+    // SAFETY: forwarded contract.
+    unsafe { key_slices(keys)? };
+    let mut hashes = [0u64; CHUNK];
+    for (index, chunk) in keys.chunks(CHUNK).enumerate() {
+        for (h, k) in hashes.iter_mut().zip(chunk) {
+            // SAFETY: checked by `key_slices` above.
+            *h = hash(unsafe { key_bytes(k) });
+        }
+        sink(index * CHUNK, hashes.get(..chunk.len()).unwrap_or(&[]))?;
+    }
+    Ok(())
+}

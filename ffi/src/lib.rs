@@ -23,6 +23,7 @@
 pub mod bloom;
 mod boundary;
 pub mod counting;
+pub mod countmin;
 pub mod cuckoo;
 pub mod filter;
 pub mod hash;

@@ -841,6 +841,109 @@ static void test_ull(void) {
     free(hll);
 }
 
+static void test_countmin(void) {
+    struct sketch_countmin_params p;
+    EXPECT(sketch_countmin_plan(0.001, 0.01, &p), SKETCH_OK);
+    CHECK(p.width == 2719 && p.depth == 5 && p.counter_bits == 32 && p.conservative == 0);
+    EXPECT(sketch_countmin_plan(0.0, 0.01, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_countmin_plan(0.01, 1.0, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_countmin_plan(NAN, 0.1, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_countmin_plan(0.01, 0.1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_countmin_plan_size(0, 3, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_countmin_plan_size(500, 3, &p), SKETCH_OK);
+    p.counter_bits = 16;
+    uint64_t size = 0;
+    EXPECT(sketch_countmin_size(&p, &size), SKETCH_INVALID_PARAMETER);
+    p.counter_bits = 64;
+    p.conservative = 1;
+    EXPECT(sketch_countmin_size(&p, &size), SKETCH_OK);
+    CHECK(size == 128 + 500 * 3 * 8);
+    EXPECT(sketch_countmin_size(NULL, &size), SKETCH_NULL_POINTER);
+    size_t len = (size_t)size;
+    unsigned char *buf = alloc_image(size), *other = alloc_image(size), *out = alloc_image(size);
+    unsigned char *back = alloc_image(size);
+    EXPECT(sketch_countmin_init(buf + 1, len, &p, 2), SKETCH_MISALIGNED);
+    EXPECT(sketch_countmin_init(buf, len - 8, &p, 2), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_countmin_init(buf, len, NULL, 2), SKETCH_NULL_POINTER);
+    EXPECT(sketch_countmin_init(buf, len, &p, 2), SKETCH_OK);
+    double est_d = 0;
+    EXPECT(sketch_hll_estimate(buf, len, &est_d), SKETCH_WRONG_FAMILY);
+
+    uint64_t est = 0;
+    EXPECT(sketch_countmin_add(buf, len, "apple", 5, 3), SKETCH_OK);
+    EXPECT(sketch_countmin_add(buf, len, NULL, 5, 3), SKETCH_NULL_POINTER);
+    EXPECT(sketch_countmin_estimate(buf, len, "apple", 5, &est), SKETCH_OK);
+    CHECK(est == 3);
+    EXPECT(sketch_countmin_estimate(buf, len, "apple", 5, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_countmin_add_u64(buf, len, 77, 2), SKETCH_OK);
+    EXPECT(sketch_countmin_estimate_u64(buf, len, 77, &est), SKETCH_OK);
+    CHECK(est == 2);
+    uint64_t h = sketch_hash("pear", 4, 2);
+    EXPECT(sketch_countmin_add_hash(buf, len, h, 5), SKETCH_OK);
+    EXPECT(sketch_countmin_estimate_hash(buf, len, h, &est), SKETCH_OK);
+    CHECK(est == 5);
+
+    enum { N = 3000 };
+    static uint64_t hashes[N], weights[N], ests[N];
+    static char storage[N][16];
+    static struct sketch_slice keys[N];
+    for (int i = 0; i < N; i++) {
+        hashes[i] = sketch_hash_u64((uint64_t)i, 2);
+        weights[i] = (uint64_t)(1 + i % 7);
+        int n = snprintf(storage[i], sizeof storage[i], "c-%d", i);
+        keys[i].ptr = (const uint8_t *)storage[i];
+        keys[i].len = (size_t)n;
+    }
+    EXPECT(sketch_countmin_add_batch(buf, len, keys, weights, N), SKETCH_OK);
+    EXPECT(sketch_countmin_add_batch(buf, len, keys, NULL, N), SKETCH_OK);
+    EXPECT(sketch_countmin_add_hash_batch(buf, len, hashes, weights, N), SKETCH_OK);
+    EXPECT(sketch_countmin_add_batch(buf, len, NULL, NULL, 3), SKETCH_NULL_POINTER);
+    EXPECT(sketch_countmin_estimate_batch(buf, len, keys, N, ests), SKETCH_OK);
+    int never_under = 1;
+    for (int i = 0; i < N; i++) never_under &= ests[i] >= weights[i] + 1;
+    CHECK(never_under);
+    EXPECT(sketch_countmin_estimate_hash_batch(buf, len, hashes, N, ests), SKETCH_OK);
+    never_under = 1;
+    for (int i = 0; i < N; i++) never_under &= ests[i] >= weights[i];
+    CHECK(never_under);
+    EXPECT(sketch_countmin_estimate_batch(buf, len, keys, N, NULL), SKETCH_NULL_POINTER);
+
+    struct sketch_countmin_stats st;
+    EXPECT(sketch_countmin_get_stats(buf, len, &st), SKETCH_OK);
+    uint64_t wsum = 0;
+    for (int i = 0; i < N; i++) wsum += weights[i];
+    CHECK(st.total == 3 + 2 + 5 + 2 * wsum + N && st.seed == 2 && st.params.width == 500);
+    CHECK(st.params.conservative == 1 && st.params.counter_bits == 64);
+    CHECK(fabs(st.error_bound - st.epsilon * (double)st.total) < 1e-6);
+
+    /* merge */
+    EXPECT(sketch_countmin_init(other, len, &p, 2), SKETCH_OK);
+    EXPECT(sketch_countmin_add(other, len, "apple", 5, 10), SKETCH_OK);
+    EXPECT(sketch_countmin_merge(buf, len, other, len), SKETCH_OK);
+    EXPECT(sketch_countmin_estimate(buf, len, "apple", 5, &est), SKETCH_OK);
+    CHECK(est >= 13);
+    EXPECT(sketch_countmin_merge(buf, len, buf, len), SKETCH_OVERLAP);
+    EXPECT(sketch_countmin_init(other, len, &p, 3), SKETCH_OK);
+    memcpy(back, buf, len);
+    EXPECT(sketch_countmin_merge(buf, len, other, len), SKETCH_INCOMPATIBLE);
+    CHECK(memcmp(back, buf, len) == 0);
+
+    size_t written = 0;
+    EXPECT(sketch_countmin_export(buf, len, out, len, &written), SKETCH_OK);
+    EXPECT(sketch_countmin_verify(out, written), SKETCH_OK);
+    out[200] ^= 1;
+    EXPECT(sketch_countmin_import(out, written, back, len), SKETCH_CHECKSUM_MISMATCH);
+    out[200] ^= 1;
+    EXPECT(sketch_countmin_import(out, written, back, len), SKETCH_OK);
+    EXPECT(sketch_countmin_clear(buf, len), SKETCH_OK);
+    EXPECT(sketch_countmin_estimate(buf, len, "apple", 5, &est), SKETCH_OK);
+    CHECK(est == 0);
+    free(buf);
+    free(other);
+    free(out);
+    free(back);
+}
+
 /* Every truncation and every header bit flip of an exported image is
    rejected by import, and the destination keeps its bytes. */
 static void test_corruption(void) {
@@ -885,6 +988,7 @@ int main(void) {
     test_cuckoo();
     test_hll();
     test_ull();
+    test_countmin();
     test_corruption();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -1,0 +1,507 @@
+//! C ABI of the Count-Min sketch (`sketches_core::countmin`).
+
+use crate::boundary::{self, guard, sketch_slice, Status};
+use crate::filter;
+use crate::image::{export_with, import_with, merge_with};
+use crate::status::sketch_status;
+use core::ffi::c_void;
+use sketches_core::countmin::{self, CountMinParams};
+
+/// Family id of the Count-Min sketch.
+pub const SKETCH_FAMILY_COUNT_MIN: u16 = 7;
+
+/// Parameters of a Count-Min sketch.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_countmin_params {
+    /// Counters per row (1 ..= 2^32).
+    pub width: u64,
+    /// Rows (1 ..= 64).
+    pub depth: u32,
+    /// Counter width: 32 or 64 bits; counters saturate, never wrap.
+    pub counter_bits: u32,
+    /// Non-zero: conservative update (raise counters only to min + weight).
+    pub conservative: u32,
+    /// Reserved, 0.
+    pub reserved: u32,
+}
+
+impl From<CountMinParams> for sketch_countmin_params {
+    fn from(p: CountMinParams) -> Self {
+        sketch_countmin_params {
+            width: p.width,
+            depth: p.depth,
+            counter_bits: p.counter_bits,
+            conservative: u32::from(p.conservative),
+            reserved: 0,
+        }
+    }
+}
+
+impl From<&sketch_countmin_params> for CountMinParams {
+    fn from(p: &sketch_countmin_params) -> Self {
+        CountMinParams {
+            width: p.width,
+            depth: p.depth,
+            counter_bits: p.counter_bits,
+            conservative: p.conservative != 0,
+        }
+    }
+}
+
+/// Statistics of a Count-Min sketch (`sketch_countmin_get_stats`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_countmin_stats {
+    /// Parameters.
+    pub params: sketch_countmin_params,
+    /// Hash seed.
+    pub seed: u64,
+    /// Total weight added, N (saturating).
+    pub total: u64,
+    /// epsilon = e / width.
+    pub epsilon: f64,
+    /// delta = e^-depth.
+    pub delta: f64,
+    /// epsilon * N: an estimate exceeds the truth by more than this with
+    /// probability at most delta.
+    pub error_bound: f64,
+}
+
+/// Plans from the guarantee: `width = ceil(e / epsilon)`, `depth =
+/// ceil(ln(1 / delta))`, 32-bit counters, plain update (edit the struct to
+/// change the last two).
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (unless
+/// 0 < epsilon < 1 and 0 < delta < 1).
+///
+/// # Safety
+/// `out` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_plan(
+    epsilon: f64,
+    delta: f64,
+    out: *mut sketch_countmin_params,
+) -> sketch_status {
+    guard(|| {
+        boundary::require(out)?;
+        let p = CountMinParams::for_error(epsilon, delta)?;
+        // SAFETY: non-NULL; caller contract.
+        unsafe { boundary::write_out(out, p.into()) }
+    })
+}
+
+/// Explicit `width x depth`, 32-bit counters, plain update.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+///
+/// # Safety
+/// `out` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_plan_size(
+    width: u64,
+    depth: u32,
+    out: *mut sketch_countmin_params,
+) -> sketch_status {
+    guard(|| {
+        boundary::require(out)?;
+        let p = CountMinParams::with_size(width, depth)?;
+        // SAFETY: non-NULL; caller contract.
+        unsafe { boundary::write_out(out, p.into()) }
+    })
+}
+
+/// Exact image size in bytes for `params`.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+///
+/// # Safety
+/// `params` readable; `bytes` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_size(
+    params: *const sketch_countmin_params,
+    bytes: *mut u64,
+) -> sketch_status {
+    guard(|| {
+        boundary::require(params)?;
+        boundary::require(bytes)?;
+        // SAFETY: non-NULL; caller contract.
+        let n = CountMinParams::from(unsafe { &*params }).image_len()?;
+        // SAFETY: non-NULL; caller contract.
+        unsafe { boundary::write_out(bytes, n) }
+    })
+}
+
+/// Writes an empty sketch into `buf` (8-byte aligned, at least
+/// `sketch_countmin_size` bytes).
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+/// `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `params` readable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_init(
+    buf: *mut c_void,
+    len: usize,
+    params: *const sketch_countmin_params,
+    seed: u64,
+) -> sketch_status {
+    guard(|| {
+        boundary::require(params)?;
+        // SAFETY: non-NULL; caller contract.
+        let p = CountMinParams::from(unsafe { &*params });
+        // SAFETY: caller contract.
+        unsafe { filter::mutate(buf, len, |b| countmin::init(b, &p, seed).map(|_| ())) }
+    })
+}
+
+/// Adds `weight` occurrences of a byte key (`key` may be NULL when `key_len` is 0).
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `key`: `key_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_add(
+    buf: *mut c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    weight: u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::mutate(buf, len, |b| {
+            countmin::wrap_mut(b)?.add(key, weight);
+            Ok(())
+        })
+    })
+}
+
+/// Adds `weight` occurrences of an integer key. See `sketch_countmin_add`.
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_add_u64(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    weight: u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::mutate(buf, len, |b| {
+            countmin::wrap_mut(b)?.add_u64(key, weight);
+            Ok(())
+        })
+    })
+}
+
+/// Adds `weight` occurrences of a precomputed hash (`sketch_hash` with the
+/// sketch's seed). See `sketch_countmin_add`.
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_add_hash(
+    buf: *mut c_void,
+    len: usize,
+    hash: u64,
+    weight: u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::mutate(buf, len, |b| {
+            countmin::wrap_mut(b)?.add_hash(hash, weight);
+            Ok(())
+        })
+    })
+}
+
+/// Adds `count` byte keys; `weights` (NULL: 1 each) gives each key's weight.
+/// Every pointer is checked before anything is added.
+///
+/// # Safety
+/// `keys`: `count` valid `sketch_slice`s; `weights`: NULL or `count` values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_add_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    weights: *const u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let (image, keys) = (boundary::bytes_mut(buf, len)?, boundary::array(keys, count)?);
+        let weights = if weights.is_null() { None } else { Some(boundary::array(weights, count)?) };
+        let mut sketch = countmin::wrap_mut(image)?;
+        let hasher = sketch.as_ref().key_hasher();
+        boundary::for_hashed_ranges(
+            keys,
+            |k| hasher.hash(k),
+            |start, hashes| {
+                let w = weights.and_then(|w| w.get(start..start + hashes.len()));
+                Ok(sketch.add_hashes(hashes, w)?)
+            },
+        )
+    })
+}
+
+/// Adds `count` precomputed hashes; `weights` as in `sketch_countmin_add_batch`.
+///
+/// # Safety
+/// `hashes`: `count` values; `weights`: NULL or `count` values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_add_hash_batch(
+    buf: *mut c_void,
+    len: usize,
+    hashes: *const u64,
+    weights: *const u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let (image, hashes) = (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?);
+        let weights = if weights.is_null() { None } else { Some(boundary::array(weights, count)?) };
+        Ok(countmin::wrap_mut(image)?.add_hashes(hashes, weights)?)
+    })
+}
+
+/// One estimate on a read-only image.
+///
+/// # Safety
+/// As documented on the exported functions.
+unsafe fn estimate_with(
+    buf: *const c_void,
+    len: usize,
+    out: *mut u64,
+    op: impl FnOnce(&countmin::CountMin<'_>) -> u64,
+) -> Status {
+    // SAFETY: caller contract.
+    unsafe { filter::query(buf, len, out, |b| Ok(op(&countmin::wrap(b)?))) }
+}
+
+/// Writes the estimated count of a byte key to `*out` (never below the truth).
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_estimate(
+    buf: *const c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        estimate_with(buf, len, out, |s| s.estimate(key))
+    })
+}
+
+/// Estimate of an integer key. See `sketch_countmin_estimate`.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_estimate_u64(
+    buf: *const c_void,
+    len: usize,
+    key: u64,
+    out: *mut u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { estimate_with(buf, len, out, |s| s.estimate_u64(key)) })
+}
+
+/// Estimate of a precomputed hash. See `sketch_countmin_estimate`.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_estimate_hash(
+    buf: *const c_void,
+    len: usize,
+    hash: u64,
+    out: *mut u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { estimate_with(buf, len, out, |s| s.estimate_hash(hash)) })
+}
+
+/// Estimates `count` byte keys; `out[i]` receives key `i`'s estimate.
+///
+/// # Safety
+/// `keys`: `count` valid `sketch_slice`s; `out`: `count` writable values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_estimate_batch(
+    buf: *const c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+    out: *mut u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        if count > 0 {
+            boundary::require(out)?;
+        }
+        let (image, keys, out) =
+            (boundary::bytes(buf, len)?, boundary::array(keys, count)?, boundary::array_mut(out, count)?);
+        let sketch = countmin::wrap(image)?;
+        let hasher = sketch.key_hasher();
+        boundary::for_hashed_ranges(
+            keys,
+            |k| hasher.hash(k),
+            |start, hashes| {
+                let part = out.get_mut(start..start + hashes.len()).unwrap_or(&mut []);
+                Ok(sketch.estimate_hashes(hashes, part)?)
+            },
+        )
+    })
+}
+
+/// Estimates `count` precomputed hashes.
+///
+/// # Safety
+/// `hashes`: `count` values; `out`: `count` writable values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_estimate_hash_batch(
+    buf: *const c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+    out: *mut u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        if count > 0 {
+            boundary::require(out)?;
+        }
+        let (image, hashes, out) =
+            (boundary::bytes(buf, len)?, boundary::array(hashes, count)?, boundary::array_mut(out, count)?);
+        Ok(countmin::wrap(image)?.estimate_hashes(hashes, out)?)
+    })
+}
+
+/// Merge: counter-wise saturating addition of `src` into `dst` (the sketch of
+/// both streams). Width, depth, counter width and seed must be equal; the
+/// update modes may differ (estimates stay upper bounds; `dst` keeps its mode).
+///
+/// Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+///
+/// # Safety
+/// `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_merge(
+    dst: *mut c_void,
+    dst_len: usize,
+    src: *const c_void,
+    src_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(|d, s| countmin::wrap_mut(d)?.merge(&countmin::wrap(s)?), dst, dst_len, src, src_len)
+    })
+}
+
+/// Resets every counter and the total.
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_clear(buf: *mut c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::mutate(buf, len, |b| {
+            countmin::wrap_mut(b)?.clear();
+            Ok(())
+        })
+    })
+}
+
+/// Exports the image with its checksum into `out` (no alignment needed);
+/// `*written` receives the byte count.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_export(
+    buf: *const c_void,
+    len: usize,
+    out: *mut c_void,
+    out_len: usize,
+    written: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { export_with(countmin::export, buf, len, out, out_len, written) })
+}
+
+/// Imports untrusted bytes (exact length, headers, checksum) into the aligned
+/// `dst`, written only on success.
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_import(
+    src: *const c_void,
+    src_len: usize,
+    dst: *mut c_void,
+    dst_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { import_with(countmin::import, src, src_len, dst, dst_len) })
+}
+
+/// Verifies untrusted bytes in place.
+///
+/// # Safety
+/// `bytes`: `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_verify(bytes: *const c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { Ok(countmin::verify(boundary::bytes(bytes, len)?)?) })
+}
+
+/// Writes the statistics of the sketch to `*out`. O(1).
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_get_stats(
+    buf: *const c_void,
+    len: usize,
+    out: *mut sketch_countmin_stats,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::query(buf, len, out, |b| {
+            let s = countmin::wrap(b)?.stats();
+            Ok(sketch_countmin_stats {
+                params: s.params.into(),
+                seed: s.seed,
+                total: s.total,
+                epsilon: s.epsilon,
+                delta: s.delta,
+                error_bound: s.error_bound,
+            })
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn family_id_matches_the_core() {
+        assert_eq!(super::SKETCH_FAMILY_COUNT_MIN, sketches_core::FamilyId::CountMin as u16);
+    }
+}
