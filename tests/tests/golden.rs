@@ -198,3 +198,36 @@ fn cardinality_golden_images_are_stable_and_readable() {
         }
     }
 }
+
+/// Count-Min golden image: 500 x 3, conservative, 64-bit counters; keys with weights.
+fn build_countmin() -> Vec<u8> {
+    use sketches_core::countmin::{self, CountMinParams};
+    let params = CountMinParams { conservative: true, counter_bits: 64, ..CountMinParams::with_size(500, 3).unwrap() };
+    let len = params.image_len().unwrap() as usize;
+    let (mut storage, off) = aligned(len);
+    let buf = &mut storage[off..off + len];
+    let mut s = countmin::init(buf, &params, 42).unwrap();
+    (0..KEYS).for_each(|i| s.add(key(i).as_bytes(), 1 + i % 3));
+    s.add_u64(7, 80_000);
+    let mut out = vec![0u8; len];
+    countmin::export(buf, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn countmin_golden_image_is_stable_and_readable() {
+    use sketches_core::countmin;
+    let path = workspace().join("tests/golden/countmin_v1.img");
+    let built = build_countmin();
+    if std::env::var_os("SKETCHES_BLESS_GOLDEN").is_some() {
+        std::fs::write(&path, &built).unwrap();
+    }
+    let golden = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(golden == built, "countmin: the image bytes changed (format break?)");
+    let (mut storage, off) = aligned(golden.len());
+    let dst = &mut storage[off..off + golden.len()];
+    countmin::import(&golden, dst).unwrap();
+    let s = countmin::wrap(dst).unwrap();
+    assert!((0..KEYS).all(|i| s.estimate(key(i).as_bytes()) >= 1 + i % 3));
+    assert_eq!(s.estimate_u64(7), 80_000);
+}
