@@ -119,6 +119,11 @@
 #define SKETCH_IMAGE_ALIGN 8
 
 /**
+ * Family id of MinHash.
+ */
+#define SKETCH_FAMILY_MINHASH 9
+
+/**
  * Native mode: XXH3-64 with the image seed, 64-bit block selection.
  */
 #define SKETCH_SBBF_NATIVE 0
@@ -559,6 +564,24 @@ typedef struct sketch_image_info {
    */
   uint64_t image_bytes;
 } sketch_image_info;
+
+/**
+ * Statistics of a MinHash sketch (`sketch_minhash_get_stats`).
+ */
+typedef struct sketch_minhash_stats {
+  /**
+   * Registers `k`.
+   */
+  uint32_t registers;
+  /**
+   * Registers that received at least one item.
+   */
+  uint32_t filled;
+  /**
+   * Hash seed.
+   */
+  uint64_t seed;
+} sketch_minhash_stats;
 
 /**
  * Parameters of a split-block Bloom filter.
@@ -1946,6 +1969,168 @@ enum sketch_status sketch_hll_get_stats(const void *buf, size_t len, struct sket
 enum sketch_status sketch_image_inspect(const void *bytes,
                                         size_t len,
                                         struct sketch_image_info *out);
+
+/**
+ * Exact image size in bytes for `k` registers (1 ..= 2^20).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ *
+ * # Safety
+ * `bytes` must be writable.
+ */
+enum sketch_status sketch_minhash_size(uint32_t k, uint64_t *bytes);
+
+/**
+ * Writes an empty sketch of `k` registers into `buf` (8-byte aligned, at
+ * least `sketch_minhash_size` bytes). Sketches compare only with the same
+ * `k` and seed.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+ * `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_minhash_init(void *buf, size_t len, uint32_t k, uint64_t seed);
+
+/**
+ * Adds a byte key (one hash per item). `changed` (NULL allowed) receives
+ * true when its bin's minimum dropped.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `key`: `key_len` readable bytes; `changed`: NULL or writable.
+ */
+enum sketch_status sketch_minhash_add(void *buf,
+                                      size_t len,
+                                      const void *key,
+                                      size_t key_len,
+                                      bool *changed);
+
+/**
+ * Adds an integer key. See `sketch_minhash_add`.
+ *
+ * # Safety
+ * As for `sketch_minhash_add`.
+ */
+enum sketch_status sketch_minhash_add_u64(void *buf, size_t len, uint64_t key, bool *changed);
+
+/**
+ * Adds a precomputed hash. See `sketch_minhash_add`.
+ *
+ * # Safety
+ * As for `sketch_minhash_add`.
+ */
+enum sketch_status sketch_minhash_add_hash(void *buf, size_t len, uint64_t hash, bool *changed);
+
+/**
+ * Adds `count` byte keys; every pointer is checked before anything is added.
+ *
+ * # Safety
+ * `keys`: `count` valid `sketch_slice`s.
+ */
+enum sketch_status sketch_minhash_add_batch(void *buf,
+                                            size_t len,
+                                            const struct sketch_slice *keys,
+                                            size_t count);
+
+/**
+ * Adds `count` precomputed hashes.
+ *
+ * # Safety
+ * `hashes`: `count` values.
+ */
+enum sketch_status sketch_minhash_add_hash_batch(void *buf,
+                                                 size_t len,
+                                                 const uint64_t *hashes,
+                                                 size_t count);
+
+/**
+ * Writes the estimated Jaccard similarity of the two sets to `*out` (0..1;
+ * two empty sketches give 1).
+ *
+ * Errors: `SKETCH_INCOMPATIBLE` (different k or seed), `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `a`: `a_len` readable bytes; `b`: `b_len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_minhash_jaccard(const void *a,
+                                          size_t a_len,
+                                          const void *b,
+                                          size_t b_len,
+                                          double *out);
+
+/**
+ * Writes the `k` densified signature values to `out` (for LSH banding).
+ *
+ * Errors: `SKETCH_INVALID_ARGUMENT` unless `count` is `k`, `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out`: `count` writable values.
+ */
+enum sketch_status sketch_minhash_signature(const void *buf,
+                                            size_t len,
+                                            uint64_t *out,
+                                            size_t count);
+
+/**
+ * Merge: register-wise minimum of `src` into `dst` (the sketch of the union).
+ *
+ * Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+ *
+ * # Safety
+ * `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+ */
+enum sketch_status sketch_minhash_merge(void *dst, size_t dst_len, const void *src, size_t src_len);
+
+/**
+ * Empties the sketch.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_minhash_clear(void *buf, size_t len);
+
+/**
+ * Exports the image with its checksum into `out`; `*written` receives the byte count.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+ */
+enum sketch_status sketch_minhash_export(const void *buf,
+                                         size_t len,
+                                         void *out,
+                                         size_t out_len,
+                                         size_t *written);
+
+/**
+ * Imports untrusted bytes (exact length, headers, checksum) into the aligned
+ * `dst`, written only on success.
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+ */
+enum sketch_status sketch_minhash_import(const void *src,
+                                         size_t src_len,
+                                         void *dst,
+                                         size_t dst_len);
+
+/**
+ * Verifies untrusted bytes in place.
+ *
+ * # Safety
+ * `bytes`: `len` readable bytes.
+ */
+enum sketch_status sketch_minhash_verify(const void *bytes, size_t len);
+
+/**
+ * Writes the statistics of the sketch to `*out`. O(k).
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_minhash_get_stats(const void *buf,
+                                            size_t len,
+                                            struct sketch_minhash_stats *out);
 
 /**
  * Plans a native filter from `items` expected distinct items and target

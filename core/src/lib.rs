@@ -21,7 +21,7 @@
 //! filter, with a Parquet-compatible mode), [`counting`] (counting Bloom
 //! filter with removal), [`cuckoo`] (cuckoo filter), [`hll`] (HyperLogLog
 //! with an exact small mode), [`ull`] (UltraLogLog), [`countmin`] (Count-Min
-//! sketch).
+//! sketch), [`minhash`] (MinHash with one-permutation hashing).
 #![no_std]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
@@ -35,6 +35,7 @@ pub mod filter;
 pub mod hash;
 pub mod hll;
 pub mod image;
+pub mod minhash;
 pub mod sbbf;
 pub mod simd;
 pub mod ull;

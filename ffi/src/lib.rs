@@ -29,6 +29,7 @@ pub mod filter;
 pub mod hash;
 pub mod hll;
 pub mod image;
+pub mod minhash;
 pub mod sbbf;
 pub mod status;
 pub mod ull;

@@ -944,6 +944,80 @@ static void test_countmin(void) {
     free(back);
 }
 
+static void test_minhash(void) {
+    uint64_t size = 0;
+    EXPECT(sketch_minhash_size(0, &size), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_minhash_size(256, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_minhash_size(256, &size), SKETCH_OK);
+    CHECK(size == 64 + 256 * 8);
+    size_t len = (size_t)size;
+    unsigned char *a = alloc_image(size), *b = alloc_image(size), *out = alloc_image(size);
+    unsigned char *back = alloc_image(size);
+    EXPECT(sketch_minhash_init(a + 1, len, 256, 1), SKETCH_MISALIGNED);
+    EXPECT(sketch_minhash_init(a, len - 8, 256, 1), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_minhash_init(a, len, 256, 1), SKETCH_OK);
+    EXPECT(sketch_minhash_init(b, len, 256, 1), SKETCH_OK);
+    double j = -1;
+    EXPECT(sketch_minhash_jaccard(a, len, b, len, &j), SKETCH_OK);
+    CHECK(j == 1.0); /* two empty sets */
+    bool changed = false;
+    EXPECT(sketch_minhash_add(a, len, "w", 1, &changed), SKETCH_OK);
+    CHECK(changed);
+    EXPECT(sketch_minhash_add(a, len, "w", 1, &changed), SKETCH_OK);
+    CHECK(!changed);
+    EXPECT(sketch_minhash_add(a, len, NULL, 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_minhash_add_u64(a, len, 5, NULL), SKETCH_OK);
+    EXPECT(sketch_minhash_add_hash(a, len, sketch_hash("x", 1, 1), NULL), SKETCH_OK);
+    EXPECT(sketch_minhash_jaccard(a, len, b, len, &j), SKETCH_OK);
+    CHECK(j == 0.0);
+
+    /* A = 0..3000, B = 1000..4000: J = 2000 / 4000 = 0.5 */
+    enum { N = 4000 };
+    static uint64_t hashes[N];
+    static char storage[N][16];
+    static struct sketch_slice keys[N];
+    for (int i = 0; i < N; i++) {
+        hashes[i] = sketch_hash_u64((uint64_t)i, 1);
+        int n = snprintf(storage[i], sizeof storage[i], "m-%d", i);
+        keys[i].ptr = (const uint8_t *)storage[i];
+        keys[i].len = (size_t)n;
+    }
+    EXPECT(sketch_minhash_clear(a, len), SKETCH_OK);
+    EXPECT(sketch_minhash_add_batch(a, len, keys, 3000), SKETCH_OK);
+    EXPECT(sketch_minhash_add_batch(b, len, keys + 1000, 3000), SKETCH_OK);
+    EXPECT(sketch_minhash_add_batch(b, len, NULL, 2), SKETCH_NULL_POINTER);
+    EXPECT(sketch_minhash_jaccard(a, len, b, len, &j), SKETCH_OK);
+    CHECK(fabs(j - 0.5) < 0.15);
+    EXPECT(sketch_minhash_jaccard(a, len, b, len, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_minhash_add_hash_batch(b, len, hashes, N), SKETCH_OK);
+    struct sketch_minhash_stats st;
+    EXPECT(sketch_minhash_get_stats(a, len, &st), SKETCH_OK);
+    CHECK(st.registers == 256 && st.filled == 256 && st.seed == 1);
+    static uint64_t sig[256];
+    EXPECT(sketch_minhash_signature(a, len, sig, 255), SKETCH_INVALID_ARGUMENT);
+    EXPECT(sketch_minhash_signature(a, len, sig, 256), SKETCH_OK);
+
+    /* merge = sketch of the union */
+    EXPECT(sketch_minhash_merge(a, len, b, len), SKETCH_OK);
+    EXPECT(sketch_minhash_merge(a, len, a, len), SKETCH_OVERLAP);
+    EXPECT(sketch_minhash_init(out, len, 256, 2), SKETCH_OK);
+    EXPECT(sketch_minhash_merge(a, len, out, len), SKETCH_INCOMPATIBLE);
+    EXPECT(sketch_minhash_jaccard(a, len, out, len, &j), SKETCH_INCOMPATIBLE);
+
+    size_t written = 0;
+    EXPECT(sketch_minhash_export(a, len, out, len, &written), SKETCH_OK);
+    EXPECT(sketch_minhash_verify(out, written), SKETCH_OK);
+    out[100] ^= 1;
+    EXPECT(sketch_minhash_import(out, written, back, len), SKETCH_CHECKSUM_MISMATCH);
+    out[100] ^= 1;
+    EXPECT(sketch_minhash_import(out, written, back, len), SKETCH_OK);
+    CHECK(memcmp(out, back, len) == 0);
+    free(a);
+    free(b);
+    free(out);
+    free(back);
+}
+
 /* Every truncation and every header bit flip of an exported image is
    rejected by import, and the destination keeps its bytes. */
 static void test_corruption(void) {
@@ -989,6 +1063,7 @@ int main(void) {
     test_hll();
     test_ull();
     test_countmin();
+    test_minhash();
     test_corruption();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

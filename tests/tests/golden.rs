@@ -202,7 +202,8 @@ fn cardinality_golden_images_are_stable_and_readable() {
 /// Count-Min golden image: 500 x 3, conservative, 64-bit counters; keys with weights.
 fn build_countmin() -> Vec<u8> {
     use sketches_core::countmin::{self, CountMinParams};
-    let params = CountMinParams { conservative: true, counter_bits: 64, ..CountMinParams::with_size(500, 3).unwrap() };
+    let params =
+        CountMinParams { conservative: true, counter_bits: 64, ..CountMinParams::with_size(500, 3).unwrap() };
     let len = params.image_len().unwrap() as usize;
     let (mut storage, off) = aligned(len);
     let buf = &mut storage[off..off + len];
@@ -228,6 +229,6 @@ fn countmin_golden_image_is_stable_and_readable() {
     let dst = &mut storage[off..off + golden.len()];
     countmin::import(&golden, dst).unwrap();
     let s = countmin::wrap(dst).unwrap();
-    assert!((0..KEYS).all(|i| s.estimate(key(i).as_bytes()) >= 1 + i % 3));
+    assert!((0..KEYS).all(|i| s.estimate(key(i).as_bytes()) > i % 3));
     assert_eq!(s.estimate_u64(7), 80_000);
 }

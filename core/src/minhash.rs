@@ -1,0 +1,297 @@
+//! MinHash with one-permutation hashing and optimal densification
+//! (Li, Owen and Zhang, 2012; Shrivastava, "Optimal Densification for Fast
+//! and Accurate Minwise Hashing", ICML 2017): Jaccard similarity of sets
+//! from `k` registers, at the cost of **one hash per item**.
+//!
+//! * An item's 64-bit key hash `h` picks its bin `fastrange(h, k)`; the bin
+//!   keeps the minimum of `fmix64(h)` over the items it received
+//!   (`u64::MAX` marks an empty bin; an item whose mixed value is exactly
+//!   `u64::MAX`, probability 2^-64, is indistinguishable from none).
+//! * Registers are stored raw, so merging is a register-wise minimum (the
+//!   sketch of the union) whatever the order.
+//! * Densification happens when a signature is read: an empty bin `i` takes
+//!   the value of the first non-empty bin in its own probe sequence
+//!   `fastrange(fmix64(seed + i * C1 + t * C2), k)`, `t = 0, 1, ...`. Two
+//!   sketches of the same `k` and seed use the same sequences, which is what
+//!   keeps the collision probability of a bin equal to the Jaccard
+//!   similarity. After `64 k` probes (rare) the next non-empty bin in index
+//!   order is taken.
+//! * Jaccard estimate: the fraction of the `k` densified bins that are equal;
+//!   its standard deviation is about `sqrt(J (1 - J) / k)`.
+//!
+//! Image layout after the common header: bytes 48..52 `k` (1 ..= 2^20),
+//! 52..64 reserved (0), then `k` little-endian `u64` registers.
+//!
+//! Thread-safety: [`MinHash`] is a shared view; [`MinHashMut`] is exclusive.
+
+use crate::error::{Error, Result};
+use crate::hash::{self, HashKind, KeyHasher};
+use crate::image::{self, get_u32, get_u64, put_u32, put_u64};
+use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
+
+/// Byte length of the MinHash header.
+pub const HEADER_LEN: usize = 64;
+/// Largest number of registers.
+pub const MAX_REGISTERS: u32 = 1 << 20;
+/// The value of an empty register.
+pub const EMPTY: u64 = u64::MAX;
+const OFF_K: usize = 48;
+const PROBE_STEP_BIN: u64 = 0x9e37_79b9_7f4a_7c15;
+const PROBE_STEP_TRY: u64 = 0xc2b2_ae3d_27d4_eb4f;
+
+/// Exact image size in bytes for `k` registers.
+/// Errors: [`Error::InvalidParameter`] unless `1 <= k <= 2^20`.
+pub fn image_len(k: u32) -> Result<u64> {
+    if k == 0 || k > MAX_REGISTERS {
+        return Err(Error::InvalidParameter);
+    }
+    Ok(HEADER_LEN as u64 + 8 * u64::from(k))
+}
+
+/// Statistics of a MinHash sketch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MinHashStats {
+    /// Registers `k`.
+    pub registers: u32,
+    /// Registers that received at least one item.
+    pub filled: u32,
+    /// Hash seed.
+    pub seed: u64,
+}
+
+/// Marker type tying the MinHash layout to the image format.
+pub struct MinHashImage;
+
+impl ImageFamily for MinHashImage {
+    const FAMILY: FamilyId = FamilyId::MinHash;
+    type Layout = u32;
+
+    #[inline]
+    fn validate(common: &CommonHeader, image: &[u8]) -> Result<u32> {
+        if common.hash != HashKind::Xxh3 {
+            return Err(Error::UnsupportedHash);
+        }
+        if common.header_len != HEADER_LEN || common.flags != 0 || !image::zeroed(image, 52..HEADER_LEN) {
+            return Err(Error::CorruptHeader);
+        }
+        let k = get_u32(image, OFF_K).ok_or(Error::BufferTooSmall)?;
+        let expected = image_len(k).map_err(|_| Error::CorruptHeader)?;
+        if image.len() as u64 != expected {
+            return Err(Error::CorruptHeader);
+        }
+        Ok(k)
+    }
+}
+
+/// Writes an empty sketch of `k` registers into `buf` (8-byte aligned, at
+/// least [`image_len`] bytes). Errors: [`Error::InvalidParameter`],
+/// [`Error::BufferTooSmall`], [`Error::Misaligned`]; `buf` unchanged then.
+pub fn init(buf: &mut [u8], k: u32, seed: u64) -> Result<MinHashMut<'_>> {
+    let image_len = image_len(k)?;
+    let family = FamilyId::MinHash;
+    let fresh = Fresh { family, hash: HashKind::Xxh3, header_len: HEADER_LEN, flags: 0, seed, image_len };
+    let image = image::start_image(buf, fresh)?;
+    put_u32(image, OFF_K, k);
+    if let Some(body) = image.get_mut(HEADER_LEN..) {
+        body.fill(0xff);
+    }
+    wrap_mut(image)
+}
+
+/// Validates a live image and returns a read-only view (zero-copy).
+#[inline]
+pub fn wrap(buf: &[u8]) -> Result<MinHash<'_>> {
+    let p = image::split::<MinHashImage>(buf)?;
+    Ok(MinHash { registers: p.body, k: p.layout, seed: p.common.seed })
+}
+
+/// Validates a live image and returns a mutable view (zero-copy).
+#[inline]
+pub fn wrap_mut(buf: &mut [u8]) -> Result<MinHashMut<'_>> {
+    let p = image::split_mut::<MinHashImage>(buf)?;
+    Ok(MinHashMut { registers: p.body, k: p.layout, seed: p.common.seed })
+}
+
+/// Copies the live image to `dst` with its checksum. Returns the bytes written.
+pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    image::export::<MinHashImage>(src, dst)
+}
+
+/// Verifies untrusted bytes and copies them into the aligned `dst` (written
+/// only on success). Returns the image length.
+pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    image::import::<MinHashImage>(src, dst)
+}
+
+/// Verifies untrusted bytes in place (exact length, headers, checksum).
+pub fn verify(bytes: &[u8]) -> Result<()> {
+    image::verify::<MinHashImage>(bytes).map(|_| ())
+}
+
+/// The bin and value of a key hash.
+#[inline(always)]
+fn bin_and_value(hash: u64, k: u32) -> (usize, u64) {
+    (hash::reduce(hash, u64::from(k)) as usize, hash::remix(hash))
+}
+
+/// A read-only view of a validated MinHash image.
+#[derive(Copy, Clone, Debug)]
+pub struct MinHash<'a> {
+    registers: &'a [u8],
+    k: u32,
+    seed: u64,
+}
+
+impl<'a> MinHash<'a> {
+    /// Registers `k`.
+    pub fn registers(&self) -> u32 {
+        self.k
+    }
+
+    /// Hash seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The hash function and seed of this image.
+    pub fn key_hasher(&self) -> KeyHasher {
+        KeyHasher { kind: HashKind::Xxh3, seed: self.seed }
+    }
+
+    /// Raw register `i` ([`EMPTY`] when the bin received nothing or `i` is out of range).
+    pub fn register(&self, i: usize) -> u64 {
+        get_u64(self.registers, 8 * i).unwrap_or(EMPTY)
+    }
+
+    /// Registers that received at least one item. O(k).
+    pub fn filled(&self) -> u32 {
+        self.registers.chunks_exact(8).filter(|c| get_u64(c, 0) != Some(EMPTY)).count() as u32
+    }
+
+    /// True when no item was added.
+    pub fn is_empty(&self) -> bool {
+        self.filled() == 0
+    }
+
+    /// The densified value of bin `i` (see the module docs); [`EMPTY`] only
+    /// when the whole sketch is empty.
+    pub fn densified(&self, i: usize) -> u64 {
+        let own = self.register(i);
+        if own != EMPTY {
+            return own;
+        }
+        let k = u64::from(self.k);
+        let base = self.seed.wrapping_add((i as u64).wrapping_mul(PROBE_STEP_BIN));
+        for t in 0..64 * k {
+            let j = hash::reduce(hash::remix(base.wrapping_add(t.wrapping_mul(PROBE_STEP_TRY))), k) as usize;
+            let v = self.register(j);
+            if v != EMPTY {
+                return v;
+            }
+        }
+        (1..self.k as usize)
+            .map(|d| self.register((i + d) % self.k as usize))
+            .find(|v| *v != EMPTY)
+            .unwrap_or(EMPTY)
+    }
+
+    /// Writes the `k` densified values (the signature, e.g. for LSH banding).
+    /// Errors: [`Error::InvalidArgument`] unless `out.len() == k`.
+    pub fn signature(&self, out: &mut [u64]) -> Result<()> {
+        if out.len() != self.k as usize {
+            return Err(Error::InvalidArgument);
+        }
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = self.densified(i);
+        }
+        Ok(())
+    }
+
+    /// Estimated Jaccard similarity `|A ∩ B| / |A ∪ B|` of the two sets: the
+    /// fraction of equal densified bins. Two empty sketches give 1, one
+    /// empty and one not give 0.
+    /// Errors: [`Error::Incompatible`] unless `k` and the seed are equal.
+    pub fn jaccard(&self, other: &MinHash<'_>) -> Result<f64> {
+        if self.k != other.k || self.seed != other.seed {
+            return Err(Error::Incompatible);
+        }
+        let (a_empty, b_empty) = (self.is_empty(), other.is_empty());
+        if a_empty || b_empty {
+            return Ok(if a_empty && b_empty { 1.0 } else { 0.0 });
+        }
+        let equal = (0..self.k as usize).filter(|i| self.densified(*i) == other.densified(*i)).count();
+        Ok(equal as f64 / f64::from(self.k))
+    }
+
+    /// All statistics. O(k).
+    pub fn stats(&self) -> MinHashStats {
+        MinHashStats { registers: self.k, filled: self.filled(), seed: self.seed }
+    }
+}
+
+/// An exclusive, mutable view of a validated MinHash image.
+#[derive(Debug)]
+pub struct MinHashMut<'a> {
+    registers: &'a mut [u8],
+    k: u32,
+    seed: u64,
+}
+
+impl<'a> MinHashMut<'a> {
+    /// A read-only view of the same image.
+    pub fn as_ref(&self) -> MinHash<'_> {
+        MinHash { registers: self.registers, k: self.k, seed: self.seed }
+    }
+
+    /// Adds a key (one XXH3 hash); true when its bin's minimum dropped.
+    #[inline]
+    pub fn add(&mut self, key: &[u8]) -> bool {
+        self.add_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// [`MinHashMut::add`] for an integer key.
+    #[inline]
+    pub fn add_u64(&mut self, key: u64) -> bool {
+        self.add_hash(hash::hash_u64(key, self.seed))
+    }
+
+    /// [`MinHashMut::add`] for a precomputed hash.
+    #[inline]
+    pub fn add_hash(&mut self, hash: u64) -> bool {
+        let (bin, value) = bin_and_value(hash, self.k);
+        let current = get_u64(self.registers, 8 * bin).unwrap_or(0);
+        if value < current {
+            put_u64(self.registers, 8 * bin, value);
+            return true;
+        }
+        false
+    }
+
+    /// Batch add of precomputed hashes.
+    pub fn add_hashes(&mut self, hashes: &[u64]) {
+        for h in hashes {
+            self.add_hash(*h);
+        }
+    }
+
+    /// Merge: register-wise minimum; afterwards the sketch is that of the union.
+    /// Errors: [`Error::Incompatible`] unless `k` and the seed are equal.
+    pub fn merge(&mut self, other: &MinHash<'_>) -> Result<()> {
+        if self.k != other.k || self.seed != other.seed {
+            return Err(Error::Incompatible);
+        }
+        for (d, s) in self.registers.chunks_exact_mut(8).zip(other.registers.chunks_exact(8)) {
+            let m = get_u64(d, 0).unwrap_or(EMPTY).min(get_u64(s, 0).unwrap_or(EMPTY));
+            d.copy_from_slice(&m.to_le_bytes());
+        }
+        Ok(())
+    }
+
+    /// Empties the sketch.
+    pub fn clear(&mut self) {
+        self.registers.fill(0xff);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,304 @@
+//! C ABI of MinHash (`sketches_core::minhash`).
+
+use crate::boundary::{self, guard, sketch_slice};
+use crate::filter;
+use crate::image::{export_with, import_with, merge_with};
+use crate::status::sketch_status;
+use core::ffi::c_void;
+use sketches_core::minhash;
+
+/// Family id of MinHash.
+pub const SKETCH_FAMILY_MINHASH: u16 = 9;
+
+/// Statistics of a MinHash sketch (`sketch_minhash_get_stats`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_minhash_stats {
+    /// Registers `k`.
+    pub registers: u32,
+    /// Registers that received at least one item.
+    pub filled: u32,
+    /// Hash seed.
+    pub seed: u64,
+}
+
+/// Exact image size in bytes for `k` registers (1 ..= 2^20).
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+///
+/// # Safety
+/// `bytes` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_size(k: u32, bytes: *mut u64) -> sketch_status {
+    guard(|| {
+        boundary::require(bytes)?;
+        let n = minhash::image_len(k)?;
+        // SAFETY: non-NULL; caller contract.
+        unsafe { boundary::write_out(bytes, n) }
+    })
+}
+
+/// Writes an empty sketch of `k` registers into `buf` (8-byte aligned, at
+/// least `sketch_minhash_size` bytes). Sketches compare only with the same
+/// `k` and seed.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+/// `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_init(
+    buf: *mut c_void,
+    len: usize,
+    k: u32,
+    seed: u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::mutate(buf, len, |b| minhash::init(b, k, seed).map(|_| ())) })
+}
+
+/// Adds a byte key (one hash per item). `changed` (NULL allowed) receives
+/// true when its bin's minimum dropped.
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `key`: `key_len` readable bytes; `changed`: NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_add(
+    buf: *mut c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::update(buf, len, changed, |b| Ok(minhash::wrap_mut(b)?.add(key)))
+    })
+}
+
+/// Adds an integer key. See `sketch_minhash_add`.
+///
+/// # Safety
+/// As for `sketch_minhash_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_add_u64(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(minhash::wrap_mut(b)?.add_u64(key))) })
+}
+
+/// Adds a precomputed hash. See `sketch_minhash_add`.
+///
+/// # Safety
+/// As for `sketch_minhash_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_add_hash(
+    buf: *mut c_void,
+    len: usize,
+    hash: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(minhash::wrap_mut(b)?.add_hash(hash))) })
+}
+
+/// Adds `count` byte keys; every pointer is checked before anything is added.
+///
+/// # Safety
+/// `keys`: `count` valid `sketch_slice`s.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_add_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let (image, keys) = (boundary::bytes_mut(buf, len)?, boundary::array(keys, count)?);
+        let mut sketch = minhash::wrap_mut(image)?;
+        let hasher = sketch.as_ref().key_hasher();
+        boundary::for_hashed_ranges(
+            keys,
+            |k| hasher.hash(k),
+            |_, hashes| {
+                sketch.add_hashes(hashes);
+                Ok(())
+            },
+        )
+    })
+}
+
+/// Adds `count` precomputed hashes.
+///
+/// # Safety
+/// `hashes`: `count` values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_add_hash_batch(
+    buf: *mut c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let (image, hashes) = (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?);
+        minhash::wrap_mut(image)?.add_hashes(hashes);
+        Ok(())
+    })
+}
+
+/// Writes the estimated Jaccard similarity of the two sets to `*out` (0..1;
+/// two empty sketches give 1).
+///
+/// Errors: `SKETCH_INCOMPATIBLE` (different k or seed), `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `a`: `a_len` readable bytes; `b`: `b_len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_jaccard(
+    a: *const c_void,
+    a_len: usize,
+    b: *const c_void,
+    b_len: usize,
+    out: *mut f64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let other = boundary::bytes(b, b_len)?;
+        filter::query(a, a_len, out, |x| minhash::wrap(x)?.jaccard(&minhash::wrap(other)?))
+    })
+}
+
+/// Writes the `k` densified signature values to `out` (for LSH banding).
+///
+/// Errors: `SKETCH_INVALID_ARGUMENT` unless `count` is `k`, `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: `count` writable values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_signature(
+    buf: *const c_void,
+    len: usize,
+    out: *mut u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        if count > 0 {
+            boundary::require(out)?;
+        }
+        let (image, out) = (boundary::bytes(buf, len)?, boundary::array_mut(out, count)?);
+        Ok(minhash::wrap(image)?.signature(out)?)
+    })
+}
+
+/// Merge: register-wise minimum of `src` into `dst` (the sketch of the union).
+///
+/// Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+///
+/// # Safety
+/// `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_merge(
+    dst: *mut c_void,
+    dst_len: usize,
+    src: *const c_void,
+    src_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(|d, s| minhash::wrap_mut(d)?.merge(&minhash::wrap(s)?), dst, dst_len, src, src_len)
+    })
+}
+
+/// Empties the sketch.
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_clear(buf: *mut c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::mutate(buf, len, |b| {
+            minhash::wrap_mut(b)?.clear();
+            Ok(())
+        })
+    })
+}
+
+/// Exports the image with its checksum into `out`; `*written` receives the byte count.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_export(
+    buf: *const c_void,
+    len: usize,
+    out: *mut c_void,
+    out_len: usize,
+    written: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { export_with(minhash::export, buf, len, out, out_len, written) })
+}
+
+/// Imports untrusted bytes (exact length, headers, checksum) into the aligned
+/// `dst`, written only on success.
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_import(
+    src: *const c_void,
+    src_len: usize,
+    dst: *mut c_void,
+    dst_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { import_with(minhash::import, src, src_len, dst, dst_len) })
+}
+
+/// Verifies untrusted bytes in place.
+///
+/// # Safety
+/// `bytes`: `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_verify(bytes: *const c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { Ok(minhash::verify(boundary::bytes(bytes, len)?)?) })
+}
+
+/// Writes the statistics of the sketch to `*out`. O(k).
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_get_stats(
+    buf: *const c_void,
+    len: usize,
+    out: *mut sketch_minhash_stats,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::query(buf, len, out, |b| {
+            let s = minhash::wrap(b)?.stats();
+            Ok(sketch_minhash_stats { registers: s.registers, filled: s.filled, seed: s.seed })
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn family_id_matches_the_core() {
+        assert_eq!(super::SKETCH_FAMILY_MINHASH, sketches_core::FamilyId::MinHash as u16);
+    }
+}
