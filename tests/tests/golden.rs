@@ -232,3 +232,36 @@ fn countmin_golden_image_is_stable_and_readable() {
     assert!((0..KEYS).all(|i| s.estimate(key(i).as_bytes()) > i % 3));
     assert_eq!(s.estimate_u64(7), 80_000);
 }
+
+/// MinHash golden image: k = 128, seed 42, the golden keys.
+fn build_minhash() -> Vec<u8> {
+    use sketches_core::minhash;
+    let len = minhash::image_len(128).unwrap() as usize;
+    let (mut storage, off) = aligned(len);
+    let buf = &mut storage[off..off + len];
+    let mut s = minhash::init(buf, 128, 42).unwrap();
+    (0..KEYS).for_each(|i| {
+        s.add(key(i).as_bytes());
+    });
+    let mut out = vec![0u8; len];
+    minhash::export(buf, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn minhash_golden_image_is_stable_and_readable() {
+    use sketches_core::minhash;
+    let path = workspace().join("tests/golden/minhash_v1.img");
+    let built = build_minhash();
+    if std::env::var_os("SKETCHES_BLESS_GOLDEN").is_some() {
+        std::fs::write(&path, &built).unwrap();
+    }
+    let golden = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(golden == built, "minhash: the image bytes changed (format break?)");
+    let (mut storage, off) = aligned(golden.len());
+    let dst = &mut storage[off..off + golden.len()];
+    minhash::import(&golden, dst).unwrap();
+    let s = minhash::wrap(dst).unwrap();
+    assert_eq!(s.jaccard(&s), Ok(1.0));
+    assert_eq!(s.filled(), 128);
+}

@@ -167,3 +167,26 @@ fn corrupted_images_are_rejected() {
     check_corruption(&exported, HEADER_LEN, 300, import, verify, exercise);
     fuzz_images(buf.as_ref(), HEADER_LEN, 10_000, exercise);
 }
+
+#[test]
+fn string_keys_are_unbiased_across_seeds() {
+    let n = 100_000u64;
+    for (shift, k) in [(n / 10, 1024u32), (n / 2, 1024)] {
+        let exact = (n - shift) as f64 / (n + shift) as f64;
+        let mut errs = Vec::new();
+        for seed in 0..20u64 {
+            let mut a = fresh(k, seed);
+            let mut b = fresh(k, seed);
+            for i in 0..n {
+                wrap_mut(a.as_mut()).unwrap().add(std::format!("present-{i}").as_bytes());
+                wrap_mut(b.as_mut()).unwrap().add(std::format!("present-{}", i + shift).as_bytes());
+            }
+            errs.push(wrap(a.as_ref()).unwrap().jaccard(&wrap(b.as_ref()).unwrap()).unwrap() - exact);
+        }
+        let mean = errs.iter().sum::<f64>() / 20.0;
+        let sd = (errs.iter().map(|e| (e - mean) * (e - mean)).sum::<f64>() / 20.0).sqrt();
+        let expected = (exact * (1.0 - exact) / f64::from(k)).sqrt();
+        assert!(mean.abs() <= 4.0 * expected / 20f64.sqrt(), "J={exact}: mean error {mean}");
+        assert!(sd <= 1.2 * expected, "J={exact}: sd {sd}");
+    }
+}
