@@ -139,6 +139,11 @@
 #define SKETCH_SBBF_BLOCK_BYTES 32
 
 /**
+ * Family id of the Top-k sketch.
+ */
+#define SKETCH_FAMILY_TOPK 8
+
+/**
  * Family id of UltraLogLog.
  */
 #define SKETCH_FAMILY_ULTRALOGLOG 6
@@ -229,6 +234,10 @@ typedef enum sketch_status {
    * The image is an exported compact image: import it into a live buffer first.
    */
   SKETCH_COMPACT_IMAGE = 19,
+  /**
+   * The key is longer than the sketch's maximum key length; nothing changed.
+   */
+  SKETCH_KEY_TOO_LONG = 20,
 } sketch_status;
 
 /**
@@ -654,6 +663,81 @@ typedef struct sketch_sbbf_stats {
    */
   uint32_t reserved;
 } sketch_sbbf_stats;
+
+/**
+ * The estimate for one key (`sketch_topk_estimate`).
+ */
+typedef struct sketch_topk_key_estimate {
+  /**
+   * Upper bound of the true count.
+   */
+  uint64_t count;
+  /**
+   * Maximum overestimation.
+   */
+  uint64_t error;
+  /**
+   * True when the key has a counter.
+   */
+  bool listed;
+} sketch_topk_key_estimate;
+
+/**
+ * One listed key (`sketch_topk_list`). `key` points **into the sketch's
+ * buffer**: it stays valid until the buffer is changed or freed.
+ */
+typedef struct sketch_topk_item {
+  /**
+   * Key bytes (inside the sketch buffer).
+   */
+  const uint8_t *key;
+  /**
+   * Key length in bytes.
+   */
+  size_t key_len;
+  /**
+   * Estimated count: at least the true count.
+   */
+  uint64_t count;
+  /**
+   * Maximum overestimation: the true count is at least `count - error`.
+   */
+  uint64_t error;
+} sketch_topk_item;
+
+/**
+ * Statistics of a Top-k sketch (`sketch_topk_get_stats`).
+ */
+typedef struct sketch_topk_stats {
+  /**
+   * Counters.
+   */
+  uint32_t capacity;
+  /**
+   * Longest key in bytes.
+   */
+  uint32_t max_key_len;
+  /**
+   * Counters in use.
+   */
+  uint32_t used;
+  /**
+   * Reserved, 0.
+   */
+  uint32_t reserved;
+  /**
+   * Hash seed.
+   */
+  uint64_t seed;
+  /**
+   * Total weight N.
+   */
+  uint64_t total;
+  /**
+   * Smallest count when full (every estimate's overestimation bound), else 0.
+   */
+  uint64_t min_count;
+} sketch_topk_stats;
 
 /**
  * Statistics of an UltraLogLog sketch (`sketch_ull_get_stats`).
@@ -2423,6 +2507,157 @@ enum sketch_status sketch_sbbf_verify(const void *bytes, size_t len);
  * codes give "unknown status code"). Never NULL; never free it. Thread-safe.
  */
 const char *sketch_status_str(int32_t status);
+
+/**
+ * Exact image size in bytes for `capacity` counters (1 ..= 2^20) holding
+ * keys of up to `max_key_len` bytes (1 ..= 4096).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ *
+ * # Safety
+ * `bytes` must be writable.
+ */
+enum sketch_status sketch_topk_size(uint32_t capacity, uint32_t max_key_len, uint64_t *bytes);
+
+/**
+ * Writes an empty sketch into `buf` (8-byte aligned, at least `sketch_topk_size` bytes).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+ * `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_topk_init(void *buf,
+                                    size_t len,
+                                    uint32_t capacity,
+                                    uint32_t max_key_len,
+                                    uint64_t seed);
+
+/**
+ * Adds `weight` occurrences of a byte key (stored inline).
+ *
+ * Errors: `SKETCH_KEY_TOO_LONG` (nothing changes), `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `key`: `key_len` readable bytes.
+ */
+enum sketch_status sketch_topk_add(void *buf,
+                                   size_t len,
+                                   const void *key,
+                                   size_t key_len,
+                                   uint64_t weight);
+
+/**
+ * Adds `weight` occurrences of an integer key (stored as its 8 little-endian bytes).
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_topk_add_u64(void *buf, size_t len, uint64_t key, uint64_t weight);
+
+/**
+ * Adds `count` byte keys; `weights` (NULL: 1 each). Every key is checked
+ * (pointer and length) before anything is added: on error nothing changes.
+ *
+ * # Safety
+ * `keys`: `count` valid `sketch_slice`s; `weights`: NULL or `count` values.
+ */
+enum sketch_status sketch_topk_add_batch(void *buf,
+                                         size_t len,
+                                         const struct sketch_slice *keys,
+                                         const uint64_t *weights,
+                                         size_t count);
+
+/**
+ * Writes the estimate for a byte key to `*out`.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_topk_estimate(const void *buf,
+                                        size_t len,
+                                        const void *key,
+                                        size_t key_len,
+                                        struct sketch_topk_key_estimate *out);
+
+/**
+ * Writes up to `capacity` listed keys, largest count first, into `items`;
+ * `*written` receives how many. Key pointers point into `buf`.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `items`: `capacity` writable items; `written` writable.
+ */
+enum sketch_status sketch_topk_list(const void *buf,
+                                    size_t len,
+                                    struct sketch_topk_item *items,
+                                    size_t capacity,
+                                    size_t *written);
+
+/**
+ * Merges `src` into `dst` (same capacity, maximum key length and seed):
+ * keeps the `capacity` keys with the largest combined estimates. Every key
+ * with true count above N/capacity stays listed, every count overestimates
+ * by at most N/capacity (N = both totals).
+ *
+ * Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+ *
+ * # Safety
+ * `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+ */
+enum sketch_status sketch_topk_merge(void *dst, size_t dst_len, const void *src, size_t src_len);
+
+/**
+ * Removes every key.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+enum sketch_status sketch_topk_clear(void *buf, size_t len);
+
+/**
+ * Exports the image with its checksum into `out`; `*written` receives the byte count.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+ */
+enum sketch_status sketch_topk_export(const void *buf,
+                                      size_t len,
+                                      void *out,
+                                      size_t out_len,
+                                      size_t *written);
+
+/**
+ * Imports untrusted bytes (exact length, headers, checksum, and every
+ * counter, index slot and heap entry consistent) into the aligned `dst`,
+ * written only on success.
+ *
+ * Errors: `SKETCH_CHECKSUM_MISMATCH`, `SKETCH_CORRUPT_HEADER`, `SKETCH_CORRUPT_BODY`, ...
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+ */
+enum sketch_status sketch_topk_import(const void *src, size_t src_len, void *dst, size_t dst_len);
+
+/**
+ * Verifies untrusted bytes in place (as `sketch_topk_import` does).
+ *
+ * # Safety
+ * `bytes`: `len` readable bytes.
+ */
+enum sketch_status sketch_topk_verify(const void *bytes, size_t len);
+
+/**
+ * Writes the statistics of the sketch to `*out`. O(1).
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_topk_get_stats(const void *buf,
+                                         size_t len,
+                                         struct sketch_topk_stats *out);
 
 /**
  * Exact live image size in bytes for precision `p` (4..=18).

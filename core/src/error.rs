@@ -45,6 +45,9 @@ pub enum Error {
     /// The image is an exported compact image: import it into a live buffer
     /// before using it.
     CompactImage,
+    /// The key is longer than the sketch's maximum key length (keys are
+    /// never truncated); nothing changed.
+    KeyTooLong,
 }
 
 impl Error {
@@ -67,6 +70,7 @@ impl Error {
             Error::Full => 17,
             Error::CorruptBody => 18,
             Error::CompactImage => 19,
+            Error::KeyTooLong => 20,
         }
     }
 
@@ -89,6 +93,7 @@ impl Error {
             Error::Full => "filter full (nothing changed)",
             Error::CorruptBody => "image body holds values its format forbids",
             Error::CompactImage => "compact exported image: import it before use",
+            Error::KeyTooLong => "key longer than the sketch's maximum key length (nothing changed)",
         }
     }
 }

@@ -21,7 +21,8 @@
 //! filter, with a Parquet-compatible mode), [`counting`] (counting Bloom
 //! filter with removal), [`cuckoo`] (cuckoo filter), [`hll`] (HyperLogLog
 //! with an exact small mode), [`ull`] (UltraLogLog), [`countmin`] (Count-Min
-//! sketch), [`minhash`] (MinHash with one-permutation hashing).
+//! sketch), [`minhash`] (MinHash with one-permutation hashing),
+//! [`topk`] (Space-Saving heavy hitters).
 #![no_std]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
@@ -38,6 +39,7 @@ pub mod image;
 pub mod minhash;
 pub mod sbbf;
 pub mod simd;
+pub mod topk;
 pub mod ull;
 
 #[cfg(test)]

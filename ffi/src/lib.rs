@@ -32,6 +32,7 @@ pub mod image;
 pub mod minhash;
 pub mod sbbf;
 pub mod status;
+pub mod topk;
 pub mod ull;
 
 pub use boundary::sketch_slice;

@@ -50,6 +50,8 @@ pub enum sketch_status {
     SKETCH_CORRUPT_BODY = 18,
     /// The image is an exported compact image: import it into a live buffer first.
     SKETCH_COMPACT_IMAGE = 19,
+    /// The key is longer than the sketch's maximum key length; nothing changed.
+    SKETCH_KEY_TOO_LONG = 20,
 }
 
 impl From<Error> for sketch_status {
@@ -72,6 +74,7 @@ impl From<Error> for sketch_status {
             Error::Full => SKETCH_FULL,
             Error::CorruptBody => SKETCH_CORRUPT_BODY,
             Error::CompactImage => SKETCH_COMPACT_IMAGE,
+            Error::KeyTooLong => SKETCH_KEY_TOO_LONG,
             // Error is non_exhaustive: a future core error without a C twin
             // yet is reported as a generic argument problem.
             _ => SKETCH_INVALID_ARGUMENT,
@@ -101,6 +104,7 @@ fn text(status: i32) -> &'static core::ffi::CStr {
         17 => c"filter full (nothing changed)",
         18 => c"image body holds values its format forbids",
         19 => c"compact exported image: import it before use",
+        20 => c"key longer than the sketch's maximum key length (nothing changed)",
         _ => c"unknown status code",
     }
 }
@@ -135,6 +139,7 @@ mod tests {
             Error::Full,
             Error::CorruptBody,
             Error::CompactImage,
+            Error::KeyTooLong,
         ];
         for e in all {
             assert_eq!(sketch_status::from(e) as i32, e.code());

@@ -51,7 +51,7 @@ static unsigned char *alloc_image(uint64_t bytes) {
 }
 
 static void test_status_and_version(void) {
-    for (int s = 0; s <= 19; s++) {
+    for (int s = 0; s <= 20; s++) {
         const char *text = sketch_status_str(s);
         CHECK(text != NULL && strlen(text) > 0);
         CHECK(strcmp(text, "unknown status code") != 0);
@@ -1018,6 +1018,92 @@ static void test_minhash(void) {
     free(back);
 }
 
+static void test_topk(void) {
+    uint64_t size = 0;
+    EXPECT(sketch_topk_size(0, 16, &size), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_topk_size(16, 0, &size), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_topk_size(16, 16, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_topk_size(64, 16, &size), SKETCH_OK);
+    size_t len = (size_t)size;
+    unsigned char *buf = alloc_image(size), *other = alloc_image(size), *out = alloc_image(size);
+    unsigned char *back = alloc_image(size);
+    EXPECT(sketch_topk_init(buf + 1, len, 64, 16, 4), SKETCH_MISALIGNED);
+    EXPECT(sketch_topk_init(buf, len - 8, 64, 16, 4), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_topk_init(buf, len, 64, 16, 4), SKETCH_OK);
+    EXPECT(sketch_topk_add(buf, len, "apple", 5, 10), SKETCH_OK);
+    EXPECT(sketch_topk_add(buf, len, "pear", 4, 3), SKETCH_OK);
+    EXPECT(sketch_topk_add(buf, len, NULL, 2, 1), SKETCH_NULL_POINTER);
+    memcpy(back, buf, len);
+    EXPECT(sketch_topk_add(buf, len, "a key longer than 16", 20, 1), SKETCH_KEY_TOO_LONG);
+    CHECK(memcmp(back, buf, len) == 0);
+    EXPECT(sketch_topk_add_u64(buf, len, 99, 7), SKETCH_OK);
+    struct sketch_topk_key_estimate e;
+    EXPECT(sketch_topk_estimate(buf, len, "apple", 5, &e), SKETCH_OK);
+    CHECK(e.count == 10 && e.error == 0 && e.listed);
+    EXPECT(sketch_topk_estimate(buf, len, "plum", 4, &e), SKETCH_OK);
+    CHECK(e.count == 0 && !e.listed);
+    EXPECT(sketch_topk_estimate(buf, len, "plum", 4, NULL), SKETCH_NULL_POINTER);
+
+    /* a skewed stream of 5000 keys over 500 distinct */
+    enum { N = 5000 };
+    static char storage[N][16];
+    static struct sketch_slice keys[N];
+    static uint64_t weights[N];
+    for (int i = 0; i < N; i++) {
+        int rank = (i * i) % 500 < 250 ? i % 5 : i % 500; /* keys 0..4 are heavy */
+        int n = snprintf(storage[i], sizeof storage[i], "k%d", rank);
+        keys[i].ptr = (const uint8_t *)storage[i];
+        keys[i].len = (size_t)n;
+        weights[i] = 1;
+    }
+    EXPECT(sketch_topk_add_batch(buf, len, keys, weights, N), SKETCH_OK);
+    EXPECT(sketch_topk_add_batch(buf, len, keys, NULL, N), SKETCH_OK);
+    struct sketch_slice bad[2] = {{(const uint8_t *)"ok", 2}, {(const uint8_t *)"this key is far too long", 24}};
+    memcpy(back, buf, len);
+    EXPECT(sketch_topk_add_batch(buf, len, bad, NULL, 2), SKETCH_KEY_TOO_LONG);
+    CHECK(memcmp(back, buf, len) == 0); /* nothing added */
+    struct sketch_topk_item items[8];
+    size_t written = 0;
+    EXPECT(sketch_topk_list(buf, len, items, 8, &written), SKETCH_OK);
+    CHECK(written == 8);
+    int sorted = 1;
+    for (size_t i = 1; i < written; i++) sorted &= items[i - 1].count >= items[i].count;
+    CHECK(sorted);
+    int heavy_first = 1;
+    for (size_t i = 0; i < 5; i++) heavy_first &= items[i].key_len == 2 && items[i].key[0] == 'k';
+    CHECK(heavy_first);
+    EXPECT(sketch_topk_list(buf, len, NULL, 8, &written), SKETCH_NULL_POINTER);
+    EXPECT(sketch_topk_list(buf, len, items, 8, NULL), SKETCH_NULL_POINTER);
+    struct sketch_topk_stats st;
+    EXPECT(sketch_topk_get_stats(buf, len, &st), SKETCH_OK);
+    CHECK(st.capacity == 64 && st.max_key_len == 16 && st.used == 64 && st.seed == 4);
+    CHECK(st.total == 10 + 3 + 7 + 2 * N && st.min_count <= st.total / 64);
+
+    /* merge */
+    EXPECT(sketch_topk_init(other, len, 64, 16, 4), SKETCH_OK);
+    EXPECT(sketch_topk_add(other, len, "k0", 2, 100000), SKETCH_OK);
+    EXPECT(sketch_topk_merge(buf, len, other, len), SKETCH_OK);
+    EXPECT(sketch_topk_list(buf, len, items, 1, &written), SKETCH_OK);
+    CHECK(written == 1 && items[0].key_len == 2 && memcmp(items[0].key, "k0", 2) == 0);
+    EXPECT(sketch_topk_merge(buf, len, buf, len), SKETCH_OVERLAP);
+    EXPECT(sketch_topk_init(other, len, 64, 16, 5), SKETCH_OK);
+    EXPECT(sketch_topk_merge(buf, len, other, len), SKETCH_INCOMPATIBLE);
+
+    EXPECT(sketch_topk_export(buf, len, out, len, &written), SKETCH_OK);
+    EXPECT(sketch_topk_verify(out, written), SKETCH_OK);
+    out[150] ^= 1;
+    EXPECT(sketch_topk_import(out, written, back, len), SKETCH_CHECKSUM_MISMATCH);
+    out[150] ^= 1;
+    EXPECT(sketch_topk_import(out, written, back, len), SKETCH_OK);
+    EXPECT(sketch_topk_clear(buf, len), SKETCH_OK);
+    EXPECT(sketch_topk_get_stats(buf, len, &st), SKETCH_OK);
+    CHECK(st.used == 0 && st.total == 0);
+    free(buf);
+    free(other);
+    free(out);
+    free(back);
+}
+
 /* Every truncation and every header bit flip of an exported image is
    rejected by import, and the destination keeps its bytes. */
 static void test_corruption(void) {
@@ -1064,6 +1150,7 @@ int main(void) {
     test_ull();
     test_countmin();
     test_minhash();
+    test_topk();
     test_corruption();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

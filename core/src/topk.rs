@@ -1,0 +1,693 @@
+//! Top-k heavy hitters: Space-Saving (Metwally, Agrawal and El Abbadi, 2005)
+//! with weights, mergeable as in Agarwal et al., "Mergeable Summaries" (2012).
+//!
+//! `capacity` counters, each holding a key **inline** (at most
+//! `max_key_len` bytes: a longer key is rejected with
+//! [`Error::KeyTooLong`], never truncated), its count and its maximum
+//! overestimation. A key that is monitored gets its weight added; a new key
+//! takes a free counter, or replaces the counter with the smallest count `m`
+//! and starts from `m + weight` with overestimation `m`.
+//!
+//! Guarantees, for a stream (or merge of streams) of total weight `N`:
+//! * every key's estimate is at least its true count and at most
+//!   `true + N / capacity` (`count - error <= true <= count`);
+//! * every key whose true count exceeds `N / capacity` is listed.
+//!
+//! Inside the buffer: the counters, a hash index (linear probing over
+//! `2^ceil(log2(2 capacity))` slots, backward-shift deletion, no tombstones)
+//! so a key is found in O(1) expected time, and a binary min-heap of the
+//! counters so the smallest one is found in O(1) and re-ordered in
+//! O(log capacity) after a weighted update.
+//!
+//! Merge (same capacity, key length and seed): every key of either side gets
+//! `estimate_a + estimate_b` (an absent key's estimate on a full side is that
+//! side's smallest count), errors add the same way, and the `capacity`
+//! largest are kept; both guarantees hold for `N = N_a + N_b`.
+//!
+//! Image layout after the common header (little-endian):
+//!
+//! | offset | size | field |
+//! |-------:|-----:|-------|
+//! | 48 | 4 | capacity `c` (1 ..= 2^20) |
+//! | 52 | 4 | maximum key length `L` (1 ..= 4096) |
+//! | 56 | 4 | counters in use |
+//! | 60 | 4 | reserved, 0 |
+//! | 64 | 8 | total weight `N` (saturating) |
+//! | 72 | 56 | reserved, 0 |
+//! | 128 | `c * (32 + L8)` | counters (`L8` = `L` rounded up to 8): count u64, error u64, key hash u64, key length u32, heap position u32, key bytes |
+//! | ... | `4 * slots` | index: `u32` slot = counter number + 1, 0 empty; home slot = top bits of the key hash |
+//! | ... | `4 * c`, rounded up to 8 | heap: counter numbers, smallest count first |
+//!
+//! Thread-safety: [`TopK`] is a shared view; [`TopKMut`] is exclusive.
+
+use crate::error::{Error, Result};
+use crate::hash::{self, HashKind};
+use crate::image::{self, get_u32, get_u64, put_u32, put_u64};
+use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
+
+/// Byte length of the Top-k header.
+pub const HEADER_LEN: usize = 128;
+/// Largest capacity.
+pub const MAX_CAPACITY: u32 = 1 << 20;
+/// Largest maximum key length.
+pub const MAX_KEY_LEN: u32 = 4096;
+const ENTRY_FIXED: usize = 32;
+const OFF_CAPACITY: usize = 48;
+const OFF_MAX_KEY: usize = 52;
+const OFF_USED: usize = 56;
+const OFF_TOTAL: usize = 64;
+
+/// Parameters: number of counters and the longest key they store.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TopKParams {
+    /// Counters `c`; keys with true count above `N / c` are always listed.
+    pub capacity: u32,
+    /// Longest key in bytes.
+    pub max_key_len: u32,
+}
+
+/// The derived byte layout of a Top-k body.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TopKLayout {
+    params: TopKParams,
+    entry_len: usize,
+    slots: usize,
+    index_off: usize,
+    heap_off: usize,
+    body_len: usize,
+}
+
+impl TopKParams {
+    /// Checks the limits (capacity 1..=2^20, key length 1..=4096).
+    pub fn validate(&self) -> Result<()> {
+        if self.capacity == 0
+            || self.capacity > MAX_CAPACITY
+            || self.max_key_len == 0
+            || self.max_key_len > MAX_KEY_LEN
+        {
+            return Err(Error::InvalidParameter);
+        }
+        Ok(())
+    }
+
+    fn layout(&self) -> Result<TopKLayout> {
+        self.validate()?;
+        let c = self.capacity as usize;
+        let entry_len = ENTRY_FIXED + (self.max_key_len as usize).div_ceil(8) * 8;
+        let slots = (2 * c).next_power_of_two();
+        let index_off = c * entry_len;
+        let heap_off = index_off + 4 * slots;
+        let body_len = heap_off + (4 * c).div_ceil(8) * 8;
+        Ok(TopKLayout { params: *self, entry_len, slots, index_off, heap_off, body_len })
+    }
+
+    /// Exact image size in bytes.
+    pub fn image_len(&self) -> Result<u64> {
+        Ok((HEADER_LEN + self.layout()?.body_len) as u64)
+    }
+}
+
+/// One listed key with its estimate.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TopKItem<'a> {
+    /// The key bytes (inside the image).
+    pub key: &'a [u8],
+    /// Estimated count: at least the true count.
+    pub count: u64,
+    /// Maximum overestimation: the true count is at least `count - error`.
+    pub error: u64,
+}
+
+/// The estimate for one key.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TopKEstimate {
+    /// Upper bound of the true count (the smallest count for unlisted keys
+    /// of a full sketch, 0 otherwise).
+    pub count: u64,
+    /// Maximum overestimation.
+    pub error: u64,
+    /// True when the key has a counter.
+    pub listed: bool,
+}
+
+/// Statistics of a Top-k sketch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TopKStats {
+    /// Parameters.
+    pub params: TopKParams,
+    /// Hash seed.
+    pub seed: u64,
+    /// Counters in use.
+    pub used: u32,
+    /// Total weight `N`.
+    pub total: u64,
+    /// Smallest count when full (the overestimation bound of every key), else 0.
+    pub min_count: u64,
+}
+
+/// Marker type tying the Top-k layout to the image format.
+pub struct TopKImage;
+
+impl ImageFamily for TopKImage {
+    const FAMILY: FamilyId = FamilyId::TopK;
+    type Layout = TopKLayout;
+
+    #[inline]
+    fn validate(common: &CommonHeader, image: &[u8]) -> Result<TopKLayout> {
+        if common.hash != HashKind::Xxh3 {
+            return Err(Error::UnsupportedHash);
+        }
+        if common.header_len != HEADER_LEN || common.flags != 0 {
+            return Err(Error::CorruptHeader);
+        }
+        let field = |off: usize| get_u32(image, off).ok_or(Error::BufferTooSmall);
+        let params = TopKParams { capacity: field(OFF_CAPACITY)?, max_key_len: field(OFF_MAX_KEY)? };
+        let layout = params.layout().map_err(|_| Error::CorruptHeader)?;
+        let reserved = image::zeroed(image, 60..64) && image::zeroed(image, 72..HEADER_LEN);
+        if field(OFF_USED)? > params.capacity || !reserved || image.len() != HEADER_LEN + layout.body_len {
+            return Err(Error::CorruptHeader);
+        }
+        Ok(layout)
+    }
+}
+
+/// Writes an empty sketch into `buf` (8-byte aligned, at least
+/// `params.image_len()` bytes). Errors: [`Error::InvalidParameter`],
+/// [`Error::BufferTooSmall`], [`Error::Misaligned`]; `buf` unchanged then.
+pub fn init<'a>(buf: &'a mut [u8], params: &TopKParams, seed: u64) -> Result<TopKMut<'a>> {
+    let image_len = params.image_len()?;
+    let family = FamilyId::TopK;
+    let fresh = Fresh { family, hash: HashKind::Xxh3, header_len: HEADER_LEN, flags: 0, seed, image_len };
+    let image = image::start_image(buf, fresh)?;
+    put_u32(image, OFF_CAPACITY, params.capacity);
+    put_u32(image, OFF_MAX_KEY, params.max_key_len);
+    wrap_mut(image)
+}
+
+/// Validates a live image and returns a read-only view (zero-copy, O(1)).
+#[inline]
+pub fn wrap(buf: &[u8]) -> Result<TopK<'_>> {
+    let p = image::split::<TopKImage>(buf)?;
+    Ok(TopK { header: p.header, body: p.body, layout: p.layout, seed: p.common.seed })
+}
+
+/// Validates a live image and returns a mutable view (zero-copy, O(1)).
+#[inline]
+pub fn wrap_mut(buf: &mut [u8]) -> Result<TopKMut<'_>> {
+    let p = image::split_mut::<TopKImage>(buf)?;
+    Ok(TopKMut { header: p.header, body: p.body, layout: p.layout, seed: p.common.seed })
+}
+
+/// Copies the live image to `dst` with its checksum. Returns the bytes written.
+pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    image::export::<TopKImage>(src, dst)
+}
+
+/// Checks the body of a verified image: every counter in use has a legal key
+/// length, the hash of its key, `error <= count <= N`, a consistent heap
+/// position and an index slot; the heap is ordered; the index holds exactly
+/// the counters in use; unused counters are zero.
+fn check_body(bytes: &[u8], layout: &TopKLayout, seed: u64) -> Result<()> {
+    let (header, body) = bytes.split_at_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
+    let view = TopK { header, body, layout: *layout, seed };
+    let used = view.used();
+    let total = view.total();
+    for e in 0..layout.params.capacity as usize {
+        let entry = view.entry_bytes(e).ok_or(Error::CorruptBody)?;
+        if e >= used {
+            if entry.iter().any(|b| *b != 0) {
+                return Err(Error::CorruptBody);
+            }
+            continue;
+        }
+        let key = view.key(e).ok_or(Error::CorruptBody)?;
+        let (count, error) = (view.count(e), get_u64(entry, 8).unwrap_or(u64::MAX));
+        let hash_ok = get_u64(entry, 16) == Some(hash::hash_bytes(key, seed));
+        let pos = get_u32(entry, 28).unwrap_or(u32::MAX) as usize;
+        let in_heap = pos < used && view.heap_at(pos) == Some(e);
+        if error > count || count > total || !hash_ok || !in_heap || view.find(key) != Some(e) {
+            return Err(Error::CorruptBody);
+        }
+        if pos > 0 && view.heap_at((pos - 1) / 2).map(|parent| view.count(parent)) > Some(count) {
+            return Err(Error::CorruptBody);
+        }
+    }
+    let occupied = (0..layout.slots).filter(|s| view.slot(*s) != 0).count();
+    let heap_tail_zero = (used..layout.params.capacity as usize).all(|p| view.heap_raw(p) == Some(0));
+    if occupied != used || !heap_tail_zero {
+        return Err(Error::CorruptBody);
+    }
+    Ok(())
+}
+
+/// Verifies untrusted bytes (exact length, headers, checksum, body rules).
+/// Errors: header/checksum errors, [`Error::CorruptBody`].
+pub fn verify(bytes: &[u8]) -> Result<()> {
+    let (common, layout) = image::verify::<TopKImage>(bytes)?;
+    check_body(bytes, &layout, common.seed)
+}
+
+/// Verifies untrusted bytes as [`verify`] and copies them into the aligned
+/// `dst` (written only on success). Returns the image length.
+pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
+    verify(src)?;
+    image::import::<TopKImage>(src, dst)
+}
+
+/// A read-only view of a validated Top-k image.
+#[derive(Copy, Clone, Debug)]
+pub struct TopK<'a> {
+    header: &'a [u8],
+    body: &'a [u8],
+    layout: TopKLayout,
+    seed: u64,
+}
+
+impl<'a> TopK<'a> {
+    /// Parameters.
+    pub fn params(&self) -> TopKParams {
+        self.layout.params
+    }
+
+    /// Counters in use.
+    pub fn used(&self) -> usize {
+        (get_u32(self.header, OFF_USED).unwrap_or(0) as usize).min(self.layout.params.capacity as usize)
+    }
+
+    /// Total weight added, `N`.
+    pub fn total(&self) -> u64 {
+        get_u64(self.header, OFF_TOTAL).unwrap_or(0)
+    }
+
+    fn entry_bytes(&self, e: usize) -> Option<&'a [u8]> {
+        let start = e.checked_mul(self.layout.entry_len)?;
+        self.body.get(start..start + self.layout.entry_len)
+    }
+
+    fn count(&self, e: usize) -> u64 {
+        self.entry_bytes(e).and_then(|b| get_u64(b, 0)).unwrap_or(0)
+    }
+
+    fn error(&self, e: usize) -> u64 {
+        self.entry_bytes(e).and_then(|b| get_u64(b, 8)).unwrap_or(0)
+    }
+
+    fn key(&self, e: usize) -> Option<&'a [u8]> {
+        let entry = self.entry_bytes(e)?;
+        let len = get_u32(entry, 24)? as usize;
+        if len > self.layout.params.max_key_len as usize {
+            return None;
+        }
+        entry.get(ENTRY_FIXED..ENTRY_FIXED + len)
+    }
+
+    fn slot(&self, s: usize) -> u32 {
+        get_u32(self.body, self.layout.index_off + 4 * s).unwrap_or(0)
+    }
+
+    fn heap_raw(&self, p: usize) -> Option<u32> {
+        get_u32(self.body, self.layout.heap_off + 4 * p)
+    }
+
+    fn heap_at(&self, p: usize) -> Option<usize> {
+        self.heap_raw(p).map(|v| v as usize)
+    }
+
+    fn home(&self, h: u64) -> usize {
+        (h >> (64 - self.layout.slots.trailing_zeros())) as usize
+    }
+
+    /// The counter holding `key`, found through the index.
+    fn find(&self, key: &[u8]) -> Option<usize> {
+        let h = hash::hash_bytes(key, self.seed);
+        self.find_hashed(key, h).ok()
+    }
+
+    /// `Ok(counter)` or `Err(free slot)` (a full, damaged index gives `Err(slots)`).
+    fn find_hashed(&self, key: &[u8], h: u64) -> core::result::Result<usize, usize> {
+        let mask = self.layout.slots - 1;
+        let mut s = self.home(h);
+        for _ in 0..self.layout.slots {
+            let v = self.slot(s);
+            if v == 0 {
+                return Err(s);
+            }
+            let e = (v - 1) as usize;
+            let entry_hash = self.entry_bytes(e).and_then(|b| get_u64(b, 16));
+            if entry_hash == Some(h) && self.key(e) == Some(key) {
+                return Ok(e);
+            }
+            s = (s + 1) & mask;
+        }
+        Err(self.layout.slots)
+    }
+
+    /// Smallest count when all counters are in use, else 0.
+    pub fn min_count(&self) -> u64 {
+        if self.used() < self.layout.params.capacity as usize {
+            return 0;
+        }
+        self.heap_at(0).map_or(0, |e| self.count(e))
+    }
+
+    /// The estimate for `key`: its counter, or (unlisted) the smallest count
+    /// as both bound and error.
+    pub fn estimate(&self, key: &[u8]) -> TopKEstimate {
+        match self.find(key) {
+            Some(e) => TopKEstimate { count: self.count(e), error: self.error(e), listed: true },
+            None => {
+                let m = self.min_count();
+                TopKEstimate { count: m, error: m, listed: false }
+            }
+        }
+    }
+
+    /// [`TopK::estimate`] for an integer key (stored as 8 little-endian bytes).
+    pub fn estimate_u64(&self, key: u64) -> TopKEstimate {
+        self.estimate(&key.to_le_bytes())
+    }
+
+    /// The listed keys, in counter order (unsorted).
+    pub fn items(&self) -> impl Iterator<Item = TopKItem<'a>> + '_ {
+        (0..self.used()).filter_map(move |e| {
+            let key = self.key(e)?;
+            Some(TopKItem { key, count: self.count(e), error: self.error(e) })
+        })
+    }
+
+    /// Writes the listed keys, largest count first (ties: smaller error
+    /// first), into `out`; returns how many were written (at most
+    /// `out.len()`; pass `capacity` slots for all). No allocation: each key
+    /// is inserted into the sorted prefix.
+    pub fn top(&self, out: &mut [TopKItem<'a>]) -> usize {
+        self.top_as(out, |item| item, |item| (item.count, item.error))
+    }
+
+    /// [`TopK::top`] into any item type: `make` converts an item, `rank`
+    /// reads back its (count, error).
+    pub fn top_as<T>(
+        &self,
+        out: &mut [T],
+        make: impl Fn(TopKItem<'a>) -> T,
+        rank: impl Fn(&T) -> (u64, u64),
+    ) -> usize {
+        let order = |(count, error): (u64, u64)| (core::cmp::Reverse(count), error);
+        let mut n = 0;
+        for item in self.items() {
+            let key = order((item.count, item.error));
+            let filled = out.get_mut(..n).unwrap_or(&mut []);
+            let at = filled.partition_point(|x| order(rank(x)) <= key);
+            if n < out.len() {
+                n += 1;
+            } else if at >= n {
+                continue;
+            }
+            if let Some(tail) = out.get_mut(at..n) {
+                tail.rotate_right(1);
+                if let Some(first) = tail.first_mut() {
+                    *first = make(item);
+                }
+            }
+        }
+        n
+    }
+
+    /// All statistics, O(1).
+    pub fn stats(&self) -> TopKStats {
+        TopKStats {
+            params: self.layout.params,
+            seed: self.seed,
+            used: self.used() as u32,
+            total: self.total(),
+            min_count: self.min_count(),
+        }
+    }
+
+    /// True when `other` has the same parameters and seed.
+    pub fn is_compatible(&self, other: &TopK<'_>) -> bool {
+        self.layout.params == other.layout.params && self.seed == other.seed
+    }
+}
+
+/// An exclusive, mutable view of a validated Top-k image.
+#[derive(Debug)]
+pub struct TopKMut<'a> {
+    header: &'a mut [u8],
+    body: &'a mut [u8],
+    layout: TopKLayout,
+    seed: u64,
+}
+
+impl<'a> TopKMut<'a> {
+    /// A read-only view of the same image.
+    pub fn as_ref(&self) -> TopK<'_> {
+        TopK { header: self.header, body: self.body, layout: self.layout, seed: self.seed }
+    }
+
+    fn entry_off(&self, e: usize) -> usize {
+        e * self.layout.entry_len
+    }
+
+    fn set_count(&mut self, e: usize, count: u64) {
+        let off = self.entry_off(e);
+        put_u64(self.body, off, count);
+    }
+
+    fn set_slot(&mut self, s: usize, v: u32) {
+        let off = self.layout.index_off + 4 * s;
+        put_u32(self.body, off, v);
+    }
+
+    fn set_heap(&mut self, p: usize, e: usize) {
+        let off = self.layout.heap_off + 4 * p;
+        put_u32(self.body, off, e as u32);
+        let entry = self.entry_off(e);
+        put_u32(self.body, entry + 28, p as u32);
+    }
+
+    fn heap_pos(&self, e: usize) -> usize {
+        self.as_ref().entry_bytes(e).and_then(|b| get_u32(b, 28)).unwrap_or(0) as usize
+    }
+
+    /// Restores the heap order downward from position `p` (counts only grow).
+    fn sift_down(&mut self, mut p: usize) {
+        let used = self.as_ref().used();
+        for _ in 0..64 {
+            let view = self.as_ref();
+            let Some(e) = view.heap_at(p) else { return };
+            let (l, r) = (2 * p + 1, 2 * p + 2);
+            let mut smallest = (view.count(e), e, p);
+            for c in [l, r] {
+                if c < used {
+                    if let Some(ce) = view.heap_at(c) {
+                        if (view.count(ce), ce) < (smallest.0, smallest.1) {
+                            smallest = (view.count(ce), ce, c);
+                        }
+                    }
+                }
+            }
+            if smallest.2 == p {
+                return;
+            }
+            let (child_e, child_p) = (smallest.1, smallest.2);
+            self.set_heap(p, child_e);
+            self.set_heap(child_p, e);
+            p = child_p;
+        }
+    }
+
+    /// Restores the heap order upward from position `p`.
+    fn sift_up(&mut self, mut p: usize) {
+        for _ in 0..64 {
+            if p == 0 {
+                return;
+            }
+            let view = self.as_ref();
+            let parent = (p - 1) / 2;
+            let (Some(e), Some(pe)) = (view.heap_at(p), view.heap_at(parent)) else { return };
+            if (view.count(pe), pe) <= (view.count(e), e) {
+                return;
+            }
+            self.set_heap(parent, e);
+            self.set_heap(p, pe);
+            p = parent;
+        }
+    }
+
+    /// Removes counter `e`'s key from the index (backward-shift deletion).
+    fn unindex(&mut self, e: usize) {
+        let view = self.as_ref();
+        let Some(key) = view.key(e) else { return };
+        let h = view.entry_bytes(e).and_then(|b| get_u64(b, 16)).unwrap_or(0);
+        if view.find_hashed(key, h) != Ok(e) {
+            return;
+        }
+        let mask = self.layout.slots - 1;
+        // Locate the slot holding e.
+        let mut hole = view.home(h);
+        for _ in 0..self.layout.slots {
+            if view.slot(hole) == e as u32 + 1 {
+                break;
+            }
+            hole = (hole + 1) & mask;
+        }
+        let mut s = (hole + 1) & mask;
+        for _ in 0..self.layout.slots {
+            let view = self.as_ref();
+            let v = view.slot(s);
+            if v == 0 {
+                break;
+            }
+            let other_hash = view.entry_bytes((v - 1) as usize).and_then(|b| get_u64(b, 16)).unwrap_or(0);
+            let home = view.home(other_hash);
+            // Move v into the hole unless its home lies cyclically in (hole, s].
+            let stays = if hole <= s { hole < home && home <= s } else { hole < home || home <= s };
+            if !stays {
+                self.set_slot(hole, v);
+                hole = s;
+            }
+            s = (s + 1) & mask;
+        }
+        self.set_slot(hole, 0);
+    }
+
+    /// Writes key, hash, count and error into counter `e` and indexes it at `slot`.
+    fn fill(&mut self, e: usize, slot: usize, key: &[u8], h: u64, count: u64, error: u64) {
+        let off = self.entry_off(e);
+        let Some(entry) = self.body.get_mut(off..off + self.layout.entry_len) else { return };
+        entry.fill(0);
+        put_u64(entry, 0, count);
+        put_u64(entry, 8, error);
+        put_u64(entry, 16, h);
+        put_u32(entry, 24, key.len() as u32);
+        if let Some(dst) = entry.get_mut(ENTRY_FIXED..ENTRY_FIXED + key.len()) {
+            dst.copy_from_slice(key);
+        }
+        self.set_slot(slot, e as u32 + 1);
+    }
+
+    fn add_total(&mut self, weight: u64) {
+        let total = self.as_ref().total().saturating_add(weight);
+        put_u64(self.header, OFF_TOTAL, total);
+    }
+
+    /// Adds `weight` occurrences of `key`.
+    /// Errors: [`Error::KeyTooLong`] when `key` exceeds the maximum key
+    /// length (nothing changes).
+    pub fn add(&mut self, key: &[u8], weight: u64) -> Result<()> {
+        if key.len() > self.layout.params.max_key_len as usize {
+            return Err(Error::KeyTooLong);
+        }
+        let h = hash::hash_bytes(key, self.seed);
+        self.add_total(weight);
+        self.offer(key, h, weight, None);
+        Ok(())
+    }
+
+    /// [`TopKMut::add`] for an integer key (stored as its 8 little-endian
+    /// bytes; needs a maximum key length of at least 8).
+    pub fn add_u64(&mut self, key: u64, weight: u64) -> Result<()> {
+        self.add(&key.to_le_bytes(), weight)
+    }
+
+    /// Space-Saving step. `merged: None` (a stream add): a monitored key
+    /// grows by `weight`; a new key takes a free counter at `weight`, or
+    /// replaces the smallest counter `m` with count `m + weight`, error `m`.
+    /// `merged: Some((count, error))` (a key only the other side of a merge
+    /// has): it takes a free counter, or replaces the smallest counter when
+    /// its count is larger (keeping the largest `capacity`).
+    fn offer(&mut self, key: &[u8], h: u64, weight: u64, merged: Option<(u64, u64)>) {
+        let capacity = self.layout.params.capacity as usize;
+        match self.as_ref().find_hashed(key, h) {
+            Ok(e) => {
+                let count = self.as_ref().count(e).saturating_add(weight);
+                self.set_count(e, count);
+                let p = self.heap_pos(e);
+                self.sift_down(p);
+            }
+            Err(slot) if slot < self.layout.slots => {
+                let used = self.as_ref().used();
+                if used < capacity {
+                    let (count, error) = merged.unwrap_or((weight, 0));
+                    self.fill(used, slot, key, h, count, error);
+                    put_u32(self.header, OFF_USED, used as u32 + 1);
+                    self.set_heap(used, used);
+                    self.sift_up(used);
+                    return;
+                }
+                let Some(victim) = self.as_ref().heap_at(0) else { return };
+                let m = self.as_ref().count(victim);
+                let (count, error) = match merged {
+                    None => (m.saturating_add(weight), m),
+                    Some((count, error)) if count > m => (count, error),
+                    Some(_) => return,
+                };
+                self.unindex(victim);
+                // The free slot may have moved during the deletion: search again.
+                let Err(slot) = self.as_ref().find_hashed(key, h) else { return };
+                if slot >= self.layout.slots {
+                    return;
+                }
+                self.fill(victim, slot, key, h, count, error);
+                self.set_heap(0, victim);
+                self.sift_down(0);
+            }
+            Err(_) => {}
+        }
+    }
+
+    /// Merges `other` (same capacity, maximum key length and seed): keeps the
+    /// `capacity` keys with the largest combined estimates; see the module
+    /// docs for the guarantees.
+    /// Errors: [`Error::Incompatible`] (nothing changes then).
+    pub fn merge(&mut self, other: &TopK<'_>) -> Result<()> {
+        if !self.as_ref().is_compatible(other) {
+            return Err(Error::Incompatible);
+        }
+        let (min_self, min_other) = (self.as_ref().min_count(), other.min_count());
+        // 1. Keys of this side: add the other side's estimate.
+        for e in 0..self.as_ref().used() {
+            let view = self.as_ref();
+            let Some(key) = view.key(e) else { continue };
+            let h = view.entry_bytes(e).and_then(|b| get_u64(b, 16)).unwrap_or(0);
+            let (add_count, add_error) = match other.find_hashed(key, h) {
+                Ok(o) => (other.count(o), other.error(o)),
+                Err(_) => (min_other, min_other),
+            };
+            let (count, error) =
+                (view.count(e).saturating_add(add_count), view.error(e).saturating_add(add_error));
+            let off = self.entry_off(e);
+            put_u64(self.body, off, count);
+            put_u64(self.body, off + 8, error);
+        }
+        // Counts changed arbitrarily: rebuild the heap bottom-up.
+        let used = self.as_ref().used();
+        for p in (0..used / 2).rev() {
+            self.sift_down(p);
+        }
+        // 2. Keys only on the other side: their estimate plus this side's minimum,
+        //    kept when among the largest.
+        for o in 0..other.used() {
+            let Some(key) = other.key(o) else { continue };
+            let h = other.entry_bytes(o).and_then(|b| get_u64(b, 16)).unwrap_or(0);
+            if self.as_ref().find_hashed(key, h).is_ok() {
+                continue;
+            }
+            let count = other.count(o).saturating_add(min_self);
+            let error = other.error(o).saturating_add(min_self);
+            self.offer(key, h, 0, Some((count, error)));
+        }
+        self.add_total(other.total());
+        Ok(())
+    }
+
+    /// Removes every key.
+    pub fn clear(&mut self) {
+        self.body.fill(0);
+        put_u32(self.header, OFF_USED, 0);
+        put_u64(self.header, OFF_TOTAL, 0);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,225 @@
+use super::*;
+use crate::test_util::{check_corruption, fuzz_images, AlignedBuf, SplitMix64};
+extern crate std;
+use std::collections::HashMap;
+use std::vec::Vec;
+
+fn fresh(capacity: u32, max_key_len: u32, seed: u64) -> AlignedBuf {
+    let params = TopKParams { capacity, max_key_len };
+    let mut buf = AlignedBuf::new(params.image_len().unwrap() as usize);
+    init(buf.as_mut(), &params, seed).unwrap();
+    buf
+}
+
+/// A Zipf(s) stream over `keys` ranks (inverse CDF by binary search).
+fn zipf_stream(n: usize, keys: usize, s: f64, seed: u64) -> Vec<u64> {
+    let mut cdf = Vec::with_capacity(keys);
+    let mut acc = 0.0;
+    for r in 1..=keys {
+        acc += 1.0 / (r as f64).powf(s);
+        cdf.push(acc);
+    }
+    let mut rng = SplitMix64(seed);
+    (0..n)
+        .map(|_| {
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * acc;
+            cdf.partition_point(|c| *c < u) as u64
+        })
+        .collect()
+}
+
+fn key_of(k: u64) -> std::string::String {
+    std::format!("item-{k}")
+}
+
+/// Checks both guarantees for every key of `truth` (and absent keys) and
+/// that the true top `k` are all in the sketch's top `k`-list... returns recall.
+fn check_guarantees(buf: &[u8], truth: &HashMap<u64, u64>, top_k: usize) -> f64 {
+    let s = wrap(buf).unwrap();
+    let n = s.total();
+    let bound = n / u64::from(s.params().capacity);
+    for (k, c) in truth {
+        let e = s.estimate(key_of(*k).as_bytes());
+        assert!(e.count >= *c, "key {k}: estimate {} below true {c}", e.count);
+        assert!(e.count - c <= bound, "key {k}: overestimate {} above N/c = {bound}", e.count - c);
+        assert!(e.count - e.error <= *c, "key {k}: count - error above the true count");
+        if *c > bound {
+            assert!(e.listed, "key {k} with {c} > N/c = {bound} is not listed");
+        }
+    }
+    let mut items = std::vec![TopKItem { key: &[], count: 0, error: 0 }; top_k];
+    let got = s.top(&mut items);
+    assert_eq!(got, top_k.min(s.used()));
+    assert!(items.windows(2).all(|w| w[0].count >= w[1].count), "sorted by count");
+    let mut exact: Vec<(u64, u64)> = truth.iter().map(|(k, c)| (*c, *k)).collect();
+    exact.sort_unstable_by(|a, b| b.cmp(a));
+    let listed: std::collections::HashSet<Vec<u8>> = items[..got].iter().map(|i| i.key.to_vec()).collect();
+    let hits = exact.iter().take(top_k).filter(|(_, k)| listed.contains(key_of(*k).as_bytes())).count();
+    hits as f64 / top_k as f64
+}
+
+#[test]
+fn zipf_streams_keep_both_guarantees_and_find_the_top() {
+    for (s_exp, capacity, seed) in [(1.1, 100u32, 1u64), (0.8, 200, 2), (1.5, 50, 3)] {
+        let stream = zipf_stream(200_000, 10_000, s_exp, seed);
+        let mut buf = fresh(capacity, 16, seed);
+        let mut sk = wrap_mut(buf.as_mut()).unwrap();
+        let mut truth = HashMap::new();
+        for k in &stream {
+            sk.add(key_of(*k).as_bytes(), 1).unwrap();
+            *truth.entry(*k).or_insert(0) += 1;
+        }
+        let recall = check_guarantees(buf.as_ref(), &truth, 10);
+        std::eprintln!("zipf s={s_exp} capacity={capacity}: recall of the top 10 = {recall}");
+        assert_eq!(recall, 1.0, "s={s_exp}");
+        verify_live(buf.as_ref());
+    }
+}
+
+fn verify_live(buf: &[u8]) {
+    let mut out = std::vec![0u8; buf.len()];
+    export(buf, &mut out).unwrap();
+    assert_eq!(verify(&out), Ok(()), "deep invariants hold");
+}
+
+#[test]
+fn weighted_adds_and_exact_counts_below_capacity() {
+    let mut buf = fresh(50, 16, 0);
+    let mut s = wrap_mut(buf.as_mut()).unwrap();
+    for k in 0..40u64 {
+        s.add(key_of(k).as_bytes(), k + 1).unwrap();
+        s.add(key_of(k).as_bytes(), 2).unwrap();
+    }
+    let view = s.as_ref();
+    for k in 0..40u64 {
+        assert_eq!(
+            view.estimate(key_of(k).as_bytes()),
+            TopKEstimate { count: k + 3, error: 0, listed: true }
+        );
+    }
+    assert_eq!(view.estimate(b"absent"), TopKEstimate { count: 0, error: 0, listed: false });
+    let mut top = [TopKItem { key: &[], count: 0, error: 0 }; 3];
+    assert_eq!(view.top(&mut top), 3);
+    assert_eq!((top[0].key, top[0].count), (key_of(39).as_bytes(), 42));
+    assert_eq!(top[2].count, 40);
+    assert_eq!(view.stats().total, (1..=40).sum::<u64>() + 80);
+    assert_eq!(view.min_count(), 0);
+}
+
+#[test]
+fn heavy_churn_keeps_the_index_and_heap_consistent() {
+    // Tiny capacity, many distinct keys: constant evictions and index deletions.
+    let mut buf = fresh(8, 12, 5);
+    let mut rng = SplitMix64(9);
+    for round in 0..20_000u64 {
+        let k = rng.next_u64() % 300;
+        let w = 1 + rng.next_u64() % 4;
+        wrap_mut(buf.as_mut()).unwrap().add(key_of(k).as_bytes(), w).unwrap();
+        if round % 997 == 0 {
+            verify_live(buf.as_ref());
+        }
+    }
+    verify_live(buf.as_ref());
+    assert_eq!(wrap(buf.as_ref()).unwrap().used(), 8);
+}
+
+#[test]
+fn long_keys_are_refused_not_truncated() {
+    let mut buf = fresh(10, 8, 0);
+    let before = buf.as_ref().to_vec();
+    let mut s = wrap_mut(buf.as_mut()).unwrap();
+    assert_eq!(s.add(b"123456789", 1), Err(Error::KeyTooLong));
+    assert_eq!(buf.as_ref(), &before[..]);
+    let mut s = wrap_mut(buf.as_mut()).unwrap();
+    s.add(b"12345678", 1).unwrap();
+    s.add_u64(77, 2).unwrap();
+    assert_eq!(s.as_ref().estimate_u64(77).count, 2);
+    assert_eq!(s.add(b"", 1), Ok(()));
+    let mut small = fresh(10, 4, 0);
+    assert_eq!(wrap_mut(small.as_mut()).unwrap().add_u64(1, 1), Err(Error::KeyTooLong));
+    for bad in [TopKParams { capacity: 0, max_key_len: 8 }, TopKParams { capacity: 8, max_key_len: 0 }] {
+        assert_eq!(bad.image_len(), Err(Error::InvalidParameter));
+    }
+}
+
+#[test]
+fn merged_summaries_keep_the_guarantees() {
+    let stream = zipf_stream(200_000, 20_000, 1.1, 11);
+    let mut truth = HashMap::new();
+    let parts: Vec<AlignedBuf> = stream
+        .chunks(50_000)
+        .map(|part| {
+            let mut b = fresh(100, 16, 3);
+            let mut s = wrap_mut(b.as_mut()).unwrap();
+            for k in part {
+                s.add(key_of(*k).as_bytes(), 1).unwrap();
+                *truth.entry(*k).or_insert(0u64) += 1;
+            }
+            b
+        })
+        .collect();
+    let mut merged = AlignedBuf::from_bytes(parts[0].as_ref());
+    for p in &parts[1..] {
+        wrap_mut(merged.as_mut()).unwrap().merge(&wrap(p.as_ref()).unwrap()).unwrap();
+        verify_live(merged.as_ref());
+    }
+    assert_eq!(wrap(merged.as_ref()).unwrap().total(), 200_000);
+    let recall = check_guarantees(merged.as_ref(), &truth, 10);
+    assert_eq!(recall, 1.0);
+    // Merging sketches that are not full is exact.
+    let (mut a, mut b) = (fresh(100, 16, 3), fresh(100, 16, 3));
+    for k in 0..30u64 {
+        wrap_mut(a.as_mut()).unwrap().add(key_of(k).as_bytes(), 2).unwrap();
+        wrap_mut(b.as_mut()).unwrap().add(key_of(k + 20).as_bytes(), 3).unwrap();
+    }
+    wrap_mut(a.as_mut()).unwrap().merge(&wrap(b.as_ref()).unwrap()).unwrap();
+    let v = wrap(a.as_ref()).unwrap();
+    assert_eq!(v.estimate(key_of(25).as_bytes()).count, 5);
+    assert_eq!(v.estimate(key_of(5).as_bytes()).count, 2);
+    assert_eq!(v.estimate(key_of(45).as_bytes()).count, 3);
+    assert_eq!(v.used(), 50);
+    // Incompatible sketches change nothing.
+    for other in [fresh(99, 16, 3), fresh(100, 15, 3), fresh(100, 16, 4)] {
+        let before = a.as_ref().to_vec();
+        assert_eq!(
+            wrap_mut(a.as_mut()).unwrap().merge(&wrap(other.as_ref()).unwrap()),
+            Err(Error::Incompatible)
+        );
+        assert_eq!(a.as_ref(), &before[..]);
+    }
+}
+
+fn exercise(bytes: &mut [u8]) {
+    let copy = AlignedBuf::from_bytes(bytes);
+    let mut dst = AlignedBuf::new(bytes.len());
+    let _ = import(bytes, dst.as_mut());
+    let _ = verify(bytes);
+    let mut out = std::vec![0u8; bytes.len()];
+    let _ = export(bytes, &mut out);
+    if let Ok(mut s) = wrap_mut(bytes) {
+        for k in 0..40u64 {
+            let _ = s.add(key_of(k).as_bytes(), k);
+        }
+        if let Ok(other) = wrap(copy.as_ref()) {
+            let _ = s.merge(&other);
+        }
+        let view = s.as_ref();
+        let _ = view.stats();
+        let _ = view.estimate(b"item-3");
+        let mut items = [TopKItem { key: &[], count: 0, error: 0 }; 5];
+        let _ = view.top(&mut items);
+        s.clear();
+    }
+}
+
+#[test]
+fn corrupted_images_are_rejected() {
+    let mut buf = fresh(16, 12, 0);
+    for k in zipf_stream(2000, 100, 1.0, 4) {
+        wrap_mut(buf.as_mut()).unwrap().add(key_of(k).as_bytes(), 1).unwrap();
+    }
+    let mut exported = std::vec![0u8; buf.as_ref().len()];
+    export(buf.as_ref(), &mut exported).unwrap();
+    check_corruption(&exported, HEADER_LEN, 500, import, verify, exercise);
+    fuzz_images(buf.as_ref(), HEADER_LEN, 10_000, exercise);
+}

@@ -1,0 +1,341 @@
+//! C ABI of the Top-k heavy-hitters sketch (`sketches_core::topk`).
+
+use crate::boundary::{self, guard, sketch_slice};
+use crate::filter;
+use crate::image::{export_with, import_with, merge_with};
+use crate::status::sketch_status;
+use core::ffi::c_void;
+use sketches_core::topk::{self, TopKParams};
+
+/// Family id of the Top-k sketch.
+pub const SKETCH_FAMILY_TOPK: u16 = 8;
+
+/// One listed key (`sketch_topk_list`). `key` points **into the sketch's
+/// buffer**: it stays valid until the buffer is changed or freed.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct sketch_topk_item {
+    /// Key bytes (inside the sketch buffer).
+    pub key: *const u8,
+    /// Key length in bytes.
+    pub key_len: usize,
+    /// Estimated count: at least the true count.
+    pub count: u64,
+    /// Maximum overestimation: the true count is at least `count - error`.
+    pub error: u64,
+}
+
+/// The estimate for one key (`sketch_topk_estimate`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_topk_key_estimate {
+    /// Upper bound of the true count.
+    pub count: u64,
+    /// Maximum overestimation.
+    pub error: u64,
+    /// True when the key has a counter.
+    pub listed: bool,
+}
+
+/// Statistics of a Top-k sketch (`sketch_topk_get_stats`).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_topk_stats {
+    /// Counters.
+    pub capacity: u32,
+    /// Longest key in bytes.
+    pub max_key_len: u32,
+    /// Counters in use.
+    pub used: u32,
+    /// Reserved, 0.
+    pub reserved: u32,
+    /// Hash seed.
+    pub seed: u64,
+    /// Total weight N.
+    pub total: u64,
+    /// Smallest count when full (every estimate's overestimation bound), else 0.
+    pub min_count: u64,
+}
+
+/// Exact image size in bytes for `capacity` counters (1 ..= 2^20) holding
+/// keys of up to `max_key_len` bytes (1 ..= 4096).
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+///
+/// # Safety
+/// `bytes` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_size(capacity: u32, max_key_len: u32, bytes: *mut u64) -> sketch_status {
+    guard(|| {
+        boundary::require(bytes)?;
+        let n = TopKParams { capacity, max_key_len }.image_len()?;
+        // SAFETY: non-NULL; caller contract.
+        unsafe { boundary::write_out(bytes, n) }
+    })
+}
+
+/// Writes an empty sketch into `buf` (8-byte aligned, at least `sketch_topk_size` bytes).
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+/// `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_init(
+    buf: *mut c_void,
+    len: usize,
+    capacity: u32,
+    max_key_len: u32,
+    seed: u64,
+) -> sketch_status {
+    let params = TopKParams { capacity, max_key_len };
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::mutate(buf, len, |b| topk::init(b, &params, seed).map(|_| ())) })
+}
+
+/// Adds `weight` occurrences of a byte key (stored inline).
+///
+/// Errors: `SKETCH_KEY_TOO_LONG` (nothing changes), `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `key`: `key_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_add(
+    buf: *mut c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    weight: u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::mutate(buf, len, |b| topk::wrap_mut(b)?.add(key, weight))
+    })
+}
+
+/// Adds `weight` occurrences of an integer key (stored as its 8 little-endian bytes).
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_add_u64(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    weight: u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::mutate(buf, len, |b| topk::wrap_mut(b)?.add_u64(key, weight)) })
+}
+
+/// Adds `count` byte keys; `weights` (NULL: 1 each). Every key is checked
+/// (pointer and length) before anything is added: on error nothing changes.
+///
+/// # Safety
+/// `keys`: `count` valid `sketch_slice`s; `weights`: NULL or `count` values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_add_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    weights: *const u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let (image, keys) = (boundary::bytes_mut(buf, len)?, boundary::array(keys, count)?);
+        let weights = if weights.is_null() { None } else { Some(boundary::array(weights, count)?) };
+        boundary::key_slices(keys)?;
+        let mut sketch = topk::wrap_mut(image)?;
+        let max = sketch.as_ref().params().max_key_len as usize;
+        if keys.iter().any(|k| k.len > max) {
+            return Err(sketch_status::SKETCH_KEY_TOO_LONG);
+        }
+        for (i, k) in keys.iter().enumerate() {
+            let w = weights.and_then(|w| w.get(i)).copied().unwrap_or(1);
+            sketch.add(boundary::key_bytes(k), w)?;
+        }
+        Ok(())
+    })
+}
+
+/// Writes the estimate for a byte key to `*out`.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_estimate(
+    buf: *const c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut sketch_topk_key_estimate,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::query(buf, len, out, |b| {
+            let e = topk::wrap(b)?.estimate(key);
+            Ok(sketch_topk_key_estimate { count: e.count, error: e.error, listed: e.listed })
+        })
+    })
+}
+
+/// Writes up to `capacity` listed keys, largest count first, into `items`;
+/// `*written` receives how many. Key pointers point into `buf`.
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `items`: `capacity` writable items; `written` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_list(
+    buf: *const c_void,
+    len: usize,
+    items: *mut sketch_topk_item,
+    capacity: usize,
+    written: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        boundary::require(written)?;
+        if capacity > 0 {
+            boundary::require(items)?;
+        }
+        let (image, out) = (boundary::bytes(buf, len)?, boundary::array_mut(items, capacity)?);
+        let sketch = topk::wrap(image)?;
+        let n = sketch.top_as(
+            out,
+            |i| sketch_topk_item {
+                key: i.key.as_ptr(),
+                key_len: i.key.len(),
+                count: i.count,
+                error: i.error,
+            },
+            |i| (i.count, i.error),
+        );
+        boundary::write_out(written, n)
+    })
+}
+
+/// Merges `src` into `dst` (same capacity, maximum key length and seed):
+/// keeps the `capacity` keys with the largest combined estimates. Every key
+/// with true count above N/capacity stays listed, every count overestimates
+/// by at most N/capacity (N = both totals).
+///
+/// Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
+///
+/// # Safety
+/// `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_merge(
+    dst: *mut c_void,
+    dst_len: usize,
+    src: *const c_void,
+    src_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        merge_with(|d, s| topk::wrap_mut(d)?.merge(&topk::wrap(s)?), dst, dst_len, src, src_len)
+    })
+}
+
+/// Removes every key.
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_clear(buf: *mut c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::mutate(buf, len, |b| {
+            topk::wrap_mut(b)?.clear();
+            Ok(())
+        })
+    })
+}
+
+/// Exports the image with its checksum into `out`; `*written` receives the byte count.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_export(
+    buf: *const c_void,
+    len: usize,
+    out: *mut c_void,
+    out_len: usize,
+    written: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { export_with(topk::export, buf, len, out, out_len, written) })
+}
+
+/// Imports untrusted bytes (exact length, headers, checksum, and every
+/// counter, index slot and heap entry consistent) into the aligned `dst`,
+/// written only on success.
+///
+/// Errors: `SKETCH_CHECKSUM_MISMATCH`, `SKETCH_CORRUPT_HEADER`, `SKETCH_CORRUPT_BODY`, ...
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `dst`: `dst_len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_import(
+    src: *const c_void,
+    src_len: usize,
+    dst: *mut c_void,
+    dst_len: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { import_with(topk::import, src, src_len, dst, dst_len) })
+}
+
+/// Verifies untrusted bytes in place (as `sketch_topk_import` does).
+///
+/// # Safety
+/// `bytes`: `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_verify(bytes: *const c_void, len: usize) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { Ok(topk::verify(boundary::bytes(bytes, len)?)?) })
+}
+
+/// Writes the statistics of the sketch to `*out`. O(1).
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_get_stats(
+    buf: *const c_void,
+    len: usize,
+    out: *mut sketch_topk_stats,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe {
+        filter::query(buf, len, out, |b| {
+            let s = topk::wrap(b)?.stats();
+            Ok(sketch_topk_stats {
+                capacity: s.params.capacity,
+                max_key_len: s.params.max_key_len,
+                used: s.used,
+                reserved: 0,
+                seed: s.seed,
+                total: s.total,
+                min_count: s.min_count,
+            })
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn family_id_matches_the_core() {
+        assert_eq!(super::SKETCH_FAMILY_TOPK, sketches_core::FamilyId::TopK as u16);
+    }
+}
