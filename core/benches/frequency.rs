@@ -1,4 +1,5 @@
-//! Count-Min against the `pdatastructs` crate, in one run:
+//! Count-Min against the `pdatastructs` crate and Top-k against an exact
+//! `HashMap` counter, in one run:
 //! `cargo bench -p sketches-core --bench frequency`.
 //!
 //! epsilon = 0.001, delta = 0.01 (2719 x 5, 32-bit counters), 1,000,000 u64
@@ -67,5 +68,35 @@ fn countmin_bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, countmin_bench);
+/// Top-k (1000 counters, 8-byte keys) against an exact HashMap counter on the
+/// same skewed stream.
+fn topk_bench(c: &mut Criterion) {
+    use sketches_core::topk::{self, TopKParams};
+    let keys = stream();
+    let mut g = c.benchmark_group("topk_1M_1000_counters");
+    g.throughput(Throughput::Elements(N as u64));
+    g.sample_size(20);
+    let params = TopKParams { capacity: 1000, max_key_len: 8 };
+    let len = params.image_len().unwrap();
+    let (mut buf, off) = aligned(len);
+    let image = &mut buf[off..off + len as usize];
+    topk::init(image, &params, 0).unwrap();
+    g.bench_function("sketches/add", |b| {
+        b.iter(|| {
+            let mut s = topk::wrap_mut(image).unwrap();
+            s.clear();
+            keys.iter().for_each(|k| s.add_u64(*k, 1).unwrap());
+        })
+    });
+    g.bench_function("std_hashmap_exact/add", |b| {
+        b.iter(|| {
+            let mut m = std::collections::HashMap::<u64, u64>::new();
+            keys.iter().for_each(|k| *m.entry(*k).or_insert(0) += 1);
+            black_box(m.len())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, countmin_bench, topk_bench);
 criterion_main!(benches);

@@ -342,6 +342,19 @@ impl<'a> TopK<'a> {
         Err(self.layout.slots)
     }
 
+    /// The first empty index slot from the home slot of `h`.
+    fn free_slot(&self, h: u64) -> Option<usize> {
+        let mask = self.layout.slots - 1;
+        let mut s = self.home(h);
+        for _ in 0..self.layout.slots {
+            if self.slot(s) == 0 {
+                return Some(s);
+            }
+            s = (s + 1) & mask;
+        }
+        None
+    }
+
     /// Smallest count when all counters are in use, else 0.
     pub fn min_count(&self) -> u64 {
         if self.used() < self.layout.params.capacity as usize {
@@ -517,19 +530,20 @@ impl<'a> TopKMut<'a> {
     /// Removes counter `e`'s key from the index (backward-shift deletion).
     fn unindex(&mut self, e: usize) {
         let view = self.as_ref();
-        let Some(key) = view.key(e) else { return };
         let h = view.entry_bytes(e).and_then(|b| get_u64(b, 16)).unwrap_or(0);
-        if view.find_hashed(key, h) != Ok(e) {
-            return;
-        }
         let mask = self.layout.slots - 1;
-        // Locate the slot holding e.
+        // Locate the slot holding e (a damaged index may not have it: then nothing to do).
         let mut hole = view.home(h);
+        let mut found = false;
         for _ in 0..self.layout.slots {
             if view.slot(hole) == e as u32 + 1 {
+                found = true;
                 break;
             }
             hole = (hole + 1) & mask;
+        }
+        if !found {
+            return;
         }
         let mut s = (hole + 1) & mask;
         for _ in 0..self.layout.slots {
@@ -623,11 +637,9 @@ impl<'a> TopKMut<'a> {
                     Some(_) => return,
                 };
                 self.unindex(victim);
-                // The free slot may have moved during the deletion: search again.
-                let Err(slot) = self.as_ref().find_hashed(key, h) else { return };
-                if slot >= self.layout.slots {
-                    return;
-                }
+                // The free slot may have moved during the deletion; the key is
+                // known to be absent, so the first empty slot from its home is it.
+                let Some(slot) = self.as_ref().free_slot(h) else { return };
                 self.fill(victim, slot, key, h, count, error);
                 self.set_heap(0, victim);
                 self.sift_down(0);

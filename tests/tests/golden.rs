@@ -265,3 +265,37 @@ fn minhash_golden_image_is_stable_and_readable() {
     assert_eq!(s.jaccard(&s), Ok(1.0));
     assert_eq!(s.filled(), 128);
 }
+
+/// Top-k golden image: 64 counters, keys up to 16 bytes, a skewed stream.
+fn build_topk() -> Vec<u8> {
+    use sketches_core::topk::{self, TopKParams};
+    let params = TopKParams { capacity: 64, max_key_len: 16 };
+    let len = params.image_len().unwrap() as usize;
+    let (mut storage, off) = aligned(len);
+    let buf = &mut storage[off..off + len];
+    let mut s = topk::init(buf, &params, 42).unwrap();
+    (0..KEYS).for_each(|i| s.add(key(i % 97 % (1 + i % 13)).as_bytes(), 1 + i % 4).unwrap());
+    s.add_u64(7, 5000).unwrap();
+    let mut out = vec![0u8; len];
+    topk::export(buf, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn topk_golden_image_is_stable_and_readable() {
+    use sketches_core::topk::{self, TopKItem};
+    let path = workspace().join("tests/golden/topk_v1.img");
+    let built = build_topk();
+    if std::env::var_os("SKETCHES_BLESS_GOLDEN").is_some() {
+        std::fs::write(&path, &built).unwrap();
+    }
+    let golden = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(golden == built, "topk: the image bytes changed (format break?)");
+    let (mut storage, off) = aligned(golden.len());
+    let dst = &mut storage[off..off + golden.len()];
+    topk::import(&golden, dst).unwrap();
+    let s = topk::wrap(dst).unwrap();
+    let mut top = [TopKItem { key: &[], count: 0, error: 0 }; 1];
+    assert_eq!(s.top(&mut top), 1);
+    assert_eq!((top[0].key, top[0].count), (&7u64.to_le_bytes()[..], 5000));
+}
