@@ -139,40 +139,8 @@ unsafe fn ull_merge_avx2(dst: &mut [u8], src: &[u8]) {
     let n = dst.len().min(src.len());
     let vectors = n / 32;
     let t = crate::ull::kernels::SHIFTED_HISTORY;
-    let table = _mm256_setr_epi8(
-        t[0] as i8,
-        t[1] as i8,
-        t[2] as i8,
-        t[3] as i8,
-        t[4] as i8,
-        t[5] as i8,
-        t[6] as i8,
-        t[7] as i8,
-        t[8] as i8,
-        t[9] as i8,
-        t[10] as i8,
-        t[11] as i8,
-        t[12] as i8,
-        t[13] as i8,
-        t[14] as i8,
-        t[15] as i8,
-        t[0] as i8,
-        t[1] as i8,
-        t[2] as i8,
-        t[3] as i8,
-        t[4] as i8,
-        t[5] as i8,
-        t[6] as i8,
-        t[7] as i8,
-        t[8] as i8,
-        t[9] as i8,
-        t[10] as i8,
-        t[11] as i8,
-        t[12] as i8,
-        t[13] as i8,
-        t[14] as i8,
-        t[15] as i8,
-    );
+    // SAFETY: `t` is 16 readable bytes; the load has no alignment requirement.
+    let table = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr() as *const __m128i) });
     let top_mask = _mm256_set1_epi8(0xfcu8 as i8);
     let six_bits = _mm256_set1_epi8(0x3f);
     let three = _mm256_set1_epi8(3);
