@@ -234,6 +234,24 @@ fn bench_cuckoo(c: &mut Criterion) {
         g.bench_function(format!("cuckoofilter_contains_{name}"), |b| {
             b.iter(|| set.iter().filter(|k| peer.contains(black_box(*k))).count())
         });
+        // The batch path (what the C ABI's batch calls run): keys hashed in
+        // chunks of 256, then `contains_hashes`.
+        g.bench_function(format!("sketches_contains_batch_{name}"), |b| {
+            let hasher = view.key_hasher();
+            let mut hashes = [0u64; 256];
+            let mut found = [false; 256];
+            b.iter(|| {
+                let mut hits = 0;
+                for chunk in set.chunks(256) {
+                    for (h, k) in hashes.iter_mut().zip(chunk) {
+                        *h = hasher.hash(black_box(k));
+                    }
+                    view.contains_hashes(&hashes[..chunk.len()], &mut found[..chunk.len()]).unwrap();
+                    hits += found[..chunk.len()].iter().filter(|x| **x).count();
+                }
+                hits
+            })
+        });
     }
     g.finish();
 }

@@ -306,27 +306,37 @@ impl Geometry {
     /// boundaries (4·f bits = 4, 6 or 8 bytes), so one load reads all slots.
     #[inline(always)]
     fn bucket_word(self, body: &[u8], bucket: u64) -> u64 {
-        let bytes = (SLOTS as usize * self.bits as usize) / 8;
-        let start = (bucket as usize).saturating_mul(bytes);
-        let mut word = [0u8; 8];
-        if let (Some(dst), Some(src)) = (word.get_mut(..bytes), body.get(start..start.saturating_add(bytes)))
-        {
-            dst.copy_from_slice(src);
+        // Constant-size reads per width (a variable-length copy would be a
+        // memcpy call on the hot path).
+        let b = bucket as usize;
+        match self.bits {
+            8 => body
+                .get(b.saturating_mul(4)..)
+                .and_then(|r| r.first_chunk::<4>())
+                .map_or(0, |w| u64::from(u32::from_le_bytes(*w))),
+            16 => body
+                .get(b.saturating_mul(8)..)
+                .and_then(|r| r.first_chunk::<8>())
+                .map_or(0, |w| u64::from_le_bytes(*w)),
+            _ => body.get(b.saturating_mul(6)..).and_then(|r| r.first_chunk::<6>()).map_or(0, |w| {
+                let mut word = [0u8; 8];
+                word[..6].copy_from_slice(w);
+                u64::from_le_bytes(word)
+            }),
         }
-        u64::from_le_bytes(word)
     }
 
     /// Slots of `bucket` holding `fp`.
     #[inline(always)]
     fn matches(self, body: &[u8], bucket: u64, fp: u32) -> u32 {
-        let word = self.bucket_word(body, bucket);
-        let mask = (1u64 << self.bits) - 1;
-        (0..SLOTS as u32).map(|s| u32::from((word >> (s * self.bits)) & mask == u64::from(fp))).sum()
+        self.matches_in(self.bucket_word(body, bucket), fp)
     }
 
+    /// Slots of a bucket word holding `fp`.
     #[inline(always)]
-    fn holds(self, body: &[u8], bucket: u64, fp: u32) -> bool {
-        self.matches(body, bucket, fp) != 0
+    fn matches_in(self, word: u64, fp: u32) -> u32 {
+        let mask = (1u64 << self.bits) - 1;
+        (0..SLOTS as u32).map(|s| u32::from((word >> (s * self.bits)) & mask == u64::from(fp))).sum()
     }
 
     fn empty_slot(self, body: &[u8], bucket: u64) -> Option<u64> {
@@ -368,7 +378,10 @@ impl<'a> Cuckoo<'a> {
     pub fn contains_hash(&self, hash: u64) -> bool {
         let g = Geometry::of(&self.params);
         let (i1, fp) = g.locate(hash);
-        g.holds(self.body, i1, fp) || g.holds(self.body, g.alt(i1, fp), fp)
+        // Both buckets are read unconditionally (no short circuit): the two
+        // loads are independent, so their cache misses overlap, and no
+        // branch depends on the first one.
+        (g.matches(self.body, i1, fp) | g.matches(self.body, g.alt(i1, fp), fp)) != 0
     }
 
     /// How many copies of `key`'s fingerprint are stored (an upper bound of
@@ -395,8 +408,23 @@ impl<'a> Cuckoo<'a> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        for (h, r) in hashes.iter().zip(results.iter_mut()) {
-            *r = self.contains_hash(*h);
+        // Two phases per group of 16: locate every item, then read all 32
+        // buckets (independent loads whose cache misses overlap), then test.
+        const GROUP: usize = 16;
+        let g = Geometry::of(&self.params);
+        for (hs, rs) in hashes.chunks(GROUP).zip(results.chunks_mut(GROUP)) {
+            let mut located = [(0u64, 0u64, 0u32); GROUP];
+            for (l, h) in located.iter_mut().zip(hs) {
+                let (i1, fp) = g.locate(*h);
+                *l = (i1, g.alt(i1, fp), fp);
+            }
+            let mut words = [(0u64, 0u64); GROUP];
+            for (w, l) in words.iter_mut().zip(&located) {
+                *w = (g.bucket_word(self.body, l.0), g.bucket_word(self.body, l.1));
+            }
+            for ((r, w), l) in rs.iter_mut().zip(&words).zip(&located) {
+                *r = (g.matches_in(w.0, l.2) | g.matches_in(w.1, l.2)) != 0;
+            }
         }
         Ok(())
     }
