@@ -201,6 +201,33 @@ fn merge(c: &mut Criterion) {
             black_box(copy_dst[400])
         })
     });
+    // The same at p = 18 (256 KiB of registers: beyond L1, like most merges of large sketches).
+    {
+        let big = |keys: std::ops::Range<u64>| {
+            let mut buf = Aligned::new(ull::image_len(18).unwrap());
+            let mut s = ull::init(buf.bytes(), 18, 0).unwrap();
+            keys.for_each(|k| {
+                s.add_u64(k);
+            });
+            buf
+        };
+        let (mut x, mut y) = (big(0..N), big(N..2 * N));
+        let src = y.bytes().to_vec();
+        g.bench_function("sketches_ull_merge_only_p18", |bch| {
+            bch.iter(|| {
+                let mut s = ull::wrap_mut(x.bytes()).unwrap();
+                s.merge(&ull::wrap(&src).unwrap()).unwrap();
+            })
+        });
+        let regs = src[ull::HEADER_LEN..].to_vec();
+        let mut out = vec![0u8; regs.len()];
+        g.bench_function("memcpy_ull_register_bytes_p18", |bch| {
+            bch.iter(|| {
+                out.copy_from_slice(black_box(&regs));
+                black_box(out[400])
+            })
+        });
+    }
     let (mut dsa, mut dsb) =
         (HllSketch::new(P, HllType::Hll6).unwrap(), HllSketch::new(P, HllType::Hll6).unwrap());
     (0..N / 2).for_each(|k| dsa.update(k));
