@@ -25,7 +25,16 @@
 //! Redis derives register values from its own hash, so only the packing
 //! carries over, not the values of a given key.)
 //!
-//! **Estimator.** Ertl's improved estimator ("New cardinality estimation
+//! **Estimators.** While a dense sketch has only seen its own stream (adds,
+//! and merges of small-mode sketches, which replay their hashes), it keeps
+//! the martingale ("historic inverse probability", Ting 2014; Cohen 2015)
+//! estimate: each register change adds `1 / P`, `P` being the probability
+//! that a new distinct hash changes some register (kept exactly from the
+//! header's histogram and register sum). It is unbiased with a relative
+//! standard error of about `0.83 / sqrt(m)`, and reading it is one load.
+//! After a merge of registers from another dense sketch (or a conversion
+//! from UltraLogLog) the history is gone: the flag is cleared and the
+//! estimate comes from the registers, with Ertl's improved estimator ("New cardinality estimation
 //! algorithms for HyperLogLog sketches", 2017, algorithm 6) from the register
 //! histogram and fixed-point register sum, which the header keeps up to
 //! date, so an estimate is O(1) while no register is 0 or at its maximum
@@ -45,7 +54,9 @@
 //! | 56 | 8 | reserved, 0 |
 //! | 64 | 256 | dense: 64 `u32` counters, entry `v` = registers whose value is `v` (they sum to `m`); small: all 0 |
 //! | 320 | 16 | dense: `u128` fixed-point register sum `sum of 2^(64-v)` over registers with `1 <= v <= q`; small: 0 |
-//! | 336 | 48 | reserved, 0 |
+//! | 336 | 8 | martingale (HIP) estimate, f64; 0 in small mode |
+//! | 344 | 1 | 1 while the martingale estimate is valid (the sketch saw only its own stream), else 0 |
+//! | 345 | 39 | reserved, 0 |
 //! | 384 | [`body_len`] | dense: the `6m/8` register bytes, then zero padding (at least 8 bytes); small: the sorted distinct `u64` hashes, then zeros |
 //!
 //! Common-header flag bit 0 ([`FLAG_COMPACT`]) marks an exported small-mode
@@ -62,7 +73,7 @@
 use crate::cardinality::{self, check_precision, folded_value, split_hash};
 use crate::error::{Error, Result};
 use crate::hash::{self, HashKind, KeyHasher};
-use crate::image::{self, get_u32, get_u64, put_u32, put_u64};
+use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
 use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
 
 /// Byte length of the HyperLogLog header (common + family header).
@@ -81,6 +92,8 @@ const OFF_MODE: usize = 49;
 const OFF_SMALL_COUNT: usize = 52;
 const OFF_HISTOGRAM: usize = 64;
 const OFF_REGISTER_SUM: usize = 320;
+const OFF_MARTINGALE: usize = 336;
+const OFF_MARTINGALE_VALID: usize = 344;
 const ALPHA_INF: f64 = 0.721_347_520_444_481_7; // 1 / (2 ln 2)
 
 /// Whether a sketch still keeps exact hashes or has registers.
@@ -153,6 +166,8 @@ pub struct HllStats {
     pub registers_set: u32,
     /// Distinct-count estimate.
     pub estimate: f64,
+    /// True when `estimate` is the martingale estimate (dense, own stream only).
+    pub martingale: bool,
     /// Live image length in bytes.
     pub image_bytes: u64,
 }
@@ -192,7 +207,8 @@ impl ImageFamily for HllImage {
         let small_count = get_u32(image, OFF_SMALL_COUNT).ok_or(Error::BufferTooSmall)? as usize;
         if !image::zeroed(image, 50..52)
             || !image::zeroed(image, 56..64)
-            || !image::zeroed(image, 336..HEADER_LEN)
+            || !image::zeroed(image, 345..HEADER_LEN)
+            || image.get(OFF_MARTINGALE_VALID).is_some_and(|v| *v > 1)
         {
             return Err(Error::CorruptHeader);
         }
@@ -210,7 +226,7 @@ impl ImageFamily for HllImage {
             HllMode::Small => {
                 small_count <= small_capacity(p)
                     && histogram_total == 0
-                    && image::zeroed(image, OFF_REGISTER_SUM..OFF_REGISTER_SUM + 16)
+                    && image::zeroed(image, OFF_REGISTER_SUM..OFF_MARTINGALE + 8)
             }
             HllMode::Dense => small_count == 0 && histogram_total == registers(p) as u64,
         };
@@ -233,6 +249,9 @@ pub fn init(buf: &mut [u8], p: u8, seed: u64) -> Result<HllMut<'_>> {
     let image = image::start_image(buf, fresh)?;
     if let Some(v) = image.get_mut(OFF_PRECISION) {
         *v = p;
+    }
+    if let Some(v) = image.get_mut(OFF_MARTINGALE_VALID) {
+        *v = 1;
     }
     wrap_mut(image)
 }
@@ -325,7 +344,13 @@ fn check_body(layout: &HllLayout, image: &[u8]) -> Result<()> {
             let stored = (0..HISTOGRAM_LEN)
                 .all(|v| get_u32(image, OFF_HISTOGRAM + 4 * v) == histogram.get(v).copied());
             let sum_ok = read_register_sum(image) == register_sum_of(&histogram, layout.p);
-            if illegal || !stored || !sum_ok || padding.iter().any(|b| *b != 0) {
+            let martingale = get_f64(image, OFF_MARTINGALE).unwrap_or(f64::NAN);
+            let martingale_ok = if image.get(OFF_MARTINGALE_VALID) == Some(&1) {
+                martingale.is_finite() && martingale >= 0.0
+            } else {
+                martingale.to_bits() == 0
+            };
+            if illegal || !stored || !sum_ok || !martingale_ok || padding.iter().any(|b| *b != 0) {
                 return Err(Error::CorruptBody);
             }
         }
@@ -610,8 +635,25 @@ impl<'a> Hll<'a> {
     }
 
     /// Distinct-count estimate: the exact count of stored hashes in small
-    /// mode, Ertl's improved estimator when dense. O(q).
+    /// mode; when dense, the martingale estimate while it is valid, else
+    /// [`Hll::register_estimate`]. O(1) (the series of the register estimate
+    /// run only while some register is 0 or at its maximum).
     pub fn estimate(&self) -> f64 {
+        match self.mode() {
+            HllMode::Small => self.small_count() as f64,
+            HllMode::Dense if self.martingale_valid() => get_f64(self.header, OFF_MARTINGALE).unwrap_or(0.0),
+            HllMode::Dense => self.register_estimate(),
+        }
+    }
+
+    /// True when a dense sketch's estimate is the martingale estimate.
+    pub fn martingale_valid(&self) -> bool {
+        self.header.get(OFF_MARTINGALE_VALID) == Some(&1)
+    }
+
+    /// The estimate from the registers alone (Ertl's improved estimator;
+    /// the exact count in small mode): what any merged sketch reports.
+    pub fn register_estimate(&self) -> f64 {
         match self.mode() {
             HllMode::Small => self.small_count() as f64,
             HllMode::Dense => {
@@ -620,6 +662,15 @@ impl<'a> Hll<'a> {
                 improved_estimate(count(0), maximal, read_register_sum(self.header), self.p)
             }
         }
+    }
+
+    /// Probability that a new distinct hash changes a register:
+    /// `(C_0 + sum over 1 <= v <= q of C_v 2^-v) / m`.
+    fn change_probability(&self) -> f64 {
+        let empty = f64::from(get_u32(self.header, OFF_HISTOGRAM).unwrap_or(0));
+        let sum = read_register_sum(self.header);
+        let weighted = (sum >> 64) as u64 as f64 + (sum as u64) as f64 * (1.0 / 18_446_744_073_709_551_616.0);
+        (empty + weighted) / registers(self.p) as f64
     }
 
     /// All statistics.
@@ -632,6 +683,7 @@ impl<'a> Hll<'a> {
             small_capacity: small_capacity(self.p) as u32,
             registers_set: self.registers_set(),
             estimate: self.estimate(),
+            martingale: self.mode() == HllMode::Dense && self.martingale_valid(),
             image_bytes: (HEADER_LEN + self.body.len()) as u64,
         }
     }
@@ -709,8 +761,29 @@ impl<'a> HllMut<'a> {
         let word = (word & !(63 << shift)) | (u16::from(k) << shift);
         *lo = word as u8;
         *hi = (word >> 8) as u8;
+        self.count_change();
         self.register_changed(old, k);
         true
+    }
+
+    /// Martingale step of one register change in the own stream: adds
+    /// `1 / P` with `P` taken before the change.
+    #[inline(never)]
+    fn count_change(&mut self) {
+        let view = self.as_ref();
+        if view.martingale_valid() {
+            let p = view.change_probability();
+            let estimate =
+                get_f64(self.header, OFF_MARTINGALE).unwrap_or(0.0) + if p > 0.0 { 1.0 / p } else { 0.0 };
+            put_f64(self.header, OFF_MARTINGALE, estimate);
+        }
+    }
+
+    fn set_martingale(&mut self, valid: bool, estimate: f64) {
+        put_f64(self.header, OFF_MARTINGALE, estimate);
+        if let Some(v) = self.header.get_mut(OFF_MARTINGALE_VALID) {
+            *v = u8::from(valid);
+        }
     }
 
     /// Histogram and register-sum bookkeeping of one raised register.
@@ -795,6 +868,9 @@ impl<'a> HllMut<'a> {
         if let Some(mode) = self.header.get_mut(OFF_MODE) {
             *mode = HllMode::Dense as u8;
         }
+        // The martingale continues from the exact count of the hashes so far.
+        let valid = self.as_ref().martingale_valid();
+        self.set_martingale(valid, if valid { n as f64 } else { 0.0 });
     }
 
     /// Writes the histogram and the register sum it implies.
@@ -834,6 +910,8 @@ impl<'a> HllMut<'a> {
         } else {
             self.merge_folding(other);
         }
+        // Registers from another stream: the martingale no longer applies.
+        self.set_martingale(false, 0.0);
         Ok(())
     }
 
@@ -899,6 +977,7 @@ impl<'a> HllMut<'a> {
         if let Some(mode) = self.header.get_mut(OFF_MODE) {
             *mode = HllMode::Dense as u8;
         }
+        self.set_martingale(false, 0.0);
         Ok(())
     }
 
@@ -910,6 +989,7 @@ impl<'a> HllMut<'a> {
         if let Some(mode) = self.header.get_mut(OFF_MODE) {
             *mode = HllMode::Small as u8;
         }
+        self.set_martingale(true, 0.0);
     }
 }
 

@@ -32,8 +32,11 @@ pub struct sketch_hll_stats {
     pub precision: u8,
     /// `SKETCH_HLL_MODE_SMALL` or `SKETCH_HLL_MODE_DENSE`.
     pub mode: u8,
+    /// 1 when `estimate` is the martingale estimate (dense, own stream only:
+    /// no registers merged in), else 0.
+    pub martingale: u8,
     /// Reserved, 0.
-    pub reserved: u16,
+    pub reserved: u8,
     /// Hashes stored in small mode (0 when dense).
     pub small_count: u32,
     /// Hashes small mode holds at this precision before converting.
@@ -190,7 +193,10 @@ pub unsafe extern "C" fn sketch_hll_add_hash_batch(
     })
 }
 
-/// Writes the distinct-count estimate to `*out`.
+/// Writes the distinct-count estimate to `*out`: exact in small mode; the
+/// martingale estimate while the sketch saw only its own stream (relative
+/// standard error ~0.83/sqrt(m)); after registers were merged in, Ertl's
+/// improved estimate from the registers (~1.04/sqrt(m)). O(1).
 ///
 /// Errors: `SKETCH_NULL_POINTER`, image errors.
 ///
@@ -267,6 +273,23 @@ pub unsafe extern "C" fn sketch_hll_import(
 pub unsafe extern "C" fn sketch_hll_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
     guard(|| unsafe { Ok(hll::verify(crate::boundary::bytes(bytes, len)?)?) })
+}
+
+/// Writes the estimate from the registers alone (Ertl's improved estimator;
+/// exact in small mode) to `*out`: what a merged sketch reports.
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_register_estimate(
+    buf: *const c_void,
+    len: usize,
+    out: *mut f64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(hll::wrap(b)?.register_estimate())) })
 }
 
 /// Writes in `*bytes` how many bytes `sketch_hll_export` writes for this
@@ -357,6 +380,7 @@ pub unsafe extern "C" fn sketch_hll_get_stats(
                     HllMode::Small => SKETCH_HLL_MODE_SMALL,
                     HllMode::Dense => SKETCH_HLL_MODE_DENSE,
                 },
+                martingale: u8::from(s.martingale),
                 reserved: 0,
                 small_count: s.small_count,
                 small_capacity: s.small_capacity,

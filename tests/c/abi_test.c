@@ -723,6 +723,10 @@ static void test_hll(void) {
     EXPECT(sketch_hll_get_stats(buf, len, &st), SKETCH_OK);
     CHECK(st.precision == 14 && st.mode == SKETCH_HLL_MODE_DENSE && st.seed == 3 && st.small_count == 0);
     CHECK(st.small_capacity == 1024 && st.registers_set > 10000 && st.image_bytes == size);
+    CHECK(st.martingale == 1);
+    double reg_est = 0;
+    EXPECT(sketch_hll_register_estimate(buf, len, &reg_est), SKETCH_OK);
+    CHECK(fabs(reg_est - 2.0 * N) / (2.0 * N) < 0.04 && reg_est != est);
 
     /* merge: union, across precisions, refusals change nothing */
     uint64_t size12 = 0;
@@ -741,7 +745,7 @@ static void test_hll(void) {
     EXPECT(sketch_hll_merge(buf, len, other, len), SKETCH_INCOMPATIBLE);
     EXPECT(sketch_hll_downsize(buf, len, low, (size_t)size12, 12), SKETCH_OK);
     EXPECT(sketch_hll_get_stats(low, (size_t)size12, &st), SKETCH_OK);
-    CHECK(st.precision == 12 && st.mode == SKETCH_HLL_MODE_DENSE);
+    CHECK(st.precision == 12 && st.mode == SKETCH_HLL_MODE_DENSE && st.martingale == 0);
     EXPECT(sketch_hll_downsize(low, (size_t)size12, buf, len, 14), SKETCH_INCOMPATIBLE);
 
     /* dense export, corruption, reset */
