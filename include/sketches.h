@@ -753,9 +753,13 @@ typedef struct sketch_ull_stats {
    */
   uint8_t precision;
   /**
+   * 1 when `estimate` is the martingale estimate (no merge so far), else 0.
+   */
+  uint8_t martingale;
+  /**
    * Reserved, 0.
    */
-  uint8_t reserved[3];
+  uint8_t reserved[2];
   /**
    * Registers above zero.
    */
@@ -2811,6 +2815,15 @@ enum sketch_status sketch_ull_import(const void *src, size_t src_len, void *dst,
  * `bytes`: `len` readable bytes.
  */
 enum sketch_status sketch_ull_verify(const void *bytes, size_t len);
+
+/**
+ * Writes the estimate from the registers alone (FGRA, ~0.78/sqrt(m)) to
+ * `*out`: what a merged sketch reports. O(m).
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_ull_register_estimate(const void *buf, size_t len, double *out);
 
 /**
  * Exports the image in `buf` with its checksum into `out` (no alignment

@@ -17,8 +17,10 @@ pub const SKETCH_FAMILY_ULTRALOGLOG: u16 = 6;
 pub struct sketch_ull_stats {
     /// Precision `p`.
     pub precision: u8,
+    /// 1 when `estimate` is the martingale estimate (no merge so far), else 0.
+    pub martingale: u8,
     /// Reserved, 0.
-    pub reserved: [u8; 3],
+    pub reserved: [u8; 2],
     /// Registers above zero.
     pub registers_set: u32,
     /// Hash seed.
@@ -250,6 +252,21 @@ pub unsafe extern "C" fn sketch_ull_verify(bytes: *const c_void, len: usize) -> 
     guard(|| unsafe { Ok(ull::verify(crate::boundary::bytes(bytes, len)?)?) })
 }
 
+/// Writes the estimate from the registers alone (FGRA, ~0.78/sqrt(m)) to
+/// `*out`: what a merged sketch reports. O(m).
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_register_estimate(
+    buf: *const c_void,
+    len: usize,
+    out: *mut f64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(ull::wrap(b)?.register_estimate())) })
+}
+
 /// Exports the image in `buf` with its checksum into `out` (no alignment
 /// needed, at least the image length); `*written` receives the byte count.
 ///
@@ -304,7 +321,8 @@ pub unsafe extern "C" fn sketch_ull_get_stats(
             let s = ull::wrap(b)?.stats();
             Ok(sketch_ull_stats {
                 precision: s.precision,
-                reserved: [0; 3],
+                martingale: u8::from(s.martingale),
+                reserved: [0; 2],
                 registers_set: s.registers_set,
                 seed: s.seed,
                 estimate: s.estimate,

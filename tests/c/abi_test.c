@@ -769,7 +769,7 @@ static void test_hll(void) {
 static void test_ull(void) {
     uint64_t size = 0, hll_size = 0;
     EXPECT(sketch_ull_size(13, &size), SKETCH_OK);
-    CHECK(size == 64 + 8192);
+    CHECK(size == 128 + 8192);
     EXPECT(sketch_ull_size(20, &size), SKETCH_INVALID_PARAMETER);
     EXPECT(sketch_ull_size(13, &size), SKETCH_OK);
     EXPECT(sketch_hll_size(13, &hll_size), SKETCH_OK);
@@ -808,6 +808,10 @@ static void test_ull(void) {
     struct sketch_ull_stats st;
     EXPECT(sketch_ull_get_stats(buf, len, &st), SKETCH_OK);
     CHECK(st.precision == 13 && st.seed == 5 && st.registers_set > 7000 && st.image_bytes == size);
+    CHECK(st.martingale == 1);
+    double reg_est = 0;
+    EXPECT(sketch_ull_register_estimate(buf, len, &reg_est), SKETCH_OK);
+    CHECK(fabs(reg_est - 2.0 * N) / (2.0 * N) < 0.04);
 
     /* conversion to HLL of the same precision */
     EXPECT(sketch_ull_to_hll(buf, len, hll, (size_t)hll_size - 8), SKETCH_BUFFER_TOO_SMALL);
@@ -833,7 +837,7 @@ static void test_ull(void) {
     EXPECT(sketch_ull_verify(out, written), SKETCH_OK);
     EXPECT(sketch_ull_import(out, written, back, len), SKETCH_OK);
     EXPECT(sketch_ull_import(out, written - 8, back, len), SKETCH_BUFFER_TOO_SMALL);
-    out[64 + 10] = 1; /* below 4p - 4: no stream of hashes gives it */
+    out[128 + 10] = 1; /* below 4p - 4: no stream of hashes gives it */
     EXPECT(sketch_ull_verify(out, written), SKETCH_CHECKSUM_MISMATCH);
     EXPECT(sketch_ull_reset(buf, len), SKETCH_OK);
     EXPECT(sketch_ull_estimate(buf, len, &est), SKETCH_OK);
