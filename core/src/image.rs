@@ -293,6 +293,14 @@ pub trait ImageFamily {
     /// Validates the family header of an image whose common header is `common`;
     /// `image` is exactly the image bytes. Returns the decoded layout.
     fn validate(common: &CommonHeader, image: &[u8]) -> Result<Self::Layout>;
+
+    /// Checks the body of untrusted bytes whose headers, length and checksum
+    /// verified (run by [`verify`] and [`import`] only, never by `wrap`; may
+    /// be O(body)). Families whose every body is legal keep the default.
+    /// Errors: [`Error::CorruptBody`].
+    fn check_body(_common: &CommonHeader, _layout: &Self::Layout, _image: &[u8]) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// Validates a live image for zero-copy use: alignment, common header, family
@@ -398,7 +406,8 @@ pub fn start_image(buf: &mut [u8], fresh: Fresh) -> Result<&mut [u8]> {
 }
 
 /// Checks untrusted bytes that should hold exactly one exported image of
-/// family `F`: headers, exact length and checksum. Alignment is not required.
+/// family `F`: headers, exact length, checksum and the family's body rules
+/// ([`ImageFamily::check_body`]). Alignment is not required.
 pub fn verify<F: ImageFamily>(bytes: &[u8]) -> Result<(CommonHeader, F::Layout)> {
     let (common, layout) = open_unaligned::<F>(bytes)?;
     if bytes.len() != common.image_len {
@@ -407,6 +416,7 @@ pub fn verify<F: ImageFamily>(bytes: &[u8]) -> Result<(CommonHeader, F::Layout)>
     if checksum(bytes) != common.checksum {
         return Err(Error::ChecksumMismatch);
     }
+    F::check_body(&common, &layout, bytes)?;
     Ok((common, layout))
 }
 

@@ -169,6 +169,10 @@ impl ImageFamily for TopKImage {
         }
         Ok(layout)
     }
+
+    fn check_body(common: &CommonHeader, layout: &TopKLayout, image: &[u8]) -> Result<()> {
+        check_topk_body(image, layout, common.seed)
+    }
 }
 
 /// Writes an empty sketch into `buf` (8-byte aligned, at least
@@ -207,7 +211,7 @@ pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
 /// length, the hash of its key, `error <= count <= N`, a consistent heap
 /// position and an index slot; the heap is ordered; the index holds exactly
 /// the counters in use; unused counters are zero.
-fn check_body(bytes: &[u8], layout: &TopKLayout, seed: u64) -> Result<()> {
+fn check_topk_body(bytes: &[u8], layout: &TopKLayout, seed: u64) -> Result<()> {
     let (header, body) = bytes.split_at_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
     let view = TopK { header, body, layout: *layout, seed };
     let used = view.used();
@@ -243,14 +247,12 @@ fn check_body(bytes: &[u8], layout: &TopKLayout, seed: u64) -> Result<()> {
 /// Verifies untrusted bytes (exact length, headers, checksum, body rules).
 /// Errors: header/checksum errors, [`Error::CorruptBody`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
-    let (common, layout) = image::verify::<TopKImage>(bytes)?;
-    check_body(bytes, &layout, common.seed)
+    image::verify::<TopKImage>(bytes).map(|_| ())
 }
 
 /// Verifies untrusted bytes as [`verify`] and copies them into the aligned
 /// `dst` (written only on success). Returns the image length.
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
-    verify(src)?;
     image::import::<TopKImage>(src, dst)
 }
 

@@ -121,6 +121,10 @@ impl ImageFamily for UllImage {
         }
         Ok(p)
     }
+
+    fn check_body(_common: &CommonHeader, p: &u8, image: &[u8]) -> Result<()> {
+        check_registers(image, *p)
+    }
 }
 
 /// Writes an empty sketch of precision `p` into `buf` (8-byte aligned, at
@@ -223,15 +227,12 @@ fn total_change_weight(registers: &[u8], p: u8) -> u128 {
 /// Verifies untrusted bytes (exact length, headers, checksum, every register
 /// legal). Errors: header/checksum errors, [`Error::CorruptBody`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
-    let (_, p) = image::verify::<UllImage>(bytes)?;
-    check_registers(bytes, p)
+    image::verify::<UllImage>(bytes).map(|_| ())
 }
 
 /// Verifies untrusted bytes as [`verify`] and copies them into the aligned
 /// `dst` (written only on success). Returns the image length.
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
-    let (_, p) = image::verify::<UllImage>(src)?;
-    check_registers(src, p)?;
     image::import::<UllImage>(src, dst)
 }
 
