@@ -23,12 +23,12 @@ struct Aligned {
     len: usize,
 }
 
+mod common;
+
 impl Aligned {
     fn new(bytes: u64) -> Self {
-        let len = bytes as usize;
-        let storage = vec![0u8; len + 64];
-        let offset = storage.as_ptr().align_offset(64);
-        Aligned { storage, offset, len }
+        let (storage, offset) = common::aligned(bytes);
+        Aligned { storage, offset, len: bytes as usize }
     }
     fn bytes(&mut self) -> &mut [u8] {
         &mut self.storage[self.offset..self.offset + self.len]

@@ -31,13 +31,8 @@ fn keys(tag: u64) -> Vec<[u8; 16]> {
         .collect()
 }
 
-/// A byte buffer whose slice at the returned offset is 64-byte aligned
-/// (the recommended alignment: split-block blocks then sit in one cache line).
-fn aligned(len: u64) -> (Vec<u8>, usize) {
-    let v = vec![0u8; len as usize + 64];
-    let off = v.as_ptr().align_offset(64);
-    (v, off)
-}
+mod common;
+use common::aligned;
 
 fn bench_bloom(c: &mut Criterion) {
     let present = keys(1);

@@ -23,11 +23,8 @@ fn stream() -> Vec<u64> {
         .collect()
 }
 
-fn aligned(len: u64) -> (Vec<u8>, usize) {
-    let v = vec![0u8; len as usize + 64];
-    let off = v.as_ptr().align_offset(64);
-    (v, off)
-}
+mod common;
+use common::aligned;
 
 fn countmin_bench(c: &mut Criterion) {
     let keys = stream();

@@ -866,13 +866,18 @@ impl<'a> HllMut<'a> {
             }
         }
         self.write_histogram(&histogram);
-        put_u32(self.header, OFF_SMALL_COUNT, 0);
-        if let Some(mode) = self.header.get_mut(OFF_MODE) {
-            *mode = HllMode::Dense as u8;
-        }
+        self.set_mode(HllMode::Dense);
         // The martingale continues from the exact count of the hashes so far.
         let valid = self.as_ref().martingale_valid();
         self.set_martingale(valid, if valid { n as f64 } else { 0.0 });
+    }
+
+    /// Switches the mode; the small-mode count restarts at 0 either way.
+    fn set_mode(&mut self, mode: HllMode) {
+        put_u32(self.header, OFF_SMALL_COUNT, 0);
+        if let Some(m) = self.header.get_mut(OFF_MODE) {
+            *m = mode as u8;
+        }
     }
 
     /// Writes the histogram and the register sum it implies.
@@ -975,10 +980,7 @@ impl<'a> HllMut<'a> {
             }
         }
         self.write_histogram(&histogram);
-        put_u32(self.header, OFF_SMALL_COUNT, 0);
-        if let Some(mode) = self.header.get_mut(OFF_MODE) {
-            *mode = HllMode::Dense as u8;
-        }
+        self.set_mode(HllMode::Dense);
         self.set_martingale(false, 0.0);
         Ok(())
     }
@@ -987,10 +989,7 @@ impl<'a> HllMut<'a> {
     pub fn reset(&mut self) {
         self.body.fill(0);
         self.write_histogram(&[0; HISTOGRAM_LEN]);
-        put_u32(self.header, OFF_SMALL_COUNT, 0);
-        if let Some(mode) = self.header.get_mut(OFF_MODE) {
-            *mode = HllMode::Small as u8;
-        }
+        self.set_mode(HllMode::Small);
         self.set_martingale(true, 0.0);
     }
 }

@@ -60,13 +60,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut f = bloom::init(bloom_img.bytes(), &bp, 0).unwrap();
             let hasher = f.as_ref().key_hasher();
-            let mut hashes = [0u64; 256];
-            for chunk in refs.chunks(256) {
-                for (h, k) in hashes.iter_mut().zip(chunk) {
-                    *h = hasher.hash(k);
-                }
-                f.add_hashes(&hashes[..chunk.len()], None).unwrap();
-            }
+            hashed_chunks(&refs, hasher, |hashes| f.add_hashes(hashes, None).unwrap());
         })
     });
     let c_params = sketch_bloom_params::from(bp);
@@ -93,16 +87,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("bloom_contains_core", |b| {
         b.iter(|| {
             let f = bloom::wrap(bloom_img.bytes()).unwrap();
-            let hasher = f.key_hasher();
-            let mut hashes = [0u64; 256];
             let mut found = [false; 256];
-            for chunk in refs.chunks(256) {
-                for (h, k) in hashes.iter_mut().zip(chunk) {
-                    *h = hasher.hash(k);
-                }
-                f.contains_hashes(&hashes[..chunk.len()], &mut found[..chunk.len()]).unwrap();
+            hashed_chunks(&refs, f.key_hasher(), |hashes| {
+                f.contains_hashes(hashes, &mut found[..hashes.len()]).unwrap();
                 std::hint::black_box(&found);
-            }
+            });
         })
     });
     g.bench_function("bloom_contains_c_abi", |b| {
@@ -129,13 +118,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut f = sbbf::init(sbbf_img.bytes(), &sp, 0).unwrap();
             let hasher = f.as_ref().key_hasher();
-            let mut hashes = [0u64; 256];
-            for chunk in refs.chunks(256) {
-                for (h, k) in hashes.iter_mut().zip(chunk) {
-                    *h = hasher.hash(k);
-                }
-                f.add_hashes(&hashes[..chunk.len()], None).unwrap();
-            }
+            hashed_chunks(&refs, hasher, |hashes| f.add_hashes(hashes, None).unwrap());
         })
     });
     let c_sparams = sketch_sbbf_params::from(sp);
@@ -162,16 +145,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("sbbf_contains_core", |b| {
         b.iter(|| {
             let f = sbbf::wrap(sbbf_img.bytes()).unwrap();
-            let hasher = f.key_hasher();
-            let mut hashes = [0u64; 256];
             let mut found = [false; 256];
-            for chunk in refs.chunks(256) {
-                for (h, k) in hashes.iter_mut().zip(chunk) {
-                    *h = hasher.hash(k);
-                }
-                f.contains_hashes(&hashes[..chunk.len()], &mut found[..chunk.len()]).unwrap();
+            hashed_chunks(&refs, f.key_hasher(), |hashes| {
+                f.contains_hashes(hashes, &mut found[..hashes.len()]).unwrap();
                 std::hint::black_box(&found);
-            }
+            });
         })
     });
     g.bench_function("sbbf_contains_c_abi", |b| {
@@ -193,6 +171,18 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
+}
+
+/// Hashes the keys 256 at a time (what the C ABI's batch calls do) and hands
+/// each chunk of hashes to `sink`.
+fn hashed_chunks(keys: &[&[u8]], hasher: sketches_core::hash::KeyHasher, mut sink: impl FnMut(&[u64])) {
+    let mut hashes = [0u64; 256];
+    for chunk in keys.chunks(256) {
+        for (h, k) in hashes.iter_mut().zip(chunk) {
+            *h = hasher.hash(k);
+        }
+        sink(&hashes[..chunk.len()]);
+    }
 }
 
 criterion_group!(benches, bench);
