@@ -185,20 +185,25 @@ fn merge(c: &mut Criterion) {
             black_box(d[400])
         })
     });
+    // Merge and memcpy both read and write 64-byte aligned register arrays
+    // (an image's registers start 128 bytes into its aligned buffer).
     g.bench_function("sketches_ull_merge_only", |bch| {
-        let src = ub.bytes().to_vec();
+        let src = ub.bytes();
         bch.iter(|| {
             let mut s = ull::wrap_mut(udst.bytes()).unwrap();
-            s.merge(&ull::wrap(&src).unwrap()).unwrap();
+            s.merge(&ull::wrap(src).unwrap()).unwrap();
         })
     });
-    let registers = 1usize << P;
-    let src_regs = ub.bytes()[ull::HEADER_LEN..ull::HEADER_LEN + registers].to_vec();
-    let mut copy_dst = vec![0u8; registers];
+    let registers = 1u64 << P;
+    let mut copy_src = Aligned::new(registers);
+    copy_src.bytes().copy_from_slice(&ub.bytes()[ull::HEADER_LEN..ull::HEADER_LEN + registers as usize]);
+    let mut copy_dst = Aligned::new(registers);
     g.bench_function("memcpy_ull_register_bytes", |bch| {
+        let src = copy_src.bytes();
         bch.iter(|| {
-            copy_dst.copy_from_slice(black_box(&src_regs));
-            black_box(copy_dst[400])
+            let d = copy_dst.bytes();
+            d.copy_from_slice(black_box(&*src));
+            black_box(d[400])
         })
     });
     // The same at p = 18 (256 KiB of registers: beyond L1, like most merges of large sketches).
@@ -212,19 +217,22 @@ fn merge(c: &mut Criterion) {
             buf
         };
         let (mut x, mut y) = (big(0..N), big(N..2 * N));
-        let src = y.bytes().to_vec();
         g.bench_function("sketches_ull_merge_only_p18", |bch| {
+            let src = y.bytes();
             bch.iter(|| {
                 let mut s = ull::wrap_mut(x.bytes()).unwrap();
-                s.merge(&ull::wrap(&src).unwrap()).unwrap();
+                s.merge(&ull::wrap(src).unwrap()).unwrap();
             })
         });
-        let regs = src[ull::HEADER_LEN..].to_vec();
-        let mut out = vec![0u8; regs.len()];
+        let len = 1u64 << 18;
+        let (mut regs, mut out) = (Aligned::new(len), Aligned::new(len));
+        regs.bytes().copy_from_slice(&y.bytes()[ull::HEADER_LEN..]);
         g.bench_function("memcpy_ull_register_bytes_p18", |bch| {
+            let src = regs.bytes();
             bch.iter(|| {
-                out.copy_from_slice(black_box(&regs));
-                black_box(out[400])
+                let d = out.bytes();
+                d.copy_from_slice(black_box(&*src));
+                black_box(d[400])
             })
         });
     }

@@ -1,37 +1,48 @@
 //! Runtime CPU-feature dispatch: the only `unsafe` code in the core.
 //!
-//! The split-block and UltraLogLog merge kernels are plain safe Rust. Compiled for baseline x86-64
+//! The split-block kernels are plain safe Rust. Compiled for baseline x86-64
 //! (SSE2) they cannot use per-lane variable shifts, and measured ~3x slower
-//! than with AVX2 (`make bench`, sbbf group). Each function here runs one
+//! than with AVX2 (`make bench`, sbbf group). Each of them runs here as an
 //! `#[inline(always)]` safe kernel inside a copy compiled with AVX2 enabled
 //! when the CPU has it (so the kernel is vectorized), and as is otherwise.
-//! Detection uses CPUID (and XGETBV to confirm the OS saves YMM state) once,
-//! then a cached flag.
+//! The UltraLogLog merge has explicit AVX-512 BW and AVX2 kernels (a table
+//! lookup the compiler does not find), checked against the scalar formula on
+//! every byte pair. Detection uses CPUID (and XGETBV to confirm the OS saves
+//! the vector state) once, then a cached flag.
 #![allow(unsafe_code)]
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
-const UNKNOWN: u8 = 0;
-const ABSENT: u8 = 1;
-const PRESENT: u8 = 2;
+/// Cached feature bits: 0 until detection ran, then `DETECTED` plus the
+/// bits of the features found.
+static FEATURES: AtomicU8 = AtomicU8::new(0);
+const DETECTED: u8 = 1;
+const AVX2: u8 = 2;
+const AVX512BW: u8 = 4;
 
-static AVX2: AtomicU8 = AtomicU8::new(UNKNOWN);
+fn features() -> u8 {
+    let cached = FEATURES.load(Ordering::Relaxed);
+    if cached != 0 {
+        return cached;
+    }
+    let found = DETECTED | detect();
+    FEATURES.store(found, Ordering::Relaxed);
+    found
+}
 
 /// True when the CPU and OS support AVX2 (cached after the first call).
 pub fn has_avx2() -> bool {
-    match AVX2.load(Ordering::Relaxed) {
-        PRESENT => true,
-        ABSENT => false,
-        _ => {
-            let found = detect();
-            AVX2.store(if found { PRESENT } else { ABSENT }, Ordering::Relaxed);
-            found
-        }
-    }
+    features() & AVX2 != 0
+}
+
+/// True when the CPU and OS support AVX-512 F and BW (512-bit byte
+/// operations; cached after the first call).
+pub fn has_avx512bw() -> bool {
+    features() & AVX512BW != 0
 }
 
 #[cfg(target_arch = "x86_64")]
-fn detect() -> bool {
+fn detect() -> u8 {
     use core::arch::x86_64::{__cpuid, __cpuid_count};
     // SAFETY: CPUID exists on every x86_64 processor.
     #[allow(unused_unsafe)]
@@ -39,17 +50,27 @@ fn detect() -> bool {
     let osxsave = leaf1.ecx & (1 << 27) != 0;
     let avx = leaf1.ecx & (1 << 28) != 0;
     if !(osxsave && avx) || max_leaf < 7 {
-        return false;
+        return 0;
     }
     // SAFETY: OSXSAVE is set, so the OS enabled XGETBV.
     let xcr0 = unsafe { xcr0() };
     if xcr0 & 0b110 != 0b110 {
-        return false; // the OS does not save XMM/YMM state
+        return 0; // the OS does not save XMM/YMM state
     }
     // SAFETY: leaf 7 exists (max_leaf >= 7).
     #[allow(unused_unsafe)]
     let leaf7 = unsafe { __cpuid_count(7, 0) };
-    leaf7.ebx & (1 << 5) != 0
+    let mut found = 0;
+    if leaf7.ebx & (1 << 5) != 0 {
+        found |= AVX2;
+        // AVX-512 F (bit 16) and BW (bit 30), with the OS saving the opmask
+        // and both halves of the ZMM registers (XCR0 bits 5, 6, 7).
+        let zmm_state = xcr0 & 0b1110_0000 == 0b1110_0000;
+        if zmm_state && leaf7.ebx & (1 << 16) != 0 && leaf7.ebx & (1 << 30) != 0 {
+            found |= AVX512BW;
+        }
+    }
+    found
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -59,8 +80,8 @@ unsafe fn xcr0() -> u64 {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn detect() -> bool {
-    false
+fn detect() -> u8 {
+    0
 }
 
 /// Defines `pub fn $name(args) -> ret` that runs the `#[inline(always)]`
@@ -117,54 +138,93 @@ avx2_dispatch!(
 );
 
 /// UltraLogLog same-precision register merge: `dst[i] = merge(dst[i], src[i])`
-/// over the common length. With AVX2, 32 registers per step with a table
-/// lookup (`vpshufb`) for the history shift: p = 14 (16 KiB) measured
-/// 0.77-0.83 us against 1.26 us for the compiler's own AVX2 vectorization of
-/// the scalar formula (`cargo bench --bench cardinality -- merge`).
+/// over the common length, with a table lookup (`vpshufb`) for the history
+/// shift: 64 registers per step with AVX-512 BW, 32 with AVX2, else the
+/// scalar formula (`cargo bench --bench cardinality -- merge` compares it
+/// with a `memcpy` of the same bytes).
 pub fn ull_merge(dst: &mut [u8], src: &[u8]) {
     #[cfg(target_arch = "x86_64")]
-    if has_avx2() {
-        // SAFETY: AVX2 is present (CPUID feature bit plus OS support of the
-        // YMM state, checked by `has_avx2`).
-        unsafe { ull_merge_avx2(dst, src) };
-        return;
+    {
+        let n = dst.len().min(src.len());
+        let done = if has_avx512bw() {
+            // SAFETY: AVX-512 F and BW are present (CPUID feature bits plus OS
+            // support of the opmask and ZMM state, checked by `has_avx512bw`).
+            unsafe { ull_merge_avx512(dst, src, n / 64) }
+        } else if has_avx2() {
+            // SAFETY: AVX2 is present (CPUID feature bit plus OS support of
+            // the YMM state, checked by `has_avx2`).
+            unsafe { ull_merge_avx2(dst, src, n / 32) }
+        } else {
+            0
+        };
+        if let (Some(d), Some(s)) = (dst.get_mut(done..n), src.get(done..n)) {
+            crate::ull::kernels::merge(d, s);
+        }
     }
+    #[cfg(not(target_arch = "x86_64"))]
     crate::ull::kernels::merge(dst, src);
 }
 
+// The vector kernels compute, per byte pair: hi = max, lo = min (the larger
+// byte has the larger top value), index = (hi | 3) - lo = 4d + 3 - (lo & 3)
+// where d is the difference of the top values; a saturating add of 0x70 sets
+// bit 7 (vpshufb then yields 0) exactly when index >= 16, i.e. d >= 4; the
+// table `REVERSED_HISTORY` holds, at 4d + 3 - j, the shifted history of a
+// smaller register with history bits j. Seven operations per vector.
+
+/// Merges the first `vectors` 32-byte blocks; returns the bytes done.
+///
+/// # Safety
+/// The CPU must support AVX2; `32 * vectors` must not exceed either length.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn ull_merge_avx2(dst: &mut [u8], src: &[u8]) {
+unsafe fn ull_merge_avx2(dst: &mut [u8], src: &[u8], vectors: usize) -> usize {
     use core::arch::x86_64::*;
-    let n = dst.len().min(src.len());
-    let vectors = n / 32;
-    let t = crate::ull::kernels::SHIFTED_HISTORY;
+    let t = crate::ull::kernels::REVERSED_HISTORY;
     // SAFETY: `t` is 16 readable bytes; the load has no alignment requirement.
     let table = _mm256_broadcastsi128_si256(unsafe { _mm_loadu_si128(t.as_ptr() as *const __m128i) });
-    let top_mask = _mm256_set1_epi8(0xfcu8 as i8);
-    let twelve = _mm256_set1_epi8(12);
-    let three = _mm256_set1_epi8(3);
+    let (three, bias) = (_mm256_set1_epi8(3), _mm256_set1_epi8(0x70));
     let (d_ptr, s_ptr) = (dst.as_mut_ptr(), src.as_ptr());
     for v in 0..vectors {
-        // SAFETY: 32 * v + 32 <= n, which is within both slices.
+        // SAFETY: 32 * v + 32 <= 32 * vectors, within both slices (caller).
         unsafe {
             let pd = d_ptr.add(32 * v) as *mut __m256i;
             let ps = s_ptr.add(32 * v) as *const __m256i;
             let (a, b) = (_mm256_loadu_si256(pd), _mm256_loadu_si256(ps));
             let (hi, lo) = (_mm256_max_epu8(a, b), _mm256_min_epu8(a, b));
-            // hi - (lo & 0xfc) = 4d + (hi & 3) with d the difference of the top
-            // values, so (.. & 0xfc) = 4d and min(4d, 12) = 4 min(d, 3): the
-            // table index min(d, 3) << 2 | (lo & 3) without any shift.
-            let four_d = _mm256_and_si256(_mm256_sub_epi8(hi, _mm256_and_si256(lo, top_mask)), top_mask);
-            let index = _mm256_or_si256(_mm256_min_epu8(four_d, twelve), _mm256_and_si256(lo, three));
-            let merged = _mm256_or_si256(hi, _mm256_shuffle_epi8(table, index));
-            _mm256_storeu_si256(pd, merged);
+            let index = _mm256_adds_epu8(_mm256_sub_epi8(_mm256_or_si256(hi, three), lo), bias);
+            _mm256_storeu_si256(pd, _mm256_or_si256(hi, _mm256_shuffle_epi8(table, index)));
         }
     }
-    let done = vectors * 32;
-    if let (Some(d), Some(s)) = (dst.get_mut(done..n), src.get(done..n)) {
-        crate::ull::kernels::merge(d, s);
+    32 * vectors
+}
+
+/// Merges the first `vectors` 64-byte blocks; returns the bytes done.
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW; `64 * vectors` must not exceed
+/// either length.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn ull_merge_avx512(dst: &mut [u8], src: &[u8], vectors: usize) -> usize {
+    use core::arch::x86_64::*;
+    let t = crate::ull::kernels::REVERSED_HISTORY;
+    // SAFETY: `t` is 16 readable bytes; the load has no alignment requirement.
+    let table = _mm512_broadcast_i32x4(unsafe { _mm_loadu_si128(t.as_ptr() as *const __m128i) });
+    let (three, bias) = (_mm512_set1_epi8(3), _mm512_set1_epi8(0x70));
+    let (d_ptr, s_ptr) = (dst.as_mut_ptr(), src.as_ptr());
+    for v in 0..vectors {
+        // SAFETY: 64 * v + 64 <= 64 * vectors, within both slices (caller).
+        unsafe {
+            let pd = d_ptr.add(64 * v) as *mut __m512i;
+            let ps = s_ptr.add(64 * v) as *const __m512i;
+            let (a, b) = (_mm512_loadu_si512(pd), _mm512_loadu_si512(ps));
+            let (hi, lo) = (_mm512_max_epu8(a, b), _mm512_min_epu8(a, b));
+            let index = _mm512_adds_epu8(_mm512_sub_epi8(_mm512_or_si512(hi, three), lo), bias);
+            _mm512_storeu_si512(pd, _mm512_or_si512(hi, _mm512_shuffle_epi8(table, index)));
+        }
     }
+    64 * vectors
 }
 
 #[cfg(test)]
@@ -172,14 +232,33 @@ mod tests {
     #[test]
     fn ull_merge_kernels_agree_on_every_byte_pair() {
         extern crate std;
-        // All 65,536 pairs (legal or not), at every offset of a 32-byte vector.
-        let a: std::vec::Vec<u8> = (0..65_536u32).map(|i| (i >> 8) as u8).chain(0..37u8).collect();
-        let b: std::vec::Vec<u8> = (0..65_536u32).map(|i| i as u8).chain(0..37u8).collect();
-        let mut fast = a.clone();
-        super::ull_merge(&mut fast, &b);
+        use std::vec::Vec;
+        // All 65,536 pairs (legal or not), at every offset of a 64-byte vector.
+        let a: Vec<u8> = (0..65_536u32).map(|i| (i >> 8) as u8).chain(0..101u8).collect();
+        let b: Vec<u8> = (0..65_536u32).map(|i| i as u8).chain(0..101u8).collect();
         let mut scalar = a.clone();
         crate::ull::kernels::merge(&mut scalar, &b);
-        assert_eq!(fast, scalar);
+        let mut dispatched = a.clone();
+        super::ull_merge(&mut dispatched, &b);
+        assert_eq!(dispatched, scalar);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let n = a.len();
+            if super::has_avx2() {
+                let mut fast = a.clone();
+                // SAFETY: AVX2 is present; 32 * (n / 32) <= n.
+                let done = unsafe { super::ull_merge_avx2(&mut fast, &b, n / 32) };
+                assert_eq!(fast[..done], scalar[..done]);
+                assert_eq!(done, n - n % 32);
+            }
+            if super::has_avx512bw() {
+                let mut fast = a.clone();
+                // SAFETY: AVX-512 BW is present; 64 * (n / 64) <= n.
+                let done = unsafe { super::ull_merge_avx512(&mut fast, &b, n / 64) };
+                assert_eq!(fast[..done], scalar[..done]);
+                assert_eq!(done, n - n % 64);
+            }
+        }
     }
 
     #[test]

@@ -263,8 +263,8 @@ pub(crate) const fn pack(seen: u64) -> u8 {
 /// history bits, shifted down by the difference `d` of the top values, land
 /// on its history bits: `((4 | (lo & 3)) >> min(d, 3)) & 3`. An empty
 /// smaller register has `d >= 3` against any legal non-empty one, so it
-/// adds nothing without a special case. The AVX2 kernel in [`crate::simd`]
-/// computes the same formula 32 bytes at a time (a table lookup for the shift).
+/// adds nothing without a special case. The vector kernels in [`crate::simd`]
+/// compute the same formula 32 or 64 bytes at a time (a table lookup for the shift).
 #[inline(always)]
 pub(crate) fn merge_register(a: u8, b: u8) -> u8 {
     let (hi, lo) = (a.max(b), a.min(b));
@@ -281,9 +281,10 @@ pub(crate) mod kernels {
         }
     }
 
-    /// `merge_register`'s shift as a 16-entry table indexed by
-    /// `min(d, 3) << 2 | (lo & 3)`.
-    pub const SHIFTED_HISTORY: [u8; 16] = [0, 1, 2, 3, 2, 2, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0];
+    /// `merge_register`'s shift `((4 | j) >> d) & 3` of a smaller register
+    /// with history bits `j`, at index `4d + 3 - j` (d < 4), for the vector
+    /// kernels in [`crate::simd`].
+    pub const REVERSED_HISTORY: [u8; 16] = [3, 2, 1, 0, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0];
 }
 
 /// Writes into `buf` the HyperLogLog of the same precision and seed that

@@ -92,8 +92,8 @@ fn change_weights_match_the_update_rule() {
 
 #[test]
 fn shift_table_matches_its_formula() {
-    for (i, v) in kernels::SHIFTED_HISTORY.iter().enumerate() {
-        assert_eq!(*v, ((4 | (i as u8 & 3)) >> (i >> 2)) & 3);
+    for (i, v) in kernels::REVERSED_HISTORY.iter().enumerate() {
+        assert_eq!(*v, ((4 | (3 - (i as u8 & 3))) >> (i >> 2)) & 3);
     }
 }
 
