@@ -224,9 +224,10 @@ static void cardinality_rows(size_t n, size_t exact_bytes, void *bloom, size_t b
     add_range(sketch_ull_add_batch, ull, ul, "present", 0, n);
     check(sketch_hll_estimate(hll, hl, &est), "estimate");
     check(sketch_ull_estimate(ull, ul, &uest), "estimate");
-    double hll_reg, ull_reg;
+    double hll_reg, ull_reg, ull_ml;
     check(sketch_hll_register_estimate(hll, hl, &hll_reg), "estimate");
     check(sketch_ull_register_estimate(ull, ul, &ull_reg), "estimate");
+    check(sketch_ull_ml_estimate(ull, ul, &ull_ml), "estimate");
     double hll_add_rate = (double)n / (t1 - t0);
     check(sketch_bloom_clear(bloom, bloom_len), "clear");
     double t2 = now_seconds();
@@ -239,6 +240,7 @@ static void cardinality_rows(size_t n, size_t exact_bytes, void *bloom, size_t b
     printf("%-52s %14s %11.0f KB\n", "  ULL memory (8,192 register bytes)", "-", (double)ull_bytes / 1024.0);
     printf("%-52s %14s %+13.3f%%\n", "  ULL error at n distinct (martingale estimate)", "-", rel_error(uest, (double)n));
     printf("%-52s %14s %+13.3f%%\n", "  ... from the registers (what merges report)", "-", rel_error(ull_reg, (double)n));
+    printf("%-52s %14s %+13.3f%%\n", "  ... from the registers, maximum likelihood", "-", rel_error(ull_ml, (double)n));
     printf("%-52s %14s %13.3f%%\n", "  expected std. error, martingale: HLL p=14 / ULL p=13", "~1%", 83.3 / 128.0);
     printf("%-52s %14s %13.3f%%\n", "", "", 100.0 * 0.658 / sqrt(8192.0));
     printf("%-52s %14s %13.3f%%\n", "  ... from the registers: HLL p=14 / ULL p=13", "", 104.0 / 128.0);

@@ -2826,6 +2826,17 @@ enum sketch_status sketch_ull_verify(const void *bytes, size_t len);
 enum sketch_status sketch_ull_register_estimate(const void *buf, size_t len, double *out);
 
 /**
+ * Writes the maximum-likelihood estimate from the registers alone
+ * (~0.76/sqrt(m), slightly more accurate than FGRA; O(m) plus a few
+ * microseconds of Newton steps) to `*out`. `INFINITY` only when every
+ * register holds the largest value with both history bits.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out` writable.
+ */
+enum sketch_status sketch_ull_ml_estimate(const void *buf, size_t len, double *out);
+
+/**
  * Exports the image in `buf` with its checksum into `out` (no alignment
  * needed, at least the image length); `*written` receives the byte count.
  *

@@ -4,7 +4,8 @@
 //! * add: 1M distinct u64 keys into a p = 14 sketch, each library hashing
 //!   with its own default hash (ours: XXH3), and the same with hashes
 //!   computed beforehand (register update cost only);
-//! * estimate of a p = 14 sketch holding 1M keys;
+//! * estimate of a p = 14 sketch holding 1M keys (for the ULL also from the
+//!   registers alone: FGRA and maximum likelihood);
 //! * merge of two p = 14 sketches of 500k keys each, next to a `memcpy` of
 //!   the same register bytes.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
@@ -141,6 +142,14 @@ fn estimate(c: &mut Criterion) {
     g.bench_function("sketches_ull", |b| {
         let view = ull::wrap(u.bytes()).unwrap();
         b.iter(|| black_box(view.estimate()))
+    });
+    g.bench_function("sketches_ull_registers_fgra", |b| {
+        let view = ull::wrap(u.bytes()).unwrap();
+        b.iter(|| black_box(view.register_estimate()))
+    });
+    g.bench_function("sketches_ull_registers_ml", |b| {
+        let view = ull::wrap(u.bytes()).unwrap();
+        b.iter(|| black_box(view.ml_estimate()))
     });
     let mut ds = HllSketch::new(P, HllType::Hll6).unwrap();
     (0..N).for_each(|k| ds.update(k));

@@ -17,7 +17,9 @@
 //! **Estimator.** FGRA (the paper's algorithm 6) with its published optimal
 //! constants (`tau` = 0.81949..., `eta_0..3`), including the small- and
 //! large-range corrections; `lambda_p = m^(1+1/tau) / (1 + (1+tau) v / (2m))`.
-//! It scans the registers once (O(m)).
+//! It scans the registers once (O(m)). [`Ull::ml_estimate`] gives the
+//! maximum-likelihood estimate (about `0.761 / sqrt(m)`; Newton's method on
+//! the Poisson likelihood of the register histogram).
 //!
 //! **Martingale estimate.** While a sketch sees only its own stream (no
 //! merge), each register change adds `1 / P`, `P` being the probability that
@@ -67,6 +69,12 @@ const POW_2_MINUS_TAU: f64 = 0.566_641_752_696_274_9;
 const POW_4_MINUS_TAU: f64 = 0.321_082_875_898_706_43;
 const POW_2_TAU: f64 = 1.764_783_472_523_262_7;
 const ETA_X: f64 = ETA[0] - ETA[1] - ETA[2] + ETA[3];
+/// The ML estimate's asymptotic relative standard error times `sqrt(m)`:
+/// the inverse square root of the Fisher information per register (paper).
+const ML_ERROR: f64 = 0.760_862_100_272_518_2;
+/// First-order relative bias of the ML estimate times `m`:
+/// `3/2 ln 2 zeta(3, 5/4) / zeta(2, 5/4)^2` (Hurwitz zeta; hash4j's value).
+const ML_BIAS_CORRECTION: f64 = 0.481_473_765_277_200_66;
 
 /// Exact image size in bytes for precision `p`.
 /// Errors: [`Error::InvalidParameter`] unless `4 <= p <= 18`.
@@ -78,6 +86,12 @@ pub fn image_len(p: u8) -> Result<u64> {
 /// The theoretical relative standard error of the FGRA estimate, `sqrt(v/m)`.
 pub fn standard_error(p: u8) -> f64 {
     libm::sqrt(V / (1u64 << p) as f64)
+}
+
+/// The asymptotic relative standard error of the maximum-likelihood
+/// estimate ([`Ull::ml_estimate`]), `0.7609 / sqrt(m)`.
+pub fn ml_standard_error(p: u8) -> f64 {
+    ML_ERROR / libm::sqrt((1u64 << p) as f64)
 }
 
 /// Statistics of an UltraLogLog sketch.
@@ -408,6 +422,113 @@ fn fgra_estimate(histogram: &[u32; 256], p: u8) -> f64 {
     lambda * libm::pow(sum, -1.0 / TAU)
 }
 
+/// Maximum-likelihood estimate from a histogram of register bytes at
+/// precision `p`.
+///
+/// Poisson model: with `lambda = n / m` distinct hashes per register, update
+/// value `k` occurs in a register with rate `lambda rho_k` (`rho_k = 2^-k`,
+/// and `rho_(65-p) = 2^-(64-p)`, the same as `rho_(64-p)`), independently
+/// for every `k`. A register's byte says which values were seen (its top
+/// value and the two history bits) and which were not (everything above the
+/// top, and the history bits that are 0), so the log-likelihood of all
+/// registers is `-lambda A + sum_k s_k ln(1 - exp(-lambda rho_k))`, where
+/// `A` sums `rho` over the values known unseen and `s_k` counts registers
+/// known to have seen `k`. It is concave; its maximum solves
+/// `F(lambda) = sum_k s_k rho_k / (exp(lambda rho_k) - 1) = A`, with `F`
+/// convex and decreasing, so Newton's method started below the root rises
+/// monotonically to it. The estimate `m lambda` is divided by
+/// `1 + ML_BIAS_CORRECTION / m`, its first-order bias.
+fn ml_estimate(histogram: &[u32; 256], p: u8) -> f64 {
+    let p = usize::from(p);
+    let top = 65 - p; // the largest update value
+                      // `unseen` is A in units of 2^-64 (exact: at most 2^18 registers of at most 1).
+    let mut unseen: u128 = 0;
+    let mut seen = [0f64; 64];
+    let mut add_seen = |k: usize, count: f64| {
+        if let Some(s) = seen.get_mut(k.min(top - 1)) {
+            *s += count;
+        }
+    };
+    let mass = |k: usize| 1u128 << (64 - k.min(64));
+    for (r, c) in histogram.iter().enumerate() {
+        let (count, count_f) = (u128::from(*c), f64::from(*c));
+        if *c == 0 {
+            continue;
+        }
+        if r == 0 {
+            unseen += count << 64;
+            continue;
+        }
+        let Some(u) = ((r >> 2) + 2).checked_sub(p).filter(|u| *u >= 1) else {
+            continue; // illegal byte (refused when the image was opened)
+        };
+        if u < top {
+            unseen += count * mass(u); // every value above u: 2^-u in all
+        }
+        add_seen(u, count_f);
+        for (j, bit) in [(u - 1, 2), (u.saturating_sub(2), 1)] {
+            if j == 0 {
+                continue;
+            }
+            if r & bit != 0 {
+                add_seen(j, count_f);
+            } else {
+                unseen += count * mass(j);
+            }
+        }
+    }
+    let total_seen: f64 = seen.iter().sum();
+    if total_seen == 0.0 {
+        return 0.0;
+    }
+    if unseen == 0 {
+        // Every register holds the largest value with both history bits.
+        return f64::INFINITY;
+    }
+    let a = (unseen >> 64) as u64 as f64 + (unseen as u64) as f64 * (1.0 / 18_446_744_073_709_551_616.0);
+    // F and -F' at x: from the largest value down, e^(x rho_k) - 1 comes from
+    // the previous one by doubling the exponent, expm1(2y) = expm1(y) (expm1(y) + 2),
+    // so one `expm1` per evaluation. -d/dx of rho / (e^(x rho) - 1) is
+    // rho^2 e^(x rho) / (e^(x rho) - 1)^2.
+    let eval = |x: f64| {
+        let (mut f, mut slope) = (0.0, 0.0);
+        let mut rho = libm::ldexp(1.0, 1 - top as i32);
+        let mut up = libm::expm1(x * rho);
+        for s in seen.iter().take(top).skip(1).rev() {
+            if !up.is_finite() {
+                break; // this and every smaller value contribute nothing
+            }
+            if *s > 0.0 {
+                f += s * rho / up;
+                slope += s * rho * rho * (up + 1.0) / (up * up);
+            }
+            up *= up + 2.0;
+            rho *= 2.0;
+        }
+        (f, slope)
+    };
+    // F(x) <= total_seen / x, so the root is at most total_seen / A; halve
+    // from there until F(x) >= A (below the root).
+    let mut x = total_seen / a;
+    for _ in 0..2100 {
+        if eval(x).0 >= a {
+            break;
+        }
+        x *= 0.5;
+    }
+    for _ in 0..200 {
+        let (f, slope) = eval(x);
+        let step = (f - a) / slope;
+        // Stops at convergence, and on a zero slope (step infinite or NaN).
+        if step.is_nan() || step.is_infinite() || step <= x * 1e-10 {
+            break;
+        }
+        x += step;
+    }
+    let m = (1u64 << p) as f64;
+    m * x / (1.0 + ML_BIAS_CORRECTION / m)
+}
+
 /// A read-only view of a validated UltraLogLog image.
 #[derive(Copy, Clone, Debug)]
 pub struct Ull<'a> {
@@ -466,13 +587,42 @@ impl<'a> Ull<'a> {
     /// The estimate from the registers alone (FGRA): what a merged sketch
     /// reports. O(m).
     pub fn register_estimate(&self) -> f64 {
-        let mut histogram = [0u32; 256];
-        for r in self.registers {
+        fgra_estimate(&self.histogram(), self.p)
+    }
+
+    /// The maximum-likelihood estimate from the registers alone: relative
+    /// standard error about `0.761 / sqrt(m)` (FGRA: 0.782), at the cost of
+    /// a few dozen `exp` evaluations per Newton step on top of the O(m)
+    /// register scan. Infinite only when every register holds the largest
+    /// value with both history bits (about 2^64 distinct hashes).
+    pub fn ml_estimate(&self) -> f64 {
+        ml_estimate(&self.histogram(), self.p)
+    }
+
+    /// Registers per byte value. Four partial histograms, so consecutive
+    /// equal bytes do not wait on each other's increments.
+    fn histogram(&self) -> [u32; 256] {
+        let mut parts = [[0u32; 256]; 4];
+        let chunks = self.registers.chunks_exact(4);
+        let rest = chunks.remainder();
+        for chunk in chunks {
+            for (part, r) in parts.iter_mut().zip(chunk) {
+                if let Some(c) = part.get_mut(usize::from(*r)) {
+                    *c += 1;
+                }
+            }
+        }
+        let [mut histogram, b, c, d] = parts;
+        for r in rest {
             if let Some(c) = histogram.get_mut(usize::from(*r)) {
                 *c += 1;
             }
         }
-        fgra_estimate(&histogram, self.p)
+        for (i, h) in histogram.iter_mut().enumerate() {
+            let more = [&b, &c, &d].iter().map(|part| part.get(i).copied().unwrap_or(0)).sum::<u32>();
+            *h += more;
+        }
+        histogram
     }
 
     /// All statistics. O(m).

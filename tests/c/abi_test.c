@@ -812,6 +812,14 @@ static void test_ull(void) {
     double reg_est = 0;
     EXPECT(sketch_ull_register_estimate(buf, len, &reg_est), SKETCH_OK);
     CHECK(fabs(reg_est - 2.0 * N) / (2.0 * N) < 0.04);
+    double ml_est = 0;
+    EXPECT(sketch_ull_ml_estimate(buf, len, &ml_est), SKETCH_OK);
+    CHECK(fabs(ml_est - 2.0 * N) / (2.0 * N) < 0.04);
+    CHECK(fabs(ml_est - reg_est) / reg_est < 0.02);
+    EXPECT(sketch_ull_ml_estimate(buf, len, NULL), SKETCH_NULL_POINTER);
+    double untouched = -7.0;
+    EXPECT(sketch_ull_ml_estimate(buf, 100, &untouched), SKETCH_BUFFER_TOO_SMALL);
+    CHECK(untouched == -7.0);
 
     /* conversion to HLL of the same precision */
     EXPECT(sketch_ull_to_hll(buf, len, hll, (size_t)hll_size - 8), SKETCH_BUFFER_TOO_SMALL);

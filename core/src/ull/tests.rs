@@ -227,6 +227,7 @@ fn exercise(bytes: &mut [u8]) {
             let _ = to_hll(&other, h.as_mut());
         }
         let _ = s.as_ref().stats();
+        let _ = (s.as_ref().register_estimate(), s.as_ref().ml_estimate());
         s.reset();
     }
 }
@@ -251,8 +252,19 @@ fn extreme_registers_estimate_without_panicking() {
 
 // ---- statistical accuracy -------------------------------------------------
 
-/// The ULL under simulation; `.1` selects the martingale estimate.
-struct SimUll(AlignedBuf, bool);
+/// Which estimate a simulated ULL reports.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Estimator {
+    /// FGRA from the registers.
+    Fgra,
+    /// The martingale estimate (no merges).
+    Martingale,
+    /// Maximum likelihood from the registers.
+    Ml,
+}
+
+/// The ULL under simulation, reporting the estimate `.1`.
+struct SimUll(AlignedBuf, Estimator);
 
 impl Simulated for SimUll {
     fn reset(&mut self) {
@@ -269,11 +281,13 @@ impl Simulated for SimUll {
     }
     fn estimate(&self) -> f64 {
         let view = wrap(self.0.as_ref()).unwrap();
-        if self.1 {
-            assert!(view.martingale_valid());
-            view.estimate()
-        } else {
-            view.register_estimate()
+        match self.1 {
+            Estimator::Fgra => view.register_estimate(),
+            Estimator::Martingale => {
+                assert!(view.martingale_valid());
+                view.estimate()
+            }
+            Estimator::Ml => view.ml_estimate(),
         }
     }
 }
@@ -285,11 +299,11 @@ fn ull_changes(s: u8, k: u8, p: u8) -> bool {
 /// Error statistics: `trials` streams to 10^9 for the checkpoints from 1000
 /// on, and 20 times as many (direct adds) below 1000, where the error is
 /// dominated by rare register collisions and needs more trials to measure.
-fn run(p: u8, trials: u64, martingale: bool) -> (Vec<u64>, ErrorStats) {
+fn run(p: u8, trials: u64, estimator: Estimator) -> (Vec<u64>, ErrorStats) {
     let all = log_checkpoints(1_000_000_000, 8);
     let (small, large): (Vec<u64>, Vec<u64>) = all.iter().partition(|n| **n < 1000);
-    let make = || SimUll(fresh(p, 0), martingale);
-    let seed = 0x0011 + u64::from(p) + 77 * u64::from(martingale);
+    let make = || SimUll(fresh(p, 0), estimator);
+    let seed = 0x0011 + u64::from(p) + 77 * estimator as u64;
     let a = trajectories(&make, p, ull_changes, &small, 20 * trials, seed, 1000);
     let b = trajectories(&make, p, ull_changes, &large, trials, seed + 1, 0);
     let stats = ErrorStats {
@@ -312,12 +326,12 @@ fn run(p: u8, trials: u64, martingale: bool) -> (Vec<u64>, ErrorStats) {
 }
 
 fn check_accuracy(p: u8, trials: u64) -> (Vec<u64>, ErrorStats) {
-    check_estimator(p, trials, false, standard_error(p))
+    check_estimator(p, trials, Estimator::Fgra, standard_error(p))
 }
 
-/// The martingale estimate: relative standard error about 0.658/sqrt(m).
-fn check_estimator(p: u8, trials: u64, martingale: bool, error: f64) -> (Vec<u64>, ErrorStats) {
-    let (checkpoints, stats) = run(p, trials, martingale);
+/// RMSE within 1.10 x `error` and |bias| within 0.2% at every checkpoint.
+fn check_estimator(p: u8, trials: u64, estimator: Estimator, error: f64) -> (Vec<u64>, ErrorStats) {
+    let (checkpoints, stats) = run(p, trials, estimator);
     let bound = 1.10 * error;
     let mut worst: f64 = 0.0;
     for (j, n) in checkpoints.iter().enumerate() {
@@ -332,15 +346,95 @@ fn check_estimator(p: u8, trials: u64, martingale: bool, error: f64) -> (Vec<u64
         assert!(bias.abs() <= 0.002, "p={p} n={n}: bias {bias}");
         worst = worst.max(rmse / error);
     }
-    std::eprintln!(
-        "ull p={p} martingale={martingale}: {trials} trials, worst rmse {worst:.3} x the expected error"
-    );
+    std::eprintln!("ull p={p} {estimator:?}: {trials} trials, worst rmse {worst:.3} x the expected error");
     (checkpoints, stats)
 }
 
 #[test]
 fn accuracy_p10() {
     check_accuracy(10, 4000);
+}
+
+#[test]
+fn ml_estimate_accuracy_p11_and_against_fgra() {
+    let (checkpoints, ml) = check_estimator(11, 1000, Estimator::Ml, ml_standard_error(11));
+    // Same streams (same seed) through FGRA: ML is at least as accurate at
+    // large counts, where the asymptotic constants 0.761 and 0.782 apply.
+    let make = || SimUll(fresh(11, 0), Estimator::Fgra);
+    let large: Vec<u64> = checkpoints.iter().copied().filter(|n| *n >= 1000).collect();
+    let seed = 0x0011 + 11 + 77 * Estimator::Ml as u64 + 1;
+    let fgra = trajectories(&make, 11, ull_changes, &large, 1000, seed, 0);
+    let offset = checkpoints.len() - large.len();
+    let (mut ml_sq, mut fgra_sq) = (0.0, 0.0);
+    for (j, n) in large.iter().enumerate() {
+        let (a, b) = (ml.rmse(offset + j), fgra.rmse(j));
+        if *n >= 100_000 {
+            ml_sq += a * a;
+            fgra_sq += b * b;
+        }
+    }
+    std::eprintln!("p=11, n >= 10^5: ML / FGRA mean squared error {:.4}", ml_sq / fgra_sq);
+    assert!(ml_sq <= fgra_sq, "ML {ml_sq} vs FGRA {fgra_sq}");
+}
+
+/// The Poisson log-likelihood of the registers at `lambda` hashes per
+/// register, written from the register semantics (seen-sets), not from the
+/// histogram bookkeeping of `ml_estimate`.
+fn log_likelihood(registers: &[u8], p: u8, lambda: f64) -> f64 {
+    let top = 65 - u32::from(p);
+    let rho = |k: u32| if k == top { 2f64.powi(1 - top as i32) } else { 2f64.powi(-(k as i32)) };
+    let mut total = 0.0;
+    for r in registers {
+        let seen = unpack(*r);
+        let u = if *r == 0 { 0 } else { (u32::from(*r) >> 2) + 2 - u32::from(p) };
+        for k in 1..=top {
+            let is_seen = seen & (1u64 << (k + u32::from(p) - 2)) != 0;
+            if is_seen {
+                total += (-(-lambda * rho(k)).exp_m1()).ln();
+            } else if k > u || k + 2 >= u {
+                total -= lambda * rho(k); // known unseen
+            }
+        }
+    }
+    total
+}
+
+#[test]
+fn ml_estimate_maximizes_the_likelihood() {
+    let p = 8;
+    let m = 256.0;
+    for (n, seed) in [(40usize, 1u64), (300, 2), (5000, 3), (200_000, 4)] {
+        let mut buf = fresh(p, 0);
+        let mut s = wrap_mut(buf.as_mut()).unwrap();
+        random_hashes(n, seed).into_iter().for_each(|h| {
+            s.add_hash(h);
+        });
+        let view = wrap(buf.as_ref()).unwrap();
+        let lambda = view.ml_estimate() * (1.0 + ML_BIAS_CORRECTION / m) / m;
+        let at = log_likelihood(view.registers(), p, lambda);
+        for factor in [0.999, 1.001, 0.99, 1.01] {
+            let other = log_likelihood(view.registers(), p, lambda * factor);
+            assert!(other < at, "n={n}: ll({factor} x) = {other} >= {at}");
+        }
+    }
+}
+
+#[test]
+fn ml_estimate_edge_cases() {
+    let mut buf = fresh(8, 0);
+    assert_eq!(wrap(buf.as_ref()).unwrap().ml_estimate(), 0.0);
+    {
+        let mut s = wrap_mut(buf.as_mut()).unwrap();
+        s.add_u64(1);
+    }
+    let one = wrap(buf.as_ref()).unwrap().ml_estimate();
+    assert!((one - 1.0).abs() < 0.01, "{one}");
+    // All registers at the largest value: unbounded; one below: finite, huge.
+    wrap_mut(buf.as_mut()).unwrap().registers.fill(255);
+    assert_eq!(wrap(buf.as_ref()).unwrap().ml_estimate(), f64::INFINITY);
+    wrap_mut(buf.as_mut()).unwrap().registers.fill(254);
+    let e = wrap(buf.as_ref()).unwrap().ml_estimate();
+    assert!(e.is_finite() && e > 1e17, "{e}");
 }
 
 #[test]
@@ -369,7 +463,7 @@ fn accuracy_p13_and_memory_against_hll_p14() {
     // With its martingale estimate (a sketch that was not merged), the 8 KiB
     // ULL is more accurate than the p = 14 HLL's register estimate (the
     // estimator HyperLogLog libraries such as the seed stand's use).
-    let (_, mart) = check_estimator(13, 1000, true, 0.658 / (8192f64).sqrt());
+    let (_, mart) = check_estimator(13, 1000, Estimator::Martingale, 0.658 / (8192f64).sqrt());
     for (j, n) in checkpoints.iter().enumerate() {
         if *n < 10_000 {
             continue;
