@@ -164,6 +164,13 @@ pub fn check_merge_laws(
     assert_eq!(body(combine(a, a).as_ref()), body(a), "idempotent");
 }
 
+/// Re-seals a damaged exported image with a valid checksum, as a hostile
+/// writer would, so that only the family's body checks stand in the way.
+pub fn reseal(bytes: &mut [u8]) {
+    let sum = crate::image::checksum(bytes);
+    crate::image::put_u64(bytes, 32, sum);
+}
+
 /// Deterministic fuzzing of one family's entry points: `rounds` mutated
 /// copies of a valid image (random byte writes, random 64-bit header fields,
 /// random truncation) are handed to `exercise`, which must not panic

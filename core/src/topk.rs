@@ -15,9 +15,13 @@
 //!
 //! Inside the buffer: the counters, a hash index (linear probing over
 //! `2^ceil(log2(2 capacity))` slots, backward-shift deletion, no tombstones)
-//! so a key is found in O(1) expected time, and a binary min-heap of the
-//! counters so the smallest one is found in O(1) and re-ordered in
-//! O(log capacity) after a weighted update.
+//! so a key is found in O(1) expected time, and a 4-ary min-heap of
+//! (count, counter) pairs so the smallest count is found in O(1) and
+//! re-ordered in O(log capacity) after a weighted update. The counts live
+//! in the heap itself (the four children of a node are 64 contiguous bytes;
+//! a sift touches only the heap and the position array), ordered by count,
+//! then counter number, so every operation is deterministic. Node `p`'s
+//! children are `4p + 1 ..= 4p + 4`.
 //!
 //! Merge (same capacity, key length and seed): every key of either side gets
 //! `estimate_a + estimate_b` (an absent key's estimate on a full side is that
@@ -34,9 +38,10 @@
 //! | 60 | 4 | reserved, 0 |
 //! | 64 | 8 | total weight `N` (saturating) |
 //! | 72 | 56 | reserved, 0 |
-//! | 128 | `c * (32 + L8)` | counters (`L8` = `L` rounded up to 8): count u64, error u64, key hash u64, key length u32, heap position u32, key bytes |
+//! | 128 | `c * (24 + L8)` | counters (`L8` = `L` rounded up to 8): error u64, key hash u64, key length u32, reserved u32 (0), key bytes (zero-padded) |
 //! | ... | `4 * slots` | index: `u32` slot = counter number + 1, 0 empty; home slot = top bits of the key hash |
-//! | ... | `4 * c`, rounded up to 8 | heap: counter numbers, smallest count first |
+//! | ... | `16 * c` | heap: count u64, counter number u32, reserved u32 (0); smallest (count, counter) first; zero past the counters in use |
+//! | ... | `4 * c`, rounded up to 8 | heap position of each counter (`u32`; 0 for unused counters) |
 //!
 //! Thread-safety: [`TopK`] is a shared view; [`TopKMut`] is exclusive.
 
@@ -51,7 +56,10 @@ pub const HEADER_LEN: usize = 128;
 pub const MAX_CAPACITY: u32 = 1 << 20;
 /// Largest maximum key length.
 pub const MAX_KEY_LEN: u32 = 4096;
-const ENTRY_FIXED: usize = 32;
+const ENTRY_FIXED: usize = 24;
+const HEAP_ELEM: usize = 16;
+/// Children per heap node.
+const ARITY: usize = 4;
 const OFF_CAPACITY: usize = 48;
 const OFF_MAX_KEY: usize = 52;
 const OFF_USED: usize = 56;
@@ -74,6 +82,7 @@ pub struct TopKLayout {
     slots: usize,
     index_off: usize,
     heap_off: usize,
+    pos_off: usize,
     body_len: usize,
 }
 
@@ -97,8 +106,9 @@ impl TopKParams {
         let slots = (2 * c).next_power_of_two();
         let index_off = c * entry_len;
         let heap_off = index_off + 4 * slots;
-        let body_len = heap_off + (4 * c).div_ceil(8) * 8;
-        Ok(TopKLayout { params: *self, entry_len, slots, index_off, heap_off, body_len })
+        let pos_off = heap_off + HEAP_ELEM * c;
+        let body_len = pos_off + (4 * c).div_ceil(8) * 8;
+        Ok(TopKLayout { params: *self, entry_len, slots, index_off, heap_off, pos_off, body_len })
     }
 
     /// Exact image size in bytes.
@@ -207,10 +217,11 @@ pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<TopKImage>(src, dst)
 }
 
-/// Checks the body of a verified image: every counter in use has a legal key
-/// length, the hash of its key, `error <= count <= N`, a consistent heap
-/// position and an index slot; the heap is ordered; the index holds exactly
-/// the counters in use; unused counters are zero.
+/// Checks the body of a verified image: every counter in use has a legal
+/// key length, the hash of its key, zero padding, `error <= count <= N`, a
+/// heap position holding it and an index slot; the heap is ordered by
+/// (count, counter); the index holds exactly the counters in use; unused
+/// counters, heap elements and positions are zero.
 fn check_topk_body(bytes: &[u8], layout: &TopKLayout, seed: u64) -> Result<()> {
     let (header, body) = bytes.split_at_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
     let view = TopK { header, body, layout: *layout, seed };
@@ -218,27 +229,42 @@ fn check_topk_body(bytes: &[u8], layout: &TopKLayout, seed: u64) -> Result<()> {
     let total = view.total();
     for e in 0..layout.params.capacity as usize {
         let entry = view.entry_bytes(e).ok_or(Error::CorruptBody)?;
+        let pos = view.pos(e).ok_or(Error::CorruptBody)?;
         if e >= used {
-            if entry.iter().any(|b| *b != 0) {
+            if pos != 0 || entry.iter().any(|b| *b != 0) {
                 return Err(Error::CorruptBody);
             }
             continue;
         }
         let key = view.key(e).ok_or(Error::CorruptBody)?;
-        let (count, error) = (view.count(e), get_u64(entry, 8).unwrap_or(u64::MAX));
-        let hash_ok = get_u64(entry, 16) == Some(hash::hash_bytes(key, seed));
-        let pos = get_u32(entry, 28).unwrap_or(u32::MAX) as usize;
-        let in_heap = pos < used && view.heap_at(pos) == Some(e);
-        if error > count || count > total || !hash_ok || !in_heap || view.find(key) != Some(e) {
+        let padding_zero =
+            entry.get(ENTRY_FIXED + key.len()..).is_some_and(|pad| pad.iter().all(|b| *b == 0));
+        let fixed_ok = get_u32(entry, 20) == Some(0) && view.entry_hash(e) == hash::hash_bytes(key, seed);
+        let Some((count, counter)) = view.heap_elem(pos).filter(|_| pos < used) else {
+            return Err(Error::CorruptBody);
+        };
+        let error = view.error(e);
+        if counter != e
+            || error > count
+            || count > total
+            || !fixed_ok
+            || !padding_zero
+            || view.find(key) != Some(e)
+        {
             return Err(Error::CorruptBody);
         }
-        if pos > 0 && view.heap_at((pos - 1) / 2).map(|parent| view.count(parent)) > Some(count) {
+    }
+    for p in 0..layout.params.capacity as usize {
+        let off = layout.heap_off + HEAP_ELEM * p;
+        let elem = body.get(off..off + HEAP_ELEM).ok_or(Error::CorruptBody)?;
+        let ordered = p == 0 || p >= used || view.heap_elem((p - 1) / ARITY) < view.heap_elem(p);
+        let legal = if p < used { get_u32(elem, 12) == Some(0) } else { elem.iter().all(|b| *b == 0) };
+        if !ordered || !legal {
             return Err(Error::CorruptBody);
         }
     }
     let occupied = (0..layout.slots).filter(|s| view.slot(*s) != 0).count();
-    let heap_tail_zero = (used..layout.params.capacity as usize).all(|p| view.heap_raw(p) == Some(0));
-    if occupied != used || !heap_tail_zero {
+    if occupied != used {
         return Err(Error::CorruptBody);
     }
     Ok(())
@@ -286,17 +312,22 @@ impl<'a> TopK<'a> {
         self.body.get(start..start + self.layout.entry_len)
     }
 
+    /// Counter `e`'s count (kept in its heap element).
     fn count(&self, e: usize) -> u64 {
-        self.entry_bytes(e).and_then(|b| get_u64(b, 0)).unwrap_or(0)
+        self.pos(e).and_then(|p| self.heap_elem(p)).map_or(0, |(count, _)| count)
     }
 
     fn error(&self, e: usize) -> u64 {
+        self.entry_bytes(e).and_then(|b| get_u64(b, 0)).unwrap_or(0)
+    }
+
+    fn entry_hash(&self, e: usize) -> u64 {
         self.entry_bytes(e).and_then(|b| get_u64(b, 8)).unwrap_or(0)
     }
 
     fn key(&self, e: usize) -> Option<&'a [u8]> {
         let entry = self.entry_bytes(e)?;
-        let len = get_u32(entry, 24)? as usize;
+        let len = get_u32(entry, 16)? as usize;
         if len > self.layout.params.max_key_len as usize {
             return None;
         }
@@ -307,12 +338,18 @@ impl<'a> TopK<'a> {
         get_u32(self.body, self.layout.index_off + 4 * s).unwrap_or(0)
     }
 
-    fn heap_raw(&self, p: usize) -> Option<u32> {
-        get_u32(self.body, self.layout.heap_off + 4 * p)
+    /// Heap element `p`: (count, counter number).
+    #[inline]
+    fn heap_elem(&self, p: usize) -> Option<(u64, usize)> {
+        let off = self.layout.heap_off + HEAP_ELEM * p;
+        let elem = self.body.get(off..off + 12)?;
+        Some((get_u64(elem, 0)?, get_u32(elem, 8)? as usize))
     }
 
-    fn heap_at(&self, p: usize) -> Option<usize> {
-        self.heap_raw(p).map(|v| v as usize)
+    /// Counter `e`'s heap position.
+    #[inline]
+    fn pos(&self, e: usize) -> Option<usize> {
+        get_u32(self.body, self.layout.pos_off + 4 * e).map(|v| v as usize)
     }
 
     fn home(&self, h: u64) -> usize {
@@ -335,8 +372,7 @@ impl<'a> TopK<'a> {
                 return Err(s);
             }
             let e = (v - 1) as usize;
-            let entry_hash = self.entry_bytes(e).and_then(|b| get_u64(b, 16));
-            if entry_hash == Some(h) && self.key(e) == Some(key) {
+            if self.entry_hash(e) == h && self.key(e) == Some(key) {
                 return Ok(e);
             }
             s = (s + 1) & mask;
@@ -362,7 +398,7 @@ impl<'a> TopK<'a> {
         if self.used() < self.layout.params.capacity as usize {
             return 0;
         }
-        self.heap_at(0).map_or(0, |e| self.count(e))
+        self.heap_elem(0).map_or(0, |(count, _)| count)
     }
 
     /// The estimate for `key`: its counter, or (unlisted) the smallest count
@@ -463,9 +499,11 @@ impl<'a> TopKMut<'a> {
         e * self.layout.entry_len
     }
 
+    /// Sets counter `e`'s count in place (the heap order is the caller's).
     fn set_count(&mut self, e: usize, count: u64) {
-        let off = self.entry_off(e);
-        put_u64(self.body, off, count);
+        if let Some(p) = self.as_ref().pos(e) {
+            put_u64(self.body, self.layout.heap_off + HEAP_ELEM * p, count);
+        }
     }
 
     fn set_slot(&mut self, s: usize, v: u32) {
@@ -473,66 +511,67 @@ impl<'a> TopKMut<'a> {
         put_u32(self.body, off, v);
     }
 
-    fn set_heap(&mut self, p: usize, e: usize) {
-        let off = self.layout.heap_off + 4 * p;
-        put_u32(self.body, off, e as u32);
-        let entry = self.entry_off(e);
-        put_u32(self.body, entry + 28, p as u32);
+    /// Writes heap element `p` = (count, e) and records `e`'s position.
+    #[inline]
+    fn put_heap(&mut self, p: usize, count: u64, e: usize) {
+        let off = self.layout.heap_off + HEAP_ELEM * p;
+        put_u64(self.body, off, count);
+        put_u32(self.body, off + 8, e as u32);
+        put_u32(self.body, self.layout.pos_off + 4 * e, p as u32);
     }
 
-    fn heap_pos(&self, e: usize) -> usize {
-        self.as_ref().entry_bytes(e).and_then(|b| get_u32(b, 28)).unwrap_or(0) as usize
-    }
-
-    /// Restores the heap order downward from position `p` (counts only grow).
-    fn sift_down(&mut self, mut p: usize) {
+    /// Places counter `e` with `count` at heap position `p` or below: the
+    /// smallest child moves up into the hole until `(count, e)` fits. The
+    /// smallest child is chosen without branches (which one it is, is a coin
+    /// flip on skewed streams, where many counters share the smallest counts).
+    fn sift_down(&mut self, mut p: usize, count: u64, e: usize) {
         let used = self.as_ref().used();
+        let rank = |(count, e): (u64, usize)| (u128::from(count) << 64) | e as u128;
+        let item = rank((count, e));
         for _ in 0..64 {
+            let first = ARITY * p + 1;
+            if first >= used {
+                break;
+            }
             let view = self.as_ref();
-            let Some(e) = view.heap_at(p) else { return };
-            let (l, r) = (2 * p + 1, 2 * p + 2);
-            let mut smallest = (view.count(e), e, p);
-            for c in [l, r] {
-                if c < used {
-                    if let Some(ce) = view.heap_at(c) {
-                        if (view.count(ce), ce) < (smallest.0, smallest.1) {
-                            smallest = (view.count(ce), ce, c);
-                        }
-                    }
-                }
+            let (mut child, mut child_p) = (u128::MAX, first);
+            for c in first..first + ARITY {
+                let r = view.heap_elem(c).filter(|_| c < used).map_or(u128::MAX, rank);
+                let smaller = r < child;
+                child = if smaller { r } else { child };
+                child_p = if smaller { c } else { child_p };
             }
-            if smallest.2 == p {
-                return;
+            if child >= item {
+                break;
             }
-            let (child_e, child_p) = (smallest.1, smallest.2);
-            self.set_heap(p, child_e);
-            self.set_heap(child_p, e);
+            self.put_heap(p, (child >> 64) as u64, child as u64 as usize);
             p = child_p;
         }
+        self.put_heap(p, count, e);
     }
 
-    /// Restores the heap order upward from position `p`.
-    fn sift_up(&mut self, mut p: usize) {
+    /// Places counter `e` with `count` at heap position `p` or above.
+    fn sift_up(&mut self, mut p: usize, count: u64, e: usize) {
+        let item = (count, e);
         for _ in 0..64 {
             if p == 0 {
-                return;
+                break;
             }
-            let view = self.as_ref();
-            let parent = (p - 1) / 2;
-            let (Some(e), Some(pe)) = (view.heap_at(p), view.heap_at(parent)) else { return };
-            if (view.count(pe), pe) <= (view.count(e), e) {
-                return;
+            let parent = (p - 1) / ARITY;
+            let Some(above) = self.as_ref().heap_elem(parent) else { break };
+            if above <= item {
+                break;
             }
-            self.set_heap(parent, e);
-            self.set_heap(p, pe);
+            self.put_heap(p, above.0, above.1);
             p = parent;
         }
+        self.put_heap(p, count, e);
     }
 
     /// Removes counter `e`'s key from the index (backward-shift deletion).
     fn unindex(&mut self, e: usize) {
         let view = self.as_ref();
-        let h = view.entry_bytes(e).and_then(|b| get_u64(b, 16)).unwrap_or(0);
+        let h = view.entry_hash(e);
         let mask = self.layout.slots - 1;
         // Locate the slot holding e (a damaged index may not have it: then nothing to do).
         let mut hole = view.home(h);
@@ -554,8 +593,7 @@ impl<'a> TopKMut<'a> {
             if v == 0 {
                 break;
             }
-            let other_hash = view.entry_bytes((v - 1) as usize).and_then(|b| get_u64(b, 16)).unwrap_or(0);
-            let home = view.home(other_hash);
+            let home = view.home(view.entry_hash((v - 1) as usize));
             // Move v into the hole unless its home lies cyclically in (hole, s].
             let stays = if hole <= s { hole < home && home <= s } else { hole < home || home <= s };
             if !stays {
@@ -567,15 +605,15 @@ impl<'a> TopKMut<'a> {
         self.set_slot(hole, 0);
     }
 
-    /// Writes key, hash, count and error into counter `e` and indexes it at `slot`.
-    fn fill(&mut self, e: usize, slot: usize, key: &[u8], h: u64, count: u64, error: u64) {
+    /// Writes key, hash and error into counter `e` and indexes it at `slot`
+    /// (its count goes into the heap: the caller's).
+    fn fill(&mut self, e: usize, slot: usize, key: &[u8], h: u64, error: u64) {
         let off = self.entry_off(e);
         let Some(entry) = self.body.get_mut(off..off + self.layout.entry_len) else { return };
         entry.fill(0);
-        put_u64(entry, 0, count);
-        put_u64(entry, 8, error);
-        put_u64(entry, 16, h);
-        put_u32(entry, 24, key.len() as u32);
+        put_u64(entry, 0, error);
+        put_u64(entry, 8, h);
+        put_u32(entry, 16, key.len() as u32);
         if let Some(dst) = entry.get_mut(ENTRY_FIXED..ENTRY_FIXED + key.len()) {
             dst.copy_from_slice(key);
         }
@@ -616,23 +654,21 @@ impl<'a> TopKMut<'a> {
         let capacity = self.layout.params.capacity as usize;
         match self.as_ref().find_hashed(key, h) {
             Ok(e) => {
-                let count = self.as_ref().count(e).saturating_add(weight);
-                self.set_count(e, count);
-                let p = self.heap_pos(e);
-                self.sift_down(p);
+                let view = self.as_ref();
+                let Some(p) = view.pos(e) else { return };
+                let count = view.heap_elem(p).map_or(0, |(count, _)| count).saturating_add(weight);
+                self.sift_down(p, count, e);
             }
             Err(slot) if slot < self.layout.slots => {
                 let used = self.as_ref().used();
                 if used < capacity {
                     let (count, error) = merged.unwrap_or((weight, 0));
-                    self.fill(used, slot, key, h, count, error);
+                    self.fill(used, slot, key, h, error);
                     put_u32(self.header, OFF_USED, used as u32 + 1);
-                    self.set_heap(used, used);
-                    self.sift_up(used);
+                    self.sift_up(used, count, used);
                     return;
                 }
-                let Some(victim) = self.as_ref().heap_at(0) else { return };
-                let m = self.as_ref().count(victim);
+                let Some((m, victim)) = self.as_ref().heap_elem(0) else { return };
                 let (count, error) = match merged {
                     None => (m.saturating_add(weight), m),
                     Some((count, error)) if count > m => (count, error),
@@ -642,9 +678,8 @@ impl<'a> TopKMut<'a> {
                 // The free slot may have moved during the deletion; the key is
                 // known to be absent, so the first empty slot from its home is it.
                 let Some(slot) = self.as_ref().free_slot(h) else { return };
-                self.fill(victim, slot, key, h, count, error);
-                self.set_heap(0, victim);
-                self.sift_down(0);
+                self.fill(victim, slot, key, h, error);
+                self.sift_down(0, count, victim);
             }
             Err(_) => {}
         }
@@ -663,27 +698,28 @@ impl<'a> TopKMut<'a> {
         for e in 0..self.as_ref().used() {
             let view = self.as_ref();
             let Some(key) = view.key(e) else { continue };
-            let h = view.entry_bytes(e).and_then(|b| get_u64(b, 16)).unwrap_or(0);
-            let (add_count, add_error) = match other.find_hashed(key, h) {
+            let (add_count, add_error) = match other.find_hashed(key, view.entry_hash(e)) {
                 Ok(o) => (other.count(o), other.error(o)),
                 Err(_) => (min_other, min_other),
             };
             let (count, error) =
                 (view.count(e).saturating_add(add_count), view.error(e).saturating_add(add_error));
+            self.set_count(e, count);
             let off = self.entry_off(e);
-            put_u64(self.body, off, count);
-            put_u64(self.body, off + 8, error);
+            put_u64(self.body, off, error);
         }
         // Counts changed arbitrarily: rebuild the heap bottom-up.
         let used = self.as_ref().used();
-        for p in (0..used / 2).rev() {
-            self.sift_down(p);
+        for p in (0..used.div_ceil(ARITY)).rev() {
+            if let Some((count, e)) = self.as_ref().heap_elem(p) {
+                self.sift_down(p, count, e);
+            }
         }
         // 2. Keys only on the other side: their estimate plus this side's minimum,
         //    kept when among the largest.
         for o in 0..other.used() {
             let Some(key) = other.key(o) else { continue };
-            let h = other.entry_bytes(o).and_then(|b| get_u64(b, 16)).unwrap_or(0);
+            let h = other.entry_hash(o);
             if self.as_ref().find_hashed(key, h).is_ok() {
                 continue;
             }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::cardinality::split_hash;
 use crate::test_util::{check_corruption, check_merge_laws, fuzz_images, trajectories, AlignedBuf};
-use crate::test_util::{log_checkpoints, Simulated, SplitMix64};
+use crate::test_util::{log_checkpoints, reseal, Simulated, SplitMix64};
 extern crate std;
 use std::vec::Vec;
 
@@ -241,12 +241,6 @@ fn small_mode_exports_compactly_and_imports_back() {
     let mut back = AlignedBuf::new(exported.len());
     import(&exported, back.as_mut()).unwrap();
     assert_eq!(values(back.as_ref()), values(buf.as_ref()));
-}
-
-/// Re-seals a damaged image with a valid checksum (a hostile writer).
-fn reseal(bytes: &mut [u8]) {
-    let sum = image::checksum(bytes);
-    put_u64(bytes, 32, sum);
 }
 
 #[test]

@@ -1,5 +1,5 @@
 use super::*;
-use crate::test_util::{check_corruption, fuzz_images, AlignedBuf, SplitMix64};
+use crate::test_util::{check_corruption, fuzz_images, reseal, AlignedBuf, SplitMix64};
 extern crate std;
 use std::collections::HashMap;
 use std::vec::Vec;
@@ -222,4 +222,87 @@ fn corrupted_images_are_rejected() {
     export(buf.as_ref(), &mut exported).unwrap();
     check_corruption(&exported, HEADER_LEN, 500, import, verify, exercise);
     fuzz_images(buf.as_ref(), HEADER_LEN, 10_000, exercise);
+}
+
+#[test]
+fn hostile_bodies_are_refused_with_a_clear_error() {
+    let params = TopKParams { capacity: 16, max_key_len: 12 };
+    let layout = params.layout().unwrap();
+    let (heap, pos) = (HEADER_LEN + layout.heap_off, HEADER_LEN + layout.pos_off);
+    let entry = |e: usize| HEADER_LEN + e * layout.entry_len;
+    let build = |distinct: u64| {
+        let mut buf = fresh(16, 12, 0);
+        for k in zipf_stream(2000, distinct as usize, 1.0, 4) {
+            wrap_mut(buf.as_mut()).unwrap().add(key_of(k).as_bytes(), 1).unwrap();
+        }
+        let mut exported = std::vec![0u8; buf.as_ref().len()];
+        export(buf.as_ref(), &mut exported).unwrap();
+        exported
+    };
+    let (full, partial) = (build(100), build(10));
+    let used_partial = get_u32(&partial, OFF_USED).unwrap() as usize;
+    assert_eq!(get_u32(&full, OFF_USED), Some(16));
+    assert!(used_partial < 16);
+    let counter_at = |img: &[u8], p: usize| get_u32(img, heap + HEAP_ELEM * p + 8).unwrap() as usize;
+    let count_at = |img: &[u8], p: usize| get_u64(img, heap + HEAP_ELEM * p).unwrap();
+    let mut cases: Vec<(&str, Vec<u8>)> = Vec::new();
+    // Root and last element swapped, positions kept consistent: heap order broken.
+    let mut b = full.clone();
+    let (root, last) = (b[heap..heap + 16].to_vec(), b[heap + 15 * 16..heap + 16 * 16].to_vec());
+    b[heap..heap + 16].copy_from_slice(&last);
+    b[heap + 15 * 16..heap + 16 * 16].copy_from_slice(&root);
+    let (e_root, e_last) = (counter_at(&b, 0), counter_at(&b, 15));
+    put_u32(&mut b, pos + 4 * e_root, 0);
+    put_u32(&mut b, pos + 4 * e_last, 15);
+    cases.push(("heap order", b));
+    // A position pointing at another counter's element.
+    let mut b = full.clone();
+    let e = counter_at(&b, 3);
+    put_u32(&mut b, pos + 4 * e, 4);
+    cases.push(("position", b));
+    // Error above the count.
+    let mut b = full.clone();
+    let e = counter_at(&b, 5);
+    let count = count_at(&b, 5);
+    put_u64(&mut b, entry(e), count + 1);
+    cases.push(("error > count", b));
+    // A count above the total weight, on a leaf (heap order still holds).
+    let mut b = full.clone();
+    put_u64(&mut b, heap + HEAP_ELEM * 15, 2001);
+    cases.push(("count > N", b));
+    // A nonzero reserved word in a heap element and in a counter.
+    let mut b = full.clone();
+    put_u32(&mut b, heap + HEAP_ELEM * 2 + 12, 1);
+    cases.push(("heap reserved", b));
+    let mut b = full.clone();
+    put_u32(&mut b, entry(0) + 20, 1);
+    cases.push(("counter reserved", b));
+    // A byte after the key (keys "key-N" are shorter than 16 bytes).
+    let mut b = full.clone();
+    b[entry(1) + ENTRY_FIXED + 15] = 0x55;
+    cases.push(("key padding", b));
+    // A key byte changed: its stored hash no longer matches.
+    let mut b = full.clone();
+    b[entry(2) + ENTRY_FIXED] ^= 1;
+    cases.push(("key hash", b));
+    // Unused heap elements, positions and counters must be zero.
+    let mut b = partial.clone();
+    put_u64(&mut b, heap + HEAP_ELEM * 15, 1);
+    cases.push(("heap tail", b));
+    let mut b = partial.clone();
+    put_u32(&mut b, pos + 4 * 15, 3);
+    cases.push(("unused position", b));
+    let mut b = partial.clone();
+    b[entry(15) + 3] = 1;
+    cases.push(("unused counter", b));
+    for (what, mut bad) in cases {
+        reseal(&mut bad);
+        let mut dst = AlignedBuf::new(bad.len());
+        assert_eq!(import(&bad, dst.as_mut()), Err(Error::CorruptBody), "{what}");
+        assert_eq!(verify(&bad), Err(Error::CorruptBody), "{what}");
+        assert!(dst.as_ref().iter().all(|b| *b == 0), "{what}: nothing written");
+        // Zero-copy use of such bytes is memory-safe and does not panic.
+        let mut live = AlignedBuf::from_bytes(&bad);
+        exercise(live.as_mut());
+    }
 }
