@@ -1,11 +1,15 @@
 # Quick start:
 #   make stand   build libsketches and run the stand (the demo, through the C ABI)
-#   make test    run every test (installs pinned cbindgen and valgrind if missing)
+#   make test    run every test (installs pinned cbindgen and valgrind if missing),
+#                ending with 90 s of coverage-guided fuzzing (FUZZ_SECONDS)
+#   make fuzz    only the fuzzing (FUZZ_SECONDS=600 make fuzz for a longer run)
 CC ?= cc
 CFLAGS_EXAMPLES = -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude
 LIBS = target/release/libsketches.a -lpthread -ldl -lm
 
-.PHONY: stand test lib header tools bench examples clean
+FUZZ_SECONDS ?= 90
+
+.PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint
 
 stand: examples
 	./build/stand
@@ -25,6 +29,15 @@ test: tools
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo test --workspace
+	$(MAKE) fuzz-lint fuzz
+
+# The fuzz crate is its own workspace (built with coverage instrumentation).
+fuzz-lint:
+	cd fuzz && cargo fmt -- --check
+	cd fuzz && cargo clippy --locked --release -- -D warnings
+
+fuzz:
+	./fuzz/run.sh $(FUZZ_SECONDS)
 
 header: tools
 	cd ffi && cbindgen --config cbindgen.toml --quiet -o ../include/sketches.h

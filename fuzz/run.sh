@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing (libFuzzer) of every image import path and of the
+# operations on imported and raw images, through the C ABI, on stable Rust:
+# the code is instrumented with LLVM's SanitizerCoverage passes (as cargo-fuzz
+# does), with debug assertions and overflow checks on, so an arithmetic
+# overflow, a panic caught at the boundary or a broken invariant is a crash.
+# (No AddressSanitizer: it needs a nightly compiler; the core has no unsafe
+# code outside its SIMD module, and the C tests run the ABI under ASan.)
+#
+# Usage: fuzz/run.sh [seconds]     (default: $FUZZ_SECONDS or 120)
+# Seeds: the golden images of tests/golden, each prefixed with its family
+# selector byte. A crash leaves its input in fuzz/target/artifacts/ and
+# fails the run; replay it with ./fuzz/target/<host>/release/images <file>.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds="${1:-${FUZZ_SECONDS:-120}}"
+host="$(rustc -vV | sed -n 's/^host: //p')"
+# An explicit --target keeps these flags away from build scripts.
+export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+-Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
+cargo build --locked --release --target "$host" --bin images
+
+seeds=target/seeds
+corpus=target/corpus
+mkdir -p "$seeds" "$corpus" target/artifacts
+selector() {
+    case "$1" in
+        bloom_*) echo 0 ;; sbbf_*) echo 1 ;; counting_*) echo 2 ;; cuckoo_*) echo 3 ;;
+        hll_*) echo 4 ;; ull_*) echo 5 ;; countmin_*) echo 6 ;; topk_*) echo 7 ;; minhash_*) echo 8 ;;
+        *) echo "unknown golden image $1" >&2; exit 1 ;;
+    esac
+}
+for img in ../tests/golden/*.img; do
+    name="$(basename "$img")"
+    family="$(selector "$name")"
+    { printf "\\$(printf '%03o' "$family")"; cat "$img"; } > "$seeds/$name"
+    { printf "\\$(printf '%03o' "$((family + 128))")"; cat "$img"; } > "$seeds/resealed-$name"
+done
+"./target/$host/release/images" -max_total_time="$seconds" -max_len=300000 -timeout=20 \
+    -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=target/artifacts/ "$corpus" "$seeds"
