@@ -24,47 +24,14 @@ use libfuzzer_sys::fuzz_target;
 use sketches::sketch_status::{self, SKETCH_INTERNAL_ERROR, SKETCH_OK};
 use sketches::*;
 
+#[path = "common.rs"]
+mod common;
+use common::Aligned;
+
 /// The largest image worth fuzzing (bigger inputs only slow the fuzzer).
 const MAX_IMAGE: usize = 1 << 20;
 /// Room for any import: a compact HyperLogLog expands up to p = 18.
 const IMPORT_ROOM: usize = 200 * 1024;
-
-/// An 8-byte aligned, zeroed byte buffer (the alignment images need).
-struct Aligned {
-    words: Vec<u64>,
-    len: usize,
-}
-
-impl Aligned {
-    fn zeroed(len: usize) -> Self {
-        Aligned { words: vec![0u64; len.div_ceil(8).max(1)], len }
-    }
-
-    fn copy_of(bytes: &[u8]) -> Self {
-        let mut a = Aligned::zeroed(bytes.len());
-        a.bytes_mut().copy_from_slice(bytes);
-        a
-    }
-
-    fn bytes(&self) -> &[u8] {
-        // SAFETY: `words` holds at least `len` initialized bytes; u8 has no
-        // alignment or validity requirements.
-        unsafe { core::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.len) }
-    }
-
-    fn bytes_mut(&mut self) -> &mut [u8] {
-        // SAFETY: as `bytes`, with exclusive access through `&mut self`.
-        unsafe { core::slice::from_raw_parts_mut(self.words.as_mut_ptr() as *mut u8, self.len) }
-    }
-
-    fn ptr(&self) -> *const c_void {
-        self.words.as_ptr() as *const c_void
-    }
-
-    fn ptr_mut(&mut self) -> *mut c_void {
-        self.words.as_mut_ptr() as *mut c_void
-    }
-}
 
 /// True on success; a caught panic (internal error) is a bug.
 fn ok(status: sketch_status) -> bool {

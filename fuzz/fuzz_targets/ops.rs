@@ -1,0 +1,441 @@
+//! Fuzz target: operation sequences against exact models.
+//!
+//! Input: a family selector byte, a parameter byte (sizes are kept small so
+//! filters fill, counters evict and sketches change mode), then operations of
+//! two bytes each: an opcode (which of two sketches `a` and `b`, add or
+//! remove, a weight) and a key number (keys are 1 to 9 bytes, so lengths
+//! vary and repeat). Every operation also goes to a third sketch `all`. The
+//! target checks each family's promises against the exact model:
+//!
+//! * filters: no false negatives, also after `a` absorbs `b`; for Bloom and
+//!   split-block filters the union is bit-identical to `all`;
+//! * HyperLogLog / UltraLogLog: exact counts in small mode; `a` merged with
+//!   `b` has exactly the registers of `all`;
+//! * Count-Min: never underestimates; plain update merges to exactly `all`;
+//! * Top-k: every estimate is an upper bound, within its error, and every key
+//!   above `N / capacity` is listed, also after a merge;
+//! * MinHash: the merge equals `all`, and a sketch is identical to itself.
+//!
+//! Each live image must also survive export and import unchanged.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sketches_core::{bloom, counting, countmin, cuckoo, hll, minhash, sbbf, topk, ull, Error};
+use std::collections::HashMap;
+
+#[path = "common.rs"]
+#[allow(dead_code)] // the raw-pointer accessors serve the C ABI target
+mod common;
+use common::Aligned;
+
+/// One decoded operation.
+#[derive(Copy, Clone)]
+struct Op {
+    /// Goes to `b` (else `a`).
+    to_b: bool,
+    /// A removal (families that support it), else an add.
+    remove: bool,
+    /// Weight 1..=8 (weighted families).
+    weight: u64,
+    /// The key's bytes.
+    key: [u8; 9],
+    key_len: usize,
+}
+
+impl Op {
+    fn key(&self) -> &[u8] {
+        &self.key[..self.key_len]
+    }
+}
+
+fn decode(ops: &[u8]) -> Vec<Op> {
+    ops.chunks_exact(2)
+        .take(2048)
+        .map(|pair| {
+            let (code, number) = (pair[0], pair[1]);
+            let key_len = 1 + usize::from(number % 9);
+            Op {
+                to_b: code & 1 != 0,
+                remove: code & 6 == 6,
+                weight: 1 + u64::from(code >> 5),
+                key: [number; 9],
+                key_len,
+            }
+        })
+        .collect()
+}
+
+/// Exports the live image and imports it again: the bytes come back unchanged.
+fn round_trip(
+    bytes: &[u8],
+    export: fn(&[u8], &mut [u8]) -> Result<usize, Error>,
+    import: fn(&[u8], &mut [u8]) -> Result<usize, Error>,
+) {
+    let mut out = vec![0u8; bytes.len()];
+    let written = export(bytes, &mut out).expect("export of a live image");
+    let mut back = Aligned::zeroed(bytes.len());
+    let read = import(&out[..written], back.bytes_mut()).expect("import of an export");
+    assert_eq!(read, bytes.len());
+    // Everything but the checksum field (bytes 32..40, written by export).
+    let (x, y) = (back.bytes(), bytes);
+    assert!(x[..32] == y[..32] && x[40..] == y[40..], "export/import changed the image");
+}
+
+/// The body of a live image (after the common and family headers).
+fn body(bytes: &[u8]) -> &[u8] {
+    let header_len = sketches_core::image::read_common(bytes).expect("header").header_len;
+    &bytes[header_len..]
+}
+
+/// Three empty images made by `init`.
+fn three(len: u64, init: impl Fn(&mut [u8])) -> [Aligned; 3] {
+    core::array::from_fn(|_| {
+        let mut buf = Aligned::zeroed(len as usize);
+        init(buf.bytes_mut());
+        buf
+    })
+}
+
+/// Multiset of keys added (minus removals) per sketch: a, b, all.
+#[derive(Default)]
+struct Model {
+    a: HashMap<Vec<u8>, u64>,
+    b: HashMap<Vec<u8>, u64>,
+    all: HashMap<Vec<u8>, u64>,
+}
+
+impl Model {
+    fn side(&mut self, to_b: bool) -> &mut HashMap<Vec<u8>, u64> {
+        if to_b {
+            &mut self.b
+        } else {
+            &mut self.a
+        }
+    }
+    fn add(&mut self, op: &Op, weight: u64) {
+        *self.side(op.to_b).entry(op.key().to_vec()).or_default() += weight;
+        *self.all.entry(op.key().to_vec()).or_default() += weight;
+    }
+    /// Removes one occurrence where the model has one; false when absent.
+    fn remove(&mut self, op: &Op) -> bool {
+        let side = self.side(op.to_b);
+        match side.get_mut(op.key()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                if let Some(n) = self.all.get_mut(op.key()) {
+                    *n -= 1;
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+fn bloom_family(param: u8, ops: &[Op]) {
+    let params = bloom::BloomParams::for_items(1 + u64::from(param % 32), 0.01).expect("params");
+    let [mut a, mut b, mut all] = three(bloom::image_len(&params).expect("len"), |buf| {
+        bloom::init(buf, &params, 7).expect("init");
+    });
+    let mut model = Model::default();
+    for op in ops {
+        let side = if op.to_b { &mut b } else { &mut a };
+        bloom::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key());
+        bloom::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key());
+        model.add(op, 1);
+    }
+    let b_view = Aligned::copy_of(b.bytes());
+    bloom::wrap_mut(a.bytes_mut())
+        .expect("wrap")
+        .union(&bloom::wrap(b_view.bytes()).expect("wrap"))
+        .expect("union");
+    let merged = bloom::wrap(a.bytes()).expect("wrap");
+    assert!(model.all.keys().all(|k| merged.contains(k)), "bloom: false negative after union");
+    assert_eq!(body(a.bytes()), body(all.bytes()), "bloom: union differs from one filter of both");
+    round_trip(a.bytes(), bloom::export, bloom::import);
+}
+
+fn sbbf_family(param: u8, ops: &[Op]) {
+    let params = sbbf::SbbfParams::for_items(1 + u64::from(param % 64), 0.01).expect("params");
+    let [mut a, mut b, mut all] = three(sbbf::image_len(&params).expect("len"), |buf| {
+        sbbf::init(buf, &params, 7).expect("init");
+    });
+    let mut model = Model::default();
+    for op in ops {
+        let side = if op.to_b { &mut b } else { &mut a };
+        sbbf::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key());
+        sbbf::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key());
+        model.add(op, 1);
+    }
+    let b_view = Aligned::copy_of(b.bytes());
+    sbbf::wrap_mut(a.bytes_mut())
+        .expect("wrap")
+        .union(&sbbf::wrap(b_view.bytes()).expect("wrap"))
+        .expect("union");
+    let merged = sbbf::wrap(a.bytes()).expect("wrap");
+    assert!(model.all.keys().all(|k| merged.contains(k)), "sbbf: false negative after union");
+    assert_eq!(body(a.bytes()), body(all.bytes()), "sbbf: union differs from one filter of both");
+    round_trip(a.bytes(), sbbf::export, sbbf::import);
+}
+
+fn counting_family(param: u8, ops: &[Op]) {
+    let params = bloom::BloomParams::for_items(1 + u64::from(param % 32), 0.05).expect("params");
+    let [mut a, mut b, _] = three(counting::image_len(&params).expect("len"), |buf| {
+        counting::init(buf, &params, 7).expect("init");
+    });
+    let mut model = Model::default();
+    for op in ops {
+        let side = if op.to_b { &mut b } else { &mut a };
+        let mut f = counting::wrap_mut(side.bytes_mut()).expect("wrap");
+        // Only keys the model holds are removed: removing a false positive
+        // would break other keys in any counting Bloom filter.
+        if op.remove && model.remove(op) {
+            f.remove(op.key()).expect("counting: a held key could not be removed");
+        } else if !op.remove {
+            f.add(op.key());
+            model.add(op, 1);
+        }
+        let view = f.as_ref();
+        let side_model = if op.to_b { &model.b } else { &model.a };
+        assert!(side_model.iter().all(|(k, n)| *n == 0 || view.contains(k)), "counting: false negative");
+    }
+    let b_view = Aligned::copy_of(b.bytes());
+    counting::wrap_mut(a.bytes_mut())
+        .expect("wrap")
+        .merge(&counting::wrap(b_view.bytes()).expect("wrap"))
+        .expect("merge");
+    let merged = counting::wrap(a.bytes()).expect("wrap");
+    assert!(
+        model.all.iter().all(|(k, n)| *n == 0 || merged.contains(k)),
+        "counting: false negative after merge"
+    );
+    round_trip(a.bytes(), counting::export, counting::import);
+}
+
+fn cuckoo_family(param: u8, ops: &[Op]) {
+    let params = cuckoo::CuckooParams::for_items(1 + u64::from(param % 48), 0.01).expect("params");
+    let len = cuckoo::image_len(&params).expect("len");
+    let [mut a, mut b, _] = three(len, |buf| {
+        cuckoo::init(buf, &params, 7).expect("init");
+    });
+    let mut model = Model::default();
+    for op in ops {
+        let side = if op.to_b { &mut b } else { &mut a };
+        if op.remove && model.remove(op) {
+            let mut f = cuckoo::wrap_mut(side.bytes_mut()).expect("wrap");
+            f.remove(op.key()).expect("cuckoo: a held key could not be removed");
+        } else if !op.remove {
+            let before = Aligned::copy_of(side.bytes());
+            match cuckoo::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key()) {
+                Ok(()) => model.add(op, 1),
+                Err(Error::Full) => {
+                    assert_eq!(side.bytes(), before.bytes(), "cuckoo: a full add changed the filter")
+                }
+                Err(e) => panic!("cuckoo add: {e:?}"),
+            }
+        }
+        let view = cuckoo::wrap(side.bytes()).expect("wrap");
+        let side_model = if op.to_b { &model.b } else { &model.a };
+        for (k, n) in side_model {
+            assert!(u64::from(view.count(k)) >= *n, "cuckoo: count below the copies held");
+        }
+    }
+    let b_view = Aligned::copy_of(b.bytes());
+    let before = Aligned::copy_of(a.bytes());
+    let mut scratch = Aligned::zeroed(len as usize);
+    let result = cuckoo::wrap_mut(a.bytes_mut())
+        .expect("wrap")
+        .merge(&cuckoo::wrap(b_view.bytes()).expect("wrap"), scratch.bytes_mut());
+    match result {
+        Ok(()) => {
+            let merged = cuckoo::wrap(a.bytes()).expect("wrap");
+            assert!(
+                model.all.iter().all(|(k, n)| *n == 0 || merged.contains(k)),
+                "cuckoo: false negative after merge"
+            );
+        }
+        Err(Error::Full) => {
+            assert_eq!(a.bytes(), before.bytes(), "cuckoo: a failed merge changed the filter")
+        }
+        Err(e) => panic!("cuckoo merge: {e:?}"),
+    }
+    round_trip(a.bytes(), cuckoo::export, cuckoo::import);
+}
+
+fn hll_family(param: u8, ops: &[Op]) {
+    let p = 4 + param % 15;
+    let [mut a, mut b, mut all] = three(hll::image_len(p).expect("len"), |buf| {
+        hll::init(buf, p, 7).expect("init");
+    });
+    let mut model = Model::default();
+    for op in ops {
+        let side = if op.to_b { &mut b } else { &mut a };
+        hll::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key());
+        hll::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key());
+        model.add(op, 1);
+    }
+    for (buf, keys) in [(&a, &model.a), (&b, &model.b), (&all, &model.all)] {
+        let view = hll::wrap(buf.bytes()).expect("wrap");
+        if view.mode() == hll::HllMode::Small {
+            assert_eq!(view.estimate(), keys.len() as f64, "hll: small mode is not exact");
+        }
+        round_trip(buf.bytes(), hll::export, hll::import);
+    }
+    let b_view = Aligned::copy_of(b.bytes());
+    hll::wrap_mut(a.bytes_mut())
+        .expect("wrap")
+        .merge(&hll::wrap(b_view.bytes()).expect("wrap"))
+        .expect("merge");
+    let registers = 1usize << p;
+    let (mut merged, mut direct) = (vec![0u8; registers], vec![0u8; registers]);
+    let (x, y) = (hll::wrap(a.bytes()).expect("wrap"), hll::wrap(all.bytes()).expect("wrap"));
+    x.register_values(&mut merged).expect("registers");
+    y.register_values(&mut direct).expect("registers");
+    assert_eq!(merged, direct, "hll: merged registers differ from one sketch of both");
+    if x.mode() == hll::HllMode::Small && y.mode() == hll::HllMode::Small {
+        assert_eq!(x.estimate(), y.estimate(), "hll: small merge is not exact");
+    }
+}
+
+fn ull_family(param: u8, ops: &[Op]) {
+    let p = 4 + param % 15;
+    let [mut a, mut b, mut all] = three(ull::image_len(p).expect("len"), |buf| {
+        ull::init(buf, p, 7).expect("init");
+    });
+    for op in ops {
+        let side = if op.to_b { &mut b } else { &mut a };
+        ull::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key());
+        ull::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key());
+    }
+    let b_view = Aligned::copy_of(b.bytes());
+    ull::wrap_mut(a.bytes_mut())
+        .expect("wrap")
+        .merge(&ull::wrap(b_view.bytes()).expect("wrap"))
+        .expect("merge");
+    let (x, y) = (ull::wrap(a.bytes()).expect("wrap"), ull::wrap(all.bytes()).expect("wrap"));
+    assert_eq!(x.registers(), y.registers(), "ull: merged registers differ from one sketch of both");
+    for estimate in [x.register_estimate(), x.ml_estimate(), y.estimate()] {
+        assert!(estimate.is_finite() && estimate >= 0.0, "ull: estimate {estimate}");
+    }
+    round_trip(a.bytes(), ull::export, ull::import);
+}
+
+fn countmin_family(param: u8, ops: &[Op]) {
+    let params = countmin::CountMinParams {
+        width: 1 + u64::from(param % 16),
+        depth: 1 + u32::from((param >> 4) % 4),
+        counter_bits: if param & 0x40 != 0 { 64 } else { 32 },
+        conservative: param & 0x80 != 0,
+    };
+    let [mut a, mut b, mut all] = three(params.image_len().expect("len"), |buf| {
+        countmin::init(buf, &params, 7).expect("init");
+    });
+    let mut model = Model::default();
+    for op in ops {
+        let side = if op.to_b { &mut b } else { &mut a };
+        countmin::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key(), op.weight);
+        countmin::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key(), op.weight);
+        model.add(op, op.weight);
+    }
+    let b_view = Aligned::copy_of(b.bytes());
+    countmin::wrap_mut(a.bytes_mut())
+        .expect("wrap")
+        .merge(&countmin::wrap(b_view.bytes()).expect("wrap"))
+        .expect("merge");
+    let merged = countmin::wrap(a.bytes()).expect("wrap");
+    for (k, n) in &model.all {
+        assert!(merged.estimate(k) >= *n, "count-min: underestimate after merge");
+    }
+    if !params.conservative {
+        assert_eq!(body(a.bytes()), body(all.bytes()), "count-min: merge differs from one sketch of both");
+    }
+    round_trip(a.bytes(), countmin::export, countmin::import);
+}
+
+/// Top-k guarantees against exact counts `truth` of total weight `total`.
+fn check_topk(view: &topk::TopK<'_>, truth: &HashMap<Vec<u8>, u64>, what: &str) {
+    let (total, capacity) = (view.total(), u64::from(view.params().capacity));
+    assert_eq!(total, truth.values().sum::<u64>(), "top-k {what}: total");
+    for (k, n) in truth {
+        let e = view.estimate(k);
+        assert!(e.count >= *n, "top-k {what}: estimate below the true count");
+        if e.listed {
+            assert!(e.count - e.error <= *n, "top-k {what}: error bound does not hold");
+        }
+        if *n * capacity > total {
+            assert!(e.listed, "top-k {what}: a key above N/c is not listed");
+        }
+    }
+}
+
+fn topk_family(param: u8, ops: &[Op]) {
+    let params = topk::TopKParams {
+        capacity: 1 + u32::from(param % 16),
+        max_key_len: 1 + u32::from((param >> 4) % 12),
+    };
+    let [mut a, mut b, _] = three(params.image_len().expect("len"), |buf| {
+        topk::init(buf, &params, 7).expect("init");
+    });
+    let mut model = Model::default();
+    for op in ops {
+        let side = if op.to_b { &mut b } else { &mut a };
+        let before = Aligned::copy_of(side.bytes());
+        match topk::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key(), op.weight) {
+            Ok(()) => model.add(op, op.weight),
+            Err(Error::KeyTooLong) => {
+                assert!(op.key_len > params.max_key_len as usize);
+                assert_eq!(side.bytes(), before.bytes(), "top-k: a refused key changed the sketch");
+            }
+            Err(e) => panic!("top-k add: {e:?}"),
+        }
+    }
+    check_topk(&topk::wrap(a.bytes()).expect("wrap"), &model.a, "a");
+    check_topk(&topk::wrap(b.bytes()).expect("wrap"), &model.b, "b");
+    round_trip(a.bytes(), topk::export, topk::import);
+    let b_view = Aligned::copy_of(b.bytes());
+    topk::wrap_mut(a.bytes_mut())
+        .expect("wrap")
+        .merge(&topk::wrap(b_view.bytes()).expect("wrap"))
+        .expect("merge");
+    check_topk(&topk::wrap(a.bytes()).expect("wrap"), &model.all, "merged");
+    round_trip(a.bytes(), topk::export, topk::import);
+}
+
+fn minhash_family(param: u8, ops: &[Op]) {
+    let k = 1 + u32::from(param);
+    let [mut a, mut b, mut all] = three(minhash::image_len(k).expect("len"), |buf| {
+        minhash::init(buf, k, 7).expect("init");
+    });
+    for op in ops {
+        let side = if op.to_b { &mut b } else { &mut a };
+        minhash::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key());
+        minhash::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key());
+    }
+    let b_view = Aligned::copy_of(b.bytes());
+    minhash::wrap_mut(a.bytes_mut())
+        .expect("wrap")
+        .merge(&minhash::wrap(b_view.bytes()).expect("wrap"))
+        .expect("merge");
+    assert_eq!(body(a.bytes()), body(all.bytes()), "minhash: merge differs from one sketch of both");
+    let x = minhash::wrap(a.bytes()).expect("wrap");
+    if x.stats().filled > 0 {
+        assert_eq!(x.jaccard(&x), Ok(1.0), "minhash: J(a, a) of a non-empty sketch");
+    }
+    round_trip(a.bytes(), minhash::export, minhash::import);
+}
+
+fuzz_target!(|data: &[u8]| {
+    let [selector, param, rest @ ..] = data else { return };
+    let ops = decode(rest);
+    match selector % 9 {
+        0 => bloom_family(*param, &ops),
+        1 => sbbf_family(*param, &ops),
+        2 => counting_family(*param, &ops),
+        3 => cuckoo_family(*param, &ops),
+        4 => hll_family(*param, &ops),
+        5 => ull_family(*param, &ops),
+        6 => countmin_family(*param, &ops),
+        7 => topk_family(*param, &ops),
+        _ => minhash_family(*param, &ops),
+    }
+});
