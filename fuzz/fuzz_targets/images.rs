@@ -75,76 +75,47 @@ macro_rules! merge2 {
     };
 }
 
+/// Bloom and split-block filters: the same C functions under two prefixes.
+macro_rules! bit_filter {
+    ($m:ident, [$verify:ident, $import:ident, $export:ident, $union:ident], [$add:ident, $contains:ident, $get_stats:ident, $stats:ident]) => {
+        Family {
+            verify: $m::$verify,
+            import: $m::$import,
+            export: $m::$export,
+            merge: merge2!($m::$union),
+            idempotent: true,
+            exercise: |b, data, _trusted| {
+                for key in keys(data) {
+                    let (mut was_new, mut present) = (false, false);
+                    let (k, n) = (key.as_ptr().cast(), key.len());
+                    // SAFETY: live buffer and key of the given lengths; outputs are locals.
+                    unsafe {
+                        ok($m::$add(b.ptr_mut(), b.len, k, n, &mut was_new));
+                        if ok($m::$contains(b.ptr(), b.len, k, n, &mut present)) {
+                            assert!(present, "{}: an added key is absent", stringify!($m));
+                        }
+                    }
+                }
+                let mut stats = $m::$stats::default();
+                // SAFETY: as above.
+                ok(unsafe { $m::$get_stats(b.ptr(), b.len, &mut stats) });
+            },
+        }
+    };
+}
+
 fn family(selector: u8) -> Family {
     match selector % 9 {
-        0 => Family {
-            verify: bloom::sketch_bloom_verify,
-            import: bloom::sketch_bloom_import,
-            export: bloom::sketch_bloom_export,
-            merge: merge2!(bloom::sketch_bloom_union),
-            idempotent: true,
-            exercise: |b, data, _trusted| {
-                for key in keys(data) {
-                    let (mut was_new, mut present) = (false, false);
-                    // SAFETY: live buffer and key of the given lengths; outputs are locals.
-                    unsafe {
-                        ok(bloom::sketch_bloom_add(
-                            b.ptr_mut(),
-                            b.len,
-                            key.as_ptr().cast(),
-                            key.len(),
-                            &mut was_new,
-                        ));
-                        if ok(bloom::sketch_bloom_contains(
-                            b.ptr(),
-                            b.len,
-                            key.as_ptr().cast(),
-                            key.len(),
-                            &mut present,
-                        )) {
-                            assert!(present, "bloom: an added key is absent");
-                        }
-                    }
-                }
-                let mut stats = bloom::sketch_bloom_stats::default();
-                // SAFETY: as above.
-                ok(unsafe { bloom::sketch_bloom_get_stats(b.ptr(), b.len, &mut stats) });
-            },
-        },
-        1 => Family {
-            verify: sbbf::sketch_sbbf_verify,
-            import: sbbf::sketch_sbbf_import,
-            export: sbbf::sketch_sbbf_export,
-            merge: merge2!(sbbf::sketch_sbbf_union),
-            idempotent: true,
-            exercise: |b, data, _trusted| {
-                for key in keys(data) {
-                    let (mut was_new, mut present) = (false, false);
-                    // SAFETY: live buffer and key of the given lengths; outputs are locals.
-                    unsafe {
-                        ok(sbbf::sketch_sbbf_add(
-                            b.ptr_mut(),
-                            b.len,
-                            key.as_ptr().cast(),
-                            key.len(),
-                            &mut was_new,
-                        ));
-                        if ok(sbbf::sketch_sbbf_contains(
-                            b.ptr(),
-                            b.len,
-                            key.as_ptr().cast(),
-                            key.len(),
-                            &mut present,
-                        )) {
-                            assert!(present, "sbbf: an added key is absent");
-                        }
-                    }
-                }
-                let mut stats = sbbf::sketch_sbbf_stats::default();
-                // SAFETY: as above.
-                ok(unsafe { sbbf::sketch_sbbf_get_stats(b.ptr(), b.len, &mut stats) });
-            },
-        },
+        0 => bit_filter!(
+            bloom,
+            [sketch_bloom_verify, sketch_bloom_import, sketch_bloom_export, sketch_bloom_union],
+            [sketch_bloom_add, sketch_bloom_contains, sketch_bloom_get_stats, sketch_bloom_stats]
+        ),
+        1 => bit_filter!(
+            sbbf,
+            [sketch_sbbf_verify, sketch_sbbf_import, sketch_sbbf_export, sketch_sbbf_union],
+            [sketch_sbbf_add, sketch_sbbf_contains, sketch_sbbf_get_stats, sketch_sbbf_stats]
+        ),
         2 => Family {
             verify: counting::sketch_counting_verify,
             import: counting::sketch_counting_import,

@@ -96,6 +96,22 @@ fn three(len: u64, init: impl Fn(&mut [u8])) -> [Aligned; 3] {
     })
 }
 
+/// Sends each operation to `a` or `b` (by its opcode) and to `all`.
+fn feed(ops: &[Op], sketches: &mut [Aligned; 3], add: impl Fn(&mut [u8], &Op)) {
+    let [a, b, all] = sketches;
+    for op in ops {
+        add(if op.to_b { b.bytes_mut() } else { a.bytes_mut() }, op);
+        add(all.bytes_mut(), op);
+    }
+}
+
+/// Merges a copy of `b` into `a`.
+fn merge_b_into_a(sketches: &mut [Aligned; 3], merge: impl Fn(&mut [u8], &[u8])) {
+    let [a, b, _] = sketches;
+    let b_copy = Aligned::copy_of(b.bytes());
+    merge(a.bytes_mut(), b_copy.bytes());
+}
+
 /// Multiset of keys added (minus removals) per sketch: a, b, all.
 #[derive(Default)]
 struct Model {
@@ -105,6 +121,12 @@ struct Model {
 }
 
 impl Model {
+    /// The model of every operation taken as an add of `weight(op)`.
+    fn of(ops: &[Op], weight: impl Fn(&Op) -> u64) -> Self {
+        let mut model = Model::default();
+        ops.iter().for_each(|op| model.add(op, weight(op)));
+        model
+    }
     fn side(&mut self, to_b: bool) -> &mut HashMap<Vec<u8>, u64> {
         if to_b {
             &mut self.b
@@ -132,51 +154,40 @@ impl Model {
     }
 }
 
-fn bloom_family(param: u8, ops: &[Op]) {
-    let params = bloom::BloomParams::for_items(1 + u64::from(param % 32), 0.01).expect("params");
-    let [mut a, mut b, mut all] = three(bloom::image_len(&params).expect("len"), |buf| {
-        bloom::init(buf, &params, 7).expect("init");
-    });
-    let mut model = Model::default();
-    for op in ops {
-        let side = if op.to_b { &mut b } else { &mut a };
-        bloom::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key());
-        bloom::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key());
-        model.add(op, 1);
-    }
-    let b_view = Aligned::copy_of(b.bytes());
-    bloom::wrap_mut(a.bytes_mut())
-        .expect("wrap")
-        .union(&bloom::wrap(b_view.bytes()).expect("wrap"))
-        .expect("union");
-    let merged = bloom::wrap(a.bytes()).expect("wrap");
-    assert!(model.all.keys().all(|k| merged.contains(k)), "bloom: false negative after union");
-    assert_eq!(body(a.bytes()), body(all.bytes()), "bloom: union differs from one filter of both");
-    round_trip(a.bytes(), bloom::export, bloom::import);
+/// Bloom and split-block filters: the same checks through the same API.
+macro_rules! union_filter_family {
+    ($name:ident, $module:ident, $params:expr) => {
+        fn $name(param: u8, ops: &[Op]) {
+            use $module as family;
+            let params = $params(param).expect("params");
+            let mut sketches = three(family::image_len(&params).expect("len"), |buf| {
+                family::init(buf, &params, 7).expect("init");
+            });
+            feed(ops, &mut sketches, |buf, op| {
+                family::wrap_mut(buf).expect("wrap").add(op.key());
+            });
+            merge_b_into_a(&mut sketches, |dst, src| {
+                family::wrap_mut(dst).expect("wrap").union(&family::wrap(src).expect("wrap")).expect("union");
+            });
+            let [a, _, all] = &sketches;
+            let model = Model::of(ops, |_| 1);
+            let merged = family::wrap(a.bytes()).expect("wrap");
+            let what = stringify!($module);
+            assert!(model.all.keys().all(|k| merged.contains(k)), "{what}: false negative after union");
+            assert_eq!(body(a.bytes()), body(all.bytes()), "{what}: union differs from one filter of both");
+            round_trip(a.bytes(), family::export, family::import);
+        }
+    };
 }
 
-fn sbbf_family(param: u8, ops: &[Op]) {
-    let params = sbbf::SbbfParams::for_items(1 + u64::from(param % 64), 0.01).expect("params");
-    let [mut a, mut b, mut all] = three(sbbf::image_len(&params).expect("len"), |buf| {
-        sbbf::init(buf, &params, 7).expect("init");
-    });
-    let mut model = Model::default();
-    for op in ops {
-        let side = if op.to_b { &mut b } else { &mut a };
-        sbbf::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key());
-        sbbf::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key());
-        model.add(op, 1);
-    }
-    let b_view = Aligned::copy_of(b.bytes());
-    sbbf::wrap_mut(a.bytes_mut())
-        .expect("wrap")
-        .union(&sbbf::wrap(b_view.bytes()).expect("wrap"))
-        .expect("union");
-    let merged = sbbf::wrap(a.bytes()).expect("wrap");
-    assert!(model.all.keys().all(|k| merged.contains(k)), "sbbf: false negative after union");
-    assert_eq!(body(a.bytes()), body(all.bytes()), "sbbf: union differs from one filter of both");
-    round_trip(a.bytes(), sbbf::export, sbbf::import);
-}
+union_filter_family!(bloom_family, bloom, |param: u8| bloom::BloomParams::for_items(
+    1 + u64::from(param % 32),
+    0.01
+));
+union_filter_family!(sbbf_family, sbbf, |param: u8| sbbf::SbbfParams::for_items(
+    1 + u64::from(param % 64),
+    0.01
+));
 
 fn counting_family(param: u8, ops: &[Op]) {
     let params = bloom::BloomParams::for_items(1 + u64::from(param % 32), 0.05).expect("params");
@@ -264,16 +275,14 @@ fn cuckoo_family(param: u8, ops: &[Op]) {
 
 fn hll_family(param: u8, ops: &[Op]) {
     let p = 4 + param % 15;
-    let [mut a, mut b, mut all] = three(hll::image_len(p).expect("len"), |buf| {
+    let mut sketches = three(hll::image_len(p).expect("len"), |buf| {
         hll::init(buf, p, 7).expect("init");
     });
-    let mut model = Model::default();
-    for op in ops {
-        let side = if op.to_b { &mut b } else { &mut a };
-        hll::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key());
-        hll::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key());
-        model.add(op, 1);
-    }
+    feed(ops, &mut sketches, |buf, op| {
+        hll::wrap_mut(buf).expect("wrap").add(op.key());
+    });
+    let model = Model::of(ops, |_| 1);
+    let [a, b, all] = &sketches;
     for (buf, keys) in [(&a, &model.a), (&b, &model.b), (&all, &model.all)] {
         let view = hll::wrap(buf.bytes()).expect("wrap");
         if view.mode() == hll::HllMode::Small {
@@ -281,11 +290,10 @@ fn hll_family(param: u8, ops: &[Op]) {
         }
         round_trip(buf.bytes(), hll::export, hll::import);
     }
-    let b_view = Aligned::copy_of(b.bytes());
-    hll::wrap_mut(a.bytes_mut())
-        .expect("wrap")
-        .merge(&hll::wrap(b_view.bytes()).expect("wrap"))
-        .expect("merge");
+    merge_b_into_a(&mut sketches, |dst, src| {
+        hll::wrap_mut(dst).expect("wrap").merge(&hll::wrap(src).expect("wrap")).expect("merge");
+    });
+    let [a, _, all] = &sketches;
     let registers = 1usize << p;
     let (mut merged, mut direct) = (vec![0u8; registers], vec![0u8; registers]);
     let (x, y) = (hll::wrap(a.bytes()).expect("wrap"), hll::wrap(all.bytes()).expect("wrap"));
@@ -299,19 +307,16 @@ fn hll_family(param: u8, ops: &[Op]) {
 
 fn ull_family(param: u8, ops: &[Op]) {
     let p = 4 + param % 15;
-    let [mut a, mut b, mut all] = three(ull::image_len(p).expect("len"), |buf| {
+    let mut sketches = three(ull::image_len(p).expect("len"), |buf| {
         ull::init(buf, p, 7).expect("init");
     });
-    for op in ops {
-        let side = if op.to_b { &mut b } else { &mut a };
-        ull::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key());
-        ull::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key());
-    }
-    let b_view = Aligned::copy_of(b.bytes());
-    ull::wrap_mut(a.bytes_mut())
-        .expect("wrap")
-        .merge(&ull::wrap(b_view.bytes()).expect("wrap"))
-        .expect("merge");
+    feed(ops, &mut sketches, |buf, op| {
+        ull::wrap_mut(buf).expect("wrap").add(op.key());
+    });
+    merge_b_into_a(&mut sketches, |dst, src| {
+        ull::wrap_mut(dst).expect("wrap").merge(&ull::wrap(src).expect("wrap")).expect("merge");
+    });
+    let [a, _, all] = &sketches;
     let (x, y) = (ull::wrap(a.bytes()).expect("wrap"), ull::wrap(all.bytes()).expect("wrap"));
     assert_eq!(x.registers(), y.registers(), "ull: merged registers differ from one sketch of both");
     for estimate in [x.register_estimate(), x.ml_estimate(), y.estimate()] {
@@ -327,21 +332,15 @@ fn countmin_family(param: u8, ops: &[Op]) {
         counter_bits: if param & 0x40 != 0 { 64 } else { 32 },
         conservative: param & 0x80 != 0,
     };
-    let [mut a, mut b, mut all] = three(params.image_len().expect("len"), |buf| {
+    let mut sketches = three(params.image_len().expect("len"), |buf| {
         countmin::init(buf, &params, 7).expect("init");
     });
-    let mut model = Model::default();
-    for op in ops {
-        let side = if op.to_b { &mut b } else { &mut a };
-        countmin::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key(), op.weight);
-        countmin::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key(), op.weight);
-        model.add(op, op.weight);
-    }
-    let b_view = Aligned::copy_of(b.bytes());
-    countmin::wrap_mut(a.bytes_mut())
-        .expect("wrap")
-        .merge(&countmin::wrap(b_view.bytes()).expect("wrap"))
-        .expect("merge");
+    feed(ops, &mut sketches, |buf, op| countmin::wrap_mut(buf).expect("wrap").add(op.key(), op.weight));
+    merge_b_into_a(&mut sketches, |dst, src| {
+        countmin::wrap_mut(dst).expect("wrap").merge(&countmin::wrap(src).expect("wrap")).expect("merge");
+    });
+    let model = Model::of(ops, |op| op.weight);
+    let [a, _, all] = &sketches;
     let merged = countmin::wrap(a.bytes()).expect("wrap");
     for (k, n) in &model.all {
         assert!(merged.estimate(k) >= *n, "count-min: underestimate after merge");
@@ -403,19 +402,16 @@ fn topk_family(param: u8, ops: &[Op]) {
 
 fn minhash_family(param: u8, ops: &[Op]) {
     let k = 1 + u32::from(param);
-    let [mut a, mut b, mut all] = three(minhash::image_len(k).expect("len"), |buf| {
+    let mut sketches = three(minhash::image_len(k).expect("len"), |buf| {
         minhash::init(buf, k, 7).expect("init");
     });
-    for op in ops {
-        let side = if op.to_b { &mut b } else { &mut a };
-        minhash::wrap_mut(side.bytes_mut()).expect("wrap").add(op.key());
-        minhash::wrap_mut(all.bytes_mut()).expect("wrap").add(op.key());
-    }
-    let b_view = Aligned::copy_of(b.bytes());
-    minhash::wrap_mut(a.bytes_mut())
-        .expect("wrap")
-        .merge(&minhash::wrap(b_view.bytes()).expect("wrap"))
-        .expect("merge");
+    feed(ops, &mut sketches, |buf, op| {
+        minhash::wrap_mut(buf).expect("wrap").add(op.key());
+    });
+    merge_b_into_a(&mut sketches, |dst, src| {
+        minhash::wrap_mut(dst).expect("wrap").merge(&minhash::wrap(src).expect("wrap")).expect("merge");
+    });
+    let [a, _, all] = &sketches;
     assert_eq!(body(a.bytes()), body(all.bytes()), "minhash: merge differs from one sketch of both");
     let x = minhash::wrap(a.bytes()).expect("wrap");
     if x.stats().filled > 0 {
