@@ -769,7 +769,8 @@ typedef struct sketch_ull_stats {
    */
   uint64_t seed;
   /**
-   * Distinct-count estimate (FGRA).
+   * Distinct-count estimate: the martingale estimate while `martingale`
+   * is 1, else FGRA from the registers.
    */
   double estimate;
   /**

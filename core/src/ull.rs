@@ -599,28 +599,13 @@ impl<'a> Ull<'a> {
         ml_estimate(&self.histogram(), self.p)
     }
 
-    /// Registers per byte value. Four partial histograms, so consecutive
-    /// equal bytes do not wait on each other's increments.
+    /// Registers per byte value.
     fn histogram(&self) -> [u32; 256] {
-        let mut parts = [[0u32; 256]; 4];
-        let chunks = self.registers.chunks_exact(4);
-        let rest = chunks.remainder();
-        for chunk in chunks {
-            for (part, r) in parts.iter_mut().zip(chunk) {
-                if let Some(c) = part.get_mut(usize::from(*r)) {
-                    *c += 1;
-                }
-            }
-        }
-        let [mut histogram, b, c, d] = parts;
-        for r in rest {
+        let mut histogram = [0u32; 256];
+        for r in self.registers {
             if let Some(c) = histogram.get_mut(usize::from(*r)) {
                 *c += 1;
             }
-        }
-        for (i, h) in histogram.iter_mut().enumerate() {
-            let more = [&b, &c, &d].iter().map(|part| part.get(i).copied().unwrap_or(0)).sum::<u32>();
-            *h += more;
         }
         histogram
     }

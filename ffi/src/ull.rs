@@ -25,7 +25,8 @@ pub struct sketch_ull_stats {
     pub registers_set: u32,
     /// Hash seed.
     pub seed: u64,
-    /// Distinct-count estimate (FGRA).
+    /// Distinct-count estimate: the martingale estimate while `martingale`
+    /// is 1, else FGRA from the registers.
     pub estimate: f64,
     /// Image length in bytes.
     pub image_bytes: u64,
