@@ -15,7 +15,7 @@ stand: examples
 	./build/stand
 
 lib:
-	cargo build --release -p sketches-ffi
+	cargo build --release -p sketches-clib
 
 examples: lib
 	mkdir -p build

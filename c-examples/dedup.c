@@ -28,14 +28,14 @@ struct batch {
     size_t lines, used;
 };
 
-static int fail(const char *what, enum sketch_status s) {
+static int fail(const char *what, sketch_status s) {
     fprintf(stderr, "dedup: %s: %s\n", what, sketch_status_str((int)s));
     return 2;
 }
 
 /* Adds the batched lines to the filter and prints the new ones in order. */
 static int flush(struct batch *b, void *filter, size_t filter_len, unsigned long long *emitted) {
-    enum sketch_status s = sketch_bloom_add_batch(filter, filter_len, b->keys, b->lines, b->is_new);
+    sketch_status s = sketch_bloom_add_batch(filter, filter_len, b->keys, b->lines, b->is_new);
     if (s != SKETCH_OK) return fail("add", s);
     for (size_t i = 0; i < b->lines; i++) {
         if (!b->is_new[i]) continue;
@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
         }
     }
     struct sketch_bloom_params params;
-    enum sketch_status s = sketch_bloom_plan(expected, fpr, &params);
+    sketch_status s = sketch_bloom_plan(expected, fpr, &params);
     if (s != SKETCH_OK) return fail("plan (check -n and -p)", s);
     uint64_t size = 0;
     s = sketch_bloom_size(&params, &size);

@@ -24,7 +24,7 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void check(enum sketch_status s, const char *what) {
+static void check(sketch_status s, const char *what) {
     if (s != SKETCH_OK) {
         fprintf(stderr, "stand: %s: %s\n", what, sketch_status_str((int)s));
         exit(1);
@@ -118,10 +118,10 @@ static size_t exact_set_build(const struct keyset *k) {
     return bytes;
 }
 
-typedef enum sketch_status (*add_batch_fn)(void *, size_t, const struct sketch_slice *, size_t, bool *);
-typedef enum sketch_status (*contains_batch_fn)(const void *, size_t, const struct sketch_slice *, size_t, bool *);
-typedef enum sketch_status (*add_fn)(void *, size_t, const void *, size_t, bool *);
-typedef enum sketch_status (*contains_fn)(const void *, size_t, const void *, size_t, bool *);
+typedef sketch_status (*add_batch_fn)(void *, size_t, const struct sketch_slice *, size_t, bool *);
+typedef sketch_status (*contains_batch_fn)(const void *, size_t, const struct sketch_slice *, size_t, bool *);
+typedef sketch_status (*add_fn)(void *, size_t, const void *, size_t, bool *);
+typedef sketch_status (*contains_fn)(const void *, size_t, const void *, size_t, bool *);
 
 struct filter_ops {
     const char *name;
@@ -180,7 +180,7 @@ static void throughput(const struct filter_ops *ops, void *f, size_t len, const 
 
 /* Adds keys "<prefix>-<i>" for i in [from, to) to a cardinality sketch,
    hashing in the calls, 4096 keys per batch call. */
-typedef enum sketch_status (*card_batch_fn)(void *, size_t, const struct sketch_slice *, size_t);
+typedef sketch_status (*card_batch_fn)(void *, size_t, const struct sketch_slice *, size_t);
 static void add_range(card_batch_fn add, void *sketch, size_t len, const char *prefix, size_t from, size_t to) {
     enum { CHUNK = 4096 };
     static struct sketch_slice keys[CHUNK];
@@ -197,7 +197,7 @@ static void add_range(card_batch_fn add, void *sketch, size_t len, const char *p
     }
 }
 
-static enum sketch_status bloom_add_keys(void *f, size_t len, const struct sketch_slice *keys, size_t count) {
+static sketch_status bloom_add_keys(void *f, size_t len, const struct sketch_slice *keys, size_t count) {
     return sketch_bloom_add_batch(f, len, keys, count, NULL);
 }
 
@@ -345,7 +345,7 @@ static void countmin_rows(void) {
 }
 
 /* MinHash: estimated Jaccard of two key sets against the exact value. */
-static enum sketch_status minhash_add_keys(void *m, size_t len, const struct sketch_slice *keys, size_t count) {
+static sketch_status minhash_add_keys(void *m, size_t len, const struct sketch_slice *keys, size_t count) {
     return sketch_minhash_add_batch(m, len, keys, count);
 }
 

@@ -14,6 +14,7 @@
 //! | 96  | 8 | set bits |
 //! | 104 | 8 | reserved, 0 |
 //! | 112 | ⌈m/64⌉·8 | bit array: bit `i` is bit `i % 8` of byte `i / 8` (that is, bit `i % 64` of little-endian word `i / 64`) |
+//! | … | 0..63 | zero padding to a multiple of 64 bytes (every live image length is) |
 //!
 //! Hashing: XXH3-64 of the key with the image seed gives `h`. Probe `i` is
 //! bit `fastrange(x_i, m)` with enhanced double hashing in 64 bits:
@@ -129,8 +130,12 @@ impl BloomParams {
     }
 }
 
+fn body_len_for_bits(bits: u64) -> u64 {
+    bits.div_ceil(64) * 8
+}
+
 fn image_len_for_bits(bits: u64) -> u64 {
-    HEADER_LEN as u64 + bits.div_ceil(64) * 8
+    image::padded_len(HEADER_LEN as u64 + body_len_for_bits(bits))
 }
 
 fn classic_fpr(bits: u64, hashes: u32, items: f64) -> f64 {
@@ -206,6 +211,11 @@ impl ImageFamily for BloomImage {
             return Err(Error::CorruptHeader);
         }
         Ok(BloomLayout { params })
+    }
+
+    #[inline]
+    fn body_len(_common: &CommonHeader, layout: &BloomLayout) -> usize {
+        body_len_for_bits(layout.params.bits) as usize
     }
 }
 

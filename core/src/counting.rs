@@ -24,6 +24,7 @@
 //! | 104 | 8 | saturated counters (value 15) |
 //! | 112 | 16 | reserved, 0 |
 //! | 128 | ⌈m/16⌉·8 | counters: counter `i` is the low nibble of byte `i/2` when `i` is even, the high nibble when odd |
+//! | … | 0..63 | zero padding to a multiple of 64 bytes (every live image length is) |
 //!
 //! Thread-safety as for [`crate::bloom`].
 
@@ -53,7 +54,12 @@ const OFF_SATURATED: usize = 104;
 /// Exact image size in bytes for `params` (`params.bits` = counters).
 pub fn image_len(params: &BloomParams) -> Result<u64> {
     params.validate()?;
-    Ok(HEADER_LEN as u64 + params.bits.div_ceil(16) * 8)
+    Ok(image::padded_len(HEADER_LEN as u64 + body_len(params.bits)))
+}
+
+/// Bytes of counters for `counters` counters (two per byte, whole words).
+fn body_len(counters: u64) -> u64 {
+    counters.div_ceil(16) * 8
 }
 
 /// Statistics of a counting Bloom filter.
@@ -117,6 +123,11 @@ impl ImageFamily for CountingImage {
             return Err(Error::CorruptHeader);
         }
         Ok(CountingLayout { params })
+    }
+
+    #[inline]
+    fn body_len(_common: &CommonHeader, layout: &CountingLayout) -> usize {
+        body_len(layout.params.bits) as usize
     }
 }
 

@@ -30,6 +30,7 @@
 //! | 64 | 8 | total weight `N` added (saturating) |
 //! | 72 | 56 | reserved, 0 |
 //! | 128 | `width*depth*bits/8`, rounded up to 8 | counters, row-major: counter `(r, c)` at index `r * width + c` |
+//! | … | 0..63 | zero padding to a multiple of 64 bytes (every live image length is) |
 //!
 //! Thread-safety: [`CountMin`] is a shared view; [`CountMinMut`] is exclusive.
 
@@ -114,7 +115,7 @@ impl CountMinParams {
     /// Exact image size in bytes. Errors: as [`CountMinParams::validate`].
     pub fn image_len(&self) -> Result<u64> {
         self.validate()?;
-        Ok(HEADER_LEN as u64 + self.body_len())
+        Ok(image::padded_len(HEADER_LEN as u64 + self.body_len()))
     }
 
     /// The guarantee's `epsilon = e / width`.
@@ -187,6 +188,11 @@ impl ImageFamily for CountMinImage {
             return Err(Error::CorruptHeader);
         }
         Ok(params)
+    }
+
+    #[inline]
+    fn body_len(_common: &CommonHeader, params: &CountMinParams) -> usize {
+        params.body_len() as usize
     }
 }
 

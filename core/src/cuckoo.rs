@@ -26,11 +26,12 @@
 //! | 88 | 8 | relocation generator state (makes relocations deterministic) |
 //! | 96 | 32 | reserved, 0 |
 //! | 128 | ⌈B·4·f/64⌉·8 | slots: slot `s` of bucket `i` is the `f`-bit little-endian field at bit `(4i + s)·f` |
+//! | … | 0..63 | zero padding to a multiple of 64 bytes (every live image length is) |
 
 use crate::error::{Error, Result};
 use crate::filter;
 use crate::hash::{self, HashKind};
-use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
+use crate::image::{self, copy_bytes, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
 use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
 
 /// Byte length of the cuckoo header.
@@ -121,11 +122,16 @@ impl CuckooParams {
         }
     }
 
-    /// Exact image size in bytes.
+    /// Exact image size in bytes (a multiple of 64).
     pub fn image_len(&self) -> Result<u64> {
         self.validate()?;
-        let bits = self.buckets * SLOTS * u64::from(self.fingerprint_bits);
-        Ok(HEADER_LEN as u64 + bits.div_ceil(64) * 8)
+        Ok(image::padded_len(HEADER_LEN as u64 + self.body_len()))
+    }
+
+    /// Bytes of slots.
+    fn body_len(&self) -> u64 {
+        let bits = self.buckets.saturating_mul(SLOTS).saturating_mul(u64::from(self.fingerprint_bits));
+        bits.div_ceil(64) * 8
     }
 }
 
@@ -183,6 +189,11 @@ impl ImageFamily for CuckooImage {
             return Err(Error::CorruptHeader);
         }
         Ok(CuckooLayout { params })
+    }
+
+    #[inline]
+    fn body_len(_common: &CommonHeader, layout: &CuckooLayout) -> usize {
+        layout.params.body_len() as usize
     }
 }
 
@@ -608,14 +619,16 @@ impl<'a> CuckooMut<'a> {
         if !self.as_ref().is_compatible(src) {
             return Err(Error::Incompatible);
         }
-        let len = self.header.len() + self.body.len();
+        // The scratch must hold a whole image (padding included), as documented.
+        let image_len = image::padded_len((self.header.len() + self.body.len()) as u64) as usize;
         if !image::is_aligned(scratch) {
             return Err(Error::Misaligned);
         }
-        let work = scratch.get_mut(..len).ok_or(Error::BufferTooSmall)?;
-        let (wh, wb) = work.split_at_mut(self.header.len());
-        wh.copy_from_slice(self.header);
-        wb.copy_from_slice(self.body);
+        let work = scratch.get_mut(..image_len).ok_or(Error::BufferTooSmall)?;
+        let (wh, rest) = work.split_at_mut_checked(self.header.len()).ok_or(Error::BufferTooSmall)?;
+        let wb = rest.get_mut(..self.body.len()).ok_or(Error::BufferTooSmall)?;
+        copy_bytes(wh, self.header);
+        copy_bytes(wb, self.body);
         let mut target = CuckooMut { header: wh, body: wb, params: self.params, seed: self.seed };
         let g = Geometry::of(&self.params);
         for slot in 0..self.params.buckets * SLOTS {
@@ -624,8 +637,8 @@ impl<'a> CuckooMut<'a> {
                 target.place(g, slot / SLOTS, fp)?;
             }
         }
-        self.header.copy_from_slice(target.header);
-        self.body.copy_from_slice(target.body);
+        copy_bytes(self.header, target.header);
+        copy_bytes(self.body, target.body);
         Ok(())
     }
 

@@ -116,15 +116,13 @@ pub const fn register_bytes(p: u8) -> usize {
     registers(p) * 6 / 8
 }
 
-/// Bytes of the body (register area): `max(6m/8 + 8, MIN_BODY_LEN)` (the
-/// padding lets every register be read with one two-byte load).
+/// Bytes of the body (register area): `max(6m/8 + 8, MIN_BODY_LEN)` rounded
+/// up to a multiple of 64 (the padding lets every register be read with one
+/// two-byte load, and makes the live image length a multiple of 64).
 pub const fn body_len(p: u8) -> usize {
     let bytes = register_bytes(p) + 8;
-    if bytes < MIN_BODY_LEN {
-        MIN_BODY_LEN
-    } else {
-        bytes
-    }
+    let bytes = if bytes < MIN_BODY_LEN { MIN_BODY_LEN } else { bytes };
+    bytes.div_ceil(64) * 64
 }
 
 /// Distinct hashes small mode holds before converting to registers.
@@ -380,8 +378,10 @@ pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
         return Err(Error::Misaligned);
     }
     let out = dst.get_mut(..full).ok_or(Error::BufferTooSmall)?;
-    let (head, tail) = out.split_at_mut(src.len());
-    head.copy_from_slice(src);
+    let (head, tail) = out.split_at_mut_checked(src.len()).ok_or(Error::BufferTooSmall)?;
+    for (d, s) in head.iter_mut().zip(src) {
+        *d = *s;
+    }
     tail.fill(0);
     let flags = get_u32(out, 12).unwrap_or(0) & !FLAG_COMPACT;
     put_u32(out, 12, flags);
@@ -828,7 +828,12 @@ impl<'a> HllMut<'a> {
             }
         }
         if n < small_capacity(self.p) {
-            self.body.copy_within(8 * lo..8 * n, 8 * lo + 8);
+            // Shift entries lo..n up by one slot (8 bytes).
+            if let Some(area) = self.body.get_mut(8 * lo..8 * n + 8) {
+                if let Some(count) = area.len().checked_sub(8) {
+                    area.copy_within(0..count, 8);
+                }
+            }
             put_u64(self.body, 8 * lo, hash);
             put_u32(self.header, OFF_SMALL_COUNT, (n + 1) as u32);
             return true;

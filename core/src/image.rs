@@ -41,8 +41,23 @@ pub const FORMAT_MAJOR: u8 = 1;
 pub const FORMAT_MINOR: u8 = 0;
 /// Byte length of the common header.
 pub const COMMON_HEADER_LEN: usize = 48;
-/// Required alignment of live images, in bytes.
-pub const IMAGE_ALIGN: usize = 8;
+/// Alignment to allocate live images with, in bytes (a cache line). Every
+/// live image length is a multiple of it (the body is followed by zero
+/// padding, see [`padded_len`]), so `aligned_alloc(IMAGE_ALIGN, len)` takes
+/// the size functions' results as they are, and split-block blocks then sit
+/// in one cache line each.
+pub const IMAGE_ALIGN: usize = 64;
+
+/// The live image length for `unpadded` bytes of header and body: rounded
+/// up to a multiple of [`IMAGE_ALIGN`]. The padding after the body is zero
+/// (checked by `verify`/`import`, never read by the sketch).
+#[inline]
+pub const fn padded_len(unpadded: u64) -> u64 {
+    unpadded.div_ceil(IMAGE_ALIGN as u64).saturating_mul(IMAGE_ALIGN as u64)
+}
+/// Alignment live images must have, in bytes (checked by `init`, `wrap` and
+/// `import`; exported images need none).
+pub const MIN_IMAGE_ALIGN: usize = 8;
 
 const OFF_MAJOR: usize = 4;
 const OFF_MINOR: usize = 5;
@@ -152,24 +167,24 @@ pub fn get_f64(buf: &[u8], off: usize) -> Option<f64> {
 /// (callers write only inside headers whose length they validated).
 #[inline]
 pub fn put_u16(buf: &mut [u8], off: usize, value: u16) {
-    if let Some(dst) = buf.get_mut(off..off.saturating_add(2)) {
-        dst.copy_from_slice(&value.to_le_bytes());
+    if let Some(dst) = buf.get_mut(off..).and_then(|tail| tail.first_chunk_mut::<2>()) {
+        *dst = value.to_le_bytes();
     }
 }
 
 /// Writes a little-endian `u32` at `off`; does nothing when out of bounds.
 #[inline]
 pub fn put_u32(buf: &mut [u8], off: usize, value: u32) {
-    if let Some(dst) = buf.get_mut(off..off.saturating_add(4)) {
-        dst.copy_from_slice(&value.to_le_bytes());
+    if let Some(dst) = buf.get_mut(off..).and_then(|tail| tail.first_chunk_mut::<4>()) {
+        *dst = value.to_le_bytes();
     }
 }
 
 /// Writes a little-endian `u64` at `off`; does nothing when out of bounds.
 #[inline]
 pub fn put_u64(buf: &mut [u8], off: usize, value: u64) {
-    if let Some(dst) = buf.get_mut(off..off.saturating_add(8)) {
-        dst.copy_from_slice(&value.to_le_bytes());
+    if let Some(dst) = buf.get_mut(off..).and_then(|tail| tail.first_chunk_mut::<8>()) {
+        *dst = value.to_le_bytes();
     }
 }
 
@@ -179,16 +194,26 @@ pub fn put_f64(buf: &mut [u8], off: usize, value: f64) {
     put_u64(buf, off, value.to_bits());
 }
 
+/// Copies `min(dst.len(), src.len())` bytes from `src` to the start of `dst`
+/// (a `memcpy` without the length check that `copy_from_slice` can fail).
+#[inline]
+pub fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    let n = dst.len().min(src.len());
+    if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(..n)) {
+        d.copy_from_slice(s);
+    }
+}
+
 /// True when `buf[range]` exists and is all zero (reserved header fields).
 #[inline]
 pub fn zeroed(buf: &[u8], range: core::ops::Range<usize>) -> bool {
     buf.get(range).is_some_and(|bytes| bytes.iter().fold(0u8, |acc, b| acc | b) == 0)
 }
 
-/// True when `buf` starts on an [`IMAGE_ALIGN`]-byte boundary.
+/// True when `buf` starts on a [`MIN_IMAGE_ALIGN`]-byte boundary.
 #[inline]
 pub fn is_aligned(buf: &[u8]) -> bool {
-    (buf.as_ptr() as usize).is_multiple_of(IMAGE_ALIGN)
+    (buf.as_ptr() as usize).is_multiple_of(MIN_IMAGE_ALIGN)
 }
 
 /// Converts a 64-bit byte count to `usize`, failing on hosts where it cannot
@@ -232,10 +257,10 @@ pub fn read_common(buf: &[u8]) -> Result<CommonHeader> {
     if field(get_u64(buf, OFF_RESERVED))? != 0 {
         return Err(Error::CorruptHeader);
     }
-    if header_len < COMMON_HEADER_LEN || !header_len.is_multiple_of(IMAGE_ALIGN) {
+    if header_len < COMMON_HEADER_LEN || !header_len.is_multiple_of(MIN_IMAGE_ALIGN) {
         return Err(Error::CorruptHeader);
     }
-    if image_len_raw % IMAGE_ALIGN as u64 != 0 || image_len_raw < header_len as u64 {
+    if image_len_raw % MIN_IMAGE_ALIGN as u64 != 0 || image_len_raw < header_len as u64 {
         return Err(Error::CorruptHeader);
     }
     let image_len = to_usize(image_len_raw)?;
@@ -293,6 +318,14 @@ pub trait ImageFamily {
     /// Validates the family header of an image whose common header is `common`;
     /// `image` is exactly the image bytes. Returns the decoded layout.
     fn validate(common: &CommonHeader, image: &[u8]) -> Result<Self::Layout>;
+
+    /// Bytes of the body that hold the sketch (the body starts at the header
+    /// length; the rest of the image up to its length is zero padding). The
+    /// default: everything after the header.
+    #[inline]
+    fn body_len(common: &CommonHeader, _layout: &Self::Layout) -> usize {
+        common.image_len.saturating_sub(common.header_len)
+    }
 
     /// Checks the body of untrusted bytes whose headers, length and checksum
     /// verified (run by [`verify`] and [`import`] only, never by `wrap`; may
@@ -352,20 +385,31 @@ pub struct PartsMut<'a, F: ImageFamily> {
     pub body: &'a mut [u8],
 }
 
-/// [`open`], then splits the image (not the rest of `buf`) at the header length.
+/// The end of the body of a validated image (header length + body length).
+#[inline]
+fn body_end<F: ImageFamily>(common: &CommonHeader, layout: &F::Layout) -> Result<usize> {
+    let end = common.header_len.checked_add(F::body_len(common, layout)).ok_or(Error::CorruptHeader)?;
+    if end > common.image_len {
+        return Err(Error::CorruptHeader);
+    }
+    Ok(end)
+}
+
+/// [`open`], then splits the image (not its padding, nor the rest of `buf`)
+/// into header and body.
 #[inline]
 pub fn split<F: ImageFamily>(buf: &[u8]) -> Result<Parts<'_, F>> {
     let (common, layout) = open::<F>(buf)?;
-    let image = buf.get(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    let image = buf.get(..body_end::<F>(&common, &layout)?).ok_or(Error::BufferTooSmall)?;
     let (header, body) = image.split_at_checked(common.header_len).ok_or(Error::BufferTooSmall)?;
     Ok(Parts { common, layout, header, body })
 }
 
-/// [`open`], then splits the image mutably at the header length.
+/// [`open`], then splits the image mutably into header and body.
 #[inline]
 pub fn split_mut<F: ImageFamily>(buf: &mut [u8]) -> Result<PartsMut<'_, F>> {
     let (common, layout) = open::<F>(buf)?;
-    let image = buf.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    let image = buf.get_mut(..body_end::<F>(&common, &layout)?).ok_or(Error::BufferTooSmall)?;
     let (header, body) = image.split_at_mut_checked(common.header_len).ok_or(Error::BufferTooSmall)?;
     Ok(PartsMut { common, layout, header, body })
 }
@@ -406,8 +450,9 @@ pub fn start_image(buf: &mut [u8], fresh: Fresh) -> Result<&mut [u8]> {
 }
 
 /// Checks untrusted bytes that should hold exactly one exported image of
-/// family `F`: headers, exact length, checksum and the family's body rules
-/// ([`ImageFamily::check_body`]). Alignment is not required.
+/// family `F`: headers, exact length, checksum, zero padding after the body
+/// and the family's body rules ([`ImageFamily::check_body`]). Alignment is
+/// not required.
 pub fn verify<F: ImageFamily>(bytes: &[u8]) -> Result<(CommonHeader, F::Layout)> {
     let (common, layout) = open_unaligned::<F>(bytes)?;
     if bytes.len() != common.image_len {
@@ -415,6 +460,9 @@ pub fn verify<F: ImageFamily>(bytes: &[u8]) -> Result<(CommonHeader, F::Layout)>
     }
     if checksum(bytes) != common.checksum {
         return Err(Error::ChecksumMismatch);
+    }
+    if !zeroed(bytes, body_end::<F>(&common, &layout)?..common.image_len) {
+        return Err(Error::CorruptBody);
     }
     F::check_body(&common, &layout, bytes)?;
     Ok((common, layout))
@@ -429,7 +477,7 @@ pub fn import<F: ImageFamily>(src: &[u8], dst: &mut [u8]) -> Result<usize> {
         return Err(Error::Misaligned);
     }
     let out = dst.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
-    out.copy_from_slice(src);
+    copy_bytes(out, src);
     Ok(common.image_len)
 }
 
@@ -440,7 +488,7 @@ pub fn export<F: ImageFamily>(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let (common, _) = open::<F>(src)?;
     let image = src.get(..common.image_len).ok_or(Error::BufferTooSmall)?;
     let out = dst.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
-    out.copy_from_slice(image);
+    copy_bytes(out, image);
     let sum = checksum(out);
     put_u64(out, OFF_CHECKSUM, sum);
     Ok(common.image_len)

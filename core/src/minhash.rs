@@ -45,7 +45,7 @@ pub fn image_len(k: u32) -> Result<u64> {
     if k == 0 || k > MAX_REGISTERS {
         return Err(Error::InvalidParameter);
     }
-    Ok(HEADER_LEN as u64 + 8 * u64::from(k))
+    Ok(image::padded_len(HEADER_LEN as u64 + 8 * u64::from(k)))
 }
 
 /// Statistics of a MinHash sketch.
@@ -81,6 +81,11 @@ impl ImageFamily for MinHashImage {
         }
         Ok(k)
     }
+
+    #[inline]
+    fn body_len(_common: &CommonHeader, k: &u32) -> usize {
+        8 * *k as usize
+    }
 }
 
 /// Writes an empty sketch of `k` registers into `buf` (8-byte aligned, at
@@ -92,7 +97,7 @@ pub fn init(buf: &mut [u8], k: u32, seed: u64) -> Result<MinHashMut<'_>> {
     let fresh = Fresh { family, hash: HashKind::Xxh3, header_len: HEADER_LEN, flags: 0, seed, image_len };
     let image = image::start_image(buf, fresh)?;
     put_u32(image, OFF_K, k);
-    if let Some(body) = image.get_mut(HEADER_LEN..) {
+    if let Some(body) = image.get_mut(HEADER_LEN..HEADER_LEN + 8 * k as usize) {
         body.fill(0xff);
     }
     wrap_mut(image)

@@ -28,6 +28,7 @@
 //! | 80 | 8 | inserted: add calls that set at least one new bit |
 //! | 88 | 40 | reserved, 0 |
 //! | 128 | blocks·32 | blocks (exactly Parquet's bitset bytes) |
+//! | … | 0..63 | zero padding to a multiple of 64 bytes (every live image length is) |
 //!
 //! The header is 128 bytes so that, in a 64-byte aligned buffer, every block
 //! sits inside one cache line (a block straddling two lines costs two cache
@@ -219,7 +220,7 @@ impl SbbfParams {
     /// Exact image size in bytes (header + blocks).
     pub fn image_len(&self) -> Result<u64> {
         self.validate()?;
-        Ok(HEADER_LEN as u64 + self.blocks * BLOCK_BYTES as u64)
+        Ok(image::padded_len(HEADER_LEN as u64 + self.blocks * BLOCK_BYTES as u64))
     }
 
     /// Number of bits in the filter (`blocks·256`).
@@ -301,6 +302,11 @@ impl ImageFamily for SbbfImage {
             return Err(Error::CorruptHeader);
         }
         Ok(SbbfLayout { params })
+    }
+
+    #[inline]
+    fn body_len(_common: &CommonHeader, layout: &SbbfLayout) -> usize {
+        (layout.params.blocks as usize).saturating_mul(BLOCK_BYTES)
     }
 }
 

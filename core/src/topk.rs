@@ -42,6 +42,7 @@
 //! | ... | `4 * slots` | index: `u32` slot = counter number + 1, 0 empty; home slot = top bits of the key hash |
 //! | ... | `16 * c` | heap: count u64, counter number u32, reserved u32 (0); smallest (count, counter) first; zero past the counters in use |
 //! | ... | `4 * c`, rounded up to 8 | heap position of each counter (`u32`; 0 for unused counters) |
+//! | … | 0..63 | zero padding to a multiple of 64 bytes (every live image length is) |
 //!
 //! Thread-safety: [`TopK`] is a shared view; [`TopKMut`] is exclusive.
 
@@ -113,7 +114,7 @@ impl TopKParams {
 
     /// Exact image size in bytes.
     pub fn image_len(&self) -> Result<u64> {
-        Ok((HEADER_LEN + self.layout()?.body_len) as u64)
+        Ok(image::padded_len((HEADER_LEN + self.layout()?.body_len) as u64))
     }
 }
 
@@ -174,10 +175,16 @@ impl ImageFamily for TopKImage {
         let params = TopKParams { capacity: field(OFF_CAPACITY)?, max_key_len: field(OFF_MAX_KEY)? };
         let layout = params.layout().map_err(|_| Error::CorruptHeader)?;
         let reserved = image::zeroed(image, 60..64) && image::zeroed(image, 72..HEADER_LEN);
-        if field(OFF_USED)? > params.capacity || !reserved || image.len() != HEADER_LEN + layout.body_len {
+        let expected = image::padded_len((HEADER_LEN + layout.body_len) as u64);
+        if field(OFF_USED)? > params.capacity || !reserved || image.len() as u64 != expected {
             return Err(Error::CorruptHeader);
         }
         Ok(layout)
+    }
+
+    #[inline]
+    fn body_len(_common: &CommonHeader, layout: &TopKLayout) -> usize {
+        layout.body_len
     }
 
     fn check_body(common: &CommonHeader, layout: &TopKLayout, image: &[u8]) -> Result<()> {
@@ -224,6 +231,7 @@ pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
 /// counters, heap elements and positions are zero.
 fn check_topk_body(bytes: &[u8], layout: &TopKLayout, seed: u64) -> Result<()> {
     let (header, body) = bytes.split_at_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
+    let body = body.get(..layout.body_len).ok_or(Error::BufferTooSmall)?;
     let view = TopK { header, body, layout: *layout, seed };
     let used = view.used();
     let total = view.total();
@@ -453,7 +461,7 @@ impl<'a> TopK<'a> {
             } else if at >= n {
                 continue;
             }
-            if let Some(tail) = out.get_mut(at..n) {
+            if let Some(tail) = out.get_mut(at..n).filter(|t| !t.is_empty()) {
                 tail.rotate_right(1);
                 if let Some(first) = tail.first_mut() {
                     *first = make(item);

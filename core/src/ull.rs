@@ -39,6 +39,7 @@
 //! | 64 | 16 | `u128` sum over registers of their change probability in units of 2^-64 (valid only with the flag; else 0) |
 //! | 80 | 48 | reserved, 0 |
 //! | 128 | `m` | registers |
+//! | … | 0..63 | zero padding to a multiple of 64 bytes (every live image length is) |
 //!
 //! Merging: [`UllMut::merge`] takes a sketch of the same seed and a
 //! precision at least this one's (higher precisions fold down).
@@ -80,7 +81,7 @@ const ML_BIAS_CORRECTION: f64 = 0.481_473_765_277_200_66;
 /// Errors: [`Error::InvalidParameter`] unless `4 <= p <= 18`.
 pub fn image_len(p: u8) -> Result<u64> {
     check_precision(p)?;
-    Ok((HEADER_LEN + (1usize << p)) as u64)
+    Ok(image::padded_len((HEADER_LEN + (1usize << p)) as u64))
 }
 
 /// The theoretical relative standard error of the FGRA estimate, `sqrt(v/m)`.
@@ -130,10 +131,15 @@ impl ImageFamily for UllImage {
         }
         let p = image.get(OFF_PRECISION).copied().ok_or(Error::BufferTooSmall)?;
         check_precision(p).map_err(|_| Error::CorruptHeader)?;
-        if image.len() != HEADER_LEN + (1usize << p) {
+        if image.len() as u64 != image::padded_len((HEADER_LEN + (1usize << p)) as u64) {
             return Err(Error::CorruptHeader);
         }
         Ok(p)
+    }
+
+    #[inline]
+    fn body_len(_common: &CommonHeader, p: &u8) -> usize {
+        1usize << *p
     }
 
     fn check_body(_common: &CommonHeader, p: &u8, image: &[u8]) -> Result<()> {
@@ -183,7 +189,7 @@ pub const fn is_legal_register(r: u8, p: u8) -> bool {
 }
 
 fn check_registers(bytes: &[u8], p: u8) -> Result<()> {
-    let registers = bytes.get(HEADER_LEN..).ok_or(Error::BufferTooSmall)?;
+    let registers = bytes.get(HEADER_LEN..HEADER_LEN + (1usize << p)).ok_or(Error::BufferTooSmall)?;
     if !registers.iter().all(|r| is_legal_register(*r, p)) {
         return Err(Error::CorruptBody);
     }

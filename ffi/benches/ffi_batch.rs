@@ -4,10 +4,10 @@
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sketches::bloom::{sketch_bloom_add_batch, sketch_bloom_contains_batch, sketch_bloom_params};
-use sketches::sbbf::{sketch_sbbf_add_batch, sketch_sbbf_contains_batch, sketch_sbbf_params};
-use sketches::{sketch_slice, sketch_status};
 use sketches_core::{bloom, sbbf};
+use sketches_ffi::bloom::{sketch_bloom_add_batch, sketch_bloom_contains_batch, sketch_bloom_params};
+use sketches_ffi::sbbf::{sketch_sbbf_add_batch, sketch_sbbf_contains_batch, sketch_sbbf_params};
+use sketches_ffi::sketch_slice;
 
 const N: usize = 1_000_000;
 const CHUNK: usize = 4096;
@@ -42,7 +42,7 @@ fn bench(c: &mut Criterion) {
     // The same input both ways: pointer+length pairs (`sketch_slice` for C,
     // `&[u8]` for Rust) over the same key bytes.
     let slices: Vec<sketch_slice> =
-        keys.iter().map(|k| sketch_slice { ptr: k.as_ptr(), len: k.len() }).collect();
+        keys.iter().map(|k| sketch_slice { ptr: k.as_ptr().cast(), len: k.len() }).collect();
     let refs: Vec<&[u8]> = keys.iter().map(|k| &k[..]).collect();
     let mut results = vec![false; CHUNK];
 
@@ -69,8 +69,9 @@ fn bench(c: &mut Criterion) {
             let img = bloom_img.bytes();
             // SAFETY: valid buffer, params and key slices for the whole call.
             unsafe {
-                let st = sketches::bloom::sketch_bloom_init(img.as_mut_ptr().cast(), img.len(), &c_params, 0);
-                assert_eq!(st, sketch_status::SKETCH_OK);
+                let st =
+                    sketches_ffi::bloom::sketch_bloom_init(img.as_mut_ptr().cast(), img.len(), &c_params, 0);
+                assert_eq!(st, sketches_ffi::SKETCH_OK);
                 for chunk in slices.chunks(CHUNK) {
                     let st = sketch_bloom_add_batch(
                         img.as_mut_ptr().cast(),
@@ -79,7 +80,7 @@ fn bench(c: &mut Criterion) {
                         chunk.len(),
                         std::ptr::null_mut(),
                     );
-                    assert_eq!(st, sketch_status::SKETCH_OK);
+                    assert_eq!(st, sketches_ffi::SKETCH_OK);
                 }
             }
         })
@@ -108,7 +109,7 @@ fn bench(c: &mut Criterion) {
                         results.as_mut_ptr(),
                     )
                 };
-                assert_eq!(st, sketch_status::SKETCH_OK);
+                assert_eq!(st, sketches_ffi::SKETCH_OK);
                 std::hint::black_box(&results);
             }
         })
@@ -127,8 +128,9 @@ fn bench(c: &mut Criterion) {
             let img = sbbf_img.bytes();
             // SAFETY: valid buffer, params and key slices for the whole call.
             unsafe {
-                let st = sketches::sbbf::sketch_sbbf_init(img.as_mut_ptr().cast(), img.len(), &c_sparams, 0);
-                assert_eq!(st, sketch_status::SKETCH_OK);
+                let st =
+                    sketches_ffi::sbbf::sketch_sbbf_init(img.as_mut_ptr().cast(), img.len(), &c_sparams, 0);
+                assert_eq!(st, sketches_ffi::SKETCH_OK);
                 for chunk in slices.chunks(CHUNK) {
                     let st = sketch_sbbf_add_batch(
                         img.as_mut_ptr().cast(),
@@ -137,7 +139,7 @@ fn bench(c: &mut Criterion) {
                         chunk.len(),
                         std::ptr::null_mut(),
                     );
-                    assert_eq!(st, sketch_status::SKETCH_OK);
+                    assert_eq!(st, sketches_ffi::SKETCH_OK);
                 }
             }
         })
@@ -166,7 +168,7 @@ fn bench(c: &mut Criterion) {
                         results.as_mut_ptr(),
                     )
                 };
-                assert_eq!(st, sketch_status::SKETCH_OK);
+                assert_eq!(st, sketches_ffi::SKETCH_OK);
             }
         })
     });

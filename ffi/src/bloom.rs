@@ -5,7 +5,7 @@
 //! (`const void *buf`) may run concurrently on the same buffer; a call that
 //! takes `void *buf` needs exclusive access to it.
 
-use crate::boundary::{guard, sketch_slice};
+use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
 use crate::status::sketch_status;
@@ -41,14 +41,16 @@ impl From<BloomParams> for sketch_bloom_params {
     }
 }
 
-impl From<&sketch_bloom_params> for BloomParams {
-    fn from(p: &sketch_bloom_params) -> Self {
-        BloomParams {
-            bits: p.bits,
-            hashes: p.hashes,
-            planned_items: p.planned_items,
-            planned_fpr: p.planned_fpr,
-        }
+impl CParams for sketch_bloom_params {
+    type Core = BloomParams;
+    fn to_core(&self) -> Result<BloomParams, Fail> {
+        reserved_zero(u64::from(self.reserved))?;
+        Ok(BloomParams {
+            bits: self.bits,
+            hashes: self.hashes,
+            planned_items: self.planned_items,
+            planned_fpr: self.planned_fpr,
+        })
     }
 }
 
@@ -93,7 +95,7 @@ pub unsafe extern "C" fn sketch_bloom_plan(
     fpr: f64,
     out: *mut sketch_bloom_params,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(out)?;
         let p = BloomParams::for_items(items, fpr)?;
         // SAFETY: caller contract.
@@ -115,7 +117,7 @@ pub unsafe extern "C" fn sketch_bloom_plan_bits(
     hashes: u32,
     out: *mut sketch_bloom_params,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(out)?;
         let p = BloomParams::with_bits(bits, hashes)?;
         // SAFETY: caller contract.
@@ -123,7 +125,8 @@ pub unsafe extern "C" fn sketch_bloom_plan_bits(
     })
 }
 
-/// Exact image size in bytes for `params` (allocate this much, 8-byte aligned).
+/// Exact image size in bytes for `params`, a multiple of `SKETCH_IMAGE_ALIGN`
+/// (allocate that much with that alignment; 8 is the minimum).
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
 ///
@@ -134,11 +137,11 @@ pub unsafe extern "C" fn sketch_bloom_size(
     params: *const sketch_bloom_params,
     bytes: *mut u64,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(params)?;
         crate::boundary::require(bytes)?;
         // SAFETY: non-NULL; caller contract.
-        let p = BloomParams::from(unsafe { &*params });
+        let p = unsafe { boundary::params(params)? };
         let n = p.image_len()?;
         // SAFETY: non-NULL; caller contract.
         unsafe { crate::boundary::write_out(bytes, n) }
@@ -160,10 +163,10 @@ pub unsafe extern "C" fn sketch_bloom_init(
     params: *const sketch_bloom_params,
     seed: u64,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(params)?;
         // SAFETY: non-NULL; caller contract.
-        let p = BloomParams::from(unsafe { &*params });
+        let p = unsafe { boundary::params(params)? };
         // SAFETY: caller contract.
         unsafe { filter::mutate(buf, len, |b| bloom::init(b, &p, seed).map(|_| ())) }
     })
@@ -188,7 +191,7 @@ pub unsafe extern "C" fn sketch_bloom_add(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add(key)))
     })
@@ -206,7 +209,7 @@ pub unsafe extern "C" fn sketch_bloom_add_u64(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add_u64(key))) })
+    run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add_u64(key))) })
 }
 
 /// Adds a precomputed hash (`sketch_hash(key, len, seed)` with the filter's
@@ -222,7 +225,7 @@ pub unsafe extern "C" fn sketch_bloom_add_hash(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add_hash(hash))) })
+    run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add_hash(hash))) })
 }
 
 /// Tests a byte key: `*out` is false when the key was certainly never added,
@@ -241,7 +244,7 @@ pub unsafe extern "C" fn sketch_bloom_contains(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains(key)))
     })
@@ -259,7 +262,7 @@ pub unsafe extern "C" fn sketch_bloom_contains_u64(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains_u64(key))) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains_u64(key))) })
 }
 
 /// Tests a precomputed hash. See `sketch_bloom_contains`.
@@ -274,7 +277,7 @@ pub unsafe extern "C" fn sketch_bloom_contains_hash(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains_hash(hash))) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains_hash(hash))) })
 }
 
 /// Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)
@@ -292,12 +295,58 @@ pub unsafe extern "C" fn sketch_bloom_add_batch(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe { add_keys(buf, len, Keys::slices(keys, count)?, was_new) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_bloom_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `was_new`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, was_new) })
+}
+
+/// Adds `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_bloom_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; `was_new`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::ints(keys, count)?, was_new) })
+}
+
+/// Shared body of `sketch_bloom_add_batch`, `sketch_bloom_add_packed` and `sketch_bloom_add_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, was_new: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
         filter::add_keys(
             buf,
             len,
             keys,
-            count,
             was_new,
             |b| {
                 bloom::wrap_mut(b).map(|f| {
@@ -307,7 +356,7 @@ pub unsafe extern "C" fn sketch_bloom_add_batch(
             },
             |f, h, o| f.add_hashes(h, o),
         )
-    })
+    }
 }
 
 /// Adds `count` precomputed hashes in one call. See `sketch_bloom_add_batch`.
@@ -323,7 +372,7 @@ pub unsafe extern "C" fn sketch_bloom_add_hash_batch(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::add_hashes(buf, len, hashes, count, was_new, |b, h, o| bloom::wrap_mut(b)?.add_hashes(h, o))
     })
 }
@@ -341,17 +390,63 @@ pub unsafe extern "C" fn sketch_bloom_contains_batch(
     results: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        filter::contains_keys(
+    run(|| unsafe { contains_keys(buf, len, Keys::slices(keys, count)?, results) })
+}
+
+/// Tests `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_bloom_contains_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_packed(
+    buf: *const c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { contains_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, results) })
+}
+
+/// Tests `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_bloom_contains_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_u64_batch(
+    buf: *const c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { contains_keys(buf, len, Keys::ints(keys, count)?, results) })
+}
+
+/// Shared body of `sketch_bloom_contains_batch`, `sketch_bloom_contains_packed` and `sketch_bloom_contains_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn contains_keys(buf: *const c_void, len: usize, keys: Keys<'_>, results: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        filter::query_keys(
             buf,
             len,
             keys,
-            count,
             results,
             |b| bloom::wrap(b).map(|f| (f, f.key_hasher())),
             |f, h, o| f.contains_hashes(h, o),
         )
-    })
+    }
 }
 
 /// Tests `count` precomputed hashes in one call.
@@ -367,8 +462,8 @@ pub unsafe extern "C" fn sketch_bloom_contains_hash_batch(
     results: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        filter::contains_hashes(buf, len, hashes, count, results, |b, h, o| {
+    run(|| unsafe {
+        filter::query_hashes(buf, len, hashes, count, results, |b, h, o| {
             bloom::wrap(b)?.contains_hashes(h, o)
         })
     })
@@ -389,7 +484,7 @@ pub unsafe extern "C" fn sketch_bloom_union(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         merge_with(|d, s| bloom::wrap_mut(d)?.union(&bloom::wrap(s)?), dst, dst_len, src, src_len)
     })
 }
@@ -406,7 +501,7 @@ pub unsafe extern "C" fn sketch_bloom_intersect(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         merge_with(|d, s| bloom::wrap_mut(d)?.intersect(&bloom::wrap(s)?), dst, dst_len, src, src_len)
     })
 }
@@ -422,7 +517,7 @@ pub unsafe extern "C" fn sketch_bloom_get_stats(
     out: *mut sketch_bloom_stats,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::query(buf, len, out, |b| {
             let s = bloom::wrap(b)?.stats();
             Ok(sketch_bloom_stats {
@@ -453,7 +548,7 @@ pub unsafe extern "C" fn sketch_bloom_capacity(
     flags: *mut u32,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, flags, |b| Ok(bloom::wrap(b)?.capacity().0)) })
+    run(|| unsafe { filter::query(buf, len, flags, |b| Ok(bloom::wrap(b)?.capacity().0)) })
 }
 
 /// Removes every item (zeroes bits and counters); parameters and seed stay.
@@ -463,7 +558,7 @@ pub unsafe extern "C" fn sketch_bloom_capacity(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_bloom_clear(buf: *mut c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             bloom::wrap_mut(b)?.clear();
             Ok(())
@@ -488,7 +583,7 @@ pub unsafe extern "C" fn sketch_bloom_export(
     written: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { export_with(bloom::export, buf, len, out, out_len, written) })
+    run(|| unsafe { export_with(bloom::export, buf, len, out, out_len, written) })
 }
 
 /// Deserializes untrusted bytes: checks headers, exact length and checksum,
@@ -509,7 +604,7 @@ pub unsafe extern "C" fn sketch_bloom_import(
     dst_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { import_with(bloom::import, src, src_len, dst, dst_len) })
+    run(|| unsafe { import_with(bloom::import, src, src_len, dst, dst_len) })
 }
 
 /// Checks untrusted bytes in place (headers, exact length, checksum) without
@@ -520,5 +615,5 @@ pub unsafe extern "C" fn sketch_bloom_import(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_bloom_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { Ok(bloom::verify(crate::boundary::bytes(bytes, len)?)?) })
+    run(|| unsafe { Ok(bloom::verify(crate::boundary::bytes(bytes, len)?)?) })
 }

@@ -1,9 +1,18 @@
-//! The only place raw pointers become Rust references, and the panic guard
-//! every exported function runs inside.
+//! The only place raw pointers become Rust references, and where results
+//! become status numbers.
+//!
+//! Every exported function is `run(|| ...)` over a body returning
+//! [`Status`]; core errors convert into their stable numbers with `?`. No
+//! exported function can reach a panic (the `panic_free` test links the
+//! library with a panic handler that references an undefined symbol), so
+//! there is nothing to catch: the crate is `no_std` and carries no unwinder.
 
-use crate::status::sketch_status;
+use crate::status::{
+    self, sketch_status, SKETCH_INVALID_ARGUMENT, SKETCH_INVALID_PARAMETER, SKETCH_MISALIGNED,
+};
+use crate::status::{SKETCH_NULL_POINTER, SKETCH_OK};
 use core::ffi::c_void;
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use sketches_core::hash::KeyHasher;
 
 /// A byte string passed from C: pointer and length. `ptr` may be NULL only
 /// when `len` is 0.
@@ -12,34 +21,41 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 #[derive(Copy, Clone, Debug)]
 pub struct sketch_slice {
     /// First byte (NULL allowed when `len` is 0).
-    pub ptr: *const u8,
+    pub ptr: *const c_void,
     /// Number of bytes.
     pub len: usize,
 }
 
-pub(crate) type Status = Result<(), sketch_status>;
+/// The status of a failed call (never `SKETCH_OK`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Fail(pub(crate) sketch_status);
 
-/// Runs `body`, converting its error and any panic into a status, so nothing
-/// unwinds into C.
-pub(crate) fn guard(body: impl FnOnce() -> Status) -> sketch_status {
-    match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(())) => sketch_status::SKETCH_OK,
-        Ok(Err(status)) => status,
-        Err(_) => sketch_status::SKETCH_INTERNAL_ERROR,
+impl From<sketches_core::Error> for Fail {
+    #[inline]
+    fn from(e: sketches_core::Error) -> Self {
+        Fail(status::from_error(e))
     }
 }
 
-/// Like [`guard`] for functions that return a value instead of a status.
-pub(crate) fn guard_value<T>(fallback: T, body: impl FnOnce() -> T) -> T {
-    catch_unwind(AssertUnwindSafe(body)).unwrap_or(fallback)
+/// What the body of an exported function returns.
+pub(crate) type Status = Result<(), Fail>;
+
+/// Runs the body of an exported function and returns its status number.
+#[inline(always)]
+pub(crate) fn run(body: impl FnOnce() -> Status) -> sketch_status {
+    match body() {
+        Ok(()) => SKETCH_OK,
+        Err(Fail(code)) => code,
+    }
 }
 
+#[inline(always)]
 fn check(ptr: *const c_void, len: usize) -> Status {
     if ptr.is_null() && len != 0 {
-        return Err(sketch_status::SKETCH_NULL_POINTER);
+        return Err(Fail(SKETCH_NULL_POINTER));
     }
     if len > isize::MAX as usize {
-        return Err(sketch_status::SKETCH_INVALID_ARGUMENT);
+        return Err(Fail(SKETCH_INVALID_ARGUMENT));
     }
     Ok(())
 }
@@ -49,14 +65,15 @@ fn check(ptr: *const c_void, len: usize) -> Status {
 /// # Safety
 /// Unless NULL, `ptr` must point to `len` readable bytes that stay valid and
 /// are not written by anyone else for the lifetime `'a`.
-pub(crate) unsafe fn bytes<'a>(ptr: *const c_void, len: usize) -> Result<&'a [u8], sketch_status> {
+#[inline(always)]
+pub(crate) unsafe fn bytes<'a>(ptr: *const c_void, len: usize) -> Result<&'a [u8], Fail> {
     check(ptr, len)?;
     if len == 0 {
         return Ok(&[]);
     }
     // SAFETY: non-NULL (checked), len <= isize::MAX (checked); validity and
     // exclusivity of the memory are the caller's documented contract.
-    Ok(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) })
+    Ok(unsafe { core::slice::from_raw_parts(ptr.cast::<u8>(), len) })
 }
 
 /// Mutably borrows `len` bytes at `ptr` (NULL with length 0 is empty).
@@ -64,32 +81,33 @@ pub(crate) unsafe fn bytes<'a>(ptr: *const c_void, len: usize) -> Result<&'a [u8
 /// # Safety
 /// Unless NULL, `ptr` must point to `len` writable bytes that no one else
 /// reads or writes for the lifetime `'a`.
-pub(crate) unsafe fn bytes_mut<'a>(ptr: *mut c_void, len: usize) -> Result<&'a mut [u8], sketch_status> {
+#[inline(always)]
+pub(crate) unsafe fn bytes_mut<'a>(ptr: *mut c_void, len: usize) -> Result<&'a mut [u8], Fail> {
     check(ptr, len)?;
     if len == 0 {
         return Ok(&mut []);
     }
     // SAFETY: as in `bytes`, plus exclusive access per the caller's contract.
-    Ok(unsafe { std::slice::from_raw_parts_mut(ptr.cast::<u8>(), len) })
+    Ok(unsafe { core::slice::from_raw_parts_mut(ptr.cast::<u8>(), len) })
 }
 
 /// Borrows an array of `count` elements (NULL allowed when `count` is 0).
 ///
 /// # Safety
 /// Unless NULL, `ptr` must point to `count` valid, aligned `T` values.
-pub(crate) unsafe fn array<'a, T>(ptr: *const T, count: usize) -> Result<&'a [T], sketch_status> {
-    let bytes_len =
-        count.checked_mul(std::mem::size_of::<T>()).ok_or(sketch_status::SKETCH_INVALID_ARGUMENT)?;
+#[inline]
+pub(crate) unsafe fn array<'a, T>(ptr: *const T, count: usize) -> Result<&'a [T], Fail> {
+    let bytes_len = count.checked_mul(core::mem::size_of::<T>()).ok_or(Fail(SKETCH_INVALID_ARGUMENT))?;
     check(ptr.cast(), bytes_len)?;
     if count == 0 {
         return Ok(&[]);
     }
-    if !(ptr as usize).is_multiple_of(std::mem::align_of::<T>()) {
-        return Err(sketch_status::SKETCH_MISALIGNED);
+    if !(ptr as usize).is_multiple_of(core::mem::align_of::<T>()) {
+        return Err(Fail(SKETCH_MISALIGNED));
     }
     // SAFETY: non-NULL, aligned, size checked against isize::MAX above;
     // validity is the caller's contract.
-    Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
+    Ok(unsafe { core::slice::from_raw_parts(ptr, count) })
 }
 
 /// Mutably borrows an output array of `count` elements (NULL allowed when
@@ -98,54 +116,57 @@ pub(crate) unsafe fn array<'a, T>(ptr: *const T, count: usize) -> Result<&'a [T]
 /// # Safety
 /// Unless NULL, `ptr` must point to `count` writable `T` slots that no one
 /// else accesses during the call.
-pub(crate) unsafe fn array_mut<'a, T>(ptr: *mut T, count: usize) -> Result<&'a mut [T], sketch_status> {
-    let bytes_len =
-        count.checked_mul(std::mem::size_of::<T>()).ok_or(sketch_status::SKETCH_INVALID_ARGUMENT)?;
+#[inline]
+pub(crate) unsafe fn array_mut<'a, T>(ptr: *mut T, count: usize) -> Result<&'a mut [T], Fail> {
+    let bytes_len = count.checked_mul(core::mem::size_of::<T>()).ok_or(Fail(SKETCH_INVALID_ARGUMENT))?;
     check(ptr.cast_const().cast(), bytes_len)?;
     if count == 0 {
         return Ok(&mut []);
     }
-    if !(ptr as usize).is_multiple_of(std::mem::align_of::<T>()) {
-        return Err(sketch_status::SKETCH_MISALIGNED);
+    if !(ptr as usize).is_multiple_of(core::mem::align_of::<T>()) {
+        return Err(Fail(SKETCH_MISALIGNED));
     }
     // SAFETY: non-NULL, aligned, size checked; exclusivity is the caller's contract.
-    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, count) })
+    Ok(unsafe { core::slice::from_raw_parts_mut(ptr, count) })
 }
 
-/// Turns the keys of a batch into byte slices, checking every pointer first
-/// so that a bad key fails the whole call before anything changes.
+/// An optional per-item output array: NULL means "not wanted".
 ///
 /// # Safety
-/// `keys` must point to `count` `sketch_slice` values whose pointers satisfy
-/// the contract of [`bytes`].
-pub(crate) unsafe fn key_slices(keys: &[sketch_slice]) -> Result<(), sketch_status> {
-    for k in keys {
-        check(k.ptr.cast(), k.len)?;
-    }
-    Ok(())
-}
-
-/// The bytes of one key already checked by [`key_slices`].
-///
-/// # Safety
-/// As for [`bytes`].
+/// As for [`array_mut`].
 #[inline]
-pub(crate) unsafe fn key_bytes<'a>(key: &sketch_slice) -> &'a [u8] {
-    if key.len == 0 {
-        return &[];
+pub(crate) unsafe fn optional_array_mut<'a, T>(
+    ptr: *mut T,
+    count: usize,
+) -> Result<Option<&'a mut [T]>, Fail> {
+    if ptr.is_null() {
+        return Ok(None);
     }
-    // SAFETY: checked by `key_slices` (non-NULL for len > 0, len <= isize::MAX);
-    // validity is the caller's contract.
-    unsafe { std::slice::from_raw_parts(key.ptr, key.len) }
+    // SAFETY: forwarded contract.
+    Ok(Some(unsafe { array_mut(ptr, count)? }))
+}
+
+/// A required per-item output array (NULL allowed only when `count` is 0).
+///
+/// # Safety
+/// As for [`array_mut`].
+#[inline]
+pub(crate) unsafe fn required_array_mut<'a, T>(ptr: *mut T, count: usize) -> Result<&'a mut [T], Fail> {
+    if count > 0 {
+        require(ptr)?;
+    }
+    // SAFETY: forwarded contract.
+    unsafe { array_mut(ptr, count) }
 }
 
 /// Writes `value` to a non-NULL output pointer.
 ///
 /// # Safety
 /// Unless NULL, `ptr` must be valid for a write of `T`.
+#[inline(always)]
 pub(crate) unsafe fn write_out<T>(ptr: *mut T, value: T) -> Status {
     if ptr.is_null() {
-        return Err(sketch_status::SKETCH_NULL_POINTER);
+        return Err(Fail(SKETCH_NULL_POINTER));
     }
     // SAFETY: non-NULL; validity for writes is the caller's contract.
     unsafe { ptr.write_unaligned(value) };
@@ -156,6 +177,7 @@ pub(crate) unsafe fn write_out<T>(ptr: *mut T, value: T) -> Status {
 ///
 /// # Safety
 /// Unless NULL, `ptr` must be valid for a write of `T`.
+#[inline(always)]
 pub(crate) unsafe fn write_optional<T>(ptr: *mut T, value: T) {
     if !ptr.is_null() {
         // SAFETY: non-NULL; validity for writes is the caller's contract.
@@ -163,11 +185,44 @@ pub(crate) unsafe fn write_optional<T>(ptr: *mut T, value: T) {
     }
 }
 
+/// A parameter struct of the C ABI and the core parameters it stands for.
+pub(crate) trait CParams: Copy {
+    /// The core's parameter type.
+    type Core;
+    /// Checks the reserved fields (must be 0: minor versions may give them
+    /// meaning) and converts; range checks are the core's.
+    fn to_core(&self) -> Result<Self::Core, Fail>;
+}
+
+/// Fails with `SKETCH_INVALID_PARAMETER` unless a reserved field is 0.
+#[inline]
+pub(crate) fn reserved_zero(value: u64) -> Status {
+    if value == 0 {
+        Ok(())
+    } else {
+        Err(Fail(SKETCH_INVALID_PARAMETER))
+    }
+}
+
+/// Reads a parameter struct the caller passed by pointer and converts it.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (a reserved field is not 0).
+///
+/// # Safety
+/// Unless NULL, `ptr` must point to a readable `P` (any alignment).
+#[inline]
+pub(crate) unsafe fn params<P: CParams>(ptr: *const P) -> Result<P::Core, Fail> {
+    require(ptr)?;
+    // SAFETY: non-NULL; validity is the caller's contract.
+    unsafe { ptr.read_unaligned() }.to_core()
+}
+
 /// Fails with `SKETCH_NULL_POINTER` when a required output pointer is NULL,
 /// before any work is done.
+#[inline(always)]
 pub(crate) fn require<T>(ptr: *const T) -> Status {
     if ptr.is_null() {
-        Err(sketch_status::SKETCH_NULL_POINTER)
+        Err(Fail(SKETCH_NULL_POINTER))
     } else {
         Ok(())
     }
@@ -182,54 +237,171 @@ pub(crate) fn overlaps(a: *const c_void, a_len: usize, b: *const c_void, b_len: 
     a < b.saturating_add(b_len) && b < a.saturating_add(a_len)
 }
 
-/// Number of keys hashed per chunk in batch calls (stack space: 2 KiB).
-pub(crate) const CHUNK: usize = 256;
+/// Keys hashed per chunk in batch calls (512 bytes of stack).
+pub(crate) const CHUNK: usize = 64;
 
-/// Hashes a batch of keys chunk by chunk and hands each chunk of hashes,
-/// with the matching slice of the optional per-item output, to `sink`.
-///
-/// # Safety
-/// The keys must satisfy the contract of [`key_slices`].
-pub(crate) unsafe fn for_hashed_chunks(
-    keys: &[sketch_slice],
-    mut out: Option<&mut [bool]>,
-    hash: impl Fn(&[u8]) -> u64,
-    mut sink: impl FnMut(&[u64], Option<&mut [bool]>) -> Status,
-) -> Status {
-    // SAFETY: forwarded contract.
-    unsafe { key_slices(keys)? };
-    let mut hashes = [0u64; CHUNK];
-    for (index, chunk) in keys.chunks(CHUNK).enumerate() {
-        for (h, k) in hashes.iter_mut().zip(chunk) {
-            // SAFETY: checked by `key_slices` above.
-            *h = hash(unsafe { key_bytes(k) });
-        }
-        let start = index * CHUNK;
-        let part = out.as_deref_mut().and_then(|o| o.get_mut(start..start + chunk.len()));
-        sink(hashes.get(..chunk.len()).unwrap_or(&[]), part)?;
-    }
-    Ok(())
+/// The keys of a batch call, in one of the three shapes of the C ABI, all
+/// validated before anything changes.
+#[derive(Copy, Clone)]
+pub(crate) struct Keys<'a> {
+    shape: Shape<'a>,
 }
 
-/// Like [`for_hashed_chunks`], for per-item inputs or outputs of any type:
-/// `sink` receives the index of the chunk's first key and its hashes.
-///
-/// # Safety
-/// The keys must satisfy the contract of [`key_slices`].
-pub(crate) unsafe fn for_hashed_ranges(
-    keys: &[sketch_slice],
-    hash: impl Fn(&[u8]) -> u64,
-    mut sink: impl FnMut(usize, &[u64]) -> Status,
-) -> Status {
-    // SAFETY: forwarded contract.
-    unsafe { key_slices(keys)? };
-    let mut hashes = [0u64; CHUNK];
-    for (index, chunk) in keys.chunks(CHUNK).enumerate() {
-        for (h, k) in hashes.iter_mut().zip(chunk) {
-            // SAFETY: checked by `key_slices` above.
-            *h = hash(unsafe { key_bytes(k) });
+#[derive(Copy, Clone)]
+enum Shape<'a> {
+    /// `sketch_slice` array: every pointer checked (non-NULL unless empty).
+    Slices(&'a [sketch_slice]),
+    /// Arrow Binary layout: key `i` is `data[offsets[i]..offsets[i+1]]`;
+    /// offsets checked non-decreasing and within `data`; `offsets.len()` is
+    /// `count + 1` (0 when `count` is 0 and the caller passed NULL).
+    Packed { data: &'a [u8], offsets: &'a [u32] },
+    /// Integer keys, hashed as their 8 little-endian bytes.
+    Ints(&'a [u64]),
+}
+
+impl<'a> Keys<'a> {
+    /// An array of `count` `sketch_slice`s.
+    ///
+    /// Errors: `SKETCH_NULL_POINTER` (the array, or a key with non-zero
+    /// length), `SKETCH_MISALIGNED`, `SKETCH_INVALID_ARGUMENT` (a length
+    /// above `PTRDIFF_MAX`).
+    ///
+    /// # Safety
+    /// Unless NULL, `keys` must point to `count` `sketch_slice`s whose
+    /// non-NULL pointers point to `len` readable bytes, valid for `'a`.
+    #[inline]
+    pub(crate) unsafe fn slices(keys: *const sketch_slice, count: usize) -> Result<Self, Fail> {
+        // SAFETY: caller contract.
+        let keys = unsafe { array(keys, count)? };
+        for k in keys {
+            check(k.ptr, k.len)?;
         }
-        sink(index * CHUNK, hashes.get(..chunk.len()).unwrap_or(&[]))?;
+        Ok(Keys { shape: Shape::Slices(keys) })
     }
-    Ok(())
+
+    /// `count` keys packed in `data` (`data_len` bytes) with `count + 1`
+    /// offsets: the Arrow Binary/String layout.
+    ///
+    /// Errors: `SKETCH_NULL_POINTER` (`offsets` with `count > 0`, or `data`
+    /// with `data_len > 0`), `SKETCH_MISALIGNED` (offsets not 4-byte
+    /// aligned), `SKETCH_INVALID_PARAMETER` (offsets decreasing or past
+    /// `data_len`).
+    ///
+    /// # Safety
+    /// Unless NULL, `data` must point to `data_len` readable bytes and
+    /// `offsets` to `count + 1` readable `uint32_t`s, valid for `'a`.
+    #[inline]
+    pub(crate) unsafe fn packed(
+        data: *const c_void,
+        data_len: usize,
+        offsets: *const u32,
+        count: usize,
+    ) -> Result<Self, Fail> {
+        // SAFETY: caller contract.
+        let data = unsafe { bytes(data, data_len)? };
+        let offsets = if count == 0 && offsets.is_null() {
+            &[]
+        } else {
+            require(offsets)?;
+            let entries = count.checked_add(1).ok_or(Fail(SKETCH_INVALID_ARGUMENT))?;
+            // SAFETY: caller contract (count + 1 entries).
+            unsafe { array(offsets, entries)? }
+        };
+        let mut previous = 0u32;
+        for &offset in offsets {
+            if offset < previous {
+                return Err(Fail(SKETCH_INVALID_PARAMETER));
+            }
+            previous = offset;
+        }
+        if previous as usize > data.len() {
+            return Err(Fail(SKETCH_INVALID_PARAMETER));
+        }
+        Ok(Keys { shape: Shape::Packed { data, offsets } })
+    }
+
+    /// An array of `count` integer keys.
+    ///
+    /// # Safety
+    /// Unless NULL, `keys` must point to `count` readable `uint64_t`s.
+    #[inline]
+    pub(crate) unsafe fn ints(keys: *const u64, count: usize) -> Result<Self, Fail> {
+        // SAFETY: caller contract.
+        Ok(Keys { shape: Shape::Ints(unsafe { array(keys, count)? }) })
+    }
+
+    /// Number of keys.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        match self.shape {
+            Shape::Slices(keys) => keys.len(),
+            Shape::Packed { offsets, .. } => offsets.len().saturating_sub(1),
+            Shape::Ints(keys) => keys.len(),
+        }
+    }
+
+    /// Calls `f` with the bytes of key `i` (an integer key as its 8
+    /// little-endian bytes); `None` when `i` is out of range.
+    #[inline(always)]
+    pub(crate) fn with_key<R>(&self, i: usize, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+        match self.shape {
+            Shape::Slices(keys) => {
+                let key = keys.get(i)?;
+                if key.len == 0 {
+                    return Some(f(&[]));
+                }
+                // SAFETY: `slices` checked this pointer (non-NULL for len > 0,
+                // len <= isize::MAX); validity for 'a is its caller's contract.
+                Some(f(unsafe { core::slice::from_raw_parts(key.ptr.cast::<u8>(), key.len) }))
+            }
+            Shape::Packed { data, offsets } => {
+                let start = *offsets.get(i)? as usize;
+                let end = *offsets.get(i.checked_add(1)?)? as usize;
+                Some(f(data.get(start..end)?))
+            }
+            Shape::Ints(keys) => Some(f(&keys.get(i)?.to_le_bytes())),
+        }
+    }
+
+    /// Hashes keys `start .. start + out.len()` into `out`.
+    #[inline]
+    fn hash_into(&self, start: usize, out: &mut [u64], hasher: KeyHasher) {
+        for (i, h) in (start..).zip(out.iter_mut()) {
+            *h = self.with_key(i, |k| hasher.hash(k)).unwrap_or(0);
+        }
+    }
+
+    /// Hashes the keys chunk by chunk ([`CHUNK`] at a time) and hands each
+    /// chunk's first index and hashes to `sink`; stops at the first error.
+    #[inline]
+    pub(crate) fn for_hashed_chunks(
+        &self,
+        hasher: KeyHasher,
+        mut sink: impl FnMut(usize, &[u64]) -> Status,
+    ) -> Status {
+        let mut hashes = [0u64; CHUNK];
+        let total = self.len();
+        let mut start = 0;
+        while start < total {
+            let n = (total - start).min(CHUNK);
+            let chunk = hashes.get_mut(..n).unwrap_or(&mut []);
+            self.hash_into(start, chunk, hasher);
+            sink(start, chunk)?;
+            start += n;
+        }
+        Ok(())
+    }
+}
+
+/// The part of an optional per-item output that belongs to the chunk of
+/// `n` items starting at `start`.
+#[inline(always)]
+pub(crate) fn part<'o, T>(out: &'o mut Option<&mut [T]>, start: usize, n: usize) -> Option<&'o mut [T]> {
+    out.as_deref_mut().and_then(|o| o.get_mut(start..start.saturating_add(n)))
+}
+
+/// The part of a required per-item output that belongs to a chunk.
+#[inline(always)]
+pub(crate) fn part_of<T>(out: &mut [T], start: usize, n: usize) -> Result<&mut [T], Fail> {
+    out.get_mut(start..start.saturating_add(n)).ok_or(Fail(SKETCH_INVALID_ARGUMENT))
 }

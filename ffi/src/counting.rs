@@ -5,12 +5,11 @@
 //! the Bloom filter calls.
 
 use crate::bloom::sketch_bloom_params;
-use crate::boundary::{guard, sketch_slice};
+use crate::boundary::{self, run, sketch_slice, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
 use crate::status::sketch_status;
 use core::ffi::c_void;
-use sketches_core::bloom::BloomParams;
 use sketches_core::counting;
 
 /// Family id of the counting Bloom filter.
@@ -43,7 +42,7 @@ pub struct sketch_counting_stats {
     pub reserved: u32,
 }
 
-/// Exact image size in bytes for `params` (`bits` = counters).
+/// Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `params` (`bits` = counters).
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
 ///
@@ -54,11 +53,11 @@ pub unsafe extern "C" fn sketch_counting_size(
     params: *const sketch_bloom_params,
     bytes: *mut u64,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(params)?;
         crate::boundary::require(bytes)?;
         // SAFETY: non-NULL; caller contract.
-        let p = BloomParams::from(unsafe { &*params });
+        let p = unsafe { boundary::params(params)? };
         let n = counting::image_len(&p)?;
         // SAFETY: non-NULL; caller contract.
         unsafe { crate::boundary::write_out(bytes, n) }
@@ -81,10 +80,10 @@ pub unsafe extern "C" fn sketch_counting_init(
     params: *const sketch_bloom_params,
     seed: u64,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(params)?;
         // SAFETY: non-NULL; caller contract.
-        let p = BloomParams::from(unsafe { &*params });
+        let p = unsafe { boundary::params(params)? };
         // SAFETY: caller contract.
         unsafe { filter::mutate(buf, len, |b| counting::init(b, &p, seed).map(|_| ())) }
     })
@@ -109,7 +108,7 @@ pub unsafe extern "C" fn sketch_counting_add(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::update(buf, len, was_new, |b| Ok(counting::wrap_mut(b)?.add(key)))
     })
@@ -127,7 +126,7 @@ pub unsafe extern "C" fn sketch_counting_add_u64(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, was_new, |b| Ok(counting::wrap_mut(b)?.add_u64(key))) })
+    run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(counting::wrap_mut(b)?.add_u64(key))) })
 }
 
 /// Adds a precomputed hash (`sketch_hash(key, len, seed)` with the filter's
@@ -143,7 +142,7 @@ pub unsafe extern "C" fn sketch_counting_add_hash(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, was_new, |b| Ok(counting::wrap_mut(b)?.add_hash(hash))) })
+    run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(counting::wrap_mut(b)?.add_hash(hash))) })
 }
 
 /// Tests a byte key: `*out` is false when the key was certainly never added,
@@ -162,7 +161,7 @@ pub unsafe extern "C" fn sketch_counting_contains(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::query(buf, len, out, |b| Ok(counting::wrap(b)?.contains(key)))
     })
@@ -180,7 +179,7 @@ pub unsafe extern "C" fn sketch_counting_contains_u64(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(counting::wrap(b)?.contains_u64(key))) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(counting::wrap(b)?.contains_u64(key))) })
 }
 
 /// Tests a precomputed hash. See `sketch_counting_contains`.
@@ -195,7 +194,7 @@ pub unsafe extern "C" fn sketch_counting_contains_hash(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(counting::wrap(b)?.contains_hash(hash))) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(counting::wrap(b)?.contains_hash(hash))) })
 }
 
 /// Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)
@@ -213,12 +212,58 @@ pub unsafe extern "C" fn sketch_counting_add_batch(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe { add_keys(buf, len, Keys::slices(keys, count)?, was_new) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_counting_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `was_new`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_counting_add_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, was_new) })
+}
+
+/// Adds `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_counting_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; `was_new`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_counting_add_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::ints(keys, count)?, was_new) })
+}
+
+/// Shared body of `sketch_counting_add_batch`, `sketch_counting_add_packed` and `sketch_counting_add_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, was_new: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
         filter::add_keys(
             buf,
             len,
             keys,
-            count,
             was_new,
             |b| {
                 counting::wrap_mut(b).map(|f| {
@@ -228,7 +273,7 @@ pub unsafe extern "C" fn sketch_counting_add_batch(
             },
             |f, h, o| f.add_hashes(h, o),
         )
-    })
+    }
 }
 
 /// Adds `count` precomputed hashes in one call. See `sketch_counting_add_batch`.
@@ -244,7 +289,7 @@ pub unsafe extern "C" fn sketch_counting_add_hash_batch(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::add_hashes(buf, len, hashes, count, was_new, |b, h, o| {
             counting::wrap_mut(b)?.add_hashes(h, o)
         })
@@ -264,17 +309,63 @@ pub unsafe extern "C" fn sketch_counting_contains_batch(
     results: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        filter::contains_keys(
+    run(|| unsafe { contains_keys(buf, len, Keys::slices(keys, count)?, results) })
+}
+
+/// Tests `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_counting_contains_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_counting_contains_packed(
+    buf: *const c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { contains_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, results) })
+}
+
+/// Tests `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_counting_contains_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_counting_contains_u64_batch(
+    buf: *const c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { contains_keys(buf, len, Keys::ints(keys, count)?, results) })
+}
+
+/// Shared body of `sketch_counting_contains_batch`, `sketch_counting_contains_packed` and `sketch_counting_contains_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn contains_keys(buf: *const c_void, len: usize, keys: Keys<'_>, results: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        filter::query_keys(
             buf,
             len,
             keys,
-            count,
             results,
             |b| counting::wrap(b).map(|f| (f, f.key_hasher())),
             |f, h, o| f.contains_hashes(h, o),
         )
-    })
+    }
 }
 
 /// Tests `count` precomputed hashes in one call.
@@ -290,8 +381,8 @@ pub unsafe extern "C" fn sketch_counting_contains_hash_batch(
     results: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        filter::contains_hashes(buf, len, hashes, count, results, |b, h, o| {
+    run(|| unsafe {
+        filter::query_hashes(buf, len, hashes, count, results, |b, h, o| {
             counting::wrap(b)?.contains_hashes(h, o)
         })
     })
@@ -312,7 +403,7 @@ pub unsafe extern "C" fn sketch_counting_merge(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         merge_with(|d, s| counting::wrap_mut(d)?.merge(&counting::wrap(s)?), dst, dst_len, src, src_len)
     })
 }
@@ -332,7 +423,7 @@ pub unsafe extern "C" fn sketch_counting_remove(
     key_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::mutate(buf, len, |b| counting::wrap_mut(b)?.remove(key))
     })
@@ -345,7 +436,7 @@ pub unsafe extern "C" fn sketch_counting_remove(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_counting_remove_u64(buf: *mut c_void, len: usize, key: u64) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| counting::wrap_mut(b)?.remove_u64(key)) })
+    run(|| unsafe { filter::mutate(buf, len, |b| counting::wrap_mut(b)?.remove_u64(key)) })
 }
 
 /// Removes a precomputed hash. See `sketch_counting_remove`.
@@ -359,7 +450,7 @@ pub unsafe extern "C" fn sketch_counting_remove_hash(
     hash: u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| counting::wrap_mut(b)?.remove_hash(hash)) })
+    run(|| unsafe { filter::mutate(buf, len, |b| counting::wrap_mut(b)?.remove_hash(hash)) })
 }
 
 /// Removes `count` byte keys; `removed[i]` is false for a key that was not
@@ -376,15 +467,61 @@ pub unsafe extern "C" fn sketch_counting_remove_batch(
     removed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        if count > 0 {
+    run(|| unsafe { remove_keys(buf, len, Keys::slices(keys, count)?, removed) })
+}
+
+/// Removes `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_counting_remove_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `removed`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_counting_remove_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    removed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { remove_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, removed) })
+}
+
+/// Removes `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_counting_remove_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; `removed`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_counting_remove_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    removed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { remove_keys(buf, len, Keys::ints(keys, count)?, removed) })
+}
+
+/// Shared body of `sketch_counting_remove_batch`, `sketch_counting_remove_packed` and `sketch_counting_remove_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn remove_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, removed: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        if keys.len() > 0 {
             crate::boundary::require(removed)?;
         }
         filter::add_keys(
             buf,
             len,
             keys,
-            count,
             removed,
             |b| {
                 counting::wrap_mut(b).map(|f| {
@@ -397,7 +534,7 @@ pub unsafe extern "C" fn sketch_counting_remove_batch(
                 None => Ok(()),
             },
         )
-    })
+    }
 }
 
 /// Removes `count` precomputed hashes; `removed[i]` is false for an item
@@ -415,7 +552,7 @@ pub unsafe extern "C" fn sketch_counting_remove_hash_batch(
     removed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         if count > 0 {
             crate::boundary::require(removed)?;
         }
@@ -437,7 +574,7 @@ pub unsafe extern "C" fn sketch_counting_get_stats(
     out: *mut sketch_counting_stats,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::query(buf, len, out, |b| {
             let s = counting::wrap(b)?.stats();
             Ok(sketch_counting_stats {
@@ -468,7 +605,7 @@ pub unsafe extern "C" fn sketch_counting_capacity(
     flags: *mut u32,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, flags, |b| Ok(counting::wrap(b)?.capacity().0)) })
+    run(|| unsafe { filter::query(buf, len, flags, |b| Ok(counting::wrap(b)?.capacity().0)) })
 }
 
 /// Removes every item (zeroes counters and statistics); parameters and seed stay.
@@ -478,7 +615,7 @@ pub unsafe extern "C" fn sketch_counting_capacity(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_counting_clear(buf: *mut c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             counting::wrap_mut(b)?.clear();
             Ok(())
@@ -503,7 +640,7 @@ pub unsafe extern "C" fn sketch_counting_export(
     written: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { export_with(counting::export, buf, len, out, out_len, written) })
+    run(|| unsafe { export_with(counting::export, buf, len, out, out_len, written) })
 }
 
 /// Deserializes untrusted bytes: checks headers, exact length and checksum,
@@ -524,7 +661,7 @@ pub unsafe extern "C" fn sketch_counting_import(
     dst_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { import_with(counting::import, src, src_len, dst, dst_len) })
+    run(|| unsafe { import_with(counting::import, src, src_len, dst, dst_len) })
 }
 
 /// Checks untrusted bytes in place (headers, exact length, checksum) without
@@ -535,5 +672,5 @@ pub unsafe extern "C" fn sketch_counting_import(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_counting_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { Ok(counting::verify(crate::boundary::bytes(bytes, len)?)?) })
+    run(|| unsafe { Ok(counting::verify(crate::boundary::bytes(bytes, len)?)?) })
 }

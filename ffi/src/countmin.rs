@@ -1,6 +1,6 @@
 //! C ABI of the Count-Min sketch (`sketches_core::countmin`).
 
-use crate::boundary::{self, guard, sketch_slice, Status};
+use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
 use crate::status::sketch_status;
@@ -39,14 +39,16 @@ impl From<CountMinParams> for sketch_countmin_params {
     }
 }
 
-impl From<&sketch_countmin_params> for CountMinParams {
-    fn from(p: &sketch_countmin_params) -> Self {
-        CountMinParams {
-            width: p.width,
-            depth: p.depth,
-            counter_bits: p.counter_bits,
-            conservative: p.conservative != 0,
-        }
+impl CParams for sketch_countmin_params {
+    type Core = CountMinParams;
+    fn to_core(&self) -> Result<CountMinParams, Fail> {
+        reserved_zero(u64::from(self.reserved))?;
+        Ok(CountMinParams {
+            width: self.width,
+            depth: self.depth,
+            counter_bits: self.counter_bits,
+            conservative: self.conservative != 0,
+        })
     }
 }
 
@@ -85,7 +87,7 @@ pub unsafe extern "C" fn sketch_countmin_plan(
     delta: f64,
     out: *mut sketch_countmin_params,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(out)?;
         let p = CountMinParams::for_error(epsilon, delta)?;
         // SAFETY: non-NULL; caller contract.
@@ -105,7 +107,7 @@ pub unsafe extern "C" fn sketch_countmin_plan_size(
     depth: u32,
     out: *mut sketch_countmin_params,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(out)?;
         let p = CountMinParams::with_size(width, depth)?;
         // SAFETY: non-NULL; caller contract.
@@ -113,7 +115,7 @@ pub unsafe extern "C" fn sketch_countmin_plan_size(
     })
 }
 
-/// Exact image size in bytes for `params`.
+/// Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `params`.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
 ///
@@ -124,11 +126,11 @@ pub unsafe extern "C" fn sketch_countmin_size(
     params: *const sketch_countmin_params,
     bytes: *mut u64,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(params)?;
         boundary::require(bytes)?;
         // SAFETY: non-NULL; caller contract.
-        let n = CountMinParams::from(unsafe { &*params }).image_len()?;
+        let n = unsafe { boundary::params(params)? }.image_len()?;
         // SAFETY: non-NULL; caller contract.
         unsafe { boundary::write_out(bytes, n) }
     })
@@ -149,10 +151,10 @@ pub unsafe extern "C" fn sketch_countmin_init(
     params: *const sketch_countmin_params,
     seed: u64,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(params)?;
         // SAFETY: non-NULL; caller contract.
-        let p = CountMinParams::from(unsafe { &*params });
+        let p = unsafe { boundary::params(params)? };
         // SAFETY: caller contract.
         unsafe { filter::mutate(buf, len, |b| countmin::init(b, &p, seed).map(|_| ())) }
     })
@@ -173,7 +175,7 @@ pub unsafe extern "C" fn sketch_countmin_add(
     weight: u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::mutate(buf, len, |b| {
             countmin::wrap_mut(b)?.add(key, weight);
@@ -194,7 +196,7 @@ pub unsafe extern "C" fn sketch_countmin_add_u64(
     weight: u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             countmin::wrap_mut(b)?.add_u64(key, weight);
             Ok(())
@@ -215,7 +217,7 @@ pub unsafe extern "C" fn sketch_countmin_add_hash(
     weight: u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             countmin::wrap_mut(b)?.add_hash(hash, weight);
             Ok(())
@@ -233,23 +235,68 @@ pub unsafe extern "C" fn sketch_countmin_add_batch(
     buf: *mut c_void,
     len: usize,
     keys: *const sketch_slice,
-    weights: *const u64,
     count: usize,
+    weights: *const u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        let (image, keys) = (boundary::bytes_mut(buf, len)?, boundary::array(keys, count)?);
-        let weights = if weights.is_null() { None } else { Some(boundary::array(weights, count)?) };
-        let mut sketch = countmin::wrap_mut(image)?;
-        let hasher = sketch.as_ref().key_hasher();
-        boundary::for_hashed_ranges(
-            keys,
-            |k| hasher.hash(k),
-            |start, hashes| {
-                let w = weights.and_then(|w| w.get(start..start + hashes.len()));
-                Ok(sketch.add_hashes(hashes, w)?)
-            },
-        )
+    run(|| unsafe { add_keys(buf, len, Keys::slices(keys, count)?, weights) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries). `weights` as in `sketch_countmin_add_batch`.
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` values;
+/// `weights`: NULL or `count` values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_add_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    weights: *const u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, weights) })
+}
+
+/// Adds `count` integer keys (each hashed as its 8 little-endian bytes);
+/// `weights` as in `sketch_countmin_add_batch`.
+///
+/// # Safety
+/// `keys`: `count` values; `weights`: NULL or `count` values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_add_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    weights: *const u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::ints(keys, count)?, weights) })
+}
+
+/// Shared body of the keyed batch adds.
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `weights`: NULL or `keys.len()` values.
+unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, weights: *const u64) -> Status {
+    // SAFETY: caller contract.
+    let image = unsafe { boundary::bytes_mut(buf, len)? };
+    // SAFETY: caller contract.
+    let weights =
+        if weights.is_null() { None } else { Some(unsafe { boundary::array(weights, keys.len())? }) };
+    let mut sketch = countmin::wrap_mut(image)?;
+    let hasher = sketch.as_ref().key_hasher();
+    keys.for_hashed_chunks(hasher, |start, hashes| {
+        let w = weights.and_then(|w| w.get(start..start + hashes.len()));
+        Ok(sketch.add_hashes(hashes, w)?)
     })
 }
 
@@ -262,11 +309,11 @@ pub unsafe extern "C" fn sketch_countmin_add_hash_batch(
     buf: *mut c_void,
     len: usize,
     hashes: *const u64,
-    weights: *const u64,
     count: usize,
+    weights: *const u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let (image, hashes) = (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?);
         let weights = if weights.is_null() { None } else { Some(boundary::array(weights, count)?) };
         Ok(countmin::wrap_mut(image)?.add_hashes(hashes, weights)?)
@@ -302,7 +349,7 @@ pub unsafe extern "C" fn sketch_countmin_estimate(
     out: *mut u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         estimate_with(buf, len, out, |s| s.estimate(key))
     })
@@ -320,7 +367,7 @@ pub unsafe extern "C" fn sketch_countmin_estimate_u64(
     out: *mut u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { estimate_with(buf, len, out, |s| s.estimate_u64(key)) })
+    run(|| unsafe { estimate_with(buf, len, out, |s| s.estimate_u64(key)) })
 }
 
 /// Estimate of a precomputed hash. See `sketch_countmin_estimate`.
@@ -335,7 +382,7 @@ pub unsafe extern "C" fn sketch_countmin_estimate_hash(
     out: *mut u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { estimate_with(buf, len, out, |s| s.estimate_hash(hash)) })
+    run(|| unsafe { estimate_with(buf, len, out, |s| s.estimate_hash(hash)) })
 }
 
 /// Estimates `count` byte keys; `out[i]` receives key `i`'s estimate.
@@ -351,23 +398,60 @@ pub unsafe extern "C" fn sketch_countmin_estimate_batch(
     out: *mut u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        if count > 0 {
-            boundary::require(out)?;
-        }
-        let (image, keys, out) =
-            (boundary::bytes(buf, len)?, boundary::array(keys, count)?, boundary::array_mut(out, count)?);
-        let sketch = countmin::wrap(image)?;
-        let hasher = sketch.key_hasher();
-        boundary::for_hashed_ranges(
+    run(|| unsafe { estimate_keys(buf, len, Keys::slices(keys, count)?, out) })
+}
+
+/// Estimates `count` keys packed in the Arrow Binary layout (see
+/// `sketch_countmin_add_packed`); `out[i]` receives key `i`'s estimate.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` values; `out`: `count` writable values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_estimate_packed(
+    buf: *const c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    out: *mut u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { estimate_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, out) })
+}
+
+/// Estimates `count` integer keys.
+///
+/// # Safety
+/// `keys`: `count` values; `out`: `count` writable values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_estimate_u64_batch(
+    buf: *const c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    out: *mut u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { estimate_keys(buf, len, Keys::ints(keys, count)?, out) })
+}
+
+/// Shared body of the keyed batch estimates.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: `keys.len()` writable values.
+unsafe fn estimate_keys(buf: *const c_void, len: usize, keys: Keys<'_>, out: *mut u64) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        filter::query_keys(
+            buf,
+            len,
             keys,
-            |k| hasher.hash(k),
-            |start, hashes| {
-                let part = out.get_mut(start..start + hashes.len()).unwrap_or(&mut []);
-                Ok(sketch.estimate_hashes(hashes, part)?)
-            },
+            out,
+            |b| countmin::wrap(b).map(|s| (s, s.key_hasher())),
+            |s, h, o| s.estimate_hashes(h, o),
         )
-    })
+    }
 }
 
 /// Estimates `count` precomputed hashes.
@@ -383,7 +467,7 @@ pub unsafe extern "C" fn sketch_countmin_estimate_hash_batch(
     out: *mut u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         if count > 0 {
             boundary::require(out)?;
         }
@@ -409,7 +493,7 @@ pub unsafe extern "C" fn sketch_countmin_merge(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         merge_with(|d, s| countmin::wrap_mut(d)?.merge(&countmin::wrap(s)?), dst, dst_len, src, src_len)
     })
 }
@@ -421,7 +505,7 @@ pub unsafe extern "C" fn sketch_countmin_merge(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_countmin_clear(buf: *mut c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             countmin::wrap_mut(b)?.clear();
             Ok(())
@@ -443,7 +527,7 @@ pub unsafe extern "C" fn sketch_countmin_export(
     written: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { export_with(countmin::export, buf, len, out, out_len, written) })
+    run(|| unsafe { export_with(countmin::export, buf, len, out, out_len, written) })
 }
 
 /// Imports untrusted bytes (exact length, headers, checksum) into the aligned
@@ -459,7 +543,7 @@ pub unsafe extern "C" fn sketch_countmin_import(
     dst_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { import_with(countmin::import, src, src_len, dst, dst_len) })
+    run(|| unsafe { import_with(countmin::import, src, src_len, dst, dst_len) })
 }
 
 /// Verifies untrusted bytes in place.
@@ -469,7 +553,7 @@ pub unsafe extern "C" fn sketch_countmin_import(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_countmin_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { Ok(countmin::verify(boundary::bytes(bytes, len)?)?) })
+    run(|| unsafe { Ok(countmin::verify(boundary::bytes(bytes, len)?)?) })
 }
 
 /// Writes the statistics of the sketch to `*out`. O(1).
@@ -483,7 +567,7 @@ pub unsafe extern "C" fn sketch_countmin_get_stats(
     out: *mut sketch_countmin_stats,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::query(buf, len, out, |b| {
             let s = countmin::wrap(b)?.stats();
             Ok(sketch_countmin_stats {

@@ -3,10 +3,10 @@
 //! Same buffer conventions as the other filters. An add that cannot be
 //! placed returns `SKETCH_FULL` and leaves the image byte-identical.
 
-use crate::boundary::{self, guard, sketch_slice};
+use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with};
-use crate::status::sketch_status;
+use crate::status::{sketch_status, SKETCH_OVERLAP};
 use core::ffi::c_void;
 use sketches_core::cuckoo::{self, CuckooParams};
 
@@ -42,14 +42,16 @@ impl From<CuckooParams> for sketch_cuckoo_params {
     }
 }
 
-impl From<&sketch_cuckoo_params> for CuckooParams {
-    fn from(p: &sketch_cuckoo_params) -> Self {
-        CuckooParams {
-            buckets: p.buckets,
-            fingerprint_bits: p.fingerprint_bits,
-            planned_items: p.planned_items,
-            planned_fpr: p.planned_fpr,
-        }
+impl CParams for sketch_cuckoo_params {
+    type Core = CuckooParams;
+    fn to_core(&self) -> Result<CuckooParams, Fail> {
+        reserved_zero(u64::from(self.reserved))?;
+        Ok(CuckooParams {
+            buckets: self.buckets,
+            fingerprint_bits: self.fingerprint_bits,
+            planned_items: self.planned_items,
+            planned_fpr: self.planned_fpr,
+        })
     }
 }
 
@@ -88,7 +90,7 @@ pub unsafe extern "C" fn sketch_cuckoo_plan(
     fpr: f64,
     out: *mut sketch_cuckoo_params,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(out)?;
         let p = CuckooParams::for_items(items, fpr)?;
         // SAFETY: caller contract.
@@ -108,7 +110,7 @@ pub unsafe extern "C" fn sketch_cuckoo_plan_buckets(
     fingerprint_bits: u32,
     out: *mut sketch_cuckoo_params,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(out)?;
         let p = CuckooParams::with_buckets(buckets, fingerprint_bits)?;
         // SAFETY: caller contract.
@@ -116,7 +118,7 @@ pub unsafe extern "C" fn sketch_cuckoo_plan_buckets(
     })
 }
 
-/// Exact image size in bytes for `params`.
+/// Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `params`.
 ///
 /// # Safety
 /// `params` readable; `bytes` writable.
@@ -125,11 +127,11 @@ pub unsafe extern "C" fn sketch_cuckoo_size(
     params: *const sketch_cuckoo_params,
     bytes: *mut u64,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(params)?;
         boundary::require(bytes)?;
         // SAFETY: non-NULL; caller contract.
-        let p = CuckooParams::from(unsafe { &*params });
+        let p = unsafe { boundary::params(params)? };
         let n = p.image_len()?;
         // SAFETY: non-NULL; caller contract.
         unsafe { boundary::write_out(bytes, n) }
@@ -148,10 +150,10 @@ pub unsafe extern "C" fn sketch_cuckoo_init(
     params: *const sketch_cuckoo_params,
     seed: u64,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(params)?;
         // SAFETY: non-NULL; caller contract.
-        let p = CuckooParams::from(unsafe { &*params });
+        let p = unsafe { boundary::params(params)? };
         // SAFETY: caller contract.
         unsafe { filter::mutate(buf, len, |b| cuckoo::init(b, &p, seed).map(|_| ())) }
     })
@@ -170,7 +172,7 @@ pub unsafe extern "C" fn sketch_cuckoo_add(
     key_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.add(key))
     })
@@ -183,7 +185,7 @@ pub unsafe extern "C" fn sketch_cuckoo_add(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_cuckoo_add_u64(buf: *mut c_void, len: usize, key: u64) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.add_u64(key)) })
+    run(|| unsafe { filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.add_u64(key)) })
 }
 
 /// Adds a precomputed hash. See `sketch_cuckoo_add`.
@@ -193,7 +195,7 @@ pub unsafe extern "C" fn sketch_cuckoo_add_u64(buf: *mut c_void, len: usize, key
 #[no_mangle]
 pub unsafe extern "C" fn sketch_cuckoo_add_hash(buf: *mut c_void, len: usize, hash: u64) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.add_hash(hash)) })
+    run(|| unsafe { filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.add_hash(hash)) })
 }
 
 /// Adds `count` byte keys; `added[i]` (required) is false for a key that did
@@ -210,15 +212,61 @@ pub unsafe extern "C" fn sketch_cuckoo_add_batch(
     added: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        if count > 0 {
+    run(|| unsafe { add_keys(buf, len, Keys::slices(keys, count)?, added) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_cuckoo_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `added`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_cuckoo_add_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    added: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, added) })
+}
+
+/// Adds `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_cuckoo_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; `added`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_cuckoo_add_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    added: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::ints(keys, count)?, added) })
+}
+
+/// Shared body of `sketch_cuckoo_add_batch`, `sketch_cuckoo_add_packed` and `sketch_cuckoo_add_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, added: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        if keys.len() > 0 {
             boundary::require(added)?;
         }
         filter::add_keys(
             buf,
             len,
             keys,
-            count,
             added,
             |b| {
                 cuckoo::wrap_mut(b).map(|f| {
@@ -231,7 +279,7 @@ pub unsafe extern "C" fn sketch_cuckoo_add_batch(
                 None => Ok(()),
             },
         )
-    })
+    }
 }
 
 /// Adds `count` precomputed hashes; see `sketch_cuckoo_add_batch`.
@@ -247,7 +295,7 @@ pub unsafe extern "C" fn sketch_cuckoo_add_hash_batch(
     added: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         if count > 0 {
             boundary::require(added)?;
         }
@@ -271,7 +319,7 @@ pub unsafe extern "C" fn sketch_cuckoo_contains(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::query(buf, len, out, |b| Ok(cuckoo::wrap(b)?.contains(key)))
     })
@@ -289,7 +337,7 @@ pub unsafe extern "C" fn sketch_cuckoo_contains_u64(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(cuckoo::wrap(b)?.contains_u64(key))) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(cuckoo::wrap(b)?.contains_u64(key))) })
 }
 
 /// Tests a precomputed hash.
@@ -304,7 +352,7 @@ pub unsafe extern "C" fn sketch_cuckoo_contains_hash(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(cuckoo::wrap(b)?.contains_hash(hash))) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(cuckoo::wrap(b)?.contains_hash(hash))) })
 }
 
 /// Tests `count` byte keys.
@@ -320,17 +368,63 @@ pub unsafe extern "C" fn sketch_cuckoo_contains_batch(
     results: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        filter::contains_keys(
+    run(|| unsafe { contains_keys(buf, len, Keys::slices(keys, count)?, results) })
+}
+
+/// Tests `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_cuckoo_contains_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_cuckoo_contains_packed(
+    buf: *const c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { contains_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, results) })
+}
+
+/// Tests `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_cuckoo_contains_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_cuckoo_contains_u64_batch(
+    buf: *const c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { contains_keys(buf, len, Keys::ints(keys, count)?, results) })
+}
+
+/// Shared body of `sketch_cuckoo_contains_batch`, `sketch_cuckoo_contains_packed` and `sketch_cuckoo_contains_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn contains_keys(buf: *const c_void, len: usize, keys: Keys<'_>, results: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        filter::query_keys(
             buf,
             len,
             keys,
-            count,
             results,
             |b| cuckoo::wrap(b).map(|f| (f, f.key_hasher())),
             |f, h, o| f.contains_hashes(h, o),
         )
-    })
+    }
 }
 
 /// Tests `count` precomputed hashes.
@@ -346,8 +440,8 @@ pub unsafe extern "C" fn sketch_cuckoo_contains_hash_batch(
     results: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        filter::contains_hashes(buf, len, hashes, count, results, |b, h, o| {
+    run(|| unsafe {
+        filter::query_hashes(buf, len, hashes, count, results, |b, h, o| {
             cuckoo::wrap(b)?.contains_hashes(h, o)
         })
     })
@@ -366,7 +460,7 @@ pub unsafe extern "C" fn sketch_cuckoo_count(
     out: *mut u32,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::query(buf, len, out, |b| Ok(cuckoo::wrap(b)?.count(key)))
     })
@@ -386,7 +480,7 @@ pub unsafe extern "C" fn sketch_cuckoo_remove(
     key_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.remove(key))
     })
@@ -399,7 +493,7 @@ pub unsafe extern "C" fn sketch_cuckoo_remove(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_cuckoo_remove_u64(buf: *mut c_void, len: usize, key: u64) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.remove_u64(key)) })
+    run(|| unsafe { filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.remove_u64(key)) })
 }
 
 /// Removes a precomputed hash. See `sketch_cuckoo_remove`.
@@ -409,7 +503,7 @@ pub unsafe extern "C" fn sketch_cuckoo_remove_u64(buf: *mut c_void, len: usize, 
 #[no_mangle]
 pub unsafe extern "C" fn sketch_cuckoo_remove_hash(buf: *mut c_void, len: usize, hash: u64) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.remove_hash(hash)) })
+    run(|| unsafe { filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.remove_hash(hash)) })
 }
 
 /// Merge: inserts every fingerprint of `src` into `dst` (same buckets, width
@@ -430,14 +524,14 @@ pub unsafe extern "C" fn sketch_cuckoo_merge(
     scratch: *mut c_void,
     scratch_len: usize,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         let d = dst.cast_const();
         let w = scratch.cast_const();
         if boundary::overlaps(d, dst_len, src, src_len)
             || boundary::overlaps(d, dst_len, w, scratch_len)
             || boundary::overlaps(src, src_len, w, scratch_len)
         {
-            return Err(sketch_status::SKETCH_OVERLAP);
+            return Err(Fail(SKETCH_OVERLAP));
         }
         // SAFETY: caller contract; the three ranges do not overlap (checked).
         let (d, s, w) = unsafe {
@@ -462,7 +556,7 @@ pub unsafe extern "C" fn sketch_cuckoo_get_stats(
     out: *mut sketch_cuckoo_stats,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::query(buf, len, out, |b| {
             let s = cuckoo::wrap(b)?.stats();
             Ok(sketch_cuckoo_stats {
@@ -489,7 +583,7 @@ pub unsafe extern "C" fn sketch_cuckoo_capacity(
     flags: *mut u32,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, flags, |b| Ok(cuckoo::wrap(b)?.stats().capacity.0)) })
+    run(|| unsafe { filter::query(buf, len, flags, |b| Ok(cuckoo::wrap(b)?.stats().capacity.0)) })
 }
 
 /// Removes every item.
@@ -499,7 +593,7 @@ pub unsafe extern "C" fn sketch_cuckoo_capacity(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_cuckoo_clear(buf: *mut c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             cuckoo::wrap_mut(b)?.clear();
             Ok(())
@@ -520,7 +614,7 @@ pub unsafe extern "C" fn sketch_cuckoo_export(
     written: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { export_with(cuckoo::export, buf, len, out, out_len, written) })
+    run(|| unsafe { export_with(cuckoo::export, buf, len, out, out_len, written) })
 }
 
 /// Deserializes untrusted bytes (headers, exact length, checksum) into the
@@ -536,7 +630,7 @@ pub unsafe extern "C" fn sketch_cuckoo_import(
     dst_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { import_with(cuckoo::import, src, src_len, dst, dst_len) })
+    run(|| unsafe { import_with(cuckoo::import, src, src_len, dst, dst_len) })
 }
 
 /// Checks untrusted bytes in place.
@@ -546,5 +640,5 @@ pub unsafe extern "C" fn sketch_cuckoo_import(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_cuckoo_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { Ok(cuckoo::verify(boundary::bytes(bytes, len)?)?) })
+    run(|| unsafe { Ok(cuckoo::verify(boundary::bytes(bytes, len)?)?) })
 }

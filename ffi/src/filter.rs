@@ -1,7 +1,9 @@
-//! Pointer plumbing shared by the membership-filter families (Bloom,
-//! split-block Bloom), so each exported function is a one-line delegation.
+//! Pointer plumbing shared by the families' exported functions, so each
+//! exported function is a one-line delegation: single updates and queries,
+//! and the batch drivers over every key shape ([`Keys`]: `sketch_slice`
+//! arrays, packed Arrow-layout keys, integer keys) and over precomputed hashes.
 
-use crate::boundary::{self, sketch_slice, Status};
+use crate::boundary::{self, Fail, Keys, Status};
 use core::ffi::c_void;
 use sketches_core::hash::KeyHasher;
 use sketches_core::Result;
@@ -11,21 +13,22 @@ pub const SKETCH_CAPACITY_OVER_PLANNED_ITEMS: u32 = 1;
 /// Capacity flag: the estimated false-positive rate exceeds twice the planned rate.
 pub const SKETCH_CAPACITY_FPR_ABOVE_TWICE_PLANNED: u32 = 2;
 
-/// One update on a mutable image; the optional `was_new` gets its result.
+/// One update on a mutable image; the optional `out` gets its result.
 ///
 /// # Safety
-/// `buf`/`len` and `was_new` as documented on the exported functions.
-pub(crate) unsafe fn update(
+/// `buf`/`len` and `out` as documented on the exported functions.
+#[inline(always)]
+pub(crate) unsafe fn update<T>(
     buf: *mut c_void,
     len: usize,
-    was_new: *mut bool,
-    op: impl FnOnce(&mut [u8]) -> Result<bool>,
+    out: *mut T,
+    op: impl FnOnce(&mut [u8]) -> Result<T>,
 ) -> Status {
     // SAFETY: caller contract.
     let image = unsafe { boundary::bytes_mut(buf, len)? };
-    let new = op(image)?;
+    let value = op(image)?;
     // SAFETY: caller contract (NULL allowed).
-    unsafe { boundary::write_optional(was_new, new) };
+    unsafe { boundary::write_optional(out, value) };
     Ok(())
 }
 
@@ -33,6 +36,7 @@ pub(crate) unsafe fn update(
 ///
 /// # Safety
 /// `buf`/`len` and `out` as documented on the exported functions.
+#[inline(always)]
 pub(crate) unsafe fn query<T>(
     buf: *const c_void,
     len: usize,
@@ -51,117 +55,108 @@ pub(crate) unsafe fn query<T>(
 ///
 /// # Safety
 /// Unless NULL, `key` must point to `key_len` readable bytes.
-pub(crate) unsafe fn key<'a>(
-    key: *const c_void,
-    key_len: usize,
-) -> core::result::Result<&'a [u8], crate::status::sketch_status> {
+#[inline(always)]
+pub(crate) unsafe fn key<'a>(key: *const c_void, key_len: usize) -> core::result::Result<&'a [u8], Fail> {
     // SAFETY: caller contract.
     unsafe { boundary::bytes(key, key_len) }
 }
 
-/// Batch add of byte keys: `open` wraps the image and returns its hasher
-/// and an add-hashes function over the view.
+/// Batch update over keys of any shape: `open` wraps the image and returns
+/// its hasher; `add` updates the view with one chunk of hashes and the
+/// matching part of the optional per-key output. Keys and outputs are
+/// checked before anything changes.
 ///
 /// # Safety
 /// Pointer contracts as documented on the exported functions.
-pub(crate) unsafe fn add_keys<'a, V>(
+#[inline]
+pub(crate) unsafe fn add_keys<'a, V, T>(
     buf: *mut c_void,
     len: usize,
-    keys: *const sketch_slice,
-    count: usize,
-    was_new: *mut bool,
+    keys: Keys<'_>,
+    out: *mut T,
     open: impl FnOnce(&'a mut [u8]) -> Result<(V, KeyHasher)>,
-    add: impl Fn(&mut V, &[u64], Option<&mut [bool]>) -> Result<()>,
+    add: impl Fn(&mut V, &[u64], Option<&mut [T]>) -> Result<()>,
 ) -> Status {
     // SAFETY: caller contract.
-    let (image, keys) = unsafe { (boundary::bytes_mut(buf, len)?, boundary::array(keys, count)?) };
+    let image = unsafe { boundary::bytes_mut(buf, len)? };
     // SAFETY: caller contract (NULL means "not wanted").
-    let out = if was_new.is_null() { None } else { Some(unsafe { boundary::array_mut(was_new, count)? }) };
+    let mut out = unsafe { boundary::optional_array_mut(out, keys.len())? };
     let (mut view, hasher) = open(image)?;
-    // SAFETY: caller contract on every key (checked before any change).
-    unsafe { boundary::for_hashed_chunks(keys, out, |k| hasher.hash(k), |h, o| Ok(add(&mut view, h, o)?)) }
+    keys.for_hashed_chunks(hasher, |start, h| {
+        Ok(add(&mut view, h, boundary::part(&mut out, start, h.len()))?)
+    })
 }
 
-/// Batch add of precomputed hashes.
+/// Batch update over precomputed hashes.
 ///
 /// # Safety
 /// Pointer contracts as documented on the exported functions.
-pub(crate) unsafe fn add_hashes(
+#[inline]
+pub(crate) unsafe fn add_hashes<T>(
     buf: *mut c_void,
     len: usize,
     hashes: *const u64,
     count: usize,
-    was_new: *mut bool,
-    op: impl FnOnce(&mut [u8], &[u64], Option<&mut [bool]>) -> Result<()>,
+    out: *mut T,
+    op: impl FnOnce(&mut [u8], &[u64], Option<&mut [T]>) -> Result<()>,
 ) -> Status {
     // SAFETY: caller contract.
     let (image, hashes) = unsafe { (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?) };
     // SAFETY: caller contract (NULL means "not wanted").
-    let out = if was_new.is_null() { None } else { Some(unsafe { boundary::array_mut(was_new, count)? }) };
+    let out = unsafe { boundary::optional_array_mut(out, count)? };
     Ok(op(image, hashes, out)?)
 }
 
-/// Batch query of byte keys; `results` is required.
+/// Batch query over keys of any shape; `results` is required.
 ///
 /// # Safety
 /// Pointer contracts as documented on the exported functions.
-pub(crate) unsafe fn contains_keys<'a, V>(
+#[inline]
+pub(crate) unsafe fn query_keys<'a, V, T>(
     buf: *const c_void,
     len: usize,
-    keys: *const sketch_slice,
-    count: usize,
-    results: *mut bool,
+    keys: Keys<'_>,
+    results: *mut T,
     open: impl FnOnce(&'a [u8]) -> Result<(V, KeyHasher)>,
-    query: impl Fn(&V, &[u64], &mut [bool]) -> Result<()>,
+    query: impl Fn(&V, &[u64], &mut [T]) -> Result<()>,
 ) -> Status {
-    if count > 0 {
-        boundary::require(results)?;
-    }
     // SAFETY: caller contract.
-    let (image, keys, out) = unsafe {
-        (boundary::bytes(buf, len)?, boundary::array(keys, count)?, boundary::array_mut(results, count)?)
-    };
+    let out = unsafe { boundary::required_array_mut(results, keys.len())? };
+    // SAFETY: caller contract.
+    let image = unsafe { boundary::bytes(buf, len)? };
     let (view, hasher) = open(image)?;
-    // SAFETY: caller contract on every key.
-    unsafe {
-        boundary::for_hashed_chunks(
-            keys,
-            Some(out),
-            |k| hasher.hash(k),
-            |h, o| match o {
-                Some(o) => Ok(query(&view, h, o)?),
-                None => Ok(()),
-            },
-        )
-    }
+    keys.for_hashed_chunks(hasher, |start, h| Ok(query(&view, h, boundary::part_of(out, start, h.len())?)?))
 }
 
-/// Batch query of precomputed hashes; `results` is required.
+/// Batch query over precomputed hashes; `results` is required.
 ///
 /// # Safety
 /// Pointer contracts as documented on the exported functions.
-pub(crate) unsafe fn contains_hashes(
+#[inline]
+pub(crate) unsafe fn query_hashes<T>(
     buf: *const c_void,
     len: usize,
     hashes: *const u64,
     count: usize,
-    results: *mut bool,
-    op: impl FnOnce(&[u8], &[u64], &mut [bool]) -> Result<()>,
+    results: *mut T,
+    op: impl FnOnce(&[u8], &[u64], &mut [T]) -> Result<()>,
 ) -> Status {
-    if count > 0 {
-        boundary::require(results)?;
-    }
     // SAFETY: caller contract.
     let (image, hashes, out) = unsafe {
-        (boundary::bytes(buf, len)?, boundary::array(hashes, count)?, boundary::array_mut(results, count)?)
+        (
+            boundary::bytes(buf, len)?,
+            boundary::array(hashes, count)?,
+            boundary::required_array_mut(results, count)?,
+        )
     };
     Ok(op(image, hashes, out)?)
 }
 
-/// A clear (reset) of a mutable image.
+/// A mutation of a mutable image without per-item output (clear, reset, init).
 ///
 /// # Safety
 /// `buf`/`len` as documented on the exported functions.
+#[inline]
 pub(crate) unsafe fn mutate(
     buf: *mut c_void,
     len: usize,

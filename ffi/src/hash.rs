@@ -1,8 +1,9 @@
 //! The canonical hash, exported so every binding hashes keys identically.
 
-use crate::boundary::{self, guard, sketch_slice};
+use crate::boundary::{self, run, sketch_slice, Keys, Status};
 use crate::status::sketch_status;
 use core::ffi::c_void;
+use sketches_core::hash::{HashKind, KeyHasher};
 
 /// Hash id of XXH3-64 with the image seed (the canonical hash).
 pub const SKETCH_HASH_XXH3: u16 = 1;
@@ -10,19 +11,19 @@ pub const SKETCH_HASH_XXH3: u16 = 1;
 pub const SKETCH_HASH_XXH64: u16 = 2;
 
 /// The canonical hash of a byte key: XXH3-64 with `seed`. The `_hash`
-/// functions of every family take this value (with the image's seed).
-/// `key` may be NULL when `len` is 0; a NULL key with `len > 0` hashes as
-/// the empty key (this function has no status to report it). Thread-safe.
+/// functions of every family take this value (with the image's seed), except
+/// split-block filters in Parquet mode, which take `sketch_hash_xxh64` with
+/// seed 0 of the value's Parquet PLAIN encoding. `key` may be NULL when
+/// `len` is 0; a NULL key with `len > 0` hashes as the empty key (this
+/// function has no status to report it). Thread-safe.
 ///
 /// # Safety
 /// Unless NULL, `key` must point to `len` readable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_hash(key: *const c_void, len: usize, seed: u64) -> u64 {
-    boundary::guard_value(0, || {
-        // SAFETY: caller contract above.
-        let bytes = unsafe { boundary::bytes(key, len) }.unwrap_or(&[]);
-        sketches_core::hash::hash_bytes(bytes, seed)
-    })
+    // SAFETY: caller contract above.
+    let bytes = unsafe { boundary::bytes(key, len) }.unwrap_or(&[]);
+    sketches_core::hash::hash_bytes(bytes, seed)
 }
 
 /// The canonical hash of an integer key: XXH3-64 of its 8 little-endian
@@ -30,6 +31,19 @@ pub unsafe extern "C" fn sketch_hash(key: *const c_void, len: usize, seed: u64) 
 #[no_mangle]
 pub extern "C" fn sketch_hash_u64(key: u64, seed: u64) -> u64 {
     sketches_core::hash::hash_u64(key, seed)
+}
+
+/// XXH64 of a byte key with `seed`: the hash of split-block filters in
+/// Parquet mode (seed 0, over the value's PLAIN encoding; see the
+/// `sketch_parquet_hash_*` helpers). NULL handling as for `sketch_hash`. Thread-safe.
+///
+/// # Safety
+/// Unless NULL, `key` must point to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hash_xxh64(key: *const c_void, len: usize, seed: u64) -> u64 {
+    // SAFETY: caller contract above.
+    let bytes = unsafe { boundary::bytes(key, len) }.unwrap_or(&[]);
+    sketches_core::hash::HashKind::Xxh64.hash(bytes, seed)
 }
 
 /// Hashes `count` keys with the canonical hash into `out[0..count]`.
@@ -47,14 +61,60 @@ pub unsafe extern "C" fn sketch_hash_batch(
     seed: u64,
     out: *mut u64,
 ) -> sketch_status {
-    guard(|| {
-        // SAFETY: caller contract above.
-        let (keys, out) = unsafe { (boundary::array(keys, count)?, boundary::array_mut(out, count)?) };
-        // SAFETY: caller contract on every key.
-        unsafe { boundary::key_slices(keys)? };
-        for (o, k) in out.iter_mut().zip(keys) {
-            // SAFETY: checked by key_slices.
-            *o = sketches_core::hash::hash_bytes(unsafe { boundary::key_bytes(k) }, seed);
+    // SAFETY: caller contract above.
+    run(|| unsafe { hash_keys(Keys::slices(keys, count)?, seed, out) })
+}
+
+/// Hashes `count` keys packed in the Arrow Binary layout (key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data`, `offsets` has `count + 1`
+/// entries) with the canonical hash into `out[0..count]`.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED` (offsets or out),
+/// `SKETCH_INVALID_PARAMETER` (offsets decreasing or past `data_len`);
+/// nothing is written on error.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` values; `out`: `count` writable values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hash_packed(
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    seed: u64,
+    out: *mut u64,
+) -> sketch_status {
+    // SAFETY: caller contract above.
+    run(|| unsafe { hash_keys(Keys::packed(data, data_len, offsets, count)?, seed, out) })
+}
+
+/// Hashes `count` integer keys (8 little-endian bytes each) with the
+/// canonical hash into `out[0..count]`.
+///
+/// # Safety
+/// `keys`: `count` values; `out`: `count` writable values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hash_u64_batch(
+    keys: *const u64,
+    count: usize,
+    seed: u64,
+    out: *mut u64,
+) -> sketch_status {
+    // SAFETY: caller contract above.
+    run(|| unsafe { hash_keys(Keys::ints(keys, count)?, seed, out) })
+}
+
+/// Shared body of the batch hashes.
+///
+/// # Safety
+/// `out`: `keys.len()` writable values.
+unsafe fn hash_keys(keys: Keys<'_>, seed: u64, out: *mut u64) -> Status {
+    // SAFETY: caller contract.
+    let out = unsafe { boundary::required_array_mut(out, keys.len())? };
+    let hasher = KeyHasher { kind: HashKind::Xxh3, seed };
+    keys.for_hashed_chunks(hasher, |start, hashes| {
+        for (o, h) in boundary::part_of(out, start, hashes.len())?.iter_mut().zip(hashes) {
+            *o = *h;
         }
         Ok(())
     })

@@ -5,7 +5,7 @@
 //! place; an exported small-mode image is compact and imports back into a
 //! full-size buffer (`sketch_hll_size`).
 
-use crate::boundary::{guard, sketch_slice};
+use crate::boundary::{run, sketch_slice, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
 use crate::status::sketch_status;
@@ -51,7 +51,8 @@ pub struct sketch_hll_stats {
     pub image_bytes: u64,
 }
 
-/// Exact live image size in bytes for precision `p` (4..=18).
+/// Exact live image size in bytes for precision `p` (4..=18), a multiple of
+/// `SKETCH_IMAGE_ALIGN`.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
 ///
@@ -59,7 +60,7 @@ pub struct sketch_hll_stats {
 /// `bytes` must point to a writable `uint64_t`.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_hll_size(p: u8, bytes: *mut u64) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(bytes)?;
         let n = hll::image_len(p)?;
         // SAFETY: non-NULL checked; caller contract.
@@ -79,7 +80,7 @@ pub unsafe extern "C" fn sketch_hll_size(p: u8, bytes: *mut u64) -> sketch_statu
 #[no_mangle]
 pub unsafe extern "C" fn sketch_hll_init(buf: *mut c_void, len: usize, p: u8, seed: u64) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| hll::init(b, p, seed).map(|_| ())) })
+    run(|| unsafe { filter::mutate(buf, len, |b| hll::init(b, p, seed).map(|_| ())) })
 }
 
 /// Adds a byte key (hashed with XXH3-64 and the sketch's seed). When `changed`
@@ -101,7 +102,7 @@ pub unsafe extern "C" fn sketch_hll_add(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add(key)))
     })
@@ -119,7 +120,7 @@ pub unsafe extern "C" fn sketch_hll_add_u64(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add_u64(key))) })
+    run(|| unsafe { filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add_u64(key))) })
 }
 
 /// Adds a precomputed 64-bit hash (for example `sketch_hash(key, len, seed)`
@@ -136,7 +137,7 @@ pub unsafe extern "C" fn sketch_hll_add_hash(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add_hash(hash))) })
+    run(|| unsafe { filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add_hash(hash))) })
 }
 
 /// Adds `count` byte keys in one call. Every key pointer is checked before
@@ -152,13 +153,57 @@ pub unsafe extern "C" fn sketch_hll_add_batch(
     count: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe { add_keys(buf, len, Keys::slices(keys, count)?) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_hll_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; .
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_add_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::packed(data, data_len, offsets, count)?) })
+}
+
+/// Adds `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_hll_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; .
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_add_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::ints(keys, count)?) })
+}
+
+/// Shared body of `sketch_hll_add_batch`, `sketch_hll_add_packed` and `sketch_hll_add_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
         filter::add_keys(
             buf,
             len,
             keys,
-            count,
-            core::ptr::null_mut(),
+            core::ptr::null_mut::<bool>(),
             |b| {
                 hll::wrap_mut(b).map(|s| {
                     let h = s.as_ref().key_hasher();
@@ -170,7 +215,7 @@ pub unsafe extern "C" fn sketch_hll_add_batch(
                 Ok(())
             },
         )
-    })
+    }
 }
 
 /// Adds `count` precomputed hashes in one call.
@@ -185,8 +230,8 @@ pub unsafe extern "C" fn sketch_hll_add_hash_batch(
     count: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        filter::add_hashes(buf, len, hashes, count, core::ptr::null_mut(), |b, h, _| {
+    run(|| unsafe {
+        filter::add_hashes(buf, len, hashes, count, core::ptr::null_mut::<bool>(), |b, h, _| {
             hll::wrap_mut(b)?.add_hashes(h);
             Ok(())
         })
@@ -205,7 +250,7 @@ pub unsafe extern "C" fn sketch_hll_add_hash_batch(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_hll_estimate(buf: *const c_void, len: usize, out: *mut f64) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(hll::wrap(b)?.estimate())) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(hll::wrap(b)?.estimate())) })
 }
 
 /// Empties the sketch (same precision and seed).
@@ -215,7 +260,7 @@ pub unsafe extern "C" fn sketch_hll_estimate(buf: *const c_void, len: usize, out
 #[no_mangle]
 pub unsafe extern "C" fn sketch_hll_reset(buf: *mut c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             hll::wrap_mut(b)?.reset();
             Ok(())
@@ -239,9 +284,7 @@ pub unsafe extern "C" fn sketch_hll_merge(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        merge_with(|d, s| hll::wrap_mut(d)?.merge(&hll::wrap(s)?), dst, dst_len, src, src_len)
-    })
+    run(|| unsafe { merge_with(|d, s| hll::wrap_mut(d)?.merge(&hll::wrap(s)?), dst, dst_len, src, src_len) })
 }
 
 /// Imports untrusted bytes (`src`, exactly one exported image, no alignment
@@ -262,7 +305,7 @@ pub unsafe extern "C" fn sketch_hll_import(
     dst_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { import_with(hll::import, src, src_len, dst, dst_len) })
+    run(|| unsafe { import_with(hll::import, src, src_len, dst, dst_len) })
 }
 
 /// Verifies untrusted bytes in place (headers, exact length, checksum, body).
@@ -272,7 +315,7 @@ pub unsafe extern "C" fn sketch_hll_import(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_hll_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { Ok(hll::verify(crate::boundary::bytes(bytes, len)?)?) })
+    run(|| unsafe { Ok(hll::verify(crate::boundary::bytes(bytes, len)?)?) })
 }
 
 /// Writes the estimate from the registers alone (Ertl's improved estimator;
@@ -289,7 +332,7 @@ pub unsafe extern "C" fn sketch_hll_register_estimate(
     out: *mut f64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(hll::wrap(b)?.register_estimate())) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(hll::wrap(b)?.register_estimate())) })
 }
 
 /// Writes in `*bytes` how many bytes `sketch_hll_export` writes for this
@@ -305,7 +348,7 @@ pub unsafe extern "C" fn sketch_hll_exported_size(
     bytes: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, bytes, hll::exported_len) })
+    run(|| unsafe { filter::query(buf, len, bytes, hll::exported_len) })
 }
 
 /// Exports the live image in `buf` with its checksum into `out` (no alignment
@@ -325,7 +368,7 @@ pub unsafe extern "C" fn sketch_hll_export(
     written: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { export_with(hll::export, buf, len, out, out_len, written) })
+    run(|| unsafe { export_with(hll::export, buf, len, out, out_len, written) })
 }
 
 /// Writes into `dst` (8-byte aligned, at least `sketch_hll_size(p)` bytes) a
@@ -346,7 +389,7 @@ pub unsafe extern "C" fn sketch_hll_downsize(
     p: u8,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         merge_with(
             |d, s| {
                 let source = hll::wrap(s)?;
@@ -371,7 +414,7 @@ pub unsafe extern "C" fn sketch_hll_get_stats(
     out: *mut sketch_hll_stats,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::query(buf, len, out, |b| {
             let s = hll::wrap(b)?.stats();
             Ok(sketch_hll_stats {

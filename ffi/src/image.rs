@@ -1,7 +1,7 @@
 //! Inspecting unknown images, and the export/import plumbing shared by families.
 
-use crate::boundary::{self, guard, Status};
-use crate::status::sketch_status;
+use crate::boundary::{self, run, Fail, Status};
+use crate::status::{sketch_status, SKETCH_OVERLAP};
 use core::ffi::c_void;
 use sketches_core::Result;
 
@@ -11,8 +11,13 @@ pub const SKETCH_FAMILY_BLOOM: u16 = 1;
 pub const SKETCH_FAMILY_SPLIT_BLOCK_BLOOM: u16 = 2;
 /// Size in bytes of the common image header.
 pub const SKETCH_COMMON_HEADER_BYTES: u32 = 48;
-/// Required alignment of live images, in bytes.
-pub const SKETCH_IMAGE_ALIGN: u32 = 8;
+/// Alignment to allocate live images with, in bytes (a cache line). Every
+/// `sketch_*_size` result is a multiple of it, so it can be passed to
+/// `aligned_alloc(SKETCH_IMAGE_ALIGN, size)` as it is.
+pub const SKETCH_IMAGE_ALIGN: u32 = 64;
+/// Alignment a live image must have, in bytes (`SKETCH_MISALIGNED`
+/// otherwise); exported images need none. A Go `[]uint64` satisfies it.
+pub const SKETCH_IMAGE_MIN_ALIGN: u32 = 8;
 
 /// What the common header of an image says (see `sketch_image_inspect`).
 #[allow(non_camel_case_types)]
@@ -54,7 +59,7 @@ pub unsafe extern "C" fn sketch_image_inspect(
     len: usize,
     out: *mut sketch_image_info,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(out)?;
         // SAFETY: caller contract above.
         let bytes = unsafe { boundary::bytes(bytes, len)? };
@@ -89,7 +94,7 @@ pub(crate) unsafe fn export_with(
 ) -> Status {
     boundary::require(written)?;
     if boundary::overlaps(buf, len, out, out_len) {
-        return Err(sketch_status::SKETCH_OVERLAP);
+        return Err(Fail(SKETCH_OVERLAP));
     }
     // SAFETY: caller contract; the ranges do not overlap (checked).
     let (src, dst) = unsafe { (boundary::bytes(buf, len)?, boundary::bytes_mut(out, out_len)?) };
@@ -110,7 +115,7 @@ pub(crate) unsafe fn import_with(
     dst_len: usize,
 ) -> Status {
     if boundary::overlaps(src, src_len, dst, dst_len) {
-        return Err(sketch_status::SKETCH_OVERLAP);
+        return Err(Fail(SKETCH_OVERLAP));
     }
     // SAFETY: caller contract; the ranges do not overlap (checked).
     let (s, d) = unsafe { (boundary::bytes(src, src_len)?, boundary::bytes_mut(dst, dst_len)?) };
@@ -130,7 +135,7 @@ pub(crate) unsafe fn merge_with(
     src_len: usize,
 ) -> Status {
     if boundary::overlaps(src, src_len, dst, dst_len) {
-        return Err(sketch_status::SKETCH_OVERLAP);
+        return Err(Fail(SKETCH_OVERLAP));
     }
     // SAFETY: caller contract; the ranges do not overlap (checked).
     let (d, s) = unsafe { (boundary::bytes_mut(dst, dst_len)?, boundary::bytes(src, src_len)?) };

@@ -9,14 +9,22 @@
 //! * No hidden state, no handles to free: calls take the caller's buffer and
 //!   its length. The same call works on a stack array, a `malloc`ed block,
 //!   an `mmap`ed file, a Go slice or a Java direct `ByteBuffer`.
-//! * Fallible calls return `sketch_status` (`SKETCH_OK` = 0); outputs are
-//!   written only on success; `sketch_status_str` gives static text.
+//! * Fallible calls return `sketch_status`, a fixed-width `int32_t`
+//!   (`SKETCH_OK` = 0); outputs are written only on success;
+//!   `sketch_status_str` gives static text.
 //! * NULL with length 0 is a valid empty input; any other NULL is
 //!   `SKETCH_NULL_POINTER`, never a crash.
-//! * No panic ever unwinds into C: every entry point runs inside a guard.
+//! * No function keeps a pointer after it returns, calls back, blocks or
+//!   allocates: bindings may pass memory they only pin for the call (cgo,
+//!   JNI critical regions, FFM, the buffer protocol with the GIL released).
+//! * No exported function can reach a panic: the crate is `no_std` (no
+//!   std, no unwinder, no allocator), and the `panic_free` test links the
+//!   library with a panic handler that references an undefined symbol, so
+//!   any reachable panic path fails the build.
 //! * Thread-safety: no global state. Calls taking `const void *buf` only
 //!   read and may run concurrently; calls taking `void *buf` need exclusive
 //!   access to that buffer.
+#![cfg_attr(not(test), no_std)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
@@ -36,7 +44,7 @@ pub mod topk;
 pub mod ull;
 
 pub use boundary::sketch_slice;
-pub use status::sketch_status;
+pub use status::*;
 
 /// Major version of the library (from Cargo.toml; tested to agree).
 pub const SKETCH_VERSION_MAJOR: u32 = 0;
@@ -76,6 +84,7 @@ mod tests {
         assert_eq!(hash::SKETCH_HASH_XXH64, HashKind::Xxh64.id());
         assert_eq!(image::SKETCH_COMMON_HEADER_BYTES as usize, sketches_core::image::COMMON_HEADER_LEN);
         assert_eq!(image::SKETCH_IMAGE_ALIGN as usize, sketches_core::image::IMAGE_ALIGN);
+        assert_eq!(image::SKETCH_IMAGE_MIN_ALIGN as usize, sketches_core::image::MIN_IMAGE_ALIGN);
         assert_eq!(sbbf::SKETCH_SBBF_BLOCK_BYTES as usize, sketches_core::sbbf::BLOCK_BYTES);
     }
 

@@ -1,6 +1,6 @@
 //! C ABI of MinHash (`sketches_core::minhash`).
 
-use crate::boundary::{self, guard, sketch_slice};
+use crate::boundary::{self, run, sketch_slice, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
 use crate::status::sketch_status;
@@ -23,7 +23,7 @@ pub struct sketch_minhash_stats {
     pub seed: u64,
 }
 
-/// Exact image size in bytes for `k` registers (1 ..= 2^20).
+/// Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `k` registers (1 ..= 2^20).
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
 ///
@@ -31,7 +31,7 @@ pub struct sketch_minhash_stats {
 /// `bytes` must be writable.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_minhash_size(k: u32, bytes: *mut u64) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(bytes)?;
         let n = minhash::image_len(k)?;
         // SAFETY: non-NULL; caller contract.
@@ -56,7 +56,7 @@ pub unsafe extern "C" fn sketch_minhash_init(
     seed: u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| minhash::init(b, k, seed).map(|_| ())) })
+    run(|| unsafe { filter::mutate(buf, len, |b| minhash::init(b, k, seed).map(|_| ())) })
 }
 
 /// Adds a byte key (one hash per item). `changed` (NULL allowed) receives
@@ -73,7 +73,7 @@ pub unsafe extern "C" fn sketch_minhash_add(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::update(buf, len, changed, |b| Ok(minhash::wrap_mut(b)?.add(key)))
     })
@@ -91,7 +91,7 @@ pub unsafe extern "C" fn sketch_minhash_add_u64(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(minhash::wrap_mut(b)?.add_u64(key))) })
+    run(|| unsafe { filter::update(buf, len, changed, |b| Ok(minhash::wrap_mut(b)?.add_u64(key))) })
 }
 
 /// Adds a precomputed hash. See `sketch_minhash_add`.
@@ -106,7 +106,7 @@ pub unsafe extern "C" fn sketch_minhash_add_hash(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(minhash::wrap_mut(b)?.add_hash(hash))) })
+    run(|| unsafe { filter::update(buf, len, changed, |b| Ok(minhash::wrap_mut(b)?.add_hash(hash))) })
 }
 
 /// Adds `count` byte keys; every pointer is checked before anything is added.
@@ -121,19 +121,68 @@ pub unsafe extern "C" fn sketch_minhash_add_batch(
     count: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        let (image, keys) = (boundary::bytes_mut(buf, len)?, boundary::array(keys, count)?);
-        let mut sketch = minhash::wrap_mut(image)?;
-        let hasher = sketch.as_ref().key_hasher();
-        boundary::for_hashed_ranges(
+    run(|| unsafe { add_keys(buf, len, Keys::slices(keys, count)?) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries). Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_add_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::packed(data, data_len, offsets, count)?) })
+}
+
+/// Adds `count` integer keys (each hashed as its 8 little-endian bytes).
+///
+/// # Safety
+/// `keys`: `count` values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_add_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::ints(keys, count)?) })
+}
+
+/// Shared body of the keyed batch adds.
+///
+/// # Safety
+/// `buf`: `len` writable bytes.
+unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        filter::add_keys(
+            buf,
+            len,
             keys,
-            |k| hasher.hash(k),
-            |_, hashes| {
-                sketch.add_hashes(hashes);
+            core::ptr::null_mut::<bool>(),
+            |b| {
+                minhash::wrap_mut(b).map(|s| {
+                    let h = s.as_ref().key_hasher();
+                    (s, h)
+                })
+            },
+            |s, h, _| {
+                s.add_hashes(h);
                 Ok(())
             },
         )
-    })
+    }
 }
 
 /// Adds `count` precomputed hashes.
@@ -148,7 +197,7 @@ pub unsafe extern "C" fn sketch_minhash_add_hash_batch(
     count: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let (image, hashes) = (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?);
         minhash::wrap_mut(image)?.add_hashes(hashes);
         Ok(())
@@ -171,7 +220,7 @@ pub unsafe extern "C" fn sketch_minhash_jaccard(
     out: *mut f64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let other = boundary::bytes(b, b_len)?;
         filter::query(a, a_len, out, |x| minhash::wrap(x)?.jaccard(&minhash::wrap(other)?))
     })
@@ -191,7 +240,7 @@ pub unsafe extern "C" fn sketch_minhash_signature(
     count: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         if count > 0 {
             boundary::require(out)?;
         }
@@ -214,7 +263,7 @@ pub unsafe extern "C" fn sketch_minhash_merge(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         merge_with(|d, s| minhash::wrap_mut(d)?.merge(&minhash::wrap(s)?), dst, dst_len, src, src_len)
     })
 }
@@ -226,7 +275,7 @@ pub unsafe extern "C" fn sketch_minhash_merge(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_minhash_clear(buf: *mut c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             minhash::wrap_mut(b)?.clear();
             Ok(())
@@ -247,7 +296,7 @@ pub unsafe extern "C" fn sketch_minhash_export(
     written: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { export_with(minhash::export, buf, len, out, out_len, written) })
+    run(|| unsafe { export_with(minhash::export, buf, len, out, out_len, written) })
 }
 
 /// Imports untrusted bytes (exact length, headers, checksum) into the aligned
@@ -263,7 +312,7 @@ pub unsafe extern "C" fn sketch_minhash_import(
     dst_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { import_with(minhash::import, src, src_len, dst, dst_len) })
+    run(|| unsafe { import_with(minhash::import, src, src_len, dst, dst_len) })
 }
 
 /// Verifies untrusted bytes in place.
@@ -273,7 +322,7 @@ pub unsafe extern "C" fn sketch_minhash_import(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_minhash_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { Ok(minhash::verify(boundary::bytes(bytes, len)?)?) })
+    run(|| unsafe { Ok(minhash::verify(boundary::bytes(bytes, len)?)?) })
 }
 
 /// Writes the statistics of the sketch to `*out`. O(k).
@@ -287,7 +336,7 @@ pub unsafe extern "C" fn sketch_minhash_get_stats(
     out: *mut sketch_minhash_stats,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::query(buf, len, out, |b| {
             let s = minhash::wrap(b)?.stats();
             Ok(sketch_minhash_stats { registers: s.registers, filled: s.filled, seed: s.seed })

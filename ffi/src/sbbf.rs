@@ -6,10 +6,10 @@
 //! blocks (`sketch_sbbf_bitset`) are byte-identical to a Parquet column's
 //! bloom filter bitset built from the same plain-encoded values.
 
-use crate::boundary::{guard, sketch_slice};
+use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
-use crate::status::sketch_status;
+use crate::status::{sketch_status, SKETCH_INVALID_PARAMETER};
 use core::ffi::c_void;
 use sketches_core::sbbf::{self, SbbfMode, SbbfParams};
 
@@ -52,15 +52,21 @@ impl From<SbbfParams> for sketch_sbbf_params {
     }
 }
 
-impl TryFrom<&sketch_sbbf_params> for SbbfParams {
-    type Error = sketch_status;
-    fn try_from(p: &sketch_sbbf_params) -> Result<Self, sketch_status> {
-        let mode = match p.mode {
+impl CParams for sketch_sbbf_params {
+    type Core = SbbfParams;
+    fn to_core(&self) -> Result<SbbfParams, Fail> {
+        reserved_zero(u64::from(self.reserved))?;
+        let mode = match self.mode {
             SKETCH_SBBF_NATIVE => SbbfMode::Native,
             SKETCH_SBBF_PARQUET => SbbfMode::Parquet,
-            _ => return Err(sketch_status::SKETCH_INVALID_PARAMETER),
+            _ => return Err(Fail(SKETCH_INVALID_PARAMETER)),
         };
-        Ok(SbbfParams { blocks: p.blocks, planned_items: p.planned_items, planned_fpr: p.planned_fpr, mode })
+        Ok(SbbfParams {
+            blocks: self.blocks,
+            planned_items: self.planned_items,
+            planned_fpr: self.planned_fpr,
+            mode,
+        })
     }
 }
 
@@ -104,7 +110,7 @@ pub unsafe extern "C" fn sketch_sbbf_plan(
     fpr: f64,
     out: *mut sketch_sbbf_params,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(out)?;
         let p = SbbfParams::for_items(items, fpr)?;
         // SAFETY: caller contract.
@@ -126,7 +132,7 @@ pub unsafe extern "C" fn sketch_sbbf_plan_parquet(
     fpp: f64,
     out: *mut sketch_sbbf_params,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(out)?;
         let p = SbbfParams::for_parquet(ndv, fpp)?;
         // SAFETY: caller contract.
@@ -149,19 +155,19 @@ pub unsafe extern "C" fn sketch_sbbf_plan_blocks(
     mode: u32,
     out: *mut sketch_sbbf_params,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(out)?;
         let p = match mode {
             SKETCH_SBBF_NATIVE => SbbfParams::with_blocks(blocks)?,
             SKETCH_SBBF_PARQUET => SbbfParams::parquet_with_blocks(blocks)?,
-            _ => return Err(sketch_status::SKETCH_INVALID_PARAMETER),
+            _ => return Err(Fail(SKETCH_INVALID_PARAMETER)),
         };
         // SAFETY: caller contract.
         unsafe { crate::boundary::write_out(out, p.into()) }
     })
 }
 
-/// Exact image size in bytes for `params`.
+/// Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `params`.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
 ///
@@ -172,11 +178,11 @@ pub unsafe extern "C" fn sketch_sbbf_size(
     params: *const sketch_sbbf_params,
     bytes: *mut u64,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(params)?;
         crate::boundary::require(bytes)?;
         // SAFETY: non-NULL; caller contract.
-        let p = SbbfParams::try_from(unsafe { &*params })?;
+        let p = unsafe { boundary::params(params)? };
         let n = p.image_len()?;
         // SAFETY: non-NULL; caller contract.
         unsafe { crate::boundary::write_out(bytes, n) }
@@ -196,7 +202,7 @@ pub unsafe extern "C" fn sketch_sbbf_bitset(
     bitset: *mut *const u8,
     bitset_len: *mut usize,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(bitset)?;
         crate::boundary::require(bitset_len)?;
         // SAFETY: caller contract.
@@ -224,10 +230,10 @@ pub unsafe extern "C" fn sketch_sbbf_init(
     params: *const sketch_sbbf_params,
     seed: u64,
 ) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(params)?;
         // SAFETY: non-NULL; caller contract.
-        let p = SbbfParams::try_from(unsafe { &*params })?;
+        let p = unsafe { boundary::params(params)? };
         // SAFETY: caller contract.
         unsafe { filter::mutate(buf, len, |b| sbbf::init(b, &p, seed).map(|_| ())) }
     })
@@ -252,7 +258,7 @@ pub unsafe extern "C" fn sketch_sbbf_add(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add(key)))
     })
@@ -270,7 +276,7 @@ pub unsafe extern "C" fn sketch_sbbf_add_u64(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add_u64(key))) })
+    run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add_u64(key))) })
 }
 
 /// Adds a precomputed hash (`sketch_hash(key, len, seed)` with the filter's
@@ -286,7 +292,7 @@ pub unsafe extern "C" fn sketch_sbbf_add_hash(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add_hash(hash))) })
+    run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add_hash(hash))) })
 }
 
 /// Tests a byte key: `*out` is false when the key was certainly never added,
@@ -305,7 +311,7 @@ pub unsafe extern "C" fn sketch_sbbf_contains(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains(key)))
     })
@@ -323,7 +329,7 @@ pub unsafe extern "C" fn sketch_sbbf_contains_u64(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains_u64(key))) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains_u64(key))) })
 }
 
 /// Tests a precomputed hash. See `sketch_sbbf_contains`.
@@ -338,7 +344,7 @@ pub unsafe extern "C" fn sketch_sbbf_contains_hash(
     out: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains_hash(hash))) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains_hash(hash))) })
 }
 
 /// Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)
@@ -356,12 +362,58 @@ pub unsafe extern "C" fn sketch_sbbf_add_batch(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe { add_keys(buf, len, Keys::slices(keys, count)?, was_new) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_sbbf_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `was_new`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, was_new) })
+}
+
+/// Adds `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_sbbf_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; `was_new`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::ints(keys, count)?, was_new) })
+}
+
+/// Shared body of `sketch_sbbf_add_batch`, `sketch_sbbf_add_packed` and `sketch_sbbf_add_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, was_new: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
         filter::add_keys(
             buf,
             len,
             keys,
-            count,
             was_new,
             |b| {
                 sbbf::wrap_mut(b).map(|f| {
@@ -371,7 +423,7 @@ pub unsafe extern "C" fn sketch_sbbf_add_batch(
             },
             |f, h, o| f.add_hashes(h, o),
         )
-    })
+    }
 }
 
 /// Adds `count` precomputed hashes in one call. See `sketch_sbbf_add_batch`.
@@ -387,7 +439,7 @@ pub unsafe extern "C" fn sketch_sbbf_add_hash_batch(
     was_new: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::add_hashes(buf, len, hashes, count, was_new, |b, h, o| sbbf::wrap_mut(b)?.add_hashes(h, o))
     })
 }
@@ -405,17 +457,63 @@ pub unsafe extern "C" fn sketch_sbbf_contains_batch(
     results: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        filter::contains_keys(
+    run(|| unsafe { contains_keys(buf, len, Keys::slices(keys, count)?, results) })
+}
+
+/// Tests `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_sbbf_contains_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_packed(
+    buf: *const c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { contains_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, results) })
+}
+
+/// Tests `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_sbbf_contains_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; `results`: `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_u64_batch(
+    buf: *const c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { contains_keys(buf, len, Keys::ints(keys, count)?, results) })
+}
+
+/// Shared body of `sketch_sbbf_contains_batch`, `sketch_sbbf_contains_packed` and `sketch_sbbf_contains_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn contains_keys(buf: *const c_void, len: usize, keys: Keys<'_>, results: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        filter::query_keys(
             buf,
             len,
             keys,
-            count,
             results,
             |b| sbbf::wrap(b).map(|f| (f, f.key_hasher())),
             |f, h, o| f.contains_hashes(h, o),
         )
-    })
+    }
 }
 
 /// Tests `count` precomputed hashes in one call.
@@ -431,10 +529,8 @@ pub unsafe extern "C" fn sketch_sbbf_contains_hash_batch(
     results: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        filter::contains_hashes(buf, len, hashes, count, results, |b, h, o| {
-            sbbf::wrap(b)?.contains_hashes(h, o)
-        })
+    run(|| unsafe {
+        filter::query_hashes(buf, len, hashes, count, results, |b, h, o| sbbf::wrap(b)?.contains_hashes(h, o))
     })
 }
 
@@ -453,7 +549,7 @@ pub unsafe extern "C" fn sketch_sbbf_union(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         merge_with(|d, s| sbbf::wrap_mut(d)?.union(&sbbf::wrap(s)?), dst, dst_len, src, src_len)
     })
 }
@@ -470,7 +566,7 @@ pub unsafe extern "C" fn sketch_sbbf_intersect(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         merge_with(|d, s| sbbf::wrap_mut(d)?.intersect(&sbbf::wrap(s)?), dst, dst_len, src, src_len)
     })
 }
@@ -487,7 +583,7 @@ pub unsafe extern "C" fn sketch_sbbf_get_stats(
     out: *mut sketch_sbbf_stats,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::query(buf, len, out, |b| {
             let s = sbbf::wrap(b)?.stats();
             Ok(sketch_sbbf_stats {
@@ -521,7 +617,7 @@ pub unsafe extern "C" fn sketch_sbbf_capacity(
     flags: *mut u32,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, flags, |b| Ok(sbbf::wrap(b)?.capacity().0)) })
+    run(|| unsafe { filter::query(buf, len, flags, |b| Ok(sbbf::wrap(b)?.capacity().0)) })
 }
 
 /// Removes every item (zeroes bits and counters); parameters and seed stay.
@@ -531,7 +627,7 @@ pub unsafe extern "C" fn sketch_sbbf_capacity(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_sbbf_clear(buf: *mut c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             sbbf::wrap_mut(b)?.clear();
             Ok(())
@@ -556,7 +652,7 @@ pub unsafe extern "C" fn sketch_sbbf_export(
     written: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { export_with(sbbf::export, buf, len, out, out_len, written) })
+    run(|| unsafe { export_with(sbbf::export, buf, len, out, out_len, written) })
 }
 
 /// Deserializes untrusted bytes: checks headers, exact length and checksum,
@@ -577,7 +673,7 @@ pub unsafe extern "C" fn sketch_sbbf_import(
     dst_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { import_with(sbbf::import, src, src_len, dst, dst_len) })
+    run(|| unsafe { import_with(sbbf::import, src, src_len, dst, dst_len) })
 }
 
 /// Checks untrusted bytes in place (headers, exact length, checksum) without
@@ -588,5 +684,5 @@ pub unsafe extern "C" fn sketch_sbbf_import(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_sbbf_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { Ok(sbbf::verify(crate::boundary::bytes(bytes, len)?)?) })
+    run(|| unsafe { Ok(sbbf::verify(crate::boundary::bytes(bytes, len)?)?) })
 }

@@ -1,85 +1,70 @@
 //! Status codes: the C twin of `sketches_core::Error`, with stable numbers.
+//!
+//! Every fallible function returns a `sketch_status`, a fixed-width
+//! `int32_t`, so cgo, JNI, FFM, Python and C++ bind one known type. The
+//! numbers are stable and never reused; `SKETCH_OK` is 0. Outputs are written
+//! only when a call returns `SKETCH_OK`.
 
 use core::ffi::c_char;
 use sketches_core::Error;
 
-/// Result of every fallible call. Numbers are stable and never reused;
-/// `SKETCH_OK` is 0. Outputs are written only when a call returns `SKETCH_OK`.
+/// Result of every fallible call: one of the `SKETCH_*` status numbers below
+/// (`SKETCH_OK` = 0). A fixed-width `int32_t`; `sketch_status_str` gives its text.
 #[allow(non_camel_case_types)]
-#[repr(C)]
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum sketch_status {
-    /// Success.
-    SKETCH_OK = 0,
-    /// A required pointer was NULL (NULL is accepted only with length 0).
-    SKETCH_NULL_POINTER = 1,
-    /// The buffer is shorter than the image (or the output) needs.
-    SKETCH_BUFFER_TOO_SMALL = 2,
-    /// The buffer does not start on an 8-byte boundary.
-    SKETCH_MISALIGNED = 3,
-    /// A sketch parameter is out of range (p <= 0, p >= 1, n = 0, NaN, ...).
-    SKETCH_INVALID_PARAMETER = 4,
-    /// A call argument is inconsistent (lengths, counts, unknown mode).
-    SKETCH_INVALID_ARGUMENT = 5,
-    /// The bytes are not a sketch image (bad magic).
-    SKETCH_BAD_MAGIC = 6,
-    /// The image was written by a newer, incompatible format version.
-    SKETCH_UNSUPPORTED_VERSION = 7,
-    /// The image holds a different sketch family.
-    SKETCH_WRONG_FAMILY = 8,
-    /// The image header is inconsistent.
-    SKETCH_CORRUPT_HEADER = 9,
-    /// The checksum does not match: the bytes were damaged.
-    SKETCH_CHECKSUM_MISMATCH = 10,
-    /// The byte count differs from the image length recorded in the header.
-    SKETCH_LENGTH_MISMATCH = 11,
-    /// The sketches differ in parameters, seed or hash and cannot be combined.
-    SKETCH_INCOMPATIBLE = 12,
-    /// The image names a hash function this family cannot use.
-    SKETCH_UNSUPPORTED_HASH = 13,
-    /// Source and destination buffers overlap.
-    SKETCH_OVERLAP = 14,
-    /// An internal error was caught at the boundary (a bug: please report it).
-    SKETCH_INTERNAL_ERROR = 15,
-    /// A removal found the item absent; nothing changed.
-    SKETCH_NOT_PRESENT = 16,
-    /// The filter has no room for the item; nothing changed.
-    SKETCH_FULL = 17,
-    /// The image body holds values its format forbids (register above its
-    /// maximum, unsorted or repeated small-mode entries, ...).
-    SKETCH_CORRUPT_BODY = 18,
-    /// The image is an exported compact image: import it into a live buffer first.
-    SKETCH_COMPACT_IMAGE = 19,
-    /// The key is longer than the sketch's maximum key length; nothing changed.
-    SKETCH_KEY_TOO_LONG = 20,
-}
+pub type sketch_status = i32;
 
-impl From<Error> for sketch_status {
-    fn from(e: Error) -> Self {
-        use sketch_status::*;
-        match e {
-            Error::BufferTooSmall => SKETCH_BUFFER_TOO_SMALL,
-            Error::Misaligned => SKETCH_MISALIGNED,
-            Error::InvalidParameter => SKETCH_INVALID_PARAMETER,
-            Error::InvalidArgument => SKETCH_INVALID_ARGUMENT,
-            Error::BadMagic => SKETCH_BAD_MAGIC,
-            Error::UnsupportedVersion => SKETCH_UNSUPPORTED_VERSION,
-            Error::WrongFamily => SKETCH_WRONG_FAMILY,
-            Error::CorruptHeader => SKETCH_CORRUPT_HEADER,
-            Error::ChecksumMismatch => SKETCH_CHECKSUM_MISMATCH,
-            Error::LengthMismatch => SKETCH_LENGTH_MISMATCH,
-            Error::Incompatible => SKETCH_INCOMPATIBLE,
-            Error::UnsupportedHash => SKETCH_UNSUPPORTED_HASH,
-            Error::NotPresent => SKETCH_NOT_PRESENT,
-            Error::Full => SKETCH_FULL,
-            Error::CorruptBody => SKETCH_CORRUPT_BODY,
-            Error::CompactImage => SKETCH_COMPACT_IMAGE,
-            Error::KeyTooLong => SKETCH_KEY_TOO_LONG,
-            // Error is non_exhaustive: a future core error without a C twin
-            // yet is reported as a generic argument problem.
-            _ => SKETCH_INVALID_ARGUMENT,
-        }
-    }
+/// Success.
+pub const SKETCH_OK: sketch_status = 0;
+/// A required pointer was NULL (NULL is accepted only with length 0).
+pub const SKETCH_NULL_POINTER: sketch_status = 1;
+/// The buffer is shorter than the image (or the output) needs.
+pub const SKETCH_BUFFER_TOO_SMALL: sketch_status = 2;
+/// The buffer does not start on an 8-byte boundary.
+pub const SKETCH_MISALIGNED: sketch_status = 3;
+/// A sketch parameter is out of range (p <= 0, p >= 1, n = 0, NaN, a
+/// non-zero reserved field, ...), or packed key offsets are decreasing or
+/// point past the data.
+pub const SKETCH_INVALID_PARAMETER: sketch_status = 4;
+/// A call argument is inconsistent (lengths, counts, unknown mode).
+pub const SKETCH_INVALID_ARGUMENT: sketch_status = 5;
+/// The bytes are not a sketch image (bad magic).
+pub const SKETCH_BAD_MAGIC: sketch_status = 6;
+/// The image was written by a newer, incompatible format version.
+pub const SKETCH_UNSUPPORTED_VERSION: sketch_status = 7;
+/// The image holds a different sketch family.
+pub const SKETCH_WRONG_FAMILY: sketch_status = 8;
+/// The image header is inconsistent.
+pub const SKETCH_CORRUPT_HEADER: sketch_status = 9;
+/// The checksum does not match: the bytes were damaged.
+pub const SKETCH_CHECKSUM_MISMATCH: sketch_status = 10;
+/// The byte count differs from the image length recorded in the header.
+pub const SKETCH_LENGTH_MISMATCH: sketch_status = 11;
+/// The sketches differ in parameters, seed or hash and cannot be combined.
+pub const SKETCH_INCOMPATIBLE: sketch_status = 12;
+/// The image names a hash function this family cannot use.
+pub const SKETCH_UNSUPPORTED_HASH: sketch_status = 13;
+/// Source and destination buffers overlap.
+pub const SKETCH_OVERLAP: sketch_status = 14;
+/// Reserved: an internal error (no longer produced: no exported function can
+/// reach a panic, which a build-time check proves; the number stays reserved).
+pub const SKETCH_INTERNAL_ERROR: sketch_status = 15;
+/// A removal found the item absent; nothing changed.
+pub const SKETCH_NOT_PRESENT: sketch_status = 16;
+/// The filter has no room for the item; nothing changed.
+pub const SKETCH_FULL: sketch_status = 17;
+/// The image body holds values its format forbids (register above its
+/// maximum, unsorted or repeated small-mode entries, ...).
+pub const SKETCH_CORRUPT_BODY: sketch_status = 18;
+/// The image is an exported compact image: import it into a live buffer first.
+pub const SKETCH_COMPACT_IMAGE: sketch_status = 19;
+/// The key is longer than the sketch's maximum key length; nothing changed.
+pub const SKETCH_KEY_TOO_LONG: sketch_status = 20;
+
+/// Converts a core error into its stable status number (the core and the
+/// C ABI share the numbers, see `sketches_core::Error::code`).
+#[inline]
+pub(crate) fn from_error(e: Error) -> sketch_status {
+    e.code()
 }
 
 fn text(status: i32) -> &'static core::ffi::CStr {
@@ -99,7 +84,7 @@ fn text(status: i32) -> &'static core::ffi::CStr {
         12 => c"sketches have different parameters, seed or hash",
         13 => c"hash function not supported by this family",
         14 => c"source and destination buffers overlap",
-        15 => c"internal error caught at the C boundary",
+        15 => c"internal error (reserved; no longer produced)",
         16 => c"item not present (nothing removed)",
         17 => c"filter full (nothing changed)",
         18 => c"image body holds values its format forbids",
@@ -142,7 +127,7 @@ mod tests {
             Error::KeyTooLong,
         ];
         for e in all {
-            assert_eq!(sketch_status::from(e) as i32, e.code());
+            assert_eq!(from_error(e), e.code());
             assert_eq!(text(e.code()).to_str().unwrap(), e.message());
         }
         assert_eq!(text(-1).to_str().unwrap(), "unknown status code");

@@ -1,9 +1,9 @@
 //! C ABI of the Top-k heavy-hitters sketch (`sketches_core::topk`).
 
-use crate::boundary::{self, guard, sketch_slice};
+use crate::boundary::{self, run, sketch_slice, Fail, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
-use crate::status::sketch_status;
+use crate::status::{sketch_status, SKETCH_KEY_TOO_LONG};
 use core::ffi::c_void;
 use sketches_core::topk::{self, TopKParams};
 
@@ -60,7 +60,7 @@ pub struct sketch_topk_stats {
     pub min_count: u64,
 }
 
-/// Exact image size in bytes for `capacity` counters (1 ..= 2^20) holding
+/// Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `capacity` counters (1 ..= 2^20) holding
 /// keys of up to `max_key_len` bytes (1 ..= 4096).
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
@@ -69,7 +69,7 @@ pub struct sketch_topk_stats {
 /// `bytes` must be writable.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_topk_size(capacity: u32, max_key_len: u32, bytes: *mut u64) -> sketch_status {
-    guard(|| {
+    run(|| {
         boundary::require(bytes)?;
         let n = TopKParams { capacity, max_key_len }.image_len()?;
         // SAFETY: non-NULL; caller contract.
@@ -94,7 +94,7 @@ pub unsafe extern "C" fn sketch_topk_init(
 ) -> sketch_status {
     let params = TopKParams { capacity, max_key_len };
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| topk::init(b, &params, seed).map(|_| ())) })
+    run(|| unsafe { filter::mutate(buf, len, |b| topk::init(b, &params, seed).map(|_| ())) })
 }
 
 /// Adds `weight` occurrences of a byte key (stored inline).
@@ -112,7 +112,7 @@ pub unsafe extern "C" fn sketch_topk_add(
     weight: u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::mutate(buf, len, |b| topk::wrap_mut(b)?.add(key, weight))
     })
@@ -130,11 +130,14 @@ pub unsafe extern "C" fn sketch_topk_add_u64(
     weight: u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| topk::wrap_mut(b)?.add_u64(key, weight)) })
+    run(|| unsafe { filter::mutate(buf, len, |b| topk::wrap_mut(b)?.add_u64(key, weight)) })
 }
 
 /// Adds `count` byte keys; `weights` (NULL: 1 each). Every key is checked
 /// (pointer and length) before anything is added: on error nothing changes.
+///
+/// Errors: `SKETCH_KEY_TOO_LONG` (some key is longer than the maximum key
+/// length; nothing changes), `SKETCH_NULL_POINTER`, image errors.
 ///
 /// # Safety
 /// `keys`: `count` valid `sketch_slice`s; `weights`: NULL or `count` values.
@@ -143,25 +146,76 @@ pub unsafe extern "C" fn sketch_topk_add_batch(
     buf: *mut c_void,
     len: usize,
     keys: *const sketch_slice,
-    weights: *const u64,
     count: usize,
+    weights: *const u64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        let (image, keys) = (boundary::bytes_mut(buf, len)?, boundary::array(keys, count)?);
-        let weights = if weights.is_null() { None } else { Some(boundary::array(weights, count)?) };
-        boundary::key_slices(keys)?;
-        let mut sketch = topk::wrap_mut(image)?;
-        let max = sketch.as_ref().params().max_key_len as usize;
-        if keys.iter().any(|k| k.len > max) {
-            return Err(sketch_status::SKETCH_KEY_TOO_LONG);
+    run(|| unsafe { add_keys(buf, len, Keys::slices(keys, count)?, weights) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries); `weights` as in `sketch_topk_add_batch`. Decreasing
+/// offsets or offsets past `data_len` give `SKETCH_INVALID_PARAMETER`, a key
+/// above the maximum length `SKETCH_KEY_TOO_LONG`, before anything changes.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` values;
+/// `weights`: NULL or `count` values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_add_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    weights: *const u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, weights) })
+}
+
+/// Adds `count` integer keys (each stored as its 8 little-endian bytes);
+/// `weights` as in `sketch_topk_add_batch`.
+///
+/// # Safety
+/// `keys`: `count` values; `weights`: NULL or `count` values.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_add_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    weights: *const u64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::ints(keys, count)?, weights) })
+}
+
+/// Shared body of the keyed batch adds: every key length is checked before
+/// the first add.
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `weights`: NULL or `keys.len()` values.
+unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, weights: *const u64) -> Status {
+    // SAFETY: caller contract.
+    let image = unsafe { boundary::bytes_mut(buf, len)? };
+    // SAFETY: caller contract.
+    let weights =
+        if weights.is_null() { None } else { Some(unsafe { boundary::array(weights, keys.len())? }) };
+    let mut sketch = topk::wrap_mut(image)?;
+    let max = sketch.as_ref().params().max_key_len as usize;
+    for i in 0..keys.len() {
+        if keys.with_key(i, |k| k.len() > max).unwrap_or(true) {
+            return Err(Fail(SKETCH_KEY_TOO_LONG));
         }
-        for (i, k) in keys.iter().enumerate() {
-            let w = weights.and_then(|w| w.get(i)).copied().unwrap_or(1);
-            sketch.add(boundary::key_bytes(k), w)?;
-        }
-        Ok(())
-    })
+    }
+    for i in 0..keys.len() {
+        let w = weights.and_then(|w| w.get(i)).copied().unwrap_or(1);
+        keys.with_key(i, |k| sketch.add(k, w)).unwrap_or(Ok(()))?;
+    }
+    Ok(())
 }
 
 /// Writes the estimate for a byte key to `*out`.
@@ -177,7 +231,7 @@ pub unsafe extern "C" fn sketch_topk_estimate(
     out: *mut sketch_topk_key_estimate,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::query(buf, len, out, |b| {
             let e = topk::wrap(b)?.estimate(key);
@@ -202,7 +256,7 @@ pub unsafe extern "C" fn sketch_topk_list(
     written: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         boundary::require(written)?;
         if capacity > 0 {
             boundary::require(items)?;
@@ -240,7 +294,7 @@ pub unsafe extern "C" fn sketch_topk_merge(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         merge_with(|d, s| topk::wrap_mut(d)?.merge(&topk::wrap(s)?), dst, dst_len, src, src_len)
     })
 }
@@ -252,7 +306,7 @@ pub unsafe extern "C" fn sketch_topk_merge(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_topk_clear(buf: *mut c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             topk::wrap_mut(b)?.clear();
             Ok(())
@@ -273,7 +327,7 @@ pub unsafe extern "C" fn sketch_topk_export(
     written: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { export_with(topk::export, buf, len, out, out_len, written) })
+    run(|| unsafe { export_with(topk::export, buf, len, out, out_len, written) })
 }
 
 /// Imports untrusted bytes (exact length, headers, checksum, and every
@@ -292,7 +346,7 @@ pub unsafe extern "C" fn sketch_topk_import(
     dst_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { import_with(topk::import, src, src_len, dst, dst_len) })
+    run(|| unsafe { import_with(topk::import, src, src_len, dst, dst_len) })
 }
 
 /// Verifies untrusted bytes in place (as `sketch_topk_import` does).
@@ -302,7 +356,7 @@ pub unsafe extern "C" fn sketch_topk_import(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_topk_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { Ok(topk::verify(boundary::bytes(bytes, len)?)?) })
+    run(|| unsafe { Ok(topk::verify(boundary::bytes(bytes, len)?)?) })
 }
 
 /// Writes the statistics of the sketch to `*out`. O(1).
@@ -316,7 +370,7 @@ pub unsafe extern "C" fn sketch_topk_get_stats(
     out: *mut sketch_topk_stats,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::query(buf, len, out, |b| {
             let s = topk::wrap(b)?.stats();
             Ok(sketch_topk_stats {

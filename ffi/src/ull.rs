@@ -1,6 +1,6 @@
 //! C ABI of UltraLogLog (`sketches_core::ull`).
 
-use crate::boundary::{guard, sketch_slice};
+use crate::boundary::{run, sketch_slice, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
 use crate::status::sketch_status;
@@ -32,7 +32,8 @@ pub struct sketch_ull_stats {
     pub image_bytes: u64,
 }
 
-/// Exact live image size in bytes for precision `p` (4..=18).
+/// Exact live image size in bytes for precision `p` (4..=18), a multiple of
+/// `SKETCH_IMAGE_ALIGN`.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
 ///
@@ -40,7 +41,7 @@ pub struct sketch_ull_stats {
 /// `bytes` must point to a writable `uint64_t`.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_ull_size(p: u8, bytes: *mut u64) -> sketch_status {
-    guard(|| {
+    run(|| {
         crate::boundary::require(bytes)?;
         let n = ull::image_len(p)?;
         // SAFETY: non-NULL checked; caller contract.
@@ -60,7 +61,7 @@ pub unsafe extern "C" fn sketch_ull_size(p: u8, bytes: *mut u64) -> sketch_statu
 #[no_mangle]
 pub unsafe extern "C" fn sketch_ull_init(buf: *mut c_void, len: usize, p: u8, seed: u64) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::mutate(buf, len, |b| ull::init(b, p, seed).map(|_| ())) })
+    run(|| unsafe { filter::mutate(buf, len, |b| ull::init(b, p, seed).map(|_| ())) })
 }
 
 /// Adds a byte key (hashed with XXH3-64 and the sketch's seed). When `changed`
@@ -82,7 +83,7 @@ pub unsafe extern "C" fn sketch_ull_add(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         let key = filter::key(key, key_len)?;
         filter::update(buf, len, changed, |b| Ok(ull::wrap_mut(b)?.add(key)))
     })
@@ -100,7 +101,7 @@ pub unsafe extern "C" fn sketch_ull_add_u64(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(ull::wrap_mut(b)?.add_u64(key))) })
+    run(|| unsafe { filter::update(buf, len, changed, |b| Ok(ull::wrap_mut(b)?.add_u64(key))) })
 }
 
 /// Adds a precomputed 64-bit hash (for example `sketch_hash(key, len, seed)`
@@ -117,7 +118,7 @@ pub unsafe extern "C" fn sketch_ull_add_hash(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::update(buf, len, changed, |b| Ok(ull::wrap_mut(b)?.add_hash(hash))) })
+    run(|| unsafe { filter::update(buf, len, changed, |b| Ok(ull::wrap_mut(b)?.add_hash(hash))) })
 }
 
 /// Adds `count` byte keys in one call. Every key pointer is checked before
@@ -133,13 +134,57 @@ pub unsafe extern "C" fn sketch_ull_add_batch(
     count: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe { add_keys(buf, len, Keys::slices(keys, count)?) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_ull_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; .
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::packed(data, data_len, offsets, count)?) })
+}
+
+/// Adds `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_ull_add_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; .
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_keys(buf, len, Keys::ints(keys, count)?) })
+}
+
+/// Shared body of `sketch_ull_add_batch`, `sketch_ull_add_packed` and `sketch_ull_add_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
         filter::add_keys(
             buf,
             len,
             keys,
-            count,
-            core::ptr::null_mut(),
+            core::ptr::null_mut::<bool>(),
             |b| {
                 ull::wrap_mut(b).map(|s| {
                     let h = s.as_ref().key_hasher();
@@ -151,7 +196,7 @@ pub unsafe extern "C" fn sketch_ull_add_batch(
                 Ok(())
             },
         )
-    })
+    }
 }
 
 /// Adds `count` precomputed hashes in one call.
@@ -166,8 +211,8 @@ pub unsafe extern "C" fn sketch_ull_add_hash_batch(
     count: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        filter::add_hashes(buf, len, hashes, count, core::ptr::null_mut(), |b, h, _| {
+    run(|| unsafe {
+        filter::add_hashes(buf, len, hashes, count, core::ptr::null_mut::<bool>(), |b, h, _| {
             ull::wrap_mut(b)?.add_hashes(h);
             Ok(())
         })
@@ -183,7 +228,7 @@ pub unsafe extern "C" fn sketch_ull_add_hash_batch(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_ull_estimate(buf: *const c_void, len: usize, out: *mut f64) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(ull::wrap(b)?.estimate())) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(ull::wrap(b)?.estimate())) })
 }
 
 /// Empties the sketch (same precision and seed).
@@ -193,7 +238,7 @@ pub unsafe extern "C" fn sketch_ull_estimate(buf: *const c_void, len: usize, out
 #[no_mangle]
 pub unsafe extern "C" fn sketch_ull_reset(buf: *mut c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::mutate(buf, len, |b| {
             ull::wrap_mut(b)?.reset();
             Ok(())
@@ -217,9 +262,7 @@ pub unsafe extern "C" fn sketch_ull_merge(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
-        merge_with(|d, s| ull::wrap_mut(d)?.merge(&ull::wrap(s)?), dst, dst_len, src, src_len)
-    })
+    run(|| unsafe { merge_with(|d, s| ull::wrap_mut(d)?.merge(&ull::wrap(s)?), dst, dst_len, src, src_len) })
 }
 
 /// Imports untrusted bytes (`src`, exactly one exported image, no alignment
@@ -240,7 +283,7 @@ pub unsafe extern "C" fn sketch_ull_import(
     dst_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { import_with(ull::import, src, src_len, dst, dst_len) })
+    run(|| unsafe { import_with(ull::import, src, src_len, dst, dst_len) })
 }
 
 /// Verifies untrusted bytes in place (headers, exact length, checksum, body).
@@ -250,7 +293,7 @@ pub unsafe extern "C" fn sketch_ull_import(
 #[no_mangle]
 pub unsafe extern "C" fn sketch_ull_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { Ok(ull::verify(crate::boundary::bytes(bytes, len)?)?) })
+    run(|| unsafe { Ok(ull::verify(crate::boundary::bytes(bytes, len)?)?) })
 }
 
 /// Writes the estimate from the registers alone (FGRA, ~0.78/sqrt(m)) to
@@ -265,7 +308,7 @@ pub unsafe extern "C" fn sketch_ull_register_estimate(
     out: *mut f64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(ull::wrap(b)?.register_estimate())) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(ull::wrap(b)?.register_estimate())) })
 }
 
 /// Writes the maximum-likelihood estimate from the registers alone
@@ -282,7 +325,7 @@ pub unsafe extern "C" fn sketch_ull_ml_estimate(
     out: *mut f64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { filter::query(buf, len, out, |b| Ok(ull::wrap(b)?.ml_estimate())) })
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(ull::wrap(b)?.ml_estimate())) })
 }
 
 /// Exports the image in `buf` with its checksum into `out` (no alignment
@@ -299,7 +342,7 @@ pub unsafe extern "C" fn sketch_ull_export(
     written: *mut usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe { export_with(ull::export, buf, len, out, out_len, written) })
+    run(|| unsafe { export_with(ull::export, buf, len, out, out_len, written) })
 }
 
 /// Writes into `dst` (8-byte aligned, at least `sketch_hll_size(p)` bytes for
@@ -318,7 +361,7 @@ pub unsafe extern "C" fn sketch_ull_to_hll(
     dst_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         merge_with(|d, s| ull::to_hll(&ull::wrap(s)?, d).map(|_| ()), dst, dst_len, src, src_len)
     })
 }
@@ -334,7 +377,7 @@ pub unsafe extern "C" fn sketch_ull_get_stats(
     out: *mut sketch_ull_stats,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    guard(|| unsafe {
+    run(|| unsafe {
         filter::query(buf, len, out, |b| {
             let s = ull::wrap(b)?.stats();
             Ok(sketch_ull_stats {

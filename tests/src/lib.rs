@@ -1,7 +1,7 @@
 //! Helpers for the cross-language tests: build `libsketches`, compile C
 //! programs against it, run them.
 //!
-//! The library is built by a nested `cargo build --release -p sketches-ffi`
+//! The library is built by a nested `cargo build --release -p sketches-clib`
 //! in its own target directory (`target/c-abi`), so the C tests always link
 //! the current sources whatever profile the outer `cargo test` uses.
 
@@ -23,11 +23,11 @@ pub fn library_dir() -> PathBuf {
         let target = root.join("target").join("c-abi");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
         let status = Command::new(cargo)
-            .args(["build", "--release", "-p", "sketches-ffi", "--target-dir"])
+            .args(["build", "--release", "-p", "sketches-clib", "--target-dir"])
             .arg(&target)
             .current_dir(&root)
             .status()
-            .expect("run cargo build for sketches-ffi");
+            .expect("run cargo build for sketches-clib");
         assert!(status.success(), "building libsketches failed");
         target.join("release")
     })

@@ -36,7 +36,7 @@ fn planning_follows_the_formulas() {
     assert_eq!((p.width, p.depth, p.counter_bits, p.conservative), (2719, 5, 32, false));
     assert!((p.epsilon() - 0.001).abs() < 1e-6);
     assert!(p.delta() <= 0.01);
-    assert_eq!(p.image_len().unwrap(), 128 + 2719 * 5 * 4 + 4);
+    assert_eq!(p.image_len().unwrap(), (128 + 2719 * 5 * 4 + 4u64).next_multiple_of(64));
     for (e, d) in [(0.0, 0.1), (1.0, 0.1), (0.1, 0.0), (0.1, 1.0), (f64::NAN, 0.1), (1e-12, 0.1)] {
         assert_eq!(CountMinParams::for_error(e, d), Err(Error::InvalidParameter), "{e} {d}");
     }

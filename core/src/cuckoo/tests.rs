@@ -46,7 +46,7 @@ fn planning_picks_the_fingerprint_width_and_follows_n() {
     assert_eq!(CuckooParams::with_buckets(0, 8), Err(Error::InvalidParameter));
     assert_eq!(CuckooParams::with_buckets(10, 10), Err(Error::InvalidParameter));
     let p = CuckooParams::with_buckets(1000, 12).unwrap();
-    assert_eq!(p.image_len().unwrap(), 128 + (1000u64 * 4 * 12).div_ceil(64) * 8);
+    assert_eq!(p.image_len().unwrap(), (128 + (1000u64 * 4 * 12).div_ceil(64) * 8).next_multiple_of(64));
 }
 
 #[test]

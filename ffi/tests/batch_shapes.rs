@@ -1,0 +1,614 @@
+//! Every batch operation in its three key shapes: `_batch` (sketch_slice
+//! array), `_packed` (Arrow Binary layout: data + count+1 u32 offsets) and
+//! `_u64_batch` (integer keys). For every family and operation:
+//! * the packed form leaves the same image bytes and per-key outputs as the
+//!   slice form over the same keys (including empty keys and a non-zero
+//!   first offset, as in a sliced Arrow array);
+//! * the u64 batch equals the same keys added or queried one call at a time;
+//! * bad packed offsets (decreasing, past the data, NULL, misaligned) and
+//!   NULL data fail with the documented status before anything changes.
+
+use core::ffi::c_void;
+use sketches_ffi::bloom::*;
+use sketches_ffi::counting::*;
+use sketches_ffi::countmin::*;
+use sketches_ffi::cuckoo::*;
+use sketches_ffi::hash::*;
+use sketches_ffi::hll::*;
+use sketches_ffi::minhash::*;
+use sketches_ffi::sbbf::*;
+use sketches_ffi::topk::*;
+use sketches_ffi::ull::*;
+use sketches_ffi::*;
+
+const N: usize = 700;
+
+/// The same keys in every shape. Key 0 is empty; string keys are "key-<i>".
+struct KeySet {
+    strings: Vec<Vec<u8>>,
+    slices: Vec<sketch_slice>,
+    data: Vec<u8>,
+    offsets: Vec<u32>,
+    ints: Vec<u64>,
+}
+
+impl KeySet {
+    fn new(n: usize) -> KeySet {
+        let strings: Vec<Vec<u8>> =
+            (0..n).map(|i| if i == 0 { Vec::new() } else { format!("key-{i}").into_bytes() }).collect();
+        let slices = strings.iter().map(|s| sketch_slice { ptr: s.as_ptr().cast(), len: s.len() }).collect();
+        // A non-zero first offset, as in a slice of a larger Arrow array.
+        let mut data = b"prefix".to_vec();
+        let mut offsets = vec![data.len() as u32];
+        for s in &strings {
+            data.extend_from_slice(s);
+            offsets.push(data.len() as u32);
+        }
+        let ints = (0..n as u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+        KeySet { strings, slices, data, offsets, ints }
+    }
+}
+
+/// An 8-byte aligned image buffer.
+#[derive(Clone, PartialEq, Debug)]
+struct Img(Vec<u64>);
+
+impl Img {
+    fn new(bytes: u64) -> Img {
+        assert_eq!(bytes % 64, 0, "sizes are multiples of SKETCH_IMAGE_ALIGN");
+        Img(vec![0; bytes as usize / 8])
+    }
+    fn len(&self) -> usize {
+        self.0.len() * 8
+    }
+    fn ptr(&mut self) -> *mut c_void {
+        self.0.as_mut_ptr().cast()
+    }
+    fn cptr(&self) -> *const c_void {
+        self.0.as_ptr().cast()
+    }
+}
+
+/// How a batch is called.
+#[derive(Copy, Clone, Debug)]
+enum Shape {
+    Slices,
+    Packed,
+    Ints,
+}
+
+/// Packed-offset misuse cases and the status each must give.
+fn bad_packed_cases(keys: &KeySet) -> Vec<(&'static str, Vec<u32>, usize, sketch_status)> {
+    let mut decreasing = keys.offsets.clone();
+    decreasing.swap(3, 4);
+    let mut past = keys.offsets.clone();
+    *past.last_mut().unwrap() = keys.data.len() as u32 + 1;
+    vec![
+        ("decreasing offsets", decreasing, keys.data.len(), SKETCH_INVALID_PARAMETER),
+        ("offsets past the data", past, keys.data.len(), SKETCH_INVALID_PARAMETER),
+        (
+            "data shorter than the offsets say",
+            keys.offsets.clone(),
+            keys.data.len() - 1,
+            SKETCH_INVALID_PARAMETER,
+        ),
+    ]
+}
+
+/// Runs `call` (which receives the packed pieces) for every misuse case and
+/// checks its status and that the image did not change.
+fn check_packed_misuse(
+    keys: &KeySet,
+    fresh: &Img,
+    mut call: impl FnMut(&mut Img, *const c_void, usize, *const u32, usize) -> sketch_status,
+) {
+    let mut img = fresh.clone();
+    for (what, offsets, data_len, want) in bad_packed_cases(keys) {
+        let got = call(&mut img, keys.data.as_ptr().cast(), data_len, offsets.as_ptr(), N);
+        assert_eq!(got, want, "{what}");
+        assert_eq!(&img, fresh, "{what} changed the image");
+    }
+    let n = N;
+    assert_eq!(
+        call(&mut img, keys.data.as_ptr().cast(), keys.data.len(), std::ptr::null(), n),
+        SKETCH_NULL_POINTER
+    );
+    assert_eq!(call(&mut img, std::ptr::null(), 5, keys.offsets.as_ptr(), n), SKETCH_NULL_POINTER);
+    let misaligned = unsafe { keys.offsets.as_ptr().cast::<u8>().add(1).cast::<u32>() };
+    assert_eq!(call(&mut img, keys.data.as_ptr().cast(), keys.data.len(), misaligned, n), SKETCH_MISALIGNED);
+    assert_eq!(&img, fresh, "a refused call changed the image");
+    // Zero keys: NULL offsets and data are fine.
+    assert_eq!(call(&mut img, std::ptr::null(), 0, std::ptr::null(), 0), SKETCH_OK);
+    let zero = [7u32];
+    assert_eq!(
+        call(&mut img, std::ptr::null(), 0, zero.as_ptr(), 0),
+        SKETCH_INVALID_PARAMETER,
+        "offset past empty data"
+    );
+}
+
+/// The three shapes of an update with an optional bool output leave the same
+/// image and outputs; the u64 batch equals single calls.
+macro_rules! update_shapes {
+    ($name:ident, $fresh:expr, $batch:path, $packed:path, $u64_batch:path, $single_u64:path, out bool) => {
+        #[test]
+        fn $name() {
+            let keys = KeySet::new(N);
+            let fresh: Img = $fresh;
+            let run = |shape: Shape, img: &mut Img, out: *mut bool| unsafe {
+                match shape {
+                    Shape::Slices => $batch(img.ptr(), img.len(), keys.slices.as_ptr(), N, out),
+                    Shape::Packed => $packed(
+                        img.ptr(),
+                        img.len(),
+                        keys.data.as_ptr().cast(),
+                        keys.data.len(),
+                        keys.offsets.as_ptr(),
+                        N,
+                        out,
+                    ),
+                    Shape::Ints => $u64_batch(img.ptr(), img.len(), keys.ints.as_ptr(), N, out),
+                }
+            };
+            let (mut a, mut b) = (fresh.clone(), fresh.clone());
+            let (mut oa, mut ob) = (vec![false; N], vec![false; N]);
+            assert_eq!(run(Shape::Slices, &mut a, oa.as_mut_ptr()), SKETCH_OK);
+            assert_eq!(run(Shape::Packed, &mut b, ob.as_mut_ptr()), SKETCH_OK);
+            assert_eq!(a, b, "packed and slice batches differ");
+            assert_eq!(oa, ob);
+            assert_ne!(a, fresh);
+            let (mut c, mut d) = (fresh.clone(), fresh.clone());
+            let mut oc = vec![false; N];
+            assert_eq!(run(Shape::Ints, &mut c, oc.as_mut_ptr()), SKETCH_OK);
+            for (i, &k) in keys.ints.iter().enumerate() {
+                let mut o = false;
+                assert_eq!(unsafe { $single_u64(d.ptr(), d.len(), k, &mut o) }, SKETCH_OK);
+                assert_eq!(o, oc[i], "key {i}");
+            }
+            assert_eq!(c, d, "u64 batch differs from single calls");
+            check_packed_misuse(&keys, &fresh, |img, data, data_len, offsets, count| unsafe {
+                let mut out = vec![false; count];
+                $packed(img.ptr(), img.len(), data, data_len, offsets, count, out.as_mut_ptr())
+            });
+        }
+    };
+    ($name:ident, $fresh:expr, $batch:path, $packed:path, $u64_batch:path, $single_u64:path, no out) => {
+        #[test]
+        fn $name() {
+            let keys = KeySet::new(N);
+            let fresh: Img = $fresh;
+            let (mut a, mut b, mut c, mut d) = (fresh.clone(), fresh.clone(), fresh.clone(), fresh.clone());
+            unsafe {
+                assert_eq!($batch(a.ptr(), a.len(), keys.slices.as_ptr(), N), SKETCH_OK);
+                let (data, len, offs) = (keys.data.as_ptr().cast(), keys.data.len(), keys.offsets.as_ptr());
+                assert_eq!($packed(b.ptr(), b.len(), data, len, offs, N), SKETCH_OK);
+                assert_eq!($u64_batch(c.ptr(), c.len(), keys.ints.as_ptr(), N), SKETCH_OK);
+                for &k in &keys.ints {
+                    assert_eq!($single_u64(d.ptr(), d.len(), k), SKETCH_OK);
+                }
+            }
+            assert_eq!(a, b, "packed and slice batches differ");
+            assert_ne!(a, fresh);
+            assert_eq!(c, d, "u64 batch differs from single calls");
+            check_packed_misuse(&keys, &fresh, |img, data, data_len, offsets, count| unsafe {
+                $packed(img.ptr(), img.len(), data, data_len, offsets, count)
+            });
+        }
+    };
+}
+
+/// The three shapes of a query give the same per-key answers on a filled
+/// image; the u64 batch equals single calls.
+macro_rules! query_shapes {
+    ($name:ident, $filled:expr, $out:ty, $batch:path, $packed:path, $u64_batch:path, $single_u64:path) => {
+        #[test]
+        fn $name() {
+            let keys = KeySet::new(N);
+            let img: Img = $filled(&keys);
+            let mut want = vec![<$out>::default(); N];
+            let mut got = vec![<$out>::default(); N];
+            unsafe {
+                assert_eq!(
+                    $batch(img.cptr(), img.len(), keys.slices.as_ptr(), N, want.as_mut_ptr()),
+                    SKETCH_OK
+                );
+                let (data, len, offs) = (keys.data.as_ptr().cast(), keys.data.len(), keys.offsets.as_ptr());
+                assert_eq!($packed(img.cptr(), img.len(), data, len, offs, N, got.as_mut_ptr()), SKETCH_OK);
+                assert_eq!(want, got, "packed and slice queries differ");
+                assert_eq!(
+                    $u64_batch(img.cptr(), img.len(), keys.ints.as_ptr(), N, got.as_mut_ptr()),
+                    SKETCH_OK
+                );
+                for (i, &k) in keys.ints.iter().enumerate() {
+                    let mut one = <$out>::default();
+                    assert_eq!($single_u64(img.cptr(), img.len(), k, &mut one), SKETCH_OK);
+                    assert_eq!(one, got[i], "key {i}");
+                }
+                // A required output missing is refused.
+                assert_eq!(
+                    $packed(img.cptr(), img.len(), data, len, offs, N, std::ptr::null_mut()),
+                    SKETCH_NULL_POINTER
+                );
+            }
+            check_packed_misuse(&keys, &img, |img, data, data_len, offsets, count| unsafe {
+                let mut out = vec![<$out>::default(); count];
+                $packed(img.cptr(), img.len(), data, data_len, offsets, count, out.as_mut_ptr())
+            });
+        }
+    };
+}
+
+fn bloom_fresh() -> Img {
+    let mut p = sketch_bloom_params::default();
+    let mut size = 0;
+    unsafe {
+        assert_eq!(sketch_bloom_plan(500, 0.01, &mut p), SKETCH_OK);
+        assert_eq!(sketch_bloom_size(&p, &mut size), SKETCH_OK);
+        let mut img = Img::new(size);
+        assert_eq!(sketch_bloom_init(img.ptr(), img.len(), &p, 7), SKETCH_OK);
+        img
+    }
+}
+
+fn sbbf_fresh(mode: u32) -> Img {
+    let mut p = sketch_sbbf_params::default();
+    let mut size = 0;
+    unsafe {
+        if mode == SKETCH_SBBF_PARQUET {
+            assert_eq!(sketch_sbbf_plan_parquet(500, 0.01, &mut p), SKETCH_OK);
+        } else {
+            assert_eq!(sketch_sbbf_plan(500, 0.01, &mut p), SKETCH_OK);
+        }
+        assert_eq!(sketch_sbbf_size(&p, &mut size), SKETCH_OK);
+        let mut img = Img::new(size);
+        let seed = if mode == SKETCH_SBBF_PARQUET { 0 } else { 7 }; // Parquet mode hashes with seed 0
+        assert_eq!(sketch_sbbf_init(img.ptr(), img.len(), &p, seed), SKETCH_OK);
+        img
+    }
+}
+
+fn counting_fresh() -> Img {
+    let mut p = sketch_bloom_params::default();
+    let mut size = 0;
+    unsafe {
+        assert_eq!(sketch_bloom_plan(500, 0.01, &mut p), SKETCH_OK);
+        assert_eq!(sketch_counting_size(&p, &mut size), SKETCH_OK);
+        let mut img = Img::new(size);
+        assert_eq!(sketch_counting_init(img.ptr(), img.len(), &p, 7), SKETCH_OK);
+        img
+    }
+}
+
+fn cuckoo_fresh() -> Img {
+    let mut p = sketch_cuckoo_params::default();
+    let mut size = 0;
+    unsafe {
+        assert_eq!(sketch_cuckoo_plan(2000, 0.01, &mut p), SKETCH_OK);
+        assert_eq!(sketch_cuckoo_size(&p, &mut size), SKETCH_OK);
+        let mut img = Img::new(size);
+        assert_eq!(sketch_cuckoo_init(img.ptr(), img.len(), &p, 7), SKETCH_OK);
+        img
+    }
+}
+
+fn hll_fresh() -> Img {
+    let mut size = 0;
+    unsafe {
+        assert_eq!(sketch_hll_size(10, &mut size), SKETCH_OK);
+        let mut img = Img::new(size);
+        assert_eq!(sketch_hll_init(img.ptr(), img.len(), 10, 7), SKETCH_OK);
+        img
+    }
+}
+
+fn ull_fresh() -> Img {
+    let mut size = 0;
+    unsafe {
+        assert_eq!(sketch_ull_size(10, &mut size), SKETCH_OK);
+        let mut img = Img::new(size);
+        assert_eq!(sketch_ull_init(img.ptr(), img.len(), 10, 7), SKETCH_OK);
+        img
+    }
+}
+
+fn minhash_fresh() -> Img {
+    let mut size = 0;
+    unsafe {
+        assert_eq!(sketch_minhash_size(128, &mut size), SKETCH_OK);
+        let mut img = Img::new(size);
+        assert_eq!(sketch_minhash_init(img.ptr(), img.len(), 128, 7), SKETCH_OK);
+        img
+    }
+}
+
+fn countmin_fresh() -> Img {
+    let mut p = sketch_countmin_params::default();
+    let mut size = 0;
+    unsafe {
+        assert_eq!(sketch_countmin_plan_size(64, 4, &mut p), SKETCH_OK);
+        assert_eq!(sketch_countmin_size(&p, &mut size), SKETCH_OK);
+        let mut img = Img::new(size);
+        assert_eq!(sketch_countmin_init(img.ptr(), img.len(), &p, 7), SKETCH_OK);
+        img
+    }
+}
+
+fn topk_fresh() -> Img {
+    let mut size = 0;
+    unsafe {
+        assert_eq!(sketch_topk_size(64, 16, &mut size), SKETCH_OK);
+        let mut img = Img::new(size);
+        assert_eq!(sketch_topk_init(img.ptr(), img.len(), 64, 16, 7), SKETCH_OK);
+        img
+    }
+}
+
+update_shapes!(bloom_add, bloom_fresh(), sketch_bloom_add_batch, sketch_bloom_add_packed, sketch_bloom_add_u64_batch, sketch_bloom_add_u64, out bool);
+update_shapes!(sbbf_add, sbbf_fresh(SKETCH_SBBF_NATIVE), sketch_sbbf_add_batch, sketch_sbbf_add_packed, sketch_sbbf_add_u64_batch, sketch_sbbf_add_u64, out bool);
+update_shapes!(sbbf_parquet_add, sbbf_fresh(SKETCH_SBBF_PARQUET), sketch_sbbf_add_batch, sketch_sbbf_add_packed, sketch_sbbf_add_u64_batch, sketch_sbbf_add_u64, out bool);
+update_shapes!(counting_add, counting_fresh(), sketch_counting_add_batch, sketch_counting_add_packed, sketch_counting_add_u64_batch, sketch_counting_add_u64, out bool);
+/// The cuckoo single add reports "full" as a status; the batch reports it per key.
+unsafe fn cuckoo_add_u64_reporting(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    added: *mut bool,
+) -> sketch_status {
+    match unsafe { sketch_cuckoo_add_u64(buf, len, key) } {
+        SKETCH_OK => unsafe {
+            *added = true;
+            SKETCH_OK
+        },
+        SKETCH_FULL => unsafe {
+            *added = false;
+            SKETCH_OK
+        },
+        other => other,
+    }
+}
+update_shapes!(cuckoo_add, cuckoo_fresh(), sketch_cuckoo_add_batch, sketch_cuckoo_add_packed, sketch_cuckoo_add_u64_batch, cuckoo_add_u64_reporting, out bool);
+
+/// The cardinality sketches' single adds report whether a register
+/// changed; their batches report nothing.
+unsafe fn hll_add_u64_plain(buf: *mut c_void, len: usize, key: u64) -> sketch_status {
+    unsafe { sketch_hll_add_u64(buf, len, key, std::ptr::null_mut()) }
+}
+unsafe fn ull_add_u64_plain(buf: *mut c_void, len: usize, key: u64) -> sketch_status {
+    unsafe { sketch_ull_add_u64(buf, len, key, std::ptr::null_mut()) }
+}
+update_shapes!(hll_add, hll_fresh(), sketch_hll_add_batch, sketch_hll_add_packed, sketch_hll_add_u64_batch, hll_add_u64_plain, no out);
+update_shapes!(ull_add, ull_fresh(), sketch_ull_add_batch, sketch_ull_add_packed, sketch_ull_add_u64_batch, ull_add_u64_plain, no out);
+
+/// MinHash's single u64 add reports whether a register changed; wrap it to
+/// the no-output shape.
+unsafe fn minhash_add_u64_plain(buf: *mut c_void, len: usize, key: u64) -> sketch_status {
+    unsafe { sketch_minhash_add_u64(buf, len, key, std::ptr::null_mut()) }
+}
+update_shapes!(minhash_add, minhash_fresh(), sketch_minhash_add_batch, sketch_minhash_add_packed, sketch_minhash_add_u64_batch, minhash_add_u64_plain, no out);
+
+/// Count-Min and Top-k batches take per-key weights: checked with weights
+/// and without (NULL = 1 each).
+macro_rules! weighted_shapes {
+    ($name:ident, $fresh:expr, $batch:path, $packed:path, $u64_batch:path, $single_u64:path) => {
+        #[test]
+        fn $name() {
+            let keys = KeySet::new(N);
+            let fresh: Img = $fresh;
+            let weights: Vec<u64> = (0..N as u64).map(|i| 1 + i % 5).collect();
+            for w in [weights.as_ptr(), std::ptr::null()] {
+                let (mut a, mut b, mut c, mut d) =
+                    (fresh.clone(), fresh.clone(), fresh.clone(), fresh.clone());
+                unsafe {
+                    assert_eq!($batch(a.ptr(), a.len(), keys.slices.as_ptr(), N, w), SKETCH_OK);
+                    let (data, len, offs) =
+                        (keys.data.as_ptr().cast(), keys.data.len(), keys.offsets.as_ptr());
+                    assert_eq!($packed(b.ptr(), b.len(), data, len, offs, N, w), SKETCH_OK);
+                    assert_eq!($u64_batch(c.ptr(), c.len(), keys.ints.as_ptr(), N, w), SKETCH_OK);
+                    for (i, &k) in keys.ints.iter().enumerate() {
+                        let weight = if w.is_null() { 1 } else { weights[i] };
+                        assert_eq!($single_u64(d.ptr(), d.len(), k, weight), SKETCH_OK);
+                    }
+                }
+                assert_eq!(a, b, "packed and slice batches differ");
+                assert_ne!(a, fresh);
+                assert_eq!(c, d, "u64 batch differs from single calls");
+            }
+            check_packed_misuse(&keys, &fresh, |img, data, data_len, offsets, count| unsafe {
+                $packed(img.ptr(), img.len(), data, data_len, offsets, count, std::ptr::null())
+            });
+        }
+    };
+}
+weighted_shapes!(
+    countmin_add,
+    countmin_fresh(),
+    sketch_countmin_add_batch,
+    sketch_countmin_add_packed,
+    sketch_countmin_add_u64_batch,
+    sketch_countmin_add_u64
+);
+weighted_shapes!(
+    topk_add,
+    topk_fresh(),
+    sketch_topk_add_batch,
+    sketch_topk_add_packed,
+    sketch_topk_add_u64_batch,
+    sketch_topk_add_u64
+);
+
+#[test]
+fn topk_packed_refuses_a_long_key_before_any_change() {
+    let fresh = topk_fresh();
+    let mut img = fresh.clone();
+    let data = b"shortthis-key-is-longer-than-sixteen";
+    let offsets = [0u32, 5, data.len() as u32];
+    let status = unsafe {
+        sketch_topk_add_packed(
+            img.ptr(),
+            img.len(),
+            data.as_ptr().cast(),
+            data.len(),
+            offsets.as_ptr(),
+            2,
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(status, SKETCH_KEY_TOO_LONG);
+    assert_eq!(img, fresh);
+}
+
+/// Fills a filter-like image with the even-numbered keys in both shapes.
+fn fill_half(
+    img: &mut Img,
+    keys: &KeySet,
+    add: unsafe extern "C" fn(*mut c_void, usize, *const sketch_slice, usize, *mut bool) -> sketch_status,
+    add_u64: unsafe extern "C" fn(*mut c_void, usize, *const u64, usize, *mut bool) -> sketch_status,
+) {
+    let half: Vec<sketch_slice> = keys.slices.iter().step_by(2).copied().collect();
+    let half_ints: Vec<u64> = keys.ints.iter().step_by(2).copied().collect();
+    let mut out = vec![false; half.len()];
+    unsafe {
+        assert_eq!(add(img.ptr(), img.len(), half.as_ptr(), half.len(), out.as_mut_ptr()), SKETCH_OK);
+        assert_eq!(
+            add_u64(img.ptr(), img.len(), half_ints.as_ptr(), half_ints.len(), out.as_mut_ptr()),
+            SKETCH_OK
+        );
+    }
+}
+
+query_shapes!(
+    bloom_contains,
+    |k: &KeySet| {
+        let mut i = bloom_fresh();
+        fill_half(&mut i, k, sketch_bloom_add_batch, sketch_bloom_add_u64_batch);
+        i
+    },
+    bool,
+    sketch_bloom_contains_batch,
+    sketch_bloom_contains_packed,
+    sketch_bloom_contains_u64_batch,
+    sketch_bloom_contains_u64
+);
+query_shapes!(
+    sbbf_contains,
+    |k: &KeySet| {
+        let mut i = sbbf_fresh(SKETCH_SBBF_NATIVE);
+        fill_half(&mut i, k, sketch_sbbf_add_batch, sketch_sbbf_add_u64_batch);
+        i
+    },
+    bool,
+    sketch_sbbf_contains_batch,
+    sketch_sbbf_contains_packed,
+    sketch_sbbf_contains_u64_batch,
+    sketch_sbbf_contains_u64
+);
+query_shapes!(
+    counting_contains,
+    |k: &KeySet| {
+        let mut i = counting_fresh();
+        fill_half(&mut i, k, sketch_counting_add_batch, sketch_counting_add_u64_batch);
+        i
+    },
+    bool,
+    sketch_counting_contains_batch,
+    sketch_counting_contains_packed,
+    sketch_counting_contains_u64_batch,
+    sketch_counting_contains_u64
+);
+query_shapes!(
+    cuckoo_contains,
+    |k: &KeySet| {
+        let mut i = cuckoo_fresh();
+        fill_half(&mut i, k, sketch_cuckoo_add_batch, sketch_cuckoo_add_u64_batch);
+        i
+    },
+    bool,
+    sketch_cuckoo_contains_batch,
+    sketch_cuckoo_contains_packed,
+    sketch_cuckoo_contains_u64_batch,
+    sketch_cuckoo_contains_u64
+);
+query_shapes!(
+    countmin_estimate,
+    |k: &KeySet| {
+        let mut i = countmin_fresh();
+        unsafe {
+            assert_eq!(
+                sketch_countmin_add_u64_batch(i.ptr(), i.len(), k.ints.as_ptr(), N / 2, std::ptr::null()),
+                SKETCH_OK
+            );
+        }
+        i
+    },
+    u64,
+    sketch_countmin_estimate_batch,
+    sketch_countmin_estimate_packed,
+    sketch_countmin_estimate_u64_batch,
+    sketch_countmin_estimate_u64
+);
+
+/// Removal: packed removes equal slice removes; u64 batch removes equal single calls.
+#[test]
+fn counting_remove() {
+    let keys = KeySet::new(N);
+    let mut filled = counting_fresh();
+    fill_half(&mut filled, &keys, sketch_counting_add_batch, sketch_counting_add_u64_batch);
+    let (mut a, mut b, mut c, mut d) = (filled.clone(), filled.clone(), filled.clone(), filled.clone());
+    let (mut oa, mut ob, mut oc) = (vec![false; N], vec![false; N], vec![false; N]);
+    unsafe {
+        let sa = sketch_counting_remove_batch(a.ptr(), a.len(), keys.slices.as_ptr(), N, oa.as_mut_ptr());
+        let (data, len, offs) = (keys.data.as_ptr().cast(), keys.data.len(), keys.offsets.as_ptr());
+        let sb = sketch_counting_remove_packed(b.ptr(), b.len(), data, len, offs, N, ob.as_mut_ptr());
+        assert_eq!(sa, sb);
+        assert_eq!(
+            sketch_counting_remove_u64_batch(c.ptr(), c.len(), keys.ints.as_ptr(), N, oc.as_mut_ptr()),
+            SKETCH_OK
+        );
+        for (i, &k) in keys.ints.iter().enumerate() {
+            let s = sketch_counting_remove_u64(d.ptr(), d.len(), k);
+            assert_eq!(s == SKETCH_OK, oc[i], "key {i}");
+        }
+    }
+    assert_eq!(a, b);
+    assert_eq!(oa, ob);
+    assert_eq!(c, d);
+    check_packed_misuse(&keys, &filled, |img, data, data_len, offsets, count| unsafe {
+        let mut out = vec![false; count];
+        sketch_counting_remove_packed(img.ptr(), img.len(), data, data_len, offsets, count, out.as_mut_ptr())
+    });
+}
+
+#[test]
+fn hash_shapes_agree() {
+    let keys = KeySet::new(N);
+    let (mut a, mut b, mut c) = (vec![0u64; N], vec![0u64; N], vec![0u64; N]);
+    unsafe {
+        assert_eq!(sketch_hash_batch(keys.slices.as_ptr(), N, 3, a.as_mut_ptr()), SKETCH_OK);
+        let (data, len, offs) = (keys.data.as_ptr().cast(), keys.data.len(), keys.offsets.as_ptr());
+        assert_eq!(sketch_hash_packed(data, len, offs, N, 3, b.as_mut_ptr()), SKETCH_OK);
+        assert_eq!(sketch_hash_u64_batch(keys.ints.as_ptr(), N, 3, c.as_mut_ptr()), SKETCH_OK);
+        for i in 0..N {
+            let s = &keys.strings[i];
+            assert_eq!(a[i], sketch_hash(s.as_ptr().cast(), s.len(), 3));
+            assert_eq!(c[i], sketch_hash_u64(keys.ints[i], 3));
+        }
+        // XXH64 reference vector: the empty input with seed 0.
+        assert_eq!(sketch_hash_xxh64(std::ptr::null(), 0, 0), 0xEF46_DB37_51D8_E999);
+    }
+    assert_eq!(a, b);
+    let mut decreasing = keys.offsets.clone();
+    decreasing.swap(1, 2);
+    let mut out = vec![9u64; N];
+    let s = unsafe {
+        sketch_hash_packed(
+            keys.data.as_ptr().cast(),
+            keys.data.len(),
+            decreasing.as_ptr(),
+            N,
+            3,
+            out.as_mut_ptr(),
+        )
+    };
+    assert_eq!(s, SKETCH_INVALID_PARAMETER);
+    assert!(out.iter().all(|&h| h == 9), "outputs written on error");
+}
