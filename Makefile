@@ -8,14 +8,28 @@ CFLAGS_EXAMPLES = -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude
 LIBS = target/release/libsketches.a -lpthread -ldl -lm
 
 FUZZ_SECONDS ?= 90
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 
-.PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint
+.PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall
 
 stand: examples
 	./build/stand
 
 lib:
 	cargo build --release -p sketches-clib
+
+# Installs libsketches.a, libsketches.so.MAJOR (SONAME), the headers, a
+# pkg-config file and a CMake package under PREFIX (DESTDIR for staging).
+install: lib
+	./scripts/install.sh "$(PREFIX)" "$(LIBDIR)" "$(INCLUDEDIR)"
+
+uninstall:
+	rm -f $(DESTDIR)$(LIBDIR)/libsketches.a $(DESTDIR)$(LIBDIR)/libsketches.so*
+	rm -f $(DESTDIR)$(INCLUDEDIR)/sketches.h $(DESTDIR)$(INCLUDEDIR)/sketches.hpp
+	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/sketches.pc
+	rm -rf $(DESTDIR)$(LIBDIR)/cmake/sketches
 
 examples: lib
 	mkdir -p build

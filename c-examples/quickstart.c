@@ -8,8 +8,8 @@ int main(void) {
     struct sketch_bloom_params params;
     uint64_t size;
     if (sketch_bloom_plan(1000000, 0.01, &params) != SKETCH_OK) return 1; /* n, p */
-    if (sketch_bloom_size(&params, &size) != SKETCH_OK) return 1;         /* exact bytes */
-    void *buf = aligned_alloc(64, (size + 63) / 64 * 64);                 /* your memory */
+    if (sketch_bloom_size(&params, &size) != SKETCH_OK) return 1;         /* exact bytes, x64 */
+    void *buf = aligned_alloc(SKETCH_IMAGE_ALIGN, size);                  /* your memory */
     if (buf == NULL || sketch_bloom_init(buf, size, &params, 0) != SKETCH_OK) return 1;
 
     bool is_new, maybe;

@@ -2,6 +2,7 @@
 # Installs what the test suite needs beyond Rust and a C compiler, if missing:
 #   - cbindgen at the pinned version (the header is generated with it and diffed)
 #   - valgrind (the C ABI test also runs under it)
+#   - cmake and pkg-config (the install test builds consumers with both)
 # Idempotent; used by `make test` and .ci/run.
 set -euo pipefail
 CBINDGEN_VERSION=0.29.4
@@ -11,10 +12,14 @@ if [ "$(cbindgen --version 2>/dev/null)" != "cbindgen ${CBINDGEN_VERSION}" ]; th
     cargo install cbindgen --version "${CBINDGEN_VERSION}" --locked --force
 fi
 
-if ! command -v valgrind >/dev/null 2>&1; then
-    echo "installing valgrind from Debian packages" >&2
+missing=()
+command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing ${missing[*]} from Debian packages" >&2
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq valgrind
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
 fi
