@@ -1115,11 +1115,22 @@ sketch_status sketch_bloom_capacity(const void *buf, size_t len, uint32_t *flags
 sketch_status sketch_bloom_clear(void *buf, size_t len);
 
 /**
+ * Writes in `*bytes` how many bytes `sketch_bloom_export` writes for this
+ * image (its length), to size the destination first.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `bytes` writable.
+ */
+sketch_status sketch_bloom_exported_size(const void *buf, size_t len, size_t *bytes);
+
+/**
  * Serializes: copies the image to `out` (any alignment, at least the image
  * size) and writes the checksum there; `*written` gets the byte count. The
  * live image is not modified.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, image errors.
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL` (`out_len` below `sketch_bloom_exported_size`), `SKETCH_OVERLAP`, image errors.
  *
  * # Safety
  * `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
@@ -1478,11 +1489,22 @@ sketch_status sketch_counting_capacity(const void *buf, size_t len, uint32_t *fl
 sketch_status sketch_counting_clear(void *buf, size_t len);
 
 /**
+ * Writes in `*bytes` how many bytes `sketch_counting_export` writes for this
+ * image (its length), to size the destination first.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `bytes` writable.
+ */
+sketch_status sketch_counting_exported_size(const void *buf, size_t len, size_t *bytes);
+
+/**
  * Serializes: copies the image to `out` (any alignment, at least the image
  * size) and writes the checksum there; `*written` gets the byte count. The
  * live image is not modified.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, image errors.
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL` (`out_len` below `sketch_counting_exported_size`), `SKETCH_OVERLAP`, image errors.
  *
  * # Safety
  * `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
@@ -1762,6 +1784,17 @@ sketch_status sketch_countmin_merge(void *dst, size_t dst_len, const void *src, 
  * `buf`: `len` writable bytes.
  */
 sketch_status sketch_countmin_clear(void *buf, size_t len);
+
+/**
+ * Writes in `*bytes` how many bytes `sketch_countmin_export` writes for this
+ * image (its length), to size the destination first.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `bytes` writable.
+ */
+sketch_status sketch_countmin_exported_size(const void *buf, size_t len, size_t *bytes);
 
 /**
  * Exports the image with its checksum into `out` (no alignment needed);
@@ -2090,6 +2123,17 @@ sketch_status sketch_cuckoo_capacity(const void *buf, size_t len, uint32_t *flag
 sketch_status sketch_cuckoo_clear(void *buf, size_t len);
 
 /**
+ * Writes in `*bytes` how many bytes `sketch_cuckoo_export` writes for this
+ * image (its length), to size the destination first.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `bytes` writable.
+ */
+sketch_status sketch_cuckoo_exported_size(const void *buf, size_t len, size_t *bytes);
+
+/**
  * Serializes (copy + checksum); `*written` gets the byte count.
  *
  * # Safety
@@ -2385,7 +2429,7 @@ sketch_status sketch_hll_exported_size(const void *buf, size_t len, size_t *byte
  * needed, at least `sketch_hll_exported_size` bytes); `*written` receives the
  * byte count. Small-mode images are exported compactly.
  *
- * Errors: `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, `SKETCH_NULL_POINTER`, image errors.
+ * Errors: `SKETCH_BUFFER_TOO_SMALL` (`out_len` below `sketch_hll_exported_size`), `SKETCH_OVERLAP`, `SKETCH_NULL_POINTER`, image errors.
  *
  * # Safety
  * `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
@@ -2577,6 +2621,17 @@ sketch_status sketch_minhash_merge(void *dst, size_t dst_len, const void *src, s
  * `buf`: `len` writable bytes.
  */
 sketch_status sketch_minhash_clear(void *buf, size_t len);
+
+/**
+ * Writes in `*bytes` how many bytes `sketch_minhash_export` writes for this
+ * image (its length), to size the destination first.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `bytes` writable.
+ */
+sketch_status sketch_minhash_exported_size(const void *buf, size_t len, size_t *bytes);
 
 /**
  * Exports the image with its checksum into `out`; `*written` receives the byte count.
@@ -2918,11 +2973,22 @@ sketch_status sketch_sbbf_capacity(const void *buf, size_t len, uint32_t *flags)
 sketch_status sketch_sbbf_clear(void *buf, size_t len);
 
 /**
+ * Writes in `*bytes` how many bytes `sketch_sbbf_export` writes for this
+ * image (its length), to size the destination first.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `bytes` writable.
+ */
+sketch_status sketch_sbbf_exported_size(const void *buf, size_t len, size_t *bytes);
+
+/**
  * Serializes: copies the image to `out` (any alignment, at least the image
  * size) and writes the checksum there; `*written` gets the byte count. The
  * live image is not modified.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, image errors.
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL` (`out_len` below `sketch_sbbf_exported_size`), `SKETCH_OVERLAP`, image errors.
  *
  * # Safety
  * `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.
@@ -3063,6 +3129,10 @@ sketch_status sketch_topk_add_u64_batch(void *buf,
 /**
  * Writes the estimate for a byte key to `*out`.
  *
+ * Errors: `SKETCH_KEY_TOO_LONG` when `key_len` exceeds the sketch's
+ * maximum key length (as `sketch_topk_add` refuses such a key; the key
+ * bytes are not read then), `SKETCH_NULL_POINTER`, image errors.
+ *
  * # Safety
  * `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
  */
@@ -3107,6 +3177,17 @@ sketch_status sketch_topk_merge(void *dst, size_t dst_len, const void *src, size
  * `buf`: `len` writable bytes.
  */
 sketch_status sketch_topk_clear(void *buf, size_t len);
+
+/**
+ * Writes in `*bytes` how many bytes `sketch_topk_export` writes for this
+ * image (its length), to size the destination first.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `bytes` writable.
+ */
+sketch_status sketch_topk_exported_size(const void *buf, size_t len, size_t *bytes);
 
 /**
  * Exports the image with its checksum into `out`; `*written` receives the byte count.
@@ -3326,6 +3407,17 @@ sketch_status sketch_ull_register_estimate(const void *buf, size_t len, double *
  * `buf`: `len` readable bytes; `out` writable.
  */
 sketch_status sketch_ull_ml_estimate(const void *buf, size_t len, double *out);
+
+/**
+ * Writes in `*bytes` how many bytes `sketch_ull_export` writes for this
+ * image (its length), to size the destination first.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `bytes` writable.
+ */
+sketch_status sketch_ull_exported_size(const void *buf, size_t len, size_t *bytes);
 
 /**
  * Exports the image in `buf` with its checksum into `out` (no alignment

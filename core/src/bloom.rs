@@ -65,7 +65,13 @@ pub struct BloomParams {
 impl BloomParams {
     /// Plans from expected distinct items `n` and target false-positive rate
     /// `p` with the standard formulas `m = ⌈-n·ln p / ln²2⌉`,
-    /// `k = round(m/n · ln 2)` (at least 1, at most [`MAX_HASHES`]).
+    /// `k = round(m/n · ln 2)` (at least 1).
+    ///
+    /// Rates below about 2^-64 would need more than [`MAX_HASHES`] probes:
+    /// then `k` = [`MAX_HASHES`] and `m` grows until `(1 - e^{-kn/m})^k <= p`
+    /// (`m = ⌈-k·n / ln(1 - p^{1/k})⌉`), and the recorded planned rate is
+    /// that achievable rate at `n` (at most `p`), so the over-capacity signal
+    /// stays quiet until the filter really is past its plan.
     ///
     /// Errors: [`Error::InvalidParameter`] when `n = 0`, `p` is not in (0, 1)
     /// (NaN included) or `m` would exceed [`MAX_BITS`].
@@ -74,12 +80,21 @@ impl BloomParams {
             return Err(Error::InvalidParameter);
         }
         let ln2 = core::f64::consts::LN_2;
-        let bits = libm::ceil(-(items as f64) * libm::log(fpr) / (ln2 * ln2));
-        if !(bits >= 1.0 && bits <= MAX_BITS as f64) {
+        let n = items as f64;
+        let mut bits = libm::ceil(-n * libm::log(fpr) / (ln2 * ln2));
+        let ideal_hashes = libm::round(bits / n * ln2);
+        let mut planned_fpr = fpr;
+        if ideal_hashes > MAX_HASHES as f64 {
+            let k = MAX_HASHES as f64;
+            // (1 - e^{-kn/m})^k = p  <=>  m = -k n / ln(1 - p^{1/k})
+            bits = libm::ceil(-k * n / libm::log1p(-libm::pow(fpr, 1.0 / k)));
+            planned_fpr = classic_fpr(bits as u64, MAX_HASHES, n).min(fpr);
+        }
+        if !(bits >= 1.0 && bits <= MAX_BITS as f64) || !filter::valid_fpr(planned_fpr) {
             return Err(Error::InvalidParameter);
         }
-        let hashes = libm::round(bits / items as f64 * ln2).clamp(1.0, MAX_HASHES as f64);
-        Ok(BloomParams { bits: bits as u64, hashes: hashes as u32, planned_items: items, planned_fpr: fpr })
+        let hashes = ideal_hashes.clamp(1.0, MAX_HASHES as f64);
+        Ok(BloomParams { bits: bits as u64, hashes: hashes as u32, planned_items: items, planned_fpr })
     }
 
     /// Explicit `m` bits and `k` probes. The planned items are the count at
@@ -265,6 +280,11 @@ pub fn wrap(buf: &[u8]) -> Result<Bloom<'_>> {
 pub fn wrap_mut(buf: &mut [u8]) -> Result<BloomMut<'_>> {
     let p = image::split_mut::<BloomImage>(buf)?;
     Ok(BloomMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
+}
+/// The number of bytes [`export`] writes for the live image in `src` (its
+/// image length), so a destination can be sized first. Errors: image errors.
+pub fn exported_len(src: &[u8]) -> Result<usize> {
+    image::exported_len::<BloomImage>(src)
 }
 
 /// Copies the live image in `src` to `dst` with its checksum (the checked

@@ -235,6 +235,11 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<CuckooMut<'_>> {
     let p = image::split_mut::<CuckooImage>(buf)?;
     Ok(CuckooMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
+/// The number of bytes [`export`] writes for the live image in `src` (its
+/// image length), so a destination can be sized first. Errors: image errors.
+pub fn exported_len(src: &[u8]) -> Result<usize> {
+    image::exported_len::<CuckooImage>(src)
+}
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {

@@ -481,6 +481,12 @@ pub fn import<F: ImageFamily>(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     Ok(common.image_len)
 }
 
+/// The number of bytes [`export`] writes for the live image at the start of
+/// `src` (validated as family `F`): its image length.
+pub fn exported_len<F: ImageFamily>(src: &[u8]) -> Result<usize> {
+    Ok(open::<F>(src)?.0.image_len)
+}
+
 /// Export: copies the live image at the start of `src` (validated as family
 /// `F`) into `dst` and writes its checksum there. `src` is not modified; `dst`
 /// needs no alignment and is written only on success. Returns the bytes written.

@@ -116,6 +116,11 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<MinHashMut<'_>> {
     let p = image::split_mut::<MinHashImage>(buf)?;
     Ok(MinHashMut { registers: p.body, k: p.layout, seed: p.common.seed })
 }
+/// The number of bytes [`export`] writes for the live image in `src` (its
+/// image length), so a destination can be sized first. Errors: image errors.
+pub fn exported_len(src: &[u8]) -> Result<usize> {
+    image::exported_len::<MinHashImage>(src)
+}
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {

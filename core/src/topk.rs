@@ -218,6 +218,11 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<TopKMut<'_>> {
     let p = image::split_mut::<TopKImage>(buf)?;
     Ok(TopKMut { header: p.header, body: p.body, layout: p.layout, seed: p.common.seed })
 }
+/// The number of bytes [`export`] writes for the live image in `src` (its
+/// image length), so a destination can be sized first. Errors: image errors.
+pub fn exported_len(src: &[u8]) -> Result<usize> {
+    image::exported_len::<TopKImage>(src)
+}
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
@@ -411,18 +416,24 @@ impl<'a> TopK<'a> {
 
     /// The estimate for `key`: its counter, or (unlisted) the smallest count
     /// as both bound and error.
-    pub fn estimate(&self, key: &[u8]) -> TopKEstimate {
-        match self.find(key) {
+    ///
+    /// Errors: [`Error::KeyTooLong`] for a key longer than the maximum key
+    /// length (such a key can never have been added).
+    pub fn estimate(&self, key: &[u8]) -> Result<TopKEstimate> {
+        if key.len() > self.layout.params.max_key_len as usize {
+            return Err(Error::KeyTooLong);
+        }
+        Ok(match self.find(key) {
             Some(e) => TopKEstimate { count: self.count(e), error: self.error(e), listed: true },
             None => {
                 let m = self.min_count();
                 TopKEstimate { count: m, error: m, listed: false }
             }
-        }
+        })
     }
 
     /// [`TopK::estimate`] for an integer key (stored as 8 little-endian bytes).
-    pub fn estimate_u64(&self, key: u64) -> TopKEstimate {
+    pub fn estimate_u64(&self, key: u64) -> Result<TopKEstimate> {
         self.estimate(&key.to_le_bytes())
     }
 

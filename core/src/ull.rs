@@ -176,6 +176,11 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<UllMut<'_>> {
     let parts = image::split_mut::<UllImage>(buf)?;
     Ok(UllMut { header: parts.header, registers: parts.body, p: parts.layout, seed: parts.common.seed })
 }
+/// The number of bytes [`export`] writes for the live image in `src` (its
+/// image length), so a destination can be sized first. Errors: image errors.
+pub fn exported_len(src: &[u8]) -> Result<usize> {
+    image::exported_len::<UllImage>(src)
+}
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {

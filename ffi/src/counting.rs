@@ -623,11 +623,28 @@ pub unsafe extern "C" fn sketch_counting_clear(buf: *mut c_void, len: usize) -> 
     })
 }
 
+/// Writes in `*bytes` how many bytes `sketch_counting_export` writes for this
+/// image (its length), to size the destination first.
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `bytes` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_counting_exported_size(
+    buf: *const c_void,
+    len: usize,
+    bytes: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::query(buf, len, bytes, counting::exported_len) })
+}
+
 /// Serializes: copies the image to `out` (any alignment, at least the image
 /// size) and writes the checksum there; `*written` gets the byte count. The
 /// live image is not modified.
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, image errors.
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_BUFFER_TOO_SMALL` (`out_len` below `sketch_counting_exported_size`), `SKETCH_OVERLAP`, image errors.
 ///
 /// # Safety
 /// `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.

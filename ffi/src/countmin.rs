@@ -513,6 +513,23 @@ pub unsafe extern "C" fn sketch_countmin_clear(buf: *mut c_void, len: usize) -> 
     })
 }
 
+/// Writes in `*bytes` how many bytes `sketch_countmin_export` writes for this
+/// image (its length), to size the destination first.
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `bytes` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_exported_size(
+    buf: *const c_void,
+    len: usize,
+    bytes: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::query(buf, len, bytes, countmin::exported_len) })
+}
+
 /// Exports the image with its checksum into `out` (no alignment needed);
 /// `*written` receives the byte count.
 ///

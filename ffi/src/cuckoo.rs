@@ -601,6 +601,23 @@ pub unsafe extern "C" fn sketch_cuckoo_clear(buf: *mut c_void, len: usize) -> sk
     })
 }
 
+/// Writes in `*bytes` how many bytes `sketch_cuckoo_export` writes for this
+/// image (its length), to size the destination first.
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `bytes` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_cuckoo_exported_size(
+    buf: *const c_void,
+    len: usize,
+    bytes: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::query(buf, len, bytes, cuckoo::exported_len) })
+}
+
 /// Serializes (copy + checksum); `*written` gets the byte count.
 ///
 /// # Safety

@@ -355,7 +355,7 @@ pub unsafe extern "C" fn sketch_hll_exported_size(
 /// needed, at least `sketch_hll_exported_size` bytes); `*written` receives the
 /// byte count. Small-mode images are exported compactly.
 ///
-/// Errors: `SKETCH_BUFFER_TOO_SMALL`, `SKETCH_OVERLAP`, `SKETCH_NULL_POINTER`, image errors.
+/// Errors: `SKETCH_BUFFER_TOO_SMALL` (`out_len` below `sketch_hll_exported_size`), `SKETCH_OVERLAP`, `SKETCH_NULL_POINTER`, image errors.
 ///
 /// # Safety
 /// `buf`: `len` readable bytes; `out`: `out_len` writable bytes; `written` writable.

@@ -283,6 +283,23 @@ pub unsafe extern "C" fn sketch_minhash_clear(buf: *mut c_void, len: usize) -> s
     })
 }
 
+/// Writes in `*bytes` how many bytes `sketch_minhash_export` writes for this
+/// image (its length), to size the destination first.
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `bytes` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_minhash_exported_size(
+    buf: *const c_void,
+    len: usize,
+    bytes: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::query(buf, len, bytes, minhash::exported_len) })
+}
+
 /// Exports the image with its checksum into `out`; `*written` receives the byte count.
 ///
 /// # Safety

@@ -220,6 +220,10 @@ unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, weights: *const
 
 /// Writes the estimate for a byte key to `*out`.
 ///
+/// Errors: `SKETCH_KEY_TOO_LONG` when `key_len` exceeds the sketch's
+/// maximum key length (as `sketch_topk_add` refuses such a key; the key
+/// bytes are not read then), `SKETCH_NULL_POINTER`, image errors.
+///
 /// # Safety
 /// `buf`: `len` readable bytes; `key`: `key_len` readable bytes; `out` writable.
 #[no_mangle]
@@ -232,9 +236,14 @@ pub unsafe extern "C" fn sketch_topk_estimate(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
         filter::query(buf, len, out, |b| {
-            let e = topk::wrap(b)?.estimate(key);
+            let sketch = topk::wrap(b)?;
+            // Checked before the key is borrowed: a claimed length is never trusted further.
+            if key_len > sketch.params().max_key_len as usize {
+                return Err(sketches_core::Error::KeyTooLong);
+            }
+            let key = filter::key(key, key_len).map_err(|_| sketches_core::Error::InvalidArgument)?;
+            let e = sketch.estimate(key)?;
             Ok(sketch_topk_key_estimate { count: e.count, error: e.error, listed: e.listed })
         })
     })
@@ -312,6 +321,23 @@ pub unsafe extern "C" fn sketch_topk_clear(buf: *mut c_void, len: usize) -> sket
             Ok(())
         })
     })
+}
+
+/// Writes in `*bytes` how many bytes `sketch_topk_export` writes for this
+/// image (its length), to size the destination first.
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `bytes` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_topk_exported_size(
+    buf: *const c_void,
+    len: usize,
+    bytes: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::query(buf, len, bytes, topk::exported_len) })
 }
 
 /// Exports the image with its checksum into `out`; `*written` receives the byte count.

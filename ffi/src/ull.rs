@@ -328,6 +328,23 @@ pub unsafe extern "C" fn sketch_ull_ml_estimate(
     run(|| unsafe { filter::query(buf, len, out, |b| Ok(ull::wrap(b)?.ml_estimate())) })
 }
 
+/// Writes in `*bytes` how many bytes `sketch_ull_export` writes for this
+/// image (its length), to size the destination first.
+///
+/// Errors: `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `bytes` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_exported_size(
+    buf: *const c_void,
+    len: usize,
+    bytes: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::query(buf, len, bytes, ull::exported_len) })
+}
+
 /// Exports the image in `buf` with its checksum into `out` (no alignment
 /// needed, at least the image length); `*written` receives the byte count.
 ///

@@ -1157,6 +1157,67 @@ static void test_corruption(void) {
     free(dst);
 }
 
+/* The misuse gaps found in review: each refused or reported clearly. */
+static void test_misuse_gaps(void) {
+    /* Top-k estimate with a claimed length far beyond the key: refused with
+     * KEY_TOO_LONG before any byte is read (ASan would flag a read). */
+    uint64_t size = 0;
+    EXPECT(sketch_topk_size(8, 16, &size), SKETCH_OK);
+    unsigned char *topk = alloc_image(size);
+    EXPECT(sketch_topk_init(topk, (size_t)size, 8, 16, 1), SKETCH_OK);
+    char key16[16] = "0123456789abcdef";
+    struct sketch_topk_key_estimate est;
+    EXPECT(sketch_topk_estimate(topk, (size_t)size, key16, (size_t)1 << 40, &est), SKETCH_KEY_TOO_LONG);
+    EXPECT(sketch_topk_estimate(topk, (size_t)size, key16, 17, &est), SKETCH_KEY_TOO_LONG);
+    EXPECT(sketch_topk_add(topk, (size_t)size, key16, 17, 1), SKETCH_KEY_TOO_LONG);
+    EXPECT(sketch_topk_estimate(topk, (size_t)size, key16, 16, &est), SKETCH_OK);
+    free(topk);
+
+    /* A rate beyond 64 probes: more bits, an achievable recorded rate, and
+     * no over-capacity flag while within the planned items. */
+    struct sketch_bloom_params p;
+    EXPECT(sketch_bloom_plan(1000, 1e-25, &p), SKETCH_OK);
+    CHECK(p.hashes == 64 && p.planned_fpr <= 1e-25 && p.planned_fpr > 0.0);
+    EXPECT(sketch_bloom_size(&p, &size), SKETCH_OK);
+    unsigned char *bloom = alloc_image(size);
+    EXPECT(sketch_bloom_init(bloom, (size_t)size, &p, 0), SKETCH_OK);
+    uint32_t flags = 99;
+    for (uint64_t i = 0; i < 1000; i++) EXPECT(sketch_bloom_add_u64(bloom, (size_t)size, i, NULL), SKETCH_OK);
+    EXPECT(sketch_bloom_capacity(bloom, (size_t)size, &flags), SKETCH_OK);
+    CHECK(flags == 0);
+
+    /* Reserved fields of parameter structs must be 0. */
+    struct sketch_bloom_params bad = p;
+    bad.reserved = 99;
+    EXPECT(sketch_bloom_init(bloom, (size_t)size, &bad, 0), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_bloom_size(&bad, &size), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_counting_size(&bad, &size), SKETCH_INVALID_PARAMETER);
+    struct sketch_sbbf_params sp;
+    EXPECT(sketch_sbbf_plan(1000, 0.01, &sp), SKETCH_OK);
+    sp.reserved = 1;
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_INVALID_PARAMETER);
+    struct sketch_cuckoo_params cp;
+    EXPECT(sketch_cuckoo_plan(1000, 0.01, &cp), SKETCH_OK);
+    cp.reserved = 1;
+    EXPECT(sketch_cuckoo_size(&cp, &size), SKETCH_INVALID_PARAMETER);
+    struct sketch_countmin_params mp;
+    EXPECT(sketch_countmin_plan(0.01, 0.01, &mp), SKETCH_OK);
+    mp.reserved = 1;
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_INVALID_PARAMETER);
+
+    /* Export into a too-small destination: the needed size is available up front. */
+    size_t need = 0, written = 0;
+    EXPECT(sketch_bloom_size(&p, &size), SKETCH_OK);
+    EXPECT(sketch_bloom_exported_size(bloom, (size_t)size, &need), SKETCH_OK);
+    CHECK(need == size);
+    unsigned char *out = alloc_image(size);
+    EXPECT(sketch_bloom_export(bloom, (size_t)size, out, need - 1, &written), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_export(bloom, (size_t)size, out, need, &written), SKETCH_OK);
+    CHECK(written == need);
+    free(out);
+    free(bloom);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -1171,6 +1232,7 @@ int main(void) {
     test_minhash();
     test_topk();
     test_corruption();
+    test_misuse_gaps();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -170,6 +170,28 @@ fn overfill_is_signalled() {
     assert!(s.estimated_fpr > 0.99, "10x overfill drives the FPR near 1: {}", s.estimated_fpr);
 }
 
+#[test]
+fn rates_beyond_64_probes_plan_more_bits_and_an_achievable_rate() {
+    // p = 1e-25 would need k = 83 probes; k is capped at 64, so the plan
+    // adds bits instead and records the rate it really reaches at n.
+    for p in [1e-20, 1e-25, 1e-40, 1e-300] {
+        let params = BloomParams::for_items(1_000, p).unwrap();
+        assert_eq!(params.hashes, MAX_HASHES, "{p}");
+        assert!(params.planned_fpr <= p && params.planned_fpr > 0.0, "{p}: {}", params.planned_fpr);
+        assert!(params.fpr_at(1_000.0) <= p * (1.0 + 1e-9), "{p}: {}", params.fpr_at(1_000.0));
+        let mut buf = new_filter(&params, 0);
+        let mut f = wrap_mut(buf.as_mut()).unwrap();
+        for i in 0..1_000u64 {
+            f.add_u64(i);
+            // The issue this guards against: the flag used to fire after 687 of 1,000 adds.
+            assert!(f.as_ref().capacity().is_within_plan(), "{p}: flagged after {} adds", i + 1);
+        }
+    }
+    // Ordinary rates keep the classic plan and record the target as given.
+    let params = BloomParams::for_items(1_000, 1e-15).unwrap();
+    assert_eq!((params.hashes, params.planned_fpr), (50, 1e-15));
+}
+
 fn filled(params: &BloomParams, seed: u64, keys: core::ops::Range<u64>) -> AlignedBuf {
     let mut buf = new_filter(params, seed);
     let mut f = wrap_mut(buf.as_mut()).unwrap();

@@ -39,7 +39,7 @@ fn check_guarantees(buf: &[u8], truth: &HashMap<u64, u64>, top_k: usize) -> f64 
     let n = s.total();
     let bound = n / u64::from(s.params().capacity);
     for (k, c) in truth {
-        let e = s.estimate(key_of(*k).as_bytes());
+        let e = s.estimate(key_of(*k).as_bytes()).unwrap();
         assert!(e.count >= *c, "key {k}: estimate {} below true {c}", e.count);
         assert!(e.count - c <= bound, "key {k}: overestimate {} above N/c = {bound}", e.count - c);
         assert!(e.count - e.error <= *c, "key {k}: count - error above the true count");
@@ -93,11 +93,11 @@ fn weighted_adds_and_exact_counts_below_capacity() {
     let view = s.as_ref();
     for k in 0..40u64 {
         assert_eq!(
-            view.estimate(key_of(k).as_bytes()),
+            view.estimate(key_of(k).as_bytes()).unwrap(),
             TopKEstimate { count: k + 3, error: 0, listed: true }
         );
     }
-    assert_eq!(view.estimate(b"absent"), TopKEstimate { count: 0, error: 0, listed: false });
+    assert_eq!(view.estimate(b"absent").unwrap(), TopKEstimate { count: 0, error: 0, listed: false });
     let mut top = [TopKItem { key: &[], count: 0, error: 0 }; 3];
     assert_eq!(view.top(&mut top), 3);
     assert_eq!((top[0].key, top[0].count), (key_of(39).as_bytes(), 42));
@@ -133,7 +133,7 @@ fn long_keys_are_refused_not_truncated() {
     let mut s = wrap_mut(buf.as_mut()).unwrap();
     s.add(b"12345678", 1).unwrap();
     s.add_u64(77, 2).unwrap();
-    assert_eq!(s.as_ref().estimate_u64(77).count, 2);
+    assert_eq!(s.as_ref().estimate_u64(77).unwrap().count, 2);
     assert_eq!(s.add(b"", 1), Ok(()));
     let mut small = fresh(10, 4, 0);
     assert_eq!(wrap_mut(small.as_mut()).unwrap().add_u64(1, 1), Err(Error::KeyTooLong));
@@ -174,9 +174,9 @@ fn merged_summaries_keep_the_guarantees() {
     }
     wrap_mut(a.as_mut()).unwrap().merge(&wrap(b.as_ref()).unwrap()).unwrap();
     let v = wrap(a.as_ref()).unwrap();
-    assert_eq!(v.estimate(key_of(25).as_bytes()).count, 5);
-    assert_eq!(v.estimate(key_of(5).as_bytes()).count, 2);
-    assert_eq!(v.estimate(key_of(45).as_bytes()).count, 3);
+    assert_eq!(v.estimate(key_of(25).as_bytes()).unwrap().count, 5);
+    assert_eq!(v.estimate(key_of(5).as_bytes()).unwrap().count, 2);
+    assert_eq!(v.estimate(key_of(45).as_bytes()).unwrap().count, 3);
     assert_eq!(v.used(), 50);
     // Incompatible sketches change nothing.
     for other in [fresh(99, 16, 3), fresh(100, 15, 3), fresh(100, 16, 4)] {
@@ -305,4 +305,15 @@ fn hostile_bodies_are_refused_with_a_clear_error() {
         let mut live = AlignedBuf::from_bytes(&bad);
         exercise(live.as_mut());
     }
+}
+
+#[test]
+fn estimate_refuses_keys_longer_than_the_maximum_like_add() {
+    let params = TopKParams { capacity: 4, max_key_len: 8 };
+    let mut buf = AlignedBuf::new(params.image_len().unwrap() as usize);
+    let mut s = init(buf.as_mut(), &params, 1).unwrap();
+    s.add(b"12345678", 3).unwrap();
+    assert_eq!(s.add(b"123456789", 1), Err(Error::KeyTooLong));
+    assert_eq!(s.as_ref().estimate(b"123456789"), Err(Error::KeyTooLong));
+    assert_eq!(s.as_ref().estimate(b"12345678").unwrap().count, 3);
 }
