@@ -90,7 +90,7 @@ impl BloomParams {
             bits = libm::ceil(-k * n / libm::log1p(-libm::pow(fpr, 1.0 / k)));
             planned_fpr = classic_fpr(bits as u64, MAX_HASHES, n).min(fpr);
         }
-        if !(bits >= 1.0 && bits <= MAX_BITS as f64) || !filter::valid_fpr(planned_fpr) {
+        if !(bits >= 1.0 && bits <= MAX_BITS as f64 && filter::valid_fpr(planned_fpr)) {
             return Err(Error::InvalidParameter);
         }
         let hashes = ideal_hashes.clamp(1.0, MAX_HASHES as f64);
