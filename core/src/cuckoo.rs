@@ -42,6 +42,8 @@ pub const SLOTS: u64 = 4;
 pub const MAX_BUCKETS: u64 = 1 << 48;
 /// Most relocations per insert.
 pub const MAX_KICKS: u32 = 500;
+/// Increment of the counter-based relocation generator (the golden ratio in 64 bits).
+const KICK_STEP: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Load the planner sizes for (items / slots).
 pub const PLANNED_LOAD: f64 = 0.95;
 
@@ -424,9 +426,9 @@ impl<'a> Cuckoo<'a> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        // Two phases per group of 16: locate every item, then read all 32
+        // Two phases per group of 8: locate every item, then read all 16
         // buckets (independent loads whose cache misses overlap), then test.
-        const GROUP: usize = 16;
+        const GROUP: usize = 8;
         let g = Geometry::of(&self.params);
         for (hs, rs) in hashes.chunks(GROUP).zip(results.chunks_mut(GROUP)) {
             let mut located = [(0u64, 0u64, 0u32); GROUP];
@@ -526,39 +528,49 @@ impl<'a> CuckooMut<'a> {
         self.relocate(g, i1, i2, fp)
     }
 
-    /// Cuckoo relocation with an undo log (kept out of the fast path: the
-    /// log is 8 KiB of stack).
+    /// Cuckoo relocation, undone exactly when it fails, without a log.
+    ///
+    /// Step `t` puts the carried fingerprint into slot `c_t` of bucket `b_t`
+    /// and carries the one it evicts, `e_t`, to `b_(t+1) = alt(b_t, e_t)`.
+    /// The slot choices come from a counter-based generator (output `k` is
+    /// `remix(state + k·G)`), so `c_t` can be recomputed; and `alt` is an
+    /// involution, so `b_t = alt(b_(t+1), e_t)`. Walking back from the last
+    /// step therefore restores every slot from the carried fingerprint
+    /// alone: no undo log (the earlier one took 8 KiB of stack), O(1) stack.
     #[cold]
     #[inline(never)]
     fn relocate(&mut self, g: Geometry, i1: u64, i2: u64, fp: u32) -> Result<()> {
-        let mut state = get_u64(self.header, OFF_KICK_STATE).unwrap_or(0);
-        let mut next = || {
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            hash::remix(state)
-        };
-        let mut path = [(0u64, 0u32); MAX_KICKS as usize];
-        let mut bucket = if next() & 1 == 0 { i1 } else { i2 };
+        let start = get_u64(self.header, OFF_KICK_STATE).unwrap_or(0);
+        // Output k (k >= 1) of the generator started at `start`.
+        let output = |k: u64| hash::remix(start.wrapping_add(k.wrapping_mul(KICK_STEP)));
+        let choice = |step: u64| output(step + 2) % SLOTS;
+        let mut bucket = if output(1) & 1 == 0 { i1 } else { i2 };
         let mut carried = fp;
-        for step in 0..MAX_KICKS as usize {
-            let slot = bucket * SLOTS + next() % SLOTS;
+        for step in 0..u64::from(MAX_KICKS) {
+            let slot = bucket * SLOTS + choice(step);
             let evicted = slot_get(self.body, g.bits, slot);
             slot_set(self.body, g.bits, slot, carried);
-            if let Some(entry) = path.get_mut(step) {
-                *entry = (slot, evicted);
-            }
             carried = evicted;
             bucket = g.alt(bucket, carried);
             if let Some(free) = g.empty_slot(self.body, bucket) {
                 slot_set(self.body, g.bits, free, carried);
                 self.bump_items(1);
-                put_u64(self.header, OFF_KICK_STATE, state);
+                let used = step + 2; // outputs consumed: the bucket choice and step + 1 slot choices
+                put_u64(self.header, OFF_KICK_STATE, start.wrapping_add(used.wrapping_mul(KICK_STEP)));
                 return Ok(());
             }
         }
-        // Undo in reverse: every slot gets back the fingerprint it held.
-        for (slot, previous) in path.iter().rev() {
-            slot_set(self.body, g.bits, *slot, *previous);
+        // Undo, last step first: the slot of step t holds what step t put
+        // there; it gets back what it held (the fingerprint carried out of
+        // step t), and what it held before becomes the carried one again.
+        for step in (0..u64::from(MAX_KICKS)).rev() {
+            bucket = g.alt(bucket, carried);
+            let slot = bucket * SLOTS + choice(step);
+            let placed = slot_get(self.body, g.bits, slot);
+            slot_set(self.body, g.bits, slot, carried);
+            carried = placed;
         }
+        debug_assert_eq!(carried, fp, "the undo walks back to the fingerprint being added");
         Err(Error::Full)
     }
 

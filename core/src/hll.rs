@@ -326,12 +326,24 @@ fn check_hll_body(layout: &HllLayout, image: &[u8]) -> Result<()> {
         HllMode::Small => {
             let (used, rest) = body.split_at_checked(8 * layout.small_count).ok_or(Error::CorruptBody)?;
             let mut previous: Option<u64> = None;
+            // Also the in-place conversion rule that our own adds keep
+            // (see HllMut::stays_convertible): i_j >= 4j past the stack part.
+            let (mut distinct, mut last) = (0usize, usize::MAX);
+            let stack_covers_all = small_capacity(layout.p) <= DENSIFY_STACK;
             for chunk in used.chunks_exact(8) {
                 let h = get_u64(chunk, 0).unwrap_or(0);
                 if previous.is_some_and(|prev| prev >= h) {
                     return Err(Error::CorruptBody);
                 }
                 previous = Some(h);
+                let (i, _) = split_hash(h, layout.p);
+                if i != last {
+                    if !stack_covers_all && distinct >= DENSIFY_STACK && i < 4 * distinct {
+                        return Err(Error::CorruptBody);
+                    }
+                    distinct += 1;
+                    last = i;
+                }
             }
             if rest.iter().any(|b| *b != 0) {
                 return Err(Error::CorruptBody);
@@ -403,6 +415,34 @@ pub fn downsize<'a>(src: &Hll<'_>, buf: &'a mut [u8], p: u8) -> Result<HllMut<'a
     Ok(out)
 }
 
+/// Small-mode entries kept on the stack at the end of a conversion to
+/// registers (4 bytes each); see [`HllMut::densify`].
+const DENSIFY_STACK: usize = 64;
+
+/// Writes the 3-byte conversion entry `j` (`index << 6 | value`, little-endian).
+#[inline]
+fn put_entry(body: &mut [u8], j: usize, (i, k): (usize, u8)) {
+    let word = ((i as u32) << 6) | u32::from(k & 63);
+    if let Some(bytes) = body.get_mut(3 * j..3 * j + 3) {
+        for (b, v) in bytes.iter_mut().zip(word.to_le_bytes()) {
+            *b = v;
+        }
+    }
+}
+
+/// Reads the 3-byte conversion entry `j` as (index, value).
+#[inline]
+fn get_entry(body: &[u8], j: usize) -> (usize, u8) {
+    let mut word = [0u8; 4];
+    if let Some(bytes) = body.get(3 * j..3 * j + 3) {
+        for (w, b) in word.iter_mut().zip(bytes) {
+            *w = *b;
+        }
+    }
+    let word = u32::from_le_bytes(word);
+    ((word >> 6) as usize, (word & 63) as u8)
+}
+
 #[inline(always)]
 fn get_register(regs: &[u8], i: usize) -> u8 {
     let bit = i * 6;
@@ -430,6 +470,7 @@ fn set_register(regs: &mut [u8], i: usize, value: u8) {
 }
 
 /// Histogram of the packed registers in `regs` (a multiple of 3 bytes).
+#[inline(always)]
 fn histogram_of(regs: &[u8]) -> [u32; HISTOGRAM_LEN] {
     let mut histogram = [0u32; HISTOGRAM_LEN];
     for group in regs.chunks_exact(3) {
@@ -827,7 +868,7 @@ impl<'a> HllMut<'a> {
                 core::cmp::Ordering::Greater => hi = mid,
             }
         }
-        if n < small_capacity(self.p) {
+        if n < small_capacity(self.p) && self.stays_convertible(n, lo, hash) {
             // Shift entries lo..n up by one slot (8 bytes).
             if let Some(area) = self.body.get_mut(8 * lo..8 * n + 8) {
                 if let Some(count) = area.len().checked_sub(8) {
@@ -842,35 +883,96 @@ impl<'a> HllMut<'a> {
         self.add_dense(hash)
     }
 
-    /// Converts small mode to dense registers in place.
-    fn densify(&mut self) {
-        let n = self.small_count();
-        // Each hash shrinks to (index << 8 | value) first: the registers
-        // overwrite the area the hashes occupy.
-        let mut entries = [0u32; SMALL_MAX];
-        for (slot, chunk) in entries.iter_mut().zip(self.body.chunks_exact(8).take(n)) {
-            let (i, k) = split_hash(get_u64(chunk, 0).unwrap_or(0), self.p);
-            *slot = ((i as u32) << 8) | u32::from(k);
+    /// Whether the small list with `hash` inserted at position `at` can
+    /// still be converted to registers in place with [`DENSIFY_STACK`]
+    /// entries of stack (see [`HllMut::densify`]): after merging equal
+    /// register indexes, the `j`-th smallest index must be at least `4j`
+    /// for every `j >= DENSIFY_STACK`. Random hashes put about `4j·n/m`
+    /// indexes below `4j` (at most `j/2` at full small capacity), so only
+    /// a crafted key set fails it; the list is then converted before the
+    /// insert instead (exact counting ends early, nothing is lost).
+    fn stays_convertible(&self, n: usize, at: usize, hash: u64) -> bool {
+        if small_capacity(self.p) <= DENSIFY_STACK {
+            return true;
         }
-        self.body.fill(0);
-        let mut histogram = [0u32; HISTOGRAM_LEN];
-        if let Some(zero) = histogram.first_mut() {
-            *zero = registers(self.p) as u32;
-        }
-        for e in entries.iter().take(n) {
-            let (i, k) = ((e >> 8) as usize, (e & 0xff) as u8);
-            let old = get_register(self.body, i);
-            if k > old {
-                set_register(self.body, i, k);
-                if let Some(c) = histogram.get_mut(usize::from(old)) {
-                    *c -= 1;
+        let used = self.body.get(..8 * n).unwrap_or(&[]);
+        let limit = 4 * (n + 1); // an index at or above it cannot fail the rule
+        let mut distinct = 0usize;
+        let mut last = usize::MAX;
+        for j in 0..=n {
+            let h = match j.cmp(&at) {
+                core::cmp::Ordering::Less => get_u64(used, 8 * j),
+                core::cmp::Ordering::Equal => Some(hash),
+                core::cmp::Ordering::Greater => get_u64(used, 8 * (j - 1)),
+            };
+            let (i, _) = split_hash(h.unwrap_or(u64::MAX), self.p);
+            if i >= limit {
+                break;
+            }
+            if i != last {
+                if distinct >= DENSIFY_STACK && i < 4 * distinct {
+                    return false;
                 }
-                if let Some(c) = histogram.get_mut(usize::from(k)) {
-                    *c += 1;
-                }
+                distinct += 1;
+                last = i;
             }
         }
-        self.write_histogram(&histogram);
+        true
+    }
+
+    /// Converts small mode to dense registers in place, with O(1) stack.
+    ///
+    /// 1. The sorted hashes shrink in place to 3-byte entries
+    ///    `index << 6 | value` (equal indexes merged, keeping the larger
+    ///    value); entry `j` lands at byte `3j`, behind the hash being read.
+    /// 2. The rest of the body is zeroed and the entries are written as
+    ///    registers from the largest index down. Register `i` starts at
+    ///    byte `6i/8`; the entries still unread lie below byte `3j`, and
+    ///    [`HllMut::stays_convertible`] keeps `i_j >= 4j` for every
+    ///    `j >= DENSIFY_STACK`, so no write reaches an unread entry.
+    /// 3. The last [`DENSIFY_STACK`] entries are copied to the stack (256
+    ///    bytes) before their area is zeroed and written.
+    ///
+    /// A hostile wrapped image breaking the rule gives wrong registers
+    /// (never an out-of-bounds access); `import` refuses such lists.
+    fn densify(&mut self) {
+        let n = self.small_count();
+        let p = self.p;
+        // 1. Compress.
+        let mut entries = 0usize;
+        let mut pending: Option<(usize, u8)> = None;
+        for j in 0..n {
+            let (i, k) = split_hash(get_u64(self.body, 8 * j).unwrap_or(0), p);
+            match pending {
+                Some((pi, pk)) if pi == i => pending = Some((pi, pk.max(k))),
+                Some(entry) => {
+                    put_entry(self.body, entries, entry);
+                    entries += 1;
+                    pending = Some((i, k));
+                }
+                None => pending = Some((i, k)),
+            }
+        }
+        if let Some(entry) = pending {
+            put_entry(self.body, entries, entry);
+            entries += 1;
+        }
+        // 2. Zero what follows the entries; write the upper entries in place.
+        if let Some(rest) = self.body.get_mut(3 * entries..) {
+            rest.fill(0);
+        }
+        let mut e = entries;
+        while e > DENSIFY_STACK {
+            e -= 1;
+            let (i, k) = get_entry(self.body, e);
+            if let Some(bytes) = self.body.get_mut(3 * e..3 * e + 3) {
+                bytes.fill(0);
+            }
+            set_register(self.body, i, k);
+        }
+        // 3. The lowest entries from the stack.
+        self.densify_lowest(e);
+        self.recount_histogram();
         self.set_mode(HllMode::Dense);
         // The martingale continues from the exact count of the hashes so far.
         let valid = self.as_ref().martingale_valid();
@@ -883,6 +985,32 @@ impl<'a> HllMut<'a> {
         if let Some(m) = self.header.get_mut(OFF_MODE) {
             *m = mode as u8;
         }
+    }
+
+    /// The last step of [`HllMut::densify`]: the lowest `e` entries (at most
+    /// [`DENSIFY_STACK`]) go to the stack, their area is zeroed, and they are
+    /// written as registers. Out of line: the array stays out of densify's frame.
+    #[inline(never)]
+    fn densify_lowest(&mut self, e: usize) {
+        let mut low = [0u32; DENSIFY_STACK];
+        for (j, slot) in low.iter_mut().enumerate().take(e) {
+            let (i, k) = get_entry(self.body, j);
+            *slot = ((i as u32) << 6) | u32::from(k);
+        }
+        if let Some(area) = self.body.get_mut(..3 * e) {
+            area.fill(0);
+        }
+        for entry in low.iter().take(e) {
+            set_register(self.body, (entry >> 6) as usize, (entry & 63) as u8);
+        }
+    }
+
+    /// Recomputes the histogram and register sum from the registers (out of
+    /// line: its 256-byte array never shares a frame with a caller's).
+    #[inline(never)]
+    fn recount_histogram(&mut self) {
+        let histogram = histogram_of(self.body.get(..register_bytes(self.p)).unwrap_or(&[]));
+        self.write_histogram(&histogram);
     }
 
     /// Writes the histogram and the register sum it implies.
@@ -927,6 +1055,7 @@ impl<'a> HllMut<'a> {
         Ok(())
     }
 
+    #[inline(never)] // its 256-byte histogram stays out of merge's frame
     fn merge_same_precision(&mut self, other: &[u8]) {
         let bytes = register_bytes(self.p);
         let mut histogram = [0u32; HISTOGRAM_LEN];

@@ -79,12 +79,36 @@ pub struct TopKParams {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TopKLayout {
     params: TopKParams,
-    entry_len: usize,
-    slots: usize,
-    index_off: usize,
-    heap_off: usize,
-    pos_off: usize,
-    body_len: usize,
+    // Byte counts and offsets as u32 (the layout is refused above 4 GiB),
+    // so every view of the image stays small.
+    entry_len: u32,
+    slots: u32,
+    index_off: u32,
+    heap_off: u32,
+    pos_off: u32,
+    body_len: u32,
+}
+
+impl TopKLayout {
+    fn entry_len(&self) -> usize {
+        self.entry_len as usize
+    }
+    fn slots(&self) -> usize {
+        self.slots as usize
+    }
+    fn index_off(&self) -> usize {
+        self.index_off as usize
+    }
+    fn heap_off(&self) -> usize {
+        self.heap_off as usize
+    }
+    fn pos_off(&self) -> usize {
+        self.pos_off as usize
+    }
+    /// Bytes of the body (without the padding to 64).
+    pub fn body_len(&self) -> usize {
+        self.body_len as usize
+    }
 }
 
 impl TopKParams {
@@ -102,19 +126,31 @@ impl TopKParams {
 
     fn layout(&self) -> Result<TopKLayout> {
         self.validate()?;
-        let c = self.capacity as usize;
-        let entry_len = ENTRY_FIXED + (self.max_key_len as usize).div_ceil(8) * 8;
+        // In 64 bits whatever the target; images above 4 GiB are refused (a
+        // Top-k that large has no use), so every offset then fits a u32.
+        let c = u64::from(self.capacity);
+        let entry_len = ENTRY_FIXED as u64 + u64::from(self.max_key_len).div_ceil(8) * 8;
         let slots = (2 * c).next_power_of_two();
         let index_off = c * entry_len;
         let heap_off = index_off + 4 * slots;
-        let pos_off = heap_off + HEAP_ELEM * c;
+        let pos_off = heap_off + HEAP_ELEM as u64 * c;
         let body_len = pos_off + (4 * c).div_ceil(8) * 8;
-        Ok(TopKLayout { params: *self, entry_len, slots, index_off, heap_off, pos_off, body_len })
+        let narrow = |v: u64| u32::try_from(v).map_err(|_| Error::InvalidParameter);
+        narrow(HEADER_LEN as u64 + body_len + image::IMAGE_ALIGN as u64)?;
+        Ok(TopKLayout {
+            params: *self,
+            entry_len: narrow(entry_len)?,
+            slots: narrow(slots)?,
+            index_off: narrow(index_off)?,
+            heap_off: narrow(heap_off)?,
+            pos_off: narrow(pos_off)?,
+            body_len: narrow(body_len)?,
+        })
     }
 
     /// Exact image size in bytes.
     pub fn image_len(&self) -> Result<u64> {
-        Ok(image::padded_len((HEADER_LEN + self.layout()?.body_len) as u64))
+        Ok(image::padded_len((HEADER_LEN + self.layout()?.body_len()) as u64))
     }
 }
 
@@ -175,7 +211,7 @@ impl ImageFamily for TopKImage {
         let params = TopKParams { capacity: field(OFF_CAPACITY)?, max_key_len: field(OFF_MAX_KEY)? };
         let layout = params.layout().map_err(|_| Error::CorruptHeader)?;
         let reserved = image::zeroed(image, 60..64) && image::zeroed(image, 72..HEADER_LEN);
-        let expected = image::padded_len((HEADER_LEN + layout.body_len) as u64);
+        let expected = image::padded_len((HEADER_LEN + layout.body_len()) as u64);
         if field(OFF_USED)? > params.capacity || !reserved || image.len() as u64 != expected {
             return Err(Error::CorruptHeader);
         }
@@ -184,7 +220,7 @@ impl ImageFamily for TopKImage {
 
     #[inline]
     fn body_len(_common: &CommonHeader, layout: &TopKLayout) -> usize {
-        layout.body_len
+        layout.body_len()
     }
 
     fn check_body(common: &CommonHeader, layout: &TopKLayout, image: &[u8]) -> Result<()> {
@@ -206,14 +242,16 @@ pub fn init<'a>(buf: &'a mut [u8], params: &TopKParams, seed: u64) -> Result<Top
 }
 
 /// Validates a live image and returns a read-only view (zero-copy, O(1)).
-#[inline]
+/// (Out of line: the validation's temporaries stay out of callers' frames.)
+#[inline(never)]
 pub fn wrap(buf: &[u8]) -> Result<TopK<'_>> {
     let p = image::split::<TopKImage>(buf)?;
     Ok(TopK { header: p.header, body: p.body, layout: p.layout, seed: p.common.seed })
 }
 
 /// Validates a live image and returns a mutable view (zero-copy, O(1)).
-#[inline]
+/// (Out of line, as [`wrap`].)
+#[inline(never)]
 pub fn wrap_mut(buf: &mut [u8]) -> Result<TopKMut<'_>> {
     let p = image::split_mut::<TopKImage>(buf)?;
     Ok(TopKMut { header: p.header, body: p.body, layout: p.layout, seed: p.common.seed })
@@ -236,7 +274,7 @@ pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
 /// counters, heap elements and positions are zero.
 fn check_topk_body(bytes: &[u8], layout: &TopKLayout, seed: u64) -> Result<()> {
     let (header, body) = bytes.split_at_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
-    let body = body.get(..layout.body_len).ok_or(Error::BufferTooSmall)?;
+    let body = body.get(..layout.body_len()).ok_or(Error::BufferTooSmall)?;
     let view = TopK { header, body, layout: *layout, seed };
     let used = view.used();
     let total = view.total();
@@ -252,23 +290,18 @@ fn check_topk_body(bytes: &[u8], layout: &TopKLayout, seed: u64) -> Result<()> {
         let key = view.key(e).ok_or(Error::CorruptBody)?;
         let padding_zero =
             entry.get(ENTRY_FIXED + key.len()..).is_some_and(|pad| pad.iter().all(|b| *b == 0));
-        let fixed_ok = get_u32(entry, 20) == Some(0) && view.entry_hash(e) == hash::hash_bytes(key, seed);
+        let fixed_ok = get_u32(entry, 20) == Some(0);
         let Some((count, counter)) = view.heap_elem(pos).filter(|_| pos < used) else {
             return Err(Error::CorruptBody);
         };
         let error = view.error(e);
-        if counter != e
-            || error > count
-            || count > total
-            || !fixed_ok
-            || !padding_zero
-            || view.find(key) != Some(e)
-        {
+        if counter != e || error > count || count > total || !fixed_ok || !padding_zero {
             return Err(Error::CorruptBody);
         }
     }
+    check_topk_keys(&view, used)?;
     for p in 0..layout.params.capacity as usize {
-        let off = layout.heap_off + HEAP_ELEM * p;
+        let off = layout.heap_off() + HEAP_ELEM * p;
         let elem = body.get(off..off + HEAP_ELEM).ok_or(Error::CorruptBody)?;
         let ordered = p == 0 || p >= used || view.heap_elem((p - 1) / ARITY) < view.heap_elem(p);
         let legal = if p < used { get_u32(elem, 12) == Some(0) } else { elem.iter().all(|b| *b == 0) };
@@ -276,9 +309,32 @@ fn check_topk_body(bytes: &[u8], layout: &TopKLayout, seed: u64) -> Result<()> {
             return Err(Error::CorruptBody);
         }
     }
-    let occupied = (0..layout.slots).filter(|s| view.slot(*s) != 0).count();
+    let occupied = (0..layout.slots()).filter(|s| view.slot(*s) != 0).count();
     if occupied != used {
         return Err(Error::CorruptBody);
+    }
+    Ok(())
+}
+
+/// Merges the image in `src` into the live image in `dst`
+/// ([`TopKMut::merge`] on both wrapped). Out of line, with both views in
+/// its own frame. Errors: wrap errors of either image, [`Error::Incompatible`].
+#[inline(never)]
+pub fn merge_images(dst: &mut [u8], src: &[u8]) -> Result<()> {
+    wrap_mut(dst)?.merge(&wrap(src)?)
+}
+
+/// The key rules of [`check_topk_body`]: every counter in use stores the
+/// hash of its key, and the index finds it. Out of line, so the key hash's
+/// stack (XXH3 keeps a 192-byte secret for long keys) never adds to the
+/// other checks' frame.
+#[inline(never)]
+fn check_topk_keys(view: &TopK<'_>, used: usize) -> Result<()> {
+    for e in 0..used {
+        let key = view.key(e).ok_or(Error::CorruptBody)?;
+        if view.entry_hash(e) != hash::hash_bytes(key, view.seed) || view.find(key) != Some(e) {
+            return Err(Error::CorruptBody);
+        }
     }
     Ok(())
 }
@@ -321,8 +377,8 @@ impl<'a> TopK<'a> {
     }
 
     fn entry_bytes(&self, e: usize) -> Option<&'a [u8]> {
-        let start = e.checked_mul(self.layout.entry_len)?;
-        self.body.get(start..start + self.layout.entry_len)
+        let start = e.checked_mul(self.layout.entry_len())?;
+        self.body.get(start..start + self.layout.entry_len())
     }
 
     /// Counter `e`'s count (kept in its heap element).
@@ -348,13 +404,13 @@ impl<'a> TopK<'a> {
     }
 
     fn slot(&self, s: usize) -> u32 {
-        get_u32(self.body, self.layout.index_off + 4 * s).unwrap_or(0)
+        get_u32(self.body, self.layout.index_off() + 4 * s).unwrap_or(0)
     }
 
     /// Heap element `p`: (count, counter number).
     #[inline]
     fn heap_elem(&self, p: usize) -> Option<(u64, usize)> {
-        let off = self.layout.heap_off + HEAP_ELEM * p;
+        let off = self.layout.heap_off() + HEAP_ELEM * p;
         let elem = self.body.get(off..off + 12)?;
         Some((get_u64(elem, 0)?, get_u32(elem, 8)? as usize))
     }
@@ -362,11 +418,11 @@ impl<'a> TopK<'a> {
     /// Counter `e`'s heap position.
     #[inline]
     fn pos(&self, e: usize) -> Option<usize> {
-        get_u32(self.body, self.layout.pos_off + 4 * e).map(|v| v as usize)
+        get_u32(self.body, self.layout.pos_off() + 4 * e).map(|v| v as usize)
     }
 
     fn home(&self, h: u64) -> usize {
-        (h >> (64 - self.layout.slots.trailing_zeros())) as usize
+        (h >> (64 - self.layout.slots().trailing_zeros())) as usize
     }
 
     /// The counter holding `key`, found through the index.
@@ -377,9 +433,9 @@ impl<'a> TopK<'a> {
 
     /// `Ok(counter)` or `Err(free slot)` (a full, damaged index gives `Err(slots)`).
     fn find_hashed(&self, key: &[u8], h: u64) -> core::result::Result<usize, usize> {
-        let mask = self.layout.slots - 1;
+        let mask = self.layout.slots() - 1;
         let mut s = self.home(h);
-        for _ in 0..self.layout.slots {
+        for _ in 0..self.layout.slots() {
             let v = self.slot(s);
             if v == 0 {
                 return Err(s);
@@ -390,14 +446,14 @@ impl<'a> TopK<'a> {
             }
             s = (s + 1) & mask;
         }
-        Err(self.layout.slots)
+        Err(self.layout.slots())
     }
 
     /// The first empty index slot from the home slot of `h`.
     fn free_slot(&self, h: u64) -> Option<usize> {
-        let mask = self.layout.slots - 1;
+        let mask = self.layout.slots() - 1;
         let mut s = self.home(h);
-        for _ in 0..self.layout.slots {
+        for _ in 0..self.layout.slots() {
             if self.slot(s) == 0 {
                 return Some(s);
             }
@@ -515,28 +571,28 @@ impl<'a> TopKMut<'a> {
     }
 
     fn entry_off(&self, e: usize) -> usize {
-        e * self.layout.entry_len
+        e * self.layout.entry_len()
     }
 
     /// Sets counter `e`'s count in place (the heap order is the caller's).
     fn set_count(&mut self, e: usize, count: u64) {
         if let Some(p) = self.as_ref().pos(e) {
-            put_u64(self.body, self.layout.heap_off + HEAP_ELEM * p, count);
+            put_u64(self.body, self.layout.heap_off() + HEAP_ELEM * p, count);
         }
     }
 
     fn set_slot(&mut self, s: usize, v: u32) {
-        let off = self.layout.index_off + 4 * s;
+        let off = self.layout.index_off() + 4 * s;
         put_u32(self.body, off, v);
     }
 
     /// Writes heap element `p` = (count, e) and records `e`'s position.
     #[inline]
     fn put_heap(&mut self, p: usize, count: u64, e: usize) {
-        let off = self.layout.heap_off + HEAP_ELEM * p;
+        let off = self.layout.heap_off() + HEAP_ELEM * p;
         put_u64(self.body, off, count);
         put_u32(self.body, off + 8, e as u32);
-        put_u32(self.body, self.layout.pos_off + 4 * e, p as u32);
+        put_u32(self.body, self.layout.pos_off() + 4 * e, p as u32);
     }
 
     /// Places counter `e` with `count` at heap position `p` or below: the
@@ -591,11 +647,11 @@ impl<'a> TopKMut<'a> {
     fn unindex(&mut self, e: usize) {
         let view = self.as_ref();
         let h = view.entry_hash(e);
-        let mask = self.layout.slots - 1;
+        let mask = self.layout.slots() - 1;
         // Locate the slot holding e (a damaged index may not have it: then nothing to do).
         let mut hole = view.home(h);
         let mut found = false;
-        for _ in 0..self.layout.slots {
+        for _ in 0..self.layout.slots() {
             if view.slot(hole) == e as u32 + 1 {
                 found = true;
                 break;
@@ -606,7 +662,7 @@ impl<'a> TopKMut<'a> {
             return;
         }
         let mut s = (hole + 1) & mask;
-        for _ in 0..self.layout.slots {
+        for _ in 0..self.layout.slots() {
             let view = self.as_ref();
             let v = view.slot(s);
             if v == 0 {
@@ -628,7 +684,7 @@ impl<'a> TopKMut<'a> {
     /// (its count goes into the heap: the caller's).
     fn fill(&mut self, e: usize, slot: usize, key: &[u8], h: u64, error: u64) {
         let off = self.entry_off(e);
-        let Some(entry) = self.body.get_mut(off..off + self.layout.entry_len) else { return };
+        let Some(entry) = self.body.get_mut(off..off + self.layout.entry_len()) else { return };
         entry.fill(0);
         put_u64(entry, 0, error);
         put_u64(entry, 8, h);
@@ -678,7 +734,7 @@ impl<'a> TopKMut<'a> {
                 let count = view.heap_elem(p).map_or(0, |(count, _)| count).saturating_add(weight);
                 self.sift_down(p, count, e);
             }
-            Err(slot) if slot < self.layout.slots => {
+            Err(slot) if slot < self.layout.slots() => {
                 let used = self.as_ref().used();
                 if used < capacity {
                     let (count, error) = merged.unwrap_or((weight, 0));
@@ -708,12 +764,23 @@ impl<'a> TopKMut<'a> {
     /// `capacity` keys with the largest combined estimates; see the module
     /// docs for the guarantees.
     /// Errors: [`Error::Incompatible`] (nothing changes then).
+    #[inline(never)]
     pub fn merge(&mut self, other: &TopK<'_>) -> Result<()> {
         if !self.as_ref().is_compatible(other) {
             return Err(Error::Incompatible);
         }
         let (min_self, min_other) = (self.as_ref().min_count(), other.min_count());
-        // 1. Keys of this side: add the other side's estimate.
+        self.merge_known_keys(other, min_other);
+        self.merge_other_keys(other, min_self);
+        self.add_total(other.total());
+        Ok(())
+    }
+
+    /// Merge, step 1: keys of this side get the other side's estimate, then
+    /// the heap is rebuilt. (The steps are out of line so their frames never
+    /// add up: every exported function stays within 1 KiB of stack.)
+    #[inline(never)]
+    fn merge_known_keys(&mut self, other: &TopK<'_>, min_other: u64) {
         for e in 0..self.as_ref().used() {
             let view = self.as_ref();
             let Some(key) = view.key(e) else { continue };
@@ -734,8 +801,12 @@ impl<'a> TopKMut<'a> {
                 self.sift_down(p, count, e);
             }
         }
-        // 2. Keys only on the other side: their estimate plus this side's minimum,
-        //    kept when among the largest.
+    }
+
+    /// Merge, step 2: keys only on the other side, with their estimate plus
+    /// this side's minimum, kept when among the largest.
+    #[inline(never)]
+    fn merge_other_keys(&mut self, other: &TopK<'_>, min_self: u64) {
         for o in 0..other.used() {
             let Some(key) = other.key(o) else { continue };
             let h = other.entry_hash(o);
@@ -746,8 +817,6 @@ impl<'a> TopKMut<'a> {
             let error = other.error(o).saturating_add(min_self);
             self.offer(key, h, 0, Some((count, error)));
         }
-        self.add_total(other.total());
-        Ok(())
     }
 
     /// Removes every key.

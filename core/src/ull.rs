@@ -379,25 +379,34 @@ fn phi(z: f64) -> f64 {
 }
 
 /// FGRA estimate from a histogram of register bytes at precision `p`.
-fn fgra_estimate(histogram: &[u32; 256], p: u8) -> f64 {
+fn fgra_estimate(registers: &[u8], p: u8) -> f64 {
     let m = (1u64 << p) as f64;
-    let count = |r: usize| f64::from(histogram.get(r).copied().unwrap_or(0));
     let low = 4 * usize::from(p) - 4;
-    // Regular registers: eta[history bits] * 2^(-tau u).
-    let mut weights = [0f64; 66];
-    let mut w = 1.0;
-    for slot in weights.iter_mut() {
-        *slot = w;
-        w *= POW_2_MINUS_TAU;
-    }
+    // Regular registers: eta[history bits] * 2^(-tau u), summed per block;
+    // the edge values (0, low, low + 4, low + 6 and 252..=255) are counted.
     let mut sum = 0.0;
-    for r in low + 8..252 {
-        let u = (r >> 2) + 2 - usize::from(p);
-        let eta = ETA.get(r & 3).copied().unwrap_or(0.0);
-        sum += count(r) * eta * weights.get(u).copied().unwrap_or(0.0);
-    }
-    // Small range: empty registers and those whose history reaches below u = 1.
-    let (c0, c4, c8, c10) = (count(0), count(low), count(low + 4), count(low + 6));
+    let mut edge = [0u64; 8];
+    block_histograms(registers, |histogram| {
+        let count = |r: usize| u64::from(histogram.get(r).copied().unwrap_or(0));
+        // 2^(-tau u) for u = 3 (the first regular value, r = low + 8) by
+        // repeated multiplication from 1, then one factor per step of u.
+        let mut weight = 1.0;
+        for _ in 0..3 {
+            weight *= POW_2_MINUS_TAU;
+        }
+        for r in low + 8..252 {
+            let eta = ETA.get(r & 3).copied().unwrap_or(0.0);
+            sum += count(r) as f64 * eta * weight;
+            if r & 3 == 3 {
+                weight *= POW_2_MINUS_TAU;
+            }
+        }
+        for (e, r) in edge.iter_mut().zip([0, low, low + 4, low + 6, 252, 253, 254, 255]) {
+            *e += count(r);
+        }
+    });
+    let count = |i: usize| edge.get(i).copied().unwrap_or(0) as f64;
+    let (c0, c4, c8, c10) = (count(0), count(1), count(2), count(3));
     if c0 + c4 + c8 + c10 > 0.0 {
         let alpha = m + 3.0 * (c0 + c4 + c8 + c10);
         let beta = m - c0 - c4;
@@ -412,7 +421,7 @@ fn fgra_estimate(histogram: &[u32; 256], p: u8) -> f64 {
         sum += c10 * POW_4_MINUS_TAU * (z * (ETA[2] - ETA[3]) + ETA[3]);
     }
     // Large range: registers at the largest update value 65 - p.
-    let big = [count(252), count(253), count(254), count(255)];
+    let big = [count(4), count(5), count(6), count(7)];
     let big_total = big.iter().sum::<f64>();
     if big_total > 0.0 {
         let [b0, b1, b2, b3] = big;
@@ -426,15 +435,34 @@ fn fgra_estimate(histogram: &[u32; 256], p: u8) -> f64 {
         s += root_z
             * ((b0 + b1) * POW_2_MINUS_TAU * (z * (ETA[0] - ETA[2]) + ETA[2])
                 + (b2 + b3) * POW_2_MINUS_TAU * (z * (ETA[1] - ETA[3]) + ETA[3]));
-        let top = weights.get(65 - usize::from(p)).copied().unwrap_or(0.0);
+        let mut top = 1.0; // 2^(-tau (65 - p)), multiplied up as the regular weights are
+        for _ in 0..65 - usize::from(p) {
+            top *= POW_2_MINUS_TAU;
+        }
         sum += s * top / ((1.0 + root_z) * (1.0 + z));
     }
     let lambda = libm::pow(m, 1.0 + 1.0 / TAU) / (1.0 + (1.0 + TAU) * V / (2.0 * m));
     lambda * libm::pow(sum, -1.0 / TAU)
 }
 
-/// Maximum-likelihood estimate from a histogram of register bytes at
-/// precision `p`.
+/// Calls `f` with the histogram of register bytes of each block of at most
+/// 255 registers: `u8` counts keep it at 256 bytes of stack (every exported
+/// function stays within 1 KiB), and the estimators need only sums over
+/// the counts, which add up across blocks.
+#[inline]
+fn block_histograms(registers: &[u8], mut f: impl FnMut(&[u8; 256])) {
+    for block in registers.chunks(u8::MAX as usize) {
+        let mut histogram = [0u8; 256];
+        for r in block {
+            if let Some(c) = histogram.get_mut(usize::from(*r)) {
+                *c = c.wrapping_add(1);
+            }
+        }
+        f(&histogram);
+    }
+}
+
+/// Maximum-likelihood estimate from the register bytes at precision `p`.
 ///
 /// Poisson model: with `lambda = n / m` distinct hashes per register, update
 /// value `k` occurs in a register with rate `lambda rho_k` (`rho_k = 2^-k`,
@@ -449,46 +477,49 @@ fn fgra_estimate(histogram: &[u32; 256], p: u8) -> f64 {
 /// convex and decreasing, so Newton's method started below the root rises
 /// monotonically to it. The estimate `m lambda` is divided by
 /// `1 + ML_BIAS_CORRECTION / m`, its first-order bias.
-fn ml_estimate(histogram: &[u32; 256], p: u8) -> f64 {
+fn ml_estimate(registers: &[u8], p: u8) -> f64 {
     let p = usize::from(p);
     let top = 65 - p; // the largest update value
                       // `unseen` is A in units of 2^-64 (exact: at most 2^18 registers of at most 1).
     let mut unseen: u128 = 0;
-    let mut seen = [0f64; 64];
-    let mut add_seen = |k: usize, count: f64| {
-        if let Some(s) = seen.get_mut(k.min(top - 1)) {
-            *s += count;
-        }
-    };
+    // Registers known to have seen each value (at most 3 per register: u32).
+    let mut seen = [0u32; 64];
     let mass = |k: usize| 1u128 << (64 - k.min(64));
-    for (r, c) in histogram.iter().enumerate() {
-        let (count, count_f) = (u128::from(*c), f64::from(*c));
-        if *c == 0 {
-            continue;
-        }
-        if r == 0 {
-            unseen += count << 64;
-            continue;
-        }
-        let Some(u) = ((r >> 2) + 2).checked_sub(p).filter(|u| *u >= 1) else {
-            continue; // illegal byte (refused when the image was opened)
+    block_histograms(registers, |histogram| {
+        let mut add_seen = |k: usize, count: u32| {
+            if let Some(s) = seen.get_mut(k.min(top - 1)) {
+                *s = s.saturating_add(count);
+            }
         };
-        if u < top {
-            unseen += count * mass(u); // every value above u: 2^-u in all
-        }
-        add_seen(u, count_f);
-        for (j, bit) in [(u - 1, 2), (u.saturating_sub(2), 1)] {
-            if j == 0 {
+        for (r, c) in histogram.iter().enumerate() {
+            let (count, count_u32) = (u128::from(*c), u32::from(*c));
+            if *c == 0 {
                 continue;
             }
-            if r & bit != 0 {
-                add_seen(j, count_f);
-            } else {
-                unseen += count * mass(j);
+            if r == 0 {
+                unseen += count << 64;
+                continue;
+            }
+            let Some(u) = ((r >> 2) + 2).checked_sub(p).filter(|u| *u >= 1) else {
+                continue; // illegal byte (refused when the image was opened)
+            };
+            if u < top {
+                unseen += count * mass(u); // every value above u: 2^-u in all
+            }
+            add_seen(u, count_u32);
+            for (j, bit) in [(u - 1, 2), (u.saturating_sub(2), 1)] {
+                if j == 0 {
+                    continue;
+                }
+                if r & bit != 0 {
+                    add_seen(j, count_u32);
+                } else {
+                    unseen += count * mass(j);
+                }
             }
         }
-    }
-    let total_seen: f64 = seen.iter().sum();
+    });
+    let total_seen: f64 = seen.iter().map(|s| f64::from(*s)).sum();
     if total_seen == 0.0 {
         return 0.0;
     }
@@ -506,10 +537,11 @@ fn ml_estimate(histogram: &[u32; 256], p: u8) -> f64 {
         let mut rho = libm::ldexp(1.0, 1 - top as i32);
         let mut up = libm::expm1(x * rho);
         for s in seen.iter().take(top).skip(1).rev() {
+            let s = f64::from(*s);
             if !up.is_finite() {
                 break; // this and every smaller value contribute nothing
             }
-            if *s > 0.0 {
+            if s > 0.0 {
                 f += s * rho / up;
                 slope += s * rho * rho * (up + 1.0) / (up * up);
             }
@@ -598,7 +630,7 @@ impl<'a> Ull<'a> {
     /// The estimate from the registers alone (FGRA): what a merged sketch
     /// reports. O(m).
     pub fn register_estimate(&self) -> f64 {
-        fgra_estimate(&self.histogram(), self.p)
+        fgra_estimate(self.registers, self.p)
     }
 
     /// The maximum-likelihood estimate from the registers alone: relative
@@ -607,18 +639,7 @@ impl<'a> Ull<'a> {
     /// register scan. Infinite only when every register holds the largest
     /// value with both history bits (about 2^64 distinct hashes).
     pub fn ml_estimate(&self) -> f64 {
-        ml_estimate(&self.histogram(), self.p)
-    }
-
-    /// Registers per byte value.
-    fn histogram(&self) -> [u32; 256] {
-        let mut histogram = [0u32; 256];
-        for r in self.registers {
-            if let Some(c) = histogram.get_mut(usize::from(*r)) {
-                *c += 1;
-            }
-        }
-        histogram
+        ml_estimate(self.registers, self.p)
     }
 
     /// All statistics. O(m).
@@ -629,7 +650,7 @@ impl<'a> Ull<'a> {
             registers_set: self.registers_set(),
             estimate: self.estimate(),
             martingale: self.martingale_valid(),
-            image_bytes: (HEADER_LEN + self.registers.len()) as u64,
+            image_bytes: image::padded_len((HEADER_LEN + self.registers.len()) as u64),
         }
     }
 }

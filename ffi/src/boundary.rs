@@ -237,8 +237,9 @@ pub(crate) fn overlaps(a: *const c_void, a_len: usize, b: *const c_void, b_len: 
     a < b.saturating_add(b_len) && b < a.saturating_add(a_len)
 }
 
-/// Keys hashed per chunk in batch calls (512 bytes of stack).
-pub(crate) const CHUNK: usize = 64;
+/// Keys hashed per chunk in batch calls (128 bytes of stack; every
+/// exported function stays within 1 KiB of stack).
+pub(crate) const CHUNK: usize = 16;
 
 /// The keys of a batch call, in one of the three shapes of the C ABI, all
 /// validated before anything changes.

@@ -303,9 +303,7 @@ pub unsafe extern "C" fn sketch_topk_merge(
     src_len: usize,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    run(|| unsafe {
-        merge_with(|d, s| topk::wrap_mut(d)?.merge(&topk::wrap(s)?), dst, dst_len, src, src_len)
-    })
+    run(|| unsafe { merge_with(topk::merge_images, dst, dst_len, src, src_len) })
 }
 
 /// Removes every key.

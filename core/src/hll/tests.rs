@@ -81,6 +81,79 @@ fn small_mode_is_exact_then_converts_to_the_same_registers() {
     }
 }
 
+/// A hash whose register index is `i` and whose rank is `rank` at precision `p`.
+fn hash_at(i: usize, rank: u8, p: u8, low: u64) -> u64 {
+    let tail = (1u64 << (64 - p)) >> rank; // rank leading zeros after the index, then a 1
+    ((i as u64) << (64 - p)) | tail | (low & (tail.wrapping_sub(1)))
+}
+
+#[test]
+fn crafted_dense_low_indexes_convert_early_and_lose_nothing() {
+    // Hashes crowding the lowest register indexes (more than 1 in 4 past the
+    // first 64) cannot be converted in place with bounded stack; the sketch
+    // converts before such an insert instead. Registers stay exact.
+    for p in [12u8, 14, 18] {
+        let mut buf = fresh(p, 1);
+        let mut hashes = Vec::new();
+        for i in 0..small_capacity(p) + 20 {
+            let h = hash_at(i % registers(p), 1 + (i % 7) as u8, p, i as u64 * 7919);
+            hashes.push(h);
+            wrap_mut(buf.as_mut()).unwrap().add_hash(h);
+        }
+        let view = wrap(buf.as_ref()).unwrap();
+        assert_eq!(view.mode(), HllMode::Dense, "p={p}");
+        assert_eq!(values(buf.as_ref()), reference_registers(&hashes, p), "p={p}");
+        let hist = view.histogram();
+        assert_eq!(hist.iter().map(|c| u64::from(*c)).sum::<u64>(), registers(p) as u64);
+        // Up to the rule's limit the list stayed exact: 64 + some, well above 64.
+        check_body_of(buf.as_ref());
+    }
+    // Spread-out hashes are never converted early: exact to the capacity.
+    let p = 14;
+    let mut buf = fresh(p, 1);
+    for (n, h) in random_hashes(small_capacity(p), 5).iter().enumerate() {
+        wrap_mut(buf.as_mut()).unwrap().add_hash(*h);
+        assert_eq!(wrap(buf.as_ref()).unwrap().mode(), HllMode::Small, "converted early at {n}");
+    }
+}
+
+/// The image exports and re-imports (the body rules hold).
+fn check_body_of(buf: &[u8]) {
+    let exported = export_vec(buf);
+    verify(&exported).unwrap();
+}
+
+#[test]
+fn an_imported_small_list_breaking_the_conversion_rule_is_refused() {
+    let p = 14;
+    let mut buf = fresh(p, 1);
+    // 100 distinct hashes at indexes 0..100: past 64 entries, i_j < 4j.
+    let mut hashes: Vec<u64> = (0..100).map(|i| hash_at(i, 3, p, 0)).collect();
+    hashes.sort_unstable();
+    {
+        // Written directly (as a hostile image would hold them), resealed.
+        let n = hashes.len();
+        for (j, h) in hashes.iter().enumerate() {
+            crate::image::put_u64(&mut buf.as_mut()[HEADER_LEN..], 8 * j, *h);
+        }
+        crate::image::put_u32(buf.as_mut(), OFF_SMALL_COUNT, n as u32);
+    }
+    let mut bytes = buf.as_ref().to_vec();
+    let len = exported_len(&bytes).unwrap();
+    bytes.truncate(len);
+    let flags = crate::image::get_u32(&bytes, 12).unwrap() | FLAG_COMPACT;
+    crate::image::put_u32(&mut bytes, 12, flags);
+    crate::image::put_u64(&mut bytes, 24, len as u64);
+    reseal(&mut bytes);
+    assert_eq!(verify(&bytes), Err(Error::CorruptBody));
+    // The zero-copy path stays memory-safe on it and converts something.
+    let mut live = AlignedBuf::from_bytes(buf.as_ref());
+    for h in random_hashes(2000, 9) {
+        wrap_mut(live.as_mut()).unwrap().add_hash(h);
+    }
+    assert_eq!(wrap(live.as_ref()).unwrap().mode(), HllMode::Dense);
+}
+
 #[test]
 fn keys_hash_with_the_image_seed() {
     let mut a = fresh(12, 7);

@@ -228,8 +228,8 @@ fn corrupted_images_are_rejected() {
 fn hostile_bodies_are_refused_with_a_clear_error() {
     let params = TopKParams { capacity: 16, max_key_len: 12 };
     let layout = params.layout().unwrap();
-    let (heap, pos) = (HEADER_LEN + layout.heap_off, HEADER_LEN + layout.pos_off);
-    let entry = |e: usize| HEADER_LEN + e * layout.entry_len;
+    let (heap, pos) = (HEADER_LEN + layout.heap_off(), HEADER_LEN + layout.pos_off());
+    let entry = |e: usize| HEADER_LEN + e * layout.entry_len();
     let build = |distinct: u64| {
         let mut buf = fresh(16, 12, 0);
         for k in zipf_stream(2000, distinct as usize, 1.0, 4) {
