@@ -238,7 +238,7 @@ fn le64(bytes: &[u8], offset: usize) -> u64 {
 #[inline(always)]
 fn secret_word(w: usize, seed: u64) -> u64 {
     let base = le64(&XXH3_SECRET, 8 * w);
-    if w % 2 == 0 {
+    if w.is_multiple_of(2) {
         base.wrapping_add(seed)
     } else {
         base.wrapping_sub(seed)
