@@ -23,7 +23,7 @@
 //! with an exact small mode), [`ull`] (UltraLogLog), [`countmin`] (Count-Min
 //! sketch), [`minhash`] (MinHash with one-permutation hashing),
 //! [`topk`] (Space-Saving heavy hitters), [`fuse`] (static binary fuse
-//! filter).
+//! filter), [`ell`] (ExaLogLog).
 #![no_std]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
@@ -32,6 +32,7 @@ pub mod cardinality;
 pub mod counting;
 pub mod countmin;
 pub mod cuckoo;
+pub mod ell;
 pub mod error;
 pub mod filter;
 pub mod fuse;
