@@ -281,12 +281,34 @@ impl ImageFamily for FuseImage {
 /// The 3 positions of a (mixed) hash `x`; all below `(s + 2) L`.
 #[inline(always)]
 fn positions(x: u64, segment_log: u32, first_range: u64) -> [usize; 3] {
-    let len = 1u64 << segment_log;
-    let mask = len - 1;
-    let h0 = hash::reduce(x, first_range);
-    let h1 = (h0 + len) ^ ((x >> 18) & mask);
-    let h2 = (h0 + 2 * len) ^ (x & mask);
-    [h0 as usize, h1 as usize, h2 as usize]
+    Geometry::new(segment_log, first_range).positions(x)
+}
+
+/// What a query needs of the shape, precomputed.
+#[derive(Copy, Clone, Debug)]
+struct Geometry {
+    /// `s L`: the first position is `fastrange(x, s L)`.
+    first_range: u64,
+    /// `L`.
+    len: u64,
+    /// `L - 1`.
+    mask: u64,
+}
+
+impl Geometry {
+    #[inline(always)]
+    const fn new(segment_log: u32, first_range: u64) -> Self {
+        let len = 1u64 << segment_log;
+        Geometry { first_range, len, mask: len - 1 }
+    }
+
+    #[inline(always)]
+    fn positions(self, x: u64) -> [usize; 3] {
+        let h0 = hash::reduce(x, self.first_range);
+        let h1 = (h0 + self.len) ^ ((x >> 18) & self.mask);
+        let h2 = (h0 + 2 * self.len) ^ (x & self.mask);
+        [h0 as usize, h1 as usize, h2 as usize]
+    }
 }
 
 #[inline(always)]
@@ -317,6 +339,7 @@ pub struct Fuse<'a> {
     fingerprints: Fingerprints<'a>,
     params: FuseParams,
     shape: Shape,
+    geometry: Geometry,
     seed: u64,
     fuse_seed: u64,
 }
@@ -343,7 +366,16 @@ pub fn wrap(buf: &[u8]) -> Result<Fuse<'_>> {
         Fingerprints::B16(array.as_chunks::<2>().0)
     };
     let fuse_seed = get_u64(parts.header, OFF_FUSE_SEED).unwrap_or(0);
-    Ok(Fuse { header: parts.header, fingerprints, params, shape, seed: parts.common.seed, fuse_seed })
+    let geometry = Geometry::new(shape.segment_log, u64::from(shape.segments) << shape.segment_log);
+    Ok(Fuse {
+        header: parts.header,
+        fingerprints,
+        params,
+        shape,
+        geometry,
+        seed: parts.common.seed,
+        fuse_seed,
+    })
 }
 
 /// Copies the live image in `src` to `dst` with its checksum (the checked
@@ -408,8 +440,7 @@ impl<'a> Fuse<'a> {
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
         let x = mix(hash, self.fuse_seed);
-        let [a, b, c] =
-            positions(x, self.shape.segment_log, u64::from(self.shape.segments) << self.shape.segment_log);
+        let [a, b, c] = self.geometry.positions(x);
         let f = fingerprint(x);
         match self.fingerprints {
             Fingerprints::B8(array) => {
@@ -434,13 +465,13 @@ impl<'a> Fuse<'a> {
             return Err(Error::InvalidArgument);
         }
         const GROUP: usize = 16;
-        let (log, range) = (self.shape.segment_log, u64::from(self.shape.segments) << self.shape.segment_log);
+        let geometry = self.geometry;
         for (hs, rs) in hashes.chunks(GROUP).zip(results.chunks_mut(GROUP)) {
             let mut pos = [[0usize; 3]; GROUP];
             let mut fps = [0u64; GROUP];
             for ((h, p), f) in hs.iter().zip(pos.iter_mut()).zip(fps.iter_mut()) {
                 let x = mix(*h, self.fuse_seed);
-                *p = positions(x, log, range);
+                *p = geometry.positions(x);
                 *f = fingerprint(x);
             }
             match self.fingerprints {
