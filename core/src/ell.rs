@@ -751,7 +751,9 @@ impl<'a> EllMut<'a> {
             return false;
         }
         *bytes = ((window & !(mask << shift)) | ((new & mask) << shift)).to_le_bytes();
-        self.count_change(old, new);
+        if self.header.get(OFF_MARTINGALE_VALID) == Some(&1) {
+            self.count_change(old, new, k);
+        }
         true
     }
 
@@ -762,13 +764,12 @@ impl<'a> EllMut<'a> {
         }
     }
 
-    /// Martingale step of one register change: adds `1 / P` (P before the
-    /// change), then updates P exactly.
+    /// Martingale step of one register change by update value `k`: adds
+    /// `1 / P` (P before the change), then updates P exactly. When the top
+    /// value stays (a history bit was set), P loses exactly the weight of
+    /// value `k`; otherwise both register weights are recomputed.
     #[inline(never)]
-    fn count_change(&mut self, old: u32, new: u32) {
-        if self.header.get(OFF_MARTINGALE_VALID) != Some(&1) {
-            return;
-        }
+    fn count_change(&mut self, old: u32, new: u32, k: u32) {
         let weight = read_u128(self.header, OFF_CHANGE_WEIGHT);
         let m = self.layout.registers() as f64;
         let p_change = ((weight >> 64) as u64 as f64 + (weight as u64) as f64 / TWO_POW_64) / m;
@@ -776,9 +777,17 @@ impl<'a> EllMut<'a> {
             let estimate = image::get_f64(self.header, OFF_MARTINGALE).unwrap_or(0.0) + 1.0 / p_change;
             image::put_f64(self.header, OFF_MARTINGALE, estimate);
         }
-        let weight = weight
-            .wrapping_sub(register_stats(old, self.layout, |_, _| {}))
-            .wrapping_add(register_stats(new, self.layout, |_, _| {}));
+        let l = self.layout;
+        let weight = if old >> l.d() == new >> l.d() {
+            let level = (k.max(1) - 1) >> l.t();
+            weight.wrapping_sub(1u128 << (63 - l.t() - level.min(l.w() - 1)))
+        } else {
+            weight.wrapping_sub(register_stats(old, l, |_, _| {})).wrapping_add(register_stats(
+                new,
+                l,
+                |_, _| {},
+            ))
+        };
         write_u128(self.header, OFF_CHANGE_WEIGHT, weight);
     }
 
