@@ -812,16 +812,9 @@ impl<'a> EllMut<'a> {
         self.invalidate_martingale();
         let (width, d) = (to.width(), to.d());
         if from == to {
-            if to.config == EllConfig::T2D24 {
-                crate::simd::ell32_merge(self.registers, other.registers, d);
-            } else {
-                for i in 0..to.registers() {
-                    let (a, b) = (get_register(self.registers, width, i), other.register(i));
-                    let merged = merge_register(a, b, d);
-                    if merged != a {
-                        set_register(self.registers, width, i, merged);
-                    }
-                }
+            match to.config {
+                EllConfig::T2D24 => crate::simd::ell32_merge(self.registers, other.registers, d),
+                EllConfig::T2D20 => crate::simd::ell28_merge(self.registers, other.registers, d),
             }
             return Ok(());
         }
@@ -857,6 +850,23 @@ impl<'a> EllMut<'a> {
 }
 
 pub(crate) mod kernels {
+    /// Same-layout merge of 28-bit registers, two per 7 bytes.
+    #[inline(always)]
+    pub fn merge28(dst: &mut [u8], src: &[u8], d: u32) {
+        let (dst, _) = dst.as_chunks_mut::<7>();
+        let (src, _) = src.as_chunks::<7>();
+        let widen =
+            |&[b0, b1, b2, b3, b4, b5, b6]: &[u8; 7]| u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, 0]);
+        const MASK: u64 = (1 << 28) - 1;
+        for (a, b) in dst.iter_mut().zip(src) {
+            let (x, y) = (widen(a), widen(b));
+            let lo = super::merge_register((x & MASK) as u32, (y & MASK) as u32, d);
+            let hi = super::merge_register((x >> 28) as u32, (y >> 28) as u32, d);
+            let [b0, b1, b2, b3, b4, b5, b6, _] = ((u64::from(hi) << 28) | u64::from(lo)).to_le_bytes();
+            *a = [b0, b1, b2, b3, b4, b5, b6];
+        }
+    }
+
     /// Same-layout merge of 32-bit little-endian register arrays.
     #[inline(always)]
     pub fn merge32(dst: &mut [u8], src: &[u8], d: u32) {
