@@ -55,8 +55,8 @@ pub const HEADER_LEN: usize = 128;
 /// Largest number of planned keys (the fingerprint array stays below 2^32 entries).
 pub const MAX_KEYS: u64 = 1 << 31;
 /// Builds try at most this many fuse seeds before giving up with
-/// [`Error::BuildFailed`] (the reference code's bound; a 3-wise build of
-/// distinct keys fails an attempt with probability well below 1%).
+/// [`Error::BuildFailed`] (the reference code's bound; with distinct,
+/// uniformly distributed hashes most builds need one attempt).
 pub const MAX_BUILD_ATTEMPTS: u32 = 100;
 /// Images are padded with zeros to a multiple of this many bytes.
 pub const IMAGE_GRANULE: u64 = 64;
