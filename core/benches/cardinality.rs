@@ -7,10 +7,13 @@
 //! * estimate of a p = 14 sketch holding 1M keys (for the ULL also from the
 //!   registers alone: FGRA and maximum likelihood);
 //! * merge of two p = 14 sketches of 500k keys each, next to a `memcpy` of
-//!   the same register bytes.
+//!   the same register bytes;
+//! * ExaLogLog (t = 2, d = 20 and d = 24) beside our UltraLogLog: add, the
+//!   martingale and ML estimates, merge (`-- ell`).
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use datasketches::hll::{HllSketch, HllType, HllUnion};
+use sketches_core::ell::{self, EllConfig};
 use sketches_core::{hash, hll, ull};
 use std::collections::hash_map::RandomState;
 
@@ -272,5 +275,122 @@ fn merge(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, add, estimate, merge);
+fn ell_with(config: EllConfig, p: u8, keys: std::ops::Range<u64>) -> Aligned {
+    let mut buf = Aligned::new(ell::image_len(config, p).unwrap());
+    let mut s = ell::init(buf.bytes(), config, p, 0).unwrap();
+    keys.for_each(|k| {
+        s.add_u64(k);
+    });
+    buf
+}
+
+/// ExaLogLog against our UltraLogLog in one run: add 1M distinct u64 keys
+/// (hashed inside, and precomputed hashes) at p = 14, the estimates, and
+/// the merge of two sketches of 500k keys each.
+fn ell_vs_ull(c: &mut Criterion) {
+    let hashes: Vec<u64> = (0..N).map(|k| hash::hash_u64(k, 0)).collect();
+    let mut g = c.benchmark_group("ell_add_1M_p14");
+    g.throughput(Throughput::Elements(N));
+    g.sample_size(20);
+    let mut ubuf = Aligned::new(ull::image_len(P).unwrap());
+    ull::init(ubuf.bytes(), P, 0).unwrap();
+    g.bench_function(BenchmarkId::new("sketches_ull", "u64"), |b| {
+        b.iter(|| {
+            let mut s = ull::wrap_mut(ubuf.bytes()).unwrap();
+            s.reset();
+            (0..N).for_each(|k| {
+                s.add_u64(k);
+            });
+            black_box(s.as_ref().register(5))
+        })
+    });
+    g.bench_function(BenchmarkId::new("sketches_ull", "hash"), |b| {
+        b.iter(|| {
+            let mut s = ull::wrap_mut(ubuf.bytes()).unwrap();
+            s.reset();
+            s.add_hashes(&hashes);
+            black_box(s.as_ref().register(5))
+        })
+    });
+    for config in [EllConfig::T2D20, EllConfig::T2D24] {
+        let name = format!("sketches_ell_t2d{}", config.d());
+        let mut ebuf = Aligned::new(ell::image_len(config, P).unwrap());
+        ell::init(ebuf.bytes(), config, P, 0).unwrap();
+        g.bench_function(BenchmarkId::new(&name, "u64"), |b| {
+            b.iter(|| {
+                let mut s = ell::wrap_mut(ebuf.bytes()).unwrap();
+                s.reset();
+                (0..N).for_each(|k| {
+                    s.add_u64(k);
+                });
+                black_box(s.as_ref().register(5))
+            })
+        });
+        g.bench_function(BenchmarkId::new(&name, "hash"), |b| {
+            b.iter(|| {
+                let mut s = ell::wrap_mut(ebuf.bytes()).unwrap();
+                s.reset();
+                s.add_hashes(&hashes);
+                black_box(s.as_ref().register(5))
+            })
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("ell_estimate_p14");
+    let mut u = ull_with(0..N);
+    g.bench_function("sketches_ull_martingale", |b| {
+        let view = ull::wrap(u.bytes()).unwrap();
+        b.iter(|| black_box(view.estimate()))
+    });
+    g.bench_function("sketches_ull_ml", |b| {
+        let view = ull::wrap(u.bytes()).unwrap();
+        b.iter(|| black_box(view.ml_estimate()))
+    });
+    for config in [EllConfig::T2D20, EllConfig::T2D24] {
+        let mut e = ell_with(config, P, 0..N);
+        let view = ell::wrap(e.bytes()).unwrap();
+        g.bench_function(format!("sketches_ell_t2d{}_martingale", config.d()), |b| {
+            b.iter(|| black_box(view.estimate()))
+        });
+        g.bench_function(format!("sketches_ell_t2d{}_ml", config.d()), |b| {
+            b.iter(|| black_box(view.ml_estimate()))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("ell_merge_p14");
+    let (mut ua, mut ub) = (ull_with(0..N / 2), ull_with(N / 2..N));
+    g.bench_function("sketches_ull_merge_only", |bch| {
+        let src = ub.bytes();
+        bch.iter(|| {
+            let mut s = ull::wrap_mut(ua.bytes()).unwrap();
+            s.merge(&ull::wrap(src).unwrap()).unwrap();
+        })
+    });
+    for config in [EllConfig::T2D20, EllConfig::T2D24] {
+        let (mut a, mut b) = (ell_with(config, P, 0..N / 2), ell_with(config, P, N / 2..N));
+        g.bench_function(format!("sketches_ell_t2d{}_merge_only", config.d()), |bch| {
+            let src = b.bytes();
+            bch.iter(|| {
+                let mut s = ell::wrap_mut(a.bytes()).unwrap();
+                s.merge(&ell::wrap(src).unwrap()).unwrap();
+            })
+        });
+        let len = ell::image_len(config, P).unwrap();
+        let (mut from, mut to) = (Aligned::new(len), Aligned::new(len));
+        from.bytes().copy_from_slice(b.bytes());
+        g.bench_function(format!("memcpy_ell_t2d{}_image", config.d()), |bch| {
+            let src = from.bytes();
+            bch.iter(|| {
+                let d = to.bytes();
+                d.copy_from_slice(black_box(&*src));
+                black_box(d[400])
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, add, estimate, merge, ell_vs_ull);
 criterion_main!(benches);

@@ -48,6 +48,10 @@ pub enum Error {
     /// The key is longer than the sketch's maximum key length (keys are
     /// never truncated); nothing changed.
     KeyTooLong,
+    /// A static filter could not be built within its bounded number of
+    /// attempts (each with a new seed, duplicates removed); the output
+    /// buffer was not written.
+    BuildFailed,
 }
 
 impl Error {
@@ -71,6 +75,7 @@ impl Error {
             Error::CorruptBody => 18,
             Error::CompactImage => 19,
             Error::KeyTooLong => 20,
+            Error::BuildFailed => 21,
         }
     }
 
@@ -94,6 +99,7 @@ impl Error {
             Error::CorruptBody => "image body holds values its format forbids",
             Error::CompactImage => "compact exported image: import it before use",
             Error::KeyTooLong => "key longer than the sketch's maximum key length (nothing changed)",
+            Error::BuildFailed => "filter construction failed within its attempt bound (nothing written)",
         }
     }
 }

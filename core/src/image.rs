@@ -95,6 +95,10 @@ pub enum FamilyId {
     TopK = 8,
     /// MinHash (reserved).
     MinHash = 9,
+    /// Static binary fuse filter ([`crate::fuse`]).
+    BinaryFuse = 10,
+    /// ExaLogLog ([`crate::ell`]).
+    ExaLogLog = 11,
 }
 
 impl FamilyId {
@@ -110,6 +114,8 @@ impl FamilyId {
             7 => FamilyId::CountMin,
             8 => FamilyId::TopK,
             9 => FamilyId::MinHash,
+            10 => FamilyId::BinaryFuse,
+            11 => FamilyId::ExaLogLog,
             _ => return None,
         })
     }

@@ -22,7 +22,8 @@
 //! filter with removal), [`cuckoo`] (cuckoo filter), [`hll`] (HyperLogLog
 //! with an exact small mode), [`ull`] (UltraLogLog), [`countmin`] (Count-Min
 //! sketch), [`minhash`] (MinHash with one-permutation hashing),
-//! [`topk`] (Space-Saving heavy hitters).
+//! [`topk`] (Space-Saving heavy hitters), [`fuse`] (static binary fuse
+//! filter), [`ell`] (ExaLogLog).
 #![no_std]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
@@ -31,8 +32,10 @@ pub mod cardinality;
 pub mod counting;
 pub mod countmin;
 pub mod cuckoo;
+pub mod ell;
 pub mod error;
 pub mod filter;
+pub mod fuse;
 pub mod hash;
 pub mod hll;
 pub mod image;

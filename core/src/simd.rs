@@ -7,7 +7,8 @@
 //! when the CPU has it (so the kernel is vectorized), and as is otherwise.
 //! The UltraLogLog merge has explicit AVX-512 BW and AVX2 kernels (a table
 //! lookup the compiler does not find), checked against the scalar formula on
-//! every byte pair. Detection uses CPUID (and XGETBV to confirm the OS saves
+//! every byte pair. The ExaLogLog merges (28- and 32-bit registers) are
+//! the scalar formula compiled with AVX2. Detection uses CPUID (and XGETBV to confirm the OS saves
 //! the vector state) once, then a cached flag.
 #![allow(unsafe_code)]
 
@@ -135,6 +136,19 @@ avx2_dispatch!(
         hashes: &[u64],
         results: &mut [bool]
     ) -> ()
+);
+
+avx2_dispatch!(
+    /// ExaLogLog same-layout merge of 32-bit registers (`d = 24`): the
+    /// scalar register formula, compiled with AVX2 when the CPU has it
+    /// (eight registers per vector, variable shifts `vpsrlvd`).
+    fn ell32_merge => crate::ell::kernels::merge32, (dst: &mut [u8], src: &[u8], d: u32) -> ()
+);
+
+avx2_dispatch!(
+    /// ExaLogLog same-layout merge of 28-bit registers (`d = 20`), two per
+    /// 7 bytes, compiled with AVX2 when the CPU has it.
+    fn ell28_merge => crate::ell::kernels::merge28, (dst: &mut [u8], src: &[u8], d: u32) -> ()
 );
 
 /// UltraLogLog same-precision register merge: `dst[i] = merge(dst[i], src[i])`

@@ -59,6 +59,9 @@ pub const SKETCH_CORRUPT_BODY: sketch_status = 18;
 pub const SKETCH_COMPACT_IMAGE: sketch_status = 19;
 /// The key is longer than the sketch's maximum key length; nothing changed.
 pub const SKETCH_KEY_TOO_LONG: sketch_status = 20;
+/// A static filter could not be built within its bound on attempts (with
+/// distinct keys this is vanishingly rare); nothing was written.
+pub const SKETCH_BUILD_FAILED: sketch_status = 21;
 
 /// Converts a core error into its stable status number (the core and the
 /// C ABI share the numbers, see `sketches_core::Error::code`).
@@ -90,6 +93,7 @@ fn text(status: i32) -> &'static core::ffi::CStr {
         18 => c"image body holds values its format forbids",
         19 => c"compact exported image: import it before use",
         20 => c"key longer than the sketch's maximum key length (nothing changed)",
+        21 => c"filter construction failed within its attempt bound (nothing written)",
         _ => c"unknown status code",
     }
 }
@@ -125,6 +129,7 @@ mod tests {
             Error::CorruptBody,
             Error::CompactImage,
             Error::KeyTooLong,
+            Error::BuildFailed,
         ];
         for e in all {
             assert_eq!(from_error(e), e.code());
