@@ -624,7 +624,8 @@ class sketch_base {
     /// Adopts an allocated buffer (used by the factories).
     sketch_base(adopt_t, owned_storage &&buf) noexcept : storage_(std::move(buf)) {}
     /// A view over `size` bytes of caller memory holding (or about to hold) an
-    /// image. Nothing is checked here: every call checks the header.
+    /// image. Nothing is checked here: every call checks the header. Like a
+    /// std::string_view, a view must not outlive the memory it views.
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
     constexpr sketch_base(void *data, std::size_t size) noexcept : storage_(data, size) {}
     template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
@@ -693,12 +694,19 @@ class sketch_base {
     }
     /// Checks untrusted bytes in place (headers, exact length, checksum).
     static sketches::status try_verify(byte_view bytes) noexcept { return st(Api::verify(bytes.data(), bytes.size())); }
+    /// Verifies untrusted bytes and gives the live size they import into
+    /// (their length, except for a compact HyperLogLog image): what to
+    /// allocate for from_bytes into caller memory.
+    static result<std::uint64_t> try_import_size(byte_view bytes) noexcept {
+        result<std::uint64_t> r;
+        r.status = st(Api::verify(bytes.data(), bytes.size()));
+        if (r.ok()) r.value = Api::import_size(bytes);
+        return r;
+    }
     /// Imports untrusted bytes into a new owning sketch. The bytes are
     /// verified before anything is allocated.
     static result<owned_type> try_from_bytes(byte_view bytes) noexcept {
-        result<std::uint64_t> size{st(Api::verify(bytes.data(), bytes.size())), 0};
-        if (size.ok()) size.value = Api::import_size(bytes);
-        return create_owned<owned_type>(size, [&](void *buf, std::size_t len) {
+        return create_owned<owned_type>(try_import_size(bytes), [&](void *buf, std::size_t len) {
             return Api::import_(bytes.data(), bytes.size(), buf, len);
         });
     }
@@ -718,6 +726,7 @@ class sketch_base {
     [[nodiscard]] std::vector<std::uint8_t> to_bytes() const { return value(try_to_bytes()); }
     [[nodiscard]] owned_type clone() const { return value(try_clone()); }
     static void verify(byte_view bytes) { check(try_verify(bytes)); }
+    [[nodiscard]] static std::uint64_t import_size(byte_view bytes) { return value(try_import_size(bytes)); }
     [[nodiscard]] static owned_type from_bytes(byte_view bytes) { return value(try_from_bytes(bytes)); }
     [[nodiscard]] static view_type from_bytes(byte_view bytes, void *buf, std::size_t len) {
         return value(try_from_bytes(bytes, buf, len));
@@ -1098,8 +1107,16 @@ struct hll_api {
 
 /* ---------------- Bloom filter ---------------- */
 
-/// Classic Bloom filter (sketch_bloom_*): add-and-report-new, union and
-/// intersection, O(1) over-capacity flags.
+/// Classic Bloom filter (sketch_bloom_*).
+/// Factories: plan(items, fpr), plan_bits(bits, hashes), image_size(params),
+/// create(params | items, fpr [, seed]), init(buf, len, params [, seed]).
+/// Keys: add(key) -> was_new, contains(key), add_hash / contains_hash(hash);
+/// batches: add_batch(keys [, was_new]) and contains_batch(keys [, results])
+/// over containers of keys, integers or packed_keys, add_hash_batch /
+/// contains_hash_batch(hashes). merge (union), intersect, capacity_flags,
+/// over_capacity. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_bloom : public detail::sketch_base<basic_bloom, detail::bloom_api, Storage> {
     using base = detail::sketch_base<basic_bloom, detail::bloom_api, Storage>;
@@ -1187,7 +1204,13 @@ using bloom_const_view = basic_bloom<detail::ref_storage<false>>;
 /* ---------------- Split-block Bloom filter ---------------- */
 
 /// Split-block Bloom filter (sketch_sbbf_*): one cache line per key; Parquet
-/// mode is byte-identical to Parquet writers' bitsets.
+/// mode is byte-identical to Parquet writers' bitsets (its keys are the
+/// values' PLAIN encoding; its hash is hash_xxh64 with seed 0).
+/// As bloom_filter (plan, plan_parquet(ndv, fpp), plan_blocks(blocks, mode),
+/// add / contains and their batches, merge, intersect, capacity flags), plus
+/// bitset(): the blocks, pointing into the buffer. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Storage> {
     using base = detail::sketch_base<basic_sbbf, detail::sbbf_api, Storage>;
@@ -1286,8 +1309,12 @@ using sbbf_const_view = basic_sbbf<detail::ref_storage<false>>;
 
 /* ---------------- Counting Bloom filter ---------------- */
 
-/// Counting Bloom filter (sketch_counting_*): 4-bit saturating counters,
-/// remove, merge. Planned with bloom_params (bits = counters).
+/// Counting Bloom filter (sketch_counting_*): 4-bit saturating counters.
+/// Planned with bloom_params (bits = counters). As bloom_filter (without
+/// intersect), plus remove(key) -> false when absent, remove_hash,
+/// remove_batch(keys [, removed]), remove_hash_batch; merge adds counters. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_counting : public detail::sketch_base<basic_counting, detail::counting_api, Storage> {
     using base = detail::sketch_base<basic_counting, detail::counting_api, Storage>;
@@ -1383,8 +1410,14 @@ using counting_const_view = basic_counting<detail::ref_storage<false>>;
 
 /* ---------------- Cuckoo filter ---------------- */
 
-/// Cuckoo filter (sketch_cuckoo_*): add that refuses when full (nothing
-/// changes), count, remove, all-or-nothing merge.
+/// Cuckoo filter (sketch_cuckoo_*). Factories: plan(items, fpr),
+/// plan_buckets(buckets, fingerprint_bits), image_size, create, init.
+/// add(key) -> false when full (nothing changed), add_hash,
+/// add_batch(keys [, added]) -> keys placed, add_hash_batch, contains (and
+/// batches), count(key), remove(key) -> false when absent, remove_hash,
+/// merge(other [, scratch]) all or nothing, capacity_flags, over_capacity. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api, Storage> {
     using base = detail::sketch_base<basic_cuckoo, detail::cuckoo_api, Storage>;
@@ -1549,6 +1582,12 @@ using cuckoo_const_view = basic_cuckoo<detail::ref_storage<false>>;
 
 /// HyperLogLog (sketch_hll_*): exact small mode, martingale estimate,
 /// merge across precisions, compact export of small sketches.
+/// image_size(p), create(p [, seed]), init(buf, len, p [, seed]);
+/// add(key) -> changed, add_hash, add_batch(keys | packed | integers),
+/// add_hash_batch; estimate, register_estimate, exported_size, merge,
+/// downsize(p), downsize_into(p, buf, len). Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_hll : public detail::sketch_base<basic_hll, detail::hll_api, Storage> {
     using base = detail::sketch_base<basic_hll, detail::hll_api, Storage>;
@@ -1631,6 +1670,11 @@ using hll_const_view = basic_hll<detail::ref_storage<false>>;
 
 /// UltraLogLog (sketch_ull_*): 8-bit registers, martingale, FGRA and
 /// maximum-likelihood estimates, conversion to HyperLogLog.
+/// image_size(p), create, init; add -> changed, add_hash, add_batch,
+/// add_hash_batch; estimate, register_estimate, ml_estimate, merge,
+/// to_hll(), to_hll_into(buf, len). Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_ull : public detail::sketch_base<basic_ull, detail::ull_api, Storage> {
     using base = detail::sketch_base<basic_ull, detail::ull_api, Storage>;
@@ -1711,7 +1755,13 @@ using ull_const_view = basic_ull<detail::ref_storage<false>>;
 /* ---------------- Count-Min ---------------- */
 
 /// Count-Min (sketch_countmin_*): saturating counters, weights,
-/// conservative update, merge.
+/// conservative update (set params.conservative), merge.
+/// plan(epsilon, delta), plan_size(width, depth), image_size, create, init;
+/// add(key [, weight]), add_hash, add_batch(keys [, weights]),
+/// add_hash_batch; estimate(key), estimate_hash, estimate_batch(keys [, out]),
+/// estimate_hash_batch; merge. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_countmin : public detail::sketch_base<basic_countmin, detail::countmin_api, Storage> {
     using base = detail::sketch_base<basic_countmin, detail::countmin_api, Storage>;
@@ -1908,7 +1958,12 @@ using countmin_const_view = basic_countmin<detail::ref_storage<false>>;
 /// Top-k heavy hitters (sketch_topk_*, Space-Saving): keys stored inline up
 /// to a maximum length fixed at creation (a longer key is refused with
 /// status::key_too_long, never truncated). Integer keys are stored as their
-/// 8 little-endian bytes.
+/// 8 little-endian bytes. image_size(capacity, max_key_len), create, init;
+/// add(key [, weight]), add_batch(keys [, weights]) all or nothing;
+/// estimate(key) -> {count, error, listed}; list() -> topk_entry (keys
+/// copied), list_into(items) (keys pointing into the buffer); merge. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Storage> {
     using base = detail::sketch_base<basic_topk, detail::topk_api, Storage>;
@@ -2033,7 +2088,11 @@ using topk_const_view = basic_topk<detail::ref_storage<false>>;
 /* ---------------- MinHash ---------------- */
 
 /// MinHash (sketch_minhash_*): k registers, one-permutation hashing with
-/// densification; Jaccard estimate, signature for LSH, merge (union).
+/// densification. image_size(k), create(k [, seed]), init; add -> changed,
+/// add_hash, add_batch, add_hash_batch; jaccard(other), signature(),
+/// signature_into(out), merge (union). Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_api, Storage> {
     using base = detail::sketch_base<basic_minhash, detail::minhash_api, Storage>;

@@ -90,6 +90,9 @@ void check_round_trip(const Sketch &s) {
     CHECK(s.try_export_to(out.data(), 3).status == status::buffer_too_small);
     CHECK(s.try_stats().ok());
     // Into caller memory.
+    sketches::result<std::uint64_t> need = Sketch::try_import_size(bytes.value);
+    CHECK(need.ok() && need.value == back->size());
+    CHECK(Sketch::try_import_size(damaged).status == status::checksum_mismatch);
     std::size_t len = back->size();
     void *mem = std::aligned_alloc(64, (len + 63) / 64 * 64);
     sketches::result<typename Sketch::view_type> view = Sketch::try_from_bytes(bytes.value, mem, len);

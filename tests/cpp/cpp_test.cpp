@@ -325,8 +325,11 @@ void check_storage(Filter &f, Init init_view) {
     // Export / import: owning and into caller memory; zero-copy const view.
     std::vector<std::uint8_t> bytes = f.to_bytes();
     CHECK(bytes.size() == f.size());
+    // The live bytes are not sealed: only the export carries the checksum.
+    CHECK(Filter::try_verify(f.bytes()) == status::checksum_mismatch);
     Filter::verify(bytes);
     CHECK(Filter::try_verify(bytes) == status::ok);
+    CHECK(Filter::import_size(bytes) == bytes.size());
     Filter back = Filter::from_bytes(bytes);
     CHECK(back.size() == f.size() && back.to_bytes() == bytes);
     aligned_buffer mem(f.size());
@@ -696,6 +699,7 @@ void test_hll() {
     CHECK(back.size() == h.size() && back.estimate() == 3.0);
     sketches::hll_const_view compact_view(compact.data(), compact.size());
     EXPECT_ERROR(compact_view.estimate(), status::compact_image);
+    CHECK(hll_sketch::import_size(compact) == h.size()); // what caller memory needs
     aligned_buffer mem(h.size());
     sketches::hll_view into = hll_sketch::from_bytes(compact, mem.ptr, mem.size);
     CHECK(into.estimate() == 3.0);
@@ -879,6 +883,9 @@ void test_countmin() {
     CHECK(out == est);
     std::array<u64, 1> one{};
     EXPECT_ERROR(single.estimate_batch(keys, one), status::buffer_too_small);
+    countmin_sketch braced = countmin_sketch::create(ps, 1);
+    braced.add_batch(std::vector<std::string>{"x", "y", "z"}, {1, 2, 3}); // weights from a braced list
+    CHECK(braced.estimate("z") >= 3 && braced.stats().total == 6);
     std::array<u64, 2> two_weights{{1, 2}};
     EXPECT_ERROR(batch.add_batch(keys, two_weights), status::invalid_argument);
     EXPECT_ERROR(batch.add_hash_batch(sketches::hash_batch(keys, 1), two_weights), status::invalid_argument);
