@@ -1,5 +1,5 @@
-//! Helpers for the cross-language tests: build `libsketches`, compile C
-//! programs against it, run them.
+//! Helpers for the cross-language tests: build `libsketches`, compile C and
+//! C++ programs against it, run them.
 //!
 //! The library is built by a nested `cargo build --release -p sketches-clib`
 //! in its own target directory (`target/c-abi`), so the C tests always link
@@ -68,6 +68,30 @@ pub fn compile_c(name: &str, sources: &[PathBuf], extra: &[&str]) -> PathBuf {
         .arg(&exe)
         .output()
         .expect("run the C compiler");
+    assert!(output.status.success(), "compiling {name} failed:\n{}", String::from_utf8_lossy(&output.stderr));
+    exe
+}
+
+/// Compiles C++ sources (`std` is for example `"c++17"`) into an executable
+/// linked statically with libsketches, with `-Wall -Wextra -Werror
+/// -pedantic` plus conversion and shadowing warnings and the given extra flags.
+pub fn compile_cxx(name: &str, sources: &[PathBuf], std: &str, extra: &[&str]) -> PathBuf {
+    let lib = library_dir();
+    let exe = out_dir().join(name);
+    let output = Command::new(cxx_compiler())
+        .arg(format!("-std={std}"))
+        .args(["-O2", "-g", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .args(["-Wconversion", "-Wsign-conversion", "-Wshadow", "-Wold-style-cast"])
+        .args(extra)
+        .arg("-I")
+        .arg(workspace().join("include"))
+        .args(sources)
+        .arg(lib.join("libsketches.a"))
+        .args(["-lpthread", "-ldl", "-lm"])
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("run the C++ compiler");
     assert!(output.status.success(), "compiling {name} failed:\n{}", String::from_utf8_lossy(&output.stderr));
     exe
 }

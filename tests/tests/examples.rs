@@ -1,6 +1,6 @@
-//! The C examples build with -Wall -Wextra -Werror and do what they say.
+//! The C and C++ examples build with -Wall -Wextra -Werror and do what they say.
 
-use sketches_tests::{compile_c, run_ok, workspace};
+use sketches_tests::{compile_c, compile_cxx, run_ok, workspace};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -96,4 +96,19 @@ fn readme_quickstart_example_runs() {
     let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
     let source = std::fs::read_to_string(workspace().join("c-examples/quickstart.c")).unwrap();
     assert!(readme.contains(source.trim()), "README.md must embed c-examples/quickstart.c verbatim");
+}
+
+#[test]
+fn readme_cpp_quickstart_example_runs() {
+    let exe = compile_cxx("quickstart_cpp", &[workspace().join("c-examples/quickstart.cpp")], "c++17", &[]);
+    let out = run_ok(&mut Command::new(exe));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "alice new: 1\nalice new again: 0\nbob maybe present: 0\ndave, frank maybe present: 1 0\n\
+         copy has erin: 1\ncapacity flags: 0; a 7-byte view gives: buffer too small for the sketch image\n\
+         damaged bytes give: image checksum mismatch (corrupted bytes)\n"
+    );
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let source = std::fs::read_to_string(workspace().join("c-examples/quickstart.cpp")).unwrap();
+    assert!(readme.contains(source.trim()), "README.md must embed c-examples/quickstart.cpp verbatim");
 }

@@ -1,5 +1,7 @@
 //! The committed header is exactly what the pinned cbindgen generates, and
-//! it compiles alone as C99 and as C++ with warnings as errors.
+//! it compiles alone as C99 and as C++ with warnings as errors; the C++
+//! wrapper (sketches.hpp) compiles alone as C++17 and C++20, with and without
+//! exceptions, and its const views refuse changes at compile time.
 
 use sketches_tests::{c_compiler, cxx_compiler, out_dir, run_ok, workspace};
 use std::process::Command;
@@ -57,4 +59,61 @@ fn header_compiles_alone_as_c99_and_cxx() {
                 .arg(&cxx_src),
         );
     }
+}
+
+#[test]
+fn cpp_wrapper_compiles_alone_as_cxx17_and_cxx20_with_and_without_exceptions() {
+    let dir = out_dir();
+    let include = workspace().join("include");
+    let src = dir.join("hpp_only.cpp");
+    std::fs::write(
+        &src,
+        "#include \"sketches.hpp\"\nint main() { return sketches::image_align == 64 ? 0 : 1; }\n",
+    )
+    .unwrap();
+    for std in ["-std=c++17", "-std=c++20"] {
+        for exceptions in ["-fexceptions", "-fno-exceptions"] {
+            run_ok(
+                Command::new(cxx_compiler())
+                    .args([std, exceptions, "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wconversion"])
+                    .args(["-Wsign-conversion", "-Wshadow", "-Wold-style-cast", "-fsyntax-only", "-I"])
+                    .arg(&include)
+                    .arg(&src),
+            );
+        }
+    }
+    // Header-only over the C header and the standard library alone.
+    let text = std::fs::read_to_string(include.join("sketches.hpp")).unwrap();
+    for line in text.lines().filter(|l| l.trim_start().starts_with("#include")) {
+        let line = line.trim();
+        assert!(
+            line == "#include \"sketches.h\"" || line.starts_with("#include <"),
+            "unexpected include: {line}"
+        );
+    }
+}
+
+#[test]
+fn cpp_const_views_refuse_changes_at_compile_time() {
+    let dir = out_dir();
+    let src = dir.join("hpp_const_view_add.cpp");
+    std::fs::write(
+        &src,
+        "#include \"sketches.hpp\"\n\
+         int main() {\n\
+             unsigned char buf[64] = {0};\n\
+             sketches::bloom_const_view v(buf, sizeof buf);\n\
+             return v.try_add(\"x\").ok() ? 0 : 1;\n\
+         }\n",
+    )
+    .unwrap();
+    let out = Command::new(cxx_compiler())
+        .args(["-std=c++17", "-fsyntax-only", "-I"])
+        .arg(workspace().join("include"))
+        .arg(&src)
+        .output()
+        .expect("run the C++ compiler");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "adding through a const view compiled");
+    assert!(stderr.contains("not available on a *_const_view"), "{stderr}");
 }

@@ -1,0 +1,2180 @@
+/*
+ * sketches.hpp: header-only C++17 wrapper over the C ABI of libsketches
+ * (include/sketches.h). Link libsketches.a (-lpthread -ldl -lm) or
+ * libsketches.so as for C:
+ *
+ *   c++ -std=c++17 -Iinclude app.cpp target/release/libsketches.a -lpthread -ldl -lm
+ *
+ * Shape. One class template per family, mirroring sketches.h one to one:
+ *
+ *   family        owning (RAII)      view over caller memory    read-only view
+ *   Bloom         bloom_filter       bloom_view                 bloom_const_view
+ *   split-block   sbbf_filter        sbbf_view                  sbbf_const_view
+ *   counting      counting_filter    counting_view              counting_const_view
+ *   cuckoo        cuckoo_filter      cuckoo_view                cuckoo_const_view
+ *   HyperLogLog   hll_sketch         hll_view                   hll_const_view
+ *   UltraLogLog   ull_sketch         ull_view                   ull_const_view
+ *   Count-Min     countmin_sketch    countmin_view              countmin_const_view
+ *   Top-k         topk_sketch        topk_view                  topk_const_view
+ *   MinHash       minhash_sketch     minhash_view               minhash_const_view
+ *
+ * The three are one template (basic_bloom<Storage>, ...) over a storage:
+ * the owning type holds one buffer aligned to SKETCH_IMAGE_ALIGN (freed by
+ * the destructor; movable, not copyable, clone() copies explicitly); the
+ * views hold a pointer and a length into memory the caller owns (a stack
+ * array, an mmap'ed file, shared memory) and never free it. The buffer is
+ * the image: data()/size() are the live bytes, to_bytes() the exported image
+ * with its checksum, from_bytes() the checked import. Operations that change
+ * the sketch do not compile on a *_const_view. An owning object converts
+ * implicitly to its views (and a view to the const view), so every
+ * operation taking "another sketch" (merge, jaccard) takes any of the three.
+ *
+ * Keys. Every single-key operation takes a byte_view (std::string_view,
+ * const char * (C string), std::string, std::vector<uint8_t>, std::array of
+ * bytes, std::span<const std::byte> in C++20, or (pointer, length)) or an
+ * integer (hashed as its 8 little-endian bytes, the _u64 C forms); the
+ * *_hash forms take a precomputed sketches::hash(key, seed). Batches take any
+ * container of keys: elements convertible to byte_view go through the
+ * _batch C form (one sketch_slice per key, no copy of the key bytes),
+ * integer elements through the _u64_batch form (no copy when the container
+ * holds contiguous uint64_t/int64_t), and a packed_view / packed_keys
+ * (Arrow Binary layout: one data buffer plus count + 1 uint32 offsets)
+ * through the _packed form. Batches of up to 64 keys use no heap memory;
+ * larger ones allocate one array per call, never one per key. The hash rule
+ * is the one of every binding: XXH3-64 with the image's seed.
+ *
+ * Errors. Every operation exists in two forms:
+ *  - try_xxx(...) noexcept returns sketches::status (an enum class over the
+ *    C status numbers) or result<T> {status, value}: the C call's status,
+ *    outputs written only on success, exactly as in C. Always available.
+ *  - xxx(...) returns the value and throws sketches::error (a
+ *    std::runtime_error whose status() is the status and what() is
+ *    sketch_status_str) on failure; allocation failure throws std::bad_alloc.
+ *    Two C statuses are outcomes rather than errors in this form: a cuckoo
+ *    add that finds no room returns false (SKETCH_FULL) and a remove of an
+ *    absent key returns false (SKETCH_NOT_PRESENT); nothing changed in
+ *    either case.
+ * The throwing forms exist only when exceptions are enabled: with
+ * -fno-exceptions (proxies, firmware) SKETCHES_EXCEPTIONS is 0 and only the
+ * try_ forms are declared, so no code path can abort on an error. Define
+ * SKETCHES_EXCEPTIONS to 0 to get the same in an exception-enabled build.
+ * The owning types allocate with the nothrow aligned operator new and report
+ * status::out_of_memory (a wrapper-only value, -1) from the try_ forms; the
+ * try_ forms that return std containers (try_to_bytes, topk try_list,
+ * hash vectors) allocate them as the standard library does.
+ *
+ * Threads. As for the C ABI: const member functions only read and may run
+ * concurrently on one image; the others need exclusive access.
+ */
+#ifndef SKETCHES_HPP
+#define SKETCHES_HPP
+
+#include "sketches.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <iterator>
+#include <limits>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#ifndef SKETCHES_EXCEPTIONS
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
+#define SKETCHES_EXCEPTIONS 1
+#else
+#define SKETCHES_EXCEPTIONS 0
+#endif
+#endif
+
+namespace sketches {
+
+/* ------------------------------------------------------------------ */
+/* Status, errors, results                                             */
+/* ------------------------------------------------------------------ */
+
+/// The status of a call: the stable SKETCH_* numbers of sketches.h, plus
+/// out_of_memory (-1) for the wrapper's own allocations.
+enum class [[nodiscard]] status : std::int32_t {
+    ok = SKETCH_OK,
+    null_pointer = SKETCH_NULL_POINTER,
+    buffer_too_small = SKETCH_BUFFER_TOO_SMALL,
+    misaligned = SKETCH_MISALIGNED,
+    invalid_parameter = SKETCH_INVALID_PARAMETER,
+    invalid_argument = SKETCH_INVALID_ARGUMENT,
+    bad_magic = SKETCH_BAD_MAGIC,
+    unsupported_version = SKETCH_UNSUPPORTED_VERSION,
+    wrong_family = SKETCH_WRONG_FAMILY,
+    corrupt_header = SKETCH_CORRUPT_HEADER,
+    checksum_mismatch = SKETCH_CHECKSUM_MISMATCH,
+    length_mismatch = SKETCH_LENGTH_MISMATCH,
+    incompatible = SKETCH_INCOMPATIBLE,
+    unsupported_hash = SKETCH_UNSUPPORTED_HASH,
+    overlap = SKETCH_OVERLAP,
+    internal_error = SKETCH_INTERNAL_ERROR,
+    not_present = SKETCH_NOT_PRESENT,
+    full = SKETCH_FULL,
+    corrupt_body = SKETCH_CORRUPT_BODY,
+    compact_image = SKETCH_COMPACT_IMAGE,
+    key_too_long = SKETCH_KEY_TOO_LONG,
+    /// Wrapper only: an aligned buffer or batch scratch could not be allocated.
+    out_of_memory = -1,
+};
+
+/// Static text of a status (sketch_status_str; "out of memory" for out_of_memory).
+[[nodiscard]] inline const char *status_text(sketches::status s) noexcept {
+    return s == sketches::status::out_of_memory ? "out of memory"
+                                                : sketch_status_str(static_cast<std::int32_t>(s));
+}
+
+/// The exception the throwing forms raise: status() and what() = its text.
+class error : public std::runtime_error {
+  public:
+    explicit error(sketches::status s) : std::runtime_error(status_text(s)), status_(s) {}
+    [[nodiscard]] sketches::status status() const noexcept { return status_; }
+
+  private:
+    sketches::status status_;
+};
+
+/// A status and, when it is ok, a value (value-initialized otherwise).
+template <class T>
+struct [[nodiscard]] result {
+    sketches::status status = sketches::status::ok;
+    T value{};
+
+    [[nodiscard]] constexpr bool ok() const noexcept { return status == sketches::status::ok; }
+    constexpr explicit operator bool() const noexcept { return ok(); }
+    constexpr T &operator*() & noexcept { return value; }
+    constexpr const T &operator*() const & noexcept { return value; }
+    constexpr T *operator->() noexcept { return &value; }
+    constexpr const T *operator->() const noexcept { return &value; }
+};
+
+/// Alignment the owning types allocate with (a cache line; live images need 8).
+inline constexpr std::size_t image_align = SKETCH_IMAGE_ALIGN;
+
+/* C structs, used as they are. */
+using bloom_params = sketch_bloom_params;
+using bloom_stats = sketch_bloom_stats;
+using sbbf_params = sketch_sbbf_params;
+using sbbf_stats = sketch_sbbf_stats;
+using counting_stats = sketch_counting_stats;
+using cuckoo_params = sketch_cuckoo_params;
+using cuckoo_stats = sketch_cuckoo_stats;
+using hll_stats = sketch_hll_stats;
+using ull_stats = sketch_ull_stats;
+using countmin_params = sketch_countmin_params;
+using countmin_stats = sketch_countmin_stats;
+using topk_stats = sketch_topk_stats;
+using topk_estimate = sketch_topk_key_estimate;
+/// A listed Top-k key whose bytes point into the sketch's buffer.
+using topk_item = sketch_topk_item;
+using minhash_stats = sketch_minhash_stats;
+using image_info = sketch_image_info;
+
+/// A listed Top-k key with its bytes copied out.
+struct topk_entry {
+    std::string key;
+    std::uint64_t count = 0; ///< Upper bound of the true count.
+    std::uint64_t error = 0; ///< Maximum overestimation: the true count is at least count - error.
+};
+
+namespace detail {
+
+template <class T>
+using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
+
+[[nodiscard]] constexpr sketches::status st(sketch_status s) noexcept {
+    return static_cast<sketches::status>(s);
+}
+
+template <class T>
+struct size_of : std::integral_constant<std::size_t, sizeof(T)> {};
+
+/* E is a one-byte trivially copyable object type (char, unsigned char, std::byte, ...). */
+template <class E>
+struct is_byte_element
+    : std::bool_constant<std::conditional_t<std::is_object_v<E>, size_of<E>,
+                                            std::integral_constant<std::size_t, 0>>::value == 1 &&
+                         std::is_trivially_copyable_v<E>> {};
+
+template <class R, class = void>
+struct contiguous : std::false_type {
+    using element = void;
+};
+template <class R>
+struct contiguous<R, std::void_t<decltype(std::data(std::declval<R &>())),
+                                 decltype(std::size(std::declval<R &>()))>>
+    : std::is_pointer<decltype(std::data(std::declval<R &>()))> {
+    using element = std::remove_pointer_t<decltype(std::data(std::declval<R &>()))>;
+};
+
+} // namespace detail
+
+/* ------------------------------------------------------------------ */
+/* Keys and arrays                                                      */
+/* ------------------------------------------------------------------ */
+
+/// A key: a pointer and a length of bytes (never owns them).
+class byte_view {
+  public:
+    constexpr byte_view() noexcept = default;
+    constexpr byte_view(const void *data, std::size_t size) noexcept : data_(data), size_(size) {}
+    constexpr byte_view(std::string_view s) noexcept : data_(s.data()), size_(s.size()) {}
+    /// A NUL-terminated C string (its bytes without the NUL; NULL is the empty key).
+    byte_view(const char *s) noexcept : data_(s), size_(s == nullptr ? 0 : std::strlen(s)) {}
+    /// Any contiguous container of one-byte elements except built-in arrays
+    /// (a char array is a C string: pass it as const char * or string_view).
+    template <class R, class E = typename detail::contiguous<const R>::element,
+              std::enable_if_t<detail::contiguous<const R>::value && detail::is_byte_element<E>::value &&
+                                   !std::is_array_v<R> && !std::is_same_v<R, byte_view>,
+                               int> = 0>
+    constexpr byte_view(const R &r) noexcept : data_(std::data(r)), size_(std::size(r)) {}
+
+    [[nodiscard]] constexpr const void *data() const noexcept { return data_; }
+    [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
+    [[nodiscard]] constexpr bool empty() const noexcept { return size_ == 0; }
+    [[nodiscard]] std::string_view as_string_view() const noexcept {
+        return size_ == 0 ? std::string_view() : std::string_view(static_cast<const char *>(data_), size_);
+    }
+
+  private:
+    const void *data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// A pointer and a count of T (T const for inputs): built from a std::vector,
+/// std::array, built-in array, std::span (C++20), an initializer list (const
+/// T only, for the duration of the call) or (pointer, count).
+template <class T>
+class array_view {
+  public:
+    constexpr array_view() noexcept = default;
+    constexpr array_view(T *data, std::size_t size) noexcept : data_(data), size_(size) {}
+    template <std::size_t N>
+    constexpr array_view(T (&a)[N]) noexcept : data_(a), size_(N) {}
+    template <class R, class E = typename detail::contiguous<std::remove_reference_t<R>>::element,
+              std::enable_if_t<detail::contiguous<std::remove_reference_t<R>>::value &&
+                                   std::is_convertible_v<E (*)[], T (*)[]> &&
+                                   !std::is_array_v<std::remove_reference_t<R>> &&
+                                   !std::is_same_v<detail::remove_cvref_t<R>, array_view>,
+                               int> = 0>
+    constexpr array_view(R &&r) noexcept : data_(std::data(r)), size_(std::size(r)) {}
+    template <class U = T, std::enable_if_t<std::is_const_v<U>, int> = 0>
+    constexpr array_view(std::initializer_list<std::remove_const_t<U>> list) noexcept
+        : data_(std::data(list)), size_(list.size()) {}
+
+    [[nodiscard]] constexpr T *data() const noexcept { return data_; }
+    [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
+    [[nodiscard]] constexpr bool empty() const noexcept { return size_ == 0; }
+    [[nodiscard]] constexpr T *begin() const noexcept { return data_; }
+    [[nodiscard]] constexpr T *end() const noexcept { return data_ + size_; }
+    constexpr T &operator[](std::size_t i) const noexcept { return data_[i]; }
+
+  private:
+    T *data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// Keys in the Arrow Binary/String layout: key i is bytes
+/// [offsets[i], offsets[i+1]) of data; offsets has count + 1 entries.
+struct packed_view {
+    const void *data = nullptr;
+    std::size_t data_len = 0;
+    const std::uint32_t *offsets = nullptr;
+    std::size_t count = 0;
+};
+
+/// Builds packed keys (one growing byte string and the offsets): a compact
+/// way to hold many keys, and what the _packed C forms take.
+class packed_keys {
+  public:
+    packed_keys() = default;
+
+    /// Appends a key; status::invalid_argument (nothing appended) once the
+    /// data would pass 4 GiB, the limit of 32-bit offsets.
+    sketches::status try_push_back(byte_view key) {
+        if (key.size() > std::numeric_limits<std::uint32_t>::max() - data_.size()) {
+            return sketches::status::invalid_argument;
+        }
+        if (offsets_.empty()) offsets_.push_back(0);
+        data_.append(static_cast<const char *>(key.data()), key.size());
+        offsets_.push_back(static_cast<std::uint32_t>(data_.size()));
+        return sketches::status::ok;
+    }
+#if SKETCHES_EXCEPTIONS
+    /// Appends a key; throws sketches::error(invalid_argument) past 4 GiB of data.
+    void push_back(byte_view key) {
+        sketches::status s = try_push_back(key);
+        if (s != sketches::status::ok) throw error(s);
+    }
+    /// Packs every key of a container.
+    template <class Keys>
+    explicit packed_keys(const Keys &keys) {
+        for (const auto &k : keys) push_back(byte_view(k));
+    }
+    packed_keys(std::initializer_list<byte_view> keys) {
+        for (byte_view k : keys) push_back(k);
+    }
+#endif
+    void clear() noexcept {
+        data_.clear();
+        offsets_.clear();
+    }
+    /// Number of keys.
+    [[nodiscard]] std::size_t size() const noexcept { return offsets_.empty() ? 0 : offsets_.size() - 1; }
+    [[nodiscard]] bool empty() const noexcept { return size() == 0; }
+    /// Key i as a string_view into the packed data.
+    [[nodiscard]] std::string_view operator[](std::size_t i) const noexcept {
+        return std::string_view(data_).substr(offsets_[i], offsets_[i + 1] - offsets_[i]);
+    }
+    [[nodiscard]] packed_view view() const noexcept {
+        return packed_view{data_.data(), data_.size(), offsets_.empty() ? zero_ : offsets_.data(), size()};
+    }
+    operator packed_view() const noexcept { return view(); }
+
+  private:
+    static constexpr std::uint32_t zero_[1] = {0};
+    std::string data_;
+    std::vector<std::uint32_t> offsets_;
+};
+
+/* ------------------------------------------------------------------ */
+/* Internals: storage, batches                                          */
+/* ------------------------------------------------------------------ */
+
+namespace detail {
+
+/// Tag of the constructor adopting an allocated buffer.
+struct adopt_t {
+    explicit adopt_t() = default;
+};
+inline constexpr adopt_t adopt{};
+
+/// One buffer aligned to image_align, owned (RAII, movable, not copyable).
+class owned_storage {
+  public:
+    static constexpr bool is_owning = true;
+    static constexpr bool is_mutable = true;
+
+    owned_storage() noexcept = default;
+    owned_storage(owned_storage &&other) noexcept
+        : ptr_(std::exchange(other.ptr_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    owned_storage &operator=(owned_storage &&other) noexcept {
+        if (this != &other) {
+            release();
+            ptr_ = std::exchange(other.ptr_, nullptr);
+            size_ = std::exchange(other.size_, 0);
+        }
+        return *this;
+    }
+    owned_storage(const owned_storage &) = delete;
+    owned_storage &operator=(const owned_storage &) = delete;
+    ~owned_storage() { release(); }
+
+    /// Allocates `size` bytes (capacity rounded up to image_align) into `out`.
+    static sketches::status allocate(std::uint64_t size, owned_storage &out) noexcept {
+        owned_storage fresh;
+        if (size > 0) {
+            if (size > std::numeric_limits<std::size_t>::max() - image_align) return sketches::status::out_of_memory;
+            std::size_t capacity = (static_cast<std::size_t>(size) + image_align - 1) / image_align * image_align;
+            fresh.ptr_ = ::operator new(capacity, static_cast<std::align_val_t>(image_align), std::nothrow);
+            if (fresh.ptr_ == nullptr) return sketches::status::out_of_memory;
+            fresh.size_ = static_cast<std::size_t>(size);
+        }
+        out = std::move(fresh);
+        return sketches::status::ok;
+    }
+
+    [[nodiscard]] void *data() noexcept { return ptr_; }
+    [[nodiscard]] const void *data() const noexcept { return ptr_; }
+    [[nodiscard]] std::size_t size() const noexcept { return size_; }
+
+  private:
+    void release() noexcept {
+        if (ptr_ != nullptr) ::operator delete(ptr_, static_cast<std::align_val_t>(image_align));
+        ptr_ = nullptr;
+        size_ = 0;
+    }
+    void *ptr_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// A pointer and a length into caller memory (never freed).
+template <bool Mutable>
+class ref_storage {
+  public:
+    using pointer = std::conditional_t<Mutable, void *, const void *>;
+    static constexpr bool is_owning = false;
+    static constexpr bool is_mutable = Mutable;
+
+    constexpr ref_storage() noexcept = default;
+    constexpr ref_storage(pointer data, std::size_t size) noexcept : ptr_(data), size_(size) {}
+    [[nodiscard]] constexpr pointer data() const noexcept { return ptr_; }
+    [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
+
+  private:
+    pointer ptr_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// Scratch for a batch: N elements on the stack, the heap beyond.
+template <class T, std::size_t N = 64>
+class scratch {
+  public:
+    scratch() noexcept = default;
+    scratch(const scratch &) = delete;
+    scratch &operator=(const scratch &) = delete;
+    sketches::status reserve(std::size_t n) noexcept {
+        if (n > N) {
+            if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) return sketches::status::out_of_memory;
+            heap_.reset(new (std::nothrow) T[n]);
+            if (!heap_) return sketches::status::out_of_memory;
+            ptr_ = heap_.get();
+        }
+        return sketches::status::ok;
+    }
+    [[nodiscard]] T *data() noexcept { return ptr_; }
+
+  private:
+    T local_[N];
+    std::unique_ptr<T[]> heap_;
+    T *ptr_ = local_;
+};
+
+/* Key ranges: a container whose elements are integers (the _u64 forms) or
+   convert to byte_view (the _batch forms). Character types and bool are
+   not integer keys. */
+template <class E>
+constexpr bool is_integer_key_v =
+    std::is_integral_v<E> && !std::is_same_v<E, bool> && !std::is_same_v<E, char> &&
+    !std::is_same_v<E, signed char> && !std::is_same_v<E, unsigned char> && !std::is_same_v<E, wchar_t> &&
+    !std::is_same_v<E, char16_t> && !std::is_same_v<E, char32_t>
+#if defined(__cpp_char8_t)
+    && !std::is_same_v<E, char8_t>
+#endif
+    ;
+
+template <class R, class = void>
+struct key_range : std::false_type {};
+template <class R>
+struct key_range<R, std::void_t<decltype(std::begin(std::declval<const R &>())),
+                                decltype(std::end(std::declval<const R &>()))>> {
+    using reference = decltype(*std::begin(std::declval<const R &>()));
+    using element = remove_cvref_t<reference>;
+    static constexpr bool integers = is_integer_key_v<element>;
+    static constexpr bool bytes = std::is_convertible_v<reference, byte_view>;
+    static constexpr bool value = (integers || bytes) && !std::is_convertible_v<const R &, byte_view> &&
+                                  !std::is_convertible_v<const R &, packed_view>;
+};
+template <class R>
+constexpr bool is_key_range_v = key_range<R>::value;
+template <class R>
+using if_keys = std::enable_if_t<is_key_range_v<R>, int>;
+
+template <class R>
+[[nodiscard]] std::size_t key_count(const R &keys) noexcept {
+    if constexpr (contiguous<const R>::value) {
+        return static_cast<std::size_t>(std::size(keys));
+    } else {
+        return static_cast<std::size_t>(std::distance(std::begin(keys), std::end(keys)));
+    }
+}
+
+/* Optional per-key output: empty means "not wanted" (NULL); otherwise it
+   must hold at least n elements. */
+template <class T>
+[[nodiscard]] sketches::status out_ptr(array_view<T> out, std::size_t n, T *&ptr) noexcept {
+    if (out.empty()) {
+        ptr = nullptr;
+        return sketches::status::ok;
+    }
+    if (out.size() < n) return sketches::status::buffer_too_small;
+    ptr = out.data();
+    return sketches::status::ok;
+}
+/* Required per-key output. */
+template <class T>
+[[nodiscard]] sketches::status out_required(array_view<T> out, std::size_t n) noexcept {
+    return out.size() < n ? sketches::status::buffer_too_small : sketches::status::ok;
+}
+/* Optional weights: empty means 1 each (NULL); otherwise exactly n. */
+[[nodiscard]] inline sketches::status weights_ptr(array_view<const std::uint64_t> w, std::size_t n,
+                                                  const std::uint64_t *&ptr) noexcept {
+    if (w.empty()) {
+        ptr = nullptr;
+        return sketches::status::ok;
+    }
+    if (w.size() != n) return sketches::status::invalid_argument;
+    ptr = w.data();
+    return sketches::status::ok;
+}
+
+/// Runs the C batch call for a key range: `slices(const sketch_slice *, n)`
+/// for byte keys, `u64(const uint64_t *, n)` for integer keys.
+template <class Keys, class SliceFn, class U64Fn>
+[[nodiscard]] sketches::status with_keys(const Keys &keys, std::size_t n, SliceFn &&slices, U64Fn &&u64) noexcept {
+    using info = key_range<Keys>;
+    static_assert(info::value, "sketches: keys must be a container of integers or of byte_view-convertible keys");
+    if constexpr (info::integers) {
+        using E = typename info::element;
+        if constexpr (contiguous<const Keys>::value && sizeof(E) == 8 &&
+                      (std::is_same_v<E, std::uint64_t> || std::is_same_v<E, std::int64_t>)) {
+            // uint64_t and int64_t may alias each other.
+            return st(u64(reinterpret_cast<const std::uint64_t *>(std::data(keys)), n));
+        } else {
+            scratch<std::uint64_t> buf;
+            sketches::status s = buf.reserve(n);
+            if (s != sketches::status::ok) return s;
+            std::size_t i = 0;
+            for (const auto &k : keys) buf.data()[i++] = static_cast<std::uint64_t>(k);
+            return st(u64(buf.data(), n));
+        }
+    } else {
+        static_assert(std::is_lvalue_reference_v<typename info::reference> ||
+                          std::is_trivially_copyable_v<typename info::element>,
+                      "sketches: a key range must yield references or views (not owning temporaries)");
+        scratch<sketch_slice> buf;
+        sketches::status s = buf.reserve(n);
+        if (s != sketches::status::ok) return s;
+        std::size_t i = 0;
+        for (const auto &k : keys) {
+            byte_view b(k);
+            buf.data()[i++] = sketch_slice{b.data(), b.size()};
+        }
+        return st(slices(buf.data(), n));
+    }
+}
+
+/// The 8 little-endian bytes an integer key stands for.
+[[nodiscard]] inline std::array<unsigned char, 8> le_bytes(std::uint64_t v) noexcept {
+    std::array<unsigned char, 8> b{};
+    for (std::size_t i = 0; i < 8; i++) b[i] = static_cast<unsigned char>(v >> (8 * i));
+    return b;
+}
+
+#if SKETCHES_EXCEPTIONS
+[[noreturn]] inline void throw_status(sketches::status s) {
+    if (s == sketches::status::out_of_memory) throw std::bad_alloc();
+    throw error(s);
+}
+inline void check(sketches::status s) {
+    if (s != sketches::status::ok) throw_status(s);
+}
+template <class T>
+[[nodiscard]] T value(result<T> &&r) {
+    check(r.status);
+    return std::move(r.value);
+}
+#endif
+
+/// Allocates an owned buffer of `size` bytes and runs `init(buf, len)` on it.
+template <class Owned, class Init>
+[[nodiscard]] result<Owned> create_owned(result<std::uint64_t> size, Init &&init) noexcept {
+    result<Owned> r;
+    if (!size.ok()) {
+        r.status = size.status;
+        return r;
+    }
+    owned_storage buf;
+    r.status = owned_storage::allocate(size.value, buf);
+    if (!r.ok()) return r;
+    r.status = st(init(buf.data(), buf.size()));
+    if (r.ok()) r.value = Owned(adopt, std::move(buf));
+    return r;
+}
+
+/// What every family's C API has in common (a family's Api lists its functions).
+struct image_hooks {
+    /// Bytes export writes at most (the image length for every family but HLL).
+    static result<std::size_t> export_size(const void *, std::size_t len) noexcept { return {sketches::status::ok, len}; }
+    /// Live bytes an import of `src` needs, once verified (its length for
+    /// every family but HLL).
+    static std::uint64_t import_size(byte_view src) noexcept { return src.size(); }
+};
+
+/// Storage, conversions and the operations every family shares: stats,
+/// clear, export/import, verify, clone. Family is the family's template
+/// (basic_bloom, ...), Api its C functions.
+template <template <class> class Family, class Api, class Storage>
+class sketch_base {
+  public:
+    using storage_type = Storage;
+    using owned_type = Family<owned_storage>;
+    using view_type = Family<ref_storage<true>>;
+    using const_view_type = Family<ref_storage<false>>;
+    using stats_type = typename Api::stats;
+
+    static constexpr bool is_owning = Storage::is_owning;
+    static constexpr bool is_mutable = Storage::is_mutable;
+
+    /// An owning object without a buffer (also what a move leaves behind),
+    /// or a null view. Every call on it reports status::buffer_too_small
+    /// (NULL with length 0 is an empty buffer to the C ABI).
+    sketch_base() noexcept = default;
+    /// Adopts an allocated buffer (used by the factories).
+    sketch_base(adopt_t, owned_storage &&buf) noexcept : storage_(std::move(buf)) {}
+    /// A view over `size` bytes of caller memory holding (or about to hold) an
+    /// image. Nothing is checked here: every call checks the header. Like a
+    /// std::string_view, a view must not outlive the memory it views.
+    template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
+    constexpr sketch_base(void *data, std::size_t size) noexcept : storage_(data, size) {}
+    template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
+    constexpr sketch_base(const void *data, std::size_t size) noexcept : storage_(data, size) {}
+    /// A read-only view of any sketch of the family.
+    template <class S2, class S = Storage,
+              std::enable_if_t<!S::is_owning && !S::is_mutable && !std::is_same_v<S2, S>, int> = 0>
+    constexpr sketch_base(const Family<S2> &other) noexcept : storage_(other.data(), other.size()) {}
+    /// A mutable view of an owning sketch.
+    template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
+    sketch_base(owned_type &other) noexcept : storage_(other.data(), other.size()) {}
+
+    /// The live image bytes (not sealed: use to_bytes to ship them).
+    [[nodiscard]] const void *data() const noexcept { return storage_.data(); }
+    template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
+    [[nodiscard]] void *data() noexcept {
+        return storage_.data();
+    }
+    /// Length of the buffer in bytes (the image length for owning objects).
+    [[nodiscard]] std::size_t size() const noexcept { return storage_.size(); }
+    [[nodiscard]] byte_view bytes() const noexcept { return byte_view(storage_.data(), storage_.size()); }
+
+    [[nodiscard]] const_view_type const_view() const noexcept { return const_view_type(data(), size()); }
+    template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
+    [[nodiscard]] view_type view() noexcept {
+        return view_type(storage_.data(), storage_.size());
+    }
+
+    /// All statistics (see the C struct).
+    result<stats_type> try_stats() const noexcept {
+        result<stats_type> r;
+        r.status = st(Api::get_stats(data(), size(), &r.value));
+        return r;
+    }
+    /// Empties the sketch; parameters and seed stay.
+    sketches::status try_clear() noexcept { return st(Api::clear(mdata(), size())); }
+    /// Exports (copy + checksum) into `out`; the value is the byte count.
+    result<std::size_t> try_export_to(void *out, std::size_t out_len) const noexcept {
+        result<std::size_t> r;
+        r.status = st(Api::export_(data(), size(), out, out_len, &r.value));
+        return r;
+    }
+    /// The exported image (what from_bytes and every binding read).
+    result<std::vector<std::uint8_t>> try_to_bytes() const {
+        result<std::vector<std::uint8_t>> r;
+        result<std::size_t> n = Api::export_size(data(), size());
+        if (!n.ok()) {
+            r.status = n.status;
+            return r;
+        }
+        r.value.resize(n.value);
+        result<std::size_t> w = try_export_to(r.value.data(), r.value.size());
+        r.status = w.status;
+        r.value.resize(w.ok() ? w.value : 0);
+        return r;
+    }
+    /// An owning copy of the live image.
+    result<owned_type> try_clone() const noexcept {
+        result<owned_type> r;
+        owned_storage buf;
+        r.status = owned_storage::allocate(size(), buf);
+        if (!r.ok()) return r;
+        if (size() > 0) std::memcpy(buf.data(), data(), size());
+        r.value = owned_type(adopt, std::move(buf));
+        return r;
+    }
+    /// Checks untrusted bytes in place (headers, exact length, checksum).
+    static sketches::status try_verify(byte_view bytes) noexcept { return st(Api::verify(bytes.data(), bytes.size())); }
+    /// Verifies untrusted bytes and gives the live size they import into
+    /// (their length, except for a compact HyperLogLog image): what to
+    /// allocate for from_bytes into caller memory.
+    static result<std::uint64_t> try_import_size(byte_view bytes) noexcept {
+        result<std::uint64_t> r;
+        r.status = st(Api::verify(bytes.data(), bytes.size()));
+        if (r.ok()) r.value = Api::import_size(bytes);
+        return r;
+    }
+    /// Imports untrusted bytes into a new owning sketch. The bytes are
+    /// verified before anything is allocated.
+    static result<owned_type> try_from_bytes(byte_view bytes) noexcept {
+        return create_owned<owned_type>(try_import_size(bytes), [&](void *buf, std::size_t len) {
+            return Api::import_(bytes.data(), bytes.size(), buf, len);
+        });
+    }
+    /// Imports untrusted bytes into caller memory (8-byte aligned, `len`
+    /// bytes, written only on success) and returns a view of it.
+    static result<view_type> try_from_bytes(byte_view bytes, void *buf, std::size_t len) noexcept {
+        result<view_type> r;
+        r.status = st(Api::import_(bytes.data(), bytes.size(), buf, len));
+        if (r.ok()) r.value = view_type(buf, len);
+        return r;
+    }
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] stats_type stats() const { return value(try_stats()); }
+    void clear() { check(try_clear()); }
+    std::size_t export_to(void *out, std::size_t out_len) const { return value(try_export_to(out, out_len)); }
+    [[nodiscard]] std::vector<std::uint8_t> to_bytes() const { return value(try_to_bytes()); }
+    [[nodiscard]] owned_type clone() const { return value(try_clone()); }
+    static void verify(byte_view bytes) { check(try_verify(bytes)); }
+    [[nodiscard]] static std::uint64_t import_size(byte_view bytes) { return value(try_import_size(bytes)); }
+    [[nodiscard]] static owned_type from_bytes(byte_view bytes) { return value(try_from_bytes(bytes)); }
+    [[nodiscard]] static view_type from_bytes(byte_view bytes, void *buf, std::size_t len) {
+        return value(try_from_bytes(bytes, buf, len));
+    }
+#endif
+
+  protected:
+    /// The buffer for a call that changes the sketch.
+    void *mdata() noexcept {
+        static_assert(Storage::is_mutable,
+                      "sketches: this operation changes the sketch; it is not available on a *_const_view");
+        if constexpr (Storage::is_mutable) {
+            return storage_.data();
+        } else {
+            return nullptr;
+        }
+    }
+    /* `v` is read after both arguments are evaluated, so make(call(&x), x)
+       sees what the call wrote. */
+    template <class T>
+    static result<T> make(sketch_status s, const T &v) noexcept {
+        result<T> r;
+        r.status = st(s);
+        if (r.ok()) r.value = v;
+        return r;
+    }
+
+  private:
+    Storage storage_;
+};
+
+/// `init` on caller memory, returning a view of it.
+template <class View, class Init>
+[[nodiscard]] result<View> init_view(void *buf, std::size_t len, Init &&init) noexcept {
+    result<View> r;
+    r.status = st(init());
+    if (r.ok()) r.value = View(buf, len);
+    return r;
+}
+
+} // namespace detail
+
+/* ------------------------------------------------------------------ */
+/* Free functions: hashing, version, inspection                         */
+/* ------------------------------------------------------------------ */
+
+/// The canonical hash of a byte key (XXH3-64 with `seed`): what every
+/// family's *_hash operations take, with the image's seed.
+[[nodiscard]] inline std::uint64_t hash(byte_view key, std::uint64_t seed = 0) noexcept {
+    return sketch_hash(key.data(), key.size(), seed);
+}
+/// The canonical hash of an integer key (its 8 little-endian bytes).
+[[nodiscard]] inline std::uint64_t hash(std::uint64_t key, std::uint64_t seed = 0) noexcept {
+    return sketch_hash_u64(key, seed);
+}
+/// XXH64 of a byte key: what split-block filters in Parquet mode take (seed
+/// 0, over the value's Parquet PLAIN encoding).
+[[nodiscard]] inline std::uint64_t hash_xxh64(byte_view key, std::uint64_t seed = 0) noexcept {
+    return sketch_hash_xxh64(key.data(), key.size(), seed);
+}
+/// Hashes a container of keys (or packed keys) into `out` (at least as many values).
+template <class Keys, detail::if_keys<Keys> = 0>
+status try_hash_batch(const Keys &keys, std::uint64_t seed, array_view<std::uint64_t> out) noexcept {
+    std::size_t n = detail::key_count(keys);
+    status s = detail::out_required(out, n);
+    if (s != status::ok) return s;
+    return detail::with_keys(
+        keys, n, [&](const sketch_slice *k, std::size_t c) { return sketch_hash_batch(k, c, seed, out.data()); },
+        [&](const std::uint64_t *k, std::size_t c) { return sketch_hash_u64_batch(k, c, seed, out.data()); });
+}
+inline status try_hash_batch(const packed_view &keys, std::uint64_t seed, array_view<std::uint64_t> out) noexcept {
+    status s = detail::out_required(out, keys.count);
+    if (s != status::ok) return s;
+    return detail::st(sketch_hash_packed(keys.data, keys.data_len, keys.offsets, keys.count, seed, out.data()));
+}
+/// The run-time library version, major * 10000 + minor * 100 + patch.
+[[nodiscard]] inline std::uint32_t version() noexcept { return sketch_version(); }
+[[nodiscard]] inline const char *version_string() noexcept { return sketch_version_string(); }
+/// Reads the common header of any image (to dispatch on its family).
+[[nodiscard]] inline result<image_info> try_inspect(byte_view bytes) noexcept {
+    result<image_info> r;
+    r.status = detail::st(sketch_image_inspect(bytes.data(), bytes.size(), &r.value));
+    return r;
+}
+#if SKETCHES_EXCEPTIONS
+template <class Keys, detail::if_keys<Keys> = 0>
+[[nodiscard]] std::vector<std::uint64_t> hash_batch(const Keys &keys, std::uint64_t seed = 0) {
+    std::vector<std::uint64_t> out(detail::key_count(keys));
+    detail::check(try_hash_batch(keys, seed, out));
+    return out;
+}
+[[nodiscard]] inline std::vector<std::uint64_t> hash_batch(const packed_view &keys, std::uint64_t seed = 0) {
+    std::vector<std::uint64_t> out(keys.count);
+    detail::check(try_hash_batch(keys, seed, out));
+    return out;
+}
+[[nodiscard]] inline image_info inspect(byte_view bytes) { return detail::value(try_inspect(bytes)); }
+#endif
+
+/* Declares, inside a family template, the single-key and batch operations
+   of a membership filter: add (test-and-insert where the C call reports
+   it) and contains, for byte keys, integers and hashes, single and batch.
+   PREFIX is the C prefix (sketch_bloom, ...). */
+#define SKETCHES_DETAIL_CONTAINS_OPS(PREFIX)                                                                   \
+    result<bool> try_contains(byte_view key) const noexcept {                                                 \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_contains(this->data(), this->size(), key.data(), key.size(), &out), out);  \
+    }                                                                                                          \
+    result<bool> try_contains(std::uint64_t key) const noexcept {                                             \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_contains_u64(this->data(), this->size(), key, &out), out);                 \
+    }                                                                                                          \
+    result<bool> try_contains_hash(std::uint64_t hash) const noexcept {                                       \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_contains_hash(this->data(), this->size(), hash, &out), out);               \
+    }                                                                                                          \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    status try_contains_batch(const Keys &keys, array_view<bool> results) const noexcept {                    \
+        std::size_t n = detail::key_count(keys);                                                               \
+        status s = detail::out_required(results, n);                                                           \
+        if (s != status::ok) return s;                                                                         \
+        return detail::with_keys(                                                                              \
+            keys, n,                                                                                           \
+            [&](const sketch_slice *k, std::size_t c) {                                                        \
+                return PREFIX##_contains_batch(this->data(), this->size(), k, c, results.data());              \
+            },                                                                                                 \
+            [&](const std::uint64_t *k, std::size_t c) {                                                       \
+                return PREFIX##_contains_u64_batch(this->data(), this->size(), k, c, results.data());          \
+            });                                                                                                \
+    }                                                                                                          \
+    status try_contains_batch(const packed_view &keys, array_view<bool> results) const noexcept {             \
+        status s = detail::out_required(results, keys.count);                                                 \
+        if (s != status::ok) return s;                                                                         \
+        return detail::st(PREFIX##_contains_packed(this->data(), this->size(), keys.data, keys.data_len,       \
+                                                   keys.offsets, keys.count, results.data()));                 \
+    }                                                                                                          \
+    status try_contains_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results)          \
+        const noexcept {                                                                                       \
+        status s = detail::out_required(results, hashes.size());                                               \
+        if (s != status::ok) return s;                                                                         \
+        return detail::st(PREFIX##_contains_hash_batch(this->data(), this->size(), hashes.data(),              \
+                                                       hashes.size(), results.data()));                        \
+    }
+
+/* Throwing forms of the contains operations. */
+#define SKETCHES_DETAIL_CONTAINS_THROWING                                                                      \
+    [[nodiscard]] bool contains(byte_view key) const { return detail::value(try_contains(key)); }             \
+    [[nodiscard]] bool contains(std::uint64_t key) const { return detail::value(try_contains(key)); }         \
+    [[nodiscard]] bool contains_hash(std::uint64_t hash) const { return detail::value(try_contains_hash(hash)); } \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    void contains_batch(const Keys &keys, array_view<bool> results) const {                                   \
+        detail::check(try_contains_batch(keys, results));                                                      \
+    }                                                                                                          \
+    void contains_batch(const packed_view &keys, array_view<bool> results) const {                            \
+        detail::check(try_contains_batch(keys, results));                                                      \
+    }                                                                                                          \
+    void contains_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) const {        \
+        detail::check(try_contains_hash_batch(hashes, results));                                               \
+    }                                                                                                          \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    [[nodiscard]] std::vector<bool> contains_batch(const Keys &keys) const {                                  \
+        std::size_t n = detail::key_count(keys);                                                               \
+        detail::scratch<bool> out;                                                                             \
+        detail::check(out.reserve(n));                                                                         \
+        detail::check(try_contains_batch(keys, array_view<bool>(out.data(), n)));                              \
+        return std::vector<bool>(out.data(), out.data() + n);                                                  \
+    }                                                                                                          \
+    [[nodiscard]] std::vector<bool> contains_batch(const packed_view &keys) const {                           \
+        detail::scratch<bool> out;                                                                             \
+        detail::check(out.reserve(keys.count));                                                                \
+        detail::check(try_contains_batch(keys, array_view<bool>(out.data(), keys.count)));                     \
+        return std::vector<bool>(out.data(), out.data() + keys.count);                                         \
+    }                                                                                                          \
+    [[nodiscard]] std::vector<bool> contains_hash_batch(array_view<const std::uint64_t> hashes) const {       \
+        detail::scratch<bool> out;                                                                             \
+        detail::check(out.reserve(hashes.size()));                                                             \
+        detail::check(try_contains_hash_batch(hashes, array_view<bool>(out.data(), hashes.size())));           \
+        return std::vector<bool>(out.data(), out.data() + hashes.size());                                      \
+    }
+
+/* Adds with a per-key bool output (was_new, changed, removed, added):
+   NAME is the C++ operation (add, remove), CNAME the C one; REQUIRED says
+   whether the C call requires the output array (else NULL is allowed). */
+#define SKETCHES_DETAIL_BATCH_BOOL_OPS(PREFIX, NAME, CNAME, REQUIRED)                                          \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    status try_##NAME##_batch(const Keys &keys, array_view<bool> out = {}) noexcept {                         \
+        std::size_t n = detail::key_count(keys);                                                               \
+        bool *ptr = nullptr;                                                                                   \
+        detail::scratch<bool> tmp;                                                                             \
+        status s = REQUIRED && out.empty() ? tmp.reserve(n) : detail::out_ptr(out, n, ptr);                    \
+        if (s != status::ok) return s;                                                                         \
+        if (REQUIRED && out.empty()) ptr = tmp.data();                                                         \
+        void *buf = this->mdata();                                                                             \
+        return detail::with_keys(                                                                              \
+            keys, n,                                                                                           \
+            [&](const sketch_slice *k, std::size_t c) { return PREFIX##_##CNAME##_batch(buf, this->size(), k, c, ptr); }, \
+            [&](const std::uint64_t *k, std::size_t c) {                                                       \
+                return PREFIX##_##CNAME##_u64_batch(buf, this->size(), k, c, ptr);                             \
+            });                                                                                                \
+    }                                                                                                          \
+    status try_##NAME##_batch(const packed_view &keys, array_view<bool> out = {}) noexcept {                  \
+        bool *ptr = nullptr;                                                                                   \
+        detail::scratch<bool> tmp;                                                                             \
+        status s = REQUIRED && out.empty() ? tmp.reserve(keys.count) : detail::out_ptr(out, keys.count, ptr);  \
+        if (s != status::ok) return s;                                                                         \
+        if (REQUIRED && out.empty()) ptr = tmp.data();                                                         \
+        return detail::st(PREFIX##_##CNAME##_packed(this->mdata(), this->size(), keys.data, keys.data_len,     \
+                                                    keys.offsets, keys.count, ptr));                           \
+    }                                                                                                          \
+    status try_##NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> out = {}) noexcept { \
+        bool *ptr = nullptr;                                                                                   \
+        detail::scratch<bool> tmp;                                                                             \
+        status s = REQUIRED && out.empty() ? tmp.reserve(hashes.size()) : detail::out_ptr(out, hashes.size(), ptr); \
+        if (s != status::ok) return s;                                                                         \
+        if (REQUIRED && out.empty()) ptr = tmp.data();                                                         \
+        return detail::st(                                                                                     \
+            PREFIX##_##CNAME##_hash_batch(this->mdata(), this->size(), hashes.data(), hashes.size(), ptr));    \
+    }
+
+#define SKETCHES_DETAIL_BATCH_BOOL_THROWING(NAME)                                                              \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    void NAME##_batch(const Keys &keys, array_view<bool> out = {}) {                                          \
+        detail::check(try_##NAME##_batch(keys, out));                                                          \
+    }                                                                                                          \
+    void NAME##_batch(const packed_view &keys, array_view<bool> out = {}) {                                   \
+        detail::check(try_##NAME##_batch(keys, out));                                                          \
+    }                                                                                                          \
+    void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> out = {}) {               \
+        detail::check(try_##NAME##_hash_batch(hashes, out));                                                   \
+    }
+
+/* Adds without per-key outputs (HLL, ULL, MinHash). */
+#define SKETCHES_DETAIL_BATCH_PLAIN_OPS(PREFIX)                                                                \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    status try_add_batch(const Keys &keys) noexcept {                                                         \
+        std::size_t n = detail::key_count(keys);                                                               \
+        void *buf = this->mdata();                                                                             \
+        return detail::with_keys(                                                                              \
+            keys, n, [&](const sketch_slice *k, std::size_t c) { return PREFIX##_add_batch(buf, this->size(), k, c); }, \
+            [&](const std::uint64_t *k, std::size_t c) { return PREFIX##_add_u64_batch(buf, this->size(), k, c); }); \
+    }                                                                                                          \
+    status try_add_batch(const packed_view &keys) noexcept {                                                  \
+        return detail::st(PREFIX##_add_packed(this->mdata(), this->size(), keys.data, keys.data_len,          \
+                                              keys.offsets, keys.count));                                      \
+    }                                                                                                          \
+    status try_add_hash_batch(array_view<const std::uint64_t> hashes) noexcept {                              \
+        return detail::st(PREFIX##_add_hash_batch(this->mdata(), this->size(), hashes.data(), hashes.size()));  \
+    }
+
+#define SKETCHES_DETAIL_BATCH_PLAIN_THROWING                                                                   \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    void add_batch(const Keys &keys) {                                                                        \
+        detail::check(try_add_batch(keys));                                                                    \
+    }                                                                                                          \
+    void add_batch(const packed_view &keys) { detail::check(try_add_batch(keys)); }                           \
+    void add_hash_batch(array_view<const std::uint64_t> hashes) { detail::check(try_add_hash_batch(hashes)); }
+
+/* Single adds reporting a bool (was_new / changed). */
+#define SKETCHES_DETAIL_ADD_BOOL_OPS(PREFIX)                                                                   \
+    result<bool> try_add(byte_view key) noexcept {                                                            \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_add(this->mdata(), this->size(), key.data(), key.size(), &out), out);      \
+    }                                                                                                          \
+    result<bool> try_add(std::uint64_t key) noexcept {                                                        \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_add_u64(this->mdata(), this->size(), key, &out), out);                     \
+    }                                                                                                          \
+    result<bool> try_add_hash(std::uint64_t hash) noexcept {                                                  \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_add_hash(this->mdata(), this->size(), hash, &out), out);                   \
+    }
+
+#define SKETCHES_DETAIL_ADD_BOOL_THROWING                                                                      \
+    bool add(byte_view key) { return detail::value(try_add(key)); }                                           \
+    bool add(std::uint64_t key) { return detail::value(try_add(key)); }                                       \
+    bool add_hash(std::uint64_t hash) { return detail::value(try_add_hash(hash)); }
+
+/* The bloom-like families' shared parts: capacity flags. */
+#define SKETCHES_DETAIL_CAPACITY_OPS(PREFIX)                                                                   \
+    result<std::uint32_t> try_capacity_flags() const noexcept {                                               \
+        std::uint32_t flags = 0;                                                                               \
+        return this->make(PREFIX##_capacity(this->data(), this->size(), &flags), flags);                      \
+    }
+
+#define SKETCHES_DETAIL_CAPACITY_THROWING                                                                      \
+    /** SKETCH_CAPACITY_* bits, 0 while within the plan. O(1). */                                              \
+    [[nodiscard]] std::uint32_t capacity_flags() const { return detail::value(try_capacity_flags()); }        \
+    /** True once the filter is past what it was planned for. O(1). */                                         \
+    [[nodiscard]] bool over_capacity() const { return capacity_flags() != 0; }
+
+/* Merge-like calls (dst, dst_len, src, src_len). */
+#define SKETCHES_DETAIL_MERGE_OP(NAME, CFUNC)                                                                  \
+    status try_##NAME(const const_view_type &other) noexcept {                                                \
+        return detail::st(CFUNC(this->mdata(), this->size(), other.data(), other.size()));                    \
+    }
+#define SKETCHES_DETAIL_MERGE_THROWING(NAME)                                                                   \
+    void NAME(const const_view_type &other) { detail::check(try_##NAME(other)); }
+
+/* The type names of a family template. */
+#define SKETCHES_DETAIL_FAMILY_TYPES                                                                           \
+    using base::base;                                                                                          \
+    using typename base::const_view_type;                                                                      \
+    using typename base::owned_type;                                                                           \
+    using typename base::view_type;
+
+/* ------------------------------------------------------------------ */
+/* Families                                                             */
+/* ------------------------------------------------------------------ */
+
+template <class Storage>
+class basic_bloom;
+template <class Storage>
+class basic_sbbf;
+template <class Storage>
+class basic_counting;
+template <class Storage>
+class basic_cuckoo;
+template <class Storage>
+class basic_hll;
+template <class Storage>
+class basic_ull;
+template <class Storage>
+class basic_countmin;
+template <class Storage>
+class basic_topk;
+template <class Storage>
+class basic_minhash;
+
+namespace detail {
+#define SKETCHES_DETAIL_API(NAME, PREFIX, STATS, CLEAR)                                                        \
+    struct NAME : image_hooks {                                                                                \
+        using stats = STATS;                                                                                   \
+        static constexpr auto get_stats = &PREFIX##_get_stats;                                                 \
+        static constexpr auto clear = &PREFIX##_##CLEAR;                                                       \
+        static constexpr auto export_ = &PREFIX##_export;                                                      \
+        static constexpr auto import_ = &PREFIX##_import;                                                      \
+        static constexpr auto verify = &PREFIX##_verify;                                                       \
+    };
+SKETCHES_DETAIL_API(bloom_api, sketch_bloom, sketch_bloom_stats, clear)
+SKETCHES_DETAIL_API(sbbf_api, sketch_sbbf, sketch_sbbf_stats, clear)
+SKETCHES_DETAIL_API(counting_api, sketch_counting, sketch_counting_stats, clear)
+SKETCHES_DETAIL_API(cuckoo_api, sketch_cuckoo, sketch_cuckoo_stats, clear)
+SKETCHES_DETAIL_API(ull_api, sketch_ull, sketch_ull_stats, reset)
+SKETCHES_DETAIL_API(countmin_api, sketch_countmin, sketch_countmin_stats, clear)
+SKETCHES_DETAIL_API(topk_api, sketch_topk, sketch_topk_stats, clear)
+SKETCHES_DETAIL_API(minhash_api, sketch_minhash, sketch_minhash_stats, clear)
+#undef SKETCHES_DETAIL_API
+
+/* HyperLogLog exports small-mode sketches compactly, so its export and
+   import sizes differ from the live length. */
+struct hll_api {
+    using stats = sketch_hll_stats;
+    static constexpr auto get_stats = &sketch_hll_get_stats;
+    static constexpr auto clear = &sketch_hll_reset;
+    static constexpr auto export_ = &sketch_hll_export;
+    static constexpr auto import_ = &sketch_hll_import;
+    static constexpr auto verify = &sketch_hll_verify;
+    static result<std::size_t> export_size(const void *buf, std::size_t len) noexcept {
+        result<std::size_t> r;
+        r.status = st(sketch_hll_exported_size(buf, len, &r.value));
+        return r;
+    }
+    /* The C ABI has no call giving the live size a (compact) image imports
+       into; the precision is the byte after the common header (the HLL
+       image layout, core/src/hll.rs), read once verify accepted the bytes.
+       A wrong byte could only make the import fail. */
+    static std::uint64_t import_size(byte_view src) noexcept {
+        std::uint64_t live = src.size();
+        if (src.size() > SKETCH_COMMON_HEADER_BYTES) {
+            std::uint8_t p = static_cast<const std::uint8_t *>(src.data())[SKETCH_COMMON_HEADER_BYTES];
+            std::uint64_t bytes = 0;
+            if (sketch_hll_size(p, &bytes) == SKETCH_OK && bytes > live) live = bytes;
+        }
+        return live;
+    }
+};
+} // namespace detail
+
+/* ---------------- Bloom filter ---------------- */
+
+/// Classic Bloom filter (sketch_bloom_*).
+/// Factories: plan(items, fpr), plan_bits(bits, hashes), image_size(params),
+/// create(params | items, fpr [, seed]), init(buf, len, params [, seed]).
+/// Keys: add(key) -> was_new, contains(key), add_hash / contains_hash(hash);
+/// batches: add_batch(keys [, was_new]) and contains_batch(keys [, results])
+/// over containers of keys, integers or packed_keys, add_hash_batch /
+/// contains_hash_batch(hashes). merge (union), intersect, capacity_flags,
+/// over_capacity. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
+template <class Storage>
+class basic_bloom : public detail::sketch_base<basic_bloom, detail::bloom_api, Storage> {
+    using base = detail::sketch_base<basic_bloom, detail::bloom_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+    using params_type = bloom_params;
+
+    /// Plans m and k for `items` distinct items at false-positive rate `fpr`.
+    static result<bloom_params> try_plan(std::uint64_t items, double fpr) noexcept {
+        result<bloom_params> r;
+        r.status = detail::st(sketch_bloom_plan(items, fpr, &r.value));
+        return r;
+    }
+    /// Explicit bits and probes.
+    static result<bloom_params> try_plan_bits(std::uint64_t bits, std::uint32_t hashes) noexcept {
+        result<bloom_params> r;
+        r.status = detail::st(sketch_bloom_plan_bits(bits, hashes, &r.value));
+        return r;
+    }
+    /// Exact image size in bytes (a multiple of image_align).
+    static result<std::uint64_t> try_image_size(const bloom_params &params) noexcept {
+        result<std::uint64_t> r;
+        r.status = detail::st(sketch_bloom_size(&params, &r.value));
+        return r;
+    }
+    /// A new empty filter in its own aligned buffer.
+    static result<owned_type> try_create(const bloom_params &params, std::uint64_t seed = 0) noexcept {
+        return detail::create_owned<owned_type>(try_image_size(params), [&](void *buf, std::size_t len) {
+            return sketch_bloom_init(buf, len, &params, seed);
+        });
+    }
+    /// Plans for `items` at `fpr` and creates the filter.
+    static result<owned_type> try_create(std::uint64_t items, double fpr, std::uint64_t seed = 0) noexcept {
+        result<bloom_params> p = try_plan(items, fpr);
+        if (!p.ok()) return result<owned_type>{p.status, {}};
+        return try_create(p.value, seed);
+    }
+    /// Writes an empty filter into caller memory (8-byte aligned, at least
+    /// image_size bytes) and returns a view of it.
+    static result<view_type> try_init(void *buf, std::size_t len, const bloom_params &params,
+                                      std::uint64_t seed = 0) noexcept {
+        return detail::init_view<view_type>(buf, len, [&] { return sketch_bloom_init(buf, len, &params, seed); });
+    }
+
+    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_bloom)
+    SKETCHES_DETAIL_CONTAINS_OPS(sketch_bloom)
+    SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_bloom, add, add, false)
+    SKETCHES_DETAIL_CAPACITY_OPS(sketch_bloom)
+    /// Union (dst |= src): equal bits, probes and seed.
+    SKETCHES_DETAIL_MERGE_OP(merge, sketch_bloom_union)
+    /// Intersection (dst &= src).
+    SKETCHES_DETAIL_MERGE_OP(intersect, sketch_bloom_intersect)
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static bloom_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static bloom_params plan_bits(std::uint64_t bits, std::uint32_t hashes) {
+        return detail::value(try_plan_bits(bits, hashes));
+    }
+    [[nodiscard]] static std::uint64_t image_size(const bloom_params &params) {
+        return detail::value(try_image_size(params));
+    }
+    [[nodiscard]] static owned_type create(const bloom_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_create(params, seed));
+    }
+    [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
+        return detail::value(try_create(items, fpr, seed));
+    }
+    [[nodiscard]] static view_type init(void *buf, std::size_t len, const bloom_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_init(buf, len, params, seed));
+    }
+    /// Adds a key; true when it was new (some probed bit was unset).
+    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_CONTAINS_THROWING
+    SKETCHES_DETAIL_BATCH_BOOL_THROWING(add)
+    SKETCHES_DETAIL_CAPACITY_THROWING
+    SKETCHES_DETAIL_MERGE_THROWING(merge)
+    SKETCHES_DETAIL_MERGE_THROWING(intersect)
+#endif
+};
+using bloom_filter = basic_bloom<detail::owned_storage>;
+using bloom_view = basic_bloom<detail::ref_storage<true>>;
+using bloom_const_view = basic_bloom<detail::ref_storage<false>>;
+
+/* ---------------- Split-block Bloom filter ---------------- */
+
+/// Split-block Bloom filter (sketch_sbbf_*): one cache line per key; Parquet
+/// mode is byte-identical to Parquet writers' bitsets (its keys are the
+/// values' PLAIN encoding; its hash is hash_xxh64 with seed 0).
+/// As bloom_filter (plan, plan_parquet(ndv, fpp), plan_blocks(blocks, mode),
+/// add / contains and their batches, merge, intersect, capacity flags), plus
+/// bitset(): the blocks, pointing into the buffer. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
+template <class Storage>
+class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Storage> {
+    using base = detail::sketch_base<basic_sbbf, detail::sbbf_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+    using params_type = sbbf_params;
+
+    /// Native mode, planned for `items` at `fpr`.
+    static result<sbbf_params> try_plan(std::uint64_t items, double fpr) noexcept {
+        result<sbbf_params> r;
+        r.status = detail::st(sketch_sbbf_plan(items, fpr, &r.value));
+        return r;
+    }
+    /// Parquet mode, sized as Parquet writers size a column's bitset.
+    static result<sbbf_params> try_plan_parquet(std::uint64_t ndv, double fpp) noexcept {
+        result<sbbf_params> r;
+        r.status = detail::st(sketch_sbbf_plan_parquet(ndv, fpp, &r.value));
+        return r;
+    }
+    /// Explicit block count in SKETCH_SBBF_NATIVE or SKETCH_SBBF_PARQUET mode.
+    static result<sbbf_params> try_plan_blocks(std::uint64_t blocks, std::uint32_t mode) noexcept {
+        result<sbbf_params> r;
+        r.status = detail::st(sketch_sbbf_plan_blocks(blocks, mode, &r.value));
+        return r;
+    }
+    static result<std::uint64_t> try_image_size(const sbbf_params &params) noexcept {
+        result<std::uint64_t> r;
+        r.status = detail::st(sketch_sbbf_size(&params, &r.value));
+        return r;
+    }
+    /// A new empty filter (Parquet mode requires seed 0).
+    static result<owned_type> try_create(const sbbf_params &params, std::uint64_t seed = 0) noexcept {
+        return detail::create_owned<owned_type>(try_image_size(params), [&](void *buf, std::size_t len) {
+            return sketch_sbbf_init(buf, len, &params, seed);
+        });
+    }
+    static result<owned_type> try_create(std::uint64_t items, double fpr, std::uint64_t seed = 0) noexcept {
+        result<sbbf_params> p = try_plan(items, fpr);
+        if (!p.ok()) return result<owned_type>{p.status, {}};
+        return try_create(p.value, seed);
+    }
+    static result<view_type> try_init(void *buf, std::size_t len, const sbbf_params &params,
+                                      std::uint64_t seed = 0) noexcept {
+        return detail::init_view<view_type>(buf, len, [&] { return sketch_sbbf_init(buf, len, &params, seed); });
+    }
+    /// The blocks (Parquet's bitset in Parquet mode), pointing into this buffer.
+    result<byte_view> try_bitset() const noexcept {
+        const std::uint8_t *bits = nullptr;
+        std::size_t len = 0;
+        result<byte_view> r;
+        r.status = detail::st(sketch_sbbf_bitset(this->data(), this->size(), &bits, &len));
+        if (r.ok()) r.value = byte_view(bits, len);
+        return r;
+    }
+
+    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_sbbf)
+    SKETCHES_DETAIL_CONTAINS_OPS(sketch_sbbf)
+    SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_sbbf, add, add, false)
+    SKETCHES_DETAIL_CAPACITY_OPS(sketch_sbbf)
+    SKETCHES_DETAIL_MERGE_OP(merge, sketch_sbbf_union)
+    SKETCHES_DETAIL_MERGE_OP(intersect, sketch_sbbf_intersect)
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static sbbf_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static sbbf_params plan_parquet(std::uint64_t ndv, double fpp) {
+        return detail::value(try_plan_parquet(ndv, fpp));
+    }
+    [[nodiscard]] static sbbf_params plan_blocks(std::uint64_t blocks, std::uint32_t mode) {
+        return detail::value(try_plan_blocks(blocks, mode));
+    }
+    [[nodiscard]] static std::uint64_t image_size(const sbbf_params &params) {
+        return detail::value(try_image_size(params));
+    }
+    [[nodiscard]] static owned_type create(const sbbf_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_create(params, seed));
+    }
+    [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
+        return detail::value(try_create(items, fpr, seed));
+    }
+    [[nodiscard]] static view_type init(void *buf, std::size_t len, const sbbf_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_init(buf, len, params, seed));
+    }
+    [[nodiscard]] byte_view bitset() const { return detail::value(try_bitset()); }
+    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_CONTAINS_THROWING
+    SKETCHES_DETAIL_BATCH_BOOL_THROWING(add)
+    SKETCHES_DETAIL_CAPACITY_THROWING
+    SKETCHES_DETAIL_MERGE_THROWING(merge)
+    SKETCHES_DETAIL_MERGE_THROWING(intersect)
+#endif
+};
+using sbbf_filter = basic_sbbf<detail::owned_storage>;
+using sbbf_view = basic_sbbf<detail::ref_storage<true>>;
+using sbbf_const_view = basic_sbbf<detail::ref_storage<false>>;
+
+/* ---------------- Counting Bloom filter ---------------- */
+
+/// Counting Bloom filter (sketch_counting_*): 4-bit saturating counters.
+/// Planned with bloom_params (bits = counters). As bloom_filter (without
+/// intersect), plus remove(key) -> false when absent, remove_hash,
+/// remove_batch(keys [, removed]), remove_hash_batch; merge adds counters. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
+template <class Storage>
+class basic_counting : public detail::sketch_base<basic_counting, detail::counting_api, Storage> {
+    using base = detail::sketch_base<basic_counting, detail::counting_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+    using params_type = bloom_params;
+
+    static result<bloom_params> try_plan(std::uint64_t items, double fpr) noexcept {
+        return basic_bloom<Storage>::try_plan(items, fpr);
+    }
+    static result<bloom_params> try_plan_bits(std::uint64_t counters, std::uint32_t hashes) noexcept {
+        return basic_bloom<Storage>::try_plan_bits(counters, hashes);
+    }
+    static result<std::uint64_t> try_image_size(const bloom_params &params) noexcept {
+        result<std::uint64_t> r;
+        r.status = detail::st(sketch_counting_size(&params, &r.value));
+        return r;
+    }
+    static result<owned_type> try_create(const bloom_params &params, std::uint64_t seed = 0) noexcept {
+        return detail::create_owned<owned_type>(try_image_size(params), [&](void *buf, std::size_t len) {
+            return sketch_counting_init(buf, len, &params, seed);
+        });
+    }
+    static result<owned_type> try_create(std::uint64_t items, double fpr, std::uint64_t seed = 0) noexcept {
+        result<bloom_params> p = try_plan(items, fpr);
+        if (!p.ok()) return result<owned_type>{p.status, {}};
+        return try_create(p.value, seed);
+    }
+    static result<view_type> try_init(void *buf, std::size_t len, const bloom_params &params,
+                                      std::uint64_t seed = 0) noexcept {
+        return detail::init_view<view_type>(buf, len, [&] { return sketch_counting_init(buf, len, &params, seed); });
+    }
+
+    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_counting)
+    SKETCHES_DETAIL_CONTAINS_OPS(sketch_counting)
+    SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_counting, add, add, false)
+    SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_counting, remove, remove, true)
+    SKETCHES_DETAIL_CAPACITY_OPS(sketch_counting)
+    /// Counter-wise saturating addition.
+    SKETCHES_DETAIL_MERGE_OP(merge, sketch_counting_merge)
+    /// Removes a key: status::not_present (nothing changed) when it is absent.
+    status try_remove(byte_view key) noexcept {
+        return detail::st(sketch_counting_remove(this->mdata(), this->size(), key.data(), key.size()));
+    }
+    status try_remove(std::uint64_t key) noexcept {
+        return detail::st(sketch_counting_remove_u64(this->mdata(), this->size(), key));
+    }
+    status try_remove_hash(std::uint64_t hash) noexcept {
+        return detail::st(sketch_counting_remove_hash(this->mdata(), this->size(), hash));
+    }
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static bloom_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static bloom_params plan_bits(std::uint64_t counters, std::uint32_t hashes) {
+        return detail::value(try_plan_bits(counters, hashes));
+    }
+    [[nodiscard]] static std::uint64_t image_size(const bloom_params &params) {
+        return detail::value(try_image_size(params));
+    }
+    [[nodiscard]] static owned_type create(const bloom_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_create(params, seed));
+    }
+    [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
+        return detail::value(try_create(items, fpr, seed));
+    }
+    [[nodiscard]] static view_type init(void *buf, std::size_t len, const bloom_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_init(buf, len, params, seed));
+    }
+    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_CONTAINS_THROWING
+    SKETCHES_DETAIL_BATCH_BOOL_THROWING(add)
+    /// Removes keys; out[i] (if given) is false for a key that was absent.
+    SKETCHES_DETAIL_BATCH_BOOL_THROWING(remove)
+    SKETCHES_DETAIL_CAPACITY_THROWING
+    SKETCHES_DETAIL_MERGE_THROWING(merge)
+    /// Removes a key; false (nothing changed) when it was absent.
+    bool remove(byte_view key) { return removed(try_remove(key)); }
+    bool remove(std::uint64_t key) { return removed(try_remove(key)); }
+    bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
+
+  private:
+    static bool removed(status s) {
+        if (s == status::not_present) return false;
+        detail::check(s);
+        return true;
+    }
+#endif
+};
+using counting_filter = basic_counting<detail::owned_storage>;
+using counting_view = basic_counting<detail::ref_storage<true>>;
+using counting_const_view = basic_counting<detail::ref_storage<false>>;
+
+/* ---------------- Cuckoo filter ---------------- */
+
+/// Cuckoo filter (sketch_cuckoo_*). Factories: plan(items, fpr),
+/// plan_buckets(buckets, fingerprint_bits), image_size, create, init.
+/// add(key) -> false when full (nothing changed), add_hash,
+/// add_batch(keys [, added]) -> keys placed, add_hash_batch, contains (and
+/// batches), count(key), remove(key) -> false when absent, remove_hash,
+/// merge(other [, scratch]) all or nothing, capacity_flags, over_capacity. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
+template <class Storage>
+class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api, Storage> {
+    using base = detail::sketch_base<basic_cuckoo, detail::cuckoo_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+    using params_type = cuckoo_params;
+
+    static result<cuckoo_params> try_plan(std::uint64_t items, double fpr) noexcept {
+        result<cuckoo_params> r;
+        r.status = detail::st(sketch_cuckoo_plan(items, fpr, &r.value));
+        return r;
+    }
+    static result<cuckoo_params> try_plan_buckets(std::uint64_t buckets, std::uint32_t fingerprint_bits) noexcept {
+        result<cuckoo_params> r;
+        r.status = detail::st(sketch_cuckoo_plan_buckets(buckets, fingerprint_bits, &r.value));
+        return r;
+    }
+    static result<std::uint64_t> try_image_size(const cuckoo_params &params) noexcept {
+        result<std::uint64_t> r;
+        r.status = detail::st(sketch_cuckoo_size(&params, &r.value));
+        return r;
+    }
+    static result<owned_type> try_create(const cuckoo_params &params, std::uint64_t seed = 0) noexcept {
+        return detail::create_owned<owned_type>(try_image_size(params), [&](void *buf, std::size_t len) {
+            return sketch_cuckoo_init(buf, len, &params, seed);
+        });
+    }
+    static result<owned_type> try_create(std::uint64_t items, double fpr, std::uint64_t seed = 0) noexcept {
+        result<cuckoo_params> p = try_plan(items, fpr);
+        if (!p.ok()) return result<owned_type>{p.status, {}};
+        return try_create(p.value, seed);
+    }
+    static result<view_type> try_init(void *buf, std::size_t len, const cuckoo_params &params,
+                                      std::uint64_t seed = 0) noexcept {
+        return detail::init_view<view_type>(buf, len, [&] { return sketch_cuckoo_init(buf, len, &params, seed); });
+    }
+
+    /// Adds a key: status::full (image unchanged) when it cannot be placed.
+    status try_add(byte_view key) noexcept {
+        return detail::st(sketch_cuckoo_add(this->mdata(), this->size(), key.data(), key.size()));
+    }
+    status try_add(std::uint64_t key) noexcept { return detail::st(sketch_cuckoo_add_u64(this->mdata(), this->size(), key)); }
+    status try_add_hash(std::uint64_t hash) noexcept {
+        return detail::st(sketch_cuckoo_add_hash(this->mdata(), this->size(), hash));
+    }
+    /// Adds keys; added[i] (if given) is false for a key that did not fit.
+    SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_cuckoo, add, add, true)
+    SKETCHES_DETAIL_CONTAINS_OPS(sketch_cuckoo)
+    /// Copies of the key's fingerprint stored (0..8).
+    result<std::uint32_t> try_count(byte_view key) const noexcept {
+        std::uint32_t n = 0;
+        return this->make(sketch_cuckoo_count(this->data(), this->size(), key.data(), key.size(), &n), n);
+    }
+    result<std::uint32_t> try_count(std::uint64_t key) const noexcept {
+        std::array<unsigned char, 8> b = detail::le_bytes(key);
+        return try_count(byte_view(b));
+    }
+    /// Removes one copy: status::not_present (nothing changed) when absent.
+    /// Only remove keys that were added.
+    status try_remove(byte_view key) noexcept {
+        return detail::st(sketch_cuckoo_remove(this->mdata(), this->size(), key.data(), key.size()));
+    }
+    status try_remove(std::uint64_t key) noexcept {
+        return detail::st(sketch_cuckoo_remove_u64(this->mdata(), this->size(), key));
+    }
+    status try_remove_hash(std::uint64_t hash) noexcept {
+        return detail::st(sketch_cuckoo_remove_hash(this->mdata(), this->size(), hash));
+    }
+    SKETCHES_DETAIL_CAPACITY_OPS(sketch_cuckoo)
+    /// Inserts every fingerprint of `other`, all or nothing (status::full:
+    /// unchanged), with caller scratch (8-byte aligned, at least size() bytes).
+    status try_merge(const const_view_type &other, void *scratch, std::size_t scratch_len) noexcept {
+        return detail::st(
+            sketch_cuckoo_merge(this->mdata(), this->size(), other.data(), other.size(), scratch, scratch_len));
+    }
+    /// The same with scratch allocated for the call.
+    status try_merge(const const_view_type &other) noexcept {
+        detail::owned_storage scratch;
+        status s = detail::owned_storage::allocate(this->size(), scratch);
+        if (s != status::ok) return s;
+        return try_merge(other, scratch.data(), scratch.size());
+    }
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static cuckoo_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static cuckoo_params plan_buckets(std::uint64_t buckets, std::uint32_t fingerprint_bits) {
+        return detail::value(try_plan_buckets(buckets, fingerprint_bits));
+    }
+    [[nodiscard]] static std::uint64_t image_size(const cuckoo_params &params) {
+        return detail::value(try_image_size(params));
+    }
+    [[nodiscard]] static owned_type create(const cuckoo_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_create(params, seed));
+    }
+    [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
+        return detail::value(try_create(items, fpr, seed));
+    }
+    [[nodiscard]] static view_type init(void *buf, std::size_t len, const cuckoo_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_init(buf, len, params, seed));
+    }
+    /// Adds a key; false (nothing changed) when the filter has no room for it.
+    [[nodiscard]] bool add(byte_view key) { return placed(try_add(key)); }
+    [[nodiscard]] bool add(std::uint64_t key) { return placed(try_add(key)); }
+    [[nodiscard]] bool add_hash(std::uint64_t hash) { return placed(try_add_hash(hash)); }
+    /// Adds keys; returns how many were placed (added[i], if given, says which).
+    template <class Keys, detail::if_keys<Keys> = 0>
+    std::size_t add_batch(const Keys &keys, array_view<bool> added = {}) {
+        std::size_t n = detail::key_count(keys);
+        return count_added(n, added, [&](array_view<bool> out) { return try_add_batch(keys, out); });
+    }
+    std::size_t add_batch(const packed_view &keys, array_view<bool> added = {}) {
+        return count_added(keys.count, added, [&](array_view<bool> out) { return try_add_batch(keys, out); });
+    }
+    std::size_t add_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> added = {}) {
+        return count_added(hashes.size(), added, [&](array_view<bool> out) { return try_add_hash_batch(hashes, out); });
+    }
+    SKETCHES_DETAIL_CONTAINS_THROWING
+    [[nodiscard]] std::uint32_t count(byte_view key) const { return detail::value(try_count(key)); }
+    [[nodiscard]] std::uint32_t count(std::uint64_t key) const { return detail::value(try_count(key)); }
+    /// Removes one copy; false (nothing changed) when absent.
+    bool remove(byte_view key) { return removed(try_remove(key)); }
+    bool remove(std::uint64_t key) { return removed(try_remove(key)); }
+    bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
+    SKETCHES_DETAIL_CAPACITY_THROWING
+    /// All-or-nothing merge; throws error(status::full) when it does not fit.
+    void merge(const const_view_type &other) { detail::check(try_merge(other)); }
+    void merge(const const_view_type &other, void *scratch, std::size_t scratch_len) {
+        detail::check(try_merge(other, scratch, scratch_len));
+    }
+
+  private:
+    static bool placed(status s) {
+        if (s == status::full) return false;
+        detail::check(s);
+        return true;
+    }
+    static bool removed(status s) {
+        if (s == status::not_present) return false;
+        detail::check(s);
+        return true;
+    }
+    template <class Call>
+    static std::size_t count_added(std::size_t n, array_view<bool> added, Call &&call) {
+        detail::scratch<bool> tmp;
+        if (added.empty()) {
+            detail::check(tmp.reserve(n));
+            added = array_view<bool>(tmp.data(), n);
+        }
+        detail::check(call(added));
+        std::size_t placed_keys = 0;
+        for (std::size_t i = 0; i < n; i++) placed_keys += added[i] ? 1u : 0u;
+        return placed_keys;
+    }
+#endif
+};
+using cuckoo_filter = basic_cuckoo<detail::owned_storage>;
+using cuckoo_view = basic_cuckoo<detail::ref_storage<true>>;
+using cuckoo_const_view = basic_cuckoo<detail::ref_storage<false>>;
+
+/* ---------------- HyperLogLog ---------------- */
+
+/// HyperLogLog (sketch_hll_*): exact small mode, martingale estimate,
+/// merge across precisions, compact export of small sketches.
+/// image_size(p), create(p [, seed]), init(buf, len, p [, seed]);
+/// add(key) -> changed, add_hash, add_batch(keys | packed | integers),
+/// add_hash_batch; estimate, register_estimate, exported_size, merge,
+/// downsize(p), downsize_into(p, buf, len). Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
+template <class Storage>
+class basic_hll : public detail::sketch_base<basic_hll, detail::hll_api, Storage> {
+    using base = detail::sketch_base<basic_hll, detail::hll_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+
+    /// Live image size for precision `p` (4..18).
+    static result<std::uint64_t> try_image_size(int p) noexcept {
+        result<std::uint64_t> r;
+        r.status = p < 0 || p > 255 ? status::invalid_parameter
+                                    : detail::st(sketch_hll_size(static_cast<std::uint8_t>(p), &r.value));
+        return r;
+    }
+    static result<owned_type> try_create(int p, std::uint64_t seed = 0) noexcept {
+        return detail::create_owned<owned_type>(try_image_size(p), [&](void *buf, std::size_t len) {
+            return sketch_hll_init(buf, len, static_cast<std::uint8_t>(p), seed);
+        });
+    }
+    static result<view_type> try_init(void *buf, std::size_t len, int p, std::uint64_t seed = 0) noexcept {
+        if (p < 0 || p > 255) return result<view_type>{status::invalid_parameter, {}};
+        return detail::init_view<view_type>(
+            buf, len, [&] { return sketch_hll_init(buf, len, static_cast<std::uint8_t>(p), seed); });
+    }
+
+    /// Adds a key; the value is true when the sketch changed.
+    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_hll)
+    SKETCHES_DETAIL_BATCH_PLAIN_OPS(sketch_hll)
+    /// Distinct-count estimate (exact in small mode). O(1).
+    result<double> try_estimate() const noexcept {
+        double out = 0;
+        return this->make(sketch_hll_estimate(this->data(), this->size(), &out), out);
+    }
+    /// Estimate from the registers alone (what a merged sketch reports).
+    result<double> try_register_estimate() const noexcept {
+        double out = 0;
+        return this->make(sketch_hll_register_estimate(this->data(), this->size(), &out), out);
+    }
+    /// Bytes to_bytes / export_to write (compact in small mode).
+    result<std::size_t> try_exported_size() const noexcept { return detail::hll_api::export_size(this->data(), this->size()); }
+    /// Union; `other`'s precision must be at least this one's.
+    SKETCHES_DETAIL_MERGE_OP(merge, sketch_hll_merge)
+    /// A copy at precision `p` (lower, or any while in small mode).
+    result<owned_type> try_downsize(int p) const noexcept {
+        return detail::create_owned<owned_type>(try_image_size(p), [&](void *buf, std::size_t len) {
+            return sketch_hll_downsize(this->data(), this->size(), buf, len, static_cast<std::uint8_t>(p));
+        });
+    }
+    /// The same into caller memory (at least image_size(p) bytes).
+    result<view_type> try_downsize_into(int p, void *buf, std::size_t len) const noexcept {
+        if (p < 0 || p > 255) return result<view_type>{status::invalid_parameter, {}};
+        return detail::init_view<view_type>(buf, len, [&] {
+            return sketch_hll_downsize(this->data(), this->size(), buf, len, static_cast<std::uint8_t>(p));
+        });
+    }
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static std::uint64_t image_size(int p) { return detail::value(try_image_size(p)); }
+    [[nodiscard]] static owned_type create(int p, std::uint64_t seed = 0) { return detail::value(try_create(p, seed)); }
+    [[nodiscard]] static view_type init(void *buf, std::size_t len, int p, std::uint64_t seed = 0) {
+        return detail::value(try_init(buf, len, p, seed));
+    }
+    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_BATCH_PLAIN_THROWING
+    [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
+    [[nodiscard]] double register_estimate() const { return detail::value(try_register_estimate()); }
+    [[nodiscard]] std::size_t exported_size() const { return detail::value(try_exported_size()); }
+    SKETCHES_DETAIL_MERGE_THROWING(merge)
+    [[nodiscard]] owned_type downsize(int p) const { return detail::value(try_downsize(p)); }
+    [[nodiscard]] view_type downsize_into(int p, void *buf, std::size_t len) const {
+        return detail::value(try_downsize_into(p, buf, len));
+    }
+#endif
+};
+using hll_sketch = basic_hll<detail::owned_storage>;
+using hll_view = basic_hll<detail::ref_storage<true>>;
+using hll_const_view = basic_hll<detail::ref_storage<false>>;
+
+/* ---------------- UltraLogLog ---------------- */
+
+/// UltraLogLog (sketch_ull_*): 8-bit registers, martingale, FGRA and
+/// maximum-likelihood estimates, conversion to HyperLogLog.
+/// image_size(p), create, init; add -> changed, add_hash, add_batch,
+/// add_hash_batch; estimate, register_estimate, ml_estimate, merge,
+/// to_hll(), to_hll_into(buf, len). Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
+template <class Storage>
+class basic_ull : public detail::sketch_base<basic_ull, detail::ull_api, Storage> {
+    using base = detail::sketch_base<basic_ull, detail::ull_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+
+    static result<std::uint64_t> try_image_size(int p) noexcept {
+        result<std::uint64_t> r;
+        r.status = p < 0 || p > 255 ? status::invalid_parameter
+                                    : detail::st(sketch_ull_size(static_cast<std::uint8_t>(p), &r.value));
+        return r;
+    }
+    static result<owned_type> try_create(int p, std::uint64_t seed = 0) noexcept {
+        return detail::create_owned<owned_type>(try_image_size(p), [&](void *buf, std::size_t len) {
+            return sketch_ull_init(buf, len, static_cast<std::uint8_t>(p), seed);
+        });
+    }
+    static result<view_type> try_init(void *buf, std::size_t len, int p, std::uint64_t seed = 0) noexcept {
+        if (p < 0 || p > 255) return result<view_type>{status::invalid_parameter, {}};
+        return detail::init_view<view_type>(
+            buf, len, [&] { return sketch_ull_init(buf, len, static_cast<std::uint8_t>(p), seed); });
+    }
+
+    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_ull)
+    SKETCHES_DETAIL_BATCH_PLAIN_OPS(sketch_ull)
+    /// Martingale estimate while unmerged, FGRA after a merge.
+    result<double> try_estimate() const noexcept {
+        double out = 0;
+        return this->make(sketch_ull_estimate(this->data(), this->size(), &out), out);
+    }
+    /// FGRA from the registers alone. O(m).
+    result<double> try_register_estimate() const noexcept {
+        double out = 0;
+        return this->make(sketch_ull_register_estimate(this->data(), this->size(), &out), out);
+    }
+    /// Maximum likelihood from the registers. O(m).
+    result<double> try_ml_estimate() const noexcept {
+        double out = 0;
+        return this->make(sketch_ull_ml_estimate(this->data(), this->size(), &out), out);
+    }
+    SKETCHES_DETAIL_MERGE_OP(merge, sketch_ull_merge)
+    /// The HyperLogLog the same hashes give (same precision and seed).
+    result<hll_sketch> try_to_hll() const noexcept {
+        result<ull_stats> s = this->try_stats();
+        if (!s.ok()) return result<hll_sketch>{s.status, {}};
+        return detail::create_owned<hll_sketch>(hll_sketch::try_image_size(s.value.precision),
+                                                [&](void *buf, std::size_t len) {
+                                                    return sketch_ull_to_hll(this->data(), this->size(), buf, len);
+                                                });
+    }
+    /// The same into caller memory (at least hll image_size(p) bytes).
+    result<hll_view> try_to_hll_into(void *buf, std::size_t len) const noexcept {
+        return detail::init_view<hll_view>(buf, len,
+                                           [&] { return sketch_ull_to_hll(this->data(), this->size(), buf, len); });
+    }
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static std::uint64_t image_size(int p) { return detail::value(try_image_size(p)); }
+    [[nodiscard]] static owned_type create(int p, std::uint64_t seed = 0) { return detail::value(try_create(p, seed)); }
+    [[nodiscard]] static view_type init(void *buf, std::size_t len, int p, std::uint64_t seed = 0) {
+        return detail::value(try_init(buf, len, p, seed));
+    }
+    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_BATCH_PLAIN_THROWING
+    [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
+    [[nodiscard]] double register_estimate() const { return detail::value(try_register_estimate()); }
+    [[nodiscard]] double ml_estimate() const { return detail::value(try_ml_estimate()); }
+    SKETCHES_DETAIL_MERGE_THROWING(merge)
+    [[nodiscard]] hll_sketch to_hll() const { return detail::value(try_to_hll()); }
+    [[nodiscard]] hll_view to_hll_into(void *buf, std::size_t len) const { return detail::value(try_to_hll_into(buf, len)); }
+#endif
+};
+using ull_sketch = basic_ull<detail::owned_storage>;
+using ull_view = basic_ull<detail::ref_storage<true>>;
+using ull_const_view = basic_ull<detail::ref_storage<false>>;
+
+/* ---------------- Count-Min ---------------- */
+
+/// Count-Min (sketch_countmin_*): saturating counters, weights,
+/// conservative update (set params.conservative), merge.
+/// plan(epsilon, delta), plan_size(width, depth), image_size, create, init;
+/// add(key [, weight]), add_hash, add_batch(keys [, weights]),
+/// add_hash_batch; estimate(key), estimate_hash, estimate_batch(keys [, out]),
+/// estimate_hash_batch; merge. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
+template <class Storage>
+class basic_countmin : public detail::sketch_base<basic_countmin, detail::countmin_api, Storage> {
+    using base = detail::sketch_base<basic_countmin, detail::countmin_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+    using params_type = countmin_params;
+
+    /// width = ceil(e / epsilon), depth = ceil(ln(1 / delta)); 32-bit
+    /// counters, plain update (edit the struct to change them).
+    static result<countmin_params> try_plan(double epsilon, double delta) noexcept {
+        result<countmin_params> r;
+        r.status = detail::st(sketch_countmin_plan(epsilon, delta, &r.value));
+        return r;
+    }
+    static result<countmin_params> try_plan_size(std::uint64_t width, std::uint32_t depth) noexcept {
+        result<countmin_params> r;
+        r.status = detail::st(sketch_countmin_plan_size(width, depth, &r.value));
+        return r;
+    }
+    static result<std::uint64_t> try_image_size(const countmin_params &params) noexcept {
+        result<std::uint64_t> r;
+        r.status = detail::st(sketch_countmin_size(&params, &r.value));
+        return r;
+    }
+    static result<owned_type> try_create(const countmin_params &params, std::uint64_t seed = 0) noexcept {
+        return detail::create_owned<owned_type>(try_image_size(params), [&](void *buf, std::size_t len) {
+            return sketch_countmin_init(buf, len, &params, seed);
+        });
+    }
+    static result<owned_type> try_create(double epsilon, double delta, std::uint64_t seed = 0) noexcept {
+        result<countmin_params> p = try_plan(epsilon, delta);
+        if (!p.ok()) return result<owned_type>{p.status, {}};
+        return try_create(p.value, seed);
+    }
+    static result<view_type> try_init(void *buf, std::size_t len, const countmin_params &params,
+                                      std::uint64_t seed = 0) noexcept {
+        return detail::init_view<view_type>(buf, len, [&] { return sketch_countmin_init(buf, len, &params, seed); });
+    }
+
+    /// Adds `weight` occurrences of a key.
+    status try_add(byte_view key, std::uint64_t weight = 1) noexcept {
+        return detail::st(sketch_countmin_add(this->mdata(), this->size(), key.data(), key.size(), weight));
+    }
+    status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
+        return detail::st(sketch_countmin_add_u64(this->mdata(), this->size(), key, weight));
+    }
+    status try_add_hash(std::uint64_t hash, std::uint64_t weight = 1) noexcept {
+        return detail::st(sketch_countmin_add_hash(this->mdata(), this->size(), hash, weight));
+    }
+    /// Adds keys; `weights` empty (1 each) or one per key.
+    template <class Keys, detail::if_keys<Keys> = 0>
+    status try_add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+        std::size_t n = detail::key_count(keys);
+        const std::uint64_t *w = nullptr;
+        status s = detail::weights_ptr(weights, n, w);
+        if (s != status::ok) return s;
+        void *buf = this->mdata();
+        return detail::with_keys(
+            keys, n,
+            [&](const sketch_slice *k, std::size_t c) { return sketch_countmin_add_batch(buf, this->size(), k, c, w); },
+            [&](const std::uint64_t *k, std::size_t c) {
+                return sketch_countmin_add_u64_batch(buf, this->size(), k, c, w);
+            });
+    }
+    status try_add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+        const std::uint64_t *w = nullptr;
+        status s = detail::weights_ptr(weights, keys.count, w);
+        if (s != status::ok) return s;
+        return detail::st(sketch_countmin_add_packed(this->mdata(), this->size(), keys.data, keys.data_len,
+                                                     keys.offsets, keys.count, w));
+    }
+    status try_add_hash_batch(array_view<const std::uint64_t> hashes,
+                              array_view<const std::uint64_t> weights = {}) noexcept {
+        const std::uint64_t *w = nullptr;
+        status s = detail::weights_ptr(weights, hashes.size(), w);
+        if (s != status::ok) return s;
+        return detail::st(
+            sketch_countmin_add_hash_batch(this->mdata(), this->size(), hashes.data(), hashes.size(), w));
+    }
+    /// Estimated count (never below the truth).
+    result<std::uint64_t> try_estimate(byte_view key) const noexcept {
+        std::uint64_t out = 0;
+        return this->make(sketch_countmin_estimate(this->data(), this->size(), key.data(), key.size(), &out), out);
+    }
+    result<std::uint64_t> try_estimate(std::uint64_t key) const noexcept {
+        std::uint64_t out = 0;
+        return this->make(sketch_countmin_estimate_u64(this->data(), this->size(), key, &out), out);
+    }
+    result<std::uint64_t> try_estimate_hash(std::uint64_t hash) const noexcept {
+        std::uint64_t out = 0;
+        return this->make(sketch_countmin_estimate_hash(this->data(), this->size(), hash, &out), out);
+    }
+    template <class Keys, detail::if_keys<Keys> = 0>
+    status try_estimate_batch(const Keys &keys, array_view<std::uint64_t> out) const noexcept {
+        std::size_t n = detail::key_count(keys);
+        status s = detail::out_required(out, n);
+        if (s != status::ok) return s;
+        return detail::with_keys(
+            keys, n,
+            [&](const sketch_slice *k, std::size_t c) {
+                return sketch_countmin_estimate_batch(this->data(), this->size(), k, c, out.data());
+            },
+            [&](const std::uint64_t *k, std::size_t c) {
+                return sketch_countmin_estimate_u64_batch(this->data(), this->size(), k, c, out.data());
+            });
+    }
+    status try_estimate_batch(const packed_view &keys, array_view<std::uint64_t> out) const noexcept {
+        status s = detail::out_required(out, keys.count);
+        if (s != status::ok) return s;
+        return detail::st(sketch_countmin_estimate_packed(this->data(), this->size(), keys.data, keys.data_len,
+                                                          keys.offsets, keys.count, out.data()));
+    }
+    status try_estimate_hash_batch(array_view<const std::uint64_t> hashes, array_view<std::uint64_t> out) const noexcept {
+        status s = detail::out_required(out, hashes.size());
+        if (s != status::ok) return s;
+        return detail::st(
+            sketch_countmin_estimate_hash_batch(this->data(), this->size(), hashes.data(), hashes.size(), out.data()));
+    }
+    /// Counter-wise saturating addition.
+    SKETCHES_DETAIL_MERGE_OP(merge, sketch_countmin_merge)
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static countmin_params plan(double epsilon, double delta) {
+        return detail::value(try_plan(epsilon, delta));
+    }
+    [[nodiscard]] static countmin_params plan_size(std::uint64_t width, std::uint32_t depth) {
+        return detail::value(try_plan_size(width, depth));
+    }
+    [[nodiscard]] static std::uint64_t image_size(const countmin_params &params) {
+        return detail::value(try_image_size(params));
+    }
+    [[nodiscard]] static owned_type create(const countmin_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_create(params, seed));
+    }
+    [[nodiscard]] static owned_type create(double epsilon, double delta, std::uint64_t seed = 0) {
+        return detail::value(try_create(epsilon, delta, seed));
+    }
+    [[nodiscard]] static view_type init(void *buf, std::size_t len, const countmin_params &params,
+                                        std::uint64_t seed = 0) {
+        return detail::value(try_init(buf, len, params, seed));
+    }
+    void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
+    void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
+    void add_hash(std::uint64_t hash, std::uint64_t weight = 1) { detail::check(try_add_hash(hash, weight)); }
+    template <class Keys, detail::if_keys<Keys> = 0>
+    void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
+        detail::check(try_add_batch(keys, weights));
+    }
+    void add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) {
+        detail::check(try_add_batch(keys, weights));
+    }
+    void add_hash_batch(array_view<const std::uint64_t> hashes, array_view<const std::uint64_t> weights = {}) {
+        detail::check(try_add_hash_batch(hashes, weights));
+    }
+    [[nodiscard]] std::uint64_t estimate(byte_view key) const { return detail::value(try_estimate(key)); }
+    [[nodiscard]] std::uint64_t estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
+    [[nodiscard]] std::uint64_t estimate_hash(std::uint64_t hash) const { return detail::value(try_estimate_hash(hash)); }
+    template <class Keys, detail::if_keys<Keys> = 0>
+    void estimate_batch(const Keys &keys, array_view<std::uint64_t> out) const {
+        detail::check(try_estimate_batch(keys, out));
+    }
+    void estimate_batch(const packed_view &keys, array_view<std::uint64_t> out) const {
+        detail::check(try_estimate_batch(keys, out));
+    }
+    void estimate_hash_batch(array_view<const std::uint64_t> hashes, array_view<std::uint64_t> out) const {
+        detail::check(try_estimate_hash_batch(hashes, out));
+    }
+    template <class Keys, detail::if_keys<Keys> = 0>
+    [[nodiscard]] std::vector<std::uint64_t> estimate_batch(const Keys &keys) const {
+        std::vector<std::uint64_t> out(detail::key_count(keys));
+        detail::check(try_estimate_batch(keys, out));
+        return out;
+    }
+    [[nodiscard]] std::vector<std::uint64_t> estimate_batch(const packed_view &keys) const {
+        std::vector<std::uint64_t> out(keys.count);
+        detail::check(try_estimate_batch(keys, out));
+        return out;
+    }
+    [[nodiscard]] std::vector<std::uint64_t> estimate_hash_batch(array_view<const std::uint64_t> hashes) const {
+        std::vector<std::uint64_t> out(hashes.size());
+        detail::check(try_estimate_hash_batch(hashes, out));
+        return out;
+    }
+    SKETCHES_DETAIL_MERGE_THROWING(merge)
+#endif
+};
+using countmin_sketch = basic_countmin<detail::owned_storage>;
+using countmin_view = basic_countmin<detail::ref_storage<true>>;
+using countmin_const_view = basic_countmin<detail::ref_storage<false>>;
+
+/* ---------------- Top-k ---------------- */
+
+/// Top-k heavy hitters (sketch_topk_*, Space-Saving): keys stored inline up
+/// to a maximum length fixed at creation (a longer key is refused with
+/// status::key_too_long, never truncated). Integer keys are stored as their
+/// 8 little-endian bytes. image_size(capacity, max_key_len), create, init;
+/// add(key [, weight]), add_batch(keys [, weights]) all or nothing;
+/// estimate(key) -> {count, error, listed}; list() -> topk_entry (keys
+/// copied), list_into(items) (keys pointing into the buffer); merge. Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
+template <class Storage>
+class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Storage> {
+    using base = detail::sketch_base<basic_topk, detail::topk_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+
+    static result<std::uint64_t> try_image_size(std::uint32_t capacity, std::uint32_t max_key_len) noexcept {
+        result<std::uint64_t> r;
+        r.status = detail::st(sketch_topk_size(capacity, max_key_len, &r.value));
+        return r;
+    }
+    static result<owned_type> try_create(std::uint32_t capacity, std::uint32_t max_key_len,
+                                         std::uint64_t seed = 0) noexcept {
+        return detail::create_owned<owned_type>(try_image_size(capacity, max_key_len), [&](void *buf, std::size_t len) {
+            return sketch_topk_init(buf, len, capacity, max_key_len, seed);
+        });
+    }
+    static result<view_type> try_init(void *buf, std::size_t len, std::uint32_t capacity, std::uint32_t max_key_len,
+                                      std::uint64_t seed = 0) noexcept {
+        return detail::init_view<view_type>(
+            buf, len, [&] { return sketch_topk_init(buf, len, capacity, max_key_len, seed); });
+    }
+
+    status try_add(byte_view key, std::uint64_t weight = 1) noexcept {
+        return detail::st(sketch_topk_add(this->mdata(), this->size(), key.data(), key.size(), weight));
+    }
+    status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
+        return detail::st(sketch_topk_add_u64(this->mdata(), this->size(), key, weight));
+    }
+    /// Adds keys (all or nothing: a key too long changes nothing); `weights`
+    /// empty (1 each) or one per key.
+    template <class Keys, detail::if_keys<Keys> = 0>
+    status try_add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+        std::size_t n = detail::key_count(keys);
+        const std::uint64_t *w = nullptr;
+        status s = detail::weights_ptr(weights, n, w);
+        if (s != status::ok) return s;
+        void *buf = this->mdata();
+        return detail::with_keys(
+            keys, n, [&](const sketch_slice *k, std::size_t c) { return sketch_topk_add_batch(buf, this->size(), k, c, w); },
+            [&](const std::uint64_t *k, std::size_t c) { return sketch_topk_add_u64_batch(buf, this->size(), k, c, w); });
+    }
+    status try_add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+        const std::uint64_t *w = nullptr;
+        status s = detail::weights_ptr(weights, keys.count, w);
+        if (s != status::ok) return s;
+        return detail::st(sketch_topk_add_packed(this->mdata(), this->size(), keys.data, keys.data_len, keys.offsets,
+                                                 keys.count, w));
+    }
+    /// The count bounds of one key (listed = it has a counter).
+    result<topk_estimate> try_estimate(byte_view key) const noexcept {
+        result<topk_estimate> r;
+        r.status = detail::st(sketch_topk_estimate(this->data(), this->size(), key.data(), key.size(), &r.value));
+        return r;
+    }
+    result<topk_estimate> try_estimate(std::uint64_t key) const noexcept {
+        std::array<unsigned char, 8> b = detail::le_bytes(key);
+        return try_estimate(byte_view(b));
+    }
+    /// Writes up to items.size() listed keys, largest count first; the value
+    /// is how many. Key pointers point into this buffer: valid until the
+    /// sketch changes or is freed.
+    result<std::size_t> try_list_into(array_view<topk_item> items) const noexcept {
+        result<std::size_t> r;
+        r.status = detail::st(sketch_topk_list(this->data(), this->size(), items.data(), items.size(), &r.value));
+        return r;
+    }
+    /// Every listed key, largest count first, keys copied.
+    result<std::vector<topk_entry>> try_list() const {
+        result<std::vector<topk_entry>> r;
+        result<topk_stats> s = this->try_stats();
+        if (!s.ok()) {
+            r.status = s.status;
+            return r;
+        }
+        std::vector<topk_item> items(s.value.used);
+        result<std::size_t> n = try_list_into(items);
+        r.status = n.status;
+        if (!n.ok()) return r;
+        r.value.reserve(n.value);
+        for (std::size_t i = 0; i < n.value; i++) {
+            const topk_item &it = items[i];
+            r.value.push_back(topk_entry{std::string(reinterpret_cast<const char *>(it.key), it.key_len), it.count, it.error});
+        }
+        return r;
+    }
+    /// Keeps the keys with the largest combined estimates.
+    SKETCHES_DETAIL_MERGE_OP(merge, sketch_topk_merge)
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static std::uint64_t image_size(std::uint32_t capacity, std::uint32_t max_key_len) {
+        return detail::value(try_image_size(capacity, max_key_len));
+    }
+    [[nodiscard]] static owned_type create(std::uint32_t capacity, std::uint32_t max_key_len, std::uint64_t seed = 0) {
+        return detail::value(try_create(capacity, max_key_len, seed));
+    }
+    [[nodiscard]] static view_type init(void *buf, std::size_t len, std::uint32_t capacity, std::uint32_t max_key_len,
+                                        std::uint64_t seed = 0) {
+        return detail::value(try_init(buf, len, capacity, max_key_len, seed));
+    }
+    void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
+    void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
+    template <class Keys, detail::if_keys<Keys> = 0>
+    void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
+        detail::check(try_add_batch(keys, weights));
+    }
+    void add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) {
+        detail::check(try_add_batch(keys, weights));
+    }
+    [[nodiscard]] topk_estimate estimate(byte_view key) const { return detail::value(try_estimate(key)); }
+    [[nodiscard]] topk_estimate estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
+    std::size_t list_into(array_view<topk_item> items) const { return detail::value(try_list_into(items)); }
+    [[nodiscard]] std::vector<topk_entry> list() const { return detail::value(try_list()); }
+    SKETCHES_DETAIL_MERGE_THROWING(merge)
+#endif
+};
+using topk_sketch = basic_topk<detail::owned_storage>;
+using topk_view = basic_topk<detail::ref_storage<true>>;
+using topk_const_view = basic_topk<detail::ref_storage<false>>;
+
+/* ---------------- MinHash ---------------- */
+
+/// MinHash (sketch_minhash_*): k registers, one-permutation hashing with
+/// densification. image_size(k), create(k [, seed]), init; add -> changed,
+/// add_hash, add_batch, add_hash_batch; jaccard(other), signature(),
+/// signature_into(out), merge (union). Shared by every family: stats, clear, to_bytes / export_to,
+/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// const_view; every operation also has a try_ form.
+template <class Storage>
+class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_api, Storage> {
+    using base = detail::sketch_base<basic_minhash, detail::minhash_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+
+    static result<std::uint64_t> try_image_size(std::uint32_t k) noexcept {
+        result<std::uint64_t> r;
+        r.status = detail::st(sketch_minhash_size(k, &r.value));
+        return r;
+    }
+    static result<owned_type> try_create(std::uint32_t k, std::uint64_t seed = 0) noexcept {
+        return detail::create_owned<owned_type>(try_image_size(k), [&](void *buf, std::size_t len) {
+            return sketch_minhash_init(buf, len, k, seed);
+        });
+    }
+    static result<view_type> try_init(void *buf, std::size_t len, std::uint32_t k, std::uint64_t seed = 0) noexcept {
+        return detail::init_view<view_type>(buf, len, [&] { return sketch_minhash_init(buf, len, k, seed); });
+    }
+
+    /// Adds a key; the value is true when its bin's minimum dropped.
+    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_minhash)
+    SKETCHES_DETAIL_BATCH_PLAIN_OPS(sketch_minhash)
+    /// Estimated Jaccard similarity with `other` (same k and seed).
+    result<double> try_jaccard(const const_view_type &other) const noexcept {
+        double out = 0;
+        return this->make(sketch_minhash_jaccard(this->data(), this->size(), other.data(), other.size(), &out), out);
+    }
+    /// The k densified signature values into `out` (exactly k).
+    status try_signature_into(array_view<std::uint64_t> out) const noexcept {
+        return detail::st(sketch_minhash_signature(this->data(), this->size(), out.data(), out.size()));
+    }
+    result<std::vector<std::uint64_t>> try_signature() const {
+        result<std::vector<std::uint64_t>> r;
+        result<minhash_stats> s = this->try_stats();
+        if (!s.ok()) {
+            r.status = s.status;
+            return r;
+        }
+        r.value.resize(s.value.registers);
+        r.status = try_signature_into(r.value);
+        if (!r.ok()) r.value.clear();
+        return r;
+    }
+    /// Register-wise minimum (the sketch of the union).
+    SKETCHES_DETAIL_MERGE_OP(merge, sketch_minhash_merge)
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static std::uint64_t image_size(std::uint32_t k) { return detail::value(try_image_size(k)); }
+    [[nodiscard]] static owned_type create(std::uint32_t k, std::uint64_t seed = 0) {
+        return detail::value(try_create(k, seed));
+    }
+    [[nodiscard]] static view_type init(void *buf, std::size_t len, std::uint32_t k, std::uint64_t seed = 0) {
+        return detail::value(try_init(buf, len, k, seed));
+    }
+    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_BATCH_PLAIN_THROWING
+    [[nodiscard]] double jaccard(const const_view_type &other) const { return detail::value(try_jaccard(other)); }
+    void signature_into(array_view<std::uint64_t> out) const { detail::check(try_signature_into(out)); }
+    [[nodiscard]] std::vector<std::uint64_t> signature() const { return detail::value(try_signature()); }
+    SKETCHES_DETAIL_MERGE_THROWING(merge)
+#endif
+};
+using minhash_sketch = basic_minhash<detail::owned_storage>;
+using minhash_view = basic_minhash<detail::ref_storage<true>>;
+using minhash_const_view = basic_minhash<detail::ref_storage<false>>;
+
+#undef SKETCHES_DETAIL_CONTAINS_OPS
+#undef SKETCHES_DETAIL_CONTAINS_THROWING
+#undef SKETCHES_DETAIL_BATCH_BOOL_OPS
+#undef SKETCHES_DETAIL_BATCH_BOOL_THROWING
+#undef SKETCHES_DETAIL_BATCH_PLAIN_OPS
+#undef SKETCHES_DETAIL_BATCH_PLAIN_THROWING
+#undef SKETCHES_DETAIL_ADD_BOOL_OPS
+#undef SKETCHES_DETAIL_ADD_BOOL_THROWING
+#undef SKETCHES_DETAIL_CAPACITY_OPS
+#undef SKETCHES_DETAIL_CAPACITY_THROWING
+#undef SKETCHES_DETAIL_MERGE_OP
+#undef SKETCHES_DETAIL_MERGE_THROWING
+#undef SKETCHES_DETAIL_FAMILY_TYPES
+
+} // namespace sketches
+
+#endif /* SKETCHES_HPP */

@@ -1,0 +1,255 @@
+// The status-returning forms of include/sketches.hpp, built with
+// -fno-exceptions (as proxies and firmware build): SKETCHES_EXCEPTIONS is 0,
+// the throwing forms are not declared, and every family works through its
+// try_ forms, reporting the C statuses (and out_of_memory) by value.
+// Built and run by tests/tests/cpp.rs. Prints "N passed, N failed".
+#include "sketches.hpp"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+#error "build this test with -fno-exceptions"
+#endif
+static_assert(SKETCHES_EXCEPTIONS == 0, "no exceptions: only the try_ forms");
+
+namespace {
+
+int passed = 0;
+int failed = 0;
+
+void check(bool ok, const char *what, int line) {
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        std::fprintf(stderr, "cpp_noexcept_test.cpp:%d: check failed: %s\n", line, what);
+    }
+}
+#define CHECK(cond) check(static_cast<bool>(cond), #cond, __LINE__)
+
+using sketches::status;
+using u64 = std::uint64_t;
+
+/* The throwing forms do not exist in this build. */
+template <class T, class = void>
+struct has_throwing_add : std::false_type {};
+template <class T>
+struct has_throwing_add<T, std::void_t<decltype(std::declval<T &>().add(std::string_view()))>> : std::true_type {};
+template <class T, class = void>
+struct has_throwing_create : std::false_type {};
+template <class T>
+struct has_throwing_create<T, std::void_t<decltype(T::create(std::uint64_t{1}, 0.1))>> : std::true_type {};
+template <class T, class = void>
+struct has_try_add : std::false_type {};
+template <class T>
+struct has_try_add<T, std::void_t<decltype(std::declval<T &>().try_add(std::string_view()))>> : std::true_type {};
+static_assert(!has_throwing_add<sketches::bloom_filter>::value && !has_throwing_add<sketches::hll_sketch>::value);
+static_assert(!has_throwing_create<sketches::bloom_filter>::value);
+static_assert(has_try_add<sketches::bloom_filter>::value && has_try_add<sketches::topk_view>::value);
+// The try_ forms are noexcept.
+static_assert(noexcept(std::declval<sketches::bloom_filter &>().try_add(std::string_view())));
+static_assert(noexcept(sketches::bloom_filter::try_create(std::uint64_t{1}, 0.1)));
+static_assert(noexcept(sketches::cuckoo_filter::try_from_bytes(sketches::byte_view())));
+
+std::vector<std::string> make_keys(const char *prefix, int n) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < n; i++) keys.push_back(prefix + std::to_string(i));
+    return keys;
+}
+
+template <class A, class B>
+bool same_image(const A &a, const B &b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+/* The round trip every family shares, through try_ forms only. */
+template <class Sketch>
+void check_round_trip(const Sketch &s) {
+    sketches::result<std::vector<std::uint8_t>> bytes = s.try_to_bytes();
+    CHECK(bytes.ok() && !bytes.value.empty());
+    CHECK(Sketch::try_verify(bytes.value) == status::ok);
+    sketches::result<typename Sketch::owned_type> back = Sketch::try_from_bytes(bytes.value);
+    CHECK(back.ok() && back->try_to_bytes().value == bytes.value);
+    sketches::result<typename Sketch::owned_type> copy = s.try_clone();
+    CHECK(copy.ok() && same_image(*copy, s));
+    std::vector<std::uint8_t> damaged = bytes.value;
+    damaged[damaged.size() - 1] ^= 0x10;
+    CHECK(Sketch::try_from_bytes(damaged).status == status::checksum_mismatch);
+    CHECK(Sketch::try_verify(std::string_view("short")) != status::ok);
+    std::vector<std::uint8_t> out(bytes.value.size());
+    sketches::result<std::size_t> w = s.try_export_to(out.data(), out.size());
+    CHECK(w.ok() && w.value == bytes.value.size() && out == bytes.value);
+    CHECK(s.try_export_to(out.data(), 3).status == status::buffer_too_small);
+    CHECK(s.try_stats().ok());
+    // Into caller memory.
+    sketches::result<std::uint64_t> need = Sketch::try_import_size(bytes.value);
+    CHECK(need.ok() && need.value == back->size());
+    CHECK(Sketch::try_import_size(damaged).status == status::checksum_mismatch);
+    std::size_t len = back->size();
+    void *mem = std::aligned_alloc(64, (len + 63) / 64 * 64);
+    sketches::result<typename Sketch::view_type> view = Sketch::try_from_bytes(bytes.value, mem, len);
+    CHECK(view.ok() && view->data() == mem);
+    typename Sketch::const_view_type cv = *view;
+    CHECK(cv.try_stats().ok());
+    CHECK(view->try_clear() == status::ok);
+    std::free(mem);
+    // What a move leaves behind.
+    typename Sketch::owned_type moved = std::move(back.value);
+    CHECK(back.value.size() == 0 && back.value.try_stats().status == status::buffer_too_small);
+    CHECK(moved.try_stats().ok());
+}
+
+void test_filters() {
+    // Bloom
+    sketches::result<sketches::bloom_params> p = sketches::bloom_filter::try_plan(1000, 0.01);
+    CHECK(p.ok() && p->hashes == 7);
+    CHECK(sketches::bloom_filter::try_plan(0, 0.01).status == status::invalid_parameter);
+    CHECK(sketches::bloom_filter::try_plan_bits(64, 0).status == status::invalid_parameter);
+    CHECK(sketches::bloom_filter::try_create(1000, 2.0).status == status::invalid_parameter);
+    sketches::result<sketches::bloom_filter> bf = sketches::bloom_filter::try_create(*p, 3);
+    CHECK(bf.ok());
+    sketches::bloom_filter f = std::move(bf.value);
+    sketches::result<bool> added = f.try_add("alice");
+    CHECK(added.ok() && added.value);
+    CHECK(f.try_add("alice").value == false);
+    CHECK(f.try_add(u64{7}).ok() && f.try_add_hash(sketches::hash("h", 3)).ok());
+    CHECK(f.try_contains("alice").value && !f.try_contains("bob").value && f.try_contains(u64{7}).value);
+    CHECK(f.try_contains_hash(sketches::hash("h", 3)).value);
+    std::vector<std::string> keys = make_keys("k", 100);
+    std::array<bool, 100> out{};
+    CHECK(f.try_add_batch(keys) == status::ok);
+    CHECK(f.try_contains_batch(keys, out) == status::ok && out[0] && out[99]);
+    std::array<bool, 3> small{};
+    CHECK(f.try_contains_batch(keys, small) == status::buffer_too_small);
+    sketches::packed_keys packed;
+    for (const auto &k : keys) CHECK(packed.try_push_back(k) == status::ok);
+    CHECK(f.try_contains_batch(packed.view(), out) == status::ok && out[50]);
+    std::vector<u64> ints{1, 2, 3};
+    CHECK(f.try_add_batch(ints) == status::ok && f.try_add_hash_batch(ints) == status::ok);
+    CHECK(f.try_contains_hash_batch(ints, small) == status::ok && small[0]);
+    CHECK(f.try_capacity_flags().ok() && f.try_capacity_flags().value == 0);
+    sketches::bloom_filter g = std::move(sketches::bloom_filter::try_create(*p, 3).value);
+    CHECK(g.try_merge(f) == status::ok && g.try_contains("alice").value);
+    CHECK(g.try_intersect(f) == status::ok);
+    CHECK(g.try_merge(g) == status::overlap);
+    CHECK(g.try_merge(sketches::bloom_filter::try_create(*p, 4).value) == status::incompatible);
+    check_round_trip(f);
+    // Allocation failure is a status here (std::bad_alloc in the throwing form).
+    sketches::result<sketches::bloom_params> huge = sketches::bloom_filter::try_plan_bits(u64{1} << 56, 7);
+    CHECK(huge.ok() && sketches::bloom_filter::try_create(*huge).status == status::out_of_memory);
+    // A filter in caller memory on the stack.
+    alignas(64) unsigned char stack[1024];
+    sketches::bloom_params sp = sketches::bloom_filter::try_plan_bits(2048, 3).value;
+    sketches::result<sketches::bloom_view> sv = sketches::bloom_view::try_init(stack, sizeof stack, sp, 1);
+    CHECK(sv.ok() && sv->try_add("x").value && sv->try_contains("x").value);
+    CHECK(sketches::bloom_view::try_init(stack + 1, sizeof stack - 8, sp, 1).status == status::misaligned);
+
+    // Split-block
+    sketches::result<sketches::sbbf_filter> sb = sketches::sbbf_filter::try_create(1000, 0.01, 2);
+    CHECK(sb.ok() && sb->try_add("x").value && sb->try_contains("x").value && sb->try_bitset().ok());
+    CHECK(sketches::sbbf_filter::try_plan_parquet(1000, 0.01).ok());
+    CHECK(sketches::sbbf_filter::try_plan_blocks(4, 9).status == status::invalid_parameter);
+    CHECK(sb->try_add_batch(keys) == status::ok);
+    check_round_trip(*sb);
+
+    // Counting
+    sketches::result<sketches::counting_filter> cf = sketches::counting_filter::try_create(1000, 0.01, 2);
+    CHECK(cf.ok() && cf->try_add("x").ok() && cf->try_remove("x") == status::ok);
+    CHECK(cf->try_remove("x") == status::not_present);
+    std::array<bool, 100> removed{};
+    CHECK(cf->try_add_batch(keys) == status::ok && cf->try_remove_batch(keys, removed) == status::ok && removed[7]);
+    CHECK(cf->try_remove_batch(keys, removed) == status::ok && !removed[7]);
+    CHECK(cf->try_merge(*cf) == status::overlap);
+    check_round_trip(*cf);
+
+    // Cuckoo: full is a status.
+    sketches::result<sketches::cuckoo_params> cp = sketches::cuckoo_filter::try_plan_buckets(2, 8);
+    sketches::result<sketches::cuckoo_filter> cu = sketches::cuckoo_filter::try_create(*cp, 1);
+    CHECK(cu.ok());
+    status last = status::ok;
+    for (u64 i = 0; i < 64 && last == status::ok; i++) last = cu->try_add(i);
+    CHECK(last == status::full);
+    std::array<bool, 3> placed{};
+    CHECK(cu->try_add_batch(ints, placed) == status::ok);
+    CHECK(cu->try_add_batch(ints) == status::ok); // the wrapper supplies the required output
+    sketches::cuckoo_filter big = std::move(sketches::cuckoo_filter::try_create(1000, 0.01, 1).value);
+    CHECK(big.try_add("a") == status::ok && big.try_count("a").value == 1 && big.try_remove("a") == status::ok);
+    CHECK(big.try_remove("a") == status::not_present);
+    CHECK(cu->try_merge(big) == status::incompatible);
+    sketches::cuckoo_filter donor = std::move(sketches::cuckoo_filter::try_create(*cp, 1).value);
+    for (u64 i = 100; i < 106; i++) (void)donor.try_add(i);
+    CHECK(cu->try_merge(donor) == status::full);
+    check_round_trip(big);
+}
+
+void test_counters() {
+    // HyperLogLog, with the compact small-mode round trip.
+    sketches::result<sketches::hll_sketch> h = sketches::hll_sketch::try_create(12, 5);
+    CHECK(h.ok() && h->try_add("a").value && !h->try_add("a").value);
+    CHECK(sketches::hll_sketch::try_create(2).status == status::invalid_parameter);
+    CHECK(h->try_estimate().value == 1.0 && h->try_register_estimate().ok());
+    sketches::result<std::size_t> compact = h->try_exported_size();
+    CHECK(compact.ok() && compact.value < h->size());
+    check_round_trip(*h);
+    std::vector<std::string> keys = make_keys("h", 5000);
+    CHECK(h->try_add_batch(keys) == status::ok);
+    sketches::result<sketches::hll_sketch> low = h->try_downsize(10);
+    CHECK(low.ok() && low->try_stats().value.precision == 10);
+    CHECK(h->try_merge(*low) == status::incompatible && low->try_merge(*h) == status::ok);
+
+    // UltraLogLog
+    sketches::result<sketches::ull_sketch> u = sketches::ull_sketch::try_create(12, 5);
+    CHECK(u.ok() && u->try_add_batch(keys) == status::ok);
+    CHECK(u->try_estimate().ok() && u->try_ml_estimate().ok() && u->try_register_estimate().ok());
+    sketches::result<sketches::hll_sketch> converted = u->try_to_hll();
+    CHECK(converted.ok() && converted->try_estimate().value > 4000);
+    check_round_trip(*u);
+
+    // Count-Min
+    sketches::result<sketches::countmin_sketch> c = sketches::countmin_sketch::try_create(0.01, 0.01, 1);
+    CHECK(c.ok() && c->try_add("a", 3) == status::ok && c->try_estimate("a").value >= 3);
+    std::array<u64, 2> w{{1, 2}};
+    CHECK(c->try_add_batch(keys, w) == status::invalid_argument);
+    std::vector<u64> est(keys.size());
+    CHECK(c->try_add_batch(keys) == status::ok && c->try_estimate_batch(keys, est) == status::ok && est[0] >= 1);
+    check_round_trip(*c);
+
+    // Top-k
+    sketches::result<sketches::topk_sketch> t = sketches::topk_sketch::try_create(16, 8, 1);
+    CHECK(t.ok() && t->try_add("apple", 5) == status::ok);
+    CHECK(t->try_add("much too long") == status::key_too_long);
+    sketches::result<std::vector<sketches::topk_entry>> list = t->try_list();
+    CHECK(list.ok() && list->size() == 1 && (*list)[0].key == "apple" && (*list)[0].count == 5);
+    std::array<sketches::topk_item, 4> items{};
+    sketches::result<std::size_t> n = t->try_list_into(items);
+    CHECK(n.ok() && n.value == 1 && items[0].key_len == 5);
+    CHECK(t->try_estimate("apple").value.listed);
+    check_round_trip(*t);
+
+    // MinHash
+    sketches::result<sketches::minhash_sketch> m = sketches::minhash_sketch::try_create(64, 1);
+    CHECK(m.ok() && m->try_add_batch(keys) == status::ok);
+    sketches::result<sketches::minhash_sketch> m2 = m->try_clone();
+    CHECK(m->try_jaccard(*m2).value == 1.0);
+    std::vector<u64> sig(64), wrong(3);
+    CHECK(m->try_signature_into(sig) == status::ok && m->try_signature_into(wrong) == status::invalid_argument);
+    CHECK(m->try_signature().value == sig);
+    check_round_trip(*m);
+}
+
+}  // namespace
+
+int main() {
+    test_filters();
+    test_counters();
+    std::printf("cpp_noexcept_test: %d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,1066 @@
+// Exercises every member of include/sketches.hpp for every family: the
+// owning types, views over caller memory and read-only views; keys as
+// string_view, C strings, std::string, byte containers, integers and
+// hashes; batches == single adds (whole images compared byte for byte) in
+// the slice, packed, integer and hash forms; move and clone; export/import
+// round trips; error paths throwing sketches::error with the right status.
+// Built by tests/tests/cpp.rs as C++17 and C++20 with -Wall -Wextra -Werror
+// (and conversion warnings), and under ASan/UBSan. Prints "N passed, N failed".
+#include "sketches.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <list>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+#if __cplusplus >= 202002L
+#include <span>
+#endif
+
+namespace {
+
+int passed = 0;
+int failed = 0;
+
+void check(bool ok, const char *what, int line) {
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        std::fprintf(stderr, "cpp_test.cpp:%d: check failed: %s\n", line, what);
+    }
+}
+#define CHECK(cond) check(static_cast<bool>(cond), #cond, __LINE__)
+
+/* The expression throws sketches::error with status `expected`, whose what()
+   is sketch_status_str of it. */
+#define EXPECT_ERROR(expr, expected)                                                                       \
+    do {                                                                                                   \
+        try {                                                                                              \
+            static_cast<void>(expr);                                                                       \
+            check(false, #expr " did not throw", __LINE__);                                                \
+        } catch (const sketches::error &e_) {                                                              \
+            check(e_.status() == (expected) &&                                                             \
+                      std::strcmp(e_.what(), sketch_status_str(static_cast<std::int32_t>(expected))) == 0, \
+                  #expr " threw another status", __LINE__);                                                \
+            if (e_.status() != (expected)) std::fprintf(stderr, "  got: %s\n", e_.what());                \
+        }                                                                                                  \
+    } while (0)
+
+using sketches::status;
+using u64 = std::uint64_t;
+
+/* Aligned caller memory for the views. */
+struct aligned_buffer {
+    explicit aligned_buffer(std::size_t n) : size(n), ptr(std::aligned_alloc(64, (n + 64) / 64 * 64)) {
+        if (ptr == nullptr) std::abort();
+        std::memset(ptr, 0, (n + 64) / 64 * 64);
+    }
+    ~aligned_buffer() { std::free(ptr); }
+    aligned_buffer(const aligned_buffer &) = delete;
+    aligned_buffer &operator=(const aligned_buffer &) = delete;
+    std::size_t size;
+    void *ptr;
+    unsigned char *bytes() { return static_cast<unsigned char *>(ptr); }
+};
+
+std::vector<std::string> make_keys(const char *prefix, int n) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < n; i++) keys.push_back(prefix + std::to_string(i));
+    return keys;
+}
+
+template <class A, class B>
+bool same_image(const A &a, const B &b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+void test_basics() {
+    CHECK(sketches::version() == SKETCH_VERSION_MAJOR * 10000u + SKETCH_VERSION_MINOR * 100u + SKETCH_VERSION_PATCH);
+    CHECK(std::string(sketches::version_string()) == SKETCH_VERSION_STRING);
+    CHECK(std::string(sketches::status_text(status::ok)) == "ok");
+    CHECK(std::string(sketches::status_text(status::full)) == sketch_status_str(SKETCH_FULL));
+    CHECK(std::string(sketches::status_text(status::out_of_memory)) == "out of memory");
+    sketches::error e(status::checksum_mismatch);
+    CHECK(e.status() == status::checksum_mismatch);
+    CHECK(std::string(e.what()) == sketch_status_str(SKETCH_CHECKSUM_MISMATCH));
+    const std::runtime_error &base = e;
+    CHECK(std::string(base.what()) == e.what());
+    CHECK(sketches::image_align == 64);
+
+    // result<T>
+    sketches::result<int> r{status::ok, 5};
+    CHECK(r.ok() && static_cast<bool>(r) && *r == 5);
+    sketches::result<int> bad{status::invalid_parameter, 0};
+    CHECK(!bad.ok() && !bad);
+
+    // Hashing: one rule for every form.
+    u64 x = 0x0123456789abcdefULL;
+    unsigned char le[8];
+    for (int i = 0; i < 8; i++) le[i] = static_cast<unsigned char>(x >> (8 * i));
+    CHECK(sketches::hash(x, 5) == sketch_hash(le, 8, 5));
+    CHECK(sketches::hash(sketches::byte_view(le, 8), 5) == sketches::hash(x, 5));
+    CHECK(sketches::hash("") == 0x2D06800538D394C2ULL);
+    CHECK(sketches::hash("alpha", 9) == sketch_hash("alpha", 5, 9));
+    CHECK(sketches::hash(std::string("alpha"), 9) == sketches::hash(std::string_view("alpha"), 9));
+    CHECK(sketches::hash_xxh64("alpha") == sketch_hash_xxh64("alpha", 5, 0));
+    std::vector<std::string> keys{"alpha", "", "b"};
+    std::vector<u64> h = sketches::hash_batch(keys, 9);
+    CHECK(h.size() == 3 && h[0] == sketches::hash("alpha", 9) && h[1] == sketches::hash("", 9));
+    std::vector<u64> ints{1, 2, 3};
+    std::vector<u64> hi = sketches::hash_batch(ints, 9);
+    CHECK(hi[2] == sketches::hash(u64{3}, 9));
+    std::vector<int> small_ints{1, 2, 3};
+    CHECK(sketches::hash_batch(small_ints, 9) == hi); // converted to uint64 first
+    sketches::packed_keys packed(keys);
+    CHECK(sketches::hash_batch(packed, 9) == h);
+    std::array<u64, 2> too_small{};
+    CHECK(sketches::try_hash_batch(keys, 9, too_small) == status::buffer_too_small);
+    std::array<u64, 3> out3{};
+    CHECK(sketches::try_hash_batch(packed.view(), 9, out3) == status::ok && out3[2] == h[2]);
+}
+
+void test_keys() {
+    // Every byte_view source names the same bytes.
+    u64 ref = sketches::hash("key");
+    std::string s = "key";
+    std::string_view sv = s;
+    const char *cstr = "key";
+    std::vector<std::uint8_t> vu{'k', 'e', 'y'};
+    std::vector<char> vc{'k', 'e', 'y'};
+    std::array<unsigned char, 3> arr{{'k', 'e', 'y'}};
+    std::array<std::byte, 3> barr{{std::byte{'k'}, std::byte{'e'}, std::byte{'y'}}};
+    CHECK(sketches::hash(s) == ref && sketches::hash(sv) == ref && sketches::hash(cstr) == ref);
+    CHECK(sketches::hash(vu) == ref && sketches::hash(vc) == ref && sketches::hash(arr) == ref);
+    CHECK(sketches::hash(barr) == ref && sketches::hash(sketches::byte_view(s.data(), 3)) == ref);
+    sketches::byte_view b = s;
+    CHECK(b.size() == 3 && !b.empty() && b.as_string_view() == "key");
+    CHECK(sketches::byte_view().empty() && sketches::byte_view().as_string_view().empty());
+    const char *null_str = nullptr;
+    CHECK(sketches::byte_view(null_str).empty());
+    char chars[8] = "key";           // a char array is a C string
+    CHECK(sketches::hash(chars) == ref);
+#if __cplusplus >= 202002L
+    std::span<const std::byte> sp(barr);
+    CHECK(sketches::hash(sp) == ref);
+    std::span<const unsigned char> spu(arr);
+    CHECK(sketches::hash(spu) == ref);
+    std::u8string u8 = u8"key";
+    CHECK(sketches::hash(u8) == ref);
+#endif
+    // Integers of any width hash as their 64-bit value.
+    CHECK(sketches::hash(7) == sketches::hash(u64{7}));
+    CHECK(sketches::hash(static_cast<u64>(std::int64_t{-1})) == sketches::hash(~u64{0}));
+    std::vector<std::int64_t> signed_keys{-1, 5};
+    CHECK(sketches::hash_batch(signed_keys)[0] == sketches::hash(~u64{0})); // int64 containers pass as they are
+
+    // array_view sources.
+    std::vector<u64> v{1, 2, 3};
+    u64 c_arr[3] = {1, 2, 3};
+    std::array<u64, 3> std_arr{{1, 2, 3}};
+    sketches::array_view<const u64> a1 = v, a2 = c_arr, a3 = std_arr, a4(v.data(), 2);
+    CHECK(a1.size() == 3 && a2.size() == 3 && a3.size() == 3 && a4.size() == 2 && a2[1] == 2);
+    u64 sum = 0;
+    for (u64 e : a1) sum += e;
+    CHECK(sum == 6 && a1.begin() + 3 == a1.end() && !a1.empty() && sketches::array_view<u64>().empty());
+    sketches::array_view<u64> mut = v;
+    mut[0] = 9;
+    CHECK(v[0] == 9);
+#if __cplusplus >= 202002L
+    std::span<u64> spv(v);
+    sketches::array_view<const u64> a5 = spv;
+    CHECK(a5.size() == 3 && a5[0] == 9);
+#endif
+
+    // packed_keys
+    sketches::packed_keys pk;
+    CHECK(pk.empty() && pk.size() == 0 && pk.view().count == 0 && pk.view().offsets != nullptr);
+    pk.push_back("ab");
+    CHECK(pk.try_push_back(std::string("")) == status::ok);
+    pk.push_back(std::vector<std::uint8_t>{'c'});
+    CHECK(pk.size() == 3 && pk[0] == "ab" && pk[1].empty() && pk[2] == "c");
+    sketches::packed_view pv = pk;
+    CHECK(pv.count == 3 && pv.data_len == 3 && pv.offsets[0] == 0 && pv.offsets[3] == 3);
+    sketches::packed_keys from_list{"x", "yz"};
+    CHECK(from_list.size() == 2 && from_list[1] == "yz");
+    pk.clear();
+    CHECK(pk.empty());
+}
+
+/* ------------------------------------------------------------------ */
+/* Membership filters share most of their surface; each family also gets */
+/* its own test below.                                                   */
+
+/* Adds keys singly, in every batch form, by hash; the images must be equal. */
+template <class Filter, class Make>
+void check_filter_batches(Make make, u64 seed) {
+    std::vector<std::string> keys = make_keys("key-", 300);
+    std::vector<std::string_view> views(keys.begin(), keys.end());
+    std::list<std::string> linked(keys.begin(), keys.end()); // not contiguous
+    std::vector<u64> ints;
+    for (u64 i = 0; i < 300; i++) ints.push_back(i * 1000003);
+    std::vector<std::uint32_t> narrow;
+    for (u64 i : ints) narrow.push_back(static_cast<std::uint32_t>(i));
+
+    Filter single = make(), by_strings = make(), by_views = make(), by_list = make(), by_packed = make(),
+           by_hash = make(), by_hash_batch = make();
+    for (const auto &k : keys) static_cast<void>(single.add(k));
+    for (u64 i : ints) static_cast<void>(single.add(i));
+    by_strings.add_batch(keys);
+    by_strings.add_batch(ints);
+    by_views.add_batch(views);
+    by_views.add_batch(sketches::array_view<const u64>(ints));
+    by_list.add_batch(linked);
+    by_list.add_batch(ints);
+    sketches::packed_keys packed(keys);
+    by_packed.add_batch(packed);
+    by_packed.add_batch(ints);
+    for (const auto &k : keys) static_cast<void>(by_hash.add_hash(sketches::hash(k, seed)));
+    for (u64 i : ints) static_cast<void>(by_hash.add_hash(sketches::hash(i, seed)));
+    by_hash_batch.add_hash_batch(sketches::hash_batch(keys, seed));
+    by_hash_batch.add_hash_batch(sketches::hash_batch(ints, seed));
+    CHECK(same_image(single, by_strings));
+    CHECK(same_image(single, by_views));
+    CHECK(same_image(single, by_list));
+    CHECK(same_image(single, by_packed));
+    CHECK(same_image(single, by_hash));
+    CHECK(same_image(single, by_hash_batch));
+
+    // Queries: single == every batch form; no false negatives.
+    std::vector<bool> r1 = single.contains_batch(keys);
+    std::vector<bool> r2 = single.contains_batch(packed);
+    std::vector<bool> r3 = single.contains_hash_batch(sketches::hash_batch(keys, seed));
+    std::vector<bool> r4 = single.contains_batch(ints);
+    bool all = true;
+    for (std::size_t i = 0; i < keys.size(); i++) {
+        all = all && r1[i] && r2[i] && r3[i] && r4[i] && single.contains(keys[i]) &&
+              single.contains_hash(sketches::hash(keys[i], seed)) && single.contains(ints[i]);
+    }
+    CHECK(all);
+    std::unique_ptr<bool[]> out(new bool[keys.size()]);
+    single.contains_batch(views, sketches::array_view<bool>(out.get(), keys.size()));
+    CHECK(out[0] && out[299]);
+    single.contains_batch(packed, sketches::array_view<bool>(out.get(), keys.size()));
+    single.contains_hash_batch(sketches::hash_batch(ints, seed), sketches::array_view<bool>(out.get(), keys.size()));
+    CHECK(out[0] && out[299]);
+    std::array<bool, 2> two{};
+    EXPECT_ERROR(single.contains_batch(keys, two), status::buffer_too_small);
+    EXPECT_ERROR(single.contains_batch(packed, two), status::buffer_too_small);
+    CHECK(single.try_contains_batch(keys, two) == status::buffer_too_small);
+    // Integer containers of other widths convert.
+    CHECK(single.contains_batch(narrow).size() == narrow.size());
+    // Absent keys: mostly absent.
+    std::vector<std::string> absent = make_keys("absent-", 200);
+    std::vector<bool> ra = single.contains_batch(absent);
+    std::size_t hits = 0;
+    for (bool x : ra) hits += x ? 1u : 0u;
+    CHECK(hits < 40);
+    // An empty batch is fine.
+    std::vector<std::string> none;
+    Filter empty = make();
+    empty.add_batch(none);
+    CHECK(empty.contains_batch(none).empty());
+}
+
+/* Views over caller memory, const views, move, clone, bytes. */
+template <class Filter, class View, class ConstView, class Init>
+void check_storage(Filter &f, Init init_view) {
+    static_assert(!std::is_copy_constructible_v<Filter> && std::is_nothrow_move_constructible_v<Filter>);
+    static_assert(std::is_copy_constructible_v<View> && std::is_copy_constructible_v<ConstView>);
+    static_assert(Filter::is_owning && !View::is_owning && View::is_mutable && !ConstView::is_mutable);
+    static_assert(std::is_same_v<typename Filter::owned_type, Filter>);
+    static_assert(std::is_same_v<typename View::owned_type, Filter>);
+    static_assert(std::is_same_v<typename Filter::const_view_type, ConstView>);
+
+    // Views of the owning filter.
+    static_cast<void>(f.add("via-owner"));
+    View v = f;
+    CHECK(v.data() == f.data() && v.size() == f.size());
+    static_cast<void>(v.add("via-view"));
+    ConstView cv = f;
+    ConstView cv2 = v;
+    CHECK(cv.contains("via-view") && cv2.contains("via-owner"));
+    CHECK(f.view().data() == f.data() && f.const_view().size() == f.size());
+    CHECK(f.bytes().data() == f.data() && f.bytes().size() == f.size());
+    const Filter &cf = f;
+    const void *cdata = cf.data();
+    CHECK(cdata == f.data());
+
+    // clone: an independent equal copy.
+    Filter c = f.clone();
+    CHECK(same_image(c, f) && c.data() != f.data());
+    static_cast<void>(c.add("only-in-clone"));
+    CHECK(!same_image(c, f));
+    Filter from_view = cv.clone();
+    CHECK(same_image(from_view, f));
+
+    // Move: the source is left empty (an empty buffer to the C ABI).
+    Filter moved = std::move(c);
+    CHECK(moved.contains("only-in-clone"));
+    CHECK(c.size() == 0 && c.data() == nullptr); // NOLINT(bugprone-use-after-move)
+    EXPECT_ERROR(c.contains("x"), status::buffer_too_small);
+    EXPECT_ERROR(c.stats(), status::buffer_too_small);
+    EXPECT_ERROR(c.to_bytes(), status::buffer_too_small);
+    CHECK(c.try_contains("x").status == status::buffer_too_small);
+    Filter empty_clone = c.clone();
+    CHECK(empty_clone.size() == 0);
+    c = std::move(moved);
+    CHECK(c.contains("only-in-clone") && moved.size() == 0);
+    c = std::move(c); // self-move keeps it
+    CHECK(c.contains("only-in-clone"));
+    Filter def;
+    CHECK(def.size() == 0);
+
+    // Export / import: owning and into caller memory; zero-copy const view.
+    std::vector<std::uint8_t> bytes = f.to_bytes();
+    CHECK(bytes.size() == f.size());
+    // The live bytes are not sealed: only the export carries the checksum.
+    CHECK(Filter::try_verify(f.bytes()) == status::checksum_mismatch);
+    Filter::verify(bytes);
+    CHECK(Filter::try_verify(bytes) == status::ok);
+    CHECK(Filter::import_size(bytes) == bytes.size());
+    Filter back = Filter::from_bytes(bytes);
+    CHECK(back.size() == f.size() && back.to_bytes() == bytes);
+    aligned_buffer mem(f.size());
+    View imported = Filter::from_bytes(bytes, mem.ptr, mem.size);
+    CHECK(imported.data() == mem.ptr && imported.to_bytes() == bytes);
+    ConstView zero_copy(mem.ptr, mem.size);
+    CHECK(zero_copy.contains("via-view"));
+    std::vector<std::uint8_t> out(f.size());
+    CHECK(f.export_to(out.data(), out.size()) == f.size() && out == bytes);
+    EXPECT_ERROR(f.export_to(out.data(), 10), status::buffer_too_small);
+    // Damage is refused; the destination is untouched.
+    bytes[bytes.size() - 1] ^= 1;
+    EXPECT_ERROR(Filter::verify(bytes), status::checksum_mismatch);
+    EXPECT_ERROR(Filter::from_bytes(bytes), status::checksum_mismatch);
+    std::vector<unsigned char> before(mem.bytes(), mem.bytes() + mem.size);
+    EXPECT_ERROR(Filter::from_bytes(bytes, mem.ptr, mem.size), status::checksum_mismatch);
+    CHECK(std::memcmp(before.data(), mem.ptr, mem.size) == 0);
+    bytes[bytes.size() - 1] ^= 1;
+    bytes.pop_back(); // truncated: what the C ABI's verify says
+    EXPECT_ERROR(Filter::from_bytes(bytes), status::buffer_too_small);
+    bytes = f.to_bytes();
+    bytes.push_back(0); // extended
+    EXPECT_ERROR(Filter::from_bytes(bytes), status::length_mismatch);
+    EXPECT_ERROR(Filter::from_bytes(std::string_view("not an image at all, just some text padding it out to length")),
+                 status::bad_magic);
+    // Misaligned caller memory.
+    std::vector<std::uint8_t> good = f.to_bytes();
+    aligned_buffer mis(f.size() + 8);
+    EXPECT_ERROR(Filter::from_bytes(good, mis.bytes() + 1, f.size()), status::misaligned);
+    std::memcpy(mis.bytes() + 1, f.data(), f.size());
+    ConstView misaligned(mis.bytes() + 1, f.size());
+    EXPECT_ERROR(misaligned.contains("x"), status::misaligned);
+    // A view too short for the image.
+    ConstView cut(f.data(), 7);
+    EXPECT_ERROR(cut.contains("x"), status::buffer_too_small);
+
+    // init into caller memory.
+    aligned_buffer fresh(f.size());
+    View iv = init_view(fresh.ptr, fresh.size);
+    CHECK(iv.data() == fresh.ptr && !iv.contains("via-view"));
+    EXPECT_ERROR(init_view(fresh.bytes() + 1, fresh.size), status::misaligned);
+    EXPECT_ERROR(init_view(fresh.ptr, 64), status::buffer_too_small);
+
+    // stats/clear through the view change the owner.
+    View cleared = f;
+    cleared.clear();
+    CHECK(!f.contains("via-view"));
+    CHECK(sketches::inspect(f.to_bytes()).image_bytes == f.size());
+}
+
+void test_bloom() {
+    using sketches::bloom_filter;
+    sketches::bloom_params p = bloom_filter::plan(1000000, 0.01);
+    CHECK(p.bits == 9585059 && p.hashes == 7 && p.planned_items == 1000000);
+    CHECK(bloom_filter::image_size(p) == (112 + (9585059 + 63) / 64 * 8 + 63) / 64 * 64);
+    sketches::bloom_params pb = bloom_filter::plan_bits(1024, 3);
+    CHECK(pb.bits == 1024 && pb.hashes == 3);
+    EXPECT_ERROR(bloom_filter::plan(0, 0.01), status::invalid_parameter);
+    EXPECT_ERROR(bloom_filter::plan(1000, 1.5), status::invalid_parameter);
+    EXPECT_ERROR(bloom_filter::plan(1000, std::nan("")), status::invalid_parameter);
+    EXPECT_ERROR(bloom_filter::plan_bits(1024, 65), status::invalid_parameter);
+    EXPECT_ERROR(bloom_filter::create(0, 0.01), status::invalid_parameter);
+    sketches::bloom_params hostile = p;
+    hostile.reserved = 1;
+    EXPECT_ERROR(bloom_filter::image_size(hostile), status::invalid_parameter);
+    CHECK(bloom_filter::try_plan(0, 0.01).status == status::invalid_parameter);
+    CHECK(bloom_filter::try_create(0, 0.01).status == status::invalid_parameter);
+
+    bloom_filter f = bloom_filter::create(1000, 0.01, 7);
+    CHECK(f.add("alice") == true);
+    CHECK(f.add("alice") == false);
+    CHECK(f.contains("alice") && !f.contains("bob"));
+    CHECK(f.add(std::uint64_t{42}) && f.contains(42) && !f.contains(43));
+    CHECK(f.add_hash(sketches::hash("carol", 7)) && f.contains("carol"));
+    CHECK(f.contains_hash(sketches::hash("alice", 7)));
+    bloom_filter g = bloom_filter::create(bloom_filter::plan(1000, 0.01), 7);
+    CHECK(g.stats().seed == 7 && g.stats().params.bits == f.stats().params.bits);
+
+    // was_new per key from the batch.
+    std::vector<std::string> keys{"alice", "dave", "dave"};
+    std::array<bool, 3> was_new{};
+    f.add_batch(keys, was_new);
+    CHECK(!was_new[0] && was_new[1] && !was_new[2]);
+    sketches::packed_keys packed(std::vector<std::string>{"erin", "alice"});
+    f.add_batch(packed, sketches::array_view<bool>(was_new.data(), 2));
+    CHECK(was_new[0] && !was_new[1]);
+    std::array<u64, 2> hs{{sketches::hash("frank", 7), sketches::hash("erin", 7)}};
+    f.add_hash_batch(hs, sketches::array_view<bool>(was_new.data(), 2));
+    CHECK(was_new[0] && !was_new[1]);
+    std::array<bool, 1> one{};
+    EXPECT_ERROR(f.add_batch(keys, one), status::buffer_too_small);
+    EXPECT_ERROR(f.add_batch(packed, one), status::buffer_too_small);
+    EXPECT_ERROR(f.add_hash_batch(hs, one), status::buffer_too_small);
+
+    // stats, capacity flags, over-capacity signal
+    sketches::bloom_stats st = f.stats();
+    CHECK(st.add_calls == 11 && st.seed == 7 && st.capacity_flags == 0);
+    CHECK(f.capacity_flags() == 0 && !f.over_capacity());
+    bloom_filter tiny = bloom_filter::create(10, 0.01);
+    std::vector<u64> many;
+    for (u64 i = 0; i < 200; i++) many.push_back(i);
+    tiny.add_batch(many);
+    CHECK(tiny.over_capacity() && (tiny.capacity_flags() & SKETCH_CAPACITY_OVER_PLANNED_ITEMS) != 0);
+    CHECK(tiny.try_capacity_flags().value != 0);
+
+    // union / intersection, incompatibility, overlap
+    bloom_filter a = bloom_filter::create(1000, 0.01, 7), b = bloom_filter::create(1000, 0.01, 7);
+    static_cast<void>(a.add("only-a"));
+    static_cast<void>(a.add("both"));
+    static_cast<void>(b.add("only-b"));
+    static_cast<void>(b.add("both"));
+    bloom_filter u = a.clone();
+    u.merge(b);
+    CHECK(u.contains("only-a") && u.contains("only-b"));
+    bloom_filter in = a.clone();
+    in.intersect(b);
+    CHECK(in.contains("both") && !in.contains("only-a"));
+    bloom_filter other_seed = bloom_filter::create(1000, 0.01, 8);
+    std::vector<std::uint8_t> before = u.to_bytes();
+    EXPECT_ERROR(u.merge(other_seed), status::incompatible);
+    EXPECT_ERROR(u.intersect(other_seed), status::incompatible);
+    CHECK(u.to_bytes() == before);
+    EXPECT_ERROR(u.merge(u), status::overlap);
+    CHECK(u.try_merge(other_seed) == status::incompatible && u.try_intersect(b) == status::ok);
+    sketches::bloom_const_view bv = b;
+    u.merge(bv); // any storage of the family
+    // wrong family
+    sketches::hll_sketch h = sketches::hll_sketch::create(10);
+    sketches::bloom_const_view wrong(h.data(), h.size());
+    EXPECT_ERROR(wrong.contains("x"), status::wrong_family);
+    EXPECT_ERROR(bloom_filter::from_bytes(h.to_bytes()), status::wrong_family);
+    CHECK(sketches::inspect(f.to_bytes()).family == SKETCH_FAMILY_BLOOM);
+    CHECK(sketches::try_inspect(std::string_view("xy")).status == status::buffer_too_small);
+    EXPECT_ERROR(sketches::inspect(std::string_view("xy")), status::buffer_too_small);
+
+    check_filter_batches<bloom_filter>([] { return bloom_filter::create(5000, 0.01, 3); }, 3);
+    check_storage<bloom_filter, sketches::bloom_view, sketches::bloom_const_view>(
+        f, [&](void *buf, std::size_t len) { return bloom_filter::init(buf, len, bloom_filter::plan(1000, 0.01), 7); });
+
+    // A filter on the stack: the image is the buffer.
+    alignas(64) unsigned char stack[1024];
+    sketches::bloom_params small = bloom_filter::plan_bits(4096, 3);
+    CHECK(bloom_filter::image_size(small) <= sizeof stack);
+    sketches::bloom_view sv = sketches::bloom_view::init(stack, sizeof stack, small, 1);
+    CHECK(sv.add("on the stack") && sv.contains("on the stack"));
+    CHECK(sketches::bloom_view::try_init(stack, 10, small, 1).status == status::buffer_too_small);
+
+    // Huge plans: allocation fails cleanly.
+    sketches::bloom_params huge = bloom_filter::plan_bits(u64{1} << 56, 7);
+    try {
+        bloom_filter never = bloom_filter::create(huge);
+        check(false, "8 PiB allocation succeeded", __LINE__);
+    } catch (const std::bad_alloc &) {
+        passed++;
+    }
+    CHECK(bloom_filter::try_create(huge).status == status::out_of_memory);
+}
+
+void test_sbbf() {
+    using sketches::sbbf_filter;
+    sketches::sbbf_params p = sbbf_filter::plan(10000, 0.01);
+    CHECK(p.mode == SKETCH_SBBF_NATIVE && p.blocks > 0);
+    CHECK(sbbf_filter::image_size(p) % 64 == 0);
+    sketches::sbbf_params pq = sbbf_filter::plan_parquet(10000, 0.01);
+    CHECK(pq.mode == SKETCH_SBBF_PARQUET);
+    sketches::sbbf_params pbk = sbbf_filter::plan_blocks(16, SKETCH_SBBF_NATIVE);
+    CHECK(pbk.blocks == 16);
+    EXPECT_ERROR(sbbf_filter::plan_blocks(16, 7), status::invalid_parameter);
+    EXPECT_ERROR(sbbf_filter::plan(0, 0.01), status::invalid_parameter);
+    EXPECT_ERROR(sbbf_filter::plan_parquet(100, 2.0), status::invalid_parameter);
+
+    sbbf_filter f = sbbf_filter::create(10000, 0.01, 5);
+    CHECK(f.add("x") && !f.add("x") && f.contains("x") && !f.contains("y"));
+    CHECK(f.add(std::uint64_t{1}) && f.contains(std::uint64_t{1}));
+    CHECK(f.add_hash(sketches::hash("z", 5)) && f.contains_hash(sketches::hash("z", 5)));
+    CHECK(f.bitset().size() == p.blocks * SKETCH_SBBF_BLOCK_BYTES);
+    CHECK(f.try_bitset().ok());
+    CHECK(f.stats().inserted == 3 && !f.over_capacity() && f.capacity_flags() == 0);
+
+    // Parquet mode: seed 0, the hash is XXH64 of the PLAIN bytes.
+    sbbf_filter parquet = sbbf_filter::create(pq);
+    sbbf_filter parquet_by_hash = sbbf_filter::create(pq);
+    static_cast<void>(parquet.add("value"));
+    static_cast<void>(parquet_by_hash.add_hash(sketches::hash_xxh64("value")));
+    CHECK(same_image(parquet, parquet_by_hash));
+    const unsigned char *bits = static_cast<const unsigned char *>(parquet.bitset().data());
+    CHECK(bits > static_cast<const unsigned char *>(parquet.data()));
+    EXPECT_ERROR(sbbf_filter::create(pq, 1), status::invalid_parameter);
+
+    sbbf_filter a = sbbf_filter::create(p, 5), b = sbbf_filter::create(p, 5);
+    static_cast<void>(a.add("a"));
+    static_cast<void>(b.add("b"));
+    a.merge(b);
+    CHECK(a.contains("a") && a.contains("b"));
+    a.intersect(b);
+    CHECK(a.contains("b"));
+    EXPECT_ERROR(a.merge(parquet), status::incompatible);
+    CHECK(a.try_merge(b) == status::ok && a.try_intersect(b) == status::ok);
+
+    std::vector<std::string> keys{"a", "b"};
+    std::array<bool, 2> was_new{};
+    sbbf_filter c = sbbf_filter::create(p, 5);
+    c.add_batch(keys, was_new);
+    CHECK(was_new[0] && was_new[1]);
+
+    check_filter_batches<sbbf_filter>([&] { return sbbf_filter::create(p, 9); }, 9);
+    check_storage<sbbf_filter, sketches::sbbf_view, sketches::sbbf_const_view>(
+        f, [&](void *buf, std::size_t len) { return sbbf_filter::init(buf, len, p, 5); });
+}
+
+void test_counting() {
+    using sketches::counting_filter;
+    sketches::bloom_params p = counting_filter::plan(1000, 0.01);
+    CHECK(counting_filter::image_size(p) % 64 == 0);
+    CHECK(counting_filter::plan_bits(4096, 4).bits == 4096);
+    EXPECT_ERROR(counting_filter::plan(0, 0.1), status::invalid_parameter);
+    counting_filter f = counting_filter::create(p, 3);
+    CHECK(counting_filter::create(1000, 0.01, 3).size() == f.size());
+    CHECK(f.add("apple") && !f.add("apple"));
+    CHECK(f.add(std::uint64_t{5}) && f.add_hash(sketches::hash("pear", 3)));
+    CHECK(f.contains("apple") && f.contains(std::uint64_t{5}) && f.contains_hash(sketches::hash("pear", 3)));
+    CHECK(f.remove("apple") && f.contains("apple")); // added twice
+    CHECK(f.remove("apple") && !f.contains("apple"));
+    CHECK(!f.remove("apple")); // absent: false, nothing changed
+    CHECK(f.try_remove("apple") == status::not_present);
+    CHECK(f.remove(std::uint64_t{5}) && !f.remove(std::uint64_t{5}));
+    CHECK(f.remove_hash(sketches::hash("pear", 3)) && !f.remove_hash(sketches::hash("pear", 3)));
+    sketches::counting_stats st = f.stats();
+    CHECK(st.items == 0 && st.removes == 4 && st.seed == 3);
+    CHECK(f.capacity_flags() == 0 && !f.over_capacity());
+
+    // Removal batches: removed[i] false for absent keys.
+    std::vector<std::string> keys{"k1", "k2", "k3"};
+    f.add_batch(keys);
+    std::vector<std::string> to_remove{"k1", "nope", "k3"};
+    std::array<bool, 3> removed{};
+    f.remove_batch(to_remove, removed);
+    CHECK(removed[0] && !removed[1] && removed[2]);
+    CHECK(f.contains("k2") && !f.contains("k1"));
+    f.remove_batch(std::vector<std::string>{"k2"}); // output optional
+    CHECK(!f.contains("k2"));
+    std::vector<u64> ints{10, 20, 30};
+    f.add_batch(ints);
+    f.remove_batch(ints, removed);
+    CHECK(removed[0] && removed[1] && removed[2] && !f.contains(std::uint64_t{10}));
+    sketches::packed_keys packed(keys);
+    f.add_batch(packed);
+    f.remove_batch(packed, removed);
+    CHECK(removed[0] && removed[1] && removed[2]);
+    std::vector<u64> hs = sketches::hash_batch(keys, 3);
+    f.add_hash_batch(hs);
+    f.remove_hash_batch(hs, removed);
+    CHECK(removed[0] && removed[1] && removed[2] && f.stats().items == 0);
+    f.remove_hash_batch(hs);
+    std::array<bool, 1> one{};
+    EXPECT_ERROR(f.remove_batch(keys, one), status::buffer_too_small);
+
+    counting_filter a = counting_filter::create(p, 3), b = counting_filter::create(p, 3);
+    static_cast<void>(a.add("x"));
+    static_cast<void>(b.add("x"));
+    a.merge(b);
+    CHECK(a.remove("x") && a.remove("x") && !a.contains("x"));
+    EXPECT_ERROR(a.merge(counting_filter::create(p, 4)), status::incompatible);
+    CHECK(a.try_merge(b) == status::ok);
+
+    check_filter_batches<counting_filter>([&] { return counting_filter::create(5000, 0.01, 2); }, 2);
+    check_storage<counting_filter, sketches::counting_view, sketches::counting_const_view>(
+        f, [&](void *buf, std::size_t len) { return counting_filter::init(buf, len, p, 3); });
+}
+
+void test_cuckoo() {
+    using sketches::cuckoo_filter;
+    sketches::cuckoo_params p = cuckoo_filter::plan(1000, 0.01);
+    CHECK(p.fingerprint_bits == 8 || p.fingerprint_bits == 12);
+    CHECK(cuckoo_filter::image_size(p) % 64 == 0);
+    EXPECT_ERROR(cuckoo_filter::plan(1000, 1e-9), status::invalid_parameter);
+    EXPECT_ERROR(cuckoo_filter::plan_buckets(16, 9), status::invalid_parameter);
+
+    cuckoo_filter f = cuckoo_filter::create(p, 8);
+    CHECK(f.add("lime") && f.add("lime") && f.count("lime") == 2);
+    CHECK(f.add(std::uint64_t{77}) && f.contains(std::uint64_t{77}) && f.count(std::uint64_t{77}) == 1);
+    CHECK(f.add_hash(sketches::hash("kiwi", 8)) && f.contains_hash(sketches::hash("kiwi", 8)));
+    CHECK(f.try_add("fig") == status::ok && f.try_count("fig").value == 1);
+    CHECK(f.remove("lime") && f.count("lime") == 1);
+    CHECK(f.remove(std::uint64_t{77}) && !f.remove(std::uint64_t{77}));
+    CHECK(f.remove_hash(sketches::hash("kiwi", 8)) && !f.remove_hash(sketches::hash("kiwi", 8)));
+    CHECK(f.try_remove("never") == status::not_present && !f.remove("never"));
+    CHECK(f.stats().items == 2 && f.capacity_flags() == 0 && !f.over_capacity());
+
+    // Batches report how many keys were placed.
+    std::vector<std::string> keys = make_keys("q-", 200);
+    std::vector<bool> added_flags;
+    std::unique_ptr<bool[]> added(new bool[keys.size()]);
+    CHECK(f.add_batch(keys, sketches::array_view<bool>(added.get(), keys.size())) == keys.size());
+    CHECK(added[0] && added[199]);
+    CHECK(f.add_batch(sketches::packed_keys(keys)) == keys.size());
+    std::vector<u64> ints{1, 2, 3};
+    CHECK(f.add_batch(ints) == 3);
+    CHECK(f.add_hash_batch(sketches::hash_batch(keys, 8)) == keys.size());
+    CHECK(f.contains_batch(keys)[5]);
+
+    // A tiny filter fills: add returns false and changes nothing.
+    sketches::cuckoo_params tiny = cuckoo_filter::plan_buckets(2, 8);
+    cuckoo_filter t = cuckoo_filter::create(tiny, 1);
+    std::size_t placed = 0;
+    bool refused = false;
+    std::vector<std::uint8_t> snapshot;
+    for (u64 i = 0; i < 64 && !refused; i++) {
+        snapshot = t.to_bytes();
+        if (t.add(i)) {
+            placed++;
+        } else {
+            refused = true;
+            CHECK(t.to_bytes() == snapshot);
+        }
+    }
+    CHECK(refused && placed >= 4 && placed <= 8);
+    CHECK(t.try_add(std::uint64_t{1000}) == status::full);
+    std::vector<u64> more{100, 101, 102, 103, 104, 105, 106, 107, 108};
+    CHECK(t.add_batch(more) < more.size());
+
+    // Merge: all or nothing; scratch allocated or the caller's.
+    cuckoo_filter a = cuckoo_filter::create(p, 8), b = cuckoo_filter::create(p, 8);
+    static_cast<void>(a.add("a"));
+    static_cast<void>(b.add("b"));
+    a.merge(b);
+    CHECK(a.contains("a") && a.contains("b"));
+    aligned_buffer scratch(a.size());
+    a.merge(b, scratch.ptr, scratch.size);
+    CHECK(a.count("b") == 2);
+    EXPECT_ERROR(a.merge(b, scratch.ptr, 8), status::buffer_too_small);
+    CHECK(a.try_merge(b) == status::ok);
+    cuckoo_filter full = cuckoo_filter::create(tiny, 1), donor = cuckoo_filter::create(tiny, 1);
+    for (u64 i = 0; i < 5; i++) static_cast<void>(full.add(i));
+    for (u64 i = 50; i < 56; i++) static_cast<void>(donor.add(i));
+    std::vector<std::uint8_t> before = full.to_bytes();
+    EXPECT_ERROR(full.merge(donor), status::full);
+    CHECK(full.to_bytes() == before);
+    EXPECT_ERROR(a.merge(cuckoo_filter::create(p, 9)), status::incompatible);
+
+    // Batches == single (no removals).
+    check_filter_batches<cuckoo_filter>([&] { return cuckoo_filter::create(2000, 0.01, 4); }, 4);
+    check_storage<cuckoo_filter, sketches::cuckoo_view, sketches::cuckoo_const_view>(
+        f, [&](void *buf, std::size_t len) { return cuckoo_filter::init(buf, len, p, 8); });
+}
+
+void test_hll() {
+    using sketches::hll_sketch;
+    CHECK(hll_sketch::image_size(14) == 384 + (12288 + 8 + 63) / 64 * 64);
+    EXPECT_ERROR(hll_sketch::image_size(3), status::invalid_parameter);
+    EXPECT_ERROR(hll_sketch::image_size(300), status::invalid_parameter);
+    EXPECT_ERROR(hll_sketch::create(19), status::invalid_parameter);
+    EXPECT_ERROR(hll_sketch::create(-1), status::invalid_parameter);
+
+    hll_sketch h = hll_sketch::create(14, 3);
+    CHECK(h.add("apple") && !h.add("apple"));
+    CHECK(h.add(std::uint64_t{42}) && h.add_hash(sketches::hash("pear", 3)));
+    CHECK(h.estimate() == 3.0 && h.register_estimate() == 3.0);
+    sketches::hll_stats st = h.stats();
+    CHECK(st.mode == SKETCH_HLL_MODE_SMALL && st.small_count == 3 && st.precision == 14 && st.seed == 3);
+
+    // Small mode exports compactly; from_bytes sizes the live image itself.
+    CHECK(h.exported_size() == 384 + 3 * 8);
+    std::vector<std::uint8_t> compact = h.to_bytes();
+    CHECK(compact.size() == h.exported_size() && compact.size() < h.size());
+    hll_sketch back = hll_sketch::from_bytes(compact);
+    CHECK(back.size() == h.size() && back.estimate() == 3.0);
+    sketches::hll_const_view compact_view(compact.data(), compact.size());
+    EXPECT_ERROR(compact_view.estimate(), status::compact_image);
+    CHECK(hll_sketch::import_size(compact) == h.size()); // what caller memory needs
+    aligned_buffer mem(h.size());
+    sketches::hll_view into = hll_sketch::from_bytes(compact, mem.ptr, mem.size);
+    CHECK(into.estimate() == 3.0);
+    EXPECT_ERROR(hll_sketch::from_bytes(compact, mem.ptr, compact.size()), status::buffer_too_small);
+    std::vector<std::uint8_t> damaged = compact;
+    damaged[damaged.size() - 3] ^= 1;
+    EXPECT_ERROR(hll_sketch::from_bytes(damaged), status::checksum_mismatch);
+    damaged = compact;
+    damaged[SKETCH_COMMON_HEADER_BYTES] = 4; // a lie about the precision
+    CHECK(hll_sketch::try_from_bytes(damaged).status != status::ok);
+
+    // Batches == single (both end dense).
+    std::vector<std::string> keys = make_keys("k-", 3000);
+    std::vector<u64> ints;
+    for (u64 i = 0; i < 3000; i++) ints.push_back(i);
+    hll_sketch single = hll_sketch::create(12, 3), batch = hll_sketch::create(12, 3), packed = hll_sketch::create(12, 3),
+               hashed = hll_sketch::create(12, 3);
+    for (const auto &k : keys) static_cast<void>(single.add(k));
+    for (u64 i : ints) static_cast<void>(single.add(i));
+    batch.add_batch(keys);
+    batch.add_batch(ints);
+    packed.add_batch(sketches::packed_keys(keys));
+    packed.add_batch(sketches::array_view<const u64>(ints));
+    hashed.add_hash_batch(sketches::hash_batch(keys, 3));
+    hashed.add_hash_batch(sketches::hash_batch(ints, 3));
+    CHECK(same_image(single, batch) && same_image(single, packed) && same_image(single, hashed));
+    CHECK(std::fabs(single.estimate() - 6000) / 6000 < 0.05);
+    CHECK(single.stats().mode == SKETCH_HLL_MODE_DENSE && single.exported_size() == single.size());
+    CHECK(single.to_bytes().size() == single.size());
+
+    // Merge across precisions, downsize.
+    hll_sketch low = hll_sketch::create(10, 3);
+    low.merge(single);
+    CHECK(std::fabs(low.estimate() - 6000) / 6000 < 0.1);
+    EXPECT_ERROR(single.merge(low), status::incompatible);
+    EXPECT_ERROR(single.merge(hll_sketch::create(12, 4)), status::incompatible);
+    CHECK(single.try_merge(batch) == status::ok);
+    hll_sketch down = single.downsize(10);
+    CHECK(down.stats().precision == 10 && down.size() == hll_sketch::image_size(10));
+    aligned_buffer dmem(hll_sketch::image_size(8));
+    sketches::hll_view dv = single.downsize_into(8, dmem.ptr, dmem.size);
+    CHECK(dv.stats().precision == 8);
+    EXPECT_ERROR(down.downsize(12), status::incompatible);
+    EXPECT_ERROR(single.downsize_into(-3, dmem.ptr, dmem.size), status::invalid_parameter);
+    CHECK(single.try_downsize(4).ok());
+
+    hll_sketch for_storage = hll_sketch::create(10, 3);
+    // check_storage uses add/contains: cardinality sketches have no contains,
+    // so their storage checks are written out here.
+    sketches::hll_view v = for_storage;
+    static_cast<void>(v.add("x"));
+    sketches::hll_const_view cv = for_storage;
+    CHECK(cv.estimate() == 1.0);
+    hll_sketch c = for_storage.clone();
+    hll_sketch m = std::move(c);
+    CHECK(c.size() == 0 && m.estimate() == 1.0); // NOLINT(bugprone-use-after-move)
+    EXPECT_ERROR(c.estimate(), status::buffer_too_small);
+    m.clear();
+    CHECK(m.estimate() == 0.0);
+    aligned_buffer im(hll_sketch::image_size(10));
+    sketches::hll_view iv = hll_sketch::init(im.ptr, im.size, 10, 3);
+    CHECK(iv.add("y") && iv.estimate() == 1.0);
+    EXPECT_ERROR(hll_sketch::init(im.ptr, im.size, 99, 3), status::invalid_parameter);
+    hll_sketch::verify(for_storage.to_bytes());
+    CHECK(sketches::inspect(for_storage.to_bytes()).family == SKETCH_FAMILY_HYPERLOGLOG);
+}
+
+void test_ull() {
+    using sketches::ull_sketch;
+    CHECK(ull_sketch::image_size(13) == 128 + 8192);
+    EXPECT_ERROR(ull_sketch::image_size(20), status::invalid_parameter);
+    ull_sketch u = ull_sketch::create(13, 5);
+    CHECK(u.add("kiwi") && !u.add("kiwi"));
+    CHECK(u.add(std::uint64_t{7}) && u.add_hash(0x123456789abcdefULL));
+    std::vector<std::string> keys = make_keys("u-", 20000);
+    u.add_batch(keys);
+    double e = u.estimate(), r = u.register_estimate(), ml = u.ml_estimate();
+    CHECK(std::fabs(e - 20003) / 20003 < 0.04 && std::fabs(r - 20003) / 20003 < 0.04);
+    CHECK(std::fabs(ml - r) / r < 0.02);
+    sketches::ull_stats st = u.stats();
+    CHECK(st.precision == 13 && st.seed == 5 && st.martingale == 1 && st.image_bytes == u.size());
+
+    sketches::hll_sketch h = u.to_hll();
+    CHECK(h.stats().precision == 13 && std::fabs(h.estimate() - 20003) / 20003 < 0.05);
+    aligned_buffer hm(sketches::hll_sketch::image_size(13));
+    sketches::hll_view hv = u.to_hll_into(hm.ptr, hm.size);
+    CHECK(same_image(hv, h));
+    EXPECT_ERROR(u.to_hll_into(hm.ptr, hm.size - 8), status::buffer_too_small);
+
+    std::vector<u64> ints{1, 2, 3, 4};
+    ull_sketch single = ull_sketch::create(10, 5), batch = ull_sketch::create(10, 5), packed = ull_sketch::create(10, 5),
+               hashed = ull_sketch::create(10, 5);
+    std::vector<std::string> few = make_keys("f-", 500);
+    for (const auto &k : few) static_cast<void>(single.add(k));
+    for (u64 i : ints) static_cast<void>(single.add(i));
+    batch.add_batch(few);
+    batch.add_batch(ints);
+    packed.add_batch(sketches::packed_keys(few));
+    packed.add_batch(ints);
+    hashed.add_hash_batch(sketches::hash_batch(few, 5));
+    hashed.add_hash_batch(sketches::hash_batch(ints, 5));
+    CHECK(same_image(single, batch) && same_image(single, packed) && same_image(single, hashed));
+
+    ull_sketch low = ull_sketch::create(10, 5);
+    low.merge(u);
+    CHECK(low.stats().martingale == 0);
+    EXPECT_ERROR(u.merge(low), status::incompatible);
+    CHECK(u.try_merge(ull_sketch::create(13, 6)) == status::incompatible);
+
+    std::vector<std::uint8_t> bytes = u.to_bytes();
+    ull_sketch::verify(bytes);
+    ull_sketch back = ull_sketch::from_bytes(bytes);
+    CHECK(back.to_bytes() == bytes && back.estimate() == e);
+    EXPECT_ERROR(sketches::hll_sketch::from_bytes(bytes), status::wrong_family);
+    ull_sketch c = back.clone();
+    c.clear();
+    CHECK(c.estimate() == 0.0 && back.estimate() == e);
+    aligned_buffer mem(u.size());
+    sketches::ull_view iv = ull_sketch::init(mem.ptr, mem.size, 13, 5);
+    CHECK(iv.add("z"));
+    sketches::ull_const_view cv = iv;
+    CHECK(cv.estimate() > 0.5);
+}
+
+void test_countmin() {
+    using sketches::countmin_sketch;
+    sketches::countmin_params p = countmin_sketch::plan(0.001, 0.01);
+    CHECK(p.width == 2719 && p.depth == 5 && p.counter_bits == 32);
+    sketches::countmin_params ps = countmin_sketch::plan_size(500, 3);
+    CHECK(ps.width == 500 && ps.depth == 3);
+    CHECK(countmin_sketch::image_size(ps) % 64 == 0);
+    EXPECT_ERROR(countmin_sketch::plan(0, 0.01), status::invalid_parameter);
+    EXPECT_ERROR(countmin_sketch::plan_size(0, 3), status::invalid_parameter);
+
+    countmin_sketch c = countmin_sketch::create(ps, 11);
+    CHECK(countmin_sketch::create(0.001, 0.01, 11).size() == countmin_sketch::image_size(p));
+    c.add("apple");
+    c.add("apple", 4);
+    c.add(std::uint64_t{9}, 2);
+    c.add_hash(sketches::hash("pear", 11), 3);
+    CHECK(c.estimate("apple") >= 5 && c.estimate(std::uint64_t{9}) >= 2);
+    CHECK(c.estimate_hash(sketches::hash("pear", 11)) >= 3);
+    CHECK(c.stats().total == 10 && c.stats().seed == 11);
+
+    // Weighted batches == single adds.
+    std::vector<std::string> keys = make_keys("c-", 400);
+    std::vector<u64> weights, ints;
+    for (u64 i = 0; i < 400; i++) {
+        weights.push_back(i % 7 + 1);
+        ints.push_back(i * 31);
+    }
+    countmin_sketch single = countmin_sketch::create(ps, 1), batch = countmin_sketch::create(ps, 1),
+                    packed = countmin_sketch::create(ps, 1), hashed = countmin_sketch::create(ps, 1);
+    for (std::size_t i = 0; i < keys.size(); i++) {
+        single.add(keys[i], weights[i]);
+        single.add(ints[i]);
+    }
+    batch.add_batch(keys, weights);
+    batch.add_batch(ints);
+    packed.add_batch(sketches::packed_keys(keys), weights);
+    packed.add_batch(ints, {});
+    hashed.add_hash_batch(sketches::hash_batch(keys, 1), weights);
+    hashed.add_hash_batch(sketches::hash_batch(ints, 1));
+    CHECK(same_image(single, batch) && same_image(single, packed) && same_image(single, hashed));
+    std::vector<u64> est = single.estimate_batch(keys);
+    std::vector<u64> est_packed = single.estimate_batch(sketches::packed_keys(keys));
+    std::vector<u64> est_hash = single.estimate_hash_batch(sketches::hash_batch(keys, 1));
+    std::vector<u64> est_ints = single.estimate_batch(ints);
+    bool same = true, never_under = true;
+    for (std::size_t i = 0; i < keys.size(); i++) {
+        same = same && est[i] == single.estimate(keys[i]) && est_packed[i] == est[i] && est_hash[i] == est[i] &&
+               est_ints[i] == single.estimate(ints[i]);
+        never_under = never_under && est[i] >= weights[i];
+    }
+    CHECK(same && never_under);
+    std::vector<u64> out(keys.size());
+    single.estimate_batch(keys, out);
+    CHECK(out == est);
+    single.estimate_batch(sketches::packed_keys(keys), out);
+    single.estimate_hash_batch(sketches::hash_batch(keys, 1), out);
+    CHECK(out == est);
+    std::array<u64, 1> one{};
+    EXPECT_ERROR(single.estimate_batch(keys, one), status::buffer_too_small);
+    countmin_sketch braced = countmin_sketch::create(ps, 1);
+    braced.add_batch(std::vector<std::string>{"x", "y", "z"}, {1, 2, 3}); // weights from a braced list
+    CHECK(braced.estimate("z") >= 3 && braced.stats().total == 6);
+    std::array<u64, 2> two_weights{{1, 2}};
+    EXPECT_ERROR(batch.add_batch(keys, two_weights), status::invalid_argument);
+    EXPECT_ERROR(batch.add_hash_batch(sketches::hash_batch(keys, 1), two_weights), status::invalid_argument);
+    CHECK(batch.try_add_batch(sketches::packed_keys(keys), two_weights) == status::invalid_argument);
+
+    countmin_sketch m = single.clone();
+    m.merge(batch);
+    CHECK(m.estimate(keys[0]) >= 2 * weights[0]);
+    EXPECT_ERROR(m.merge(countmin_sketch::create(ps, 2)), status::incompatible);
+    std::vector<std::uint8_t> bytes = m.to_bytes();
+    countmin_sketch back = countmin_sketch::from_bytes(bytes);
+    CHECK(back.to_bytes() == bytes);
+    back.clear();
+    CHECK(back.stats().total == 0);
+    aligned_buffer mem(countmin_sketch::image_size(ps));
+    sketches::countmin_view v = countmin_sketch::init(mem.ptr, mem.size, ps, 1);
+    v.add("q", 5);
+    sketches::countmin_const_view cv = v;
+    CHECK(cv.estimate("q") == 5);
+    EXPECT_ERROR(countmin_sketch::init(mem.ptr, 64, ps, 1), status::buffer_too_small);
+}
+
+void test_topk() {
+    using sketches::topk_sketch;
+    CHECK(topk_sketch::image_size(64, 16) % 64 == 0);
+    EXPECT_ERROR(topk_sketch::image_size(0, 16), status::invalid_parameter);
+    EXPECT_ERROR(topk_sketch::create(64, 0), status::invalid_parameter);
+    topk_sketch t = topk_sketch::create(64, 16, 4);
+    t.add("apple", 10);
+    t.add("pear");
+    t.add(std::uint64_t{0x0807060504030201ULL}, 3);
+    sketches::topk_estimate e = t.estimate("apple");
+    CHECK(e.count == 10 && e.error == 0 && e.listed);
+    CHECK(!t.estimate("plum").listed);
+    CHECK(t.estimate(std::uint64_t{0x0807060504030201ULL}).count == 3);
+    const unsigned char le[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    CHECK(t.estimate(sketches::byte_view(le, 8)).count == 3); // stored as 8 LE bytes
+    EXPECT_ERROR(t.add("this key is far too long"), status::key_too_long);
+    std::vector<std::string> bad{"ok", "this key is far too long"};
+    std::vector<std::uint8_t> before = t.to_bytes();
+    EXPECT_ERROR(t.add_batch(bad), status::key_too_long);
+    CHECK(t.to_bytes() == before); // all or nothing
+    CHECK(t.try_add("this key is far too long") == status::key_too_long);
+
+    std::vector<sketches::topk_entry> list = t.list();
+    CHECK(list.size() == 3 && list[0].key == "apple" && list[0].count == 10 && list[1].count == 3);
+    CHECK(list[1].key == std::string(reinterpret_cast<const char *>(le), 8));
+    std::array<sketches::topk_item, 2> items{};
+    CHECK(t.list_into(items) == 2 && items[0].key_len == 5 && std::memcmp(items[0].key, "apple", 5) == 0);
+    const unsigned char *base = static_cast<const unsigned char *>(t.data());
+    CHECK(items[0].key >= base && items[0].key < base + t.size()); // into the buffer
+
+    // A skewed stream: batches (slices, packed, integers, weights) == single.
+    std::vector<std::string> keys;
+    for (int i = 0; i < 3000; i++) keys.push_back("k" + std::to_string((i * i) % 500 < 250 ? i % 5 : i % 500));
+    std::vector<u64> ints, weights;
+    for (u64 i = 0; i < 3000; i++) {
+        ints.push_back(i % 7);
+        weights.push_back(i % 3 + 1);
+    }
+    topk_sketch single = topk_sketch::create(32, 8, 1), batch = topk_sketch::create(32, 8, 1),
+                packed = topk_sketch::create(32, 8, 1);
+    for (std::size_t i = 0; i < keys.size(); i++) single.add(keys[i], weights[i]);
+    for (u64 i : ints) single.add(i);
+    batch.add_batch(keys, weights);
+    batch.add_batch(ints);
+    packed.add_batch(sketches::packed_keys(keys), weights);
+    packed.add_batch(ints, {});
+    CHECK(same_image(single, batch) && same_image(single, packed));
+    std::vector<sketches::topk_entry> top = single.list();
+    CHECK(top.size() == 32);
+    bool sorted = true;
+    for (std::size_t i = 1; i < top.size(); i++) sorted = sorted && top[i - 1].count >= top[i].count;
+    CHECK(sorted);
+    sketches::topk_stats st = single.stats();
+    CHECK(st.capacity == 32 && st.max_key_len == 8 && st.used == 32 && st.seed == 1);
+    EXPECT_ERROR(batch.add_batch(keys, sketches::array_view<const u64>(weights.data(), 5)), status::invalid_argument);
+
+    topk_sketch other = topk_sketch::create(32, 8, 1);
+    other.add("k0", 100000);
+    single.merge(other);
+    CHECK(single.list()[0].key == "k0");
+    EXPECT_ERROR(single.merge(topk_sketch::create(32, 8, 2)), status::incompatible);
+    EXPECT_ERROR(single.merge(single), status::overlap);
+
+    std::vector<std::uint8_t> bytes = single.to_bytes();
+    topk_sketch::verify(bytes);
+    topk_sketch back = topk_sketch::from_bytes(bytes);
+    CHECK(back.to_bytes() == bytes && back.list()[0].key == "k0");
+    bytes[150] ^= 1;
+    EXPECT_ERROR(topk_sketch::from_bytes(bytes), status::checksum_mismatch);
+    back.clear();
+    CHECK(back.list().empty() && back.stats().total == 0);
+    aligned_buffer mem(topk_sketch::image_size(8, 8));
+    sketches::topk_view v = topk_sketch::init(mem.ptr, mem.size, 8, 8, 0);
+    v.add("x", 2);
+    sketches::topk_const_view cv = v;
+    CHECK(cv.list().size() == 1 && cv.estimate("x").count == 2);
+    topk_sketch moved = std::move(back);
+    CHECK(back.size() == 0 && moved.size() > 0); // NOLINT(bugprone-use-after-move)
+    EXPECT_ERROR(back.list(), status::buffer_too_small);
+}
+
+void test_minhash() {
+    using sketches::minhash_sketch;
+    CHECK(minhash_sketch::image_size(128) % 64 == 0);
+    EXPECT_ERROR(minhash_sketch::image_size(0), status::invalid_parameter);
+    minhash_sketch a = minhash_sketch::create(256, 6), b = minhash_sketch::create(256, 6);
+    CHECK(a.jaccard(b) == 1.0); // both empty
+    CHECK(a.add("first"));
+    static_cast<void>(a.add(std::uint64_t{1}));
+    static_cast<void>(a.add_hash(sketches::hash("h", 6)));
+    std::vector<std::string> common = make_keys("common-", 600), only_a = make_keys("a-", 200),
+                             only_b = make_keys("b-", 200);
+    a.add_batch(common);
+    a.add_batch(only_a);
+    b.add_batch(sketches::packed_keys(common));
+    b.add_hash_batch(sketches::hash_batch(only_b, 6));
+    double j = a.jaccard(b);
+    CHECK(std::fabs(j - 600.0 / 1003.0) < 0.12);
+    sketches::minhash_const_view bv = b;
+    CHECK(a.jaccard(bv) == j);
+    EXPECT_ERROR(a.jaccard(minhash_sketch::create(128, 6)), status::incompatible);
+    std::vector<u64> sig = a.signature();
+    CHECK(sig.size() == 256);
+    std::vector<u64> sig2(256);
+    a.signature_into(sig2);
+    CHECK(sig == sig2);
+    std::vector<u64> wrong(10);
+    EXPECT_ERROR(a.signature_into(wrong), status::invalid_argument);
+    sketches::minhash_stats st = a.stats();
+    CHECK(st.registers == 256 && st.filled > 200 && st.seed == 6);
+
+    std::vector<u64> ints{5, 6, 7};
+    minhash_sketch single = minhash_sketch::create(64, 2), batch = minhash_sketch::create(64, 2);
+    for (const auto &k : only_a) static_cast<void>(single.add(k));
+    for (u64 i : ints) static_cast<void>(single.add(i));
+    batch.add_batch(only_a);
+    batch.add_batch(ints);
+    CHECK(same_image(single, batch));
+
+    minhash_sketch u = a.clone();
+    u.merge(b);
+    CHECK(u.jaccard(a) < 1.0 && u.jaccard(u.clone()) == 1.0);
+    EXPECT_ERROR(u.merge(minhash_sketch::create(256, 7)), status::incompatible);
+    std::vector<std::uint8_t> bytes = u.to_bytes();
+    minhash_sketch back = minhash_sketch::from_bytes(bytes);
+    CHECK(back.jaccard(u) == 1.0);
+    back.clear();
+    CHECK(back.stats().filled == 0);
+    aligned_buffer mem(minhash_sketch::image_size(64));
+    sketches::minhash_view v = minhash_sketch::init(mem.ptr, mem.size, 64, 2);
+    v.add_batch(only_a);
+    v.add_batch(ints);
+    CHECK(same_image(v, single));
+}
+
+} // namespace
+
+int main() {
+    struct {
+        const char *name;
+        void (*run)();
+    } const tests[] = {{"basics", test_basics},     {"keys", test_keys},   {"bloom", test_bloom},
+                       {"sbbf", test_sbbf},         {"counting", test_counting}, {"cuckoo", test_cuckoo},
+                       {"hll", test_hll},           {"ull", test_ull},     {"countmin", test_countmin},
+                       {"topk", test_topk},         {"minhash", test_minhash}};
+    for (const auto &t : tests) {
+        try {
+            t.run();
+        } catch (const std::exception &e) {
+            failed++;
+            std::fprintf(stderr, "test_%s: unexpected exception: %s\n", t.name, e.what());
+        }
+    }
+    std::printf("cpp_test (C++%ld): %d passed, %d failed\n", (__cplusplus / 100) % 100, passed, failed);
+    return failed == 0 ? 0 : 1;
+}

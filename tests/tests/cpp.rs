@@ -1,0 +1,57 @@
+//! The C++ wrapper (include/sketches.hpp) tests pass: tests/cpp/cpp_test.cpp
+//! built as C++17 and C++20 with -Wall -Wextra -Werror -pedantic and
+//! conversion warnings, and under AddressSanitizer + UBSan;
+//! tests/cpp/cpp_noexcept_test.cpp built with -fno-exceptions (the
+//! status-returning forms), plain and under the sanitizers.
+
+use sketches_tests::{compile_cxx, run_ok, workspace};
+use std::path::PathBuf;
+use std::process::Command;
+
+const SANITIZE: &[&str] =
+    &["-O1", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"];
+/// The tests allocate an 8 PiB filter on purpose: ASan must return NULL, as malloc does.
+const ASAN_OPTIONS: &str = "detect_leaks=1:abort_on_error=1:allocator_may_return_null=1";
+
+fn source(name: &str) -> Vec<PathBuf> {
+    vec![workspace().join("tests/cpp").join(name)]
+}
+
+fn run_and_check(exe: PathBuf) {
+    let out = run_ok(Command::new(exe).env("ASAN_OPTIONS", ASAN_OPTIONS));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.contains(" passed, ")).expect("summary line");
+    assert!(line.ends_with(" 0 failed"), "{line}");
+    let passed: u32 =
+        line.split(": ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).unwrap();
+    assert!(passed > 250, "too few checks ran: {line}");
+    print!("{text}");
+}
+
+#[test]
+fn cpp_test_passes_as_cxx17() {
+    run_and_check(compile_cxx("cpp_test_17", &source("cpp_test.cpp"), "c++17", &[]));
+}
+
+#[test]
+fn cpp_test_passes_as_cxx20() {
+    run_and_check(compile_cxx("cpp_test_20", &source("cpp_test.cpp"), "c++20", &[]));
+}
+
+#[test]
+fn cpp_test_passes_under_address_and_undefined_sanitizers() {
+    run_and_check(compile_cxx("cpp_test_asan", &source("cpp_test.cpp"), "c++17", SANITIZE));
+}
+
+#[test]
+fn cpp_noexcept_test_passes_without_exceptions() {
+    run_and_check(compile_cxx(
+        "cpp_noexcept_17",
+        &source("cpp_noexcept_test.cpp"),
+        "c++17",
+        &["-fno-exceptions"],
+    ));
+    let mut flags = vec!["-fno-exceptions"];
+    flags.extend_from_slice(SANITIZE);
+    run_and_check(compile_cxx("cpp_noexcept_20_asan", &source("cpp_noexcept_test.cpp"), "c++20", &flags));
+}
