@@ -125,16 +125,22 @@ impl BloomFilter {
     /// where the key was new (a repeat later in the batch is not new).
     fn add_many<'py>(&mut self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let hasher = bloom::wrap(self.image.bytes()).raise(py)?.key_hasher();
-        boundary::update_batch::<bool>(py, &mut self.image, keys, ListMode::Hash(hasher), |img, batch, out| {
-            let mut f = bloom::wrap_mut(img)?;
-            let mut tmp = [false; CHUNK];
-            batch.for_hashed_chunks(hasher, |pos, h| {
-                let t = &mut tmp[..h.len()];
-                f.add_hashes(h, Some(t))?;
-                pos.scatter(out, t);
-                Ok(())
-            })
-        })
+        boundary::update_batch::<bool>(
+            py,
+            &mut self.image,
+            keys,
+            ListMode::Hash(hasher),
+            |img, batch, out| {
+                let mut f = bloom::wrap_mut(img)?;
+                let mut tmp = [false; CHUNK];
+                batch.for_hashed_chunks(hasher, |pos, h| {
+                    let t = &mut tmp[..h.len()];
+                    f.add_hashes(h, Some(t))?;
+                    pos.scatter(out, t);
+                    Ok(())
+                })
+            },
+        )
     }
 
     /// Tests a batch of keys (shapes as ``add_many``); returns a NumPy bool

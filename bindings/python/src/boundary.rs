@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyInt, PyList, PyString, PyTuple, PyType};
 use sketches_core::hash::KeyHasher;
-use sketches_core::image::{self, IMAGE_ALIGN, MIN_IMAGE_ALIGN};
+use sketches_core::image::{self, IMAGE_ALIGN};
 use sketches_core::Error;
 use std::alloc::Layout;
 
@@ -266,7 +266,9 @@ impl Image {
     /// The raw area for a detached update; fails for a read-only buffer.
     pub(crate) fn writable_raw(&mut self) -> PyResult<Raw> {
         if !self.writable {
-            return Err(PyTypeError::new_err("this sketch wraps a read-only buffer; updates need a writable one"));
+            return Err(PyTypeError::new_err(
+                "this sketch wraps a read-only buffer; updates need a writable one",
+            ));
         }
         Ok(self.raw)
     }
@@ -366,30 +368,26 @@ pub(crate) fn export<'py, F: Family>(py: Python<'py>, sketch: &F) -> PyResult<Bo
 /// Runs a binary operation (merge, union, intersection) of `other` into
 /// `target`. When both are the same object or their memory overlaps, the
 /// source is copied first. Runs detached.
-pub(crate) fn merge_into<F: Family>(
+pub(crate) fn merge_into<F>(
     py: Python<'_>,
     target: &Bound<'_, F>,
     other: &Bound<'_, F>,
     op: impl FnOnce(&mut [u8], &[u8]) -> Result<(), Error> + Send,
 ) -> PyResult<()>
 where
-    F: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::False>,
+    F: Family + pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::False>,
 {
-    let copy;
-    let src = if target.as_any().is(other.as_any()) {
-        copy = other.borrow().image().duplicate(py)?;
-        copy.raw()
+    let same = target.as_any().is(other.as_any());
+    // Same object, or two objects wrapping overlapping memory: merge from a
+    // private copy (held in `copy` until the merge returns).
+    let copy = if same || other.borrow().image().raw().overlaps(target.borrow().image().raw()) {
+        Some(other.borrow().image().duplicate(py)?)
     } else {
-        let s = other.borrow().image().raw();
-        if s.overlaps(target.borrow().image().raw()) {
-            // Two objects wrapping the same memory: merge from a private copy.
-            copy_holder(py, other.borrow().image())?.raw()
-        } else {
-            s
-        }
+        None
     };
+    let src = copy.as_ref().map_or_else(|| other.borrow().image().raw(), Image::raw);
     // Keep `other` borrowed (its memory alive and unchanged) during the call.
-    let other_guard = if target.as_any().is(other.as_any()) { None } else { Some(other.borrow()) };
+    let other_guard = if same { None } else { Some(other.borrow()) };
     let mut t = target.borrow_mut();
     let dst = t.image_mut().writable_raw()?;
     let result = py.detach(move || {
@@ -398,20 +396,14 @@ where
         op(unsafe { dst.bytes_mut() }, unsafe { src.bytes() })
     });
     drop(other_guard);
+    drop(copy);
     result.raise(py)
 }
 
-fn copy_holder(py: Python<'_>, image: &Image) -> PyResult<Image> {
-    image.duplicate(py)
-}
-
-/// The `(seed, hash id)` of an image (every family has them in the common header).
+/// The seed of an image (every family has them in the common header).
 pub(crate) fn header_seed(image: &Image) -> u64 {
     image::inspect(image.bytes()).map_or(0, |h| h.seed)
 }
-
-/// Asserts the buffer alignment rule (used by tests and docs).
-pub(crate) const _MIN_ALIGN: usize = MIN_IMAGE_ALIGN;
 
 // ----------------------------------------------------------------- keys
 
@@ -423,7 +415,9 @@ pub(crate) fn int_key(key: &Bound<'_, PyAny>) -> PyResult<u64> {
     }
     match key.extract::<i64>() {
         Ok(v) => Ok(v as u64),
-        Err(_) => Err(PyOverflowError::new_err("integer keys must be in -2**63 .. 2**64-1 (8 little-endian bytes)")),
+        Err(_) => {
+            Err(PyOverflowError::new_err("integer keys must be in -2**63 .. 2**64-1 (8 little-endian bytes)"))
+        }
     }
 }
 
@@ -441,7 +435,8 @@ pub(crate) fn with_key<R>(key: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) ->
     if key.is_instance_of::<PyInt>() {
         return Ok(f(&int_key(key)?.to_le_bytes()));
     }
-    if key.hasattr(pyo3::intern!(key.py(), "__index__"))? && !key.hasattr(pyo3::intern!(key.py(), "__float__"))?
+    if key.hasattr(pyo3::intern!(key.py(), "__index__"))?
+        && !key.hasattr(pyo3::intern!(key.py(), "__float__"))?
     {
         let index = key.call_method0(pyo3::intern!(key.py(), "__index__"))?;
         return Ok(f(&int_key(&index)?.to_le_bytes()));
@@ -557,11 +552,13 @@ impl Piece {
             let pos = self.out_start + j;
             match self.kind {
                 PieceKind::Ints => {
-                    let b: [u8; 8] = data.get(i * 8..i * 8 + 8).and_then(|s| s.try_into().ok()).unwrap_or([0; 8]);
+                    let b: [u8; 8] =
+                        data.get(i * 8..i * 8 + 8).and_then(|s| s.try_into().ok()).unwrap_or([0; 8]);
                     f(pos, &u64::from_ne_bytes(b).to_le_bytes())?;
                 }
                 _ => {
-                    let (s, e) = (self.read_offset(offsets, i) as usize, self.read_offset(offsets, i + 1) as usize);
+                    let (s, e) =
+                        (self.read_offset(offsets, i) as usize, self.read_offset(offsets, i + 1) as usize);
                     f(pos, data.get(s..e).unwrap_or(&[]))?;
                 }
             }
@@ -617,7 +614,8 @@ impl Piece {
                 hasher.hash(&u64::from_ne_bytes(b).to_le_bytes())
             }
             _ => {
-                let (s, e) = (self.read_offset(offsets, i) as usize, self.read_offset(offsets, i + 1) as usize);
+                let (s, e) =
+                    (self.read_offset(offsets, i) as usize, self.read_offset(offsets, i + 1) as usize);
                 hasher.hash(data.get(s..e).unwrap_or(&[]))
             }
         }
@@ -655,7 +653,12 @@ impl Positions<'_> {
 
     /// The values at these positions of `input`, gathered into `out`.
     #[inline(always)]
-    pub(crate) fn gather<'o, T: Copy + Default>(self, input: &[T], out: &'o mut [T; CHUNK], n: usize) -> &'o [T] {
+    pub(crate) fn gather<'o, T: Copy + Default>(
+        self,
+        input: &[T],
+        out: &'o mut [T; CHUNK],
+        n: usize,
+    ) -> &'o [T] {
         match self {
             Positions::Run(start) => {
                 out[..n].copy_from_slice(input.get(start..start + n).unwrap_or(&[]));
@@ -863,7 +866,10 @@ impl Batch {
 
     /// Calls `f(position, key)` for every non-null key in batch order (packed
     /// lists and zero-copy columns; a batch extracted with `ListMode::Pack`).
-    pub(crate) fn for_each_key(&self, mut f: impl FnMut(usize, &[u8]) -> Result<(), Error>) -> Result<(), Error> {
+    pub(crate) fn for_each_key(
+        &self,
+        mut f: impl FnMut(usize, &[u8]) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         for (data, ends, positions) in &self.packed {
             let mut begin = 0;
             for (&e, &p) in ends.iter().zip(positions) {
@@ -914,7 +920,11 @@ static ZEROS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// A zero-filled NumPy array of `n` elements of `dtype` ("bool", "uint64",
 /// "uint32") and its memory, for a detached call to fill.
-pub(crate) fn numpy_zeros<'py>(py: Python<'py>, n: usize, dtype: &str) -> PyResult<(Bound<'py, PyAny>, PyBuf)> {
+pub(crate) fn numpy_zeros<'py>(
+    py: Python<'py>,
+    n: usize,
+    dtype: &str,
+) -> PyResult<(Bound<'py, PyAny>, PyBuf)> {
     let zeros = ZEROS.import(py, "numpy", "zeros")?;
     let array = zeros.call1((n, dtype))?;
     let buf = PyBuf::get(&array)?;

@@ -112,32 +112,44 @@ impl CountingBloomFilter {
     /// returns a NumPy bool array, True where the key was new.
     fn add_many<'py>(&mut self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let hasher = counting::wrap(self.image.bytes()).raise(py)?.key_hasher();
-        boundary::update_batch::<bool>(py, &mut self.image, keys, ListMode::Hash(hasher), |img, batch, out| {
-            let mut f = counting::wrap_mut(img)?;
-            let mut tmp = [false; CHUNK];
-            batch.for_hashed_chunks(hasher, |pos, h| {
-                let t = &mut tmp[..h.len()];
-                f.add_hashes(h, Some(t))?;
-                pos.scatter(out, t);
-                Ok(())
-            })
-        })
+        boundary::update_batch::<bool>(
+            py,
+            &mut self.image,
+            keys,
+            ListMode::Hash(hasher),
+            |img, batch, out| {
+                let mut f = counting::wrap_mut(img)?;
+                let mut tmp = [false; CHUNK];
+                batch.for_hashed_chunks(hasher, |pos, h| {
+                    let t = &mut tmp[..h.len()];
+                    f.add_hashes(h, Some(t))?;
+                    pos.scatter(out, t);
+                    Ok(())
+                })
+            },
+        )
     }
 
     /// Removes a batch of keys; returns a NumPy bool array, True where one
     /// occurrence was removed (False: certainly absent, nothing changed).
     fn remove_many<'py>(&mut self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let hasher = counting::wrap(self.image.bytes()).raise(py)?.key_hasher();
-        boundary::update_batch::<bool>(py, &mut self.image, keys, ListMode::Hash(hasher), |img, batch, out| {
-            let mut f = counting::wrap_mut(img)?;
-            let mut tmp = [false; CHUNK];
-            batch.for_hashed_chunks(hasher, |pos, h| {
-                let t = &mut tmp[..h.len()];
-                f.remove_hashes(h, t)?;
-                pos.scatter(out, t);
-                Ok(())
-            })
-        })
+        boundary::update_batch::<bool>(
+            py,
+            &mut self.image,
+            keys,
+            ListMode::Hash(hasher),
+            |img, batch, out| {
+                let mut f = counting::wrap_mut(img)?;
+                let mut tmp = [false; CHUNK];
+                batch.for_hashed_chunks(hasher, |pos, h| {
+                    let t = &mut tmp[..h.len()];
+                    f.remove_hashes(h, t)?;
+                    pos.scatter(out, t);
+                    Ok(())
+                })
+            },
+        )
     }
 
     /// Tests a batch of keys; returns a NumPy bool array (False for nulls).

@@ -90,7 +90,12 @@ impl CountMinSketch {
     /// Adds a batch of keys (shapes as ``BloomFilter.add_many``; nulls
     /// skipped), each once or with ``weights`` (one non-negative integer per key).
     #[pyo3(signature = (keys, weights = None))]
-    fn add_many(&mut self, py: Python<'_>, keys: &Bound<'_, PyAny>, weights: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn add_many(
+        &mut self,
+        py: Python<'_>,
+        keys: &Bound<'_, PyAny>,
+        weights: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let hasher = countmin::wrap(self.image.bytes()).raise(py)?.key_hasher();
         let batch = Batch::extract(keys, ListMode::Hash(hasher))?;
         let weights = match weights {

@@ -140,34 +140,46 @@ impl CuckooFilter {
     /// the filter was full for it and nothing changed for it).
     fn add_many<'py>(&mut self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let hasher = cuckoo::wrap(self.image.bytes()).raise(py)?.key_hasher();
-        boundary::update_batch::<bool>(py, &mut self.image, keys, ListMode::Hash(hasher), |img, batch, out| {
-            let mut f = cuckoo::wrap_mut(img)?;
-            let mut tmp = [false; CHUNK];
-            batch.for_hashed_chunks(hasher, |pos, h| {
-                let t = &mut tmp[..h.len()];
-                f.add_hashes(h, t)?;
-                pos.scatter(out, t);
-                Ok(())
-            })
-        })
+        boundary::update_batch::<bool>(
+            py,
+            &mut self.image,
+            keys,
+            ListMode::Hash(hasher),
+            |img, batch, out| {
+                let mut f = cuckoo::wrap_mut(img)?;
+                let mut tmp = [false; CHUNK];
+                batch.for_hashed_chunks(hasher, |pos, h| {
+                    let t = &mut tmp[..h.len()];
+                    f.add_hashes(h, t)?;
+                    pos.scatter(out, t);
+                    Ok(())
+                })
+            },
+        )
     }
 
     /// Removes a batch of keys; returns a NumPy bool array, True where one
     /// occurrence was removed (False: certainly absent, nothing changed).
     fn remove_many<'py>(&mut self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let hasher = cuckoo::wrap(self.image.bytes()).raise(py)?.key_hasher();
-        boundary::update_batch::<bool>(py, &mut self.image, keys, ListMode::Hash(hasher), |img, batch, out| {
-            let mut f = cuckoo::wrap_mut(img)?;
-            let mut tmp = [false; CHUNK];
-            batch.for_hashed_chunks(hasher, |pos, h| {
-                let t = &mut tmp[..h.len()];
-                for (r, &x) in t.iter_mut().zip(h) {
-                    *r = f.remove_hash(x).is_ok();
-                }
-                pos.scatter(out, t);
-                Ok(())
-            })
-        })
+        boundary::update_batch::<bool>(
+            py,
+            &mut self.image,
+            keys,
+            ListMode::Hash(hasher),
+            |img, batch, out| {
+                let mut f = cuckoo::wrap_mut(img)?;
+                let mut tmp = [false; CHUNK];
+                batch.for_hashed_chunks(hasher, |pos, h| {
+                    let t = &mut tmp[..h.len()];
+                    for (r, &x) in t.iter_mut().zip(h) {
+                        *r = f.remove_hash(x).is_ok();
+                    }
+                    pos.scatter(out, t);
+                    Ok(())
+                })
+            },
+        )
     }
 
     /// Tests a batch of keys; returns a NumPy bool array (False for nulls).

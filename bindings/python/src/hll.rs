@@ -179,7 +179,9 @@ impl HyperLogLog {
         let mut values = vec![0u8; 1usize << s.precision()];
         s.register_values(&mut values).raise(py)?;
         let numpy = py.import("numpy")?;
-        numpy.call_method1("frombuffer", (pyo3::types::PyBytes::new(py, &values), "uint8"))?.call_method0("copy")
+        numpy
+            .call_method1("frombuffer", (pyo3::types::PyBytes::new(py, &values), "uint8"))?
+            .call_method0("copy")
     }
 
     /// Empties the sketch (back to exact small mode).

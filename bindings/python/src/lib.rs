@@ -14,10 +14,10 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-mod boundary;
 mod bloom;
-mod countmin;
+mod boundary;
 mod counting;
+mod countmin;
 mod cuckoo;
 mod hll;
 mod minhash;
@@ -80,12 +80,18 @@ macro_rules! shared_methods {
 
             /// The exported image with its checksum (what `from_bytes` reads,
             /// and what every other binding imports).
-            fn __bytes__<'py>(&self, py: pyo3::Python<'py>) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyBytes>> {
+            fn __bytes__<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyBytes>> {
                 crate::boundary::export::<Self>(py, self)
             }
 
             /// Same as `bytes(sketch)`.
-            fn to_bytes<'py>(&self, py: pyo3::Python<'py>) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyBytes>> {
+            fn to_bytes<'py>(
+                &self,
+                py: pyo3::Python<'py>,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::types::PyBytes>> {
                 crate::boundary::export::<Self>(py, self)
             }
 
@@ -93,7 +99,8 @@ macro_rules! shared_methods {
             fn __reduce__<'py>(
                 slf: &pyo3::Bound<'py, Self>,
                 py: pyo3::Python<'py>,
-            ) -> pyo3::PyResult<(pyo3::Bound<'py, pyo3::PyAny>, (pyo3::Bound<'py, pyo3::types::PyBytes>,))> {
+            ) -> pyo3::PyResult<(pyo3::Bound<'py, pyo3::PyAny>, (pyo3::Bound<'py, pyo3::types::PyBytes>,))>
+            {
                 let make = slf.get_type().getattr("from_bytes")?;
                 Ok((make, (crate::boundary::export::<Self>(py, &*slf.borrow())?,)))
             }
@@ -109,7 +116,11 @@ macro_rules! shared_methods {
                 self.copy(py)
             }
 
-            fn __deepcopy__(&self, py: pyo3::Python<'_>, _memo: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<Self> {
+            fn __deepcopy__(
+                &self,
+                py: pyo3::Python<'_>,
+                _memo: &pyo3::Bound<'_, pyo3::PyAny>,
+            ) -> pyo3::PyResult<Self> {
                 self.copy(py)
             }
 

@@ -50,7 +50,13 @@ impl Family for SplitBlockBloomFilter {
 crate::shared_methods!(SplitBlockBloomFilter);
 
 /// Plans split-block parameters.
-fn plan(py: Python<'_>, items: Option<u64>, fpr: f64, blocks: Option<u64>, parquet: bool) -> PyResult<SbbfParams> {
+fn plan(
+    py: Python<'_>,
+    items: Option<u64>,
+    fpr: f64,
+    blocks: Option<u64>,
+    parquet: bool,
+) -> PyResult<SbbfParams> {
     match (items, blocks, parquet) {
         (Some(n), None, false) => SbbfParams::for_items(n, fpr).raise(py),
         (Some(n), None, true) => SbbfParams::for_parquet(n, fpr).raise(py),
@@ -119,16 +125,22 @@ impl SplitBlockBloomFilter {
     /// where the key was new (a repeat later in the batch is not new).
     fn add_many<'py>(&mut self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let hasher = sbbf::wrap(self.image.bytes()).raise(py)?.key_hasher();
-        boundary::update_batch::<bool>(py, &mut self.image, keys, ListMode::Hash(hasher), |img, batch, out| {
-            let mut f = sbbf::wrap_mut(img)?;
-            let mut tmp = [false; CHUNK];
-            batch.for_hashed_chunks(hasher, |pos, h| {
-                let t = &mut tmp[..h.len()];
-                f.add_hashes(h, Some(t))?;
-                pos.scatter(out, t);
-                Ok(())
-            })
-        })
+        boundary::update_batch::<bool>(
+            py,
+            &mut self.image,
+            keys,
+            ListMode::Hash(hasher),
+            |img, batch, out| {
+                let mut f = sbbf::wrap_mut(img)?;
+                let mut tmp = [false; CHUNK];
+                batch.for_hashed_chunks(hasher, |pos, h| {
+                    let t = &mut tmp[..h.len()];
+                    f.add_hashes(h, Some(t))?;
+                    pos.scatter(out, t);
+                    Ok(())
+                })
+            },
+        )
     }
 
     /// Tests a batch of keys (shapes as ``add_many``); returns a NumPy bool

@@ -75,7 +75,12 @@ impl TopK {
     /// skipped), each once or with ``weights``. Every key length is checked
     /// first: a key longer than ``max_key_len`` raises and nothing changes.
     #[pyo3(signature = (keys, weights = None))]
-    fn add_many(&mut self, py: Python<'_>, keys: &Bound<'_, PyAny>, weights: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    fn add_many(
+        &mut self,
+        py: Python<'_>,
+        keys: &Bound<'_, PyAny>,
+        weights: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let max = topk::wrap(self.image.bytes()).raise(py)?.params().max_key_len as usize;
         let batch = Batch::extract(keys, ListMode::Pack)?;
         let weights = match weights {

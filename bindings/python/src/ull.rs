@@ -4,8 +4,8 @@ use crate::boundary::{self, with_key, Batch, Family, Image, ListMode, Raise};
 use crate::hll::HyperLogLog;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use sketches_core::{hll, ull};
 use sketches_core::Error;
+use sketches_core::{hll, ull};
 
 /// UltraLogLog distinct counter, precision 4..18 (``2**p`` 8-bit registers).
 ///
@@ -166,7 +166,9 @@ impl UltraLogLog {
     fn registers<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let s = self.view()?;
         let numpy = py.import("numpy")?;
-        numpy.call_method1("frombuffer", (pyo3::types::PyBytes::new(py, s.registers()), "uint8"))?.call_method0("copy")
+        numpy
+            .call_method1("frombuffer", (pyo3::types::PyBytes::new(py, s.registers()), "uint8"))?
+            .call_method0("copy")
     }
 
     /// Empties the sketch.
