@@ -435,9 +435,8 @@ pub(crate) fn with_key<R>(key: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) ->
     if key.is_instance_of::<PyInt>() {
         return Ok(f(&int_key(key)?.to_le_bytes()));
     }
-    if key.hasattr(pyo3::intern!(key.py(), "__index__"))?
-        && !key.hasattr(pyo3::intern!(key.py(), "__float__"))?
-    {
+    // NumPy integer scalars and other objects with __index__ (floats have none).
+    if key.hasattr(pyo3::intern!(key.py(), "__index__"))? {
         let index = key.call_method0(pyo3::intern!(key.py(), "__index__"))?;
         return Ok(f(&int_key(&index)?.to_le_bytes()));
     }
