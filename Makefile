@@ -3,6 +3,8 @@
 #   make test    run every test (installs pinned cbindgen and valgrind if missing),
 #                ending with 90 s of coverage-guided fuzzing (FUZZ_SECONDS)
 #   make fuzz    only the fuzzing (FUZZ_SECONDS=600 make fuzz for a longer run)
+#   make python-test   the Python binding's tests (venv in target/python-venv)
+#   make python-bench  the Python binding beside pybloom-live, rbloom, fastbloom-rs, datasketches
 CC ?= cc
 CFLAGS_EXAMPLES = -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude
 LIBS = target/release/libsketches.a -lpthread -ldl -lm
@@ -12,7 +14,8 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 
-.PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall
+.PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall \
+	python-venv python-lint python-test python-bench
 
 stand: examples
 	./build/stand
@@ -43,7 +46,26 @@ test: tools
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo test --workspace
+	$(MAKE) python-test
 	$(MAKE) fuzz-lint fuzz
+
+# The Python binding (bindings/python, its own cargo workspace): a venv with
+# pinned test dependencies, `pip install ./bindings/python`, then pytest. The
+# C library is built too: the tests compare images made through it.
+python-venv:
+	./scripts/python-venv.sh
+
+python-lint:
+	cd bindings/python && cargo fmt -- --check
+	cd bindings/python && cargo clippy --release -- -D warnings
+
+python-test: lib python-venv python-lint
+	SKETCHES_LIB=$(CURDIR)/target/release/libsketches.so SKETCHES_REQUIRE_CLIB=1 \
+		target/python-venv/bin/python -m pytest -q bindings/python/tests
+
+python-bench: lib
+	./scripts/python-venv.sh bindings/python/requirements-bench.txt
+	target/python-venv/bin/python bindings/python/bench/bench.py
 
 # The fuzz crate is its own workspace (built with coverage instrumentation).
 fuzz-lint:

@@ -1,0 +1,79 @@
+"""sketches: probabilistic sketches whose bytes are the same in every language.
+
+Families (one class each): :class:`BloomFilter`, :class:`SplitBlockBloomFilter`,
+:class:`CountingBloomFilter`, :class:`CuckooFilter`, :class:`HyperLogLog`,
+:class:`UltraLogLog`, :class:`CountMinSketch`, :class:`TopK`, :class:`MinHash`.
+
+Every sketch lives in one 64-byte aligned buffer that *is* its image:
+``bytes(sketch)`` exports it (checksummed), ``Family.from_bytes(b)`` imports
+it (damaged bytes raise :class:`SketchError`), ``Family.wrap(buffer)`` works
+zero-copy inside a bytearray, mmap or NumPy array, and pickling goes through
+the exported bytes. Images are byte-identical to those of the C ABI
+(``libsketches``), Go and Java bindings.
+
+Keys hash by one rule everywhere: ``str`` as its UTF-8 bytes, ``bytes`` /
+``bytearray`` / ``memoryview`` as they are, ``int`` as its 8 little-endian
+bytes (0 .. 2**64-1; negative ints down to -2**63 as their two's complement,
+so ``-1`` and ``2**64 - 1`` are the same key, as an int64 and a uint64 column
+holding the same bits are), with XXH3-64 and the image's seed. A filter built
+here answers a C or Go query for the same key.
+
+Batch methods (``add_many``, ``contains_many``, ...) take a list or tuple of
+keys, a NumPy integer array (int64/uint64 read zero-copy), or a pyarrow
+Binary/String/LargeBinary/LargeString/integer array or ChunkedArray (buffers
+read zero-copy); ``None`` entries and Arrow nulls are skipped (their output
+is False/0). They release the GIL while the native code runs.
+
+``sketches.compat.BloomFilter`` is a drop-in for pybloom-live's BloomFilter.
+"""
+
+from __future__ import annotations
+
+from . import status
+from ._errors import SketchError
+from ._native import (
+    CAPACITY_FPR_ABOVE_TWICE_PLANNED,
+    CAPACITY_OVER_PLANNED_ITEMS,
+    FORMAT_MAJOR,
+    IMAGE_ALIGN,
+    IMAGE_MIN_ALIGN,
+    BloomFilter,
+    CountingBloomFilter,
+    CountMinSketch,
+    CuckooFilter,
+    HyperLogLog,
+    MinHash,
+    SplitBlockBloomFilter,
+    TopK,
+    UltraLogLog,
+    hash,
+    hash_many,
+    inspect,
+    status_str,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BloomFilter",
+    "SplitBlockBloomFilter",
+    "CountingBloomFilter",
+    "CuckooFilter",
+    "HyperLogLog",
+    "UltraLogLog",
+    "CountMinSketch",
+    "TopK",
+    "MinHash",
+    "SketchError",
+    "status",
+    "status_str",
+    "hash",
+    "hash_many",
+    "inspect",
+    "CAPACITY_OVER_PLANNED_ITEMS",
+    "CAPACITY_FPR_ABOVE_TWICE_PLANNED",
+    "FORMAT_MAJOR",
+    "IMAGE_ALIGN",
+    "IMAGE_MIN_ALIGN",
+    "__version__",
+]

@@ -1,0 +1,247 @@
+//! `sketches.CountMinSketch`: frequency estimates (`sketches_core::countmin`).
+
+use crate::boundary::{self, with_key, Batch, Family, Image, ListMode, Raise, CHUNK};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use sketches_core::countmin::{self, CountMinParams};
+use sketches_core::Error;
+
+/// Count-Min sketch: per-key counts that never underestimate.
+///
+/// ``CountMinSketch(epsilon=0.001, delta=0.01)`` plans ``width = e/epsilon``
+/// and ``depth = ln(1/delta)``: an estimate exceeds the true count by more
+/// than ``epsilon * total`` with probability at most ``delta``;
+/// ``width=``/``depth=`` size it explicitly. ``conservative=True`` updates
+/// only the smallest counters (lower overestimates, no merge guarantee
+/// lost); ``counter_bits`` is 32 or 64 (counters saturate, never wrap).
+/// ``sketch[key]`` is the estimate; ``a + b`` / ``merge`` adds the counters.
+#[pyclass(module = "sketches", name = "CountMinSketch")]
+pub struct CountMinSketch {
+    image: Image,
+}
+
+impl Family for CountMinSketch {
+    fn check(buf: &[u8]) -> Result<(), Error> {
+        countmin::wrap(buf).map(|_| ())
+    }
+    fn verify(bytes: &[u8]) -> Result<(), Error> {
+        countmin::verify(bytes)
+    }
+    fn import(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+        countmin::import(src, dst)
+    }
+    fn export(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
+        countmin::export(src, dst)
+    }
+    fn image(&self) -> &Image {
+        &self.image
+    }
+    fn image_mut(&mut self) -> &mut Image {
+        &mut self.image
+    }
+    fn from_image(image: Image) -> Self {
+        CountMinSketch { image }
+    }
+}
+
+crate::shared_methods!(CountMinSketch);
+
+impl CountMinSketch {
+    fn view(&self) -> PyResult<countmin::CountMin<'_>> {
+        Python::attach(|py| countmin::wrap(self.image.bytes()).raise(py))
+    }
+}
+
+#[pymethods]
+impl CountMinSketch {
+    #[new]
+    #[pyo3(signature = (epsilon = None, delta = 0.01, *, width = None, depth = None, conservative = false, counter_bits = 32, seed = 0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        epsilon: Option<f64>,
+        delta: f64,
+        width: Option<u64>,
+        depth: Option<u32>,
+        conservative: bool,
+        counter_bits: u32,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let base = match (epsilon, width, depth) {
+            (Some(e), None, None) => CountMinParams::for_error(e, delta).raise(py)?,
+            (None, Some(w), Some(d)) => CountMinParams::with_size(w, d).raise(py)?,
+            _ => return Err(PyValueError::new_err("give epsilon (and delta), or width= and depth=")),
+        };
+        let params = CountMinParams { conservative, counter_bits, ..base };
+        let len = params.image_len().raise(py)?;
+        let mut image = Image::zeroed(len as usize)?;
+        countmin::init(image.bytes_mut()?, &params, seed).raise(py)?;
+        Ok(CountMinSketch { image })
+    }
+
+    /// Adds ``weight`` occurrences of a key.
+    #[pyo3(signature = (key, weight = 1))]
+    fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>, weight: u64) -> PyResult<()> {
+        let mut s = countmin::wrap_mut(self.image.bytes_mut()?).raise(py)?;
+        with_key(key, |k| s.add(k, weight))
+    }
+
+    /// Adds a batch of keys (shapes as ``BloomFilter.add_many``; nulls
+    /// skipped), each once or with ``weights`` (one non-negative integer per key).
+    #[pyo3(signature = (keys, weights = None))]
+    fn add_many(
+        &mut self,
+        py: Python<'_>,
+        keys: &Bound<'_, PyAny>,
+        weights: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let hasher = countmin::wrap(self.image.bytes()).raise(py)?.key_hasher();
+        let batch = Batch::extract(keys, ListMode::Hash(hasher))?;
+        let weights = match weights {
+            Some(w) => Some(boundary::u64_values(py, w, batch.len())?),
+            None => None,
+        };
+        let w_raw = weights.as_ref().map(|(_, b)| b.raw());
+        boundary::update_batch_silent(py, &mut self.image, &batch, |img, batch| {
+            let mut s = countmin::wrap_mut(img)?;
+            // SAFETY: the weights' export is held by `weights` for the call.
+            let all = w_raw.map(|r| unsafe { boundary::as_u64s(r) });
+            let mut chunk = [0u64; CHUNK];
+            batch.for_hashed_chunks(hasher, |pos, h| match all {
+                None => s.add_hashes(h, None),
+                Some(all) => {
+                    let w = pos.gather(all, &mut chunk, h.len());
+                    s.add_hashes(h, Some(w))
+                }
+            })
+        })
+    }
+
+    /// The estimated count of a key (never below the true count).
+    fn estimate(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let s = countmin::wrap(self.image.bytes()).raise(py)?;
+        with_key(key, |k| s.estimate(k))
+    }
+
+    /// Same as ``estimate(key)``.
+    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<u64> {
+        self.estimate(py, key)
+    }
+
+    /// Estimates a batch of keys; returns a NumPy uint64 array (0 for nulls).
+    fn estimate_many<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let hasher = countmin::wrap(self.image.bytes()).raise(py)?.key_hasher();
+        boundary::query_batch::<u64>(py, &self.image, keys, ListMode::Hash(hasher), |img, batch, out| {
+            let s = countmin::wrap(img)?;
+            let mut tmp = [0u64; CHUNK];
+            batch.for_hashed_chunks(hasher, |pos, h| {
+                let t = &mut tmp[..h.len()];
+                s.estimate_hashes(h, t)?;
+                pos.scatter(out, t);
+                Ok(())
+            })
+        })
+    }
+
+    /// In-place merge: adds the counters of a sketch with the same width,
+    /// depth, counter size, mode and seed (saturating).
+    fn merge(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<()> {
+        boundary::merge_into(py, slf, other, |d, s| countmin::wrap_mut(d)?.merge(&countmin::wrap(s)?))
+    }
+
+    fn __add__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<Self> {
+        boundary::merged_copy(py, slf, other, |d, s| countmin::wrap_mut(d)?.merge(&countmin::wrap(s)?))
+    }
+
+    fn __iadd__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<()> {
+        Self::merge(slf, py, other)
+    }
+
+    /// Sets every counter to 0.
+    fn clear(&mut self, py: Python<'_>) -> PyResult<()> {
+        boundary::mutate(py, &mut self.image, |img| {
+            countmin::wrap_mut(img)?.clear();
+            Ok(())
+        })
+    }
+
+    /// Sum of all weights added (saturating).
+    #[getter]
+    fn total(&self) -> PyResult<u64> {
+        Ok(self.view()?.total())
+    }
+
+    /// ``epsilon * total``: an estimate exceeds the true count by more than
+    /// this with probability at most ``delta``.
+    #[getter]
+    fn error_bound(&self) -> PyResult<f64> {
+        Ok(self.view()?.error_bound())
+    }
+
+    /// Counters per row.
+    #[getter]
+    fn width(&self) -> PyResult<u64> {
+        Ok(self.view()?.params().width)
+    }
+
+    /// Rows.
+    #[getter]
+    fn depth(&self) -> PyResult<u32> {
+        Ok(self.view()?.params().depth)
+    }
+
+    /// ``e / width``.
+    #[getter]
+    fn epsilon(&self) -> PyResult<f64> {
+        Ok(self.view()?.params().epsilon())
+    }
+
+    /// ``exp(-depth)``.
+    #[getter]
+    fn delta(&self) -> PyResult<f64> {
+        Ok(self.view()?.params().delta())
+    }
+
+    /// True in conservative-update mode.
+    #[getter]
+    fn conservative(&self) -> PyResult<bool> {
+        Ok(self.view()?.params().conservative)
+    }
+
+    /// Counter size in bits (32 or 64).
+    #[getter]
+    fn counter_bits(&self) -> PyResult<u32> {
+        Ok(self.view()?.params().counter_bits)
+    }
+
+    /// Every statistic in a dict (``width``, ``depth``, ``counter_bits``,
+    /// ``conservative``, ``seed``, ``total``, ``epsilon``, ``delta``,
+    /// ``error_bound``, ``nbytes``).
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = self.view()?.stats();
+        let d = PyDict::new(py);
+        d.set_item("width", s.params.width)?;
+        d.set_item("depth", s.params.depth)?;
+        d.set_item("counter_bits", s.params.counter_bits)?;
+        d.set_item("conservative", s.params.conservative)?;
+        d.set_item("seed", s.seed)?;
+        d.set_item("total", s.total)?;
+        d.set_item("epsilon", s.epsilon)?;
+        d.set_item("delta", s.delta)?;
+        d.set_item("error_bound", s.error_bound)?;
+        d.set_item("nbytes", self.image.image_len())?;
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let s = self.view()?.stats();
+        Ok(format!(
+            "CountMinSketch(width={}, depth={}, conservative={}, total={})",
+            s.params.width,
+            s.params.depth,
+            if s.params.conservative { "True" } else { "False" },
+            s.total
+        ))
+    }
+}

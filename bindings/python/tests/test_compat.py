@@ -1,0 +1,95 @@
+"""sketches.compat.BloomFilter behaves like pybloom-live's BloomFilter for
+the same sequence of calls (side by side when pybloom-live is installed),
+and the seed examples run."""
+
+from __future__ import annotations
+
+import io
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import sketches
+from sketches.compat import BloomFilter
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_pybloom_live_api() -> None:
+    bf = BloomFilter(capacity=1000, error_rate=0.001)
+    assert bf.capacity == 1000 and bf.error_rate == 0.001
+    assert bf.add("user_123") is False  # new
+    assert bf.add("user_123") is True  # already present
+    assert "user_123" in bf and "user_456" not in bf
+    assert len(bf) == bf.count == 1
+    assert bf.add(3.5) is False and 3.5 in bf  # other types hash as str(key)
+    c = bf.copy()
+    c.add("only-in-copy")
+    assert "only-in-copy" not in bf
+    other = BloomFilter(1000, 0.001)
+    other.add("x")
+    u = bf.union(other)
+    assert "x" in u and "user_123" in u and (bf | other).count == u.count
+    i = bf.intersection(other)
+    assert "user_123" not in i
+    assert "x" in (other & other)
+    with pytest.raises(ValueError):
+        bf.union(BloomFilter(10, 0.001))
+    with pytest.raises(ValueError):
+        BloomFilter(0)
+    with pytest.raises(ValueError):
+        BloomFilter(10, 1.0)
+    f = io.BytesIO()
+    bf.tofile(f)
+    f.seek(0)
+    back = BloomFilter.fromfile(f)
+    assert back.capacity == 1000 and back.error_rate == 0.001 and "user_123" in back and back.count == bf.count
+    assert bytes(back.filter) == bytes(bf.filter)
+    f.seek(0)
+    assert "user_123" in BloomFilter.fromfile(f, n=len(f.getvalue()))
+    with pytest.raises(sketches.SketchError):
+        BloomFilter.fromfile(io.BytesIO(f.getvalue()[:-3]))
+    assert "user_123" in pickle.loads(pickle.dumps(bf))
+    assert bf.add_many(["user_123", "new"]).tolist() == [True, False]
+    assert bf.contains_many(["new", "nope"]).tolist() == [True, False]
+    assert bf.num_slices == bf.filter.hashes and bf.num_bits == bf.filter.bits
+
+
+def test_capacity_guard_like_pybloom_live() -> None:
+    bf = BloomFilter(10, 0.01)
+    for i in range(11):
+        bf.add(f"k{i}")
+    with pytest.raises(IndexError):
+        bf.add("k11")  # count > capacity, as pybloom-live checks before adding
+    assert bf.over_capacity
+
+
+def test_same_answers_as_pybloom_live() -> None:
+    pybloom = pytest.importorskip("pybloom_live")
+    ours, theirs = BloomFilter(2000, 0.001), pybloom.BloomFilter(2000, 0.001)
+    ops = [f"k{i % 1500}" for i in range(1800)]
+    assert [ours.add(k) for k in ops] == [theirs.add(k) for k in ops]
+    assert ours.count == theirs.count and len(ours) == len(theirs)
+    assert [f"k{i}" in ours for i in range(1500)] == [f"k{i}" in theirs for i in range(1500)]
+    for a in (ours, theirs):
+        for i in range(2000, 2502):
+            try:
+                a.add(f"z{i}")
+            except IndexError:
+                break
+    assert ours.count == theirs.count
+
+
+@pytest.mark.parametrize("script", sorted(p.name for p in EXAMPLES.glob("*.py")))
+def test_examples_run(script: str) -> None:
+    env = dict(os.environ, SKETCHES_EXAMPLE_SCALE="0.01")
+    out = subprocess.run([sys.executable, str(EXAMPLES / script)], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip()
+
+

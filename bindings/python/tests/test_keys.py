@@ -1,0 +1,177 @@
+"""Key shapes: every batch shape gives the same answers as single keys; the
+hashing rule (str UTF-8, bytes as is, int 8 little-endian bytes, negative
+ints two's complement); Arrow arrays zero-copy with slices and nulls."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import sketches
+
+WORDS = [f"present-{i}" for i in range(2000)] + ["", "日本語", "emoji-\U0001f600"]
+
+
+def fresh():
+    f = sketches.BloomFilter(10_000, 0.001, seed=3)
+    f.add_many(WORDS[::2])
+    return f
+
+
+def expected(f, keys):
+    return np.array([k is not None and k in f for k in keys])
+
+
+def test_hash_rule() -> None:
+    assert sketches.hash("abc") == sketches.hash(b"abc") == sketches.hash(bytearray(b"abc"))
+    assert sketches.hash(memoryview(b"abc")) == sketches.hash("abc")
+    assert sketches.hash(5) == sketches.hash((5).to_bytes(8, "little"))
+    assert sketches.hash(-1) == sketches.hash(2**64 - 1)
+    assert sketches.hash(np.int64(-1)) == sketches.hash(-1)
+    assert sketches.hash(np.uint32(5)) == sketches.hash(5)
+    assert sketches.hash(True) == sketches.hash(1)
+    assert sketches.hash("é") == sketches.hash("é".encode("utf-8"))
+    with pytest.raises(OverflowError):
+        sketches.hash(2**64)
+    with pytest.raises(OverflowError):
+        sketches.hash(-(2**63) - 1)
+    with pytest.raises(TypeError):
+        sketches.hash(1.5)
+    with pytest.raises(TypeError):
+        sketches.hash(None)
+    with pytest.raises(UnicodeEncodeError):
+        sketches.hash("\ud800")
+
+
+def test_string_shapes_agree() -> None:
+    f = fresh()
+    want = expected(f, WORDS)
+    assert (f.contains_many(WORDS) == want).all()
+    assert (f.contains_many(tuple(WORDS)) == want).all()
+    assert (f.contains_many(iter(WORDS)) == want).all()
+    assert (f.contains_many([w.encode() for w in WORDS]) == want).all()
+    assert (f.contains_many(np.array(WORDS, dtype=object)) == want).all()
+    assert (f.contains_many(np.array(WORDS)) == want).all()  # '<U' array
+    for t in (pa.string(), pa.large_string(), pa.binary(), pa.large_binary()):
+        arr = pa.array(WORDS, t)
+        assert (f.contains_many(arr) == want).all(), t
+        assert (f.contains_many(arr.slice(7, 500)) == want[7:507]).all(), t
+        chunked = pa.chunked_array([arr.slice(0, 100), arr.slice(100)])
+        assert (f.contains_many(chunked) == want).all(), t
+    assert (f.contains_many(pa.array(WORDS).dictionary_encode()) == want).all()
+    if hasattr(pa, "string_view"):
+        assert (f.contains_many(pa.array(WORDS, pa.string_view())) == want).all()
+
+
+def test_nulls_are_skipped() -> None:
+    f = fresh()
+    keys = [w if i % 3 else None for i, w in enumerate(WORDS)]
+    want = expected(f, keys)
+    assert (f.contains_many(keys) == want).all()
+    arr = pa.array(keys)
+    assert arr.null_count > 0
+    assert (f.contains_many(arr) == want).all()
+    assert (f.contains_many(arr.slice(5)) == want[5:]).all()
+    assert (f.contains_many(arr.cast(pa.large_binary()).slice(3, 100)) == want[3:103]).all()
+    g = sketches.BloomFilter(10_000, 0.001, seed=3)
+    new = g.add_many(arr)
+    assert not new[::3].any()  # nulls: nothing added, reported False
+    assert g.add_calls == len(keys) - arr.null_count
+    ints = pa.array([1, None, 3], pa.int64())
+    h = sketches.HyperLogLog()
+    h.add_many(ints)
+    assert h.estimate() == 2
+
+
+def test_integer_shapes_agree() -> None:
+    f = sketches.BloomFilter(10_000, 0.001, seed=1)
+    f.add_many(np.arange(0, 4000, 2, dtype=np.int64))
+    ints = list(range(-5, 4000)) + [2**64 - 1, 2**63]
+    want = np.array([i in f for i in ints])
+    assert want[5:].reshape(-1)[0::2][:2000].all()
+    assert (f.contains_many(ints) == want).all()
+    u = np.array([i % 2**64 for i in ints], dtype=np.uint64)
+    assert (f.contains_many(u) == want).all()
+    assert (f.contains_many(u.view(np.int64)) == want).all()
+    assert (f.contains_many(pa.array(u)) == want).all()
+    assert (f.contains_many(pa.array(u.view(np.int64))) == want).all()
+    small = np.arange(-5, 100, dtype=np.int32)
+    assert (f.contains_many(small) == want[: len(small)]).all()
+    assert (f.contains_many(small.astype(np.int8)) == want[: len(small)]).all()
+    assert (f.contains_many(pa.array(small)) == want[: len(small)]).all()
+    strided = np.arange(0, 4000, dtype=np.int64)[::2]
+    assert f.contains_many(strided).all()
+    be = np.arange(0, 4000, 2, dtype=">i8")
+    assert f.contains_many(be).all()
+    with pytest.raises(TypeError):
+        f.contains_many(np.array([1.5, 2.5]))
+    with pytest.raises(ValueError):
+        f.contains_many(np.zeros((2, 2), dtype=np.int64))
+
+
+def test_bad_batches_raise() -> None:
+    f = fresh()
+    with pytest.raises(TypeError):
+        f.add_many("abc")
+    with pytest.raises(TypeError):
+        f.add_many(b"abc")
+    with pytest.raises(TypeError):
+        f.add_many([1.5])
+    with pytest.raises(TypeError):
+        f.contains_many(pa.array([1.5]))
+    before = bytes(f)
+    with pytest.raises(TypeError):
+        f.add_many(["ok", 1.5])  # keys are read before anything changes
+    assert bytes(f) == before
+    assert f.contains_many([]).shape == (0,)
+    assert f.contains_many(np.zeros(0, np.uint64)).shape == (0,)
+    assert f.contains_many(pa.array([], pa.string())).shape == (0,)
+
+
+def test_hostile_arrow_offsets_raise(monkeypatch) -> None:
+    """Offsets that point past the data, decrease, or run past their buffer
+    are refused before anything is read or changed (pyarrow validates its
+    own arrays; the native layer does not rely on it)."""
+    import sketches._keys as keys_mod
+
+    data = pa.py_buffer(b"abcdef")
+    cases = [
+        ("bin32", np.array([0, 3, 100], dtype=np.int32), 2),
+        ("bin32", np.array([0, 5, 3], dtype=np.int32), 2),
+        ("bin32", np.array([0, 3], dtype=np.int32), 5),
+        ("bin64", np.array([0, -1, 3], dtype=np.int64), 2),
+        ("ints", None, 2),
+    ]
+    f = fresh()
+    before = bytes(f)
+    for kind, offsets, n in cases:
+        off = None if offsets is None else pa.py_buffer(offsets.tobytes())
+        piece = (kind, None, off, data, 0, n)
+        monkeypatch.setattr(keys_mod, "_arrow_pieces", lambda arr, pa_, p=piece: [p])
+        with pytest.raises(ValueError):
+            f.add_many(pa.array(["x", "y"]))
+        with pytest.raises(ValueError):
+            f.contains_many(pa.array(["x", "y"]))
+    assert bytes(f) == before
+
+
+def test_all_families_take_all_shapes() -> None:
+    keys = pa.array([f"k{i}" for i in range(500)])
+    for s in (sketches.SplitBlockBloomFilter(1000), sketches.CountingBloomFilter(1000),
+              sketches.CuckooFilter(1000)):
+        s.add_many(keys)
+        assert s.contains_many(keys.cast(pa.large_string())).all()
+    for cls, arg in ((sketches.HyperLogLog, 12), (sketches.UltraLogLog, 12), (sketches.MinHash, 64)):
+        s, a = cls(arg), cls(arg)
+        s.add_many(keys)
+        a.add_many(keys.to_pylist())
+        assert s == a, cls
+    cm = sketches.CountMinSketch(0.01)
+    cm.add_many(keys, pa.array(np.arange(500, dtype=np.uint64)))
+    assert (cm.estimate_many(keys) >= np.arange(500)).all()
+    t = sketches.TopK(20, 8)
+    t.add_many(keys.slice(10, 100))
+    t2 = sketches.TopK(20, 8)
+    t2.add_many(keys.to_pylist()[10:110])
+    assert t == t2
