@@ -827,6 +827,12 @@ typedef struct sketch_ull_stats {
  */
 #define SKETCH_KEY_TOO_LONG 20
 
+/**
+ * A static filter could not be built within its bound on attempts (with
+ * distinct keys this is vanishingly rare); nothing was written.
+ */
+#define SKETCH_BUILD_FAILED 21
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus

@@ -45,6 +45,7 @@ pub(crate) const STATUSES: &[(i32, &str, &str)] = &[
     (18, "CORRUPT_BODY", "image body holds values its format forbids"),
     (19, "COMPACT_IMAGE", "compact exported image: import it before use"),
     (20, "KEY_TOO_LONG", "key longer than the sketch's maximum key length (nothing changed)"),
+    (21, "BUILD_FAILED", "filter construction failed within its attempt bound (nothing written)"),
 ];
 
 /// The text of a status number (`sketch_status_str`).

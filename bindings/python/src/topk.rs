@@ -102,17 +102,19 @@ impl TopK {
 
     /// ``(count, error)`` of a key: its counter when listed (the true count
     /// is between ``count - error`` and ``count``), else the smallest count
-    /// as both (an unlisted key occurred at most that often).
+    /// as both (an unlisted key occurred at most that often). A key longer
+    /// than ``max_key_len`` raises SketchError (KEY_TOO_LONG), as ``add`` does.
     fn estimate(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<(u64, u64)> {
         let s = topk::wrap(self.image.bytes()).raise(py)?;
-        let e = with_key(key, |k| s.estimate(k))?;
+        let e = with_key(key, |k| s.estimate(k))?.raise(py)?;
         Ok((e.count, e.error))
     }
 
-    /// True when the key is listed (holds a counter).
+    /// True when the key is listed (holds a counter); a key longer than
+    /// ``max_key_len`` is never listed.
     fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         let s = topk::wrap(self.image.bytes()).raise(py)?;
-        with_key(key, |k| s.estimate(k).listed)
+        with_key(key, |k| s.estimate(k).is_ok_and(|e| e.listed))
     }
 
     /// The listed keys as ``(key, count, error)``, largest count first
