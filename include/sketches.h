@@ -20,7 +20,20 @@
  *   unwinder, and a build-time check proves no panic path is reachable.
  * - Thread safety: calls taking `const void *buf` only read and may run
  *   concurrently on one image; calls taking `void *buf` need exclusive
- *   access to that buffer.
+ *   access to that buffer. Except the concurrent functions, which any
+ *   number of threads may call on one image at once (atomic operations on
+ *   its aligned 64-bit words):
+ *     sketch_{bloom,sbbf,hll,ull}_add_concurrent, _add_concurrent_u64,
+ *       _add_concurrent_hash, _add_concurrent_batch, _add_concurrent_packed,
+ *       _add_concurrent_u64_batch;
+ *     sketch_{bloom,sbbf}_contains_concurrent, _contains_concurrent_u64;
+ *     sketch_{hll,ull}_estimate_concurrent.
+ *   While any of them runs on an image, only they may touch it. Once the
+ *   adding threads are done, the bits/registers equal those of the same
+ *   adds made one at a time; each family's docs say which statistics differ
+ *   (Bloom "inserted" counts; HLL/ULL martingale estimates end). A
+ *   HyperLogLog must be dense first (sketch_hll_densify). They exist on
+ *   targets with 64-bit atomics.
  * - Batches come in three shapes: _batch (array of sketch_slice), _packed
  *   (one data buffer plus count + 1 uint32_t offsets: the Arrow Binary
  *   layout) and _u64_batch / _hash_batch (arrays of 64-bit values).
@@ -833,6 +846,12 @@ typedef struct sketch_ull_stats {
  */
 #define SKETCH_BUILD_FAILED 21
 
+/**
+ * A HyperLogLog in its exact small mode was given to a concurrent add:
+ * densify it first (`sketch_hll_densify`, exclusive access); nothing changed.
+ */
+#define SKETCH_SMALL_MODE 22
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -1169,6 +1188,117 @@ sketch_status sketch_bloom_import(const void *src, size_t src_len, void *dst, si
  * `bytes`: `len` readable bytes.
  */
 sketch_status sketch_bloom_verify(const void *bytes, size_t len);
+
+/**
+ * Adds a byte key. From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs; `key`: `key_len` readable bytes.
+ */
+sketch_status sketch_bloom_add_concurrent(void *buf,
+                                          size_t len,
+                                          const void *key,
+                                          size_t key_len,
+                                          bool *was_new);
+
+/**
+ * Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs.
+ */
+sketch_status sketch_bloom_add_concurrent_u64(void *buf,
+                                              size_t len,
+                                              uint64_t key,
+                                              bool *was_new);
+
+/**
+ * Adds a precomputed hash. From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs.
+ */
+sketch_status sketch_bloom_add_concurrent_hash(void *buf,
+                                               size_t len,
+                                               uint64_t hash,
+                                               bool *was_new);
+
+/**
+ * Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ *
+ * # Safety
+ * `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_batch` forms.
+ */
+sketch_status sketch_bloom_add_concurrent_batch(void *buf,
+                                                size_t len,
+                                                const struct sketch_slice *keys,
+                                                size_t count,
+                                                bool *was_new);
+
+/**
+ * Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ *
+ * # Safety
+ * `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_packed` forms.
+ */
+sketch_status sketch_bloom_add_concurrent_packed(void *buf,
+                                                 size_t len,
+                                                 const void *data,
+                                                 size_t data_len,
+                                                 const uint32_t *offsets,
+                                                 size_t count,
+                                                 bool *was_new);
+
+/**
+ * Adds `count` integer keys. From any number of threads at once on one image (the
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ *
+ * # Safety
+ * `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
+ */
+sketch_status sketch_bloom_add_concurrent_u64_batch(void *buf,
+                                                    size_t len,
+                                                    const uint64_t *keys,
+                                                    size_t count,
+                                                    bool *was_new);
+
+/**
+ * Tests a byte key with atomic loads, safe while other threads add with
+ * the concurrent functions (it sees every add that returned before it).
+ *
+ * # Safety
+ * As for `sketch_bloom_add_concurrent`; `out` writable.
+ */
+sketch_status sketch_bloom_contains_concurrent(const void *buf,
+                                               size_t len,
+                                               const void *key,
+                                               size_t key_len,
+                                               bool *out);
+
+/**
+ * Tests an integer key with atomic loads. See `sketch_bloom_contains_concurrent`.
+ *
+ * # Safety
+ * As for `sketch_bloom_contains_concurrent`.
+ */
+sketch_status sketch_bloom_contains_concurrent_u64(const void *buf,
+                                                   size_t len,
+                                                   uint64_t key,
+                                                   bool *out);
 
 /**
  * Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `params` (`bits` = counters).
@@ -2472,6 +2602,112 @@ sketch_status sketch_hll_downsize(const void *src,
 sketch_status sketch_hll_get_stats(const void *buf, size_t len, struct sketch_hll_stats *out);
 
 /**
+ * Adds a byte key. From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`).
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs; `key`: `key_len` readable bytes.
+ */
+sketch_status sketch_hll_add_concurrent(void *buf,
+                                        size_t len,
+                                        const void *key,
+                                        size_t key_len,
+                                        bool *changed);
+
+/**
+ * Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`).
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs.
+ */
+sketch_status sketch_hll_add_concurrent_u64(void *buf,
+                                            size_t len,
+                                            uint64_t key,
+                                            bool *changed);
+
+/**
+ * Adds a precomputed hash. From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`).
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs.
+ */
+sketch_status sketch_hll_add_concurrent_hash(void *buf,
+                                             size_t len,
+                                             uint64_t hash,
+                                             bool *changed);
+
+/**
+ * Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
+ * concurrent functions only).
+ *
+ * # Safety
+ * `buf` as for `sketch_hll_add_concurrent`; the keys and outputs as for the `_batch` forms.
+ */
+sketch_status sketch_hll_add_concurrent_batch(void *buf,
+                                              size_t len,
+                                              const struct sketch_slice *keys,
+                                              size_t count);
+
+/**
+ * Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
+ * concurrent functions only).
+ *
+ * # Safety
+ * `buf` as for `sketch_hll_add_concurrent`; the keys and outputs as for the `_packed` forms.
+ */
+sketch_status sketch_hll_add_concurrent_packed(void *buf,
+                                               size_t len,
+                                               const void *data,
+                                               size_t data_len,
+                                               const uint32_t *offsets,
+                                               size_t count);
+
+/**
+ * Adds `count` integer keys. From any number of threads at once on one image (the
+ * concurrent functions only).
+ *
+ * # Safety
+ * `buf` as for `sketch_hll_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
+ */
+sketch_status sketch_hll_add_concurrent_u64_batch(void *buf,
+                                                  size_t len,
+                                                  const uint64_t *keys,
+                                                  size_t count);
+
+/**
+ * The register estimate (Ertl's improved estimator, `1.04/sqrt(m)`) read
+ * with atomic loads, safe while other threads add with the concurrent
+ * functions (exact once they are done; a few adds ahead or behind while
+ * they run). The martingale estimate does not survive concurrent adds.
+ *
+ * # Safety
+ * As for `sketch_hll_add_concurrent`; `out` writable.
+ */
+sketch_status sketch_hll_estimate_concurrent(const void *buf, size_t len, double *out);
+
+/**
+ * Converts a sketch in its exact small mode to dense registers (a no-op
+ * when already dense), as concurrent adds need; the estimate is unchanged.
+ * Needs exclusive access, like every function that is not `_concurrent`:
+ * call it before sharing the image between threads.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes.
+ */
+sketch_status sketch_hll_densify(void *buf, size_t len);
+
+/**
  * Reads the common header of any image (for example to dispatch on the
  * family of bytes received from elsewhere). Checks magic, version, ids and
  * lengths, not the family header or checksum. Needs no alignment.
@@ -3457,6 +3693,101 @@ sketch_status sketch_ull_to_hll(const void *src, size_t src_len, void *dst, size
  * `buf`: `len` readable bytes; `out` writable.
  */
 sketch_status sketch_ull_get_stats(const void *buf, size_t len, struct sketch_ull_stats *out);
+
+/**
+ * Adds a byte key. From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs; `key`: `key_len` readable bytes.
+ */
+sketch_status sketch_ull_add_concurrent(void *buf,
+                                        size_t len,
+                                        const void *key,
+                                        size_t key_len,
+                                        bool *changed);
+
+/**
+ * Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs.
+ */
+sketch_status sketch_ull_add_concurrent_u64(void *buf,
+                                            size_t len,
+                                            uint64_t key,
+                                            bool *changed);
+
+/**
+ * Adds a precomputed hash. From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs.
+ */
+sketch_status sketch_ull_add_concurrent_hash(void *buf,
+                                             size_t len,
+                                             uint64_t hash,
+                                             bool *changed);
+
+/**
+ * Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
+ * concurrent functions only).
+ *
+ * # Safety
+ * `buf` as for `sketch_ull_add_concurrent`; the keys and outputs as for the `_batch` forms.
+ */
+sketch_status sketch_ull_add_concurrent_batch(void *buf,
+                                              size_t len,
+                                              const struct sketch_slice *keys,
+                                              size_t count);
+
+/**
+ * Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
+ * concurrent functions only).
+ *
+ * # Safety
+ * `buf` as for `sketch_ull_add_concurrent`; the keys and outputs as for the `_packed` forms.
+ */
+sketch_status sketch_ull_add_concurrent_packed(void *buf,
+                                               size_t len,
+                                               const void *data,
+                                               size_t data_len,
+                                               const uint32_t *offsets,
+                                               size_t count);
+
+/**
+ * Adds `count` integer keys. From any number of threads at once on one image (the
+ * concurrent functions only).
+ *
+ * # Safety
+ * `buf` as for `sketch_ull_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
+ */
+sketch_status sketch_ull_add_concurrent_u64_batch(void *buf,
+                                                  size_t len,
+                                                  const uint64_t *keys,
+                                                  size_t count);
+
+/**
+ * The FGRA estimate (`0.782/sqrt(m)`) from registers read with atomic
+ * loads, safe while other threads add with the concurrent functions (exact
+ * once they are done). O(m). The martingale estimate does not survive
+ * concurrent adds.
+ *
+ * # Safety
+ * As for `sketch_ull_add_concurrent`; `out` writable.
+ */
+sketch_status sketch_ull_estimate_concurrent(const void *buf, size_t len, double *out);
 
 #ifdef __cplusplus
 }  // extern "C"

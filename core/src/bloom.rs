@@ -31,6 +31,8 @@ use crate::filter::{self, CapacityFlags};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
 use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
+#[cfg(target_has_atomic = "64")]
+use crate::shared::AtomicWords;
 
 /// Byte length of the Bloom header (common + family header).
 pub const HEADER_LEN: usize = 112;
@@ -197,28 +199,8 @@ impl ImageFamily for BloomImage {
 
     #[inline]
     fn validate(common: &CommonHeader, image: &[u8]) -> Result<BloomLayout> {
-        if common.hash != HashKind::Xxh3 {
-            return Err(Error::UnsupportedHash);
-        }
-        if common.header_len != HEADER_LEN || common.flags != 0 {
-            return Err(Error::CorruptHeader);
-        }
+        let params = shape(common, image)?;
         let field = |v: Option<u64>| v.ok_or(Error::BufferTooSmall);
-        let params = BloomParams {
-            bits: field(get_u64(image, OFF_BITS))?,
-            hashes: field(get_u32(image, OFF_HASHES).map(u64::from))? as u32,
-            planned_items: field(get_u64(image, OFF_PLANNED_ITEMS))?,
-            planned_fpr: get_f64(image, OFF_PLANNED_FPR).ok_or(Error::BufferTooSmall)?,
-        };
-        params.validate().map_err(|_| Error::CorruptHeader)?;
-        let reserved =
-            field(get_u32(image, OFF_RESERVED_A).map(u64::from))? | field(get_u64(image, OFF_RESERVED_B))?;
-        if reserved != 0 {
-            return Err(Error::CorruptHeader);
-        }
-        if image.len() as u64 != image_len_for_bits(params.bits) {
-            return Err(Error::CorruptHeader);
-        }
         let add_calls = field(get_u64(image, OFF_ADD_CALLS))?;
         let inserted = field(get_u64(image, OFF_INSERTED))?;
         let set_bits = field(get_u64(image, OFF_SET_BITS))?;
@@ -232,6 +214,34 @@ impl ImageFamily for BloomImage {
     fn body_len(_common: &CommonHeader, layout: &BloomLayout) -> usize {
         body_len_for_bits(layout.params.bits) as usize
     }
+}
+
+/// The immutable part of the header checks: hash, header length, flags,
+/// parameters, reserved fields and the image length they imply (`header`
+/// holds at least the family header). The counters are checked by
+/// `validate` only: they change under concurrent adds.
+#[inline]
+fn shape(common: &CommonHeader, header: &[u8]) -> Result<BloomParams> {
+    if common.hash != HashKind::Xxh3 {
+        return Err(Error::UnsupportedHash);
+    }
+    if common.header_len != HEADER_LEN || common.flags != 0 {
+        return Err(Error::CorruptHeader);
+    }
+    let field = |v: Option<u64>| v.ok_or(Error::BufferTooSmall);
+    let params = BloomParams {
+        bits: field(get_u64(header, OFF_BITS))?,
+        hashes: field(get_u32(header, OFF_HASHES).map(u64::from))? as u32,
+        planned_items: field(get_u64(header, OFF_PLANNED_ITEMS))?,
+        planned_fpr: get_f64(header, OFF_PLANNED_FPR).ok_or(Error::BufferTooSmall)?,
+    };
+    params.validate().map_err(|_| Error::CorruptHeader)?;
+    let reserved =
+        field(get_u32(header, OFF_RESERVED_A).map(u64::from))? | field(get_u64(header, OFF_RESERVED_B))?;
+    if reserved != 0 || common.image_len as u64 != image_len_for_bits(params.bits) {
+        return Err(Error::CorruptHeader);
+    }
+    Ok(params)
 }
 
 /// Exact image size in bytes for `params` (the zstd-style "size first" call).
@@ -604,6 +614,114 @@ impl<'a> BloomMut<'a> {
     pub fn clear(&mut self) {
         self.body.fill(0);
         self.set_counters(0, 0);
+    }
+}
+
+#[cfg(target_has_atomic = "64")]
+/// A shared view of a live Bloom image that many threads may add to at
+/// once (see [`crate::shared`]): probes are set with atomic `fetch_or`, the
+/// add-call, inserted and set-bit counters with atomic additions.
+///
+/// Once every add has returned, the bits and the add-call and set-bit
+/// counters equal those of the same adds made one at a time; "inserted"
+/// (adds that set a new bit) depends on the order, so it may differ from a
+/// sequential run's (it still counts every add that set a bit, and never
+/// exceeds the add calls). Queries through this view see every add that
+/// returned before them.
+#[derive(Copy, Clone, Debug)]
+pub struct SharedBloom<'a> {
+    words: AtomicWords<'a>,
+    params: BloomParams,
+    seed: u64,
+}
+
+#[cfg(target_has_atomic = "64")]
+/// Word of the first body byte.
+const BODY_WORD: usize = HEADER_LEN / 8;
+
+#[cfg(target_has_atomic = "64")]
+/// Validates the immutable header of a live image seen as atomic words and
+/// returns the shared view. Errors: as [`wrap`] for the header.
+pub fn wrap_shared(words: AtomicWords<'_>) -> Result<SharedBloom<'_>> {
+    let header: [u8; HEADER_LEN] = words.snapshot();
+    let common = words.common(&header, FamilyId::Bloom)?;
+    let params = shape(&common, &header)?;
+    Ok(SharedBloom { words, params, seed: common.seed })
+}
+
+#[cfg(target_has_atomic = "64")]
+impl SharedBloom<'_> {
+    /// The filter's parameters.
+    pub fn params(&self) -> BloomParams {
+        self.params
+    }
+
+    /// Adds a byte key; true when some probed bit was new. Thread-safe.
+    #[inline]
+    pub fn add(&self, key: &[u8]) -> bool {
+        self.add_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// Adds an integer key (8 little-endian bytes). Thread-safe.
+    #[inline]
+    pub fn add_u64(&self, key: u64) -> bool {
+        self.add_hash(hash::hash_u64(key, self.seed))
+    }
+
+    /// Adds a precomputed hash. Thread-safe.
+    #[inline]
+    pub fn add_hash(&self, h: u64) -> bool {
+        let mut new = 0u64;
+        for bit in hash::probes(h, self.params.hashes, self.params.bits) {
+            let mask = 1u64 << (bit & 63);
+            let before = self.words.fetch_or(BODY_WORD + (bit >> 6) as usize, mask);
+            new += u64::from(before & mask == 0);
+        }
+        self.words.add(OFF_ADD_CALLS / 8, 1);
+        if new > 0 {
+            self.words.add(OFF_INSERTED / 8, 1);
+            self.words.add(OFF_SET_BITS / 8, new);
+        }
+        new > 0
+    }
+
+    /// Adds a batch of hashes; `newly` (when given, the same length) gets
+    /// per hash whether it set a new bit. Errors: [`Error::InvalidArgument`]
+    /// on a length mismatch.
+    pub fn add_hashes(&self, hashes: &[u64], newly: Option<&mut [bool]>) -> Result<()> {
+        match newly {
+            Some(out) if out.len() != hashes.len() => Err(Error::InvalidArgument),
+            Some(out) => {
+                for (o, h) in out.iter_mut().zip(hashes) {
+                    *o = self.add_hash(*h);
+                }
+                Ok(())
+            }
+            None => {
+                for h in hashes {
+                    self.add_hash(*h);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Tests a precomputed hash (false: certainly never added). Thread-safe.
+    #[inline]
+    pub fn contains_hash(&self, h: u64) -> bool {
+        hash::probes(h, self.params.hashes, self.params.bits)
+            .all(|bit| self.words.load(BODY_WORD + (bit >> 6) as usize) & (1u64 << (bit & 63)) != 0)
+    }
+
+    /// Tests a byte key. Thread-safe.
+    #[inline]
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.contains_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// The hash function of the image.
+    pub fn key_hasher(&self) -> KeyHasher {
+        KeyHasher { kind: HashKind::Xxh3, seed: self.seed }
     }
 }
 

@@ -52,6 +52,9 @@ pub enum Error {
     /// attempts (each with a new seed, duplicates removed); the output
     /// buffer was not written.
     BuildFailed,
+    /// The HyperLogLog is in its exact small mode, which concurrent adds do
+    /// not support: densify it first (exclusive access); nothing changed.
+    SmallMode,
 }
 
 impl Error {
@@ -76,6 +79,7 @@ impl Error {
             Error::CompactImage => 19,
             Error::KeyTooLong => 20,
             Error::BuildFailed => 21,
+            Error::SmallMode => 22,
         }
     }
 
@@ -100,6 +104,7 @@ impl Error {
             Error::CompactImage => "compact exported image: import it before use",
             Error::KeyTooLong => "key longer than the sketch's maximum key length (nothing changed)",
             Error::BuildFailed => "filter construction failed within its attempt bound (nothing written)",
+            Error::SmallMode => "sketch is in its exact small mode: densify it before concurrent adds",
         }
     }
 }

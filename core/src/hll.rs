@@ -75,6 +75,10 @@ use crate::error::{Error, Result};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
 use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
+#[cfg(target_has_atomic = "64")]
+use crate::shared::AtomicWords;
+#[cfg(target_has_atomic = "64")]
+use core::sync::atomic::Ordering;
 
 /// Byte length of the HyperLogLog header (common + family header).
 pub const HEADER_LEN: usize = 384;
@@ -920,6 +924,15 @@ impl<'a> HllMut<'a> {
         true
     }
 
+    /// Converts an image in its exact small mode to dense registers now (a
+    /// no-op when dense), for example before sharing it between threads
+    /// for concurrent adds ([`wrap_shared`]). The estimate is unchanged.
+    pub fn densify_now(&mut self) {
+        if self.as_ref().mode() == HllMode::Small {
+            self.densify();
+        }
+    }
+
     /// Converts small mode to dense registers in place, with O(1) stack.
     ///
     /// 1. The sorted hashes shrink in place to 3-byte entries
@@ -1130,6 +1143,209 @@ impl<'a> HllMut<'a> {
 
 /// Re-exported precision bounds.
 pub use cardinality::{MAX_PRECISION, MIN_PRECISION};
+
+#[cfg(target_has_atomic = "64")]
+/// Byte offset of the word that serializes updates of the registers that
+/// straddle two 64-bit words under concurrent adds (inside the reserved
+/// header area: 0 whenever no shared add is running).
+const OFF_STRADDLE_LOCK: usize = 352;
+
+#[cfg(target_has_atomic = "64")]
+/// A shared view of a dense live HyperLogLog that many threads may add to
+/// at once (see [`crate::shared`]).
+///
+/// Registers only grow: each is raised with a compare-and-swap loop on the
+/// 64-bit word holding it. One register in 16 straddles two words (6-bit
+/// registers); those are raised under a tiny lock word in the reserved
+/// header area, held for two compare-and-swaps (an add may spin briefly
+/// while another thread raises a straddling register; the check that
+/// finds nothing to raise takes no lock). The histogram and the register
+/// sum are kept with atomic additions, so once every add has returned the
+/// registers, histogram, sum and register estimate equal those of the same
+/// adds made one at a time. The martingale (HIP) estimate does not survive
+/// concurrent adds: the first one marks it invalid, as a merge does, and
+/// [`SharedHll::estimate`] / [`Hll::estimate`] then use the registers
+/// (Ertl's improved estimator, `1.04/sqrt(m)`).
+///
+/// The exact small mode is not concurrent: the image must be dense
+/// ([`HllMut::densify_now`]), else [`Error::SmallMode`].
+#[derive(Copy, Clone, Debug)]
+pub struct SharedHll<'a> {
+    words: AtomicWords<'a>,
+    p: u8,
+    seed: u64,
+}
+
+#[cfg(target_has_atomic = "64")]
+/// The immutable header checks of a live dense image, for the shared view
+/// (the histogram, sum and martingale change under concurrent adds).
+/// `header` holds the first 64 bytes; the reserved tail of the header is
+/// read from `words`.
+fn shared_shape(common: &CommonHeader, header: &[u8], words: &AtomicWords<'_>) -> Result<u8> {
+    if common.hash != HashKind::Xxh3 {
+        return Err(Error::UnsupportedHash);
+    }
+    if common.header_len != HEADER_LEN || common.flags != 0 {
+        return Err(if common.flags & FLAG_COMPACT != 0 {
+            Error::CompactImage
+        } else {
+            Error::CorruptHeader
+        });
+    }
+    let p = header.get(OFF_PRECISION).copied().ok_or(Error::BufferTooSmall)?;
+    check_precision(p).map_err(|_| Error::CorruptHeader)?;
+    // Bytes 345..352 (after the martingale flag) and from the lock word's end.
+    let tail = words.load(OFF_MARTINGALE_VALID / 8) >> 8;
+    let after_lock = (OFF_STRADDLE_LOCK / 8 + 1..HEADER_LEN / 8).fold(0, |acc, w| acc | words.load(w));
+    let reserved = image::zeroed(header, 50..52) && image::zeroed(header, 56..64) && tail | after_lock == 0;
+    if !reserved || common.image_len != HEADER_LEN + body_len(p) {
+        return Err(Error::CorruptHeader);
+    }
+    match header.get(OFF_MODE) {
+        Some(1) => Ok(p),
+        Some(0) => Err(Error::SmallMode),
+        _ => Err(Error::CorruptHeader),
+    }
+}
+
+#[cfg(target_has_atomic = "64")]
+/// Validates the immutable header of a dense live image seen as atomic
+/// words and returns the shared view. Errors: as [`wrap`];
+/// [`Error::SmallMode`] for an image still in its exact small mode.
+pub fn wrap_shared(words: AtomicWords<'_>) -> Result<SharedHll<'_>> {
+    let header: [u8; 64] = words.snapshot();
+    let common = words.common(&header, FamilyId::HyperLogLog)?;
+    let p = shared_shape(&common, &header, &words)?;
+    Ok(SharedHll { words, p, seed: common.seed })
+}
+
+#[cfg(target_has_atomic = "64")]
+impl SharedHll<'_> {
+    /// Precision `p`.
+    pub fn precision(&self) -> u8 {
+        self.p
+    }
+
+    /// The hash function of the image.
+    pub fn key_hasher(&self) -> KeyHasher {
+        KeyHasher { kind: HashKind::Xxh3, seed: self.seed }
+    }
+
+    /// Adds a byte key; true when a register rose. Thread-safe.
+    #[inline]
+    pub fn add(&self, key: &[u8]) -> bool {
+        self.add_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// Adds an integer key (8 little-endian bytes). Thread-safe.
+    #[inline]
+    pub fn add_u64(&self, key: u64) -> bool {
+        self.add_hash(hash::hash_u64(key, self.seed))
+    }
+
+    /// Adds a batch of precomputed hashes. Thread-safe.
+    pub fn add_hashes(&self, hashes: &[u64]) {
+        for h in hashes {
+            self.add_hash(*h);
+        }
+    }
+
+    /// Adds a precomputed hash; true when a register rose. Thread-safe.
+    pub fn add_hash(&self, h: u64) -> bool {
+        let (i, k) = split_hash(h, self.p);
+        let bit = HEADER_LEN * 8 + 6 * i;
+        let (word, shift) = (bit / 64, (bit % 64) as u32);
+        let old = if shift <= 58 {
+            let mask = 63u64 << shift;
+            let raised = self.words.update(word, Ordering::Relaxed, |w| {
+                ((w & mask) >> shift < u64::from(k)).then_some((w & !mask) | (u64::from(k) << shift))
+            });
+            match raised {
+                Some(w) => ((w & mask) >> shift) as u8,
+                None => return false,
+            }
+        } else {
+            match self.raise_straddling(word, shift, k) {
+                Some(old) => old,
+                None => return false,
+            }
+        };
+        self.registered(old, k);
+        true
+    }
+
+    /// Raises a register whose low `64 - shift` bits end word `word` and
+    /// whose high bits start word `word + 1`. The high word is written last
+    /// with release ordering and read first with acquire ordering, so a
+    /// reader sees the low bits at least as new as the high ones: the value
+    /// it reads is never above the final one, and finding `k` not above it
+    /// safely skips the lock. Returns the old value when raised.
+    fn raise_straddling(&self, word: usize, shift: u32, k: u8) -> Option<u8> {
+        let low_bits = 64 - shift;
+        let read = |order_high: Ordering| {
+            let high = self.words.word(word + 1).map_or(0, |w| w.load(order_high));
+            let low = self.words.load(word) >> shift;
+            (((high << low_bits) | low) & 63) as u8
+        };
+        if read(Ordering::Acquire) >= k {
+            return None;
+        }
+        let lock = self.words.word(OFF_STRADDLE_LOCK / 8)?;
+        while lock.compare_exchange_weak(0, 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            core::hint::spin_loop();
+        }
+        let old = read(Ordering::Acquire);
+        let raised = old < k;
+        if raised {
+            let value = u64::from(k);
+            let low_mask = u64::MAX << shift;
+            self.words.update(word, Ordering::Relaxed, |w| Some((w & !low_mask) | (value << shift)));
+            let high_mask = (1u64 << (6 - low_bits)) - 1;
+            self.words.update(word + 1, Ordering::Release, |w| Some((w & !high_mask) | (value >> low_bits)));
+        }
+        lock.store(0, Ordering::Release);
+        raised.then_some(old)
+    }
+
+    /// Histogram and register-sum bookkeeping of one raised register; the
+    /// first concurrent change ends the martingale estimate.
+    fn registered(&self, old: u8, new: u8) {
+        let valid_word = OFF_MARTINGALE_VALID / 8;
+        if self.words.load(valid_word) & 0xff != 0 {
+            if let Some(w) = self.words.word(valid_word) {
+                w.fetch_and(!0xff, Ordering::Relaxed);
+            }
+            if let Some(w) = self.words.word(OFF_MARTINGALE / 8) {
+                w.store(0, Ordering::Relaxed);
+            }
+        }
+        let entry = |v: u8| {
+            let off = OFF_HISTOGRAM + 4 * usize::from(v);
+            (off / 8, 1u64 << (8 * (off % 8)))
+        };
+        let (w_old, one_old) = entry(old);
+        let (w_new, one_new) = entry(new);
+        self.words.add(w_old, one_old.wrapping_neg());
+        self.words.add(w_new, one_new);
+        let delta = register_weight(new, self.p).wrapping_sub(register_weight(old, self.p));
+        self.words.add_u128(OFF_REGISTER_SUM / 8, delta);
+    }
+
+    /// The register estimate from a relaxed snapshot of the histogram:
+    /// exact once the adds are done, approximate (each count a few adds
+    /// behind or ahead) while they run. Thread-safe.
+    pub fn estimate(&self) -> f64 {
+        let count = |v: usize| {
+            let off = OFF_HISTOGRAM + 4 * v;
+            (self.words.load(off / 8) >> (8 * (off % 8))) as u32
+        };
+        let mut sum = 0u128;
+        for v in 1..=usize::from(max_register(self.p)) {
+            sum = sum.wrapping_add(u128::from(count(v)) * register_weight(v as u8, self.p));
+        }
+        improved_estimate(count(0), count(usize::from(max_register(self.p))), sum, self.p)
+    }
+}
 
 #[cfg(test)]
 pub(crate) mod tests;

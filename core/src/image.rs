@@ -236,6 +236,14 @@ pub fn to_usize(bytes: u64) -> Result<usize> {
 /// not longer than `buf`. Does not check alignment or the checksum.
 #[inline]
 pub fn read_common(buf: &[u8]) -> Result<CommonHeader> {
+    read_common_in(buf, buf.len())
+}
+
+/// [`read_common`] of a header copied out of a buffer of `total_len` bytes
+/// (the image length must fit `total_len`; `buf` holds at least the common
+/// header). Used by the shared (atomic) views, which copy the header first.
+#[inline]
+pub fn read_common_in(buf: &[u8], total_len: usize) -> Result<CommonHeader> {
     if buf.len() < COMMON_HEADER_LEN {
         return Err(Error::BufferTooSmall);
     }
@@ -270,7 +278,7 @@ pub fn read_common(buf: &[u8]) -> Result<CommonHeader> {
         return Err(Error::CorruptHeader);
     }
     let image_len = to_usize(image_len_raw)?;
-    if image_len > buf.len() {
+    if image_len > total_len {
         return Err(Error::BufferTooSmall);
     }
     Ok(CommonHeader { family, hash, minor, header_len, flags, seed, image_len, checksum })

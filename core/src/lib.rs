@@ -41,6 +41,8 @@ pub mod hll;
 pub mod image;
 pub mod minhash;
 pub mod sbbf;
+#[cfg(target_has_atomic = "64")]
+pub mod shared;
 pub mod simd;
 pub mod topk;
 pub mod ull;

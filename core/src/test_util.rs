@@ -494,3 +494,30 @@ fn one_trajectory<S: Simulated>(
         }
     }
 }
+
+/// A live image copied into atomic words (for the shared, concurrent views).
+pub fn to_atomic(bytes: &[u8]) -> Vec<core::sync::atomic::AtomicU64> {
+    bytes
+        .chunks(8)
+        .map(|c| {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            core::sync::atomic::AtomicU64::new(u64::from_le_bytes(w))
+        })
+        .collect()
+}
+
+/// The bytes of atomic words (after the threads using them are joined).
+pub fn from_atomic(words: &[core::sync::atomic::AtomicU64]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.load(core::sync::atomic::Ordering::Relaxed).to_le_bytes()).collect()
+}
+
+/// Runs `threads` threads; thread `t` calls `work(t)`. Joined before returning.
+pub fn in_threads(threads: usize, work: impl Fn(usize) + Sync) {
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let work = &work;
+            s.spawn(move || work(t));
+        }
+    });
+}

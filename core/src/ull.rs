@@ -53,6 +53,10 @@ use crate::error::{Error, Result};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::hll::{self, HllMut};
 use crate::image::{self, CommonHeader, FamilyId, Fresh, ImageFamily};
+#[cfg(target_has_atomic = "64")]
+use crate::shared::AtomicWords;
+#[cfg(target_has_atomic = "64")]
+use core::sync::atomic::Ordering;
 
 /// Byte length of the UltraLogLog header.
 pub const HEADER_LEN: usize = 128;
@@ -379,14 +383,14 @@ fn phi(z: f64) -> f64 {
 }
 
 /// FGRA estimate from a histogram of register bytes at precision `p`.
-fn fgra_estimate(registers: &[u8], p: u8) -> f64 {
+fn fgra_estimate<R: RegisterBlocks + ?Sized>(registers: &R, p: u8) -> f64 {
     let m = (1u64 << p) as f64;
     let low = 4 * usize::from(p) - 4;
     // Regular registers: eta[history bits] * 2^(-tau u), summed per block;
     // the edge values (0, low, low + 4, low + 6 and 252..=255) are counted.
     let mut sum = 0.0;
     let mut edge = [0u64; 8];
-    block_histograms(registers, |histogram| {
+    registers.for_each_histogram(|histogram| {
         let count = |r: usize| u64::from(histogram.get(r).copied().unwrap_or(0));
         // 2^(-tau u) for u = 3 (the first regular value, r = low + 8) by
         // repeated multiplication from 1, then one factor per step of u.
@@ -445,13 +449,32 @@ fn fgra_estimate(registers: &[u8], p: u8) -> f64 {
     lambda * libm::pow(sum, -1.0 / TAU)
 }
 
-/// Calls `f` with the histogram of register bytes of each block of at most
-/// 255 registers: `u8` counts keep it at 256 bytes of stack (every exported
-/// function stays within 1 KiB), and the estimators need only sums over
-/// the counts, which add up across blocks.
+/// Where the estimators read the registers from: a byte slice, or the
+/// atomic words of a shared image.
+trait RegisterBlocks {
+    /// Calls `f` with the histogram of each block of [`BLOCK_REGISTERS`].
+    fn for_each_histogram(&self, f: impl FnMut(&[u8; 256]));
+}
+
+impl RegisterBlocks for [u8] {
+    #[inline]
+    fn for_each_histogram(&self, f: impl FnMut(&[u8; 256])) {
+        block_histograms(self, f)
+    }
+}
+
+/// Registers per histogram block: at most 255 (u8 counts) and a whole
+/// number of 64-bit words (the shared view reads words), the same for both
+/// so that both sum the blocks in the same order (bit-identical estimates).
+const BLOCK_REGISTERS: usize = 248;
+
+/// Calls `f` with the histogram of register bytes of each block of
+/// [`BLOCK_REGISTERS`]: `u8` counts keep it at 256 bytes of stack (every
+/// exported function stays within 1 KiB), and the estimators need only
+/// sums over the counts, which add up across blocks.
 #[inline]
 fn block_histograms(registers: &[u8], mut f: impl FnMut(&[u8; 256])) {
-    for block in registers.chunks(u8::MAX as usize) {
+    for block in registers.chunks(BLOCK_REGISTERS) {
         let mut histogram = [0u8; 256];
         for r in block {
             if let Some(c) = histogram.get_mut(usize::from(*r)) {
@@ -477,7 +500,7 @@ fn block_histograms(registers: &[u8], mut f: impl FnMut(&[u8; 256])) {
 /// convex and decreasing, so Newton's method started below the root rises
 /// monotonically to it. The estimate `m lambda` is divided by
 /// `1 + ML_BIAS_CORRECTION / m`, its first-order bias.
-fn ml_estimate(registers: &[u8], p: u8) -> f64 {
+fn ml_estimate<R: RegisterBlocks + ?Sized>(registers: &R, p: u8) -> f64 {
     let p = usize::from(p);
     let top = 65 - p; // the largest update value
                       // `unseen` is A in units of 2^-64 (exact: at most 2^18 registers of at most 1).
@@ -485,7 +508,7 @@ fn ml_estimate(registers: &[u8], p: u8) -> f64 {
     // Registers known to have seen each value (at most 3 per register: u32).
     let mut seen = [0u32; 64];
     let mass = |k: usize| 1u128 << (64 - k.min(64));
-    block_histograms(registers, |histogram| {
+    registers.for_each_histogram(|histogram| {
         let mut add_seen = |k: usize, count: u32| {
             if let Some(s) = seen.get_mut(k.min(top - 1)) {
                 *s = s.saturating_add(count);
@@ -771,6 +794,150 @@ impl<'a> UllMut<'a> {
         }
         image::put_f64(self.header, OFF_MARTINGALE, 0.0);
         write_u128(self.header, OFF_CHANGE_WEIGHT, (1u128 << 64) * (1u128 << self.p));
+    }
+}
+
+#[cfg(target_has_atomic = "64")]
+/// A shared view of a live UltraLogLog that many threads may add to at
+/// once (see [`crate::shared`]): each 8-bit register is raised with a
+/// compare-and-swap loop on the 64-bit word holding it (the update is a
+/// join: the result does not depend on the order), so once every add has
+/// returned the registers equal those of the same adds made one at a time.
+/// The martingale estimate does not survive concurrent adds: the first one
+/// marks it invalid, as a merge does; estimates then come from the
+/// registers (FGRA, `0.782/sqrt(m)`, or maximum likelihood).
+#[derive(Copy, Clone, Debug)]
+pub struct SharedUll<'a> {
+    words: AtomicWords<'a>,
+    p: u8,
+    seed: u64,
+}
+
+#[cfg(target_has_atomic = "64")]
+/// Word of the first register.
+const REGISTER_WORD: usize = HEADER_LEN / 8;
+
+#[cfg(target_has_atomic = "64")]
+/// The immutable header checks, for the shared view.
+fn shared_shape(common: &CommonHeader, header: &[u8]) -> Result<u8> {
+    if common.hash != HashKind::Xxh3 {
+        return Err(Error::UnsupportedHash);
+    }
+    let reserved = image::zeroed(header, 50..56) && image::zeroed(header, 80..HEADER_LEN);
+    if common.header_len != HEADER_LEN || common.flags != 0 || !reserved {
+        return Err(Error::CorruptHeader);
+    }
+    let p = header.get(OFF_PRECISION).copied().ok_or(Error::BufferTooSmall)?;
+    check_precision(p).map_err(|_| Error::CorruptHeader)?;
+    if common.image_len as u64 != image::padded_len((HEADER_LEN + (1usize << p)) as u64) {
+        return Err(Error::CorruptHeader);
+    }
+    Ok(p)
+}
+
+#[cfg(target_has_atomic = "64")]
+/// Validates the immutable header of a live image seen as atomic words and
+/// returns the shared view. Errors: as [`wrap`].
+pub fn wrap_shared(words: AtomicWords<'_>) -> Result<SharedUll<'_>> {
+    let header: [u8; HEADER_LEN] = words.snapshot();
+    let common = words.common(&header, FamilyId::UltraLogLog)?;
+    let p = shared_shape(&common, &header)?;
+    Ok(SharedUll { words, p, seed: common.seed })
+}
+
+#[cfg(target_has_atomic = "64")]
+impl SharedUll<'_> {
+    /// Precision `p`.
+    pub fn precision(&self) -> u8 {
+        self.p
+    }
+
+    /// The hash function of the image.
+    pub fn key_hasher(&self) -> KeyHasher {
+        KeyHasher { kind: HashKind::Xxh3, seed: self.seed }
+    }
+
+    /// Adds a byte key; true when a register changed. Thread-safe.
+    #[inline]
+    pub fn add(&self, key: &[u8]) -> bool {
+        self.add_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// Adds an integer key (8 little-endian bytes). Thread-safe.
+    #[inline]
+    pub fn add_u64(&self, key: u64) -> bool {
+        self.add_hash(hash::hash_u64(key, self.seed))
+    }
+
+    /// Adds a batch of precomputed hashes. Thread-safe.
+    pub fn add_hashes(&self, hashes: &[u64]) {
+        for h in hashes {
+            self.add_hash(*h);
+        }
+    }
+
+    /// Adds a precomputed hash; true when a register changed. Thread-safe.
+    pub fn add_hash(&self, h: u64) -> bool {
+        let (i, k) = split_hash(h, self.p);
+        let shift = 8 * (i % 8) as u32;
+        let seen = 1u64 << (u32::from(k) + u32::from(self.p) - 2);
+        let changed = self
+            .words
+            .update(REGISTER_WORD + i / 8, Ordering::Relaxed, |w| {
+                let old = (w >> shift) as u8;
+                let updated = pack(unpack(old) | seen);
+                (updated > old).then_some((w & !(0xffu64 << shift)) | (u64::from(updated) << shift))
+            })
+            .is_some();
+        if changed {
+            self.end_martingale();
+        }
+        changed
+    }
+
+    /// The first concurrent change ends the martingale estimate.
+    fn end_martingale(&self) {
+        let valid_word = OFF_MARTINGALE_VALID / 8;
+        let valid_shift = 8 * (OFF_MARTINGALE_VALID % 8);
+        if (self.words.load(valid_word) >> valid_shift) & 0xff == 0 {
+            return;
+        }
+        if let Some(w) = self.words.word(valid_word) {
+            w.fetch_and(!(0xffu64 << valid_shift), Ordering::Relaxed);
+        }
+        for off in [OFF_MARTINGALE, OFF_CHANGE_WEIGHT, OFF_CHANGE_WEIGHT + 8] {
+            if let Some(w) = self.words.word(off / 8) {
+                w.store(0, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The FGRA estimate from relaxed loads of the registers: exact once
+    /// the adds are done, approximate while they run. O(m). Thread-safe.
+    pub fn estimate(&self) -> f64 {
+        fgra_estimate(self, self.p)
+    }
+}
+
+#[cfg(target_has_atomic = "64")]
+impl RegisterBlocks for SharedUll<'_> {
+    /// Blocks of [`BLOCK_REGISTERS`] read with relaxed loads.
+    fn for_each_histogram(&self, mut f: impl FnMut(&[u8; 256])) {
+        const WORDS: usize = BLOCK_REGISTERS / 8;
+        let total = (1usize << self.p) / 8;
+        let mut start = 0;
+        while start < total {
+            let mut histogram = [0u8; 256];
+            for w in start..(start + WORDS).min(total) {
+                for byte in self.words.load(REGISTER_WORD + w).to_le_bytes() {
+                    if let Some(c) = histogram.get_mut(usize::from(byte)) {
+                        *c = c.wrapping_add(1);
+                    }
+                }
+            }
+            f(&histogram);
+            start += WORDS;
+        }
     }
 }
 

@@ -8,6 +8,8 @@
 use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
+#[cfg(target_has_atomic = "64")]
+use crate::shared;
 use crate::status::sketch_status;
 use core::ffi::c_void;
 use sketches_core::bloom::{self, BloomParams};
@@ -633,4 +635,184 @@ pub unsafe extern "C" fn sketch_bloom_import(
 pub unsafe extern "C" fn sketch_bloom_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe { Ok(bloom::verify(crate::boundary::bytes(bytes, len)?)?) })
+}
+/// Adds a byte key. From any number of threads at once on one image (the
+/// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+///
+/// # Safety
+/// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+/// functions while any of them runs; `key`: `key_len` readable bytes.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_concurrent(
+    buf: *mut c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        shared::one(buf, len, was_new, false, |w| Ok(bloom::wrap_shared(w)?.add(key)))
+    })
+}
+
+/// Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
+/// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+///
+/// # Safety
+/// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+/// functions while any of them runs.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_concurrent_u64(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { shared::one(buf, len, was_new, false, |w| Ok(bloom::wrap_shared(w)?.add_u64(key))) })
+}
+
+/// Adds a precomputed hash. From any number of threads at once on one image (the
+/// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+///
+/// # Safety
+/// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+/// functions while any of them runs.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_concurrent_hash(
+    buf: *mut c_void,
+    len: usize,
+    hash: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { shared::one(buf, len, was_new, false, |w| Ok(bloom::wrap_shared(w)?.add_hash(hash))) })
+}
+
+/// Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+///
+/// # Safety
+/// `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_batch` forms.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_concurrent_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_concurrent_keys(buf, len, Keys::slices(keys, count)?, was_new) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+///
+/// # Safety
+/// `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_packed` forms.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_concurrent_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_concurrent_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, was_new) })
+}
+
+/// Adds `count` integer keys. From any number of threads at once on one image (the
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+///
+/// # Safety
+/// `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_add_concurrent_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_concurrent_keys(buf, len, Keys::ints(keys, count)?, was_new) })
+}
+
+/// Shared body of the concurrent batch adds.
+///
+/// # Safety
+/// As documented on those functions.
+#[cfg(target_has_atomic = "64")]
+unsafe fn add_concurrent_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, out: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        shared::add_keys(
+            buf,
+            len,
+            keys,
+            out,
+            |w| bloom::wrap_shared(w).map(|s| (s, s.key_hasher())),
+            |s, h, o| s.add_hashes(h, o),
+        )
+    }
+}
+
+/// Tests a byte key with atomic loads, safe while other threads add with
+/// the concurrent functions (it sees every add that returned before it).
+///
+/// # Safety
+/// As for `sketch_bloom_add_concurrent`; `out` writable.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_concurrent(
+    buf: *const c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        shared::one(buf, len, out, true, |w| Ok(bloom::wrap_shared(w)?.contains(key)))
+    })
+}
+
+/// Tests an integer key with atomic loads. See `sketch_bloom_contains_concurrent`.
+///
+/// # Safety
+/// As for `sketch_bloom_contains_concurrent`.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_concurrent_u64(
+    buf: *const c_void,
+    len: usize,
+    key: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        shared::one(buf, len, out, true, |w| {
+            let s = bloom::wrap_shared(w)?;
+            Ok(s.contains_hash(sketches_core::hash::hash_u64(key, s.key_hasher().seed)))
+        })
+    })
 }

@@ -39,6 +39,8 @@ pub mod hll;
 pub mod image;
 pub mod minhash;
 pub mod sbbf;
+#[cfg(target_has_atomic = "64")]
+mod shared;
 pub mod status;
 pub mod topk;
 pub mod ull;

@@ -62,6 +62,9 @@ pub const SKETCH_KEY_TOO_LONG: sketch_status = 20;
 /// A static filter could not be built within its bound on attempts (with
 /// distinct keys this is vanishingly rare); nothing was written.
 pub const SKETCH_BUILD_FAILED: sketch_status = 21;
+/// A HyperLogLog in its exact small mode was given to a concurrent add:
+/// densify it first (`sketch_hll_densify`, exclusive access); nothing changed.
+pub const SKETCH_SMALL_MODE: sketch_status = 22;
 
 /// Converts a core error into its stable status number (the core and the
 /// C ABI share the numbers, see `sketches_core::Error::code`).
@@ -94,6 +97,7 @@ fn text(status: i32) -> &'static core::ffi::CStr {
         19 => c"compact exported image: import it before use",
         20 => c"key longer than the sketch's maximum key length (nothing changed)",
         21 => c"filter construction failed within its attempt bound (nothing written)",
+        22 => c"sketch is in its exact small mode: densify it before concurrent adds",
         _ => c"unknown status code",
     }
 }
@@ -130,6 +134,7 @@ mod tests {
             Error::CompactImage,
             Error::KeyTooLong,
             Error::BuildFailed,
+            Error::SmallMode,
         ];
         for e in all {
             assert_eq!(from_error(e), e.code());

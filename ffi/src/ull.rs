@@ -3,6 +3,8 @@
 use crate::boundary::{run, sketch_slice, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
+#[cfg(target_has_atomic = "64")]
+use crate::shared;
 use crate::status::sketch_status;
 use core::ffi::c_void;
 use sketches_core::ull;
@@ -408,6 +410,173 @@ pub unsafe extern "C" fn sketch_ull_get_stats(
             })
         })
     })
+}
+
+/// Adds a byte key. From any number of threads at once on one image (the
+/// concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+///
+/// # Safety
+/// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+/// functions while any of them runs; `key`: `key_len` readable bytes.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_concurrent(
+    buf: *mut c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        shared::one(buf, len, changed, false, |w| Ok(ull::wrap_shared(w)?.add(key)))
+    })
+}
+
+/// Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
+/// concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+///
+/// # Safety
+/// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+/// functions while any of them runs.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_concurrent_u64(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { shared::one(buf, len, changed, false, |w| Ok(ull::wrap_shared(w)?.add_u64(key))) })
+}
+
+/// Adds a precomputed hash. From any number of threads at once on one image (the
+/// concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+///
+/// # Safety
+/// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+/// functions while any of them runs.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_concurrent_hash(
+    buf: *mut c_void,
+    len: usize,
+    hash: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { shared::one(buf, len, changed, false, |w| Ok(ull::wrap_shared(w)?.add_hash(hash))) })
+}
+
+/// Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
+/// concurrent functions only).
+///
+/// # Safety
+/// `buf` as for `sketch_ull_add_concurrent`; the keys and outputs as for the `_batch` forms.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_concurrent_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        add_concurrent_keys(buf, len, Keys::slices(keys, count)?, core::ptr::null_mut::<bool>())
+    })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
+/// concurrent functions only).
+///
+/// # Safety
+/// `buf` as for `sketch_ull_add_concurrent`; the keys and outputs as for the `_packed` forms.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_concurrent_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        add_concurrent_keys(
+            buf,
+            len,
+            Keys::packed(data, data_len, offsets, count)?,
+            core::ptr::null_mut::<bool>(),
+        )
+    })
+}
+
+/// Adds `count` integer keys. From any number of threads at once on one image (the
+/// concurrent functions only).
+///
+/// # Safety
+/// `buf` as for `sketch_ull_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_add_concurrent_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_concurrent_keys(buf, len, Keys::ints(keys, count)?, core::ptr::null_mut::<bool>()) })
+}
+
+/// Shared body of the concurrent batch adds.
+///
+/// # Safety
+/// As documented on those functions.
+#[cfg(target_has_atomic = "64")]
+unsafe fn add_concurrent_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, out: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        shared::add_keys(
+            buf,
+            len,
+            keys,
+            out,
+            |w| ull::wrap_shared(w).map(|s| (s, s.key_hasher())),
+            |s, h, o| {
+                let _ = o;
+                s.add_hashes(h);
+                Ok(())
+            },
+        )
+    }
+}
+
+/// The FGRA estimate (`0.782/sqrt(m)`) from registers read with atomic
+/// loads, safe while other threads add with the concurrent functions (exact
+/// once they are done). O(m). The martingale estimate does not survive
+/// concurrent adds.
+///
+/// # Safety
+/// As for `sketch_ull_add_concurrent`; `out` writable.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ull_estimate_concurrent(
+    buf: *const c_void,
+    len: usize,
+    out: *mut f64,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { shared::one(buf, len, out, true, |w| Ok(ull::wrap_shared(w)?.estimate())) })
 }
 
 #[cfg(test)]

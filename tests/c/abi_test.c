@@ -54,7 +54,7 @@ static unsigned char *alloc_image(uint64_t bytes) {
 }
 
 static void test_status_and_version(void) {
-    for (int s = 0; s <= 21; s++) {
+    for (int s = 0; s <= 22; s++) {
         const char *text = sketch_status_str(s);
         CHECK(text != NULL && strlen(text) > 0);
         CHECK(strcmp(text, "unknown status code") != 0);

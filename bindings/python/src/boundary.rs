@@ -46,6 +46,7 @@ pub(crate) const STATUSES: &[(i32, &str, &str)] = &[
     (19, "COMPACT_IMAGE", "compact exported image: import it before use"),
     (20, "KEY_TOO_LONG", "key longer than the sketch's maximum key length (nothing changed)"),
     (21, "BUILD_FAILED", "filter construction failed within its attempt bound (nothing written)"),
+    (22, "SMALL_MODE", "sketch is in its exact small mode: densify it before concurrent adds"),
 ];
 
 /// The text of a status number (`sketch_status_str`).

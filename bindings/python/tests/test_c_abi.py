@@ -22,7 +22,7 @@ def test_status_numbers_and_texts_match_the_header_and_c(clib) -> None:
         for m in re.finditer(r"#define SKETCH_([A-Z_]+) (\d+)", HEADER.read_text())
     )
     names = [n for n in dir(sketches.status) if n.isupper()]
-    assert len(names) == 22
+    assert len(names) == 23
     for name in names:
         assert defined[name] == getattr(sketches.status, name), name
     for code in range(-1, 25):

@@ -332,3 +332,56 @@ fn mutated_images_never_panic() {
     export(a.as_ref(), &mut exported).unwrap();
     fuzz_images(&exported, HEADER_LEN, 20_000, exercise_filter!(bloom));
 }
+
+#[test]
+fn concurrent_adds_equal_the_sequential_image() {
+    use crate::shared::AtomicWords;
+    use crate::test_util::{from_atomic, in_threads, to_atomic};
+    let params = BloomParams::for_items(50_000, 0.01).unwrap();
+    let fresh = new_filter(&params, 3);
+    // 8 threads: each adds its own range and a range every thread adds.
+    let keys = |t: usize| (t as u64 * 5_000..t as u64 * 5_000 + 5_000).chain(1_000_000..1_002_000);
+    let words = to_atomic(fresh.as_ref());
+    in_threads(8, |t| {
+        let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+        let mut hashes = Vec::new();
+        for (n, k) in keys(t).enumerate() {
+            if n % 2 == 0 {
+                shared.add_u64(k);
+            } else {
+                hashes.push(crate::hash::hash_u64(k, 3));
+            }
+        }
+        shared.add_hashes(&hashes, None).unwrap();
+        assert!(shared.contains_hash(hashes[0]));
+    });
+    let concurrent = AlignedBuf::from_bytes(&from_atomic(&words));
+    let mut sequential = new_filter(&params, 3);
+    {
+        let mut f = wrap_mut(sequential.as_mut()).unwrap();
+        for t in 0..8 {
+            for k in keys(t) {
+                f.add_u64(k);
+            }
+        }
+    }
+    let (c, s) = (wrap(concurrent.as_ref()).unwrap(), wrap(sequential.as_ref()).unwrap());
+    assert_eq!(c.body(), s.body(), "bits differ from the sequential run");
+    assert_eq!((c.add_calls(), c.set_bits()), (s.add_calls(), s.set_bits()));
+    assert!(c.inserted() <= c.add_calls() && c.inserted() >= s.inserted());
+    // Every key reads back through both views.
+    let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+    for t in 0..8 {
+        for k in keys(t) {
+            assert!(shared.contains(&k.to_le_bytes()) && c.contains_u64(k));
+        }
+    }
+    // A wrong family or a damaged header is refused.
+    let mut other = AlignedBuf::from_bytes(fresh.as_ref());
+    other.as_mut()[0] = b'X';
+    assert_eq!(wrap_shared(AtomicWords::new(&to_atomic(other.as_ref()))).err(), Some(Error::BadMagic));
+    assert_eq!(
+        wrap_shared(AtomicWords::new(&to_atomic(&fresh.as_ref()[..64]))).err(),
+        Some(Error::BufferTooSmall)
+    );
+}

@@ -545,3 +545,48 @@ fn accuracy_p12() {
 fn accuracy_p14() {
     check_accuracy(14, 1000);
 }
+
+#[test]
+fn concurrent_adds_equal_the_sequential_registers() {
+    use crate::shared::AtomicWords;
+    use crate::test_util::{from_atomic, in_threads, to_atomic};
+    for p in [4u8, 10, 14] {
+        let mut fresh = fresh(p, 5);
+        // Small mode is not concurrent: refused until densified.
+        let small = to_atomic(fresh.as_ref());
+        assert_eq!(wrap_shared(AtomicWords::new(&small)).err(), Some(Error::SmallMode));
+        wrap_mut(fresh.as_mut()).unwrap().densify_now();
+        let keys = |t: usize| (t as u64 * 20_000..t as u64 * 20_000 + 20_000).chain(7_000_000..7_005_000);
+        let words = to_atomic(fresh.as_ref());
+        in_threads(8, |t| {
+            let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+            let hashes: Vec<u64> = keys(t).map(|k| crate::hash::hash_u64(k, 5)).collect();
+            let (a, b) = hashes.split_at(hashes.len() / 2);
+            for h in a {
+                shared.add_hash(*h);
+            }
+            shared.add_hashes(b);
+            let _ = shared.estimate();
+        });
+        let concurrent = AlignedBuf::from_bytes(&from_atomic(&words));
+        let mut sequential = AlignedBuf::from_bytes(fresh.as_ref());
+        {
+            let mut s = wrap_mut(sequential.as_mut()).unwrap();
+            for t in 0..8 {
+                for k in keys(t) {
+                    s.add_u64(k);
+                }
+            }
+        }
+        assert_eq!(values(concurrent.as_ref()), values(sequential.as_ref()), "p={p}: registers differ");
+        let (c, s) = (wrap(concurrent.as_ref()).unwrap(), wrap(sequential.as_ref()).unwrap());
+        assert_eq!(c.histogram(), s.histogram(), "p={p}");
+        assert_eq!(c.register_estimate(), s.register_estimate(), "p={p}: the register sum differs");
+        assert!(!c.martingale_valid() && s.martingale_valid());
+        assert_eq!(c.estimate(), c.register_estimate());
+        let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+        assert_eq!(shared.estimate(), s.register_estimate());
+        // The image is a valid image again once the adds are done.
+        check_body_of(concurrent.as_ref());
+    }
+}

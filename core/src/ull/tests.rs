@@ -476,3 +476,40 @@ fn accuracy_p13_and_memory_against_hll_p14() {
         assert!(u < h, "n={n}: ULL p=13 martingale {u} vs HLL p=14 {h}");
     }
 }
+
+#[test]
+fn concurrent_adds_equal_the_sequential_registers() {
+    use crate::shared::AtomicWords;
+    use crate::test_util::{from_atomic, in_threads, to_atomic};
+    for p in [4u8, 10, 13] {
+        let mut buf = AlignedBuf::new(image_len(p).unwrap() as usize);
+        init(buf.as_mut(), p, 9).unwrap();
+        let keys = |t: usize| (t as u64 * 20_000..t as u64 * 20_000 + 20_000).chain(9_000_000..9_005_000);
+        let words = to_atomic(buf.as_ref());
+        in_threads(8, |t| {
+            let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+            for k in keys(t) {
+                shared.add_u64(k);
+            }
+            let _ = shared.estimate();
+        });
+        let concurrent = AlignedBuf::from_bytes(&from_atomic(&words));
+        {
+            let mut s = wrap_mut(buf.as_mut()).unwrap();
+            for t in 0..8 {
+                for k in keys(t) {
+                    s.add_u64(k);
+                }
+            }
+        }
+        let (c, s) = (wrap(concurrent.as_ref()).unwrap(), wrap(buf.as_ref()).unwrap());
+        assert_eq!(c.registers(), s.registers(), "p={p}: registers differ");
+        assert!(!c.martingale_valid() && s.martingale_valid());
+        assert_eq!(c.register_estimate(), s.register_estimate());
+        let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+        assert_eq!(shared.estimate(), s.register_estimate(), "p={p}");
+        let mut out = std::vec![0u8; concurrent.as_ref().len()];
+        export(concurrent.as_ref(), &mut out).unwrap();
+        verify(&out).unwrap();
+    }
+}

@@ -1,0 +1,91 @@
+//! Plumbing of the concurrent-add functions (`sketch_*_add_concurrent*`,
+//! `sketch_*_contains_concurrent*`, `sketch_*_estimate_concurrent`): the
+//! caller's buffer seen as atomic 64-bit words (`sketches_core::shared`).
+//!
+//! These functions, and only these, may be called by many threads on one
+//! image at once. While any of them runs on an image, every other access to
+//! that image must also go through them (a plain call reads or writes
+//! without atomics). Once the adding threads are done (joined, or otherwise
+//! synchronized with the reader), every function may be used again.
+
+use crate::boundary::{self, Fail, Keys, Status};
+use crate::status::{SKETCH_BUFFER_TOO_SMALL, SKETCH_MISALIGNED, SKETCH_NULL_POINTER};
+use core::ffi::c_void;
+use core::sync::atomic::AtomicU64;
+use sketches_core::hash::KeyHasher;
+use sketches_core::shared::AtomicWords;
+use sketches_core::Result;
+
+/// The caller's live image as atomic words.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED` (not 8-byte aligned),
+/// `SKETCH_BUFFER_TOO_SMALL` (shorter than a common header).
+///
+/// # Safety
+/// `buf` must point to `len` bytes that stay valid for `'a` and that, for
+/// that time, are accessed only through atomic operations (the concurrent
+/// functions) by every thread.
+#[inline]
+pub(crate) unsafe fn words<'a>(
+    buf: *const c_void,
+    len: usize,
+) -> core::result::Result<AtomicWords<'a>, Fail> {
+    if len < sketches_core::image::COMMON_HEADER_LEN || len > isize::MAX as usize {
+        return Err(Fail(SKETCH_BUFFER_TOO_SMALL));
+    }
+    if buf.is_null() {
+        return Err(Fail(SKETCH_NULL_POINTER));
+    }
+    if !(buf as usize).is_multiple_of(core::mem::align_of::<AtomicU64>()) {
+        return Err(Fail(SKETCH_MISALIGNED));
+    }
+    // SAFETY: non-NULL, aligned for AtomicU64 (checked), `len / 8` whole
+    // words inside the caller's `len` bytes; AtomicU64 has the size, alignment
+    // and bit validity of u64, and the caller's contract makes every access
+    // to these bytes atomic while the slice lives.
+    Ok(AtomicWords::new(unsafe { core::slice::from_raw_parts(buf.cast::<AtomicU64>(), len / 8) }))
+}
+
+/// One update or query on a shared view; `out` (NULL allowed when
+/// `required` is false) gets its result.
+///
+/// # Safety
+/// As documented on the exported functions.
+#[inline]
+pub(crate) unsafe fn one<T>(
+    buf: *const c_void,
+    len: usize,
+    out: *mut T,
+    required: bool,
+    op: impl FnOnce(AtomicWords<'_>) -> Result<T>,
+) -> Status {
+    if required {
+        boundary::require(out)?;
+    }
+    // SAFETY: caller contract.
+    let value = op(unsafe { words(buf, len)? })?;
+    // SAFETY: caller contract (NULL allowed when not required).
+    unsafe { boundary::write_optional(out, value) };
+    Ok(())
+}
+
+/// Batch add over keys of any shape on a shared view; `out` (NULL: not
+/// wanted) gets per key whether it changed the sketch.
+///
+/// # Safety
+/// As documented on the exported functions.
+#[inline]
+pub(crate) unsafe fn add_keys<'a, V>(
+    buf: *const c_void,
+    len: usize,
+    keys: Keys<'_>,
+    out: *mut bool,
+    open: impl FnOnce(AtomicWords<'a>) -> Result<(V, KeyHasher)>,
+    add: impl Fn(&V, &[u64], Option<&mut [bool]>) -> Result<()>,
+) -> Status {
+    // SAFETY: caller contract (NULL means "not wanted").
+    let mut out = unsafe { boundary::optional_array_mut(out, keys.len())? };
+    // SAFETY: caller contract.
+    let (view, hasher) = open(unsafe { words(buf, len)? })?;
+    keys.for_hashed_chunks(hasher, |start, h| Ok(add(&view, h, boundary::part(&mut out, start, h.len()))?))
+}
