@@ -343,14 +343,16 @@ pub fn init<'a>(buf: &'a mut [u8], params: &SbbfParams, seed: u64) -> Result<Sbb
 #[inline]
 pub fn wrap(buf: &[u8]) -> Result<Sbbf<'_>> {
     let p = image::split::<SbbfImage>(buf)?;
-    Ok(Sbbf { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
+    let header = p.header.try_into().map_err(|_| Error::CorruptHeader)?;
+    Ok(Sbbf { header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Like [`wrap`], returning a mutable view.
 #[inline]
 pub fn wrap_mut(buf: &mut [u8]) -> Result<SbbfMut<'_>> {
     let p = image::split_mut::<SbbfImage>(buf)?;
-    Ok(SbbfMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
+    let header = p.header.try_into().map_err(|_| Error::CorruptHeader)?;
+    Ok(SbbfMut { header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Copies the live image in `src` to `dst` with its checksum. Returns the bytes written.
@@ -370,31 +372,30 @@ pub fn verify(bytes: &[u8]) -> Result<()> {
 }
 
 /// The split-block kernels: safe, `#[inline(always)]`, so that
-/// [`crate::simd`] can compile them a second time with AVX2.
+/// [`crate::simd`] can compile them a second time with AVX2. `PARQUET`
+/// selects the block-selection rule at compile time (no mode branch per key).
 pub mod kernels {
     use super::{BLOCK_BYTES, LANES, SALT};
     use crate::hash;
 
-    /// Block count and addressing mode of one filter.
-    #[derive(Copy, Clone, Debug)]
-    pub struct Addressing {
-        pub(super) blocks: u64,
-        pub(super) parquet: bool,
+    const BLOCK_SHIFT: u32 = BLOCK_BYTES.trailing_zeros();
+
+    /// Byte offset of the block for `h` among `blocks` blocks: fastrange64
+    /// in native mode, `((h >> 32) * blocks) >> 32` in Parquet mode.
+    #[inline(always)]
+    fn offset<const PARQUET: bool>(h: u64, blocks: u64) -> usize {
+        let block =
+            if PARQUET { ((h >> 32) * (blocks & 0x1_ffff_ffff)) >> 32 } else { hash::reduce(h, blocks) };
+        // block < blocks <= 2^51: the shift cannot lose bits on 64-bit hosts;
+        // anywhere else an out-of-range offset just fails the bounds check.
+        (block as usize) << BLOCK_SHIFT
     }
 
-    impl Addressing {
-        /// Byte offset of the block for `h`, and the eight word masks.
-        #[inline(always)]
-        pub(super) fn locate(self, h: u64) -> (usize, [u32; 8]) {
-            let block = if self.parquet {
-                ((h >> 32) * (self.blocks & 0x1_ffff_ffff)) >> 32
-            } else {
-                hash::reduce(h, self.blocks)
-            };
-            let key = h as u32;
-            let masks = SALT.map(|salt| 1u32 << (key.wrapping_mul(salt) >> 27));
-            ((block as usize) * BLOCK_BYTES, masks)
-        }
+    /// The eight word masks of a hash: bit `(lo32(h) * SALT[i]) >> 27` of word `i`.
+    #[inline(always)]
+    fn masks(h: u64) -> [u32; 8] {
+        let key = h as u32;
+        SALT.map(|salt| 1u32 << (key.wrapping_mul(salt) >> 27))
     }
 
     /// The eight little-endian words of a 32-byte block.
@@ -408,27 +409,25 @@ pub mod kernels {
     }
 
     #[inline(always)]
-    fn probe(body: &[u8], at: (usize, [u32; 8])) -> bool {
-        let (off, masks) = at;
-        let Some(block) =
-            body.get(off..off + BLOCK_BYTES).and_then(|b| <&[u8; BLOCK_BYTES]>::try_from(b).ok())
-        else {
+    fn block_at(body: &[u8], off: usize) -> Option<&[u8; BLOCK_BYTES]> {
+        body.get(off..)?.first_chunk::<BLOCK_BYTES>()
+    }
+
+    #[inline(always)]
+    fn probe(body: &[u8], off: usize, masks: [u32; 8]) -> bool {
+        let Some(block) = block_at(body, off) else {
             return false;
         };
-        let w = words(block);
         let mut missing = 0u32;
-        for (word, mask) in w.iter().zip(masks) {
+        for (word, mask) in words(block).iter().zip(masks) {
             missing |= !word & mask;
         }
         missing == 0
     }
 
     #[inline(always)]
-    fn set(body: &mut [u8], at: (usize, [u32; 8])) -> bool {
-        let (off, masks) = at;
-        let Some(block) =
-            body.get_mut(off..off + BLOCK_BYTES).and_then(|b| <&mut [u8; BLOCK_BYTES]>::try_from(b).ok())
-        else {
+    fn set(body: &mut [u8], off: usize, masks: [u32; 8]) -> bool {
+        let Some(block) = body.get_mut(off..).and_then(|b| b.first_chunk_mut::<BLOCK_BYTES>()) else {
             return false;
         };
         let mut w = words(block);
@@ -443,36 +442,36 @@ pub mod kernels {
         new != 0
     }
 
-    /// Inserts one hash; true when a bit was new.
+    /// Inserts one hash into a body of `blocks` blocks; true when a bit was new.
     #[inline(always)]
-    pub fn insert(body: &mut [u8], addressing: Addressing, hash: u64) -> bool {
-        set(body, addressing.locate(hash))
+    pub fn insert<const PARQUET: bool>(body: &mut [u8], blocks: u64, hash: u64) -> bool {
+        set(body, offset::<PARQUET>(hash, blocks), masks(hash))
     }
 
     /// Tests one hash.
     #[inline(always)]
-    pub fn contains(body: &[u8], addressing: Addressing, hash: u64) -> bool {
-        probe(body, addressing.locate(hash))
+    pub fn contains<const PARQUET: bool>(body: &[u8], blocks: u64, hash: u64) -> bool {
+        probe(body, offset::<PARQUET>(hash, blocks), masks(hash))
     }
 
     /// Inserts many hashes; `newly[i]` (when given) tells whether item `i`
     /// set a new bit. Locates a chunk of items before touching memory so
     /// several cache misses are in flight. Returns the count of new items.
     #[inline(always)]
-    pub fn insert_batch(
+    pub fn insert_batch<const PARQUET: bool>(
         body: &mut [u8],
-        addressing: Addressing,
+        blocks: u64,
         hashes: &[u64],
         mut newly: Option<&mut [bool]>,
     ) -> u64 {
         let mut inserted = 0u64;
         for (c, hs) in hashes.chunks(LANES).enumerate() {
-            let mut at = [(0usize, [0u32; 8]); LANES];
+            let mut at = [0usize; LANES];
             for (slot, h) in at.iter_mut().zip(hs) {
-                *slot = addressing.locate(*h);
+                *slot = offset::<PARQUET>(*h, blocks);
             }
-            for (i, a) in at.iter().take(hs.len()).enumerate() {
-                let new = set(body, *a);
+            for (i, (off, h)) in at.iter().zip(hs).enumerate() {
+                let new = set(body, *off, masks(*h));
                 inserted += u64::from(new);
                 if let Some(slot) = newly.as_deref_mut().and_then(|n| n.get_mut(c * LANES + i)) {
                     *slot = new;
@@ -484,21 +483,22 @@ pub mod kernels {
 
     /// Tests many hashes into `results` (same length, checked by the caller).
     #[inline(always)]
-    pub fn contains_batch(body: &[u8], addressing: Addressing, hashes: &[u64], results: &mut [bool]) {
+    pub fn contains_batch<const PARQUET: bool>(
+        body: &[u8],
+        blocks: u64,
+        hashes: &[u64],
+        results: &mut [bool],
+    ) {
         for (hs, rs) in hashes.chunks(LANES).zip(results.chunks_mut(LANES)) {
-            let mut at = [(0usize, [0u32; 8]); LANES];
+            let mut at = [0usize; LANES];
             for (slot, h) in at.iter_mut().zip(hs) {
-                *slot = addressing.locate(*h);
+                *slot = offset::<PARQUET>(*h, blocks);
             }
-            for (r, a) in rs.iter_mut().zip(at) {
-                *r = probe(body, a);
+            for ((r, off), h) in rs.iter_mut().zip(at).zip(hs) {
+                *r = probe(body, off, masks(*h));
             }
         }
     }
-}
-
-fn addressing(params: &SbbfParams) -> kernels::Addressing {
-    kernels::Addressing { blocks: params.blocks, parquet: params.mode == SbbfMode::Parquet }
 }
 
 /// Sum over blocks of the product of word fills, and the set bit count.
@@ -520,7 +520,7 @@ fn scan(body: &[u8]) -> (f64, u64) {
 /// A read-only view of a validated split-block image. Cheap to copy; `Sync`.
 #[derive(Copy, Clone, Debug)]
 pub struct Sbbf<'a> {
-    header: &'a [u8],
+    header: &'a [u8; HEADER_LEN],
     body: &'a [u8],
     params: SbbfParams,
     seed: u64,
@@ -555,7 +555,15 @@ impl<'a> Sbbf<'a> {
     /// True when `key` may have been added; false means certainly not.
     #[inline]
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.contains_hash(self.hash_key(key))
+        // One mode branch for both the hash and the block rule.
+        match self.params.mode {
+            SbbfMode::Native => {
+                simd::sbbf_contains_native(self.body, self.params.blocks, hash::hash_bytes(key, self.seed))
+            }
+            SbbfMode::Parquet => {
+                simd::sbbf_contains_parquet(self.body, self.params.blocks, hash::xxh64(key, 0))
+            }
+        }
     }
 
     /// [`Sbbf::contains`] for an integer key (8 little-endian bytes; in
@@ -568,7 +576,10 @@ impl<'a> Sbbf<'a> {
     /// [`Sbbf::contains`] for a precomputed hash ([`Sbbf::hash_key`]).
     #[inline]
     pub fn contains_hash(&self, hash: u64) -> bool {
-        simd::sbbf_contains(self.body, addressing(&self.params), hash)
+        match self.params.mode {
+            SbbfMode::Native => simd::sbbf_contains_native(self.body, self.params.blocks, hash),
+            SbbfMode::Parquet => simd::sbbf_contains_parquet(self.body, self.params.blocks, hash),
+        }
     }
 
     /// Batch query: `results[i] = contains_hash(hashes[i])`.
@@ -578,7 +589,11 @@ impl<'a> Sbbf<'a> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        simd::sbbf_contains_batch(self.body, addressing(&self.params), hashes, results);
+        let blocks = self.params.blocks;
+        match self.params.mode {
+            SbbfMode::Native => simd::sbbf_contains_batch_native(self.body, blocks, hashes, results),
+            SbbfMode::Parquet => simd::sbbf_contains_batch_parquet(self.body, blocks, hashes, results),
+        }
         Ok(())
     }
 
@@ -649,14 +664,14 @@ impl<'a> Sbbf<'a> {
 fn hash_for(mode: SbbfMode, key: &[u8], seed: u64) -> u64 {
     match mode {
         SbbfMode::Native => hash::hash_bytes(key, seed),
-        SbbfMode::Parquet => HashKind::Xxh64.hash(key, 0),
+        SbbfMode::Parquet => hash::xxh64(key, 0),
     }
 }
 
 /// An exclusive, mutable view of a validated split-block image.
 #[derive(Debug)]
 pub struct SbbfMut<'a> {
-    header: &'a mut [u8],
+    header: &'a mut [u8; HEADER_LEN],
     body: &'a mut [u8],
     params: SbbfParams,
     seed: u64,
@@ -671,8 +686,17 @@ impl<'a> SbbfMut<'a> {
     /// Adds `key`; returns true when it was new (at least one bit was unset).
     #[inline]
     pub fn add(&mut self, key: &[u8]) -> bool {
-        let h = hash_for(self.params.mode, key, self.seed);
-        self.add_hash(h)
+        // One mode branch for both the hash and the block rule.
+        let new = match self.params.mode {
+            SbbfMode::Native => {
+                simd::sbbf_insert_native(self.body, self.params.blocks, hash::hash_bytes(key, self.seed))
+            }
+            SbbfMode::Parquet => {
+                simd::sbbf_insert_parquet(self.body, self.params.blocks, hash::xxh64(key, 0))
+            }
+        };
+        self.record(new);
+        new
     }
 
     /// [`SbbfMut::add`] for an integer key (8 little-endian bytes).
@@ -684,7 +708,17 @@ impl<'a> SbbfMut<'a> {
     /// [`SbbfMut::add`] for a precomputed hash ([`Sbbf::hash_key`]).
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
-        let new = simd::sbbf_insert(self.body, addressing(&self.params), hash);
+        let new = match self.params.mode {
+            SbbfMode::Native => simd::sbbf_insert_native(self.body, self.params.blocks, hash),
+            SbbfMode::Parquet => simd::sbbf_insert_parquet(self.body, self.params.blocks, hash),
+        };
+        self.record(new);
+        new
+    }
+
+    /// Counts one add call, and one inserted item when `new`.
+    #[inline(always)]
+    fn record(&mut self, new: bool) {
         let calls = get_u64(self.header, OFF_ADD_CALLS).unwrap_or(0).saturating_add(1);
         put_u64(self.header, OFF_ADD_CALLS, calls);
         // A branch, not a data dependency: the counter update does not wait
@@ -693,7 +727,6 @@ impl<'a> SbbfMut<'a> {
             let inserted = get_u64(self.header, OFF_INSERTED).unwrap_or(0).saturating_add(1);
             put_u64(self.header, OFF_INSERTED, inserted);
         }
-        new
     }
 
     /// Batch add; `newly[i]` (optional, same length) tells whether item `i`
@@ -703,7 +736,11 @@ impl<'a> SbbfMut<'a> {
         if newly.as_ref().is_some_and(|n| n.len() != hashes.len()) {
             return Err(Error::InvalidArgument);
         }
-        let inserted = simd::sbbf_insert_batch(self.body, addressing(&self.params), hashes, newly);
+        let blocks = self.params.blocks;
+        let inserted = match self.params.mode {
+            SbbfMode::Native => simd::sbbf_insert_batch_native(self.body, blocks, hashes, newly),
+            SbbfMode::Parquet => simd::sbbf_insert_batch_parquet(self.body, blocks, hashes, newly),
+        };
         self.bump(hashes.len() as u64, inserted);
         Ok(())
     }
