@@ -22,7 +22,8 @@
 //! filter with removal), [`cuckoo`] (cuckoo filter), [`hll`] (HyperLogLog
 //! with an exact small mode), [`ull`] (UltraLogLog), [`countmin`] (Count-Min
 //! sketch), [`minhash`] (MinHash with one-permutation hashing),
-//! [`topk`] (Space-Saving heavy hitters).
+//! [`topk`] (Space-Saving heavy hitters); [`parquet`] has the Parquet bloom
+//! filter interop helpers (value hashing, writers' sizing, folding).
 #![no_std]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
@@ -37,6 +38,7 @@ pub mod hash;
 pub mod hll;
 pub mod image;
 pub mod minhash;
+pub mod parquet;
 pub mod sbbf;
 pub mod simd;
 pub mod topk;
