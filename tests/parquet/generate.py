@@ -49,7 +49,8 @@ F64_SPECIALS = [0x8000000000000000, 0x7FF8000000000000, 0x7FF0000000000001, 0xFF
 F32_SPECIALS = [0x80000000, 0x7FC00000, 0x7F800001, 0xFFC00000, 0x3FC00000, 0x7F800000, 0xFF800000]
 
 
-def ensure_venv():
+def ensure_venv(script=__file__):
+    """Re-runs `script` inside the pinned virtual environment (creating it)."""
     if os.environ.get("SKETCHES_PARQUET_VENV") == "1":
         return
     python = os.path.join(VENV, "bin", "python")
@@ -57,7 +58,7 @@ def ensure_venv():
         venv.create(VENV, with_pip=True)
     subprocess.check_call([python, "-m", "pip", "install", "--quiet", *PINNED])
     env = dict(os.environ, SKETCHES_PARQUET_VENV="1")
-    sys.exit(subprocess.call([python, os.path.abspath(__file__), *sys.argv[1:]], env=env))
+    sys.exit(subprocess.call([python, os.path.abspath(script), *sys.argv[1:]], env=env))
 
 
 def columns(fpp):
