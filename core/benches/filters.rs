@@ -171,8 +171,10 @@ fn sbbf_mode(
     });
     {
         let mut f = sbbf::init(image, &params, 0).unwrap();
+        peer.reset();
         for k in present {
             f.add(k);
+            peer.insert_hash(peer_hash(k));
         }
     }
     let view = sbbf::wrap(image).unwrap();

@@ -539,17 +539,15 @@ pub mod kernels {
     use super::{BLOCK_BYTES, LANES, SALT};
     use crate::hash;
 
-    const BLOCK_SHIFT: u32 = BLOCK_BYTES.trailing_zeros();
-
-    /// Byte offset of the block for `h` among `blocks` blocks: fastrange64
-    /// in native mode, `((h >> 32) * blocks) >> 32` in Parquet mode.
+    /// Index of the block for `h` among `blocks` blocks: fastrange64 in
+    /// native mode, `((h >> 32) * blocks) >> 32` in Parquet mode. Below
+    /// `blocks` (on 32-bit hosts a truncated index at worst fails the
+    /// bounds check of the caller).
     #[inline(always)]
-    fn offset<const PARQUET: bool>(h: u64, blocks: u64) -> usize {
+    fn index<const PARQUET: bool>(h: u64, blocks: u64) -> usize {
         let block =
             if PARQUET { ((h >> 32) * (blocks & 0x1_ffff_ffff)) >> 32 } else { hash::reduce(h, blocks) };
-        // block < blocks <= 2^51: the shift cannot lose bits on 64-bit hosts;
-        // anywhere else an out-of-range offset just fails the bounds check.
-        (block as usize) << BLOCK_SHIFT
+        block as usize
     }
 
     /// The eight word masks of a hash: bit `(lo32(h) * SALT[i]) >> 27` of word `i`.
@@ -570,13 +568,13 @@ pub mod kernels {
     }
 
     #[inline(always)]
-    fn block_at(body: &[u8], off: usize) -> Option<&[u8; BLOCK_BYTES]> {
-        body.get(off..)?.first_chunk::<BLOCK_BYTES>()
+    fn block_at(body: &[u8], block: usize) -> Option<&[u8; BLOCK_BYTES]> {
+        body.as_chunks::<BLOCK_BYTES>().0.get(block)
     }
 
     #[inline(always)]
-    fn probe(body: &[u8], off: usize, masks: [u32; 8]) -> bool {
-        let Some(block) = block_at(body, off) else {
+    fn probe(body: &[u8], block: usize, masks: [u32; 8]) -> bool {
+        let Some(block) = block_at(body, block) else {
             return false;
         };
         let mut missing = 0u32;
@@ -587,8 +585,8 @@ pub mod kernels {
     }
 
     #[inline(always)]
-    fn set(body: &mut [u8], off: usize, masks: [u32; 8]) -> bool {
-        let Some(block) = body.get_mut(off..).and_then(|b| b.first_chunk_mut::<BLOCK_BYTES>()) else {
+    fn set(body: &mut [u8], block: usize, masks: [u32; 8]) -> bool {
+        let Some(block) = body.as_chunks_mut::<BLOCK_BYTES>().0.get_mut(block) else {
             return false;
         };
         let mut w = words(block);
@@ -606,13 +604,13 @@ pub mod kernels {
     /// Inserts one hash into a body of `blocks` blocks; true when a bit was new.
     #[inline(always)]
     pub fn insert<const PARQUET: bool>(body: &mut [u8], blocks: u64, hash: u64) -> bool {
-        set(body, offset::<PARQUET>(hash, blocks), masks(hash))
+        set(body, index::<PARQUET>(hash, blocks), masks(hash))
     }
 
     /// Tests one hash.
     #[inline(always)]
     pub fn contains<const PARQUET: bool>(body: &[u8], blocks: u64, hash: u64) -> bool {
-        probe(body, offset::<PARQUET>(hash, blocks), masks(hash))
+        probe(body, index::<PARQUET>(hash, blocks), masks(hash))
     }
 
     /// Inserts many hashes; `newly[i]` (when given) tells whether item `i`
@@ -629,10 +627,10 @@ pub mod kernels {
         for (c, hs) in hashes.chunks(LANES).enumerate() {
             let mut at = [0usize; LANES];
             for (slot, h) in at.iter_mut().zip(hs) {
-                *slot = offset::<PARQUET>(*h, blocks);
+                *slot = index::<PARQUET>(*h, blocks);
             }
-            for (i, (off, h)) in at.iter().zip(hs).enumerate() {
-                let new = set(body, *off, masks(*h));
+            for (i, (block, h)) in at.iter().zip(hs).enumerate() {
+                let new = set(body, *block, masks(*h));
                 inserted += u64::from(new);
                 if let Some(slot) = newly.as_deref_mut().and_then(|n| n.get_mut(c * LANES + i)) {
                     *slot = new;
@@ -653,10 +651,10 @@ pub mod kernels {
         for (hs, rs) in hashes.chunks(LANES).zip(results.chunks_mut(LANES)) {
             let mut at = [0usize; LANES];
             for (slot, h) in at.iter_mut().zip(hs) {
-                *slot = offset::<PARQUET>(*h, blocks);
+                *slot = index::<PARQUET>(*h, blocks);
             }
-            for ((r, off), h) in rs.iter_mut().zip(at).zip(hs) {
-                *r = probe(body, off, masks(*h));
+            for ((r, block), h) in rs.iter_mut().zip(at).zip(hs) {
+                *r = probe(body, block, masks(*h));
             }
         }
     }
@@ -714,7 +712,7 @@ impl<'a> Sbbf<'a> {
     }
 
     /// True when `key` may have been added; false means certainly not.
-    #[inline]
+    #[inline(always)]
     pub fn contains(&self, key: &[u8]) -> bool {
         // One mode branch for both the hash and the block rule.
         match self.params.mode {
@@ -735,7 +733,7 @@ impl<'a> Sbbf<'a> {
     }
 
     /// [`Sbbf::contains`] for a precomputed hash ([`Sbbf::hash_key`]).
-    #[inline]
+    #[inline(always)]
     pub fn contains_hash(&self, hash: u64) -> bool {
         match self.params.mode {
             SbbfMode::Native => simd::sbbf_contains_native(self.body, self.params.blocks, hash),
@@ -882,7 +880,7 @@ impl<'a> SbbfMut<'a> {
     }
 
     /// Adds `key`; returns true when it was new (at least one bit was unset).
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, key: &[u8]) -> bool {
         // One mode branch for both the hash and the block rule.
         let new = match self.params.mode {
@@ -904,7 +902,7 @@ impl<'a> SbbfMut<'a> {
     }
 
     /// [`SbbfMut::add`] for a precomputed hash ([`Sbbf::hash_key`]).
-    #[inline]
+    #[inline(always)]
     pub fn add_hash(&mut self, hash: u64) -> bool {
         let new = match self.params.mode {
             SbbfMode::Native => simd::sbbf_insert_native(self.body, self.params.blocks, hash),
@@ -918,13 +916,9 @@ impl<'a> SbbfMut<'a> {
     #[inline(always)]
     fn record(&mut self, new: bool) {
         let calls = get_u64(self.header, OFF_ADD_CALLS).unwrap_or(0).saturating_add(1);
+        let inserted = get_u64(self.header, OFF_INSERTED).unwrap_or(0).saturating_add(u64::from(new));
         put_u64(self.header, OFF_ADD_CALLS, calls);
-        // A branch, not a data dependency: the counter update does not wait
-        // for the block's cache line, so consecutive adds overlap their misses.
-        if new {
-            let inserted = get_u64(self.header, OFF_INSERTED).unwrap_or(0).saturating_add(1);
-            put_u64(self.header, OFF_INSERTED, inserted);
-        }
+        put_u64(self.header, OFF_INSERTED, inserted);
     }
 
     /// Batch add; `newly[i]` (optional, same length) tells whether item `i`
