@@ -98,47 +98,73 @@ fn bench_bloom(c: &mut Criterion) {
     g.finish();
 }
 
+/// Split-block Bloom vs sbbf-rs-safe at the same byte size, each fed the
+/// same hash function (the same code: ours, which sbbf-rs-safe does not
+/// have): in native mode (XXH3, our planner's size) and in Parquet mode
+/// (XXH64 seed 0, the size a Parquet writer picks for 1M values at 1%).
+/// sbbf-rs-safe selects blocks as Parquet does; the peer's filter is reset
+/// (zero-filled) where ours is re-initialized (also a zero fill).
 fn bench_sbbf(c: &mut Criterion) {
     let present = keys(3);
     let absent = keys(4);
-    let params = SbbfParams::for_items(N as u64, FPR).unwrap();
-    let len = params.image_len().unwrap() as usize;
-    let (mut buf, off) = aligned(len as u64);
-    let image = &mut buf[off..off + len];
-    let bits_per_key = params.bits() as f64 / N as f64;
-
     let mut g = c.benchmark_group("sbbf_1M_1pct");
     g.throughput(Throughput::Elements(N as u64));
     g.sample_size(10);
     g.bench_function("hash_only_xxh3", |b| {
         b.iter(|| present.iter().fold(0u64, |acc, k| acc ^ sketches_core::hash::hash_bytes(k, 0)))
     });
-    g.bench_function("sketches_add", |b| {
+    g.bench_function("hash_only_xxh64", |b| {
+        b.iter(|| present.iter().fold(0u64, |acc, k| acc ^ sketches_core::hash::xxh64(k, 0)))
+    });
+    g.bench_function("hash_only_xxh64_xxhash_rust", |b| {
+        b.iter(|| present.iter().fold(0u64, |acc, k| acc ^ xxhash_rust::xxh64::xxh64(k, 0)))
+    });
+    let native = SbbfParams::for_items(N as u64, FPR).unwrap();
+    let parquet = SbbfParams::for_parquet(N as u64, FPR).unwrap();
+    sbbf_mode(&mut g, "", native, |k| sketches_core::hash::hash_bytes(k, 0), &present, &absent);
+    sbbf_mode(&mut g, "parquet_", parquet, |k| sketches_core::hash::xxh64(k, 0), &present, &absent);
+    g.finish();
+}
+
+fn sbbf_mode(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    mode: &str,
+    params: SbbfParams,
+    peer_hash: impl Fn(&[u8]) -> u64 + Copy,
+    present: &[[u8; 16]],
+    absent: &[[u8; 16]],
+) {
+    let len = params.image_len().unwrap() as usize;
+    let (mut buf, off) = aligned(len as u64);
+    let image = &mut buf[off..off + len];
+    let bytes = params.blocks as usize * sbbf::BLOCK_BYTES;
+    g.bench_function(format!("{mode}sketches_add"), |b| {
         b.iter(|| {
             let mut f = sbbf::init(image, &params, 0).unwrap();
-            for k in &present {
-                f.add(k);
+            for k in present {
+                f.add(black_box(k));
             }
         })
     });
-    // sbbf-rs-safe takes hashes: it is given the same XXH3 hash, inside the loop.
-    let mut peer = sbbf_rs_safe::Filter::new(bits_per_key as usize + 1, N);
-    g.bench_function("sbbf_rs_safe_add", |b| {
+    // The same byte size: `new(8, bytes)` allocates exactly `bytes`.
+    let mut peer = sbbf_rs_safe::Filter::new(8, bytes);
+    assert_eq!(peer.as_bytes().len(), bytes);
+    g.bench_function(format!("{mode}sbbf_rs_safe_add"), |b| {
         b.iter(|| {
-            peer = sbbf_rs_safe::Filter::new(bits_per_key as usize + 1, N);
-            for k in &present {
-                peer.insert_hash(sketches_core::hash::hash_bytes(k, 0));
+            peer.reset();
+            for k in present {
+                peer.insert_hash(peer_hash(black_box(k)));
             }
         })
     });
-    g.bench_function("sketches_add_batch", |b| {
+    g.bench_function(format!("{mode}sketches_add_batch"), |b| {
         b.iter(|| {
             let mut f = sbbf::init(image, &params, 0).unwrap();
             let hasher = f.as_ref().key_hasher();
             let mut hashes = [0u64; 256];
             for chunk in present.chunks(256) {
                 for (h, k) in hashes.iter_mut().zip(chunk) {
-                    *h = hasher.hash(k);
+                    *h = hasher.hash(black_box(k));
                 }
                 f.add_hashes(&hashes[..chunk.len()], None).unwrap();
             }
@@ -146,23 +172,29 @@ fn bench_sbbf(c: &mut Criterion) {
     });
     {
         let mut f = sbbf::init(image, &params, 0).unwrap();
-        for k in &present {
+        peer.reset();
+        for k in present {
             f.add(k);
+            peer.insert_hash(peer_hash(k));
         }
     }
     let view = sbbf::wrap(image).unwrap();
-    for (name, set) in [("present", &present), ("absent", &absent)] {
-        g.bench_function(format!("sketches_contains_{name}"), |b| {
+    if mode == "parquet_" {
+        // Same hash and block selection: the two bitsets are identical.
+        assert!(view.body() == peer.as_bytes(), "sbbf-rs-safe and Parquet mode disagree");
+    }
+    for (name, set) in [("present", present), ("absent", absent)] {
+        g.bench_function(format!("{mode}sketches_contains_{name}"), |b| {
             b.iter(|| set.iter().filter(|k| view.contains(black_box(*k))).count())
         });
-        g.bench_function(format!("sketches_contains_batch_{name}"), |b| {
+        g.bench_function(format!("{mode}sketches_contains_batch_{name}"), |b| {
             b.iter(|| {
                 let hasher = view.key_hasher();
                 let (mut hashes, mut found) = ([0u64; 256], [false; 256]);
                 let mut hits = 0;
                 for chunk in set.chunks(256) {
                     for (h, k) in hashes.iter_mut().zip(chunk) {
-                        *h = hasher.hash(k);
+                        *h = hasher.hash(black_box(k));
                     }
                     view.contains_hashes(&hashes[..chunk.len()], &mut found[..chunk.len()]).unwrap();
                     hits += found[..chunk.len()].iter().filter(|x| **x).count();
@@ -170,22 +202,10 @@ fn bench_sbbf(c: &mut Criterion) {
                 hits
             })
         });
-        g.bench_function(format!("sketches_contains_hash_{name}"), |b| {
-            b.iter(|| {
-                set.iter()
-                    .filter(|k| view.contains_hash(sketches_core::hash::hash_bytes(black_box(*k), 0)))
-                    .count()
-            })
-        });
-        g.bench_function(format!("sbbf_rs_safe_contains_{name}"), |b| {
-            b.iter(|| {
-                set.iter()
-                    .filter(|k| peer.contains_hash(sketches_core::hash::hash_bytes(black_box(*k), 0)))
-                    .count()
-            })
+        g.bench_function(format!("{mode}sbbf_rs_safe_contains_{name}"), |b| {
+            b.iter(|| set.iter().filter(|k| peer.contains_hash(peer_hash(black_box(*k)))).count())
         });
     }
-    g.finish();
 }
 
 /// Cuckoo filter vs the cuckoofilter crate at the same load (1M keys into

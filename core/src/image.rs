@@ -64,9 +64,9 @@ const OFF_MINOR: usize = 5;
 const OFF_FAMILY: usize = 6;
 const OFF_HASH: usize = 8;
 const OFF_HEADER_LEN: usize = 10;
-const OFF_FLAGS: usize = 12;
+pub(crate) const OFF_FLAGS: usize = 12;
 const OFF_SEED: usize = 16;
-const OFF_IMAGE_LEN: usize = 24;
+pub(crate) const OFF_IMAGE_LEN: usize = 24;
 const OFF_CHECKSUM: usize = 32;
 const OFF_RESERVED: usize = 40;
 

@@ -23,7 +23,8 @@
 //! with an exact small mode), [`ull`] (UltraLogLog), [`countmin`] (Count-Min
 //! sketch), [`minhash`] (MinHash with one-permutation hashing),
 //! [`topk`] (Space-Saving heavy hitters), [`fuse`] (static binary fuse
-//! filter), [`ell`] (ExaLogLog).
+//! filter), [`ell`] (ExaLogLog); [`parquet`] has the Parquet bloom filter
+//! interop helpers (value hashing, writers' sizing, folding).
 #![no_std]
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
@@ -40,6 +41,7 @@ pub mod hash;
 pub mod hll;
 pub mod image;
 pub mod minhash;
+pub mod parquet;
 pub mod sbbf;
 #[cfg(target_has_atomic = "64")]
 pub mod shared;

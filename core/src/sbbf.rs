@@ -35,13 +35,50 @@
 //! misses per operation). Live images need 8-byte alignment; 64-byte
 //! alignment is recommended for speed.
 //!
-//! Flags: bit 0 set = Parquet mode. Thread-safety as for [`crate::bloom`].
+//! Flags: bit 0 ([`FLAG_PARQUET`]) set = Parquet mode; bit 1
+//! ([`FLAG_LOADED`]) set = the body came from outside (a bitset read out of a
+//! Parquet file by [`load_parquet_bitset`], or a union or intersection with
+//! such an image), so the add counters do not count the items in it: they
+//! count only adds made since. Such an image's capacity signal
+//! ([`Sbbf::capacity`], [`SbbfStats::capacity`]) follows the bitset's fill
+//! (items and false-positive rate estimated from the set bits, an O(m) scan)
+//! instead of the counters. [`SbbfMut::clear`] makes the counters exact
+//! again and drops the flag. Readers of format 1.0 that predate the flag
+//! reject such images as corrupt. Thread-safety as for [`crate::bloom`].
+//!
+//! # Speed of single-key calls
+//!
+//! A filter larger than the L2 cache costs one cache miss per operation, and
+//! a loop of single adds or queries runs as fast as the number of misses in
+//! flight, which the reorder window (a few hundred instructions) divides by
+//! the instructions each key costs: every instruction per key counts, not
+//! just the kernel's. So `add`/`contains` inline into the caller, the block
+//! rule is fixed per mode at compile time, the CPU-feature dispatch is one
+//! load and test, the kernels index whole blocks (17 instructions with
+//! AVX2), and the add counters are updated without a branch. Measured with
+//! callgrind and `core/benches/filters.rs` against sbbf-rs-safe (README,
+//! Performance).
+//!
+//! # Parquet interop
+//!
+//! * Hash values with [`crate::parquet`]'s typed helpers (or add the PLAIN
+//!   bytes with [`SbbfMut::add`]).
+//! * Plan a writer's bitset with [`SbbfParams::for_parquet_sizing`] (the
+//!   parquet crate, DuckDB and Arrow C++ round differently, see
+//!   [`crate::parquet::ParquetSizing`]); after adding, fold as the parquet
+//!   crate and Arrow C++ do with [`fold_to_target_fpp`].
+//! * Read a file's bitset: [`load_parquet_bitset`] with params from
+//!   [`SbbfParams::for_parquet_bitset`] (plan derived from a target rate) or
+//!   [`SbbfParams::for_parquet_bitset_with_plan`].
+//! * Write one: [`Sbbf::bitset`] is exactly the bytes a Parquet file stores
+//!   after its `BloomFilterHeader`.
 
 use crate::error::{Error, Result};
 use crate::filter::{self, CapacityFlags};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u64, put_f64, put_u64};
 use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
+use crate::parquet::ParquetSizing;
 use crate::simd;
 
 /// Byte length of the split-block header (common + family header).
@@ -57,14 +94,13 @@ const LANES: usize = 16;
 
 /// Flag bit: Parquet-compatible hashing and block selection.
 pub const FLAG_PARQUET: u32 = 1;
+/// Flag bit: the body was loaded from outside; the add counters do not count
+/// its items, and the capacity signal follows the fill (see the module docs).
+pub const FLAG_LOADED: u32 = 2;
 
 /// Parquet's salt constants (Parquet format specification, BloomFilter.md).
 pub const SALT: [u32; 8] =
     [0x47b6_137b, 0x4497_4d91, 0x8824_ad5b, 0xa2b7_289d, 0x7054_95c7, 0x2df1_424b, 0x9efc_4947, 0x5c6b_fb31];
-
-/// Parquet writers' smallest and largest bitset, in bytes.
-const PARQUET_MIN_BYTES: u64 = 32;
-const PARQUET_MAX_BYTES: u64 = 128 * 1024 * 1024;
 
 /// Hashing and block-selection mode.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -117,6 +153,41 @@ pub fn theoretical_fpr(items: f64, blocks: u64) -> f64 {
     total.min(1.0)
 }
 
+/// The most distinct items (at least 1) at which a filter of `blocks` blocks
+/// still has [`theoretical_fpr`] ≤ `fpr`: the plan of a filter whose size is
+/// given. Returns 1 when `blocks` is 0 or even one item exceeds `fpr`.
+pub fn capacity_at_fpr(blocks: u64, fpr: f64) -> u64 {
+    // `fpr` may be NaN: only a rate met by one item proceeds.
+    let one_fits = theoretical_fpr(1.0, blocks) <= fpr;
+    if blocks == 0 || !one_fits {
+        return 1;
+    }
+    // fpr(n) grows with n; at 2^12 items per block every bit is set.
+    let (mut lo, mut hi) = (1u64, blocks.saturating_mul(1 << 12));
+    if theoretical_fpr(hi as f64, blocks) <= fpr {
+        return hi;
+    }
+    // Invariant: fpr(lo) <= target < fpr(hi).
+    while lo + 1 < hi {
+        let mid = lo + (hi - lo) / 2;
+        if theoretical_fpr(mid as f64, blocks) <= fpr {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// Block count of a Parquet bitset of `len` bytes.
+fn parquet_blocks(len: usize) -> Result<u64> {
+    let blocks = (len / BLOCK_BYTES) as u64;
+    if len == 0 || !len.is_multiple_of(BLOCK_BYTES) || blocks > MAX_PARQUET_BLOCKS {
+        return Err(Error::InvalidArgument);
+    }
+    Ok(blocks)
+}
+
 impl SbbfParams {
     /// Plans a native filter from expected distinct items `n` and target
     /// rate `p`: the fewest blocks whose [`theoretical_fpr`] at `n` is ≤ `p`.
@@ -157,27 +228,74 @@ impl SbbfParams {
         Self::explicit(blocks, SbbfMode::Native)
     }
 
-    /// Plans a Parquet-mode filter exactly as Parquet writers size their
-    /// bitsets from the column's distinct-value count `ndv` and `fpp`:
-    /// `bits = -8·ndv / ln(1 - fpp^(1/8))`, bytes = bits / 8 clamped to
-    /// 32 ..= 128 MiB and rounded up to a power of two.
+    /// Plans a Parquet-mode filter as the parquet crate (and DuckDB, below
+    /// 128 MiB) sizes its bitset from the distinct-value count `ndv` and
+    /// `fpp`: `bits = -8·ndv / ln(1 - fpp^(1/8))`, bytes = floor(bits) / 8
+    /// clamped to 32 ..= 128 MiB and rounded up to a power of two. Same as
+    /// [`SbbfParams::for_parquet_sizing`] with [`ParquetSizing::ParquetRs`].
     ///
     /// Errors: [`Error::InvalidParameter`] when `ndv = 0` or `fpp` is not in (0, 1).
     pub fn for_parquet(ndv: u64, fpp: f64) -> Result<Self> {
-        if ndv == 0 || !filter::valid_fpr(fpp) {
-            return Err(Error::InvalidParameter);
-        }
-        let bits = -8.0 * ndv as f64 / libm::log(1.0 - libm::pow(fpp, 1.0 / 8.0));
-        if !bits.is_finite() || bits < 0.0 {
-            return Err(Error::InvalidParameter);
-        }
-        let bytes = ((bits as u64) / 8).clamp(PARQUET_MIN_BYTES, PARQUET_MAX_BYTES).next_power_of_two();
-        Ok(SbbfParams {
+        Self::for_parquet_sizing(ndv, fpp, ParquetSizing::ParquetRs)
+    }
+
+    /// Plans a Parquet-mode filter sized as the given writer sizes its bitset
+    /// for `ndv` distinct values at rate `fpp` (see [`ParquetSizing`] for each
+    /// rule). The plan records `ndv` and `fpp`. Writers that fold (the
+    /// parquet crate, Arrow C++) shrink the bitset after inserting: apply
+    /// [`fold_to_target_fpp`] with the same `fpp` to reproduce their bytes.
+    ///
+    /// Errors: [`Error::InvalidParameter`] when `ndv = 0`, `fpp` is not in
+    /// (0, 1), or the rule gives more than [`MAX_PARQUET_BLOCKS`] blocks.
+    pub fn for_parquet_sizing(ndv: u64, fpp: f64, sizing: ParquetSizing) -> Result<Self> {
+        let bytes = sizing.bitset_bytes(ndv, fpp)?;
+        let params = SbbfParams {
             blocks: bytes / BLOCK_BYTES as u64,
             planned_items: ndv,
             planned_fpr: fpp,
             mode: SbbfMode::Parquet,
-        })
+        };
+        params.validate()?;
+        Ok(params)
+    }
+
+    /// Parquet-mode parameters for a bitset of `bitset_len` bytes read out of
+    /// a file (see [`load_parquet_bitset`]), planned for the most items at
+    /// which a filter of this size still meets `fpr` ([`capacity_at_fpr`]).
+    /// The Parquet specification stores whole 32-byte blocks; writers write a
+    /// power of two between 32 bytes and 128 MiB (DuckDB may exceed that).
+    /// Any whole number of blocks up to [`MAX_PARQUET_BLOCKS`] is accepted.
+    ///
+    /// Errors: [`Error::InvalidArgument`] when `bitset_len` is 0, not a
+    /// multiple of 32 or above `MAX_PARQUET_BLOCKS·32`;
+    /// [`Error::InvalidParameter`] when `fpr` is not in (0, 1).
+    pub fn for_parquet_bitset(bitset_len: usize, fpr: f64) -> Result<Self> {
+        let blocks = parquet_blocks(bitset_len)?;
+        if !filter::valid_fpr(fpr) {
+            return Err(Error::InvalidParameter);
+        }
+        Self::for_parquet_bitset_with_plan(bitset_len, capacity_at_fpr(blocks, fpr), fpr)
+    }
+
+    /// Parquet-mode parameters for a bitset of `bitset_len` bytes with a plan
+    /// given by the caller (e.g. the writer's `ndv` and `fpp` settings).
+    ///
+    /// Errors: [`Error::InvalidArgument`] for a bad length (as in
+    /// [`SbbfParams::for_parquet_bitset`]); [`Error::InvalidParameter`] when
+    /// `planned_items` is 0 or `planned_fpr` is not in (0, 1).
+    pub fn for_parquet_bitset_with_plan(
+        bitset_len: usize,
+        planned_items: u64,
+        planned_fpr: f64,
+    ) -> Result<Self> {
+        let params = SbbfParams {
+            blocks: parquet_blocks(bitset_len)?,
+            planned_items,
+            planned_fpr,
+            mode: SbbfMode::Parquet,
+        };
+        params.validate()?;
+        Ok(params)
     }
 
     /// Explicit block count in Parquet mode (for reproducing an existing
@@ -273,7 +391,7 @@ impl ImageFamily for SbbfImage {
 
     #[inline]
     fn validate(common: &CommonHeader, image: &[u8]) -> Result<SbbfLayout> {
-        if common.header_len != HEADER_LEN || common.flags & !FLAG_PARQUET != 0 {
+        if common.header_len != HEADER_LEN || common.flags & !(FLAG_PARQUET | FLAG_LOADED) != 0 {
             return Err(Error::CorruptHeader);
         }
         let mode = if common.flags & FLAG_PARQUET != 0 { SbbfMode::Parquet } else { SbbfMode::Native };
@@ -349,14 +467,16 @@ pub fn init<'a>(buf: &'a mut [u8], params: &SbbfParams, seed: u64) -> Result<Sbb
 #[inline]
 pub fn wrap(buf: &[u8]) -> Result<Sbbf<'_>> {
     let p = image::split::<SbbfImage>(buf)?;
-    Ok(Sbbf { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
+    let header = p.header.try_into().map_err(|_| Error::CorruptHeader)?;
+    Ok(Sbbf { header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Like [`wrap`], returning a mutable view.
 #[inline]
 pub fn wrap_mut(buf: &mut [u8]) -> Result<SbbfMut<'_>> {
     let p = image::split_mut::<SbbfImage>(buf)?;
-    Ok(SbbfMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
+    let header = p.header.try_into().map_err(|_| Error::CorruptHeader)?;
+    Ok(SbbfMut { header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 /// The number of bytes [`export`] writes for the live image in `src` (its
 /// image length), so a destination can be sized first. Errors: image errors.
@@ -380,32 +500,85 @@ pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<SbbfImage>(bytes).map(|_| ())
 }
 
+/// Writes a live Parquet-mode image into `buf` whose body is a copy of
+/// `bitset`, the bytes a Parquet file stores after a column chunk's
+/// `BloomFilterHeader`, and marks it [`FLAG_LOADED`]: the counters start at
+/// 0 and count only later adds, and the capacity signal follows the fill.
+/// `params` gives the size and plan: [`SbbfParams::for_parquet_bitset`]
+/// (plan from a target rate) or [`SbbfParams::for_parquet_bitset_with_plan`].
+/// The image then answers exactly as the file's filter does, and can be
+/// added to, merged with Parquet-mode images of the same size, folded and
+/// exported. Image size: [`SbbfParams::image_len`].
+///
+/// Errors: [`Error::InvalidParameter`] when `params` is invalid or not in
+/// Parquet mode; [`Error::InvalidArgument`] when `bitset` is not
+/// `params.blocks·32` bytes; [`Error::BufferTooSmall`],
+/// [`Error::Misaligned`] as for [`init`]. `buf` is not written on error.
+pub fn load_parquet_bitset<'a>(buf: &'a mut [u8], bitset: &[u8], params: &SbbfParams) -> Result<SbbfMut<'a>> {
+    params.validate()?;
+    if params.mode != SbbfMode::Parquet {
+        return Err(Error::InvalidParameter);
+    }
+    if bitset.len() as u64 != params.blocks.saturating_mul(BLOCK_BYTES as u64) {
+        return Err(Error::InvalidArgument);
+    }
+    let mut f = init(buf, params, 0)?;
+    if f.body.len() != bitset.len() {
+        return Err(Error::InvalidArgument);
+    }
+    f.body.copy_from_slice(bitset);
+    f.set_loaded(true);
+    Ok(f)
+}
+
+/// Folds the live image at the start of `buf` `folds` times in place (see
+/// [`SbbfMut::fold`]). Returns the new image length.
+///
+/// Errors: as for [`wrap_mut`], and [`Error::InvalidArgument`] when the
+/// block count is not divisible by `2^folds` (the image is then unchanged).
+pub fn fold(buf: &mut [u8], folds: u32) -> Result<usize> {
+    let f = wrap_mut(buf)?.fold(folds)?;
+    Ok(HEADER_LEN + f.body.len())
+}
+
+/// Folds the live image at the start of `buf` as far as the parquet crate
+/// (58+) and Arrow C++ (pyarrow 26) fold a bloom filter before writing it
+/// with target rate `fpp` ([`crate::parquet::folds_for_target_fpp`]: the
+/// most halvings whose estimate `(1 - (1 - fill)^(2^k))^8` stays within
+/// `fpp`). Returns the number of folds; the new image length is
+/// [`SbbfParams::image_len`] of the folded view's params.
+///
+/// Errors: as for [`wrap_mut`]; [`Error::InvalidParameter`] when `fpp` is NaN.
+pub fn fold_to_target_fpp(buf: &mut [u8], fpp: f64) -> Result<u32> {
+    let f = wrap_mut(buf)?;
+    let folds = crate::parquet::folds_for_target_fpp(f.body, fpp)?;
+    f.fold(folds)?;
+    Ok(folds)
+}
+
 /// The split-block kernels: safe, `#[inline(always)]`, so that
-/// [`crate::simd`] can compile them a second time with AVX2.
+/// [`crate::simd`] can compile them a second time with AVX2. `PARQUET`
+/// selects the block-selection rule at compile time (no mode branch per key).
 pub mod kernels {
     use super::{BLOCK_BYTES, LANES, SALT};
     use crate::hash;
 
-    /// Block count and addressing mode of one filter.
-    #[derive(Copy, Clone, Debug)]
-    pub struct Addressing {
-        pub(super) blocks: u64,
-        pub(super) parquet: bool,
+    /// Index of the block for `h` among `blocks` blocks: fastrange64 in
+    /// native mode, `((h >> 32) * blocks) >> 32` in Parquet mode. Below
+    /// `blocks` (on 32-bit hosts a truncated index at worst fails the
+    /// bounds check of the caller).
+    #[inline(always)]
+    fn index<const PARQUET: bool>(h: u64, blocks: u64) -> usize {
+        let block =
+            if PARQUET { ((h >> 32) * (blocks & 0x1_ffff_ffff)) >> 32 } else { hash::reduce(h, blocks) };
+        block as usize
     }
 
-    impl Addressing {
-        /// Byte offset of the block for `h`, and the eight word masks.
-        #[inline(always)]
-        pub(super) fn locate(self, h: u64) -> (usize, [u32; 8]) {
-            let block = if self.parquet {
-                ((h >> 32) * (self.blocks & 0x1_ffff_ffff)) >> 32
-            } else {
-                hash::reduce(h, self.blocks)
-            };
-            let key = h as u32;
-            let masks = SALT.map(|salt| 1u32 << (key.wrapping_mul(salt) >> 27));
-            ((block as usize) * BLOCK_BYTES, masks)
-        }
+    /// The eight word masks of a hash: bit `(lo32(h) * SALT[i]) >> 27` of word `i`.
+    #[inline(always)]
+    fn masks(h: u64) -> [u32; 8] {
+        let key = h as u32;
+        SALT.map(|salt| 1u32 << (key.wrapping_mul(salt) >> 27))
     }
 
     /// The eight little-endian words of a 32-byte block.
@@ -419,27 +592,25 @@ pub mod kernels {
     }
 
     #[inline(always)]
-    fn probe(body: &[u8], at: (usize, [u32; 8])) -> bool {
-        let (off, masks) = at;
-        let Some(block) =
-            body.get(off..off + BLOCK_BYTES).and_then(|b| <&[u8; BLOCK_BYTES]>::try_from(b).ok())
-        else {
+    fn block_at(body: &[u8], block: usize) -> Option<&[u8; BLOCK_BYTES]> {
+        body.as_chunks::<BLOCK_BYTES>().0.get(block)
+    }
+
+    #[inline(always)]
+    fn probe(body: &[u8], block: usize, masks: [u32; 8]) -> bool {
+        let Some(block) = block_at(body, block) else {
             return false;
         };
-        let w = words(block);
         let mut missing = 0u32;
-        for (word, mask) in w.iter().zip(masks) {
+        for (word, mask) in words(block).iter().zip(masks) {
             missing |= !word & mask;
         }
         missing == 0
     }
 
     #[inline(always)]
-    fn set(body: &mut [u8], at: (usize, [u32; 8])) -> bool {
-        let (off, masks) = at;
-        let Some(block) =
-            body.get_mut(off..off + BLOCK_BYTES).and_then(|b| <&mut [u8; BLOCK_BYTES]>::try_from(b).ok())
-        else {
+    fn set(body: &mut [u8], block: usize, masks: [u32; 8]) -> bool {
+        let Some(block) = body.as_chunks_mut::<BLOCK_BYTES>().0.get_mut(block) else {
             return false;
         };
         let mut w = words(block);
@@ -454,36 +625,36 @@ pub mod kernels {
         new != 0
     }
 
-    /// Inserts one hash; true when a bit was new.
+    /// Inserts one hash into a body of `blocks` blocks; true when a bit was new.
     #[inline(always)]
-    pub fn insert(body: &mut [u8], addressing: Addressing, hash: u64) -> bool {
-        set(body, addressing.locate(hash))
+    pub fn insert<const PARQUET: bool>(body: &mut [u8], blocks: u64, hash: u64) -> bool {
+        set(body, index::<PARQUET>(hash, blocks), masks(hash))
     }
 
     /// Tests one hash.
     #[inline(always)]
-    pub fn contains(body: &[u8], addressing: Addressing, hash: u64) -> bool {
-        probe(body, addressing.locate(hash))
+    pub fn contains<const PARQUET: bool>(body: &[u8], blocks: u64, hash: u64) -> bool {
+        probe(body, index::<PARQUET>(hash, blocks), masks(hash))
     }
 
     /// Inserts many hashes; `newly[i]` (when given) tells whether item `i`
     /// set a new bit. Locates a chunk of items before touching memory so
     /// several cache misses are in flight. Returns the count of new items.
     #[inline(always)]
-    pub fn insert_batch(
+    pub fn insert_batch<const PARQUET: bool>(
         body: &mut [u8],
-        addressing: Addressing,
+        blocks: u64,
         hashes: &[u64],
         mut newly: Option<&mut [bool]>,
     ) -> u64 {
         let mut inserted = 0u64;
         for (c, hs) in hashes.chunks(LANES).enumerate() {
-            let mut at = [(0usize, [0u32; 8]); LANES];
+            let mut at = [0usize; LANES];
             for (slot, h) in at.iter_mut().zip(hs) {
-                *slot = addressing.locate(*h);
+                *slot = index::<PARQUET>(*h, blocks);
             }
-            for (i, a) in at.iter().take(hs.len()).enumerate() {
-                let new = set(body, *a);
+            for (i, (block, h)) in at.iter().zip(hs).enumerate() {
+                let new = set(body, *block, masks(*h));
                 inserted += u64::from(new);
                 if let Some(slot) = newly.as_deref_mut().and_then(|n| n.get_mut(c * LANES + i)) {
                     *slot = new;
@@ -495,21 +666,22 @@ pub mod kernels {
 
     /// Tests many hashes into `results` (same length, checked by the caller).
     #[inline(always)]
-    pub fn contains_batch(body: &[u8], addressing: Addressing, hashes: &[u64], results: &mut [bool]) {
+    pub fn contains_batch<const PARQUET: bool>(
+        body: &[u8],
+        blocks: u64,
+        hashes: &[u64],
+        results: &mut [bool],
+    ) {
         for (hs, rs) in hashes.chunks(LANES).zip(results.chunks_mut(LANES)) {
-            let mut at = [(0usize, [0u32; 8]); LANES];
+            let mut at = [0usize; LANES];
             for (slot, h) in at.iter_mut().zip(hs) {
-                *slot = addressing.locate(*h);
+                *slot = index::<PARQUET>(*h, blocks);
             }
-            for (r, a) in rs.iter_mut().zip(at) {
-                *r = probe(body, a);
+            for ((r, block), h) in rs.iter_mut().zip(at).zip(hs) {
+                *r = probe(body, block, masks(*h));
             }
         }
     }
-}
-
-fn addressing(params: &SbbfParams) -> kernels::Addressing {
-    kernels::Addressing { blocks: params.blocks, parquet: params.mode == SbbfMode::Parquet }
 }
 
 /// Sum over blocks of the product of word fills, and the set bit count.
@@ -531,7 +703,7 @@ fn scan(body: &[u8]) -> (f64, u64) {
 /// A read-only view of a validated split-block image. Cheap to copy; `Sync`.
 #[derive(Copy, Clone, Debug)]
 pub struct Sbbf<'a> {
-    header: &'a [u8],
+    header: &'a [u8; HEADER_LEN],
     body: &'a [u8],
     params: SbbfParams,
     seed: u64,
@@ -564,9 +736,17 @@ impl<'a> Sbbf<'a> {
     }
 
     /// True when `key` may have been added; false means certainly not.
-    #[inline]
+    #[inline(always)]
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.contains_hash(self.hash_key(key))
+        // One mode branch for both the hash and the block rule.
+        match self.params.mode {
+            SbbfMode::Native => {
+                simd::sbbf_contains_native(self.body, self.params.blocks, hash::hash_bytes(key, self.seed))
+            }
+            SbbfMode::Parquet => {
+                simd::sbbf_contains_parquet(self.body, self.params.blocks, hash::xxh64(key, 0))
+            }
+        }
     }
 
     /// [`Sbbf::contains`] for an integer key (8 little-endian bytes; in
@@ -577,9 +757,12 @@ impl<'a> Sbbf<'a> {
     }
 
     /// [`Sbbf::contains`] for a precomputed hash ([`Sbbf::hash_key`]).
-    #[inline]
+    #[inline(always)]
     pub fn contains_hash(&self, hash: u64) -> bool {
-        simd::sbbf_contains(self.body, addressing(&self.params), hash)
+        match self.params.mode {
+            SbbfMode::Native => simd::sbbf_contains_native(self.body, self.params.blocks, hash),
+            SbbfMode::Parquet => simd::sbbf_contains_parquet(self.body, self.params.blocks, hash),
+        }
     }
 
     /// Batch query: `results[i] = contains_hash(hashes[i])`.
@@ -589,7 +772,11 @@ impl<'a> Sbbf<'a> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        simd::sbbf_contains_batch(self.body, addressing(&self.params), hashes, results);
+        let blocks = self.params.blocks;
+        match self.params.mode {
+            SbbfMode::Native => simd::sbbf_contains_batch_native(self.body, blocks, hashes, results),
+            SbbfMode::Parquet => simd::sbbf_contains_batch_parquet(self.body, blocks, hashes, results),
+        }
         Ok(())
     }
 
@@ -603,12 +790,27 @@ impl<'a> Sbbf<'a> {
         get_u64(self.header, OFF_INSERTED).unwrap_or(0)
     }
 
-    /// The over-capacity signal without scanning the blocks: the inserted
-    /// count against the plan, and the [`theoretical_fpr`] at the inserted
-    /// count against twice the planned rate. Its cost grows with the mean
-    /// block load λ (a Poisson sum of about 12√λ + 30 terms: a few
-    /// microseconds at the planned load), not with the filter size.
+    /// True when the body was loaded from outside ([`FLAG_LOADED`]): the add
+    /// counters then count only adds made since, and the capacity signal
+    /// follows the fill.
+    pub fn is_loaded(&self) -> bool {
+        image::get_u32(self.header, image::OFF_FLAGS).unwrap_or(0) & FLAG_LOADED != 0
+    }
+
+    /// The over-capacity signal. Normally without scanning the blocks: the
+    /// inserted count against the plan, and the [`theoretical_fpr`] at the
+    /// inserted count against twice the planned rate; its cost grows with the
+    /// mean block load λ (a Poisson sum of about 12√λ + 30 terms: a few
+    /// microseconds at the planned load), not with the filter size. For a
+    /// loaded image ([`Sbbf::is_loaded`]) the counters do not count its
+    /// items, so it scans the blocks (O(m)) and compares the items and rate
+    /// estimated from the set bits ([`SbbfStats::estimated_items`],
+    /// [`SbbfStats::estimated_fpr`]) with the plan.
     pub fn capacity(&self) -> CapacityFlags {
+        if self.is_loaded() {
+            let (fpr_sum, set_bits) = scan(self.body);
+            return self.fill_capacity(fpr_sum, set_bits);
+        }
         let inserted = self.inserted();
         CapacityFlags::evaluate(
             inserted,
@@ -618,11 +820,9 @@ impl<'a> Sbbf<'a> {
         )
     }
 
-    /// All statistics; scans the blocks (O(m)).
-    pub fn stats(&self) -> SbbfStats {
-        let (fpr_sum, set_bits) = scan(self.body);
-        let bits = self.params.bits() as f64;
-        let fill = set_bits as f64 / bits;
+    /// Items estimated from `set_bits`, and the measured rate.
+    fn fill_estimates(&self, fpr_sum: f64, set_bits: u64) -> (f64, f64, f64) {
+        let fill = set_bits as f64 / self.params.bits() as f64;
         // Each insert sets one bit in each word of its block: the expected
         // fill after j inserts per block is 1 - (31/32)^j.
         let estimated_items = if fill >= 1.0 {
@@ -630,6 +830,22 @@ impl<'a> Sbbf<'a> {
         } else {
             self.params.blocks as f64 * libm::log1p(-fill) / libm::log(31.0 / 32.0)
         };
+        (fill, estimated_items, fpr_sum / self.params.blocks as f64)
+    }
+
+    fn fill_capacity(&self, fpr_sum: f64, set_bits: u64) -> CapacityFlags {
+        let (_, items, fpr) = self.fill_estimates(fpr_sum, set_bits);
+        // `as` saturates: an infinite estimate is above any plan.
+        CapacityFlags::evaluate(items as u64, self.params.planned_items, fpr, self.params.planned_fpr)
+    }
+
+    /// All statistics; scans the blocks (O(m)). For a loaded image
+    /// ([`Sbbf::is_loaded`]) `add_calls` and `inserted` count only adds made
+    /// since loading, and `capacity` follows the fill.
+    pub fn stats(&self) -> SbbfStats {
+        let (fpr_sum, set_bits) = scan(self.body);
+        let (fill, estimated_items, estimated_fpr) = self.fill_estimates(fpr_sum, set_bits);
+        let capacity = if self.is_loaded() { self.fill_capacity(fpr_sum, set_bits) } else { self.capacity() };
         SbbfStats {
             params: self.params,
             seed: self.seed,
@@ -638,8 +854,8 @@ impl<'a> Sbbf<'a> {
             set_bits,
             fill,
             estimated_items,
-            estimated_fpr: fpr_sum / self.params.blocks as f64,
-            capacity: self.capacity(),
+            estimated_fpr,
+            capacity,
         }
     }
 
@@ -654,20 +870,28 @@ impl<'a> Sbbf<'a> {
     pub fn body(&self) -> &'a [u8] {
         self.body
     }
+
+    /// The bitset: `blocks·32` bytes, eight little-endian 32-bit words per
+    /// block, in either mode (the same bytes as [`Sbbf::body`]). In Parquet
+    /// mode these are exactly the bytes a Parquet file stores after the
+    /// filter's `BloomFilterHeader`.
+    pub fn bitset(&self) -> &'a [u8] {
+        self.body
+    }
 }
 
 #[inline(always)]
 fn hash_for(mode: SbbfMode, key: &[u8], seed: u64) -> u64 {
     match mode {
         SbbfMode::Native => hash::hash_bytes(key, seed),
-        SbbfMode::Parquet => HashKind::Xxh64.hash(key, 0),
+        SbbfMode::Parquet => hash::xxh64(key, 0),
     }
 }
 
 /// An exclusive, mutable view of a validated split-block image.
 #[derive(Debug)]
 pub struct SbbfMut<'a> {
-    header: &'a mut [u8],
+    header: &'a mut [u8; HEADER_LEN],
     body: &'a mut [u8],
     params: SbbfParams,
     seed: u64,
@@ -680,10 +904,19 @@ impl<'a> SbbfMut<'a> {
     }
 
     /// Adds `key`; returns true when it was new (at least one bit was unset).
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, key: &[u8]) -> bool {
-        let h = hash_for(self.params.mode, key, self.seed);
-        self.add_hash(h)
+        // One mode branch for both the hash and the block rule.
+        let new = match self.params.mode {
+            SbbfMode::Native => {
+                simd::sbbf_insert_native(self.body, self.params.blocks, hash::hash_bytes(key, self.seed))
+            }
+            SbbfMode::Parquet => {
+                simd::sbbf_insert_parquet(self.body, self.params.blocks, hash::xxh64(key, 0))
+            }
+        };
+        self.record(new);
+        new
     }
 
     /// [`SbbfMut::add`] for an integer key (8 little-endian bytes).
@@ -693,18 +926,23 @@ impl<'a> SbbfMut<'a> {
     }
 
     /// [`SbbfMut::add`] for a precomputed hash ([`Sbbf::hash_key`]).
-    #[inline]
+    #[inline(always)]
     pub fn add_hash(&mut self, hash: u64) -> bool {
-        let new = simd::sbbf_insert(self.body, addressing(&self.params), hash);
-        let calls = get_u64(self.header, OFF_ADD_CALLS).unwrap_or(0).saturating_add(1);
-        put_u64(self.header, OFF_ADD_CALLS, calls);
-        // A branch, not a data dependency: the counter update does not wait
-        // for the block's cache line, so consecutive adds overlap their misses.
-        if new {
-            let inserted = get_u64(self.header, OFF_INSERTED).unwrap_or(0).saturating_add(1);
-            put_u64(self.header, OFF_INSERTED, inserted);
-        }
+        let new = match self.params.mode {
+            SbbfMode::Native => simd::sbbf_insert_native(self.body, self.params.blocks, hash),
+            SbbfMode::Parquet => simd::sbbf_insert_parquet(self.body, self.params.blocks, hash),
+        };
+        self.record(new);
         new
+    }
+
+    /// Counts one add call, and one inserted item when `new`.
+    #[inline(always)]
+    fn record(&mut self, new: bool) {
+        let calls = get_u64(self.header, OFF_ADD_CALLS).unwrap_or(0).saturating_add(1);
+        let inserted = get_u64(self.header, OFF_INSERTED).unwrap_or(0).saturating_add(u64::from(new));
+        put_u64(self.header, OFF_ADD_CALLS, calls);
+        put_u64(self.header, OFF_INSERTED, inserted);
     }
 
     /// Batch add; `newly[i]` (optional, same length) tells whether item `i`
@@ -714,7 +952,11 @@ impl<'a> SbbfMut<'a> {
         if newly.as_ref().is_some_and(|n| n.len() != hashes.len()) {
             return Err(Error::InvalidArgument);
         }
-        let inserted = simd::sbbf_insert_batch(self.body, addressing(&self.params), hashes, newly);
+        let blocks = self.params.blocks;
+        let inserted = match self.params.mode {
+            SbbfMode::Native => simd::sbbf_insert_batch_native(self.body, blocks, hashes, newly),
+            SbbfMode::Parquet => simd::sbbf_insert_batch_parquet(self.body, blocks, hashes, newly),
+        };
         self.bump(hashes.len() as u64, inserted);
         Ok(())
     }
@@ -735,7 +977,45 @@ impl<'a> SbbfMut<'a> {
         filter::or_into(self.body, other.body);
         let (calls, inserted) = (other.add_calls(), other.inserted());
         self.bump(calls, inserted);
+        if other.is_loaded() {
+            self.set_loaded(true);
+        }
         Ok(())
+    }
+
+    fn set_loaded(&mut self, loaded: bool) {
+        let flags = image::get_u32(self.header, image::OFF_FLAGS).unwrap_or(0);
+        let flags = if loaded { flags | FLAG_LOADED } else { flags & !FLAG_LOADED };
+        image::put_u32(self.header, image::OFF_FLAGS, flags);
+    }
+
+    /// Halves the block count `folds` times in place, as the parquet crate
+    /// and Arrow C++ do before writing (see [`crate::parquet::fold_bitset`]):
+    /// block `i` becomes the OR of blocks `i·2^folds .. (i+1)·2^folds`, so
+    /// every added key is still found (no false negatives) and the result
+    /// equals a filter built directly at the smaller size. Works in both
+    /// modes (fastrange and Parquet's rule both map block `j` to `j >> 1`
+    /// when the count halves). The image shrinks to `HEADER_LEN +
+    /// blocks·32 / 2^folds` bytes at the start of the same buffer; plan and
+    /// counters are kept, so the capacity signal reflects the smaller size.
+    /// `folds = 0` changes nothing.
+    ///
+    /// Errors: [`Error::InvalidArgument`] when the block count is not
+    /// divisible by `2^folds`; the image is then unchanged.
+    pub fn fold(self, folds: u32) -> Result<SbbfMut<'a>> {
+        let blocks = self.params.blocks;
+        let group = 1u64
+            .checked_shl(folds)
+            .filter(|g| *g <= blocks && blocks.is_multiple_of(*g))
+            .ok_or(Error::InvalidArgument)?;
+        let SbbfMut { header, body, mut params, seed } = self;
+        params.blocks = blocks / group;
+        let new_len = image::to_usize(params.blocks * BLOCK_BYTES as u64)?;
+        crate::parquet::fold_blocks(body, image::to_usize(group)?);
+        let body = body.get_mut(..new_len).ok_or(Error::InvalidArgument)?;
+        put_u64(header, OFF_BLOCKS, params.blocks);
+        put_u64(header, image::OFF_IMAGE_LEN, HEADER_LEN as u64 + new_len as u64);
+        Ok(SbbfMut { header, body, params, seed })
     }
 
     /// Intersection (bitwise AND); counters become the minimum of both.
@@ -749,14 +1029,19 @@ impl<'a> SbbfMut<'a> {
         let inserted = self.as_ref().inserted().min(other.inserted());
         put_u64(self.header, OFF_ADD_CALLS, calls);
         put_u64(self.header, OFF_INSERTED, inserted.min(calls));
+        if other.is_loaded() {
+            self.set_loaded(true);
+        }
         Ok(())
     }
 
-    /// Removes every item.
+    /// Removes every item. The counters are exact again: a loaded image
+    /// loses [`FLAG_LOADED`].
     pub fn clear(&mut self) {
         self.body.fill(0);
         put_u64(self.header, OFF_ADD_CALLS, 0);
         put_u64(self.header, OFF_INSERTED, 0);
+        self.set_loaded(false);
     }
 }
 

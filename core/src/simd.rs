@@ -21,17 +21,28 @@ const DETECTED: u8 = 1;
 const AVX2: u8 = 2;
 const AVX512BW: u8 = 4;
 
+/// The cached feature bits; one load and a well-predicted branch on every
+/// call but the first (the detection is out of line, so that dispatchers
+/// stay small enough to inline into the caller's loop).
+#[inline(always)]
 fn features() -> u8 {
     let cached = FEATURES.load(Ordering::Relaxed);
     if cached != 0 {
         return cached;
     }
+    detect_and_cache()
+}
+
+#[cold]
+#[inline(never)]
+fn detect_and_cache() -> u8 {
     let found = DETECTED | detect();
     FEATURES.store(found, Ordering::Relaxed);
     found
 }
 
 /// True when the CPU and OS support AVX2 (cached after the first call).
+#[inline(always)]
 pub fn has_avx2() -> bool {
     features() & AVX2 != 0
 }
@@ -87,23 +98,44 @@ fn detect() -> u8 {
 
 /// Defines `pub fn $name(args) -> ret` that runs the `#[inline(always)]`
 /// kernel `$kernel` compiled with AVX2 when the CPU has it, else as is.
+///
+/// The dispatcher inlines into the caller and costs one load, one test and
+/// one call once detection has run: the AVX2 copy and the portable copy are
+/// both out of line. A single-key loop in the caller then carries no more
+/// instructions per key than it must, which matters because the number of
+/// keys whose cache misses overlap is bounded by the reorder window (see
+/// `sbbf` module docs). The first call, and every call on CPUs without AVX2,
+/// goes through `other`, which detects the features and runs the right copy.
 macro_rules! avx2_dispatch {
-    ($(#[$doc:meta])* fn $name:ident => $kernel:path, ($($arg:ident : $ty:ty),*) -> $ret:ty) => {
+    ($(#[$doc:meta])* fn $name:ident => $kernel:expr, ($($arg:ident : $ty:ty),*) -> $ret:ty) => {
         $(#[$doc])*
-        #[inline]
+        #[inline(always)]
         pub fn $name($($arg: $ty),*) -> $ret {
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx2")]
+                #[inline(never)]
                 fn with_avx2($($arg: $ty),*) -> $ret {
                     $kernel($($arg),*)
                 }
-                if has_avx2() {
-                    // SAFETY: `with_avx2` needs AVX2, which `has_avx2` confirmed
-                    // (CPUID feature bit plus OS support of the YMM state).
+                #[inline(never)]
+                fn other($($arg: $ty),*) -> $ret {
+                    if has_avx2() {
+                        // SAFETY: `with_avx2` needs AVX2, which `has_avx2`
+                        // confirmed (CPUID feature bit plus OS support of the
+                        // YMM state).
+                        return unsafe { with_avx2($($arg),*) };
+                    }
+                    $kernel($($arg),*)
+                }
+                if FEATURES.load(Ordering::Relaxed) & AVX2 != 0 {
+                    // SAFETY: the AVX2 bit is only ever stored by detection
+                    // after CPUID and XGETBV confirmed AVX2 and OS support.
                     return unsafe { with_avx2($($arg),*) };
                 }
+                other($($arg),*)
             }
+            #[cfg(not(target_arch = "x86_64"))]
             $kernel($($arg),*)
         }
     };
@@ -112,27 +144,53 @@ macro_rules! avx2_dispatch {
 use crate::sbbf::kernels;
 
 avx2_dispatch!(
-    /// Split-block insert of one located item; true when a bit was new.
-    fn sbbf_insert => kernels::insert, (body: &mut [u8], addressing: kernels::Addressing, hash: u64) -> bool
+    /// Split-block insert, native block selection; true when a bit was new.
+    fn sbbf_insert_native => kernels::insert::<false>, (body: &mut [u8], blocks: u64, hash: u64) -> bool
 );
 avx2_dispatch!(
-    /// Split-block membership test of one hash.
-    fn sbbf_contains => kernels::contains, (body: &[u8], addressing: kernels::Addressing, hash: u64) -> bool
+    /// Split-block insert, Parquet block selection; true when a bit was new.
+    fn sbbf_insert_parquet => kernels::insert::<true>, (body: &mut [u8], blocks: u64, hash: u64) -> bool
 );
 avx2_dispatch!(
-    /// Split-block batch insert; returns how many items set a new bit.
-    fn sbbf_insert_batch => kernels::insert_batch, (
+    /// Split-block membership test, native block selection.
+    fn sbbf_contains_native => kernels::contains::<false>, (body: &[u8], blocks: u64, hash: u64) -> bool
+);
+avx2_dispatch!(
+    /// Split-block membership test, Parquet block selection.
+    fn sbbf_contains_parquet => kernels::contains::<true>, (body: &[u8], blocks: u64, hash: u64) -> bool
+);
+avx2_dispatch!(
+    /// Split-block batch insert (native); returns how many items set a new bit.
+    fn sbbf_insert_batch_native => kernels::insert_batch::<false>, (
         body: &mut [u8],
-        addressing: kernels::Addressing,
+        blocks: u64,
         hashes: &[u64],
         newly: Option<&mut [bool]>
     ) -> u64
 );
 avx2_dispatch!(
-    /// Split-block batch membership test.
-    fn sbbf_contains_batch => kernels::contains_batch, (
+    /// Split-block batch insert (Parquet); returns how many items set a new bit.
+    fn sbbf_insert_batch_parquet => kernels::insert_batch::<true>, (
+        body: &mut [u8],
+        blocks: u64,
+        hashes: &[u64],
+        newly: Option<&mut [bool]>
+    ) -> u64
+);
+avx2_dispatch!(
+    /// Split-block batch membership test (native).
+    fn sbbf_contains_batch_native => kernels::contains_batch::<false>, (
         body: &[u8],
-        addressing: kernels::Addressing,
+        blocks: u64,
+        hashes: &[u64],
+        results: &mut [bool]
+    ) -> ()
+);
+avx2_dispatch!(
+    /// Split-block batch membership test (Parquet).
+    fn sbbf_contains_batch_parquet => kernels::contains_batch::<true>, (
+        body: &[u8],
+        blocks: u64,
         hashes: &[u64],
         results: &mut [bool]
     ) -> ()

@@ -217,3 +217,139 @@ fn mutated_images_never_panic() {
     export(a.as_ref(), &mut exported).unwrap();
     fuzz_images(&exported, HEADER_LEN, 20_000, exercise_filter!(sbbf));
 }
+
+#[test]
+fn a_loaded_bitset_answers_as_the_original_and_signals_by_fill() {
+    let params = SbbfParams::for_parquet(2000, 0.01).unwrap();
+    let src = filled(&params, 0, 0..2000);
+    let bitset = wrap(src.as_ref()).unwrap().bitset().to_vec();
+    assert_eq!(bitset, wrap(src.as_ref()).unwrap().body());
+
+    let loaded_params = SbbfParams::for_parquet_bitset(bitset.len(), 0.01).unwrap();
+    assert_eq!(loaded_params.blocks, params.blocks);
+    // The derived plan: the most items at which this size meets 1%.
+    assert!(loaded_params.fpr_at(loaded_params.planned_items as f64) <= 0.01);
+    assert!(loaded_params.fpr_at(loaded_params.planned_items as f64 + 1.0) > 0.01);
+    let mut buf = AlignedBuf::new(loaded_params.image_len().unwrap() as usize);
+    let f = load_parquet_bitset(buf.as_mut(), &bitset, &loaded_params).unwrap();
+    let v = f.as_ref();
+    assert!(v.is_loaded() && v.add_calls() == 0 && v.inserted() == 0);
+    assert!((0..2000).all(|k| v.contains_u64(k)));
+    assert!(v.capacity().is_within_plan());
+    let s = v.stats();
+    assert!((s.estimated_items - 2000.0).abs() < 100.0, "{s:?}");
+
+    // All ones: over capacity by both measures, though no add was counted.
+    let ones = std::vec![0xffu8; bitset.len()];
+    let f = load_parquet_bitset(buf.as_mut(), &ones, &loaded_params).unwrap();
+    let c = f.as_ref().capacity();
+    assert!(c.over_planned_items() && c.fpr_above_twice_planned(), "{c:?}");
+    assert_eq!(f.as_ref().stats().capacity, c);
+    assert_eq!(f.as_ref().stats().estimated_fpr, 1.0);
+
+    // A plan given by the caller; half the bits: within a plan of 10^5.
+    let p = SbbfParams::for_parquet_bitset_with_plan(bitset.len(), 100_000, 0.5).unwrap();
+    assert_eq!((p.planned_items, p.planned_fpr), (100_000, 0.5));
+    let half: Vec<u8> = (0..bitset.len()).map(|i| if i % 2 == 0 { 0xff } else { 0 }).collect();
+    let f = load_parquet_bitset(buf.as_mut(), &half, &p).unwrap();
+    assert!(f.as_ref().capacity().is_within_plan());
+
+    // The flag travels with unions and intersections, and clear drops it.
+    let mut other = filled(&params, 0, 5000..5100);
+    let mut m = wrap_mut(other.as_mut()).unwrap();
+    assert!(!m.as_ref().is_loaded());
+    m.union(&wrap(buf.as_ref()).unwrap()).unwrap();
+    assert!(m.as_ref().is_loaded());
+    m.clear();
+    assert!(!m.as_ref().is_loaded());
+    m.intersect(&wrap(buf.as_ref()).unwrap()).unwrap();
+    assert!(m.as_ref().is_loaded());
+
+    // Export/import keep it.
+    let mut exported = std::vec![0u8; buf.as_ref().len()];
+    export(buf.as_ref(), &mut exported).unwrap();
+    let mut back = AlignedBuf::new(exported.len());
+    import(&exported, back.as_mut()).unwrap();
+    assert!(wrap(back.as_ref()).unwrap().is_loaded());
+}
+
+#[test]
+fn loading_rejects_what_it_cannot_represent() {
+    for len in [0usize, 31, 33, 100] {
+        assert_eq!(SbbfParams::for_parquet_bitset(len, 0.01), Err(Error::InvalidArgument));
+        assert_eq!(SbbfParams::for_parquet_bitset_with_plan(len, 10, 0.01), Err(Error::InvalidArgument));
+    }
+    assert_eq!(SbbfParams::for_parquet_bitset(64, 1.0), Err(Error::InvalidParameter));
+    assert_eq!(SbbfParams::for_parquet_bitset_with_plan(64, 0, 0.01), Err(Error::InvalidParameter));
+    let p = SbbfParams::for_parquet_bitset(64, 0.01).unwrap();
+    assert_eq!(p.blocks, 2);
+    let mut buf = AlignedBuf::new(p.image_len().unwrap() as usize);
+    buf.as_mut().fill(0xAB);
+    assert_eq!(load_parquet_bitset(buf.as_mut(), &[0u8; 32], &p).unwrap_err(), Error::InvalidArgument);
+    let native = SbbfParams::with_blocks(2).unwrap();
+    assert_eq!(load_parquet_bitset(buf.as_mut(), &[0u8; 64], &native).unwrap_err(), Error::InvalidParameter);
+    assert_eq!(
+        load_parquet_bitset(&mut buf.as_mut()[..100], &[0u8; 64], &p).unwrap_err(),
+        Error::BufferTooSmall
+    );
+    assert!(buf.as_ref().iter().all(|b| *b == 0xAB), "failed loads write nothing");
+    // Tiny plans: at least one item.
+    assert_eq!(capacity_at_fpr(0, 0.5), 1);
+    assert_eq!(capacity_at_fpr(1, 1e-12), 1);
+    assert!((400..600).contains(&capacity_at_fpr(1, 0.999_999)));
+}
+
+/// Folding keeps every key, equals the filter built at the smaller size in
+/// both modes, and follows the writers' rule for how far to fold.
+#[test]
+fn folding_equals_building_smaller() {
+    for (big, small) in [
+        (SbbfParams::parquet_with_blocks(256).unwrap(), SbbfParams::parquet_with_blocks(32).unwrap()),
+        (SbbfParams::with_blocks(256).unwrap(), SbbfParams::with_blocks(32).unwrap()),
+        (SbbfParams::with_blocks(96).unwrap(), SbbfParams::with_blocks(12).unwrap()),
+    ] {
+        let mut a = filled(&big, 0, 0..700);
+        let b = filled(&small, 0, 0..700);
+        let len = fold(a.as_mut(), 3).unwrap();
+        assert_eq!(len as u64, small.image_len().unwrap());
+        let folded = wrap(&a.as_ref()[..len]).unwrap();
+        assert_eq!(folded.bitset(), wrap(b.as_ref()).unwrap().bitset());
+        assert_eq!(folded.params().blocks, small.blocks);
+        assert_eq!((folded.add_calls(), folded.inserted()), (700, wrap(a.as_ref()).unwrap().inserted()));
+        assert!((0..700).all(|k| folded.contains_u64(k)));
+        // The shrunk image is a complete image: export/import work on it.
+        let mut out = std::vec![0u8; len];
+        export(&a.as_ref()[..len], &mut out).unwrap();
+        verify(&out).unwrap();
+    }
+    let mut a = filled(&SbbfParams::with_blocks(96).unwrap(), 0, 0..10);
+    let before = a.as_ref().to_vec();
+    assert_eq!(fold(a.as_mut(), 6), Err(Error::InvalidArgument));
+    assert_eq!(fold(a.as_mut(), 64), Err(Error::InvalidArgument));
+    assert_eq!(a.as_ref(), &before[..]);
+    assert_eq!(fold(a.as_mut(), 0), Ok(before.len()));
+
+    // The writers' rule: as far as (1 - (1 - fill)^(2^k))^8 <= fpp allows.
+    let params = SbbfParams::for_parquet(100_000, 0.01).unwrap();
+    let mut f = filled(&params, 0, 0..3000);
+    let expected = crate::parquet::folds_for_target_fpp(wrap(f.as_ref()).unwrap().bitset(), 0.01).unwrap();
+    assert!(expected >= 4, "{expected}");
+    assert_eq!(fold_to_target_fpp(f.as_mut(), 0.01), Ok(expected));
+    let v = wrap(f.as_ref()).unwrap();
+    assert_eq!(v.params().blocks, params.blocks >> expected);
+    assert!(crate::parquet::estimated_fpp(v.bitset()).unwrap() <= 0.01);
+    assert!((0..3000).all(|k| v.contains_u64(k)));
+    assert_eq!(fold_to_target_fpp(f.as_mut(), f64::NAN), Err(Error::InvalidParameter));
+}
+
+#[test]
+fn parquet_sizing_options_plan_each_writers_size() {
+    use crate::parquet::ParquetSizing;
+    let rs = SbbfParams::for_parquet_sizing(1693, 0.01, ParquetSizing::ParquetRs).unwrap();
+    assert_eq!(rs, SbbfParams::for_parquet(1693, 0.01).unwrap());
+    assert_eq!(rs.blocks * 32, 2048);
+    let arrow = SbbfParams::for_parquet_sizing(1693, 0.01, ParquetSizing::ArrowCpp).unwrap();
+    assert_eq!((arrow.blocks * 32, arrow.planned_items, arrow.planned_fpr), (4096, 1693, 0.01));
+    assert_eq!(arrow.mode, SbbfMode::Parquet);
+    assert_eq!(SbbfParams::for_parquet_sizing(0, 0.01, ParquetSizing::DuckDb), Err(Error::InvalidParameter));
+}
