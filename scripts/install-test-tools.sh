@@ -3,6 +3,7 @@
 #   - cbindgen at the pinned version (the header is generated with it and diffed)
 #   - valgrind (the C ABI test also runs under it)
 #   - cmake and pkg-config (the install test builds consumers with both)
+#   - a nightly Rust toolchain (the stack-bound test reads -Z emit-stack-sizes)
 # Idempotent; used by `make test` and .ci/run.
 set -euo pipefail
 CBINDGEN_VERSION=0.29.4
@@ -12,7 +13,13 @@ if [ "$(cbindgen --version 2>/dev/null)" != "cbindgen ${CBINDGEN_VERSION}" ]; th
     cargo install cbindgen --version "${CBINDGEN_VERSION}" --locked --force
 fi
 
+if ! cargo +nightly --version >/dev/null 2>&1; then
+    echo "installing the nightly Rust toolchain (minimal profile)" >&2
+    rustup toolchain install nightly --profile minimal
+fi
+
 missing=()
+command -v objdump >/dev/null 2>&1 || missing+=(binutils)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
