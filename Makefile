@@ -28,7 +28,7 @@ install: lib
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libsketches.a $(DESTDIR)$(LIBDIR)/libsketches.so*
 	rm -f $(DESTDIR)$(INCLUDEDIR)/sketches.h $(DESTDIR)$(INCLUDEDIR)/sketches.hpp
-	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/sketches.pc
+	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/sketches.pc $(DESTDIR)$(LIBDIR)/pkgconfig/sketches-static.pc
 	rm -rf $(DESTDIR)$(LIBDIR)/cmake/sketches
 
 examples: lib

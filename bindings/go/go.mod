@@ -1,0 +1,3 @@
+module example.invalid/sketches/bindings/go
+
+go 1.24
