@@ -529,14 +529,18 @@ impl<'a> BloomMut<'a> {
     }
 
     fn bump(&mut self, calls: u64, inserted: u64, set: u64) {
+        let bits = self.params.bits;
         let header = &mut *self.header;
-        let add = |h: &mut [u8], off: usize, v: u64| {
+        let add = |h: &mut [u8], off: usize, v: u64, max: u64| {
             let cur = get_u64(h, off).unwrap_or(0);
-            put_u64(h, off, cur.saturating_add(v));
+            put_u64(h, off, cur.saturating_add(v).min(max));
         };
-        add(header, OFF_ADD_CALLS, calls);
-        add(header, OFF_INSERTED, inserted);
-        add(header, OFF_SET_BITS, set);
+        add(header, OFF_ADD_CALLS, calls, u64::MAX);
+        add(header, OFF_INSERTED, inserted, u64::MAX);
+        // An imported image whose header claims more set bits than its body
+        // holds (forged, with a valid checksum) must not be pushed past what
+        // validation accepts: every later call would fail.
+        add(header, OFF_SET_BITS, set, bits);
     }
 
     /// Union: sets every bit set in `other` (bitwise OR). Afterwards the
