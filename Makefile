@@ -3,6 +3,7 @@
 #   make test    run every test (installs pinned cbindgen and valgrind if missing),
 #                ending with 90 s of coverage-guided fuzzing (FUZZ_SECONDS)
 #   make fuzz    only the fuzzing (FUZZ_SECONDS=600 make fuzz for a longer run)
+#   make go-test the Go binding's checks (bindings/go/ci.sh); make go-stand its stand
 CC ?= cc
 CFLAGS_EXAMPLES = -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude
 LIBS = target/release/libsketches.a -lpthread -ldl -lm
@@ -12,7 +13,7 @@ PREFIX ?= /usr/local
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 
-.PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall
+.PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall go-install go-test go-stand go-bench
 
 stand: examples
 	./build/stand
@@ -43,6 +44,7 @@ test: tools
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo test --workspace
+	$(MAKE) go-test
 	$(MAKE) fuzz-lint fuzz
 
 # The fuzz crate is its own workspace (built with coverage instrumentation).
@@ -52,6 +54,26 @@ fuzz-lint:
 
 fuzz:
 	./fuzz/run.sh $(FUZZ_SECONDS)
+
+# The Go binding (bindings/go) builds against an installed libsketches
+# through pkg-config: these targets install it into a build-local prefix
+# and point PKG_CONFIG_PATH there. Tests link libsketches.a (build tag
+# sketches_static), so nothing needs LD_LIBRARY_PATH.
+GO_PREFIX = $(CURDIR)/target/go-prefix
+GO_ENV = PKG_CONFIG_PATH=$(GO_PREFIX)/lib/pkgconfig
+GO_FUZZ_SECONDS ?= 4
+
+go-install: lib
+	./scripts/install.sh "$(GO_PREFIX)" > /dev/null
+
+go-test: go-install
+	$(GO_ENV) GO_FUZZ_SECONDS=$(GO_FUZZ_SECONDS) ./bindings/go/ci.sh
+
+go-stand: go-install
+	cd bindings/go && $(GO_ENV) go run -tags sketches_static ./cmd/stand
+
+go-bench: go-install
+	cd bindings/go && $(GO_ENV) go test -tags sketches_static -run '^$$' -bench . -benchtime 5x
 
 header: tools
 	cd ffi && cbindgen --config cbindgen.toml --quiet -o ../include/sketches.h

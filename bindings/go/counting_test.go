@@ -120,4 +120,3 @@ func TestCountingBloom(t *testing.T) {
 	check(t, err)
 	wrapShares(t, mem, func() { check(t, w.RemoveString(ks[0])) })
 }
-

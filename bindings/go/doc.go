@@ -54,9 +54,9 @@
 // matches the sentinels ErrFull, ErrNotPresent, ErrCorrupt, ErrWrongFamily,
 // ErrIncompatible, ErrKeyTooLong, ... with errors.Is. Operations that cannot
 // fail on a sound image (Add, Contains, Estimate, Stats, ...) return no
-// error; they panic with an *Error only when the image's header was changed
-// behind the sketch (a wrapped buffer rewritten by other code) or when
-// called on a zero value.
+// error; they panic with an *Error only when called on a zero value, or on
+// a wrapped image that other code rewrote or that was never verified and
+// holds a body its format forbids.
 //
 // # Concurrency
 //

@@ -123,12 +123,14 @@ func errorOf(op string, s int32) error {
 }
 
 // must panics with an *Error when s is not StatusOK. The operations that use
-// it cannot fail on an image this package created, imported or wrapped,
-// unless the image's header was changed behind the sketch's back (for
-// example a wrapped buffer rewritten by other code).
+// it cannot fail on an image this package created or imported (checked
+// bytes); they can fail on a zero value, on a wrapped buffer rewritten by
+// other code, or on wrapped bytes never checked with Verify whose body
+// holds values the format forbids (the library stays memory-safe, but may
+// then find its header inconsistent after an update).
 func must(op string, s int32) {
 	if s != 0 {
-		panic(&Error{Code: Status(s), Op: op, Detail: "the image header changed behind the sketch, or the sketch is a zero value"})
+		panic(&Error{Code: Status(s), Op: op, Detail: "a zero value, or a wrapped image changed behind the sketch or never verified"})
 	}
 }
 
