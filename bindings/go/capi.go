@@ -5,7 +5,10 @@ package sketches
 //
 // Linking: by default pkg-config's "sketches" (libsketches.so, found at run
 // time through its SONAME); with the build tag sketches_static,
-// "sketches-static" (libsketches.a, nothing to find at run time).
+// "sketches-static" (libsketches.a, nothing to find at run time). The
+// static variant also defines a macro: Go's build cache keys cgo packages
+// on their #cgo flags but not on pkg-config's output, so without it the
+// two variants would share cached objects and link flags.
 //
 // Every C function here keeps no pointer after it returns and never calls
 // back into Go (the header's conventions), so each has #cgo nocallback, and
@@ -17,6 +20,7 @@ package sketches
 /*
 #cgo !sketches_static pkg-config: sketches
 #cgo sketches_static pkg-config: sketches-static
+#cgo sketches_static CPPFLAGS: -DSKETCHES_GO_STATIC=1
 #include <sketches.h>
 
 // Single-key shims: the library's functions with the image and key typed as

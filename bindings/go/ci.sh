@@ -52,7 +52,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
             rm -f "$log"
             exit 1
         fi
-        printf '  Fuzz%-14s %s\n' "${t}Image" "$(grep -o 'execs: [0-9]*' "$log" | tail -1)"
+        printf '  Fuzz%-20s %s\n' "${t}Image" "$(grep -o 'execs: [0-9]*' "$log" | tail -1)"
         rm -f "$log"
     done
 fi
