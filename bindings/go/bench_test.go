@@ -87,6 +87,7 @@ func BenchmarkBloomAdd(b *testing.B) {
 	b.Run("sketches-single", func(b *testing.B) {
 		f, _ := sketches.NewBloom(benchN, 0.01)
 		b.ReportMetric(float64(f.Size()), "bytes")
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			for _, k := range present.strings {
@@ -98,6 +99,7 @@ func BenchmarkBloomAdd(b *testing.B) {
 	b.Run("sketches-batch", func(b *testing.B) {
 		f, _ := sketches.NewBloom(benchN, 0.01)
 		b.ReportMetric(float64(f.Size()), "bytes")
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			f.AddStrings(present.strings)
@@ -106,6 +108,7 @@ func BenchmarkBloomAdd(b *testing.B) {
 	})
 	b.Run("sketches-batch-bytes", func(b *testing.B) {
 		f, _ := sketches.NewBloom(benchN, 0.01)
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			f.AddBytes(present.bytes)
@@ -115,6 +118,7 @@ func BenchmarkBloomAdd(b *testing.B) {
 	b.Run("bits-and-blooms", func(b *testing.B) {
 		f := bloom.NewWithEstimates(benchN, 0.01)
 		b.ReportMetric(float64(f.Cap()/8), "bytes")
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			for _, k := range present.bytes {
@@ -125,6 +129,7 @@ func BenchmarkBloomAdd(b *testing.B) {
 	})
 	b.Run("go-map", func(b *testing.B) {
 		var m map[string]struct{}
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			m = make(map[string]struct{})
@@ -154,6 +159,7 @@ func BenchmarkBloomContains(b *testing.B) {
 		keys keySet
 	}{{"absent", absent}, {"present", present}} {
 		b.Run(set.name+"/sketches-single", func(b *testing.B) {
+			runtime.GC() // setup garbage must not be collected on the clock
 			c0 := cpuTime()
 			for b.Loop() {
 				for _, k := range set.keys.strings {
@@ -164,6 +170,7 @@ func BenchmarkBloomContains(b *testing.B) {
 		})
 		b.Run(set.name+"/sketches-batch", func(b *testing.B) {
 			out := make([]bool, benchN)
+			runtime.GC() // setup garbage must not be collected on the clock
 			c0 := cpuTime()
 			for b.Loop() {
 				ours.ContainsStrings(set.keys.strings, out)
@@ -171,6 +178,7 @@ func BenchmarkBloomContains(b *testing.B) {
 			perKey(b, benchN, c0)
 		})
 		b.Run(set.name+"/bits-and-blooms", func(b *testing.B) {
+			runtime.GC() // setup garbage must not be collected on the clock
 			c0 := cpuTime()
 			for b.Loop() {
 				for _, k := range set.keys.bytes {
@@ -180,6 +188,7 @@ func BenchmarkBloomContains(b *testing.B) {
 			perKey(b, benchN, c0)
 		})
 		b.Run(set.name+"/go-map", func(b *testing.B) {
+			runtime.GC() // setup garbage must not be collected on the clock
 			c0 := cpuTime()
 			for b.Loop() {
 				for _, k := range set.keys.strings {
@@ -197,6 +206,7 @@ func BenchmarkSplitBlock(b *testing.B) {
 	f, _ := sketches.NewSplitBlock(benchN, 0.01)
 	b.Run("add-batch", func(b *testing.B) {
 		b.ReportMetric(float64(f.Size()), "bytes")
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			f.AddStrings(present.strings)
@@ -205,6 +215,7 @@ func BenchmarkSplitBlock(b *testing.B) {
 	})
 	b.Run("contains-absent-batch", func(b *testing.B) {
 		out := make([]bool, benchN)
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			f.ContainsStrings(absent.strings, out)
@@ -212,6 +223,7 @@ func BenchmarkSplitBlock(b *testing.B) {
 		perKey(b, benchN, c0)
 	})
 	b.Run("contains-absent-single", func(b *testing.B) {
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			for _, k := range absent.strings {
@@ -237,6 +249,7 @@ func BenchmarkCuckoo(b *testing.B) {
 		b.Run("add/"+c.name+"-single", func(b *testing.B) {
 			f, _ := sketches.NewCuckooWithParams(c.params())
 			b.ReportMetric(float64(f.Size()), "bytes")
+			runtime.GC() // setup garbage must not be collected on the clock
 			c0 := cpuTime()
 			for b.Loop() {
 				f.Clear()
@@ -248,6 +261,7 @@ func BenchmarkCuckoo(b *testing.B) {
 		})
 		b.Run("add/"+c.name+"-batch", func(b *testing.B) {
 			f, _ := sketches.NewCuckooWithParams(c.params())
+			runtime.GC() // setup garbage must not be collected on the clock
 			c0 := cpuTime()
 			for b.Loop() {
 				f.Clear()
@@ -259,6 +273,7 @@ func BenchmarkCuckoo(b *testing.B) {
 	b.Run("add/seiflotfy", func(b *testing.B) {
 		f := cuckoo.NewFilter(benchN)
 		b.ReportMetric(float64(len(f.Encode())), "bytes")
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			f.Reset()
@@ -285,6 +300,7 @@ func BenchmarkCuckoo(b *testing.B) {
 			f    *sketches.Cuckoo
 		}{{"sketches-8bit", ours}, {"sketches-1pct", ours12}} {
 			b.Run("contains-"+set.name+"/"+o.name+"-single", func(b *testing.B) {
+				runtime.GC() // setup garbage must not be collected on the clock
 				c0 := cpuTime()
 				for b.Loop() {
 					for _, k := range set.keys.strings {
@@ -295,6 +311,7 @@ func BenchmarkCuckoo(b *testing.B) {
 			})
 			b.Run("contains-"+set.name+"/"+o.name+"-batch", func(b *testing.B) {
 				out := make([]bool, benchN)
+				runtime.GC() // setup garbage must not be collected on the clock
 				c0 := cpuTime()
 				for b.Loop() {
 					o.f.ContainsStrings(set.keys.strings, out)
@@ -303,6 +320,7 @@ func BenchmarkCuckoo(b *testing.B) {
 			})
 		}
 		b.Run("contains-"+set.name+"/seiflotfy", func(b *testing.B) {
+			runtime.GC() // setup garbage must not be collected on the clock
 			c0 := cpuTime()
 			for b.Loop() {
 				for _, k := range set.keys.bytes {
@@ -319,6 +337,7 @@ func BenchmarkHLLAdd(b *testing.B) {
 	relErr := func(e float64) float64 { return 100 * math.Abs(e-benchN) / benchN }
 	b.Run("sketches-hll14-batch", func(b *testing.B) {
 		h, _ := sketches.NewHLL(14)
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			h.Reset()
@@ -330,6 +349,7 @@ func BenchmarkHLLAdd(b *testing.B) {
 	})
 	b.Run("sketches-hll14-single", func(b *testing.B) {
 		h, _ := sketches.NewHLL(14)
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			h.Reset()
@@ -341,6 +361,7 @@ func BenchmarkHLLAdd(b *testing.B) {
 	})
 	b.Run("sketches-ull13-batch", func(b *testing.B) {
 		u, _ := sketches.NewULL(13)
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			u.Reset()
@@ -352,6 +373,7 @@ func BenchmarkHLLAdd(b *testing.B) {
 	})
 	b.Run("axiomhq-14", func(b *testing.B) {
 		var h *hyperloglog.Sketch
+		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			h = hyperloglog.New14()
