@@ -6,6 +6,7 @@ package sketches
 // uses. No cgo here: capi.go is the only file that calls C.
 
 import (
+	"encoding/binary"
 	"math"
 	"sync"
 	"unsafe"
@@ -80,54 +81,139 @@ const (
 	chunkBytes = 48 << 10
 )
 
-// packer holds reusable packing buffers (data and count+1 offsets).
+// packer holds reusable packing buffers: chunkBytes of key data and
+// chunkKeys+1 offsets.
 type packer struct {
 	data []byte
 	offs []uint32
 }
 
 var packers = sync.Pool{New: func() any {
-	return &packer{data: make([]byte, 0, chunkBytes), offs: make([]uint32, 0, chunkKeys+1)}
+	return &packer{data: make([]byte, chunkBytes), offs: make([]uint32, chunkKeys+1)}
 }}
 
 // keyList is what the packed batches accept: strings (their UTF-8 bytes)
 // or byte slices.
-type keyList interface{ ~string | ~[]byte }
+type keyList interface{ []string | [][]byte }
+
+// packFunc receives one packed chunk: keys [start, start+len(offs)-1).
+type packFunc func(start int, data []byte, offs []uint32) int32
 
 // packed packs keys into the Arrow Binary layout in chunks and calls fn for
 // each chunk with the index of its first key; it stops at the first
 // non-zero status and returns it. No key pointer crosses the boundary: the
 // C side sees one data buffer and one offsets array per call, both Go
 // memory without pointers (legal under cgocheck=1 and GOEXPERIMENT=cgocheck2).
-func packed[K keyList](keys []K, fn func(start int, data []byte, offs []uint32) int32) int32 {
+func packed[K keyList](keys K, fn packFunc) int32 {
 	if len(keys) == 0 {
 		return 0
 	}
 	p := packers.Get().(*packer)
 	var s int32
-	for start := 0; start < len(keys) && s == 0; {
-		data, offs := p.data[:0], append(p.offs[:0], 0)
-		end := start
-		for end < len(keys) && end-start < chunkKeys {
-			k := keys[end]
-			if len(data)+len(k) > chunkBytes && end > start {
-				break
-			}
-			if uint64(len(data))+uint64(len(k)) > math.MaxUint32 {
-				panic("sketches: a key in a batch is 4 GiB or longer (packed offsets are 32-bit)")
-			}
-			data = append(data, k...)
-			offs = append(offs, uint32(len(data)))
-			end++
-		}
-		s = fn(start, data, offs)
-		p.data, p.offs = data, offs
-		start = end
+	switch ks := any(keys).(type) {
+	case []string:
+		s = packStrings(p, ks, fn)
+	case [][]byte:
+		s = packBytes(p, ks, fn)
 	}
-	if cap(p.data) <= 4*chunkBytes { // do not keep a buffer grown for one huge key
-		packers.Put(p)
-	}
+	packers.Put(p)
 	return s
+}
+
+// packStrings is the packing loop for strings (packBytes repeats it for
+// byte slices: one indirect call per key would cost a fifth of the loop).
+func packStrings(p *packer, keys []string, fn packFunc) int32 {
+	data, offs := p.data, p.offs
+	offs[0] = 0
+	for start := 0; start < len(keys); {
+		end := min(len(keys), start+chunkKeys)
+		n, i := 0, start
+		for ; i < end; i++ {
+			k := keys[i]
+			if n+len(k) > len(data) {
+				if i > start {
+					break
+				}
+				data = bigKey(len(k))
+			}
+			n = put(data, n, k)
+			offs[i-start+1] = uint32(n)
+		}
+		if s := fn(start, data[:n], offs[:i-start+1]); s != 0 {
+			return s
+		}
+		data, start = p.data, i
+	}
+	return 0
+}
+
+// packBytes is packStrings for byte slices.
+func packBytes(p *packer, keys [][]byte, fn packFunc) int32 {
+	data, offs := p.data, p.offs
+	offs[0] = 0
+	for start := 0; start < len(keys); {
+		end := min(len(keys), start+chunkKeys)
+		n, i := 0, start
+		for ; i < end; i++ {
+			k := keys[i]
+			if n+len(k) > len(data) {
+				if i > start {
+					break
+				}
+				data = bigKey(len(k))
+			}
+			n = put(data, n, unsafe.String(unsafe.SliceData(k), len(k)))
+			offs[i-start+1] = uint32(n)
+		}
+		if s := fn(start, data[:n], offs[:i-start+1]); s != 0 {
+			return s
+		}
+		data, start = p.data, i
+	}
+	return 0
+}
+
+// bigKey returns a buffer for one key larger than a chunk (a call of its own).
+func bigKey(n int) []byte {
+	if uint64(n) > math.MaxUint32 {
+		panic("sketches: a key in a batch is 4 GiB or longer (packed offsets are 32-bit)")
+	}
+	return make([]byte, n)
+}
+
+// put copies k to data[n:] (which has room) and returns the end. Keys of 8
+// to 16 bytes, the common case, take two overlapping 8-byte moves instead
+// of a memmove call.
+func put(data []byte, n int, k string) int {
+	l := len(k)
+	if l >= 8 && l <= 16 {
+		b := unsafe.Slice(unsafe.StringData(k), l)
+		lo, hi := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[l-8:])
+		binary.LittleEndian.PutUint64(data[n:], lo)
+		binary.LittleEndian.PutUint64(data[n+l-8:], hi)
+		return n + l
+	}
+	return n + copy(data[n:], k)
+}
+
+// longestKey returns the index and length of the longest key.
+func longestKey[K keyList](keys K) (int, int) {
+	at, longest := -1, -1
+	switch ks := any(keys).(type) {
+	case []string:
+		for i, k := range ks {
+			if len(k) > longest {
+				at, longest = i, len(k)
+			}
+		}
+	case [][]byte:
+		for i, k := range ks {
+			if len(k) > longest {
+				at, longest = i, len(k)
+			}
+		}
+	}
+	return at, longest
 }
 
 // boolsFor returns out[:n] when out can hold n results, else a new slice.
@@ -222,7 +308,7 @@ func appendExport(op string, f Family, b []byte, size int, dst []byte) ([]byte, 
 // filterAdd adds packed keys to a membership filter; out (nil, or one slot
 // per key) receives the per-key flags of the C call (was new; for the
 // cuckoo filter: added). It returns the status of the first failing call.
-func filterAdd[K keyList](f Family, b []byte, keys []K, out []bool) int32 {
+func filterAdd[K keyList](f Family, b []byte, keys K, out []bool) int32 {
 	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
 		var o []bool
 		if out != nil {
@@ -233,7 +319,7 @@ func filterAdd[K keyList](f Family, b []byte, keys []K, out []bool) int32 {
 }
 
 // filterContains answers packed keys into out (len(keys) slots).
-func filterContains[K keyList](f Family, b []byte, keys []K, out []bool) int32 {
+func filterContains[K keyList](f Family, b []byte, keys K, out []bool) int32 {
 	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
 		return cFilterContainsPacked(f, b, data, offs, out[start:start+len(offs)-1])
 	})

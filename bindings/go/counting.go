@@ -189,7 +189,7 @@ func (f *CountingBloom) RemoveUint64s(keys []uint64) (int, error) {
 	return removedResult("CountingBloom.RemoveUint64s", out)
 }
 
-func removeKeys[K keyList](b []byte, keys []K, op string) (int, error) {
+func removeKeys[K keyList](b []byte, keys K, op string) (int, error) {
 	out := make([]bool, len(keys))
 	must(op, packed(keys, func(start int, data []byte, offs []uint32) int32 {
 		return cCountingRemovePacked(b, data, offs, out[start:start+len(offs)-1])

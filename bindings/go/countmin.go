@@ -135,7 +135,7 @@ func chunkWeights(weights []uint64, start, n int) []uint64 {
 	return weights[start : start+n]
 }
 
-func countMinAdd[K keyList](b []byte, keys []K, weights []uint64) int32 {
+func countMinAdd[K keyList](b []byte, keys K, weights []uint64) int32 {
 	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
 		return cCountMinAddPacked(b, data, offs, chunkWeights(weights, start, len(offs)-1))
 	})
@@ -184,7 +184,7 @@ func (c *CountMin) EstimateUint64s(keys []uint64, results []uint64) []uint64 {
 	return out
 }
 
-func countMinEstimate[K keyList](b []byte, keys []K, out []uint64) int32 {
+func countMinEstimate[K keyList](b []byte, keys K, out []uint64) int32 {
 	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
 		return cCountMinEstimatePacked(b, data, offs, out[start:start+len(offs)-1])
 	})

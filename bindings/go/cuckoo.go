@@ -188,7 +188,7 @@ func (f *Cuckoo) AddUint64s(keys []uint64) (int, error) {
 	return addedResult("Cuckoo.AddUint64s", out)
 }
 
-func cuckooAdd[K keyList](b []byte, keys []K, op string) (int, error) {
+func cuckooAdd[K keyList](b []byte, keys K, op string) (int, error) {
 	out := make([]bool, len(keys))
 	must(op, filterAdd(FamilyCuckoo, b, keys, out))
 	return addedResult(op, out)

@@ -105,7 +105,7 @@ func (h *HLL) AddUint64s(keys []uint64) {
 	must("HLL.AddUint64s", cSetAddU64s(FamilyHLL, h.img, keys))
 }
 
-func setAdd[K keyList](f Family, b []byte, keys []K) int32 {
+func setAdd[K keyList](f Family, b []byte, keys K) int32 {
 	return packed(keys, func(_ int, data []byte, offs []uint32) int32 {
 		return cSetAddPacked(f, b, data, offs)
 	})

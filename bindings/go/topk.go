@@ -110,13 +110,11 @@ func (t *TopK) AddUint64s(keys, weights []uint64) error {
 	return errorOf("TopK.AddUint64s", cTopKAddU64s(t.img, keys, weights))
 }
 
-func topkAdd[K keyList](t *TopK, keys []K, weights []uint64, op string) error {
+func topkAdd[K keyList](t *TopK, keys K, weights []uint64, op string) error {
 	checkWeights(len(keys), weights)
-	max := int(t.Stats().MaxKeyLen)
-	for i, k := range keys {
-		if len(k) > max {
-			return &Error{Code: StatusKeyTooLong, Op: op, Detail: "key " + itoa(i) + " has " + itoa(len(k)) + " bytes, the maximum is " + itoa(max)}
-		}
+	limit := int(t.Stats().MaxKeyLen)
+	if i, n := longestKey(keys); n > limit {
+		return &Error{Code: StatusKeyTooLong, Op: op, Detail: "key " + itoa(i) + " has " + itoa(n) + " bytes, the maximum is " + itoa(limit)}
 	}
 	return errorOf(op, packed(keys, func(start int, data []byte, offs []uint32) int32 {
 		return cTopKAddPacked(t.img, data, offs, chunkWeights(weights, start, len(offs)-1))
