@@ -120,57 +120,90 @@ func packed[K keyList](keys K, fn packFunc) int32 {
 	return s
 }
 
-// packStrings is the packing loop for strings (packBytes repeats it for
-// byte slices: one indirect call per key would cost a fifth of the loop).
+// packStrings packs string keys chunk by chunk; the copying loop is kept
+// in its own small function (fillStrings) so its values stay in registers.
 func packStrings(p *packer, keys []string, fn packFunc) int32 {
-	data, offs := p.data, p.offs
-	offs[0] = 0
+	p.offs[0] = 0
 	for start := 0; start < len(keys); {
-		end := min(len(keys), start+chunkKeys)
-		n, i := 0, start
-		for ; i < end; i++ {
-			k := keys[i]
-			if n+len(k) > len(data) {
-				if i > start {
-					break
-				}
-				data = bigKey(len(k))
-			}
-			n = put(data, n, k)
-			offs[i-start+1] = uint32(n)
+		ks := keys[start:min(len(keys), start+chunkKeys)]
+		data := p.data
+		count, n := fillStrings(data, p.offs[:len(ks)+1], ks)
+		if count == 0 { // the key alone is larger than a chunk: a call of its own
+			data = bigKey(len(ks[0]))
+			count, n = fillStrings(data, p.offs[:2], ks[:1])
 		}
-		if s := fn(start, data[:n], offs[:i-start+1]); s != 0 {
+		if s := fn(start, data[:n], p.offs[:count+1]); s != 0 {
 			return s
 		}
-		data, start = p.data, i
+		start += count
 	}
 	return 0
 }
 
 // packBytes is packStrings for byte slices.
 func packBytes(p *packer, keys [][]byte, fn packFunc) int32 {
-	data, offs := p.data, p.offs
-	offs[0] = 0
+	p.offs[0] = 0
 	for start := 0; start < len(keys); {
-		end := min(len(keys), start+chunkKeys)
-		n, i := 0, start
-		for ; i < end; i++ {
-			k := keys[i]
-			if n+len(k) > len(data) {
-				if i > start {
-					break
-				}
-				data = bigKey(len(k))
-			}
-			n = put(data, n, unsafe.String(unsafe.SliceData(k), len(k)))
-			offs[i-start+1] = uint32(n)
+		ks := keys[start:min(len(keys), start+chunkKeys)]
+		data := p.data
+		count, n := fillBytes(data, p.offs[:len(ks)+1], ks)
+		if count == 0 {
+			data = bigKey(len(ks[0]))
+			count, n = fillBytes(data, p.offs[:2], ks[:1])
 		}
-		if s := fn(start, data[:n], offs[:i-start+1]); s != 0 {
+		if s := fn(start, data[:n], p.offs[:count+1]); s != 0 {
 			return s
 		}
-		data, start = p.data, i
+		start += count
 	}
 	return 0
+}
+
+// fillStrings copies keys into data, writing end offsets to offs[1:]
+// (len(offs) = len(keys)+1), until one does not fit; it returns how many
+// keys and bytes it packed.
+func fillStrings(data []byte, offs []uint32, keys []string) (count, n int) {
+	offs = offs[:len(keys)+1]
+	le := binary.LittleEndian
+	for i, k := range keys {
+		l := len(k)
+		if l > len(data)-n {
+			return i, n
+		}
+		if l >= 8 && l <= 16 { // the common size, inline
+			b := unsafe.Slice(unsafe.StringData(k), l)
+			lo, hi := le.Uint64(b), le.Uint64(b[l-8:])
+			le.PutUint64(data[n:], lo)
+			le.PutUint64(data[n+l-8:], hi)
+			n += l
+		} else {
+			n = putOther(data, n, k)
+		}
+		offs[i+1] = uint32(n)
+	}
+	return len(keys), n
+}
+
+// fillBytes is fillStrings for byte slices.
+func fillBytes(data []byte, offs []uint32, keys [][]byte) (count, n int) {
+	offs = offs[:len(keys)+1]
+	le := binary.LittleEndian
+	for i, k := range keys {
+		l := len(k)
+		if l > len(data)-n {
+			return i, n
+		}
+		if l >= 8 && l <= 16 {
+			lo, hi := le.Uint64(k), le.Uint64(k[l-8:])
+			le.PutUint64(data[n:], lo)
+			le.PutUint64(data[n+l-8:], hi)
+			n += l
+		} else {
+			n = putOther(data, n, unsafe.String(unsafe.SliceData(k), l))
+		}
+		offs[i+1] = uint32(n)
+	}
+	return len(keys), n
 }
 
 // bigKey returns a buffer for one key larger than a chunk (a call of its own).
@@ -181,19 +214,30 @@ func bigKey(n int) []byte {
 	return make([]byte, n)
 }
 
-// put copies k to data[n:] (which has room) and returns the end. Keys of 8
-// to 16 bytes, the common case, take two overlapping 8-byte moves instead
-// of a memmove call.
-func put(data []byte, n int, k string) int {
+// putOther copies k to data[n:] (which has room) for keys outside 8-16
+// bytes (the fill loops copy those inline with two overlapping 8-byte
+// moves): overlapping 4- or 8-byte moves up to 32 bytes, memmove beyond.
+// It returns the end.
+func putOther(data []byte, n int, k string) int {
 	l := len(k)
-	if l >= 8 && l <= 16 {
-		b := unsafe.Slice(unsafe.StringData(k), l)
-		lo, hi := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[l-8:])
-		binary.LittleEndian.PutUint64(data[n:], lo)
-		binary.LittleEndian.PutUint64(data[n+l-8:], hi)
-		return n + l
+	b := unsafe.Slice(unsafe.StringData(k), l)
+	le := binary.LittleEndian
+	switch {
+	case l > 16 && l <= 32:
+		a, c := le.Uint64(b), le.Uint64(b[8:])
+		d, e := le.Uint64(b[l-16:]), le.Uint64(b[l-8:])
+		le.PutUint64(data[n:], a)
+		le.PutUint64(data[n+8:], c)
+		le.PutUint64(data[n+l-16:], d)
+		le.PutUint64(data[n+l-8:], e)
+	case l >= 4 && l < 8:
+		lo, hi := le.Uint32(b), le.Uint32(b[l-4:])
+		le.PutUint32(data[n:], lo)
+		le.PutUint32(data[n+l-4:], hi)
+	default:
+		copy(data[n:], b)
 	}
-	return n + copy(data[n:], k)
+	return n + l
 }
 
 // longestKey returns the index and length of the longest key.

@@ -80,3 +80,38 @@ func check(t testing.TB, err error) {
 		t.Fatal(err)
 	}
 }
+
+// Keys of every length from 0 to 70 bytes pack byte for byte (the copy
+// has special paths for 4-7, 8-16 and 17-32 bytes).
+func TestPackEveryLength(t *testing.T) {
+	var ks []string
+	for l := 0; l <= 70; l++ {
+		b := make([]byte, l)
+		for i := range b {
+			b[i] = byte(l*31 + i)
+		}
+		ks = append(ks, string(b))
+	}
+	var got []string
+	packed(ks, func(start int, data []byte, offs []uint32) int32 {
+		for i := 0; i+1 < len(offs); i++ {
+			got = append(got, string(data[offs[i]:offs[i+1]]))
+		}
+		return 0
+	})
+	var gotB []string
+	packed(byteKeys(ks), func(start int, data []byte, offs []uint32) int32 {
+		for i := 0; i+1 < len(offs); i++ {
+			gotB = append(gotB, string(data[offs[i]:offs[i+1]]))
+		}
+		return 0
+	})
+	if len(got) != len(ks) || len(gotB) != len(ks) {
+		t.Fatal(len(got), len(gotB))
+	}
+	for i := range ks {
+		if got[i] != ks[i] || gotB[i] != ks[i] {
+			t.Fatalf("key of %d bytes packed as %q", len(ks[i]), got[i])
+		}
+	}
+}
