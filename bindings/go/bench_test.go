@@ -86,7 +86,6 @@ func BenchmarkBloomAdd(b *testing.B) {
 	benchKeys()
 	b.Run("sketches-single", func(b *testing.B) {
 		f, _ := sketches.NewBloom(benchN, 0.01)
-		b.ReportMetric(float64(f.Size()), "bytes")
 		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
@@ -95,16 +94,17 @@ func BenchmarkBloomAdd(b *testing.B) {
 			}
 		}
 		perKey(b, benchN, c0)
+		b.ReportMetric(float64(f.Size()), "bytes")
 	})
 	b.Run("sketches-batch", func(b *testing.B) {
 		f, _ := sketches.NewBloom(benchN, 0.01)
-		b.ReportMetric(float64(f.Size()), "bytes")
 		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			f.AddStrings(present.strings)
 		}
 		perKey(b, benchN, c0)
+		b.ReportMetric(float64(f.Size()), "bytes")
 	})
 	b.Run("sketches-batch-bytes", func(b *testing.B) {
 		f, _ := sketches.NewBloom(benchN, 0.01)
@@ -117,7 +117,6 @@ func BenchmarkBloomAdd(b *testing.B) {
 	})
 	b.Run("bits-and-blooms", func(b *testing.B) {
 		f := bloom.NewWithEstimates(benchN, 0.01)
-		b.ReportMetric(float64(f.Cap()/8), "bytes")
 		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
@@ -126,6 +125,7 @@ func BenchmarkBloomAdd(b *testing.B) {
 			}
 		}
 		perKey(b, benchN, c0)
+		b.ReportMetric(float64(f.Cap()/8), "bytes")
 	})
 	b.Run("go-map", func(b *testing.B) {
 		var m map[string]struct{}
@@ -205,13 +205,13 @@ func BenchmarkSplitBlock(b *testing.B) {
 	benchKeys()
 	f, _ := sketches.NewSplitBlock(benchN, 0.01)
 	b.Run("add-batch", func(b *testing.B) {
-		b.ReportMetric(float64(f.Size()), "bytes")
 		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
 			f.AddStrings(present.strings)
 		}
 		perKey(b, benchN, c0)
+		b.ReportMetric(float64(f.Size()), "bytes")
 	})
 	b.Run("contains-absent-batch", func(b *testing.B) {
 		out := make([]bool, benchN)
@@ -248,7 +248,6 @@ func BenchmarkCuckoo(b *testing.B) {
 	for _, c := range configs {
 		b.Run("add/"+c.name+"-single", func(b *testing.B) {
 			f, _ := sketches.NewCuckooWithParams(c.params())
-			b.ReportMetric(float64(f.Size()), "bytes")
 			runtime.GC() // setup garbage must not be collected on the clock
 			c0 := cpuTime()
 			for b.Loop() {
@@ -258,6 +257,7 @@ func BenchmarkCuckoo(b *testing.B) {
 				}
 			}
 			perKey(b, benchN, c0)
+			b.ReportMetric(float64(f.Size()), "bytes")
 		})
 		b.Run("add/"+c.name+"-batch", func(b *testing.B) {
 			f, _ := sketches.NewCuckooWithParams(c.params())
@@ -272,7 +272,6 @@ func BenchmarkCuckoo(b *testing.B) {
 	}
 	b.Run("add/seiflotfy", func(b *testing.B) {
 		f := cuckoo.NewFilter(benchN)
-		b.ReportMetric(float64(len(f.Encode())), "bytes")
 		runtime.GC() // setup garbage must not be collected on the clock
 		c0 := cpuTime()
 		for b.Loop() {
@@ -282,6 +281,7 @@ func BenchmarkCuckoo(b *testing.B) {
 			}
 		}
 		perKey(b, benchN, c0)
+		b.ReportMetric(float64(len(f.Encode())), "bytes")
 	})
 	ours, _ := sketches.NewCuckooWithParams(p8)
 	_, _ = ours.AddStrings(present.strings)
