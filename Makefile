@@ -5,6 +5,7 @@
 #   make fuzz    only the fuzzing (FUZZ_SECONDS=600 make fuzz for a longer run)
 #   make python-test   the Python binding's tests (venv in target/python-venv)
 #   make python-bench  the Python binding beside pybloom-live, rbloom, fastbloom-rs, datasketches
+#   make go-test the Go binding's checks (bindings/go/ci.sh); make go-stand its stand
 CC ?= cc
 CFLAGS_EXAMPLES = -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude
 LIBS = target/release/libsketches.a -lpthread -ldl -lm
@@ -15,7 +16,7 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 
 .PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall \
-	python-venv python-lint python-test python-bench
+	python-venv python-lint python-test python-bench go-install go-test go-stand go-bench
 
 stand: examples
 	./build/stand
@@ -31,7 +32,7 @@ install: lib
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libsketches.a $(DESTDIR)$(LIBDIR)/libsketches.so*
 	rm -f $(DESTDIR)$(INCLUDEDIR)/sketches.h $(DESTDIR)$(INCLUDEDIR)/sketches.hpp
-	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/sketches.pc
+	rm -f $(DESTDIR)$(LIBDIR)/pkgconfig/sketches.pc $(DESTDIR)$(LIBDIR)/pkgconfig/sketches-static.pc
 	rm -rf $(DESTDIR)$(LIBDIR)/cmake/sketches
 
 examples: lib
@@ -47,6 +48,7 @@ test: tools
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo test --workspace
 	$(MAKE) python-test
+	$(MAKE) go-test
 	$(MAKE) fuzz-lint fuzz
 
 # The Python binding (bindings/python, its own cargo workspace): a venv with
@@ -74,6 +76,26 @@ fuzz-lint:
 
 fuzz:
 	./fuzz/run.sh $(FUZZ_SECONDS)
+
+# The Go binding (bindings/go) builds against an installed libsketches
+# through pkg-config: these targets install it into a build-local prefix
+# and point PKG_CONFIG_PATH there. Tests link libsketches.a (build tag
+# sketches_static), so nothing needs LD_LIBRARY_PATH.
+GO_PREFIX = $(CURDIR)/target/go-prefix
+GO_ENV = PKG_CONFIG_PATH=$(GO_PREFIX)/lib/pkgconfig
+GO_FUZZ_SECONDS ?= 4
+
+go-install: lib
+	./scripts/install.sh "$(GO_PREFIX)" > /dev/null
+
+go-test: go-install
+	$(GO_ENV) GO_FUZZ_SECONDS=$(GO_FUZZ_SECONDS) ./bindings/go/ci.sh
+
+go-stand: go-install
+	cd bindings/go && $(GO_ENV) go run -tags sketches_static ./cmd/stand
+
+go-bench: go-install
+	cd bindings/go && $(GO_ENV) go test -tags sketches_static -run '^$$' -bench . -benchtime 5x
 
 header: tools
 	cd ffi && cbindgen --config cbindgen.toml --quiet -o ../include/sketches.h

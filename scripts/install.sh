@@ -3,7 +3,7 @@
 #   PREFIX/lib/libsketches.a
 #   PREFIX/lib/libsketches.so.X.Y.Z, libsketches.so.X -> it, libsketches.so -> libsketches.so.X
 #   PREFIX/include/sketches.h (and sketches.hpp when present)
-#   PREFIX/lib/pkgconfig/sketches.pc
+#   PREFIX/lib/pkgconfig/sketches.pc (shared) and sketches-static.pc (libsketches.a)
 #   PREFIX/lib/cmake/sketches/sketchesConfig.cmake, sketchesConfigVersion.cmake
 # Usage: scripts/install.sh PREFIX [LIBDIR] [INCLUDEDIR]   (DESTDIR is honoured for staging;
 # SKETCHES_BUILD_DIR names the directory holding the built libraries, default target/release)
@@ -38,8 +38,12 @@ fi
 pc_libdir="$libdir"; pc_includedir="$includedir"
 case "$libdir" in "$prefix"/*) pc_libdir="\${prefix}/${libdir#"$prefix"/}" ;; esac
 case "$includedir" in "$prefix"/*) pc_includedir="\${prefix}/${includedir#"$prefix"/}" ;; esac
-sed -e "s|@PREFIX@|$prefix|g" -e "s|@LIBDIR@|$pc_libdir|g" -e "s|@INCLUDEDIR@|$pc_includedir|g" \
-    -e "s|@VERSION@|$version|g" clib/install/sketches.pc.in > "$dest$libdir/pkgconfig/sketches.pc"
+# sketches.pc links libsketches.so; sketches-static.pc names libsketches.a by
+# path (the Go binding's sketches_static build tag uses it).
+for pc in sketches sketches-static; do
+    sed -e "s|@PREFIX@|$prefix|g" -e "s|@LIBDIR@|$pc_libdir|g" -e "s|@INCLUDEDIR@|$pc_includedir|g" \
+        -e "s|@VERSION@|$version|g" "clib/install/$pc.pc.in" > "$dest$libdir/pkgconfig/$pc.pc"
+done
 
 # The CMake package finds everything relative to its own directory.
 cmake_dir="$libdir/cmake/sketches"

@@ -33,6 +33,8 @@ use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
 use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
 #[cfg(target_has_atomic = "64")]
 use crate::shared::AtomicWords;
+#[cfg(target_has_atomic = "64")]
+use core::sync::atomic::Ordering;
 
 /// Byte length of the Bloom header (common + family header).
 pub const HEADER_LEN: usize = 112;
@@ -559,14 +561,18 @@ impl<'a> BloomMut<'a> {
     }
 
     fn bump(&mut self, calls: u64, inserted: u64, set: u64) {
+        let bits = self.params.bits;
         let header = &mut *self.header;
-        let add = |h: &mut [u8], off: usize, v: u64| {
+        let add = |h: &mut [u8], off: usize, v: u64, max: u64| {
             let cur = get_u64(h, off).unwrap_or(0);
-            put_u64(h, off, cur.saturating_add(v));
+            put_u64(h, off, cur.saturating_add(v).min(max));
         };
-        add(header, OFF_ADD_CALLS, calls);
-        add(header, OFF_INSERTED, inserted);
-        add(header, OFF_SET_BITS, set);
+        add(header, OFF_ADD_CALLS, calls, u64::MAX);
+        add(header, OFF_INSERTED, inserted, u64::MAX);
+        // An imported image whose header claims more set bits than its body
+        // holds (forged, with a valid checksum) must not be pushed past what
+        // validation accepts: every later call would fail.
+        add(header, OFF_SET_BITS, set, bits);
     }
 
     /// Union: sets every bit set in `other` (bitwise OR). Afterwards the
@@ -677,10 +683,15 @@ impl SharedBloom<'_> {
             let before = self.words.fetch_or(BODY_WORD + (bit >> 6) as usize, mask);
             new += u64::from(before & mask == 0);
         }
-        self.words.add(OFF_ADD_CALLS / 8, 1);
+        // Saturating, and the set-bit count clamped to m, as the plain adds
+        // do: a forged header must not make the image unusable.
+        let bump = |off: usize, by: u64, max: u64| {
+            self.words.update(off / 8, Ordering::Relaxed, |v| Some(v.saturating_add(by).min(max)));
+        };
+        bump(OFF_ADD_CALLS, 1, u64::MAX);
         if new > 0 {
-            self.words.add(OFF_INSERTED / 8, 1);
-            self.words.add(OFF_SET_BITS / 8, new);
+            bump(OFF_INSERTED, 1, u64::MAX);
+            bump(OFF_SET_BITS, new, self.params.bits);
         }
         new > 0
     }

@@ -371,7 +371,24 @@ impl<'a> CountingMut<'a> {
         self.bump(OFF_ADD_CALLS, 1);
         self.bump(OFF_NONZERO, became_nonzero);
         self.bump(OFF_SATURATED, became_saturated);
+        self.settle();
         became_nonzero > 0
+    }
+
+    /// Keeps the header statistics within what validation accepts
+    /// (removes <= add calls, non-zero <= counters, saturated <= non-zero).
+    /// They always are for images built by adds and removes; an imported
+    /// image whose header disagrees with its counters (forged, with a valid
+    /// checksum) would otherwise fail every call after the first update.
+    fn settle(&mut self) {
+        let field = |h: &[u8], off: usize| get_u64(h, off).unwrap_or(0);
+        let calls = field(self.header, OFF_ADD_CALLS);
+        let removes = field(self.header, OFF_REMOVES).min(calls);
+        let nonzero = field(self.header, OFF_NONZERO).min(self.params.bits);
+        let saturated = field(self.header, OFF_SATURATED).min(nonzero);
+        put_u64(self.header, OFF_REMOVES, removes);
+        put_u64(self.header, OFF_NONZERO, nonzero);
+        put_u64(self.header, OFF_SATURATED, saturated);
     }
 
     /// Removes `key`: decrements its counters (saturated counters stay at 15).
@@ -409,6 +426,7 @@ impl<'a> CountingMut<'a> {
         }
         self.bump(OFF_REMOVES, 1);
         self.bump(OFF_NONZERO, -became_zero);
+        self.settle();
         Ok(())
     }
 

@@ -581,7 +581,9 @@ impl<'a> CuckooMut<'a> {
         } else {
             cur.saturating_sub(delta.unsigned_abs())
         };
-        put_u64(self.header, OFF_ITEMS, next);
+        // Within what validation accepts even when a forged header
+        // undercounts the stored fingerprints (else every later call fails).
+        put_u64(self.header, OFF_ITEMS, next.min(self.params.buckets.saturating_mul(SLOTS)));
     }
 
     /// Removes one copy of `key`'s fingerprint.

@@ -35,6 +35,7 @@ fn installed_library_links_with_pkg_config_and_resolves_its_soname() {
         "libsketches.so.0",
         "libsketches.so.0.1.0",
         "pkgconfig/sketches.pc",
+        "pkgconfig/sketches-static.pc",
     ] {
         assert!(lib.join(f).exists(), "{f} not installed");
     }
@@ -44,6 +45,8 @@ fn installed_library_links_with_pkg_config_and_resolves_its_soname() {
         String::from_utf8(out.stdout).unwrap().trim().to_string()
     };
     assert_eq!(pc(&["--modversion", "sketches"]), env!("CARGO_PKG_VERSION"));
+    // The static variant (the Go binding's sketches_static tag) names the archive.
+    assert!(pc(&["--libs", "sketches-static"]).ends_with("/lib/libsketches.a"));
     let flags = pc(&["--cflags", "--libs", "sketches"]);
     let exe = out_dir().join("quickstart-pkgconfig");
     let mut cc = Command::new(c_compiler());

@@ -385,3 +385,20 @@ fn concurrent_adds_equal_the_sequential_image() {
         Some(Error::BufferTooSmall)
     );
 }
+
+#[test]
+fn forged_set_bit_count_does_not_brick_the_filter() {
+    // A header claiming nearly every bit set over an empty body (a forged
+    // image with a valid checksum) passes validation; adds must keep the
+    // count within it, or every later call would fail.
+    let params = BloomParams::for_items(100, 0.01).unwrap();
+    let mut buf = new_filter(&params, 1);
+    put_u64(buf.as_mut(), OFF_SET_BITS, params.bits - 1);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    for k in 0..50 {
+        f.add_u64(k);
+    }
+    f.add_hashes(&[1, 2, 3, 4], None).unwrap();
+    let view = wrap(buf.as_ref()).unwrap();
+    assert_eq!(view.stats().set_bits, params.bits);
+}

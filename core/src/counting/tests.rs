@@ -195,3 +195,38 @@ fn export_import_identity_and_corruption() {
     check_corruption(&exported, HEADER_LEN, 2000, import, verify, exercise);
     fuzz_images(&exported, HEADER_LEN, 20_000, exercise);
 }
+
+#[test]
+fn forged_statistics_do_not_brick_the_filter() {
+    // A header whose statistics disagree with the counters (what a forged
+    // image with a valid checksum can hold) passes validation; adds and
+    // removes must keep it valid, or every later call would fail.
+    let params = BloomParams::for_items(100, 0.01).unwrap();
+    let mut buf = new_filter(&params, 1);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    (0..60).for_each(|k| {
+        f.add_u64(k);
+    });
+    let bits = params.bits;
+    for (calls, removes, nonzero, saturated) in
+        [(1, 1, 1, 1), (0, 0, 0, 0), (60, 0, bits, bits), (60, 0, 3, 3)]
+    {
+        let mut forged = AlignedBuf::from_bytes(buf.as_ref());
+        put_u64(forged.as_mut(), OFF_ADD_CALLS, calls);
+        put_u64(forged.as_mut(), OFF_REMOVES, removes);
+        put_u64(forged.as_mut(), OFF_NONZERO, nonzero);
+        put_u64(forged.as_mut(), OFF_SATURATED, saturated);
+        let mut f = wrap_mut(forged.as_mut()).unwrap();
+        for k in 0..60 {
+            assert_eq!(f.remove_u64(k), Ok(()));
+        }
+        for k in 0..200 {
+            f.add_u64(k);
+            f.add_u64(k % 3);
+        }
+        for k in 0..60 {
+            let _ = f.remove_u64(k);
+        }
+        assert!(wrap(forged.as_ref()).is_ok(), "bricked by ({calls}, {removes}, {nonzero}, {saturated})");
+    }
+}

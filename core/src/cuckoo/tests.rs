@@ -220,3 +220,18 @@ fn export_import_identity_corruption_and_fuzz() {
     check_corruption(&exported, HEADER_LEN, 2000, import, verify, exercise);
     fuzz_images(&exported, HEADER_LEN, 20_000, exercise);
 }
+
+#[test]
+fn forged_item_count_does_not_brick_the_filter() {
+    // A header claiming every slot used over an empty body (a forged image
+    // with a valid checksum) passes validation; inserts must keep the count
+    // within it, or every later call would fail.
+    let params = CuckooParams::with_buckets(16, 8).unwrap();
+    let mut buf = new_filter(&params, 1);
+    put_u64(buf.as_mut(), OFF_ITEMS, 16 * SLOTS);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    for k in 0..20 {
+        f.add_u64(k).unwrap();
+    }
+    assert_eq!(wrap(buf.as_ref()).unwrap().items(), 16 * SLOTS);
+}

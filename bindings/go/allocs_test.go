@@ -1,0 +1,43 @@
+package sketches
+
+import "testing"
+
+// The hot paths allocate nothing: single-key calls (the key and the
+// outputs stay on the stack: #cgo noescape), and batches given a results
+// slice (packing buffers come from a pool).
+func TestNoAllocations(t *testing.T) {
+	if testing.CoverMode() != "" || raceEnabled {
+		t.Skip("coverage and race instrumentation allocate (and sync.Pool drops items under -race)")
+	}
+	ks := keys("k-", 0, 3000)
+	bk := byteKeys(ks)
+	ints := u64Keys(0, 3000)
+	out := make([]bool, len(ks))
+	est := make([]uint64, len(ks))
+	f, _ := NewBloom(10000, 0.01)
+	c, _ := NewCuckoo(10000, 0.01)
+	h, _ := NewHLL(12)
+	cm, _ := NewCountMin(0.01, 0.01)
+	key := []byte("some key")
+	for name, fn := range map[string]func(){
+		"Bloom.AddString":          func() { f.AddString("some key") },
+		"Bloom.Contains":           func() { f.Contains(key) },
+		"Bloom.ContainsUint64":     func() { f.ContainsUint64(42) },
+		"Bloom.AddStrings":         func() { f.AddStrings(ks) },
+		"Bloom.AddBytes":           func() { f.AddBytes(bk) },
+		"Bloom.ContainsStrings":    func() { f.ContainsStrings(ks, out) },
+		"Bloom.ContainsUint64s":    func() { f.ContainsUint64s(ints, out) },
+		"Cuckoo.ContainsString":    func() { c.ContainsString("x") },
+		"Cuckoo.ContainsStrings":   func() { c.ContainsStrings(ks, out) },
+		"HLL.AddString":            func() { h.AddString("x") },
+		"HLL.AddStrings":           func() { h.AddStrings(ks) },
+		"HLL.Estimate":             func() { h.Estimate() },
+		"CountMin.AddString":       func() { cm.AddString("x", 2) },
+		"CountMin.EstimateStrings": func() { cm.EstimateStrings(ks, est) },
+	} {
+		fn()
+		if a := testing.AllocsPerRun(20, fn); a != 0 {
+			t.Errorf("%s: %.1f allocations per call", name, a)
+		}
+	}
+}

@@ -1,0 +1,263 @@
+package sketches
+
+// Bloom is a classic Bloom filter: k probes per key into m bits, enhanced
+// double hashing with 64-bit indexes (filters above 2^32 bits keep their
+// rate), add-and-report-new for dedup, union and intersection, and an O(1)
+// over-capacity signal (OverCapacity) for the "planned for 100k, got 1M"
+// failure.
+//
+// Its image lives in Go memory (a []uint64, or the caller's bytes for
+// WrapBloom): nothing to free, no finalizer. The zero value holds no image;
+// only UnmarshalBinary may be called on it.
+//
+// Concurrency: the methods that only read (Contains*, Stats, OverCapacity,
+// Size, Clone, MarshalBinary, AppendBinary) may run concurrently on one
+// filter; the methods that change it (Add*, Union, Intersect, Clear,
+// UnmarshalBinary) need exclusive access, for example under a sync.RWMutex.
+type Bloom struct {
+	img []byte
+}
+
+// BloomParams are the parameters of a Bloom filter (and of a counting
+// Bloom filter, where Bits counts 4-bit counters).
+type BloomParams struct {
+	Bits         uint64  // number of bits m (1 ..= 2^56)
+	Hashes       uint32  // probes per key k (1 ..= 64)
+	PlannedItems uint64  // items the filter is planned for (drives the over-capacity signal)
+	PlannedFPR   float64 // false-positive rate planned at PlannedItems, in (0, 1)
+}
+
+// BloomStats are the statistics of a Bloom filter (Stats).
+type BloomStats struct {
+	Params         BloomParams   // the filter's parameters
+	Seed           uint64        // hash seed
+	AddCalls       uint64        // number of add calls, duplicates included
+	Inserted       uint64        // add calls that set at least one new bit (about the distinct items)
+	SetBits        uint64        // number of set bits
+	Fill           float64       // fraction of bits set, 0..1
+	EstimatedItems float64       // distinct items estimated from the set bits (+Inf when all are set)
+	EstimatedFPR   float64       // current false-positive rate estimated from the set bits, (set/m)^k
+	Capacity       CapacityFlags // over-capacity flags, 0 while within the plan
+}
+
+// PlanBloom plans a filter for items expected distinct items at
+// false-positive rate fpr: m = ceil(-n ln p / ln^2 2) bits and
+// k = round(m/n ln 2) probes. Errors (ErrInvalidParameter): items 0, fpr
+// outside (0, 1), m above 2^56.
+func PlanBloom(items uint64, fpr float64) (BloomParams, error) {
+	p, s := cBloomPlan(items, fpr)
+	return p, errorOf("PlanBloom", s)
+}
+
+// PlanBloomBits plans a filter of explicit bits and hashes; the planned
+// items are floor(m ln 2 / k) and the planned rate the classic formula at
+// that count.
+func PlanBloomBits(bits uint64, hashes uint32) (BloomParams, error) {
+	p, s := cBloomPlanBits(bits, hashes)
+	return p, errorOf("PlanBloomBits", s)
+}
+
+// NewBloom returns an empty filter planned for items distinct items at
+// false-positive rate fpr (see PlanBloom). Its memory is Size() bytes,
+// about 1.2 bytes per item at 1%.
+func NewBloom(items uint64, fpr float64, opts ...Option) (*Bloom, error) {
+	p, err := PlanBloom(items, fpr)
+	if err != nil {
+		return nil, err
+	}
+	return NewBloomWithParams(p, opts...)
+}
+
+// NewBloomWithParams returns an empty filter with explicit parameters.
+func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
+	const op = "NewBloom"
+	o := applyOptions(opts)
+	n, s := cBloomSize(p, false)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	b, err := newImage(op, n)
+	if err != nil {
+		return nil, err
+	}
+	if s := cBloomInit(b, p, o.seed, false); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return &Bloom{img: b}, nil
+}
+
+// WrapBloom uses b, a Bloom image in memory the caller owns (for example an
+// mmap'ed file written from MarshalBinary), without copying: the filter
+// reads and writes b itself, which must stay valid and unchanged by others
+// while the filter is in use (a read-only mapping allows only the reading
+// methods). b must start on an 8-byte boundary (else an error matching
+// ErrMisaligned) and hold a sound header. The body and checksum are not
+// checked: every operation stays memory-safe whatever the body holds, but
+// a body the format forbids can give wrong answers, and can make a later
+// call panic with an *Error matching ErrCorrupt (the library may find its
+// header inconsistent after updating such a body). Call Verify first for
+// bytes you did not write.
+func WrapBloom(b []byte) (*Bloom, error) {
+	img, err := wrapImage("WrapBloom", b, FamilyBloom, func(b []byte) int32 {
+		_, s := cFilterCapacity(FamilyBloom, b)
+		return s
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Bloom{img: img}, nil
+}
+
+// Add adds a byte key and reports whether it was new to the filter (some
+// probed bit was unset): test-and-insert for dedup in one call.
+func (f *Bloom) Add(key []byte) bool {
+	n, s := cBloomAdd(f.img, bytesPtr(key), len(key))
+	must("Bloom.Add", s)
+	return n
+}
+
+// AddString adds a string key (its UTF-8 bytes) and reports whether it was new.
+func (f *Bloom) AddString(key string) bool {
+	n, s := cBloomAdd(f.img, strPtr(key), len(key))
+	must("Bloom.AddString", s)
+	return n
+}
+
+// AddUint64 adds an integer key (hashed as its 8 little-endian bytes) and
+// reports whether it was new.
+func (f *Bloom) AddUint64(key uint64) bool {
+	n, s := cBloomAddU64(f.img, key)
+	must("Bloom.AddUint64", s)
+	return n
+}
+
+// Contains reports false when key was certainly never added, true when it
+// may have been.
+func (f *Bloom) Contains(key []byte) bool {
+	r, s := cBloomContains(f.img, bytesPtr(key), len(key))
+	must("Bloom.Contains", s)
+	return r
+}
+
+// ContainsString is Contains for a string key.
+func (f *Bloom) ContainsString(key string) bool {
+	r, s := cBloomContains(f.img, strPtr(key), len(key))
+	must("Bloom.ContainsString", s)
+	return r
+}
+
+// ContainsUint64 is Contains for an integer key.
+func (f *Bloom) ContainsUint64(key uint64) bool {
+	r, s := cBloomContainsU64(f.img, key)
+	must("Bloom.ContainsUint64", s)
+	return r
+}
+
+// AddStrings adds many string keys, crossing into C once per few thousand
+// keys (packed batches).
+func (f *Bloom) AddStrings(keys []string) {
+	must("Bloom.AddStrings", filterAdd(FamilyBloom, f.img, keys, nil))
+}
+
+// AddBytes adds many byte keys (packed batches).
+func (f *Bloom) AddBytes(keys [][]byte) {
+	must("Bloom.AddBytes", filterAdd(FamilyBloom, f.img, keys, nil))
+}
+
+// AddUint64s adds many integer keys in one call.
+func (f *Bloom) AddUint64s(keys []uint64) {
+	must("Bloom.AddUint64s", cFilterAddU64s(FamilyBloom, f.img, keys, nil))
+}
+
+// AddStringsReportNew adds many string keys and reports per key whether it
+// was new (dedup of a batch): the answers go to results when it has room
+// for len(keys), else to a new slice, which is returned.
+func (f *Bloom) AddStringsReportNew(keys []string, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Bloom.AddStringsReportNew", filterAdd(FamilyBloom, f.img, keys, out))
+	return out
+}
+
+// ContainsStrings answers Contains for many string keys: results[i] for
+// keys[i], written into results when it has room for len(keys) (pass nil to
+// allocate). Returns the results slice.
+func (f *Bloom) ContainsStrings(keys []string, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Bloom.ContainsStrings", filterContains(FamilyBloom, f.img, keys, out))
+	return out
+}
+
+// ContainsBytes answers Contains for many byte keys (see ContainsStrings).
+func (f *Bloom) ContainsBytes(keys [][]byte, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Bloom.ContainsBytes", filterContains(FamilyBloom, f.img, keys, out))
+	return out
+}
+
+// ContainsUint64s answers Contains for many integer keys (see ContainsStrings).
+func (f *Bloom) ContainsUint64s(keys []uint64, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Bloom.ContainsUint64s", cFilterContainsU64s(FamilyBloom, f.img, keys, out))
+	return out
+}
+
+// Union sets f to the union of f and other (bitwise OR): f then answers
+// true for every key added to either. Both need equal bits, hashes and seed
+// (else an error matching ErrIncompatible, and f is unchanged).
+func (f *Bloom) Union(other *Bloom) error {
+	return errorOf("Bloom.Union", cMerge(FamilyBloom, f.img, other.img))
+}
+
+// Intersect sets f to the intersection of f and other (bitwise AND). Same
+// rules as Union.
+func (f *Bloom) Intersect(other *Bloom) error {
+	return errorOf("Bloom.Intersect", cIntersect(FamilyBloom, f.img, other.img))
+}
+
+// Stats returns the filter's statistics, O(1).
+func (f *Bloom) Stats() BloomStats {
+	st, s := cBloomStats(f.img)
+	must("Bloom.Stats", s)
+	return st
+}
+
+// OverCapacity returns the over-capacity signal, O(1): 0 while the filter
+// is within its plan, else which limit it is past. Cheap enough to call
+// after every batch.
+func (f *Bloom) OverCapacity() CapacityFlags {
+	c, s := cFilterCapacity(FamilyBloom, f.img)
+	must("Bloom.OverCapacity", s)
+	return c
+}
+
+// Clear removes every key; parameters and seed stay.
+func (f *Bloom) Clear() { must("Bloom.Clear", cClear(FamilyBloom, f.img)) }
+
+// Size returns the image size in bytes: the memory the filter uses, and the
+// length of MarshalBinary's output.
+func (f *Bloom) Size() int { return len(f.img) }
+
+// Clone returns an independent copy in new Go memory.
+func (f *Bloom) Clone() *Bloom { return &Bloom{img: cloneImage(f.img)} }
+
+// MarshalBinary returns the exported image (a copy with its checksum
+// written): the bytes every binding reads, byte for byte.
+func (f *Bloom) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+
+// AppendBinary appends the exported image to b (encoding.BinaryAppender).
+func (f *Bloom) AppendBinary(b []byte) ([]byte, error) {
+	return appendExport("Bloom.MarshalBinary", FamilyBloom, f.img, len(f.img), b)
+}
+
+// UnmarshalBinary replaces f with the filter in data, an exported image
+// (from MarshalBinary or any binding), after checking headers, exact
+// length and checksum: damaged bytes give an error matching ErrCorrupt
+// (another family: ErrWrongFamily), and f is then unchanged. data is copied.
+func (f *Bloom) UnmarshalBinary(data []byte) error {
+	b, err := importImage("Bloom.UnmarshalBinary", data, FamilyBloom, len(data))
+	if err != nil {
+		return err
+	}
+	f.img = b
+	return nil
+}

@@ -1,0 +1,370 @@
+package sketches
+
+// The shared boundary helper: image memory and alignment, key pointers,
+// packing of string and byte-slice batches into the packed (Arrow Binary)
+// layout, status to error, and the wrap/import/export paths every family
+// uses. No cgo here: capi.go is the only file that calls C.
+
+import (
+	"encoding/binary"
+	"math"
+	"sync"
+	"unsafe"
+)
+
+// minAlign is the alignment a live image needs (SKETCH_IMAGE_MIN_ALIGN);
+// prefAlign the one images are allocated with (SKETCH_IMAGE_ALIGN: a
+// split-block filter's blocks then sit in one cache line each).
+const (
+	minAlign  = 8
+	prefAlign = 64
+)
+
+// bytesPtr returns the address of b's first byte, or nil when b is empty:
+// the C functions accept NULL with length 0, and an empty slice may point
+// just past an allocation, which no pointer check should see.
+func bytesPtr(b []byte) unsafe.Pointer {
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&b[0])
+}
+
+// strPtr is bytesPtr for a string (its UTF-8 bytes, no copy).
+func strPtr(s string) unsafe.Pointer {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(unsafe.StringData(s))
+}
+
+// newImage allocates n zeroed bytes of Go memory for a live image: backed by
+// a []uint64 (8-byte aligned by construction) and moved to a 64-byte
+// boundary when the allocator did not give one. Nothing to free.
+func newImage(op string, n uint64) ([]byte, error) {
+	if n > math.MaxInt/2 {
+		return nil, &Error{Code: StatusInvalidParameter, Op: op, Detail: "image of " + utoa(n) + " bytes does not fit in memory"}
+	}
+	words := make([]uint64, (n+7)/8)
+	if len(words) == 0 {
+		return nil, nil
+	}
+	if uintptr(unsafe.Pointer(&words[0]))%prefAlign != 0 {
+		words = make([]uint64, (n+7)/8+(prefAlign-minAlign)/8)
+	}
+	base := unsafe.Pointer(&words[0])
+	all := unsafe.Slice((*byte)(base), len(words)*8)
+	off := int(-uintptr(base) & (prefAlign - 1))
+	return all[off : off+int(n) : off+int(n)], nil
+}
+
+// cloneImage copies a live image into fresh aligned memory.
+func cloneImage(b []byte) []byte {
+	c, _ := newImage("", uint64(len(b)))
+	copy(c, b)
+	return c
+}
+
+func utoa(n uint64) string {
+	if n <= math.MaxInt {
+		return itoa(int(n))
+	}
+	return "more than " + itoa(math.MaxInt)
+}
+
+// ---- packing -------------------------------------------------------------------
+
+// Keys per C call and key bytes per C call in the packed batches: one call
+// serves thousands of keys while the packed chunk stays in the L2 cache.
+const (
+	chunkKeys  = 2048
+	chunkBytes = 48 << 10
+)
+
+// packer holds reusable packing buffers: chunkBytes of key data and
+// chunkKeys+1 offsets.
+type packer struct {
+	data []byte
+	offs []uint32
+}
+
+var packers = sync.Pool{New: func() any {
+	return &packer{data: make([]byte, chunkBytes), offs: make([]uint32, chunkKeys+1)}
+}}
+
+// keyList is what the packed batches accept: strings (their UTF-8 bytes)
+// or byte slices.
+type keyList interface{ []string | [][]byte }
+
+// packFunc receives one packed chunk: keys [start, start+len(offs)-1).
+type packFunc func(start int, data []byte, offs []uint32) int32
+
+// packed packs keys into the Arrow Binary layout in chunks and calls fn for
+// each chunk with the index of its first key; it stops at the first
+// non-zero status and returns it. No key pointer crosses the boundary: the
+// C side sees one data buffer and one offsets array per call, both Go
+// memory without pointers (legal under cgocheck=1 and GOEXPERIMENT=cgocheck2).
+func packed[K keyList](keys K, fn packFunc) int32 {
+	if len(keys) == 0 {
+		return 0
+	}
+	p := packers.Get().(*packer)
+	var s int32
+	switch ks := any(keys).(type) {
+	case []string:
+		s = packStrings(p, ks, fn)
+	case [][]byte:
+		s = packBytes(p, ks, fn)
+	}
+	packers.Put(p)
+	return s
+}
+
+// packStrings packs string keys chunk by chunk; the copying loop is kept
+// in its own small function (fillStrings) so its values stay in registers.
+func packStrings(p *packer, keys []string, fn packFunc) int32 {
+	p.offs[0] = 0
+	for start := 0; start < len(keys); {
+		ks := keys[start:min(len(keys), start+chunkKeys)]
+		data := p.data
+		count, n := fillStrings(data, p.offs[:len(ks)+1], ks)
+		if count == 0 { // the key alone is larger than a chunk: a call of its own
+			data = bigKey(len(ks[0]))
+			count, n = fillStrings(data, p.offs[:2], ks[:1])
+		}
+		if s := fn(start, data[:n], p.offs[:count+1]); s != 0 {
+			return s
+		}
+		start += count
+	}
+	return 0
+}
+
+// packBytes is packStrings for byte slices.
+func packBytes(p *packer, keys [][]byte, fn packFunc) int32 {
+	p.offs[0] = 0
+	for start := 0; start < len(keys); {
+		ks := keys[start:min(len(keys), start+chunkKeys)]
+		data := p.data
+		count, n := fillBytes(data, p.offs[:len(ks)+1], ks)
+		if count == 0 {
+			data = bigKey(len(ks[0]))
+			count, n = fillBytes(data, p.offs[:2], ks[:1])
+		}
+		if s := fn(start, data[:n], p.offs[:count+1]); s != 0 {
+			return s
+		}
+		start += count
+	}
+	return 0
+}
+
+// fillStrings copies keys into data, writing end offsets to offs[1:]
+// (len(offs) = len(keys)+1), until one does not fit; it returns how many
+// keys and bytes it packed.
+func fillStrings(data []byte, offs []uint32, keys []string) (count, n int) {
+	offs = offs[:len(keys)+1]
+	le := binary.LittleEndian
+	for i, k := range keys {
+		l := len(k)
+		if l > len(data)-n {
+			return i, n
+		}
+		if l >= 8 && l <= 16 { // the common size, inline
+			b := unsafe.Slice(unsafe.StringData(k), l)
+			lo, hi := le.Uint64(b), le.Uint64(b[l-8:])
+			le.PutUint64(data[n:], lo)
+			le.PutUint64(data[n+l-8:], hi)
+			n += l
+		} else {
+			n = putOther(data, n, k)
+		}
+		offs[i+1] = uint32(n)
+	}
+	return len(keys), n
+}
+
+// fillBytes is fillStrings for byte slices.
+func fillBytes(data []byte, offs []uint32, keys [][]byte) (count, n int) {
+	offs = offs[:len(keys)+1]
+	le := binary.LittleEndian
+	for i, k := range keys {
+		l := len(k)
+		if l > len(data)-n {
+			return i, n
+		}
+		if l >= 8 && l <= 16 {
+			lo, hi := le.Uint64(k), le.Uint64(k[l-8:])
+			le.PutUint64(data[n:], lo)
+			le.PutUint64(data[n+l-8:], hi)
+			n += l
+		} else {
+			n = putOther(data, n, unsafe.String(unsafe.SliceData(k), l))
+		}
+		offs[i+1] = uint32(n)
+	}
+	return len(keys), n
+}
+
+// bigKey returns a buffer for one key larger than a chunk (a call of its own).
+func bigKey(n int) []byte {
+	if uint64(n) > math.MaxUint32 {
+		panic("sketches: a key in a batch is 4 GiB or longer (packed offsets are 32-bit)")
+	}
+	return make([]byte, n)
+}
+
+// putOther copies k to data[n:] (which has room) for keys outside 8-16
+// bytes (the fill loops copy those inline with two overlapping 8-byte
+// moves): overlapping 4- or 8-byte moves up to 32 bytes, memmove beyond.
+// It returns the end.
+func putOther(data []byte, n int, k string) int {
+	l := len(k)
+	b := unsafe.Slice(unsafe.StringData(k), l)
+	le := binary.LittleEndian
+	switch {
+	case l > 16 && l <= 32:
+		a, c := le.Uint64(b), le.Uint64(b[8:])
+		d, e := le.Uint64(b[l-16:]), le.Uint64(b[l-8:])
+		le.PutUint64(data[n:], a)
+		le.PutUint64(data[n+8:], c)
+		le.PutUint64(data[n+l-16:], d)
+		le.PutUint64(data[n+l-8:], e)
+	case l >= 4 && l < 8:
+		lo, hi := le.Uint32(b), le.Uint32(b[l-4:])
+		le.PutUint32(data[n:], lo)
+		le.PutUint32(data[n+l-4:], hi)
+	default:
+		copy(data[n:], b)
+	}
+	return n + l
+}
+
+// longestKey returns the index and length of the longest key.
+func longestKey[K keyList](keys K) (int, int) {
+	at, longest := -1, -1
+	switch ks := any(keys).(type) {
+	case []string:
+		for i, k := range ks {
+			if len(k) > longest {
+				at, longest = i, len(k)
+			}
+		}
+	case [][]byte:
+		for i, k := range ks {
+			if len(k) > longest {
+				at, longest = i, len(k)
+			}
+		}
+	}
+	return at, longest
+}
+
+// boolsFor returns out[:n] when out can hold n results, else a new slice.
+func boolsFor(out []bool, n int) []bool {
+	if cap(out) >= n {
+		return out[:n]
+	}
+	return make([]bool, n)
+}
+
+// u64sFor is boolsFor for uint64 results.
+func u64sFor(out []uint64, n int) []uint64 {
+	if cap(out) >= n {
+		return out[:n]
+	}
+	return make([]uint64, n)
+}
+
+func countTrue(v []bool) int {
+	n := 0
+	for _, b := range v {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// ---- wrap, import, export ---------------------------------------------------------
+
+// wrapImage checks b for the zero-copy path: 8-byte alignment, a sound
+// common header of family f, and then check (an O(1) call that validates the
+// family header against the length). It returns b cut to the image length.
+func wrapImage(op string, b []byte, f Family, check func([]byte) int32) ([]byte, error) {
+	if len(b) > 0 && uintptr(unsafe.Pointer(&b[0]))%minAlign != 0 {
+		return nil, &Error{Code: StatusMisaligned, Op: op,
+			Detail: "a live image must start on an 8-byte boundary; copy it into aligned memory or use UnmarshalBinary"}
+	}
+	info, s := cInspect(b)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	if info.Family != f {
+		return nil, &Error{Code: StatusWrongFamily, Op: op, Detail: "the image holds a " + info.Family.String()}
+	}
+	b = b[:info.ImageBytes:info.ImageBytes]
+	if s := check(b); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return b, nil
+}
+
+// importImage checks untrusted bytes (headers, exact length, checksum and,
+// for the families that have them, body rules) and copies them into a new
+// live image of liveLen bytes. Nothing is kept from data.
+func importImage(op string, data []byte, f Family, liveLen int) ([]byte, error) {
+	if liveLen < len(data) {
+		liveLen = len(data)
+	}
+	dst, err := newImage(op, uint64(max(liveLen, prefAlign)))
+	if err != nil {
+		return nil, err
+	}
+	if s := cImport(f, data, dst); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	info, s := cInspect(dst)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return dst[:info.ImageBytes:info.ImageBytes], nil
+}
+
+// appendExport appends the exported image (checksum written, size bytes at
+// most) to dst.
+func appendExport(op string, f Family, b []byte, size int, dst []byte) ([]byte, error) {
+	n := len(dst)
+	if cap(dst)-n < size {
+		grown := make([]byte, n, n+size)
+		copy(grown, dst)
+		dst = grown
+	}
+	w, s := cExport(f, b, dst[n:n+size])
+	if s != 0 {
+		return dst[:n], errorOf(op, s)
+	}
+	return dst[:n+w], nil
+}
+
+// ---- batches shared by the membership filters ---------------------------------
+
+// filterAdd adds packed keys to a membership filter; out (nil, or one slot
+// per key) receives the per-key flags of the C call (was new; for the
+// cuckoo filter: added). It returns the status of the first failing call.
+func filterAdd[K keyList](f Family, b []byte, keys K, out []bool) int32 {
+	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
+		var o []bool
+		if out != nil {
+			o = out[start : start+len(offs)-1]
+		}
+		return cFilterAddPacked(f, b, data, offs, o)
+	})
+}
+
+// filterContains answers packed keys into out (len(keys) slots).
+func filterContains[K keyList](f Family, b []byte, keys K, out []bool) int32 {
+	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
+		return cFilterContainsPacked(f, b, data, offs, out[start:start+len(offs)-1])
+	})
+}

@@ -1,0 +1,255 @@
+package sketches
+
+// CountingBloom is a counting Bloom filter: 4-bit saturating counters
+// instead of bits, so keys can be removed. A counter at 15 is never
+// decremented, so there is never a false negative; removing a key that is
+// absent reports ErrNotPresent and changes nothing.
+//
+// Its image lives in Go memory (or the caller's bytes for
+// WrapCountingBloom). The zero value holds no image; only UnmarshalBinary
+// may be called on it.
+//
+// Concurrency: the reading methods (Contains*, Stats, OverCapacity, Size,
+// Clone, MarshalBinary, AppendBinary) may run concurrently; the changing
+// ones (Add*, Remove*, Merge, Clear, UnmarshalBinary) need exclusive access.
+type CountingBloom struct {
+	img []byte
+}
+
+// CountingBloomStats are the statistics of a counting Bloom filter.
+type CountingBloomStats struct {
+	Params            BloomParams   // parameters (Bits = counters)
+	Seed              uint64        // hash seed
+	AddCalls          uint64        // add calls
+	Removes           uint64        // successful removals
+	Items             uint64        // items stored: add calls minus successful removals
+	NonzeroCounters   uint64        // counters above zero
+	SaturatedCounters uint64        // counters stuck at 15
+	EstimatedFPR      float64       // current false-positive rate from the non-zero counters
+	Capacity          CapacityFlags // over-capacity flags, 0 while within the plan
+}
+
+// NewCountingBloom returns an empty counting filter planned for items
+// distinct items at false-positive rate fpr (planned like a Bloom filter,
+// one 4-bit counter per bit: four times its memory).
+func NewCountingBloom(items uint64, fpr float64, opts ...Option) (*CountingBloom, error) {
+	p, err := PlanBloom(items, fpr)
+	if err != nil {
+		return nil, err
+	}
+	return NewCountingBloomWithParams(p, opts...)
+}
+
+// NewCountingBloomWithParams returns an empty counting filter with explicit
+// parameters (Bits = number of counters).
+func NewCountingBloomWithParams(p BloomParams, opts ...Option) (*CountingBloom, error) {
+	const op = "NewCountingBloom"
+	o := applyOptions(opts)
+	n, s := cBloomSize(p, true)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	b, err := newImage(op, n)
+	if err != nil {
+		return nil, err
+	}
+	if s := cBloomInit(b, p, o.seed, true); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return &CountingBloom{img: b}, nil
+}
+
+// WrapCountingBloom uses b, a counting Bloom image in caller memory,
+// without copying (see WrapBloom for the rules).
+func WrapCountingBloom(b []byte) (*CountingBloom, error) {
+	img, err := wrapImage("WrapCountingBloom", b, FamilyCountingBloom, func(b []byte) int32 {
+		_, s := cFilterCapacity(FamilyCountingBloom, b)
+		return s
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &CountingBloom{img: img}, nil
+}
+
+// Add adds a byte key (increments its counters, saturating at 15) and
+// reports whether it was new (some counter was 0).
+func (f *CountingBloom) Add(key []byte) bool {
+	n, s := cCountingAdd(f.img, bytesPtr(key), len(key))
+	must("CountingBloom.Add", s)
+	return n
+}
+
+// AddString adds a string key and reports whether it was new.
+func (f *CountingBloom) AddString(key string) bool {
+	n, s := cCountingAdd(f.img, strPtr(key), len(key))
+	must("CountingBloom.AddString", s)
+	return n
+}
+
+// AddUint64 adds an integer key and reports whether it was new.
+func (f *CountingBloom) AddUint64(key uint64) bool {
+	n, s := cCountingAddU64(f.img, key)
+	must("CountingBloom.AddUint64", s)
+	return n
+}
+
+// Contains reports false when key is certainly not in the filter.
+func (f *CountingBloom) Contains(key []byte) bool {
+	r, s := cCountingContains(f.img, bytesPtr(key), len(key))
+	must("CountingBloom.Contains", s)
+	return r
+}
+
+// ContainsString is Contains for a string key.
+func (f *CountingBloom) ContainsString(key string) bool {
+	r, s := cCountingContains(f.img, strPtr(key), len(key))
+	must("CountingBloom.ContainsString", s)
+	return r
+}
+
+// ContainsUint64 is Contains for an integer key.
+func (f *CountingBloom) ContainsUint64(key uint64) bool {
+	r, s := cCountingContainsU64(f.img, key)
+	must("CountingBloom.ContainsUint64", s)
+	return r
+}
+
+// Remove removes one occurrence of a byte key (decrements its counters;
+// saturated counters stay 15). A key with some counter at 0 gives an error
+// matching ErrNotPresent and nothing changes. Only remove keys that were
+// added: removing a false positive can cause false negatives for others.
+func (f *CountingBloom) Remove(key []byte) error {
+	return errorOf("CountingBloom.Remove", cCountingRemove(f.img, bytesPtr(key), len(key)))
+}
+
+// RemoveString is Remove for a string key.
+func (f *CountingBloom) RemoveString(key string) error {
+	return errorOf("CountingBloom.RemoveString", cCountingRemove(f.img, strPtr(key), len(key)))
+}
+
+// RemoveUint64 is Remove for an integer key.
+func (f *CountingBloom) RemoveUint64(key uint64) error {
+	return errorOf("CountingBloom.RemoveUint64", cCountingRemoveU64(f.img, key))
+}
+
+// AddStrings adds many string keys (packed batches).
+func (f *CountingBloom) AddStrings(keys []string) {
+	must("CountingBloom.AddStrings", filterAdd(FamilyCountingBloom, f.img, keys, nil))
+}
+
+// AddBytes adds many byte keys (packed batches).
+func (f *CountingBloom) AddBytes(keys [][]byte) {
+	must("CountingBloom.AddBytes", filterAdd(FamilyCountingBloom, f.img, keys, nil))
+}
+
+// AddUint64s adds many integer keys in one call.
+func (f *CountingBloom) AddUint64s(keys []uint64) {
+	must("CountingBloom.AddUint64s", cFilterAddU64s(FamilyCountingBloom, f.img, keys, nil))
+}
+
+// ContainsStrings answers Contains for many string keys into results (see
+// Bloom.ContainsStrings).
+func (f *CountingBloom) ContainsStrings(keys []string, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("CountingBloom.ContainsStrings", filterContains(FamilyCountingBloom, f.img, keys, out))
+	return out
+}
+
+// ContainsBytes answers Contains for many byte keys.
+func (f *CountingBloom) ContainsBytes(keys [][]byte, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("CountingBloom.ContainsBytes", filterContains(FamilyCountingBloom, f.img, keys, out))
+	return out
+}
+
+// ContainsUint64s answers Contains for many integer keys.
+func (f *CountingBloom) ContainsUint64s(keys []uint64, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("CountingBloom.ContainsUint64s", cFilterContainsU64s(FamilyCountingBloom, f.img, keys, out))
+	return out
+}
+
+// RemoveStrings removes many string keys and returns how many were
+// removed; when some were not present (nothing changed for them) the error
+// matches ErrNotPresent.
+func (f *CountingBloom) RemoveStrings(keys []string) (int, error) {
+	return removeKeys(f.img, keys, "CountingBloom.RemoveStrings")
+}
+
+// RemoveBytes removes many byte keys (see RemoveStrings).
+func (f *CountingBloom) RemoveBytes(keys [][]byte) (int, error) {
+	return removeKeys(f.img, keys, "CountingBloom.RemoveBytes")
+}
+
+// RemoveUint64s removes many integer keys (see RemoveStrings).
+func (f *CountingBloom) RemoveUint64s(keys []uint64) (int, error) {
+	out := make([]bool, len(keys))
+	must("CountingBloom.RemoveUint64s", cCountingRemoveU64s(f.img, keys, out))
+	return removedResult("CountingBloom.RemoveUint64s", out)
+}
+
+func removeKeys[K keyList](b []byte, keys K, op string) (int, error) {
+	out := make([]bool, len(keys))
+	must(op, packed(keys, func(start int, data []byte, offs []uint32) int32 {
+		return cCountingRemovePacked(b, data, offs, out[start:start+len(offs)-1])
+	}))
+	return removedResult(op, out)
+}
+
+func removedResult(op string, removed []bool) (int, error) {
+	n := countTrue(removed)
+	if n < len(removed) {
+		return n, &Error{Code: StatusNotPresent, Op: op, Detail: itoa(len(removed)-n) + " of " + itoa(len(removed)) + " keys were not present"}
+	}
+	return n, nil
+}
+
+// Merge adds other's counters into f (saturating): f then holds both
+// multisets. Equal counters, probes and seed required (else ErrIncompatible
+// and f unchanged).
+func (f *CountingBloom) Merge(other *CountingBloom) error {
+	return errorOf("CountingBloom.Merge", cMerge(FamilyCountingBloom, f.img, other.img))
+}
+
+// Stats returns the filter's statistics, O(1).
+func (f *CountingBloom) Stats() CountingBloomStats {
+	st, s := cCountingStats(f.img)
+	must("CountingBloom.Stats", s)
+	return st
+}
+
+// OverCapacity returns the over-capacity signal, O(1): 0 while within the plan.
+func (f *CountingBloom) OverCapacity() CapacityFlags {
+	c, s := cFilterCapacity(FamilyCountingBloom, f.img)
+	must("CountingBloom.OverCapacity", s)
+	return c
+}
+
+// Clear removes every key; parameters and seed stay.
+func (f *CountingBloom) Clear() { must("CountingBloom.Clear", cClear(FamilyCountingBloom, f.img)) }
+
+// Size returns the image size in bytes.
+func (f *CountingBloom) Size() int { return len(f.img) }
+
+// Clone returns an independent copy in new Go memory.
+func (f *CountingBloom) Clone() *CountingBloom { return &CountingBloom{img: cloneImage(f.img)} }
+
+// MarshalBinary returns the exported image (copy with checksum).
+func (f *CountingBloom) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+
+// AppendBinary appends the exported image to b.
+func (f *CountingBloom) AppendBinary(b []byte) ([]byte, error) {
+	return appendExport("CountingBloom.MarshalBinary", FamilyCountingBloom, f.img, len(f.img), b)
+}
+
+// UnmarshalBinary replaces f with the checked filter in data (see
+// Bloom.UnmarshalBinary).
+func (f *CountingBloom) UnmarshalBinary(data []byte) error {
+	b, err := importImage("CountingBloom.UnmarshalBinary", data, FamilyCountingBloom, len(data))
+	if err != nil {
+		return err
+	}
+	f.img = b
+	return nil
+}

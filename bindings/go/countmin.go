@@ -1,0 +1,236 @@
+package sketches
+
+// CountMin is a Count-Min sketch: width x depth counters of 32 or 64 bits
+// that saturate and never wrap, plain or conservative update, weights. An
+// estimate never falls below the true count, and exceeds it by more than
+// epsilon*N (N = total weight) with probability at most delta.
+//
+// Its image lives in Go memory (or the caller's bytes for WrapCountMin).
+// The zero value holds no image; only UnmarshalBinary may be called on it.
+//
+// Concurrency: the reading methods (Estimate*, Total, Stats, Size, Clone,
+// MarshalBinary, AppendBinary) may run concurrently; the changing ones
+// (Add*, Merge, Clear, UnmarshalBinary) need exclusive access.
+type CountMin struct {
+	img []byte
+}
+
+// CountMinParams are the parameters of a Count-Min sketch.
+type CountMinParams struct {
+	Width        uint64 // counters per row (1 ..= 2^32)
+	Depth        uint32 // rows (1 ..= 64)
+	CounterBits  uint32 // 32 or 64; counters saturate, never wrap
+	Conservative bool   // conservative update: raise counters only to min + weight
+}
+
+// CountMinStats are the statistics of a Count-Min sketch.
+type CountMinStats struct {
+	Params     CountMinParams // parameters
+	Seed       uint64         // hash seed
+	Total      uint64         // total weight added, N (saturating)
+	Epsilon    float64        // e / width
+	Delta      float64        // e^-depth
+	ErrorBound float64        // epsilon * N: exceeded with probability at most delta
+}
+
+// PlanCountMin plans from the guarantee: width = ceil(e/epsilon), depth =
+// ceil(ln(1/delta)), 32-bit counters, plain update (set CounterBits and
+// Conservative on the result to change those). Both must be in (0, 1).
+func PlanCountMin(epsilon, delta float64) (CountMinParams, error) {
+	p, s := cCountMinPlan(epsilon, delta)
+	return p, errorOf("PlanCountMin", s)
+}
+
+// PlanCountMinSize plans an explicit width x depth (32-bit counters, plain update).
+func PlanCountMinSize(width uint64, depth uint32) (CountMinParams, error) {
+	p, s := cCountMinPlanSize(width, depth)
+	return p, errorOf("PlanCountMinSize", s)
+}
+
+// NewCountMin returns an empty sketch planned for (epsilon, delta).
+func NewCountMin(epsilon, delta float64, opts ...Option) (*CountMin, error) {
+	p, err := PlanCountMin(epsilon, delta)
+	if err != nil {
+		return nil, err
+	}
+	return NewCountMinWithParams(p, opts...)
+}
+
+// NewCountMinWithParams returns an empty sketch with explicit parameters.
+func NewCountMinWithParams(p CountMinParams, opts ...Option) (*CountMin, error) {
+	const op = "NewCountMin"
+	o := applyOptions(opts)
+	n, s := cCountMinSize(p)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	b, err := newImage(op, n)
+	if err != nil {
+		return nil, err
+	}
+	if s := cCountMinInit(b, p, o.seed); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return &CountMin{img: b}, nil
+}
+
+// WrapCountMin uses b, a Count-Min image in caller memory, without copying
+// (see WrapBloom for the rules).
+func WrapCountMin(b []byte) (*CountMin, error) {
+	img, err := wrapImage("WrapCountMin", b, FamilyCountMin, func(b []byte) int32 {
+		_, s := cCountMinStats(b)
+		return s
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &CountMin{img: img}, nil
+}
+
+// Add adds weight occurrences of a byte key.
+func (c *CountMin) Add(key []byte, weight uint64) {
+	must("CountMin.Add", cCountMinAdd(c.img, bytesPtr(key), len(key), weight))
+}
+
+// AddString adds weight occurrences of a string key (its UTF-8 bytes).
+func (c *CountMin) AddString(key string, weight uint64) {
+	must("CountMin.AddString", cCountMinAdd(c.img, strPtr(key), len(key), weight))
+}
+
+// AddUint64 adds weight occurrences of an integer key (its 8 little-endian bytes).
+func (c *CountMin) AddUint64(key, weight uint64) {
+	must("CountMin.AddUint64", cCountMinAddU64(c.img, key, weight))
+}
+
+// AddStrings adds many string keys (packed batches); weights is nil (1
+// each) or holds one weight per key (it panics otherwise).
+func (c *CountMin) AddStrings(keys []string, weights []uint64) {
+	checkWeights(len(keys), weights)
+	must("CountMin.AddStrings", countMinAdd(c.img, keys, weights))
+}
+
+// AddBytes adds many byte keys (see AddStrings for weights).
+func (c *CountMin) AddBytes(keys [][]byte, weights []uint64) {
+	checkWeights(len(keys), weights)
+	must("CountMin.AddBytes", countMinAdd(c.img, keys, weights))
+}
+
+// AddUint64s adds many integer keys in one call (see AddStrings for weights).
+func (c *CountMin) AddUint64s(keys, weights []uint64) {
+	checkWeights(len(keys), weights)
+	must("CountMin.AddUint64s", cCountMinAddU64s(c.img, keys, weights))
+}
+
+func checkWeights(n int, weights []uint64) {
+	if weights != nil && len(weights) != n {
+		panic("sketches: " + itoa(len(weights)) + " weights for " + itoa(n) + " keys")
+	}
+}
+
+// chunkWeights returns the weights of keys [start, start+n), nil for nil.
+func chunkWeights(weights []uint64, start, n int) []uint64 {
+	if weights == nil {
+		return nil
+	}
+	return weights[start : start+n]
+}
+
+func countMinAdd[K keyList](b []byte, keys K, weights []uint64) int32 {
+	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
+		return cCountMinAddPacked(b, data, offs, chunkWeights(weights, start, len(offs)-1))
+	})
+}
+
+// Estimate returns the estimated count of a byte key: never below the truth.
+func (c *CountMin) Estimate(key []byte) uint64 {
+	e, s := cCountMinEstimate(c.img, bytesPtr(key), len(key))
+	must("CountMin.Estimate", s)
+	return e
+}
+
+// EstimateString is Estimate for a string key.
+func (c *CountMin) EstimateString(key string) uint64 {
+	e, s := cCountMinEstimate(c.img, strPtr(key), len(key))
+	must("CountMin.EstimateString", s)
+	return e
+}
+
+// EstimateUint64 is Estimate for an integer key.
+func (c *CountMin) EstimateUint64(key uint64) uint64 {
+	e, s := cCountMinEstimateU64(c.img, key)
+	must("CountMin.EstimateUint64", s)
+	return e
+}
+
+// EstimateStrings estimates many string keys: results[i] for keys[i],
+// written into results when it has room for len(keys) (nil allocates).
+func (c *CountMin) EstimateStrings(keys []string, results []uint64) []uint64 {
+	out := u64sFor(results, len(keys))
+	must("CountMin.EstimateStrings", countMinEstimate(c.img, keys, out))
+	return out
+}
+
+// EstimateBytes estimates many byte keys (see EstimateStrings).
+func (c *CountMin) EstimateBytes(keys [][]byte, results []uint64) []uint64 {
+	out := u64sFor(results, len(keys))
+	must("CountMin.EstimateBytes", countMinEstimate(c.img, keys, out))
+	return out
+}
+
+// EstimateUint64s estimates many integer keys (see EstimateStrings).
+func (c *CountMin) EstimateUint64s(keys []uint64, results []uint64) []uint64 {
+	out := u64sFor(results, len(keys))
+	must("CountMin.EstimateUint64s", cCountMinEstimateU64s(c.img, keys, out))
+	return out
+}
+
+func countMinEstimate[K keyList](b []byte, keys K, out []uint64) int32 {
+	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
+		return cCountMinEstimatePacked(b, data, offs, out[start:start+len(offs)-1])
+	})
+}
+
+// Total returns N, the total weight added (saturating).
+func (c *CountMin) Total() uint64 { return c.Stats().Total }
+
+// Merge adds other's counters into c (saturating): c then holds both
+// streams. Width, depth, counter width and seed must be equal (else
+// ErrIncompatible and c unchanged); the update modes may differ.
+func (c *CountMin) Merge(other *CountMin) error {
+	return errorOf("CountMin.Merge", cMerge(FamilyCountMin, c.img, other.img))
+}
+
+// Stats returns the sketch's statistics, O(1).
+func (c *CountMin) Stats() CountMinStats {
+	st, s := cCountMinStats(c.img)
+	must("CountMin.Stats", s)
+	return st
+}
+
+// Clear resets every counter and the total.
+func (c *CountMin) Clear() { must("CountMin.Clear", cClear(FamilyCountMin, c.img)) }
+
+// Size returns the image size in bytes.
+func (c *CountMin) Size() int { return len(c.img) }
+
+// Clone returns an independent copy in new Go memory.
+func (c *CountMin) Clone() *CountMin { return &CountMin{img: cloneImage(c.img)} }
+
+// MarshalBinary returns the exported image (copy with checksum).
+func (c *CountMin) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
+
+// AppendBinary appends the exported image to b.
+func (c *CountMin) AppendBinary(b []byte) ([]byte, error) {
+	return appendExport("CountMin.MarshalBinary", FamilyCountMin, c.img, len(c.img), b)
+}
+
+// UnmarshalBinary replaces c with the checked sketch in data (see
+// Bloom.UnmarshalBinary).
+func (c *CountMin) UnmarshalBinary(data []byte) error {
+	b, err := importImage("CountMin.UnmarshalBinary", data, FamilyCountMin, len(data))
+	if err != nil {
+		return err
+	}
+	c.img = b
+	return nil
+}

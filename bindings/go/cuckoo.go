@@ -1,0 +1,280 @@
+package sketches
+
+import "encoding/binary"
+
+// Cuckoo is a cuckoo filter: buckets of 4 fingerprints of 8, 12 or 16
+// bits (chosen from the target rate), membership with removal and counting,
+// loads of 95% and more. An insert that cannot place its item within 500
+// relocations reports ErrFull and leaves the filter byte-identical: nothing
+// already stored is lost.
+//
+// Its image lives in Go memory (or the caller's bytes for WrapCuckoo). The
+// zero value holds no image; only UnmarshalBinary may be called on it.
+//
+// Concurrency: the reading methods (Contains*, Count*, Stats, OverCapacity,
+// Size, Clone, MarshalBinary, AppendBinary) may run concurrently; the
+// changing ones (Add*, Remove*, Merge, Clear, UnmarshalBinary) need
+// exclusive access.
+type Cuckoo struct {
+	img []byte
+}
+
+// CuckooParams are the parameters of a cuckoo filter.
+type CuckooParams struct {
+	Buckets         uint64  // number of 4-slot buckets (any count, not only powers of two)
+	FingerprintBits uint32  // fingerprint width: 8, 12 or 16 bits
+	PlannedItems    uint64  // items the filter is planned for
+	PlannedFPR      float64 // false-positive rate planned at full load
+}
+
+// CuckooStats are the statistics of a cuckoo filter.
+type CuckooStats struct {
+	Params       CuckooParams  // parameters
+	Seed         uint64        // hash seed
+	Items        uint64        // stored items (fingerprints)
+	Load         float64       // Items / (Buckets * 4)
+	EstimatedFPR float64       // current false-positive rate bound at this load
+	Capacity     CapacityFlags // over-capacity flags, 0 while within the plan
+}
+
+// PlanCuckoo plans from expected items and target rate: the narrowest
+// fingerprint meeting fpr and ceil(items / 3.8) buckets (95% load). fpr
+// must be in (1.2e-4, 1).
+func PlanCuckoo(items uint64, fpr float64) (CuckooParams, error) {
+	p, s := cCuckooPlan(items, fpr)
+	return p, errorOf("PlanCuckoo", s)
+}
+
+// PlanCuckooBuckets plans an explicit bucket count and fingerprint width
+// (8, 12 or 16).
+func PlanCuckooBuckets(buckets uint64, fingerprintBits uint32) (CuckooParams, error) {
+	p, s := cCuckooPlanBuckets(buckets, fingerprintBits)
+	return p, errorOf("PlanCuckooBuckets", s)
+}
+
+// NewCuckoo returns an empty filter planned for items items at rate fpr.
+func NewCuckoo(items uint64, fpr float64, opts ...Option) (*Cuckoo, error) {
+	p, err := PlanCuckoo(items, fpr)
+	if err != nil {
+		return nil, err
+	}
+	return NewCuckooWithParams(p, opts...)
+}
+
+// NewCuckooWithParams returns an empty filter with explicit parameters.
+func NewCuckooWithParams(p CuckooParams, opts ...Option) (*Cuckoo, error) {
+	const op = "NewCuckoo"
+	o := applyOptions(opts)
+	n, s := cCuckooSize(p)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	b, err := newImage(op, n)
+	if err != nil {
+		return nil, err
+	}
+	if s := cCuckooInit(b, p, o.seed); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return &Cuckoo{img: b}, nil
+}
+
+// WrapCuckoo uses b, a cuckoo image in caller memory, without copying (see
+// WrapBloom for the rules).
+func WrapCuckoo(b []byte) (*Cuckoo, error) {
+	img, err := wrapImage("WrapCuckoo", b, FamilyCuckoo, func(b []byte) int32 {
+		_, s := cFilterCapacity(FamilyCuckoo, b)
+		return s
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Cuckoo{img: img}, nil
+}
+
+// Add inserts a byte key. When it cannot be placed the error matches
+// ErrFull and the filter is unchanged. Adding a key twice stores two copies
+// (see Count).
+func (f *Cuckoo) Add(key []byte) error {
+	return errorOf("Cuckoo.Add", cCuckooAdd(f.img, bytesPtr(key), len(key)))
+}
+
+// AddString is Add for a string key.
+func (f *Cuckoo) AddString(key string) error {
+	return errorOf("Cuckoo.AddString", cCuckooAdd(f.img, strPtr(key), len(key)))
+}
+
+// AddUint64 is Add for an integer key.
+func (f *Cuckoo) AddUint64(key uint64) error {
+	return errorOf("Cuckoo.AddUint64", cCuckooAddU64(f.img, key))
+}
+
+// Contains reports false when key is certainly not in the filter.
+func (f *Cuckoo) Contains(key []byte) bool {
+	r, s := cCuckooContains(f.img, bytesPtr(key), len(key))
+	must("Cuckoo.Contains", s)
+	return r
+}
+
+// ContainsString is Contains for a string key.
+func (f *Cuckoo) ContainsString(key string) bool {
+	r, s := cCuckooContains(f.img, strPtr(key), len(key))
+	must("Cuckoo.ContainsString", s)
+	return r
+}
+
+// ContainsUint64 is Contains for an integer key.
+func (f *Cuckoo) ContainsUint64(key uint64) bool {
+	r, s := cCuckooContainsU64(f.img, key)
+	must("Cuckoo.ContainsUint64", s)
+	return r
+}
+
+// Count returns how many copies of key's fingerprint are stored (0..8): at
+// least the times key was added and not removed.
+func (f *Cuckoo) Count(key []byte) int {
+	c, s := cCuckooCount(f.img, bytesPtr(key), len(key))
+	must("Cuckoo.Count", s)
+	return int(c)
+}
+
+// CountString is Count for a string key.
+func (f *Cuckoo) CountString(key string) int {
+	c, s := cCuckooCount(f.img, strPtr(key), len(key))
+	must("Cuckoo.CountString", s)
+	return int(c)
+}
+
+// CountUint64 is Count for an integer key.
+func (f *Cuckoo) CountUint64(key uint64) int {
+	var k [8]byte
+	binary.LittleEndian.PutUint64(k[:], key)
+	return f.Count(k[:])
+}
+
+// Remove removes one copy of a byte key; an absent key gives an error
+// matching ErrNotPresent and nothing changes. Only remove keys that were
+// added: removing a false positive deletes another key's fingerprint.
+func (f *Cuckoo) Remove(key []byte) error {
+	return errorOf("Cuckoo.Remove", cCuckooRemove(f.img, bytesPtr(key), len(key)))
+}
+
+// RemoveString is Remove for a string key.
+func (f *Cuckoo) RemoveString(key string) error {
+	return errorOf("Cuckoo.RemoveString", cCuckooRemove(f.img, strPtr(key), len(key)))
+}
+
+// RemoveUint64 is Remove for an integer key.
+func (f *Cuckoo) RemoveUint64(key uint64) error {
+	return errorOf("Cuckoo.RemoveUint64", cCuckooRemoveU64(f.img, key))
+}
+
+// AddStrings inserts many string keys (packed batches) and returns how
+// many were placed; when some did not fit (nothing changed for them) the
+// error matches ErrFull.
+func (f *Cuckoo) AddStrings(keys []string) (int, error) {
+	return cuckooAdd(f.img, keys, "Cuckoo.AddStrings")
+}
+
+// AddBytes inserts many byte keys (see AddStrings).
+func (f *Cuckoo) AddBytes(keys [][]byte) (int, error) {
+	return cuckooAdd(f.img, keys, "Cuckoo.AddBytes")
+}
+
+// AddUint64s inserts many integer keys (see AddStrings).
+func (f *Cuckoo) AddUint64s(keys []uint64) (int, error) {
+	out := make([]bool, len(keys))
+	must("Cuckoo.AddUint64s", cFilterAddU64s(FamilyCuckoo, f.img, keys, out))
+	return addedResult("Cuckoo.AddUint64s", out)
+}
+
+func cuckooAdd[K keyList](b []byte, keys K, op string) (int, error) {
+	out := make([]bool, len(keys))
+	must(op, filterAdd(FamilyCuckoo, b, keys, out))
+	return addedResult(op, out)
+}
+
+func addedResult(op string, added []bool) (int, error) {
+	n := countTrue(added)
+	if n < len(added) {
+		return n, &Error{Code: StatusFull, Op: op, Detail: itoa(len(added)-n) + " of " + itoa(len(added)) + " keys did not fit"}
+	}
+	return n, nil
+}
+
+// ContainsStrings answers Contains for many string keys into results (see
+// Bloom.ContainsStrings).
+func (f *Cuckoo) ContainsStrings(keys []string, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Cuckoo.ContainsStrings", filterContains(FamilyCuckoo, f.img, keys, out))
+	return out
+}
+
+// ContainsBytes answers Contains for many byte keys.
+func (f *Cuckoo) ContainsBytes(keys [][]byte, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Cuckoo.ContainsBytes", filterContains(FamilyCuckoo, f.img, keys, out))
+	return out
+}
+
+// ContainsUint64s answers Contains for many integer keys.
+func (f *Cuckoo) ContainsUint64s(keys []uint64, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Cuckoo.ContainsUint64s", cFilterContainsU64s(FamilyCuckoo, f.img, keys, out))
+	return out
+}
+
+// Merge inserts every fingerprint of other into f, all or nothing: when
+// they do not all fit the error matches ErrFull and f is unchanged. Same
+// buckets, width and seed required (else ErrIncompatible). It uses a
+// temporary buffer of f's size.
+func (f *Cuckoo) Merge(other *Cuckoo) error {
+	const op = "Cuckoo.Merge"
+	scratch, err := newImage(op, uint64(len(f.img)))
+	if err != nil {
+		return err
+	}
+	return errorOf(op, cCuckooMerge(f.img, other.img, scratch))
+}
+
+// Stats returns the filter's statistics, O(1).
+func (f *Cuckoo) Stats() CuckooStats {
+	st, s := cCuckooStats(f.img)
+	must("Cuckoo.Stats", s)
+	return st
+}
+
+// OverCapacity returns the over-capacity signal, O(1): 0 while within the plan.
+func (f *Cuckoo) OverCapacity() CapacityFlags {
+	c, s := cFilterCapacity(FamilyCuckoo, f.img)
+	must("Cuckoo.OverCapacity", s)
+	return c
+}
+
+// Clear removes every item.
+func (f *Cuckoo) Clear() { must("Cuckoo.Clear", cClear(FamilyCuckoo, f.img)) }
+
+// Size returns the image size in bytes.
+func (f *Cuckoo) Size() int { return len(f.img) }
+
+// Clone returns an independent copy in new Go memory.
+func (f *Cuckoo) Clone() *Cuckoo { return &Cuckoo{img: cloneImage(f.img)} }
+
+// MarshalBinary returns the exported image (copy with checksum).
+func (f *Cuckoo) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+
+// AppendBinary appends the exported image to b.
+func (f *Cuckoo) AppendBinary(b []byte) ([]byte, error) {
+	return appendExport("Cuckoo.MarshalBinary", FamilyCuckoo, f.img, len(f.img), b)
+}
+
+// UnmarshalBinary replaces f with the checked filter in data (see
+// Bloom.UnmarshalBinary).
+func (f *Cuckoo) UnmarshalBinary(data []byte) error {
+	b, err := importImage("Cuckoo.UnmarshalBinary", data, FamilyCuckoo, len(data))
+	if err != nil {
+		return err
+	}
+	f.img = b
+	return nil
+}

@@ -1,0 +1,130 @@
+package sketches
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestCuckoo(t *testing.T) {
+	const n = 3000
+	ks := mixedKeys("cuckoo-", n)
+	ints := u64Keys(0, n)
+	single, err := NewCuckoo(2*n, 0.01, WithSeed(11))
+	check(t, err)
+	for _, k := range ks {
+		check(t, single.AddString(k))
+	}
+	for _, k := range ints {
+		check(t, single.AddUint64(k))
+	}
+	for _, form := range []string{"strings", "bytes"} {
+		batch, _ := NewCuckoo(2*n, 0.01, WithSeed(11))
+		var added int
+		if form == "strings" {
+			added, err = batch.AddStrings(ks)
+		} else {
+			added, err = batch.AddBytes(byteKeys(ks))
+		}
+		check(t, err)
+		a2, err := batch.AddUint64s(ints)
+		check(t, err)
+		if added != n || a2 != n {
+			t.Fatal(added, a2)
+		}
+		sameImage(t, "Cuckoo batch "+form, single, batch)
+	}
+	absent := keys("absent-", 0, n)
+	res := single.ContainsStrings(absent, nil)
+	resB := single.ContainsBytes(byteKeys(absent), nil)
+	for i, k := range absent {
+		if res[i] != single.ContainsString(k) || resB[i] != single.Contains([]byte(k)) {
+			t.Fatal("batch and single answers differ")
+		}
+	}
+	if countTrue(single.ContainsStrings(ks, nil)) != n || countTrue(single.ContainsUint64s(ints, nil)) != n {
+		t.Fatal("false negative")
+	}
+	if single.CountString(ks[9]) < 1 || single.Count([]byte(ks[9])) < 1 || single.CountUint64(ints[9]) < 1 {
+		t.Fatal("count")
+	}
+	if !single.Contains(le8(ints[4])) {
+		t.Fatal("integer key and its 8 little-endian bytes")
+	}
+
+	// Counts, removal.
+	f, _ := NewCuckoo(100, 0.01)
+	check(t, f.Add([]byte("dup")))
+	check(t, f.AddString("dup"))
+	if f.CountString("dup") != 2 || f.Stats().Items != 2 {
+		t.Fatal("duplicates")
+	}
+	check(t, f.RemoveString("dup"))
+	check(t, f.Remove([]byte("dup")))
+	if f.ContainsString("dup") {
+		t.Fatal("removed key still present")
+	}
+	if err := f.RemoveString("dup"); !errors.Is(err, ErrNotPresent) {
+		t.Fatal(err)
+	}
+	check(t, f.AddUint64(5))
+	check(t, f.RemoveUint64(5))
+	if err := f.RemoveUint64(5); !errors.Is(err, ErrNotPresent) {
+		t.Fatal(err)
+	}
+
+	// Full: a failed insert leaves the image byte-identical.
+	p, err := PlanCuckooBuckets(4, 8)
+	check(t, err)
+	tiny, err := NewCuckooWithParams(p)
+	check(t, err)
+	var full error
+	for i := uint64(0); full == nil; i++ {
+		before := marshal(t, tiny)
+		if full = tiny.AddUint64(i); full != nil {
+			if !errors.Is(full, ErrFull) || string(marshal(t, tiny)) != string(before) {
+				t.Fatalf("full insert: %v", full)
+			}
+		}
+	}
+	if tiny.Stats().Load < 0.75 {
+		t.Fatalf("load at the first failure %v", tiny.Stats().Load)
+	}
+	if placed, err := tiny.AddStrings([]string{"x", "y", "z", "w"}); !errors.Is(err, ErrFull) || placed == 4 {
+		t.Fatal(placed, err)
+	}
+
+	// Merge == one filter of both streams (all or nothing).
+	a, _ := NewCuckoo(2*n, 0.01, WithSeed(11))
+	b, _ := NewCuckoo(2*n, 0.01, WithSeed(11))
+	_, _ = a.AddStrings(ks)
+	_, _ = b.AddUint64s(ints)
+	check(t, a.Merge(b))
+	if a.Stats().Items != 2*n || countTrue(a.ContainsUint64s(ints, nil)) != n || countTrue(a.ContainsStrings(ks, nil)) != n {
+		t.Fatal("merge")
+	}
+	if err := tiny.Merge(tiny.Clone()); !errors.Is(err, ErrFull) {
+		t.Fatalf("merge into a full filter: %v", err)
+	}
+	other, _ := NewCuckoo(2*n, 0.01, WithSeed(12))
+	if err := a.Merge(other); !errors.Is(err, ErrIncompatible) {
+		t.Fatal(err)
+	}
+
+	st := single.Stats()
+	if st.Items != 2*n || st.Seed != 11 || st.Params.FingerprintBits != 12 || single.OverCapacity() != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+	c := single.Clone()
+	c.Clear()
+	if c.Stats().Items != 0 || c.ContainsString(ks[0]) {
+		t.Fatal("clear")
+	}
+	if _, err := PlanCuckoo(100, 1e-6); !errors.Is(err, ErrInvalidParameter) {
+		t.Fatal(err)
+	}
+	checkImage(t, single, FamilyCuckoo, WrapCuckoo)
+	mem := alignedCopy(marshal(t, single), 0)
+	w, err := WrapCuckoo(mem)
+	check(t, err)
+	wrapShares(t, mem, func() { check(t, w.RemoveString(ks[0])) })
+}

@@ -1,0 +1,99 @@
+// Package sketches is the Go binding of libsketches: probabilistic sketches
+// whose state is one contiguous image in Go memory, byte for byte the image
+// the C, C++, Java and Python bindings read and write.
+//
+// # Families
+//
+// One type per family, each with constructors from the parameters users
+// plan with:
+//
+//	Bloom          NewBloom(items, fpr)            membership, add-and-report-new, union/intersection
+//	SplitBlock     NewSplitBlock(items, fpr)       fastest membership; Parquet-compatible mode
+//	CountingBloom  NewCountingBloom(items, fpr)    membership with removal
+//	Cuckoo         NewCuckoo(items, fpr)           membership with removal and counts, compact
+//	HLL            NewHLL(precision)               distinct count (HyperLogLog)
+//	ULL            NewULL(precision)               distinct count in less memory (UltraLogLog)
+//	CountMin       NewCountMin(epsilon, delta)     frequencies, never below the truth
+//	TopK           NewTopK(capacity, maxKeyLen)    heavy hitters (Space-Saving)
+//	MinHash        NewMinHash(k)                   Jaccard similarity
+//
+// Every type has methods for []byte, string and uint64 keys, batch methods
+// (AddStrings, AddBytes, AddUint64s, ContainsStrings, EstimateStrings, ...)
+// that cross into C once per few thousand keys, merging, statistics,
+// MarshalBinary/UnmarshalBinary/AppendBinary, and a zero-copy Wrap function.
+//
+// # Memory
+//
+// A sketch's image lives in Go memory: a []uint64 allocated by the
+// constructor (8-byte alignment is what the library requires; images are
+// placed on 64-byte boundaries), or the caller's bytes for the Wrap
+// functions. There is nothing to free, no finalizer and no C allocation;
+// the garbage collector reclaims a sketch like any slice. Size reports the
+// image length: the whole memory of the sketch.
+//
+// # Hashing
+//
+// Keys hash by one rule in every language: string keys are their UTF-8
+// bytes, []byte keys their bytes, uint64 keys their 8 little-endian bytes
+// (so AddUint64(k) and Add(le8(k)) are the same key), hashed with XXH3-64
+// and the image's seed (WithSeed; default 0). A sketch built in Go answers
+// a query made from C, Java or Python for the same key, and the reverse.
+//
+// # Images and errors
+//
+// MarshalBinary returns the exported image (a copy with its checksum
+// written); UnmarshalBinary checks untrusted bytes (headers, exact length,
+// checksum and, where the format has them, body rules) before using them,
+// so damaged bytes give an error instead of wrong answers. The Wrap
+// functions (WrapBloom, ...) use an image in place, for example an mmap'ed
+// file: they check the 8-byte alignment (ErrMisaligned) and the header, not
+// the checksum; call Verify first for untrusted bytes. Inspect tells the
+// family of any image.
+//
+// Every error is an *Error carrying the C status code (use errors.As), and
+// matches the sentinels ErrFull, ErrNotPresent, ErrCorrupt, ErrWrongFamily,
+// ErrIncompatible, ErrKeyTooLong, ... with errors.Is. Operations that cannot
+// fail on a sound image (Add, Contains, Estimate, Stats, ...) return no
+// error; they panic with an *Error only when called on a zero value, or on
+// a wrapped image that other code rewrote or that was never verified and
+// holds a body its format forbids.
+//
+// # Concurrency
+//
+// Concurrent queries on one sketch are safe (the C library only reads the
+// image); writes need exclusive access (for example a sync.RWMutex: RLock
+// around queries, Lock around adds and merges). Each type's documentation
+// lists which methods read and which write. Distinct sketches are
+// independent.
+//
+// # Building and linking
+//
+// The package links libsketches through cgo with
+//
+//	#cgo pkg-config: sketches
+//
+// so a Go program outside the repository builds once libsketches is
+// installed: run `make install PREFIX=/usr/local` (or any prefix) in the
+// repository, and when the prefix is not a system one point pkg-config at
+// it with PKG_CONFIG_PATH=$PREFIX/lib/pkgconfig. By default the program
+// links libsketches.so and finds libsketches.so.0 at run time (through the
+// loader's path: ldconfig for a system prefix, LD_LIBRARY_PATH or an rpath
+// otherwise). Build with -tags sketches_static to link libsketches.a
+// instead (pkg-config's "sketches-static", installed alongside): the binary
+// then needs nothing at run time. Go's build cache does not notice a
+// reinstalled libsketches; run `go clean -cache` after upgrading it.
+//
+// Inside the repository, `make go-test` builds the library, installs it
+// into target/go-prefix, and runs vet, the tests (also under -race and
+// GOEXPERIMENT=cgocheck2, statically linked) and a bounded fuzz run.
+//
+// # Boundary
+//
+// All cgo calls live in one file. Batches of strings or byte slices are
+// packed into one data buffer and count+1 uint32 offsets (the library's
+// _packed forms, the Arrow Binary layout): no per-key Go pointer is passed
+// to C, which the cgo pointer rules forbid for a slice of key descriptors,
+// and the calls are legal under GOEXPERIMENT=cgocheck2. Integer batches use
+// the _u64_batch forms directly. Every C function is declared
+// #cgo nocallback and, where legal, #cgo noescape.
+package sketches

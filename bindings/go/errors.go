@@ -1,0 +1,137 @@
+package sketches
+
+import "strconv"
+
+// Status is a status code of the C library (sketch_status): stable numbers,
+// never reused, StatusOK = 0. Its text is the library's own
+// (sketch_status_str).
+type Status int32
+
+// The status codes of include/sketches.h (SKETCH_*).
+const (
+	StatusOK                 Status = 0  // success
+	StatusNullPointer        Status = 1  // a required pointer was NULL
+	StatusBufferTooSmall     Status = 2  // the buffer is shorter than the image needs
+	StatusMisaligned         Status = 3  // the buffer does not start on an 8-byte boundary
+	StatusInvalidParameter   Status = 4  // a sketch parameter is out of range
+	StatusInvalidArgument    Status = 5  // a call argument is inconsistent
+	StatusBadMagic           Status = 6  // the bytes are not a sketch image
+	StatusUnsupportedVersion Status = 7  // the image was written by a newer format version
+	StatusWrongFamily        Status = 8  // the image holds a different sketch family
+	StatusCorruptHeader      Status = 9  // the image header is inconsistent
+	StatusChecksumMismatch   Status = 10 // the checksum does not match: the bytes were damaged
+	StatusLengthMismatch     Status = 11 // the byte count differs from the recorded image length
+	StatusIncompatible       Status = 12 // the sketches differ in parameters, seed or hash
+	StatusUnsupportedHash    Status = 13 // the image names a hash this family cannot use
+	StatusOverlap            Status = 14 // source and destination overlap (merging a sketch into itself)
+	StatusInternalError      Status = 15 // reserved, no longer produced
+	StatusNotPresent         Status = 16 // a removal found the item absent; nothing changed
+	StatusFull               Status = 17 // the filter has no room for the item; nothing changed
+	StatusCorruptBody        Status = 18 // the image body holds values its format forbids
+	StatusCompactImage       Status = 19 // a compact exported image: unmarshal it, do not wrap it
+	StatusKeyTooLong         Status = 20 // the key is longer than the sketch's maximum; nothing changed
+)
+
+// String returns the library's text for the status ("unknown status code"
+// for numbers it does not know).
+func (s Status) String() string {
+	return statusText(int32(s))
+}
+
+// Error is the error type of this package: the C status code, its text, and
+// the operation that failed. Use errors.As to read the code, and errors.Is
+// with the sentinel values (ErrFull, ErrNotPresent, ErrCorrupt, ...) to test
+// for the common cases.
+type Error struct {
+	// Code is the C library's status code.
+	Code Status
+	// Op names the Go operation, for example "Bloom.UnmarshalBinary".
+	Op string
+	// Detail is extra context added by the binding (may be empty).
+	Detail string
+}
+
+// Error returns "sketches: <op>: <status text> [(<detail>)]".
+func (e *Error) Error() string {
+	msg := "sketches: "
+	if e.Op != "" {
+		msg += e.Op + ": "
+	}
+	msg += e.Code.String()
+	if e.Detail != "" {
+		msg += " (" + e.Detail + ")"
+	}
+	return msg
+}
+
+// Is reports whether target is a sentinel (or any *Error) this error
+// matches: the same status code, or, for ErrCorrupt, any code that means the
+// bytes are not a sound image (bad magic, corrupt header or body, checksum
+// or length mismatch).
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	if !ok {
+		return false
+	}
+	if t == ErrCorrupt {
+		return e.Code.corrupt()
+	}
+	return t.Code == e.Code && (t.Op == "" || t.Op == e.Op)
+}
+
+func (s Status) corrupt() bool {
+	switch s {
+	case StatusBadMagic, StatusCorruptHeader, StatusChecksumMismatch, StatusLengthMismatch, StatusCorruptBody:
+		return true
+	}
+	return false
+}
+
+// Sentinel errors for errors.Is. Every error this package returns is an
+// *Error; these match by status code.
+var (
+	// ErrFull: a cuckoo filter could not place an item (nothing changed),
+	// or a merge did not fit.
+	ErrFull = &Error{Code: StatusFull}
+	// ErrNotPresent: a removal found the item absent (nothing changed).
+	ErrNotPresent = &Error{Code: StatusNotPresent}
+	// ErrCorrupt: the bytes are not a sound image: bad magic, corrupt
+	// header or body, checksum or length mismatch. Matches all of those codes.
+	ErrCorrupt = &Error{Code: StatusCorruptBody, Detail: "corrupt image"}
+	// ErrWrongFamily: the image holds another sketch family.
+	ErrWrongFamily = &Error{Code: StatusWrongFamily}
+	// ErrUnsupportedVersion: the image was written by a newer format major version.
+	ErrUnsupportedVersion = &Error{Code: StatusUnsupportedVersion}
+	// ErrIncompatible: a merge (or comparison) of sketches with different
+	// parameters, seed or hash.
+	ErrIncompatible = &Error{Code: StatusIncompatible}
+	// ErrMisaligned: a buffer given to a Wrap function does not start on an
+	// 8-byte boundary.
+	ErrMisaligned = &Error{Code: StatusMisaligned}
+	// ErrKeyTooLong: a Top-k key is longer than the sketch's maximum key length.
+	ErrKeyTooLong = &Error{Code: StatusKeyTooLong}
+	// ErrInvalidParameter: a planning or sizing parameter is out of range.
+	ErrInvalidParameter = &Error{Code: StatusInvalidParameter}
+)
+
+// errorOf returns nil for StatusOK and an *Error otherwise.
+func errorOf(op string, s int32) error {
+	if s == 0 {
+		return nil
+	}
+	return &Error{Code: Status(s), Op: op}
+}
+
+// must panics with an *Error when s is not StatusOK. The operations that use
+// it cannot fail on an image this package created or imported (checked
+// bytes); they can fail on a zero value, on a wrapped buffer rewritten by
+// other code, or on wrapped bytes never checked with Verify whose body
+// holds values the format forbids (the library stays memory-safe, but may
+// then find its header inconsistent after an update).
+func must(op string, s int32) {
+	if s != 0 {
+		panic(&Error{Code: Status(s), Op: op, Detail: "a zero value, or a wrapped image changed behind the sketch or never verified"})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

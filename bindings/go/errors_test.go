@@ -1,0 +1,126 @@
+package sketches
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func TestErrors(t *testing.T) {
+	var f Bloom
+	err := f.UnmarshalBinary([]byte("not an image at all, but long enough to hold a header..........."))
+	var e *Error
+	if !errors.As(err, &e) || e.Code != StatusBadMagic || e.Op != "Bloom.UnmarshalBinary" {
+		t.Fatalf("%#v", err)
+	}
+	if !strings.Contains(err.Error(), "Bloom.UnmarshalBinary") || !strings.Contains(err.Error(), e.Code.String()) {
+		t.Fatalf("message %q", err)
+	}
+	if !errors.Is(err, ErrCorrupt) || errors.Is(err, ErrFull) || errors.Is(err, ErrWrongFamily) {
+		t.Fatal("sentinel matching")
+	}
+	wrapped := fmt.Errorf("loading filter: %w", err)
+	if !errors.Is(wrapped, ErrCorrupt) || !errors.As(wrapped, &e) {
+		t.Fatal("wrapped error")
+	}
+	for code, sentinel := range map[Status]*Error{
+		StatusFull: ErrFull, StatusNotPresent: ErrNotPresent, StatusWrongFamily: ErrWrongFamily,
+		StatusUnsupportedVersion: ErrUnsupportedVersion, StatusIncompatible: ErrIncompatible,
+		StatusMisaligned: ErrMisaligned, StatusKeyTooLong: ErrKeyTooLong, StatusInvalidParameter: ErrInvalidParameter,
+	} {
+		if !errors.Is(&Error{Code: code, Op: "x"}, sentinel) || errors.Is(&Error{Code: code + 100}, sentinel) {
+			t.Fatalf("%v", code)
+		}
+	}
+	for _, code := range []Status{StatusBadMagic, StatusCorruptHeader, StatusChecksumMismatch, StatusLengthMismatch, StatusCorruptBody} {
+		if !errors.Is(&Error{Code: code}, ErrCorrupt) {
+			t.Fatalf("%v is not ErrCorrupt", code)
+		}
+	}
+	if errors.Is(&Error{Code: StatusFull}, ErrCorrupt) || errors.Is(errors.New("x"), ErrFull) {
+		t.Fatal("false match")
+	}
+	// Every status has the library's text; unknown numbers too.
+	for s := StatusOK; s <= StatusKeyTooLong; s++ {
+		if s.String() == "" || s.String() == Status(999).String() {
+			t.Fatalf("status %d: %q", s, s.String())
+		}
+	}
+	if !strings.Contains(Status(999).String(), "unknown") {
+		t.Fatal(Status(999).String())
+	}
+	// An image from a newer format major version.
+	img := readGolden(t, "bloom")
+	img[4]++ // the format major version follows the 4-byte magic
+	if err := f.UnmarshalBinary(img); !errors.Is(err, ErrUnsupportedVersion) {
+		t.Fatalf("newer major version: %v", err)
+	}
+	if _, err := Inspect(img); !errors.Is(err, ErrUnsupportedVersion) {
+		t.Fatalf("inspect of a newer major version: %v", err)
+	}
+}
+
+// The Go status constants mirror the header's SKETCH_* numbers.
+func TestStatusNumbersMatchHeader(t *testing.T) {
+	h, err := os.ReadFile("../../include/sketches.h")
+	check(t, err)
+	re := regexp.MustCompile(`#define SKETCH_([A-Z_]+) (\d+)\n`)
+	want := map[string]Status{
+		"OK": StatusOK, "NULL_POINTER": StatusNullPointer, "BUFFER_TOO_SMALL": StatusBufferTooSmall,
+		"MISALIGNED": StatusMisaligned, "INVALID_PARAMETER": StatusInvalidParameter,
+		"INVALID_ARGUMENT": StatusInvalidArgument, "BAD_MAGIC": StatusBadMagic,
+		"UNSUPPORTED_VERSION": StatusUnsupportedVersion, "WRONG_FAMILY": StatusWrongFamily,
+		"CORRUPT_HEADER": StatusCorruptHeader, "CHECKSUM_MISMATCH": StatusChecksumMismatch,
+		"LENGTH_MISMATCH": StatusLengthMismatch, "INCOMPATIBLE": StatusIncompatible,
+		"UNSUPPORTED_HASH": StatusUnsupportedHash, "OVERLAP": StatusOverlap,
+		"INTERNAL_ERROR": StatusInternalError, "NOT_PRESENT": StatusNotPresent, "FULL": StatusFull,
+		"CORRUPT_BODY": StatusCorruptBody, "COMPACT_IMAGE": StatusCompactImage, "KEY_TOO_LONG": StatusKeyTooLong,
+		"FAMILY_BLOOM": Status(FamilyBloom), "FAMILY_SPLIT_BLOCK_BLOOM": Status(FamilySplitBlock),
+		"FAMILY_COUNTING_BLOOM": Status(FamilyCountingBloom), "FAMILY_CUCKOO": Status(FamilyCuckoo),
+		"FAMILY_HYPERLOGLOG": Status(FamilyHLL), "FAMILY_ULTRALOGLOG": Status(FamilyULL),
+		"FAMILY_COUNT_MIN": Status(FamilyCountMin), "FAMILY_TOPK": Status(FamilyTopK),
+		"FAMILY_MINHASH":              Status(FamilyMinHash),
+		"CAPACITY_OVER_PLANNED_ITEMS": Status(OverPlannedItems), "CAPACITY_FPR_ABOVE_TWICE_PLANNED": Status(FPRAboveTwicePlanned),
+	}
+	seen := map[string]bool{}
+	for _, m := range re.FindAllStringSubmatch(string(h), -1) {
+		if w, ok := want[m[1]]; ok {
+			seen[m[1]] = true
+			if fmt.Sprint(int(w)) != m[2] {
+				t.Errorf("SKETCH_%s = %s, Go has %d", m[1], m[2], w)
+			}
+		}
+	}
+	var missing []string
+	for k := range want {
+		if !seen[k] {
+			missing = append(missing, k)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Fatalf("not in the header: %v", missing)
+	}
+	// No status number of the header is unknown to Go.
+	other := regexp.MustCompile(`^(FORMAT|FAMILY|CAPACITY|HASH|CARDINALITY|HLL_MODE|COMMON|IMAGE|SBBF|VERSION)_`)
+	for _, m := range re.FindAllStringSubmatch(string(h), -1) {
+		if _, ok := want[m[1]]; !ok && !other.MatchString(m[1]) {
+			t.Errorf("SKETCH_%s has no Go status constant", m[1])
+		}
+	}
+	// The run-time version in both forms (the Rust side checks it against Cargo.toml).
+	v := VersionNumber()
+	if Version() != fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100) {
+		t.Fatalf("version %q vs %d", Version(), v)
+	}
+	if FamilyHLL.String() != "HLL" || Family(77).String() != "Family(77)" {
+		t.Fatal("family names")
+	}
+	if (OverPlannedItems | FPRAboveTwicePlanned | 8).String() != "over-planned-items|fpr-above-twice-planned|0x8" {
+		t.Fatal((OverPlannedItems | FPRAboveTwicePlanned | 8).String())
+	}
+}

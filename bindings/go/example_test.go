@@ -1,0 +1,89 @@
+package sketches_test
+
+import (
+	"errors"
+	"fmt"
+
+	sketches "example.invalid/sketches/bindings/go"
+)
+
+// Plan a filter from the items you expect and the false-positive rate you
+// accept, add keys, query, and watch the over-capacity signal.
+func Example() {
+	f, err := sketches.NewBloom(1_000_000, 0.01)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("alice new:", f.AddString("alice"))
+	fmt.Println("alice new again:", f.AddString("alice"))
+	fmt.Println("bob maybe present:", f.ContainsString("bob"))
+
+	f.AddStrings([]string{"carol", "dave"}) // one C call per few thousand keys
+	fmt.Println(f.ContainsStrings([]string{"carol", "erin"}, nil))
+	fmt.Println("memory:", f.Size(), "bytes; capacity:", f.OverCapacity())
+
+	img, _ := f.MarshalBinary() // the same bytes C, Java and Python read
+	var g sketches.Bloom
+	if err := g.UnmarshalBinary(img); err != nil {
+		panic(err)
+	}
+	fmt.Println("round trip:", g.ContainsString("alice"))
+	// Output:
+	// alice new: true
+	// alice new again: false
+	// bob maybe present: false
+	// [true false]
+	// memory: 1198272 bytes; capacity: ok
+	// round trip: true
+}
+
+// Damaged bytes give an error instead of wrong answers.
+func ExampleBloom_UnmarshalBinary() {
+	f, _ := sketches.NewBloom(1000, 0.01)
+	img, _ := f.MarshalBinary()
+	img[len(img)/2] ^= 1
+	var g sketches.Bloom
+	err := g.UnmarshalBinary(img)
+	var e *sketches.Error
+	fmt.Println(errors.Is(err, sketches.ErrCorrupt), errors.As(err, &e) && e.Code == sketches.StatusChecksumMismatch)
+	// Output: true true
+}
+
+// The cuckoo filter reports a full table instead of losing items.
+func ExampleCuckoo_Add() {
+	p, _ := sketches.PlanCuckooBuckets(2, 8)
+	f, _ := sketches.NewCuckooWithParams(p)
+	var err error
+	added := 0
+	for i := uint64(0); err == nil; i++ {
+		if err = f.AddUint64(i); err == nil {
+			added++
+		}
+	}
+	fmt.Println(errors.Is(err, sketches.ErrFull), added >= 6)
+	// Output: true true
+}
+
+// Distinct counts that merge: count per shard, merge, estimate.
+func ExampleHLL_Merge() {
+	a, _ := sketches.NewHLL(14)
+	b, _ := sketches.NewHLL(14)
+	a.AddUint64s([]uint64{1, 2, 3})
+	b.AddUint64s([]uint64{3, 4})
+	_ = a.Merge(b)
+	fmt.Println(a.Estimate()) // exact while small
+	// Output: 4
+}
+
+// Heavy hitters with their error bounds.
+func ExampleTopK_List() {
+	t, _ := sketches.NewTopK(4, 16)
+	_ = t.AddStrings([]string{"a", "b", "a", "c", "a", "b"}, nil)
+	for _, it := range t.List() {
+		fmt.Printf("%s %d (error <= %d)\n", it.Key, it.Count, it.Error)
+	}
+	// Output:
+	// a 3 (error <= 0)
+	// b 2 (error <= 0)
+	// c 1 (error <= 0)
+}

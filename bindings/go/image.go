@@ -1,0 +1,144 @@
+package sketches
+
+// Family identifies a sketch family: the family id of the image format
+// (SKETCH_FAMILY_*).
+type Family uint16
+
+// The sketch families.
+const (
+	FamilyBloom         Family = 1 // classic Bloom filter (Bloom)
+	FamilySplitBlock    Family = 2 // split-block Bloom filter (SplitBlock)
+	FamilyCountingBloom Family = 3 // counting Bloom filter (CountingBloom)
+	FamilyCuckoo        Family = 4 // cuckoo filter (Cuckoo)
+	FamilyHLL           Family = 5 // HyperLogLog (HLL)
+	FamilyULL           Family = 6 // UltraLogLog (ULL)
+	FamilyCountMin      Family = 7 // Count-Min sketch (CountMin)
+	FamilyTopK          Family = 8 // Top-k heavy hitters, Space-Saving (TopK)
+	FamilyMinHash       Family = 9 // MinHash (MinHash)
+)
+
+var familyNames = [...]string{"", "Bloom", "SplitBlock", "CountingBloom", "Cuckoo", "HLL", "ULL", "CountMin", "TopK", "MinHash"}
+
+// String returns the Go type name of the family ("Bloom", "HLL", ...).
+func (f Family) String() string {
+	if int(f) < len(familyNames) && f != 0 {
+		return familyNames[f]
+	}
+	return "Family(" + itoa(int(f)) + ")"
+}
+
+// ImageInfo is what the common header of an image says (Inspect).
+type ImageInfo struct {
+	Family      Family // sketch family
+	Hash        uint16 // hash id: 1 = XXH3-64 with Seed, 2 = XXH64 (Parquet split-block filters)
+	FormatMajor uint8  // format major version
+	FormatMinor uint8  // format minor version
+	Flags       uint32 // family-specific flags
+	HeaderBytes uint32 // header length in bytes
+	Seed        uint64 // hash seed
+	ImageBytes  uint64 // total image length in bytes
+}
+
+// Inspect reads the common header of any image, for example to dispatch on
+// the family of bytes received from elsewhere. It checks magic, version,
+// ids and lengths, not the family header or the checksum (use Verify for
+// that), and needs no alignment. Errors are *Error (ErrCorrupt,
+// ErrUnsupportedVersion, ...).
+func Inspect(b []byte) (ImageInfo, error) {
+	info, s := cInspect(b)
+	if s != 0 {
+		return ImageInfo{}, errorOf("Inspect", s)
+	}
+	return info, nil
+}
+
+// Verify checks untrusted bytes holding one exported image of any family
+// in place, without copying: headers, exact length, checksum and (for HLL,
+// ULL and Top-k) body rules. Use it before wrapping an mmap'ed file with a
+// Wrap function, which checks only the header. Damaged bytes give an error
+// matching ErrCorrupt.
+func Verify(b []byte) error {
+	info, s := cInspect(b)
+	if s != 0 {
+		return errorOf("Verify", s)
+	}
+	return errorOf("Verify", cVerify(info.Family, b))
+}
+
+// Version returns the run-time version of libsketches as text ("0.1.0").
+func Version() string { return cVersionString() }
+
+// VersionNumber returns the run-time version of libsketches as
+// major*10000 + minor*100 + patch.
+func VersionNumber() uint32 { return cVersion() }
+
+// CapacityFlags is the over-capacity signal of the membership filters: 0
+// while a filter is within its plan.
+type CapacityFlags uint32
+
+// The over-capacity flags (SKETCH_CAPACITY_*).
+const (
+	// OverPlannedItems: more items were inserted than planned.
+	OverPlannedItems CapacityFlags = 1
+	// FPRAboveTwicePlanned: the estimated false-positive rate exceeds twice
+	// the planned rate.
+	FPRAboveTwicePlanned CapacityFlags = 2
+)
+
+// String lists the raised flags ("ok" when none).
+func (c CapacityFlags) String() string {
+	if c == 0 {
+		return "ok"
+	}
+	s := ""
+	add := func(t string) {
+		if s != "" {
+			s += "|"
+		}
+		s += t
+	}
+	if c&OverPlannedItems != 0 {
+		add("over-planned-items")
+	}
+	if c&FPRAboveTwicePlanned != 0 {
+		add("fpr-above-twice-planned")
+	}
+	if rest := c &^ (OverPlannedItems | FPRAboveTwicePlanned); rest != 0 {
+		add("0x" + hex(uint64(rest)))
+	}
+	return s
+}
+
+func hex(v uint64) string {
+	const digits = "0123456789abcdef"
+	if v == 0 {
+		return "0"
+	}
+	var b [16]byte
+	i := len(b)
+	for v > 0 {
+		i--
+		b[i] = digits[v&15]
+		v >>= 4
+	}
+	return string(b[i:])
+}
+
+// Option configures a sketch at construction.
+type Option func(*options)
+
+type options struct {
+	seed uint64
+}
+
+// WithSeed sets the hash seed (default 0). Sketches merge and compare only
+// with equal seeds; images carry their seed, so readers never need it.
+func WithSeed(seed uint64) Option { return func(o *options) { o.seed = seed } }
+
+func applyOptions(opts []Option) options {
+	var o options
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}

@@ -1,0 +1,147 @@
+package sketches
+
+// MinHash estimates the Jaccard similarity of sets from k registers
+// (one-permutation hashing with optimal densification: one hash per item);
+// the error is about sqrt(J(1-J)/k). Merging gives the sketch of the union.
+//
+// Its image lives in Go memory (or the caller's bytes for WrapMinHash). The
+// zero value holds no image; only UnmarshalBinary may be called on it.
+//
+// Concurrency: the reading methods (Jaccard, Signature, Stats, K, Size,
+// Clone, MarshalBinary, AppendBinary) may run concurrently; the changing
+// ones (Add*, Merge, Clear, UnmarshalBinary) need exclusive access.
+type MinHash struct {
+	img []byte
+}
+
+// MinHashStats are the statistics of a MinHash sketch.
+type MinHashStats struct {
+	K      uint32 // registers
+	Filled uint32 // registers that received at least one item
+	Seed   uint64 // hash seed
+}
+
+// NewMinHash returns an empty sketch of k registers (1 ..= 2^20; 8 bytes each).
+func NewMinHash(k uint32, opts ...Option) (*MinHash, error) {
+	const op = "NewMinHash"
+	o := applyOptions(opts)
+	n, s := cMinHashSize(k)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	b, err := newImage(op, n)
+	if err != nil {
+		return nil, err
+	}
+	if s := cMinHashInit(b, k, o.seed); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return &MinHash{img: b}, nil
+}
+
+// WrapMinHash uses b, a MinHash image in caller memory, without copying
+// (see WrapBloom for the rules).
+func WrapMinHash(b []byte) (*MinHash, error) {
+	img, err := wrapImage("WrapMinHash", b, FamilyMinHash, func(b []byte) int32 {
+		_, s := cMinHashStats(b)
+		return s
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &MinHash{img: img}, nil
+}
+
+// Add adds a byte key and reports whether a register changed.
+func (m *MinHash) Add(key []byte) bool {
+	c, s := cMinHashAdd(m.img, bytesPtr(key), len(key))
+	must("MinHash.Add", s)
+	return c
+}
+
+// AddString adds a string key (its UTF-8 bytes).
+func (m *MinHash) AddString(key string) bool {
+	c, s := cMinHashAdd(m.img, strPtr(key), len(key))
+	must("MinHash.AddString", s)
+	return c
+}
+
+// AddUint64 adds an integer key (its 8 little-endian bytes).
+func (m *MinHash) AddUint64(key uint64) bool {
+	c, s := cMinHashAddU64(m.img, key)
+	must("MinHash.AddUint64", s)
+	return c
+}
+
+// AddStrings adds many string keys (packed batches).
+func (m *MinHash) AddStrings(keys []string) {
+	must("MinHash.AddStrings", setAdd(FamilyMinHash, m.img, keys))
+}
+
+// AddBytes adds many byte keys (packed batches).
+func (m *MinHash) AddBytes(keys [][]byte) {
+	must("MinHash.AddBytes", setAdd(FamilyMinHash, m.img, keys))
+}
+
+// AddUint64s adds many integer keys in one call.
+func (m *MinHash) AddUint64s(keys []uint64) {
+	must("MinHash.AddUint64s", cSetAddU64s(FamilyMinHash, m.img, keys))
+}
+
+// Jaccard returns the estimated Jaccard similarity of the two sets (0..1;
+// two empty sketches give 1). Different k or seed: ErrIncompatible.
+func (m *MinHash) Jaccard(other *MinHash) (float64, error) {
+	j, s := cMinHashJaccard(m.img, other.img)
+	return j, errorOf("MinHash.Jaccard", s)
+}
+
+// Signature returns the k densified signature values (for LSH banding).
+func (m *MinHash) Signature() []uint64 {
+	out := make([]uint64, m.K())
+	must("MinHash.Signature", cMinHashSignature(m.img, out))
+	return out
+}
+
+// Merge sets m to the sketch of the union (register-wise minimum); same k
+// and seed required, else ErrIncompatible and m unchanged.
+func (m *MinHash) Merge(other *MinHash) error {
+	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, other.img))
+}
+
+// K returns the number of registers.
+func (m *MinHash) K() int { return int(m.Stats().K) }
+
+// Stats returns the sketch's statistics (O(k)).
+func (m *MinHash) Stats() MinHashStats {
+	st, s := cMinHashStats(m.img)
+	must("MinHash.Stats", s)
+	return st
+}
+
+// Clear empties the sketch.
+func (m *MinHash) Clear() { must("MinHash.Clear", cClear(FamilyMinHash, m.img)) }
+
+// Size returns the image size in bytes.
+func (m *MinHash) Size() int { return len(m.img) }
+
+// Clone returns an independent copy in new Go memory.
+func (m *MinHash) Clone() *MinHash { return &MinHash{img: cloneImage(m.img)} }
+
+// MarshalBinary returns the exported image (copy with checksum).
+func (m *MinHash) MarshalBinary() ([]byte, error) { return m.AppendBinary(nil) }
+
+// AppendBinary appends the exported image to b.
+func (m *MinHash) AppendBinary(b []byte) ([]byte, error) {
+	return appendExport("MinHash.MarshalBinary", FamilyMinHash, m.img, len(m.img), b)
+}
+
+// UnmarshalBinary replaces m with the checked sketch in data (see
+// Bloom.UnmarshalBinary).
+func (m *MinHash) UnmarshalBinary(data []byte) error {
+	b, err := importImage("MinHash.UnmarshalBinary", data, FamilyMinHash, len(data))
+	if err != nil {
+		return err
+	}
+	m.img = b
+	return nil
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package sketches
+
+const raceEnabled = true

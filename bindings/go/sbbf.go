@@ -1,0 +1,265 @@
+package sketches
+
+// SplitBlock is a split-block Bloom filter: 256-bit blocks, one cache line
+// per operation, the fastest filter of the library. Built with
+// NewSplitBlockParquet it is byte-compatible with Parquet's split-block
+// filters (XXH64 seed 0 of the value's PLAIN encoding; Bitset returns the
+// bitset a Parquet writer stores).
+//
+// Its image lives in Go memory (a []uint64, 64-byte aligned so each block
+// sits in one cache line, or the caller's bytes for WrapSplitBlock). The
+// zero value holds no image; only UnmarshalBinary may be called on it.
+//
+// Concurrency: the reading methods (Contains*, Stats, OverCapacity, Bitset,
+// Size, Clone, MarshalBinary, AppendBinary) may run concurrently; the
+// changing ones (Add*, Union, Intersect, Clear, UnmarshalBinary) need
+// exclusive access.
+type SplitBlock struct {
+	img []byte
+}
+
+// SplitBlockParams are the parameters of a split-block filter.
+type SplitBlockParams struct {
+	Blocks       uint64  // number of 32-byte (256-bit) blocks
+	PlannedItems uint64  // items the filter is planned for (drives the over-capacity signal)
+	PlannedFPR   float64 // false-positive rate planned at PlannedItems
+	Parquet      bool    // Parquet mode: XXH64 seed 0, Parquet's block selection
+}
+
+// SplitBlockStats are the statistics of a split-block filter (Stats).
+type SplitBlockStats struct {
+	Params         SplitBlockParams // the filter's parameters
+	Seed           uint64           // hash seed (0 in Parquet mode)
+	AddCalls       uint64           // number of add calls, duplicates included
+	Inserted       uint64           // add calls that set at least one new bit
+	SetBits        uint64           // number of set bits (scanned)
+	Fill           float64          // fraction of bits set, 0..1
+	EstimatedItems float64          // distinct items estimated from the set bits
+	EstimatedFPR   float64          // current false-positive rate measured from the blocks
+	Capacity       CapacityFlags    // over-capacity flags, 0 while within the plan
+}
+
+// PlanSplitBlock plans a native filter for items distinct items at rate
+// fpr with the split-block formula (about 10.5 bits per key at 1%).
+func PlanSplitBlock(items uint64, fpr float64) (SplitBlockParams, error) {
+	p, s := cSplitBlockPlan(items, fpr, false)
+	return p, errorOf("PlanSplitBlock", s)
+}
+
+// PlanSplitBlockParquet plans a Parquet-mode filter the way Parquet writers
+// size a column's bitset from its distinct-value count and fpp
+// (power-of-two bytes, 32 B to 128 MiB).
+func PlanSplitBlockParquet(ndv uint64, fpp float64) (SplitBlockParams, error) {
+	p, s := cSplitBlockPlan(ndv, fpp, true)
+	return p, errorOf("PlanSplitBlockParquet", s)
+}
+
+// PlanSplitBlockBlocks plans a filter of an explicit block count, for
+// example to rebuild a Parquet bitset of blocks*32 bytes.
+func PlanSplitBlockBlocks(blocks uint64, parquet bool) (SplitBlockParams, error) {
+	p, s := cSplitBlockPlanBlocks(blocks, parquet)
+	return p, errorOf("PlanSplitBlockBlocks", s)
+}
+
+// NewSplitBlock returns an empty native filter planned for items distinct
+// items at false-positive rate fpr.
+func NewSplitBlock(items uint64, fpr float64, opts ...Option) (*SplitBlock, error) {
+	p, err := PlanSplitBlock(items, fpr)
+	if err != nil {
+		return nil, err
+	}
+	return NewSplitBlockWithParams(p, opts...)
+}
+
+// NewSplitBlockParquet returns an empty Parquet-mode filter sized for ndv
+// distinct values at fpp (seed 0, XXH64: keys must be the values' PLAIN
+// encodings).
+func NewSplitBlockParquet(ndv uint64, fpp float64) (*SplitBlock, error) {
+	p, err := PlanSplitBlockParquet(ndv, fpp)
+	if err != nil {
+		return nil, err
+	}
+	return NewSplitBlockWithParams(p)
+}
+
+// NewSplitBlockWithParams returns an empty filter with explicit parameters.
+func NewSplitBlockWithParams(p SplitBlockParams, opts ...Option) (*SplitBlock, error) {
+	const op = "NewSplitBlock"
+	o := applyOptions(opts)
+	n, s := cSplitBlockSize(p)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	b, err := newImage(op, n)
+	if err != nil {
+		return nil, err
+	}
+	if s := cSplitBlockInit(b, p, o.seed); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return &SplitBlock{img: b}, nil
+}
+
+// WrapSplitBlock uses b, a split-block image in caller memory, without
+// copying (see WrapBloom for the rules: 8-byte alignment, header checked,
+// body not).
+func WrapSplitBlock(b []byte) (*SplitBlock, error) {
+	img, err := wrapImage("WrapSplitBlock", b, FamilySplitBlock, func(b []byte) int32 {
+		_, s := cFilterCapacity(FamilySplitBlock, b)
+		return s
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &SplitBlock{img: img}, nil
+}
+
+// Add adds a byte key and reports whether it was new to the filter.
+func (f *SplitBlock) Add(key []byte) bool {
+	n, s := cSplitBlockAdd(f.img, bytesPtr(key), len(key))
+	must("SplitBlock.Add", s)
+	return n
+}
+
+// AddString adds a string key (its UTF-8 bytes) and reports whether it was new.
+func (f *SplitBlock) AddString(key string) bool {
+	n, s := cSplitBlockAdd(f.img, strPtr(key), len(key))
+	must("SplitBlock.AddString", s)
+	return n
+}
+
+// AddUint64 adds an integer key (its 8 little-endian bytes) and reports
+// whether it was new.
+func (f *SplitBlock) AddUint64(key uint64) bool {
+	n, s := cSplitBlockAddU64(f.img, key)
+	must("SplitBlock.AddUint64", s)
+	return n
+}
+
+// Contains reports false when key was certainly never added.
+func (f *SplitBlock) Contains(key []byte) bool {
+	r, s := cSplitBlockContains(f.img, bytesPtr(key), len(key))
+	must("SplitBlock.Contains", s)
+	return r
+}
+
+// ContainsString is Contains for a string key.
+func (f *SplitBlock) ContainsString(key string) bool {
+	r, s := cSplitBlockContains(f.img, strPtr(key), len(key))
+	must("SplitBlock.ContainsString", s)
+	return r
+}
+
+// ContainsUint64 is Contains for an integer key.
+func (f *SplitBlock) ContainsUint64(key uint64) bool {
+	r, s := cSplitBlockContainsU64(f.img, key)
+	must("SplitBlock.ContainsUint64", s)
+	return r
+}
+
+// AddStrings adds many string keys (packed batches).
+func (f *SplitBlock) AddStrings(keys []string) {
+	must("SplitBlock.AddStrings", filterAdd(FamilySplitBlock, f.img, keys, nil))
+}
+
+// AddBytes adds many byte keys (packed batches).
+func (f *SplitBlock) AddBytes(keys [][]byte) {
+	must("SplitBlock.AddBytes", filterAdd(FamilySplitBlock, f.img, keys, nil))
+}
+
+// AddUint64s adds many integer keys in one call.
+func (f *SplitBlock) AddUint64s(keys []uint64) {
+	must("SplitBlock.AddUint64s", cFilterAddU64s(FamilySplitBlock, f.img, keys, nil))
+}
+
+// AddStringsReportNew adds many string keys and reports per key whether it
+// was new (see Bloom.AddStringsReportNew).
+func (f *SplitBlock) AddStringsReportNew(keys []string, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("SplitBlock.AddStringsReportNew", filterAdd(FamilySplitBlock, f.img, keys, out))
+	return out
+}
+
+// ContainsStrings answers Contains for many string keys into results (see
+// Bloom.ContainsStrings).
+func (f *SplitBlock) ContainsStrings(keys []string, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("SplitBlock.ContainsStrings", filterContains(FamilySplitBlock, f.img, keys, out))
+	return out
+}
+
+// ContainsBytes answers Contains for many byte keys.
+func (f *SplitBlock) ContainsBytes(keys [][]byte, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("SplitBlock.ContainsBytes", filterContains(FamilySplitBlock, f.img, keys, out))
+	return out
+}
+
+// ContainsUint64s answers Contains for many integer keys.
+func (f *SplitBlock) ContainsUint64s(keys []uint64, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("SplitBlock.ContainsUint64s", cFilterContainsU64s(FamilySplitBlock, f.img, keys, out))
+	return out
+}
+
+// Union sets f to the union of f and other (same blocks, mode and seed,
+// else ErrIncompatible and f unchanged).
+func (f *SplitBlock) Union(other *SplitBlock) error {
+	return errorOf("SplitBlock.Union", cMerge(FamilySplitBlock, f.img, other.img))
+}
+
+// Intersect sets f to the intersection of f and other.
+func (f *SplitBlock) Intersect(other *SplitBlock) error {
+	return errorOf("SplitBlock.Intersect", cIntersect(FamilySplitBlock, f.img, other.img))
+}
+
+// Stats returns the filter's statistics (scans the blocks for the set bits).
+func (f *SplitBlock) Stats() SplitBlockStats {
+	st, s := cSplitBlockStats(f.img)
+	must("SplitBlock.Stats", s)
+	return st
+}
+
+// OverCapacity returns the over-capacity signal: 0 while within the plan.
+func (f *SplitBlock) OverCapacity() CapacityFlags {
+	c, s := cFilterCapacity(FamilySplitBlock, f.img)
+	must("SplitBlock.OverCapacity", s)
+	return c
+}
+
+// Bitset returns the filter's blocks, a view into the image (not a copy):
+// in Parquet mode, exactly the bitset a Parquet writer stores. It changes
+// as keys are added.
+func (f *SplitBlock) Bitset() []byte {
+	off, n, s := cSplitBlockBitset(f.img)
+	must("SplitBlock.Bitset", s)
+	return f.img[off : off+n : off+n]
+}
+
+// Clear removes every key; parameters and seed stay.
+func (f *SplitBlock) Clear() { must("SplitBlock.Clear", cClear(FamilySplitBlock, f.img)) }
+
+// Size returns the image size in bytes.
+func (f *SplitBlock) Size() int { return len(f.img) }
+
+// Clone returns an independent copy in new Go memory.
+func (f *SplitBlock) Clone() *SplitBlock { return &SplitBlock{img: cloneImage(f.img)} }
+
+// MarshalBinary returns the exported image (copy with checksum).
+func (f *SplitBlock) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+
+// AppendBinary appends the exported image to b.
+func (f *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
+	return appendExport("SplitBlock.MarshalBinary", FamilySplitBlock, f.img, len(f.img), b)
+}
+
+// UnmarshalBinary replaces f with the checked filter in data (see
+// Bloom.UnmarshalBinary).
+func (f *SplitBlock) UnmarshalBinary(data []byte) error {
+	b, err := importImage("SplitBlock.UnmarshalBinary", data, FamilySplitBlock, len(data))
+	if err != nil {
+		return err
+	}
+	f.img = b
+	return nil
+}

@@ -1,0 +1,116 @@
+package sketches
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+func TestSplitBlock(t *testing.T) {
+	const n = 5000
+	ks := mixedKeys("sbbf-", n)
+	ints := u64Keys(0, n)
+	single, err := NewSplitBlock(2*n, 0.01, WithSeed(3))
+	check(t, err)
+	for _, k := range ks {
+		single.Add([]byte(k))
+	}
+	for _, k := range ints {
+		single.AddUint64(k)
+	}
+	if probe := single.Clone(); probe.AddString(ks[5]) || probe.AddUint64(ints[5]) {
+		t.Fatal("a present key reported new")
+	}
+	for _, form := range []string{"strings", "bytes"} {
+		batch, _ := NewSplitBlock(2*n, 0.01, WithSeed(3))
+		if form == "strings" {
+			batch.AddStrings(ks)
+		} else {
+			batch.AddBytes(byteKeys(ks))
+		}
+		batch.AddUint64s(ints)
+		sameImage(t, "SplitBlock batch "+form, single, batch)
+	}
+	absent := keys("absent-", 0, n)
+	for _, q := range [][]string{ks, absent} {
+		res := single.ContainsStrings(q, nil)
+		resB := single.ContainsBytes(byteKeys(q), nil)
+		for i, k := range q {
+			if res[i] != single.ContainsString(k) || resB[i] != single.Contains([]byte(k)) {
+				t.Fatalf("batch and single answers differ for %q", k)
+			}
+		}
+	}
+	if countTrue(single.ContainsStrings(ks, nil)) != n || countTrue(single.ContainsUint64s(ints, nil)) != n {
+		t.Fatal("false negative")
+	}
+	for _, k := range ints[:100] {
+		if !single.ContainsUint64(k) || !single.Contains(le8(k)) {
+			t.Fatal("integer key and its 8 little-endian bytes")
+		}
+	}
+	fresh, _ := NewSplitBlock(100, 0.01)
+	if r := fresh.AddStringsReportNew([]string{"a", "a"}, nil); !r[0] || r[1] {
+		t.Fatal(r)
+	}
+
+	a, _ := NewSplitBlock(2*n, 0.01, WithSeed(3))
+	b, _ := NewSplitBlock(2*n, 0.01, WithSeed(3))
+	both, _ := NewSplitBlock(2*n, 0.01, WithSeed(3))
+	a.AddStrings(ks[:n/2])
+	b.AddStrings(ks[n/2:])
+	both.AddStrings(ks)
+	check(t, a.Union(b))
+	if !bytes.Equal(a.Bitset(), both.Bitset()) {
+		t.Fatal("union differs from one filter of both streams")
+	}
+	check(t, a.Intersect(both))
+	if !bytes.Equal(a.Bitset(), both.Bitset()) {
+		t.Fatal("intersection")
+	}
+	other, _ := NewSplitBlock(2*n, 0.01, WithSeed(4))
+	if err := a.Union(other); !errors.Is(err, ErrIncompatible) {
+		t.Fatal(err)
+	}
+
+	st := single.Stats()
+	if st.Seed != 3 || st.AddCalls != 2*n || st.Capacity != 0 || st.Params.Parquet || single.OverCapacity() != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+	if len(single.Bitset()) != int(st.Params.Blocks)*32 {
+		t.Fatal("bitset length")
+	}
+	small, _ := NewSplitBlock(n/10, 0.01)
+	small.AddStrings(ks)
+	if small.OverCapacity()&OverPlannedItems == 0 {
+		t.Fatal("overfill not signalled")
+	}
+	c := single.Clone()
+	c.Clear()
+	if c.ContainsString(ks[0]) || !single.ContainsString(ks[0]) {
+		t.Fatal("clone/clear")
+	}
+
+	// Parquet mode: power-of-two bitset, seed 0, explicit blocks.
+	pq, err := NewSplitBlockParquet(1000, 0.01)
+	check(t, err)
+	if l := len(pq.Bitset()); l&(l-1) != 0 || !pq.Stats().Params.Parquet {
+		t.Fatalf("parquet bitset of %d bytes", l)
+	}
+	pb, err := PlanSplitBlockBlocks(64, true)
+	check(t, err)
+	f, err := NewSplitBlockWithParams(pb)
+	check(t, err)
+	if len(f.Bitset()) != 64*32 {
+		t.Fatal("explicit blocks")
+	}
+	if _, err := PlanSplitBlock(0, 0.01); !errors.Is(err, ErrInvalidParameter) {
+		t.Fatal(err)
+	}
+
+	checkImage(t, single, FamilySplitBlock, WrapSplitBlock)
+	mem := alignedCopy(marshal(t, single), 0)
+	w, err := WrapSplitBlock(mem)
+	check(t, err)
+	wrapShares(t, mem, func() { w.AddUint64(1 << 60) })
+}

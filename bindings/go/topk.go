@@ -1,0 +1,199 @@
+package sketches
+
+import "encoding/binary"
+
+// TopK is a Space-Saving heavy-hitters sketch with a fixed number of
+// counters and keys stored inline up to a maximum length set at
+// construction (a longer key is refused with ErrKeyTooLong, never
+// truncated). Every key whose count exceeds N/capacity is listed, and every
+// listed count overestimates by at most N/capacity (N = total weight), also
+// after merges.
+//
+// Its image lives in Go memory (or the caller's bytes for WrapTopK). The
+// zero value holds no image; only UnmarshalBinary may be called on it.
+//
+// Concurrency: the reading methods (Estimate*, List, Stats, Size, Clone,
+// MarshalBinary, AppendBinary) may run concurrently; the changing ones
+// (Add*, Merge, Clear, UnmarshalBinary) need exclusive access.
+type TopK struct {
+	img []byte
+}
+
+// TopKItem is one listed key.
+type TopKItem struct {
+	Key   []byte // the key's bytes (a copy; 8 little-endian bytes for integer keys)
+	Count uint64 // estimated count: at least the true count
+	Error uint64 // maximum overestimation: the true count is at least Count - Error
+}
+
+// TopKEstimate is the estimate for one key.
+type TopKEstimate struct {
+	Count  uint64 // upper bound of the true count
+	Error  uint64 // maximum overestimation
+	Listed bool   // the key has a counter
+}
+
+// TopKStats are the statistics of a Top-k sketch.
+type TopKStats struct {
+	Capacity  uint32 // counters
+	MaxKeyLen uint32 // longest key in bytes
+	Used      uint32 // counters in use
+	Seed      uint64 // hash seed
+	Total     uint64 // total weight N
+	MinCount  uint64 // smallest count when full (every estimate's overestimation bound), else 0
+}
+
+// NewTopK returns an empty sketch of capacity counters (1 ..= 2^20) holding
+// keys of up to maxKeyLen bytes (1 ..= 4096; integer keys need 8).
+func NewTopK(capacity, maxKeyLen uint32, opts ...Option) (*TopK, error) {
+	const op = "NewTopK"
+	o := applyOptions(opts)
+	n, s := cTopKSize(capacity, maxKeyLen)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	b, err := newImage(op, n)
+	if err != nil {
+		return nil, err
+	}
+	if s := cTopKInit(b, capacity, maxKeyLen, o.seed); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return &TopK{img: b}, nil
+}
+
+// WrapTopK uses b, a Top-k image in caller memory, without copying (see
+// WrapBloom for the rules).
+func WrapTopK(b []byte) (*TopK, error) {
+	img, err := wrapImage("WrapTopK", b, FamilyTopK, func(b []byte) int32 {
+		_, s := cTopKStats(b)
+		return s
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &TopK{img: img}, nil
+}
+
+// Add adds weight occurrences of a byte key; a key longer than the maximum
+// gives an error matching ErrKeyTooLong and nothing changes.
+func (t *TopK) Add(key []byte, weight uint64) error {
+	return errorOf("TopK.Add", cTopKAdd(t.img, bytesPtr(key), len(key), weight))
+}
+
+// AddString is Add for a string key (its UTF-8 bytes).
+func (t *TopK) AddString(key string, weight uint64) error {
+	return errorOf("TopK.AddString", cTopKAdd(t.img, strPtr(key), len(key), weight))
+}
+
+// AddUint64 is Add for an integer key, stored as its 8 little-endian bytes.
+func (t *TopK) AddUint64(key, weight uint64) error {
+	return errorOf("TopK.AddUint64", cTopKAddU64(t.img, key, weight))
+}
+
+// AddStrings adds many string keys (packed batches); weights is nil (1
+// each) or one per key (it panics otherwise). All or nothing: a key longer
+// than the maximum gives an error matching ErrKeyTooLong before anything
+// changes.
+func (t *TopK) AddStrings(keys []string, weights []uint64) error {
+	return topkAdd(t, keys, weights, "TopK.AddStrings")
+}
+
+// AddBytes adds many byte keys (see AddStrings).
+func (t *TopK) AddBytes(keys [][]byte, weights []uint64) error {
+	return topkAdd(t, keys, weights, "TopK.AddBytes")
+}
+
+// AddUint64s adds many integer keys in one call (see AddStrings).
+func (t *TopK) AddUint64s(keys, weights []uint64) error {
+	checkWeights(len(keys), weights)
+	return errorOf("TopK.AddUint64s", cTopKAddU64s(t.img, keys, weights))
+}
+
+func topkAdd[K keyList](t *TopK, keys K, weights []uint64, op string) error {
+	checkWeights(len(keys), weights)
+	limit := int(t.Stats().MaxKeyLen)
+	if i, n := longestKey(keys); n > limit {
+		return &Error{Code: StatusKeyTooLong, Op: op, Detail: "key " + itoa(i) + " has " + itoa(n) + " bytes, the maximum is " + itoa(limit)}
+	}
+	return errorOf(op, packed(keys, func(start int, data []byte, offs []uint32) int32 {
+		return cTopKAddPacked(t.img, data, offs, chunkWeights(weights, start, len(offs)-1))
+	}))
+}
+
+// Estimate returns the estimate for a byte key.
+func (t *TopK) Estimate(key []byte) TopKEstimate {
+	e, s := cTopKEstimate(t.img, bytesPtr(key), len(key))
+	must("TopK.Estimate", s)
+	return e
+}
+
+// EstimateString is Estimate for a string key.
+func (t *TopK) EstimateString(key string) TopKEstimate {
+	e, s := cTopKEstimate(t.img, strPtr(key), len(key))
+	must("TopK.EstimateString", s)
+	return e
+}
+
+// EstimateUint64 is Estimate for an integer key (its 8 little-endian bytes).
+func (t *TopK) EstimateUint64(key uint64) TopKEstimate {
+	var k [8]byte
+	binary.LittleEndian.PutUint64(k[:], key)
+	return t.Estimate(k[:])
+}
+
+// List returns the listed keys, largest count first (at most the capacity).
+// The keys are copies: the list stays valid after later changes.
+func (t *TopK) List() []TopKItem {
+	st := t.Stats()
+	raw := make([]topkItem, st.Used)
+	n, s := cTopKList(t.img, raw)
+	must("TopK.List", s)
+	items := make([]TopKItem, n)
+	for i, r := range raw[:n] {
+		items[i] = TopKItem{Key: append([]byte(nil), t.img[r.key:r.key+r.keyLen]...), Count: r.count, Error: r.err}
+	}
+	return items
+}
+
+// Merge adds other's stream to t (same capacity, maximum key length and
+// seed, else ErrIncompatible and t unchanged), keeping both guarantees.
+func (t *TopK) Merge(other *TopK) error {
+	return errorOf("TopK.Merge", cMerge(FamilyTopK, t.img, other.img))
+}
+
+// Stats returns the sketch's statistics, O(1).
+func (t *TopK) Stats() TopKStats {
+	st, s := cTopKStats(t.img)
+	must("TopK.Stats", s)
+	return st
+}
+
+// Clear removes every key.
+func (t *TopK) Clear() { must("TopK.Clear", cClear(FamilyTopK, t.img)) }
+
+// Size returns the image size in bytes.
+func (t *TopK) Size() int { return len(t.img) }
+
+// Clone returns an independent copy in new Go memory.
+func (t *TopK) Clone() *TopK { return &TopK{img: cloneImage(t.img)} }
+
+// MarshalBinary returns the exported image (copy with checksum).
+func (t *TopK) MarshalBinary() ([]byte, error) { return t.AppendBinary(nil) }
+
+// AppendBinary appends the exported image to b.
+func (t *TopK) AppendBinary(b []byte) ([]byte, error) {
+	return appendExport("TopK.MarshalBinary", FamilyTopK, t.img, len(t.img), b)
+}
+
+// UnmarshalBinary replaces t with the sketch in data after checking
+// headers, length, checksum and every counter, index slot and heap entry:
+// damaged bytes give an error matching ErrCorrupt and t is unchanged.
+func (t *TopK) UnmarshalBinary(data []byte) error {
+	b, err := importImage("TopK.UnmarshalBinary", data, FamilyTopK, len(data))
+	if err != nil {
+		return err
+	}
+	t.img = b
+	return nil
+}

@@ -1,0 +1,169 @@
+package sketches
+
+// ULL is an UltraLogLog distinct counter: precision p = 4..18 (2^p 8-bit
+// registers plus a 128-byte header), about 28% less memory than HLL for the
+// same error. Its martingale estimate (~0.658/sqrt(2^p)) answers while it
+// saw only its own stream; after merges FGRA (~0.78/sqrt(2^p)) or maximum
+// likelihood (~0.76/sqrt(2^p)) from the registers. At p = 13 (8 KiB) it is
+// more accurate than a p = 14 HLL's register estimate.
+//
+// Its image lives in Go memory (or the caller's bytes for WrapULL). The
+// zero value holds no image; only UnmarshalBinary may be called on it.
+//
+// Concurrency: the reading methods (Estimate, RegisterEstimate, MLEstimate,
+// Stats, Precision, ToHLL, Size, Clone, MarshalBinary, AppendBinary) may
+// run concurrently; the changing ones (Add*, Merge, Reset, UnmarshalBinary)
+// need exclusive access.
+type ULL struct {
+	img []byte
+}
+
+// ULLStats are the statistics of an UltraLogLog sketch.
+type ULLStats struct {
+	Precision    uint8   // precision p
+	Martingale   bool    // Estimate is the martingale estimate (no merge so far)
+	RegistersSet uint32  // registers above zero
+	Seed         uint64  // hash seed
+	Estimate     float64 // martingale estimate while valid, else FGRA from the registers
+	ImageBytes   uint64  // image length in bytes
+}
+
+// NewULL returns an empty sketch of precision p (4..18; p = 13 is 8 KiB of
+// registers, ~0.73% error).
+func NewULL(precision uint8, opts ...Option) (*ULL, error) {
+	b, err := newCardinality("NewULL", FamilyULL, precision, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &ULL{img: b}, nil
+}
+
+// WrapULL uses b, an UltraLogLog image in caller memory, without copying
+// (see WrapBloom for the rules).
+func WrapULL(b []byte) (*ULL, error) {
+	img, err := wrapImage("WrapULL", b, FamilyULL, func(b []byte) int32 {
+		_, s := cEstimate(FamilyULL, b, estimateDefault)
+		return s
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ULL{img: img}, nil
+}
+
+// Add adds a byte key and reports whether a register changed.
+func (u *ULL) Add(key []byte) bool {
+	c, s := cULLAdd(u.img, bytesPtr(key), len(key))
+	must("ULL.Add", s)
+	return c
+}
+
+// AddString adds a string key (its UTF-8 bytes).
+func (u *ULL) AddString(key string) bool {
+	c, s := cULLAdd(u.img, strPtr(key), len(key))
+	must("ULL.AddString", s)
+	return c
+}
+
+// AddUint64 adds an integer key (its 8 little-endian bytes).
+func (u *ULL) AddUint64(key uint64) bool {
+	c, s := cULLAddU64(u.img, key)
+	must("ULL.AddUint64", s)
+	return c
+}
+
+// AddStrings adds many string keys (packed batches).
+func (u *ULL) AddStrings(keys []string) { must("ULL.AddStrings", setAdd(FamilyULL, u.img, keys)) }
+
+// AddBytes adds many byte keys (packed batches).
+func (u *ULL) AddBytes(keys [][]byte) { must("ULL.AddBytes", setAdd(FamilyULL, u.img, keys)) }
+
+// AddUint64s adds many integer keys in one call.
+func (u *ULL) AddUint64s(keys []uint64) {
+	must("ULL.AddUint64s", cSetAddU64s(FamilyULL, u.img, keys))
+}
+
+// Estimate returns the distinct-count estimate: the martingale estimate
+// while the sketch saw only its own stream (O(1)), else FGRA from the
+// registers.
+func (u *ULL) Estimate() float64 {
+	e, s := cEstimate(FamilyULL, u.img, estimateDefault)
+	must("ULL.Estimate", s)
+	return e
+}
+
+// RegisterEstimate returns the FGRA estimate from the registers alone (O(m)).
+func (u *ULL) RegisterEstimate() float64 {
+	e, s := cEstimate(FamilyULL, u.img, estimateRegister)
+	must("ULL.RegisterEstimate", s)
+	return e
+}
+
+// MLEstimate returns the maximum-likelihood estimate from the registers
+// (slightly more accurate than FGRA; O(m) plus a few microseconds).
+func (u *ULL) MLEstimate() float64 {
+	e, s := cEstimate(FamilyULL, u.img, estimateML)
+	must("ULL.MLEstimate", s)
+	return e
+}
+
+// Merge adds other's stream to u (same seed; other's precision at least
+// u's, folding down), else ErrIncompatible and u unchanged.
+func (u *ULL) Merge(other *ULL) error {
+	return errorOf("ULL.Merge", cMerge(FamilyULL, u.img, other.img))
+}
+
+// ToHLL returns the HyperLogLog the same hashes give (same precision and seed).
+func (u *ULL) ToHLL() (*HLL, error) {
+	const op = "ULL.ToHLL"
+	n, s := cCardinalitySize(FamilyHLL, u.Precision())
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	b, err := newImage(op, n)
+	if err != nil {
+		return nil, err
+	}
+	if s := cULLToHLL(u.img, b); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return &HLL{img: b}, nil
+}
+
+// Precision returns p.
+func (u *ULL) Precision() uint8 { return u.Stats().Precision }
+
+// Stats returns the sketch's statistics (O(m)).
+func (u *ULL) Stats() ULLStats {
+	st, s := cULLStats(u.img)
+	must("ULL.Stats", s)
+	return st
+}
+
+// Reset empties the sketch (same precision and seed).
+func (u *ULL) Reset() { must("ULL.Reset", cClear(FamilyULL, u.img)) }
+
+// Size returns the image size in bytes.
+func (u *ULL) Size() int { return len(u.img) }
+
+// Clone returns an independent copy in new Go memory.
+func (u *ULL) Clone() *ULL { return &ULL{img: cloneImage(u.img)} }
+
+// MarshalBinary returns the exported image (copy with checksum).
+func (u *ULL) MarshalBinary() ([]byte, error) { return u.AppendBinary(nil) }
+
+// AppendBinary appends the exported image to b.
+func (u *ULL) AppendBinary(b []byte) ([]byte, error) {
+	return appendExport("ULL.MarshalBinary", FamilyULL, u.img, len(u.img), b)
+}
+
+// UnmarshalBinary replaces u with the checked sketch in data (headers,
+// length, checksum, register values; see HLL.UnmarshalBinary).
+func (u *ULL) UnmarshalBinary(data []byte) error {
+	b, err := importImage("ULL.UnmarshalBinary", data, FamilyULL, cardinalityLiveLen(FamilyULL, data))
+	if err != nil {
+		return err
+	}
+	u.img = b
+	return nil
+}
