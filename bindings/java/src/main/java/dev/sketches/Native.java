@@ -177,12 +177,14 @@ final class Native {
      * @throws IllegalArgumentException when the size exceeds what one ByteBuffer holds
      */
     static ByteBuffer allocate(long bytes) {
-        if (bytes < 0 || bytes > Integer.MAX_VALUE - IMAGE_ALIGN) {
+        if (bytes < 0 || bytes > Integer.MAX_VALUE - 2 * IMAGE_ALIGN) {
             throw new IllegalArgumentException("an image of " + bytes
-                    + " bytes does not fit in one ByteBuffer (at most " + (Integer.MAX_VALUE - IMAGE_ALIGN) + ")");
+                    + " bytes does not fit in one ByteBuffer (at most " + (Integer.MAX_VALUE - 2 * IMAGE_ALIGN) + ")");
         }
         int n = (int) bytes;
-        ByteBuffer raw = ByteBuffer.allocateDirect(n + IMAGE_ALIGN - 1);
+        // alignedSlice rounds the end down to the alignment too: allocate whole units.
+        int units = (n + IMAGE_ALIGN - 1) / IMAGE_ALIGN * IMAGE_ALIGN;
+        ByteBuffer raw = ByteBuffer.allocateDirect(units + IMAGE_ALIGN - 1);
         ByteBuffer aligned = raw.alignedSlice(IMAGE_ALIGN);
         aligned.limit(n);
         return aligned.slice().order(ByteOrder.LITTLE_ENDIAN);
