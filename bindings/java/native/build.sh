@@ -37,5 +37,5 @@ mkdir -p "$dest"
 "$cc" -std=c11 -O2 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
     -I"$jni_inc" -I"$jni_inc/linux" -I"$root/include" \
     -shared -o "$dest/libsketches_jni.so.tmp" "$here"/*.c "$lib" \
-    -Wl,--exclude-libs,ALL -Wl,--gc-sections -Wl,-z,defs -Wl,-z,noexecstack -Wl,-z,relro,-z,now
+    -Wl,--exclude-libs,ALL -Wl,--gc-sections -Wl,-z,defs -Wl,-z,noexecstack -Wl,-z,relro,-z,now -s
 mv "$dest/libsketches_jni.so.tmp" "$dest/libsketches_jni.so"
