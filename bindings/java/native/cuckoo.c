@@ -49,11 +49,11 @@ SK_IMAGE_OPS(CuckooFilter, sketch_cuckoo)
 JNIEXPORT jint JNICALL SK_JNI(CuckooFilter, nCount)(JNIEnv *env, jclass cls, jlong buf, jlong len,
                                                     jbyteArray key, jint off, jint klen) {
     (void)cls;
-    void *k;
-    if (!sk_pin(env, key, &k)) return 0;
+    sk_key k;
+    if (!sk_key_get(env, key, off, klen, &k)) return 0;
     uint32_t out = 0;
-    int32_t st = sketch_cuckoo_count(SK_CBUF(buf), (size_t)len, sk_at(k, off), (size_t)klen, &out);
-    sk_unpin(env, key, k, JNI_ABORT);
+    int32_t st = sketch_cuckoo_count(SK_CBUF(buf), (size_t)len, k.ptr, (size_t)klen, &out);
+    sk_key_release(env, key, &k);
     if (sk_check(env, st, "sketch_cuckoo_count")) return 0;
     return (jint)out;
 }

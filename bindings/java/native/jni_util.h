@@ -74,25 +74,107 @@ static inline const uint8_t *sk_direct(JNIEnv *env, jobject buffer, jint pos) {
     return p == NULL ? NULL : p + pos;
 }
 
+/* ---- Single keys -------------------------------------------------------- */
+
+/* Keys up to this many bytes are copied to the stack (GetByteArrayRegion: one
+ * JNI call); longer ones are pinned (two calls, no copy). */
+#define SK_STACK_KEY 1024
+
+/* Strings up to this many chars are read with GetStringRegion and encoded to
+ * UTF-8 here; the Java side passes longer ones as byte[] (String.getBytes). */
+#define SK_STACK_CHARS 256
+
+/* The bytes of one byte[] key. */
+typedef struct {
+    const uint8_t *ptr;
+    void *pinned;
+    uint8_t stack[SK_STACK_KEY];
+} sk_key;
+
+static inline bool sk_key_get(JNIEnv *env, jbyteArray arr, jint off, jint len, sk_key *k) {
+    k->pinned = NULL;
+    if (len <= SK_STACK_KEY) {
+        if (len > 0) (*env)->GetByteArrayRegion(env, arr, off, len, (jbyte *)k->stack);
+        k->ptr = k->stack;
+        return true;
+    }
+    if (!sk_pin(env, arr, &k->pinned)) return false;
+    k->ptr = sk_at(k->pinned, off);
+    return true;
+}
+
+static inline void sk_key_release(JNIEnv *env, jbyteArray arr, sk_key *k) {
+    sk_unpin(env, arr, k->pinned, JNI_ABORT);
+}
+
+/* A String key of at most SK_STACK_CHARS chars as exactly the bytes of
+ * String.getBytes(UTF_8): surrogate pairs become 4 bytes, an unpaired
+ * surrogate becomes '?' (as the JDK's encoder replaces it). */
+typedef struct {
+    size_t len;
+    uint8_t bytes[3 * SK_STACK_CHARS];
+} sk_str;
+
+static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
+    jchar c16[SK_STACK_CHARS];
+    (*env)->GetStringRegion(env, s, 0, n, c16);
+    uint8_t *o = out->bytes;
+    for (jint i = 0; i < n; i++) {
+        uint32_t c = c16[i];
+        if (c < 0x80) {
+            *o++ = (uint8_t)c;
+        } else if (c < 0x800) {
+            *o++ = (uint8_t)(0xC0 | (c >> 6));
+            *o++ = (uint8_t)(0x80 | (c & 0x3F));
+        } else if (c >= 0xD800 && c <= 0xDBFF && i + 1 < n && c16[i + 1] >= 0xDC00 &&
+                   c16[i + 1] <= 0xDFFF) {
+            uint32_t cp = 0x10000 + ((c - 0xD800) << 10) + (c16[i + 1] - 0xDC00u);
+            i++;
+            *o++ = (uint8_t)(0xF0 | (cp >> 18));
+            *o++ = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
+            *o++ = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
+            *o++ = (uint8_t)(0x80 | (cp & 0x3F));
+        } else if (c >= 0xD800 && c <= 0xDFFF) {
+            *o++ = '?';
+        } else {
+            *o++ = (uint8_t)(0xE0 | (c >> 12));
+            *o++ = (uint8_t)(0x80 | ((c >> 6) & 0x3F));
+            *o++ = (uint8_t)(0x80 | (c & 0x3F));
+        }
+    }
+    out->len = (size_t)(o - out->bytes);
+}
+
 /* ---- Generators for the shapes every family repeats ---------------------
  *
- * Single keys come in three forms: byte[] with offset and length (String keys
- * arrive here as their UTF-8 bytes), a direct ByteBuffer with position and
- * length, and a long (hashed as its 8 little-endian bytes: the C _u64 form).
+ * Single keys come in four forms: byte[] with offset and length, a String of
+ * at most SK_STACK_CHARS chars (NAME##Str; encoded to UTF-8 here), a direct
+ * ByteBuffer with position and length, and a long (hashed as its 8
+ * little-endian bytes: the C _u64 form).
  */
 
 /* A key operation with a bool output (add reporting new, contains):
- * NAME (byte[]), NAME##Buf (ByteBuffer), NAME##U64 (long). */
+ * NAME (byte[]), NAME##Str (String), NAME##Buf (ByteBuffer), NAME##U64 (long). */
 #define SK_KEY_BOOL(CLS, NAME, CFN, CFN_U64, CONST)                                              \
     JNIEXPORT jboolean JNICALL SK_JNI(CLS, NAME)(JNIEnv * env, jclass cls, jlong buf, jlong len, \
                                                  jbyteArray key, jint off, jint klen) {          \
         (void)cls;                                                                               \
-        void *k;                                                                                 \
-        if (!sk_pin(env, key, &k)) return JNI_FALSE;                                             \
+        sk_key k;                                                                                 \
+        if (!sk_key_get(env, key, off, klen, &k)) return JNI_FALSE;                                             \
         bool out = false;                                                                        \
-        int32_t st = CFN((CONST void *)(intptr_t)buf, (size_t)len, sk_at(k, off),     \
+        int32_t st = CFN((CONST void *)(intptr_t)buf, (size_t)len, k.ptr,     \
                          (size_t)klen, &out);                                                    \
-        sk_unpin(env, key, k, JNI_ABORT);                                                        \
+        sk_key_release(env, key, &k);                                                            \
+        if (sk_check(env, st, #CFN)) return JNI_FALSE;                                           \
+        return out ? JNI_TRUE : JNI_FALSE;                                                       \
+    }                                                                                            \
+    JNIEXPORT jboolean JNICALL SK_JNI(CLS, NAME##Str)(JNIEnv * env, jclass cls, jlong buf,       \
+                                                      jlong len, jstring key, jint n) {          \
+        (void)cls;                                                                               \
+        sk_str k;                                                                                \
+        sk_str_get(env, key, n, &k);                                                             \
+        bool out = false;                                                                        \
+        int32_t st = CFN((CONST void *)(intptr_t)buf, (size_t)len, k.bytes, k.len, &out);        \
         if (sk_check(env, st, #CFN)) return JNI_FALSE;                                           \
         return out ? JNI_TRUE : JNI_FALSE;                                                       \
     }                                                                                            \
@@ -121,10 +203,20 @@ static inline const uint8_t *sk_direct(JNIEnv *env, jobject buffer, jint pos) {
     JNIEXPORT jboolean JNICALL SK_JNI(CLS, NAME)(JNIEnv * env, jclass cls, jlong buf, jlong len, \
                                                  jbyteArray key, jint off, jint klen) {          \
         (void)cls;                                                                               \
-        void *k;                                                                                 \
-        if (!sk_pin(env, key, &k)) return JNI_FALSE;                                             \
-        int32_t st = CFN(SK_BUF(buf), (size_t)len, sk_at(k, off), (size_t)klen);      \
-        sk_unpin(env, key, k, JNI_ABORT);                                                        \
+        sk_key k;                                                                                 \
+        if (!sk_key_get(env, key, off, klen, &k)) return JNI_FALSE;                                             \
+        int32_t st = CFN(SK_BUF(buf), (size_t)len, k.ptr, (size_t)klen);      \
+        sk_key_release(env, key, &k);                                                            \
+        if (st == (SOFT)) return JNI_FALSE;                                                      \
+        if (sk_check(env, st, #CFN)) return JNI_FALSE;                                           \
+        return JNI_TRUE;                                                                         \
+    }                                                                                            \
+    JNIEXPORT jboolean JNICALL SK_JNI(CLS, NAME##Str)(JNIEnv * env, jclass cls, jlong buf,       \
+                                                      jlong len, jstring key, jint n) {          \
+        (void)cls;                                                                               \
+        sk_str k;                                                                                \
+        sk_str_get(env, key, n, &k);                                                             \
+        int32_t st = CFN(SK_BUF(buf), (size_t)len, k.bytes, k.len);                              \
         if (st == (SOFT)) return JNI_FALSE;                                                      \
         if (sk_check(env, st, #CFN)) return JNI_FALSE;                                           \
         return JNI_TRUE;                                                                         \
@@ -152,12 +244,19 @@ static inline const uint8_t *sk_direct(JNIEnv *env, jobject buffer, jint pos) {
     JNIEXPORT void JNICALL SK_JNI(CLS, NAME)(JNIEnv * env, jclass cls, jlong buf, jlong len,     \
                                              jbyteArray key, jint off, jint klen, jlong weight) { \
         (void)cls;                                                                               \
-        void *k;                                                                                 \
-        if (!sk_pin(env, key, &k)) return;                                                       \
-        int32_t st = CFN(SK_BUF(buf), (size_t)len, sk_at(k, off), (size_t)klen,       \
+        sk_key k;                                                                                \
+        if (!sk_key_get(env, key, off, klen, &k)) return;                                        \
+        int32_t st = CFN(SK_BUF(buf), (size_t)len, k.ptr, (size_t)klen,       \
                          (uint64_t)weight);                                                      \
-        sk_unpin(env, key, k, JNI_ABORT);                                                        \
+        sk_key_release(env, key, &k);                                                            \
         sk_check(env, st, #CFN);                                                                 \
+    }                                                                                            \
+    JNIEXPORT void JNICALL SK_JNI(CLS, NAME##Str)(JNIEnv * env, jclass cls, jlong buf,           \
+                                                  jlong len, jstring key, jint n, jlong weight) { \
+        (void)cls;                                                                               \
+        sk_str k;                                                                                \
+        sk_str_get(env, key, n, &k);                                                             \
+        sk_check(env, CFN(SK_BUF(buf), (size_t)len, k.bytes, k.len, (uint64_t)weight), #CFN);    \
     }                                                                                            \
     JNIEXPORT void JNICALL SK_JNI(CLS, NAME##Buf)(JNIEnv * env, jclass cls, jlong buf,           \
                                                   jlong len, jobject key, jint pos, jint klen,   \
@@ -179,12 +278,22 @@ static inline const uint8_t *sk_direct(JNIEnv *env, jobject buffer, jint pos) {
     JNIEXPORT jlong JNICALL SK_JNI(CLS, NAME)(JNIEnv * env, jclass cls, jlong buf, jlong len,    \
                                               jbyteArray key, jint off, jint klen) {             \
         (void)cls;                                                                               \
-        void *k;                                                                                 \
-        if (!sk_pin(env, key, &k)) return 0;                                                     \
+        sk_key k;                                                                                 \
+        if (!sk_key_get(env, key, off, klen, &k)) return 0;                                                     \
         uint64_t out = 0;                                                                        \
-        int32_t st = CFN(SK_CBUF(buf), (size_t)len, sk_at(k, off), (size_t)klen,      \
+        int32_t st = CFN(SK_CBUF(buf), (size_t)len, k.ptr, (size_t)klen,      \
                          &out);                                                                  \
-        sk_unpin(env, key, k, JNI_ABORT);                                                        \
+        sk_key_release(env, key, &k);                                                            \
+        if (sk_check(env, st, #CFN)) return 0;                                                   \
+        return (jlong)out;                                                                       \
+    }                                                                                            \
+    JNIEXPORT jlong JNICALL SK_JNI(CLS, NAME##Str)(JNIEnv * env, jclass cls, jlong buf,          \
+                                                   jlong len, jstring key, jint n) {             \
+        (void)cls;                                                                               \
+        sk_str k;                                                                                \
+        sk_str_get(env, key, n, &k);                                                             \
+        uint64_t out = 0;                                                                        \
+        int32_t st = CFN(SK_CBUF(buf), (size_t)len, k.bytes, k.len, &out);                       \
         if (sk_check(env, st, #CFN)) return 0;                                                   \
         return (jlong)out;                                                                       \
     }                                                                                            \

@@ -50,10 +50,10 @@ JNIEXPORT jstring JNICALL SK_JNI(Native, statusText)(JNIEnv *env, jclass cls, ji
 JNIEXPORT jlong JNICALL SK_JNI(Native, hash)(JNIEnv *env, jclass cls, jbyteArray key, jint off,
                                              jint len, jlong seed) {
     (void)cls;
-    void *k;
-    if (!sk_pin(env, key, &k)) return 0;
-    uint64_t h = sketch_hash(sk_at(k, off), (size_t)len, (uint64_t)seed);
-    sk_unpin(env, key, k, JNI_ABORT);
+    sk_key k;
+    if (!sk_key_get(env, key, off, len, &k)) return 0;
+    uint64_t h = sketch_hash(k.ptr, (size_t)len, (uint64_t)seed);
+    sk_key_release(env, key, &k);
     return (jlong)h;
 }
 

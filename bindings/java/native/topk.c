@@ -34,12 +34,12 @@ JNIEXPORT void JNICALL SK_JNI(TopK, nEstimate)(JNIEnv *env, jclass cls, jlong bu
                                                jbyteArray key, jint off, jint klen,
                                                jlongArray out) {
     (void)cls;
-    void *k;
-    if (!sk_pin(env, key, &k)) return;
+    sk_key k;
+    if (!sk_key_get(env, key, off, klen, &k)) return;
     struct sketch_topk_key_estimate e;
     memset(&e, 0, sizeof e);
-    int32_t st = sketch_topk_estimate(SK_CBUF(buf), (size_t)len, sk_at(k, off), (size_t)klen, &e);
-    sk_unpin(env, key, k, JNI_ABORT);
+    int32_t st = sketch_topk_estimate(SK_CBUF(buf), (size_t)len, k.ptr, (size_t)klen, &e);
+    sk_key_release(env, key, &k);
     if (sk_check(env, st, "sketch_topk_estimate")) return;
     jlong v[3] = {(jlong)e.count, (jlong)e.error, e.listed ? 1 : 0};
     (*env)->SetLongArrayRegion(env, out, 0, 3, v);

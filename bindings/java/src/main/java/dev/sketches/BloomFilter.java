@@ -182,7 +182,16 @@ public final class BloomFilter {
      * @return true when the key was new to the filter
      */
     public boolean add(String key) {
-        return add(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return add(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nAddStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -246,7 +255,15 @@ public final class BloomFilter {
      * @return false when the key was certainly never added, true when it may have been
      */
     public boolean contains(String key) {
-        return contains(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return contains(Native.utf8(key));
+        }
+        try {
+            return nContainsStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -306,8 +323,13 @@ public final class BloomFilter {
      * @param wasNew null, or at least {@code keys.length} slots
      */
     public void addAll(byte[][] keys, boolean[] wasNew) {
-        Native.Packed p = Native.pack(keys);
-        addPacked0(p.data(), p.offsets(), p.count(), wasNew);
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -326,8 +348,13 @@ public final class BloomFilter {
      * @param wasNew null, or at least {@code keys.length} slots
      */
     public void addAll(String[] keys, boolean[] wasNew) {
-        Native.Packed p = Native.pack(keys);
-        addPacked0(p.data(), p.offsets(), p.count(), wasNew);
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -390,9 +417,12 @@ public final class BloomFilter {
      * @return per key: false when certainly never added
      */
     public boolean[] containsAll(byte[][] keys) {
-        Native.Packed p = Native.pack(keys);
-        boolean[] out = new boolean[p.count()];
-        containsPacked0(p.data(), p.offsets(), p.count(), out);
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
         return out;
     }
 
@@ -403,9 +433,12 @@ public final class BloomFilter {
      * @return per key: false when certainly never added
      */
     public boolean[] containsAll(String[] keys) {
-        Native.Packed p = Native.pack(keys);
-        boolean[] out = new boolean[p.count()];
-        containsPacked0(p.data(), p.offsets(), p.count(), out);
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
         return out;
     }
 
@@ -615,6 +648,10 @@ public final class BloomFilter {
     private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
 
     private static native boolean nAddU64(long buf, long len, long key);
+
+    private static native boolean nAddStr(long buf, long len, String key, int n);
+
+    private static native boolean nContainsStr(long buf, long len, String key, int n);
 
     private static native boolean nContains(long buf, long len, byte[] key, int off, int klen);
 

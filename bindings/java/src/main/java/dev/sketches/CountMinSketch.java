@@ -289,7 +289,7 @@ public final class CountMinSketch {
      * @param key the key
      */
     public void add(String key) {
-        add(Native.utf8(key), 1);
+        add(key, 1);
     }
 
     /**
@@ -299,7 +299,18 @@ public final class CountMinSketch {
      * @param weight non-negative weight
      */
     public void add(String key, long weight) {
-        add(Native.utf8(key), weight);
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            add(Native.utf8(key), weight);
+            return;
+        }
+        img.checkWritable();
+        checkWeight(weight);
+        try {
+            nAddStr(img.addr, img.len, key, n, weight);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -374,7 +385,15 @@ public final class CountMinSketch {
      * @return the estimate (unsigned)
      */
     public long estimate(String key) {
-        return estimate(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return estimate(Native.utf8(key));
+        }
+        try {
+            return nEstimateStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -433,8 +452,13 @@ public final class CountMinSketch {
      * @param weights null (1 each), or one non-negative weight per key
      */
     public void addAll(byte[][] keys, long[] weights) {
-        Native.Packed p = Native.pack(keys);
-        addPacked0(p.data(), p.offsets(), p.count(), weights);
+        checkWeights(weights, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, weights, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -453,8 +477,13 @@ public final class CountMinSketch {
      * @param weights null (1 each), or one non-negative weight per key
      */
     public void addAll(String[] keys, long[] weights) {
-        Native.Packed p = Native.pack(keys);
-        addPacked0(p.data(), p.offsets(), p.count(), weights);
+        checkWeights(weights, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, weights, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -525,8 +554,13 @@ public final class CountMinSketch {
      * @return per key its estimate (unsigned)
      */
     public long[] estimateAll(byte[][] keys) {
-        Native.Packed p = Native.pack(keys);
-        return estimatePacked0(p.data(), p.offsets(), p.count());
+        long[] out = new long[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
     }
 
     /**
@@ -536,8 +570,13 @@ public final class CountMinSketch {
      * @return per key its estimate (unsigned)
      */
     public long[] estimateAll(String[] keys) {
-        Native.Packed p = Native.pack(keys);
-        return estimatePacked0(p.data(), p.offsets(), p.count());
+        long[] out = new long[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
     }
 
     /**
@@ -698,6 +737,10 @@ public final class CountMinSketch {
     private static native void nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen, long weight);
 
     private static native void nAddU64(long buf, long len, long key, long weight);
+
+    private static native void nAddStr(long buf, long len, String key, int n, long weight);
+
+    private static native long nEstimateStr(long buf, long len, String key, int n);
 
     private static native long nEstimate(long buf, long len, byte[] key, int off, int klen);
 

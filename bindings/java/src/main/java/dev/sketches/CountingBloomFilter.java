@@ -182,7 +182,16 @@ public final class CountingBloomFilter {
      * @return true when the key was new to the filter
      */
     public boolean add(String key) {
-        return add(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return add(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nAddStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -246,7 +255,15 @@ public final class CountingBloomFilter {
      * @return false when the key was certainly never added, true when it may have been
      */
     public boolean contains(String key) {
-        return contains(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return contains(Native.utf8(key));
+        }
+        try {
+            return nContainsStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -311,7 +328,16 @@ public final class CountingBloomFilter {
      * @return true when removed, false when certainly absent (nothing changed)
      */
     public boolean remove(String key) {
-        return remove(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return remove(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nRemoveStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -373,8 +399,13 @@ public final class CountingBloomFilter {
      * @param wasNew null, or at least {@code keys.length} slots
      */
     public void addAll(byte[][] keys, boolean[] wasNew) {
-        Native.Packed p = Native.pack(keys);
-        addPacked0(p.data(), p.offsets(), p.count(), wasNew);
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -393,8 +424,13 @@ public final class CountingBloomFilter {
      * @param wasNew null, or at least {@code keys.length} slots
      */
     public void addAll(String[] keys, boolean[] wasNew) {
-        Native.Packed p = Native.pack(keys);
-        addPacked0(p.data(), p.offsets(), p.count(), wasNew);
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -457,9 +493,12 @@ public final class CountingBloomFilter {
      * @return per key: false when certainly not present
      */
     public boolean[] containsAll(byte[][] keys) {
-        Native.Packed p = Native.pack(keys);
-        boolean[] out = new boolean[p.count()];
-        containsPacked0(p.data(), p.offsets(), p.count(), out);
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
         return out;
     }
 
@@ -470,9 +509,12 @@ public final class CountingBloomFilter {
      * @return per key: false when certainly never added
      */
     public boolean[] containsAll(String[] keys) {
-        Native.Packed p = Native.pack(keys);
-        boolean[] out = new boolean[p.count()];
-        containsPacked0(p.data(), p.offsets(), p.count(), out);
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
         return out;
     }
 
@@ -539,8 +581,14 @@ public final class CountingBloomFilter {
      * @return per key whether it was removed
      */
     public boolean[] removeAll(byte[][] keys) {
-        Native.Packed p = Native.pack(keys);
-        return removePacked0(p.data(), p.offsets(), p.count());
+        img.checkWritable();
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
     }
 
     /**
@@ -550,8 +598,14 @@ public final class CountingBloomFilter {
      * @return per key whether it was removed
      */
     public boolean[] removeAll(String[] keys) {
-        Native.Packed p = Native.pack(keys);
-        return removePacked0(p.data(), p.offsets(), p.count());
+        img.checkWritable();
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
     }
 
     /**
@@ -743,6 +797,12 @@ public final class CountingBloomFilter {
     private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
 
     private static native boolean nAddU64(long buf, long len, long key);
+
+    private static native boolean nAddStr(long buf, long len, String key, int n);
+
+    private static native boolean nContainsStr(long buf, long len, String key, int n);
+
+    private static native boolean nRemoveStr(long buf, long len, String key, int n);
 
     private static native boolean nContains(long buf, long len, byte[] key, int off, int klen);
 

@@ -183,7 +183,16 @@ public final class CuckooFilter {
      * @return true when stored, false when the filter is full (nothing changed)
      */
     public boolean add(String key) {
-        return add(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return add(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nAddStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -247,7 +256,15 @@ public final class CuckooFilter {
      * @return false when the key was certainly never added, true when it may have been
      */
     public boolean contains(String key) {
-        return contains(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return contains(Native.utf8(key));
+        }
+        try {
+            return nContainsStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -311,7 +328,16 @@ public final class CuckooFilter {
      * @return true when removed, false when certainly absent (nothing changed)
      */
     public boolean remove(String key) {
-        return remove(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return remove(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nRemoveStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -363,8 +389,7 @@ public final class CuckooFilter {
      * @return how many were stored (fewer than {@code keys.length} only when the filter filled up)
      */
     public int addAll(byte[][] keys) {
-        Native.Packed p = Native.pack(keys);
-        return addPacked0(p.data(), p.offsets(), p.count(), null);
+        return addAllChunked(keys, null);
     }
 
     /**
@@ -376,8 +401,7 @@ public final class CuckooFilter {
      * @return how many were stored
      */
     public int addAll(byte[][] keys, boolean[] added) {
-        Native.Packed p = Native.pack(keys);
-        return addPacked0(p.data(), p.offsets(), p.count(), Objects.requireNonNull(added, "added"));
+        return addAllChunked(keys, Objects.requireNonNull(added, "added"));
     }
 
     /**
@@ -387,8 +411,7 @@ public final class CuckooFilter {
      * @return how many were stored
      */
     public int addAll(String[] keys) {
-        Native.Packed p = Native.pack(keys);
-        return addPacked0(p.data(), p.offsets(), p.count(), null);
+        return addAllChunked(keys, null);
     }
 
     /**
@@ -399,8 +422,7 @@ public final class CuckooFilter {
      * @return how many were stored
      */
     public int addAll(String[] keys, boolean[] added) {
-        Native.Packed p = Native.pack(keys);
-        return addPacked0(p.data(), p.offsets(), p.count(), Objects.requireNonNull(added, "added"));
+        return addAllChunked(keys, Objects.requireNonNull(added, "added"));
     }
 
     /**
@@ -471,6 +493,24 @@ public final class CuckooFilter {
         return stored;
     }
 
+    private int addAllChunked(Object keys, boolean[] added) {
+        int count = keys instanceof String[] s ? s.length : ((byte[][]) keys).length;
+        Native.checkOut(added, count);
+        img.checkWritable();
+        boolean[] out = added != null ? added : new boolean[count];
+        Native.PackedCall call = (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, out, from);
+        try {
+            if (keys instanceof String[] s) {
+                Native.forChunks(s, call);
+            } else {
+                Native.forChunks((byte[][]) keys, call);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return count(out, 0, count);
+    }
+
     private static int count(boolean[] flags, int from, int n) {
         int c = 0;
         for (int i = from; i < from + n; i++) {
@@ -488,9 +528,12 @@ public final class CuckooFilter {
      * @return per key: false when certainly not present
      */
     public boolean[] containsAll(byte[][] keys) {
-        Native.Packed p = Native.pack(keys);
-        boolean[] out = new boolean[p.count()];
-        containsPacked0(p.data(), p.offsets(), p.count(), out);
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
         return out;
     }
 
@@ -501,9 +544,12 @@ public final class CuckooFilter {
      * @return per key: false when certainly never added
      */
     public boolean[] containsAll(String[] keys) {
-        Native.Packed p = Native.pack(keys);
-        boolean[] out = new boolean[p.count()];
-        containsPacked0(p.data(), p.offsets(), p.count(), out);
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
         return out;
     }
 
@@ -747,6 +793,12 @@ public final class CuckooFilter {
     private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
 
     private static native boolean nAddU64(long buf, long len, long key);
+
+    private static native boolean nAddStr(long buf, long len, String key, int n);
+
+    private static native boolean nContainsStr(long buf, long len, String key, int n);
+
+    private static native boolean nRemoveStr(long buf, long len, String key, int n);
 
     private static native boolean nContains(long buf, long len, byte[] key, int off, int klen);
 

@@ -38,6 +38,13 @@ final class Native {
     /** Keys per native call in a batch: bounds the time arrays stay pinned (GC latency). */
     static final int CHUNK = 1 << 14;
 
+    /**
+     * String keys of at most this many chars go to native code as the String itself (read with
+     * GetStringRegion and encoded to UTF-8 there, no Java allocation); longer ones as their
+     * UTF-8 bytes (SK_STACK_CHARS in jni_util.h).
+     */
+    static final int STR_MAX = 256;
+
     /** The alignment of the image buffers this binding allocates (SKETCH_IMAGE_ALIGN). */
     static final int IMAGE_ALIGN = 64;
 
@@ -294,11 +301,109 @@ final class Native {
         return new Packed(data, offsets);
     }
 
+    /** A new capacity of at least {@code need}: doubling, capped at the largest array. */
+    private static int grow(int need, int have) {
+        return (int) Math.max(need, Math.min(Integer.MAX_VALUE - 8L, have * 2L));
+    }
+
     private static int checkBatchBytes(long bytes) {
         if (bytes > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("the keys of one batch exceed 2 GiB; split the batch");
         }
         return (int) bytes;
+    }
+
+    /** One native call over a chunk of packed keys: data and offsets (from 0), keys [from, from + count). */
+    @FunctionalInterface
+    interface PackedCall {
+        void run(byte[] data, int[] offsets, int from, int count);
+    }
+
+    /**
+     * Runs a String batch chunk by chunk ({@link #CHUNK} keys), each chunk packed as UTF-8 into
+     * buffers reused across chunks (they stay small and in cache, and nothing batch-sized is
+     * allocated). ASCII keys (all of them, usually) are copied with {@link String#getChars} and
+     * narrowed in one loop over the chunk; a chunk holding any other character is encoded key by
+     * key with {@link String#getBytes}, so the bytes are exactly the UTF-8 encoding. Every key is
+     * checked for null before the first call, so a batch fails before changing anything.
+     */
+    static void forChunks(String[] keys, PackedCall call) {
+        Objects.requireNonNull(keys, "keys");
+        for (String k : keys) {
+            Objects.requireNonNull(k, "a key is null");
+        }
+        int[] offsets = new int[Math.min(CHUNK, keys.length) + 1];
+        char[] chars = new char[0];
+        byte[] data = new byte[0];
+        for (int from = 0; from < keys.length; from += CHUNK) {
+            int n = Math.min(CHUNK, keys.length - from);
+            long total = 0;
+            for (int i = 0; i < n; i++) {
+                total += keys[from + i].length();
+            }
+            int len = checkBatchBytes(total);
+            if (chars.length < len) {
+                chars = new char[grow(len, chars.length)];
+                data = new byte[chars.length];
+            }
+            int pos = 0;
+            for (int i = 0; i < n; i++) {
+                String k = keys[from + i];
+                int kl = k.length();
+                k.getChars(0, kl, chars, pos);
+                pos += kl;
+                offsets[i + 1] = pos;
+            }
+            int any = 0;
+            for (int j = 0; j < pos; j++) {
+                char c = chars[j];
+                any |= c;
+                data[j] = (byte) c;
+            }
+            if (any >= 0x80) {
+                // Some key is not ASCII: encode every key of this chunk as UTF-8.
+                pos = 0;
+                for (int i = 0; i < n; i++) {
+                    byte[] b = utf8(keys[from + i]);
+                    if (pos + b.length > data.length) {
+                        data = Arrays.copyOf(data, grow(pos + b.length, data.length));
+                    }
+                    System.arraycopy(b, 0, data, pos, b.length);
+                    pos += b.length;
+                    offsets[i + 1] = pos;
+                }
+            }
+            call.run(data, offsets, from, n);
+        }
+    }
+
+    /** Runs a byte-string batch chunk by chunk, each chunk packed into buffers reused across chunks. */
+    static void forChunks(byte[][] keys, PackedCall call) {
+        Objects.requireNonNull(keys, "keys");
+        for (byte[] k : keys) {
+            Objects.requireNonNull(k, "a key is null");
+        }
+        int[] offsets = new int[Math.min(CHUNK, keys.length) + 1];
+        byte[] data = new byte[0];
+        for (int from = 0; from < keys.length; from += CHUNK) {
+            int n = Math.min(CHUNK, keys.length - from);
+            long total = 0;
+            for (int i = 0; i < n; i++) {
+                total += keys[from + i].length;
+            }
+            int len = checkBatchBytes(total);
+            if (data.length < len) {
+                data = new byte[grow(len, data.length)];
+            }
+            int pos = 0;
+            for (int i = 0; i < n; i++) {
+                byte[] k = keys[from + i];
+                System.arraycopy(k, 0, data, pos, k.length);
+                pos += k.length;
+                offsets[i + 1] = pos;
+            }
+            call.run(data, offsets, from, n);
+        }
     }
 
     /** Checks a caller's packed batch (Arrow layout) and returns its key count. */

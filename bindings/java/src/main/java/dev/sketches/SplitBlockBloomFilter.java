@@ -211,7 +211,16 @@ public final class SplitBlockBloomFilter {
      * @return true when the key was new to the filter
      */
     public boolean add(String key) {
-        return add(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return add(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nAddStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -275,7 +284,15 @@ public final class SplitBlockBloomFilter {
      * @return false when the key was certainly never added, true when it may have been
      */
     public boolean contains(String key) {
-        return contains(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return contains(Native.utf8(key));
+        }
+        try {
+            return nContainsStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -335,8 +352,13 @@ public final class SplitBlockBloomFilter {
      * @param wasNew null, or at least {@code keys.length} slots
      */
     public void addAll(byte[][] keys, boolean[] wasNew) {
-        Native.Packed p = Native.pack(keys);
-        addPacked0(p.data(), p.offsets(), p.count(), wasNew);
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -355,8 +377,13 @@ public final class SplitBlockBloomFilter {
      * @param wasNew null, or at least {@code keys.length} slots
      */
     public void addAll(String[] keys, boolean[] wasNew) {
-        Native.Packed p = Native.pack(keys);
-        addPacked0(p.data(), p.offsets(), p.count(), wasNew);
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -419,9 +446,12 @@ public final class SplitBlockBloomFilter {
      * @return per key: false when certainly never added
      */
     public boolean[] containsAll(byte[][] keys) {
-        Native.Packed p = Native.pack(keys);
-        boolean[] out = new boolean[p.count()];
-        containsPacked0(p.data(), p.offsets(), p.count(), out);
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
         return out;
     }
 
@@ -432,9 +462,12 @@ public final class SplitBlockBloomFilter {
      * @return per key: false when certainly never added
      */
     public boolean[] containsAll(String[] keys) {
-        Native.Packed p = Native.pack(keys);
-        boolean[] out = new boolean[p.count()];
-        containsPacked0(p.data(), p.offsets(), p.count(), out);
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
         return out;
     }
 
@@ -664,6 +697,10 @@ public final class SplitBlockBloomFilter {
     private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
 
     private static native boolean nAddU64(long buf, long len, long key);
+
+    private static native boolean nAddStr(long buf, long len, String key, int n);
+
+    private static native boolean nContainsStr(long buf, long len, String key, int n);
 
     private static native boolean nContains(long buf, long len, byte[] key, int off, int klen);
 

@@ -165,7 +165,7 @@ public final class TopK {
      * @param key the key
      */
     public void add(String key) {
-        add(Native.utf8(key), 1);
+        add(key, 1);
     }
 
     /**
@@ -175,7 +175,18 @@ public final class TopK {
      * @param weight non-negative weight
      */
     public void add(String key, long weight) {
-        add(Native.utf8(key), weight);
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            add(Native.utf8(key), weight);
+            return;
+        }
+        img.checkWritable();
+        checkWeight(weight);
+        try {
+            nAddStr(img.addr, img.len, key, n, weight);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -589,6 +600,8 @@ public final class TopK {
     private static native void nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen, long weight);
 
     private static native void nAddU64(long buf, long len, long key, long weight);
+
+    private static native void nAddStr(long buf, long len, String key, int n, long weight);
 
     private static native void nAddPacked(
             long buf, long len, byte[] data, int[] offsets, int from, int count, long[] weights, int wFrom);

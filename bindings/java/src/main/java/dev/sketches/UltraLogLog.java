@@ -152,7 +152,16 @@ public final class UltraLogLog {
      * @return true when the sketch changed
      */
     public boolean add(String key) {
-        return add(Native.utf8(key));
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return add(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nAddStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -203,8 +212,12 @@ public final class UltraLogLog {
      * @param keys the keys
      */
     public void addAll(byte[][] keys) {
-        Native.Packed p = Native.pack(keys);
-        addPacked0(p.data(), p.offsets(), p.count());
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -213,8 +226,12 @@ public final class UltraLogLog {
      * @param keys the keys
      */
     public void addAll(String[] keys) {
-        Native.Packed p = Native.pack(keys);
-        addPacked0(p.data(), p.offsets(), p.count());
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
     }
 
     /**
@@ -420,6 +437,8 @@ public final class UltraLogLog {
     private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
 
     private static native boolean nAddU64(long buf, long len, long key);
+
+    private static native boolean nAddStr(long buf, long len, String key, int n);
 
     private static native void nAddPacked(long buf, long len, byte[] data, int[] offsets, int from, int count);
 

@@ -30,6 +30,21 @@ class PackingTest {
             g.add(k.getBytes(StandardCharsets.UTF_8));
         }
         assertArrayEquals(g.toByteArray(), f.toByteArray());
+        // Single String calls (UTF-8 encoded in native code for short keys) agree too.
+        BloomFilter s = BloomFilter.create(1000, 0.01, 3);
+        CountMinSketch c = CountMinSketch.withSize(256, 2, 3);
+        CountMinSketch cb = CountMinSketch.withSize(256, 2, 3);
+        for (String k : keys) {
+            s.add(k);
+            c.add(k, 2);
+            cb.add(k.getBytes(StandardCharsets.UTF_8), 2);
+        }
+        assertArrayEquals(g.toByteArray(), s.toByteArray());
+        assertArrayEquals(cb.toByteArray(), c.toByteArray());
+        for (String k : keys) {
+            assertEquals(cb.estimate(k.getBytes(StandardCharsets.UTF_8)), c.estimate(k));
+            assertEquals(Sketches.hash(k.getBytes(StandardCharsets.UTF_8), 0), Sketches.hash(k, 0));
+        }
     }
 
     @Test
@@ -39,6 +54,15 @@ class PackingTest {
         assertPacksLikeGetBytes(new String[] {"", "a", ""});
         assertPacksLikeGetBytes(new String[] {"plain", "é", "日本語", "a😀b", "x\u0000y", "\uD800", "z\uDC00", "tail"});
         assertPacksLikeGetBytes(new String[] {"日本語日本語日本語日本語日本語", "a", "ü", "😀😀😀😀😀😀😀😀"});
+        // Around the length where single String keys switch from native encoding to getBytes.
+        String[] edges = new String[8];
+        for (int i = 0; i < edges.length; i++) {
+            int n = Native.STR_MAX - 4 + i;
+            edges[i] = "é".repeat(n - 2) + (i % 2 == 0 ? "😀" : "\uD800x"); // n chars
+        }
+        assertEquals(Native.STR_MAX - 4, edges[0].length());
+        assertPacksLikeGetBytes(edges);
+        assertPacksLikeGetBytes(new String[] {"x".repeat(Native.STR_MAX), "x".repeat(Native.STR_MAX + 1), "\uDBFF\uDFFF"});
         SplittableRandom r = new SplittableRandom(1);
         String[] random = new String[500];
         for (int i = 0; i < random.length; i++) {
