@@ -333,26 +333,24 @@ final class Native {
             Objects.requireNonNull(k, "a key is null");
         }
         int[] offsets = new int[Math.min(CHUNK, keys.length) + 1];
-        char[] chars = new char[0];
+        char[] chars = new char[1024];
         byte[] data = new byte[0];
         for (int from = 0; from < keys.length; from += CHUNK) {
             int n = Math.min(CHUNK, keys.length - from);
-            long total = 0;
-            for (int i = 0; i < n; i++) {
-                total += keys[from + i].length();
-            }
-            int len = checkBatchBytes(total);
-            if (chars.length < len) {
-                chars = new char[grow(len, chars.length)];
-                data = new byte[chars.length];
-            }
+            // One pass over the Strings (each touched once): their chars, back to back.
             int pos = 0;
             for (int i = 0; i < n; i++) {
                 String k = keys[from + i];
                 int kl = k.length();
+                if (kl > chars.length - pos) {
+                    chars = Arrays.copyOf(chars, grow(checkBatchBytes((long) pos + kl), chars.length));
+                }
                 k.getChars(0, kl, chars, pos);
                 pos += kl;
                 offsets[i + 1] = pos;
+            }
+            if (data.length < pos) {
+                data = new byte[chars.length];
             }
             int any = 0;
             for (int j = 0; j < pos; j++) {
