@@ -45,12 +45,15 @@ java-test:
 	cd bindings/java && $(MVN) $(MVN_FLAGS) verify $(if $(JAVA_EXTRA_JDK),-Dsketches.extraJdk=$(JAVA_EXTRA_JDK))
 
 # JMH (one run): installs the binding into the local Maven repository, then
-# builds and runs bindings/java/bench; JMH_ARGS narrows it (e.g. JMH_ARGS='Bloom').
+# builds and runs bindings/java/bench (JMH_ARGS narrows it, e.g. JMH_ARGS='Bloom'),
+# then the cardinality error at equal memory (ACCURACY_TRIALS streams of 10^6 keys).
 JMH_ARGS ?=
+ACCURACY_TRIALS ?= 64
 java-bench:
 	cd bindings/java && $(MVN) $(MVN_FLAGS) -q install -DskipTests
 	cd bindings/java/bench && $(MVN) $(MVN_FLAGS) -q package
 	java -jar bindings/java/bench/target/benchmarks.jar $(JMH_ARGS)
+	java -cp bindings/java/bench/target/benchmarks.jar dev.sketches.bench.Accuracy $(ACCURACY_TRIALS)
 
 # The fuzz crate is its own workspace (built with coverage instrumentation).
 fuzz-lint:

@@ -422,7 +422,9 @@ public final class TopK {
         if (n < 0) {
             throw new IllegalArgumentException("n must not be negative: " + n);
         }
-        int cap = Math.min(n, stats().used());
+        Stats s = stats();
+        // Clamped: a wrapped image's header is checked, but stays caller memory.
+        int cap = Math.max(0, Math.min(n, Math.min(s.used(), s.capacity())));
         long[] counts = new long[cap];
         long[] errors = new long[cap];
         int[] offsets = new int[cap + 2];
