@@ -6,6 +6,8 @@
 #   make python-test   the Python binding's tests (venv in target/python-venv)
 #   make python-bench  the Python binding beside pybloom-live, rbloom, fastbloom-rs, datasketches
 #   make go-test the Go binding's checks (bindings/go/ci.sh); make go-stand its stand
+#   make java-test   the Java binding's tests (bindings/java; also on the newest JDK found)
+#   make java-bench  the Java binding's JMH benchmarks beside Guava, stream-lib, DataSketches
 CC ?= cc
 CFLAGS_EXAMPLES = -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude
 LIBS = target/release/libsketches.a -lpthread -ldl -lm
@@ -16,7 +18,8 @@ LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 
 .PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall \
-	python-venv python-lint python-test python-bench go-install go-test go-stand go-bench
+	python-venv python-lint python-test python-bench go-install go-test go-stand go-bench \
+	java-test java-bench
 
 stand: examples
 	./build/stand
@@ -49,6 +52,7 @@ test: tools
 	cargo test --workspace
 	$(MAKE) python-test
 	$(MAKE) go-test
+	$(MAKE) java-test
 	$(MAKE) fuzz-lint fuzz
 
 # The Python binding (bindings/python, its own cargo workspace): a venv with
@@ -68,6 +72,27 @@ python-test: lib python-venv python-lint
 python-bench: lib
 	./scripts/python-venv.sh bindings/python/requirements-bench.txt
 	target/python-venv/bin/python bindings/python/bench/bench.py
+
+# The Java binding: Maven builds libsketches.a (cargo) and the JNI library
+# itself, packs it into the jar and runs the JUnit tests on the default JDK
+# and, when /usr/lib/jvm has a newer one, on that JDK too.
+JAVA_EXTRA_JDK ?= $(shell bindings/java/newest-jdk.sh)
+MVN ?= mvn
+MVN_FLAGS ?= -B -ntp
+
+java-test:
+	cd bindings/java && $(MVN) $(MVN_FLAGS) verify $(if $(JAVA_EXTRA_JDK),-Dsketches.extraJdk=$(JAVA_EXTRA_JDK))
+
+# JMH (one run): installs the binding into the local Maven repository, then
+# builds and runs bindings/java/bench (JMH_ARGS narrows it, e.g. JMH_ARGS='Bloom'),
+# then the cardinality error at equal memory (ACCURACY_TRIALS streams of 10^6 keys).
+JMH_ARGS ?=
+ACCURACY_TRIALS ?= 64
+java-bench:
+	cd bindings/java && $(MVN) $(MVN_FLAGS) -q install -DskipTests
+	cd bindings/java/bench && $(MVN) $(MVN_FLAGS) -q package
+	java -jar bindings/java/bench/target/benchmarks.jar $(JMH_ARGS)
+	java -cp bindings/java/bench/target/benchmarks.jar dev.sketches.bench.Accuracy $(ACCURACY_TRIALS)
 
 # The fuzz crate is its own workspace (built with coverage instrumentation).
 fuzz-lint:
@@ -106,4 +131,4 @@ bench:
 
 clean:
 	cargo clean
-	rm -rf build
+	rm -rf build bindings/java/target bindings/java/bench/target

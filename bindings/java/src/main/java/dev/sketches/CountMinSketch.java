@@ -1,0 +1,772 @@
+package dev.sketches;
+
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * Count-Min frequency sketch ({@code sketch_countmin_*}): {@code depth} rows of {@code width}
+ * counters; an estimate never underestimates and exceeds the true count by more than epsilon * N
+ * (N the total weight added) with probability at most delta, where epsilon = e / width and delta
+ * = e^-depth. Counters are 32 or 64 bits and saturate instead of wrapping. Conservative update
+ * (raise counters only up to min + weight) lowers the overestimation; it cannot be undone by
+ * merging, which adds counters (saturating).
+ *
+ * <p>The sketch lives in one 64-byte-aligned direct {@link ByteBuffer} (its image) that this
+ * object owns: there is no native memory to free. {@link #toByteArray()} exports it with a
+ * checksum; {@link #fromByteArray(byte[])} reads untrusted bytes back; {@link #wrap(ByteBuffer)}
+ * and {@link #wrapVerified(ByteBuffer)} use a caller's buffer without copying.
+ *
+ * <p>Keys: {@code byte[]} as they are, {@code String} as UTF-8, {@code long} as its 8
+ * little-endian bytes, {@code ByteBuffer} as its remaining bytes, hashed with XXH3-64 and the
+ * sketch's seed. Weights are non-negative longs; counts are unsigned 64-bit values (they
+ * saturate at 2^64 - 1, which reads as -1 in Java).
+ *
+ * <p>Thread safety: queries ({@code estimate*}, {@code stats}, {@code total}, {@code
+ * toByteArray}) may run concurrently; {@code add*}, {@code merge} and {@code clear} need
+ * exclusive access.
+ */
+public final class CountMinSketch {
+    static {
+        Native.load();
+    }
+
+    private final Native.Image img;
+
+    private CountMinSketch(Native.Image img) {
+        this.img = img;
+    }
+
+    /**
+     * A sketch planned from the guarantee: width = ceil(e / epsilon), depth = ceil(ln(1 /
+     * delta)), 32-bit counters, plain update, seed 0.
+     *
+     * @param epsilon relative error bound, in (0, 1)
+     * @param delta probability of exceeding it, in (0, 1)
+     * @return an empty sketch
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static CountMinSketch create(double epsilon, double delta) {
+        return builder().epsilon(epsilon).delta(delta).build();
+    }
+
+    /**
+     * A sketch planned from the guarantee (as {@link #create(double, double)}) hashing with {@code seed}.
+     *
+     * @param epsilon relative error bound, in (0, 1)
+     * @param delta probability of exceeding it, in (0, 1)
+     * @param seed hash seed (sketches merge only with the same seed)
+     * @return an empty sketch
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static CountMinSketch create(double epsilon, double delta, long seed) {
+        return builder().epsilon(epsilon).delta(delta).seed(seed).build();
+    }
+
+    /**
+     * A sketch of {@code width x depth} 32-bit counters, plain update.
+     *
+     * @param width counters per row, 1 to 2^32
+     * @param depth rows, 1 to 64
+     * @param seed hash seed
+     * @return an empty sketch
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static CountMinSketch withSize(long width, int depth, long seed) {
+        return builder().size(width, depth).seed(seed).build();
+    }
+
+    /**
+     * A builder for the options the factories leave at their defaults (64-bit counters,
+     * conservative update).
+     *
+     * @return a new builder (epsilon 0.001, delta 0.01, 32-bit counters, plain update, seed 0)
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Parameters of a Count-Min sketch: either (epsilon, delta) or (width, depth), plus counter
+     * width, update rule and seed. Not thread-safe; reusable.
+     */
+    public static final class Builder {
+        private double epsilon = 0.001;
+        private double delta = 0.01;
+        private long width;
+        private int depth;
+        private boolean explicitSize;
+        private int counterBits = 32;
+        private boolean conservative;
+        private long seed;
+
+        private Builder() {}
+
+        /**
+         * Sets the relative error bound (width = ceil(e / epsilon)).
+         *
+         * @param epsilon in (0, 1)
+         * @return this builder
+         */
+        public Builder epsilon(double epsilon) {
+            if (!(epsilon > 0 && epsilon < 1)) {
+                throw new IllegalArgumentException("epsilon must be in (0, 1): " + epsilon);
+            }
+            this.epsilon = epsilon;
+            this.explicitSize = false;
+            return this;
+        }
+
+        /**
+         * Sets the probability of exceeding the bound (depth = ceil(ln(1 / delta))).
+         *
+         * @param delta in (0, 1)
+         * @return this builder
+         */
+        public Builder delta(double delta) {
+            if (!(delta > 0 && delta < 1)) {
+                throw new IllegalArgumentException("delta must be in (0, 1): " + delta);
+            }
+            this.delta = delta;
+            this.explicitSize = false;
+            return this;
+        }
+
+        /**
+         * Sets the size explicitly instead of (epsilon, delta).
+         *
+         * @param width counters per row, 1 to 2^32
+         * @param depth rows, 1 to 64
+         * @return this builder
+         */
+        public Builder size(long width, int depth) {
+            if (width < 1 || depth < 1 || depth > 64) {
+                throw new IllegalArgumentException("width must be positive and depth in 1..64: " + width + ", " + depth);
+            }
+            this.width = width;
+            this.depth = depth;
+            this.explicitSize = true;
+            return this;
+        }
+
+        /**
+         * Sets the counter width.
+         *
+         * @param bits 32 or 64 (counters saturate, never wrap)
+         * @return this builder
+         */
+        public Builder counterBits(int bits) {
+            if (bits != 32 && bits != 64) {
+                throw new IllegalArgumentException("counter bits must be 32 or 64: " + bits);
+            }
+            this.counterBits = bits;
+            return this;
+        }
+
+        /**
+         * Chooses conservative update (raise counters only up to min + weight).
+         *
+         * @param conservative true for conservative update
+         * @return this builder
+         */
+        public Builder conservative(boolean conservative) {
+            this.conservative = conservative;
+            return this;
+        }
+
+        /**
+         * Sets the hash seed.
+         *
+         * @param seed the seed
+         * @return this builder
+         */
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /**
+         * Builds an empty sketch.
+         *
+         * @return the sketch
+         * @throws IllegalArgumentException when the parameters are out of range or the sketch
+         *     would not fit in one ByteBuffer (2 GiB)
+         */
+        public CountMinSketch build() {
+            long[] plan = new long[5];
+            try {
+                nPlan(epsilon, delta, width, depth, explicitSize, counterBits, conservative, plan);
+            } catch (SketchException e) {
+                throw Native.parameter(e);
+            }
+            Native.Image img = Native.fresh(plan[4]);
+            try {
+                nInit(img.addr, img.len, plan[0], (int) plan[1], (int) plan[2], plan[3] != 0, seed);
+            } finally {
+                Reference.reachabilityFence(img);
+            }
+            return new CountMinSketch(img);
+        }
+    }
+
+    /**
+     * Reads an exported image (untrusted bytes: headers, exact length and checksum are checked).
+     *
+     * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
+     * @return the sketch
+     * @throws SketchException when the bytes are damaged or not a Count-Min sketch; nothing is kept
+     */
+    public static CountMinSketch fromByteArray(byte[] bytes) {
+        return new CountMinSketch(Native.imported(bytes, Native.roundUp(bytes.length), CountMinSketch::nImport));
+    }
+
+    /**
+     * Uses a caller's buffer as the image without copying, after checking its headers (O(1); any
+     * body bytes are memory-safe, damaged ones only give wrong answers). A read-only buffer gives
+     * a sketch whose changes throw {@link java.nio.ReadOnlyBufferException}.
+     *
+     * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
+     * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
+     * @throws SketchException when the headers are not those of a Count-Min sketch of that length
+     */
+    public static CountMinSketch wrap(ByteBuffer buffer) {
+        return new CountMinSketch(Native.wrapped(buffer, (a, n) -> nStats(a, n, new long[6], new double[3])));
+    }
+
+    /**
+     * As {@link #wrap(ByteBuffer)}, but first verifies the bytes as {@link #fromByteArray} does
+     * (headers, exact length, checksum; O(n)).
+     *
+     * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
+     * @return a sketch over the buffer
+     * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
+     * @throws SketchException when the bytes are damaged or not a Count-Min sketch
+     */
+    public static CountMinSketch wrapVerified(ByteBuffer buffer) {
+        return new CountMinSketch(Native.wrapped(buffer, CountMinSketch::nVerifyAt));
+    }
+
+    private static long checkWeight(long weight) {
+        if (weight < 0) {
+            throw new IllegalArgumentException("weights must not be negative: " + weight);
+        }
+        return weight;
+    }
+
+    // ---- single keys ----
+
+    /**
+     * Adds one occurrence of a key.
+     *
+     * @param key the key bytes
+     * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
+     */
+    public void add(byte[] key) {
+        add(key, 1);
+    }
+
+    /**
+     * Adds {@code weight} occurrences of a key.
+     *
+     * @param key the key bytes
+     * @param weight non-negative weight
+     * @throws IllegalArgumentException when the weight is negative
+     */
+    public void add(byte[] key, long weight) {
+        img.checkWritable();
+        checkWeight(weight);
+        try {
+            nAdd(img.addr, img.len, key, 0, key.length, weight);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds one occurrence of a String key (UTF-8).
+     *
+     * @param key the key
+     */
+    public void add(String key) {
+        add(key, 1);
+    }
+
+    /**
+     * Adds {@code weight} occurrences of a String key (UTF-8).
+     *
+     * @param key the key
+     * @param weight non-negative weight
+     */
+    public void add(String key, long weight) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            add(Native.utf8(key), weight);
+            return;
+        }
+        img.checkWritable();
+        checkWeight(weight);
+        try {
+            nAddStr(img.addr, img.len, key, n, weight);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds one occurrence of a long key (its 8 little-endian bytes).
+     *
+     * @param key the key
+     */
+    public void add(long key) {
+        add(key, 1);
+    }
+
+    /**
+     * Adds {@code weight} occurrences of a long key.
+     *
+     * @param key the key
+     * @param weight non-negative weight
+     */
+    public void add(long key, long weight) {
+        img.checkWritable();
+        checkWeight(weight);
+        try {
+            nAddU64(img.addr, img.len, key, weight);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds {@code weight} occurrences of the remaining bytes of a buffer (position unchanged).
+     *
+     * @param key the key bytes
+     * @param weight non-negative weight
+     */
+    public void add(ByteBuffer key, long weight) {
+        img.checkWritable();
+        checkWeight(weight);
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                nAddBuf(img.addr, img.len, key, pos, n, weight);
+            } else if (key.hasArray()) {
+                nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n, weight);
+            } else {
+                byte[] copy = new byte[n];
+                key.duplicate().get(copy);
+                nAdd(img.addr, img.len, copy, 0, n, weight);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The estimated count of a key: never below the true count.
+     *
+     * @param key the key bytes
+     * @return the estimate (unsigned)
+     */
+    public long estimate(byte[] key) {
+        try {
+            return nEstimate(img.addr, img.len, key, 0, key.length);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The estimated count of a String key (UTF-8).
+     *
+     * @param key the key
+     * @return the estimate (unsigned)
+     */
+    public long estimate(String key) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return estimate(Native.utf8(key));
+        }
+        try {
+            return nEstimateStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The estimated count of a long key.
+     *
+     * @param key the key
+     * @return the estimate (unsigned)
+     */
+    public long estimate(long key) {
+        try {
+            return nEstimateU64(img.addr, img.len, key);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The estimated count of the remaining bytes of a buffer (position unchanged).
+     *
+     * @param key the key bytes
+     * @return the estimate (unsigned)
+     */
+    public long estimate(ByteBuffer key) {
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                return nEstimateBuf(img.addr, img.len, key, pos, n);
+            }
+            if (key.hasArray()) {
+                return nEstimate(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            key.duplicate().get(copy);
+            return nEstimate(img.addr, img.len, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    // ---- batches ----
+
+    /**
+     * Adds one occurrence of every key.
+     *
+     * @param keys the keys
+     */
+    public void addAll(byte[][] keys) {
+        addAll(keys, null);
+    }
+
+    /**
+     * Adds every key with its weight.
+     *
+     * @param keys the keys
+     * @param weights null (1 each), or one non-negative weight per key
+     */
+    public void addAll(byte[][] keys, long[] weights) {
+        checkWeights(weights, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, weights, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds one occurrence of every String key (UTF-8).
+     *
+     * @param keys the keys
+     */
+    public void addAll(String[] keys) {
+        addAll(keys, null);
+    }
+
+    /**
+     * Adds every String key (UTF-8) with its weight.
+     *
+     * @param keys the keys
+     * @param weights null (1 each), or one non-negative weight per key
+     */
+    public void addAll(String[] keys, long[] weights) {
+        checkWeights(weights, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, weights, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds one occurrence of every long key.
+     *
+     * @param keys the keys
+     */
+    public void addAll(long[] keys) {
+        addAll(keys, null);
+    }
+
+    /**
+     * Adds every long key with its weight.
+     *
+     * @param keys the keys
+     * @param weights null (1 each), or one non-negative weight per key
+     */
+    public void addAll(long[] keys, long[] weights) {
+        checkWeights(weights, keys.length);
+        img.checkWritable();
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds keys packed in the Arrow Binary layout (key i is {@code data[offsets[i] .. offsets[i +
+     * 1])}) with their weights.
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @param weights null (1 each), or one non-negative weight per key
+     * @throws IllegalArgumentException when the offsets or weights are invalid (nothing is added)
+     */
+    public void addPacked(byte[] data, int[] offsets, long[] weights) {
+        addPacked0(data, offsets, Native.checkPacked(data, offsets), weights);
+    }
+
+    private void addPacked0(byte[] data, int[] offsets, int count, long[] weights) {
+        checkWeights(weights, count);
+        img.checkWritable();
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    private static void checkWeights(long[] weights, int count) {
+        Native.checkWeights(weights, count);
+        if (weights != null) {
+            for (long w : weights) {
+                checkWeight(w);
+            }
+        }
+    }
+
+    /**
+     * The estimates of every key.
+     *
+     * @param keys the keys
+     * @return per key its estimate (unsigned)
+     */
+    public long[] estimateAll(byte[][] keys) {
+        long[] out = new long[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * The estimates of every String key (UTF-8).
+     *
+     * @param keys the keys
+     * @return per key its estimate (unsigned)
+     */
+    public long[] estimateAll(String[] keys) {
+        long[] out = new long[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * The estimates of every long key.
+     *
+     * @param keys the keys
+     * @return per key its estimate (unsigned)
+     */
+    public long[] estimateAll(long[] keys) {
+        long[] out = new long[keys.length];
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nEstimateU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * The estimates of keys packed in the Arrow Binary layout.
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @return per key its estimate (unsigned)
+     * @throws IllegalArgumentException when the offsets are invalid
+     */
+    public long[] estimatePacked(byte[] data, int[] offsets) {
+        return estimatePacked0(data, offsets, Native.checkPacked(data, offsets));
+    }
+
+    private long[] estimatePacked0(byte[] data, int[] offsets, int count) {
+        long[] out = new long[count];
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nEstimatePacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    // ---- combining, statistics, image ----
+
+    /**
+     * Merge: counter-wise saturating addition of {@code other}.
+     *
+     * @param other a sketch with equal width, depth, counter width, update rule and seed
+     * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
+     *     changes), {@link Status#OVERLAP} when {@code other} is this sketch
+     */
+    public void merge(CountMinSketch other) {
+        img.checkWritable();
+        try {
+            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+            Reference.reachabilityFence(other.img);
+        }
+    }
+
+    /** Sets every counter and the total to zero (parameters and seed stay). */
+    public void clear() {
+        img.checkWritable();
+        try {
+            nClear(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The total weight added, N (saturating; unsigned).
+     *
+     * @return the total
+     */
+    public long total() {
+        return stats().total();
+    }
+
+    /**
+     * Every statistic, O(1).
+     *
+     * @return the statistics
+     */
+    public Stats stats() {
+        long[] l = new long[6];
+        double[] d = new double[3];
+        try {
+            nStats(img.addr, img.len, l, d);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new Stats(l[0], (int) l[1], (int) l[2], l[3] != 0, l[4], l[5], d[0], d[1], d[2]);
+    }
+
+    /**
+     * Statistics of a Count-Min sketch.
+     *
+     * @param width counters per row
+     * @param depth rows
+     * @param counterBits 32 or 64
+     * @param conservative true for conservative update
+     * @param seed hash seed
+     * @param total total weight N (unsigned, saturating)
+     * @param epsilon e / width
+     * @param delta e^-depth
+     * @param errorBound epsilon * N: an estimate exceeds the truth by more than this with
+     *     probability at most delta
+     */
+    public record Stats(long width, int depth, int counterBits, boolean conservative, long seed, long total,
+            double epsilon, double delta, double errorBound) {}
+
+    /**
+     * Exports the image with its checksum.
+     *
+     * @return a new array of {@link #imageBytes()} bytes
+     */
+    public byte[] toByteArray() {
+        return Native.exported(img, img.len, CountMinSketch::nExport);
+    }
+
+    /**
+     * The image length in bytes (a multiple of 64).
+     *
+     * @return the length
+     */
+    public long imageBytes() {
+        return img.len;
+    }
+
+    /**
+     * A read-only view of the live image (no copy).
+     *
+     * @return a read-only buffer over the image
+     */
+    public ByteBuffer image() {
+        return img.view();
+    }
+
+    @Override
+    public String toString() {
+        return "CountMinSketch[" + img.len + " bytes]";
+    }
+
+    // ---- natives (countmin.c) ----
+
+    private static native void nPlan(double epsilon, double delta, long width, int depth, boolean explicitSize,
+            int counterBits, boolean conservative, long[] out);
+
+    private static native void nInit(
+            long buf, long len, long width, int depth, int counterBits, boolean conservative, long seed);
+
+    private static native void nAdd(long buf, long len, byte[] key, int off, int klen, long weight);
+
+    private static native void nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen, long weight);
+
+    private static native void nAddU64(long buf, long len, long key, long weight);
+
+    private static native void nAddStr(long buf, long len, String key, int n, long weight);
+
+    private static native long nEstimateStr(long buf, long len, String key, int n);
+
+    private static native long nEstimate(long buf, long len, byte[] key, int off, int klen);
+
+    private static native long nEstimateBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+
+    private static native long nEstimateU64(long buf, long len, long key);
+
+    private static native void nAddPacked(
+            long buf, long len, byte[] data, int[] offsets, int from, int count, long[] weights, int wFrom);
+
+    private static native void nAddU64s(long buf, long len, long[] keys, int from, int count, long[] weights, int wFrom);
+
+    private static native void nEstimatePacked(
+            long buf, long len, byte[] data, int[] offsets, int from, int count, long[] out, int outFrom);
+
+    private static native void nEstimateU64s(long buf, long len, long[] keys, int from, int count, long[] out, int outFrom);
+
+    private static native void nMerge(long dst, long dstLen, long src, long srcLen);
+
+    private static native void nClear(long buf, long len);
+
+    private static native void nStats(long buf, long len, long[] l, double[] d);
+
+    private static native int nExport(long buf, long len, byte[] out);
+
+    private static native void nImport(byte[] src, long dst, long dstLen);
+
+    private static native void nVerifyAt(long buf, long len);
+}

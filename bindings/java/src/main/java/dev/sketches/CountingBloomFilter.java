@@ -1,0 +1,837 @@
+package dev.sketches;
+
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * A counting Bloom filter ({@code sketch_counting_*}): 4-bit saturating counters instead of bits,
+ * so keys can be removed. A counter at 15 is never decremented, so there is never a false
+ * negative; removing a key that is not present reports false and changes nothing. Merge adds
+ * counters (saturating). Planned like {@link BloomFilter} (counters = bits), half a byte per counter.
+ *
+ * <p>The filter lives in one 64-byte-aligned direct {@link ByteBuffer} (its image) that this
+ * object owns: there is no native memory to free, the garbage collector reclaims it. {@link
+ * #toByteArray()} exports it with a checksum; {@link #fromByteArray(byte[])} reads untrusted
+ * bytes back; {@link #wrap(ByteBuffer)} and {@link #wrapVerified(ByteBuffer)} use a caller's
+ * buffer (for example a memory-mapped file) without copying.
+ *
+ * <p>Keys: {@code byte[]} as they are, {@code String} as its UTF-8 bytes, {@code long} as its 8
+ * little-endian bytes, {@code ByteBuffer} as its remaining bytes (position unchanged), each hashed
+ * with XXH3-64 and the filter's seed: a filter built here answers C, C++ and Go queries for the
+ * same keys. Batches ({@code addAll}, {@code containsAll}, {@code *Packed}) cross into native
+ * code once per 16,384 keys.
+ *
+ * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
+ * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
+ * ({@code add*}, {@code remove*}, {@code merge}, {@code clear}) needs exclusive access (no
+ * concurrent query or change of the same filter).
+ */
+public final class CountingBloomFilter {
+    static {
+        Native.load();
+    }
+
+    private final Native.Image img;
+
+    private CountingBloomFilter(Native.Image img) {
+        this.img = img;
+    }
+
+    /**
+     * A filter planned for {@code expectedItems} distinct items at false-positive rate {@code
+     * fpr}, seed 0.
+     *
+     * @param expectedItems items the filter is planned for (at least 1)
+     * @param fpr false-positive rate at that count, in (0, 1)
+     * @return an empty filter
+     * @throws IllegalArgumentException when a parameter is out of range or the filter would not
+     *     fit in one ByteBuffer (2 GiB)
+     */
+    public static CountingBloomFilter create(long expectedItems, double fpr) {
+        return create(expectedItems, fpr, 0);
+    }
+
+    /**
+     * A filter planned for {@code expectedItems} items at rate {@code fpr}: m = ceil(-n ln p / ln^2
+     * 2) counters, k = round(m/n ln 2) probes (as {@link BloomFilter}).
+     *
+     * @param expectedItems items the filter is planned for (at least 1)
+     * @param fpr false-positive rate at that count, in (0, 1)
+     * @param seed hash seed (filters combine only with the same seed)
+     * @return an empty filter
+     * @throws IllegalArgumentException when a parameter is out of range or the filter would not
+     *     fit in one ByteBuffer (2 GiB)
+     */
+    public static CountingBloomFilter create(long expectedItems, double fpr, long seed) {
+        if (expectedItems < 1) {
+            throw new IllegalArgumentException("expectedItems must be at least 1: " + expectedItems);
+        }
+        if (!(fpr > 0 && fpr < 1)) {
+            throw new IllegalArgumentException("fpr must be in (0, 1): " + fpr);
+        }
+        long[] plan = new long[5];
+        try {
+            nPlan(expectedItems, fpr, 0, false, plan);
+        } catch (SketchException e) {
+            throw Native.parameter(e);
+        }
+        return init(plan, seed);
+    }
+
+    /**
+     * A filter of exactly {@code counters} counters and {@code hashes} probes per key.
+     *
+     * @param counters number of 4-bit counters, 1 to 2^56 (and at most what one ByteBuffer holds)
+     * @param hashes probes per key, 1 to 64
+     * @param seed hash seed
+     * @return an empty filter
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static CountingBloomFilter withCounters(long counters, int hashes, long seed) {
+        if (counters < 1 || hashes < 1 || hashes > 64) {
+            throw new IllegalArgumentException(
+                    "counters must be positive and hashes in 1..64: " + counters + ", " + hashes);
+        }
+        long[] plan = new long[5];
+        try {
+            nPlan(counters, 0, hashes, true, plan);
+        } catch (SketchException e) {
+            throw Native.parameter(e);
+        }
+        return init(plan, seed);
+    }
+
+    private static CountingBloomFilter init(long[] plan, long seed) {
+        Native.Image img = Native.fresh(plan[4]);
+        try {
+            nInit(img.addr, img.len, plan[0], (int) plan[1], plan[2], Double.longBitsToDouble(plan[3]), seed);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new CountingBloomFilter(img);
+    }
+
+    /**
+     * Reads an exported image (untrusted bytes: headers, exact length and checksum are checked)
+     * into a new filter.
+     *
+     * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
+     * @return the filter
+     * @throws SketchException when the bytes are damaged or not a counting Bloom filter ({@link
+     *     Status#CHECKSUM_MISMATCH}, {@link Status#LENGTH_MISMATCH}, {@link Status#WRONG_FAMILY},
+     *     {@link Status#BAD_MAGIC}, ...); nothing is kept
+     */
+    public static CountingBloomFilter fromByteArray(byte[] bytes) {
+        return new CountingBloomFilter(Native.imported(bytes, Native.roundUp(bytes.length), CountingBloomFilter::nImport));
+    }
+
+    /**
+     * Uses a caller's buffer as the filter's image without copying, after checking its headers
+     * against its length (O(1); the body is not checked: any body bytes are memory-safe to query,
+     * damaged ones only give wrong answers). Use {@link #wrapVerified(ByteBuffer)} for bytes from
+     * elsewhere. The image is the buffer's bytes from its position to its limit; changes through
+     * this filter write to the buffer. A read-only buffer gives a filter whose changes throw
+     * {@link java.nio.ReadOnlyBufferException}.
+     *
+     * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
+     * @return a filter over the buffer
+     * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
+     * @throws SketchException when the headers are not those of a counting Bloom filter of that length
+     */
+    public static CountingBloomFilter wrap(ByteBuffer buffer) {
+        return new CountingBloomFilter(Native.wrapped(buffer, CountingBloomFilter::nCapacity));
+    }
+
+    /**
+     * As {@link #wrap(ByteBuffer)}, but first verifies the bytes as {@link #fromByteArray} does
+     * (headers, exact length, checksum; O(n)): for an exported image in a mapped file. A live
+     * image changed since its export fails the checksum.
+     *
+     * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
+     * @return a filter over the buffer
+     * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
+     * @throws SketchException when the bytes are damaged or not a counting Bloom filter
+     */
+    public static CountingBloomFilter wrapVerified(ByteBuffer buffer) {
+        return new CountingBloomFilter(Native.wrapped(buffer, CountingBloomFilter::nVerifyAt));
+    }
+
+    // ---- single keys ----
+
+    /**
+     * Adds a key.
+     *
+     * @param key the key bytes
+     * @return true when the key was new to the filter (some probed counter was 0)
+     * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
+     */
+    public boolean add(byte[] key) {
+        img.checkWritable();
+        try {
+            return nAdd(img.addr, img.len, key, 0, key.length);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a String key (its UTF-8 bytes).
+     *
+     * @param key the key
+     * @return true when the key was new to the filter
+     */
+    public boolean add(String key) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return add(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nAddStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a long key (its 8 little-endian bytes).
+     *
+     * @param key the key
+     * @return true when the key was new to the filter
+     */
+    public boolean add(long key) {
+        img.checkWritable();
+        try {
+            return nAddU64(img.addr, img.len, key);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds the remaining bytes of a buffer as one key (the buffer's position does not move).
+     *
+     * @param key the key bytes
+     * @return true when the key was new to the filter
+     */
+    public boolean add(ByteBuffer key) {
+        img.checkWritable();
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                return nAddBuf(img.addr, img.len, key, pos, n);
+            }
+            if (key.hasArray()) {
+                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            key.duplicate().get(copy);
+            return nAdd(img.addr, img.len, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests a key.
+     *
+     * @param key the key bytes
+     * @return false when the key was certainly never added, true when it may have been
+     */
+    public boolean contains(byte[] key) {
+        try {
+            return nContains(img.addr, img.len, key, 0, key.length);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests a String key (its UTF-8 bytes).
+     *
+     * @param key the key
+     * @return false when the key was certainly never added, true when it may have been
+     */
+    public boolean contains(String key) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return contains(Native.utf8(key));
+        }
+        try {
+            return nContainsStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests a long key (its 8 little-endian bytes).
+     *
+     * @param key the key
+     * @return false when the key was certainly never added, true when it may have been
+     */
+    public boolean contains(long key) {
+        try {
+            return nContainsU64(img.addr, img.len, key);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests the remaining bytes of a buffer as one key (the buffer's position does not move).
+     *
+     * @param key the key bytes
+     * @return false when the key was certainly never added, true when it may have been
+     */
+    public boolean contains(ByteBuffer key) {
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                return nContainsBuf(img.addr, img.len, key, pos, n);
+            }
+            if (key.hasArray()) {
+                return nContains(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            key.duplicate().get(copy);
+            return nContains(img.addr, img.len, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Removes a key: decrements its counters (saturated counters stay at 15). Only remove keys
+     * that were added: removing a false positive decrements other keys' counters.
+     *
+     * @param key the key bytes
+     * @return true when removed, false when some counter was 0 (the key is certainly absent;
+     *     nothing changed)
+     */
+    public boolean remove(byte[] key) {
+        img.checkWritable();
+        try {
+            return nRemove(img.addr, img.len, key, 0, key.length);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Removes a String key (its UTF-8 bytes).
+     *
+     * @param key the key
+     * @return true when removed, false when certainly absent (nothing changed)
+     */
+    public boolean remove(String key) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return remove(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nRemoveStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Removes a long key (its 8 little-endian bytes).
+     *
+     * @param key the key
+     * @return true when removed, false when certainly absent (nothing changed)
+     */
+    public boolean remove(long key) {
+        img.checkWritable();
+        try {
+            return nRemoveU64(img.addr, img.len, key);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Removes the remaining bytes of a buffer as one key (the buffer's position does not move).
+     *
+     * @param key the key bytes
+     * @return true when removed, false when certainly absent (nothing changed)
+     */
+    public boolean remove(ByteBuffer key) {
+        img.checkWritable();
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                return nRemoveBuf(img.addr, img.len, key, pos, n);
+            }
+            if (key.hasArray()) {
+                return nRemove(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            key.duplicate().get(copy);
+            return nRemove(img.addr, img.len, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    // ---- batches ----
+
+    /**
+     * Adds every key.
+     *
+     * @param keys the keys
+     */
+    public void addAll(byte[][] keys) {
+        addAll(keys, null);
+    }
+
+    /**
+     * Adds every key; {@code wasNew[i]} receives whether key i was new (keys earlier in the batch
+     * count: a repeated key is new only the first time).
+     *
+     * @param keys the keys
+     * @param wasNew null, or at least {@code keys.length} slots
+     */
+    public void addAll(byte[][] keys, boolean[] wasNew) {
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every String key (UTF-8).
+     *
+     * @param keys the keys
+     */
+    public void addAll(String[] keys) {
+        addAll(keys, null);
+    }
+
+    /**
+     * Adds every String key (UTF-8), reporting per key whether it was new.
+     *
+     * @param keys the keys
+     * @param wasNew null, or at least {@code keys.length} slots
+     */
+    public void addAll(String[] keys, boolean[] wasNew) {
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every long key.
+     *
+     * @param keys the keys
+     */
+    public void addAll(long[] keys) {
+        addAll(keys, null);
+    }
+
+    /**
+     * Adds every long key, reporting per key whether it was new.
+     *
+     * @param keys the keys
+     * @param wasNew null, or at least {@code keys.length} slots
+     */
+    public void addAll(long[] keys, boolean[] wasNew) {
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds keys packed in the Arrow Binary layout: key i is {@code data[offsets[i] ..
+     * offsets[i + 1])}.
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @param wasNew null, or at least count slots receiving whether each key was new
+     * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing
+     *     offsets within {@code data} (nothing is added)
+     */
+    public void addPacked(byte[] data, int[] offsets, boolean[] wasNew) {
+        addPacked0(data, offsets, Native.checkPacked(data, offsets), wasNew);
+    }
+
+    private void addPacked0(byte[] data, int[] offsets, int count, boolean[] wasNew) {
+        Native.checkOut(wasNew, count);
+        img.checkWritable();
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests every key.
+     *
+     * @param keys the keys
+     * @return per key: false when certainly not present
+     */
+    public boolean[] containsAll(byte[][] keys) {
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Tests every String key (UTF-8).
+     *
+     * @param keys the keys
+     * @return per key: false when certainly never added
+     */
+    public boolean[] containsAll(String[] keys) {
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Tests every long key.
+     *
+     * @param keys the keys
+     * @return per key: false when certainly never added
+     */
+    public boolean[] containsAll(long[] keys) {
+        boolean[] out = new boolean[keys.length];
+        containsAll(keys, out);
+        return out;
+    }
+
+    /**
+     * Tests every long key into a caller's array (no allocation).
+     *
+     * @param keys the keys
+     * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     */
+    public void containsAll(long[] keys, boolean[] results) {
+        Objects.requireNonNull(results, "results");
+        Native.checkOut(results, keys.length);
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nContainsU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests keys packed in the Arrow Binary layout (see {@link #addPacked}) into a caller's array.
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @param results at least count slots; slot i receives key i's answer
+     * @throws IllegalArgumentException when the offsets are invalid
+     */
+    public void containsPacked(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(results, "results");
+        containsPacked0(data, offsets, Native.checkPacked(data, offsets), results);
+    }
+
+    private void containsPacked0(byte[] data, int[] offsets, int count, boolean[] results) {
+        Native.checkOut(results, count);
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nContainsPacked(
+                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Removes every key; per key, true when removed, false when it was certainly absent (nothing
+     * changed for it).
+     *
+     * @param keys the keys
+     * @return per key whether it was removed
+     */
+    public boolean[] removeAll(byte[][] keys) {
+        img.checkWritable();
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Removes every String key (UTF-8).
+     *
+     * @param keys the keys
+     * @return per key whether it was removed
+     */
+    public boolean[] removeAll(String[] keys) {
+        img.checkWritable();
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Removes every long key.
+     *
+     * @param keys the keys
+     * @return per key whether it was removed
+     */
+    public boolean[] removeAll(long[] keys) {
+        img.checkWritable();
+        boolean[] out = new boolean[keys.length];
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nRemoveU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Removes keys packed in the Arrow Binary layout (see {@link #addPacked}).
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @return per key whether it was removed
+     * @throws IllegalArgumentException when the offsets are invalid (nothing is removed)
+     */
+    public boolean[] removePacked(byte[] data, int[] offsets) {
+        return removePacked0(data, offsets, Native.checkPacked(data, offsets));
+    }
+
+    private boolean[] removePacked0(byte[] data, int[] offsets, int count) {
+        img.checkWritable();
+        boolean[] out = new boolean[count];
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nRemovePacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    // ---- combining, statistics, image ----
+
+    /**
+     * Merge: counter-wise saturating addition of {@code other} (the filter of both multisets).
+     *
+     * @param other a filter with equal counters, probes and seed
+     * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
+     *     changes), {@link Status#OVERLAP} when {@code other} is this filter
+     */
+    public void merge(CountingBloomFilter other) {
+        img.checkWritable();
+        try {
+            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+            Reference.reachabilityFence(other.img);
+        }
+    }
+
+    /** Removes every key (parameters and seed stay). */
+    public void clear() {
+        img.checkWritable();
+        try {
+            nClear(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The over-capacity signal, O(1): {@link Sketches#CAPACITY_OVER_PLANNED_ITEMS} and {@link
+     * Sketches#CAPACITY_FPR_ABOVE_TWICE_PLANNED} bits, 0 while the filter is within its plan.
+     * Cheap enough to call after every batch.
+     *
+     * @return the capacity flags
+     */
+    public int capacityFlags() {
+        try {
+            return nCapacity(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Whether the filter is past its plan ({@link #capacityFlags()} is not 0), O(1).
+     *
+     * @return true when more items arrived than planned or the rate is above twice the plan
+     */
+    public boolean isOverCapacity() {
+        return capacityFlags() != 0;
+    }
+
+    /**
+     * Every statistic, O(1).
+     *
+     * @return the statistics
+     */
+    public Stats stats() {
+        long[] l = new long[10];
+        double[] d = new double[2];
+        try {
+            nStats(img.addr, img.len, l, d);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new Stats(l[0], (int) l[1], l[2], d[0], l[3], l[4], l[5], l[6], l[7], l[8], d[1], (int) l[9]);
+    }
+
+    /**
+     * Statistics of a counting Bloom filter.
+     *
+     * @param counters number of 4-bit counters
+     * @param hashes probes per key
+     * @param plannedItems items the filter was planned for
+     * @param plannedFpr false-positive rate planned at that count
+     * @param seed hash seed
+     * @param addCalls add calls
+     * @param removes successful removals
+     * @param items items currently stored (add calls minus successful removals)
+     * @param nonzeroCounters counters above zero
+     * @param saturatedCounters counters stuck at 15
+     * @param estimatedFpr current false-positive rate estimated from the non-zero counters
+     * @param capacityFlags {@code CAPACITY_*} bits, 0 while within the plan
+     */
+    public record Stats(long counters, int hashes, long plannedItems, double plannedFpr, long seed, long addCalls,
+            long removes, long items, long nonzeroCounters, long saturatedCounters, double estimatedFpr,
+            int capacityFlags) {}
+
+    /**
+     * Exports the image with its checksum: the bytes every binding reads back.
+     *
+     * @return a new array of {@link #imageBytes()} bytes
+     */
+    public byte[] toByteArray() {
+        return Native.exported(img, img.len, CountingBloomFilter::nExport);
+    }
+
+    /**
+     * The image length in bytes (a multiple of 64).
+     *
+     * @return the length
+     */
+    public long imageBytes() {
+        return img.len;
+    }
+
+    /**
+     * A read-only view of the live image (no copy; the checksum field is written only by {@link
+     * #toByteArray()}).
+     *
+     * @return a read-only buffer over the image
+     */
+    public ByteBuffer image() {
+        return img.view();
+    }
+
+    @Override
+    public String toString() {
+        return "CountingBloomFilter[" + img.len + " bytes]";
+    }
+
+    // ---- natives (bloom.c) ----
+
+    private static native void nPlan(long items, double fpr, int hashes, boolean explicitSize, long[] out);
+
+    private static native void nInit(long buf, long len, long counters, int hashes, long items, double fpr, long seed);
+
+    private static native boolean nRemove(long buf, long len, byte[] key, int off, int klen);
+
+    private static native boolean nRemoveBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+
+    private static native boolean nRemoveU64(long buf, long len, long key);
+
+    private static native void nRemovePacked(
+            long buf, long len, byte[] data, int[] offsets, int from, int count, boolean[] out, int outFrom);
+
+    private static native void nRemoveU64s(
+            long buf, long len, long[] keys, int from, int count, boolean[] out, int outFrom);
+
+    private static native boolean nAdd(long buf, long len, byte[] key, int off, int klen);
+
+    private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+
+    private static native boolean nAddU64(long buf, long len, long key);
+
+    private static native boolean nAddStr(long buf, long len, String key, int n);
+
+    private static native boolean nContainsStr(long buf, long len, String key, int n);
+
+    private static native boolean nRemoveStr(long buf, long len, String key, int n);
+
+    private static native boolean nContains(long buf, long len, byte[] key, int off, int klen);
+
+    private static native boolean nContainsBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+
+    private static native boolean nContainsU64(long buf, long len, long key);
+
+    private static native void nAddPacked(
+            long buf, long len, byte[] data, int[] offsets, int from, int count, boolean[] out, int outFrom);
+
+    private static native void nAddU64s(long buf, long len, long[] keys, int from, int count, boolean[] out, int outFrom);
+
+    private static native void nContainsPacked(
+            long buf, long len, byte[] data, int[] offsets, int from, int count, boolean[] out, int outFrom);
+
+    private static native void nContainsU64s(
+            long buf, long len, long[] keys, int from, int count, boolean[] out, int outFrom);
+
+    private static native void nMerge(long dst, long dstLen, long src, long srcLen);
+
+    private static native void nClear(long buf, long len);
+
+    private static native int nCapacity(long buf, long len);
+
+    private static native void nStats(long buf, long len, long[] l, double[] d);
+
+    private static native int nExport(long buf, long len, byte[] out);
+
+    private static native void nImport(byte[] src, long dst, long dstLen);
+
+    private static native void nVerifyAt(long buf, long len);
+}

@@ -1,0 +1,406 @@
+package dev.sketches;
+
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+
+/**
+ * MinHash similarity ({@code sketch_minhash_*}): k registers filled by one-permutation hashing
+ * with optimal densification (one hash per item); the Jaccard similarity of two sets is estimated
+ * with standard error about sqrt(J(1 - J) / k). Merge takes the register-wise minimum (the sketch
+ * of the union); {@link #signature()} gives the densified values for LSH banding.
+ *
+ * <p>The sketch lives in one 64-byte-aligned direct {@link ByteBuffer} (its image) that this
+ * object owns: there is no native memory to free. {@link #toByteArray()} exports it with a
+ * checksum; {@link #fromByteArray(byte[])} reads untrusted bytes back; {@link #wrap(ByteBuffer)}
+ * and {@link #wrapVerified(ByteBuffer)} use a caller's buffer without copying.
+ *
+ * <p>Keys: {@code byte[]} as they are, {@code String} as UTF-8, {@code long} as its 8
+ * little-endian bytes, {@code ByteBuffer} as its remaining bytes, hashed with XXH3-64 and the
+ * sketch's seed.
+ *
+ * <p>Thread safety: queries ({@code jaccard}, {@code signature}, {@code stats}, {@code
+ * toByteArray}) may run concurrently; {@code add*}, {@code merge} and {@code clear} need
+ * exclusive access.
+ */
+public final class MinHash {
+    static {
+        Native.load();
+    }
+
+    private final Native.Image img;
+
+    private MinHash(Native.Image img) {
+        this.img = img;
+    }
+
+    /**
+     * An empty sketch of {@code k} registers, seed 0.
+     *
+     * @param k registers, 1 to 2^20
+     * @return an empty sketch
+     * @throws IllegalArgumentException when k is out of range
+     */
+    public static MinHash create(int k) {
+        return create(k, 0);
+    }
+
+    /**
+     * An empty sketch of {@code k} registers hashing with {@code seed}.
+     *
+     * @param k registers, 1 to 2^20
+     * @param seed hash seed (sketches compare and merge only with the same k and seed)
+     * @return an empty sketch
+     * @throws IllegalArgumentException when k is out of range
+     */
+    public static MinHash create(int k, long seed) {
+        if (k < 1) {
+            throw new IllegalArgumentException("k must be positive: " + k);
+        }
+        long bytes;
+        try {
+            bytes = nSize(k);
+        } catch (SketchException e) {
+            throw Native.parameter(e);
+        }
+        Native.Image img = Native.fresh(bytes);
+        try {
+            nInit(img.addr, img.len, k, seed);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new MinHash(img);
+    }
+
+    /**
+     * Reads an exported image (untrusted bytes: headers, exact length and checksum are checked).
+     *
+     * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
+     * @return the sketch
+     * @throws SketchException when the bytes are damaged or not a MinHash sketch; nothing is kept
+     */
+    public static MinHash fromByteArray(byte[] bytes) {
+        return new MinHash(Native.imported(bytes, Native.roundUp(bytes.length), MinHash::nImport));
+    }
+
+    /**
+     * Uses a caller's buffer as the image without copying, after checking its headers (O(1); any
+     * body bytes are memory-safe, damaged ones only give wrong answers). A read-only buffer gives
+     * a sketch whose changes throw {@link java.nio.ReadOnlyBufferException}.
+     *
+     * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
+     * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
+     * @throws SketchException when the headers are not those of a MinHash sketch of that length
+     */
+    public static MinHash wrap(ByteBuffer buffer) {
+        return new MinHash(Native.wrapped(buffer, (a, n) -> nStats(a, n, new long[3])));
+    }
+
+    /**
+     * As {@link #wrap(ByteBuffer)}, but first verifies the bytes as {@link #fromByteArray} does.
+     *
+     * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
+     * @return a sketch over the buffer
+     * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
+     * @throws SketchException when the bytes are damaged or not a MinHash sketch
+     */
+    public static MinHash wrapVerified(ByteBuffer buffer) {
+        return new MinHash(Native.wrapped(buffer, MinHash::nVerifyAt));
+    }
+
+    // ---- single keys ----
+
+    /**
+     * Adds a key.
+     *
+     * @param key the key bytes
+     * @return true when its bin's minimum dropped
+     * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
+     */
+    public boolean add(byte[] key) {
+        img.checkWritable();
+        try {
+            return nAdd(img.addr, img.len, key, 0, key.length);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a String key (its UTF-8 bytes).
+     *
+     * @param key the key
+     * @return true when its bin's minimum dropped
+     */
+    public boolean add(String key) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return add(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nAddStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a long key (its 8 little-endian bytes).
+     *
+     * @param key the key
+     * @return true when its bin's minimum dropped
+     */
+    public boolean add(long key) {
+        img.checkWritable();
+        try {
+            return nAddU64(img.addr, img.len, key);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds the remaining bytes of a buffer as one key (the buffer's position does not move).
+     *
+     * @param key the key bytes
+     * @return true when its bin's minimum dropped
+     */
+    public boolean add(ByteBuffer key) {
+        img.checkWritable();
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                return nAddBuf(img.addr, img.len, key, pos, n);
+            }
+            if (key.hasArray()) {
+                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            key.duplicate().get(copy);
+            return nAdd(img.addr, img.len, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    // ---- batches ----
+
+    /**
+     * Adds every key.
+     *
+     * @param keys the keys
+     */
+    public void addAll(byte[][] keys) {
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every String key (UTF-8).
+     *
+     * @param keys the keys
+     */
+    public void addAll(String[] keys) {
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every long key.
+     *
+     * @param keys the keys
+     */
+    public void addAll(long[] keys) {
+        img.checkWritable();
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds keys packed in the Arrow Binary layout: key i is {@code data[offsets[i] ..
+     * offsets[i + 1])}.
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
+     */
+    public void addPacked(byte[] data, int[] offsets) {
+        addPacked0(data, offsets, Native.checkPacked(data, offsets));
+    }
+
+    private void addPacked0(byte[] data, int[] offsets, int count) {
+        img.checkWritable();
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    // ---- similarity, combining, image ----
+
+    /**
+     * The estimated Jaccard similarity of the two sets (0..1; two empty sketches give 1).
+     *
+     * @param other a sketch with the same k and seed
+     * @return the estimate
+     * @throws SketchException {@link Status#INCOMPATIBLE} when k or the seed differ
+     */
+    public double jaccard(MinHash other) {
+        try {
+            return nJaccard(img.addr, img.len, other.img.addr, other.img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+            Reference.reachabilityFence(other.img);
+        }
+    }
+
+    /**
+     * The k densified signature values (for LSH banding).
+     *
+     * @return a new array of k values
+     */
+    public long[] signature() {
+        long[] out = new long[stats().registers()];
+        try {
+            nSignature(img.addr, img.len, out);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Merge: register-wise minimum of {@code other} (the sketch of the union).
+     *
+     * @param other a sketch with the same k and seed
+     * @throws SketchException {@link Status#INCOMPATIBLE} when k or the seed differ (nothing
+     *     changes), {@link Status#OVERLAP} when {@code other} is this sketch
+     */
+    public void merge(MinHash other) {
+        img.checkWritable();
+        try {
+            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+            Reference.reachabilityFence(other.img);
+        }
+    }
+
+    /** Empties the sketch (same k and seed). */
+    public void clear() {
+        img.checkWritable();
+        try {
+            nClear(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The statistics of the sketch.
+     *
+     * @return the statistics
+     */
+    public Stats stats() {
+        long[] l = new long[3];
+        try {
+            nStats(img.addr, img.len, l);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new Stats((int) l[0], (int) l[1], l[2]);
+    }
+
+    /**
+     * Statistics of a MinHash sketch.
+     *
+     * @param registers registers k
+     * @param filled registers that received at least one item
+     * @param seed hash seed
+     */
+    public record Stats(int registers, int filled, long seed) {}
+
+    /**
+     * Exports the image with its checksum.
+     *
+     * @return a new array of {@link #imageBytes()} bytes
+     */
+    public byte[] toByteArray() {
+        return Native.exported(img, img.len, MinHash::nExport);
+    }
+
+    /**
+     * The image length in bytes (a multiple of 64).
+     *
+     * @return the length
+     */
+    public long imageBytes() {
+        return img.len;
+    }
+
+    /**
+     * A read-only view of the live image (no copy).
+     *
+     * @return a read-only buffer over the image
+     */
+    public ByteBuffer image() {
+        return img.view();
+    }
+
+    @Override
+    public String toString() {
+        return "MinHash[" + img.len + " bytes]";
+    }
+
+    // ---- natives (minhash.c) ----
+
+    private static native long nSize(int k);
+
+    private static native void nInit(long buf, long len, int k, long seed);
+
+    private static native boolean nAdd(long buf, long len, byte[] key, int off, int klen);
+
+    private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+
+    private static native boolean nAddU64(long buf, long len, long key);
+
+    private static native boolean nAddStr(long buf, long len, String key, int n);
+
+    private static native void nAddPacked(long buf, long len, byte[] data, int[] offsets, int from, int count);
+
+    private static native void nAddU64s(long buf, long len, long[] keys, int from, int count);
+
+    private static native double nJaccard(long a, long aLen, long b, long bLen);
+
+    private static native void nSignature(long buf, long len, long[] out);
+
+    private static native void nMerge(long dst, long dstLen, long src, long srcLen);
+
+    private static native void nClear(long buf, long len);
+
+    private static native void nStats(long buf, long len, long[] l);
+
+    private static native int nExport(long buf, long len, byte[] out);
+
+    private static native void nImport(byte[] src, long dst, long dstLen);
+
+    private static native void nVerifyAt(long buf, long len);
+}

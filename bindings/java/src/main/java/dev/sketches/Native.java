@@ -1,0 +1,555 @@
+package dev.sketches;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.lang.ref.Reference;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The one boundary helper of the binding: loads the native library, turns statuses into
+ * exceptions, allocates aligned image buffers and packs batches of keys. Package-private; every
+ * family class goes through it.
+ *
+ * <p>Native library: {@code libsketches_jni.so} (the JNI glue linked statically with
+ * {@code libsketches.a}) is a resource of the jar under
+ * {@code dev/sketches/native/<os>-<arch>/}. On first use it is copied to the temporary directory
+ * under a name carrying its content hash (so several versions and several JVMs coexist, and a
+ * file left by an earlier run is reused only when its bytes match) and loaded with
+ * {@link System#load}. The system property {@value #PATH_PROPERTY} names a library file to load
+ * instead.
+ */
+final class Native {
+    /** System property naming a native library file to load instead of the jar's. */
+    static final String PATH_PROPERTY = "dev.sketches.native.path";
+
+    /** Keys per native call in a batch: bounds the time arrays stay pinned (GC latency). */
+    static final int CHUNK = 1 << 14;
+
+    /**
+     * String keys of at most this many chars go to native code as the String itself (read with
+     * GetStringRegion and encoded to UTF-8 there, no Java allocation); longer ones as their
+     * UTF-8 bytes (SK_STACK_CHARS in jni_util.h).
+     */
+    static final int STR_MAX = 256;
+
+    /** The alignment of the image buffers this binding allocates (SKETCH_IMAGE_ALIGN). */
+    static final int IMAGE_ALIGN = 64;
+
+    /** The alignment a live image needs (SKETCH_IMAGE_MIN_ALIGN). */
+    static final int IMAGE_MIN_ALIGN = 8;
+
+    private static volatile boolean loaded;
+
+    private Native() {}
+
+    /** Loads the native library once (idempotent, thread-safe). */
+    static void load() {
+        if (loaded) {
+            return;
+        }
+        synchronized (Native.class) {
+            if (loaded) {
+                return;
+            }
+            String path = System.getProperty(PATH_PROPERTY);
+            if (path != null && !path.isEmpty()) {
+                System.load(Paths.get(path).toAbsolutePath().toString());
+            } else {
+                System.load(extract().toString());
+            }
+            int v = version();
+            if (v / 100 != (Sketches.VERSION_MAJOR * 10000 + Sketches.VERSION_MINOR * 100) / 100) {
+                throw new UnsatisfiedLinkError(
+                        "native library version " + v + " does not match the Java classes " + Sketches.VERSION);
+            }
+            loaded = true;
+        }
+    }
+
+    /** {@code <os>-<arch>} of this JVM, as used in the resource path. */
+    static String platform() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        if (os.startsWith("linux")) {
+            os = "linux";
+        } else if (os.startsWith("mac") || os.startsWith("darwin")) {
+            os = "darwin";
+        } else if (os.startsWith("windows")) {
+            os = "windows";
+        }
+        if (arch.equals("amd64") || arch.equals("x86_64")) {
+            arch = "x86_64";
+        } else if (arch.equals("arm64") || arch.equals("aarch64")) {
+            arch = "aarch64";
+        }
+        return os + "-" + arch;
+    }
+
+    private static String libraryName(String platform) {
+        if (platform.startsWith("windows")) {
+            return "sketches_jni.dll";
+        }
+        return platform.startsWith("darwin") ? "libsketches_jni.dylib" : "libsketches_jni.so";
+    }
+
+    private static Path extract() {
+        String platform = platform();
+        String resource = "native/" + platform + "/" + libraryName(platform);
+        byte[] bytes;
+        try (InputStream in = Native.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new UnsatisfiedLinkError("no native library for " + platform + " in the jar (dev/sketches/"
+                        + resource + "); build it for this platform or set -D" + PATH_PROPERTY + "=<file>");
+            }
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the native library from the jar", e);
+        }
+        String hash = sha256(bytes).substring(0, 16);
+        Path dir = Paths.get(System.getProperty("java.io.tmpdir"));
+        Path target = dir.resolve("dev.sketches-" + Sketches.VERSION + "-" + hash + "-" + libraryName(platform));
+        try {
+            if (Files.isRegularFile(target) && sha256(Files.readAllBytes(target)).startsWith(hash)) {
+                return target;
+            }
+            // Write privately, then move into place atomically: concurrent JVMs never load a partial file.
+            Path tmp = Files.createTempFile(dir, "dev.sketches-", ".tmp");
+            try {
+                Files.write(tmp, bytes);
+                try {
+                    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                } catch (AtomicMoveNotSupportedException e) {
+                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+            return target;
+        } catch (IOException e) {
+            throw new UncheckedIOException("extracting the native library to " + target, e);
+        }
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(bytes);
+            StringBuilder sb = new StringBuilder(64);
+            for (byte b : d) {
+                sb.append(Character.forDigit((b >> 4) & 15, 16)).append(Character.forDigit(b & 15, 16));
+            }
+            return sb.toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    // ---- natives shared by every family (sketches.c) ----
+
+    /** The address of a direct buffer (0 for a heap buffer). */
+    static native long address(ByteBuffer buffer);
+
+    /** sketch_version(): major * 10000 + minor * 100 + patch. */
+    static native int version();
+
+    /** sketch_status_str(status). */
+    static native String statusText(int status);
+
+    /** sketch_hash over {@code len} bytes of {@code key} from {@code off}. */
+    static native long hash(byte[] key, int off, int len, long seed);
+
+    /** sketch_hash_u64. */
+    static native long hashU64(long key, long seed);
+
+    /** sketch_image_inspect into out[8] (see sketches.c). */
+    static native void inspect(byte[] bytes, long[] out);
+
+    // ---- image buffers ----
+
+    /**
+     * A fresh zeroed direct buffer of exactly {@code bytes} bytes starting on a 64-byte boundary.
+     *
+     * @throws IllegalArgumentException when the size exceeds what one ByteBuffer holds
+     */
+    static ByteBuffer allocate(long bytes) {
+        if (bytes < 0 || bytes > Integer.MAX_VALUE - 2 * IMAGE_ALIGN) {
+            throw new IllegalArgumentException("an image of " + bytes
+                    + " bytes does not fit in one ByteBuffer (at most " + (Integer.MAX_VALUE - 2 * IMAGE_ALIGN) + ")");
+        }
+        int n = (int) bytes;
+        // alignedSlice rounds the end down to the alignment too: allocate whole units.
+        int units = (n + IMAGE_ALIGN - 1) / IMAGE_ALIGN * IMAGE_ALIGN;
+        ByteBuffer raw = ByteBuffer.allocateDirect(units + IMAGE_ALIGN - 1);
+        ByteBuffer aligned = raw.alignedSlice(IMAGE_ALIGN);
+        aligned.limit(n);
+        return aligned.slice().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** The length rounded up to the image alignment (at least one unit). */
+    static long roundUp(long len) {
+        return Math.max(IMAGE_ALIGN, (len + IMAGE_ALIGN - 1) / IMAGE_ALIGN * IMAGE_ALIGN);
+    }
+
+    /**
+     * Checks a caller's buffer for {@code wrap}: direct, 8-byte aligned; returns the view from its
+     * position to its limit (sharing its bytes).
+     */
+    static ByteBuffer wrappable(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
+        if (!buffer.isDirect()) {
+            throw new IllegalArgumentException("wrap needs a direct ByteBuffer (use fromByteArray for heap bytes)");
+        }
+        ByteBuffer view = buffer.slice().order(ByteOrder.LITTLE_ENDIAN);
+        long addr = address(view);
+        if (addr == 0) {
+            throw new IllegalArgumentException("the buffer has no native address");
+        }
+        if (addr % IMAGE_MIN_ALIGN != 0) {
+            throw new IllegalArgumentException(
+                    "a live image must start on an 8-byte boundary (address " + Long.toHexString(addr) + ")");
+        }
+        return view;
+    }
+
+    // ---- keys ----
+
+    /** UTF-8 bytes of a String key. */
+    static byte[] utf8(String key) {
+        return key.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Keys in the Arrow Binary layout: key i is data[offsets[i] .. offsets[i + 1]). */
+    record Packed(byte[] data, int[] offsets) {
+        int count() {
+            return offsets.length - 1;
+        }
+    }
+
+    /** Packs byte-string keys into one array plus count + 1 offsets. */
+    static Packed pack(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
+        long total = 0;
+        for (byte[] k : keys) {
+            total += Objects.requireNonNull(k, "a key is null").length;
+        }
+        byte[] data = new byte[checkBatchBytes(total)];
+        int[] offsets = new int[keys.length + 1];
+        int pos = 0;
+        for (int i = 0; i < keys.length; i++) {
+            byte[] k = keys[i];
+            System.arraycopy(k, 0, data, pos, k.length);
+            pos += k.length;
+            offsets[i + 1] = pos;
+        }
+        return new Packed(data, offsets);
+    }
+
+    /**
+     * Packs String keys as UTF-8 into one array plus count + 1 offsets. ASCII characters are
+     * written directly into a buffer sized for the all-ASCII case; a string holding any other
+     * character is encoded with {@link String#getBytes} (the JDK's encoder), so the bytes are
+     * exactly the UTF-8 encoding, unpaired surrogates becoming '?' as in getBytes.
+     */
+    static Packed pack(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
+        long chars = 0;
+        for (String k : keys) {
+            chars += Objects.requireNonNull(k, "a key is null").length();
+        }
+        // Invariant: data has room for pos + the chars of every key not yet packed (all-ASCII case).
+        byte[] data = new byte[checkBatchBytes(chars)];
+        int[] offsets = new int[keys.length + 1];
+        long rest = chars;
+        int pos = 0;
+        for (int i = 0; i < keys.length; i++) {
+            String k = keys[i];
+            int n = k.length();
+            rest -= n;
+            int j = 0;
+            for (; j < n; j++) {
+                char c = k.charAt(j);
+                if (c >= 0x80) {
+                    break;
+                }
+                data[pos + j] = (byte) c;
+            }
+            if (j == n) {
+                pos += n;
+            } else {
+                byte[] b = k.getBytes(StandardCharsets.UTF_8);
+                long need = pos + b.length + rest;
+                if (need > data.length) {
+                    data = Arrays.copyOf(data, checkBatchBytes(Math.max(need, Math.min(Integer.MAX_VALUE - 8L, data.length * 3L / 2))));
+                }
+                System.arraycopy(b, 0, data, pos, b.length);
+                pos += b.length;
+            }
+            offsets[i + 1] = pos;
+        }
+        return new Packed(data, offsets);
+    }
+
+    /** A new capacity of at least {@code need}: doubling, capped at the largest array. */
+    private static int grow(int need, int have) {
+        return (int) Math.max(need, Math.min(Integer.MAX_VALUE - 8L, have * 2L));
+    }
+
+    private static int checkBatchBytes(long bytes) {
+        if (bytes > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("the keys of one batch exceed 2 GiB; split the batch");
+        }
+        return (int) bytes;
+    }
+
+    /** One native call over a chunk of packed keys: data and offsets (from 0), keys [from, from + count). */
+    @FunctionalInterface
+    interface PackedCall {
+        void run(byte[] data, int[] offsets, int from, int count);
+    }
+
+    /**
+     * Runs a String batch chunk by chunk ({@link #CHUNK} keys), each chunk packed as UTF-8 into
+     * buffers reused across chunks (they stay small and in cache, and nothing batch-sized is
+     * allocated). ASCII keys (all of them, usually) are copied with {@link String#getChars} and
+     * narrowed in one loop over the chunk; a chunk holding any other character is encoded key by
+     * key with {@link String#getBytes}, so the bytes are exactly the UTF-8 encoding. Every key is
+     * checked for null before the first call, so a batch fails before changing anything.
+     */
+    static void forChunks(String[] keys, PackedCall call) {
+        Objects.requireNonNull(keys, "keys");
+        for (String k : keys) {
+            Objects.requireNonNull(k, "a key is null");
+        }
+        int[] offsets = new int[Math.min(CHUNK, keys.length) + 1];
+        char[] chars = new char[1024];
+        byte[] data = new byte[0];
+        for (int from = 0; from < keys.length; from += CHUNK) {
+            int n = Math.min(CHUNK, keys.length - from);
+            // One pass over the Strings (each touched once): their chars, back to back.
+            int pos = 0;
+            for (int i = 0; i < n; i++) {
+                String k = keys[from + i];
+                int kl = k.length();
+                if (kl > chars.length - pos) {
+                    chars = Arrays.copyOf(chars, grow(checkBatchBytes((long) pos + kl), chars.length));
+                }
+                k.getChars(0, kl, chars, pos);
+                pos += kl;
+                offsets[i + 1] = pos;
+            }
+            if (data.length < pos) {
+                data = new byte[chars.length];
+            }
+            int any = 0;
+            for (int j = 0; j < pos; j++) {
+                char c = chars[j];
+                any |= c;
+                data[j] = (byte) c;
+            }
+            if (any >= 0x80) {
+                // Some key is not ASCII: encode every key of this chunk as UTF-8.
+                pos = 0;
+                for (int i = 0; i < n; i++) {
+                    byte[] b = utf8(keys[from + i]);
+                    if (pos + b.length > data.length) {
+                        data = Arrays.copyOf(data, grow(pos + b.length, data.length));
+                    }
+                    System.arraycopy(b, 0, data, pos, b.length);
+                    pos += b.length;
+                    offsets[i + 1] = pos;
+                }
+            }
+            call.run(data, offsets, from, n);
+        }
+    }
+
+    /** Runs a byte-string batch chunk by chunk, each chunk packed into buffers reused across chunks. */
+    static void forChunks(byte[][] keys, PackedCall call) {
+        Objects.requireNonNull(keys, "keys");
+        for (byte[] k : keys) {
+            Objects.requireNonNull(k, "a key is null");
+        }
+        int[] offsets = new int[Math.min(CHUNK, keys.length) + 1];
+        byte[] data = new byte[0];
+        for (int from = 0; from < keys.length; from += CHUNK) {
+            int n = Math.min(CHUNK, keys.length - from);
+            long total = 0;
+            for (int i = 0; i < n; i++) {
+                total += keys[from + i].length;
+            }
+            int len = checkBatchBytes(total);
+            if (data.length < len) {
+                data = new byte[grow(len, data.length)];
+            }
+            int pos = 0;
+            for (int i = 0; i < n; i++) {
+                byte[] k = keys[from + i];
+                System.arraycopy(k, 0, data, pos, k.length);
+                pos += k.length;
+                offsets[i + 1] = pos;
+            }
+            call.run(data, offsets, from, n);
+        }
+    }
+
+    /** Checks a caller's packed batch (Arrow layout) and returns its key count. */
+    static int checkPacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
+        if (offsets.length == 0) {
+            throw new IllegalArgumentException("offsets must have count + 1 entries (at least one)");
+        }
+        int prev = offsets[0];
+        if (prev < 0) {
+            throw new IllegalArgumentException("offsets[0] is negative");
+        }
+        for (int i = 1; i < offsets.length; i++) {
+            int o = offsets[i];
+            if (o < prev) {
+                throw new IllegalArgumentException("offsets decrease at index " + i);
+            }
+            prev = o;
+        }
+        if (prev > data.length) {
+            throw new IllegalArgumentException("offsets point past the data (" + prev + " > " + data.length + ")");
+        }
+        return offsets.length - 1;
+    }
+
+    /** Checks that {@code [off, off + len)} lies within an array of {@code length}. */
+    static void checkRange(int length, int off, int len) {
+        Objects.checkFromIndexSize(off, len, length);
+    }
+
+    /** Throws when a caller's output array is shorter than the batch. */
+    static void checkOut(boolean[] out, int count) {
+        if (out != null && out.length < count) {
+            throw new IllegalArgumentException("the output array holds " + out.length + " values, the batch has " + count);
+        }
+    }
+
+    /** Throws when a caller's weights array does not match the batch. */
+    static void checkWeights(long[] weights, int count) {
+        if (weights != null && weights.length != count) {
+            throw new IllegalArgumentException("there are " + weights.length + " weights for " + count + " keys");
+        }
+    }
+
+    /** A bad-parameter refusal of the native planner becomes an IllegalArgumentException. */
+    static RuntimeException parameter(SketchException e) {
+        if (e.status() == Status.INVALID_PARAMETER) {
+            return new IllegalArgumentException(e.getMessage(), e);
+        }
+        return e;
+    }
+
+    // ---- the image a sketch object owns or wraps ----
+
+    /**
+     * A live image: a direct buffer, its address (taken once) and length, and whether it may be
+     * written. Family classes pass {@code addr, len} to their natives and keep the Image
+     * reachable across each call ({@link java.lang.ref.Reference#reachabilityFence}), so the
+     * buffer's memory cannot be freed while native code uses it.
+     */
+    static final class Image {
+        final ByteBuffer buffer;
+        final long addr;
+        final long len;
+        final boolean readOnly;
+
+        Image(ByteBuffer buffer, boolean readOnly) {
+            this.buffer = buffer;
+            this.addr = address(buffer);
+            this.len = buffer.capacity();
+            this.readOnly = readOnly;
+        }
+
+        /** Throws ReadOnlyBufferException when the image was wrapped from a read-only buffer. */
+        void checkWritable() {
+            if (readOnly) {
+                throw new java.nio.ReadOnlyBufferException();
+            }
+        }
+
+        /** A read-only view of the live image bytes. */
+        ByteBuffer view() {
+            return buffer.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        }
+    }
+
+    /** sketch_*_import(src, dst, dstLen). */
+    @FunctionalInterface
+    interface Importer {
+        void run(byte[] src, long dst, long dstLen);
+    }
+
+    /** sketch_*_export(buf, len, out): bytes written. */
+    @FunctionalInterface
+    interface Exporter {
+        int run(long buf, long len, byte[] out);
+    }
+
+    /** A check of an image in place (verify, or a cheap wrap check). */
+    @FunctionalInterface
+    interface Check {
+        void run(long buf, long len);
+    }
+
+    /** A fresh zeroed image of {@code bytes} bytes. */
+    static Image fresh(long bytes) {
+        load();
+        return new Image(allocate(bytes), false);
+    }
+
+    /**
+     * Imports untrusted bytes into a fresh image of {@code liveBytes} bytes; the native import
+     * checks everything first, so on error nothing is kept.
+     */
+    static Image imported(byte[] src, long liveBytes, Importer importer) {
+        Objects.requireNonNull(src, "bytes");
+        Image img = fresh(liveBytes);
+        try {
+            importer.run(src, img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return img;
+    }
+
+    /** Exports an image (with its checksum) into a new array of at most {@code bytes} bytes. */
+    static byte[] exported(Image img, long bytes, Exporter exporter) {
+        byte[] out = new byte[checkBatchBytes(bytes)];
+        int n;
+        try {
+            n = exporter.run(img.addr, img.len, out);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    /** Wraps a caller's direct buffer after {@code check} accepted it. */
+    static Image wrapped(ByteBuffer buffer, Check check) {
+        load();
+        ByteBuffer view = wrappable(buffer);
+        Image img = new Image(view, buffer.isReadOnly());
+        try {
+            check.run(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return img;
+    }
+}

@@ -1,0 +1,132 @@
+package dev.sketches;
+
+import java.util.Objects;
+
+/**
+ * Library-wide facts and helpers: versions, the canonical hash every family uses, and inspection
+ * of an unknown image (to dispatch on its family).
+ *
+ * <p>Families: {@link BloomFilter}, {@link SplitBlockBloomFilter}, {@link CountingBloomFilter},
+ * {@link CuckooFilter}, {@link HyperLogLog}, {@link UltraLogLog}, {@link CountMinSketch}, {@link
+ * TopK}, {@link MinHash}. Every sketch lives in one 64-byte-aligned direct {@link
+ * java.nio.ByteBuffer}, its image: the same bytes C, C++ and Go programs read and write. Keys hash
+ * by one rule in every language: byte strings (Strings as UTF-8) with XXH3-64 and the image's
+ * seed, longs as their 8 little-endian bytes.
+ *
+ * <p>Thread safety: every method here is thread-safe.
+ */
+public final class Sketches {
+    private Sketches() {}
+
+    /** Version of these classes (the Cargo version of the library they are built with). */
+    public static final String VERSION = "0.1.0";
+    /** Major version. */
+    public static final int VERSION_MAJOR = 0;
+    /** Minor version. */
+    public static final int VERSION_MINOR = 1;
+    /** Patch version. */
+    public static final int VERSION_PATCH = 0;
+
+    /** Family id of {@link BloomFilter}. */
+    public static final int FAMILY_BLOOM = 1;
+    /** Family id of {@link SplitBlockBloomFilter}. */
+    public static final int FAMILY_SPLIT_BLOCK_BLOOM = 2;
+    /** Family id of {@link CountingBloomFilter}. */
+    public static final int FAMILY_COUNTING_BLOOM = 3;
+    /** Family id of {@link CuckooFilter}. */
+    public static final int FAMILY_CUCKOO = 4;
+    /** Family id of {@link HyperLogLog}. */
+    public static final int FAMILY_HYPERLOGLOG = 5;
+    /** Family id of {@link UltraLogLog}. */
+    public static final int FAMILY_ULTRALOGLOG = 6;
+    /** Family id of {@link CountMinSketch}. */
+    public static final int FAMILY_COUNT_MIN = 7;
+    /** Family id of {@link TopK}. */
+    public static final int FAMILY_TOPK = 8;
+    /** Family id of {@link MinHash}. */
+    public static final int FAMILY_MINHASH = 9;
+
+    /** Capacity flag of the filters: more items were inserted than planned. */
+    public static final int CAPACITY_OVER_PLANNED_ITEMS = 1;
+    /** Capacity flag of the filters: the estimated false-positive rate exceeds twice the planned rate. */
+    public static final int CAPACITY_FPR_ABOVE_TWICE_PLANNED = 2;
+
+    /**
+     * The version of the loaded native library as {@code major * 10000 + minor * 100 + patch}.
+     *
+     * @return the native version number
+     */
+    public static int nativeVersion() {
+        Native.load();
+        return Native.version();
+    }
+
+    /**
+     * The canonical hash of a byte key: XXH3-64 with {@code seed} ({@code sketch_hash}).
+     *
+     * @param key the key bytes
+     * @param seed the seed (an image's seed to match its hashing)
+     * @return the 64-bit hash
+     */
+    public static long hash(byte[] key, long seed) {
+        Objects.requireNonNull(key, "key");
+        Native.load();
+        return Native.hash(key, 0, key.length, seed);
+    }
+
+    /**
+     * The canonical hash of a String key: XXH3-64 of its UTF-8 bytes with {@code seed}.
+     *
+     * @param key the key
+     * @param seed the seed
+     * @return the 64-bit hash
+     */
+    public static long hash(String key, long seed) {
+        return hash(Native.utf8(Objects.requireNonNull(key, "key")), seed);
+    }
+
+    /**
+     * The canonical hash of a long key: XXH3-64 of its 8 little-endian bytes with {@code seed}
+     * ({@code sketch_hash_u64}).
+     *
+     * @param key the key
+     * @param seed the seed
+     * @return the 64-bit hash
+     */
+    public static long hash(long key, long seed) {
+        Native.load();
+        return Native.hashU64(key, seed);
+    }
+
+    /**
+     * What the common header of an image says ({@code sketch_image_inspect}): magic, version,
+     * ids and lengths are checked, not the family header or the checksum.
+     *
+     * @param image the image bytes (exported, or a prefix of at least 48 bytes)
+     * @return the header fields
+     * @throws SketchException when the bytes are no image ({@link Status#BAD_MAGIC}, {@link
+     *     Status#BUFFER_TOO_SMALL}, {@link Status#UNSUPPORTED_VERSION}, ...)
+     */
+    public static ImageInfo inspect(byte[] image) {
+        Objects.requireNonNull(image, "image");
+        Native.load();
+        long[] v = new long[8];
+        Native.inspect(image, v);
+        return new ImageInfo((int) v[0], (int) v[1], (int) v[2], (int) v[3], (int) v[4], (int) v[5], v[6], v[7]);
+    }
+
+    /**
+     * The common header of an image.
+     *
+     * @param family family id ({@code FAMILY_*})
+     * @param hash hash id (1: XXH3-64 with the seed; 2: XXH64, Parquet split-block filters)
+     * @param formatMajor format major version
+     * @param formatMinor format minor version
+     * @param flags family-specific flags
+     * @param headerBytes header length in bytes
+     * @param seed hash seed
+     * @param imageBytes image length in bytes recorded in the header
+     */
+    public record ImageInfo(int family, int hash, int formatMajor, int formatMinor, int flags, int headerBytes,
+            long seed, long imageBytes) {}
+}

@@ -1,0 +1,628 @@
+package dev.sketches;
+
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Heavy hitters by Space-Saving ({@code sketch_topk_*}): {@code capacity} counters, keys stored
+ * inline up to a maximum length fixed at creation (a longer key is refused with {@link
+ * Status#KEY_TOO_LONG}, never truncated). Every key whose true count exceeds N / capacity (N the
+ * total weight) is listed, and every listed count overestimates by at most its reported error
+ * (at most N / capacity); merging keeps both guarantees.
+ *
+ * <p>The sketch lives in one 64-byte-aligned direct {@link ByteBuffer} (its image) that this
+ * object owns: there is no native memory to free. {@link #toByteArray()} exports it with a
+ * checksum; {@link #fromByteArray(byte[])} reads untrusted bytes back (every counter, index slot
+ * and heap entry is checked); {@link #wrap(ByteBuffer)} and {@link #wrapVerified(ByteBuffer)} use
+ * a caller's buffer without copying.
+ *
+ * <p>Keys: {@code byte[]} as they are, {@code String} as UTF-8, {@code long} as its 8
+ * little-endian bytes (stored and listed as those 8 bytes), {@code ByteBuffer} as its remaining
+ * bytes. Weights are non-negative longs.
+ *
+ * <p>Thread safety: queries ({@code estimate}, {@code top}, {@code stats}, {@code toByteArray})
+ * may run concurrently; {@code add*}, {@code merge} and {@code clear} need exclusive access.
+ */
+public final class TopK {
+    static {
+        Native.load();
+    }
+
+    private final Native.Image img;
+    private final int maxKeyLength;
+
+    private TopK(Native.Image img) {
+        this.img = img;
+        this.maxKeyLength = stats().maxKeyLength();
+    }
+
+    /**
+     * An empty sketch of {@code capacity} counters holding keys of up to {@code maxKeyLength}
+     * bytes, seed 0.
+     *
+     * @param capacity counters, 1 to 2^20
+     * @param maxKeyLength longest key in bytes, 1 to 4096
+     * @return an empty sketch
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static TopK create(int capacity, int maxKeyLength) {
+        return create(capacity, maxKeyLength, 0);
+    }
+
+    /**
+     * An empty sketch of {@code capacity} counters holding keys of up to {@code maxKeyLength}
+     * bytes, hashing with {@code seed}.
+     *
+     * @param capacity counters, 1 to 2^20
+     * @param maxKeyLength longest key in bytes, 1 to 4096
+     * @param seed hash seed (sketches merge only with the same seed)
+     * @return an empty sketch
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static TopK create(int capacity, int maxKeyLength, long seed) {
+        if (capacity < 1 || maxKeyLength < 1) {
+            throw new IllegalArgumentException(
+                    "capacity and maxKeyLength must be positive: " + capacity + ", " + maxKeyLength);
+        }
+        long bytes;
+        try {
+            bytes = nSize(capacity, maxKeyLength);
+        } catch (SketchException e) {
+            throw Native.parameter(e);
+        }
+        Native.Image img = Native.fresh(bytes);
+        try {
+            nInit(img.addr, img.len, capacity, maxKeyLength, seed);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new TopK(img);
+    }
+
+    /**
+     * Reads an exported image (untrusted bytes: headers, exact length, checksum, and every
+     * counter, index slot and heap entry are checked).
+     *
+     * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
+     * @return the sketch
+     * @throws SketchException when the bytes are damaged or not a Top-k sketch; nothing is kept
+     */
+    public static TopK fromByteArray(byte[] bytes) {
+        return new TopK(Native.imported(bytes, Native.roundUp(bytes.length), TopK::nImport));
+    }
+
+    /**
+     * Uses a caller's buffer as the image without copying, after checking its headers (O(1); any
+     * body bytes are memory-safe, damaged ones only give wrong answers). A read-only buffer gives
+     * a sketch whose changes throw {@link java.nio.ReadOnlyBufferException}.
+     *
+     * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
+     * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
+     * @throws SketchException when the headers are not those of a Top-k sketch of that length
+     */
+    public static TopK wrap(ByteBuffer buffer) {
+        return new TopK(Native.wrapped(buffer, (a, n) -> nStats(a, n, new long[6])));
+    }
+
+    /**
+     * As {@link #wrap(ByteBuffer)}, but first verifies the bytes as {@link #fromByteArray} does.
+     *
+     * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
+     * @return a sketch over the buffer
+     * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
+     * @throws SketchException when the bytes are damaged or not a Top-k sketch
+     */
+    public static TopK wrapVerified(ByteBuffer buffer) {
+        return new TopK(Native.wrapped(buffer, TopK::nVerifyAt));
+    }
+
+    private static long checkWeight(long weight) {
+        if (weight < 0) {
+            throw new IllegalArgumentException("weights must not be negative: " + weight);
+        }
+        return weight;
+    }
+
+    // ---- single keys ----
+
+    /**
+     * Adds one occurrence of a key.
+     *
+     * @param key the key bytes
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the
+     *     maximum key length (nothing changes)
+     */
+    public void add(byte[] key) {
+        add(key, 1);
+    }
+
+    /**
+     * Adds {@code weight} occurrences of a key.
+     *
+     * @param key the key bytes
+     * @param weight non-negative weight
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
+     */
+    public void add(byte[] key, long weight) {
+        img.checkWritable();
+        checkWeight(weight);
+        try {
+            nAdd(img.addr, img.len, key, 0, key.length, weight);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds one occurrence of a String key (UTF-8).
+     *
+     * @param key the key
+     */
+    public void add(String key) {
+        add(key, 1);
+    }
+
+    /**
+     * Adds {@code weight} occurrences of a String key (UTF-8).
+     *
+     * @param key the key
+     * @param weight non-negative weight
+     */
+    public void add(String key, long weight) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            add(Native.utf8(key), weight);
+            return;
+        }
+        img.checkWritable();
+        checkWeight(weight);
+        try {
+            nAddStr(img.addr, img.len, key, n, weight);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds one occurrence of a long key (stored as its 8 little-endian bytes).
+     *
+     * @param key the key
+     */
+    public void add(long key) {
+        add(key, 1);
+    }
+
+    /**
+     * Adds {@code weight} occurrences of a long key (stored as its 8 little-endian bytes).
+     *
+     * @param key the key
+     * @param weight non-negative weight
+     */
+    public void add(long key, long weight) {
+        img.checkWritable();
+        checkWeight(weight);
+        try {
+            nAddU64(img.addr, img.len, key, weight);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds {@code weight} occurrences of the remaining bytes of a buffer (position unchanged).
+     *
+     * @param key the key bytes
+     * @param weight non-negative weight
+     */
+    public void add(ByteBuffer key, long weight) {
+        img.checkWritable();
+        checkWeight(weight);
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                nAddBuf(img.addr, img.len, key, pos, n, weight);
+            } else if (key.hasArray()) {
+                nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n, weight);
+            } else {
+                byte[] copy = new byte[n];
+                key.duplicate().get(copy);
+                nAdd(img.addr, img.len, copy, 0, n, weight);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The estimate for one key.
+     *
+     * @param key the key bytes
+     * @return its count bound, error and whether it is listed
+     */
+    public Estimate estimate(byte[] key) {
+        long[] v = new long[3];
+        try {
+            nEstimate(img.addr, img.len, key, 0, key.length, v);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new Estimate(v[0], v[1], v[2] != 0);
+    }
+
+    /**
+     * The estimate for one String key (UTF-8).
+     *
+     * @param key the key
+     * @return its count bound, error and whether it is listed
+     */
+    public Estimate estimate(String key) {
+        return estimate(Native.utf8(key));
+    }
+
+    /**
+     * The estimate for one long key (its 8 little-endian bytes).
+     *
+     * @param key the key
+     * @return its count bound, error and whether it is listed
+     */
+    public Estimate estimate(long key) {
+        return estimate(leBytes(key));
+    }
+
+    /**
+     * The estimate for one key.
+     *
+     * @param count upper bound of the true count: the key's counter, or for an unlisted key the
+     *     smallest count (0 while the sketch is not full)
+     * @param error maximum overestimation: the true count is at least {@code count - error}
+     * @param listed true when the key has a counter
+     */
+    public record Estimate(long count, long error, boolean listed) {}
+
+    // ---- batches ----
+
+    /**
+     * Adds one occurrence of every key.
+     *
+     * @param keys the keys
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
+     */
+    public void addAll(byte[][] keys) {
+        addAll(keys, null);
+    }
+
+    /**
+     * Adds every key with its weight.
+     *
+     * @param keys the keys
+     * @param weights null (1 each), or one non-negative weight per key
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
+     */
+    public void addAll(byte[][] keys, long[] weights) {
+        Native.Packed p = Native.pack(keys);
+        addPacked0(p.data(), p.offsets(), p.count(), weights);
+    }
+
+    /**
+     * Adds one occurrence of every String key (UTF-8).
+     *
+     * @param keys the keys
+     */
+    public void addAll(String[] keys) {
+        addAll(keys, null);
+    }
+
+    /**
+     * Adds every String key (UTF-8) with its weight.
+     *
+     * @param keys the keys
+     * @param weights null (1 each), or one non-negative weight per key
+     */
+    public void addAll(String[] keys, long[] weights) {
+        Native.Packed p = Native.pack(keys);
+        addPacked0(p.data(), p.offsets(), p.count(), weights);
+    }
+
+    /**
+     * Adds one occurrence of every long key.
+     *
+     * @param keys the keys
+     */
+    public void addAll(long[] keys) {
+        addAll(keys, null);
+    }
+
+    /**
+     * Adds every long key with its weight.
+     *
+     * @param keys the keys
+     * @param weights null (1 each), or one non-negative weight per key
+     */
+    public void addAll(long[] keys, long[] weights) {
+        checkWeights(weights, keys.length);
+        if (keys.length > 0 && maxKeyLength < 8) {
+            throw new SketchException(Status.KEY_TOO_LONG, "TopK.addAll(long[])");
+        }
+        img.checkWritable();
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds keys packed in the Arrow Binary layout (key i is {@code data[offsets[i] .. offsets[i +
+     * 1])}) with their weights.
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @param weights null (1 each), or one non-negative weight per key
+     * @throws IllegalArgumentException when the offsets or weights are invalid (nothing is added)
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
+     */
+    public void addPacked(byte[] data, int[] offsets, long[] weights) {
+        addPacked0(data, offsets, Native.checkPacked(data, offsets), weights);
+    }
+
+    private void addPacked0(byte[] data, int[] offsets, int count, long[] weights) {
+        checkWeights(weights, count);
+        // Checked here for the whole batch, so a batch split into chunks stays all or nothing.
+        for (int i = 0; i < count; i++) {
+            if (offsets[i + 1] - offsets[i] > maxKeyLength) {
+                throw new SketchException(Status.KEY_TOO_LONG, "TopK.addAll (key " + i + ")");
+            }
+        }
+        img.checkWritable();
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    private static void checkWeights(long[] weights, int count) {
+        Native.checkWeights(weights, count);
+        if (weights != null) {
+            for (long w : weights) {
+                checkWeight(w);
+            }
+        }
+    }
+
+    // ---- listing ----
+
+    /**
+     * Every listed key, largest count first.
+     *
+     * @return an unmodifiable list (at most capacity items)
+     */
+    public List<Item> top() {
+        return top(Integer.MAX_VALUE);
+    }
+
+    /**
+     * The {@code n} listed keys with the largest counts, largest first.
+     *
+     * @param n how many at most (non-negative)
+     * @return an unmodifiable list of at most {@code n} items
+     */
+    public List<Item> top(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("n must not be negative: " + n);
+        }
+        Stats s = stats();
+        // Clamped: a wrapped image's header is checked, but stays caller memory.
+        int cap = Math.max(0, Math.min(n, Math.min(s.used(), s.capacity())));
+        long[] counts = new long[cap];
+        long[] errors = new long[cap];
+        int[] offsets = new int[cap + 2];
+        byte[] keys;
+        try {
+            keys = nList(img.addr, img.len, cap, counts, errors, offsets);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        int listed = offsets[cap + 1];
+        List<Item> items = new ArrayList<>(listed);
+        for (int i = 0; i < listed; i++) {
+            items.add(new Item(Arrays.copyOfRange(keys, offsets[i], offsets[i + 1]), counts[i], errors[i]));
+        }
+        return Collections.unmodifiableList(items);
+    }
+
+    /**
+     * One listed key.
+     *
+     * @param key the key bytes (a copy)
+     * @param count estimated count: at least the true count
+     * @param error maximum overestimation: the true count is at least {@code count - error}
+     */
+    public record Item(byte[] key, long count, long error) {
+        /**
+         * The key decoded as UTF-8 (for keys added as Strings).
+         *
+         * @return the key text
+         */
+        public String keyString() {
+            return new String(key, StandardCharsets.UTF_8);
+        }
+
+        /**
+         * The key read as a long (for keys added as longs: 8 little-endian bytes).
+         *
+         * @return the key value
+         * @throws IllegalStateException when the key is not 8 bytes long
+         */
+        public long keyLong() {
+            if (key.length != 8) {
+                throw new IllegalStateException("the key has " + key.length + " bytes, not 8");
+            }
+            return ByteBuffer.wrap(key).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong();
+        }
+
+        /**
+         * Items are equal when their key bytes, count and error are.
+         *
+         * @param o another object
+         * @return whether equal
+         */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Item i && Arrays.equals(key, i.key) && count == i.count && error == i.error;
+        }
+
+        @Override
+        public int hashCode() {
+            return (Arrays.hashCode(key) * 31 + Long.hashCode(count)) * 31 + Long.hashCode(error);
+        }
+
+        @Override
+        public String toString() {
+            return "Item[key=" + Arrays.toString(key) + ", count=" + count + ", error=" + error + "]";
+        }
+    }
+
+    // ---- combining, statistics, image ----
+
+    /**
+     * Merges {@code other} into this sketch: keeps the capacity keys with the largest combined
+     * estimates; both guarantees hold for the combined stream.
+     *
+     * @param other a sketch with equal capacity, maximum key length and seed
+     * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
+     *     changes), {@link Status#OVERLAP} when {@code other} is this sketch
+     */
+    public void merge(TopK other) {
+        img.checkWritable();
+        try {
+            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+            Reference.reachabilityFence(other.img);
+        }
+    }
+
+    /** Removes every key (parameters and seed stay). */
+    public void clear() {
+        img.checkWritable();
+        try {
+            nClear(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Every statistic, O(1).
+     *
+     * @return the statistics
+     */
+    public Stats stats() {
+        long[] l = new long[6];
+        try {
+            nStats(img.addr, img.len, l);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new Stats((int) l[0], (int) l[1], (int) l[2], l[3], l[4], l[5]);
+    }
+
+    /**
+     * Statistics of a Top-k sketch.
+     *
+     * @param capacity counters
+     * @param maxKeyLength longest key in bytes
+     * @param used counters in use
+     * @param seed hash seed
+     * @param total total weight N
+     * @param minCount smallest count when full (every estimate's overestimation bound), else 0
+     */
+    public record Stats(int capacity, int maxKeyLength, int used, long seed, long total, long minCount) {}
+
+    /**
+     * Exports the image with its checksum.
+     *
+     * @return a new array of {@link #imageBytes()} bytes
+     */
+    public byte[] toByteArray() {
+        return Native.exported(img, img.len, TopK::nExport);
+    }
+
+    /**
+     * The image length in bytes (a multiple of 64).
+     *
+     * @return the length
+     */
+    public long imageBytes() {
+        return img.len;
+    }
+
+    /**
+     * A read-only view of the live image (no copy).
+     *
+     * @return a read-only buffer over the image
+     */
+    public ByteBuffer image() {
+        return img.view();
+    }
+
+    @Override
+    public String toString() {
+        return "TopK[" + img.len + " bytes]";
+    }
+
+    private static byte[] leBytes(long v) {
+        byte[] b = new byte[8];
+        for (int i = 0; i < 8; i++) {
+            b[i] = (byte) (v >>> (8 * i));
+        }
+        return b;
+    }
+
+    // ---- natives (topk.c) ----
+
+    private static native long nSize(int capacity, int maxKeyLength);
+
+    private static native void nInit(long buf, long len, int capacity, int maxKeyLength, long seed);
+
+    private static native void nAdd(long buf, long len, byte[] key, int off, int klen, long weight);
+
+    private static native void nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen, long weight);
+
+    private static native void nAddU64(long buf, long len, long key, long weight);
+
+    private static native void nAddStr(long buf, long len, String key, int n, long weight);
+
+    private static native void nAddPacked(
+            long buf, long len, byte[] data, int[] offsets, int from, int count, long[] weights, int wFrom);
+
+    private static native void nAddU64s(long buf, long len, long[] keys, int from, int count, long[] weights, int wFrom);
+
+    private static native void nEstimate(long buf, long len, byte[] key, int off, int klen, long[] out);
+
+    private static native byte[] nList(long buf, long len, int capacity, long[] counts, long[] errors, int[] offsets);
+
+    private static native void nMerge(long dst, long dstLen, long src, long srcLen);
+
+    private static native void nClear(long buf, long len);
+
+    private static native void nStats(long buf, long len, long[] l);
+
+    private static native int nExport(long buf, long len, byte[] out);
+
+    private static native void nImport(byte[] src, long dst, long dstLen);
+
+    private static native void nVerifyAt(long buf, long len);
+}

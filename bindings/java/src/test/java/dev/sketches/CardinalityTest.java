@@ -1,0 +1,208 @@
+package dev.sketches;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+import org.junit.jupiter.api.Test;
+
+/** HyperLogLog and UltraLogLog: every public method, errors, error envelopes. */
+class CardinalityTest {
+    private static double rmse(double[] estimates, double n) {
+        return Math.sqrt(java.util.Arrays.stream(estimates).map(v -> (v / n - 1) * (v / n - 1)).sum()
+                / estimates.length);
+    }
+
+    @Test
+    void hyperLogLogErrorFollowsItsEnvelope() {
+        int p = 12;
+        int n = 50_000;
+        int trials = 60;
+        double m = 1 << p;
+        double[] reg = new double[trials];
+        double[] mart = new double[trials];
+        for (int t = 0; t < trials; t++) {
+            HyperLogLog h = HyperLogLog.create(p, t);
+            h.addAll(TestKeys.longs((long) t * n, n));
+            mart[t] = h.estimate();
+            reg[t] = h.registerEstimate();
+            assertTrue(h.stats().martingale());
+        }
+        double rm = rmse(mart, n);
+        double rr = rmse(reg, n);
+        // 60 trials: the RMSE estimate itself has ~9% relative spread; allow 1.5x the theory.
+        assertTrue(rm < 1.5 * 0.83 / Math.sqrt(m), "martingale RMSE " + rm);
+        assertTrue(rr < 1.5 * 1.04 / Math.sqrt(m), "register RMSE " + rr);
+    }
+
+    @Test
+    void hyperLogLogEveryMethod() {
+        HyperLogLog h = HyperLogLog.create(14, 9);
+        assertEquals(HyperLogLog.imageBytes(14), h.imageBytes());
+        assertTrue(h.add("a"));
+        assertFalse(h.add("a"));
+        assertTrue(h.add(1L));
+        assertTrue(h.add(new byte[] {1, 2}));
+        assertTrue(h.add(ByteBuffer.wrap(new byte[] {3})));
+        ByteBuffer d = ByteBuffer.allocateDirect(2);
+        d.put((byte) 4).flip();
+        assertTrue(h.add(d));
+        assertEquals(5.0, h.estimate());
+        HyperLogLog.Stats s = h.stats();
+        assertTrue(s.small());
+        assertEquals(5, s.smallCount());
+        assertEquals(1024, s.smallCapacity());
+        assertEquals(14, s.precision());
+        assertEquals(9, s.seed());
+        assertEquals(h.imageBytes(), s.imageBytes());
+        // Small mode exports compactly and reads back whole.
+        byte[] compact = h.toByteArray();
+        assertTrue(compact.length < h.imageBytes());
+        HyperLogLog back = HyperLogLog.fromByteArray(compact);
+        assertEquals(5.0, back.estimate());
+        assertEquals(h.imageBytes(), back.imageBytes());
+        // Batches equal single calls (image bytes), for every key form.
+        String[] keys = TestKeys.strings("k-", 0, 20_000);
+        HyperLogLog one = HyperLogLog.create(12, 1);
+        for (String k : keys) {
+            one.add(k);
+        }
+        HyperLogLog batch = HyperLogLog.create(12, 1);
+        batch.addAll(keys);
+        assertArrayEquals(one.toByteArray(), batch.toByteArray());
+        HyperLogLog packed = HyperLogLog.create(12, 1);
+        Native.Packed pk = Native.pack(keys);
+        packed.addPacked(pk.data(), pk.offsets());
+        assertArrayEquals(one.toByteArray(), packed.toByteArray());
+        HyperLogLog byteKeys = HyperLogLog.create(12, 1);
+        byteKeys.addAll(TestKeys.bytes(keys));
+        assertArrayEquals(one.toByteArray(), byteKeys.toByteArray());
+        long[] longs = TestKeys.longs(0, 20_000);
+        HyperLogLog ls = HyperLogLog.create(12, 1);
+        for (long k : longs) {
+            ls.add(k);
+        }
+        HyperLogLog lb = HyperLogLog.create(12, 1);
+        lb.addAll(longs);
+        assertArrayEquals(ls.toByteArray(), lb.toByteArray());
+        assertFalse(lb.stats().small());
+        // Merge equals one sketch of both streams (registers); merged sketches answer from registers.
+        HyperLogLog a = HyperLogLog.create(12, 1);
+        HyperLogLog b = HyperLogLog.create(12, 1);
+        a.addAll(java.util.Arrays.copyOf(longs, 10_000));
+        b.addAll(java.util.Arrays.copyOfRange(longs, 10_000, 20_000));
+        a.merge(b);
+        assertEquals(lb.registerEstimate(), a.registerEstimate());
+        assertEquals(a.registerEstimate(), a.estimate());
+        assertFalse(a.stats().martingale());
+        // Across precisions: the higher folds down; the reverse is refused.
+        HyperLogLog low = HyperLogLog.create(10, 1);
+        low.merge(lb);
+        assertEquals(lb.downsize(10).registerEstimate(), low.registerEstimate());
+        assertEquals(Status.INCOMPATIBLE, assertThrows(SketchException.class, () -> lb.merge(low)).status());
+        assertEquals(Status.INCOMPATIBLE,
+                assertThrows(SketchException.class, () -> lb.merge(HyperLogLog.create(12, 2))).status());
+        assertEquals(Status.OVERLAP, assertThrows(SketchException.class, () -> lb.merge(lb)).status());
+        assertEquals(Status.INCOMPATIBLE, assertThrows(SketchException.class, () -> lb.downsize(14)).status());
+        assertEquals(16, h.downsize(16).stats().precision()); // small mode may grow
+        assertEquals(5.0, h.downsize(16).estimate());
+        lb.clear();
+        assertEquals(0.0, lb.estimate());
+        assertTrue(lb.stats().small());
+        assertThrows(IllegalArgumentException.class, () -> HyperLogLog.create(3));
+        assertThrows(IllegalArgumentException.class, () -> HyperLogLog.create(19));
+        assertTrue(h.image().isReadOnly());
+        HyperLogLog dense = HyperLogLog.fromByteArray(one.toByteArray());
+        assertEquals(one.estimate(), HyperLogLog.wrapVerified(TestKeys.direct(one.toByteArray())).estimate());
+        ByteBuffer view = dense.image();
+        byte[] live = new byte[view.remaining()];
+        view.get(live);
+        assertEquals(dense.estimate(), HyperLogLog.wrap(TestKeys.direct(live)).estimate());
+        assertThrows(ReadOnlyBufferException.class, () -> HyperLogLog.wrap(TestKeys.direct(live).asReadOnlyBuffer()).add(1L));
+    }
+
+    @Test
+    void ultraLogLogErrorFollowsItsEnvelope() {
+        int p = 11;
+        int n = 50_000;
+        int trials = 60;
+        double[] mart = new double[trials];
+        double[] fgra = new double[trials];
+        double[] ml = new double[trials];
+        for (int t = 0; t < trials; t++) {
+            UltraLogLog u = UltraLogLog.create(p, t);
+            u.addAll(TestKeys.longs((long) t * n, n));
+            mart[t] = u.estimate();
+            fgra[t] = u.registerEstimate();
+            ml[t] = u.mlEstimate();
+        }
+        double m = 1 << p;
+        assertTrue(rmse(mart, n) < 1.5 * 0.658 / Math.sqrt(m), "martingale RMSE " + rmse(mart, n));
+        assertTrue(rmse(fgra, n) < 1.5 * 0.782 / Math.sqrt(m), "FGRA RMSE " + rmse(fgra, n));
+        assertTrue(rmse(ml, n) < 1.5 * 0.761 / Math.sqrt(m), "ML RMSE " + rmse(ml, n));
+    }
+
+    @Test
+    void ultraLogLogEveryMethod() {
+        UltraLogLog u = UltraLogLog.create(12, 3);
+        assertEquals(UltraLogLog.imageBytes(12), u.imageBytes());
+        assertTrue(u.add("a"));
+        assertFalse(u.add("a"));
+        assertTrue(u.add(2L));
+        assertTrue(u.add(new byte[] {5}));
+        assertTrue(u.add(ByteBuffer.wrap(new byte[] {6})));
+        UltraLogLog.Stats s = u.stats();
+        assertEquals(12, s.precision());
+        assertEquals(3, s.seed());
+        assertTrue(s.martingale());
+        assertEquals(4, s.registersSet());
+        assertEquals(4.0, u.estimate(), 0.1);
+        String[] keys = TestKeys.strings("u-", 0, 30_000);
+        UltraLogLog one = UltraLogLog.create(12, 3);
+        for (String k : keys) {
+            one.add(k);
+        }
+        UltraLogLog batch = UltraLogLog.create(12, 3);
+        batch.addAll(keys);
+        assertArrayEquals(one.toByteArray(), batch.toByteArray());
+        UltraLogLog bytes = UltraLogLog.create(12, 3);
+        bytes.addAll(TestKeys.bytes(keys));
+        assertArrayEquals(one.toByteArray(), bytes.toByteArray());
+        Native.Packed pk = Native.pack(keys);
+        UltraLogLog packed = UltraLogLog.create(12, 3);
+        packed.addPacked(pk.data(), pk.offsets());
+        assertArrayEquals(one.toByteArray(), packed.toByteArray());
+        // Merge equals one sketch of both streams.
+        UltraLogLog a = UltraLogLog.create(12, 3);
+        UltraLogLog b = UltraLogLog.create(12, 3);
+        a.addAll(java.util.Arrays.copyOf(keys, 15_000));
+        b.addAll(java.util.Arrays.copyOfRange(keys, 15_000, 30_000));
+        a.merge(b);
+        assertEquals(one.registerEstimate(), a.registerEstimate());
+        assertEquals(one.mlEstimate(), a.mlEstimate());
+        assertFalse(a.stats().martingale());
+        assertEquals(Status.INCOMPATIBLE,
+                assertThrows(SketchException.class, () -> a.merge(UltraLogLog.create(12, 4))).status());
+        assertEquals(Status.OVERLAP, assertThrows(SketchException.class, () -> a.merge(a)).status());
+        UltraLogLog low = UltraLogLog.create(10, 3);
+        low.merge(one);
+        assertTrue(Math.abs(low.estimate() / 30_000 - 1) < 0.1);
+        // The HyperLogLog of the same hashes.
+        HyperLogLog h = one.toHyperLogLog();
+        HyperLogLog direct = HyperLogLog.create(12, 3);
+        direct.addAll(keys);
+        assertEquals(direct.registerEstimate(), h.registerEstimate());
+        UltraLogLog back = UltraLogLog.fromByteArray(one.toByteArray());
+        assertEquals(one.estimate(), back.estimate());
+        assertEquals(one.estimate(), UltraLogLog.wrapVerified(TestKeys.direct(one.toByteArray())).estimate());
+        back.clear();
+        assertEquals(0.0, back.estimate());
+        assertThrows(IllegalArgumentException.class, () -> UltraLogLog.create(2));
+        assertTrue(u.toString().startsWith("UltraLogLog"));
+        assertTrue(u.image().isReadOnly());
+    }
+}

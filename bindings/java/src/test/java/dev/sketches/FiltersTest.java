@@ -1,0 +1,341 @@
+package dev.sketches;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ReadOnlyBufferException;
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** Bloom, split-block, counting and cuckoo filters: every public method, errors, rates. */
+class FiltersTest {
+    private static final int N = 100_000;
+    private static final String[] PRESENT = TestKeys.strings("present-", 0, N);
+    private static final String[] ABSENT = TestKeys.strings("absent-", 0, 2 * N);
+
+    /** Measured false positives are within 4 sigma of the binomial with the filter's own rate. */
+    private static void assertRate(boolean[] answers, double p, String what) {
+        int fp = 0;
+        for (boolean b : answers) {
+            if (b) {
+                fp++;
+            }
+        }
+        double mean = answers.length * p;
+        double sigma = Math.sqrt(answers.length * p * (1 - p));
+        assertTrue(Math.abs(fp - mean) <= 4 * sigma + 1,
+                what + ": " + fp + " false positives, expected " + mean + " +- " + 4 * sigma);
+    }
+
+    private static void assertAll(boolean[] answers) {
+        for (int i = 0; i < answers.length; i++) {
+            assertTrue(answers[i], "false negative at " + i);
+        }
+    }
+
+    @Test
+    void bloomEveryMethod() {
+        BloomFilter f = BloomFilter.create(N, 0.01, 7);
+        boolean[] wasNew = new boolean[N];
+        f.addAll(PRESENT, wasNew);
+        int fresh = 0;
+        for (boolean b : wasNew) {
+            fresh += b ? 1 : 0;
+        }
+        assertTrue(fresh > N * 0.98, "new keys " + fresh);
+        assertAll(f.containsAll(PRESENT));
+        BloomFilter.Stats s = f.stats();
+        assertEquals(N, s.addCalls());
+        assertEquals(N, s.plannedItems());
+        assertEquals(0.01, s.plannedFpr(), 1e-12);
+        assertEquals(7, s.seed());
+        assertEquals(0, s.capacityFlags());
+        assertFalse(f.isOverCapacity());
+        assertTrue(Math.abs(s.estimatedFpr() - 0.01) < 0.002, "estimated fpr " + s.estimatedFpr());
+        assertTrue(Math.abs(s.estimatedItems() - N) < N * 0.02);
+        assertRate(f.containsAll(ABSENT), s.estimatedFpr(), "bloom strings");
+        // Integer keys and random byte keys, disjoint from the inserted ones.
+        BloomFilter g = BloomFilter.create(N, 0.01);
+        g.addAll(TestKeys.longs(0, N));
+        assertAll(g.containsAll(TestKeys.longs(0, N)));
+        assertRate(g.containsAll(TestKeys.longs(N, 2 * N)), g.stats().estimatedFpr(), "bloom longs");
+        byte[][] random = new byte[3 * N][];
+        SplittableRandom r = new SplittableRandom(3);
+        for (int i = 0; i < random.length; i++) {
+            random[i] = new byte[16 + r.nextInt(25)]; // long enough to be distinct
+            r.nextBytes(random[i]);
+        }
+        BloomFilter h = BloomFilter.create(N, 0.01);
+        h.addAll(java.util.Arrays.copyOf(random, N));
+        assertRate(h.containsAll(java.util.Arrays.copyOfRange(random, N, 3 * N)), h.stats().estimatedFpr(),
+                "bloom random bytes");
+
+        // Single calls answer as batches do, for every key form.
+        BloomFilter one = BloomFilter.create(1000, 0.01, 7);
+        assertTrue(one.add("k"));
+        assertFalse(one.add("k"));
+        assertTrue(one.add("kb".getBytes(StandardCharsets.UTF_8)));
+        assertTrue(one.add(42L));
+        ByteBuffer direct = ByteBuffer.allocateDirect(8);
+        direct.put("dir".getBytes(StandardCharsets.UTF_8)).flip();
+        assertTrue(one.add(direct));
+        assertEquals(0, direct.position());
+        assertTrue(one.contains("dir"));
+        assertTrue(one.contains(ByteBuffer.wrap("xkbx".getBytes(StandardCharsets.UTF_8), 1, 2)));
+        assertTrue(one.contains(ByteBuffer.wrap("kb".getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer()));
+        assertTrue(one.contains(direct));
+        assertTrue(one.contains(42L));
+        assertArrayEquals(new boolean[] {true, true, one.contains(43L)}, one.containsAll(new long[] {42, 42, 43}));
+        byte[] data = "xxkkbdir".getBytes(StandardCharsets.UTF_8);
+        boolean[] res = new boolean[3];
+        one.containsPacked(data, new int[] {2, 3, 5, 8}, res);
+        assertArrayEquals(new boolean[] {true, true, true}, res);
+        assertThrows(IllegalArgumentException.class, () -> one.containsPacked(data, new int[] {3, 2}, new boolean[1]));
+        assertThrows(IllegalArgumentException.class, () -> one.containsPacked(data, new int[] {0, 9}, new boolean[1]));
+        assertThrows(IllegalArgumentException.class, () -> one.addPacked(data, new int[] {}, null));
+        assertThrows(IllegalArgumentException.class, () -> one.addAll(new long[] {1, 2}, new boolean[1]));
+        boolean[] packedNew = new boolean[2];
+        one.addPacked(data, new int[] {0, 1, 2}, packedNew);
+        assertArrayEquals(new boolean[] {true, false}, packedNew); // "x" twice
+
+        // Merge equals one filter of both streams; intersect; incompatible and self merges.
+        BloomFilter a = BloomFilter.create(N, 0.01, 1);
+        BloomFilter b = BloomFilter.create(N, 0.01, 1);
+        BloomFilter both = BloomFilter.create(N, 0.01, 1);
+        a.addAll(java.util.Arrays.copyOf(PRESENT, N / 2));
+        b.addAll(java.util.Arrays.copyOfRange(PRESENT, N / 2, N));
+        both.addAll(PRESENT);
+        a.merge(b);
+        assertEquals(both.stats().setBits(), a.stats().setBits());
+        assertArrayEquals(both.containsAll(ABSENT), a.containsAll(ABSENT));
+        BloomFilter c = BloomFilter.create(N, 0.01, 1);
+        c.addAll(java.util.Arrays.copyOf(PRESENT, 10));
+        c.intersect(both);
+        assertAll(c.containsAll(java.util.Arrays.copyOf(PRESENT, 10)));
+        assertEquals(Status.INCOMPATIBLE,
+                assertThrows(SketchException.class, () -> a.merge(BloomFilter.create(N, 0.01, 2))).status());
+        assertEquals(Status.OVERLAP, assertThrows(SketchException.class, () -> a.merge(a)).status());
+        assertEquals(Status.INCOMPATIBLE,
+                assertThrows(SketchException.class, () -> a.intersect(BloomFilter.create(10, 0.01, 1))).status());
+
+        // Over capacity: planned for 1000, given 10,000.
+        BloomFilter small = BloomFilter.create(1000, 0.01);
+        small.addAll(TestKeys.longs(0, 10_000));
+        assertTrue(small.isOverCapacity());
+        assertEquals(Sketches.CAPACITY_OVER_PLANNED_ITEMS | Sketches.CAPACITY_FPR_ABOVE_TWICE_PLANNED,
+                small.capacityFlags());
+        small.clear();
+        assertEquals(0, small.capacityFlags());
+        assertEquals(0, small.stats().setBits());
+
+        // Explicit size, image accessors, parameters refused at the boundary.
+        BloomFilter w = BloomFilter.withBits(1 << 20, 5, 9);
+        assertEquals(1 << 20, w.stats().bits());
+        assertEquals(5, w.stats().hashes());
+        assertEquals(0, w.imageBytes() % 64);
+        assertEquals(w.imageBytes(), w.image().capacity());
+        assertTrue(w.image().isReadOnly());
+        assertTrue(w.toString().contains("bytes"));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(0, 0.01));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(10, 1.0));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(10, Double.NaN));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.withBits(0, 3, 0));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.withBits(100, 65, 0));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.withBits(1L << 57, 3, 0));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.create(1L << 40, 0.01)); // > 2 GiB
+        assertThrows(NullPointerException.class, () -> one.add((String) null));
+    }
+
+    @Test
+    void splitBlockEveryMethod() {
+        SplitBlockBloomFilter f = SplitBlockBloomFilter.create(N, 0.01, 5);
+        f.addAll(PRESENT);
+        assertAll(f.containsAll(TestKeys.bytes(PRESENT)));
+        SplitBlockBloomFilter.Stats s = f.stats();
+        assertEquals(SplitBlockBloomFilter.MODE_NATIVE, s.mode());
+        assertEquals(N, s.addCalls());
+        assertEquals(5, s.seed());
+        assertRate(f.containsAll(ABSENT), s.estimatedFpr(), "split-block");
+        assertTrue(s.estimatedFpr() < 0.02, "rate " + s.estimatedFpr());
+        assertEquals(s.blocks() * 32, f.bitset().remaining());
+        assertTrue(f.bitset().isReadOnly());
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(f.contains(ABSENT[i]), f.contains(ABSENT[i].getBytes(StandardCharsets.UTF_8)));
+        }
+        boolean[] wasNew = new boolean[3];
+        SplitBlockBloomFilter g = SplitBlockBloomFilter.withBlocks(1024, false, 5);
+        g.addAll(new long[] {1, 2, 1}, wasNew);
+        assertArrayEquals(new boolean[] {true, true, false}, wasNew);
+        assertTrue(g.add(ByteBuffer.wrap(new byte[] {1, 2, 3})));
+        assertFalse(g.add(ByteBuffer.wrap(new byte[] {1, 2, 3})));
+        assertTrue(g.contains(ByteBuffer.wrap(new byte[] {1, 2, 3})));
+        assertEquals(Status.INCOMPATIBLE, assertThrows(SketchException.class, () -> f.merge(g)).status());
+        SplitBlockBloomFilter a = SplitBlockBloomFilter.withBlocks(1024, false, 5);
+        a.add(99L);
+        g.merge(a);
+        assertTrue(g.contains(99L));
+        g.intersect(a);
+        assertTrue(g.contains(99L));
+        g.clear();
+        assertFalse(g.contains(99L));
+        SplitBlockBloomFilter p = SplitBlockBloomFilter.forParquet(1000, 0.01);
+        assertEquals(SplitBlockBloomFilter.MODE_PARQUET, p.stats().mode());
+        assertEquals(Integer.bitCount(p.bitset().remaining()), 1, "Parquet bitsets are powers of two");
+        assertThrows(IllegalArgumentException.class, () -> SplitBlockBloomFilter.withBlocks(4, true, 42));
+        assertThrows(IllegalArgumentException.class, () -> SplitBlockBloomFilter.create(10, 0));
+        SplitBlockBloomFilter over = SplitBlockBloomFilter.create(100, 0.01);
+        over.addAll(TestKeys.longs(0, 5000));
+        assertTrue(over.isOverCapacity());
+    }
+
+    @Test
+    void countingEveryMethod() {
+        CountingBloomFilter f = CountingBloomFilter.create(N, 0.01, 3);
+        f.addAll(PRESENT);
+        assertAll(f.containsAll(PRESENT));
+        CountingBloomFilter.Stats s = f.stats();
+        assertEquals(N, s.items());
+        assertRate(f.containsAll(ABSENT), s.estimatedFpr(), "counting");
+        // Remove half: no false negative for the other half, and removed keys mostly gone.
+        boolean[] removed = f.removeAll(java.util.Arrays.copyOf(PRESENT, N / 2));
+        assertAll(removed);
+        assertAll(f.containsAll(java.util.Arrays.copyOfRange(PRESENT, N / 2, N)));
+        assertEquals(N / 2, f.stats().items());
+        assertEquals(N / 2, f.stats().removes());
+        assertFalse(f.remove("never-added-key-xyz") && f.contains("never-added-key-xyz"));
+        // Single-key forms.
+        CountingBloomFilter g = CountingBloomFilter.withCounters(4096, 4, 3);
+        assertTrue(g.add(5L));
+        assertTrue(g.contains(5L));
+        assertTrue(g.remove(5L));
+        assertFalse(g.remove(5L));
+        assertTrue(g.add(ByteBuffer.wrap(new byte[] {9})));
+        assertTrue(g.remove(ByteBuffer.wrap(new byte[] {9})));
+        assertTrue(g.add(new byte[] {8}));
+        assertTrue(g.remove(new byte[] {8}));
+        g.addAll(new long[] {1, 2, 3});
+        assertArrayEquals(new boolean[] {true, true, true}, g.removeAll(new long[] {1, 2, 3}));
+        g.addPacked(new byte[] {1, 2}, new int[] {0, 1, 2}, null);
+        assertArrayEquals(new boolean[] {true, true}, g.removePacked(new byte[] {1, 2}, new int[] {0, 1, 2}));
+        assertArrayEquals(new boolean[] {false}, g.removeAll(TestKeys.bytes(new String[] {"z"})));
+        // Merge adds counters: equals one filter of both streams.
+        CountingBloomFilter a = CountingBloomFilter.create(10_000, 0.01, 1);
+        CountingBloomFilter b = CountingBloomFilter.create(10_000, 0.01, 1);
+        CountingBloomFilter both = CountingBloomFilter.create(10_000, 0.01, 1);
+        a.addAll(TestKeys.strings("k", 0, 5000));
+        b.addAll(TestKeys.strings("k", 5000, 5000));
+        both.addAll(TestKeys.strings("k", 0, 10_000));
+        a.merge(b);
+        assertEquals(both.stats().nonzeroCounters(), a.stats().nonzeroCounters());
+        assertArrayEquals(both.containsAll(ABSENT), a.containsAll(ABSENT));
+        assertEquals(Status.INCOMPATIBLE, assertThrows(SketchException.class, () -> a.merge(g)).status());
+        a.clear();
+        assertEquals(0, a.stats().nonzeroCounters());
+        assertEquals(0, a.capacityFlags());
+        assertThrows(IllegalArgumentException.class, () -> CountingBloomFilter.withCounters(0, 3, 0));
+    }
+
+    @Test
+    void cuckooEveryMethod() {
+        CuckooFilter f = CuckooFilter.create(N, 0.01, 11);
+        assertEquals(N, f.addAll(PRESENT));
+        assertAll(f.containsAll(PRESENT));
+        CuckooFilter.Stats s = f.stats();
+        assertEquals(N, s.items());
+        assertEquals(11, s.seed());
+        boolean[] absent = f.containsAll(ABSENT);
+        int fp = 0;
+        for (boolean b : absent) {
+            fp += b ? 1 : 0;
+        }
+        double bound = s.estimatedFpr();
+        assertTrue(fp <= absent.length * bound + 4 * Math.sqrt(absent.length * bound) + 1,
+                "cuckoo: " + fp + " false positives over a bound of " + bound);
+        assertTrue(f.count(PRESENT[0]) >= 1);
+        assertTrue(f.remove(PRESENT[0]));
+        assertEquals(N - 1, f.stats().items());
+        // Fill a small filter until it refuses: refused keys change nothing.
+        CuckooFilter small = CuckooFilter.withBuckets(64, 8, 1);
+        long[] keys = TestKeys.longs(0, 400);
+        boolean[] added = new boolean[keys.length];
+        int stored = small.addAll(keys, added);
+        assertTrue(stored >= 243 && stored < 400, "stored " + stored); // >= 95% of 256 slots
+        byte[] before = small.toByteArray();
+        assertFalse(small.add(keys[399]) && !added[399]);
+        for (int i = 0; i < keys.length; i++) {
+            if (added[i]) {
+                assertTrue(small.contains(keys[i]));
+            }
+        }
+        boolean full = false;
+        for (long k = 1_000_000; k < 1_000_100 && !full; k++) {
+            byte[] b = small.toByteArray();
+            if (!small.add(k)) {
+                assertArrayEquals(b, small.toByteArray(), "a refused add changes nothing");
+                full = true;
+            }
+        }
+        assertTrue(full);
+        assertTrue(before.length > 0);
+        assertTrue(small.stats().load() > 0.9);
+        // Key forms, count, remove.
+        CuckooFilter g = CuckooFilter.withBuckets(1024, 16, 2);
+        assertTrue(g.add(5L));
+        assertTrue(g.add(5L));
+        assertEquals(2, g.count(5L));
+        assertTrue(g.remove(5L));
+        assertEquals(1, g.count(5L));
+        assertTrue(g.add(ByteBuffer.wrap(new byte[] {4})));
+        assertTrue(g.contains(new byte[] {4}));
+        assertEquals(1, g.count(new byte[] {4}));
+        assertTrue(g.remove(ByteBuffer.wrap(new byte[] {4})));
+        assertFalse(g.remove(new byte[] {4}));
+        assertEquals(2, g.addPacked(new byte[] {1, 2}, new int[] {0, 1, 2}, null));
+        assertEquals(1, g.addAll(new String[] {"s"}, new boolean[1]));
+        assertEquals(1, g.count("s"));
+        // Merge: all or nothing.
+        CuckooFilter a = CuckooFilter.withBuckets(1024, 16, 2);
+        a.add("from-a");
+        g.merge(a);
+        assertTrue(g.contains("from-a"));
+        assertEquals(Status.INCOMPATIBLE, assertThrows(SketchException.class, () -> g.merge(small)).status());
+        CuckooFilter tiny = CuckooFilter.withBuckets(64, 8, 1);
+        tiny.addAll(TestKeys.longs(5000, 240));
+        byte[] tinyBefore = small.toByteArray();
+        assertEquals(Status.FULL, assertThrows(SketchException.class, () -> small.merge(tiny)).status());
+        assertArrayEquals(tinyBefore, small.toByteArray());
+        g.clear();
+        assertEquals(0, g.stats().items());
+        assertEquals(0, g.capacityFlags());
+        assertFalse(g.isOverCapacity());
+        assertThrows(IllegalArgumentException.class, () -> CuckooFilter.withBuckets(10, 9, 0));
+        assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(10, -1));
+    }
+
+    @Test
+    void readOnlyImagesRefuseChanges() {
+        BloomFilter f = BloomFilter.create(1000, 0.01);
+        f.add("a");
+        ByteBuffer ro = TestKeys.direct(f.toByteArray()).asReadOnlyBuffer();
+        BloomFilter w = BloomFilter.wrapVerified(ro);
+        assertTrue(w.contains("a"));
+        assertThrows(ReadOnlyBufferException.class, () -> w.add("b"));
+        assertThrows(ReadOnlyBufferException.class, () -> w.addAll(new long[] {1}));
+        assertThrows(ReadOnlyBufferException.class, w::clear);
+        assertThrows(ReadOnlyBufferException.class, () -> w.merge(f));
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.wrap(ByteBuffer.wrap(f.toByteArray())));
+        ByteBuffer big = ByteBuffer.allocateDirect((int) f.imageBytes() + 64);
+        big.position(1);
+        assertThrows(IllegalArgumentException.class, () -> BloomFilter.wrap(big));
+        ByteBuffer heapless = TestKeys.direct(f.toByteArray());
+        heapless.limit(100);
+        assertEquals(Status.BUFFER_TOO_SMALL, assertThrows(SketchException.class, () -> BloomFilter.wrap(heapless)).status());
+        assertEquals(Status.WRONG_FAMILY,
+                assertThrows(SketchException.class, () -> CuckooFilter.fromByteArray(f.toByteArray())).status());
+    }
+}
