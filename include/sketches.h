@@ -177,6 +177,22 @@
 #define SKETCH_SBBF_BLOCK_BYTES 32
 
 /**
+ * Parquet writers' bitset sizing: the parquet crate (arrow-rs) rule, the
+ * default of `sketch_sbbf_plan_parquet`.
+ */
+#define SKETCH_PARQUET_SIZING_PARQUET_RS 0
+
+/**
+ * DuckDB's bitset sizing (no upper clamp; ndv = the chunk's dictionary size).
+ */
+#define SKETCH_PARQUET_SIZING_DUCKDB 1
+
+/**
+ * Arrow C++ (pyarrow) sizing: the bit count rounded up to a power of two first.
+ */
+#define SKETCH_PARQUET_SIZING_ARROW_CPP 2
+
+/**
  * Family id of the Top-k sketch.
  */
 #define SKETCH_FAMILY_TOPK 8
@@ -2328,6 +2344,43 @@ uint64_t sketch_hash_u64(uint64_t key, uint64_t seed);
 uint64_t sketch_hash_xxh64(const void *key, size_t len, uint64_t seed);
 
 /**
+ * Parquet's bloom filter hash of an INT32 value: XXH64 seed 0 of its PLAIN
+ * encoding (4 little-endian bytes). Pass it to the `_hash` functions of a
+ * split-block filter in Parquet mode. Thread-safe.
+ */
+uint64_t sketch_parquet_hash_i32(int32_t value);
+
+/**
+ * Parquet's bloom filter hash of an INT64 value (8 little-endian bytes). Thread-safe.
+ */
+uint64_t sketch_parquet_hash_i64(int64_t value);
+
+/**
+ * Parquet's bloom filter hash of a FLOAT value: its raw IEEE-754 bits (4
+ * little-endian bytes), as writers hash it: -0.0 and +0.0 differ, and each
+ * NaN bit pattern is its own value (DuckDB's reader also answers "maybe"
+ * for +0.0 when only -0.0 was written: probe both zeros to match it). Thread-safe.
+ */
+uint64_t sketch_parquet_hash_float(float value);
+
+/**
+ * Parquet's bloom filter hash of a DOUBLE value (raw IEEE-754 bits, 8
+ * little-endian bytes; zeros and NaNs as for `sketch_parquet_hash_float`). Thread-safe.
+ */
+uint64_t sketch_parquet_hash_double(double value);
+
+/**
+ * Parquet's bloom filter hash of a BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value
+ * (strings as their UTF-8 bytes): XXH64 seed 0 of the raw bytes, without
+ * the length prefix of the PLAIN encoding. NULL handling as for
+ * `sketch_hash`. Thread-safe.
+ *
+ * # Safety
+ * Unless NULL, `value` must point to `len` readable bytes.
+ */
+uint64_t sketch_parquet_hash_bytes(const void *value, size_t len);
+
+/**
  * Hashes `count` keys with the canonical hash into `out[0..count]`.
  *
  * Errors: `SKETCH_NULL_POINTER` when `keys` or `out` is NULL with
@@ -3017,8 +3070,11 @@ sketch_status sketch_sbbf_add(void *buf,
 sketch_status sketch_sbbf_add_u64(void *buf, size_t len, uint64_t key, bool *was_new);
 
 /**
- * Adds a precomputed hash (`sketch_hash(key, len, seed)` with the filter's
- * seed). See `sketch_sbbf_add`.
+ * Adds a precomputed hash. The hash depends on the mode: in native mode
+ * `sketch_hash(key, len, seed)` with the filter's seed (XXH3-64); in
+ * Parquet mode XXH64 seed 0 of the value's PLAIN encoding
+ * (`sketch_parquet_hash_i32/_i64/_float/_double/_bytes`, or
+ * `sketch_hash_xxh64(bytes, len, 0)`). See `sketch_sbbf_add`.
  *
  * # Safety
  * As for `sketch_sbbf_add`.
@@ -3049,7 +3105,9 @@ sketch_status sketch_sbbf_contains(const void *buf,
 sketch_status sketch_sbbf_contains_u64(const void *buf, size_t len, uint64_t key, bool *out);
 
 /**
- * Tests a precomputed hash. See `sketch_sbbf_contains`.
+ * Tests a precomputed hash (XXH3 with the seed in native mode, XXH64 seed 0
+ * of the PLAIN encoding in Parquet mode, as for `sketch_sbbf_add_hash`).
+ * See `sketch_sbbf_contains`.
  *
  * # Safety
  * As for `sketch_sbbf_contains`.
@@ -3263,6 +3321,209 @@ sketch_status sketch_sbbf_import(const void *src, size_t src_len, void *dst, siz
  * `bytes`: `len` readable bytes.
  */
 sketch_status sketch_sbbf_verify(const void *bytes, size_t len);
+
+/**
+ * Adds a byte key. From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs; `key`: `key_len` readable bytes.
+ */
+sketch_status sketch_sbbf_add_concurrent(void *buf,
+                                         size_t len,
+                                         const void *key,
+                                         size_t key_len,
+                                         bool *was_new);
+
+/**
+ * Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs.
+ */
+sketch_status sketch_sbbf_add_concurrent_u64(void *buf,
+                                             size_t len,
+                                             uint64_t key,
+                                             bool *was_new);
+
+/**
+ * Adds a precomputed hash. From any number of threads at once on one image (the
+ * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+ * functions while any of them runs.
+ */
+sketch_status sketch_sbbf_add_concurrent_hash(void *buf,
+                                              size_t len,
+                                              uint64_t hash,
+                                              bool *was_new);
+
+/**
+ * Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ *
+ * # Safety
+ * `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_batch` forms.
+ */
+sketch_status sketch_sbbf_add_concurrent_batch(void *buf,
+                                               size_t len,
+                                               const struct sketch_slice *keys,
+                                               size_t count,
+                                               bool *was_new);
+
+/**
+ * Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ *
+ * # Safety
+ * `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_packed` forms.
+ */
+sketch_status sketch_sbbf_add_concurrent_packed(void *buf,
+                                                size_t len,
+                                                const void *data,
+                                                size_t data_len,
+                                                const uint32_t *offsets,
+                                                size_t count,
+                                                bool *was_new);
+
+/**
+ * Adds `count` integer keys. From any number of threads at once on one image (the
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ *
+ * # Safety
+ * `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
+ */
+sketch_status sketch_sbbf_add_concurrent_u64_batch(void *buf,
+                                                   size_t len,
+                                                   const uint64_t *keys,
+                                                   size_t count,
+                                                   bool *was_new);
+
+/**
+ * Tests a byte key with atomic loads, safe while other threads add with
+ * the concurrent functions (it sees every add that returned before it).
+ *
+ * # Safety
+ * As for `sketch_sbbf_add_concurrent`; `out` writable.
+ */
+sketch_status sketch_sbbf_contains_concurrent(const void *buf,
+                                              size_t len,
+                                              const void *key,
+                                              size_t key_len,
+                                              bool *out);
+
+/**
+ * Tests an integer key with atomic loads. See `sketch_sbbf_contains_concurrent`.
+ *
+ * # Safety
+ * As for `sketch_sbbf_contains_concurrent`.
+ */
+sketch_status sketch_sbbf_contains_concurrent_u64(const void *buf,
+                                                  size_t len,
+                                                  uint64_t key,
+                                                  bool *out);
+
+/**
+ * Plans a Parquet-mode filter sized as a given writer sizes a column's
+ * bitset for `ndv` distinct values at rate `fpp`
+ * (`SKETCH_PARQUET_SIZING_*`). Writers that fold before writing (the
+ * parquet crate, Arrow C++) shrink the filter afterwards: apply
+ * `sketch_sbbf_fold_to_target_fpp` with the same `fpp` to reproduce their
+ * bytes. Example: ndv 1693 at 0.01 plans 4096 bytes with Arrow C++ sizing
+ * (then folded once to 2048 as pyarrow writes), 2048 with the others.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (ndv 0, fpp not
+ * in (0, 1), unknown sizing, too large).
+ *
+ * # Safety
+ * `out` must be valid for writing one `sketch_sbbf_params`.
+ */
+sketch_status sketch_sbbf_plan_parquet_sizing(uint64_t ndv,
+                                              double fpp,
+                                              uint32_t sizing,
+                                              struct sketch_sbbf_params *out);
+
+/**
+ * Parquet-mode parameters for a bitset of `bitset_len` bytes read out of a
+ * Parquet file (the bytes after a column chunk's `BloomFilterHeader`):
+ * planned for the most items at which a filter of that size still meets
+ * `fpr`. Pass them to `sketch_sbbf_size` and `sketch_sbbf_load_parquet_bitset`.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_ARGUMENT` (length 0, not a
+ * multiple of 32, above 2^32 blocks), `SKETCH_INVALID_PARAMETER` (fpr).
+ *
+ * # Safety
+ * `out` must be valid for writing one `sketch_sbbf_params`.
+ */
+sketch_status sketch_sbbf_plan_parquet_bitset(size_t bitset_len,
+                                              double fpr,
+                                              struct sketch_sbbf_params *out);
+
+/**
+ * Writes a live Parquet-mode image into `buf` whose blocks are a copy of
+ * `bitset` (read out of a Parquet file), planned by `params`
+ * (`sketch_sbbf_plan_parquet_bitset`, or your own plan with that block
+ * count). The image answers exactly as the file's filter does and can be
+ * added to, merged, folded and exported. Its counters start at 0 and count
+ * only later adds, so its capacity signal and statistics follow the fill
+ * of the blocks (a scan) instead: an all-ones bitset is reported over
+ * capacity.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (params, or not
+ * Parquet mode), `SKETCH_INVALID_ARGUMENT` (`bitset_len` is not
+ * `params.blocks * 32`), `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`.
+ * `buf` is not written on error.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `bitset`: `bitset_len` readable bytes (not
+ * overlapping `buf`); `params` readable.
+ */
+sketch_status sketch_sbbf_load_parquet_bitset(void *buf,
+                                              size_t len,
+                                              const void *bitset,
+                                              size_t bitset_len,
+                                              const struct sketch_sbbf_params *params);
+
+/**
+ * Folds the filter `folds` times in place (each fold halves the block
+ * count, OR-ing adjacent blocks, as Parquet writers shrink an under-filled
+ * filter): `*new_len` receives the new image length (the rest of `buf` is
+ * no longer part of the image). Every key stays present.
+ *
+ * Errors: `SKETCH_INVALID_ARGUMENT` when the block count is not divisible by
+ * `2^folds` (nothing changes), `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `new_len` writable.
+ */
+sketch_status sketch_sbbf_fold(void *buf, size_t len, uint32_t folds, size_t *new_len);
+
+/**
+ * Folds as far as the parquet crate and Arrow C++ (pyarrow) fold a filter
+ * before writing it with target rate `fpp`: the most halvings whose
+ * estimated rate `(1 - (1 - fill)^(2^k))^8` stays within `fpp`. `*folds`
+ * receives how many, `*new_len` the new image length.
+ *
+ * Errors: `SKETCH_INVALID_PARAMETER` (fpp NaN), `SKETCH_NULL_POINTER`, image errors.
+ *
+ * # Safety
+ * `buf`: `len` writable bytes; `folds` and `new_len` writable.
+ */
+sketch_status sketch_sbbf_fold_to_target_fpp(void *buf,
+                                             size_t len,
+                                             double fpp,
+                                             uint32_t *folds,
+                                             size_t *new_len);
 
 /**
  * Static, NUL-terminated English text for a status code (any integer; unknown

@@ -79,7 +79,11 @@ use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u64, put_f64, put_u64};
 use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
 use crate::parquet::ParquetSizing;
+#[cfg(target_has_atomic = "64")]
+use crate::shared::AtomicWords;
 use crate::simd;
+#[cfg(target_has_atomic = "64")]
+use core::sync::atomic::Ordering;
 
 /// Byte length of the split-block header (common + family header).
 pub const HEADER_LEN: usize = 128;
@@ -392,31 +396,8 @@ impl ImageFamily for SbbfImage {
 
     #[inline]
     fn validate(common: &CommonHeader, image: &[u8]) -> Result<SbbfLayout> {
-        if common.header_len != HEADER_LEN || common.flags & !(FLAG_PARQUET | FLAG_LOADED) != 0 {
-            return Err(Error::CorruptHeader);
-        }
-        let mode = if common.flags & FLAG_PARQUET != 0 { SbbfMode::Parquet } else { SbbfMode::Native };
-        let expected_hash = match mode {
-            SbbfMode::Native => HashKind::Xxh3,
-            SbbfMode::Parquet => HashKind::Xxh64,
-        };
-        if common.hash != expected_hash {
-            return Err(Error::UnsupportedHash);
-        }
-        if mode == SbbfMode::Parquet && common.seed != 0 {
-            return Err(Error::CorruptHeader);
-        }
+        let params = shape(common, image)?;
         let field = |off: usize| get_u64(image, off).ok_or(Error::BufferTooSmall);
-        let params = SbbfParams {
-            blocks: field(OFF_BLOCKS)?,
-            planned_items: field(OFF_PLANNED_ITEMS)?,
-            planned_fpr: get_f64(image, OFF_PLANNED_FPR).ok_or(Error::BufferTooSmall)?,
-            mode,
-        };
-        let expected_len = params.image_len().map_err(|_| Error::CorruptHeader)?;
-        if image.len() as u64 != expected_len || !image::zeroed(image, OFF_RESERVED..HEADER_LEN) {
-            return Err(Error::CorruptHeader);
-        }
         if field(OFF_INSERTED)? > field(OFF_ADD_CALLS)? {
             return Err(Error::CorruptHeader);
         }
@@ -427,6 +408,39 @@ impl ImageFamily for SbbfImage {
     fn body_len(_common: &CommonHeader, layout: &SbbfLayout) -> usize {
         (layout.params.blocks as usize).saturating_mul(BLOCK_BYTES)
     }
+}
+
+/// The immutable part of the header checks (flags, hash, seed, parameters,
+/// reserved bytes, image length); the counters are checked by `validate`
+/// only, as they change under concurrent adds.
+#[inline]
+fn shape(common: &CommonHeader, header: &[u8]) -> Result<SbbfParams> {
+    if common.header_len != HEADER_LEN || common.flags & !(FLAG_PARQUET | FLAG_LOADED) != 0 {
+        return Err(Error::CorruptHeader);
+    }
+    let mode = if common.flags & FLAG_PARQUET != 0 { SbbfMode::Parquet } else { SbbfMode::Native };
+    let expected_hash = match mode {
+        SbbfMode::Native => HashKind::Xxh3,
+        SbbfMode::Parquet => HashKind::Xxh64,
+    };
+    if common.hash != expected_hash {
+        return Err(Error::UnsupportedHash);
+    }
+    if mode == SbbfMode::Parquet && common.seed != 0 {
+        return Err(Error::CorruptHeader);
+    }
+    let field = |off: usize| get_u64(header, off).ok_or(Error::BufferTooSmall);
+    let params = SbbfParams {
+        blocks: field(OFF_BLOCKS)?,
+        planned_items: field(OFF_PLANNED_ITEMS)?,
+        planned_fpr: get_f64(header, OFF_PLANNED_FPR).ok_or(Error::BufferTooSmall)?,
+        mode,
+    };
+    let expected_len = params.image_len().map_err(|_| Error::CorruptHeader)?;
+    if common.image_len as u64 != expected_len || !image::zeroed(header, OFF_RESERVED..HEADER_LEN) {
+        return Err(Error::CorruptHeader);
+    }
+    Ok(params)
 }
 
 const OFF_BLOCKS: usize = 48;
@@ -539,7 +553,7 @@ pub fn load_parquet_bitset<'a>(buf: &'a mut [u8], bitset: &[u8], params: &SbbfPa
 /// block count is not divisible by `2^folds` (the image is then unchanged).
 pub fn fold(buf: &mut [u8], folds: u32) -> Result<usize> {
     let f = wrap_mut(buf)?.fold(folds)?;
-    Ok(HEADER_LEN + f.body.len())
+    image::to_usize(image::padded_len((HEADER_LEN + f.body.len()) as u64))
 }
 
 /// Folds the live image at the start of `buf` as far as the parquet crate
@@ -1013,9 +1027,16 @@ impl<'a> SbbfMut<'a> {
         params.blocks = blocks / group;
         let new_len = image::to_usize(params.blocks * BLOCK_BYTES as u64)?;
         crate::parquet::fold_blocks(body, image::to_usize(group)?);
+        // The new image ends at the next multiple of 64 bytes, inside the old
+        // body: what lies between the new body's end and there is padding.
+        let image_len = image::padded_len(HEADER_LEN as u64 + new_len as u64);
+        let padded_body = image::to_usize(image_len)? - HEADER_LEN;
+        if let Some(padding) = body.get_mut(new_len..padded_body) {
+            padding.fill(0);
+        }
         let body = body.get_mut(..new_len).ok_or(Error::InvalidArgument)?;
         put_u64(header, OFF_BLOCKS, params.blocks);
-        put_u64(header, image::OFF_IMAGE_LEN, HEADER_LEN as u64 + new_len as u64);
+        put_u64(header, image::OFF_IMAGE_LEN, image_len);
         Ok(SbbfMut { header, body, params, seed })
     }
 
@@ -1043,6 +1064,125 @@ impl<'a> SbbfMut<'a> {
         put_u64(self.header, OFF_ADD_CALLS, 0);
         put_u64(self.header, OFF_INSERTED, 0);
         self.set_loaded(false);
+    }
+}
+
+/// A shared view of a live split-block image that many threads may add to
+/// at once (see [`crate::shared`]): the eight bits of a key are set with
+/// four atomic `fetch_or`s on the block's 64-bit words, the add-call and
+/// inserted counters with atomic additions. Once every add has returned,
+/// the blocks and the add-call counter equal those of the same adds made
+/// one at a time; "inserted" depends on the order. Works in both modes.
+#[cfg(target_has_atomic = "64")]
+#[derive(Copy, Clone, Debug)]
+pub struct SharedSbbf<'a> {
+    words: AtomicWords<'a>,
+    params: SbbfParams,
+    seed: u64,
+}
+
+/// Validates the immutable header of a live image seen as atomic words and
+/// returns the shared view. Errors: as [`wrap`] for the header.
+#[cfg(target_has_atomic = "64")]
+pub fn wrap_shared(words: AtomicWords<'_>) -> Result<SharedSbbf<'_>> {
+    let header: [u8; HEADER_LEN] = words.snapshot();
+    let common = words.common(&header, FamilyId::SplitBlockBloom)?;
+    let params = shape(&common, &header)?;
+    Ok(SharedSbbf { words, params, seed: common.seed })
+}
+
+#[cfg(target_has_atomic = "64")]
+impl SharedSbbf<'_> {
+    /// The filter's parameters.
+    pub fn params(&self) -> SbbfParams {
+        self.params
+    }
+
+    /// The hash function of the image (XXH64 seed 0 in Parquet mode).
+    pub fn key_hasher(&self) -> KeyHasher {
+        match self.params.mode {
+            SbbfMode::Native => KeyHasher { kind: HashKind::Xxh3, seed: self.seed },
+            SbbfMode::Parquet => KeyHasher { kind: HashKind::Xxh64, seed: 0 },
+        }
+    }
+
+    /// The first word of the block a hash selects, and the block's eight masks.
+    #[inline(always)]
+    fn locate(&self, h: u64) -> (usize, [u32; 8]) {
+        let blocks = self.params.blocks;
+        let block = match self.params.mode {
+            SbbfMode::Native => hash::reduce(h, blocks),
+            SbbfMode::Parquet => ((h >> 32) * (blocks & 0x1_ffff_ffff)) >> 32,
+        };
+        let key = h as u32;
+        (HEADER_LEN / 8 + 4 * block as usize, SALT.map(|salt| 1u32 << (key.wrapping_mul(salt) >> 27)))
+    }
+
+    /// Adds a byte key; true when a bit was new. Thread-safe.
+    #[inline]
+    pub fn add(&self, key: &[u8]) -> bool {
+        self.add_hash(hash_for(self.params.mode, key, self.seed))
+    }
+
+    /// Adds an integer key (8 little-endian bytes). Thread-safe.
+    #[inline]
+    pub fn add_u64(&self, key: u64) -> bool {
+        self.add(&key.to_le_bytes())
+    }
+
+    /// Adds a precomputed hash (XXH3 with the seed natively, XXH64 seed 0
+    /// of the PLAIN-encoded value in Parquet mode). Thread-safe.
+    pub fn add_hash(&self, h: u64) -> bool {
+        let (word, masks) = self.locate(h);
+        let mut new = 0u64;
+        for (j, pair) in masks.chunks_exact(2).enumerate() {
+            let mask = pair.iter().rev().fold(0u64, |acc, m| (acc << 32) | u64::from(*m));
+            new |= !self.words.fetch_or(word + j, mask) & mask;
+        }
+        let bump = |off: usize| {
+            self.words.update(off / 8, Ordering::Relaxed, |v| Some(v.saturating_add(1)));
+        };
+        bump(OFF_ADD_CALLS);
+        if new != 0 {
+            bump(OFF_INSERTED);
+        }
+        new != 0
+    }
+
+    /// Adds a batch of hashes; `newly` (when given, the same length) gets
+    /// per hash whether it set a new bit. Errors: [`Error::InvalidArgument`]
+    /// on a length mismatch.
+    pub fn add_hashes(&self, hashes: &[u64], newly: Option<&mut [bool]>) -> Result<()> {
+        match newly {
+            Some(out) if out.len() != hashes.len() => Err(Error::InvalidArgument),
+            Some(out) => {
+                for (o, h) in out.iter_mut().zip(hashes) {
+                    *o = self.add_hash(*h);
+                }
+                Ok(())
+            }
+            None => {
+                for h in hashes {
+                    self.add_hash(*h);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Tests a precomputed hash with atomic loads. Thread-safe.
+    pub fn contains_hash(&self, h: u64) -> bool {
+        let (word, masks) = self.locate(h);
+        masks.chunks_exact(2).enumerate().all(|(j, pair)| {
+            let mask = pair.iter().rev().fold(0u64, |acc, m| (acc << 32) | u64::from(*m));
+            self.words.load(word + j) & mask == mask
+        })
+    }
+
+    /// Tests a byte key. Thread-safe.
+    #[inline]
+    pub fn contains(&self, key: &[u8]) -> bool {
+        self.contains_hash(hash_for(self.params.mode, key, self.seed))
     }
 }
 

@@ -46,6 +46,50 @@ pub unsafe extern "C" fn sketch_hash_xxh64(key: *const c_void, len: usize, seed:
     sketches_core::hash::HashKind::Xxh64.hash(bytes, seed)
 }
 
+/// Parquet's bloom filter hash of an INT32 value: XXH64 seed 0 of its PLAIN
+/// encoding (4 little-endian bytes). Pass it to the `_hash` functions of a
+/// split-block filter in Parquet mode. Thread-safe.
+#[no_mangle]
+pub extern "C" fn sketch_parquet_hash_i32(value: i32) -> u64 {
+    sketches_core::parquet::hash_i32(value)
+}
+
+/// Parquet's bloom filter hash of an INT64 value (8 little-endian bytes). Thread-safe.
+#[no_mangle]
+pub extern "C" fn sketch_parquet_hash_i64(value: i64) -> u64 {
+    sketches_core::parquet::hash_i64(value)
+}
+
+/// Parquet's bloom filter hash of a FLOAT value: its raw IEEE-754 bits (4
+/// little-endian bytes), as writers hash it: -0.0 and +0.0 differ, and each
+/// NaN bit pattern is its own value (DuckDB's reader also answers "maybe"
+/// for +0.0 when only -0.0 was written: probe both zeros to match it). Thread-safe.
+#[no_mangle]
+pub extern "C" fn sketch_parquet_hash_float(value: f32) -> u64 {
+    sketches_core::parquet::hash_f32(value)
+}
+
+/// Parquet's bloom filter hash of a DOUBLE value (raw IEEE-754 bits, 8
+/// little-endian bytes; zeros and NaNs as for `sketch_parquet_hash_float`). Thread-safe.
+#[no_mangle]
+pub extern "C" fn sketch_parquet_hash_double(value: f64) -> u64 {
+    sketches_core::parquet::hash_f64(value)
+}
+
+/// Parquet's bloom filter hash of a BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value
+/// (strings as their UTF-8 bytes): XXH64 seed 0 of the raw bytes, without
+/// the length prefix of the PLAIN encoding. NULL handling as for
+/// `sketch_hash`. Thread-safe.
+///
+/// # Safety
+/// Unless NULL, `value` must point to `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_parquet_hash_bytes(value: *const c_void, len: usize) -> u64 {
+    // SAFETY: caller contract above.
+    let bytes = unsafe { boundary::bytes(value, len) }.unwrap_or(&[]);
+    sketches_core::parquet::hash_bytes(bytes)
+}
+
 /// Hashes `count` keys with the canonical hash into `out[0..count]`.
 ///
 /// Errors: `SKETCH_NULL_POINTER` when `keys` or `out` is NULL with

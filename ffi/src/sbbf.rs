@@ -9,8 +9,11 @@
 use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
-use crate::status::{sketch_status, SKETCH_INVALID_PARAMETER};
+#[cfg(target_has_atomic = "64")]
+use crate::shared;
+use crate::status::{sketch_status, SKETCH_INVALID_PARAMETER, SKETCH_OVERLAP};
 use core::ffi::c_void;
+use sketches_core::parquet::ParquetSizing;
 use sketches_core::sbbf::{self, SbbfMode, SbbfParams};
 
 /// Native mode: XXH3-64 with the image seed, 64-bit block selection.
@@ -279,8 +282,11 @@ pub unsafe extern "C" fn sketch_sbbf_add_u64(
     run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add_u64(key))) })
 }
 
-/// Adds a precomputed hash (`sketch_hash(key, len, seed)` with the filter's
-/// seed). See `sketch_sbbf_add`.
+/// Adds a precomputed hash. The hash depends on the mode: in native mode
+/// `sketch_hash(key, len, seed)` with the filter's seed (XXH3-64); in
+/// Parquet mode XXH64 seed 0 of the value's PLAIN encoding
+/// (`sketch_parquet_hash_i32/_i64/_float/_double/_bytes`, or
+/// `sketch_hash_xxh64(bytes, len, 0)`). See `sketch_sbbf_add`.
 ///
 /// # Safety
 /// As for `sketch_sbbf_add`.
@@ -332,7 +338,9 @@ pub unsafe extern "C" fn sketch_sbbf_contains_u64(
     run(|| unsafe { filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains_u64(key))) })
 }
 
-/// Tests a precomputed hash. See `sketch_sbbf_contains`.
+/// Tests a precomputed hash (XXH3 with the seed in native mode, XXH64 seed 0
+/// of the PLAIN encoding in Parquet mode, as for `sketch_sbbf_add_hash`).
+/// See `sketch_sbbf_contains`.
 ///
 /// # Safety
 /// As for `sketch_sbbf_contains`.
@@ -702,4 +710,338 @@ pub unsafe extern "C" fn sketch_sbbf_import(
 pub unsafe extern "C" fn sketch_sbbf_verify(bytes: *const c_void, len: usize) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe { Ok(sbbf::verify(crate::boundary::bytes(bytes, len)?)?) })
+}
+
+/// Adds a byte key. From any number of threads at once on one image (the
+/// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+///
+/// # Safety
+/// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+/// functions while any of them runs; `key`: `key_len` readable bytes.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_concurrent(
+    buf: *mut c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        shared::one(buf, len, was_new, false, |w| Ok(sbbf::wrap_shared(w)?.add(key)))
+    })
+}
+
+/// Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
+/// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+///
+/// # Safety
+/// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+/// functions while any of them runs.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_concurrent_u64(
+    buf: *mut c_void,
+    len: usize,
+    key: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { shared::one(buf, len, was_new, false, |w| Ok(sbbf::wrap_shared(w)?.add_u64(key))) })
+}
+
+/// Adds a precomputed hash. From any number of threads at once on one image (the
+/// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
+///
+/// # Safety
+/// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
+/// functions while any of them runs.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_concurrent_hash(
+    buf: *mut c_void,
+    len: usize,
+    hash: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { shared::one(buf, len, was_new, false, |w| Ok(sbbf::wrap_shared(w)?.add_hash(hash))) })
+}
+
+/// Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+///
+/// # Safety
+/// `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_batch` forms.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_concurrent_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_concurrent_keys(buf, len, Keys::slices(keys, count)?, was_new) })
+}
+
+/// Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+///
+/// # Safety
+/// `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_packed` forms.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_concurrent_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_concurrent_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, was_new) })
+}
+
+/// Adds `count` integer keys. From any number of threads at once on one image (the
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+///
+/// # Safety
+/// `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_concurrent_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { add_concurrent_keys(buf, len, Keys::ints(keys, count)?, was_new) })
+}
+
+/// Shared body of the concurrent batch adds.
+///
+/// # Safety
+/// As documented on those functions.
+#[cfg(target_has_atomic = "64")]
+unsafe fn add_concurrent_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, out: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        shared::add_keys(
+            buf,
+            len,
+            keys,
+            out,
+            |w| sbbf::wrap_shared(w).map(|s| (s, s.key_hasher())),
+            |s, h, o| s.add_hashes(h, o),
+        )
+    }
+}
+
+/// Tests a byte key with atomic loads, safe while other threads add with
+/// the concurrent functions (it sees every add that returned before it).
+///
+/// # Safety
+/// As for `sketch_sbbf_add_concurrent`; `out` writable.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_concurrent(
+    buf: *const c_void,
+    len: usize,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        shared::one(buf, len, out, true, |w| Ok(sbbf::wrap_shared(w)?.contains(key)))
+    })
+}
+
+/// Tests an integer key with atomic loads. See `sketch_sbbf_contains_concurrent`.
+///
+/// # Safety
+/// As for `sketch_sbbf_contains_concurrent`.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_concurrent_u64(
+    buf: *const c_void,
+    len: usize,
+    key: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        shared::one(buf, len, out, true, |w| Ok(sbbf::wrap_shared(w)?.contains(&key.to_le_bytes())))
+    })
+}
+
+/// Parquet writers' bitset sizing: the parquet crate (arrow-rs) rule, the
+/// default of `sketch_sbbf_plan_parquet`.
+pub const SKETCH_PARQUET_SIZING_PARQUET_RS: u32 = 0;
+/// DuckDB's bitset sizing (no upper clamp; ndv = the chunk's dictionary size).
+pub const SKETCH_PARQUET_SIZING_DUCKDB: u32 = 1;
+/// Arrow C++ (pyarrow) sizing: the bit count rounded up to a power of two first.
+pub const SKETCH_PARQUET_SIZING_ARROW_CPP: u32 = 2;
+
+/// Plans a Parquet-mode filter sized as a given writer sizes a column's
+/// bitset for `ndv` distinct values at rate `fpp`
+/// (`SKETCH_PARQUET_SIZING_*`). Writers that fold before writing (the
+/// parquet crate, Arrow C++) shrink the filter afterwards: apply
+/// `sketch_sbbf_fold_to_target_fpp` with the same `fpp` to reproduce their
+/// bytes. Example: ndv 1693 at 0.01 plans 4096 bytes with Arrow C++ sizing
+/// (then folded once to 2048 as pyarrow writes), 2048 with the others.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (ndv 0, fpp not
+/// in (0, 1), unknown sizing, too large).
+///
+/// # Safety
+/// `out` must be valid for writing one `sketch_sbbf_params`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_plan_parquet_sizing(
+    ndv: u64,
+    fpp: f64,
+    sizing: u32,
+    out: *mut sketch_sbbf_params,
+) -> sketch_status {
+    run(|| {
+        boundary::require(out)?;
+        let sizing = match sizing {
+            SKETCH_PARQUET_SIZING_PARQUET_RS => ParquetSizing::ParquetRs,
+            SKETCH_PARQUET_SIZING_DUCKDB => ParquetSizing::DuckDb,
+            SKETCH_PARQUET_SIZING_ARROW_CPP => ParquetSizing::ArrowCpp,
+            _ => return Err(Fail(SKETCH_INVALID_PARAMETER)),
+        };
+        let p = SbbfParams::for_parquet_sizing(ndv, fpp, sizing)?;
+        // SAFETY: caller contract.
+        unsafe { boundary::write_out(out, p.into()) }
+    })
+}
+
+/// Parquet-mode parameters for a bitset of `bitset_len` bytes read out of a
+/// Parquet file (the bytes after a column chunk's `BloomFilterHeader`):
+/// planned for the most items at which a filter of that size still meets
+/// `fpr`. Pass them to `sketch_sbbf_size` and `sketch_sbbf_load_parquet_bitset`.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_ARGUMENT` (length 0, not a
+/// multiple of 32, above 2^32 blocks), `SKETCH_INVALID_PARAMETER` (fpr).
+///
+/// # Safety
+/// `out` must be valid for writing one `sketch_sbbf_params`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_plan_parquet_bitset(
+    bitset_len: usize,
+    fpr: f64,
+    out: *mut sketch_sbbf_params,
+) -> sketch_status {
+    run(|| {
+        boundary::require(out)?;
+        let p = SbbfParams::for_parquet_bitset(bitset_len, fpr)?;
+        // SAFETY: caller contract.
+        unsafe { boundary::write_out(out, p.into()) }
+    })
+}
+
+/// Writes a live Parquet-mode image into `buf` whose blocks are a copy of
+/// `bitset` (read out of a Parquet file), planned by `params`
+/// (`sketch_sbbf_plan_parquet_bitset`, or your own plan with that block
+/// count). The image answers exactly as the file's filter does and can be
+/// added to, merged, folded and exported. Its counters start at 0 and count
+/// only later adds, so its capacity signal and statistics follow the fill
+/// of the blocks (a scan) instead: an all-ones bitset is reported over
+/// capacity.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (params, or not
+/// Parquet mode), `SKETCH_INVALID_ARGUMENT` (`bitset_len` is not
+/// `params.blocks * 32`), `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`.
+/// `buf` is not written on error.
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `bitset`: `bitset_len` readable bytes (not
+/// overlapping `buf`); `params` readable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_load_parquet_bitset(
+    buf: *mut c_void,
+    len: usize,
+    bitset: *const c_void,
+    bitset_len: usize,
+    params: *const sketch_sbbf_params,
+) -> sketch_status {
+    run(|| unsafe {
+        let p = boundary::params(params)?;
+        if boundary::overlaps(buf, len, bitset, bitset_len) {
+            return Err(Fail(SKETCH_OVERLAP));
+        }
+        let bits = boundary::bytes(bitset, bitset_len)?;
+        filter::mutate(buf, len, |b| sbbf::load_parquet_bitset(b, bits, &p).map(|_| ()))
+    })
+}
+
+/// Folds the filter `folds` times in place (each fold halves the block
+/// count, OR-ing adjacent blocks, as Parquet writers shrink an under-filled
+/// filter): `*new_len` receives the new image length (the rest of `buf` is
+/// no longer part of the image). Every key stays present.
+///
+/// Errors: `SKETCH_INVALID_ARGUMENT` when the block count is not divisible by
+/// `2^folds` (nothing changes), `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `new_len` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_fold(
+    buf: *mut c_void,
+    len: usize,
+    folds: u32,
+    new_len: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        boundary::require(new_len)?;
+        let image = boundary::bytes_mut(buf, len)?;
+        let n = sbbf::fold(image, folds)?;
+        boundary::write_out(new_len, n)
+    })
+}
+
+/// Folds as far as the parquet crate and Arrow C++ (pyarrow) fold a filter
+/// before writing it with target rate `fpp`: the most halvings whose
+/// estimated rate `(1 - (1 - fill)^(2^k))^8` stays within `fpp`. `*folds`
+/// receives how many, `*new_len` the new image length.
+///
+/// Errors: `SKETCH_INVALID_PARAMETER` (fpp NaN), `SKETCH_NULL_POINTER`, image errors.
+///
+/// # Safety
+/// `buf`: `len` writable bytes; `folds` and `new_len` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_fold_to_target_fpp(
+    buf: *mut c_void,
+    len: usize,
+    fpp: f64,
+    folds: *mut u32,
+    new_len: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        boundary::require(folds)?;
+        boundary::require(new_len)?;
+        let image = boundary::bytes_mut(buf, len)?;
+        let k = sbbf::fold_to_target_fpp(image, fpp)?;
+        let n = sbbf::exported_len(image)?;
+        boundary::write_out(folds, k)?;
+        boundary::write_out(new_len, n)
+    })
 }

@@ -1218,6 +1218,78 @@ static void test_misuse_gaps(void) {
     free(bloom);
 }
 
+/* Parquet interop: typed hashes, writers' sizing, loading a bitset read
+ * out of a file, folding. */
+static void test_parquet_interop(void) {
+    int64_t v = -123456789012345LL;
+    unsigned char le[8];
+    for (int i = 0; i < 8; i++) le[i] = (unsigned char)((uint64_t)v >> (8 * i));
+    CHECK(sketch_parquet_hash_i64(v) == sketch_hash_xxh64(le, 8, 0));
+    int32_t w = -42;
+    unsigned char le4[4];
+    for (int i = 0; i < 4; i++) le4[i] = (unsigned char)((uint32_t)w >> (8 * i));
+    CHECK(sketch_parquet_hash_i32(w) == sketch_hash_xxh64(le4, 4, 0));
+    double d = -0.0;
+    uint64_t bits;
+    memcpy(&bits, &d, 8);
+    for (int i = 0; i < 8; i++) le[i] = (unsigned char)(bits >> (8 * i));
+    CHECK(sketch_parquet_hash_double(d) == sketch_hash_xxh64(le, 8, 0));
+    CHECK(sketch_parquet_hash_double(-0.0) != sketch_parquet_hash_double(0.0));
+    CHECK(sketch_parquet_hash_bytes("abc", 3) == 0x44BC2CF5AD770999ULL); /* XXH64("abc", 0) */
+
+    /* Sizing: the example of the issue, ndv 1693 at 1%. */
+    struct sketch_sbbf_params p;
+    EXPECT(sketch_sbbf_plan_parquet_sizing(1693, 0.01, SKETCH_PARQUET_SIZING_ARROW_CPP, &p), SKETCH_OK);
+    CHECK(p.blocks * 32 == 4096 && p.mode == SKETCH_SBBF_PARQUET);
+    EXPECT(sketch_sbbf_plan_parquet_sizing(1693, 0.01, SKETCH_PARQUET_SIZING_PARQUET_RS, &p), SKETCH_OK);
+    CHECK(p.blocks * 32 == 2048);
+    EXPECT(sketch_sbbf_plan_parquet_sizing(1693, 0.01, 9, &p), SKETCH_INVALID_PARAMETER);
+
+    /* A filter written in Parquet mode, its bitset loaded into a new image. */
+    uint64_t size = 0;
+    EXPECT(sketch_sbbf_size(&p, &size), SKETCH_OK);
+    unsigned char *src = aligned_alloc(SKETCH_IMAGE_ALIGN, size), *dst = aligned_alloc(SKETCH_IMAGE_ALIGN, size);
+    if (src == NULL || dst == NULL) exit(2);
+    EXPECT(sketch_sbbf_init(src, (size_t)size, &p, 0), SKETCH_OK);
+    for (int64_t i = 0; i < 1693; i++) EXPECT(sketch_sbbf_add_hash(src, (size_t)size, sketch_parquet_hash_i64(i), NULL), SKETCH_OK);
+    const uint8_t *bitset = NULL;
+    size_t bitset_len = 0;
+    EXPECT(sketch_sbbf_bitset(src, (size_t)size, &bitset, &bitset_len), SKETCH_OK);
+    struct sketch_sbbf_params lp;
+    EXPECT(sketch_sbbf_plan_parquet_bitset(bitset_len, 0.01, &lp), SKETCH_OK);
+    EXPECT(sketch_sbbf_plan_parquet_bitset(bitset_len + 1, 0.01, &lp), SKETCH_INVALID_ARGUMENT);
+    EXPECT(sketch_sbbf_plan_parquet_bitset(bitset_len, 0.01, &lp), SKETCH_OK);
+    EXPECT(sketch_sbbf_load_parquet_bitset(dst, (size_t)size, bitset, bitset_len - 32, &lp), SKETCH_INVALID_ARGUMENT);
+    EXPECT(sketch_sbbf_load_parquet_bitset(dst, (size_t)size, bitset, bitset_len, &lp), SKETCH_OK);
+    int all = 1;
+    for (int64_t i = 0; i < 1693; i++) {
+        bool maybe = false;
+        EXPECT(sketch_sbbf_contains_hash(dst, (size_t)size, sketch_parquet_hash_i64(i), &maybe), SKETCH_OK);
+        all &= maybe;
+    }
+    CHECK(all);
+    /* An all-ones bitset: the capacity signal follows the fill. */
+    unsigned char *ones = malloc(bitset_len);
+    if (ones == NULL) exit(2);
+    memset(ones, 0xff, bitset_len);
+    uint32_t flags = 0;
+    EXPECT(sketch_sbbf_load_parquet_bitset(dst, (size_t)size, ones, bitset_len, &lp), SKETCH_OK);
+    EXPECT(sketch_sbbf_capacity(dst, (size_t)size, &flags), SKETCH_OK);
+    CHECK(flags == (SKETCH_CAPACITY_OVER_PLANNED_ITEMS | SKETCH_CAPACITY_FPR_ABOVE_TWICE_PLANNED));
+    /* Folding: keys stay, the image shrinks to a valid image. */
+    uint32_t folds = 99;
+    size_t new_len = 0;
+    EXPECT(sketch_sbbf_fold_to_target_fpp(src, (size_t)size, 0.5, &folds, &new_len), SKETCH_OK);
+    CHECK(folds >= 1 && new_len < size && new_len % SKETCH_IMAGE_ALIGN == 0);
+    bool maybe = false;
+    EXPECT(sketch_sbbf_contains_hash(src, new_len, sketch_parquet_hash_i64(7), &maybe), SKETCH_OK);
+    CHECK(maybe);
+    EXPECT(sketch_sbbf_fold(src, new_len, 60, &new_len), SKETCH_INVALID_ARGUMENT);
+    free(ones);
+    free(src);
+    free(dst);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -1233,6 +1305,7 @@ int main(void) {
     test_topk();
     test_corruption();
     test_misuse_gaps();
+    test_parquet_interop();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -1,10 +1,10 @@
 /*
  * Concurrent adds through the C ABI: 8 threads add disjoint and overlapping
- * keys to one image of Bloom, HyperLogLog and UltraLogLog with the
+ * keys to one image of Bloom, split-block Bloom, HyperLogLog and UltraLogLog with the
  * _concurrent functions (single, u64, hash, batch, packed and u64-batch
  * forms), while other threads query it; the final image must equal the
  * image of the same adds made one at a time, except the fields each family
- * documents as order-dependent (Bloom's "inserted" count; the martingale
+ * documents as order-dependent (the filters' "inserted" counts; the martingale
  * estimate fields of HLL and ULL, which concurrent adds end). Built with
  * -Wall -Wextra -Werror, run plain and under ThreadSanitizer by
  * tests/tests/concurrent.rs. Prints "N passed, N failed".
@@ -35,7 +35,7 @@ static uint64_t key_of(int t, int j) {
     return j < OWN ? (uint64_t)t * OWN + (uint64_t)j : 1000000u + (uint64_t)(j - OWN);
 }
 
-enum family { BLOOM, HLL, ULL };
+enum family { BLOOM, SBBF, HLL, ULL };
 
 struct job {
     enum family family;
@@ -74,12 +74,14 @@ static void *adder(void *arg) {
             switch (part) {
                 case 0:
                     if (job->family == BLOOM) s = sketch_bloom_add_concurrent(job->buf, job->len, strings[j], slices[j].len, NULL);
+                    if (job->family == SBBF) s = sketch_sbbf_add_concurrent(job->buf, job->len, strings[j], slices[j].len, NULL);
                     if (job->family == HLL) s = sketch_hll_add_concurrent(job->buf, job->len, strings[j], slices[j].len, NULL);
                     if (job->family == ULL) s = sketch_ull_add_concurrent(job->buf, job->len, strings[j], slices[j].len, NULL);
                     break;
                 case 1: {
                     uint64_t h = sketch_hash(strings[j], slices[j].len, 7);
                     if (job->family == BLOOM) s = sketch_bloom_add_concurrent_hash(job->buf, job->len, h, NULL);
+                    if (job->family == SBBF) s = sketch_sbbf_add_concurrent_hash(job->buf, job->len, h, NULL);
                     if (job->family == HLL) s = sketch_hll_add_concurrent_hash(job->buf, job->len, h, NULL);
                     if (job->family == ULL) s = sketch_ull_add_concurrent_hash(job->buf, job->len, h, NULL);
                     break;
@@ -94,10 +96,12 @@ static void *adder(void *arg) {
             size_t count = (size_t)(hi - lo);
             if (part == 2) {
                 if (job->family == BLOOM) s = sketch_bloom_add_concurrent_batch(job->buf, job->len, slices + lo, count, NULL);
+                if (job->family == SBBF) s = sketch_sbbf_add_concurrent_batch(job->buf, job->len, slices + lo, count, NULL);
                 if (job->family == HLL) s = sketch_hll_add_concurrent_batch(job->buf, job->len, slices + lo, count);
                 if (job->family == ULL) s = sketch_ull_add_concurrent_batch(job->buf, job->len, slices + lo, count);
             } else {
                 if (job->family == BLOOM) s = sketch_bloom_add_concurrent_packed(job->buf, job->len, packed, at, offsets + lo, count, NULL);
+                if (job->family == SBBF) s = sketch_sbbf_add_concurrent_packed(job->buf, job->len, packed, at, offsets + lo, count, NULL);
                 if (job->family == HLL) s = sketch_hll_add_concurrent_packed(job->buf, job->len, packed, at, offsets + lo, count);
                 if (job->family == ULL) s = sketch_ull_add_concurrent_packed(job->buf, job->len, packed, at, offsets + lo, count);
             }
@@ -110,6 +114,12 @@ static void *adder(void *arg) {
         for (int j = N / 2; j < N && s == SKETCH_OK; j++) s = sketch_bloom_add_concurrent_u64(job->buf, job->len, ints[j], NULL);
         bool in = false;
         if (s == SKETCH_OK) s = sketch_bloom_contains_concurrent_u64(job->buf, job->len, ints[0], &in);
+        if (s == SKETCH_OK && !in) job->errors++;
+    } else if (job->family == SBBF) {
+        s = sketch_sbbf_add_concurrent_u64_batch(job->buf, job->len, ints, N / 2, NULL);
+        for (int j = N / 2; j < N && s == SKETCH_OK; j++) s = sketch_sbbf_add_concurrent_u64(job->buf, job->len, ints[j], NULL);
+        bool in = false;
+        if (s == SKETCH_OK) s = sketch_sbbf_contains_concurrent(job->buf, job->len, strings[0], slices[0].len, &in);
         if (s == SKETCH_OK && !in) job->errors++;
     } else if (job->family == HLL) {
         s = sketch_hll_add_concurrent_u64_batch(job->buf, job->len, ints, N / 2);
@@ -136,6 +146,9 @@ static void sequential(enum family f, void *buf, size_t len) {
             if (f == BLOOM) {
                 sketch_bloom_add(buf, len, s, (size_t)n, NULL);
                 sketch_bloom_add_u64(buf, len, k, NULL);
+            } else if (f == SBBF) {
+                sketch_sbbf_add(buf, len, s, (size_t)n, NULL);
+                sketch_sbbf_add_u64(buf, len, k, NULL);
             } else if (f == HLL) {
                 sketch_hll_add(buf, len, s, (size_t)n, NULL);
                 sketch_hll_add_u64(buf, len, k, NULL);
@@ -163,9 +176,13 @@ static int equal_except(const unsigned char *a, const unsigned char *b, size_t l
 static void run_family(enum family f) {
     uint64_t size = 0;
     struct sketch_bloom_params bp;
+    struct sketch_sbbf_params sp;
     if (f == BLOOM) {
         sketch_bloom_plan(200000, 0.01, &bp);
         sketch_bloom_size(&bp, &size);
+    } else if (f == SBBF) {
+        sketch_sbbf_plan(200000, 0.01, &sp);
+        sketch_sbbf_size(&sp, &size);
     } else if (f == HLL) {
         sketch_hll_size(10, &size);
     } else {
@@ -176,6 +193,8 @@ static void run_family(enum family f) {
     size_t len = (size_t)size;
     if (f == BLOOM) {
         CHECK(sketch_bloom_init(conc, len, &bp, 7) == SKETCH_OK);
+    } else if (f == SBBF) {
+        CHECK(sketch_sbbf_init(conc, len, &sp, 7) == SKETCH_OK);
     } else if (f == HLL) {
         CHECK(sketch_hll_init(conc, len, 10, 7) == SKETCH_OK);
         /* Concurrent adds need a dense HyperLogLog. */
@@ -199,6 +218,9 @@ static void run_family(enum family f) {
     if (f == BLOOM) {
         const size_t skip[] = {88, 96}; /* inserted: order-dependent */
         CHECK(equal_except(conc, seq, len, skip, 2));
+    } else if (f == SBBF) {
+        const size_t skip[] = {80, 88}; /* inserted: order-dependent */
+        CHECK(equal_except(conc, seq, len, skip, 2));
     } else if (f == HLL) {
         const size_t skip[] = {336, 345}; /* martingale estimate and flag */
         CHECK(equal_except(conc, seq, len, skip, 2));
@@ -214,6 +236,7 @@ static void run_family(enum family f) {
     unsigned char *out = malloc(len);
     if (out == NULL) exit(2);
     sketch_status s = f == BLOOM ? sketch_bloom_export(conc, len, out, len, &written)
+                    : f == SBBF  ? sketch_sbbf_export(conc, len, out, len, &written)
                     : f == HLL   ? sketch_hll_export(conc, len, out, len, &written)
                                  : sketch_ull_export(conc, len, out, len, &written);
     CHECK(s == SKETCH_OK && written == len);
@@ -229,6 +252,7 @@ static void run_family(enum family f) {
 
 int main(void) {
     run_family(BLOOM);
+    run_family(SBBF);
     run_family(HLL);
     run_family(ULL);
     printf("concurrent_test: %d passed, %d failed\n", passed, failed);

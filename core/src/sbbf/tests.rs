@@ -322,6 +322,15 @@ fn folding_equals_building_smaller() {
         export(&a.as_ref()[..len], &mut out).unwrap();
         verify(&out).unwrap();
     }
+    // An odd block count after folding: the image ends in zero padding.
+    let mut a = filled(&SbbfParams::with_blocks(96).unwrap(), 0, 0..300);
+    let len = fold(a.as_mut(), 5).unwrap();
+    assert_eq!(len as u64, SbbfParams::with_blocks(3).unwrap().image_len().unwrap());
+    assert_eq!(len, 256, "128 + 3 * 32 padded to 64");
+    assert!((0..300).all(|k| wrap(&a.as_ref()[..len]).unwrap().contains_u64(k)));
+    let mut out = std::vec![0u8; len];
+    export(&a.as_ref()[..len], &mut out).unwrap();
+    verify(&out).unwrap();
     let mut a = filled(&SbbfParams::with_blocks(96).unwrap(), 0, 0..10);
     let before = a.as_ref().to_vec();
     assert_eq!(fold(a.as_mut(), 6), Err(Error::InvalidArgument));
@@ -352,4 +361,49 @@ fn parquet_sizing_options_plan_each_writers_size() {
     assert_eq!((arrow.blocks * 32, arrow.planned_items, arrow.planned_fpr), (4096, 1693, 0.01));
     assert_eq!(arrow.mode, SbbfMode::Parquet);
     assert_eq!(SbbfParams::for_parquet_sizing(0, 0.01, ParquetSizing::DuckDb), Err(Error::InvalidParameter));
+}
+
+#[test]
+fn concurrent_adds_equal_the_sequential_image() {
+    use crate::shared::AtomicWords;
+    use crate::test_util::{from_atomic, in_threads, to_atomic};
+    for params in
+        [SbbfParams::for_items(40_000, 0.01).unwrap(), SbbfParams::for_parquet(40_000, 0.01).unwrap()]
+    {
+        let seed = if params.mode == SbbfMode::Parquet { 0 } else { 4 };
+        let mut fresh = AlignedBuf::new(params.image_len().unwrap() as usize);
+        init(fresh.as_mut(), &params, seed).unwrap();
+        let keys = |t: usize| (t as u64 * 4_000..t as u64 * 4_000 + 4_000).chain(500_000..502_000);
+        let words = to_atomic(fresh.as_ref());
+        in_threads(8, |t| {
+            let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+            let hasher = shared.key_hasher();
+            let mut hashes = Vec::new();
+            for (n, k) in keys(t).enumerate() {
+                if n % 2 == 0 {
+                    shared.add_u64(k);
+                } else {
+                    hashes.push(hasher.hash(&k.to_le_bytes()));
+                }
+            }
+            shared.add_hashes(&hashes, None).unwrap();
+            assert!(shared.contains_hash(hashes[0]));
+        });
+        let concurrent = AlignedBuf::from_bytes(&from_atomic(&words));
+        let mut sequential = AlignedBuf::from_bytes(fresh.as_ref());
+        {
+            let mut f = wrap_mut(sequential.as_mut()).unwrap();
+            for t in 0..8 {
+                for k in keys(t) {
+                    f.add_u64(k);
+                }
+            }
+        }
+        let (c, s) = (wrap(concurrent.as_ref()).unwrap(), wrap(sequential.as_ref()).unwrap());
+        assert_eq!(c.bitset(), s.bitset(), "{:?}: blocks differ", params.mode);
+        assert_eq!(c.add_calls(), s.add_calls());
+        assert!(c.inserted() <= c.add_calls() && c.inserted() >= s.inserted());
+        let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+        assert!((0..8).all(|t| keys(t).all(|k| shared.contains(&k.to_le_bytes()) && c.contains_u64(k))));
+    }
 }
