@@ -21,8 +21,8 @@
 
 use core::ffi::c_void;
 use libfuzzer_sys::fuzz_target;
-use sketches_ffi::{sketch_status, SKETCH_INTERNAL_ERROR, SKETCH_OK};
 use sketches_ffi::*;
+use sketches_ffi::{sketch_status, SKETCH_INTERNAL_ERROR, SKETCH_OK};
 
 #[path = "common.rs"]
 mod common;
