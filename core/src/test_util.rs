@@ -521,3 +521,45 @@ pub fn in_threads(threads: usize, work: impl Fn(usize) + Sync) {
         }
     });
 }
+
+/// True for the full statistical characterization
+/// (`SKETCHES_FULL_ACCURACY=1`, `make characterize`): the trial counts and
+/// the specification's bounds the README quotes. The default (`cargo
+/// test`, `make test`, CI) runs fewer trials with bounds widened by the
+/// extra sampling noise (see [`rmse_bound_factor`], [`bias_bound`]), so the
+/// whole suite fits CI's time budget on a 2-core machine.
+pub fn full_accuracy() -> bool {
+    std::env::var_os("SKETCHES_FULL_ACCURACY").is_some()
+}
+
+/// `full` trials in the full characterization, `quick` otherwise.
+pub fn trials(quick: u64, full: u64) -> u64 {
+    if full_accuracy() {
+        full
+    } else {
+        quick
+    }
+}
+
+/// The factor on a relative standard error that an RMSE measured over
+/// `trials` trials must stay below: the specification's 1.10 in the full
+/// characterization; in the quick run, 1.10 widened by 2.5 standard errors
+/// of an RMSE estimate (`1/sqrt(2T)`).
+pub fn rmse_bound_factor(trials: u64) -> f64 {
+    if full_accuracy() {
+        1.10
+    } else {
+        1.10 + 2.5 / (2.0 * trials as f64).sqrt()
+    }
+}
+
+/// The bound on |mean relative bias| over `trials` trials of an estimator
+/// with relative standard error `rse`: the specification's 0.2%, or four
+/// standard errors of the mean when that is larger (quick runs).
+pub fn bias_bound(rse: f64, trials: u64) -> f64 {
+    if full_accuracy() {
+        0.002
+    } else {
+        0.002f64.max(4.0 * rse / (trials as f64).sqrt())
+    }
+}

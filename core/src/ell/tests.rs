@@ -1,8 +1,8 @@
 use super::*;
+use crate::test_util::{bias_bound, rmse_bound_factor, trajectories, Simulated, SplitMix64};
 use crate::test_util::{
     check_corruption, check_merge_laws, fuzz_images, log_checkpoints, reseal, AlignedBuf,
 };
-use crate::test_util::{trajectories, Simulated, SplitMix64};
 extern crate std;
 use std::vec::Vec;
 
@@ -612,8 +612,13 @@ fn check_accuracy(config: EllConfig, p: u8, trials: u64) -> (Vec<u64>, [Vec<f64>
                     r * 100.0,
                     110.0 * bounds[e]
                 );
-                assert!(r <= 1.10 * bounds[e], "{config:?} p={p} {name} n={n}: rmse {r}");
-                assert!(bias.abs() <= 0.002, "{config:?} p={p} {name} n={n}: bias {bias}");
+                let (rmse_max, bias_max) = if *n < 1000 {
+                    (rmse_bound_factor(20 * trials), bias_bound(bounds[e], 20 * trials))
+                } else {
+                    (rmse_bound_factor(trials), bias_bound(bounds[e], trials))
+                };
+                assert!(r <= rmse_max * bounds[e], "{config:?} p={p} {name} n={n}: rmse {r}");
+                assert!(bias.abs() <= bias_max, "{config:?} p={p} {name} n={n}: bias {bias}");
                 worst = worst.max(r / bounds[e]);
                 rmse[e].push(r);
             }
@@ -625,19 +630,14 @@ fn check_accuracy(config: EllConfig, p: u8, trials: u64) -> (Vec<u64>, [Vec<f64>
     (all, rmse)
 }
 
-/// Full characterization (`SKETCHES_FULL_ACCURACY=1`): more trials.
-fn full() -> bool {
-    std::env::var_os("SKETCHES_FULL_ACCURACY").is_some()
-}
-
 #[test]
 fn accuracy_t2d20_to_a_billion() {
-    check_accuracy(EllConfig::T2D20, 9, if full() { 4000 } else { 1000 });
+    check_accuracy(EllConfig::T2D20, 9, crate::test_util::trials(250, 4000));
 }
 
 #[test]
 fn accuracy_t2d24_to_a_billion() {
-    check_accuracy(EllConfig::T2D24, 9, if full() { 4000 } else { 1000 });
+    check_accuracy(EllConfig::T2D24, 9, crate::test_util::trials(250, 4000));
 }
 
 #[test]
@@ -684,7 +684,7 @@ fn ull_changes(s: u8, k: u8, p: u8) -> bool {
 #[test]
 fn memory_variance_product_against_hll_and_ull() {
     let p = 8u8;
-    let trials = if full() { 4000 } else { 300 };
+    let trials = crate::test_util::trials(300, 4000);
     let checkpoints: Vec<u64> =
         log_checkpoints(1_000_000_000, 4).into_iter().filter(|n| *n >= 100_000).collect();
     let m = f64::from(1u32 << p);

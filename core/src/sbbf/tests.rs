@@ -402,7 +402,19 @@ fn concurrent_adds_equal_the_sequential_image() {
         let (c, s) = (wrap(concurrent.as_ref()).unwrap(), wrap(sequential.as_ref()).unwrap());
         assert_eq!(c.bitset(), s.bitset(), "{:?}: blocks differ", params.mode);
         assert_eq!(c.add_calls(), s.add_calls());
-        assert!(c.inserted() <= c.add_calls() && c.inserted() >= s.inserted());
+        // Which add first sets a bit depends on the order, so the count of
+        // adds that changed the filter differs between interleavings; it
+        // never exceeds the adds and stays within the keys that find their
+        // bits already set in some order (about the false-positive rate).
+        let distinct = 8 * 4_000 + 2_000;
+        assert!(c.inserted() <= c.add_calls(), "{:?}: {} > {}", params.mode, c.inserted(), c.add_calls());
+        assert!(
+            c.inserted().abs_diff(s.inserted()) <= distinct / 50,
+            "{:?}: concurrent {} vs sequential {}",
+            params.mode,
+            c.inserted(),
+            s.inserted()
+        );
         let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
         assert!((0..8).all(|t| keys(t).all(|k| shared.contains(&k.to_le_bytes()) && c.contains_u64(k))));
     }

@@ -1,6 +1,7 @@
 use super::*;
+use crate::test_util::{bias_bound, log_checkpoints, reseal, rmse_bound_factor, trials, ErrorStats};
 use crate::test_util::{check_corruption, check_merge_laws, fuzz_images, trajectories, AlignedBuf};
-use crate::test_util::{log_checkpoints, reseal, ErrorStats, Simulated, SplitMix64};
+use crate::test_util::{Simulated, SplitMix64};
 extern crate std;
 use std::vec::Vec;
 
@@ -331,7 +332,8 @@ fn check_accuracy(p: u8, trials: u64) -> (Vec<u64>, ErrorStats) {
 /// RMSE within 1.10 x `error` and |bias| within 0.2% at every checkpoint.
 fn check_estimator(p: u8, trials: u64, estimator: Estimator, error: f64) -> (Vec<u64>, ErrorStats) {
     let (checkpoints, stats) = run(p, trials, estimator);
-    let bound = 1.10 * error;
+    let bound = rmse_bound_factor(trials) * error;
+    let max_bias = bias_bound(error, trials);
     let mut worst: f64 = 0.0;
     for (j, n) in checkpoints.iter().enumerate() {
         let (bias, rmse) = (stats.bias(j), stats.rmse(j));
@@ -342,7 +344,7 @@ fn check_estimator(p: u8, trials: u64, estimator: Estimator, error: f64) -> (Vec
             bound * 100.0
         );
         assert!(rmse <= bound, "p={p} n={n}: rmse {rmse} above {bound}");
-        assert!(bias.abs() <= 0.002, "p={p} n={n}: bias {bias}");
+        assert!(bias.abs() <= max_bias, "p={p} n={n}: bias {bias}");
         worst = worst.max(rmse / error);
     }
     std::eprintln!("ull p={p} {estimator:?}: {trials} trials, worst rmse {worst:.3} x the expected error");
@@ -351,18 +353,19 @@ fn check_estimator(p: u8, trials: u64, estimator: Estimator, error: f64) -> (Vec
 
 #[test]
 fn accuracy_p10() {
-    check_accuracy(10, 4000);
+    check_accuracy(10, trials(1000, 4000));
 }
 
 #[test]
 fn ml_estimate_accuracy_p11_and_against_fgra() {
-    let (checkpoints, ml) = check_estimator(11, 1000, Estimator::Ml, ml_standard_error(11));
+    let runs = trials(250, 1000);
+    let (checkpoints, ml) = check_estimator(11, runs, Estimator::Ml, ml_standard_error(11));
     // Same streams (same seed) through FGRA: ML is at least as accurate at
     // large counts, where the asymptotic constants 0.761 and 0.782 apply.
     let make = || SimUll(fresh(11, 0), Estimator::Fgra);
     let large: Vec<u64> = checkpoints.iter().copied().filter(|n| *n >= 1000).collect();
     let seed = 0x0011 + 11 + 77 * Estimator::Ml as u64 + 1;
-    let fgra = trajectories(&make, 11, ull_changes, &large, 1000, seed, 0);
+    let fgra = trajectories(&make, 11, ull_changes, &large, runs, seed, 0);
     let offset = checkpoints.len() - large.len();
     let (mut ml_sq, mut fgra_sq) = (0.0, 0.0);
     for (j, n) in large.iter().enumerate() {
@@ -438,11 +441,12 @@ fn ml_estimate_edge_cases() {
 
 #[test]
 fn accuracy_p13_and_memory_against_hll_p14() {
-    let (checkpoints, ull) = check_accuracy(13, 1000);
+    let runs = trials(250, 1000);
+    let (checkpoints, ull) = check_accuracy(13, runs);
     // The HyperLogLog of the stand: p = 14, 12,288 register bytes.
     let hll_stats = {
         let make = || crate::hll::tests::SimHllHandle::new(14);
-        trajectories(&make, 14, crate::hll::tests::hll_changes, &checkpoints, 1000, 0xacc0 + 14, 0)
+        trajectories(&make, 14, crate::hll::tests::hll_changes, &checkpoints, runs, 0xacc0 + 14, 0)
     };
     for (j, n) in checkpoints.iter().enumerate() {
         if *n < 100_000 {
@@ -457,12 +461,20 @@ fn accuracy_p13_and_memory_against_hll_p14() {
             h * 100.0,
             mvp_ull / mvp_hll
         );
-        assert!(mvp_ull < 0.85 * mvp_hll, "n={n}: ULL needs less memory for the same error");
+        // The margin (measured 0.63-0.81) is checked with the full trials;
+        // the quick run, with its noisier RMSEs, checks the direction.
+        let margin = if crate::test_util::full_accuracy() { 0.85 } else { 0.95 };
+        assert!(mvp_ull < margin * mvp_hll, "n={n}: ULL needs less memory for the same error");
     }
     // With its martingale estimate (a sketch that was not merged), the 8 KiB
     // ULL is more accurate than the p = 14 HLL's register estimate (the
     // estimator HyperLogLog libraries such as the seed stand's use).
-    let (_, mart) = check_estimator(13, 1000, Estimator::Martingale, 0.658 / (8192f64).sqrt());
+    // Expected 0.727% against 0.81%: with the full trials every checkpoint
+    // is checked; the quick run's RMSEs carry about 4.5% sampling noise, so
+    // it checks each checkpoint within that noise and the pooled MSE strictly.
+    let (_, mart) = check_estimator(13, runs, Estimator::Martingale, 0.658 / (8192f64).sqrt());
+    let per_checkpoint = if crate::test_util::full_accuracy() { 1.0 } else { 1.05 };
+    let (mut pooled_ull, mut pooled_hll) = (0.0, 0.0);
     for (j, n) in checkpoints.iter().enumerate() {
         if *n < 10_000 {
             continue;
@@ -473,8 +485,11 @@ fn accuracy_p13_and_memory_against_hll_p14() {
             u * 100.0,
             h * 100.0
         );
-        assert!(u < h, "n={n}: ULL p=13 martingale {u} vs HLL p=14 {h}");
+        assert!(u < per_checkpoint * h, "n={n}: ULL p=13 martingale {u} vs HLL p=14 {h}");
+        pooled_ull += u * u;
+        pooled_hll += h * h;
     }
+    assert!(pooled_ull < pooled_hll, "pooled MSE: ULL p=13 martingale {pooled_ull} vs HLL p=14 {pooled_hll}");
 }
 
 #[test]
