@@ -507,6 +507,12 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<EllMut<'_>> {
     Ok(EllMut { header: parts.header, registers, layout, seed: parts.common.seed })
 }
 
+/// The number of bytes [`export`] writes for the live image in `src` (its
+/// length). Errors: as [`wrap`].
+pub fn exported_len(src: &[u8]) -> Result<usize> {
+    image::exported_len::<EllImage>(src)
+}
+
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<EllImage>(src, dst)

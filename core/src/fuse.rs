@@ -385,6 +385,12 @@ pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<FuseImage>(src, dst)
 }
 
+/// The number of bytes [`export`] writes for the live image in `src` (its
+/// length). Errors: as [`wrap`].
+pub fn exported_len(src: &[u8]) -> Result<usize> {
+    image::exported_len::<FuseImage>(src)
+}
+
 /// Verifies untrusted bytes (exact length, headers, checksum, zero padding)
 /// and copies them into the 8-byte aligned `dst`, written only on success.
 /// Returns the image length. Errors: as [`verify`], [`Error::Misaligned`],
@@ -928,6 +934,27 @@ pub fn build_hashes<'a>(
     build_with(buf, params, seed, hashes.len(), scratch, |keys| {
         for (k, h) in keys.iter_mut().zip(hashes) {
             *k = h.to_ne_bytes();
+        }
+    })
+}
+
+/// [`build_hashes`] for keys that are neither in one slice nor packed (the
+/// C ABI's `sketch_slice` arrays): `hash_at(i)` returns the hash of key `i`
+/// (`i < count`), for example [`Fuse::hash_key`]'s value with `seed`. It is
+/// called once per key, in order, after the parameters and buffers were
+/// checked. Errors: as [`build_hashes`] (`count` plays the role of the
+/// number of hashes).
+pub fn build_hashed_by<'a>(
+    buf: &'a mut [u8],
+    params: &FuseParams,
+    seed: u64,
+    count: usize,
+    scratch: &mut [u8],
+    mut hash_at: impl FnMut(usize) -> u64,
+) -> Result<Fuse<'a>> {
+    build_with(buf, params, seed, count, scratch, |keys| {
+        for (i, k) in keys.iter_mut().enumerate() {
+            *k = hash_at(i).to_ne_bytes();
         }
     })
 }
