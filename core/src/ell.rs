@@ -544,13 +544,16 @@ pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
 /// convex and decreasing, so Newton's method started below the root rises
 /// monotonically to it.
 fn ml_estimate(registers: &[u8], layout: EllLayout) -> f64 {
-    let mut seen = [0u64; 64];
+    // Per level at most d + 1 known-seen values per register, so 32 bits
+    // hold the sum over 2^24 registers (and keep the C ABI's estimate
+    // calls within 1 KiB of stack).
+    let mut seen = [0u32; 64];
     let mut unseen: u128 = 0;
     for i in 0..layout.registers() {
         let r = get_register(registers, layout.width(), i);
         unseen += register_stats(r, layout, |level, count| {
             if let Some(s) = seen.get_mut(level) {
-                *s += u64::from(count);
+                *s = s.saturating_add(count);
             }
         });
     }

@@ -473,25 +473,30 @@ impl<'a> Fuse<'a> {
         const GROUP: usize = 16;
         let geometry = self.geometry;
         for (hs, rs) in hashes.chunks(GROUP).zip(results.chunks_mut(GROUP)) {
-            let mut pos = [[0usize; 3]; GROUP];
+            // Positions are below the array length, which stays below 2^32
+            // (`MAX_KEYS`): 32 bits each keep the group small on the stack.
+            let mut pos = [[0u32; 3]; GROUP];
             let mut fps = [0u64; GROUP];
             for ((h, p), f) in hs.iter().zip(pos.iter_mut()).zip(fps.iter_mut()) {
                 let x = mix(*h, self.fuse_seed);
-                *p = geometry.positions(x);
+                *p = geometry.positions(x).map(|i| i as u32);
                 *f = fingerprint(x);
             }
             match self.fingerprints {
+                // By reference: moving the arrays into the iterators made
+                // copies of them (over 1.5 KiB of stack in the C ABI's batch calls).
                 Fingerprints::B8(array) => {
-                    let at = |i: usize| u64::from(array.get(i).copied().unwrap_or(0));
-                    for ((r, [a, b, c]), f) in rs.iter_mut().zip(pos).zip(fps) {
-                        *r = (f ^ at(a) ^ at(b) ^ at(c)) as u8 == 0;
+                    let at = |i: u32| u64::from(array.get(i as usize).copied().unwrap_or(0));
+                    for ((r, [a, b, c]), f) in rs.iter_mut().zip(&pos).zip(&fps) {
+                        *r = (f ^ at(*a) ^ at(*b) ^ at(*c)) as u8 == 0;
                     }
                 }
                 Fingerprints::B16(array) => {
-                    let at =
-                        |i: usize| u64::from(u16::from_le_bytes(array.get(i).copied().unwrap_or([0; 2])));
-                    for ((r, [a, b, c]), f) in rs.iter_mut().zip(pos).zip(fps) {
-                        *r = (f ^ at(a) ^ at(b) ^ at(c)) as u16 == 0;
+                    let at = |i: u32| {
+                        u64::from(u16::from_le_bytes(array.get(i as usize).copied().unwrap_or([0; 2])))
+                    };
+                    for ((r, [a, b, c]), f) in rs.iter_mut().zip(&pos).zip(&fps) {
+                        *r = (f ^ at(*a) ^ at(*b) ^ at(*c)) as u16 == 0;
                     }
                 }
             }
