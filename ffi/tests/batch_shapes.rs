@@ -402,7 +402,7 @@ update_shapes!(ell24_add, ell_fresh(24), sketch_ell_add_batch, sketch_ell_add_pa
 #[test]
 fn ell_hash_batch_equals_single_adds() {
     let keys = KeySet::new(N);
-    let hashes: Vec<u64> = keys.ints.iter().map(|&k| unsafe { sketch_hash_u64(k, 7) }).collect();
+    let hashes: Vec<u64> = keys.ints.iter().map(|&k| sketch_hash_u64(k, 7)).collect();
     let (mut a, mut b, mut c) = (ell_fresh(20), ell_fresh(20), ell_fresh(20));
     unsafe {
         assert_eq!(sketch_ell_add_hash_batch(a.ptr(), a.len(), hashes.as_ptr(), N), SKETCH_OK);
@@ -442,7 +442,7 @@ fn fuse_build_shapes() {
         let p = fuse_params(N as u64, bits);
         let (fresh, mut scratch) = fuse_buffers(&p);
         let (mut a, mut b, mut c, mut d) = (fresh.clone(), fresh.clone(), fresh.clone(), fresh.clone());
-        let hashes: Vec<u64> = keys.ints.iter().map(|&k| unsafe { sketch_hash_u64(k, 7) }).collect();
+        let hashes: Vec<u64> = keys.ints.iter().map(|&k| sketch_hash_u64(k, 7)).collect();
         let (w, wl) = (scratch.as_mut_ptr().cast::<c_void>(), scratch.len());
         unsafe {
             assert_eq!(
@@ -680,7 +680,7 @@ query_shapes!(
 fn fuse_hash_batch_equals_single_queries() {
     let keys = KeySet::new(N);
     let img = fuse_filled(&keys);
-    let hashes: Vec<u64> = (0..3 * N as u64).map(|k| unsafe { sketch_hash_u64(k, 7) }).collect();
+    let hashes: Vec<u64> = (0..3 * N as u64).map(|k| sketch_hash_u64(k, 7)).collect();
     let mut batch = vec![false; hashes.len()];
     unsafe {
         assert_eq!(
