@@ -102,8 +102,9 @@
 
 /**
  * Largest number of keys a binary fuse filter can be planned for (2^31).
+ * (A literal: cbindgen copies expressions, and `1 << 31` overflows a C `int`.)
  */
-#define SKETCH_FUSE_MAX_KEYS (1 << 31)
+#define SKETCH_FUSE_MAX_KEYS 2147483648
 
 /**
  * Fuse seeds a build tries before it gives up with `SKETCH_BUILD_FAILED`.

@@ -31,7 +31,8 @@ use sketches_core::hash;
 /// Family id of the binary fuse filter.
 pub const SKETCH_FAMILY_BINARY_FUSE: u16 = 10;
 /// Largest number of keys a binary fuse filter can be planned for (2^31).
-pub const SKETCH_FUSE_MAX_KEYS: u64 = 1 << 31;
+/// (A literal: cbindgen copies expressions, and `1 << 31` overflows a C `int`.)
+pub const SKETCH_FUSE_MAX_KEYS: u64 = 2_147_483_648;
 /// Fuse seeds a build tries before it gives up with `SKETCH_BUILD_FAILED`.
 pub const SKETCH_FUSE_MAX_BUILD_ATTEMPTS: u32 = 100;
 
