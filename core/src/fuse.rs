@@ -255,8 +255,14 @@ impl ImageFamily for FuseImage {
         };
         let attempts = u32::from(byte(OFF_ATTEMPTS)?);
         let stored = field(get_u64(image, OFF_STORED))?;
+        // Structural checks only (every query wraps the image): a power-of-two
+        // segment length, an array below 2^32 entries that the image holds.
+        // That the shape is the one planned for the key count (two
+        // logarithms, about as long as a query) is a body rule of `verify`.
         let ok = byte(OFF_ARITY)? == 3
-            && shape == params.shape()
+            && (2..=MAX_SEGMENT_LOG).contains(&shape.segment_log)
+            && shape.segments >= 1
+            && shape.array_len() <= u64::from(u32::MAX)
             && (1..=MAX_BUILD_ATTEMPTS).contains(&attempts)
             && stored <= params.keys
             && image.len() as u64 == image_len_for(shape, params.fingerprint_bits);
@@ -267,6 +273,9 @@ impl ImageFamily for FuseImage {
     }
 
     fn check_body(_common: &CommonHeader, layout: &FuseLayout, image: &[u8]) -> Result<()> {
+        if layout.shape != layout.params.shape() {
+            return Err(Error::CorruptHeader);
+        }
         let used =
             HEADER_LEN as u64 + layout.shape.array_len() * u64::from(layout.params.fingerprint_bits / 8);
         let used = usize::try_from(used).map_err(|_| Error::CorruptBody)?;
@@ -345,14 +354,17 @@ pub struct Fuse<'a> {
 }
 
 /// Validates the live image at the start of `buf` (8-byte aligned; it may
-/// be longer than the image) and returns a read-only view. O(1).
+/// be longer than the image) and returns a read-only view. O(1), a few
+/// nanoseconds: the header is checked for consistency with the image length
+/// (every position a query computes lies in the array), not for being the
+/// shape planned for its key count ([`verify`] checks that too).
 ///
 /// Errors: [`Error::Misaligned`], [`Error::BufferTooSmall`],
 /// [`Error::BadMagic`], [`Error::UnsupportedVersion`],
 /// [`Error::WrongFamily`], [`Error::UnsupportedHash`],
 /// [`Error::CorruptHeader`]. The body is not checksummed (zero-copy path):
-/// damaged fingerprints give wrong answers (false negatives included), never
-/// a panic or an out-of-bounds read.
+/// damaged fingerprints or shape fields give wrong answers (false negatives
+/// included), never a panic or an out-of-bounds read.
 #[inline]
 pub fn wrap(buf: &[u8]) -> Result<Fuse<'_>> {
     let parts = image::split::<FuseImage>(buf)?;
