@@ -6,8 +6,8 @@
  *   stand            full run (1,000,000 keys)
  *   stand --keys N   another key count (the article's rows assume 1,000,000)
  *
- * Every family has rows: Bloom, split-block, cuckoo, HyperLogLog/UltraLogLog,
- * Count-Min, MinHash, Top-k.
+ * Every family has rows: Bloom, split-block, cuckoo, binary fuse,
+ * HyperLogLog/UltraLogLog/ExaLogLog, Count-Min, MinHash, Top-k.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sketches.h"
@@ -178,6 +178,111 @@ static void throughput(const struct filter_ops *ops, void *f, size_t len, const 
            (double)absent->count / 1e6 / (t5 - t4), sink == 0 ? " (?)" : "");
 }
 
+/* Binary fuse filters (8- and 16-bit fingerprints) built from the n present
+   keys, beside the Bloom filter and the cuckoo filters above. The 8-bit
+   filter is kept for the throughput rows. */
+struct fuse_result {
+    void *image;
+    size_t len;
+    double build_seconds;
+};
+
+static const struct filter_ops fuse_ops = {"Binary fuse 8-bit", NULL, sketch_fuse_contains, NULL,
+                                           sketch_fuse_contains_batch};
+
+static struct fuse_result fuse_rows(const struct keyset *present, const struct keyset *absent, void *bloom,
+                                    size_t bloom_len, uint64_t bloom_bits, size_t bloom_fp, double bloom_query_single,
+                                    const double cuckoo_bits[2], const double cuckoo_fpr[2],
+                                    const double cuckoo_query[2]) {
+    const struct filter_ops bloom_ops = {"Bloom", sketch_bloom_add, sketch_bloom_contains, sketch_bloom_add_batch,
+                                         sketch_bloom_contains_batch};
+    size_t n = present->count;
+    struct fuse_result kept = {NULL, 0, 0};
+    printf("\n%-52s %14s %14s\n", "Binary fuse filter vs Bloom and cuckoo (n keys)", "article", "sketches");
+    double fuse_single = 0, fuse_batch = 0;
+    for (uint32_t bits = 8; bits <= 16; bits += 8) {
+        struct sketch_fuse_params params;
+        check(sketch_fuse_plan_bits(n, bits, &params), "plan");
+        uint64_t bytes, scratch_bytes;
+        check(sketch_fuse_size(&params, &bytes), "size");
+        check(sketch_fuse_scratch_size(&params, &scratch_bytes), "size");
+        void *f = alloc_aligned(bytes), *scratch = malloc((size_t)scratch_bytes);
+        size_t len = (size_t)bytes;
+        if (scratch == NULL) exit(1);
+        double t0 = now_seconds();
+        check(sketch_fuse_build_batch(f, len, &params, 0, present->keys, n, scratch, (size_t)scratch_bytes), "build");
+        double t1 = now_seconds();
+        free(scratch);
+        struct sketch_fuse_stats st;
+        check(sketch_fuse_get_stats(f, len, &st), "stats");
+        size_t fp = count_hits(&fuse_ops, f, len, absent);
+        double t2 = now_seconds();
+        size_t single_fp = 0;
+        for (size_t i = 0; i < n; i++) {
+            bool b = false;
+            check(sketch_fuse_contains(f, len, absent->keys[i].ptr, absent->keys[i].len, &b), "contains");
+            single_fp += b;
+        }
+        double t3 = now_seconds();
+        size_t tp = count_hits(&fuse_ops, f, len, present);
+        char label[80];
+        snprintf(label, sizeof label, "  fuse, %u-bit fingerprints (built once, no adds)", bits);
+        printf("%-52s %14s %11.0f KB\n", label, "-", (double)bytes / 1024.0);
+        snprintf(label, sizeof label, "    fuse %u-bit: bits per key", bits);
+        printf("%-52s %14s %14.2f\n", label, "-", st.bits_per_key);
+        snprintf(label, sizeof label, "    fuse %u-bit: measured FPR (2^-%u = %.4f%%)", bits, bits, 100.0 * st.fpr);
+        printf("%-52s %14s %13.4f%%\n", label, "-", 100.0 * (double)fp / (double)n);
+        snprintf(label, sizeof label, "    fuse %u-bit: false negatives", bits);
+        printf("%-52s %14s %14zu\n", label, "0", n - tp);
+        snprintf(label, sizeof label, "    fuse %u-bit: build of n keys (one batch call)", bits);
+        printf("%-52s %14s %11.0f ms\n", label, "-", 1000.0 * (t1 - t0));
+        if (single_fp != fp) printf("    (single and batch queries disagree!)\n");
+        if (bits == 8) {
+            fuse_single = (double)n / (t3 - t2);
+            fuse_batch = (double)n / (t2 - t1);
+            kept.image = f;
+            kept.len = len;
+            kept.build_seconds = t1 - t0;
+        } else {
+            free(f);
+        }
+    }
+    double t0 = now_seconds();
+    size_t bloom_hits = count_hits(&bloom_ops, bloom, bloom_len, absent);
+    double bloom_batch = (double)n / (now_seconds() - t0);
+    printf("%-52s %14s %14.2f\n", "  bits per key: Bloom at 1%", "9.59", (double)bloom_bits / (double)n);
+    printf("%-52s %14s %14.2f\n", "  bits per key: cuckoo 8-bit / 12-bit", "-", cuckoo_bits[0]);
+    printf("%-52s %14s %14.2f\n", "", "", cuckoo_bits[1]);
+    printf("%-52s %14s %13.2f%%\n", "  measured FPR: Bloom / cuckoo 8-bit / 12-bit", "-", 100.0 * (double)bloom_fp / (double)n);
+    printf("%-52s %14s %13.2f%%\n", "", "", cuckoo_fpr[0]);
+    printf("%-52s %14s %13.2f%%\n", "", "", cuckoo_fpr[1]);
+    printf("%-52s %14s %13.2fx\n", "  query speed, fuse 8-bit / Bloom (single calls)", "-", fuse_single / bloom_query_single);
+    printf("%-52s %14s %13.2fx\n", "  query speed, fuse 8-bit / Bloom (batch calls)", "-", fuse_batch / bloom_batch);
+    printf("%-52s %14s %13.2fx\n", "  query speed, fuse 8-bit / cuckoo 8-bit (single)", "-", fuse_single / cuckoo_query[0]);
+    if (bloom_hits == 0) printf("    (no Bloom false positive at all?)\n");
+    return kept;
+}
+
+/* Build and query rates of the kept 8-bit binary fuse filter. */
+static void fuse_throughput(const struct fuse_result *f, const struct keyset *present, const struct keyset *absent) {
+    double t0 = now_seconds();
+    size_t sink = 0;
+    for (size_t i = 0; i < present->count; i++) {
+        bool b = false;
+        check(sketch_fuse_contains(f->image, f->len, present->keys[i].ptr, present->keys[i].len, &b), "contains");
+        sink += b;
+    }
+    double t1 = now_seconds();
+    sink += count_hits(&fuse_ops, f->image, f->len, present);
+    double t2 = now_seconds();
+    sink += count_hits(&fuse_ops, f->image, f->len, absent);
+    double t3 = now_seconds();
+    double m = (double)present->count / 1e6;
+    printf("  %-18s build %6.1f Mkeys/s (one batch)   | contains %6.1f single, %6.1f batch, %6.1f batch absent%s\n",
+           fuse_ops.name, m / f->build_seconds, m / (t1 - t0), m / (t2 - t1), (double)absent->count / 1e6 / (t3 - t2),
+           sink == 0 ? " (?)" : "");
+}
+
 /* Adds keys "<prefix>-<i>" for i in [from, to) to a cardinality sketch,
    hashing in the calls, 4096 keys per batch call. */
 typedef sketch_status (*card_batch_fn)(void *, size_t, const struct sketch_slice *, size_t);
@@ -203,31 +308,46 @@ static sketch_status bloom_add_keys(void *f, size_t len, const struct sketch_sli
 
 static double rel_error(double estimate, double truth) { return 100.0 * (estimate - truth) / truth; }
 
-/* HyperLogLog (p = 14) and UltraLogLog (p = 13, half the article's memory)
+static sketch_status ell_add_keys(void *e, size_t len, const struct sketch_slice *keys, size_t count) {
+    return sketch_ell_add_batch(e, len, keys, count);
+}
+
+/* HyperLogLog (p = 14), UltraLogLog (p = 13, half the article's memory) and
+   ExaLogLog (t = 2, d = 20, p = 11: 28-bit registers, less memory still)
    beside the article's HLL rows. */
 static void cardinality_rows(size_t n, size_t exact_bytes, void *bloom, size_t bloom_len) {
-    uint64_t hll_bytes, ull_bytes, hll12_bytes;
+    uint64_t hll_bytes, ull_bytes, hll12_bytes, ell_bytes;
+    const struct sketch_ell_params ell_params = {2, 20, 11, 0};
     check(sketch_hll_size(14, &hll_bytes), "size");
     check(sketch_ull_size(13, &ull_bytes), "size");
     check(sketch_hll_size(12, &hll12_bytes), "size");
-    size_t hl = (size_t)hll_bytes, ul = (size_t)ull_bytes;
+    check(sketch_ell_size(&ell_params, &ell_bytes), "size");
+    size_t hl = (size_t)hll_bytes, ul = (size_t)ull_bytes, el = (size_t)ell_bytes;
     void *hll = alloc_aligned(hll_bytes), *half_a = alloc_aligned(hll_bytes), *half_b = alloc_aligned(hll_bytes);
     void *ull = alloc_aligned(ull_bytes), *ull_a = alloc_aligned(ull_bytes), *ull_b = alloc_aligned(ull_bytes);
-    double est, uest;
+    void *ell = alloc_aligned(ell_bytes), *ell_a = alloc_aligned(ell_bytes), *ell_b = alloc_aligned(ell_bytes);
+    double est, uest, eest;
 
-    printf("\n%-52s %14s %14s\n", "HyperLogLog p=14 / UltraLogLog p=13", "article", "sketches");
+    printf("\n%-52s %14s %14s\n", "HyperLogLog p=14 / UltraLogLog p=13 / ExaLogLog p=11", "article", "sketches");
     check(sketch_hll_init(hll, hl, 14, 0), "init");
     check(sketch_ull_init(ull, ul, 13, 0), "init");
+    check(sketch_ell_init(ell, el, &ell_params, 0), "init");
     double t0 = now_seconds();
     add_range(sketch_hll_add_batch, hll, hl, "present", 0, n);
     double t1 = now_seconds();
     add_range(sketch_ull_add_batch, ull, ul, "present", 0, n);
+    double t1u = now_seconds();
+    add_range(ell_add_keys, ell, el, "present", 0, n);
+    double t1e = now_seconds();
     check(sketch_hll_estimate(hll, hl, &est), "estimate");
     check(sketch_ull_estimate(ull, ul, &uest), "estimate");
-    double hll_reg, ull_reg, ull_ml;
+    check(sketch_ell_estimate(ell, el, &eest), "estimate");
+    double hll_reg, ull_reg, ull_ml, ell_ml;
     check(sketch_hll_register_estimate(hll, hl, &hll_reg), "estimate");
     check(sketch_ull_register_estimate(ull, ul, &ull_reg), "estimate");
     check(sketch_ull_ml_estimate(ull, ul, &ull_ml), "estimate");
+    check(sketch_ell_ml_estimate(ell, el, &ell_ml), "estimate");
+    double ull_add_rate = (double)n / (t1u - t1), ell_add_rate = (double)n / (t1e - t1u);
     double hll_add_rate = (double)n / (t1 - t0);
     check(sketch_bloom_clear(bloom, bloom_len), "clear");
     double t2 = now_seconds();
@@ -241,20 +361,30 @@ static void cardinality_rows(size_t n, size_t exact_bytes, void *bloom, size_t b
     printf("%-52s %14s %+13.3f%%\n", "  ULL error at n distinct (martingale estimate)", "-", rel_error(uest, (double)n));
     printf("%-52s %14s %+13.3f%%\n", "  ... from the registers (what merges report)", "-", rel_error(ull_reg, (double)n));
     printf("%-52s %14s %+13.3f%%\n", "  ... from the registers, maximum likelihood", "-", rel_error(ull_ml, (double)n));
+    printf("%-52s %14s %11.1f KB\n", "  ELL memory (t=2, d=20: 7,168 register bytes)", "-", (double)ell_bytes / 1024.0);
+    printf("%-52s %14s %+13.3f%%\n", "  ELL error at n distinct (martingale estimate)", "-", rel_error(eest, (double)n));
+    printf("%-52s %14s %+13.3f%%\n", "  ELL ... from the registers (maximum likelihood)", "-", rel_error(ell_ml, (double)n));
     printf("%-52s %14s %13.3f%%\n", "  expected std. error, martingale: HLL p=14 / ULL p=13", "~1%", 83.3 / 128.0);
     printf("%-52s %14s %13.3f%%\n", "", "", 100.0 * 0.658 / sqrt(8192.0));
+    printf("%-52s %14s %13.3f%%\n", "  ... ELL p=11", "", 100.0 * 0.3177 / sqrt(2048.0));
     printf("%-52s %14s %13.3f%%\n", "  ... from the registers: HLL p=14 / ULL p=13", "", 104.0 / 128.0);
     printf("%-52s %14s %13.3f%%\n", "", "", 100.0 * sqrt(0.6118931496978426 / 8192.0));
+    printf("%-52s %14s %13.3f%%\n", "  ... ELL p=11 (maximum likelihood)", "", 100.0 * 0.3622 / sqrt(2048.0));
 
     /* ten times more distinct keys: same memory */
     size_t big = 10 * n;
     add_range(sketch_hll_add_batch, hll, hl, "present", n, big);
     add_range(sketch_ull_add_batch, ull, ul, "present", n, big);
+    add_range(ell_add_keys, ell, el, "present", n, big);
     check(sketch_hll_estimate(hll, hl, &est), "estimate");
     check(sketch_ull_estimate(ull, ul, &uest), "estimate");
+    check(sketch_ell_estimate(ell, el, &eest), "estimate");
+    check(sketch_ell_ml_estimate(ell, el, &ell_ml), "estimate");
     printf("%-52s %14s %11.0f KB\n", "  HLL memory at 10 n distinct", "16 KB", (double)hll_bytes / 1024.0);
     printf("%-52s %14s %+13.3f%%\n", "  HLL error at 10 n distinct", n == 1000000 ? "-0.858%" : "-", rel_error(est, (double)big));
     printf("%-52s %14s %+13.3f%%\n", "  ULL error at 10 n distinct", "-", rel_error(uest, (double)big));
+    printf("%-52s %14s %+13.3f%%\n", "  ELL error at 10 n distinct (martingale estimate)", "-", rel_error(eest, (double)big));
+    printf("%-52s %14s %+13.3f%%\n", "  ELL ... at 10 n, maximum likelihood", "-", rel_error(ell_ml, (double)big));
 
     /* merge of two halves */
     size_t half = n / 2;
@@ -266,17 +396,29 @@ static void cardinality_rows(size_t n, size_t exact_bytes, void *bloom, size_t b
     add_range(sketch_hll_add_batch, half_b, hl, "present", half, n);
     add_range(sketch_ull_add_batch, ull_a, ul, "present", 0, half);
     add_range(sketch_ull_add_batch, ull_b, ul, "present", half, n);
+    check(sketch_ell_init(ell_a, el, &ell_params, 0), "init");
+    check(sketch_ell_init(ell_b, el, &ell_params, 0), "init");
+    add_range(ell_add_keys, ell_a, el, "present", 0, half);
+    add_range(ell_add_keys, ell_b, el, "present", half, n);
     check(sketch_hll_merge(half_a, hl, half_b, hl), "merge");
     check(sketch_ull_merge(ull_a, ul, ull_b, ul), "merge");
+    check(sketch_ell_merge(ell_a, el, ell_b, el), "merge");
     check(sketch_hll_estimate(half_a, hl, &est), "estimate");
     check(sketch_ull_estimate(ull_a, ul, &uest), "estimate");
+    check(sketch_ell_estimate(ell_a, el, &eest), "estimate");
     printf("%-52s %14s %+13.3f%%\n", "  HLL merge of two n/2 halves: error", n == 1000000 ? "+0.239%" : "-", rel_error(est, (double)n));
     printf("%-52s %14s %+13.3f%%\n", "  ULL merge of two n/2 halves: error", "-", rel_error(uest, (double)n));
+    printf("%-52s %14s %+13.3f%%\n", "  ELL merge of two n/2 halves: error", "-", rel_error(eest, (double)n));
+
     /* the merged sketch equals the directly built one */
     check(sketch_hll_init(hll, hl, 14, 0), "init");
     add_range(sketch_hll_add_batch, hll, hl, "present", 0, n);
     printf("%-52s %14s %14s\n", "  merged registers == registers of one sketch", "-",
            memcmp((char *)hll + 384, (char *)half_a + 384, hl - 384) == 0 ? "yes" : "NO");
+    check(sketch_ell_init(ell, el, &ell_params, 0), "init");
+    add_range(ell_add_keys, ell, el, "present", 0, n);
+    printf("%-52s %14s %14s\n", "  ... and for ELL", "-",
+           memcmp((char *)ell + 128, (char *)ell_a + 128, el - 128) == 0 ? "yes" : "NO");
 
     /* small counts are exact; precisions fold down */
     void *small = alloc_aligned(hll12_bytes);
@@ -291,6 +433,10 @@ static void cardinality_rows(size_t n, size_t exact_bytes, void *bloom, size_t b
     check(sketch_hll_estimate(small, (size_t)hll12_bytes, &est), "estimate");
     printf("%-52s %14s %+13.3f%%\n", "  merged HLL p=14 folded to p=12: error", "-", rel_error(est, (double)n));
     printf("%-52s %14s %13.2fx\n", "  add speed, HLL / Bloom (batch calls)", "fastest", hll_add_rate / bloom_add_rate);
+    printf("%-52s %14s %13.2fx\n", "  add speed, ELL / ULL (batch calls)", "-", ell_add_rate / ull_add_rate);
+    free(ell);
+    free(ell_a);
+    free(ell_b);
     free(small);
     free(hll);
     free(half_a);
@@ -547,7 +693,7 @@ int main(int argc, char **argv) {
     check(sketch_cuckoo_plan(n, target, &cp12), "plan");
     const struct sketch_cuckoo_params *configs[2] = {&cp8, &cp12};
     const char *names[2] = {"  cuckoo, 8-bit fingerprints (the article's kind)", "  cuckoo planned for 1% (12-bit fingerprints)"};
-    double cuckoo_add_rate[2], cuckoo_query_rate[2];
+    double cuckoo_add_rate[2], cuckoo_query_rate[2], cuckoo_bits_per_key[2], cuckoo_fpr[2];
     for (int c = 0; c < 2; c++) {
         uint64_t cb;
         check(sketch_cuckoo_size(configs[c], &cb), "size");
@@ -568,12 +714,15 @@ int main(int argc, char **argv) {
         double t2 = now_seconds();
         cuckoo_add_rate[c] = (double)n / (t1 - t0);
         cuckoo_query_rate[c] = (double)n / (t2 - t1);
+        cuckoo_bits_per_key[c] = (double)configs[c]->buckets * 4 * configs[c]->fingerprint_bits / (double)n;
+        cuckoo_fpr[c] = 100.0 * (double)cfp / (double)n;
         printf("%-52s %14s %11.0f KB\n", names[c], c == 0 ? "1024 KB" : "-", (double)cb / 1024.0);
         printf("%-52s %14s %13.2f%%\n", "    measured FPR on absent keys", "-", 100.0 * (double)cfp / (double)n);
         printf("%-52s %14s %14zu\n", "    inserts that reported full", "-", failed);
         free(cf);
     }
     printf("%-52s %14s %11.0f KB\n", "  Bloom at 1% (as above)", "1170 KB", (double)bloom_bytes / 1024.0);
+    double bloom_query_single = 0;
     {
         check(sketch_bloom_clear(bloom, (size_t)bloom_bytes), "clear");
         double t0 = now_seconds();
@@ -587,6 +736,7 @@ int main(int argc, char **argv) {
         }
         double t2 = now_seconds();
         double bloom_add = (double)n / (t1 - t0), bloom_query = (double)n / (t2 - t1);
+        bloom_query_single = bloom_query;
         printf("%-52s %14s %13.2fx\n", "  insert speed, cuckoo 8-bit / Bloom (single calls)", "1.86x",
                cuckoo_add_rate[0] / bloom_add);
         printf("%-52s %14s %13.2fx\n", "  query speed, cuckoo 8-bit / Bloom (single calls)", "2.17x",
@@ -597,30 +747,36 @@ int main(int argc, char **argv) {
                cuckoo_query_rate[1] / bloom_query);
     }
 
-    /* 6. Cardinality: HyperLogLog and UltraLogLog. */
+    /* 6. Binary fuse filter beside Bloom and cuckoo: static, built once. */
+    struct fuse_result fuse8 = fuse_rows(&present, &absent, bloom, (size_t)bloom_bytes, bp.bits, fp, bloom_query_single,
+                                         cuckoo_bits_per_key, cuckoo_fpr, cuckoo_query_rate);
+
+    /* 7. Cardinality: HyperLogLog, UltraLogLog and ExaLogLog. */
     cardinality_rows(n, exact, bloom, (size_t)bloom_bytes);
 
-    /* 7. Count-Min. */
+    /* 8. Count-Min. */
     countmin_rows();
 
-    /* 8. MinHash. */
+    /* 9. MinHash. */
     minhash_rows(n);
 
-    /* 9. Top-k. */
+    /* 10. Top-k. */
     topk_rows(n);
 
-    /* 10. Throughput (fresh filters, keys hashed inside the calls). */
+    /* 11. Throughput (fresh filters, keys hashed inside the calls). */
     printf("\nThroughput, one thread, through the C ABI (hashing included):\n");
     check(sketch_bloom_clear(bloom, (size_t)bloom_bytes), "clear");
     throughput(&bloom_ops, bloom, (size_t)bloom_bytes, &present, &absent);
     check(sketch_sbbf_clear(sbbf, (size_t)sbbf_bytes), "clear");
     throughput(&sbbf_ops, sbbf, (size_t)sbbf_bytes, &present, &absent);
+    fuse_throughput(&fuse8, &present, &absent);
     printf("  (absolute figures vary between machines and runs; the article's Go stand reported\n"
            "   only ratios between structures, so none are printed beside these)\n");
 
     free(bloom);
     free(under);
     free(sbbf);
+    free(fuse8.image);
     free_keys(&present);
     free_keys(&absent);
     return 0;

@@ -33,6 +33,7 @@ selector() {
     case "$1" in
         bloom_*) echo 0 ;; sbbf_*) echo 1 ;; counting_*) echo 2 ;; cuckoo_*) echo 3 ;;
         hll_*) echo 4 ;; ull_*) echo 5 ;; countmin_*) echo 6 ;; topk_*) echo 7 ;; minhash_*) echo 8 ;;
+        fuse*) echo 9 ;; ell_*) echo 10 ;;
         *) echo "unknown golden image $1" >&2; exit 1 ;;
     esac
 }
@@ -43,7 +44,7 @@ for img in ../tests/golden/*.img; do
     { printf "\\$(printf '%03o' "$((family + 128))")"; cat "$img"; } > "$seeds/resealed-$name"
 done
 # ops seeds: every family, a mid-size parameter, operations cut from a golden image.
-for family in 0 1 2 3 4 5 6 7 8; do
+for family in 0 1 2 3 4 5 6 7 8 9 10; do
     { printf "\\$(printf '%03o' "$family")\\040"; head -c 600 ../tests/golden/countmin_v1.img | tail -c 400; } \
         > "target/ops-seeds/family-$family"
 done

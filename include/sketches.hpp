@@ -17,6 +17,8 @@
  *   Count-Min     countmin_sketch    countmin_view              countmin_const_view
  *   Top-k         topk_sketch        topk_view                  topk_const_view
  *   MinHash       minhash_sketch     minhash_view               minhash_const_view
+ *   binary fuse   fuse_filter        fuse_view                  fuse_const_view
+ *   ExaLogLog     ell_sketch         ell_view                   ell_const_view
  *
  * The three are one template (basic_bloom<Storage>, ...) over a storage:
  * the owning type holds one buffer aligned to SKETCH_IMAGE_ALIGN (freed by
@@ -125,6 +127,7 @@ enum class [[nodiscard]] status : std::int32_t {
     corrupt_body = SKETCH_CORRUPT_BODY,
     compact_image = SKETCH_COMPACT_IMAGE,
     key_too_long = SKETCH_KEY_TOO_LONG,
+    build_failed = SKETCH_BUILD_FAILED,
     /// Wrapper only: an aligned buffer or batch scratch could not be allocated.
     out_of_memory = -1,
 };
@@ -179,6 +182,10 @@ using topk_estimate = sketch_topk_key_estimate;
 /// A listed Top-k key whose bytes point into the sketch's buffer.
 using topk_item = sketch_topk_item;
 using minhash_stats = sketch_minhash_stats;
+using fuse_params = sketch_fuse_params;
+using fuse_stats = sketch_fuse_stats;
+using ell_params = sketch_ell_params;
+using ell_stats = sketch_ell_stats;
 using image_info = sketch_image_info;
 
 /// A listed Top-k key with its bytes copied out.
@@ -595,6 +602,8 @@ template <class Owned, class Init>
 
 /// What every family's C API has in common (a family's Api lists its functions).
 struct image_hooks {
+    /// False for a family without a clear/reset call (the static binary fuse filter).
+    static constexpr bool has_clear = true;
     /// Bytes export writes at most (the image length for every family but HLL).
     static result<std::size_t> export_size(const void *, std::size_t len) noexcept { return {sketches::status::ok, len}; }
     /// Live bytes an import of `src` needs, once verified (its length for
@@ -616,6 +625,8 @@ class sketch_base {
 
     static constexpr bool is_owning = Storage::is_owning;
     static constexpr bool is_mutable = Storage::is_mutable;
+    /// True when the family has clear() (every family but the binary fuse filter).
+    static constexpr bool has_clear = Api::has_clear;
 
     /// An owning object without a buffer (also what a move leaves behind),
     /// or a null view. Every call on it reports status::buffer_too_small
@@ -661,7 +672,10 @@ class sketch_base {
         return r;
     }
     /// Empties the sketch; parameters and seed stay.
-    sketches::status try_clear() noexcept { return st(Api::clear(mdata(), size())); }
+    template <class A = Api, std::enable_if_t<A::has_clear, int> = 0>
+    sketches::status try_clear() noexcept {
+        return st(A::clear(mdata(), size()));
+    }
     /// Exports (copy + checksum) into `out`; the value is the byte count.
     result<std::size_t> try_export_to(void *out, std::size_t out_len) const noexcept {
         result<std::size_t> r;
@@ -721,7 +735,10 @@ class sketch_base {
 
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] stats_type stats() const { return value(try_stats()); }
-    void clear() { check(try_clear()); }
+    template <class A = Api, std::enable_if_t<A::has_clear, int> = 0>
+    void clear() {
+        check(try_clear());
+    }
     std::size_t export_to(void *out, std::size_t out_len) const { return value(try_export_to(out, out_len)); }
     [[nodiscard]] std::vector<std::uint8_t> to_bytes() const { return value(try_to_bytes()); }
     [[nodiscard]] owned_type clone() const { return value(try_clone()); }
@@ -1054,6 +1071,10 @@ template <class Storage>
 class basic_topk;
 template <class Storage>
 class basic_minhash;
+template <class Storage>
+class basic_fuse;
+template <class Storage>
+class basic_ell;
 
 namespace detail {
 #define SKETCHES_DETAIL_API(NAME, PREFIX, STATS, CLEAR)                                                        \
@@ -1073,11 +1094,23 @@ SKETCHES_DETAIL_API(ull_api, sketch_ull, sketch_ull_stats, reset)
 SKETCHES_DETAIL_API(countmin_api, sketch_countmin, sketch_countmin_stats, clear)
 SKETCHES_DETAIL_API(topk_api, sketch_topk, sketch_topk_stats, clear)
 SKETCHES_DETAIL_API(minhash_api, sketch_minhash, sketch_minhash_stats, clear)
+SKETCHES_DETAIL_API(ell_api, sketch_ell, sketch_ell_stats, reset)
 #undef SKETCHES_DETAIL_API
+
+/* The binary fuse filter is static: built once, no clear. */
+struct fuse_api : image_hooks {
+    static constexpr bool has_clear = false;
+    using stats = sketch_fuse_stats;
+    static constexpr auto get_stats = &sketch_fuse_get_stats;
+    static constexpr auto export_ = &sketch_fuse_export;
+    static constexpr auto import_ = &sketch_fuse_import;
+    static constexpr auto verify = &sketch_fuse_verify;
+};
 
 /* HyperLogLog exports small-mode sketches compactly, so its export and
    import sizes differ from the live length. */
 struct hll_api {
+    static constexpr bool has_clear = true;
     using stats = sketch_hll_stats;
     static constexpr auto get_stats = &sketch_hll_get_stats;
     static constexpr auto clear = &sketch_hll_reset;
@@ -2160,6 +2193,307 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
 using minhash_sketch = basic_minhash<detail::owned_storage>;
 using minhash_view = basic_minhash<detail::ref_storage<true>>;
 using minhash_const_view = basic_minhash<detail::ref_storage<false>>;
+
+/* ---------------- Binary fuse filter ---------------- */
+
+/// Static binary fuse filter (sketch_fuse_*): built once from a set of keys,
+/// then only queried; about 9 bits per key at a false-positive rate of 2^-8
+/// (8-bit fingerprints) or 18 at 2^-16 (16-bit), never a false negative.
+/// There is no add and no clear: a different set needs a new build. Factories:
+/// plan(keys, fpr), plan_bits(keys, 8 | 16), image_size, scratch_size;
+/// build(keys, fpr | params [, seed]) from any key container (strings,
+/// integers, packed_view), build_hashes(hashes, fpr | params [, seed]) from
+/// sketches::hash values with the same seed, build_into(buf, len, scratch,
+/// scratch_len, keys, params [, seed]) into caller memory (no allocation).
+/// contains (and batches). Shared by every family: stats, to_bytes /
+/// export_to, from_bytes / import_size / verify, clone, data / size / bytes,
+/// view / const_view; every operation also has a try_ form.
+template <class Storage>
+class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Storage> {
+    using base = detail::sketch_base<basic_fuse, detail::fuse_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+    using params_type = fuse_params;
+
+    /// 8-bit fingerprints when fpr >= 2^-8, else 16-bit.
+    static result<fuse_params> try_plan(std::uint64_t keys, double fpr) noexcept {
+        result<fuse_params> r;
+        r.status = detail::st(sketch_fuse_plan(keys, fpr, &r.value));
+        return r;
+    }
+    static result<fuse_params> try_plan_bits(std::uint64_t keys, std::uint32_t fingerprint_bits) noexcept {
+        result<fuse_params> r;
+        r.status = detail::st(sketch_fuse_plan_bits(keys, fingerprint_bits, &r.value));
+        return r;
+    }
+    static result<std::uint64_t> try_image_size(const fuse_params &params) noexcept {
+        result<std::uint64_t> r;
+        r.status = detail::st(sketch_fuse_size(&params, &r.value));
+        return r;
+    }
+    /// Bytes of scratch a build needs (about 32 per planned key; any alignment).
+    static result<std::uint64_t> try_scratch_size(const fuse_params &params) noexcept {
+        result<std::uint64_t> r;
+        r.status = detail::st(sketch_fuse_scratch_size(&params, &r.value));
+        return r;
+    }
+
+    /// Builds a filter of `keys` into caller memory (`buf`: 8-byte aligned,
+    /// image_size bytes; `scratch`: scratch_size bytes, free after the call).
+    /// `buf` is written only on success.
+    template <class Keys, detail::if_keys<Keys> = 0>
+    static result<view_type> try_build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
+                                            const Keys &keys, const fuse_params &params,
+                                            std::uint64_t seed = 0) noexcept {
+        std::size_t n = detail::key_count(keys);
+        return built(buf, len, detail::with_keys(
+                                   keys, n,
+                                   [&](const sketch_slice *k, std::size_t c) {
+                                       return sketch_fuse_build_batch(buf, len, &params, seed, k, c, scratch,
+                                                                      scratch_len);
+                                   },
+                                   [&](const std::uint64_t *k, std::size_t c) {
+                                       return sketch_fuse_build_u64_batch(buf, len, &params, seed, k, c, scratch,
+                                                                          scratch_len);
+                                   }));
+    }
+    static result<view_type> try_build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
+                                            const packed_view &keys, const fuse_params &params,
+                                            std::uint64_t seed = 0) noexcept {
+        return built(buf, len,
+                     detail::st(sketch_fuse_build_packed(buf, len, &params, seed, keys.data, keys.data_len,
+                                                         keys.offsets, keys.count, scratch, scratch_len)));
+    }
+    /// The same from precomputed hashes (sketches::hash(key, seed)).
+    static result<view_type> try_build_hashes_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
+                                                   array_view<const std::uint64_t> hashes, const fuse_params &params,
+                                                   std::uint64_t seed = 0) noexcept {
+        return built(buf, len,
+                     detail::st(sketch_fuse_build_hash_batch(buf, len, &params, seed, hashes.data(), hashes.size(),
+                                                             scratch, scratch_len)));
+    }
+
+    /// Builds an owning filter of `keys` (scratch allocated for the call).
+    template <class Keys, detail::if_keys<Keys> = 0>
+    static result<owned_type> try_build(const Keys &keys, const fuse_params &params, std::uint64_t seed = 0) noexcept {
+        return build_owned(params, [&](void *buf, std::size_t len, void *w, std::size_t wl) {
+            return try_build_into(buf, len, w, wl, keys, params, seed).status;
+        });
+    }
+    /// Plans for the keys' count at `fpr`, then builds.
+    template <class Keys, detail::if_keys<Keys> = 0>
+    static result<owned_type> try_build(const Keys &keys, double fpr, std::uint64_t seed = 0) noexcept {
+        result<fuse_params> p = try_plan(detail::key_count(keys), fpr);
+        if (!p.ok()) return result<owned_type>{p.status, {}};
+        return try_build(keys, p.value, seed);
+    }
+    static result<owned_type> try_build(const packed_view &keys, const fuse_params &params,
+                                        std::uint64_t seed = 0) noexcept {
+        return build_owned(params, [&](void *buf, std::size_t len, void *w, std::size_t wl) {
+            return try_build_into(buf, len, w, wl, keys, params, seed).status;
+        });
+    }
+    static result<owned_type> try_build(const packed_view &keys, double fpr, std::uint64_t seed = 0) noexcept {
+        result<fuse_params> p = try_plan(keys.count, fpr);
+        if (!p.ok()) return result<owned_type>{p.status, {}};
+        return try_build(keys, p.value, seed);
+    }
+    static result<owned_type> try_build_hashes(array_view<const std::uint64_t> hashes, const fuse_params &params,
+                                               std::uint64_t seed = 0) noexcept {
+        return build_owned(params, [&](void *buf, std::size_t len, void *w, std::size_t wl) {
+            return try_build_hashes_into(buf, len, w, wl, hashes, params, seed).status;
+        });
+    }
+    static result<owned_type> try_build_hashes(array_view<const std::uint64_t> hashes, double fpr,
+                                               std::uint64_t seed = 0) noexcept {
+        result<fuse_params> p = try_plan(hashes.size(), fpr);
+        if (!p.ok()) return result<owned_type>{p.status, {}};
+        return try_build_hashes(hashes, p.value, seed);
+    }
+
+    SKETCHES_DETAIL_CONTAINS_OPS(sketch_fuse)
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static fuse_params plan(std::uint64_t keys, double fpr) { return detail::value(try_plan(keys, fpr)); }
+    [[nodiscard]] static fuse_params plan_bits(std::uint64_t keys, std::uint32_t fingerprint_bits) {
+        return detail::value(try_plan_bits(keys, fingerprint_bits));
+    }
+    [[nodiscard]] static std::uint64_t image_size(const fuse_params &params) {
+        return detail::value(try_image_size(params));
+    }
+    [[nodiscard]] static std::uint64_t scratch_size(const fuse_params &params) {
+        return detail::value(try_scratch_size(params));
+    }
+    template <class Keys, detail::if_keys<Keys> = 0>
+    [[nodiscard]] static owned_type build(const Keys &keys, const fuse_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_build(keys, params, seed));
+    }
+    template <class Keys, detail::if_keys<Keys> = 0>
+    [[nodiscard]] static owned_type build(const Keys &keys, double fpr, std::uint64_t seed = 0) {
+        return detail::value(try_build(keys, fpr, seed));
+    }
+    [[nodiscard]] static owned_type build(const packed_view &keys, const fuse_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_build(keys, params, seed));
+    }
+    [[nodiscard]] static owned_type build(const packed_view &keys, double fpr, std::uint64_t seed = 0) {
+        return detail::value(try_build(keys, fpr, seed));
+    }
+    [[nodiscard]] static owned_type build_hashes(array_view<const std::uint64_t> hashes, const fuse_params &params,
+                                                 std::uint64_t seed = 0) {
+        return detail::value(try_build_hashes(hashes, params, seed));
+    }
+    [[nodiscard]] static owned_type build_hashes(array_view<const std::uint64_t> hashes, double fpr,
+                                                 std::uint64_t seed = 0) {
+        return detail::value(try_build_hashes(hashes, fpr, seed));
+    }
+    template <class Keys, detail::if_keys<Keys> = 0>
+    static view_type build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len, const Keys &keys,
+                                const fuse_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
+    }
+    static view_type build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
+                                const packed_view &keys, const fuse_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
+    }
+    static view_type build_hashes_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
+                                       array_view<const std::uint64_t> hashes, const fuse_params &params,
+                                       std::uint64_t seed = 0) {
+        return detail::value(try_build_hashes_into(buf, len, scratch, scratch_len, hashes, params, seed));
+    }
+    SKETCHES_DETAIL_CONTAINS_THROWING
+#endif
+
+  private:
+    static result<view_type> built(void *buf, std::size_t len, status s) noexcept {
+        result<view_type> r;
+        r.status = s;
+        if (r.ok()) r.value = view_type(buf, len);
+        return r;
+    }
+    /// Allocates the image and the scratch, then runs `build(buf, len, scratch, scratch_len)`.
+    template <class Build>
+    static result<owned_type> build_owned(const fuse_params &params, Build &&build) noexcept {
+        result<std::uint64_t> work = try_scratch_size(params);
+        if (!work.ok()) return result<owned_type>{work.status, {}};
+        detail::owned_storage scratch;
+        status s = detail::owned_storage::allocate(work.value, scratch);
+        if (s != status::ok) return result<owned_type>{s, {}};
+        return detail::create_owned<owned_type>(try_image_size(params), [&](void *buf, std::size_t len) {
+            return static_cast<sketch_status>(build(buf, len, scratch.data(), scratch.size()));
+        });
+    }
+};
+using fuse_filter = basic_fuse<detail::owned_storage>;
+using fuse_view = basic_fuse<detail::ref_storage<true>>;
+using fuse_const_view = basic_fuse<detail::ref_storage<false>>;
+
+/* ---------------- ExaLogLog ---------------- */
+
+/// ExaLogLog (sketch_ell_*): t = 2 with d = 20 (28-bit registers) or d = 24
+/// (32-bit), precision 2..24; martingale estimate while unmerged,
+/// maximum likelihood from the registers; exact merge and reduction to a
+/// lower precision or d. make_params(p [, d]), plan(relative_error [, d]),
+/// image_size(params), create(params [, seed]), init(buf, len, params [, seed]);
+/// add -> changed, add_hash, add_batch, add_hash_batch; estimate,
+/// ml_estimate, martingale_estimate (NaN after a merge), merge,
+/// downsize(params), downsize_into(params, buf, len). clear() is the C reset.
+/// Shared by every family: stats, clear, to_bytes / export_to, from_bytes /
+/// import_size / verify, clone, data / size / bytes, view / const_view;
+/// every operation also has a try_ form.
+template <class Storage>
+class basic_ell : public detail::sketch_base<basic_ell, detail::ell_api, Storage> {
+    using base = detail::sketch_base<basic_ell, detail::ell_api, Storage>;
+
+  public:
+    SKETCHES_DETAIL_FAMILY_TYPES
+    using params_type = ell_params;
+
+    /// The parameters {t = 2, d, p}: nothing is checked until they are used.
+    [[nodiscard]] static constexpr ell_params make_params(std::uint32_t p, std::uint32_t d = 20) noexcept {
+        return ell_params{2, d, p, 0};
+    }
+    /// The smallest precision whose maximum-likelihood error is at most `relative_error`.
+    static result<ell_params> try_plan(double relative_error, std::uint32_t d = 20) noexcept {
+        result<ell_params> r;
+        r.status = detail::st(sketch_ell_plan(relative_error, d, &r.value));
+        return r;
+    }
+    static result<std::uint64_t> try_image_size(const ell_params &params) noexcept {
+        result<std::uint64_t> r;
+        r.status = detail::st(sketch_ell_size(&params, &r.value));
+        return r;
+    }
+    static result<owned_type> try_create(const ell_params &params, std::uint64_t seed = 0) noexcept {
+        return detail::create_owned<owned_type>(try_image_size(params), [&](void *buf, std::size_t len) {
+            return sketch_ell_init(buf, len, &params, seed);
+        });
+    }
+    static result<view_type> try_init(void *buf, std::size_t len, const ell_params &params,
+                                      std::uint64_t seed = 0) noexcept {
+        return detail::init_view<view_type>(buf, len, [&] { return sketch_ell_init(buf, len, &params, seed); });
+    }
+
+    /// Adds a key; the value is true when a register changed.
+    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_ell)
+    SKETCHES_DETAIL_BATCH_PLAIN_OPS(sketch_ell)
+    /// Martingale estimate while unmerged (O(1)), else maximum likelihood.
+    result<double> try_estimate() const noexcept {
+        double out = 0;
+        return this->make(sketch_ell_estimate(this->data(), this->size(), &out), out);
+    }
+    /// Maximum likelihood from the registers alone. O(2^p).
+    result<double> try_ml_estimate() const noexcept {
+        double out = 0;
+        return this->make(sketch_ell_ml_estimate(this->data(), this->size(), &out), out);
+    }
+    /// The martingale estimate; NaN once the sketch absorbed a merge.
+    result<double> try_martingale_estimate() const noexcept {
+        double out = 0;
+        return this->make(sketch_ell_martingale_estimate(this->data(), this->size(), &out), out);
+    }
+    /// Union; `other`'s precision and d must be at least this one's.
+    SKETCHES_DETAIL_MERGE_OP(merge, sketch_ell_merge)
+    /// A copy reduced to `params` (same t, precision and d at most this one's).
+    result<owned_type> try_downsize(const ell_params &params) const noexcept {
+        return detail::create_owned<owned_type>(try_image_size(params), [&](void *buf, std::size_t len) {
+            return sketch_ell_downsize(this->data(), this->size(), buf, len, &params);
+        });
+    }
+    /// The same into caller memory (at least image_size(params) bytes).
+    result<view_type> try_downsize_into(const ell_params &params, void *buf, std::size_t len) const noexcept {
+        return detail::init_view<view_type>(
+            buf, len, [&] { return sketch_ell_downsize(this->data(), this->size(), buf, len, &params); });
+    }
+
+#if SKETCHES_EXCEPTIONS
+    [[nodiscard]] static ell_params plan(double relative_error, std::uint32_t d = 20) {
+        return detail::value(try_plan(relative_error, d));
+    }
+    [[nodiscard]] static std::uint64_t image_size(const ell_params &params) {
+        return detail::value(try_image_size(params));
+    }
+    [[nodiscard]] static owned_type create(const ell_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_create(params, seed));
+    }
+    [[nodiscard]] static view_type init(void *buf, std::size_t len, const ell_params &params, std::uint64_t seed = 0) {
+        return detail::value(try_init(buf, len, params, seed));
+    }
+    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_BATCH_PLAIN_THROWING
+    [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
+    [[nodiscard]] double ml_estimate() const { return detail::value(try_ml_estimate()); }
+    [[nodiscard]] double martingale_estimate() const { return detail::value(try_martingale_estimate()); }
+    SKETCHES_DETAIL_MERGE_THROWING(merge)
+    [[nodiscard]] owned_type downsize(const ell_params &params) const { return detail::value(try_downsize(params)); }
+    [[nodiscard]] view_type downsize_into(const ell_params &params, void *buf, std::size_t len) const {
+        return detail::value(try_downsize_into(params, buf, len));
+    }
+#endif
+};
+using ell_sketch = basic_ell<detail::owned_storage>;
+using ell_view = basic_ell<detail::ref_storage<true>>;
+using ell_const_view = basic_ell<detail::ref_storage<false>>;
 
 #undef SKETCHES_DETAIL_CONTAINS_OPS
 #undef SKETCHES_DETAIL_CONTAINS_THROWING

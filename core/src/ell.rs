@@ -507,6 +507,12 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<EllMut<'_>> {
     Ok(EllMut { header: parts.header, registers, layout, seed: parts.common.seed })
 }
 
+/// The number of bytes [`export`] writes for the live image in `src` (its
+/// length). Errors: as [`wrap`].
+pub fn exported_len(src: &[u8]) -> Result<usize> {
+    image::exported_len::<EllImage>(src)
+}
+
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<EllImage>(src, dst)
@@ -538,13 +544,16 @@ pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
 /// convex and decreasing, so Newton's method started below the root rises
 /// monotonically to it.
 fn ml_estimate(registers: &[u8], layout: EllLayout) -> f64 {
-    let mut seen = [0u64; 64];
+    // Per level at most d + 1 known-seen values per register, so 32 bits
+    // hold the sum over 2^24 registers (and keep the C ABI's estimate
+    // calls within 1 KiB of stack).
+    let mut seen = [0u32; 64];
     let mut unseen: u128 = 0;
     for i in 0..layout.registers() {
         let r = get_register(registers, layout.width(), i);
         unseen += register_stats(r, layout, |level, count| {
             if let Some(s) = seen.get_mut(level) {
-                *s += u64::from(count);
+                *s = s.saturating_add(count);
             }
         });
     }
@@ -704,6 +713,103 @@ impl<'a> Ell<'a> {
     }
 }
 
+/// The martingale state of a sketch that saw only its own stream: the sum
+/// over registers of their change probabilities (units of 2^-64) and the
+/// estimate, as stored in the header.
+#[derive(Copy, Clone, Debug)]
+struct Martingale {
+    weight: u128,
+    estimate: f64,
+    /// `m = 2^p`, as a float.
+    registers: f64,
+}
+
+impl Martingale {
+    /// Martingale step of one register change from `old` to `new` by update
+    /// value `k`: adds `1 / P` (P before the change, `weight / 2^64 / m`),
+    /// then updates the weight exactly.
+    ///
+    /// `m / x` is `1.0 / (x / m)` bit for bit (`m` is a power of two: the
+    /// scaling is exact), one division instead of two. When the top value
+    /// stays (a history bit was set) the weight loses the weight of value
+    /// `k`; when the top value moves it loses that of `k` and of every value
+    /// the old register counted that falls below the new window
+    /// ([`top_move_loss`], equal to the difference of both registers'
+    /// [`register_stats`]).
+    #[inline(always)]
+    fn count_change(&mut self, old: u32, new: u32, k: u32, l: EllLayout) {
+        let weight = self.weight;
+        let x = (weight >> 64) as u64 as f64 + (weight as u64) as f64 / TWO_POW_64;
+        if x > 0.0 {
+            self.estimate += self.registers / x;
+        }
+        self.weight = if old >> l.d() == new >> l.d() {
+            weight.wrapping_sub(value_weight(k, l))
+        } else {
+            weight.wrapping_sub(top_move_loss(old, k, l))
+        };
+    }
+}
+
+/// The probability of update value `k` (`k >= 1`) in units of 2^-64.
+#[inline(always)]
+fn value_weight(k: u32, l: EllLayout) -> u128 {
+    let level = (k.max(1) - 1) >> l.t();
+    // At most 2^61: a 64-bit shift (cheaper than a 128-bit one).
+    u128::from(1u64 << (63 - l.t() - level.min(l.w() - 1)))
+}
+
+/// The total weight of the update values above `u` (units of 2^-64; all of
+/// them, 2^64, for `u = 0`): the first part of [`register_stats`].
+#[inline(always)]
+fn weight_above(u: u32, l: EllLayout) -> u128 {
+    if u == 0 {
+        return 1u128 << 64;
+    }
+    let (t, w) = (l.t(), l.w());
+    let top = (u - 1) >> t;
+    let mut mass = u128::from(((top + 1) << t).saturating_sub(u)) * (1u128 << (63 - t - top.min(w - 1)));
+    if top < w {
+        mass += 1u128 << (63 - top);
+    }
+    mass
+}
+
+/// The change weight a register loses when a value `k` above its top value
+/// `u` arrives: `register_stats(old) - register_stats(new)`, computed from
+/// the values that leave the counted set. Those are `k` itself and every
+/// value below the new window (`v < k - d`) that `old` counted: above `u`,
+/// or unseen in its window. Values in both windows keep their history bit.
+#[inline(never)]
+fn top_move_loss(old: u32, k: u32, l: EllLayout) -> u128 {
+    let (t, d) = (l.t(), l.d());
+    let u = old >> d;
+    let mut loss = value_weight(k, l);
+    if k <= d + 1 {
+        return loss; // the new window reaches value 1: nothing falls below it
+    }
+    let cut = k - d; // values below `cut` leave the window
+                     // Above `u` and below `cut`: the weight of values u+1 ..= cut-1.
+    if cut > u + 1 {
+        loss += weight_above(u, l) - weight_above(cut - 1, l);
+    }
+    if u == 0 {
+        return loss;
+    }
+    // Unseen in the old window [max(1, u - d), u - 1] and below `cut`.
+    let lowest = if u > d { u - d } else { 1 };
+    let mut hi = (u - 1).min(cut - 1);
+    while hi >= lowest {
+        let level = (hi - 1) >> t;
+        let lo = ((level << t) + 1).max(lowest);
+        let count = hi - lo + 1;
+        let seen = ((old >> (lo + d - u)) & ((1 << count) - 1)).count_ones();
+        loss += u128::from(count - seen) * (1u128 << (63 - t - level.min(l.w() - 1)));
+        hi = lo - 1;
+    }
+    loss
+}
+
 /// An exclusive, mutable view of a validated ExaLogLog image.
 #[derive(Debug)]
 pub struct EllMut<'a> {
@@ -734,61 +840,75 @@ impl<'a> EllMut<'a> {
     /// [`EllMut::add`] for a precomputed, uniformly distributed 64-bit hash.
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
+        let Some((old, new, k)) = self.update(hash) else {
+            return false;
+        };
+        if let Some(mut state) = self.martingale() {
+            state.count_change(old, new, k, self.layout);
+            self.store_martingale(state);
+        }
+        true
+    }
+
+    /// Batch add of precomputed hashes. The martingale state stays in
+    /// registers for the whole batch (the same arithmetic, in the same
+    /// order, as one [`EllMut::add_hash`] call per hash).
+    pub fn add_hashes(&mut self, hashes: &[u64]) {
+        match self.martingale() {
+            Some(mut state) => {
+                for h in hashes {
+                    if let Some((old, new, k)) = self.update(*h) {
+                        state.count_change(old, new, k, self.layout);
+                    }
+                }
+                self.store_martingale(state);
+            }
+            None => {
+                for h in hashes {
+                    self.update(*h);
+                }
+            }
+        }
+    }
+
+    /// Applies `hash` to its register; returns the old and new register
+    /// values and the update value when the register changed.
+    #[inline(always)]
+    fn update(&mut self, hash: u64) -> Option<(u32, u32, u32)> {
         let layout = self.layout;
         let (i, k) = split(hash, layout);
         let width = layout.width();
         let bit = i * width as usize;
         let (off, shift) = (bit >> 3, bit & 7);
-        let Some(bytes) = self.registers.get_mut(off..off + 4).and_then(|b| <&mut [u8; 4]>::try_from(b).ok())
-        else {
-            return false;
-        };
+        let bytes = self.registers.get_mut(off..off + 4).and_then(|b| <&mut [u8; 4]>::try_from(b).ok())?;
         let window = u32::from_le_bytes(*bytes);
         let mask = u32::MAX >> (32 - width);
         let old = (window >> shift) & mask;
         let new = updated(old, k, layout.d());
         if new == old {
-            return false;
+            return None;
         }
         *bytes = ((window & !(mask << shift)) | ((new & mask) << shift)).to_le_bytes();
-        if self.header.get(OFF_MARTINGALE_VALID) == Some(&1) {
-            self.count_change(old, new, k);
-        }
-        true
+        Some((old, new, k))
     }
 
-    /// Batch add of precomputed hashes.
-    pub fn add_hashes(&mut self, hashes: &[u64]) {
-        for h in hashes {
-            self.add_hash(*h);
+    /// The martingale state while it is valid.
+    #[inline(always)]
+    fn martingale(&self) -> Option<Martingale> {
+        if self.header.get(OFF_MARTINGALE_VALID) != Some(&1) {
+            return None;
         }
+        Some(Martingale {
+            weight: read_u128(self.header, OFF_CHANGE_WEIGHT),
+            estimate: image::get_f64(self.header, OFF_MARTINGALE).unwrap_or(0.0),
+            registers: self.layout.registers() as f64,
+        })
     }
 
-    /// Martingale step of one register change by update value `k`: adds
-    /// `1 / P` (P before the change), then updates P exactly. When the top
-    /// value stays (a history bit was set), P loses exactly the weight of
-    /// value `k`; otherwise both register weights are recomputed.
-    #[inline(never)]
-    fn count_change(&mut self, old: u32, new: u32, k: u32) {
-        let weight = read_u128(self.header, OFF_CHANGE_WEIGHT);
-        let m = self.layout.registers() as f64;
-        let p_change = ((weight >> 64) as u64 as f64 + (weight as u64) as f64 / TWO_POW_64) / m;
-        if p_change > 0.0 {
-            let estimate = image::get_f64(self.header, OFF_MARTINGALE).unwrap_or(0.0) + 1.0 / p_change;
-            image::put_f64(self.header, OFF_MARTINGALE, estimate);
-        }
-        let l = self.layout;
-        let weight = if old >> l.d() == new >> l.d() {
-            let level = (k.max(1) - 1) >> l.t();
-            weight.wrapping_sub(1u128 << (63 - l.t() - level.min(l.w() - 1)))
-        } else {
-            weight.wrapping_sub(register_stats(old, l, |_, _| {})).wrapping_add(register_stats(
-                new,
-                l,
-                |_, _| {},
-            ))
-        };
-        write_u128(self.header, OFF_CHANGE_WEIGHT, weight);
+    #[inline(always)]
+    fn store_martingale(&mut self, state: Martingale) {
+        image::put_f64(self.header, OFF_MARTINGALE, state.estimate);
+        write_u128(self.header, OFF_CHANGE_WEIGHT, state.weight);
     }
 
     fn invalidate_martingale(&mut self) {

@@ -255,8 +255,14 @@ impl ImageFamily for FuseImage {
         };
         let attempts = u32::from(byte(OFF_ATTEMPTS)?);
         let stored = field(get_u64(image, OFF_STORED))?;
+        // Structural checks only (every query wraps the image): a power-of-two
+        // segment length, an array below 2^32 entries that the image holds.
+        // That the shape is the one planned for the key count (two
+        // logarithms, about as long as a query) is a body rule of `verify`.
         let ok = byte(OFF_ARITY)? == 3
-            && shape == params.shape()
+            && (2..=MAX_SEGMENT_LOG).contains(&shape.segment_log)
+            && shape.segments >= 1
+            && shape.array_len() <= u64::from(u32::MAX)
             && (1..=MAX_BUILD_ATTEMPTS).contains(&attempts)
             && stored <= params.keys
             && image.len() as u64 == image_len_for(shape, params.fingerprint_bits);
@@ -267,6 +273,9 @@ impl ImageFamily for FuseImage {
     }
 
     fn check_body(_common: &CommonHeader, layout: &FuseLayout, image: &[u8]) -> Result<()> {
+        if layout.shape != layout.params.shape() {
+            return Err(Error::CorruptHeader);
+        }
         let used =
             HEADER_LEN as u64 + layout.shape.array_len() * u64::from(layout.params.fingerprint_bits / 8);
         let used = usize::try_from(used).map_err(|_| Error::CorruptBody)?;
@@ -345,14 +354,17 @@ pub struct Fuse<'a> {
 }
 
 /// Validates the live image at the start of `buf` (8-byte aligned; it may
-/// be longer than the image) and returns a read-only view. O(1).
+/// be longer than the image) and returns a read-only view. O(1), a few
+/// nanoseconds: the header is checked for consistency with the image length
+/// (every position a query computes lies in the array), not for being the
+/// shape planned for its key count ([`verify`] checks that too).
 ///
 /// Errors: [`Error::Misaligned`], [`Error::BufferTooSmall`],
 /// [`Error::BadMagic`], [`Error::UnsupportedVersion`],
 /// [`Error::WrongFamily`], [`Error::UnsupportedHash`],
 /// [`Error::CorruptHeader`]. The body is not checksummed (zero-copy path):
-/// damaged fingerprints give wrong answers (false negatives included), never
-/// a panic or an out-of-bounds read.
+/// damaged fingerprints or shape fields give wrong answers (false negatives
+/// included), never a panic or an out-of-bounds read.
 #[inline]
 pub fn wrap(buf: &[u8]) -> Result<Fuse<'_>> {
     let parts = image::split::<FuseImage>(buf)?;
@@ -383,6 +395,12 @@ pub fn wrap(buf: &[u8]) -> Result<Fuse<'_>> {
 /// Errors: as [`wrap`], and [`Error::BufferTooSmall`] for a short `dst`.
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<FuseImage>(src, dst)
+}
+
+/// The number of bytes [`export`] writes for the live image in `src` (its
+/// length). Errors: as [`wrap`].
+pub fn exported_len(src: &[u8]) -> Result<usize> {
+    image::exported_len::<FuseImage>(src)
 }
 
 /// Verifies untrusted bytes (exact length, headers, checksum, zero padding)
@@ -467,25 +485,30 @@ impl<'a> Fuse<'a> {
         const GROUP: usize = 16;
         let geometry = self.geometry;
         for (hs, rs) in hashes.chunks(GROUP).zip(results.chunks_mut(GROUP)) {
-            let mut pos = [[0usize; 3]; GROUP];
+            // Positions are below the array length, which stays below 2^32
+            // (`MAX_KEYS`): 32 bits each keep the group small on the stack.
+            let mut pos = [[0u32; 3]; GROUP];
             let mut fps = [0u64; GROUP];
             for ((h, p), f) in hs.iter().zip(pos.iter_mut()).zip(fps.iter_mut()) {
                 let x = mix(*h, self.fuse_seed);
-                *p = geometry.positions(x);
+                *p = geometry.positions(x).map(|i| i as u32);
                 *f = fingerprint(x);
             }
             match self.fingerprints {
+                // By reference: moving the arrays into the iterators made
+                // copies of them (over 1.5 KiB of stack in the C ABI's batch calls).
                 Fingerprints::B8(array) => {
-                    let at = |i: usize| u64::from(array.get(i).copied().unwrap_or(0));
-                    for ((r, [a, b, c]), f) in rs.iter_mut().zip(pos).zip(fps) {
-                        *r = (f ^ at(a) ^ at(b) ^ at(c)) as u8 == 0;
+                    let at = |i: u32| u64::from(array.get(i as usize).copied().unwrap_or(0));
+                    for ((r, [a, b, c]), f) in rs.iter_mut().zip(&pos).zip(&fps) {
+                        *r = (f ^ at(*a) ^ at(*b) ^ at(*c)) as u8 == 0;
                     }
                 }
                 Fingerprints::B16(array) => {
-                    let at =
-                        |i: usize| u64::from(u16::from_le_bytes(array.get(i).copied().unwrap_or([0; 2])));
-                    for ((r, [a, b, c]), f) in rs.iter_mut().zip(pos).zip(fps) {
-                        *r = (f ^ at(a) ^ at(b) ^ at(c)) as u16 == 0;
+                    let at = |i: u32| {
+                        u64::from(u16::from_le_bytes(array.get(i as usize).copied().unwrap_or([0; 2])))
+                    };
+                    for ((r, [a, b, c]), f) in rs.iter_mut().zip(&pos).zip(&fps) {
+                        *r = (f ^ at(*a) ^ at(*b) ^ at(*c)) as u16 == 0;
                     }
                 }
             }
@@ -928,6 +951,27 @@ pub fn build_hashes<'a>(
     build_with(buf, params, seed, hashes.len(), scratch, |keys| {
         for (k, h) in keys.iter_mut().zip(hashes) {
             *k = h.to_ne_bytes();
+        }
+    })
+}
+
+/// [`build_hashes`] for keys that are neither in one slice nor packed (the
+/// C ABI's `sketch_slice` arrays): `hash_at(i)` returns the hash of key `i`
+/// (`i < count`), for example [`Fuse::hash_key`]'s value with `seed`. It is
+/// called once per key, in order, after the parameters and buffers were
+/// checked. Errors: as [`build_hashes`] (`count` plays the role of the
+/// number of hashes).
+pub fn build_hashed_by<'a>(
+    buf: &'a mut [u8],
+    params: &FuseParams,
+    seed: u64,
+    count: usize,
+    scratch: &mut [u8],
+    mut hash_at: impl FnMut(usize) -> u64,
+) -> Result<Fuse<'a>> {
+    build_with(buf, params, seed, count, scratch, |keys| {
+        for (i, k) in keys.iter_mut().enumerate() {
+            *k = hash_at(i).to_ne_bytes();
         }
     })
 }

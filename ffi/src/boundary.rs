@@ -341,6 +341,24 @@ impl<'a> Keys<'a> {
         }
     }
 
+    /// True when any memory of the keys (the array, the packed data and
+    /// offsets, or the bytes of any `sketch_slice` key) overlaps the byte
+    /// range `[ptr, ptr + len)`. O(count) for `sketch_slice` arrays.
+    pub(crate) fn overlaps(&self, ptr: *const c_void, len: usize) -> bool {
+        let region = |s: &[u8]| overlaps(s.as_ptr().cast(), s.len(), ptr, len);
+        let array = |p: *const c_void, n: usize, size: usize| overlaps(p, n.saturating_mul(size), ptr, len);
+        match self.shape {
+            Shape::Slices(keys) => {
+                array(keys.as_ptr().cast(), keys.len(), core::mem::size_of::<sketch_slice>())
+                    || keys.iter().any(|k| overlaps(k.ptr, k.len, ptr, len))
+            }
+            Shape::Packed { data, offsets } => {
+                region(data) || array(offsets.as_ptr().cast(), offsets.len(), 4)
+            }
+            Shape::Ints(keys) => array(keys.as_ptr().cast(), keys.len(), 8),
+        }
+    }
+
     /// Calls `f` with the bytes of key `i` (an integer key as its 8
     /// little-endian bytes); `None` when `i` is out of range.
     #[inline(always)]

@@ -33,7 +33,9 @@ mod boundary;
 pub mod counting;
 pub mod countmin;
 pub mod cuckoo;
+pub mod ell;
 pub mod filter;
+pub mod fuse;
 pub mod hash;
 pub mod hll;
 pub mod image;
@@ -82,6 +84,8 @@ mod tests {
         assert_eq!(image::SKETCH_FAMILY_SPLIT_BLOCK_BLOOM, FamilyId::SplitBlockBloom as u16);
         assert_eq!(counting::SKETCH_FAMILY_COUNTING_BLOOM, FamilyId::CountingBloom as u16);
         assert_eq!(cuckoo::SKETCH_FAMILY_CUCKOO, FamilyId::Cuckoo as u16);
+        assert_eq!(fuse::SKETCH_FAMILY_BINARY_FUSE, FamilyId::BinaryFuse as u16);
+        assert_eq!(ell::SKETCH_FAMILY_EXALOGLOG, FamilyId::ExaLogLog as u16);
         assert_eq!(hash::SKETCH_HASH_XXH3, HashKind::Xxh3.id());
         assert_eq!(hash::SKETCH_HASH_XXH64, HashKind::Xxh64.id());
         assert_eq!(image::SKETCH_COMMON_HEADER_BYTES as usize, sketches_core::image::COMMON_HEADER_LEN);

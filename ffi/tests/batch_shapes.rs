@@ -13,6 +13,8 @@ use sketches_ffi::bloom::*;
 use sketches_ffi::counting::*;
 use sketches_ffi::countmin::*;
 use sketches_ffi::cuckoo::*;
+use sketches_ffi::ell::*;
+use sketches_ffi::fuse::*;
 use sketches_ffi::hash::*;
 use sketches_ffi::hll::*;
 use sketches_ffi::minhash::*;
@@ -311,6 +313,17 @@ fn ull_fresh() -> Img {
     }
 }
 
+fn ell_fresh(d: u32) -> Img {
+    let p = sketch_ell_params { t: 2, d, precision: 8, reserved: 0 };
+    let mut size = 0;
+    unsafe {
+        assert_eq!(sketch_ell_size(&p, &mut size), SKETCH_OK);
+        let mut img = Img::new(size);
+        assert_eq!(sketch_ell_init(img.ptr(), img.len(), &p, 7), SKETCH_OK);
+        img
+    }
+}
+
 fn minhash_fresh() -> Img {
     let mut size = 0;
     unsafe {
@@ -378,6 +391,130 @@ unsafe fn ull_add_u64_plain(buf: *mut c_void, len: usize, key: u64) -> sketch_st
 }
 update_shapes!(hll_add, hll_fresh(), sketch_hll_add_batch, sketch_hll_add_packed, sketch_hll_add_u64_batch, hll_add_u64_plain, no out);
 update_shapes!(ull_add, ull_fresh(), sketch_ull_add_batch, sketch_ull_add_packed, sketch_ull_add_u64_batch, ull_add_u64_plain, no out);
+unsafe fn ell_add_u64_plain(buf: *mut c_void, len: usize, key: u64) -> sketch_status {
+    unsafe { sketch_ell_add_u64(buf, len, key, std::ptr::null_mut()) }
+}
+update_shapes!(ell20_add, ell_fresh(20), sketch_ell_add_batch, sketch_ell_add_packed, sketch_ell_add_u64_batch, ell_add_u64_plain, no out);
+update_shapes!(ell24_add, ell_fresh(24), sketch_ell_add_batch, sketch_ell_add_packed, sketch_ell_add_u64_batch, ell_add_u64_plain, no out);
+
+/// ELL: the hash batch equals single hash adds, and the key batches equal
+/// the hash batch of the keys' hashes.
+#[test]
+fn ell_hash_batch_equals_single_adds() {
+    let keys = KeySet::new(N);
+    let hashes: Vec<u64> = keys.ints.iter().map(|&k| sketch_hash_u64(k, 7)).collect();
+    let (mut a, mut b, mut c) = (ell_fresh(20), ell_fresh(20), ell_fresh(20));
+    unsafe {
+        assert_eq!(sketch_ell_add_hash_batch(a.ptr(), a.len(), hashes.as_ptr(), N), SKETCH_OK);
+        for &h in &hashes {
+            assert_eq!(sketch_ell_add_hash(b.ptr(), b.len(), h, std::ptr::null_mut()), SKETCH_OK);
+        }
+        assert_eq!(sketch_ell_add_u64_batch(c.ptr(), c.len(), keys.ints.as_ptr(), N), SKETCH_OK);
+        assert_eq!(sketch_ell_add_hash_batch(a.ptr(), a.len(), std::ptr::null(), 3), SKETCH_NULL_POINTER);
+    }
+    assert_eq!(a, b);
+    assert_eq!(a, c);
+}
+
+/// Binary fuse filters have no add: the build takes the keys in every
+/// shape. The slice and packed builds give the same image; the u64 build
+/// equals the build from the keys' hashes; refused packed offsets write
+/// nothing (image and scratch checked before the build).
+fn fuse_params(keys: u64, bits: u32) -> sketch_fuse_params {
+    let mut p = sketch_fuse_params::default();
+    assert_eq!(unsafe { sketch_fuse_plan_bits(keys, bits, &mut p) }, SKETCH_OK);
+    p
+}
+
+fn fuse_buffers(p: &sketch_fuse_params) -> (Img, Vec<u8>) {
+    let (mut size, mut scratch) = (0, 0);
+    unsafe {
+        assert_eq!(sketch_fuse_size(p, &mut size), SKETCH_OK);
+        assert_eq!(sketch_fuse_scratch_size(p, &mut scratch), SKETCH_OK);
+    }
+    (Img::new(size), vec![0u8; scratch as usize])
+}
+
+#[test]
+fn fuse_build_shapes() {
+    for bits in [8, 16] {
+        let keys = KeySet::new(N);
+        let p = fuse_params(N as u64, bits);
+        let (fresh, mut scratch) = fuse_buffers(&p);
+        let (mut a, mut b, mut c, mut d) = (fresh.clone(), fresh.clone(), fresh.clone(), fresh.clone());
+        let hashes: Vec<u64> = keys.ints.iter().map(|&k| sketch_hash_u64(k, 7)).collect();
+        let (w, wl) = (scratch.as_mut_ptr().cast::<c_void>(), scratch.len());
+        unsafe {
+            assert_eq!(
+                sketch_fuse_build_batch(a.ptr(), a.len(), &p, 7, keys.slices.as_ptr(), N, w, wl),
+                SKETCH_OK
+            );
+            let (data, len, offs) = (keys.data.as_ptr().cast(), keys.data.len(), keys.offsets.as_ptr());
+            assert_eq!(
+                sketch_fuse_build_packed(b.ptr(), b.len(), &p, 7, data, len, offs, N, w, wl),
+                SKETCH_OK
+            );
+            assert_eq!(
+                sketch_fuse_build_u64_batch(c.ptr(), c.len(), &p, 7, keys.ints.as_ptr(), N, w, wl),
+                SKETCH_OK
+            );
+            assert_eq!(
+                sketch_fuse_build_hash_batch(d.ptr(), d.len(), &p, 7, hashes.as_ptr(), N, w, wl),
+                SKETCH_OK
+            );
+        }
+        assert_eq!(a, b, "packed and slice builds differ");
+        assert_ne!(a, fresh);
+        assert_eq!(c, d, "u64 build differs from the build of the hashes");
+        check_packed_misuse(&keys, &fresh, |img, data, data_len, offsets, count| unsafe {
+            let mut s = vec![0u8; wl];
+            sketch_fuse_build_packed(
+                img.ptr(),
+                img.len(),
+                &p,
+                7,
+                data,
+                data_len,
+                offsets,
+                count,
+                s.as_mut_ptr().cast(),
+                wl,
+            )
+        });
+    }
+}
+
+fn fuse_filled(k: &KeySet) -> Img {
+    // Even-numbered keys as strings, odd-numbered ones as integers: one
+    // build of their hashes.
+    let mut hashes: Vec<u64> = Vec::new();
+    for i in 0..N {
+        let s = &k.strings[i];
+        hashes.push(unsafe {
+            if i % 2 == 0 {
+                sketch_hash(s.as_ptr().cast(), s.len(), 7)
+            } else {
+                sketch_hash_u64(k.ints[i], 7)
+            }
+        });
+    }
+    let p = fuse_params(N as u64, 8);
+    let (mut img, mut scratch) = fuse_buffers(&p);
+    let status = unsafe {
+        sketch_fuse_build_hash_batch(
+            img.ptr(),
+            img.len(),
+            &p,
+            7,
+            hashes.as_ptr(),
+            N,
+            scratch.as_mut_ptr().cast(),
+            scratch.len(),
+        )
+    };
+    assert_eq!(status, SKETCH_OK);
+    img
+}
 
 /// MinHash's single u64 add reports whether a register changed; wrap it to
 /// the no-output shape.
@@ -528,6 +665,48 @@ query_shapes!(
     sketch_cuckoo_contains_u64_batch,
     sketch_cuckoo_contains_u64
 );
+query_shapes!(
+    fuse_contains,
+    fuse_filled,
+    bool,
+    sketch_fuse_contains_batch,
+    sketch_fuse_contains_packed,
+    sketch_fuse_contains_u64_batch,
+    sketch_fuse_contains_u64
+);
+
+/// The fuse hash batch equals single hash queries.
+#[test]
+fn fuse_hash_batch_equals_single_queries() {
+    let keys = KeySet::new(N);
+    let img = fuse_filled(&keys);
+    let hashes: Vec<u64> = (0..3 * N as u64).map(|k| sketch_hash_u64(k, 7)).collect();
+    let mut batch = vec![false; hashes.len()];
+    unsafe {
+        assert_eq!(
+            sketch_fuse_contains_hash_batch(
+                img.cptr(),
+                img.len(),
+                hashes.as_ptr(),
+                hashes.len(),
+                batch.as_mut_ptr()
+            ),
+            SKETCH_OK
+        );
+        for (i, &h) in hashes.iter().enumerate() {
+            let mut one = false;
+            assert_eq!(sketch_fuse_contains_hash(img.cptr(), img.len(), h, &mut one), SKETCH_OK);
+            assert_eq!(one, batch[i], "hash {i}");
+        }
+    }
+    // Odd keys were built as integers: all present.
+    assert!((1..N).step_by(2).all(|i| {
+        let mut b = false;
+        unsafe { sketch_fuse_contains_u64(img.cptr(), img.len(), keys.ints[i], &mut b) };
+        b
+    }));
+}
+
 query_shapes!(
     countmin_estimate,
     |k: &KeySet| {

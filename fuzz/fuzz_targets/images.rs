@@ -13,7 +13,7 @@
 //! * the same operations on the raw bytes (the zero-copy path, no checksum)
 //!   return a status, never crash.
 //!
-//! The selector's low bits pick the family; its top bit re-seals the input
+//! The selector's low 7 bits pick the family (modulo the family count); its top bit re-seals the input
 //! with a valid checksum first, so that mutations reach the body checks.
 //! Seeds: the golden images of `tests/golden/`, prefixed with their family
 //! selector, with and without the top bit (see `fuzz/run.sh`).
@@ -59,7 +59,8 @@ struct Family {
     import: unsafe extern "C" fn(*const c_void, usize, *mut c_void, usize) -> sketch_status,
     export: unsafe extern "C" fn(*const c_void, usize, *mut c_void, usize, *mut usize) -> sketch_status,
     /// Merge (or union) of `src` into `dst`; cuckoo gets a scratch buffer.
-    merge: fn(&mut Aligned, &Aligned) -> sketch_status,
+    /// None for static filters (binary fuse), which have no merge.
+    merge: Option<fn(&mut Aligned, &Aligned) -> sketch_status>,
     /// True when merging a sketch with its own copy changes nothing.
     idempotent: bool,
     /// Adds and queries the keys, reads statistics and estimates; checks
@@ -71,9 +72,12 @@ struct Family {
 macro_rules! merge2 {
     ($f:path) => {
         // SAFETY: both buffers are live, aligned allocations of the given lengths.
-        |d: &mut Aligned, s: &Aligned| unsafe { $f(d.ptr_mut(), d.len, s.ptr(), s.len) }
+        Some(|d: &mut Aligned, s: &Aligned| unsafe { $f(d.ptr_mut(), d.len, s.ptr(), s.len) })
     };
 }
+
+/// Families: the selector's low 7 bits modulo this (the top bit re-seals).
+const FAMILIES: u8 = 11;
 
 /// Bloom and split-block filters: the same C functions under two prefixes.
 macro_rules! bit_filter {
@@ -105,7 +109,7 @@ macro_rules! bit_filter {
 }
 
 fn family(selector: u8) -> Family {
-    match selector % 9 {
+    match (selector & 0x7f) % FAMILIES {
         0 => bit_filter!(
             bloom,
             [sketch_bloom_verify, sketch_bloom_import, sketch_bloom_export, sketch_bloom_union],
@@ -146,7 +150,7 @@ fn family(selector: u8) -> Family {
             verify: cuckoo::sketch_cuckoo_verify,
             import: cuckoo::sketch_cuckoo_import,
             export: cuckoo::sketch_cuckoo_export,
-            merge: |d, s| {
+            merge: Some(|d, s| {
                 let mut scratch = Aligned::zeroed(d.len);
                 // SAFETY: three live, aligned allocations of the given lengths.
                 unsafe {
@@ -159,7 +163,7 @@ fn family(selector: u8) -> Family {
                         scratch.len,
                     )
                 }
-            },
+            }),
             idempotent: false,
             exercise: |b, data, _trusted| {
                 for (i, key) in keys(data).enumerate() {
@@ -299,6 +303,120 @@ fn family(selector: u8) -> Family {
                 assert!(written <= items.len());
             },
         },
+        9 => Family {
+            verify: fuse::sketch_fuse_verify,
+            import: fuse::sketch_fuse_import,
+            export: fuse::sketch_fuse_export,
+            merge: None,
+            idempotent: true,
+            exercise: |b, data, trusted| {
+                // Queries only (a static filter): every shape agrees with the
+                // single calls; stats stay within the plan.
+                let ks: Vec<&[u8]> = keys(data).collect();
+                let slices: Vec<sketch_slice> =
+                    ks.iter().map(|k| sketch_slice { ptr: k.as_ptr().cast(), len: k.len() }).collect();
+                let (mut packed, mut offsets) = (Vec::new(), vec![0u32]);
+                for k in &ks {
+                    packed.extend_from_slice(k);
+                    offsets.push(packed.len() as u32);
+                }
+                let ints: Vec<u64> =
+                    ks.iter().map(|k| k.iter().fold(0u64, |h, b| h << 8 | u64::from(*b))).collect();
+                let n = ks.len();
+                let (mut by_slice, mut by_packed, mut by_int) =
+                    (vec![false; n], vec![false; n], vec![false; n]);
+                let mut stats = fuse::sketch_fuse_stats::default();
+                // SAFETY: live buffers and arrays of the given lengths; outputs are locals.
+                unsafe {
+                    let a = ok(fuse::sketch_fuse_contains_batch(
+                        b.ptr(),
+                        b.len,
+                        slices.as_ptr(),
+                        n,
+                        by_slice.as_mut_ptr(),
+                    ));
+                    let p = ok(fuse::sketch_fuse_contains_packed(
+                        b.ptr(),
+                        b.len,
+                        packed.as_ptr().cast(),
+                        packed.len(),
+                        offsets.as_ptr(),
+                        n,
+                        by_packed.as_mut_ptr(),
+                    ));
+                    let u = ok(fuse::sketch_fuse_contains_u64_batch(
+                        b.ptr(),
+                        b.len,
+                        ints.as_ptr(),
+                        n,
+                        by_int.as_mut_ptr(),
+                    ));
+                    assert_eq!((a, a), (p, u), "fuse: batch shapes disagree on the status");
+                    if a {
+                        assert_eq!(by_slice, by_packed, "fuse: packed and slice queries differ");
+                    }
+                    for (i, k) in ks.iter().enumerate() {
+                        let (mut one, mut two, mut three) = (false, false, false);
+                        if ok(fuse::sketch_fuse_contains(
+                            b.ptr(),
+                            b.len,
+                            k.as_ptr().cast(),
+                            k.len(),
+                            &mut one,
+                        )) {
+                            assert_eq!(one, by_slice[i], "fuse: batch differs from a single query");
+                            let h = sketch_hash(k.as_ptr().cast(), k.len(), stats_seed(b));
+                            assert!(ok(fuse::sketch_fuse_contains_hash(b.ptr(), b.len, h, &mut two)));
+                            assert_eq!(one, two, "fuse: hash query differs from the key query");
+                            assert!(ok(fuse::sketch_fuse_contains_u64(b.ptr(), b.len, ints[i], &mut three)));
+                            assert_eq!(three, by_int[i], "fuse: u64 batch differs from a single query");
+                        }
+                    }
+                    if ok(fuse::sketch_fuse_get_stats(b.ptr(), b.len, &mut stats)) && trusted {
+                        assert!(stats.keys <= stats.params.keys, "fuse: more keys stored than planned");
+                        assert!(stats.attempts >= 1, "fuse: zero build attempts");
+                    }
+                }
+            },
+        },
+        10 => Family {
+            verify: ell::sketch_ell_verify,
+            import: ell::sketch_ell_import,
+            export: ell::sketch_ell_export,
+            merge: merge2!(ell::sketch_ell_merge),
+            idempotent: true,
+            exercise: |b, data, trusted| {
+                for key in keys(data) {
+                    let mut changed = false;
+                    // SAFETY: live buffer and key of the given lengths; output is a local.
+                    ok(unsafe {
+                        ell::sketch_ell_add(b.ptr_mut(), b.len, key.as_ptr().cast(), key.len(), &mut changed)
+                    });
+                }
+                let (mut e, mut ml, mut mart) = (0f64, 0f64, 0f64);
+                let mut stats = ell::sketch_ell_stats::default();
+                let mut down = Aligned::zeroed(IMPORT_ROOM);
+                let target = ell::sketch_ell_params {
+                    t: 2,
+                    d: if data.len() % 2 == 0 { 20 } else { 24 },
+                    precision: 2 + data.len() as u32 % 9,
+                    reserved: 0,
+                };
+                // SAFETY: live buffers of the given lengths; outputs are locals.
+                unsafe {
+                    let estimated = ok(ell::sketch_ell_estimate(b.ptr(), b.len, &mut e));
+                    if ok(ell::sketch_ell_ml_estimate(b.ptr(), b.len, &mut ml)) && trusted {
+                        assert!(ml >= 0.0, "ell: ML estimate {ml}");
+                    }
+                    if ok(ell::sketch_ell_martingale_estimate(b.ptr(), b.len, &mut mart)) && trusted {
+                        assert!(mart.is_nan() || mart >= 0.0, "ell: martingale estimate {mart}");
+                        assert!(estimated && (e == mart || (mart.is_nan() && e == ml)), "ell: estimate {e}");
+                    }
+                    ok(ell::sketch_ell_get_stats(b.ptr(), b.len, &mut stats));
+                    ok(ell::sketch_ell_downsize(b.ptr(), b.len, down.ptr_mut(), down.len, &target));
+                }
+            },
+        },
         _ => Family {
             verify: minhash::sketch_minhash_verify,
             import: minhash::sketch_minhash_import,
@@ -338,6 +456,17 @@ fn family(selector: u8) -> Family {
                 }
             },
         },
+    }
+}
+
+/// The seed in the common header of `b` (0 when it has none).
+fn stats_seed(b: &Aligned) -> u64 {
+    let mut info = image::sketch_image_info::default();
+    // SAFETY: live buffer; `info` is a local.
+    if ok(unsafe { image::sketch_image_inspect(b.ptr(), b.len, &mut info) }) {
+        info.seed
+    } else {
+        0
     }
 }
 
@@ -395,7 +524,9 @@ fuzz_target!(|data: &[u8]| {
 
         // 3. Merging with its own copy.
         let copy = Aligned::copy_of(live.bytes());
-        ok((f.merge)(&mut live, &copy));
+        if let Some(merge) = f.merge {
+            ok(merge(&mut live, &copy));
+        }
         if f.idempotent {
             // The body is unchanged (headers may drop a stream-only estimate).
             let body = usize::try_from(info.header_bytes).unwrap_or(usize::MAX).min(live.len);
@@ -409,7 +540,9 @@ fuzz_target!(|data: &[u8]| {
         // 4. Operations keep the image valid.
         (f.exercise)(&mut live, key_bytes, true);
         let snapshot = Aligned::copy_of(live.bytes());
-        ok((f.merge)(&mut live, &snapshot));
+        if let Some(merge) = f.merge {
+            ok(merge(&mut live, &snapshot));
+        }
         export_verified(&f, &live);
     }
 
@@ -417,5 +550,7 @@ fuzz_target!(|data: &[u8]| {
     let mut raw = Aligned::copy_of(image);
     (f.exercise)(&mut raw, key_bytes, false);
     let raw_copy = Aligned::copy_of(image);
-    ok((f.merge)(&mut raw, &raw_copy));
+    if let Some(merge) = f.merge {
+        ok(merge(&mut raw, &raw_copy));
+    }
 });

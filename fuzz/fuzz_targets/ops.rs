@@ -14,13 +14,21 @@
 //! * Count-Min: never underestimates; plain update merges to exactly `all`;
 //! * Top-k: every estimate is an upper bound, within its error, and every key
 //!   above `N / capacity` is listed, also after a merge;
-//! * MinHash: the merge equals `all`, and a sketch is identical to itself.
+//! * MinHash: the merge equals `all`, and a sketch is identical to itself;
+//! * binary fuse: a filter built from every key (duplicates included, any
+//!   key shape) reports each of them present and stores each distinct key
+//!   once; the slice, packed and hash builds give the same bytes; a build
+//!   that is refused (too many keys, short scratch) writes nothing;
+//! * ExaLogLog: `a` merged with `b` has exactly the registers of `all`, also
+//!   when reduced to a lower precision and fewer history bits.
 //!
 //! Each live image must also survive export and import unchanged.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sketches_core::{bloom, counting, countmin, cuckoo, hll, minhash, sbbf, topk, ull, Error};
+use sketches_core::{
+    bloom, counting, countmin, cuckoo, ell, fuse, hash, hll, minhash, sbbf, topk, ull, Error,
+};
 use std::collections::HashMap;
 
 #[path = "common.rs"]
@@ -420,10 +428,115 @@ fn minhash_family(param: u8, ops: &[Op]) {
     round_trip(a.bytes(), minhash::export, minhash::import);
 }
 
+fn fuse_family(param: u8, ops: &[Op]) {
+    let bits = if param & 1 != 0 { 16 } else { 8 };
+    let keys: Vec<&[u8]> = ops.iter().map(|op| op.key()).collect();
+    let model = Model::of(ops, |_| 1);
+    // Planned for the keys plus some slack (0..=7).
+    let params =
+        fuse::FuseParams::new(keys.len() as u64 + u64::from((param >> 1) % 8), bits).expect("params");
+    let len = params.image_len().expect("len") as usize;
+    let mut scratch = vec![0u8; params.scratch_len().expect("scratch") as usize];
+    let [mut a, mut b, mut c] = core::array::from_fn(|_| Aligned::zeroed(len));
+    let f = fuse::build_keys(a.bytes_mut(), &params, 7, &keys, &mut scratch).expect("build");
+    assert!(model.all.keys().all(|k| f.contains(k)), "fuse: false negative");
+    assert_eq!(f.keys(), model.all.len() as u64, "fuse: distinct keys not stored once");
+    let (mut data, mut offsets) = (Vec::new(), vec![0u32]);
+    for k in &keys {
+        data.extend_from_slice(k);
+        offsets.push(data.len() as u32);
+    }
+    fuse::build_packed(b.bytes_mut(), &params, 7, &data, &offsets, &mut scratch).expect("build packed");
+    assert_eq!(a.bytes(), b.bytes(), "fuse: packed and slice builds differ");
+    let hashes: Vec<u64> = keys.iter().map(|k| hash::hash_bytes(k, 7)).collect();
+    fuse::build_hashes(c.bytes_mut(), &params, 7, &hashes, &mut scratch).expect("build hashes");
+    assert_eq!(a.bytes(), c.bytes(), "fuse: hash and key builds differ");
+    // Batch queries agree with single ones (present and absent keys).
+    let probes: Vec<u64> = (0..64u64).map(|i| hash::hash_u64(i, 7)).chain(hashes.iter().copied()).collect();
+    let mut out = vec![false; probes.len()];
+    let view = fuse::wrap(a.bytes()).expect("wrap");
+    view.contains_hashes(&probes, &mut out).expect("batch");
+    assert!(probes.iter().zip(&out).all(|(h, o)| view.contains_hash(*h) == *o), "fuse: batch != single");
+    // Refused builds write nothing.
+    if !keys.is_empty() {
+        let tight = fuse::FuseParams::new(keys.len() as u64 - 1, bits).expect("params");
+        let before = Aligned::copy_of(b.bytes());
+        let refused = fuse::build_keys(b.bytes_mut(), &tight, 7, &keys, &mut scratch).map(|_| ());
+        assert_eq!(refused, Err(Error::InvalidArgument));
+        // The scratch a build needs follows the keys given (planned for
+        // exactly these keys: scratch_len, one byte less is refused).
+        let exact = fuse::FuseParams::new(keys.len() as u64, bits).expect("params");
+        let short = exact.scratch_len().expect("scratch") as usize - 1;
+        let refused = fuse::build_keys(b.bytes_mut(), &params, 7, &keys, &mut scratch[..short]).map(|_| ());
+        assert_eq!(refused, Err(Error::BufferTooSmall));
+        assert_eq!(b.bytes(), before.bytes(), "fuse: a refused build wrote to the image");
+    }
+    round_trip(a.bytes(), fuse::export, fuse::import);
+}
+
+fn ell_family(param: u8, ops: &[Op]) {
+    let config = if param & 1 != 0 { ell::EllConfig::T2D24 } else { ell::EllConfig::T2D20 };
+    let p = 2 + (param >> 1) % 11;
+    let mut sketches = three(ell::image_len(config, p).expect("len"), |buf| {
+        ell::init(buf, config, p, 7).expect("init");
+    });
+    feed(ops, &mut sketches, |buf, op| {
+        ell::wrap_mut(buf).expect("wrap").add(op.key());
+    });
+    let registers = |bytes: &[u8]| {
+        let s = ell::wrap(bytes).expect("wrap");
+        (0..s.registers()).map(|i| s.register(i)).collect::<Vec<u32>>()
+    };
+    // Reduced copies of `all` and of `a` + `b`: one precision and, for
+    // d = 24, the history bits down to d = 20.
+    let low = (ell::EllConfig::T2D20, p.saturating_sub(1).max(ell::MIN_PRECISION));
+    let low_len = ell::image_len(low.0, low.1).expect("len") as usize;
+    let [mut low_all, mut low_ab, _] = three(low_len as u64, |buf| {
+        ell::init(buf, low.0, low.1, 7).expect("init");
+    });
+    {
+        let [a, b, all] = &sketches;
+        let mut x = ell::wrap_mut(low_all.bytes_mut()).expect("wrap");
+        x.merge(&ell::wrap(all.bytes()).expect("wrap")).expect("reduce");
+        let mut y = ell::wrap_mut(low_ab.bytes_mut()).expect("wrap");
+        y.merge(&ell::wrap(a.bytes()).expect("wrap")).expect("reduce");
+        y.merge(&ell::wrap(b.bytes()).expect("wrap")).expect("reduce");
+        let all_view = ell::wrap(all.bytes()).expect("wrap");
+        let m = all_view.martingale_estimate().expect("an unmerged sketch has a martingale");
+        assert!(m.is_finite() && m >= 0.0, "ell: martingale {m}");
+        // Every register a stream produces is legal.
+        assert!(
+            registers(all.bytes()).iter().all(|r| ell::is_legal_register(*r, config, p)),
+            "ell: illegal register"
+        );
+    }
+    merge_b_into_a(&mut sketches, |dst, src| {
+        ell::wrap_mut(dst).expect("wrap").merge(&ell::wrap(src).expect("wrap")).expect("merge");
+    });
+    let [a, _, all] = &sketches;
+    assert_eq!(
+        registers(a.bytes()),
+        registers(all.bytes()),
+        "ell: merged registers differ from one sketch of both"
+    );
+    assert_eq!(
+        registers(low_ab.bytes()),
+        registers(low_all.bytes()),
+        "ell: reduced merge differs from one sketch"
+    );
+    let x = ell::wrap(a.bytes()).expect("wrap");
+    assert!(x.martingale_estimate().is_none(), "ell: a merged sketch kept its martingale");
+    let ml = x.ml_estimate();
+    assert!(ml >= 0.0 && ml == ell::wrap(all.bytes()).expect("wrap").ml_estimate(), "ell: ML estimate {ml}");
+    round_trip(a.bytes(), ell::export, ell::import);
+    round_trip(all.bytes(), ell::export, ell::import);
+    round_trip(low_ab.bytes(), ell::export, ell::import);
+}
+
 fuzz_target!(|data: &[u8]| {
     let [selector, param, rest @ ..] = data else { return };
     let ops = decode(rest);
-    match selector % 9 {
+    match selector % 11 {
         0 => bloom_family(*param, &ops),
         1 => sbbf_family(*param, &ops),
         2 => counting_family(*param, &ops),
@@ -432,6 +545,8 @@ fuzz_target!(|data: &[u8]| {
         5 => ull_family(*param, &ops),
         6 => countmin_family(*param, &ops),
         7 => topk_family(*param, &ops),
-        _ => minhash_family(*param, &ops),
+        8 => minhash_family(*param, &ops),
+        9 => fuse_family(*param, &ops),
+        _ => ell_family(*param, &ops),
     }
 });

@@ -1043,6 +1043,206 @@ void test_minhash() {
     CHECK(same_image(v, single));
 }
 
+
+void test_fuse() {
+    using sketches::fuse_filter;
+    sketches::fuse_params p = fuse_filter::plan(1000, 0.01);
+    CHECK(p.keys == 1000 && p.fingerprint_bits == 8);
+    CHECK(fuse_filter::plan(1000, 1e-4).fingerprint_bits == 16);
+    CHECK(fuse_filter::plan_bits(1000, 16).fingerprint_bits == 16);
+    EXPECT_ERROR(fuse_filter::plan_bits(1000, 12), status::invalid_parameter);
+    EXPECT_ERROR(fuse_filter::plan(1000, 1e-9), status::invalid_parameter);
+    CHECK(fuse_filter::image_size(p) % 64 == 0 && fuse_filter::scratch_size(p) > 25 * 1000);
+    sketches::fuse_params bad = p;
+    bad.reserved = 1;
+    EXPECT_ERROR(fuse_filter::image_size(bad), status::invalid_parameter);
+    static_assert(!fuse_filter::has_clear && sketches::ell_sketch::has_clear && sketches::bloom_filter::has_clear);
+
+    // Every key shape builds the same filter; integers as the _u64 form.
+    std::vector<std::string> keys = make_keys("fuse-", 3000);
+    std::vector<std::string_view> views(keys.begin(), keys.end());
+    std::list<std::string> linked(keys.begin(), keys.end());
+    sketches::packed_keys packed(keys);
+    sketches::fuse_params p8 = fuse_filter::plan_bits(keys.size(), 8);
+    fuse_filter a = fuse_filter::build(keys, p8, 4), b = fuse_filter::build(views, p8, 4),
+                c = fuse_filter::build(linked, p8, 4), d = fuse_filter::build(packed, p8, 4),
+                e = fuse_filter::build_hashes(sketches::hash_batch(keys, 4), p8, 4);
+    CHECK(same_image(a, b) && same_image(a, c) && same_image(a, d) && same_image(a, e));
+    fuse_filter planned = fuse_filter::build(keys, 0.01, 4); // planned for the keys at 1%: 8-bit
+    CHECK(same_image(a, planned));
+    std::vector<u64> ints;
+    for (u64 i = 0; i < 3000; i++) ints.push_back(i * 7919);
+    fuse_filter fi = fuse_filter::build(ints, 1e-4, 4);
+    CHECK(same_image(fi, fuse_filter::build_hashes(sketches::hash_batch(ints, 4), 1e-4, 4)));
+    CHECK(fi.stats().params.fingerprint_bits == 16 && fi.stats().keys == 3000);
+
+    // No false negatives, in every query form; batch == single.
+    std::vector<bool> r1 = a.contains_batch(keys), r2 = a.contains_batch(packed),
+                      r3 = a.contains_hash_batch(sketches::hash_batch(keys, 4)), r4 = fi.contains_batch(ints);
+    bool all = true;
+    for (std::size_t i = 0; i < keys.size(); i++) {
+        all = all && r1[i] && r2[i] && r3[i] && r4[i] && a.contains(keys[i]) &&
+              a.contains_hash(sketches::hash(keys[i], 4)) && fi.contains(ints[i]);
+    }
+    CHECK(all);
+    std::vector<std::string> absent = make_keys("absent-", 20000);
+    std::vector<bool> ra = a.contains_batch(absent);
+    std::size_t hits = 0;
+    for (std::size_t i = 0; i < ra.size(); i++) {
+        hits += ra[i] ? 1u : 0u;
+        if (ra[i] != a.contains(absent[i])) all = false;
+    }
+    CHECK(all && hits < 200); // 2^-8 of 20,000 is 78
+    // Duplicates are stored once.
+    std::vector<std::string> twice(keys);
+    twice.insert(twice.end(), keys.begin(), keys.end());
+    fuse_filter dup = fuse_filter::build(twice, fuse_filter::plan_bits(twice.size(), 8), 4);
+    CHECK(dup.stats().keys == keys.size() && dup.contains(keys[17]));
+    // More keys than planned: refused.
+    EXPECT_ERROR(fuse_filter::build(keys, fuse_filter::plan_bits(10, 8), 4), status::invalid_argument);
+    std::vector<std::string> none;
+    fuse_filter empty = fuse_filter::build(none, 0.01);
+    CHECK(empty.stats().keys == 0);
+
+    sketches::fuse_stats st = a.stats();
+    CHECK(st.keys == 3000 && st.seed == 4 && st.image_bytes == a.size() && st.attempts >= 1);
+    CHECK(st.bits_per_key > 8 && st.bits_per_key < 12 && st.fpr == 1.0 / 256);
+
+    // Into caller memory: image and scratch owned by the caller.
+    aligned_buffer mem(fuse_filter::image_size(p8)), work(fuse_filter::scratch_size(p8));
+    sketches::fuse_view v = fuse_filter::build_into(mem.ptr, mem.size, work.ptr, work.size, keys, p8, 4);
+    CHECK(v.data() == mem.ptr && same_image(v, a));
+    sketches::fuse_view vp = fuse_filter::build_into(mem.ptr, mem.size, work.ptr, work.size, packed.view(), p8, 4);
+    CHECK(same_image(vp, a));
+    sketches::fuse_view vh = fuse_filter::build_hashes_into(mem.ptr, mem.size, work.ptr, work.size,
+                                                            sketches::hash_batch(keys, 4), p8, 4);
+    CHECK(same_image(vh, a));
+    std::vector<unsigned char> before(mem.bytes(), mem.bytes() + mem.size);
+    EXPECT_ERROR(fuse_filter::build_into(mem.ptr, mem.size, work.ptr, work.size - 1, ints, p8, 4),
+                 status::buffer_too_small);
+    aligned_buffer wide(mem.size + 8);
+    EXPECT_ERROR(fuse_filter::build_into(wide.bytes() + 1, mem.size, work.ptr, work.size, ints, p8, 4),
+                 status::misaligned);
+    EXPECT_ERROR(fuse_filter::build_into(mem.ptr, mem.size, mem.ptr, mem.size, ints, p8, 4), status::overlap);
+    CHECK(std::memcmp(before.data(), mem.ptr, mem.size) == 0);
+    CHECK(fuse_filter::try_build_into(mem.ptr, mem.size, work.ptr, work.size, keys, p8, 4).ok());
+
+    // Views, clone, move, export/import (what check_storage does, minus adds and clear).
+    sketches::fuse_const_view cv = a;
+    CHECK(cv.contains(keys[5]) && cv.stats().keys == 3000);
+    fuse_filter cl = cv.clone();
+    CHECK(same_image(cl, a) && cl.data() != a.data());
+    fuse_filter moved = std::move(cl);
+    CHECK(cl.size() == 0 && moved.contains(keys[9])); // NOLINT(bugprone-use-after-move)
+    EXPECT_ERROR(cl.contains("x"), status::buffer_too_small);
+    std::vector<std::uint8_t> bytes = a.to_bytes();
+    fuse_filter::verify(bytes);
+    CHECK(fuse_filter::import_size(bytes) == a.size());
+    fuse_filter back = fuse_filter::from_bytes(bytes);
+    CHECK(back.to_bytes() == bytes && back.contains(keys[0]));
+    sketches::fuse_view into = fuse_filter::from_bytes(bytes, mem.ptr, mem.size);
+    CHECK(into.contains(keys[1]));
+    bytes[bytes.size() / 2] ^= 1;
+    EXPECT_ERROR(fuse_filter::verify(bytes), status::checksum_mismatch);
+    before.assign(mem.bytes(), mem.bytes() + mem.size);
+    EXPECT_ERROR(fuse_filter::from_bytes(bytes, mem.ptr, mem.size), status::checksum_mismatch);
+    CHECK(std::memcmp(before.data(), mem.ptr, mem.size) == 0);
+    EXPECT_ERROR(sketches::bloom_filter::from_bytes(a.to_bytes()), status::wrong_family);
+    EXPECT_ERROR(sketches::fuse_const_view(sketches::ell_sketch::create({2, 20, 8, 0}).data(), 1024).contains("x"),
+                 status::wrong_family);
+    CHECK(sketches::inspect(a.to_bytes()).family == SKETCH_FAMILY_BINARY_FUSE);
+    CHECK(std::string(sketches::status_text(status::build_failed)) == sketch_status_str(SKETCH_BUILD_FAILED));
+}
+
+void test_ell() {
+    using sketches::ell_sketch;
+    constexpr sketches::ell_params p12 = ell_sketch::make_params(12);
+    CHECK(p12.t == 2 && p12.d == 20 && p12.precision == 12 && p12.reserved == 0);
+    CHECK(ell_sketch::image_size(p12) == 128 + 28 * 4096 / 8);
+    CHECK(ell_sketch::image_size(ell_sketch::make_params(12, 24)) == 128 + 4 * 4096);
+    EXPECT_ERROR(ell_sketch::image_size(ell_sketch::make_params(25)), status::invalid_parameter);
+    EXPECT_ERROR(ell_sketch::image_size(ell_sketch::make_params(12, 22)), status::invalid_parameter);
+    sketches::ell_params planned = ell_sketch::plan(0.01);
+    CHECK(planned.precision == 11 && planned.d == 20);
+    CHECK(ell_sketch::plan(0.01, 24).d == 24);
+    EXPECT_ERROR(ell_sketch::plan(0.0), status::invalid_parameter);
+
+    ell_sketch s = ell_sketch::create(p12, 5);
+    CHECK(s.add("kiwi") && !s.add("kiwi"));
+    CHECK(s.add(std::uint64_t{7}) && s.add_hash(0x123456789abcdefULL));
+    CHECK(!s.add_hash(sketches::hash("kiwi", 5)));
+    std::vector<std::string> keys = make_keys("e-", 20000);
+    s.add_batch(keys);
+    double e = s.estimate(), ml = s.ml_estimate(), mart = s.martingale_estimate();
+    CHECK(e == mart && std::fabs(e - 20003) / 20003 < 4 * 0.3177 / 64);
+    CHECK(std::fabs(ml - 20003) / 20003 < 4 * 0.3622 / 64);
+    sketches::ell_stats st = s.stats();
+    CHECK(st.params.precision == 12 && st.params.d == 20 && st.seed == 5 && st.martingale == 1);
+    CHECK(st.image_bytes == s.size() && st.estimate == e);
+
+    // Batches in every form equal single adds.
+    std::vector<u64> ints{1, 2, 3, 4};
+    sketches::ell_params p10 = ell_sketch::make_params(10, 24);
+    ell_sketch single = ell_sketch::create(p10, 5), batch = ell_sketch::create(p10, 5),
+               packed = ell_sketch::create(p10, 5), hashed = ell_sketch::create(p10, 5);
+    std::vector<std::string> few = make_keys("f-", 500);
+    for (const auto &k : few) static_cast<void>(single.add(k));
+    for (u64 i : ints) static_cast<void>(single.add(i));
+    batch.add_batch(few);
+    batch.add_batch(ints);
+    packed.add_batch(sketches::packed_keys(few));
+    packed.add_batch(ints);
+    hashed.add_hash_batch(sketches::hash_batch(few, 5));
+    hashed.add_hash_batch(sketches::hash_batch(ints, 5));
+    CHECK(same_image(single, batch) && same_image(single, packed) && same_image(single, hashed));
+
+    // Merge == one sketch of both streams; across parameters; downsize.
+    std::vector<std::string> first(keys.begin(), keys.begin() + 12000), second(keys.begin() + 8000, keys.end());
+    ell_sketch x = ell_sketch::create(p12, 5), y = ell_sketch::create(p12, 5), both = ell_sketch::create(p12, 5);
+    x.add_batch(first);
+    y.add_batch(second);
+    both.add_batch(keys);
+    x.merge(y);
+    CHECK(std::memcmp(static_cast<const unsigned char *>(x.data()) + 128,
+                      static_cast<const unsigned char *>(both.data()) + 128, x.size() - 128) == 0);
+    CHECK(std::isnan(x.martingale_estimate()) && x.estimate() == both.ml_estimate() && x.stats().martingale == 0);
+    EXPECT_ERROR(x.merge(x), status::overlap);
+    EXPECT_ERROR(x.merge(ell_sketch::create(p12, 6)), status::incompatible);
+    ell_sketch low = ell_sketch::create(p10, 5);
+    EXPECT_ERROR(low.merge(both), status::incompatible); // d = 20 cannot give d = 24
+    sketches::ell_params p10d20 = ell_sketch::make_params(10);
+    ell_sketch reduced = both.downsize(p10d20), direct = ell_sketch::create(p10d20, 5);
+    direct.add_batch(keys);
+    CHECK(std::memcmp(static_cast<const unsigned char *>(reduced.data()) + 128,
+                      static_cast<const unsigned char *>(direct.data()) + 128, reduced.size() - 128) == 0);
+    aligned_buffer dm(ell_sketch::image_size(p10d20));
+    sketches::ell_view dv = both.downsize_into(p10d20, dm.ptr, dm.size);
+    CHECK(same_image(dv, reduced));
+    EXPECT_ERROR(both.downsize(ell_sketch::make_params(13)), status::incompatible);
+    EXPECT_ERROR(both.downsize_into(p10d20, dm.ptr, dm.size - 64), status::buffer_too_small);
+
+    // Export / import, views, clone, clear (reset), init into caller memory.
+    std::vector<std::uint8_t> bytes = s.to_bytes();
+    ell_sketch::verify(bytes);
+    ell_sketch back = ell_sketch::from_bytes(bytes);
+    CHECK(back.to_bytes() == bytes && back.estimate() == e);
+    EXPECT_ERROR(sketches::ull_sketch::from_bytes(bytes), status::wrong_family);
+    bytes[bytes.size() - 3] ^= 4;
+    EXPECT_ERROR(ell_sketch::from_bytes(bytes), status::checksum_mismatch);
+    ell_sketch c = back.clone();
+    c.clear();
+    CHECK(c.estimate() == 0.0 && back.estimate() == e && c.stats().martingale == 1);
+    aligned_buffer mem(s.size());
+    sketches::ell_view iv = ell_sketch::init(mem.ptr, mem.size, p12, 5);
+    CHECK(iv.add("z"));
+    aligned_buffer wide(mem.size + 8);
+    EXPECT_ERROR(ell_sketch::init(wide.bytes() + 1, mem.size, p12, 5), status::misaligned);
+    sketches::ell_const_view cv = iv;
+    CHECK(cv.estimate() > 0.5 && cv.stats().registers_set == 1);
+    sketches::ell_view sv = s;
+    static_cast<void>(sv.add("via-view"));
+    CHECK(s.stats().estimate > e);
+}
 } // namespace
 
 int main() {
@@ -1052,7 +1252,8 @@ int main() {
     } const tests[] = {{"basics", test_basics},     {"keys", test_keys},   {"bloom", test_bloom},
                        {"sbbf", test_sbbf},         {"counting", test_counting}, {"cuckoo", test_cuckoo},
                        {"hll", test_hll},           {"ull", test_ull},     {"countmin", test_countmin},
-                       {"topk", test_topk},         {"minhash", test_minhash}};
+                       {"topk", test_topk},         {"minhash", test_minhash}, {"fuse", test_fuse},
+                       {"ell", test_ell}};
     for (const auto &t : tests) {
         try {
             t.run();

@@ -299,3 +299,159 @@ fn topk_golden_image_is_stable_and_readable() {
     assert_eq!(s.top(&mut top), 1);
     assert_eq!((top[0].key, top[0].count), (&7u64.to_le_bytes()[..], 5000));
 }
+
+/// Binary fuse golden images: the golden keys plus the integer key 7, seed
+/// 42, 8- and 16-bit fingerprints (built from the keys' hashes; the C ABI
+/// and the core's key builds give the same bytes).
+fn build_fuse(bits: u8) -> Vec<u8> {
+    use sketches_core::fuse::{self, FuseParams};
+    use sketches_core::hash;
+    let params = FuseParams::new(KEYS + 1, bits).unwrap();
+    let len = params.image_len().unwrap() as usize;
+    let mut hashes: Vec<u64> = (0..KEYS).map(|i| hash::hash_bytes(key(i).as_bytes(), 42)).collect();
+    hashes.push(hash::hash_u64(7, 42));
+    let mut scratch = vec![0u8; params.scratch_len().unwrap() as usize];
+    let (mut storage, off) = aligned(len);
+    let buf = &mut storage[off..off + len];
+    fuse::build_hashes(buf, &params, 42, &hashes, &mut scratch).unwrap();
+    let mut out = vec![0u8; len];
+    fuse::export(buf, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn fuse_golden_images_are_stable_and_readable() {
+    use sketches_core::fuse;
+    for bits in [8u8, 16] {
+        let path = workspace().join(format!("tests/golden/fuse{bits}_v1.img"));
+        let built = build_fuse(bits);
+        if std::env::var_os("SKETCHES_BLESS_GOLDEN").is_some() {
+            std::fs::write(&path, &built).unwrap();
+        }
+        let golden = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(golden == built, "fuse{bits}: the image bytes changed (format break?)");
+        let (mut storage, off) = aligned(golden.len());
+        let dst = &mut storage[off..off + golden.len()];
+        fuse::import(&golden, dst).unwrap();
+        let f = fuse::wrap(dst).unwrap();
+        assert!((0..KEYS).all(|i| f.contains(key(i).as_bytes())) && f.contains_u64(7));
+        let stats = f.stats();
+        assert_eq!((stats.keys, stats.seed, stats.fingerprint_bits), (KEYS + 1, 42, bits));
+        // About 2^-bits of absent keys pass.
+        let passed = (0..100_000u64).filter(|i| f.contains(format!("absent-{i}").as_bytes())).count();
+        assert!(passed < 100_000 >> (bits - 2), "fuse{bits}: {passed} false positives");
+    }
+}
+
+/// ExaLogLog golden images: t = 2, d = 20 (`ell_v1.img`) and d = 24
+/// (`ell_d24_v1.img`), p = 10, seed 42, the golden keys plus the integer
+/// key 7 (martingale estimate included in the header).
+fn build_ell(d: u8) -> Vec<u8> {
+    use sketches_core::ell::{self, EllConfig};
+    let config = EllConfig::from_td(2, d).unwrap();
+    let len = ell::image_len(config, 10).unwrap() as usize;
+    let (mut storage, off) = aligned(len);
+    let buf = &mut storage[off..off + len];
+    let mut s = ell::init(buf, config, 10, 42).unwrap();
+    (0..KEYS).for_each(|i| {
+        s.add(key(i).as_bytes());
+    });
+    s.add_u64(7);
+    let mut out = vec![0u8; len];
+    ell::export(buf, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn ell_golden_images_are_stable_and_readable() {
+    use sketches_core::ell;
+    for (d, name) in [(20u8, "ell_v1"), (24, "ell_d24_v1")] {
+        let path = workspace().join(format!("tests/golden/{name}.img"));
+        let built = build_ell(d);
+        if std::env::var_os("SKETCHES_BLESS_GOLDEN").is_some() {
+            std::fs::write(&path, &built).unwrap();
+        }
+        let golden = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(golden == built, "{name}: the image bytes changed (format break?)");
+        let (mut storage, off) = aligned(golden.len());
+        let dst = &mut storage[off..off + golden.len()];
+        ell::import(&golden, dst).unwrap();
+        let s = ell::wrap(dst).unwrap();
+        assert_eq!((s.config().d(), s.precision(), s.seed()), (d, 10, 42));
+        let martingale = s.martingale_estimate().expect("an unmerged golden sketch keeps its martingale");
+        for e in [martingale, s.ml_estimate()] {
+            assert!((e - 1001.0).abs() < 0.1 * 1001.0, "{name}: {e}");
+        }
+        // Adding the same keys again changes nothing.
+        let mut again = ell::wrap_mut(dst).unwrap();
+        assert!(!(0..KEYS).any(|i| again.add(key(i).as_bytes())) && !again.add_u64(7));
+    }
+}
+
+/// The C ABI writes the same golden bytes: a fuse build of the keys' hashes
+/// (`sketch_hash`, `sketch_hash_u64`) and ELL adds through `sketch_ell_*`.
+#[test]
+fn c_abi_writes_the_fuse_and_ell_golden_bytes() {
+    use sketches_ffi::ell::*;
+    use sketches_ffi::fuse::*;
+    use sketches_ffi::hash::*;
+    use sketches_ffi::*;
+    let names: Vec<String> = (0..KEYS).map(key).collect();
+    let slices: Vec<sketch_slice> =
+        names.iter().map(|k| sketch_slice { ptr: k.as_ptr().cast(), len: k.len() }).collect();
+    for bits in [8u32, 16] {
+        let golden = std::fs::read(workspace().join(format!("tests/golden/fuse{bits}_v1.img"))).unwrap();
+        let mut hashes: Vec<u64> =
+            names.iter().map(|k| unsafe { sketch_hash(k.as_ptr().cast(), k.len(), 42) }).collect();
+        hashes.push(sketch_hash_u64(7, 42));
+        let (mut p, mut size, mut scratch_len) = (sketch_fuse_params::default(), 0u64, 0u64);
+        let (mut storage, off) = aligned(golden.len());
+        let buf = &mut storage[off..off + golden.len()];
+        let mut out = vec![0u8; golden.len()];
+        let mut written = 0usize;
+        unsafe {
+            assert_eq!(sketch_fuse_plan_bits(KEYS + 1, bits, &mut p), SKETCH_OK);
+            assert_eq!(sketch_fuse_size(&p, &mut size), SKETCH_OK);
+            assert_eq!(sketch_fuse_scratch_size(&p, &mut scratch_len), SKETCH_OK);
+            let mut scratch = vec![0u8; scratch_len as usize];
+            let (w, wl) = (scratch.as_mut_ptr().cast(), scratch.len());
+            let status = sketch_fuse_build_hash_batch(
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+                &p,
+                42,
+                hashes.as_ptr(),
+                hashes.len(),
+                w,
+                wl,
+            );
+            assert_eq!(status, SKETCH_OK);
+            let status = sketch_fuse_export(
+                buf.as_ptr().cast(),
+                buf.len(),
+                out.as_mut_ptr().cast(),
+                out.len(),
+                &mut written,
+            );
+            assert_eq!(status, SKETCH_OK);
+        }
+        assert_eq!(size as usize, golden.len());
+        assert!(out == golden, "fuse{bits}: the C ABI build differs from the golden image");
+    }
+    for (d, name) in [(20u32, "ell_v1"), (24, "ell_d24_v1")] {
+        let golden = std::fs::read(workspace().join(format!("tests/golden/{name}.img"))).unwrap();
+        let p = sketch_ell_params { t: 2, d, precision: 10, reserved: 0 };
+        let (mut storage, off) = aligned(golden.len());
+        let buf = &mut storage[off..off + golden.len()];
+        let mut out = vec![0u8; golden.len()];
+        let mut written = 0usize;
+        unsafe {
+            let (b, l) = (buf.as_mut_ptr().cast(), buf.len());
+            assert_eq!(sketch_ell_init(b, l, &p, 42), SKETCH_OK);
+            assert_eq!(sketch_ell_add_batch(b, l, slices.as_ptr(), slices.len()), SKETCH_OK);
+            assert_eq!(sketch_ell_add_u64(b, l, 7, std::ptr::null_mut()), SKETCH_OK);
+            assert_eq!(sketch_ell_export(b, l, out.as_mut_ptr().cast(), out.len(), &mut written), SKETCH_OK);
+        }
+        assert!(out == golden, "{name}: the C ABI sketch differs from the golden image");
+    }
+}

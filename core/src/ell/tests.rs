@@ -728,3 +728,64 @@ fn memory_variance_product_against_hll_and_ull() {
         );
     }
 }
+
+/// The martingale's O(1) weight updates equal the difference of the full
+/// register weights for every change a legal register can see: a history
+/// bit (the weight of the value) and a new top value ([`top_move_loss`]).
+#[test]
+fn martingale_weight_updates_equal_the_register_weights() {
+    for config in CONFIGS {
+        for p in [2u8, 6, 14, 24] {
+            let l = layout(config, p);
+            let d = l.d();
+            let mut rng = SplitMix64(0xe11 + u64::from(p));
+            let mut samples: Vec<u32> = std::vec![0];
+            for _ in 0..2000 {
+                let u = 1 + (rng.next_u64() % u64::from(l.max_value())) as u32;
+                let mut r = (u << d) | (rng.next_u64() as u32 & ((1 << d) - 1));
+                if u <= d {
+                    r = (r & !((2 << (d - u)) - 1)) | (1 << (d - u));
+                }
+                samples.push(r);
+            }
+            for r in samples {
+                let before = register_stats(r, l, |_, _| {});
+                for k in 1..=l.max_value() {
+                    let new = updated(r, k, d);
+                    if new == r {
+                        continue;
+                    }
+                    let after = register_stats(new, l, |_, _| {});
+                    let mut state = Martingale { weight: before, estimate: 0.0, registers: 1.0 };
+                    state.count_change(r, new, k, l);
+                    assert_eq!(state.weight, after, "{config:?} p={p} r={r:#x} k={k}");
+                }
+            }
+        }
+    }
+}
+
+/// The batch add and single adds leave the same image, martingale state
+/// included, and the estimate is the sum of 1 / P over the changes.
+#[test]
+fn batch_and_single_adds_keep_the_same_martingale() {
+    for config in CONFIGS {
+        let hashes = random_hashes(200_000, 0xba7c);
+        let (mut a, mut b) = (fresh(config, 10, 3), fresh(config, 10, 3));
+        wrap_mut(a.as_mut()).unwrap().add_hashes(&hashes);
+        let mut s = wrap_mut(b.as_mut()).unwrap();
+        let mut reference = 0.0;
+        for h in &hashes {
+            let p_change = s.as_ref().change_probability();
+            if s.add_hash(*h) {
+                reference += 1.0 / p_change;
+            }
+        }
+        assert_eq!(a.as_ref(), b.as_ref());
+        let e = wrap(b.as_ref()).unwrap().martingale_estimate().unwrap();
+        assert!((e - reference).abs() <= 1e-9 * reference, "{e} vs {reference}");
+        let mut out = std::vec![0u8; a.as_ref().len()];
+        export(a.as_ref(), &mut out).unwrap();
+        verify(&out).unwrap(); // the stored weight equals the registers' weights
+    }
+}
