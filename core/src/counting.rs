@@ -189,6 +189,22 @@ fn counter(body: &[u8], i: u64) -> u8 {
     (byte >> ((i & 1) * 4)) & 0x0f
 }
 
+/// Increments the counters of `hash` (saturating at 15); returns how many
+/// became non-zero and how many became saturated.
+#[inline(always)]
+fn increment(body: &mut [u8], params: BloomParams, hash: u64) -> (i64, i64) {
+    let (mut became_nonzero, mut became_saturated) = (0i64, 0i64);
+    for i in hash::probes(hash, params.hashes, params.bits) {
+        let c = counter(body, i);
+        if c < SATURATED {
+            set_counter(body, i, c + 1);
+            became_nonzero += i64::from(c == 0);
+            became_saturated += i64::from(c + 1 == SATURATED);
+        }
+    }
+    (became_nonzero, became_saturated)
+}
+
 #[inline(always)]
 fn set_counter(body: &mut [u8], i: u64, value: u8) {
     if let Some(byte) = body.get_mut((i >> 1) as usize) {
@@ -251,9 +267,15 @@ impl<'a> Counting<'a> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        for (h, r) in hashes.iter().zip(results.iter_mut()) {
-            *r = self.contains_hash(*h);
-        }
+        // The first two probes decide most absent keys: those are
+        // requested a few keys ahead (see filter::PREFETCH_DISTANCE).
+        let (k, m) = (self.params.hashes, self.params.bits);
+        let mut body = self.body;
+        self.params.layout(1).pipelined(&mut body, hashes, 2, |body, i, h| {
+            if let Some(r) = results.get_mut(i) {
+                *r = hash::probes(h, k, m).all(|c| counter(body, c) != 0);
+            }
+        });
         Ok(())
     }
 
@@ -359,15 +381,7 @@ impl<'a> CountingMut<'a> {
 
     /// [`CountingMut::add`] for a precomputed hash.
     pub fn add_hash(&mut self, hash: u64) -> bool {
-        let (mut became_nonzero, mut became_saturated) = (0i64, 0i64);
-        for i in hash::probes(hash, self.params.hashes, self.params.bits) {
-            let c = counter(self.body, i);
-            if c < SATURATED {
-                set_counter(self.body, i, c + 1);
-                became_nonzero += i64::from(c == 0);
-                became_saturated += i64::from(c + 1 == SATURATED);
-            }
-        }
+        let (became_nonzero, became_saturated) = increment(self.body, self.params, hash);
         self.bump(OFF_ADD_CALLS, 1);
         self.bump(OFF_NONZERO, became_nonzero);
         self.bump(OFF_SATURATED, became_saturated);
@@ -436,12 +450,23 @@ impl<'a> CountingMut<'a> {
         if newly.as_ref().is_some_and(|n| n.len() != hashes.len()) {
             return Err(Error::InvalidArgument);
         }
-        for (i, h) in hashes.iter().enumerate() {
-            let new = self.add_hash(*h);
+        // Every probe is written, so every probe is requested ahead; the
+        // header counts are updated once for the batch.
+        let params = self.params;
+        let (mut became_nonzero, mut became_saturated) = (0i64, 0i64);
+        let mut body = &mut *self.body;
+        params.layout(1).pipelined(&mut body, hashes, params.hashes, |body, i, h| {
+            let (nonzero, saturated) = increment(body, params, h);
+            became_nonzero += nonzero;
+            became_saturated += saturated;
             if let Some(slot) = newly.as_deref_mut().and_then(|n| n.get_mut(i)) {
-                *slot = new;
+                *slot = nonzero > 0;
             }
-        }
+        });
+        self.bump(OFF_ADD_CALLS, i64::try_from(hashes.len()).unwrap_or(i64::MAX));
+        self.bump(OFF_NONZERO, became_nonzero);
+        self.bump(OFF_SATURATED, became_saturated);
+        self.settle();
         Ok(())
     }
 

@@ -1,4 +1,8 @@
-//! Pieces shared by the membership filters (Bloom, split-block Bloom).
+//! Pieces shared by the membership filters (Bloom, split-block Bloom,
+//! counting Bloom): capacity flags, bit counting, and the prefetching
+//! pipeline of the Bloom filters' batch calls.
+
+use crate::hash;
 
 /// Bitmask telling whether a filter is past what it was planned for.
 ///
@@ -73,5 +77,57 @@ pub(crate) fn or_into(dst: &mut [u8], src: &[u8]) {
 pub(crate) fn and_into(dst: &mut [u8], src: &[u8]) {
     for (d, s) in dst.iter_mut().zip(src) {
         *d &= *s;
+    }
+}
+
+/// How many keys ahead of the one being worked on the batch calls of the
+/// Bloom and counting Bloom filters prefetch: the probes of key
+/// `i + PREFETCH_DISTANCE` are requested while key `i` is tested or set, so
+/// the cache misses of that many keys overlap instead of following each
+/// other (a single-key loop waits for each key's misses in turn).
+pub(crate) const PREFETCH_DISTANCE: usize = 8;
+
+/// Where a filter keeps probe `i`: byte `i >> shift` of its body (3 for
+/// one bit per probe, 1 for 4-bit counters).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct ProbeLayout {
+    /// Probes per key.
+    pub hashes: u32,
+    /// Probe positions, `0..range`.
+    pub range: u64,
+    /// log2 of the probes per byte.
+    pub shift: u32,
+}
+
+impl ProbeLayout {
+    /// Requests the cache lines of the first `probes` probes of `hash`.
+    #[inline(always)]
+    fn prefetch(self, body: &[u8], hash: u64, probes: u32) {
+        for i in hash::probes(hash, self.hashes.min(probes), self.range) {
+            crate::simd::prefetch(body, (i >> self.shift) as usize);
+        }
+    }
+
+    /// Runs `work(i, hashes[i])` for every hash in order, with the first
+    /// `probes` probes of each key requested [`PREFETCH_DISTANCE`] keys
+    /// ahead (the first keys' together, before the first `work`). `work`
+    /// gets the body back so it may write it.
+    #[inline(always)]
+    pub(crate) fn pipelined<B: AsRef<[u8]>>(
+        self,
+        body: &mut B,
+        hashes: &[u64],
+        probes: u32,
+        mut work: impl FnMut(&mut B, usize, u64),
+    ) {
+        for h in hashes.iter().take(PREFETCH_DISTANCE) {
+            self.prefetch(body.as_ref(), *h, probes);
+        }
+        for (i, h) in hashes.iter().enumerate() {
+            if let Some(ahead) = hashes.get(i + PREFETCH_DISTANCE) {
+                self.prefetch(body.as_ref(), *ahead, probes);
+            }
+            work(body, i, *h);
+        }
     }
 }

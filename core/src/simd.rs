@@ -299,6 +299,28 @@ unsafe fn ull_merge_avx512(dst: &mut [u8], src: &[u8], vectors: usize) -> usize 
     64 * vectors
 }
 
+/// Hints the CPU to bring the cache line holding `bytes[index]` closer
+/// (nothing past the end of `bytes`). Batch kernels call it for a group of
+/// keys before touching any of them, so their cache misses overlap. A
+/// prefetch has no architectural effect: it never faults and changes no
+/// program state. No-op off x86-64.
+#[inline(always)]
+pub fn prefetch(bytes: &[u8], index: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(byte) = bytes.get(index) {
+        // SAFETY: `_mm_prefetch` needs SSE, part of every x86-64 CPU (a
+        // baseline target feature); it reads nothing into the program and
+        // cannot fault, and the address is inside `bytes` anyway.
+        unsafe {
+            core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+                core::ptr::from_ref(byte).cast::<i8>(),
+            )
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (bytes, index);
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
