@@ -1344,6 +1344,26 @@ sketch_status sketch_bloom_export(const void *buf,
                                   size_t *written);
 
 /**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_bloom_import` writes for the exported Bloom filter in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_bloom_import_size(const void *src,
+                                       size_t src_len,
+                                       size_t *size);
+
+/**
  * Deserializes untrusted bytes: checks headers, exact length and checksum,
  * then copies into `dst` (8-byte aligned, at least `src_len` bytes). `dst` is
  * written only on success, so a bad input loses nothing already there.
@@ -1476,6 +1496,79 @@ sketch_status sketch_bloom_contains_concurrent_u64(const void *buf,
                                                    size_t len,
                                                    uint64_t key,
                                                    bool *out);
+
+/**
+ * Tests a precomputed hash with atomic loads (the hash the image's mode
+ * takes, as for `sketch_bloom_contains_hash`). See `sketch_bloom_contains_concurrent`.
+ *
+ * # Safety
+ * As for `sketch_bloom_contains_concurrent`.
+ */
+sketch_status sketch_bloom_contains_concurrent_hash(const void *buf,
+                                                    size_t len,
+                                                    uint64_t hash,
+                                                    bool *out);
+
+/**
+ * Tests `count` byte keys (`sketch_slice` array) with atomic loads, while
+ * other threads add through the concurrent functions; `results` (required,
+ * `count` slots) gets one answer per key. An add that has not returned yet
+ * may or may not be seen; a finished one always is.
+ *
+ * # Safety
+ * `buf` as for `sketch_bloom_contains_concurrent`; the keys and results as
+ * for `sketch_bloom_contains_batch`.
+ */
+sketch_status sketch_bloom_contains_concurrent_batch(const void *buf,
+                                                     size_t len,
+                                                     const struct sketch_slice *keys,
+                                                     size_t count,
+                                                     bool *results);
+
+/**
+ * Tests `count` keys packed in the Arrow Binary layout (`offsets` has
+ * `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER`) with
+ * atomic loads. See `sketch_bloom_contains_concurrent_batch`.
+ *
+ * # Safety
+ * `buf` as for `sketch_bloom_contains_concurrent`; the keys and results as
+ * for `sketch_bloom_contains_packed`.
+ */
+sketch_status sketch_bloom_contains_concurrent_packed(const void *buf,
+                                                      size_t len,
+                                                      const void *data,
+                                                      size_t data_len,
+                                                      const uint32_t *offsets,
+                                                      size_t count,
+                                                      bool *results);
+
+/**
+ * Tests `count` integer keys with atomic loads. See
+ * `sketch_bloom_contains_concurrent_batch`.
+ *
+ * # Safety
+ * `buf` as for `sketch_bloom_contains_concurrent`; `keys`: `count` readable
+ * values; `results`: `count` writable bools.
+ */
+sketch_status sketch_bloom_contains_concurrent_u64_batch(const void *buf,
+                                                         size_t len,
+                                                         const uint64_t *keys,
+                                                         size_t count,
+                                                         bool *results);
+
+/**
+ * Tests `count` precomputed hashes with atomic loads. See
+ * `sketch_bloom_contains_concurrent_batch`.
+ *
+ * # Safety
+ * `buf` as for `sketch_bloom_contains_concurrent`; `hashes`: `count`
+ * readable values; `results`: `count` writable bools.
+ */
+sketch_status sketch_bloom_contains_concurrent_hash_batch(const void *buf,
+                                                          size_t len,
+                                                          const uint64_t *hashes,
+                                                          size_t count,
+                                                          bool *results);
 
 /**
  * Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `params` (`bits` = counters).
@@ -1829,6 +1922,26 @@ sketch_status sketch_counting_export(const void *buf,
                                      size_t *written);
 
 /**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_counting_import` writes for the exported counting Bloom filter in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_counting_import_size(const void *src,
+                                          size_t src_len,
+                                          size_t *size);
+
+/**
  * Deserializes untrusted bytes: checks headers, exact length and checksum,
  * then copies into `dst` (8-byte aligned, at least `src_len` bytes). `dst` is
  * written only on success, so a bad input loses nothing already there.
@@ -2123,6 +2236,26 @@ sketch_status sketch_countmin_export(const void *buf,
                                      size_t *written);
 
 /**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_countmin_import` writes for the exported Count-Min sketch in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_countmin_import_size(const void *src,
+                                          size_t src_len,
+                                          size_t *size);
+
+/**
  * Imports untrusted bytes (exact length, headers, checksum) into the aligned
  * `dst`, written only on success.
  *
@@ -2219,11 +2352,12 @@ sketch_status sketch_cuckoo_add_u64(void *buf, size_t len, uint64_t key);
 sketch_status sketch_cuckoo_add_hash(void *buf, size_t len, uint64_t hash);
 
 /**
- * Adds `count` byte keys; `added[i]` (required) is false for a key that did
- * not fit (nothing changed for it). Returns `SKETCH_OK` even when some did not fit.
+ * Adds `count` byte keys; `added[i]` (NULL: not wanted) is false for a key
+ * that did not fit (nothing changed for it; the batch goes on). Returns
+ * `SKETCH_OK` even when some did not fit.
  *
  * # Safety
- * `keys`: `count` valid `sketch_slice`s; `added`: `count` writable bools.
+ * `keys`: `count` valid `sketch_slice`s; `added`: NULL or `count` writable bools.
  */
 sketch_status sketch_cuckoo_add_batch(void *buf,
                                       size_t len,
@@ -2239,7 +2373,7 @@ sketch_status sketch_cuckoo_add_batch(void *buf,
  * `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_cuckoo_add_batch` for the per-key outputs and errors.
  *
  * # Safety
- * `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `added`: `count` writable bools.
+ * `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `added`: NULL or `count` writable bools.
  */
 sketch_status sketch_cuckoo_add_packed(void *buf,
                                        size_t len,
@@ -2253,7 +2387,7 @@ sketch_status sketch_cuckoo_add_packed(void *buf,
  * Adds `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_cuckoo_add_batch` for the per-key outputs and errors.
  *
  * # Safety
- * `keys`: `count` readable values; `added`: `count` writable bools.
+ * `keys`: `count` readable values; `added`: NULL or `count` writable bools.
  */
 sketch_status sketch_cuckoo_add_u64_batch(void *buf,
                                           size_t len,
@@ -2265,7 +2399,7 @@ sketch_status sketch_cuckoo_add_u64_batch(void *buf,
  * Adds `count` precomputed hashes; see `sketch_cuckoo_add_batch`.
  *
  * # Safety
- * `hashes`: `count` readable values; `added`: `count` writable bools.
+ * `hashes`: `count` readable values; `added`: NULL or `count` writable bools.
  */
 sketch_status sketch_cuckoo_add_hash_batch(void *buf,
                                            size_t len,
@@ -2394,6 +2528,64 @@ sketch_status sketch_cuckoo_remove_u64(void *buf, size_t len, uint64_t key);
 sketch_status sketch_cuckoo_remove_hash(void *buf, size_t len, uint64_t hash);
 
 /**
+ * Removes one stored copy of each of `count` byte keys; `removed[i]` (NULL:
+ * not wanted) is false for a key with no stored copy (nothing changed for
+ * it; the batch goes on). Returns `SKETCH_OK` even when some were absent.
+ * Every key pointer is checked before anything changes. As with
+ * `sketch_cuckoo_remove`, only remove keys that were added.
+ *
+ * # Safety
+ * `keys`: `count` valid `sketch_slice`s; `removed`: NULL or `count` writable bools.
+ */
+sketch_status sketch_cuckoo_remove_batch(void *buf,
+                                         size_t len,
+                                         const struct sketch_slice *keys,
+                                         size_t count,
+                                         bool *removed);
+
+/**
+ * Removes `count` keys packed in the Arrow Binary layout: key `i` is bytes
+ * `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+ * `count + 1` entries, the layout of an Arrow Binary/String array).
+ * Decreasing offsets or offsets past `data_len` give
+ * `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_cuckoo_remove_batch` for the per-key outputs and errors.
+ *
+ * # Safety
+ * `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `removed`: NULL or `count` writable bools.
+ */
+sketch_status sketch_cuckoo_remove_packed(void *buf,
+                                          size_t len,
+                                          const void *data,
+                                          size_t data_len,
+                                          const uint32_t *offsets,
+                                          size_t count,
+                                          bool *removed);
+
+/**
+ * Removes `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_cuckoo_remove_batch` for the per-key outputs and errors.
+ *
+ * # Safety
+ * `keys`: `count` readable values; `removed`: NULL or `count` writable bools.
+ */
+sketch_status sketch_cuckoo_remove_u64_batch(void *buf,
+                                             size_t len,
+                                             const uint64_t *keys,
+                                             size_t count,
+                                             bool *removed);
+
+/**
+ * Removes `count` precomputed hashes; see `sketch_cuckoo_remove_batch`.
+ *
+ * # Safety
+ * `hashes`: `count` readable values; `removed`: NULL or `count` writable bools.
+ */
+sketch_status sketch_cuckoo_remove_hash_batch(void *buf,
+                                              size_t len,
+                                              const uint64_t *hashes,
+                                              size_t count,
+                                              bool *removed);
+
+/**
  * Merge: inserts every fingerprint of `src` into `dst` (same buckets, width
  * and seed), all or nothing. `scratch` (8-byte aligned, at least `dst_len`
  * bytes, overlapping neither) is the caller-provided workspace.
@@ -2457,6 +2649,26 @@ sketch_status sketch_cuckoo_export(const void *buf,
                                    void *out,
                                    size_t out_len,
                                    size_t *written);
+
+/**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_cuckoo_import` writes for the exported cuckoo filter in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_cuckoo_import_size(const void *src,
+                                        size_t src_len,
+                                        size_t *size);
 
 /**
  * Deserializes untrusted bytes (headers, exact length, checksum) into the
@@ -2705,6 +2917,26 @@ sketch_status sketch_ell_export(const void *buf,
                                 void *out,
                                 size_t out_len,
                                 size_t *written);
+
+/**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_ell_import` writes for the exported ExaLogLog sketch in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_ell_import_size(const void *src,
+                                     size_t src_len,
+                                     size_t *size);
 
 /**
  * Imports untrusted bytes (`src`, exactly one exported image, no alignment
@@ -2996,6 +3228,26 @@ sketch_status sketch_fuse_export(const void *buf,
                                  size_t *written);
 
 /**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_fuse_import` writes for the exported binary fuse filter in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_fuse_import_size(const void *src,
+                                      size_t src_len,
+                                      size_t *size);
+
+/**
  * Imports untrusted bytes (`src`, exactly one exported image, no alignment
  * needed): verifies headers (the array shape must be the one planned for
  * the recorded key count), length, checksum and zero padding, then writes
@@ -3275,6 +3527,26 @@ sketch_status sketch_hll_reset(void *buf, size_t len);
  * `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
  */
 sketch_status sketch_hll_merge(void *dst, size_t dst_len, const void *src, size_t src_len);
+
+/**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_hll_import` writes for the exported HyperLogLog sketch in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. A small-mode export is compact: it imports into the full image of its precision (`sketch_hll_size`), larger than `src_len`.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_hll_import_size(const void *src,
+                                     size_t src_len,
+                                     size_t *size);
 
 /**
  * Imports untrusted bytes (`src`, exactly one exported image, no alignment
@@ -3647,6 +3919,26 @@ sketch_status sketch_minhash_export(const void *buf,
                                     size_t *written);
 
 /**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_minhash_import` writes for the exported MinHash signature in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_minhash_import_size(const void *src,
+                                         size_t src_len,
+                                         size_t *size);
+
+/**
  * Imports untrusted bytes (exact length, headers, checksum) into the aligned
  * `dst`, written only on success.
  *
@@ -4006,6 +4298,26 @@ sketch_status sketch_sbbf_export(const void *buf,
                                  size_t *written);
 
 /**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_sbbf_import` writes for the exported split-block Bloom filter in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_sbbf_import_size(const void *src,
+                                      size_t src_len,
+                                      size_t *size);
+
+/**
  * Deserializes untrusted bytes: checks headers, exact length and checksum,
  * then copies into `dst` (8-byte aligned, at least `src_len` bytes). `dst` is
  * written only on success, so a bad input loses nothing already there.
@@ -4138,6 +4450,79 @@ sketch_status sketch_sbbf_contains_concurrent_u64(const void *buf,
                                                   size_t len,
                                                   uint64_t key,
                                                   bool *out);
+
+/**
+ * Tests a precomputed hash with atomic loads (the hash the image's mode
+ * takes, as for `sketch_sbbf_contains_hash`). See `sketch_sbbf_contains_concurrent`.
+ *
+ * # Safety
+ * As for `sketch_sbbf_contains_concurrent`.
+ */
+sketch_status sketch_sbbf_contains_concurrent_hash(const void *buf,
+                                                   size_t len,
+                                                   uint64_t hash,
+                                                   bool *out);
+
+/**
+ * Tests `count` byte keys (`sketch_slice` array) with atomic loads, while
+ * other threads add through the concurrent functions; `results` (required,
+ * `count` slots) gets one answer per key. An add that has not returned yet
+ * may or may not be seen; a finished one always is.
+ *
+ * # Safety
+ * `buf` as for `sketch_sbbf_contains_concurrent`; the keys and results as
+ * for `sketch_sbbf_contains_batch`.
+ */
+sketch_status sketch_sbbf_contains_concurrent_batch(const void *buf,
+                                                    size_t len,
+                                                    const struct sketch_slice *keys,
+                                                    size_t count,
+                                                    bool *results);
+
+/**
+ * Tests `count` keys packed in the Arrow Binary layout (`offsets` has
+ * `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER`) with
+ * atomic loads. See `sketch_sbbf_contains_concurrent_batch`.
+ *
+ * # Safety
+ * `buf` as for `sketch_sbbf_contains_concurrent`; the keys and results as
+ * for `sketch_sbbf_contains_packed`.
+ */
+sketch_status sketch_sbbf_contains_concurrent_packed(const void *buf,
+                                                     size_t len,
+                                                     const void *data,
+                                                     size_t data_len,
+                                                     const uint32_t *offsets,
+                                                     size_t count,
+                                                     bool *results);
+
+/**
+ * Tests `count` integer keys with atomic loads. See
+ * `sketch_sbbf_contains_concurrent_batch`.
+ *
+ * # Safety
+ * `buf` as for `sketch_sbbf_contains_concurrent`; `keys`: `count` readable
+ * values; `results`: `count` writable bools.
+ */
+sketch_status sketch_sbbf_contains_concurrent_u64_batch(const void *buf,
+                                                        size_t len,
+                                                        const uint64_t *keys,
+                                                        size_t count,
+                                                        bool *results);
+
+/**
+ * Tests `count` precomputed hashes with atomic loads. See
+ * `sketch_sbbf_contains_concurrent_batch`.
+ *
+ * # Safety
+ * `buf` as for `sketch_sbbf_contains_concurrent`; `hashes`: `count`
+ * readable values; `results`: `count` writable bools.
+ */
+sketch_status sketch_sbbf_contains_concurrent_hash_batch(const void *buf,
+                                                         size_t len,
+                                                         const uint64_t *hashes,
+                                                         size_t count,
+                                                         bool *results);
 
 /**
  * Plans a Parquet-mode filter sized as a given writer sizes a column's
@@ -4411,6 +4796,26 @@ sketch_status sketch_topk_export(const void *buf,
                                  size_t *written);
 
 /**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_topk_import` writes for the exported Top-k sketch in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_topk_import_size(const void *src,
+                                      size_t src_len,
+                                      size_t *size);
+
+/**
  * Imports untrusted bytes (exact length, headers, checksum, and every
  * counter, index slot and heap entry consistent) into the aligned `dst`,
  * written only on success.
@@ -4574,6 +4979,26 @@ sketch_status sketch_ull_reset(void *buf, size_t len);
  * `dst`: `dst_len` writable bytes; `src`: `src_len` readable bytes.
  */
 sketch_status sketch_ull_merge(void *dst, size_t dst_len, const void *src, size_t src_len);
+
+/**
+ * Writes in `*size` how many bytes the live image takes that
+ * `sketch_ull_import` writes for the exported UltraLogLog sketch in `src`: the `dst_len`
+ * to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+ * Checks the headers and the exact length, not the checksum or the body
+ * (the import does). `*size` is written only on success.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+ * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+ * header).
+ *
+ * # Safety
+ * `src`: `src_len` readable bytes; `size` writable.
+ */
+sketch_status sketch_ull_import_size(const void *src,
+                                     size_t src_len,
+                                     size_t *size);
 
 /**
  * Imports untrusted bytes (`src`, exactly one exported image, no alignment

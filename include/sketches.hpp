@@ -606,9 +606,6 @@ struct image_hooks {
     static constexpr bool has_clear = true;
     /// Bytes export writes at most (the image length for every family but HLL).
     static result<std::size_t> export_size(const void *, std::size_t len) noexcept { return {sketches::status::ok, len}; }
-    /// Live bytes an import of `src` needs, once verified (its length for
-    /// every family but HLL).
-    static std::uint64_t import_size(byte_view src) noexcept { return src.size(); }
 };
 
 /// Storage, conversions and the operations every family shares: stats,
@@ -714,7 +711,9 @@ class sketch_base {
     static result<std::uint64_t> try_import_size(byte_view bytes) noexcept {
         result<std::uint64_t> r;
         r.status = st(Api::verify(bytes.data(), bytes.size()));
-        if (r.ok()) r.value = Api::import_size(bytes);
+        std::size_t live = 0;
+        if (r.ok()) r.status = st(Api::import_size(bytes.data(), bytes.size(), &live));
+        if (r.ok()) r.value = live;
         return r;
     }
     /// Imports untrusted bytes into a new owning sketch. The bytes are
@@ -1085,6 +1084,7 @@ namespace detail {
         static constexpr auto export_ = &PREFIX##_export;                                                      \
         static constexpr auto import_ = &PREFIX##_import;                                                      \
         static constexpr auto verify = &PREFIX##_verify;                                                       \
+        static constexpr auto import_size = &PREFIX##_import_size;                                             \
     };
 SKETCHES_DETAIL_API(bloom_api, sketch_bloom, sketch_bloom_stats, clear)
 SKETCHES_DETAIL_API(sbbf_api, sketch_sbbf, sketch_sbbf_stats, clear)
@@ -1105,10 +1105,12 @@ struct fuse_api : image_hooks {
     static constexpr auto export_ = &sketch_fuse_export;
     static constexpr auto import_ = &sketch_fuse_import;
     static constexpr auto verify = &sketch_fuse_verify;
+    static constexpr auto import_size = &sketch_fuse_import_size;
 };
 
-/* HyperLogLog exports small-mode sketches compactly, so its export and
-   import sizes differ from the live length. */
+/* HyperLogLog exports small-mode sketches compactly, so its export size
+   differs from the live length (sketch_hll_import_size gives the live size a
+   compact image imports into). */
 struct hll_api {
     static constexpr bool has_clear = true;
     using stats = sketch_hll_stats;
@@ -1122,19 +1124,7 @@ struct hll_api {
         r.status = st(sketch_hll_exported_size(buf, len, &r.value));
         return r;
     }
-    /* The C ABI has no call giving the live size a (compact) image imports
-       into; the precision is the byte after the common header (the HLL
-       image layout, core/src/hll.rs), read once verify accepted the bytes.
-       A wrong byte could only make the import fail. */
-    static std::uint64_t import_size(byte_view src) noexcept {
-        std::uint64_t live = src.size();
-        if (src.size() > SKETCH_COMMON_HEADER_BYTES) {
-            std::uint8_t p = static_cast<const std::uint8_t *>(src.data())[SKETCH_COMMON_HEADER_BYTES];
-            std::uint64_t bytes = 0;
-            if (sketch_hll_size(p, &bytes) == SKETCH_OK && bytes > live) live = bytes;
-        }
-        return live;
-    }
+    static constexpr auto import_size = &sketch_hll_import_size;
 };
 } // namespace detail
 
@@ -1448,6 +1438,7 @@ using counting_const_view = basic_counting<detail::ref_storage<false>>;
 /// add(key) -> false when full (nothing changed), add_hash,
 /// add_batch(keys [, added]) -> keys placed, add_hash_batch, contains (and
 /// batches), count(key), remove(key) -> false when absent, remove_hash,
+/// remove_batch(keys [, removed]) -> keys removed, remove_hash_batch,
 /// merge(other [, scratch]) all or nothing, capacity_flags, over_capacity. Shared by every family: stats, clear, to_bytes / export_to,
 /// from_bytes / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
@@ -1498,7 +1489,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         return detail::st(sketch_cuckoo_add_hash(this->mdata(), this->size(), hash));
     }
     /// Adds keys; added[i] (if given) is false for a key that did not fit.
-    SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_cuckoo, add, add, true)
+    SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_cuckoo, add, add, false)
     SKETCHES_DETAIL_CONTAINS_OPS(sketch_cuckoo)
     /// Copies of the key's fingerprint stored (0..8).
     result<std::uint32_t> try_count(byte_view key) const noexcept {
@@ -1520,6 +1511,9 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     status try_remove_hash(std::uint64_t hash) noexcept {
         return detail::st(sketch_cuckoo_remove_hash(this->mdata(), this->size(), hash));
     }
+    /// Removes one copy of each key; removed[i] (if given) is false for a
+    /// key with no stored copy (nothing changed for it).
+    SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_cuckoo, remove, remove, false)
     SKETCHES_DETAIL_CAPACITY_OPS(sketch_cuckoo)
     /// Inserts every fingerprint of `other`, all or nothing (status::full:
     /// unchanged), with caller scratch (8-byte aligned, at least size() bytes).
@@ -1575,6 +1569,20 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     bool remove(byte_view key) { return removed(try_remove(key)); }
     bool remove(std::uint64_t key) { return removed(try_remove(key)); }
     bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
+    /// Removes one copy of each key; returns how many had one (removed[i],
+    /// if given, says which).
+    template <class Keys, detail::if_keys<Keys> = 0>
+    std::size_t remove_batch(const Keys &keys, array_view<bool> removed = {}) {
+        std::size_t n = detail::key_count(keys);
+        return count_added(n, removed, [&](array_view<bool> out) { return try_remove_batch(keys, out); });
+    }
+    std::size_t remove_batch(const packed_view &keys, array_view<bool> removed = {}) {
+        return count_added(keys.count, removed, [&](array_view<bool> out) { return try_remove_batch(keys, out); });
+    }
+    std::size_t remove_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> removed = {}) {
+        return count_added(hashes.size(), removed,
+                           [&](array_view<bool> out) { return try_remove_hash_batch(hashes, out); });
+    }
     SKETCHES_DETAIL_CAPACITY_THROWING
     /// All-or-nothing merge; throws error(status::full) when it does not fit.
     void merge(const const_view_type &other) { detail::check(try_merge(other)); }

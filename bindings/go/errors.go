@@ -30,6 +30,8 @@ const (
 	StatusCorruptBody        Status = 18 // the image body holds values its format forbids
 	StatusCompactImage       Status = 19 // a compact exported image: unmarshal it, do not wrap it
 	StatusKeyTooLong         Status = 20 // the key is longer than the sketch's maximum; nothing changed
+	StatusBuildFailed        Status = 21 // a static filter could not be built within its attempt bound; nothing written
+	StatusSmallMode          Status = 22 // an HLL in its exact small mode was given to a concurrent add: densify it first
 )
 
 // String returns the library's text for the status ("unknown status code"

@@ -79,6 +79,7 @@ func TestStatusNumbersMatchHeader(t *testing.T) {
 		"UNSUPPORTED_HASH": StatusUnsupportedHash, "OVERLAP": StatusOverlap,
 		"INTERNAL_ERROR": StatusInternalError, "NOT_PRESENT": StatusNotPresent, "FULL": StatusFull,
 		"CORRUPT_BODY": StatusCorruptBody, "COMPACT_IMAGE": StatusCompactImage, "KEY_TOO_LONG": StatusKeyTooLong,
+		"BUILD_FAILED": StatusBuildFailed, "SMALL_MODE": StatusSmallMode,
 		"FAMILY_BLOOM": Status(FamilyBloom), "FAMILY_SPLIT_BLOCK_BLOOM": Status(FamilySplitBlock),
 		"FAMILY_COUNTING_BLOOM": Status(FamilyCountingBloom), "FAMILY_CUCKOO": Status(FamilyCuckoo),
 		"FAMILY_HYPERLOGLOG": Status(FamilyHLL), "FAMILY_ULTRALOGLOG": Status(FamilyULL),
@@ -106,7 +107,7 @@ func TestStatusNumbersMatchHeader(t *testing.T) {
 		t.Fatalf("not in the header: %v", missing)
 	}
 	// No status number of the header is unknown to Go.
-	other := regexp.MustCompile(`^(FORMAT|FAMILY|CAPACITY|HASH|CARDINALITY|HLL_MODE|COMMON|IMAGE|SBBF|VERSION)_`)
+	other := regexp.MustCompile(`^(FORMAT|FAMILY|CAPACITY|HASH|CARDINALITY|HLL_MODE|COMMON|IMAGE|SBBF|VERSION|ELL|FUSE|PARQUET_SIZING)_`)
 	for _, m := range re.FindAllStringSubmatch(string(h), -1) {
 		if _, ok := want[m[1]]; !ok && !other.MatchString(m[1]) {
 			t.Errorf("SKETCH_%s has no Go status constant", m[1])

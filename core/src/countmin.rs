@@ -240,6 +240,15 @@ pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<CountMinImage>(src, dst)
 }
 
+/// Bytes of the live image that importing the exported image `src` writes
+/// (allocate this much, 64-byte aligned, before [`import`]). Checks the
+/// headers and the length, not the checksum.
+///
+/// Errors: as [`crate::image::import_len`].
+pub fn import_len(src: &[u8]) -> Result<usize> {
+    image::import_len::<CountMinImage>(src)
+}
+
 /// Verifies untrusted bytes and copies them into the aligned `dst` (written
 /// only on success). Returns the image length.
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {

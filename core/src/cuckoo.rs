@@ -248,6 +248,15 @@ pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<CuckooImage>(src, dst)
 }
 
+/// Bytes of the live image that importing the exported image `src` writes
+/// (allocate this much, 64-byte aligned, before [`import`]). Checks the
+/// headers and the length, not the checksum.
+///
+/// Errors: as [`crate::image::import_len`].
+pub fn import_len(src: &[u8]) -> Result<usize> {
+    image::import_len::<CuckooImage>(src)
+}
+
 /// Verifies untrusted bytes and copies them into the aligned `dst`.
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<CuckooImage>(src, dst)
@@ -615,14 +624,36 @@ impl<'a> CuckooMut<'a> {
         Err(Error::NotPresent)
     }
 
-    /// Batch add: `added[i]` tells whether item `i` was stored (false: full,
-    /// nothing changed for it). Errors: [`Error::InvalidArgument`] on a length mismatch.
-    pub fn add_hashes(&mut self, hashes: &[u64], added: &mut [bool]) -> Result<()> {
-        if hashes.len() != added.len() {
+    /// Batch add: `added[i]` (optional, same length) tells whether item `i`
+    /// was stored (false: full, nothing changed for it); a full filter does
+    /// not stop the batch. Errors: [`Error::InvalidArgument`] on a length
+    /// mismatch (nothing added).
+    pub fn add_hashes(&mut self, hashes: &[u64], mut added: Option<&mut [bool]>) -> Result<()> {
+        if added.as_ref().is_some_and(|a| a.len() != hashes.len()) {
             return Err(Error::InvalidArgument);
         }
-        for (h, a) in hashes.iter().zip(added.iter_mut()) {
-            *a = self.add_hash(*h).is_ok();
+        for (i, h) in hashes.iter().enumerate() {
+            let stored = self.add_hash(*h).is_ok();
+            if let Some(slot) = added.as_deref_mut().and_then(|a| a.get_mut(i)) {
+                *slot = stored;
+            }
+        }
+        Ok(())
+    }
+
+    /// Batch remove: `removed[i]` (optional, same length) tells whether one
+    /// copy of item `i`'s fingerprint was removed (false: none stored,
+    /// nothing changed for it). Errors: [`Error::InvalidArgument`] on a
+    /// length mismatch (nothing removed).
+    pub fn remove_hashes(&mut self, hashes: &[u64], mut removed: Option<&mut [bool]>) -> Result<()> {
+        if removed.as_ref().is_some_and(|r| r.len() != hashes.len()) {
+            return Err(Error::InvalidArgument);
+        }
+        for (i, h) in hashes.iter().enumerate() {
+            let gone = self.remove_hash(*h).is_ok();
+            if let Some(slot) = removed.as_deref_mut().and_then(|r| r.get_mut(i)) {
+                *slot = gone;
+            }
         }
         Ok(())
     }

@@ -403,6 +403,15 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
     image::exported_len::<FuseImage>(src)
 }
 
+/// Bytes of the live image that importing the exported image `src` writes
+/// (allocate this much, 64-byte aligned, before [`import`]). Checks the
+/// headers and the length, not the checksum.
+///
+/// Errors: as [`crate::image::import_len`].
+pub fn import_len(src: &[u8]) -> Result<usize> {
+    image::import_len::<FuseImage>(src)
+}
+
 /// Verifies untrusted bytes (exact length, headers, checksum, zero padding)
 /// and copies them into the 8-byte aligned `dst`, written only on success.
 /// Returns the image length. Errors: as [`verify`], [`Error::Misaligned`],

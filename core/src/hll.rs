@@ -190,6 +190,17 @@ impl ImageFamily for HllImage {
     const FAMILY: FamilyId = FamilyId::HyperLogLog;
     type Layout = HllLayout;
 
+    /// A compact (small-mode) export imports into the full image of its
+    /// precision.
+    #[inline]
+    fn live_len(common: &CommonHeader, layout: &HllLayout) -> usize {
+        if layout.compact {
+            HEADER_LEN + body_len(layout.p)
+        } else {
+            common.image_len
+        }
+    }
+
     #[inline]
     fn validate(common: &CommonHeader, image: &[u8]) -> Result<HllLayout> {
         if common.hash != HashKind::Xxh3 {
@@ -381,6 +392,15 @@ fn check_hll_body(layout: &HllLayout, image: &[u8]) -> Result<()> {
 /// Errors: header/checksum errors, [`Error::CorruptBody`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<HllImage>(bytes).map(|_| ())
+}
+
+/// Bytes of the live image that importing the exported image `src` writes
+/// (allocate this much, 64-byte aligned, before [`import`]). Checks the
+/// headers and the length, not the checksum.
+///
+/// Errors: as [`crate::image::import_len`].
+pub fn import_len(src: &[u8]) -> Result<usize> {
+    image::import_len::<HllImage>(src)
 }
 
 /// Verifies untrusted bytes (as [`verify`]) and writes the live image into

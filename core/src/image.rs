@@ -81,19 +81,19 @@ pub enum FamilyId {
     Bloom = 1,
     /// Split-block Bloom filter ([`crate::sbbf`]).
     SplitBlockBloom = 2,
-    /// Counting Bloom filter (reserved).
+    /// Counting Bloom filter ([`crate::counting`]).
     CountingBloom = 3,
-    /// Cuckoo filter (reserved).
+    /// Cuckoo filter ([`crate::cuckoo`]).
     Cuckoo = 4,
-    /// HyperLogLog (reserved).
+    /// HyperLogLog ([`crate::hll`]).
     HyperLogLog = 5,
-    /// UltraLogLog (reserved).
+    /// UltraLogLog ([`crate::ull`]).
     UltraLogLog = 6,
-    /// Count-Min sketch (reserved).
+    /// Count-Min sketch ([`crate::countmin`]).
     CountMin = 7,
-    /// Top-k heavy hitters (reserved).
+    /// Top-k heavy hitters ([`crate::topk`]).
     TopK = 8,
-    /// MinHash (reserved).
+    /// MinHash ([`crate::minhash`]).
     MinHash = 9,
     /// Static binary fuse filter ([`crate::fuse`]).
     BinaryFuse = 10,
@@ -348,6 +348,14 @@ pub trait ImageFamily {
     fn check_body(_common: &CommonHeader, _layout: &Self::Layout, _image: &[u8]) -> Result<()> {
         Ok(())
     }
+
+    /// Bytes a live image takes once an exported image with these headers
+    /// is imported. The default: the exported length (only compact exports,
+    /// such as a small-mode HyperLogLog's, grow back on import).
+    #[inline]
+    fn live_len(common: &CommonHeader, _layout: &Self::Layout) -> usize {
+        common.image_len
+    }
 }
 
 /// Validates a live image for zero-copy use: alignment, common header, family
@@ -463,11 +471,36 @@ pub fn start_image(buf: &mut [u8], fresh: Fresh) -> Result<&mut [u8]> {
     Ok(image)
 }
 
+/// How many bytes the live image needs that importing `src` (an exported
+/// image of family `F`) writes: the destination length to allocate before
+/// the family's `import`. Checks the common and family headers and the
+/// exact length, not the checksum or the body (`import` does).
+///
+/// Errors: as [`inspect`]; [`Error::WrongFamily`]; [`Error::LengthMismatch`]
+/// (bytes missing or extra); the family header's errors.
+pub fn import_len<F: ImageFamily>(src: &[u8]) -> Result<usize> {
+    let common = read_common_in(src, usize::MAX)?;
+    if common.family != F::FAMILY {
+        return Err(Error::WrongFamily);
+    }
+    if src.len() != common.image_len {
+        return Err(Error::LengthMismatch);
+    }
+    let layout = F::validate(&common, src)?;
+    Ok(F::live_len(&common, &layout))
+}
+
 /// Checks untrusted bytes that should hold exactly one exported image of
 /// family `F`: headers, exact length, checksum, zero padding after the body
 /// and the family's body rules ([`ImageFamily::check_body`]). Alignment is
 /// not required.
 pub fn verify<F: ImageFamily>(bytes: &[u8]) -> Result<(CommonHeader, F::Layout)> {
+    // Received bytes are checked against the length their header states
+    // first: a truncated image is a length mismatch, not a short buffer.
+    let common = read_common_in(bytes, usize::MAX)?;
+    if common.family == F::FAMILY && bytes.len() != common.image_len {
+        return Err(Error::LengthMismatch);
+    }
     let (common, layout) = open_unaligned::<F>(bytes)?;
     if bytes.len() != common.image_len {
         return Err(Error::LengthMismatch);

@@ -605,6 +605,30 @@ pub unsafe extern "C" fn sketch_bloom_export(
     run(|| unsafe { export_with(bloom::export, buf, len, out, out_len, written) })
 }
 
+/// Writes in `*size` how many bytes the live image takes that
+/// `sketch_bloom_import` writes for the exported Bloom filter in `src`: the `dst_len`
+/// to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+/// Checks the headers and the exact length, not the checksum or the body
+/// (the import does). `*size` is written only on success.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+/// extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+/// `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+/// `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+/// header).
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `size` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_import_size(
+    src: *const c_void,
+    src_len: usize,
+    size: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { crate::image::import_size_with(bloom::import_len, src, src_len, size) })
+}
+
 /// Deserializes untrusted bytes: checks headers, exact length and checksum,
 /// then copies into `dst` (8-byte aligned, at least `src_len` bytes). `dst` is
 /// written only on success, so a bad input loses nothing already there.
@@ -815,4 +839,134 @@ pub unsafe extern "C" fn sketch_bloom_contains_concurrent_u64(
             Ok(s.contains_hash(sketches_core::hash::hash_u64(key, s.key_hasher().seed)))
         })
     })
+}
+
+/// Tests a precomputed hash with atomic loads (the hash the image's mode
+/// takes, as for `sketch_bloom_contains_hash`). See `sketch_bloom_contains_concurrent`.
+///
+/// # Safety
+/// As for `sketch_bloom_contains_concurrent`.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_concurrent_hash(
+    buf: *const c_void,
+    len: usize,
+    hash: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { shared::one(buf, len, out, true, |w| Ok(bloom::wrap_shared(w)?.contains_hash(hash))) })
+}
+
+/// Tests `count` byte keys (`sketch_slice` array) with atomic loads, while
+/// other threads add through the concurrent functions; `results` (required,
+/// `count` slots) gets one answer per key. An add that has not returned yet
+/// may or may not be seen; a finished one always is.
+///
+/// # Safety
+/// `buf` as for `sketch_bloom_contains_concurrent`; the keys and results as
+/// for `sketch_bloom_contains_batch`.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_concurrent_batch(
+    buf: *const c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { contains_concurrent_keys(buf, len, Keys::slices(keys, count)?, results) })
+}
+
+/// Tests `count` keys packed in the Arrow Binary layout (`offsets` has
+/// `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER`) with
+/// atomic loads. See `sketch_bloom_contains_concurrent_batch`.
+///
+/// # Safety
+/// `buf` as for `sketch_bloom_contains_concurrent`; the keys and results as
+/// for `sketch_bloom_contains_packed`.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_concurrent_packed(
+    buf: *const c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        contains_concurrent_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, results)
+    })
+}
+
+/// Tests `count` integer keys with atomic loads. See
+/// `sketch_bloom_contains_concurrent_batch`.
+///
+/// # Safety
+/// `buf` as for `sketch_bloom_contains_concurrent`; `keys`: `count` readable
+/// values; `results`: `count` writable bools.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_concurrent_u64_batch(
+    buf: *const c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { contains_concurrent_keys(buf, len, Keys::ints(keys, count)?, results) })
+}
+
+/// Tests `count` precomputed hashes with atomic loads. See
+/// `sketch_bloom_contains_concurrent_batch`.
+///
+/// # Safety
+/// `buf` as for `sketch_bloom_contains_concurrent`; `hashes`: `count`
+/// readable values; `results`: `count` writable bools.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_contains_concurrent_hash_batch(
+    buf: *const c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+    results: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        shared::query_hashes(buf, len, hashes, count, results, bloom::wrap_shared, |f, h| f.contains_hash(h))
+    })
+}
+
+/// Shared body of the concurrent batch queries over keys.
+///
+/// # Safety
+/// As documented on those functions.
+#[cfg(target_has_atomic = "64")]
+unsafe fn contains_concurrent_keys(
+    buf: *const c_void,
+    len: usize,
+    keys: Keys<'_>,
+    results: *mut bool,
+) -> Status {
+    // SAFETY: caller contract.
+    unsafe {
+        shared::query_keys(
+            buf,
+            len,
+            keys,
+            results,
+            |w| {
+                let f = bloom::wrap_shared(w)?;
+                let h = f.key_hasher();
+                Ok((f, h))
+            },
+            |f, h| f.contains_hash(h),
+        )
+    }
 }

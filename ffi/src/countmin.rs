@@ -547,6 +547,30 @@ pub unsafe extern "C" fn sketch_countmin_export(
     run(|| unsafe { export_with(countmin::export, buf, len, out, out_len, written) })
 }
 
+/// Writes in `*size` how many bytes the live image takes that
+/// `sketch_countmin_import` writes for the exported Count-Min sketch in `src`: the `dst_len`
+/// to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+/// Checks the headers and the exact length, not the checksum or the body
+/// (the import does). `*size` is written only on success.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+/// extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+/// `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+/// `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+/// header).
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `size` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_countmin_import_size(
+    src: *const c_void,
+    src_len: usize,
+    size: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { crate::image::import_size_with(countmin::import_len, src, src_len, size) })
+}
+
 /// Imports untrusted bytes (exact length, headers, checksum) into the aligned
 /// `dst`, written only on success.
 ///

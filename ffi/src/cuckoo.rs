@@ -198,11 +198,12 @@ pub unsafe extern "C" fn sketch_cuckoo_add_hash(buf: *mut c_void, len: usize, ha
     run(|| unsafe { filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.add_hash(hash)) })
 }
 
-/// Adds `count` byte keys; `added[i]` (required) is false for a key that did
-/// not fit (nothing changed for it). Returns `SKETCH_OK` even when some did not fit.
+/// Adds `count` byte keys; `added[i]` (NULL: not wanted) is false for a key
+/// that did not fit (nothing changed for it; the batch goes on). Returns
+/// `SKETCH_OK` even when some did not fit.
 ///
 /// # Safety
-/// `keys`: `count` valid `sketch_slice`s; `added`: `count` writable bools.
+/// `keys`: `count` valid `sketch_slice`s; `added`: NULL or `count` writable bools.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_cuckoo_add_batch(
     buf: *mut c_void,
@@ -222,7 +223,7 @@ pub unsafe extern "C" fn sketch_cuckoo_add_batch(
 /// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_cuckoo_add_batch` for the per-key outputs and errors.
 ///
 /// # Safety
-/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `added`: `count` writable bools.
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `added`: NULL or `count` writable bools.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_cuckoo_add_packed(
     buf: *mut c_void,
@@ -240,7 +241,7 @@ pub unsafe extern "C" fn sketch_cuckoo_add_packed(
 /// Adds `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_cuckoo_add_batch` for the per-key outputs and errors.
 ///
 /// # Safety
-/// `keys`: `count` readable values; `added`: `count` writable bools.
+/// `keys`: `count` readable values; `added`: NULL or `count` writable bools.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_cuckoo_add_u64_batch(
     buf: *mut c_void,
@@ -253,39 +254,49 @@ pub unsafe extern "C" fn sketch_cuckoo_add_u64_batch(
     run(|| unsafe { add_keys(buf, len, Keys::ints(keys, count)?, added) })
 }
 
-/// Shared body of `sketch_cuckoo_add_batch`, `sketch_cuckoo_add_packed` and `sketch_cuckoo_add_u64_batch`.
+/// Shared body of the cuckoo batch adds and removes over keys:
+/// `op(filter, hashes, out)` per chunk; `out` NULL means "not wanted".
 ///
 /// # Safety
 /// As documented on those functions.
-unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, added: *mut bool) -> Status {
+unsafe fn update_keys(
+    buf: *mut c_void,
+    len: usize,
+    keys: Keys<'_>,
+    out: *mut bool,
+    op: impl Fn(&mut cuckoo::CuckooMut<'_>, &[u64], Option<&mut [bool]>) -> sketches_core::Result<()>,
+) -> Status {
     // SAFETY: caller contract.
     unsafe {
-        if keys.len() > 0 {
-            boundary::require(added)?;
-        }
         filter::add_keys(
             buf,
             len,
             keys,
-            added,
+            out,
             |b| {
                 cuckoo::wrap_mut(b).map(|f| {
                     let h = f.as_ref().key_hasher();
                     (f, h)
                 })
             },
-            |f, h, o| match o {
-                Some(o) => f.add_hashes(h, o),
-                None => Ok(()),
-            },
+            op,
         )
     }
+}
+
+/// Shared body of `sketch_cuckoo_add_batch`, `sketch_cuckoo_add_packed` and `sketch_cuckoo_add_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, added: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe { update_keys(buf, len, keys, added, |f, h, o| f.add_hashes(h, o)) }
 }
 
 /// Adds `count` precomputed hashes; see `sketch_cuckoo_add_batch`.
 ///
 /// # Safety
-/// `hashes`: `count` readable values; `added`: `count` writable bools.
+/// `hashes`: `count` readable values; `added`: NULL or `count` writable bools.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_cuckoo_add_hash_batch(
     buf: *mut c_void,
@@ -296,13 +307,7 @@ pub unsafe extern "C" fn sketch_cuckoo_add_hash_batch(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        if count > 0 {
-            boundary::require(added)?;
-        }
-        filter::add_hashes(buf, len, hashes, count, added, |b, h, o| match o {
-            Some(o) => cuckoo::wrap_mut(b)?.add_hashes(h, o),
-            None => Ok(()),
-        })
+        filter::add_hashes(buf, len, hashes, count, added, |b, h, o| cuckoo::wrap_mut(b)?.add_hashes(h, o))
     })
 }
 
@@ -506,6 +511,93 @@ pub unsafe extern "C" fn sketch_cuckoo_remove_hash(buf: *mut c_void, len: usize,
     run(|| unsafe { filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.remove_hash(hash)) })
 }
 
+/// Removes one stored copy of each of `count` byte keys; `removed[i]` (NULL:
+/// not wanted) is false for a key with no stored copy (nothing changed for
+/// it; the batch goes on). Returns `SKETCH_OK` even when some were absent.
+/// Every key pointer is checked before anything changes. As with
+/// `sketch_cuckoo_remove`, only remove keys that were added.
+///
+/// # Safety
+/// `keys`: `count` valid `sketch_slice`s; `removed`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_cuckoo_remove_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const sketch_slice,
+    count: usize,
+    removed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { remove_keys(buf, len, Keys::slices(keys, count)?, removed) })
+}
+
+/// Removes `count` keys packed in the Arrow Binary layout: key `i` is bytes
+/// `offsets[i] .. offsets[i+1]` of `data` (`data_len` bytes; `offsets` has
+/// `count + 1` entries, the layout of an Arrow Binary/String array).
+/// Decreasing offsets or offsets past `data_len` give
+/// `SKETCH_INVALID_PARAMETER` before anything changes. See `sketch_cuckoo_remove_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `data`: `data_len` readable bytes; `offsets`: `count + 1` readable values; `removed`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_cuckoo_remove_packed(
+    buf: *mut c_void,
+    len: usize,
+    data: *const c_void,
+    data_len: usize,
+    offsets: *const u32,
+    count: usize,
+    removed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { remove_keys(buf, len, Keys::packed(data, data_len, offsets, count)?, removed) })
+}
+
+/// Removes `count` integer keys, each hashed as its 8 little-endian bytes. See `sketch_cuckoo_remove_batch` for the per-key outputs and errors.
+///
+/// # Safety
+/// `keys`: `count` readable values; `removed`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_cuckoo_remove_u64_batch(
+    buf: *mut c_void,
+    len: usize,
+    keys: *const u64,
+    count: usize,
+    removed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { remove_keys(buf, len, Keys::ints(keys, count)?, removed) })
+}
+
+/// Removes `count` precomputed hashes; see `sketch_cuckoo_remove_batch`.
+///
+/// # Safety
+/// `hashes`: `count` readable values; `removed`: NULL or `count` writable bools.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_cuckoo_remove_hash_batch(
+    buf: *mut c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+    removed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        filter::add_hashes(buf, len, hashes, count, removed, |b, h, o| {
+            cuckoo::wrap_mut(b)?.remove_hashes(h, o)
+        })
+    })
+}
+
+/// Shared body of `sketch_cuckoo_remove_batch`, `sketch_cuckoo_remove_packed` and `sketch_cuckoo_remove_u64_batch`.
+///
+/// # Safety
+/// As documented on those functions.
+unsafe fn remove_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, removed: *mut bool) -> Status {
+    // SAFETY: caller contract.
+    unsafe { update_keys(buf, len, keys, removed, |f, h, o| f.remove_hashes(h, o)) }
+}
+
 /// Merge: inserts every fingerprint of `src` into `dst` (same buckets, width
 /// and seed), all or nothing. `scratch` (8-byte aligned, at least `dst_len`
 /// bytes, overlapping neither) is the caller-provided workspace.
@@ -632,6 +724,30 @@ pub unsafe extern "C" fn sketch_cuckoo_export(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe { export_with(cuckoo::export, buf, len, out, out_len, written) })
+}
+
+/// Writes in `*size` how many bytes the live image takes that
+/// `sketch_cuckoo_import` writes for the exported cuckoo filter in `src`: the `dst_len`
+/// to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+/// Checks the headers and the exact length, not the checksum or the body
+/// (the import does). `*size` is written only on success.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+/// extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+/// `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+/// `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+/// header).
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `size` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_cuckoo_import_size(
+    src: *const c_void,
+    src_len: usize,
+    size: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { crate::image::import_size_with(cuckoo::import_len, src, src_len, size) })
 }
 
 /// Deserializes untrusted bytes (headers, exact length, checksum) into the

@@ -520,6 +520,30 @@ pub unsafe extern "C" fn sketch_ell_export(
     run(|| unsafe { export_with(ell::export, buf, len, out, out_len, written) })
 }
 
+/// Writes in `*size` how many bytes the live image takes that
+/// `sketch_ell_import` writes for the exported ExaLogLog sketch in `src`: the `dst_len`
+/// to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. The size equals `src_len` for this family (only HyperLogLog's compact exports grow on import); calling it keeps code generic over the families.
+/// Checks the headers and the exact length, not the checksum or the body
+/// (the import does). `*size` is written only on success.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+/// extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+/// `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+/// `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+/// header).
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `size` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_ell_import_size(
+    src: *const c_void,
+    src_len: usize,
+    size: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { crate::image::import_size_with(ell::import_len, src, src_len, size) })
+}
+
 /// Imports untrusted bytes (`src`, exactly one exported image, no alignment
 /// needed): verifies headers, length, checksum, every register (a value no
 /// stream can produce is `SKETCH_CORRUPT_BODY`), zero padding and the

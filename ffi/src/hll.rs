@@ -289,6 +289,30 @@ pub unsafe extern "C" fn sketch_hll_merge(
     run(|| unsafe { merge_with(|d, s| hll::wrap_mut(d)?.merge(&hll::wrap(s)?), dst, dst_len, src, src_len) })
 }
 
+/// Writes in `*size` how many bytes the live image takes that
+/// `sketch_hll_import` writes for the exported HyperLogLog sketch in `src`: the `dst_len`
+/// to allocate (64-byte aligned, `SKETCH_IMAGE_ALIGN`) before importing. A small-mode export is compact: it imports into the full image of its precision (`sketch_hll_size`), larger than `src_len`.
+/// Checks the headers and the exact length, not the checksum or the body
+/// (the import does). `*size` is written only on success.
+///
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
+/// extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
+/// `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+/// `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
+/// header).
+///
+/// # Safety
+/// `src`: `src_len` readable bytes; `size` writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_import_size(
+    src: *const c_void,
+    src_len: usize,
+    size: *mut usize,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { crate::image::import_size_with(hll::import_len, src, src_len, size) })
+}
+
 /// Imports untrusted bytes (`src`, exactly one exported image, no alignment
 /// needed): verifies headers, length, checksum and body, then writes the live
 /// image into `dst` (8-byte aligned, at least `sketch_hll_size` of its

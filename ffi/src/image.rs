@@ -123,6 +123,23 @@ pub(crate) unsafe fn import_with(
     Ok(())
 }
 
+/// Shared body of every family's `import_size`.
+///
+/// # Safety
+/// Pointer contracts as documented on the exported functions.
+pub(crate) unsafe fn import_size_with(
+    import_len: fn(&[u8]) -> Result<usize>,
+    src: *const c_void,
+    src_len: usize,
+    size: *mut usize,
+) -> Status {
+    boundary::require(size)?;
+    // SAFETY: caller contract.
+    let n = import_len(unsafe { boundary::bytes(src, src_len)? })?;
+    // SAFETY: non-NULL checked; caller contract.
+    unsafe { boundary::write_out(size, n) }
+}
+
 /// Shared body of every family's binary merge (union, intersection).
 ///
 /// # Safety

@@ -89,3 +89,54 @@ pub(crate) unsafe fn add_keys<'a, V>(
     let (view, hasher) = open(unsafe { words(buf, len)? })?;
     keys.for_hashed_chunks(hasher, |start, h| Ok(add(&view, h, boundary::part(&mut out, start, h.len()))?))
 }
+
+/// Batch query over keys of any shape on a shared view; `results` (required)
+/// gets one answer per key.
+///
+/// # Safety
+/// As documented on the exported functions.
+#[inline]
+pub(crate) unsafe fn query_keys<'a, V>(
+    buf: *const c_void,
+    len: usize,
+    keys: Keys<'_>,
+    results: *mut bool,
+    open: impl FnOnce(AtomicWords<'a>) -> Result<(V, KeyHasher)>,
+    query: impl Fn(&V, u64) -> bool,
+) -> Status {
+    // SAFETY: caller contract.
+    let out = unsafe { boundary::required_array_mut(results, keys.len())? };
+    // SAFETY: caller contract.
+    let (view, hasher) = open(unsafe { words(buf, len)? })?;
+    keys.for_hashed_chunks(hasher, |start, h| {
+        for (r, h) in boundary::part_of(out, start, h.len())?.iter_mut().zip(h) {
+            *r = query(&view, *h);
+        }
+        Ok(())
+    })
+}
+
+/// Batch query over precomputed hashes on a shared view; `results` required.
+///
+/// # Safety
+/// As documented on the exported functions.
+#[inline]
+pub(crate) unsafe fn query_hashes<'a, V>(
+    buf: *const c_void,
+    len: usize,
+    hashes: *const u64,
+    count: usize,
+    results: *mut bool,
+    open: impl FnOnce(AtomicWords<'a>) -> Result<V>,
+    query: impl Fn(&V, u64) -> bool,
+) -> Status {
+    // SAFETY: caller contract.
+    let (hashes, out) =
+        unsafe { (boundary::array(hashes, count)?, boundary::required_array_mut(results, count)?) };
+    // SAFETY: caller contract.
+    let view = open(unsafe { words(buf, len)? })?;
+    for (r, h) in out.iter_mut().zip(hashes) {
+        *r = query(&view, *h);
+    }
+    Ok(())
+}

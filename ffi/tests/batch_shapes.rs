@@ -726,35 +726,89 @@ query_shapes!(
     sketch_countmin_estimate_u64
 );
 
-/// Removal: packed removes equal slice removes; u64 batch removes equal single calls.
+type RemoveSlices = unsafe extern "C" fn(*mut c_void, usize, *const sketch_slice, usize, *mut bool) -> i32;
+type RemovePacked =
+    unsafe extern "C" fn(*mut c_void, usize, *const c_void, usize, *const u32, usize, *mut bool) -> i32;
+type RemoveInts = unsafe extern "C" fn(*mut c_void, usize, *const u64, usize, *mut bool) -> i32;
+type RemoveOne = unsafe extern "C" fn(*mut c_void, usize, u64) -> i32;
+
+/// Removal: packed removes equal slice removes; u64 batch removes equal
+/// single calls; a NULL output (where allowed) changes the same bytes.
+fn remove_shapes(
+    filled: &Img,
+    keys: &KeySet,
+    fns: (RemoveSlices, RemovePacked, RemoveInts, RemoveOne),
+    null_out: bool,
+) {
+    let (slices, packed, ints, one) = fns;
+    let (mut a, mut b, mut c, mut d, mut e) =
+        (filled.clone(), filled.clone(), filled.clone(), filled.clone(), filled.clone());
+    let (mut oa, mut ob, mut oc) = (vec![false; N], vec![false; N], vec![false; N]);
+    unsafe {
+        let sa = slices(a.ptr(), a.len(), keys.slices.as_ptr(), N, oa.as_mut_ptr());
+        let (data, len, offs) = (keys.data.as_ptr().cast(), keys.data.len(), keys.offsets.as_ptr());
+        let sb = packed(b.ptr(), b.len(), data, len, offs, N, ob.as_mut_ptr());
+        assert_eq!((sa, sb), (SKETCH_OK, SKETCH_OK));
+        assert_eq!(ints(c.ptr(), c.len(), keys.ints.as_ptr(), N, oc.as_mut_ptr()), SKETCH_OK);
+        for (i, &k) in keys.ints.iter().enumerate() {
+            let s = one(d.ptr(), d.len(), k);
+            assert_eq!(s == SKETCH_OK, oc[i], "key {i}");
+        }
+        if null_out {
+            assert_eq!(ints(e.ptr(), e.len(), keys.ints.as_ptr(), N, std::ptr::null_mut()), SKETCH_OK);
+            assert_eq!(e, c);
+        }
+    }
+    assert!(oc.contains(&true) && oc.contains(&false), "some keys present, some not");
+    assert_eq!(a, b);
+    assert_eq!(oa, ob);
+    assert_eq!(c, d);
+    check_packed_misuse(keys, filled, |img, data, data_len, offsets, count| unsafe {
+        let mut out = vec![false; count];
+        packed(img.ptr(), img.len(), data, data_len, offsets, count, out.as_mut_ptr())
+    });
+}
+
 #[test]
 fn counting_remove() {
     let keys = KeySet::new(N);
     let mut filled = counting_fresh();
     fill_half(&mut filled, &keys, sketch_counting_add_batch, sketch_counting_add_u64_batch);
-    let (mut a, mut b, mut c, mut d) = (filled.clone(), filled.clone(), filled.clone(), filled.clone());
-    let (mut oa, mut ob, mut oc) = (vec![false; N], vec![false; N], vec![false; N]);
+    let fns = (
+        sketch_counting_remove_batch as RemoveSlices,
+        sketch_counting_remove_packed as RemovePacked,
+        sketch_counting_remove_u64_batch as RemoveInts,
+        sketch_counting_remove_u64 as RemoveOne,
+    );
+    remove_shapes(&filled, &keys, fns, false);
+}
+
+#[test]
+fn cuckoo_remove() {
+    let keys = KeySet::new(N);
+    let mut filled = cuckoo_fresh();
+    fill_half(&mut filled, &keys, sketch_cuckoo_add_batch, sketch_cuckoo_add_u64_batch);
+    let fns = (
+        sketch_cuckoo_remove_batch as RemoveSlices,
+        sketch_cuckoo_remove_packed as RemovePacked,
+        sketch_cuckoo_remove_u64_batch as RemoveInts,
+        sketch_cuckoo_remove_u64 as RemoveOne,
+    );
+    remove_shapes(&filled, &keys, fns, true);
+    // Hashes: the batch equals single removes.
+    let hashes: Vec<u64> = keys.ints.iter().map(|k| sketch_hash_u64(*k, 7)).collect();
+    let (mut batch, mut single) = (filled.clone(), filled.clone());
+    let mut out = vec![false; N];
     unsafe {
-        let sa = sketch_counting_remove_batch(a.ptr(), a.len(), keys.slices.as_ptr(), N, oa.as_mut_ptr());
-        let (data, len, offs) = (keys.data.as_ptr().cast(), keys.data.len(), keys.offsets.as_ptr());
-        let sb = sketch_counting_remove_packed(b.ptr(), b.len(), data, len, offs, N, ob.as_mut_ptr());
-        assert_eq!(sa, sb);
         assert_eq!(
-            sketch_counting_remove_u64_batch(c.ptr(), c.len(), keys.ints.as_ptr(), N, oc.as_mut_ptr()),
+            sketch_cuckoo_remove_hash_batch(batch.ptr(), batch.len(), hashes.as_ptr(), N, out.as_mut_ptr()),
             SKETCH_OK
         );
-        for (i, &k) in keys.ints.iter().enumerate() {
-            let s = sketch_counting_remove_u64(d.ptr(), d.len(), k);
-            assert_eq!(s == SKETCH_OK, oc[i], "key {i}");
+        for (i, h) in hashes.iter().enumerate() {
+            assert_eq!(sketch_cuckoo_remove_hash(single.ptr(), single.len(), *h) == SKETCH_OK, out[i]);
         }
     }
-    assert_eq!(a, b);
-    assert_eq!(oa, ob);
-    assert_eq!(c, d);
-    check_packed_misuse(&keys, &filled, |img, data, data_len, offsets, count| unsafe {
-        let mut out = vec![false; count];
-        sketch_counting_remove_packed(img.ptr(), img.len(), data, data_len, offsets, count, out.as_mut_ptr())
-    });
+    assert_eq!(batch, single);
 }
 
 #[test]
@@ -790,4 +844,150 @@ fn hash_shapes_agree() {
     };
     assert_eq!(s, SKETCH_INVALID_PARAMETER);
     assert!(out.iter().all(|&h| h == 9), "outputs written on error");
+}
+
+type ExportedSize = unsafe extern "C" fn(*const c_void, usize, *mut usize) -> i32;
+type Export = unsafe extern "C" fn(*const c_void, usize, *mut c_void, usize, *mut usize) -> i32;
+type ImportSize = unsafe extern "C" fn(*const c_void, usize, *mut usize) -> i32;
+type Import = unsafe extern "C" fn(*const c_void, usize, *mut c_void, usize) -> i32;
+
+/// `import_size` gives the destination an import needs, for every family:
+/// the exported length, except HLL's compact small-mode export (the full
+/// image); missing or extra bytes are a length mismatch; `*size` is written
+/// only on success.
+#[test]
+fn import_size_for_every_family() {
+    let keys = KeySet::new(N);
+    let cases: Vec<(&str, Img, ExportedSize, Export, ImportSize, Import)> = vec![
+        (
+            "bloom",
+            bloom_fresh(),
+            sketch_bloom_exported_size,
+            sketch_bloom_export,
+            sketch_bloom_import_size,
+            sketch_bloom_import,
+        ),
+        (
+            "sbbf",
+            sbbf_fresh(0),
+            sketch_sbbf_exported_size,
+            sketch_sbbf_export,
+            sketch_sbbf_import_size,
+            sketch_sbbf_import,
+        ),
+        (
+            "counting",
+            counting_fresh(),
+            sketch_counting_exported_size,
+            sketch_counting_export,
+            sketch_counting_import_size,
+            sketch_counting_import,
+        ),
+        (
+            "cuckoo",
+            cuckoo_fresh(),
+            sketch_cuckoo_exported_size,
+            sketch_cuckoo_export,
+            sketch_cuckoo_import_size,
+            sketch_cuckoo_import,
+        ),
+        (
+            "fuse",
+            fuse_filled(&keys),
+            sketch_fuse_exported_size,
+            sketch_fuse_export,
+            sketch_fuse_import_size,
+            sketch_fuse_import,
+        ),
+        (
+            "hll",
+            hll_fresh(),
+            sketch_hll_exported_size,
+            sketch_hll_export,
+            sketch_hll_import_size,
+            sketch_hll_import,
+        ),
+        (
+            "ull",
+            ull_fresh(),
+            sketch_ull_exported_size,
+            sketch_ull_export,
+            sketch_ull_import_size,
+            sketch_ull_import,
+        ),
+        (
+            "ell",
+            ell_fresh(20),
+            sketch_ell_exported_size,
+            sketch_ell_export,
+            sketch_ell_import_size,
+            sketch_ell_import,
+        ),
+        (
+            "minhash",
+            minhash_fresh(),
+            sketch_minhash_exported_size,
+            sketch_minhash_export,
+            sketch_minhash_import_size,
+            sketch_minhash_import,
+        ),
+        (
+            "countmin",
+            countmin_fresh(),
+            sketch_countmin_exported_size,
+            sketch_countmin_export,
+            sketch_countmin_import_size,
+            sketch_countmin_import,
+        ),
+        (
+            "topk",
+            topk_fresh(),
+            sketch_topk_exported_size,
+            sketch_topk_export,
+            sketch_topk_import_size,
+            sketch_topk_import,
+        ),
+    ];
+    for (name, img, exported_size, export, import_size, import) in cases {
+        unsafe {
+            let mut n = 0usize;
+            assert_eq!(exported_size(img.cptr(), img.len(), &mut n), SKETCH_OK, "{name}");
+            let mut bytes = vec![0u8; n + 8];
+            let mut written = 0usize;
+            assert_eq!(
+                export(img.cptr(), img.len(), bytes.as_mut_ptr().cast(), n, &mut written),
+                SKETCH_OK,
+                "{name}"
+            );
+            let mut size = 0usize;
+            assert_eq!(import_size(bytes.as_ptr().cast(), n, &mut size), SKETCH_OK, "{name}");
+            // A fresh HLL is in small mode: its export is compact.
+            if name == "hll" {
+                assert!(n < img.len() && size == img.len(), "hll: exported {n}, live {size}");
+            } else {
+                assert_eq!(size, n, "{name}");
+            }
+            let mut back = Img::new(size as u64);
+            assert_eq!(import(bytes.as_ptr().cast(), n, back.ptr(), back.len()), SKETCH_OK, "{name}");
+            for bad_len in [n - 8, n + 8] {
+                let mut untouched = 77usize;
+                assert_eq!(
+                    import_size(bytes.as_ptr().cast(), bad_len, &mut untouched),
+                    SKETCH_LENGTH_MISMATCH,
+                    "{name} {bad_len}"
+                );
+                assert_eq!(untouched, 77);
+            }
+            assert_eq!(import_size(bytes.as_ptr().cast(), 16, &mut size), SKETCH_BUFFER_TOO_SMALL, "{name}");
+            assert_eq!(import_size(std::ptr::null(), n, &mut size), SKETCH_NULL_POINTER, "{name}");
+            assert_eq!(
+                import_size(bytes.as_ptr().cast(), n, std::ptr::null_mut()),
+                SKETCH_NULL_POINTER,
+                "{name}"
+            );
+            let other: ImportSize =
+                if name == "bloom" { sketch_hll_import_size } else { sketch_bloom_import_size };
+            assert_eq!(other(bytes.as_ptr().cast(), n, &mut size), SKETCH_WRONG_FAMILY, "{name}");
+        }
+    }
 }

@@ -245,7 +245,7 @@ static void test_bloom(void) {
     EXPECT(sketch_bloom_verify(out, written), SKETCH_CHECKSUM_MISMATCH);
     CHECK(back[0] == 0xEE && back[len - 1] == 0xEE); /* untouched */
     out[len / 2] ^= 0x10;
-    EXPECT(sketch_bloom_import(out, written - 8, back, len), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_import(out, written - 8, back, len), SKETCH_LENGTH_MISMATCH);
     EXPECT(sketch_bloom_import(out, written, back + 1, len), SKETCH_MISALIGNED);
     EXPECT(sketch_bloom_import(out, written, back, len - 1), SKETCH_BUFFER_TOO_SMALL);
     EXPECT(sketch_bloom_import(NULL, written, back, len), SKETCH_NULL_POINTER);
@@ -607,7 +607,7 @@ static void test_cuckoo(void) {
     all = 1;
     for (int i = 0; i < N; i++) all &= flags[i];
     CHECK(all);
-    EXPECT(sketch_cuckoo_add_batch(buf, len, keys, N, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_cuckoo_add_batch(buf, len, NULL, N, flags), SKETCH_NULL_POINTER);
     memset(flags, 0, sizeof flags);
     EXPECT(sketch_cuckoo_contains_batch(buf, len, keys, N, flags), SKETCH_OK);
     all = 1;
@@ -653,6 +653,20 @@ static void test_cuckoo(void) {
     EXPECT(sketch_cuckoo_clear(buf, len), SKETCH_OK);
     EXPECT(sketch_cuckoo_contains(buf, len, "lime", 4, &b), SKETCH_OK);
     CHECK(b == false);
+    /* a batch add may skip its per-key output; a batch removal reports each key */
+    EXPECT(sketch_cuckoo_add_batch(buf, len, keys, 100, NULL), SKETCH_OK);
+    EXPECT(sketch_cuckoo_get_stats(buf, len, &st), SKETCH_OK);
+    CHECK(st.items == 100);
+    memset(flags, 0, sizeof flags);
+    EXPECT(sketch_cuckoo_remove_batch(buf, len, keys, 200, flags), SKETCH_OK);
+    all = 1;
+    for (int i = 0; i < 100; i++) all &= flags[i];
+    for (int i = 100; i < 200; i++) all &= !flags[i];
+    CHECK(all);
+    EXPECT(sketch_cuckoo_get_stats(buf, len, &st), SKETCH_OK);
+    CHECK(st.items == 0);
+    EXPECT(sketch_cuckoo_remove_batch(buf, len, keys, 1, NULL), SKETCH_OK);
+    EXPECT(sketch_cuckoo_remove_batch(buf, len, NULL, 1, flags), SKETCH_NULL_POINTER);
     free(buf);
     free(other);
     free(scratch);
@@ -847,7 +861,7 @@ static void test_ull(void) {
     CHECK(written == len);
     EXPECT(sketch_ull_verify(out, written), SKETCH_OK);
     EXPECT(sketch_ull_import(out, written, back, len), SKETCH_OK);
-    EXPECT(sketch_ull_import(out, written - 8, back, len), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_ull_import(out, written - 8, back, len), SKETCH_LENGTH_MISMATCH);
     out[128 + 10] = 1; /* below 4p - 4: no stream of hashes gives it */
     EXPECT(sketch_ull_verify(out, written), SKETCH_CHECKSUM_MISMATCH);
     EXPECT(sketch_ull_reset(buf, len), SKETCH_OK);

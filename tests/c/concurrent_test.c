@@ -45,6 +45,11 @@ struct job {
     int errors;
 };
 
+static sketch_status bloom_or_sbbf_packed(const struct job *job, const char *data, const uint32_t *offsets, bool *found) {
+    return job->family == BLOOM ? sketch_bloom_contains_concurrent_packed(job->buf, job->len, data, 8, offsets, 2, found)
+                                : sketch_sbbf_contains_concurrent_packed(job->buf, job->len, data, 8, offsets, 2, found);
+}
+
 /* Each thread uses every form on its keys, in slices. */
 static void *adder(void *arg) {
     struct job *job = arg;
@@ -133,6 +138,47 @@ static void *adder(void *arg) {
         if (s == SKETCH_OK) s = sketch_ull_estimate_concurrent(job->buf, job->len, &e);
     }
     if (s != SKETCH_OK) job->errors++;
+    /* This thread's adds have returned: every batch query form, run while
+     * the other threads still add, finds all of its keys. */
+    if (job->family == BLOOM || job->family == SBBF) {
+        static _Thread_local bool found[N];
+        static _Thread_local uint64_t hashes[N];
+        for (int form = 0; form < 4; form++) {
+            memset(found, 0, sizeof found);
+            bool bloom = job->family == BLOOM;
+            switch (form) {
+                case 0:
+                    s = bloom ? sketch_bloom_contains_concurrent_batch(job->buf, job->len, slices, N, found)
+                              : sketch_sbbf_contains_concurrent_batch(job->buf, job->len, slices, N, found);
+                    break;
+                case 1:
+                    s = bloom ? sketch_bloom_contains_concurrent_packed(job->buf, job->len, packed, at, offsets, N, found)
+                              : sketch_sbbf_contains_concurrent_packed(job->buf, job->len, packed, at, offsets, N, found);
+                    break;
+                case 2:
+                    s = bloom ? sketch_bloom_contains_concurrent_u64_batch(job->buf, job->len, ints, N, found)
+                              : sketch_sbbf_contains_concurrent_u64_batch(job->buf, job->len, ints, N, found);
+                    break;
+                default:
+                    for (int j = 0; j < N; j++) hashes[j] = sketch_hash(strings[j], slices[j].len, 7);
+                    s = bloom ? sketch_bloom_contains_concurrent_hash_batch(job->buf, job->len, hashes, N, found)
+                              : sketch_sbbf_contains_concurrent_hash_batch(job->buf, job->len, hashes, N, found);
+                    bool one = false;
+                    sketch_status s1 = bloom ? sketch_bloom_contains_concurrent_hash(job->buf, job->len, hashes[N - 1], &one)
+                                             : sketch_sbbf_contains_concurrent_hash(job->buf, job->len, hashes[N - 1], &one);
+                    if (s1 != SKETCH_OK || !one) job->errors++;
+                    break;
+            }
+            if (s != SKETCH_OK) job->errors++;
+            for (int j = 0; j < N; j++)
+                if (!found[j]) job->errors++;
+        }
+        /* Results are required; bad offsets are refused. */
+        if (sketch_bloom_contains_concurrent_u64_batch(job->buf, job->len, ints, 1, NULL) != SKETCH_NULL_POINTER) job->errors++;
+        uint32_t bad[3] = {0, 5, 2};
+        s = bloom_or_sbbf_packed(job, packed, bad, found);
+        if (s != SKETCH_INVALID_PARAMETER) job->errors++;
+    }
     return NULL;
 }
 

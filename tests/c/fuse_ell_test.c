@@ -372,7 +372,7 @@ static void test_fuse_export(void) {
     CHECK(written == len);
     EXPECT(sketch_fuse_verify(out, written), SKETCH_OK);
     EXPECT(sketch_fuse_verify(NULL, written), SKETCH_NULL_POINTER);
-    EXPECT(sketch_fuse_verify(out, written - 64), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_fuse_verify(out, written - 64), SKETCH_LENGTH_MISMATCH);
     EXPECT(sketch_fuse_verify(out, written + 8), SKETCH_LENGTH_MISMATCH);
     EXPECT(sketch_ell_verify(out, written), SKETCH_WRONG_FAMILY);
     EXPECT(sketch_cuckoo_verify(out, written), SKETCH_WRONG_FAMILY);
@@ -393,7 +393,7 @@ static void test_fuse_export(void) {
     EXPECT(sketch_fuse_import(out, written, back, len), SKETCH_CHECKSUM_MISMATCH);
     out[51] ^= 2;
     CHECK(all_bytes(back, len, 0xEE)); /* untouched */
-    EXPECT(sketch_fuse_import(out, written - 8, back, len), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_fuse_import(out, written - 8, back, len), SKETCH_LENGTH_MISMATCH);
     EXPECT(sketch_fuse_import(out, written, back + 1, len), SKETCH_MISALIGNED);
     EXPECT(sketch_fuse_import(out, written, back, len - 1), SKETCH_BUFFER_TOO_SMALL);
     EXPECT(sketch_fuse_import(NULL, written, back, len), SKETCH_NULL_POINTER);
@@ -669,7 +669,7 @@ static void test_ell_export(void) {
     EXPECT(sketch_ell_export(buf, len, out, len, &written), SKETCH_OK);
     CHECK(written == len);
     EXPECT(sketch_ell_verify(out, written), SKETCH_OK);
-    EXPECT(sketch_ell_verify(out, written - 1), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_ell_verify(out, written - 1), SKETCH_LENGTH_MISMATCH);
     EXPECT(sketch_ell_verify(out, written + 8), SKETCH_LENGTH_MISMATCH);
     EXPECT(sketch_ell_verify(NULL, 4), SKETCH_NULL_POINTER);
     EXPECT(sketch_fuse_verify(out, written), SKETCH_WRONG_FAMILY);

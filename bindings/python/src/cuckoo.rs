@@ -150,7 +150,7 @@ impl CuckooFilter {
                 let mut tmp = [false; CHUNK];
                 batch.for_hashed_chunks(hasher, |pos, h| {
                     let t = &mut tmp[..h.len()];
-                    f.add_hashes(h, t)?;
+                    f.add_hashes(h, Some(&mut *t))?;
                     pos.scatter(out, t);
                     Ok(())
                 })

@@ -20,7 +20,8 @@ fn exercise(bytes: &mut [u8]) {
         let _ = f.remove_u64(1);
         let _ = f.remove(b"absent");
         let mut out = [false; 3];
-        let _ = f.add_hashes(&[1, 2, 3], &mut out);
+        let _ = f.add_hashes(&[1, 2, 3], Some(&mut out));
+        let _ = f.remove_hashes(&[1, 2, 3], None);
         if let Ok(other) = wrap(copy.as_ref()) {
             let _ = f.merge(&other, scratch.as_mut());
         }
@@ -129,6 +130,44 @@ fn remove_and_count_semantics() {
         assert_eq!(g.as_ref().count(b"dup"), left);
     }
     assert_eq!(g.remove(b"dup"), Err(Error::NotPresent));
+}
+
+#[test]
+fn batch_adds_and_removes_equal_single_calls() {
+    let params = CuckooParams::for_items(2_000, 0.01).unwrap();
+    let (mut single, mut batch) = (new_filter(&params, 3), new_filter(&params, 3));
+    // Past capacity, with repeats: some adds fail, some removes find nothing.
+    let mut rng = SplitMix64(11);
+    let hashes: Vec<u64> = (0..4_000).map(|_| rng.next_u64() % 3_000).map(|k| hash::hash_u64(k, 3)).collect();
+    let removals: Vec<u64> =
+        (0..3_000).map(|_| rng.next_u64() % 6_000).map(|k| hash::hash_u64(k, 3)).collect();
+    let (mut expect_added, mut expect_removed) = (Vec::new(), Vec::new());
+    {
+        let mut f = wrap_mut(single.as_mut()).unwrap();
+        expect_added.extend(hashes.iter().map(|h| f.add_hash(*h).is_ok()));
+        expect_removed.extend(removals.iter().map(|h| f.remove_hash(*h).is_ok()));
+    }
+    let mut f = wrap_mut(batch.as_mut()).unwrap();
+    let (mut added, mut removed) = (std::vec![false; hashes.len()], std::vec![false; removals.len()]);
+    for (h, a) in hashes.chunks(7).zip(added.chunks_mut(7)) {
+        f.add_hashes(h, Some(a)).unwrap();
+    }
+    for (h, r) in removals.chunks(5).zip(removed.chunks_mut(5)) {
+        f.remove_hashes(h, Some(r)).unwrap();
+    }
+    assert!(
+        expect_added.contains(&false) && expect_removed.contains(&false) && expect_removed.contains(&true)
+    );
+    assert_eq!((added, removed), (expect_added, expect_removed));
+    assert_eq!(batch.as_ref(), single.as_ref());
+    // Without outputs: the same image; a wrong output length changes nothing.
+    let mut quiet = new_filter(&params, 3);
+    let mut q = wrap_mut(quiet.as_mut()).unwrap();
+    assert_eq!(q.add_hashes(&hashes, Some(&mut [false; 3])), Err(Error::InvalidArgument));
+    assert_eq!(q.remove_hashes(&hashes, Some(&mut [false; 3])), Err(Error::InvalidArgument));
+    q.add_hashes(&hashes, None).unwrap();
+    q.remove_hashes(&removals, None).unwrap();
+    assert_eq!(quiet.as_ref(), single.as_ref());
 }
 
 /// Random interleavings of adds and removes of present items: no false negatives.

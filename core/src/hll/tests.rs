@@ -297,6 +297,11 @@ fn small_mode_exports_compactly_and_imports_back() {
     // A compact image is not a live image.
     let compact = AlignedBuf::from_bytes(&exported);
     assert_eq!(wrap(compact.as_ref()).err(), Some(Error::CompactImage));
+    // import_len says how much the import writes: the full image.
+    assert_eq!(import_len(&exported), Ok(image_len(14).unwrap() as usize));
+    assert_eq!(import_len(&exported[..exported.len() - 8]), Err(Error::LengthMismatch));
+    assert_eq!(verify(&exported[..exported.len() - 8]), Err(Error::LengthMismatch));
+    assert_eq!(crate::bloom::import_len(&exported), Err(Error::WrongFamily));
     let mut back = AlignedBuf::new(image_len(14).unwrap() as usize);
     back.as_mut().fill(0xAB);
     assert_eq!(import(&exported, back.as_mut()), Ok(image_len(14).unwrap() as usize));
@@ -313,6 +318,7 @@ fn small_mode_exports_compactly_and_imports_back() {
     wrap_mut(buf.as_mut()).unwrap().add_hashes(&random_hashes(5000, 3));
     let exported = export_vec(buf.as_ref());
     assert_eq!(exported.len(), image_len(14).unwrap() as usize);
+    assert_eq!(import_len(&exported), Ok(exported.len()));
     let mut back = AlignedBuf::new(exported.len());
     import(&exported, back.as_mut()).unwrap();
     assert_eq!(values(back.as_ref()), values(buf.as_ref()));

@@ -50,6 +50,10 @@ public final class Status {
     public static final int COMPACT_IMAGE = 19;
     /** The key is longer than the sketch's maximum key length; nothing changed. */
     public static final int KEY_TOO_LONG = 20;
+    /** A static filter could not be built within its bound on attempts; nothing was written. */
+    public static final int BUILD_FAILED = 21;
+    /** A HyperLogLog in its exact small mode was given to a concurrent add: densify it first. */
+    public static final int SMALL_MODE = 22;
 
     /**
      * The English text of a status ({@code sketch_status_str}); unknown numbers give "unknown
