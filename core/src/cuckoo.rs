@@ -220,7 +220,7 @@ pub fn init<'a>(buf: &'a mut [u8], params: &CuckooParams, seed: u64) -> Result<C
     put_u32(image, OFF_BITS, params.fingerprint_bits);
     put_u64(image, OFF_PLANNED_ITEMS, params.planned_items);
     put_f64(image, OFF_PLANNED_FPR, params.planned_fpr);
-    put_u64(image, OFF_KICK_STATE, seed ^ 0x6a09_e667_f3bc_c908);
+    put_u64(image, OFF_KICK_STATE, initial_kick_state(seed));
     wrap_mut(image)
 }
 
@@ -692,11 +692,19 @@ impl<'a> CuckooMut<'a> {
         Ok(())
     }
 
-    /// Removes everything.
+    /// Removes everything: the image equals a freshly initialized one
+    /// (the relocation generator restarts too, so the same adds after a
+    /// clear give the same bytes).
     pub fn clear(&mut self) {
         self.body.fill(0);
         put_u64(self.header, OFF_ITEMS, 0);
+        put_u64(self.header, OFF_KICK_STATE, initial_kick_state(self.seed));
     }
+}
+
+/// The relocation generator's state in a fresh image.
+fn initial_kick_state(seed: u64) -> u64 {
+    seed ^ 0x6a09_e667_f3bc_c908
 }
 
 #[cfg(test)]

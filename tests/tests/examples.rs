@@ -68,18 +68,54 @@ fn stand_reproduces_the_article_table() {
     let out = run_ok(&mut Command::new(exe));
     let text = String::from_utf8(out.stdout).unwrap();
     print!("{text}");
-    let value = |label: &str| -> f64 {
-        let line =
-            text.lines().find(|l| l.trim_start().starts_with(label)).unwrap_or_else(|| panic!("{label}"));
-        let last = line.split_whitespace().last().unwrap();
-        last.trim_end_matches('%').trim_end_matches('x').parse().unwrap()
+    // Rows: a 52-character label, the article (or exact) column and the
+    // sketches column, 14 characters each, then an optional note.
+    let row = |label: &str| -> &str {
+        text.lines().find(|l| l.trim_start().starts_with(label)).unwrap_or_else(|| panic!("{label}"))
     };
+    let column = |line: &str, at: usize| -> String {
+        line.get(at..(at + 15).min(line.len())).unwrap_or_else(|| panic!("{line}")).trim().to_string()
+    };
+    let value = |label: &str| -> f64 {
+        let cell = column(row(label), 67);
+        cell.trim_end_matches('%').trim_end_matches('x').trim_end_matches("KB").trim().parse().unwrap()
+    };
+    // Numeric columns hold numbers (or '-' where the article has none).
+    let table_rows = text.lines().filter(|l| {
+        l.len() > 67 && l.starts_with("  ") && !l.starts_with("     ") && !l.trim_start().starts_with('(')
+    });
+    for line in table_rows.filter(|l| !l.contains("Mops/s") && !l.contains("Mkeys/s")) {
+        for at in [52, 67] {
+            let cell = column(line, at);
+            let number =
+                cell.trim_start_matches(['+', '-']).trim_end_matches(['%', 'x']).trim_end_matches(" KB");
+            let number = number.trim_end_matches(" ms").trim_end_matches(" B");
+            assert!(
+                cell == "-" || cell.is_empty() || number.replace('/', "").parse::<f64>().is_ok(),
+                "not a number in a numeric column: {line:?}"
+            );
+        }
+    }
+    // Every estimate row of the cardinality and MinHash tables carries its
+    // expected error, and this run's draws stay within 5 sd.
+    let mut notes = 0;
+    for line in text.lines().filter(|l| l.contains("   sd ")) {
+        let z: f64 = line.rsplit("z ").next().unwrap().parse().unwrap();
+        assert!(z.abs() < 5.0, "{line}");
+        notes += 1;
+    }
+    assert!(notes >= 16, "{notes} rows with an expected error");
+    // MinHash rows are told apart by their overlap.
+    let minhash: std::collections::HashSet<&str> =
+        text.lines().filter(|l| l.starts_with("  k = ")).map(|l| &l[..52]).collect();
+    assert_eq!(minhash.len(), 4);
     let measured = value("measured FPR on absent keys");
     assert!((0.8..1.2).contains(&measured), "measured FPR {measured}%");
     assert_eq!(value("false negatives"), 0.0);
     let under = value("planned for n/10, filled with n: measured FPR");
     assert!(under > 99.0, "overfilled FPR {under}%");
-    assert!(text.contains("over-capacity signal after n keys") && text.contains("RAISED (items+FPR)"));
+    assert_eq!(value("... over-capacity flags after n/10 keys"), 0.0);
+    assert_eq!(value("... over-capacity flags after n keys"), 3.0);
     assert!(value("saving") > 10.0);
     // Binary fuse beside Bloom and cuckoo: ~9 bits per key at 2^-8, no
     // false negatives, measured rates within 5 sigma of 2^-8 and 2^-16 on
@@ -113,8 +149,9 @@ fn stand_reproduces_the_article_table() {
         words[words.len() - 2].parse().unwrap()
     };
     assert!(kb("ELL memory") < kb("ULL memory"));
-    let same = text.lines().find(|l| l.trim_start().starts_with("... and for ELL")).expect("ELL merge line");
-    assert!(same.ends_with("yes"), "{same}");
+    assert_eq!(value("merged registers == one sketch's"), 1.0);
+    assert_eq!(value("... and for ELL (1 = identical)"), 1.0);
+    assert!(!text.contains("disagree"), "single and batch calls disagree");
 }
 
 #[test]

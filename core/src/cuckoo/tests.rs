@@ -170,6 +170,25 @@ fn batch_adds_and_removes_equal_single_calls() {
     assert_eq!(quiet.as_ref(), single.as_ref());
 }
 
+/// A cleared filter equals a fresh one, relocation generator included: the
+/// same adds after a clear give the same bytes.
+#[test]
+fn clear_restores_the_fresh_image() {
+    let params = CuckooParams::for_items(1_000, 0.01).unwrap();
+    let fresh = new_filter(&params, 5);
+    let mut used = new_filter(&params, 5);
+    let hashes: Vec<u64> = (0..1_000u64).map(|k| hash::hash_u64(k, 5)).collect();
+    let mut f = wrap_mut(used.as_mut()).unwrap();
+    f.add_hashes(&hashes, None).unwrap();
+    let filled = AlignedBuf::from_bytes(used.as_ref());
+    let mut f = wrap_mut(used.as_mut()).unwrap();
+    f.clear();
+    assert_eq!(used.as_ref(), fresh.as_ref());
+    let mut f = wrap_mut(used.as_mut()).unwrap();
+    f.add_hashes(&hashes, None).unwrap();
+    assert_eq!(used.as_ref(), filled.as_ref());
+}
+
 /// Random interleavings of adds and removes of present items: no false negatives.
 #[test]
 fn no_false_negatives_under_interleavings() {
