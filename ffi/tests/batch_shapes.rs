@@ -991,3 +991,75 @@ fn import_size_for_every_family() {
         }
     }
 }
+
+/// Clearing (or resetting) a used sketch gives back the bytes of a fresh
+/// one, so the same adds after a clear reproduce the same image.
+#[test]
+fn clear_gives_the_fresh_image_for_every_family() {
+    type Fill = Box<dyn Fn(&mut Img, &[u64])>;
+    type Clear = unsafe extern "C" fn(*mut c_void, usize) -> sketch_status;
+    let bool_out = |add: unsafe extern "C" fn(
+        *mut c_void,
+        usize,
+        *const u64,
+        usize,
+        *mut bool,
+    ) -> sketch_status|
+     -> Fill {
+        Box::new(move |img: &mut Img, keys: &[u64]| {
+            let mut out = vec![false; keys.len()];
+            let len = img.len();
+            assert_eq!(
+                unsafe { add(img.ptr(), len, keys.as_ptr(), keys.len(), out.as_mut_ptr()) },
+                SKETCH_OK
+            );
+        })
+    };
+    let plain = |add: unsafe extern "C" fn(*mut c_void, usize, *const u64, usize) -> sketch_status| -> Fill {
+        Box::new(move |img: &mut Img, keys: &[u64]| {
+            let len = img.len();
+            assert_eq!(unsafe { add(img.ptr(), len, keys.as_ptr(), keys.len()) }, SKETCH_OK);
+        })
+    };
+    let weighted = |add: unsafe extern "C" fn(
+        *mut c_void,
+        usize,
+        *const u64,
+        usize,
+        *const u64,
+    ) -> sketch_status|
+     -> Fill {
+        Box::new(move |img: &mut Img, keys: &[u64]| {
+            let len = img.len();
+            assert_eq!(
+                unsafe { add(img.ptr(), len, keys.as_ptr(), keys.len(), core::ptr::null()) },
+                SKETCH_OK
+            );
+        })
+    };
+    let families: Vec<(&str, Img, Fill, Clear)> = vec![
+        ("bloom", bloom_fresh(), bool_out(sketch_bloom_add_u64_batch), sketch_bloom_clear),
+        ("sbbf", sbbf_fresh(SKETCH_SBBF_NATIVE), bool_out(sketch_sbbf_add_u64_batch), sketch_sbbf_clear),
+        ("counting", counting_fresh(), bool_out(sketch_counting_add_u64_batch), sketch_counting_clear),
+        ("cuckoo", cuckoo_fresh(), bool_out(sketch_cuckoo_add_u64_batch), sketch_cuckoo_clear),
+        ("hll", hll_fresh(), plain(sketch_hll_add_u64_batch), sketch_hll_reset),
+        ("ull", ull_fresh(), plain(sketch_ull_add_u64_batch), sketch_ull_reset),
+        ("ell", ell_fresh(24), plain(sketch_ell_add_u64_batch), sketch_ell_reset),
+        ("minhash", minhash_fresh(), plain(sketch_minhash_add_u64_batch), sketch_minhash_clear),
+        ("countmin", countmin_fresh(), weighted(sketch_countmin_add_u64_batch), sketch_countmin_clear),
+        ("topk", topk_fresh(), weighted(sketch_topk_add_u64_batch), sketch_topk_clear),
+    ];
+    // Enough keys to relocate cuckoo entries and to leave HLL's small mode.
+    let keys: Vec<u64> = (0..1_900u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+    for (name, fresh, fill, clear) in families {
+        let mut used = fresh.clone();
+        fill(&mut used, &keys);
+        let filled = used.clone();
+        assert_ne!(used, fresh, "{name}: the adds changed nothing");
+        let len = used.len();
+        assert_eq!(unsafe { clear(used.ptr(), len) }, SKETCH_OK, "{name}");
+        assert_eq!(used, fresh, "{name}: a cleared image differs from a fresh one");
+        fill(&mut used, &keys);
+        assert_eq!(used, filled, "{name}: the same adds after a clear give other bytes");
+    }
+}
