@@ -4,6 +4,8 @@
 #   - valgrind (the C ABI test also runs under it)
 #   - cmake and pkg-config (the install test builds consumers with both)
 #   - a nightly Rust toolchain (the stack-bound test reads -Z emit-stack-sizes)
+#   - the thumbv7em-none-eabihf Rust target and Debian's gcc-arm-none-eabi
+#     (tests/tests/embedded.rs builds the C ABI for a Cortex-M4F)
 # Idempotent; used by `make test` and .ci/run.
 set -euo pipefail
 CBINDGEN_VERSION=0.29.4
@@ -18,7 +20,13 @@ if ! cargo +nightly --version >/dev/null 2>&1; then
     rustup toolchain install nightly --profile minimal
 fi
 
+if ! rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then
+    echo "adding the Rust target thumbv7em-none-eabihf" >&2
+    rustup target add thumbv7em-none-eabihf
+fi
+
 missing=()
+command -v arm-none-eabi-gcc >/dev/null 2>&1 || missing+=(gcc-arm-none-eabi)
 command -v objdump >/dev/null 2>&1 || missing+=(binutils)
 command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)

@@ -321,7 +321,9 @@ pub(crate) mod kernels {
 
     /// `merge_register`'s shift `((4 | j) >> d) & 3` of a smaller register
     /// with history bits `j`, at index `4d + 3 - j` (d < 4), for the vector
-    /// kernels in [`crate::simd`].
+    /// kernels in [`crate::simd`] (x86-64 only; other targets merge with
+    /// [`merge`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub const REVERSED_HISTORY: [u8; 16] = [3, 2, 1, 0, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0];
 }
 
