@@ -8,6 +8,8 @@
 #   make go-test the Go binding's checks (bindings/go/ci.sh); make go-stand its stand
 #   make java-test   the Java binding's tests (bindings/java; also on the newest JDK found)
 #   make java-bench  the Java binding's JMH benchmarks beside Guava, stream-lib, DataSketches
+#   make characterize  the core's statistical tests with their full trial counts (long;
+#                `make test` runs them with fewer trials), log in target/characterize.log
 CC ?= cc
 CFLAGS_EXAMPLES = -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude
 LIBS = target/release/libsketches.a -lpthread -ldl -lm
@@ -19,7 +21,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 
 .PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall \
 	python-venv python-lint python-test python-bench go-install go-test go-stand go-bench \
-	java-test java-bench
+	java-test java-bench characterize
 
 stand: examples
 	./build/stand
@@ -45,6 +47,13 @@ examples: lib
 
 tools:
 	./scripts/install-test-tools.sh
+
+# The full statistical characterization (the trial counts the README quotes):
+# the same unit tests `make test` runs quickly, with SKETCHES_FULL_ACCURACY=1.
+characterize:
+	mkdir -p target
+	bash -o pipefail -c 'SKETCHES_FULL_ACCURACY=1 cargo test -p sketches-core --release -- --nocapture \
+		2>&1 | tee target/characterize.log'
 
 test: tools
 	cargo fmt --all -- --check
