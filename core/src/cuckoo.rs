@@ -353,6 +353,17 @@ impl Geometry {
         }
     }
 
+    /// Requests both buckets of `h` into the cache (a hint: batch adds and
+    /// removals call it a few keys ahead so their cache misses overlap).
+    #[inline(always)]
+    fn prefetch(self, body: &[u8], h: u64) {
+        let (i1, fp) = self.locate(h);
+        let bytes_per_bucket = u64::from(self.bits) / 2; // 4 slots of `bits` bits
+        for bucket in [i1, self.alt(i1, fp)] {
+            crate::simd::prefetch(body, bucket.saturating_mul(bytes_per_bucket) as usize);
+        }
+    }
+
     /// Slots of `bucket` holding `fp`.
     #[inline(always)]
     fn matches(self, body: &[u8], bucket: u64, fp: u32) -> u32 {
@@ -632,7 +643,13 @@ impl<'a> CuckooMut<'a> {
         if added.as_ref().is_some_and(|a| a.len() != hashes.len()) {
             return Err(Error::InvalidArgument);
         }
+        let g = Geometry::of(&self.params);
         for (i, h) in hashes.iter().enumerate() {
+            // The buckets of a key a few places ahead load while this one is
+            // placed (relocations keep the adds themselves in order).
+            if let Some(ahead) = hashes.get(i + crate::filter::PREFETCH_DISTANCE) {
+                g.prefetch(self.body, *ahead);
+            }
             let stored = self.add_hash(*h).is_ok();
             if let Some(slot) = added.as_deref_mut().and_then(|a| a.get_mut(i)) {
                 *slot = stored;
@@ -649,7 +666,11 @@ impl<'a> CuckooMut<'a> {
         if removed.as_ref().is_some_and(|r| r.len() != hashes.len()) {
             return Err(Error::InvalidArgument);
         }
+        let g = Geometry::of(&self.params);
         for (i, h) in hashes.iter().enumerate() {
+            if let Some(ahead) = hashes.get(i + crate::filter::PREFETCH_DISTANCE) {
+                g.prefetch(self.body, *ahead);
+            }
             let gone = self.remove_hash(*h).is_ok();
             if let Some(slot) = removed.as_deref_mut().and_then(|r| r.get_mut(i)) {
                 *slot = gone;
