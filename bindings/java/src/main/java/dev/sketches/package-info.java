@@ -3,7 +3,8 @@
  *
  * <p>One class per family: {@link dev.sketches.BloomFilter}, {@link
  * dev.sketches.SplitBlockBloomFilter}, {@link dev.sketches.CountingBloomFilter}, {@link
- * dev.sketches.CuckooFilter}, {@link dev.sketches.HyperLogLog}, {@link dev.sketches.UltraLogLog},
+ * dev.sketches.CuckooFilter}, {@link dev.sketches.BinaryFuseFilter}, {@link
+ * dev.sketches.HyperLogLog}, {@link dev.sketches.UltraLogLog}, {@link dev.sketches.ExaLogLog},
  * {@link dev.sketches.CountMinSketch}, {@link dev.sketches.TopK}, {@link dev.sketches.MinHash}.
  * Each object owns its image (the serialized form is the live memory: exporting adds a checksum),
  * so there is nothing to close or free. Images are byte-identical to those C, C++ and Go programs
