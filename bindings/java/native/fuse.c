@@ -21,16 +21,24 @@ JNIEXPORT void JNICALL SK_JNI(BinaryFuseFilter, nPlan)(JNIEnv *env, jclass cls, 
  * sets: the key arrays are read with Get<Type>ArrayElements (a copy, or a pin
  * that does not stop the garbage collector) instead of the critical-region pin
  * the chunked batches use, so other threads' allocations never wait for a build.
+ * As with sk_pin, NULL without a pending exception (an empty array on some
+ * JVMs) is passed on as NULL: the C ABI accepts it with length 0.
  */
+#define SK_ELEMENTS_FAILED(env, p) ((p) == NULL && (*(env))->ExceptionCheck(env))
+#define SK_RELEASE(env, KIND, arr, p)                                                  \
+    do {                                                                               \
+        if ((p) != NULL) (*(env))->Release##KIND##ArrayElements(env, arr, p, JNI_ABORT); \
+    } while (0)
+
 JNIEXPORT void JNICALL SK_JNI(BinaryFuseFilter, nBuildPacked)(
     JNIEnv *env, jclass cls, jlong buf, jlong len, jlong planned, jint fingerprint_bits, jlong seed,
     jbyteArray data, jintArray offsets, jint count, jlong scratch, jlong scratch_len) {
     (void)cls;
     jbyte *d = (*env)->GetByteArrayElements(env, data, NULL);
-    if (d == NULL) return; /* OutOfMemoryError pending */
+    if (SK_ELEMENTS_FAILED(env, d)) return; /* OutOfMemoryError pending */
     jint *o = (*env)->GetIntArrayElements(env, offsets, NULL);
-    if (o == NULL) {
-        (*env)->ReleaseByteArrayElements(env, data, d, JNI_ABORT);
+    if (SK_ELEMENTS_FAILED(env, o)) {
+        SK_RELEASE(env, Byte, data, d);
         return;
     }
     struct sketch_fuse_params p = {(uint64_t)planned, (uint32_t)fingerprint_bits, 0};
@@ -38,8 +46,8 @@ JNIEXPORT void JNICALL SK_JNI(BinaryFuseFilter, nBuildPacked)(
                                           (size_t)(*env)->GetArrayLength(env, data),
                                           (const uint32_t *)o, (size_t)count, SK_BUF(scratch),
                                           (size_t)scratch_len);
-    (*env)->ReleaseIntArrayElements(env, offsets, o, JNI_ABORT);
-    (*env)->ReleaseByteArrayElements(env, data, d, JNI_ABORT);
+    SK_RELEASE(env, Int, offsets, o);
+    SK_RELEASE(env, Byte, data, d);
     sk_check(env, st, "sketch_fuse_build_packed");
 }
 
@@ -50,12 +58,12 @@ JNIEXPORT void JNICALL SK_JNI(BinaryFuseFilter, nBuildU64s)(JNIEnv *env, jclass 
                                                             jlong scratch_len) {
     (void)cls;
     jlong *k = (*env)->GetLongArrayElements(env, keys, NULL);
-    if (k == NULL) return; /* OutOfMemoryError pending */
+    if (SK_ELEMENTS_FAILED(env, k)) return; /* OutOfMemoryError pending */
     struct sketch_fuse_params p = {(uint64_t)planned, (uint32_t)fingerprint_bits, 0};
     int32_t st = sketch_fuse_build_u64_batch(
         SK_BUF(buf), (size_t)len, &p, (uint64_t)seed, (const uint64_t *)k,
         (size_t)(*env)->GetArrayLength(env, keys), SK_BUF(scratch), (size_t)scratch_len);
-    (*env)->ReleaseLongArrayElements(env, keys, k, JNI_ABORT);
+    SK_RELEASE(env, Long, keys, k);
     sk_check(env, st, "sketch_fuse_build_u64_batch");
 }
 

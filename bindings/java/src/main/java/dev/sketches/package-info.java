@@ -18,6 +18,12 @@
  * if (seen.isOverCapacity()) { ... }              // planned for 1M, got more
  * byte[] bytes = seen.toByteArray();              // any binding reads these
  * BloomFilter copy = BloomFilter.fromByteArray(bytes);
+ *
+ * BinaryFuseFilter allowed = BinaryFuseFilter.build(keys, 8, 0); // static: every key at once, rate 2^-8
+ * boolean listed = allowed.contains("alice");
+ * ExaLogLog users = ExaLogLog.create(12, ExaLogLog.D20, 0);     // 2^12 registers of 28 bits
+ * users.addAll(userIds);
+ * double distinct = users.estimate();
  * }</pre>
  *
  * <p>Errors: {@link dev.sketches.SketchException} carries the C status ({@link
