@@ -39,6 +39,8 @@ SK_KEY_SOFT(CuckooFilter, nRemove, sketch_cuckoo_remove, sketch_cuckoo_remove_u6
             SKETCH_NOT_PRESENT)
 SK_KEY_BOOL(CuckooFilter, nContains, sketch_cuckoo_contains, sketch_cuckoo_contains_u64, const)
 SK_BATCH_BOOL(CuckooFilter, nAdd, sketch_cuckoo_add_packed, sketch_cuckoo_add_u64_batch, )
+SK_BATCH_BOOL(CuckooFilter, nRemove, sketch_cuckoo_remove_packed,
+              sketch_cuckoo_remove_u64_batch, )
 SK_BATCH_BOOL(CuckooFilter, nContains, sketch_cuckoo_contains_packed,
               sketch_cuckoo_contains_u64_batch, const)
 SK_VOID_OP(CuckooFilter, nClear, sketch_cuckoo_clear)

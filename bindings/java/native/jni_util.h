@@ -446,7 +446,9 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
 
 /* ---- Image operations ------------------------------------------------------
  * nExport(buf, len, byte[] out) -> bytes written; nImport(byte[] src, dst, dstLen);
- * nVerify(byte[] src); nVerifyAt(addr, len) (in place, e.g. a mapped file);
+ * nImportSize(byte[] src) -> live bytes the import needs (sketch_*_import_size: headers
+ * and exact length checked; HyperLogLog's compact exports grow);
+ * nVerifyAt(addr, len) (in place, e.g. a mapped file);
  * nMerge(dst, dstLen, src, srcLen) for the families whose merge takes two images.
  */
 #define SK_IMAGE_OPS(CLS, PREFIX)                                                                \
@@ -461,6 +463,16 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
         sk_unpin(env, out, o, 0);                                                                \
         if (sk_check(env, st, #PREFIX "_export")) return 0;                                      \
         return (jint)written;                                                                    \
+    }                                                                                            \
+    JNIEXPORT jlong JNICALL SK_JNI(CLS, nImportSize)(JNIEnv * env, jclass cls, jbyteArray src) { \
+        (void)cls;                                                                               \
+        void *s;                                                                                 \
+        if (!sk_pin(env, src, &s)) return 0;                                                     \
+        size_t size = 0;                                                                         \
+        int32_t st = PREFIX##_import_size(s, (size_t)(*env)->GetArrayLength(env, src), &size);   \
+        sk_unpin(env, src, s, JNI_ABORT);                                                        \
+        if (sk_check(env, st, #PREFIX "_import_size")) return 0;                                 \
+        return (jlong)size;                                                                      \
     }                                                                                            \
     JNIEXPORT void JNICALL SK_JNI(CLS, nImport)(JNIEnv * env, jclass cls, jbyteArray src,        \
                                                 jlong dst, jlong dst_len) {                      \

@@ -122,7 +122,7 @@ public final class BloomFilter {
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static BloomFilter fromByteArray(byte[] bytes) {
-        return new BloomFilter(Native.imported(bytes, Native.roundUp(bytes.length), BloomFilter::nImport));
+        return new BloomFilter(Native.imported(bytes, BloomFilter::nImportSize, BloomFilter::nImport));
     }
 
     /**
@@ -681,6 +681,8 @@ public final class BloomFilter {
     private static native void nStats(long buf, long len, long[] l, double[] d);
 
     private static native int nExport(long buf, long len, byte[] out);
+
+    private static native long nImportSize(byte[] src);
 
     private static native void nImport(byte[] src, long dst, long dstLen);
 

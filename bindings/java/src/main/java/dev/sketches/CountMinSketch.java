@@ -217,7 +217,7 @@ public final class CountMinSketch {
      * @throws SketchException when the bytes are damaged or not a Count-Min sketch; nothing is kept
      */
     public static CountMinSketch fromByteArray(byte[] bytes) {
-        return new CountMinSketch(Native.imported(bytes, Native.roundUp(bytes.length), CountMinSketch::nImport));
+        return new CountMinSketch(Native.imported(bytes, CountMinSketch::nImportSize, CountMinSketch::nImport));
     }
 
     /**
@@ -765,6 +765,8 @@ public final class CountMinSketch {
     private static native void nStats(long buf, long len, long[] l, double[] d);
 
     private static native int nExport(long buf, long len, byte[] out);
+
+    private static native long nImportSize(byte[] src);
 
     private static native void nImport(byte[] src, long dst, long dstLen);
 

@@ -123,7 +123,7 @@ public final class CountingBloomFilter {
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static CountingBloomFilter fromByteArray(byte[] bytes) {
-        return new CountingBloomFilter(Native.imported(bytes, Native.roundUp(bytes.length), CountingBloomFilter::nImport));
+        return new CountingBloomFilter(Native.imported(bytes, CountingBloomFilter::nImportSize, CountingBloomFilter::nImport));
     }
 
     /**
@@ -774,7 +774,7 @@ public final class CountingBloomFilter {
         return "CountingBloomFilter[" + img.len + " bytes]";
     }
 
-    // ---- natives (bloom.c) ----
+    // ---- natives (counting.c) ----
 
     private static native void nPlan(long items, double fpr, int hashes, boolean explicitSize, long[] out);
 
@@ -830,6 +830,8 @@ public final class CountingBloomFilter {
     private static native void nStats(long buf, long len, long[] l, double[] d);
 
     private static native int nExport(long buf, long len, byte[] out);
+
+    private static native long nImportSize(byte[] src);
 
     private static native void nImport(byte[] src, long dst, long dstLen);
 

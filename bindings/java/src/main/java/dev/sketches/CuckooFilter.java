@@ -20,8 +20,8 @@ import java.util.Objects;
  * <p>Keys: {@code byte[]} as they are, {@code String} as its UTF-8 bytes, {@code long} as its 8
  * little-endian bytes, {@code ByteBuffer} as its remaining bytes (position unchanged), each hashed
  * with XXH3-64 and the filter's seed: a filter built here answers C, C++ and Go queries for the
- * same keys. Batches ({@code addAll}, {@code containsAll}, {@code *Packed}) cross into native
- * code once per 16,384 keys.
+ * same keys. Batches ({@code addAll}, {@code containsAll}, {@code removeAll}, {@code *Packed})
+ * cross into native code once per 16,384 keys.
  *
  * <p>Thread safety: queries ({@code contains*}, {@code count}, {@code stats}, {@code capacityFlags}, {@code
  * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
@@ -123,7 +123,7 @@ public final class CuckooFilter {
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static CuckooFilter fromByteArray(byte[] bytes) {
-        return new CuckooFilter(Native.imported(bytes, Native.roundUp(bytes.length), CuckooFilter::nImport));
+        return new CuckooFilter(Native.imported(bytes, CuckooFilter::nImportSize, CuckooFilter::nImport));
     }
 
     /**
@@ -609,6 +609,87 @@ public final class CuckooFilter {
     }
 
     /**
+     * Removes one stored copy of every key's fingerprint (as {@link #remove(byte[])} per key; a
+     * key with no stored copy changes nothing and the batch goes on). Only remove keys that were
+     * added.
+     *
+     * @param keys the keys
+     * @return per key whether it was removed
+     * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
+     */
+    public boolean[] removeAll(byte[][] keys) {
+        img.checkWritable();
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Removes every String key (UTF-8).
+     *
+     * @param keys the keys
+     * @return per key whether it was removed
+     */
+    public boolean[] removeAll(String[] keys) {
+        img.checkWritable();
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Removes every long key.
+     *
+     * @param keys the keys
+     * @return per key whether it was removed
+     */
+    public boolean[] removeAll(long[] keys) {
+        img.checkWritable();
+        boolean[] out = new boolean[keys.length];
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nRemoveU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Removes keys packed in the Arrow Binary layout (see {@link #addPacked}).
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @return per key whether it was removed
+     * @throws IllegalArgumentException when the offsets are invalid (nothing is removed)
+     */
+    public boolean[] removePacked(byte[] data, int[] offsets) {
+        return removePacked0(data, offsets, Native.checkPacked(data, offsets));
+    }
+
+    private boolean[] removePacked0(byte[] data, int[] offsets, int count) {
+        img.checkWritable();
+        boolean[] out = new boolean[count];
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nRemovePacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
      * How many copies of a key's fingerprint are stored (0 to 8; a false positive counts the
      * fingerprint of another key).
      *
@@ -769,7 +850,7 @@ public final class CuckooFilter {
         return "CuckooFilter[" + img.len + " bytes]";
     }
 
-    // ---- natives (bloom.c) ----
+    // ---- natives (cuckoo.c) ----
 
     private static native void nPlan(long items, double fpr, int fingerprintBits, boolean explicitSize, long[] out);
 
@@ -786,7 +867,11 @@ public final class CuckooFilter {
 
     private static native boolean nRemoveU64(long buf, long len, long key);
 
+    private static native void nRemovePacked(
+            long buf, long len, byte[] data, int[] offsets, int from, int count, boolean[] out, int outFrom);
 
+    private static native void nRemoveU64s(
+            long buf, long len, long[] keys, int from, int count, boolean[] out, int outFrom);
 
     private static native boolean nAdd(long buf, long len, byte[] key, int off, int klen);
 
@@ -826,6 +911,8 @@ public final class CuckooFilter {
     private static native void nStats(long buf, long len, long[] l, double[] d);
 
     private static native int nExport(long buf, long len, byte[] out);
+
+    private static native long nImportSize(byte[] src);
 
     private static native void nImport(byte[] src, long dst, long dstLen);
 

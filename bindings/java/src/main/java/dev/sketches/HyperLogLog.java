@@ -96,20 +96,9 @@ public final class HyperLogLog {
      *     nothing is kept
      */
     public static HyperLogLog fromByteArray(byte[] bytes) {
-        // The live size follows from the precision byte (offset 48): a compact export is shorter.
-        // The import checks that byte with everything else; a bad one only picks the buffer size.
-        long live = Native.roundUp(bytes.length);
-        if (bytes.length > PRECISION_OFFSET) {
-            int p = bytes[PRECISION_OFFSET];
-            if (p >= MIN_PRECISION && p <= MAX_PRECISION) {
-                live = Math.max(live, nSize(p));
-            }
-        }
-        return new HyperLogLog(Native.imported(bytes, live, HyperLogLog::nImport));
+        // sketch_hll_import_size gives the live size: a compact small-mode export is shorter.
+        return new HyperLogLog(Native.imported(bytes, HyperLogLog::nImportSize, HyperLogLog::nImport));
     }
-
-    /** Offset of the precision byte in an image (the first byte after the 48-byte common header). */
-    private static final int PRECISION_OFFSET = 48;
 
     /**
      * Uses a caller's buffer holding a live image without copying, after checking its headers
@@ -479,6 +468,8 @@ public final class HyperLogLog {
     private static native double nStats(long buf, long len, long[] l);
 
     private static native int nExport(long buf, long len, byte[] out);
+
+    private static native long nImportSize(byte[] src);
 
     private static native void nImport(byte[] src, long dst, long dstLen);
 

@@ -79,7 +79,7 @@ public final class MinHash {
      * @throws SketchException when the bytes are damaged or not a MinHash sketch; nothing is kept
      */
     public static MinHash fromByteArray(byte[] bytes) {
-        return new MinHash(Native.imported(bytes, Native.roundUp(bytes.length), MinHash::nImport));
+        return new MinHash(Native.imported(bytes, MinHash::nImportSize, MinHash::nImport));
     }
 
     /**
@@ -399,6 +399,8 @@ public final class MinHash {
     private static native void nStats(long buf, long len, long[] l);
 
     private static native int nExport(long buf, long len, byte[] out);
+
+    private static native long nImportSize(byte[] src);
 
     private static native void nImport(byte[] src, long dst, long dstLen);
 

@@ -197,11 +197,6 @@ final class Native {
         return aligned.slice().order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    /** The length rounded up to the image alignment (at least one unit). */
-    static long roundUp(long len) {
-        return Math.max(IMAGE_ALIGN, (len + IMAGE_ALIGN - 1) / IMAGE_ALIGN * IMAGE_ALIGN);
-    }
-
     /**
      * Checks a caller's buffer for {@code wrap}: direct, 8-byte aligned; returns the view from its
      * position to its limit (sharing its bytes).
@@ -495,6 +490,12 @@ final class Native {
         void run(byte[] src, long dst, long dstLen);
     }
 
+    /** sketch_*_import_size(src): the live bytes an import of the exported image needs. */
+    @FunctionalInterface
+    interface ImportSizer {
+        long run(byte[] src);
+    }
+
     /** sketch_*_export(buf, len, out): bytes written. */
     @FunctionalInterface
     interface Exporter {
@@ -514,12 +515,14 @@ final class Native {
     }
 
     /**
-     * Imports untrusted bytes into a fresh image of {@code liveBytes} bytes; the native import
-     * checks everything first, so on error nothing is kept.
+     * Imports untrusted bytes into a fresh image of the size {@code sizer} gives (the family's
+     * {@code sketch_*_import_size}, which checks the headers and the exact length before anything
+     * is allocated); the native import checks everything else first, so on error nothing is kept.
      */
-    static Image imported(byte[] src, long liveBytes, Importer importer) {
+    static Image imported(byte[] src, ImportSizer sizer, Importer importer) {
         Objects.requireNonNull(src, "bytes");
-        Image img = fresh(liveBytes);
+        load();
+        Image img = fresh(sizer.run(src));
         try {
             importer.run(src, img.addr, img.len);
         } finally {

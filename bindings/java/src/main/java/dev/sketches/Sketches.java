@@ -7,8 +7,8 @@ import java.util.Objects;
  * of an unknown image (to dispatch on its family).
  *
  * <p>Families: {@link BloomFilter}, {@link SplitBlockBloomFilter}, {@link CountingBloomFilter},
- * {@link CuckooFilter}, {@link HyperLogLog}, {@link UltraLogLog}, {@link CountMinSketch}, {@link
- * TopK}, {@link MinHash}. Every sketch lives in one 64-byte-aligned direct {@link
+ * {@link CuckooFilter}, {@link BinaryFuseFilter}, {@link HyperLogLog}, {@link UltraLogLog}, {@link
+ * ExaLogLog}, {@link CountMinSketch}, {@link TopK}, {@link MinHash}. Every sketch lives in one 64-byte-aligned direct {@link
  * java.nio.ByteBuffer}, its image: the same bytes C, C++ and Go programs read and write. Keys hash
  * by one rule in every language: byte strings (Strings as UTF-8) with XXH3-64 and the image's
  * seed, longs as their 8 little-endian bytes.
@@ -45,6 +45,10 @@ public final class Sketches {
     public static final int FAMILY_TOPK = 8;
     /** Family id of {@link MinHash}. */
     public static final int FAMILY_MINHASH = 9;
+    /** Family id of {@link BinaryFuseFilter}. */
+    public static final int FAMILY_BINARY_FUSE = 10;
+    /** Family id of {@link ExaLogLog}. */
+    public static final int FAMILY_EXALOGLOG = 11;
 
     /** Capacity flag of the filters: more items were inserted than planned. */
     public static final int CAPACITY_OVER_PLANNED_ITEMS = 1;

@@ -151,7 +151,7 @@ public final class SplitBlockBloomFilter {
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static SplitBlockBloomFilter fromByteArray(byte[] bytes) {
-        return new SplitBlockBloomFilter(Native.imported(bytes, Native.roundUp(bytes.length), SplitBlockBloomFilter::nImport));
+        return new SplitBlockBloomFilter(Native.imported(bytes, SplitBlockBloomFilter::nImportSize, SplitBlockBloomFilter::nImport));
     }
 
     /**
@@ -682,7 +682,7 @@ public final class SplitBlockBloomFilter {
         return "SplitBlockBloomFilter[" + img.len + " bytes]";
     }
 
-    // ---- natives (bloom.c) ----
+    // ---- natives (sbbf.c) ----
 
     private static native void nPlan(long items, double fpr, boolean parquet, long[] out);
 
@@ -730,6 +730,8 @@ public final class SplitBlockBloomFilter {
     private static native void nStats(long buf, long len, long[] l, double[] d);
 
     private static native int nExport(long buf, long len, byte[] out);
+
+    private static native long nImportSize(byte[] src);
 
     private static native void nImport(byte[] src, long dst, long dstLen);
 

@@ -93,7 +93,7 @@ public final class TopK {
      * @throws SketchException when the bytes are damaged or not a Top-k sketch; nothing is kept
      */
     public static TopK fromByteArray(byte[] bytes) {
-        return new TopK(Native.imported(bytes, Native.roundUp(bytes.length), TopK::nImport));
+        return new TopK(Native.imported(bytes, TopK::nImportSize, TopK::nImport));
     }
 
     /**
@@ -621,6 +621,8 @@ public final class TopK {
     private static native void nStats(long buf, long len, long[] l);
 
     private static native int nExport(long buf, long len, byte[] out);
+
+    private static native long nImportSize(byte[] src);
 
     private static native void nImport(byte[] src, long dst, long dstLen);
 

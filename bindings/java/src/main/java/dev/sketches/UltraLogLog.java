@@ -96,7 +96,7 @@ public final class UltraLogLog {
      *     nothing is kept
      */
     public static UltraLogLog fromByteArray(byte[] bytes) {
-        return new UltraLogLog(Native.imported(bytes, Native.roundUp(bytes.length), UltraLogLog::nImport));
+        return new UltraLogLog(Native.imported(bytes, UltraLogLog::nImportSize, UltraLogLog::nImport));
     }
 
     /**
@@ -459,6 +459,8 @@ public final class UltraLogLog {
     private static native double nStats(long buf, long len, long[] l);
 
     private static native int nExport(long buf, long len, byte[] out);
+
+    private static native long nImportSize(byte[] src);
 
     private static native void nImport(byte[] src, long dst, long dstLen);
 

@@ -3,7 +3,8 @@
  *
  * <p>One class per family: {@link dev.sketches.BloomFilter}, {@link
  * dev.sketches.SplitBlockBloomFilter}, {@link dev.sketches.CountingBloomFilter}, {@link
- * dev.sketches.CuckooFilter}, {@link dev.sketches.HyperLogLog}, {@link dev.sketches.UltraLogLog},
+ * dev.sketches.CuckooFilter}, {@link dev.sketches.BinaryFuseFilter}, {@link
+ * dev.sketches.HyperLogLog}, {@link dev.sketches.UltraLogLog}, {@link dev.sketches.ExaLogLog},
  * {@link dev.sketches.CountMinSketch}, {@link dev.sketches.TopK}, {@link dev.sketches.MinHash}.
  * Each object owns its image (the serialized form is the live memory: exporting adds a checksum),
  * so there is nothing to close or free. Images are byte-identical to those C, C++ and Go programs
@@ -17,6 +18,12 @@
  * if (seen.isOverCapacity()) { ... }              // planned for 1M, got more
  * byte[] bytes = seen.toByteArray();              // any binding reads these
  * BloomFilter copy = BloomFilter.fromByteArray(bytes);
+ *
+ * BinaryFuseFilter allowed = BinaryFuseFilter.build(keys, 8, 0); // static: every key at once, rate 2^-8
+ * boolean listed = allowed.contains("alice");
+ * ExaLogLog users = ExaLogLog.create(12, ExaLogLog.D20, 0);     // 2^12 registers of 28 bits
+ * users.addAll(userIds);
+ * double distinct = users.estimate();
  * }</pre>
  *
  * <p>Errors: {@link dev.sketches.SketchException} carries the C status ({@link

@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;
 import org.junit.jupiter.api.Test;
 
-/** HyperLogLog and UltraLogLog: every public method, errors, error envelopes. */
+/** HyperLogLog, UltraLogLog and ExaLogLog: every public method, errors, error envelopes. */
 class CardinalityTest {
     private static double rmse(double[] estimates, double n) {
         return Math.sqrt(java.util.Arrays.stream(estimates).map(v -> (v / n - 1) * (v / n - 1)).sum()
@@ -203,6 +203,138 @@ class CardinalityTest {
         assertEquals(0.0, back.estimate());
         assertThrows(IllegalArgumentException.class, () -> UltraLogLog.create(2));
         assertTrue(u.toString().startsWith("UltraLogLog"));
+        assertTrue(u.image().isReadOnly());
+    }
+
+    @Test
+    void exaLogLogErrorFollowsItsEnvelope() {
+        int p = 10;
+        int n = 50_000;
+        int trials = 60;
+        double m = 1 << p;
+        for (int d : new int[] {ExaLogLog.D20, ExaLogLog.D24}) {
+            double[] mart = new double[trials];
+            double[] ml = new double[trials];
+            for (int t = 0; t < trials; t++) {
+                ExaLogLog e = ExaLogLog.create(p, d, t);
+                e.addAll(TestKeys.longs((long) t * n, n));
+                mart[t] = e.martingaleEstimate();
+                ml[t] = e.mlEstimate();
+                assertEquals(mart[t], e.estimate());
+            }
+            // The maximum-likelihood error is 0.362/sqrt(m) (d = 20) or 0.344/sqrt(m) (d = 24); the
+            // martingale's about 12% less. 60 trials: allow 1.5x the theory.
+            double theory = (d == ExaLogLog.D20 ? 0.362 : 0.344) / Math.sqrt(m);
+            assertTrue(rmse(mart, n) < 1.5 * theory / 1.12, "d=" + d + " martingale RMSE " + rmse(mart, n));
+            assertTrue(rmse(ml, n) < 1.5 * theory, "d=" + d + " ML RMSE " + rmse(ml, n));
+            ExaLogLog.Stats s = ExaLogLog.create(p, d, 0).stats();
+            assertTrue(Math.abs(s.standardError() - theory / 1.12) < 0.05 * theory, "standard error " + s.standardError());
+        }
+    }
+
+    @Test
+    void exaLogLogEveryMethod() {
+        ExaLogLog u = ExaLogLog.create(12, ExaLogLog.D24, 3);
+        assertEquals(ExaLogLog.imageBytes(12, ExaLogLog.D24), u.imageBytes());
+        assertTrue(ExaLogLog.imageBytes(12, ExaLogLog.D24) > ExaLogLog.imageBytes(12, ExaLogLog.D20));
+        assertTrue(u.add("a"));
+        assertFalse(u.add("a"));
+        assertTrue(u.add(2L));
+        assertTrue(u.add(new byte[] {5}));
+        assertTrue(u.add(ByteBuffer.wrap(new byte[] {6})));
+        ByteBuffer direct = ByteBuffer.allocateDirect(4);
+        direct.put((byte) 7).flip();
+        assertTrue(u.add(direct));
+        assertEquals(0, direct.position());
+        ExaLogLog.Stats s = u.stats();
+        assertEquals(2, s.t());
+        assertEquals(24, s.d());
+        assertEquals(12, s.precision());
+        assertEquals(3, s.seed());
+        assertTrue(s.martingale());
+        assertEquals(5, s.registersSet());
+        assertEquals(5.0, u.estimate(), 0.1);
+        assertEquals(u.imageBytes(), s.imageBytes());
+        String[] keys = TestKeys.strings("e-", 0, 30_000);
+        ExaLogLog one = ExaLogLog.create(12, ExaLogLog.D24, 3);
+        for (String k : keys) {
+            one.add(k);
+        }
+        ExaLogLog batch = ExaLogLog.create(12, ExaLogLog.D24, 3);
+        batch.addAll(keys);
+        assertArrayEquals(one.toByteArray(), batch.toByteArray());
+        ExaLogLog bytes = ExaLogLog.create(12, ExaLogLog.D24, 3);
+        bytes.addAll(TestKeys.bytes(keys));
+        assertArrayEquals(one.toByteArray(), bytes.toByteArray());
+        Native.Packed pk = Native.pack(keys);
+        ExaLogLog packed = ExaLogLog.create(12, ExaLogLog.D24, 3);
+        packed.addPacked(pk.data(), pk.offsets());
+        assertArrayEquals(one.toByteArray(), packed.toByteArray());
+        assertThrows(IllegalArgumentException.class, () -> packed.addPacked(pk.data(), new int[] {0, -1}));
+        long[] longs = TestKeys.longs(0, 20_000);
+        ExaLogLog l1 = ExaLogLog.create(11, ExaLogLog.D20, 3);
+        ExaLogLog l2 = ExaLogLog.create(11, ExaLogLog.D20, 3);
+        l1.addAll(longs);
+        for (long k : longs) {
+            l2.add(k);
+        }
+        assertArrayEquals(l1.toByteArray(), l2.toByteArray());
+        // Merge equals one sketch of both streams (registers); the martingale ends.
+        ExaLogLog a = ExaLogLog.create(12, ExaLogLog.D24, 3);
+        ExaLogLog b = ExaLogLog.create(12, ExaLogLog.D24, 3);
+        a.addAll(java.util.Arrays.copyOf(keys, 15_000));
+        b.addAll(java.util.Arrays.copyOfRange(keys, 15_000, 30_000));
+        a.merge(b);
+        assertEquals(one.mlEstimate(), a.mlEstimate());
+        assertEquals(one.stats().registersSet(), a.stats().registersSet());
+        assertFalse(a.stats().martingale());
+        assertTrue(Double.isNaN(a.martingaleEstimate()));
+        assertEquals(a.mlEstimate(), a.estimate());
+        assertEquals(Status.INCOMPATIBLE,
+                assertThrows(SketchException.class, () -> a.merge(ExaLogLog.create(12, ExaLogLog.D24, 4))).status());
+        assertEquals(Status.OVERLAP, assertThrows(SketchException.class, () -> a.merge(a)).status());
+        // Across precisions and configurations: the larger is reduced exactly, as downsize does.
+        ExaLogLog low = ExaLogLog.create(10, ExaLogLog.D20, 3);
+        low.merge(one);
+        ExaLogLog down = one.downsize(10, ExaLogLog.D20);
+        assertArrayEquals(low.toByteArray(), down.toByteArray());
+        assertFalse(down.stats().martingale());
+        assertEquals(10, down.stats().precision());
+        assertEquals(20, down.stats().d());
+        assertTrue(Math.abs(low.estimate() / 30_000 - 1) < 0.1, "merged estimate " + low.estimate());
+        ExaLogLog direct10 = ExaLogLog.create(10, ExaLogLog.D20, 3);
+        direct10.addAll(keys);
+        assertEquals(direct10.mlEstimate(), down.mlEstimate());
+        assertEquals(Status.INCOMPATIBLE,
+                assertThrows(SketchException.class, () -> one.merge(ExaLogLog.create(10, ExaLogLog.D24, 3))).status());
+        assertEquals(Status.INCOMPATIBLE,
+                assertThrows(SketchException.class, () -> low.downsize(12, ExaLogLog.D20)).status());
+        // Planning from an error.
+        ExaLogLog planned = ExaLogLog.forError(0.01, ExaLogLog.D20, 0);
+        int pp = planned.stats().precision();
+        assertTrue(0.362 / Math.sqrt(1 << pp) <= 0.01 && 0.362 / Math.sqrt(1 << (pp - 1)) > 0.01, "precision " + pp);
+        assertThrows(IllegalArgumentException.class, () -> ExaLogLog.forError(0, ExaLogLog.D20, 0));
+        assertThrows(IllegalArgumentException.class, () -> ExaLogLog.forError(1e-6, ExaLogLog.D20, 0));
+        assertThrows(IllegalArgumentException.class, () -> ExaLogLog.forError(0.01, 22, 0));
+        // Images: round trips, wraps, read-only buffers.
+        ExaLogLog back = ExaLogLog.fromByteArray(one.toByteArray());
+        assertEquals(one.estimate(), back.estimate());
+        assertTrue(back.stats().martingale());
+        assertEquals(one.estimate(), ExaLogLog.wrapVerified(TestKeys.direct(one.toByteArray())).estimate());
+        ExaLogLog ro = ExaLogLog.wrap(TestKeys.direct(one.toByteArray()).asReadOnlyBuffer());
+        assertEquals(one.estimate(), ro.estimate());
+        assertThrows(ReadOnlyBufferException.class, () -> ro.add(1L));
+        assertThrows(ReadOnlyBufferException.class, () -> ro.merge(one));
+        assertThrows(ReadOnlyBufferException.class, ro::clear);
+        back.clear();
+        assertEquals(0.0, back.estimate());
+        assertEquals(0, back.stats().registersSet());
+        assertTrue(back.stats().martingale());
+        assertThrows(IllegalArgumentException.class, () -> ExaLogLog.create(1));
+        assertThrows(IllegalArgumentException.class, () -> ExaLogLog.create(25));
+        assertThrows(IllegalArgumentException.class, () -> ExaLogLog.create(10, 21, 0));
+        assertEquals(ExaLogLog.imageBytes(4, ExaLogLog.D20), ExaLogLog.create(4).imageBytes());
+        assertTrue(u.toString().startsWith("ExaLogLog"));
         assertTrue(u.image().isReadOnly());
     }
 }

@@ -43,6 +43,9 @@ class ConcurrencyTest {
         topk.addAll(keys);
         MinHash mh = MinHash.create(256, 1);
         mh.addAll(keys);
+        BinaryFuseFilter fuse = BinaryFuseFilter.build(keys, 8, 1);
+        ExaLogLog ell = ExaLogLog.create(12, ExaLogLog.D24, 1);
+        ell.addAll(keys);
 
         boolean[] bloomExpected = bloom.containsAll(probes);
         boolean[] cuckooExpected = cuckoo.containsAll(probes);
@@ -52,6 +55,10 @@ class ConcurrencyTest {
         byte[] sbbfImage = sbbf.toByteArray();
         List<TopK.Item> topExpected = topk.top();
         long[] sigExpected = mh.signature();
+        boolean[] fuseExpected = fuse.containsAll(probes);
+        byte[] fuseImage = fuse.toByteArray();
+        double ellExpected = ell.mlEstimate();
+        ExaLogLog.Stats ellStats = ell.stats();
 
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         List<Future<?>> futures = new ArrayList<>();
@@ -64,18 +71,25 @@ class ConcurrencyTest {
                     assertTrue(sbbf.contains(keys[i]));
                     assertTrue(cuckoo.contains(keys[i]));
                     assertTrue(counting.contains(keys[i]));
+                    assertTrue(fuse.contains(keys[i]));
+                    assertEquals(fuseExpected[i], fuse.contains(probes[i]));
                     assertEquals(bloomExpected[i], bloom.contains(probes[i]));
                     assertEquals(cmsExpected[i], cms.estimate(probes[i]));
-                    switch ((id + r) % 6) {
+                    switch ((id + r) % 9) {
                         case 0 -> assertArrayEquals(bloomExpected, bloom.containsAll(probes));
                         case 1 -> assertArrayEquals(cuckooExpected, cuckoo.containsAll(TestKeys.bytes(probes)));
                         case 2 -> assertArrayEquals(cmsExpected, cms.estimateAll(probes));
                         case 3 -> assertArrayEquals(sbbfImage, sbbf.toByteArray());
                         case 4 -> assertEquals(topExpected, topk.top());
+                        case 5 -> assertArrayEquals(fuseExpected, fuse.containsAll(probes));
+                        case 6 -> assertArrayEquals(fuseImage, fuse.toByteArray());
+                        case 7 -> assertEquals(ellStats, ell.stats());
                         default -> assertArrayEquals(sigExpected, mh.signature());
                     }
                     assertEquals(hllExpected, hll.estimate());
                     assertEquals(ullExpected, ull.mlEstimate());
+                    assertEquals(ellExpected, ell.mlEstimate());
+                    assertEquals(ellStats.estimate(), ell.estimate());
                     assertEquals(0, bloom.capacityFlags());
                     assertEquals(keys.length, counting.stats().items());
                 }

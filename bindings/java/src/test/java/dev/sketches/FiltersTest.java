@@ -313,8 +313,111 @@ class FiltersTest {
         assertEquals(0, g.stats().items());
         assertEquals(0, g.capacityFlags());
         assertFalse(g.isOverCapacity());
+        // Batch removals, every key form: one stored copy per key removed, absent keys reported.
+        CuckooFilter r = CuckooFilter.withBuckets(1024, 16, 4);
+        String[] strs = TestKeys.strings("r-", 0, 100);
+        long[] longs = TestKeys.longs(0, 100);
+        assertEquals(100, r.addAll(strs));
+        assertEquals(100, r.addAll(longs));
+        assertEquals(100, r.addAll(TestKeys.bytes(TestKeys.strings("b-", 0, 100))));
+        assertEquals(2, r.addPacked(new byte[] {1, 2}, new int[] {0, 1, 2}, null));
+        assertAll(r.removeAll(strs));
+        assertEquals(202, r.stats().items());
+        assertAll(r.removeAll(longs));
+        assertAll(r.removeAll(TestKeys.bytes(TestKeys.strings("b-", 0, 100))));
+        assertArrayEquals(new boolean[] {true, true}, r.removePacked(new byte[] {9, 1, 2}, new int[] {1, 2, 3}));
+        assertEquals(0, r.stats().items());
+        assertArrayEquals(new boolean[] {false, false}, r.removeAll(new long[] {longs[0], 5}));
+        assertArrayEquals(new boolean[] {false}, r.removeAll(new String[] {"r-1"}));
+        assertThrows(IllegalArgumentException.class, () -> r.removePacked(new byte[] {1}, new int[] {0, 2}));
+        CuckooFilter ro = CuckooFilter.wrap(TestKeys.direct(r.toByteArray()).asReadOnlyBuffer());
+        assertThrows(ReadOnlyBufferException.class, () -> ro.removeAll(new long[] {1}));
+        assertThrows(ReadOnlyBufferException.class, () -> ro.removeAll(new String[] {"x"}));
         assertThrows(IllegalArgumentException.class, () -> CuckooFilter.withBuckets(10, 9, 0));
         assertThrows(IllegalArgumentException.class, () -> CuckooFilter.create(10, -1));
+    }
+
+    @Test
+    void binaryFuseEveryMethod() {
+        for (int bits : new int[] {8, 16}) {
+            BinaryFuseFilter f = BinaryFuseFilter.build(PRESENT, bits, 13);
+            assertAll(f.containsAll(PRESENT));
+            assertAll(f.containsAll(TestKeys.bytes(PRESENT)));
+            BinaryFuseFilter.Stats s = f.stats();
+            assertEquals(bits, s.fingerprintBits());
+            assertEquals(N, s.keys());
+            assertEquals(N, s.plannedKeys());
+            assertEquals(13, s.seed());
+            assertEquals(Math.scalb(1.0, -bits), s.fpr());
+            assertEquals(f.imageBytes(), s.imageBytes());
+            assertEquals(BinaryFuseFilter.imageBytes(N, bits), f.imageBytes());
+            assertTrue(s.attempts() >= 1);
+            assertTrue(s.bitsPerKey() > bits && s.bitsPerKey() < 1.3 * bits, "bits per key " + s.bitsPerKey());
+            assertTrue(s.imageBytesPerKey() * 8 >= s.bitsPerKey());
+            // The rate: within 4 sigma of the binomial at 2^-bits (2^22 integer probes for 16 bits).
+            assertRate(f.containsAll(ABSENT), s.fpr(), "fuse" + bits + " strings");
+            BinaryFuseFilter g = BinaryFuseFilter.build(TestKeys.longs(0, N), bits, 13);
+            assertAll(g.containsAll(TestKeys.longs(0, N)));
+            int probes = bits == 8 ? 2 * N : 1 << 22;
+            assertRate(g.containsAll(TestKeys.longs(N, probes)), Math.scalb(1.0, -bits), "fuse" + bits + " longs");
+
+            // Every build form gives the same bytes for the same keys; duplicates are stored once.
+            byte[] image = f.toByteArray();
+            assertArrayEquals(image, BinaryFuseFilter.build(TestKeys.bytes(PRESENT), bits, 13).toByteArray());
+            Native.Packed p = Native.pack(PRESENT);
+            assertArrayEquals(image, BinaryFuseFilter.buildPacked(p.data(), p.offsets(), bits, 13).toByteArray());
+            BinaryFuseFilter dup = BinaryFuseFilter.build(new String[] {"a", "b", "a", "a"}, bits, 13);
+            assertEquals(2, dup.stats().keys());
+            assertEquals(4, dup.stats().plannedKeys());
+            assertTrue(dup.contains("a") && dup.contains("b"));
+            assertArrayEquals(image, BinaryFuseFilter.fromByteArray(image).toByteArray());
+            assertTrue(BinaryFuseFilter.wrap(TestKeys.direct(image)).contains(PRESENT[7]));
+        }
+
+        // Single calls answer as batches do, for every key form.
+        byte[] le5 = ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(5).array();
+        BinaryFuseFilter one = BinaryFuseFilter.build(
+                new byte[][] {"k".getBytes(StandardCharsets.UTF_8), "kb".getBytes(StandardCharsets.UTF_8), le5, {}}, 16, 1);
+        assertTrue(one.contains("k"));
+        assertTrue(one.contains(5L));
+        assertTrue(one.contains(new byte[0]));
+        assertTrue(one.contains(ByteBuffer.wrap("xkbx".getBytes(StandardCharsets.UTF_8), 1, 2)));
+        ByteBuffer direct = ByteBuffer.allocateDirect(8);
+        direct.put("kb".getBytes(StandardCharsets.UTF_8)).flip();
+        assertTrue(one.contains(direct));
+        assertEquals(0, direct.position());
+        assertTrue(one.contains(ByteBuffer.wrap("kb".getBytes(StandardCharsets.UTF_8)).asReadOnlyBuffer()));
+        String longKey = "k".repeat(Native.STR_MAX + 1);
+        assertEquals(one.contains(longKey.getBytes(StandardCharsets.UTF_8)), one.contains(longKey));
+        assertArrayEquals(new boolean[] {true, one.contains(6L)}, one.containsAll(new long[] {5, 6}));
+        boolean[] res = new boolean[2];
+        one.containsPacked("xxkkb".getBytes(StandardCharsets.UTF_8), new int[] {2, 3, 5}, res);
+        assertArrayEquals(new boolean[] {true, true}, res);
+        assertThrows(IllegalArgumentException.class, () -> one.containsPacked(new byte[1], new int[] {1, 0}, new boolean[1]));
+        assertThrows(IllegalArgumentException.class, () -> one.containsAll(new long[] {1, 2}, new boolean[1]));
+
+        // An empty set builds a filter of zero fingerprints: absent keys pass at the same rate.
+        BinaryFuseFilter empty = BinaryFuseFilter.build(new long[0], 8, 0);
+        assertEquals(0, empty.stats().keys());
+        assertEquals(Double.POSITIVE_INFINITY, empty.stats().bitsPerKey());
+        assertRate(empty.containsAll(TestKeys.longs(0, 2 * N)), empty.stats().fpr(), "empty fuse8");
+        assertArrayEquals(empty.toByteArray(), BinaryFuseFilter.build(new String[0], 8, 0).toByteArray());
+
+        // Parameters refused at the boundary; accessors.
+        assertThrows(IllegalArgumentException.class, () -> BinaryFuseFilter.build(PRESENT, 12, 0));
+        assertThrows(IllegalArgumentException.class, () -> BinaryFuseFilter.imageBytes(-1, 8));
+        assertThrows(IllegalArgumentException.class, () -> BinaryFuseFilter.buildPacked(new byte[1], new int[] {0, 2}, 8, 0));
+        assertThrows(NullPointerException.class, () -> BinaryFuseFilter.build(new String[] {"a", null}, 8, 0));
+        assertThrows(NullPointerException.class, () -> one.contains((String) null));
+        assertEquals(0, one.imageBytes() % 64);
+        assertTrue(one.image().isReadOnly());
+        assertEquals(one.imageBytes(), one.image().capacity());
+        assertTrue(one.toString().startsWith("BinaryFuseFilter"));
+        assertEquals(Status.WRONG_FAMILY, assertThrows(SketchException.class,
+                () -> BinaryFuseFilter.fromByteArray(CuckooFilter.create(10, 0.01).toByteArray())).status());
+        byte[] damaged = one.toByteArray();
+        damaged[damaged.length - 1] ^= 1;
+        assertThrows(SketchException.class, () -> BinaryFuseFilter.fromByteArray(damaged));
     }
 
     @Test

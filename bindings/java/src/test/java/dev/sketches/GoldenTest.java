@@ -4,10 +4,17 @@ import static dev.sketches.TestKeys.golden;
 import static dev.sketches.TestKeys.goldenImage;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -116,6 +123,114 @@ class GoldenTest {
         assertEquals(1, batch.addAll(new long[] {7}));
         assertTrue(batch.remove(golden(0).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
         assertArrayEquals(g, batch.toByteArray());
+        CuckooFilter removals = CuckooFilter.create(KEYS, 0.01, 42);
+        assertEquals(KEYS, removals.addAll(TestKeys.bytes(GOLDEN_KEYS)));
+        assertEquals(1, removals.addAll(new long[] {7}));
+        assertArrayEquals(new boolean[] {true}, removals.removeAll(new String[] {golden(0)}));
+        assertArrayEquals(g, removals.toByteArray());
+    }
+
+    /** The golden keys as bytes plus the integer key 7 as its 8 little-endian bytes (one build). */
+    private static byte[][] goldenKeysAndSeven() {
+        byte[][] keys = Arrays.copyOf(TestKeys.bytes(GOLDEN_KEYS), KEYS + 1);
+        keys[KEYS] = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(7).array();
+        return keys;
+    }
+
+    @Test
+    void binaryFuse() {
+        for (int bits : new int[] {8, 16}) {
+            byte[] g = goldenImage("fuse" + bits);
+            BinaryFuseFilter[] read = {BinaryFuseFilter.fromByteArray(g), BinaryFuseFilter.wrapVerified(TestKeys.direct(g))};
+            for (BinaryFuseFilter f : read) {
+                for (int i = 0; i < KEYS; i++) {
+                    assertTrue(f.contains(golden(i)));
+                }
+                assertTrue(f.contains(7L));
+                BinaryFuseFilter.Stats s = f.stats();
+                assertEquals(bits, s.fingerprintBits());
+                assertEquals(KEYS + 1, s.keys());
+                assertEquals(KEYS + 1, s.plannedKeys());
+                assertEquals(42, s.seed());
+                assertEquals(g.length, s.imageBytes());
+                assertArrayEquals(g, f.toByteArray());
+            }
+            // Built from Java, one native call, the same bytes as the C ABI's build of the hashes.
+            byte[][] keys = goldenKeysAndSeven();
+            assertArrayEquals(g, BinaryFuseFilter.build(keys, bits, 42).toByteArray());
+            Native.Packed p = Native.pack(keys);
+            assertArrayEquals(g, BinaryFuseFilter.buildPacked(p.data(), p.offsets(), bits, 42).toByteArray());
+            assertEquals(g.length, BinaryFuseFilter.imageBytes(KEYS + 1, bits));
+        }
+    }
+
+    @Test
+    void exaLogLog() {
+        for (int d : new int[] {ExaLogLog.D20, ExaLogLog.D24}) {
+            byte[] g = goldenImage(d == 20 ? "ell" : "ell_d24");
+            ExaLogLog s = ExaLogLog.fromByteArray(g);
+            ExaLogLog.Stats st = s.stats();
+            assertEquals(2, st.t());
+            assertEquals(d, st.d());
+            assertEquals(10, st.precision());
+            assertEquals(42, st.seed());
+            assertTrue(st.martingale());
+            assertEquals(1001.0, s.martingaleEstimate(), 0.1 * 1001);
+            assertEquals(1001.0, s.mlEstimate(), 0.1 * 1001);
+            assertEquals(s.martingaleEstimate(), s.estimate());
+            assertArrayEquals(g, s.toByteArray());
+            ExaLogLog single = ExaLogLog.create(10, d, 42);
+            for (String k : GOLDEN_KEYS) {
+                single.add(k);
+            }
+            single.add(7L);
+            assertArrayEquals(g, single.toByteArray());
+            ExaLogLog batch = ExaLogLog.create(10, d, 42);
+            batch.addAll(GOLDEN_KEYS);
+            batch.addAll(new long[] {7});
+            assertArrayEquals(g, batch.toByteArray());
+            ExaLogLog bytes = ExaLogLog.create(10, d, 42);
+            bytes.addAll(goldenKeysAndSeven());
+            assertArrayEquals(g, bytes.toByteArray());
+            // The same keys again change nothing.
+            for (String k : GOLDEN_KEYS) {
+                assertFalse(s.add(k));
+            }
+            assertFalse(s.add(7L));
+            assertArrayEquals(g, s.toByteArray());
+        }
+    }
+
+    /**
+     * fromByteArray sizes its buffer with sketch_*_import_size: one byte missing or extra is
+     * refused as LENGTH_MISMATCH before anything is allocated, for every family.
+     */
+    @Test
+    void importSizeRefusesTruncatedAndExtendedImages() {
+        Map<String, Function<byte[], ?>> readers = new LinkedHashMap<>();
+        readers.put("bloom", BloomFilter::fromByteArray);
+        readers.put("sbbf", SplitBlockBloomFilter::fromByteArray);
+        readers.put("counting", CountingBloomFilter::fromByteArray);
+        readers.put("cuckoo", CuckooFilter::fromByteArray);
+        readers.put("fuse8", BinaryFuseFilter::fromByteArray);
+        readers.put("fuse16", BinaryFuseFilter::fromByteArray);
+        readers.put("hll_small", HyperLogLog::fromByteArray);
+        readers.put("hll_dense", HyperLogLog::fromByteArray);
+        readers.put("ull", UltraLogLog::fromByteArray);
+        readers.put("ell", ExaLogLog::fromByteArray);
+        readers.put("ell_d24", ExaLogLog::fromByteArray);
+        readers.put("countmin", CountMinSketch::fromByteArray);
+        readers.put("topk", TopK::fromByteArray);
+        readers.put("minhash", MinHash::fromByteArray);
+        readers.forEach((name, read) -> {
+            byte[] g = goldenImage(name);
+            for (byte[] bad : new byte[][] {Arrays.copyOf(g, g.length - 1), Arrays.copyOf(g, g.length + 8)}) {
+                SketchException e = assertThrows(SketchException.class, () -> read.apply(bad));
+                assertEquals(Status.LENGTH_MISMATCH, e.status(), name + " of " + bad.length + " bytes");
+            }
+            Function<byte[], ?> other = readers.get(name.equals("minhash") ? "bloom" : "minhash");
+            assertEquals(Status.WRONG_FAMILY, assertThrows(SketchException.class, () -> other.apply(g)).status(), name);
+        });
     }
 
     @Test
@@ -247,5 +362,7 @@ class GoldenTest {
         assertTrue(SplitBlockBloomFilter.wrap(TestKeys.direct(goldenImage("sbbf"))).contains(7L));
         assertEquals(128, MinHash.wrap(TestKeys.direct(goldenImage("minhash"))).stats().filled());
         assertEquals(1001.0, UltraLogLog.wrap(TestKeys.direct(goldenImage("ull"))).estimate(), 0.1 * 1001);
+        assertTrue(BinaryFuseFilter.wrap(TestKeys.direct(goldenImage("fuse8"))).contains(7L));
+        assertEquals(1001.0, ExaLogLog.wrap(TestKeys.direct(goldenImage("ell"))).estimate(), 0.1 * 1001);
     }
 }

@@ -164,6 +164,40 @@ class HostileBytesTest {
     }
 
     @Test
+    void binaryFuse() {
+        for (String g : new String[] {"fuse8", "fuse16"}) {
+            hammer(new Family<>(g, BinaryFuseFilter::fromByteArray, BinaryFuseFilter::wrap,
+                    BinaryFuseFilter::wrapVerified, s -> {
+                        s.contains("golden-1");
+                        s.contains(7L);
+                        s.containsAll(PROBES);
+                        s.containsAll(LONG_PROBES);
+                        s.containsAll(TestKeys.bytes(PROBES));
+                        s.stats();
+                        s.toByteArray();
+                    }), 10);
+        }
+    }
+
+    @Test
+    void exaLogLog() {
+        for (String g : new String[] {"ell", "ell_d24"}) {
+            hammer(new Family<>(g, ExaLogLog::fromByteArray, ExaLogLog::wrap, ExaLogLog::wrapVerified, s -> {
+                s.estimate();
+                s.mlEstimate();
+                s.martingaleEstimate();
+                s.stats();
+                s.toByteArray();
+                s.downsize(ExaLogLog.MIN_PRECISION, ExaLogLog.D20);
+                s.addAll(LONG_PROBES);
+                s.add("golden-1");
+                s.estimate();
+                ExaLogLog.create(ExaLogLog.MIN_PRECISION, ExaLogLog.D20, s.stats().seed()).merge(s);
+            }), 11);
+        }
+    }
+
+    @Test
     void hyperLogLog() {
         for (String g : new String[] {"hll_small", "hll_dense"}) {
             hammer(new Family<>(g, HyperLogLog::fromByteArray, HyperLogLog::wrap, HyperLogLog::wrapVerified, s -> {

@@ -58,6 +58,10 @@ class StatusTest {
         assertEquals(h.get("SKETCH_FAMILY_COUNT_MIN"), (long) Sketches.FAMILY_COUNT_MIN);
         assertEquals(h.get("SKETCH_FAMILY_TOPK"), (long) Sketches.FAMILY_TOPK);
         assertEquals(h.get("SKETCH_FAMILY_MINHASH"), (long) Sketches.FAMILY_MINHASH);
+        assertEquals(h.get("SKETCH_FAMILY_BINARY_FUSE"), (long) Sketches.FAMILY_BINARY_FUSE);
+        assertEquals(h.get("SKETCH_FAMILY_EXALOGLOG"), (long) Sketches.FAMILY_EXALOGLOG);
+        assertEquals(h.get("SKETCH_ELL_MIN_PRECISION"), (long) ExaLogLog.MIN_PRECISION);
+        assertEquals(h.get("SKETCH_ELL_MAX_PRECISION"), (long) ExaLogLog.MAX_PRECISION);
         assertEquals(h.get("SKETCH_CAPACITY_OVER_PLANNED_ITEMS"), (long) Sketches.CAPACITY_OVER_PLANNED_ITEMS);
         assertEquals(h.get("SKETCH_CAPACITY_FPR_ABOVE_TWICE_PLANNED"),
                 (long) Sketches.CAPACITY_FPR_ABOVE_TWICE_PLANNED);
@@ -78,7 +82,7 @@ class StatusTest {
     @Test
     void statusTextAndException() {
         assertEquals("unknown status code", Status.text(12345));
-        for (int s = 0; s <= 20; s++) {
+        for (int s = 0; s <= Status.SMALL_MODE; s++) {
             assertFalse(Status.text(s).isEmpty());
         }
         SketchException e = new SketchException(Status.CHECKSUM_MISMATCH, "op");
@@ -103,6 +107,8 @@ class StatusTest {
         assertEquals(Sketches.FAMILY_TOPK, info.family());
         assertEquals(42, info.seed());
         assertEquals(TestKeys.goldenImage("topk").length, info.imageBytes());
+        assertEquals(Sketches.FAMILY_BINARY_FUSE, Sketches.inspect(TestKeys.goldenImage("fuse8")).family());
+        assertEquals(Sketches.FAMILY_EXALOGLOG, Sketches.inspect(TestKeys.goldenImage("ell_d24")).family());
         SketchException e = org.junit.jupiter.api.Assertions.assertThrows(
                 SketchException.class, () -> Sketches.inspect(new byte[64]));
         assertEquals(Status.BAD_MAGIC, e.status());

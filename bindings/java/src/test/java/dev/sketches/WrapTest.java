@@ -60,5 +60,27 @@ class WrapTest {
             sum.merge(m); // a mapped sketch merges like any other
             assertEquals(h.registerEstimate(), sum.registerEstimate());
         }
+        // A static filter built once and served from a read-only map.
+        BinaryFuseFilter fuse = BinaryFuseFilter.build(TestKeys.strings("f-", 0, 50_000), 16, 9);
+        Path fuseFile = dir.resolve("fuse.img");
+        Files.write(fuseFile, fuse.toByteArray());
+        try (FileChannel ch = FileChannel.open(fuseFile, StandardOpenOption.READ)) {
+            BinaryFuseFilter m = BinaryFuseFilter.wrapVerified(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));
+            assertEquals(fuse.stats(), m.stats());
+            for (boolean b : m.containsAll(TestKeys.strings("f-", 0, 50_000))) {
+                assertTrue(b);
+            }
+        }
+        ExaLogLog ell = ExaLogLog.create(12, ExaLogLog.D20, 0);
+        ell.addAll(TestKeys.longs(0, 100_000));
+        Path ellFile = dir.resolve("ell.img");
+        Files.write(ellFile, ell.toByteArray());
+        try (FileChannel ch = FileChannel.open(ellFile, StandardOpenOption.READ)) {
+            ExaLogLog m = ExaLogLog.wrapVerified(ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()));
+            assertEquals(ell.estimate(), m.estimate());
+            ExaLogLog sum = ExaLogLog.create(10, ExaLogLog.D20, 0);
+            sum.merge(m);
+            assertEquals(ell.downsize(10, ExaLogLog.D20).mlEstimate(), sum.mlEstimate());
+        }
     }
 }

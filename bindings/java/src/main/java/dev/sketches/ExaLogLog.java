@@ -1,0 +1,522 @@
+package dev.sketches;
+
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+
+/**
+ * ExaLogLog distinct counting ({@code sketch_ell_*}, Ertl 2024): precision p = 2..24, m = 2^p
+ * registers of 6 + t + d bits with t = 2 and one of two configurations, {@link #D20} (28-bit
+ * registers) or {@link #D24} (32-bit registers). Relative standard error by maximum likelihood
+ * about 0.362/sqrt(m) for d = 20 and 0.344/sqrt(m) for d = 24 (what a merged sketch reports); a
+ * sketch that has seen only its own stream reports the martingale estimate, about 12% more
+ * accurate. Merges work across precisions and configurations (the larger one is reduced exactly);
+ * {@link #downsize(int, int)} gives the sketch the same stream yields at a lower precision or d.
+ * The C library offers no conversion to {@link UltraLogLog} or {@link HyperLogLog}.
+ *
+ * <p>The sketch lives in one 64-byte-aligned direct {@link ByteBuffer} (its image) that this
+ * object owns: there is no native memory to free. {@link #toByteArray()} exports it with a
+ * checksum; {@link #fromByteArray(byte[])} reads untrusted bytes back (headers, length, checksum,
+ * register values and the martingale fields are checked); {@link #wrap(ByteBuffer)} and {@link
+ * #wrapVerified(ByteBuffer)} use a caller's buffer without copying.
+ *
+ * <p>Keys: {@code byte[]} as they are, {@code String} as UTF-8, {@code long} as its 8
+ * little-endian bytes, {@code ByteBuffer} as its remaining bytes, hashed with XXH3-64 and the
+ * sketch's seed (the same hash in every language). Batches cross into native code once per 16,384
+ * keys.
+ *
+ * <p>Thread safety: queries ({@code estimate}, {@code mlEstimate}, {@code martingaleEstimate},
+ * {@code stats}, {@code toByteArray}, {@code downsize}) may run concurrently; {@code add*}, {@code
+ * merge} and {@code clear} need exclusive access (no concurrent query or change of the same sketch).
+ */
+public final class ExaLogLog {
+    static {
+        Native.load();
+    }
+
+    /** Smallest precision. */
+    public static final int MIN_PRECISION = 2;
+    /** Largest precision. */
+    public static final int MAX_PRECISION = 24;
+    /** The configuration t = 2, d = 20: 28-bit registers, ML error about 0.362/sqrt(m). */
+    public static final int D20 = 20;
+    /** The configuration t = 2, d = 24: 32-bit registers, ML error about 0.344/sqrt(m). */
+    public static final int D24 = 24;
+
+    private final Native.Image img;
+
+    private ExaLogLog(Native.Image img) {
+        this.img = img;
+    }
+
+    /**
+     * An empty sketch of precision {@code precision} with d = 20, seed 0.
+     *
+     * @param precision p in 2..24 (m = 2^p registers)
+     * @return an empty sketch
+     * @throws IllegalArgumentException when the precision is out of range
+     */
+    public static ExaLogLog create(int precision) {
+        return create(precision, D20, 0);
+    }
+
+    /**
+     * An empty sketch of precision {@code precision} and configuration {@code d} hashing with
+     * {@code seed}.
+     *
+     * @param precision p in 2..24 (m = 2^p registers)
+     * @param d {@link #D20} or {@link #D24}
+     * @param seed hash seed (sketches merge only with the same seed)
+     * @return an empty sketch
+     * @throws IllegalArgumentException when the precision or d is out of range, or the image would
+     *     not fit in one ByteBuffer (2 GiB)
+     */
+    public static ExaLogLog create(int precision, int d, long seed) {
+        Native.Image img = Native.fresh(imageBytes(precision, d));
+        try {
+            nInit(img.addr, img.len, precision, d, seed);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new ExaLogLog(img);
+    }
+
+    /**
+     * An empty sketch of the smallest precision whose maximum-likelihood relative standard error is
+     * at most {@code relativeError} ({@code sketch_ell_plan}).
+     *
+     * @param relativeError the target relative standard error, in (0, 1) and at least what
+     *     precision 24 reaches (about 7.5e-5)
+     * @param d {@link #D20} or {@link #D24}
+     * @param seed hash seed
+     * @return an empty sketch
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static ExaLogLog forError(double relativeError, int d, long seed) {
+        checkD(d);
+        int p;
+        try {
+            p = nPlan(relativeError, d);
+        } catch (SketchException e) {
+            throw Native.parameter(e);
+        }
+        return create(p, d, seed);
+    }
+
+    /**
+     * The live image size of a sketch of this precision and configuration, in bytes (a multiple of
+     * 64).
+     *
+     * @param precision p in 2..24
+     * @param d {@link #D20} or {@link #D24}
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytes(int precision, int d) {
+        if (precision < MIN_PRECISION || precision > MAX_PRECISION) {
+            throw new IllegalArgumentException("precision must be in 2..24: " + precision);
+        }
+        checkD(d);
+        return nSize(precision, d);
+    }
+
+    private static void checkD(int d) {
+        if (d != D20 && d != D24) {
+            throw new IllegalArgumentException("d must be 20 or 24: " + d);
+        }
+    }
+
+    /**
+     * Reads an exported image (untrusted bytes: headers, exact length, checksum, registers and
+     * martingale fields are checked) into a new sketch.
+     *
+     * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
+     * @return the sketch
+     * @throws SketchException when the bytes are damaged or not an ExaLogLog ({@link
+     *     Status#CHECKSUM_MISMATCH}, {@link Status#CORRUPT_BODY}, {@link Status#WRONG_FAMILY}, ...);
+     *     nothing is kept
+     */
+    public static ExaLogLog fromByteArray(byte[] bytes) {
+        return new ExaLogLog(Native.imported(bytes, ExaLogLog::nImportSize, ExaLogLog::nImport));
+    }
+
+    /**
+     * Uses a caller's buffer holding a live image without copying, after checking its headers
+     * (O(1); any body bytes are memory-safe, damaged ones only give wrong answers). A read-only
+     * buffer gives a sketch whose changes throw {@link java.nio.ReadOnlyBufferException}.
+     *
+     * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
+     * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
+     * @throws SketchException when the headers are not those of an ExaLogLog of that length
+     */
+    public static ExaLogLog wrap(ByteBuffer buffer) {
+        return new ExaLogLog(Native.wrapped(buffer, ExaLogLog::nMartingaleEstimate));
+    }
+
+    /**
+     * As {@link #wrap(ByteBuffer)}, but first verifies the bytes as {@link #fromByteArray} does
+     * (headers, exact length, checksum, registers; O(m)): for an exported image in a mapped file.
+     *
+     * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
+     * @return a sketch over the buffer
+     * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
+     * @throws SketchException when the bytes are damaged or not an ExaLogLog
+     */
+    public static ExaLogLog wrapVerified(ByteBuffer buffer) {
+        return new ExaLogLog(Native.wrapped(buffer, ExaLogLog::nVerifyAt));
+    }
+
+    // ---- single keys ----
+
+    /**
+     * Adds a key.
+     *
+     * @param key the key bytes
+     * @return true when the sketch changed (a register changed)
+     * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
+     */
+    public boolean add(byte[] key) {
+        img.checkWritable();
+        try {
+            return nAdd(img.addr, img.len, key, 0, key.length);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a String key (its UTF-8 bytes).
+     *
+     * @param key the key
+     * @return true when the sketch changed
+     */
+    public boolean add(String key) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return add(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nAddStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a long key (its 8 little-endian bytes).
+     *
+     * @param key the key
+     * @return true when the sketch changed
+     */
+    public boolean add(long key) {
+        img.checkWritable();
+        try {
+            return nAddU64(img.addr, img.len, key);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds the remaining bytes of a buffer as one key (the buffer's position does not move).
+     *
+     * @param key the key bytes
+     * @return true when the sketch changed
+     */
+    public boolean add(ByteBuffer key) {
+        img.checkWritable();
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                return nAddBuf(img.addr, img.len, key, pos, n);
+            }
+            if (key.hasArray()) {
+                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            key.duplicate().get(copy);
+            return nAdd(img.addr, img.len, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    // ---- batches ----
+
+    /**
+     * Adds every key.
+     *
+     * @param keys the keys
+     */
+    public void addAll(byte[][] keys) {
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every String key (UTF-8).
+     *
+     * @param keys the keys
+     */
+    public void addAll(String[] keys) {
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every long key.
+     *
+     * @param keys the keys
+     */
+    public void addAll(long[] keys) {
+        img.checkWritable();
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds keys packed in the Arrow Binary layout: key i is {@code data[offsets[i] ..
+     * offsets[i + 1])}.
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
+     */
+    public void addPacked(byte[] data, int[] offsets) {
+        int count = Native.checkPacked(data, offsets);
+        img.checkWritable();
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    // ---- estimates, combining, image ----
+
+    /**
+     * The distinct-count estimate: the martingale estimate (O(1)) while the sketch has seen only
+     * its own stream, else the maximum-likelihood estimate from the registers (O(m) plus a few
+     * Newton steps).
+     *
+     * @return the estimate
+     */
+    public double estimate() {
+        try {
+            return nEstimate(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The maximum-likelihood estimate from the registers alone (what a merged sketch reports;
+     * O(m)).
+     *
+     * @return the estimate ({@code Infinity} only when no update value is known unseen, about
+     *     2^64 distinct hashes)
+     */
+    public double mlEstimate() {
+        try {
+            return nMlEstimate(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The martingale estimate (O(1)), kept while the sketch has seen only its own stream.
+     *
+     * @return the estimate, or {@code NaN} after a merge or for a downsized sketch ({@link
+     *     Stats#martingale()} tells which)
+     */
+    public double martingaleEstimate() {
+        try {
+            return nMartingaleEstimate(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Merges {@code other} into this sketch: afterwards it holds exactly the registers of one
+     * sketch of both streams at this sketch's parameters, and reports the maximum-likelihood
+     * estimate.
+     *
+     * @param other a sketch with the same seed and a precision and d at least this one's (larger
+     *     ones are reduced exactly)
+     * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
+     *     precision or d is lower (nothing changes), {@link Status#OVERLAP} when {@code other} is
+     *     this sketch
+     * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
+     */
+    public void merge(ExaLogLog other) {
+        img.checkWritable();
+        try {
+            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+            Reference.reachabilityFence(other.img);
+        }
+    }
+
+    /**
+     * The sketch the same stream gives at a lower precision or d (same seed): exactly its
+     * registers. The result reports the maximum-likelihood estimate (the martingale estimate does
+     * not carry over).
+     *
+     * @param precision p in 2..24, at most this sketch's
+     * @param d {@link #D20} or {@link #D24}, at most this sketch's
+     * @return a new sketch
+     * @throws IllegalArgumentException when a parameter is out of range
+     * @throws SketchException {@link Status#INCOMPATIBLE} when the precision or d is above this
+     *     sketch's
+     */
+    public ExaLogLog downsize(int precision, int d) {
+        Native.Image dst = Native.fresh(imageBytes(precision, d));
+        try {
+            nDownsize(img.addr, img.len, dst.addr, dst.len, precision, d);
+        } finally {
+            Reference.reachabilityFence(img);
+            Reference.reachabilityFence(dst);
+        }
+        return new ExaLogLog(dst);
+    }
+
+    /**
+     * Empties the sketch (same parameters and seed; the martingale estimate restarts at 0).
+     *
+     * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
+     */
+    public void clear() {
+        img.checkWritable();
+        try {
+            nReset(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The statistics of the sketch, O(m) (the registers are counted).
+     *
+     * @return the statistics
+     */
+    public Stats stats() {
+        long[] l = new long[7];
+        double[] d = new double[2];
+        try {
+            nStats(img.addr, img.len, l, d);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new Stats((int) l[0], (int) l[1], (int) l[2], l[3], l[4], d[0], d[1], l[5], l[6] != 0);
+    }
+
+    /**
+     * Statistics of an ExaLogLog sketch.
+     *
+     * @param t extra hash bits per update value (2)
+     * @param d history bits per register: 20 or 24
+     * @param precision precision p
+     * @param seed hash seed
+     * @param registersSet registers above zero
+     * @param estimate distinct-count estimate (as {@link #estimate()})
+     * @param standardError the theoretical relative standard error of {@code estimate}
+     * @param imageBytes image length in bytes
+     * @param martingale true when {@code estimate} is the martingale estimate (no merge so far)
+     */
+    public record Stats(int t, int d, int precision, long seed, long registersSet, double estimate,
+            double standardError, long imageBytes, boolean martingale) {}
+
+    /**
+     * Exports the image with its checksum.
+     *
+     * @return a new array of {@link #imageBytes()} bytes
+     */
+    public byte[] toByteArray() {
+        return Native.exported(img, img.len, ExaLogLog::nExport);
+    }
+
+    /**
+     * The live image length in bytes (a multiple of 64).
+     *
+     * @return the length
+     */
+    public long imageBytes() {
+        return img.len;
+    }
+
+    /**
+     * A read-only view of the live image (no copy).
+     *
+     * @return a read-only buffer over the image
+     */
+    public ByteBuffer image() {
+        return img.view();
+    }
+
+    @Override
+    public String toString() {
+        return "ExaLogLog[" + img.len + " bytes]";
+    }
+
+    // ---- natives (ell.c) ----
+
+    private static native int nPlan(double relativeError, int d);
+
+    private static native long nSize(int p, int d);
+
+    private static native void nInit(long buf, long len, int p, int d, long seed);
+
+    private static native boolean nAdd(long buf, long len, byte[] key, int off, int klen);
+
+    private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+
+    private static native boolean nAddU64(long buf, long len, long key);
+
+    private static native boolean nAddStr(long buf, long len, String key, int n);
+
+    private static native void nAddPacked(long buf, long len, byte[] data, int[] offsets, int from, int count);
+
+    private static native void nAddU64s(long buf, long len, long[] keys, int from, int count);
+
+    private static native double nEstimate(long buf, long len);
+
+    private static native double nMlEstimate(long buf, long len);
+
+    private static native double nMartingaleEstimate(long buf, long len);
+
+    private static native void nReset(long buf, long len);
+
+    private static native void nMerge(long dst, long dstLen, long src, long srcLen);
+
+    private static native void nDownsize(long src, long srcLen, long dst, long dstLen, int p, int d);
+
+    private static native void nStats(long buf, long len, long[] l, double[] d);
+
+    private static native int nExport(long buf, long len, byte[] out);
+
+    private static native long nImportSize(byte[] src);
+
+    private static native void nImport(byte[] src, long dst, long dstLen);
+
+    private static native void nVerifyAt(long buf, long len);
+}
