@@ -2,11 +2,11 @@
 # The Go binding's checks, run by `make go-test` (which builds libsketches
 # and installs it under target/go-prefix first). Needs PKG_CONFIG_PATH
 # pointing at that prefix's lib/pkgconfig.
-#   GO_FUZZ_SECONDS   seconds per fuzz target (default 4; 0 skips fuzzing)
+#   GO_FUZZ_SECONDS   seconds per fuzz target (default 3; 0 skips fuzzing)
 set -euo pipefail
 cd "$(dirname "$0")"
 : "${PKG_CONFIG_PATH:?point PKG_CONFIG_PATH at an installed libsketches (make go-test does)}"
-fuzz_seconds="${GO_FUZZ_SECONDS:-4}"
+fuzz_seconds="${GO_FUZZ_SECONDS:-3}"
 prefix_lib="$(pkg-config --variable=libdir sketches)"
 # Go's build cache does not see the C library's bytes: key the cgo builds
 # on its hash so a rebuilt libsketches is always relinked.
@@ -42,7 +42,7 @@ step "the stand, smoke-sized"
 go run "${static[@]}" ./cmd/stand -keys 20000 > /dev/null
 
 if [ "$fuzz_seconds" -gt 0 ]; then
-    targets=(Bloom SplitBlock CountingBloom Cuckoo HLL ULL CountMin TopK MinHash)
+    targets=(Bloom SplitBlock CountingBloom Cuckoo HLL ULL CountMin TopK MinHash BinaryFuse ELL)
     step "fuzzing UnmarshalBinary and Wrap: ${fuzz_seconds}s per family (${#targets[@]} targets)"
     for t in "${targets[@]}"; do
         log="$(mktemp)"
