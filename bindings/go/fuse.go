@@ -91,6 +91,9 @@ func NewBinaryFuseUint64s(keys []uint64, fingerprintBits uint32, opts ...Option)
 }
 
 func buildFuse[K keyList](op string, keys K, bits uint32, opts []Option) (*BinaryFuse, error) {
+	if _, s := cFusePlanBits(uint64(len(keys)), bits); s != 0 { // refuse before packing
+		return nil, errorOf(op, s)
+	}
 	data, offs, err := packAll(op, keys)
 	if err != nil {
 		return nil, err
