@@ -117,7 +117,7 @@ fuzz:
 # sketches_static), so nothing needs LD_LIBRARY_PATH.
 GO_PREFIX = $(CURDIR)/target/go-prefix
 GO_ENV = PKG_CONFIG_PATH=$(GO_PREFIX)/lib/pkgconfig
-GO_FUZZ_SECONDS ?= 4
+GO_FUZZ_SECONDS ?= 3
 
 go-install: lib
 	./scripts/install.sh "$(GO_PREFIX)" > /dev/null

@@ -80,6 +80,19 @@ func TestFalsePositiveRates(t *testing.T) {
 		if got > bound+4*math.Sqrt(bound/q) {
 			t.Errorf("Cuckoo %s: measured FPR %.5f above its bound %.5f", name, got, bound)
 		}
+
+		// Binary fuse: no false negative ever, and 2^-bits of absent keys pass.
+		for _, bits := range []uint32{8, 16} {
+			fu, err := NewBinaryFuseBytes(present, bits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if countTrue(fu.ContainsBytes(present, nil)) != n {
+				t.Fatalf("BinaryFuse%d %s: false negative", bits, name)
+			}
+			withinBinomial(t, "BinaryFuse"+strconv.Itoa(int(bits))+" "+name, countTrue(fu.ContainsBytes(absent, nil)), q,
+				math.Ldexp(1, -int(bits)))
+		}
 	}
 }
 
@@ -89,17 +102,24 @@ func TestCardinalityError(t *testing.T) {
 	const trials = 24
 	keys := u64Keys(0, 200000)
 	for _, n := range []int{1000, 20000, 200000} {
-		var hll, hllReg, ull, ullML float64
+		var hll, hllReg, ull, ullML, ell, ellML, ell24ML float64
 		for s := 0; s < trials; s++ {
 			h, _ := NewHLL(10, WithSeed(uint64(s)))
 			u, _ := NewULL(10, WithSeed(uint64(s)))
+			e, _ := NewELL(10, 20, WithSeed(uint64(s)))
+			e24, _ := NewELL(10, 24, WithSeed(uint64(s)))
 			h.AddUint64s(keys[:n])
 			u.AddUint64s(keys[:n])
+			e.AddUint64s(keys[:n])
+			e24.AddUint64s(keys[:n])
 			sq := func(e float64) float64 { r := e/float64(n) - 1; return r * r }
 			hll += sq(h.Estimate())
 			hllReg += sq(h.RegisterEstimate())
 			ull += sq(u.Estimate())
 			ullML += sq(u.MLEstimate())
+			ell += sq(e.Estimate())
+			ellML += sq(e.MLEstimate())
+			ell24ML += sq(e24.MLEstimate())
 		}
 		m := 1024.0
 		for _, c := range []struct {
@@ -111,6 +131,9 @@ func TestCardinalityError(t *testing.T) {
 			{"HLL registers", hllReg, 1.04 / math.Sqrt(m)},
 			{"ULL martingale", ull, 0.658 / math.Sqrt(m)},
 			{"ULL maximum likelihood", ullML, 0.761 / math.Sqrt(m)},
+			{"ELL d=20 martingale", ell, 0.318 / math.Sqrt(m)},
+			{"ELL d=20 maximum likelihood", ellML, 0.362 / math.Sqrt(m)},
+			{"ELL d=24 maximum likelihood", ell24ML, 0.344 / math.Sqrt(m)},
 		} {
 			// With 24 trials the RMSE is within 1.6x the standard error with
 			// overwhelming probability; below the small-mode limit HLL is exact.

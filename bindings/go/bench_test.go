@@ -332,6 +332,46 @@ func BenchmarkCuckoo(b *testing.B) {
 	}
 }
 
+// The binary fuse filter is static: its "add" is one build of the whole set.
+func BenchmarkBinaryFuse(b *testing.B) {
+	benchKeys()
+	for _, bits := range []uint32{8, 16} {
+		name := "sketches-fuse" + strconv.Itoa(int(bits))
+		var f *sketches.BinaryFuse
+		b.Run("build/"+name, func(b *testing.B) {
+			runtime.GC() // setup garbage must not be collected on the clock
+			c0 := cpuTime()
+			for b.Loop() {
+				f, _ = sketches.NewBinaryFuseStrings(present.strings, bits)
+			}
+			perKey(b, benchN, c0)
+			b.ReportMetric(float64(f.Size()), "bytes")
+		})
+		if f == nil {
+			f, _ = sketches.NewBinaryFuseStrings(present.strings, bits)
+		}
+		b.Run("contains-absent/"+name+"-single", func(b *testing.B) {
+			runtime.GC() // setup garbage must not be collected on the clock
+			c0 := cpuTime()
+			for b.Loop() {
+				for _, k := range absent.strings {
+					sink(f.ContainsString(k))
+				}
+			}
+			perKey(b, benchN, c0)
+		})
+		b.Run("contains-absent/"+name+"-batch", func(b *testing.B) {
+			out := make([]bool, benchN)
+			runtime.GC() // setup garbage must not be collected on the clock
+			c0 := cpuTime()
+			for b.Loop() {
+				f.ContainsStrings(absent.strings, out)
+			}
+			perKey(b, benchN, c0)
+		})
+	}
+}
+
 func BenchmarkHLLAdd(b *testing.B) {
 	benchKeys()
 	relErr := func(e float64) float64 { return 100 * math.Abs(e-benchN) / benchN }
@@ -370,6 +410,18 @@ func BenchmarkHLLAdd(b *testing.B) {
 		perKey(b, benchN, c0)
 		b.ReportMetric(float64(u.Size()), "bytes")
 		b.ReportMetric(relErr(u.Estimate()), "%err")
+	})
+	b.Run("sketches-ell11d20-batch", func(b *testing.B) {
+		e, _ := sketches.NewELL(11, 20)
+		runtime.GC() // setup garbage must not be collected on the clock
+		c0 := cpuTime()
+		for b.Loop() {
+			e.Reset()
+			e.AddStrings(present.strings)
+		}
+		perKey(b, benchN, c0)
+		b.ReportMetric(float64(e.Size()), "bytes")
+		b.ReportMetric(relErr(e.Estimate()), "%err")
 	})
 	b.Run("axiomhq-14", func(b *testing.B) {
 		var h *hyperloglog.Sketch

@@ -254,7 +254,7 @@ func (f *Bloom) AppendBinary(b []byte) ([]byte, error) {
 // length and checksum: damaged bytes give an error matching ErrCorrupt
 // (another family: ErrWrongFamily), and f is then unchanged. data is copied.
 func (f *Bloom) UnmarshalBinary(data []byte) error {
-	b, err := importImage("Bloom.UnmarshalBinary", data, FamilyBloom, len(data))
+	b, err := importImage("Bloom.UnmarshalBinary", data, FamilyBloom)
 	if err != nil {
 		return err
 	}

@@ -240,6 +240,36 @@ func putOther(data []byte, n int, k string) int {
 	return n + l
 }
 
+// packAll packs every key into one buffer and len(keys)+1 offsets (the
+// Arrow Binary layout), for the calls that need all keys at once (a static
+// filter's build). Both are fresh Go memory without pointers. The offsets
+// are 32-bit: 4 GiB of key bytes or more give StatusInvalidArgument.
+func packAll[K keyList](op string, keys K) ([]byte, []uint32, error) {
+	total := 0
+	switch ks := any(keys).(type) {
+	case []string:
+		for _, k := range ks {
+			total += len(k)
+		}
+	case [][]byte:
+		for _, k := range ks {
+			total += len(k)
+		}
+	}
+	if uint64(total) > math.MaxUint32 {
+		return nil, nil, &Error{Code: StatusInvalidArgument, Op: op,
+			Detail: utoa(uint64(total)) + " bytes of keys: a packed batch holds less than 4 GiB"}
+	}
+	data, offs := make([]byte, total), make([]uint32, len(keys)+1)
+	switch ks := any(keys).(type) {
+	case []string:
+		fillStrings(data, offs, ks)
+	case [][]byte:
+		fillBytes(data, offs, ks)
+	}
+	return data, offs, nil
+}
+
 // longestKey returns the index and length of the longest key.
 func longestKey[K keyList](keys K) (int, int) {
 	at, longest := -1, -1
@@ -312,12 +342,15 @@ func wrapImage(op string, b []byte, f Family, check func([]byte) int32) ([]byte,
 
 // importImage checks untrusted bytes (headers, exact length, checksum and,
 // for the families that have them, body rules) and copies them into a new
-// live image of liveLen bytes. Nothing is kept from data.
-func importImage(op string, data []byte, f Family, liveLen int) ([]byte, error) {
-	if liveLen < len(data) {
-		liveLen = len(data)
+// live image of the size the C library asks for (sketch_<family>_import_size:
+// the image length, or more for a compact HLL export). Nothing is kept from
+// data.
+func importImage(op string, data []byte, f Family) ([]byte, error) {
+	liveLen, s := cImportSize(f, data)
+	if s != 0 {
+		return nil, errorOf(op, s)
 	}
-	dst, err := newImage(op, uint64(max(liveLen, prefAlign)))
+	dst, err := newImage(op, uint64(liveLen))
 	if err != nil {
 		return nil, err
 	}

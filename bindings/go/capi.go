@@ -59,6 +59,10 @@ SK_KEY_BOOL(sk_hll_add, sketch_hll_add)
 SK_U64_BOOL(sk_hll_add_u64, sketch_hll_add_u64)
 SK_KEY_BOOL(sk_ull_add, sketch_ull_add)
 SK_U64_BOOL(sk_ull_add_u64, sketch_ull_add_u64)
+SK_KEY_BOOL(sk_ell_add, sketch_ell_add)
+SK_U64_BOOL(sk_ell_add_u64, sketch_ell_add_u64)
+SK_KEY_BOOL(sk_fuse_contains, sketch_fuse_contains)
+SK_U64_BOOL(sk_fuse_contains_u64, sketch_fuse_contains_u64)
 SK_KEY_BOOL(sk_minhash_add, sketch_minhash_add)
 SK_U64_BOOL(sk_minhash_add_u64, sketch_minhash_add_u64)
 SK_KEY_WEIGHT(sk_countmin_add, sketch_countmin_add)
@@ -117,6 +121,14 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sk_ull_add
 #cgo noescape sk_ull_add_u64
 #cgo nocallback sk_ull_add_u64
+#cgo noescape sk_ell_add
+#cgo nocallback sk_ell_add
+#cgo noescape sk_ell_add_u64
+#cgo nocallback sk_ell_add_u64
+#cgo noescape sk_fuse_contains
+#cgo nocallback sk_fuse_contains
+#cgo noescape sk_fuse_contains_u64
+#cgo nocallback sk_fuse_contains_u64
 #cgo noescape sk_minhash_add
 #cgo nocallback sk_minhash_add
 #cgo noescape sk_minhash_add_u64
@@ -177,6 +189,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_bloom_export
 #cgo noescape sketch_bloom_import
 #cgo nocallback sketch_bloom_import
+#cgo noescape sketch_bloom_import_size
+#cgo nocallback sketch_bloom_import_size
 #cgo noescape sketch_bloom_verify
 #cgo nocallback sketch_bloom_verify
 
@@ -213,6 +227,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_sbbf_export
 #cgo noescape sketch_sbbf_import
 #cgo nocallback sketch_sbbf_import
+#cgo noescape sketch_sbbf_import_size
+#cgo nocallback sketch_sbbf_import_size
 #cgo noescape sketch_sbbf_verify
 #cgo nocallback sketch_sbbf_verify
 
@@ -244,6 +260,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_counting_export
 #cgo noescape sketch_counting_import
 #cgo nocallback sketch_counting_import
+#cgo noescape sketch_counting_import_size
+#cgo nocallback sketch_counting_import_size
 #cgo noescape sketch_counting_verify
 #cgo nocallback sketch_counting_verify
 
@@ -263,6 +281,10 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_cuckoo_contains_packed
 #cgo noescape sketch_cuckoo_contains_u64_batch
 #cgo nocallback sketch_cuckoo_contains_u64_batch
+#cgo noescape sketch_cuckoo_remove_packed
+#cgo nocallback sketch_cuckoo_remove_packed
+#cgo noescape sketch_cuckoo_remove_u64_batch
+#cgo nocallback sketch_cuckoo_remove_u64_batch
 #cgo noescape sketch_cuckoo_merge
 #cgo nocallback sketch_cuckoo_merge
 #cgo noescape sketch_cuckoo_get_stats
@@ -275,6 +297,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_cuckoo_export
 #cgo noescape sketch_cuckoo_import
 #cgo nocallback sketch_cuckoo_import
+#cgo noescape sketch_cuckoo_import_size
+#cgo nocallback sketch_cuckoo_import_size
 #cgo noescape sketch_cuckoo_verify
 #cgo nocallback sketch_cuckoo_verify
 
@@ -296,6 +320,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_hll_merge
 #cgo noescape sketch_hll_import
 #cgo nocallback sketch_hll_import
+#cgo noescape sketch_hll_import_size
+#cgo nocallback sketch_hll_import_size
 #cgo noescape sketch_hll_verify
 #cgo nocallback sketch_hll_verify
 #cgo noescape sketch_hll_exported_size
@@ -327,6 +353,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_ull_merge
 #cgo noescape sketch_ull_import
 #cgo nocallback sketch_ull_import
+#cgo noescape sketch_ull_import_size
+#cgo nocallback sketch_ull_import_size
 #cgo noescape sketch_ull_verify
 #cgo nocallback sketch_ull_verify
 #cgo noescape sketch_ull_export
@@ -360,6 +388,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_countmin_export
 #cgo noescape sketch_countmin_import
 #cgo nocallback sketch_countmin_import
+#cgo noescape sketch_countmin_import_size
+#cgo nocallback sketch_countmin_import_size
 #cgo noescape sketch_countmin_verify
 #cgo nocallback sketch_countmin_verify
 #cgo noescape sketch_countmin_get_stats
@@ -382,6 +412,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_topk_export
 #cgo noescape sketch_topk_import
 #cgo nocallback sketch_topk_import
+#cgo noescape sketch_topk_import_size
+#cgo nocallback sketch_topk_import_size
 #cgo noescape sketch_topk_verify
 #cgo nocallback sketch_topk_verify
 #cgo noescape sketch_topk_get_stats
@@ -407,10 +439,74 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_minhash_export
 #cgo noescape sketch_minhash_import
 #cgo nocallback sketch_minhash_import
+#cgo noescape sketch_minhash_import_size
+#cgo nocallback sketch_minhash_import_size
 #cgo noescape sketch_minhash_verify
 #cgo nocallback sketch_minhash_verify
 #cgo noescape sketch_minhash_get_stats
 #cgo nocallback sketch_minhash_get_stats
+
+#cgo noescape sketch_ell_plan
+#cgo nocallback sketch_ell_plan
+#cgo noescape sketch_ell_size
+#cgo nocallback sketch_ell_size
+#cgo noescape sketch_ell_init
+#cgo nocallback sketch_ell_init
+#cgo noescape sketch_ell_add_packed
+#cgo nocallback sketch_ell_add_packed
+#cgo noescape sketch_ell_add_u64_batch
+#cgo nocallback sketch_ell_add_u64_batch
+#cgo noescape sketch_ell_estimate
+#cgo nocallback sketch_ell_estimate
+#cgo noescape sketch_ell_ml_estimate
+#cgo nocallback sketch_ell_ml_estimate
+#cgo noescape sketch_ell_martingale_estimate
+#cgo nocallback sketch_ell_martingale_estimate
+#cgo noescape sketch_ell_reset
+#cgo nocallback sketch_ell_reset
+#cgo noescape sketch_ell_merge
+#cgo nocallback sketch_ell_merge
+#cgo noescape sketch_ell_downsize
+#cgo nocallback sketch_ell_downsize
+#cgo noescape sketch_ell_get_stats
+#cgo nocallback sketch_ell_get_stats
+#cgo noescape sketch_ell_exported_size
+#cgo nocallback sketch_ell_exported_size
+#cgo noescape sketch_ell_export
+#cgo nocallback sketch_ell_export
+#cgo noescape sketch_ell_import_size
+#cgo nocallback sketch_ell_import_size
+#cgo noescape sketch_ell_import
+#cgo nocallback sketch_ell_import
+#cgo noescape sketch_ell_verify
+#cgo nocallback sketch_ell_verify
+
+#cgo noescape sketch_fuse_plan
+#cgo nocallback sketch_fuse_plan
+#cgo noescape sketch_fuse_plan_bits
+#cgo nocallback sketch_fuse_plan_bits
+#cgo noescape sketch_fuse_size
+#cgo nocallback sketch_fuse_size
+#cgo noescape sketch_fuse_scratch_size
+#cgo nocallback sketch_fuse_scratch_size
+#cgo noescape sketch_fuse_build_packed
+#cgo nocallback sketch_fuse_build_packed
+#cgo noescape sketch_fuse_build_u64_batch
+#cgo nocallback sketch_fuse_build_u64_batch
+#cgo noescape sketch_fuse_contains_packed
+#cgo nocallback sketch_fuse_contains_packed
+#cgo noescape sketch_fuse_contains_u64_batch
+#cgo nocallback sketch_fuse_contains_u64_batch
+#cgo noescape sketch_fuse_get_stats
+#cgo nocallback sketch_fuse_get_stats
+#cgo noescape sketch_fuse_export
+#cgo nocallback sketch_fuse_export
+#cgo noescape sketch_fuse_import_size
+#cgo nocallback sketch_fuse_import_size
+#cgo noescape sketch_fuse_import
+#cgo nocallback sketch_fuse_import
+#cgo noescape sketch_fuse_verify
+#cgo nocallback sketch_fuse_verify
 */
 import "C"
 
@@ -490,6 +586,10 @@ func cExport(f Family, b, out []byte) (int, int32) {
 		s = C.sketch_topk_export(p, n, o, on, &w)
 	case FamilyMinHash:
 		s = C.sketch_minhash_export(p, n, o, on, &w)
+	case FamilyBinaryFuse:
+		s = C.sketch_fuse_export(p, n, o, on, &w)
+	case FamilyELL:
+		s = C.sketch_ell_export(p, n, o, on, &w)
 	default:
 		return 0, int32(StatusWrongFamily)
 	}
@@ -518,8 +618,48 @@ func cImport(f Family, src, dst []byte) int32 {
 		return int32(C.sketch_topk_import(sp, sn, dp, dn))
 	case FamilyMinHash:
 		return int32(C.sketch_minhash_import(sp, sn, dp, dn))
+	case FamilyBinaryFuse:
+		return int32(C.sketch_fuse_import(sp, sn, dp, dn))
+	case FamilyELL:
+		return int32(C.sketch_ell_import(sp, sn, dp, dn))
 	}
 	return int32(StatusWrongFamily)
+}
+
+// cImportSize returns the live bytes an import of the exported image in src
+// needs (sketch_<family>_import_size): the image length, except for a
+// compact HLL export, which imports into the full image of its precision.
+func cImportSize(f Family, src []byte) (int, int32) {
+	sp, sn := bytesPtr(src), C.size_t(len(src))
+	var o C.size_t
+	var s C.sketch_status
+	switch f {
+	case FamilyBloom:
+		s = C.sketch_bloom_import_size(sp, sn, &o)
+	case FamilySplitBlock:
+		s = C.sketch_sbbf_import_size(sp, sn, &o)
+	case FamilyCountingBloom:
+		s = C.sketch_counting_import_size(sp, sn, &o)
+	case FamilyCuckoo:
+		s = C.sketch_cuckoo_import_size(sp, sn, &o)
+	case FamilyHLL:
+		s = C.sketch_hll_import_size(sp, sn, &o)
+	case FamilyULL:
+		s = C.sketch_ull_import_size(sp, sn, &o)
+	case FamilyCountMin:
+		s = C.sketch_countmin_import_size(sp, sn, &o)
+	case FamilyTopK:
+		s = C.sketch_topk_import_size(sp, sn, &o)
+	case FamilyMinHash:
+		s = C.sketch_minhash_import_size(sp, sn, &o)
+	case FamilyBinaryFuse:
+		s = C.sketch_fuse_import_size(sp, sn, &o)
+	case FamilyELL:
+		s = C.sketch_ell_import_size(sp, sn, &o)
+	default:
+		return 0, int32(StatusWrongFamily)
+	}
+	return int(o), int32(s)
 }
 
 func cVerify(f Family, b []byte) int32 {
@@ -543,6 +683,10 @@ func cVerify(f Family, b []byte) int32 {
 		return int32(C.sketch_topk_verify(p, n))
 	case FamilyMinHash:
 		return int32(C.sketch_minhash_verify(p, n))
+	case FamilyBinaryFuse:
+		return int32(C.sketch_fuse_verify(p, n))
+	case FamilyELL:
+		return int32(C.sketch_ell_verify(p, n))
 	}
 	return int32(StatusWrongFamily)
 }
@@ -568,6 +712,8 @@ func cClear(f Family, b []byte) int32 {
 		return int32(C.sketch_topk_clear(p, n))
 	case FamilyMinHash:
 		return int32(C.sketch_minhash_clear(p, n))
+	case FamilyELL:
+		return int32(C.sketch_ell_reset(p, n))
 	}
 	return int32(StatusWrongFamily)
 }
@@ -594,6 +740,8 @@ func cMerge(f Family, dst, src []byte) int32 {
 		return int32(C.sketch_topk_merge(dp, dn, sp, sn))
 	case FamilyMinHash:
 		return int32(C.sketch_minhash_merge(dp, dn, sp, sn))
+	case FamilyELL:
+		return int32(C.sketch_ell_merge(dp, dn, sp, sn))
 	}
 	return int32(StatusWrongFamily)
 }
@@ -607,7 +755,7 @@ func cIntersect(f Family, dst, src []byte) int32 {
 	return int32(C.sketch_bloom_intersect(dp, dn, sp, sn))
 }
 
-// ---- membership filters: batches (Bloom, split-block, counting, cuckoo) -----
+// ---- membership filters: batches (Bloom, split-block, counting, cuckoo; fuse queries) -----
 
 // cFilterAddPacked adds count = len(offs)-1 packed keys; out (nil, or count
 // slots) receives was-new flags (added flags for the cuckoo filter, where
@@ -656,6 +804,8 @@ func cFilterContainsPacked(f Family, b, data []byte, offs []uint32, out []bool) 
 		return int32(C.sketch_counting_contains_packed(p, n, d, dn, o, cnt, bools(out)))
 	case FamilyCuckoo:
 		return int32(C.sketch_cuckoo_contains_packed(p, n, d, dn, o, cnt, bools(out)))
+	case FamilyBinaryFuse:
+		return int32(C.sketch_fuse_contains_packed(p, n, d, dn, o, cnt, bools(out)))
 	}
 	return int32(StatusWrongFamily)
 }
@@ -672,6 +822,8 @@ func cFilterContainsU64s(f Family, b []byte, keys []uint64, out []bool) int32 {
 		return int32(C.sketch_counting_contains_u64_batch(p, n, k, cnt, bools(out)))
 	case FamilyCuckoo:
 		return int32(C.sketch_cuckoo_contains_u64_batch(p, n, k, cnt, bools(out)))
+	case FamilyBinaryFuse:
+		return int32(C.sketch_fuse_contains_u64_batch(p, n, k, cnt, bools(out)))
 	}
 	return int32(StatusWrongFamily)
 }
@@ -1028,6 +1180,19 @@ func cCuckooRemoveU64(b []byte, key uint64) int32 {
 	return int32(C.sk_cuckoo_remove_u64(bp(p), n, C.uint64_t(key)))
 }
 
+// cCuckooRemovePacked removes packed keys; out (nil, or one slot per key)
+// receives removed flags.
+func cCuckooRemovePacked(b, data []byte, offs []uint32, out []bool) int32 {
+	p, n := img(b)
+	return int32(C.sketch_cuckoo_remove_packed(p, n, bytesPtr(data), C.size_t(len(data)), offsets(offs),
+		C.size_t(len(offs)-1), bools(out)))
+}
+
+func cCuckooRemoveU64s(b []byte, keys []uint64, out []bool) int32 {
+	p, n := img(b)
+	return int32(C.sketch_cuckoo_remove_u64_batch(p, n, u64s(keys), C.size_t(len(keys)), bools(out)))
+}
+
 func cCuckooMerge(dst, src, scratch []byte) int32 {
 	dp, dn := img(dst)
 	sp, sn := img(src)
@@ -1108,7 +1273,7 @@ func cMinHashAddU64(b []byte, key uint64) (bool, int32) {
 	return bool(o), int32(s)
 }
 
-// cSetAddPacked adds packed keys to an HLL, ULL or MinHash sketch.
+// cSetAddPacked adds packed keys to an HLL, ULL, ELL or MinHash sketch.
 func cSetAddPacked(f Family, b, data []byte, offs []uint32) int32 {
 	p, n := img(b)
 	d, dn, o, cnt := bytesPtr(data), C.size_t(len(data)), offsets(offs), C.size_t(len(offs)-1)
@@ -1119,6 +1284,8 @@ func cSetAddPacked(f Family, b, data []byte, offs []uint32) int32 {
 		return int32(C.sketch_ull_add_packed(p, n, d, dn, o, cnt))
 	case FamilyMinHash:
 		return int32(C.sketch_minhash_add_packed(p, n, d, dn, o, cnt))
+	case FamilyELL:
+		return int32(C.sketch_ell_add_packed(p, n, d, dn, o, cnt))
 	}
 	return int32(StatusWrongFamily)
 }
@@ -1133,6 +1300,8 @@ func cSetAddU64s(f Family, b []byte, keys []uint64) int32 {
 		return int32(C.sketch_ull_add_u64_batch(p, n, k, cnt))
 	case FamilyMinHash:
 		return int32(C.sketch_minhash_add_u64_batch(p, n, k, cnt))
+	case FamilyELL:
+		return int32(C.sketch_ell_add_u64_batch(p, n, k, cnt))
 	}
 	return int32(StatusWrongFamily)
 }
@@ -1233,6 +1402,166 @@ func cMinHashStats(b []byte) (MinHashStats, int32) {
 	var o C.struct_sketch_minhash_stats
 	s := C.sketch_minhash_get_stats(p, n, &o)
 	return MinHashStats{K: uint32(o.registers), Filled: uint32(o.filled), Seed: uint64(o.seed)}, int32(s)
+}
+
+// ---- ExaLogLog ---------------------------------------------------------------------
+
+func goELLParams(p C.struct_sketch_ell_params) ELLParams {
+	return ELLParams{T: uint8(p.t), D: uint8(p.d), Precision: uint8(p.precision)}
+}
+
+func cELLParams(p ELLParams) C.struct_sketch_ell_params {
+	return C.struct_sketch_ell_params{t: C.uint32_t(p.T), d: C.uint32_t(p.D), precision: C.uint32_t(p.Precision)}
+}
+
+func cELLPlan(relativeError float64, d uint8) (ELLParams, int32) {
+	var o C.struct_sketch_ell_params
+	s := C.sketch_ell_plan(C.double(relativeError), C.uint32_t(d), &o)
+	return goELLParams(o), int32(s)
+}
+
+func cELLSize(p ELLParams) (uint64, int32) {
+	cp := cELLParams(p)
+	var o C.uint64_t
+	s := C.sketch_ell_size(&cp, &o)
+	return uint64(o), int32(s)
+}
+
+func cELLInit(b []byte, p ELLParams, seed uint64) int32 {
+	ptr, n := img(b)
+	cp := cELLParams(p)
+	return int32(C.sketch_ell_init(ptr, n, &cp, C.uint64_t(seed)))
+}
+
+func cELLAdd(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_ell_add(bp(p), n, bp(key), C.size_t(kn), &o)
+	return bool(o), int32(s)
+}
+
+func cELLAddU64(b []byte, key uint64) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_ell_add_u64(bp(p), n, C.uint64_t(key), &o)
+	return bool(o), int32(s)
+}
+
+// Estimators of cELLEstimate (estimateDefault and estimateML as for ULL).
+const estimateMartingale = estimateML + 1
+
+func cELLEstimate(b []byte, which int) (float64, int32) {
+	p, n := img(b)
+	var o C.double
+	var s C.sketch_status
+	switch which {
+	case estimateDefault:
+		s = C.sketch_ell_estimate(p, n, &o)
+	case estimateMartingale:
+		s = C.sketch_ell_martingale_estimate(p, n, &o)
+	default:
+		s = C.sketch_ell_ml_estimate(p, n, &o)
+	}
+	return float64(o), int32(s)
+}
+
+func cELLDownsize(src, dst []byte, params ELLParams) int32 {
+	sp, sn := img(src)
+	dp, dn := img(dst)
+	cp := cELLParams(params)
+	return int32(C.sketch_ell_downsize(sp, sn, dp, dn, &cp))
+}
+
+func cELLExportedSize(b []byte) (int, int32) {
+	p, n := img(b)
+	var o C.size_t
+	s := C.sketch_ell_exported_size(p, n, &o)
+	return int(o), int32(s)
+}
+
+func cELLStats(b []byte) (ELLStats, int32) {
+	p, n := img(b)
+	var o C.struct_sketch_ell_stats
+	s := C.sketch_ell_get_stats(p, n, &o)
+	return ELLStats{
+		Params: goELLParams(o.params), Seed: uint64(o.seed), RegistersSet: uint64(o.registers_set),
+		Estimate: float64(o.estimate), StandardError: float64(o.standard_error), ImageBytes: uint64(o.image_bytes),
+		Martingale: o.martingale != 0,
+	}, int32(s)
+}
+
+// ---- binary fuse filter --------------------------------------------------------------
+
+func goFuseParams(p C.struct_sketch_fuse_params) BinaryFuseParams {
+	return BinaryFuseParams{Keys: uint64(p.keys), FingerprintBits: uint32(p.fingerprint_bits)}
+}
+
+func cFuseParams(p BinaryFuseParams) C.struct_sketch_fuse_params {
+	return C.struct_sketch_fuse_params{keys: C.uint64_t(p.Keys), fingerprint_bits: C.uint32_t(p.FingerprintBits)}
+}
+
+func cFusePlan(keys uint64, fpr float64) (BinaryFuseParams, int32) {
+	var o C.struct_sketch_fuse_params
+	s := C.sketch_fuse_plan(C.uint64_t(keys), C.double(fpr), &o)
+	return goFuseParams(o), int32(s)
+}
+
+func cFusePlanBits(keys uint64, bits uint32) (BinaryFuseParams, int32) {
+	var o C.struct_sketch_fuse_params
+	s := C.sketch_fuse_plan_bits(C.uint64_t(keys), C.uint32_t(bits), &o)
+	return goFuseParams(o), int32(s)
+}
+
+// cFuseSizes returns the image and scratch sizes a build with p needs.
+func cFuseSizes(p BinaryFuseParams) (size, scratch uint64, status int32) {
+	cp := cFuseParams(p)
+	var o, w C.uint64_t
+	if s := C.sketch_fuse_size(&cp, &o); s != 0 {
+		return 0, 0, int32(s)
+	}
+	s := C.sketch_fuse_scratch_size(&cp, &w)
+	return uint64(o), uint64(w), int32(s)
+}
+
+// cFuseBuildPacked builds b from all keys packed in data and offs (one
+// call: a build needs every key at once), using scratch.
+func cFuseBuildPacked(b []byte, p BinaryFuseParams, seed uint64, data []byte, offs []uint32, scratch []byte) int32 {
+	ptr, n := img(b)
+	cp := cFuseParams(p)
+	return int32(C.sketch_fuse_build_packed(ptr, n, &cp, C.uint64_t(seed), bytesPtr(data), C.size_t(len(data)),
+		offsets(offs), C.size_t(len(offs)-1), bytesPtr(scratch), C.size_t(len(scratch))))
+}
+
+func cFuseBuildU64s(b []byte, p BinaryFuseParams, seed uint64, keys []uint64, scratch []byte) int32 {
+	ptr, n := img(b)
+	cp := cFuseParams(p)
+	return int32(C.sketch_fuse_build_u64_batch(ptr, n, &cp, C.uint64_t(seed), u64s(keys), C.size_t(len(keys)),
+		bytesPtr(scratch), C.size_t(len(scratch))))
+}
+
+func cFuseContains(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_fuse_contains(bp(p), n, bp(key), C.size_t(kn), &o)
+	return bool(o), int32(s)
+}
+
+func cFuseContainsU64(b []byte, key uint64) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_fuse_contains_u64(bp(p), n, C.uint64_t(key), &o)
+	return bool(o), int32(s)
+}
+
+func cFuseStats(b []byte) (BinaryFuseStats, int32) {
+	p, n := img(b)
+	var o C.struct_sketch_fuse_stats
+	s := C.sketch_fuse_get_stats(p, n, &o)
+	return BinaryFuseStats{
+		Params: goFuseParams(o.params), Seed: uint64(o.seed), Keys: uint64(o.keys), FuseSeed: uint64(o.fuse_seed),
+		BitsPerKey: float64(o.bits_per_key), ImageBytesPerKey: float64(o.image_bytes_per_key),
+		ImageBytes: uint64(o.image_bytes), FPR: float64(o.fpr), Attempts: uint32(o.attempts),
+	}, int32(s)
 }
 
 // ---- Count-Min -------------------------------------------------------------------

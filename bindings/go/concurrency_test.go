@@ -25,6 +25,9 @@ func TestConcurrentQueries(t *testing.T) {
 	cm, _ := NewCountMin(0.001, 0.01)
 	tk, _ := NewTopK(64, 16)
 	mh, _ := NewMinHash(128)
+	fu, err := NewBinaryFuseStrings(ks, 8)
+	check(t, err)
+	el, _ := NewELL(12, 20)
 	bl.AddStrings(ks)
 	sb.AddStrings(ks)
 	cb.AddStrings(ks)
@@ -34,14 +37,15 @@ func TestConcurrentQueries(t *testing.T) {
 	cm.AddStrings(ks, nil)
 	check(t, tk.AddStrings(ks[:500], nil))
 	mh.AddStrings(ks)
+	el.AddStrings(ks)
 
 	type answers struct {
-		bl, sb, cb, ck []bool
-		cm             []uint64
-		hll, ull       float64
-		top            []TopKItem
-		img            []byte
-		sig            []uint64
+		bl, sb, cb, ck, fu []bool
+		cm                 []uint64
+		hll, ull, ell, ml  float64
+		top                []TopKItem
+		img                []byte
+		sig                []uint64
 	}
 	ask := func(single bool) answers {
 		var a answers
@@ -51,6 +55,7 @@ func TestConcurrentQueries(t *testing.T) {
 				a.sb = append(a.sb, sb.ContainsString(k))
 				a.cb = append(a.cb, cb.Contains([]byte(k)))
 				a.ck = append(a.ck, ck.ContainsString(k))
+				a.fu = append(a.fu, fu.ContainsString(k))
 				a.cm = append(a.cm, cm.EstimateString(k))
 			}
 		} else {
@@ -58,9 +63,11 @@ func TestConcurrentQueries(t *testing.T) {
 			a.sb = sb.ContainsBytes(byteKeys(q), nil)
 			a.cb = cb.ContainsStrings(q, nil)
 			a.ck = ck.ContainsStrings(q, nil)
+			a.fu = fu.ContainsBytes(byteKeys(q), nil)
 			a.cm = cm.EstimateStrings(q, nil)
 		}
 		a.hll, a.ull = hl.Estimate(), ul.Estimate()
+		a.ell, a.ml = el.Estimate(), el.MLEstimate()
 		a.top = tk.List()
 		a.img = marshal(t, bl)
 		a.sig = mh.Signature()
@@ -77,7 +84,7 @@ func TestConcurrentQueries(t *testing.T) {
 				got := ask(single)
 				if !slices.Equal(got.bl, want.bl) || !slices.Equal(got.sb, want.sb) || !slices.Equal(got.cb, want.cb) ||
 					!slices.Equal(got.ck, want.ck) || !slices.Equal(got.cm, want.cm) || got.hll != want.hll ||
-					got.ull != want.ull || len(got.top) != len(want.top) || !bytes.Equal(got.img, want.img) ||
+					got.ull != want.ull || !slices.Equal(got.fu, want.fu) || got.ell != want.ell || got.ml != want.ml || len(got.top) != len(want.top) || !bytes.Equal(got.img, want.img) ||
 					!slices.Equal(got.sig, want.sig) {
 					errs <- "concurrent answers differ from the sequential ones"
 					return

@@ -246,7 +246,7 @@ func (f *CountingBloom) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces f with the checked filter in data (see
 // Bloom.UnmarshalBinary).
 func (f *CountingBloom) UnmarshalBinary(data []byte) error {
-	b, err := importImage("CountingBloom.UnmarshalBinary", data, FamilyCountingBloom, len(data))
+	b, err := importImage("CountingBloom.UnmarshalBinary", data, FamilyCountingBloom)
 	if err != nil {
 		return err
 	}

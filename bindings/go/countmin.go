@@ -227,7 +227,7 @@ func (c *CountMin) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces c with the checked sketch in data (see
 // Bloom.UnmarshalBinary).
 func (c *CountMin) UnmarshalBinary(data []byte) error {
-	b, err := importImage("CountMin.UnmarshalBinary", data, FamilyCountMin, len(data))
+	b, err := importImage("CountMin.UnmarshalBinary", data, FamilyCountMin)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,9 @@ import "encoding/binary"
 // Concurrency: the reading methods (Contains*, Count*, Stats, OverCapacity,
 // Size, Clone, MarshalBinary, AppendBinary) may run concurrently; the
 // changing ones (Add*, Remove*, Merge, Clear, UnmarshalBinary) need
-// exclusive access.
+// exclusive access (the batch Add* and Remove* methods count their result
+// from the item count before and after, which a concurrent writer would
+// also change).
 type Cuckoo struct {
 	img []byte
 }
@@ -173,33 +175,73 @@ func (f *Cuckoo) RemoveUint64(key uint64) error {
 // many were placed; when some did not fit (nothing changed for them) the
 // error matches ErrFull.
 func (f *Cuckoo) AddStrings(keys []string) (int, error) {
-	return cuckooAdd(f.img, keys, "Cuckoo.AddStrings")
+	return cuckooBatch(f.img, "Cuckoo.AddStrings", len(keys), false, func() int32 {
+		return filterAdd(FamilyCuckoo, f.img, keys, nil)
+	})
 }
 
 // AddBytes inserts many byte keys (see AddStrings).
 func (f *Cuckoo) AddBytes(keys [][]byte) (int, error) {
-	return cuckooAdd(f.img, keys, "Cuckoo.AddBytes")
+	return cuckooBatch(f.img, "Cuckoo.AddBytes", len(keys), false, func() int32 {
+		return filterAdd(FamilyCuckoo, f.img, keys, nil)
+	})
 }
 
-// AddUint64s inserts many integer keys (see AddStrings).
+// AddUint64s inserts many integer keys in one call (see AddStrings).
 func (f *Cuckoo) AddUint64s(keys []uint64) (int, error) {
-	out := make([]bool, len(keys))
-	must("Cuckoo.AddUint64s", cFilterAddU64s(FamilyCuckoo, f.img, keys, out))
-	return addedResult("Cuckoo.AddUint64s", out)
+	return cuckooBatch(f.img, "Cuckoo.AddUint64s", len(keys), false, func() int32 {
+		return cFilterAddU64s(FamilyCuckoo, f.img, keys, nil)
+	})
 }
 
-func cuckooAdd[K keyList](b []byte, keys K, op string) (int, error) {
-	out := make([]bool, len(keys))
-	must(op, filterAdd(FamilyCuckoo, b, keys, out))
-	return addedResult(op, out)
+// RemoveStrings removes one stored copy of each of many string keys
+// (packed batches) and returns how many were removed; when some had no
+// stored copy (nothing changed for them, the others are still removed) the
+// error matches ErrNotPresent. As with Remove, only remove keys that were
+// added.
+func (f *Cuckoo) RemoveStrings(keys []string) (int, error) {
+	return cuckooBatch(f.img, "Cuckoo.RemoveStrings", len(keys), true, func() int32 {
+		return packed(keys, func(_ int, data []byte, offs []uint32) int32 {
+			return cCuckooRemovePacked(f.img, data, offs, nil)
+		})
+	})
 }
 
-func addedResult(op string, added []bool) (int, error) {
-	n := countTrue(added)
-	if n < len(added) {
-		return n, &Error{Code: StatusFull, Op: op, Detail: itoa(len(added)-n) + " of " + itoa(len(added)) + " keys did not fit"}
+// RemoveBytes removes many byte keys (see RemoveStrings).
+func (f *Cuckoo) RemoveBytes(keys [][]byte) (int, error) {
+	return cuckooBatch(f.img, "Cuckoo.RemoveBytes", len(keys), true, func() int32 {
+		return packed(keys, func(_ int, data []byte, offs []uint32) int32 {
+			return cCuckooRemovePacked(f.img, data, offs, nil)
+		})
+	})
+}
+
+// RemoveUint64s removes many integer keys in one call (see RemoveStrings).
+func (f *Cuckoo) RemoveUint64s(keys []uint64) (int, error) {
+	return cuckooBatch(f.img, "Cuckoo.RemoveUint64s", len(keys), true, func() int32 {
+		return cCuckooRemoveU64s(f.img, keys, nil)
+	})
+}
+
+// cuckooBatch runs a batch add (or removal, remove = true) of n keys that
+// asks the library for no per-key flags (the batch goes on past a key that
+// does not fit or is absent) and counts the keys placed (removed) from the
+// stored-item count before and after, an O(1) read: no per-key output to
+// allocate.
+func cuckooBatch(b []byte, op string, n int, remove bool, run func() int32) (int, error) {
+	before, s := cCuckooStats(b)
+	must(op, s)
+	must(op, run())
+	after, s := cCuckooStats(b)
+	must(op, s)
+	done, code, what := int(after.Items-before.Items), StatusFull, " did not fit"
+	if remove {
+		done, code, what = int(before.Items-after.Items), StatusNotPresent, " were not present"
 	}
-	return n, nil
+	if done < n {
+		return done, &Error{Code: code, Op: op, Detail: itoa(n-done) + " of " + itoa(n) + " keys" + what}
+	}
+	return done, nil
 }
 
 // ContainsStrings answers Contains for many string keys into results (see
@@ -271,7 +313,7 @@ func (f *Cuckoo) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces f with the checked filter in data (see
 // Bloom.UnmarshalBinary).
 func (f *Cuckoo) UnmarshalBinary(data []byte) error {
-	b, err := importImage("Cuckoo.UnmarshalBinary", data, FamilyCuckoo, len(data))
+	b, err := importImage("Cuckoo.UnmarshalBinary", data, FamilyCuckoo)
 	if err != nil {
 		return err
 	}

@@ -72,6 +72,52 @@ func TestCuckoo(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Batch removals == single removals; absent keys are counted out and
+	// reported, the others still removed.
+	for _, form := range []string{"strings", "bytes", "uint64s"} {
+		one, batch := single.Clone(), single.Clone()
+		var removed int
+		var err error
+		switch form {
+		case "strings":
+			removed, err = batch.RemoveStrings(ks[:n/2])
+		case "bytes":
+			removed, err = batch.RemoveBytes(byteKeys(ks[:n/2]))
+		default:
+			removed, err = batch.RemoveUint64s(ints[:n/2])
+		}
+		check(t, err)
+		if removed != n/2 {
+			t.Fatalf("%s: %d removed", form, removed)
+		}
+		for i := 0; i < n/2; i++ {
+			if form == "uint64s" {
+				check(t, one.RemoveUint64(ints[i]))
+			} else {
+				check(t, one.RemoveString(ks[i]))
+			}
+		}
+		sameImage(t, "Cuckoo batch removal "+form, one, batch)
+		if batch.Stats().Items != 2*n-n/2 {
+			t.Fatalf("%s: %d items left", form, batch.Stats().Items)
+		}
+	}
+	part := single.Clone()
+	mixed := append(keys("absent-", 0, 10), ks[:20]...)
+	removed, err := part.RemoveStrings(mixed)
+	if !errors.Is(err, ErrNotPresent) || removed < 20 || removed > 30 || part.Stats().Items != uint64(2*n-removed) {
+		t.Fatalf("partial removal: %d, %v", removed, err)
+	}
+	if countTrue(part.ContainsStrings(ks[20:], nil)) != n-20 {
+		t.Fatal("a partial removal lost other keys")
+	}
+	if removed, err := part.RemoveUint64s([]uint64{1 << 60}); removed != 0 || !errors.Is(err, ErrNotPresent) {
+		t.Fatal(removed, err)
+	}
+	if removed, err := part.RemoveStrings(nil); removed != 0 || err != nil {
+		t.Fatal(removed, err)
+	}
+
 	// Full: a failed insert leaves the image byte-identical.
 	p, err := PlanCuckooBuckets(4, 8)
 	check(t, err)
@@ -89,7 +135,12 @@ func TestCuckoo(t *testing.T) {
 	if tiny.Stats().Load < 0.75 {
 		t.Fatalf("load at the first failure %v", tiny.Stats().Load)
 	}
-	if placed, err := tiny.AddStrings([]string{"x", "y", "z", "w"}); !errors.Is(err, ErrFull) || placed == 4 {
+	items := tiny.Stats().Items
+	if placed, err := tiny.AddStrings([]string{"x", "y", "z", "w"}); !errors.Is(err, ErrFull) || placed == 4 ||
+		tiny.Stats().Items != items+uint64(placed) {
+		t.Fatal(placed, err)
+	}
+	if placed, err := tiny.AddUint64s(u64Keys(0, 50)); !errors.Is(err, ErrFull) || placed == 50 {
 		t.Fatal(placed, err)
 	}
 

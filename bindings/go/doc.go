@@ -7,20 +7,26 @@
 // One type per family, each with constructors from the parameters users
 // plan with:
 //
-//	Bloom          NewBloom(items, fpr)            membership, add-and-report-new, union/intersection
-//	SplitBlock     NewSplitBlock(items, fpr)       fastest membership; Parquet-compatible mode
-//	CountingBloom  NewCountingBloom(items, fpr)    membership with removal
-//	Cuckoo         NewCuckoo(items, fpr)           membership with removal and counts, compact
-//	HLL            NewHLL(precision)               distinct count (HyperLogLog)
-//	ULL            NewULL(precision)               distinct count in less memory (UltraLogLog)
-//	CountMin       NewCountMin(epsilon, delta)     frequencies, never below the truth
-//	TopK           NewTopK(capacity, maxKeyLen)    heavy hitters (Space-Saving)
-//	MinHash        NewMinHash(k)                   Jaccard similarity
+//	Bloom          NewBloom(items, fpr)                  membership, add-and-report-new, union/intersection
+//	SplitBlock     NewSplitBlock(items, fpr)             fastest membership; Parquet-compatible mode
+//	CountingBloom  NewCountingBloom(items, fpr)          membership with removal
+//	Cuckoo         NewCuckoo(items, fpr)                 membership with removal and counts, compact
+//	BinaryFuse     NewBinaryFuseStrings(keys, 8 or 16)   static membership, built once: fewest bits per key
+//	HLL            NewHLL(precision)                     distinct count (HyperLogLog)
+//	ULL            NewULL(precision)                     distinct count in less memory (UltraLogLog)
+//	ELL            NewELL(precision, 20 or 24)           distinct count in the least memory (ExaLogLog)
+//	CountMin       NewCountMin(epsilon, delta)           frequencies, never below the truth
+//	TopK           NewTopK(capacity, maxKeyLen)          heavy hitters (Space-Saving)
+//	MinHash        NewMinHash(k)                         Jaccard similarity
 //
 // Every type has methods for []byte, string and uint64 keys, batch methods
 // (AddStrings, AddBytes, AddUint64s, ContainsStrings, EstimateStrings, ...)
-// that cross into C once per few thousand keys, merging, statistics,
-// MarshalBinary/UnmarshalBinary/AppendBinary, and a zero-copy Wrap function.
+// that cross into C once per few thousand keys, statistics,
+// MarshalBinary/UnmarshalBinary/AppendBinary, and a zero-copy Wrap
+// function; all but the binary fuse filter merge. The binary fuse filter
+// is static: its constructors (NewBinaryFuseStrings, NewBinaryFuseBytes,
+// NewBinaryFuseUint64s) build it from the whole key set in one C call, and
+// it has no Add or Remove methods.
 //
 // # Memory
 //
@@ -61,7 +67,8 @@
 // # Concurrency
 //
 // Concurrent queries on one sketch are safe (the C library only reads the
-// image); writes need exclusive access (for example a sync.RWMutex: RLock
+// image; a built BinaryFuse is never written, so it needs no lock at all);
+// writes need exclusive access (for example a sync.RWMutex: RLock
 // around queries, Lock around adds and merges). Each type's documentation
 // lists which methods read and which write. Distinct sketches are
 // independent.
@@ -93,7 +100,10 @@
 // packed into one data buffer and count+1 uint32 offsets (the library's
 // _packed forms, the Arrow Binary layout): no per-key Go pointer is passed
 // to C, which the cgo pointer rules forbid for a slice of key descriptors,
-// and the calls are legal under GOEXPERIMENT=cgocheck2. Integer batches use
+// and the calls are legal under GOEXPERIMENT=cgocheck2. A binary fuse build
+// needs every key at once: its keys are packed into one buffer for one
+// call, with the scratch memory the library asks for
+// (sketch_fuse_scratch_size) allocated in Go memory. Integer batches use
 // the _u64_batch forms directly. Every C function is declared
 // #cgo nocallback and, where legal, #cgo noescape.
 package sketches

@@ -114,6 +114,10 @@ var (
 	ErrKeyTooLong = &Error{Code: StatusKeyTooLong}
 	// ErrInvalidParameter: a planning or sizing parameter is out of range.
 	ErrInvalidParameter = &Error{Code: StatusInvalidParameter}
+	// ErrBuildFailed: a binary fuse filter could not be built within the
+	// library's attempt bound (practically only for keys whose hashes are
+	// not uniformly distributed); nothing was built.
+	ErrBuildFailed = &Error{Code: StatusBuildFailed}
 )
 
 // errorOf returns nil for StatusOK and an *Error otherwise.

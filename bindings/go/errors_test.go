@@ -31,6 +31,7 @@ func TestErrors(t *testing.T) {
 		StatusFull: ErrFull, StatusNotPresent: ErrNotPresent, StatusWrongFamily: ErrWrongFamily,
 		StatusUnsupportedVersion: ErrUnsupportedVersion, StatusIncompatible: ErrIncompatible,
 		StatusMisaligned: ErrMisaligned, StatusKeyTooLong: ErrKeyTooLong, StatusInvalidParameter: ErrInvalidParameter,
+		StatusBuildFailed: ErrBuildFailed,
 	} {
 		if !errors.Is(&Error{Code: code, Op: "x"}, sentinel) || errors.Is(&Error{Code: code + 100}, sentinel) {
 			t.Fatalf("%v", code)
@@ -45,7 +46,7 @@ func TestErrors(t *testing.T) {
 		t.Fatal("false match")
 	}
 	// Every status has the library's text; unknown numbers too.
-	for s := StatusOK; s <= StatusKeyTooLong; s++ {
+	for s := StatusOK; s <= StatusSmallMode; s++ {
 		if s.String() == "" || s.String() == Status(999).String() {
 			t.Fatalf("status %d: %q", s, s.String())
 		}
@@ -84,7 +85,8 @@ func TestStatusNumbersMatchHeader(t *testing.T) {
 		"FAMILY_COUNTING_BLOOM": Status(FamilyCountingBloom), "FAMILY_CUCKOO": Status(FamilyCuckoo),
 		"FAMILY_HYPERLOGLOG": Status(FamilyHLL), "FAMILY_ULTRALOGLOG": Status(FamilyULL),
 		"FAMILY_COUNT_MIN": Status(FamilyCountMin), "FAMILY_TOPK": Status(FamilyTopK),
-		"FAMILY_MINHASH":              Status(FamilyMinHash),
+		"FAMILY_MINHASH": Status(FamilyMinHash), "FAMILY_BINARY_FUSE": Status(FamilyBinaryFuse),
+		"FAMILY_EXALOGLOG":            Status(FamilyELL),
 		"CAPACITY_OVER_PLANNED_ITEMS": Status(OverPlannedItems), "CAPACITY_FPR_ABOVE_TWICE_PLANNED": Status(FPRAboveTwicePlanned),
 	}
 	seen := map[string]bool{}
@@ -118,7 +120,8 @@ func TestStatusNumbersMatchHeader(t *testing.T) {
 	if Version() != fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100) {
 		t.Fatalf("version %q vs %d", Version(), v)
 	}
-	if FamilyHLL.String() != "HLL" || Family(77).String() != "Family(77)" {
+	if FamilyHLL.String() != "HLL" || FamilyBinaryFuse.String() != "BinaryFuse" || FamilyELL.String() != "ELL" ||
+		Family(77).String() != "Family(77)" {
 		t.Fatal("family names")
 	}
 	if (OverPlannedItems | FPRAboveTwicePlanned | 8).String() != "over-planned-items|fpr-above-twice-planned|0x8" {

@@ -87,3 +87,36 @@ func ExampleTopK_List() {
 	// b 2 (error <= 0)
 	// c 1 (error <= 0)
 }
+
+// A static set built once, queried many times: the binary fuse filter
+// takes about 9 bits per key at a 0.39% false-positive rate.
+func ExampleNewBinaryFuseStrings() {
+	allowed := []string{"alice", "bob", "carol"}
+	f, err := sketches.NewBinaryFuseStrings(allowed, 8)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(f.ContainsString("bob"), f.ContainsStrings([]string{"alice", "carol"}, nil))
+	st := f.Stats()
+	fmt.Println(st.Keys, st.Params.FingerprintBits, st.FPR)
+	// Output:
+	// true [true true]
+	// 3 8 0.00390625
+}
+
+// ExaLogLog per shard: the martingale estimate while a sketch saw only its
+// own stream, maximum likelihood after a merge (a higher precision folds down).
+func ExampleELL_Merge() {
+	a, _ := sketches.NewELL(12, 20)
+	b, _ := sketches.NewELL(14, 20)
+	a.AddUint64s([]uint64{1, 2, 3})
+	b.AddUint64s([]uint64{3, 4})
+	_, ok := a.MartingaleEstimate()
+	fmt.Println("martingale before the merge:", ok)
+	_ = a.Merge(b)
+	_, ok = a.MartingaleEstimate()
+	fmt.Printf("%.0f distinct; martingale after the merge: %v\n", a.Estimate(), ok)
+	// Output:
+	// martingale before the merge: true
+	// 4 distinct; martingale after the merge: false
+}

@@ -252,3 +252,42 @@ func FuzzMinHashImage(f *testing.F) {
 		})
 	})
 }
+
+func FuzzBinaryFuseImage(f *testing.F) {
+	small, _ := NewBinaryFuseStrings(fuzzKeys, 8)
+	tiny, _ := NewBinaryFuseUint64s([]uint64{7}, 16)
+	fuzzSeeds(f, []string{"fuse8", "fuse16"}, small, tiny)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzImage(t, data, FamilyBinaryFuse, WrapBinaryFuse, func(s *BinaryFuse) {
+			s.ContainsStrings(fuzzKeys, nil)
+			s.ContainsBytes(byteKeys(fuzzKeys), nil)
+			s.ContainsUint64s([]uint64{1, 7}, nil)
+			_ = s.Contains([]byte("x")) && s.ContainsString("golden-1") && s.ContainsUint64(7)
+			_, _ = s.Stats(), s.FingerprintBits()
+			_ = s.Clone().ContainsString("a")
+		})
+	})
+}
+
+func FuzzELLImage(f *testing.F) {
+	small, _ := NewELL(2, 20)
+	small.AddStrings(fuzzKeys)
+	merged, _ := NewELL(3, 24)
+	merged.AddUint64s(u64Keys(0, 100))
+	_ = merged.Merge(merged.Clone())
+	fuzzSeeds(f, []string{"ell", "ell_d24"}, small, merged)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzImage(t, data, FamilyELL, WrapELL, func(s *ELL) {
+			_, _ = s.Estimate(), s.MLEstimate()
+			_, _ = s.MartingaleEstimate()
+			s.AddStrings(fuzzKeys)
+			s.AddUint64s(u64Keys(0, 100))
+			_ = s.AddUint64(7)
+			_ = s.Merge(s.Clone())
+			if d, err := s.Downsize(2, 20); err == nil {
+				_ = d.Estimate()
+			}
+			_ = s.Stats()
+		})
+	})
+}

@@ -353,3 +353,91 @@ func TestGoldenTopK(t *testing.T) {
 		buildMatches(t, "topk", b, g)
 	}
 }
+
+func TestGoldenBinaryFuse(t *testing.T) {
+	// The golden keys and the integer key 7, as its 8 little-endian bytes.
+	strs := append(goldenStrings(), string(le8(7)))
+	for _, bits := range []uint32{8, 16} {
+		name := "fuse" + itoa(int(bits))
+		var f BinaryFuse
+		g := unmarshalGolden(t, name, &f)
+		if countTrue(f.ContainsStrings(goldenStrings(), nil)) != goldenKeys || !f.ContainsUint64(7) {
+			t.Fatalf("%s: golden keys missing", name)
+		}
+		st := f.Stats()
+		if st.Keys != goldenKeys+1 || st.Params != (BinaryFuseParams{Keys: goldenKeys + 1, FingerprintBits: bits}) ||
+			st.Seed != 42 || st.ImageBytes != uint64(len(g)) {
+			t.Fatalf("%s: stats %+v", name, st)
+		}
+		absent := keys("absent-", 0, 100000)
+		if passed := countTrue(f.ContainsStrings(absent, nil)); passed >= 100000>>(bits-2) {
+			t.Fatalf("%s: %d false positives", name, passed)
+		}
+		w, err := WrapBinaryFuse(alignedCopy(g, 0))
+		check(t, err)
+		if !w.ContainsString(goldenKey(3)) || w.Stats() != st {
+			t.Fatal("wrapped golden image")
+		}
+		// Built in Go from the keys: the bytes Rust and the C ABI write.
+		for _, form := range []string{"strings", "bytes"} {
+			var b *BinaryFuse
+			if form == "strings" {
+				b, err = NewBinaryFuseStrings(strs, bits, WithSeed(42))
+			} else {
+				b, err = NewBinaryFuseBytes(byteKeys(strs), bits, WithSeed(42))
+			}
+			check(t, err)
+			buildMatches(t, name+" "+form, b, g)
+		}
+	}
+}
+
+func TestGoldenELL(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		d    uint8
+	}{{"ell", 20}, {"ell_d24", 24}} {
+		var e ELL
+		g := unmarshalGolden(t, c.name, &e)
+		if e.Params() != (ELLParams{T: 2, D: c.d, Precision: 10}) {
+			t.Fatalf("%s: params %+v", c.name, e.Params())
+		}
+		m, ok := e.MartingaleEstimate()
+		if !ok || e.Estimate() != m {
+			t.Fatalf("%s: an unmerged golden sketch keeps its martingale", c.name)
+		}
+		for _, est := range []float64{m, e.MLEstimate()} {
+			if math.Abs(est-1001) > 0.1*1001 {
+				t.Fatalf("%s: estimate %v", c.name, est)
+			}
+		}
+		w, err := WrapELL(alignedCopy(g, 0))
+		check(t, err)
+		if w.Estimate() != e.Estimate() {
+			t.Fatal("wrapped estimate")
+		}
+		// Adding the same keys again changes nothing.
+		for i := 0; i < goldenKeys; i++ {
+			if w.AddString(goldenKey(i)) {
+				t.Fatalf("%s: golden key %d changed a register", c.name, i)
+			}
+		}
+		if w.AddUint64(7) {
+			t.Fatal("key 7 changed a register")
+		}
+		for _, batch := range []bool{false, true} {
+			b, err := NewELL(10, c.d, WithSeed(42))
+			check(t, err)
+			if batch {
+				b.AddStrings(goldenStrings())
+				b.AddUint64s([]uint64{7})
+			} else {
+				for i := 0; i < goldenKeys; i++ {
+					b.AddString(goldenKey(i))
+				}
+				b.AddUint64(7)
+			}
+			buildMatches(t, c.name, b, g)
+		}
+	}
+}

@@ -191,28 +191,13 @@ func (h *HLL) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces h with the sketch in data, an exported image
 // (compact or full), after checking headers, length, checksum and register
 // values: damaged bytes give an error matching ErrCorrupt and h is then
-// unchanged. data is copied.
+// unchanged. data is copied; a compact image imports into the full image
+// of its precision (the size the library's import_size reports).
 func (h *HLL) UnmarshalBinary(data []byte) error {
-	b, err := importImage("HLL.UnmarshalBinary", data, FamilyHLL, cardinalityLiveLen(FamilyHLL, data))
+	b, err := importImage("HLL.UnmarshalBinary", data, FamilyHLL)
 	if err != nil {
 		return err
 	}
 	h.img = b
 	return nil
-}
-
-// cardinalityLiveLen is the live size an exported HLL or ULL image needs.
-// The C import needs it but no C function tells it from exported bytes: the
-// precision is the first byte of the family header (offset 48). A wrong
-// value there fails the import's header check, so trusting it here is safe.
-func cardinalityLiveLen(f Family, data []byte) int {
-	const offPrecision = 48
-	if len(data) <= offPrecision {
-		return len(data)
-	}
-	n, s := cCardinalitySize(f, data[offPrecision])
-	if s != 0 {
-		return len(data)
-	}
-	return int(n)
 }

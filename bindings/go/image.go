@@ -6,18 +6,21 @@ type Family uint16
 
 // The sketch families.
 const (
-	FamilyBloom         Family = 1 // classic Bloom filter (Bloom)
-	FamilySplitBlock    Family = 2 // split-block Bloom filter (SplitBlock)
-	FamilyCountingBloom Family = 3 // counting Bloom filter (CountingBloom)
-	FamilyCuckoo        Family = 4 // cuckoo filter (Cuckoo)
-	FamilyHLL           Family = 5 // HyperLogLog (HLL)
-	FamilyULL           Family = 6 // UltraLogLog (ULL)
-	FamilyCountMin      Family = 7 // Count-Min sketch (CountMin)
-	FamilyTopK          Family = 8 // Top-k heavy hitters, Space-Saving (TopK)
-	FamilyMinHash       Family = 9 // MinHash (MinHash)
+	FamilyBloom         Family = 1  // classic Bloom filter (Bloom)
+	FamilySplitBlock    Family = 2  // split-block Bloom filter (SplitBlock)
+	FamilyCountingBloom Family = 3  // counting Bloom filter (CountingBloom)
+	FamilyCuckoo        Family = 4  // cuckoo filter (Cuckoo)
+	FamilyHLL           Family = 5  // HyperLogLog (HLL)
+	FamilyULL           Family = 6  // UltraLogLog (ULL)
+	FamilyCountMin      Family = 7  // Count-Min sketch (CountMin)
+	FamilyTopK          Family = 8  // Top-k heavy hitters, Space-Saving (TopK)
+	FamilyMinHash       Family = 9  // MinHash (MinHash)
+	FamilyBinaryFuse    Family = 10 // binary fuse filter (BinaryFuse)
+	FamilyELL           Family = 11 // ExaLogLog (ELL)
 )
 
-var familyNames = [...]string{"", "Bloom", "SplitBlock", "CountingBloom", "Cuckoo", "HLL", "ULL", "CountMin", "TopK", "MinHash"}
+var familyNames = [...]string{"", "Bloom", "SplitBlock", "CountingBloom", "Cuckoo", "HLL", "ULL", "CountMin", "TopK", "MinHash",
+	"BinaryFuse", "ELL"}
 
 // String returns the Go type name of the family ("Bloom", "HLL", ...).
 func (f Family) String() string {
@@ -54,7 +57,7 @@ func Inspect(b []byte) (ImageInfo, error) {
 
 // Verify checks untrusted bytes holding one exported image of any family
 // in place, without copying: headers, exact length, checksum and (for HLL,
-// ULL and Top-k) body rules. Use it before wrapping an mmap'ed file with a
+// ULL, ELL, Top-k and the binary fuse filter) body rules. Use it before wrapping an mmap'ed file with a
 // Wrap function, which checks only the header. Damaged bytes give an error
 // matching ErrCorrupt.
 func Verify(b []byte) error {

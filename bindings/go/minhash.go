@@ -138,7 +138,7 @@ func (m *MinHash) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces m with the checked sketch in data (see
 // Bloom.UnmarshalBinary).
 func (m *MinHash) UnmarshalBinary(data []byte) error {
-	b, err := importImage("MinHash.UnmarshalBinary", data, FamilyMinHash, len(data))
+	b, err := importImage("MinHash.UnmarshalBinary", data, FamilyMinHash)
 	if err != nil {
 		return err
 	}

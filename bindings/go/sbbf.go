@@ -256,7 +256,7 @@ func (f *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces f with the checked filter in data (see
 // Bloom.UnmarshalBinary).
 func (f *SplitBlock) UnmarshalBinary(data []byte) error {
-	b, err := importImage("SplitBlock.UnmarshalBinary", data, FamilySplitBlock, len(data))
+	b, err := importImage("SplitBlock.UnmarshalBinary", data, FamilySplitBlock)
 	if err != nil {
 		return err
 	}

@@ -190,7 +190,7 @@ func (t *TopK) AppendBinary(b []byte) ([]byte, error) {
 // headers, length, checksum and every counter, index slot and heap entry:
 // damaged bytes give an error matching ErrCorrupt and t is unchanged.
 func (t *TopK) UnmarshalBinary(data []byte) error {
-	b, err := importImage("TopK.UnmarshalBinary", data, FamilyTopK, len(data))
+	b, err := importImage("TopK.UnmarshalBinary", data, FamilyTopK)
 	if err != nil {
 		return err
 	}

@@ -160,7 +160,7 @@ func (u *ULL) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces u with the checked sketch in data (headers,
 // length, checksum, register values; see HLL.UnmarshalBinary).
 func (u *ULL) UnmarshalBinary(data []byte) error {
-	b, err := importImage("ULL.UnmarshalBinary", data, FamilyULL, cardinalityLiveLen(FamilyULL, data))
+	b, err := importImage("ULL.UnmarshalBinary", data, FamilyULL)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,10 @@
 //	go run -tags sketches_static ./cmd/stand            (1,000,000 keys)
 //	go run -tags sketches_static ./cmd/stand -keys 200000
 //
+// Rows of this binding's families the article does not cover (the binary
+// fuse filter beside Bloom and cuckoo, ExaLogLog beside HLL and ULL) show
+// "-" in the article and peer columns.
+//
 // (make go-stand in the repository root builds the library first.)
 package main
 
@@ -27,6 +31,13 @@ import (
 )
 
 var n int
+
+// The ExaLogLog rows: p = 11, d = 20 (7 KB of registers, less than the
+// ULL's 8 KB, and a lower standard error).
+const (
+	ellP = 11
+	ellD = 20
+)
 
 func main() {
 	flag.IntVar(&n, "keys", 1_000_000, "keys per set (the article's rows assume 1,000,000)")
@@ -163,8 +174,38 @@ func main() {
 	row("  insert speed, cuckoo 8-bit / Bloom (single calls)", "1.86x", times(peerCuckooAdd/peerBloomAdd), times(oursCuckooAdd/oursBloomAdd))
 	row("  query speed, cuckoo 8-bit / Bloom (single calls)", "2.17x", times(peerCuckooQuery/peerBloomQuery), times(oursCuckooQuery/oursBloomQuery))
 
+	// Binary fuse filters beside them: static, built once from the n keys.
+	var fuse8, fuse16 *sketches.BinaryFuse
+	fuse8Build := rate(func() {
+		var err error
+		fuse8, err = sketches.NewBinaryFuseStrings(present, 8)
+		must(err)
+	})
+	fuse16, err = sketches.NewBinaryFuseStrings(present, 16)
+	must(err)
+	fuse8FP := 0
+	fuse8Query := rate(func() {
+		for _, k := range absent {
+			fuse8FP += b2i(fuse8.ContainsString(k))
+		}
+	})
+	for _, f := range []*sketches.BinaryFuse{fuse8, fuse16} {
+		fst := f.Stats()
+		label := fmt.Sprintf("  memory: binary fuse, %d-bit fingerprints (static)", fst.Params.FingerprintBits)
+		row(label, "-", "-", kb(f.Size()))
+		row("  ... bits per key (fingerprint array / whole image)", "-", "-",
+			fmt.Sprintf("%.2f / %.2f", fst.BitsPerKey, 8*fst.ImageBytesPerKey))
+		fineP := func(v float64) string { return fmt.Sprintf("%.4f%%", 100*v) }
+		row("  ... measured FPR on absent keys (planned)", "-", "-",
+			fineP(frac(countTrue(f.ContainsStrings(absent, nil))))+" ("+fineP(fst.FPR)+")")
+		row("  ... false negatives", "-", "-", strconv.Itoa(n-countTrue(f.ContainsStrings(present, nil))))
+	}
+	row("  query speed, binary fuse 8-bit / Bloom (single calls)", "-", "-", times(fuse8Query/oursBloomQuery))
+	row("  build speed, binary fuse 8-bit / Bloom inserts (batch)", "-", "-",
+		times(fuse8Build/rate(func() { ours.AddStrings(present) }, ours.Clear)))
+
 	// 4. HyperLogLog at n and 10n, merge of halves.
-	section("HyperLogLog: axiomhq p=14 (8-bit registers); ours HLL p=14 (6-bit) / ULL p=13")
+	section("HyperLogLog: axiomhq p=14 (8-bit registers); ours HLL p=14 (6-bit) / ULL p=13; ExaLogLog p=11, d=20 (28-bit)")
 	header("", "article", "axiomhq", "sketches HLL / ULL")
 	var ax *hyperloglog.Sketch
 	axAdd := rate(func() {
@@ -178,10 +219,16 @@ func main() {
 	must(err)
 	hllAdd := rate(func() { hll.AddStrings(present) }, hll.Reset)
 	ull.AddStrings(present)
+	ell, err := sketches.NewELL(ellP, ellD)
+	must(err)
+	ell.AddStrings(present)
 	axImg, _ := ax.MarshalBinary()
 	row("  memory (serialized image)", art("16 KB"), kb(len(axImg)), kb(hll.Size())+" / "+kb(ull.Size()))
+	row("  ... ExaLogLog p=11, d=20", "-", "-", kb(ell.Size()))
 	row("  error at n distinct", art("-0.08%"), signedPct(rel(float64(ax.Estimate()), n)),
 		signedPct(rel(hll.Estimate(), n))+" / "+signedPct(rel(ull.Estimate(), n)))
+	row("  ... ExaLogLog (martingale / maximum likelihood)", "-", "-",
+		signedPct(rel(ell.Estimate(), n))+" / "+signedPct(rel(ell.MLEstimate(), n)))
 	big := 10 * n
 	addRange := func(from, to int, f func([]string), g func([]byte)) {
 		const chunk = 1 << 16
@@ -200,11 +247,13 @@ func main() {
 			}
 		}
 	}
-	addRange(n, big, func(k []string) { hll.AddStrings(k); ull.AddStrings(k) }, ax.Insert)
+	addRange(n, big, func(k []string) { hll.AddStrings(k); ull.AddStrings(k); ell.AddStrings(k) }, ax.Insert)
 	axImg, _ = ax.MarshalBinary()
 	row("  memory at 10 n distinct", art("16 KB"), kb(len(axImg)), kb(hll.Size())+" / "+kb(ull.Size()))
 	row("  error at 10 n distinct", art("-0.858%"), signedPct(rel(float64(ax.Estimate()), big)),
 		signedPct(rel(hll.Estimate(), big))+" / "+signedPct(rel(ull.Estimate(), big)))
+	row("  ... ExaLogLog (martingale / maximum likelihood)", "-", "-",
+		signedPct(rel(ell.Estimate(), big))+" / "+signedPct(rel(ell.MLEstimate(), big)))
 	axA, axB := hyperloglog.New14(), hyperloglog.New14()
 	ha, _ := sketches.NewHLL(14)
 	hb, _ := sketches.NewHLL(14)
@@ -223,15 +272,22 @@ func main() {
 	ub.AddStrings(present[n/2:])
 	must(ha.Merge(hb))
 	must(ua.Merge(ub))
+	ea, _ := sketches.NewELL(ellP, ellD)
+	eb, _ := sketches.NewELL(ellP, ellD)
+	ea.AddStrings(present[:n/2])
+	eb.AddStrings(present[n/2:])
+	must(ea.Merge(eb))
 	row("  merge of two n/2 halves: error", art("+0.239%"), signedPct(rel(float64(axA.Estimate()), n)),
 		signedPct(rel(ha.Estimate(), n))+" / "+signedPct(rel(ua.Estimate(), n)))
+	row("  ... ExaLogLog (maximum likelihood)", "-", "-", signedPct(rel(ea.Estimate(), n)))
 	// One run's error is one draw; the RMSE over independent streams is the accuracy.
 	const streams = 8
-	var axSq, hllSq, ullSq float64
+	var axSq, hllSq, ullSq, ellSq, ellMLSq float64
 	for s := 0; s < streams; s++ {
 		a := hyperloglog.New14()
 		h, _ := sketches.NewHLL(14)
 		u, _ := sketches.NewULL(13)
+		e, _ := sketches.NewELL(ellP, ellD)
 		prefix := "stream" + strconv.Itoa(s) + "-"
 		addRange(0, n, func(k []string) {
 			for i := range k {
@@ -239,14 +295,21 @@ func main() {
 			}
 			h.AddStrings(k)
 			u.AddStrings(k)
+			e.AddStrings(k)
 		}, func(k []byte) { a.Insert(append([]byte(prefix), k...)) })
 		axSq += sq(rel(float64(a.Estimate()), n))
 		hllSq += sq(rel(h.Estimate(), n))
 		ullSq += sq(rel(u.Estimate(), n))
+		ellSq += sq(rel(e.Estimate(), n))
+		ellMLSq += sq(rel(e.MLEstimate(), n))
 	}
 	row(fmt.Sprintf("  RMSE over %d independent streams of n keys", streams), "~1%",
 		pct(math.Sqrt(axSq/streams)), pct(math.Sqrt(hllSq/streams))+" / "+pct(math.Sqrt(ullSq/streams)))
+	row("  ... ExaLogLog (martingale / maximum likelihood)", "-", "-",
+		pct(math.Sqrt(ellSq/streams))+" / "+pct(math.Sqrt(ellMLSq/streams)))
 	row("  expected standard error", "-", pct(1.04/128), pct(0.833/128)+" / "+pct(0.658/math.Sqrt(8192)))
+	row("  ... ExaLogLog (martingale / maximum likelihood)", "-", "-",
+		pct(0.318/math.Sqrt(1<<ellP))+" / "+pct(0.362/math.Sqrt(1<<ellP)))
 
 	// 5. Count-Min at the article's sizes.
 	header("Count-Min (1000 control keys + hot key x 80000)", "article", "-", "sketches")
@@ -328,11 +391,22 @@ func main() {
 		}
 	}, h2.Reset)
 	through("HLL add (axiomhq)", axAdd, hllSingle, hllAdd)
+	e2, _ := sketches.NewELL(ellP, ellD)
+	ellSingle := rate(func() {
+		for _, k := range present {
+			e2.AddString(k)
+		}
+	}, e2.Reset)
+	ellAdd := rate(func() { e2.AddStrings(present) }, e2.Reset)
+	through("ExaLogLog p=11 d=20 add (vs axiomhq)", axAdd, ellSingle, ellAdd)
 	sb, _ := sketches.NewSplitBlock(uint64(n), 0.01)
 	sbAdd := rate(func() { sb.AddStrings(present) })
 	sbQ := rate(func() { sb.ContainsStrings(absent, out) })
 	through("Split-block add (vs bits-and-blooms)", peerAdd, math.NaN(), sbAdd)
 	through("Split-block contains, absent (vs bb)", peerQ, math.NaN(), sbQ)
+	fuseQB := rate(func() { fuse8.ContainsStrings(absent, out) })
+	through("Binary fuse 8 contains, absent (vs bb)", peerQ, fuse8Query, fuseQB)
+	through("Binary fuse 8 build (vs bb Bloom add)", peerAdd, math.NaN(), fuse8Build)
 	m := make(map[string]struct{}, n)
 	mapAdd := rate(func() {
 		for _, k := range present {

@@ -1,0 +1,232 @@
+package sketches
+
+import "math"
+
+// ELL is an ExaLogLog distinct counter (Ertl 2024): 2^p registers of
+// 6 + t + d bits with t = 2 and d = 20 (28-bit registers) or d = 24
+// (32-bit registers), precision p = 2..24, counts up to about 2^64
+// distinct items. Its martingale estimate (relative standard error
+// ~0.318/sqrt(2^p) for d = 20) answers while it saw only its own stream;
+// after merges the maximum-likelihood estimate from the registers
+// (~0.362/sqrt(2^p) for d = 20, ~0.344/sqrt(2^p) for d = 24). For the same
+// error from the registers it needs about 43% less memory than HLL and 20%
+// less than ULL (d = 20: 28 x 0.362^2 bits against 6 x 1.04^2 and
+// 8 x 0.761^2).
+//
+// Its image lives in Go memory (or the caller's bytes for WrapELL). The
+// zero value holds no image; only UnmarshalBinary may be called on it.
+//
+// Concurrency: the reading methods (Estimate, MLEstimate,
+// MartingaleEstimate, Stats, Params, Downsize, Size, Clone, MarshalBinary,
+// AppendBinary) may run concurrently; the changing ones (Add*, Merge,
+// Reset, UnmarshalBinary) need exclusive access.
+type ELL struct {
+	img []byte
+}
+
+// ELLParams are the parameters of an ExaLogLog sketch.
+type ELLParams struct {
+	T         uint8 // extra hash bits per update value: 2
+	D         uint8 // history bits per register: 20 (28-bit registers) or 24 (32-bit registers)
+	Precision uint8 // precision p, 2..24: 2^p registers
+}
+
+// ELLStats are the statistics of an ExaLogLog sketch.
+type ELLStats struct {
+	Params        ELLParams // configuration and precision
+	Seed          uint64    // hash seed
+	RegistersSet  uint64    // registers above zero
+	Estimate      float64   // the martingale estimate while Martingale, else maximum likelihood
+	StandardError float64   // theoretical relative standard error of Estimate
+	ImageBytes    uint64    // image length in bytes
+	Martingale    bool      // Estimate is the martingale estimate (no merge or downsize so far)
+}
+
+// PlanELL plans the smallest precision whose maximum-likelihood relative
+// standard error (what merged sketches report) is at most relativeError,
+// with t = 2 and the given d (20 or 24). Errors (ErrInvalidParameter): d
+// not 20 or 24, relativeError outside (0, 1) or below what p = 24 reaches
+// (about 7.5e-5).
+func PlanELL(relativeError float64, d uint8) (ELLParams, error) {
+	p, s := cELLPlan(relativeError, d)
+	return p, errorOf("PlanELL", s)
+}
+
+// NewELL returns an empty sketch of precision p (2..24) with d = 20 or 24
+// history bits (t = 2): p = 12, d = 20 is 14 KiB of registers, ~0.57%
+// error after merges and ~0.50% before. Other values give an error
+// matching ErrInvalidParameter.
+func NewELL(precision, d uint8, opts ...Option) (*ELL, error) {
+	return NewELLWithParams(ELLParams{T: 2, D: d, Precision: precision}, opts...)
+}
+
+// NewELLWithParams returns an empty sketch with explicit parameters (from
+// PlanELL, or filled in: T = 2, D = 20 or 24, Precision 2..24).
+func NewELLWithParams(p ELLParams, opts ...Option) (*ELL, error) {
+	const op = "NewELL"
+	b, err := newELLImage(op, p)
+	if err != nil {
+		return nil, err
+	}
+	if s := cELLInit(b, p, applyOptions(opts).seed); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return &ELL{img: b}, nil
+}
+
+func newELLImage(op string, p ELLParams) ([]byte, error) {
+	n, s := cELLSize(p)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return newImage(op, n)
+}
+
+// WrapELL uses b, an ExaLogLog image in caller memory, without copying
+// (see WrapBloom for the rules).
+func WrapELL(b []byte) (*ELL, error) {
+	img, err := wrapImage("WrapELL", b, FamilyELL, func(b []byte) int32 {
+		_, s := cELLExportedSize(b)
+		return s
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ELL{img: img}, nil
+}
+
+// Add adds a byte key and reports whether a register changed.
+func (e *ELL) Add(key []byte) bool {
+	c, s := cELLAdd(e.img, bytesPtr(key), len(key))
+	must("ELL.Add", s)
+	return c
+}
+
+// AddString adds a string key (its UTF-8 bytes) and reports whether a
+// register changed.
+func (e *ELL) AddString(key string) bool {
+	c, s := cELLAdd(e.img, strPtr(key), len(key))
+	must("ELL.AddString", s)
+	return c
+}
+
+// AddUint64 adds an integer key (its 8 little-endian bytes) and reports
+// whether a register changed.
+func (e *ELL) AddUint64(key uint64) bool {
+	c, s := cELLAddU64(e.img, key)
+	must("ELL.AddUint64", s)
+	return c
+}
+
+// AddStrings adds many string keys (packed batches).
+func (e *ELL) AddStrings(keys []string) { must("ELL.AddStrings", setAdd(FamilyELL, e.img, keys)) }
+
+// AddBytes adds many byte keys (packed batches).
+func (e *ELL) AddBytes(keys [][]byte) { must("ELL.AddBytes", setAdd(FamilyELL, e.img, keys)) }
+
+// AddUint64s adds many integer keys in one call.
+func (e *ELL) AddUint64s(keys []uint64) {
+	must("ELL.AddUint64s", cSetAddU64s(FamilyELL, e.img, keys))
+}
+
+// Estimate returns the distinct-count estimate: the martingale estimate
+// (O(1)) while the sketch saw only its own stream, else the
+// maximum-likelihood estimate from the registers (O(2^p)).
+func (e *ELL) Estimate() float64 {
+	v, s := cELLEstimate(e.img, estimateDefault)
+	must("ELL.Estimate", s)
+	return v
+}
+
+// MLEstimate returns the maximum-likelihood estimate from the registers
+// alone (what a merged sketch reports; O(2^p) plus a few Newton steps).
+// +Inf only when no update value is known unseen (about 2^64 distinct
+// hashes).
+func (e *ELL) MLEstimate() float64 {
+	v, s := cELLEstimate(e.img, estimateML)
+	must("ELL.MLEstimate", s)
+	return v
+}
+
+// MartingaleEstimate returns the martingale estimate (O(1)) and true while
+// the sketch saw only its own stream; after a merge or a downsize there is
+// none: it returns NaN and false.
+func (e *ELL) MartingaleEstimate() (float64, bool) {
+	v, s := cELLEstimate(e.img, estimateMartingale)
+	must("ELL.MartingaleEstimate", s)
+	return v, !math.IsNaN(v)
+}
+
+// Merge adds other's stream to e: e then holds exactly the registers of
+// one sketch of both streams at e's parameters, and reports the
+// maximum-likelihood estimate. Same seed required; other's precision and d
+// must be at least e's (a larger one is reduced exactly); else an error
+// matching ErrIncompatible and e is unchanged.
+func (e *ELL) Merge(other *ELL) error {
+	return errorOf("ELL.Merge", cMerge(FamilyELL, e.img, other.img))
+}
+
+// Downsize returns a new sketch of precision p and d history bits holding
+// exactly the registers the same stream gives at those parameters (both at
+// most e's; else ErrIncompatible; an invalid pair gives
+// ErrInvalidParameter). The result reports the maximum-likelihood
+// estimate: the martingale estimate does not carry over.
+func (e *ELL) Downsize(precision, d uint8) (*ELL, error) {
+	const op = "ELL.Downsize"
+	p := ELLParams{T: 2, D: d, Precision: precision}
+	b, err := newELLImage(op, p)
+	if err != nil {
+		return nil, err
+	}
+	if s := cELLDownsize(e.img, b, p); s != 0 {
+		return nil, errorOf(op, s)
+	}
+	return &ELL{img: b}, nil
+}
+
+// Params returns the sketch's configuration and precision.
+func (e *ELL) Params() ELLParams { return e.Stats().Params }
+
+// Stats returns the sketch's statistics (O(2^p): the registers are counted).
+func (e *ELL) Stats() ELLStats {
+	st, s := cELLStats(e.img)
+	must("ELL.Stats", s)
+	return st
+}
+
+// Reset empties the sketch (same parameters and seed; the martingale
+// estimate restarts at 0).
+func (e *ELL) Reset() { must("ELL.Reset", cClear(FamilyELL, e.img)) }
+
+// Size returns the image size in bytes.
+func (e *ELL) Size() int { return len(e.img) }
+
+// Clone returns an independent copy in new Go memory.
+func (e *ELL) Clone() *ELL { return &ELL{img: cloneImage(e.img)} }
+
+// MarshalBinary returns the exported image (copy with checksum), the
+// martingale state included.
+func (e *ELL) MarshalBinary() ([]byte, error) { return e.AppendBinary(nil) }
+
+// AppendBinary appends the exported image to b.
+func (e *ELL) AppendBinary(b []byte) ([]byte, error) {
+	const op = "ELL.MarshalBinary"
+	n, s := cELLExportedSize(e.img)
+	if s != 0 {
+		return b, errorOf(op, s)
+	}
+	return appendExport(op, FamilyELL, e.img, n, b)
+}
+
+// UnmarshalBinary replaces e with the checked sketch in data (headers,
+// length, checksum, every register, zero padding and the martingale fields
+// against the registers; O(2^p)): damaged bytes give an error matching
+// ErrCorrupt and e is then unchanged. data is copied.
+func (e *ELL) UnmarshalBinary(data []byte) error {
+	b, err := importImage("ELL.UnmarshalBinary", data, FamilyELL)
+	if err != nil {
+		return err
+	}
+	e.img = b
+	return nil
+}
