@@ -158,8 +158,10 @@ impl CuckooFilter {
         )
     }
 
-    /// Removes a batch of keys; returns a NumPy bool array, True where one
-    /// occurrence was removed (False: certainly absent, nothing changed).
+    /// Removes a batch of keys (shapes as ``add_many``; ``None``/nulls give
+    /// False), without the GIL; returns a NumPy bool array, True where one
+    /// occurrence was removed (False: certainly absent, nothing changed for
+    /// it). Remove only keys that were added (see ``remove``).
     fn remove_many<'py>(&mut self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let hasher = cuckoo::wrap(self.image.bytes()).raise(py)?.key_hasher();
         boundary::update_batch::<bool>(
@@ -172,9 +174,7 @@ impl CuckooFilter {
                 let mut tmp = [false; CHUNK];
                 batch.for_hashed_chunks(hasher, |pos, h| {
                     let t = &mut tmp[..h.len()];
-                    for (r, &x) in t.iter_mut().zip(h) {
-                        *r = f.remove_hash(x).is_ok();
-                    }
+                    f.remove_hashes(h, Some(&mut *t))?;
                     pos.scatter(out, t);
                     Ok(())
                 })

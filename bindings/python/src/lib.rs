@@ -19,6 +19,8 @@ mod boundary;
 mod counting;
 mod countmin;
 mod cuckoo;
+mod ell;
+mod fuse;
 mod hll;
 mod minhash;
 mod sbbf;
@@ -27,6 +29,7 @@ mod ull;
 
 use boundary::{Batch, ListMode, Raise};
 use sketches_core::hash::{HashKind, KeyHasher};
+use sketches_core::image::FamilyId;
 
 /// The methods every family shares: `from_bytes`, `wrap`, `bytes()`,
 /// pickling, copies and sizes.
@@ -213,16 +216,19 @@ fn inspect<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py
     // SAFETY: the export is held by `buf`.
     let h = sketches_core::image::inspect(unsafe { buf.raw().bytes() }).raise(py)?;
     let d = PyDict::new(py);
-    let family = match h.family as u16 {
-        1 => "BloomFilter",
-        2 => "SplitBlockBloomFilter",
-        3 => "CountingBloomFilter",
-        4 => "CuckooFilter",
-        5 => "HyperLogLog",
-        6 => "UltraLogLog",
-        7 => "CountMinSketch",
-        8 => "TopK",
-        _ => "MinHash",
+    // Exhaustive: a new core family fails to compile here until it is named.
+    let family = match h.family {
+        FamilyId::Bloom => "BloomFilter",
+        FamilyId::SplitBlockBloom => "SplitBlockBloomFilter",
+        FamilyId::CountingBloom => "CountingBloomFilter",
+        FamilyId::Cuckoo => "CuckooFilter",
+        FamilyId::HyperLogLog => "HyperLogLog",
+        FamilyId::UltraLogLog => "UltraLogLog",
+        FamilyId::CountMin => "CountMinSketch",
+        FamilyId::TopK => "TopK",
+        FamilyId::MinHash => "MinHash",
+        FamilyId::BinaryFuse => "BinaryFuseFilter",
+        FamilyId::ExaLogLog => "ExaLogLog",
     };
     d.set_item("family", family)?;
     d.set_item("family_id", h.family as u16)?;
@@ -257,5 +263,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<countmin::CountMinSketch>()?;
     m.add_class::<topk::TopK>()?;
     m.add_class::<minhash::MinHash>()?;
+    m.add_class::<fuse::BinaryFuseFilter>()?;
+    m.add_class::<ell::ExaLogLog>()?;
     Ok(())
 }

@@ -59,6 +59,23 @@ class CountMinParams(ctypes.Structure):
     ]
 
 
+class FuseParams(ctypes.Structure):
+    _fields_ = [
+        ("keys", ctypes.c_uint64),
+        ("fingerprint_bits", ctypes.c_uint32),
+        ("reserved", ctypes.c_uint32),
+    ]
+
+
+class EllParams(ctypes.Structure):
+    _fields_ = [
+        ("t", ctypes.c_uint32),
+        ("d", ctypes.c_uint32),
+        ("precision", ctypes.c_uint32),
+        ("reserved", ctypes.c_uint32),
+    ]
+
+
 class CLib:
     """The C ABI through ctypes: builds images with C calls only."""
 

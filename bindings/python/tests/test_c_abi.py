@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import sketches
-from conftest import HEADER, BloomParams, CountMinParams, CuckooParams, SbbfParams
+from conftest import HEADER, BloomParams, CountMinParams, CuckooParams, EllParams, FuseParams, SbbfParams
 
 KEYS = ["present-%d" % i for i in range(3000)] + [b"\x00raw", "", "日本語", 0, 1, 2**64 - 1, -5]
 
@@ -171,3 +171,109 @@ def test_python_rejects_what_c_rejects(clib, cls) -> None:
     with pytest.raises(sketches.SketchError) as e:
         cls.from_bytes(bytes(data))
     assert e.value.status == status == sketches.status.CHECKSUM_MISMATCH
+
+
+def test_cuckoo_batch_removal_matches_c(clib) -> None:
+    """remove_many (the core's remove_hashes) writes what C's
+    sketch_cuckoo_remove_packed writes and reports the same per-key results;
+    a C batch add without per-key output (added = NULL) equals add_many."""
+    q = CuckooParams()
+    clib.call("sketch_cuckoo_plan", ctypes.c_uint64(5000), ctypes.c_double(0.01), ctypes.byref(q))
+    size = clib.size("cuckoo", ctypes.byref(q))
+    buf = clib.buffer(size)
+    clib.call("sketch_cuckoo_init", clib.ptr(buf), ctypes.c_size_t(size), ctypes.byref(q), ctypes.c_uint64(4))
+    d, n, o, count = clib.packed(KEYS)
+    clib.call("sketch_cuckoo_add_packed", clib.ptr(buf), ctypes.c_size_t(size), d, ctypes.c_size_t(n), o,
+              ctypes.c_size_t(count), None)
+    py = sketches.CuckooFilter(5000, 0.01, seed=4)
+    assert py.add_many(KEYS).all()
+    assert bytes(py) == clib.export("cuckoo", buf, size)
+    gone = KEYS[::3] + ["absent-%d" % i for i in range(200)] + KEYS[::3]
+    d, n, o, count = clib.packed(gone)
+    removed = (ctypes.c_bool * count)()
+    clib.call("sketch_cuckoo_remove_packed", clib.ptr(buf), ctypes.c_size_t(size), d, ctypes.c_size_t(n), o,
+              ctypes.c_size_t(count), removed)
+    got = py.remove_many(gone)
+    assert got.dtype == np.bool_ and list(got) == list(removed)
+    assert bytes(py) == clib.export("cuckoo", buf, size)
+    assert len(py) == len(KEYS) - int(got.sum())
+
+
+def _c_fuse(clib, keys, bits: int, seed: int) -> bytes:
+    p = FuseParams()
+    clib.call("sketch_fuse_plan_bits", ctypes.c_uint64(len(keys)), ctypes.c_uint32(bits), ctypes.byref(p))
+    size = clib.size("fuse", ctypes.byref(p))
+    scratch_len = ctypes.c_uint64()
+    clib.call("sketch_fuse_scratch_size", ctypes.byref(p), ctypes.byref(scratch_len))
+    buf = clib.buffer(size)
+    scratch = ctypes.create_string_buffer(scratch_len.value)
+    d, n, o, count = clib.packed(keys)
+    clib.call("sketch_fuse_build_packed", clib.ptr(buf), ctypes.c_size_t(size), ctypes.byref(p), ctypes.c_uint64(seed),
+              d, ctypes.c_size_t(n), o, ctypes.c_size_t(count), scratch, ctypes.c_size_t(scratch_len.value))
+    return clib.export("fuse", buf, size)
+
+
+@pytest.mark.parametrize("bits", [8, 16])
+def test_fuse_images_equal_and_c_answers_python_filters(clib, bits: int) -> None:
+    c = _c_fuse(clib, KEYS, bits, 7)
+    py = sketches.BinaryFuseFilter(KEYS, fingerprint_bits=bits, seed=7)
+    assert bytes(py) == c
+    assert sketches.BinaryFuseFilter.from_bytes(c) == py
+    assert py.nbytes == sketches.BinaryFuseFilter.size_for(len(KEYS), bits)
+    scratch = ctypes.c_uint64()
+    p = FuseParams(len(KEYS), bits, 0)
+    clib.call("sketch_fuse_scratch_size", ctypes.byref(p), ctypes.byref(scratch))
+    assert sketches.BinaryFuseFilter.scratch_size_for(len(KEYS), bits) == scratch.value
+    # C queries the Python image (verified, then zero-copy).
+    data = bytes(py)
+    clib.call("sketch_fuse_verify", ctypes.c_char_p(data), ctypes.c_size_t(len(data)))
+    buf = clib.buffer(len(data))
+    memoryview(buf).cast("B")[:] = data
+    probe = KEYS + ["absent-%d" % i for i in range(2000)]
+    d, n, o, count = clib.packed(probe)
+    res = (ctypes.c_bool * count)()
+    clib.call("sketch_fuse_contains_packed", clib.ptr(buf), ctypes.c_size_t(len(data)), d, ctypes.c_size_t(n), o,
+              ctypes.c_size_t(count), res)
+    assert all(res[: len(KEYS)])
+    assert list(res) == list(py.contains_many(probe))
+
+
+@pytest.mark.parametrize("d", [20, 24])
+def test_ell_images_equal(clib, d: int) -> None:
+    def c_ell(p: int, keys, seed: int = 5):
+        params = EllParams(2, d, p, 0)
+        size = clib.size("ell", ctypes.byref(params))
+        buf = clib.buffer(size)
+        clib.call("sketch_ell_init", clib.ptr(buf), ctypes.c_size_t(size), ctypes.byref(params), ctypes.c_uint64(seed))
+        dd, n, o, count = clib.packed(keys)
+        clib.call("sketch_ell_add_packed", clib.ptr(buf), ctypes.c_size_t(size), dd, ctypes.c_size_t(n), o,
+                  ctypes.c_size_t(count))
+        return buf, size
+
+    for keys in (KEYS[:50], KEYS):
+        buf, size = c_ell(11, keys)
+        c = clib.export("ell", buf, size)
+        py = sketches.ExaLogLog(11, d=d, seed=5)
+        py.add_many(keys)
+        assert bytes(py) == c
+        assert sketches.ExaLogLog.from_bytes(c) == py
+        est = ctypes.c_double()
+        clib.call("sketch_ell_estimate", clib.ptr(buf), ctypes.c_size_t(size), ctypes.byref(est))
+        assert py.estimate() == est.value
+        clib.call("sketch_ell_ml_estimate", clib.ptr(buf), ctypes.c_size_t(size), ctypes.byref(est))
+        assert py.ml_estimate() == est.value
+    # Downsize and a merge across precisions give C's bytes.
+    low = EllParams(2, 20, 8, 0)
+    size = clib.size("ell", ctypes.byref(low))
+    out = clib.buffer(size)
+    clib.call("sketch_ell_downsize", clib.ptr(buf), ctypes.c_size_t(buf.nbytes), clib.ptr(out), ctypes.c_size_t(size),
+              ctypes.byref(low))
+    down = py.downsize(8, d=20)
+    assert bytes(down) == clib.export("ell", out, size)
+    other, other_size = c_ell(12, ["other-%d" % i for i in range(3000)])
+    clib.call("sketch_ell_merge", clib.ptr(out), ctypes.c_size_t(size), clib.ptr(other), ctypes.c_size_t(other_size))
+    big = sketches.ExaLogLog(12, d=d, seed=5)
+    big.add_many(["other-%d" % i for i in range(3000)])
+    down.merge(big)
+    assert bytes(down) == clib.export("ell", out, size)
+    assert bytes(py | big) == bytes(py.downsize(11, d=d) | big)

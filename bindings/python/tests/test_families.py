@@ -9,6 +9,7 @@ import mmap
 import pickle
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 import sketches
@@ -21,7 +22,7 @@ FILTERS = [sketches.BloomFilter, sketches.SplitBlockBloomFilter, sketches.Counti
 def make(cls, **kw):
     if cls in FILTERS:
         return cls(10_000, 0.01, **kw)
-    if cls in (sketches.HyperLogLog, sketches.UltraLogLog):
+    if cls in (sketches.HyperLogLog, sketches.UltraLogLog, sketches.ExaLogLog):
         return cls(12, **kw)
     if cls is sketches.CountMinSketch:
         return cls(0.001, 0.01, **kw)
@@ -30,8 +31,8 @@ def make(cls, **kw):
     return cls(128, **kw)
 
 
-ALL = FILTERS + [sketches.HyperLogLog, sketches.UltraLogLog, sketches.CountMinSketch, sketches.TopK,
-                 sketches.MinHash]
+ALL = FILTERS + [sketches.HyperLogLog, sketches.UltraLogLog, sketches.ExaLogLog, sketches.CountMinSketch,
+                 sketches.TopK, sketches.MinHash]
 
 
 @pytest.mark.parametrize("cls", FILTERS)
@@ -173,6 +174,136 @@ def test_hll_and_ull() -> None:
     assert abs(ull.estimate() / 300_000 - 1) < 0.04
 
 
+def _binomial_bounds(n: int, p: float, sigmas: float = 5.0) -> tuple[float, float]:
+    mean, sd = n * p, (n * p * (1 - p)) ** 0.5
+    return mean - sigmas * sd, mean + sigmas * sd
+
+
+@pytest.mark.parametrize("bits", [8, 16])
+def test_fuse_has_no_false_negatives_and_its_planned_fpr(bits: int) -> None:
+    """Every key of the set is found; absent keys pass at about 2^-bits
+    (within 5 standard deviations of the binomial count)."""
+    keys = np.arange(0, 400_000, 2, dtype=np.uint64)  # 200k even numbers
+    f = sketches.BinaryFuseFilter(keys, fingerprint_bits=bits, seed=11)
+    assert f.contains_many(keys).all()
+    assert len(f) == f.planned_keys == 200_000 and f.fingerprint_bits == bits and f.fpr == 2.0**-bits
+    assert bits * 1.08 < f.bits_per_key < bits * 1.2  # about 1.13 x bits at this size
+    n = 1_000_000 if bits == 8 else 4_000_000
+    absent = np.arange(1, 2 * n, 2, dtype=np.uint64)  # odd numbers: none in the set
+    passed = int(f.contains_many(absent).sum())
+    lo, hi = _binomial_bounds(n, 2.0**-bits)
+    assert lo <= passed <= hi, (passed, lo, hi)
+    strings = [f"absent-{i}" for i in range(200_000)]
+    lo, hi = _binomial_bounds(len(strings), 2.0**-bits)
+    assert lo <= f.contains_many(strings).sum() <= hi
+    assert all(int(k) in f for k in keys[:1000]) and f.contains(int(keys[-1]))
+    st = f.stats()
+    assert st["keys"] == 200_000 and st["nbytes"] == f.nbytes == sketches.BinaryFuseFilter.size_for(200_000, bits)
+    assert st["attempts"] == f.attempts >= 1 and f"fingerprint_bits={bits}" in repr(f)
+
+
+def test_fuse_build_from_every_source_is_static_and_serializes(tmp_path) -> None:
+    words = [f"word-{i}" for i in range(5000)]
+    f = sketches.BinaryFuseFilter(words, 0.001, seed=3)  # fpr below 2^-8: 16-bit fingerprints
+    assert f.fingerprint_bits == 16
+    assert sketches.BinaryFuseFilter(words, 0.01, seed=3).fingerprint_bits == 8
+    for same in (tuple(words), iter(words), set(words), np.array(words, dtype=object), words + words[:100],
+                 pa.array(words), pa.array(words, pa.large_binary()), pa.chunked_array([words[:10], words[10:]])):
+        g = sketches.BinaryFuseFilter(same, fingerprint_bits=16, seed=3)
+        assert g.contains_many(words).all() and len(g) == 5000
+        if not isinstance(same, set) and len(g) == g.planned_keys:
+            assert g == f  # same keys in the same order: byte-identical image
+    dup = sketches.BinaryFuseFilter(words + words[:100], fingerprint_bits=16, seed=3)
+    assert dup.planned_keys == 5100 and len(dup) == 5000  # duplicates stored once
+    nulls = sketches.BinaryFuseFilter(pa.array(words + [None] * 7), fingerprint_bits=16, seed=3)
+    assert nulls == f  # nulls skipped: planned for the 5000 keys
+    empty = sketches.BinaryFuseFilter([])
+    assert len(empty) == 0 and empty.contains_many(words).mean() < 0.02
+    assert not hasattr(f, "add") and not hasattr(f, "add_many") and not hasattr(f, "clear")
+    assert "static" in (sketches.BinaryFuseFilter.__doc__ or "")
+
+    data = bytes(f)
+    assert sketches.BinaryFuseFilter.from_bytes(data) == f and pickle.loads(pickle.dumps(f)) == f
+    assert copy.deepcopy(f) == f and f.copy() == f
+    arr = np.zeros(len(data) // 8, dtype=np.uint64)
+    memoryview(arr).cast("B")[:] = data
+    w = sketches.BinaryFuseFilter.wrap(arr)
+    assert w == f and w.writable and w.contains_many(words).all()
+    path = tmp_path / "fuse.img"
+    path.write_bytes(data)
+    with open(path, "rb") as fh:
+        ro = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        view = sketches.BinaryFuseFilter.wrap(ro)
+        assert not view.writable and view.contains_many(words).all() and bytes(view) == data
+        del view
+        ro.close()
+
+
+@pytest.mark.parametrize("d", [20, 24])
+def test_ell_error_against_exact_counts(d: int) -> None:
+    """Martingale and ML estimates within 4 theoretical standard errors of
+    the exact distinct count (plus a little for the smallest counts)."""
+    rng = np.random.default_rng(d)
+    s = sketches.ExaLogLog(12, d=d, seed=1)
+    martingale_se = s.standard_error
+    ml_se = s.downsize().standard_error  # a copy without the martingale reports the ML error
+    assert ml_se > martingale_se
+    seen = 0
+    for target in (10, 100, 1000, 10_000, 100_000, 1_000_000):
+        s.add_many(np.arange(seen, target, dtype=np.uint64))
+        s.add_many(rng.integers(0, target, 1000, dtype=np.uint64))  # repeats change nothing
+        seen = target
+        assert s.martingale and s.martingale_estimate() == s.estimate()
+        for est, se in ((s.estimate(), martingale_se), (s.ml_estimate(), ml_se)):
+            assert abs(est / target - 1) < 4 * se + 1 / target, (target, est)
+    assert abs(len(s) - 1_000_000) < 4 * martingale_se * 1_000_000 and float(s) == s.estimate()
+    assert 0.0048 < martingale_se < 0.0051 if d == 20 else 0.0046 < martingale_se < 0.0049
+    assert s.stats()["registers_set"] == 4096 and s.nbytes == sketches.ExaLogLog.size_for(12, d)
+    s.clear()
+    assert s.estimate() == 0 and s.martingale and s.stats()["registers_set"] == 0
+
+
+def test_ell_merges_across_precisions_and_downsizes() -> None:
+    a = sketches.ExaLogLog(12, d=24, seed=2)
+    b = sketches.ExaLogLog(10, d=20, seed=2)
+    a.add_many(np.arange(0, 600_000, dtype=np.uint64))
+    b.add_many(np.arange(300_000, 900_000, dtype=np.uint64))
+    assert a.martingale and b.martingale
+    with pytest.raises(sketches.SketchError) as e:
+        a.merge(b)  # lower precision and d cannot merge into higher ones
+    assert e.value.status == status.INCOMPATIBLE
+    assert a.martingale  # nothing changed
+    u = a | b
+    assert (u.precision, u.d) == (10, 20) and not u.martingale and u.martingale_estimate() is None
+    assert abs(u.estimate() / 900_000 - 1) < 4 * u.standard_error
+    # Exact: the union equals the registers of one sketch of both streams.
+    one = sketches.ExaLogLog(10, d=20, seed=2)
+    one.add_many(np.arange(0, 900_000, dtype=np.uint64))
+    assert (u.registers() == one.registers()).all() and u.ml_estimate() == one.ml_estimate()
+    c = b.copy()
+    c.merge(a)
+    assert c == u
+    c |= c  # merging with itself changes nothing
+    assert c == u
+    down = a.downsize(10, d=20)
+    assert (down.precision, down.d, down.seed) == (10, 20, 2) and not down.martingale
+    part = sketches.ExaLogLog(10, d=20, seed=2)
+    part.add_many(np.arange(0, 600_000, dtype=np.uint64))
+    assert (down.registers() == part.registers()).all()
+    assert a.downsize().precision == 12 and a.downsize(d=20).d == 20
+    for bad in (lambda: a.downsize(13), lambda: b.downsize(d=24),
+                lambda: a | sketches.ExaLogLog(12, d=24, seed=3)):
+        with pytest.raises(sketches.SketchError) as e:
+            bad()
+        assert e.value.status == status.INCOMPATIBLE
+    regs = a.registers()
+    assert regs.dtype == np.uint32 and len(regs) == 4096 and (regs >> 24 > 0).all()
+    assert sketches.ExaLogLog.precision_for(0.01) == 11 and sketches.ExaLogLog.precision_for(0.0057, 24) == 12
+    fresh = sketches.ExaLogLog(4)
+    assert fresh.add("new key") is True and fresh.add("new key") is False and len(fresh) == 1
+    assert "martingale=True" in repr(fresh) and fresh.stats()["t"] == fresh.t == 2
+
+
 def test_countmin_never_underestimates() -> None:
     cm = sketches.CountMinSketch(0.01, 0.01)
     keys = np.random.default_rng(1).zipf(1.5, 20_000) % 5000
@@ -305,12 +436,21 @@ def test_parameters_out_of_range_raise() -> None:
     for bad in (lambda: sketches.BloomFilter(0), lambda: sketches.BloomFilter(10, 1.5),
                 lambda: sketches.HyperLogLog(3), lambda: sketches.UltraLogLog(19),
                 lambda: sketches.TopK(0), lambda: sketches.MinHash(0),
-                lambda: sketches.CountMinSketch(0.0)):
+                lambda: sketches.CountMinSketch(0.0), lambda: sketches.ExaLogLog(1),
+                lambda: sketches.ExaLogLog(25), lambda: sketches.ExaLogLog(12, d=22),
+                lambda: sketches.ExaLogLog.precision_for(1e-5),
+                lambda: sketches.BinaryFuseFilter(["a"], fingerprint_bits=12),
+                lambda: sketches.BinaryFuseFilter(["a"], fingerprint_bits=264),
+                lambda: sketches.BinaryFuseFilter(["a"], 2**-17), lambda: sketches.BinaryFuseFilter(["a"], 1.0)):
         with pytest.raises(sketches.SketchError) as e:
             bad()
         assert e.value.status == status.INVALID_PARAMETER
     with pytest.raises(ValueError):
         sketches.BloomFilter()
+    with pytest.raises(ValueError):
+        sketches.BinaryFuseFilter(["a"], 0.01, fingerprint_bits=8)
+    with pytest.raises(TypeError):
+        sketches.BinaryFuseFilter("not a batch")
     with pytest.raises(sketches.SketchError) as e:
         sketches.HyperLogLog.from_bytes(bytes(sketches.BloomFilter(10)))
     assert e.value.status == status.WRONG_FAMILY
@@ -320,3 +460,7 @@ def test_parameters_out_of_range_raise() -> None:
 def test_inspect() -> None:
     info = sketches.inspect(bytes(sketches.UltraLogLog(10, seed=5)))
     assert info["family"] == "UltraLogLog" and info["seed"] == 5 and info["format_major"] == 1
+    info = sketches.inspect(bytes(sketches.BinaryFuseFilter(["a"], seed=6)))
+    assert (info["family"], info["family_id"], info["seed"]) == ("BinaryFuseFilter", 10, 6)
+    info = sketches.inspect(bytes(sketches.ExaLogLog(4, d=24)))
+    assert (info["family"], info["family_id"], info["header_bytes"]) == ("ExaLogLog", 11, 128)

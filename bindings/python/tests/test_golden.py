@@ -1,6 +1,7 @@
 """The golden images (tests/golden/*.img): built here from the same inputs as
 tests/tests/golden.rs they are byte-identical, both with single calls and
-with batches; read back they re-export byte-identically and answer what
+with batches (the static binary fuse filter: built from a generator and
+from one array); read back they re-export byte-identically and answer what
 golden.rs checks."""
 
 from __future__ import annotations
@@ -38,6 +39,13 @@ def build(kind: str, batch: bool):
         s = sketches.CountMinSketch(width=500, depth=3, conservative=True, counter_bits=64, seed=42)
     elif kind == "topk":
         s = sketches.TopK(64, 16, seed=42)
+    elif kind in ("fuse8", "fuse16"):
+        # Static: built once from every key (a generator, or one NumPy object array).
+        bits = 8 if kind == "fuse8" else 16
+        keys = np.array(NAMES + [7], dtype=object) if batch else (k for k in NAMES + [7])
+        return sketches.BinaryFuseFilter(keys, fingerprint_bits=bits, seed=42)
+    elif kind in ("ell", "ell_d24"):
+        s = sketches.ExaLogLog(10, d=20 if kind == "ell" else 24, seed=42)
     else:
         raise AssertionError(kind)
     names = NAMES[:200] if kind == "hll_small" else NAMES
@@ -60,7 +68,12 @@ def build(kind: str, batch: bool):
         s.add(7, 5000)
     else:
         if batch:
-            s.add_many(pa.array(names, pa.large_string()) if kind == "ull" else names)
+            if kind == "ull":
+                s.add_many(pa.array(names, pa.large_string()))
+            elif kind.startswith("ell"):
+                s.add_many(pa.array([n.encode() for n in names], pa.binary()))
+            else:
+                s.add_many(names)
         else:
             for k in names:
                 s.add(k)
@@ -75,7 +88,7 @@ def build(kind: str, batch: bool):
 
 
 KINDS = ["bloom", "sbbf", "sbbf_parquet", "counting", "cuckoo", "hll_small", "hll_dense", "ull",
-         "countmin", "minhash", "topk"]
+         "countmin", "minhash", "topk", "fuse8", "fuse16", "ell", "ell_d24"]
 
 FAMILY = {
     "bloom": sketches.BloomFilter,
@@ -89,6 +102,10 @@ FAMILY = {
     "countmin": sketches.CountMinSketch,
     "minhash": sketches.MinHash,
     "topk": sketches.TopK,
+    "fuse8": sketches.BinaryFuseFilter,
+    "fuse16": sketches.BinaryFuseFilter,
+    "ell": sketches.ExaLogLog,
+    "ell_d24": sketches.ExaLogLog,
 }
 
 
@@ -132,6 +149,24 @@ def test_golden_images_read_and_reexport_identically(kind: str) -> None:
     elif kind == "topk":
         key, count, _ = s.top(1)[0]
         assert (key, count) == ((7).to_bytes(8, "little"), 5000)
+    elif kind in ("fuse8", "fuse16"):
+        bits = 8 if kind == "fuse8" else 16
+        assert all(k in s for k in NAMES) and 7 in s
+        assert s.contains_many(NAMES + [7]).all()
+        assert (len(s), s.planned_keys, s.fingerprint_bits, s.seed) == (KEYS + 1, KEYS + 1, bits, 42)
+        # About 2^-bits of absent keys pass (golden.rs's bound).
+        passed = int(s.contains_many([f"absent-{i}" for i in range(100_000)]).sum())
+        assert passed < 100_000 >> (bits - 2), passed
+    elif kind in ("ell", "ell_d24"):
+        assert (s.precision, s.d, s.t, s.seed) == (10, 20 if kind == "ell" else 24, 2, 42)
+        assert s.martingale and s.martingale_estimate() == s.estimate()
+        for e in (s.martingale_estimate(), s.ml_estimate()):
+            assert abs(e - 1001) < 0.1 * 1001
+        # Adding the same keys again changes nothing.
+        again = s.copy()
+        assert not any(again.add(k) for k in NAMES) and not again.add(7)
+        again.add_many(NAMES)
+        assert bytes(again) == data
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -167,6 +167,38 @@ def test_all_families_take_all_shapes() -> None:
         s.add_many(keys)
         a.add_many(keys.to_pylist())
         assert s == a, cls
+    ell, ell_list = sketches.ExaLogLog(10, d=24), sketches.ExaLogLog(10, d=24)
+    ell.add_many(pa.chunked_array([keys.slice(0, 99), keys.slice(99)]))
+    ell_list.add_many(keys.to_pylist())
+    assert ell == ell_list
+    ints = sketches.ExaLogLog(10)
+    ints.add_many(np.arange(-5, 100, dtype=np.int32))
+    one_by_one = sketches.ExaLogLog(10)
+    for i in range(-5, 100):
+        one_by_one.add(i)
+    assert ints == one_by_one
+    fuse = sketches.BinaryFuseFilter(keys.slice(3, 400))
+    assert fuse == sketches.BinaryFuseFilter(keys.to_pylist()[3:403])
+    assert (fuse.contains_many(keys) == np.array([3 <= i < 403 or k in fuse
+                                                  for i, k in enumerate(keys.to_pylist())])).all()
+    for ints_src in (np.arange(300, dtype=np.int64), np.arange(300, dtype=np.uint16), pa.array(range(300)),
+                     list(range(300))):
+        assert sketches.BinaryFuseFilter(ints_src) == sketches.BinaryFuseFilter(np.arange(300, dtype=np.uint64))
+    c = sketches.CuckooFilter(1000)
+    c.add_many(keys)
+    for shape in (keys.slice(0, 100), keys.slice(100, 100).cast(pa.large_string()), keys.to_pylist()[200:300],
+                  np.array(keys.to_pylist()[300:400], dtype=object),
+                  pa.array([k if i % 2 else None for i, k in enumerate(keys.to_pylist()[400:])])):
+        removed = c.remove_many(shape)
+        assert removed.dtype == np.bool_ and len(removed) == len(shape)
+        nulls = [v is None for v in (shape.to_pylist() if isinstance(shape, pa.Array) else list(shape))]
+        assert (removed == ~np.array(nulls)).all()
+    # The keys behind the nulls stayed; the removed ones are gone (up to false positives).
+    assert len(c) == 50 and c.contains_many(keys.to_pylist()[400:][::2]).all()
+    assert c.contains_many(keys.to_pylist()[:400] + keys.to_pylist()[401::2]).sum() <= 10
+    nums = sketches.CuckooFilter(1000)
+    nums.add_many(np.arange(100, dtype=np.uint64))
+    assert nums.remove_many(np.arange(50, 150, dtype=np.int64)).sum() == 50 and len(nums) == 50
     cm = sketches.CountMinSketch(0.01)
     cm.add_many(keys, pa.array(np.arange(500, dtype=np.uint64)))
     assert (cm.estimate_many(keys) >= np.arange(500)).all()

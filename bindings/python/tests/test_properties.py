@@ -1,5 +1,6 @@
-"""Properties with hypothesis (bounded examples): no false negatives, merge
-equals one sketch of both streams, export/import is the identity."""
+"""Properties with hypothesis (bounded examples): no false negatives (the
+binary fuse filter included), merge equals one sketch of both streams
+(ExaLogLog across precisions too), export/import is the identity."""
 
 from __future__ import annotations
 
@@ -34,6 +35,33 @@ def test_no_false_negatives(keys, others) -> None:
         stored = [k for k, ok in zip(keys + others, added) if ok]
         assert all(k in f for k in stored)
         assert f.contains_many(stored).all()
+
+
+@SETTINGS
+@given(KEYS, KEYS, st.sampled_from([8, 16]), st.integers(min_value=0, max_value=2**64 - 1))
+def test_fuse_has_no_false_negatives(keys, others, bits, seed) -> None:
+    f = sketches.BinaryFuseFilter(keys, fingerprint_bits=bits, seed=seed)
+    assert all(k in f for k in keys)
+    assert f.contains_many(keys).all() and len(f.contains_many(keys)) == len(keys)
+    assert len(f) <= f.planned_keys == len(keys)
+    both = sketches.BinaryFuseFilter(keys + others, fingerprint_bits=bits, seed=seed)
+    assert both.contains_many(keys + others).all()
+
+
+@SETTINGS
+@given(KEYS, KEYS, st.sampled_from([(8, 24), (8, 20), (6, 20)]))
+def test_ell_merge_equals_one_sketch_of_both_streams(a, b, low) -> None:
+    """Disjoint or overlapping streams merged (also from a higher precision
+    and d) hold exactly the registers of one sketch of everything."""
+    x, y = sketches.ExaLogLog(8, d=24, seed=4), sketches.ExaLogLog(low[0], d=low[1], seed=4)
+    x.add_many(a)
+    y.add_many(b)
+    both = sketches.ExaLogLog(low[0], d=low[1], seed=4)
+    both.add_many(a + b)
+    u = x | y
+    assert (u.registers() == both.registers()).all() and u.ml_estimate() == both.ml_estimate()
+    y.merge(x)
+    assert y == u
 
 
 @SETTINGS
@@ -78,7 +106,8 @@ def test_export_import_identity(keys, seed) -> None:
               sketches.CountingBloomFilter(300, seed=seed), sketches.CuckooFilter(300, seed=seed),
               sketches.HyperLogLog(6, seed=seed), sketches.UltraLogLog(6, seed=seed),
               sketches.CountMinSketch(width=32, depth=2, seed=seed), sketches.TopK(8, 16, seed=seed),
-              sketches.MinHash(16, seed=seed)):
+              sketches.MinHash(16, seed=seed), sketches.ExaLogLog(4, seed=seed),
+              sketches.ExaLogLog(6, d=24, seed=seed)):
         if isinstance(s, sketches.TopK):
             keys = [k for k in keys if len(k if isinstance(k, bytes) else str(k).encode()) <= 8]
         try:
@@ -88,6 +117,11 @@ def test_export_import_identity(keys, seed) -> None:
         data = bytes(s)
         back = type(s).from_bytes(data)
         assert back == s and bytes(back) == data and back.seed == seed
+    for bits in (8, 16):
+        f = sketches.BinaryFuseFilter(keys, fingerprint_bits=bits, seed=seed)
+        data = bytes(f)
+        back = sketches.BinaryFuseFilter.from_bytes(data)
+        assert back == f and bytes(back) == data and back.seed == seed
 
 
 @SETTINGS

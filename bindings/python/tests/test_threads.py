@@ -71,3 +71,26 @@ def test_updates_and_queries_from_threads_never_corrupt() -> None:
     t.join()
     assert f.total == done * len(keys)
     assert (f.estimate_many(keys) >= done).all()
+
+
+def test_concurrent_fuse_queries_agree() -> None:
+    """The static filter is read-only: any number of threads query it at once."""
+    f = sketches.BinaryFuseFilter(np.arange(0, 400_000, 2, dtype=np.uint64), fingerprint_bits=16)
+    queries = [np.arange(i * 50_000, (i + 1) * 50_000, dtype=np.uint64) for i in range(8)]
+    expected = [f.contains_many(q) for q in queries]
+    errors: list = []
+
+    def work(i: int) -> None:
+        try:
+            for _ in range(5):
+                assert (f.contains_many(queries[i]) == expected[i]).all()
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(e[::2].all() for e in expected)  # the even numbers were built in

@@ -1,8 +1,10 @@
 """sketches: probabilistic sketches whose bytes are the same in every language.
 
 Families (one class each): :class:`BloomFilter`, :class:`SplitBlockBloomFilter`,
-:class:`CountingBloomFilter`, :class:`CuckooFilter`, :class:`HyperLogLog`,
-:class:`UltraLogLog`, :class:`CountMinSketch`, :class:`TopK`, :class:`MinHash`.
+:class:`CountingBloomFilter`, :class:`CuckooFilter`, :class:`BinaryFuseFilter`
+(static: built once from a set of keys), :class:`HyperLogLog`,
+:class:`UltraLogLog`, :class:`ExaLogLog`, :class:`CountMinSketch`,
+:class:`TopK`, :class:`MinHash`.
 
 Every sketch lives in one 64-byte aligned buffer that *is* its image:
 ``bytes(sketch)`` exports it (checksummed), ``Family.from_bytes(b)`` imports
@@ -37,10 +39,12 @@ from ._native import (
     FORMAT_MAJOR,
     IMAGE_ALIGN,
     IMAGE_MIN_ALIGN,
+    BinaryFuseFilter,
     BloomFilter,
     CountingBloomFilter,
     CountMinSketch,
     CuckooFilter,
+    ExaLogLog,
     HyperLogLog,
     MinHash,
     SplitBlockBloomFilter,
@@ -59,8 +63,10 @@ __all__ = [
     "SplitBlockBloomFilter",
     "CountingBloomFilter",
     "CuckooFilter",
+    "BinaryFuseFilter",
     "HyperLogLog",
     "UltraLogLog",
+    "ExaLogLog",
     "CountMinSketch",
     "TopK",
     "MinHash",

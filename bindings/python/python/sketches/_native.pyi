@@ -69,8 +69,6 @@ class _Sketch:
     @property
     def writable(self) -> bool:
         """False when wrapping a read-only buffer."""
-    def clear(self) -> None:
-        """Empties the sketch (parameters and seed kept)."""
     def stats(self) -> dict[str, Any]:
         """Every statistic in a dict."""
 
@@ -117,6 +115,8 @@ class BloomFilter(_Sketch):
     estimated_fpr: float
     capacity_flags: int
     over_capacity: bool
+    def clear(self) -> None:
+        """Empties the sketch (parameters and seed kept)."""
 
 class SplitBlockBloomFilter(_Sketch):
     """Split-block Bloom filter (256-bit blocks); parquet=True for Parquet's layout."""
@@ -157,6 +157,8 @@ class SplitBlockBloomFilter(_Sketch):
     estimated_fpr: float
     capacity_flags: int
     over_capacity: bool
+    def clear(self) -> None:
+        """Empties the sketch (parameters and seed kept)."""
 
 class CountingBloomFilter(_Sketch):
     """Counting Bloom filter (4-bit saturating counters) with removal."""
@@ -190,6 +192,8 @@ class CountingBloomFilter(_Sketch):
     estimated_fpr: float
     capacity_flags: int
     over_capacity: bool
+    def clear(self) -> None:
+        """Empties the sketch (parameters and seed kept)."""
 
 class CuckooFilter(_Sketch):
     """Cuckoo filter (buckets of 4) with removal and counting."""
@@ -211,7 +215,8 @@ class CuckooFilter(_Sketch):
     def __contains__(self, key: Key) -> bool: ...
     def contains(self, key: Key) -> bool: ...
     def add_many(self, keys: Keys) -> npt.NDArray[np.bool_]: ...
-    def remove_many(self, keys: Keys) -> npt.NDArray[np.bool_]: ...
+    def remove_many(self, keys: Keys) -> npt.NDArray[np.bool_]:
+        """Removes a batch (GIL released); True where one occurrence was removed."""
     def contains_many(self, keys: Keys) -> npt.NDArray[np.bool_]: ...
     def merge(self, other: CuckooFilter) -> None: ...
     def __add__(self, other: CuckooFilter) -> CuckooFilter: ...
@@ -225,6 +230,37 @@ class CuckooFilter(_Sketch):
     estimated_fpr: float
     capacity_flags: int
     over_capacity: bool
+    def clear(self) -> None:
+        """Empties the sketch (parameters and seed kept)."""
+
+class BinaryFuseFilter(_Sketch):
+    """Static binary fuse filter (8- or 16-bit fingerprints) built once from
+    a set of keys; read-only afterwards (no add: build a new one)."""
+
+    def __init__(
+        self,
+        keys: Keys,
+        fpr: Optional[float] = None,
+        *,
+        fingerprint_bits: Optional[int] = None,
+        seed: int = 0,
+    ) -> None: ...
+    @staticmethod
+    def size_for(keys: int, fingerprint_bits: int = 8) -> int:
+        """Exact image size in bytes."""
+    @staticmethod
+    def scratch_size_for(keys: int, fingerprint_bits: int = 8) -> int:
+        """Temporary bytes the build allocates (about 32 per key)."""
+    def __contains__(self, key: Key) -> bool: ...
+    def contains(self, key: Key) -> bool: ...
+    def contains_many(self, keys: Keys) -> npt.NDArray[np.bool_]:
+        """Tests a batch (GIL released)."""
+    def __len__(self) -> int: ...
+    fingerprint_bits: int
+    planned_keys: int
+    fpr: float
+    bits_per_key: float
+    attempts: int
 
 class HyperLogLog(_Sketch):
     """HyperLogLog, precision 4..18, exact small mode."""
@@ -247,6 +283,8 @@ class HyperLogLog(_Sketch):
     precision: int
     mode: str
     martingale: bool
+    def clear(self) -> None:
+        """Empties the sketch (parameters and seed kept)."""
 
 class UltraLogLog(_Sketch):
     """UltraLogLog, precision 4..18: HLL's error in ~28% less memory."""
@@ -268,6 +306,38 @@ class UltraLogLog(_Sketch):
     def to_hll(self) -> HyperLogLog: ...
     def registers(self) -> npt.NDArray[np.uint8]: ...
     precision: int
+    martingale: bool
+    standard_error: float
+    def clear(self) -> None:
+        """Empties the sketch (parameters and seed kept)."""
+
+class ExaLogLog(_Sketch):
+    """ExaLogLog, precision 2..24, d=20 (28-bit registers) or d=24 (32-bit)."""
+
+    def __init__(self, precision: int = 12, *, d: int = 20, seed: int = 0) -> None: ...
+    @staticmethod
+    def size_for(precision: int, d: int = 20) -> int: ...
+    @staticmethod
+    def precision_for(relative_error: float, d: int = 20) -> int:
+        """Smallest precision whose ML standard error is at most relative_error."""
+    def add(self, key: Key) -> bool: ...
+    def add_many(self, keys: Keys) -> None: ...
+    def estimate(self) -> float: ...
+    def ml_estimate(self) -> float: ...
+    def martingale_estimate(self) -> Optional[float]: ...
+    def __len__(self) -> int: ...
+    def __float__(self) -> float: ...
+    def merge(self, other: ExaLogLog) -> None: ...
+    def union(self, other: ExaLogLog) -> None: ...
+    def __or__(self, other: ExaLogLog) -> ExaLogLog: ...
+    def __ior__(self, other: ExaLogLog) -> ExaLogLog: ...
+    def downsize(self, precision: Optional[int] = None, *, d: Optional[int] = None) -> ExaLogLog: ...
+    def registers(self) -> npt.NDArray[np.uint32]: ...
+    def clear(self) -> None:
+        """Empties the sketch (parameters and seed kept)."""
+    precision: int
+    d: int
+    t: int
     martingale: bool
     standard_error: float
 
@@ -301,6 +371,8 @@ class CountMinSketch(_Sketch):
     delta: float
     conservative: bool
     counter_bits: int
+    def clear(self) -> None:
+        """Empties the sketch (parameters and seed kept)."""
 
 class TopK(_Sketch):
     """Top-k heavy hitters (Space-Saving), keys stored inline."""
@@ -320,6 +392,8 @@ class TopK(_Sketch):
     max_key_len: int
     total: int
     min_count: int
+    def clear(self) -> None:
+        """Empties the sketch (parameters and seed kept)."""
 
 class MinHash(_Sketch):
     """MinHash with k registers (one-permutation hashing, densified)."""
@@ -336,3 +410,5 @@ class MinHash(_Sketch):
     k: int
     filled: int
     is_empty: bool
+    def clear(self) -> None:
+        """Empties the sketch (parameters and seed kept)."""
