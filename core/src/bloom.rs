@@ -730,44 +730,62 @@ impl SharedBloom<'_> {
     /// Adds a precomputed hash. Thread-safe.
     #[inline]
     pub fn add_hash(&self, h: u64) -> bool {
-        let mut new = 0u64;
-        for bit in hash::probes(h, self.params.hashes, self.params.bits) {
-            let mask = 1u64 << (bit & 63);
-            let before = self.words.fetch_or(BODY_WORD + (bit >> 6) as usize, mask);
-            new += u64::from(before & mask == 0);
-        }
-        // Saturating, and the set-bit count clamped to m, as the plain adds
-        // do: a forged header must not make the image unusable.
-        let bump = |off: usize, by: u64, max: u64| {
-            self.words.update(off / 8, Ordering::Relaxed, |v| Some(v.saturating_add(by).min(max)));
-        };
-        bump(OFF_ADD_CALLS, 1, u64::MAX);
-        if new > 0 {
-            bump(OFF_INSERTED, 1, u64::MAX);
-            bump(OFF_SET_BITS, new, self.params.bits);
-        }
+        let new = self.set_probes(h);
+        self.count_adds(1, u64::from(new > 0), new);
         new > 0
     }
 
-    /// Adds a batch of hashes; `newly` (when given, the same length) gets
-    /// per hash whether it set a new bit. Errors: [`Error::InvalidArgument`]
-    /// on a length mismatch.
-    pub fn add_hashes(&self, hashes: &[u64], newly: Option<&mut [bool]>) -> Result<()> {
-        match newly {
-            Some(out) if out.len() != hashes.len() => Err(Error::InvalidArgument),
-            Some(out) => {
-                for (o, h) in out.iter_mut().zip(hashes) {
-                    *o = self.add_hash(*h);
-                }
-                Ok(())
-            }
-            None => {
-                for h in hashes {
-                    self.add_hash(*h);
-                }
-                Ok(())
+    /// Sets the probed bits of `h` and returns how many this call set. A
+    /// word whose bit is already set is only read: bits are never cleared
+    /// while the image is shared, and a plain load keeps the cache line
+    /// shared between threads where a `fetch_or` would take it exclusively.
+    #[inline(always)]
+    fn set_probes(&self, h: u64) -> u64 {
+        let mut new = 0u64;
+        for bit in hash::probes(h, self.params.hashes, self.params.bits) {
+            let (word, mask) = (BODY_WORD + (bit >> 6) as usize, 1u64 << (bit & 63));
+            if self.words.load(word) & mask == 0 {
+                new += u64::from(self.words.fetch_or(word, mask) & mask == 0);
             }
         }
+        new
+    }
+
+    /// Adds to the header counters: `calls` add calls, `inserted` of them
+    /// setting a bit, `set_bits` bits set. Saturating, and the set-bit count
+    /// clamped to m, as the plain adds do: a forged header must not make the
+    /// image unusable.
+    fn count_adds(&self, calls: u64, inserted: u64, set_bits: u64) {
+        let bump = |off: usize, by: u64, max: u64| {
+            self.words.update(off / 8, Ordering::Relaxed, |v| Some(v.saturating_add(by).min(max)));
+        };
+        bump(OFF_ADD_CALLS, calls, u64::MAX);
+        if inserted > 0 {
+            bump(OFF_INSERTED, inserted, u64::MAX);
+            bump(OFF_SET_BITS, set_bits, self.params.bits);
+        }
+    }
+
+    /// Adds a batch of hashes; `newly` (when given, the same length) gets
+    /// per hash whether it set a new bit. The header counters are updated
+    /// once per batch (the same totals as single adds), so threads adding
+    /// batches do not contend for the header. Errors:
+    /// [`Error::InvalidArgument`] on a length mismatch (nothing added).
+    pub fn add_hashes(&self, hashes: &[u64], mut newly: Option<&mut [bool]>) -> Result<()> {
+        if newly.as_ref().is_some_and(|out| out.len() != hashes.len()) {
+            return Err(Error::InvalidArgument);
+        }
+        let (mut inserted, mut set_bits) = (0u64, 0u64);
+        for (i, h) in hashes.iter().enumerate() {
+            let new = self.set_probes(*h);
+            inserted += u64::from(new > 0);
+            set_bits += new;
+            if let Some(slot) = newly.as_deref_mut().and_then(|out| out.get_mut(i)) {
+                *slot = new > 0;
+            }
+        }
+        self.count_adds(hashes.len() as u64, inserted, set_bits);
+        Ok(())
     }
 
     /// Tests a precomputed hash (false: certainly never added). Thread-safe.

@@ -1142,41 +1142,58 @@ impl SharedSbbf<'_> {
     /// Adds a precomputed hash (XXH3 with the seed natively, XXH64 seed 0
     /// of the PLAIN-encoded value in Parquet mode). Thread-safe.
     pub fn add_hash(&self, h: u64) -> bool {
+        let new = self.set_block_bits(h);
+        self.count_adds(1, u64::from(new));
+        new
+    }
+
+    /// Sets the eight bits of `h` in its block; true when one was new. A
+    /// word whose bits are all set already is only read (bits are never
+    /// cleared while the image is shared; a load keeps the cache line
+    /// shared where a `fetch_or` would take it exclusively).
+    #[inline(always)]
+    fn set_block_bits(&self, h: u64) -> bool {
         let (word, masks) = self.locate(h);
         let mut new = 0u64;
         for (j, pair) in masks.chunks_exact(2).enumerate() {
             let mask = pair.iter().rev().fold(0u64, |acc, m| (acc << 32) | u64::from(*m));
-            new |= !self.words.fetch_or(word + j, mask) & mask;
-        }
-        let bump = |off: usize| {
-            self.words.update(off / 8, Ordering::Relaxed, |v| Some(v.saturating_add(1)));
-        };
-        bump(OFF_ADD_CALLS);
-        if new != 0 {
-            bump(OFF_INSERTED);
+            if self.words.load(word + j) & mask != mask {
+                new |= !self.words.fetch_or(word + j, mask) & mask;
+            }
         }
         new != 0
     }
 
+    /// Adds `calls` add calls, `inserted` of them new, to the header counters.
+    fn count_adds(&self, calls: u64, inserted: u64) {
+        let bump = |off: usize, by: u64| {
+            self.words.update(off / 8, Ordering::Relaxed, |v| Some(v.saturating_add(by)));
+        };
+        bump(OFF_ADD_CALLS, calls);
+        if inserted > 0 {
+            bump(OFF_INSERTED, inserted);
+        }
+    }
+
     /// Adds a batch of hashes; `newly` (when given, the same length) gets
-    /// per hash whether it set a new bit. Errors: [`Error::InvalidArgument`]
-    /// on a length mismatch.
-    pub fn add_hashes(&self, hashes: &[u64], newly: Option<&mut [bool]>) -> Result<()> {
-        match newly {
-            Some(out) if out.len() != hashes.len() => Err(Error::InvalidArgument),
-            Some(out) => {
-                for (o, h) in out.iter_mut().zip(hashes) {
-                    *o = self.add_hash(*h);
-                }
-                Ok(())
-            }
-            None => {
-                for h in hashes {
-                    self.add_hash(*h);
-                }
-                Ok(())
+    /// per hash whether it set a new bit. The header counters are updated
+    /// once per batch (the same totals as single adds), so threads adding
+    /// batches do not contend for the header. Errors:
+    /// [`Error::InvalidArgument`] on a length mismatch (nothing added).
+    pub fn add_hashes(&self, hashes: &[u64], mut newly: Option<&mut [bool]>) -> Result<()> {
+        if newly.as_ref().is_some_and(|out| out.len() != hashes.len()) {
+            return Err(Error::InvalidArgument);
+        }
+        let mut inserted = 0u64;
+        for (i, h) in hashes.iter().enumerate() {
+            let new = self.set_block_bits(*h);
+            inserted += u64::from(new);
+            if let Some(slot) = newly.as_deref_mut().and_then(|out| out.get_mut(i)) {
+                *slot = new;
             }
         }
+        self.count_adds(hashes.len() as u64, inserted);
+        Ok(())
     }
 
     /// Tests a precomputed hash with atomic loads. Thread-safe.

@@ -33,13 +33,17 @@ unsafe fn bloom_exclusive(buf: *mut c_void, len: usize, keys: &[u64]) -> sketch_
     unsafe { sketch_bloom_add_u64_batch(buf, len, keys.as_ptr(), keys.len(), core::ptr::null_mut()) }
 }
 unsafe fn bloom_concurrent(buf: *mut c_void, len: usize, keys: &[u64]) -> sketch_status {
-    unsafe { sketch_bloom_add_concurrent_u64_batch(buf, len, keys.as_ptr(), keys.len(), core::ptr::null_mut()) }
+    unsafe {
+        sketch_bloom_add_concurrent_u64_batch(buf, len, keys.as_ptr(), keys.len(), core::ptr::null_mut())
+    }
 }
 unsafe fn sbbf_exclusive(buf: *mut c_void, len: usize, keys: &[u64]) -> sketch_status {
     unsafe { sketch_sbbf_add_u64_batch(buf, len, keys.as_ptr(), keys.len(), core::ptr::null_mut()) }
 }
 unsafe fn sbbf_concurrent(buf: *mut c_void, len: usize, keys: &[u64]) -> sketch_status {
-    unsafe { sketch_sbbf_add_concurrent_u64_batch(buf, len, keys.as_ptr(), keys.len(), core::ptr::null_mut()) }
+    unsafe {
+        sketch_sbbf_add_concurrent_u64_batch(buf, len, keys.as_ptr(), keys.len(), core::ptr::null_mut())
+    }
 }
 unsafe fn hll_exclusive(buf: *mut c_void, len: usize, keys: &[u64]) -> sketch_status {
     unsafe { sketch_hll_add_u64_batch(buf, len, keys.as_ptr(), keys.len()) }
@@ -67,26 +71,46 @@ fn families() -> Vec<Family> {
         assert_eq!(sketch_bloom_size(&p, &mut size), SKETCH_OK);
         let mut img = image(size);
         assert_eq!(sketch_bloom_init(img.as_mut_ptr().cast(), img.len() * 8, &p, 1), SKETCH_OK);
-        out.push(Family { name: "Bloom", image: img, exclusive: bloom_exclusive, concurrent: bloom_concurrent });
+        out.push(Family {
+            name: "Bloom",
+            image: img,
+            exclusive: bloom_exclusive,
+            concurrent: bloom_concurrent,
+        });
 
         let mut p = sketch_sbbf_params::default();
         assert_eq!(sketch_sbbf_plan(1_000_000, 0.01, &mut p), SKETCH_OK);
         assert_eq!(sketch_sbbf_size(&p, &mut size), SKETCH_OK);
         let mut img = image(size);
         assert_eq!(sketch_sbbf_init(img.as_mut_ptr().cast(), img.len() * 8, &p, 1), SKETCH_OK);
-        out.push(Family { name: "split-block", image: img, exclusive: sbbf_exclusive, concurrent: sbbf_concurrent });
+        out.push(Family {
+            name: "split-block",
+            image: img,
+            exclusive: sbbf_exclusive,
+            concurrent: sbbf_concurrent,
+        });
 
         assert_eq!(sketch_hll_size(14, &mut size), SKETCH_OK);
         let mut img = image(size);
         assert_eq!(sketch_hll_init(img.as_mut_ptr().cast(), img.len() * 8, 14, 1), SKETCH_OK);
         // Concurrent adds need the dense registers (small mode is exclusive).
         assert_eq!(sketch_hll_densify(img.as_mut_ptr().cast(), img.len() * 8), SKETCH_OK);
-        out.push(Family { name: "HLL p=14", image: img, exclusive: hll_exclusive, concurrent: hll_concurrent });
+        out.push(Family {
+            name: "HLL p=14",
+            image: img,
+            exclusive: hll_exclusive,
+            concurrent: hll_concurrent,
+        });
 
         assert_eq!(sketch_ull_size(13, &mut size), SKETCH_OK);
         let mut img = image(size);
         assert_eq!(sketch_ull_init(img.as_mut_ptr().cast(), img.len() * 8, 13, 1), SKETCH_OK);
-        out.push(Family { name: "ULL p=13", image: img, exclusive: ull_exclusive, concurrent: ull_concurrent });
+        out.push(Family {
+            name: "ULL p=13",
+            image: img,
+            exclusive: ull_exclusive,
+            concurrent: ull_concurrent,
+        });
     }
     out
 }
