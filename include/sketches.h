@@ -3636,7 +3636,7 @@ sketch_status sketch_hll_get_stats(const void *buf, size_t len, struct sketch_hl
  * Adds a byte key. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`).
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
  *
  * # Safety
  * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -3652,7 +3652,7 @@ sketch_status sketch_hll_add_concurrent(void *buf,
  * Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`).
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
  *
  * # Safety
  * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -3667,7 +3667,7 @@ sketch_status sketch_hll_add_concurrent_u64(void *buf,
  * Adds a precomputed hash. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`).
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
  *
  * # Safety
  * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -3680,7 +3680,7 @@ sketch_status sketch_hll_add_concurrent_hash(void *buf,
 
 /**
  * Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
- * concurrent functions only).
+ * concurrent functions only). Errors: as `sketch_hll_add_concurrent`.
  *
  * # Safety
  * `buf` as for `sketch_hll_add_concurrent`; the keys and outputs as for the `_batch` forms.
@@ -3692,7 +3692,7 @@ sketch_status sketch_hll_add_concurrent_batch(void *buf,
 
 /**
  * Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
- * concurrent functions only).
+ * concurrent functions only). Errors: as `sketch_hll_add_concurrent`.
  *
  * # Safety
  * `buf` as for `sketch_hll_add_concurrent`; the keys and outputs as for the `_packed` forms.
@@ -3706,7 +3706,7 @@ sketch_status sketch_hll_add_concurrent_packed(void *buf,
 
 /**
  * Adds `count` integer keys. From any number of threads at once on one image (the
- * concurrent functions only).
+ * concurrent functions only). Errors: as `sketch_hll_add_concurrent`.
  *
  * # Safety
  * `buf` as for `sketch_hll_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.

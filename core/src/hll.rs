@@ -1171,6 +1171,14 @@ pub use cardinality::{MAX_PRECISION, MIN_PRECISION};
 const OFF_STRADDLE_LOCK: usize = 352;
 
 #[cfg(target_has_atomic = "64")]
+/// How many times a concurrent add spins on a held straddle lock before it
+/// gives up with [`Error::CorruptHeader`] (about a second: far longer than
+/// a holder needs, even one descheduled for several time slices, and
+/// finite, so a lock word left set by a damaged image or a process that
+/// died inside an add cannot hang the caller).
+const STRADDLE_SPIN_LIMIT: u32 = 1 << 24;
+
+#[cfg(target_has_atomic = "64")]
 /// A shared view of a dense live HyperLogLog that many threads may add to
 /// at once (see [`crate::shared`]).
 ///
@@ -1179,7 +1187,11 @@ const OFF_STRADDLE_LOCK: usize = 352;
 /// registers); those are raised under a tiny lock word in the reserved
 /// header area, held for two compare-and-swaps (an add may spin briefly
 /// while another thread raises a straddling register; the check that
-/// finds nothing to raise takes no lock). The histogram and the register
+/// finds nothing to raise takes no lock). The spin is bounded: a lock word
+/// that stays set for about a second (a damaged image, or a process that
+/// died inside an add on a shared mapping) fails the add with
+/// [`Error::CorruptHeader`] instead of hanging; exclusive calls refuse such
+/// an image too (the word is reserved and must be 0 outside shared adds). The histogram and the register
 /// sum are kept with atomic additions, so once every add has returned the
 /// registers, histogram, sum and register estimate equal those of the same
 /// adds made one at a time. The martingale (HIP) estimate does not survive
@@ -1253,25 +1265,30 @@ impl SharedHll<'_> {
 
     /// Adds a byte key; true when a register rose. Thread-safe.
     #[inline]
-    pub fn add(&self, key: &[u8]) -> bool {
+    pub fn add(&self, key: &[u8]) -> Result<bool> {
         self.add_hash(hash::hash_bytes(key, self.seed))
     }
 
     /// Adds an integer key (8 little-endian bytes). Thread-safe.
     #[inline]
-    pub fn add_u64(&self, key: u64) -> bool {
+    pub fn add_u64(&self, key: u64) -> Result<bool> {
         self.add_hash(hash::hash_u64(key, self.seed))
     }
 
-    /// Adds a batch of precomputed hashes. Thread-safe.
-    pub fn add_hashes(&self, hashes: &[u64]) {
+    /// Adds a batch of precomputed hashes. Thread-safe. Errors: as
+    /// [`SharedHll::add_hash`], at the first hash that fails (the hashes
+    /// before it are added).
+    pub fn add_hashes(&self, hashes: &[u64]) -> Result<()> {
         for h in hashes {
-            self.add_hash(*h);
+            self.add_hash(*h)?;
         }
+        Ok(())
     }
 
     /// Adds a precomputed hash; true when a register rose. Thread-safe.
-    pub fn add_hash(&self, h: u64) -> bool {
+    /// Errors: [`Error::CorruptHeader`] when the straddle lock word stays
+    /// set (see [`SharedHll`]); nothing changed.
+    pub fn add_hash(&self, h: u64) -> Result<bool> {
         let (i, k) = split_hash(h, self.p);
         let bit = HEADER_LEN * 8 + 6 * i;
         let (word, shift) = (bit / 64, (bit % 64) as u32);
@@ -1282,16 +1299,16 @@ impl SharedHll<'_> {
             });
             match raised {
                 Some(w) => ((w & mask) >> shift) as u8,
-                None => return false,
+                None => return Ok(false),
             }
         } else {
-            match self.raise_straddling(word, shift, k) {
+            match self.raise_straddling(word, shift, k)? {
                 Some(old) => old,
-                None => return false,
+                None => return Ok(false),
             }
         };
         self.registered(old, k);
-        true
+        Ok(true)
     }
 
     /// Raises a register whose low `64 - shift` bits end word `word` and
@@ -1300,7 +1317,7 @@ impl SharedHll<'_> {
     /// reader sees the low bits at least as new as the high ones: the value
     /// it reads is never above the final one, and finding `k` not above it
     /// safely skips the lock. Returns the old value when raised.
-    fn raise_straddling(&self, word: usize, shift: u32, k: u8) -> Option<u8> {
+    fn raise_straddling(&self, word: usize, shift: u32, k: u8) -> Result<Option<u8>> {
         let low_bits = 64 - shift;
         let read = |order_high: Ordering| {
             let high = self.words.word(word + 1).map_or(0, |w| w.load(order_high));
@@ -1308,10 +1325,15 @@ impl SharedHll<'_> {
             (((high << low_bits) | low) & 63) as u8
         };
         if read(Ordering::Acquire) >= k {
-            return None;
+            return Ok(None);
         }
-        let lock = self.words.word(OFF_STRADDLE_LOCK / 8)?;
+        let Some(lock) = self.words.word(OFF_STRADDLE_LOCK / 8) else { return Ok(None) };
+        let mut spins = 0u32;
         while lock.compare_exchange_weak(0, 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
+            spins += 1;
+            if spins >= STRADDLE_SPIN_LIMIT {
+                return Err(Error::CorruptHeader);
+            }
             core::hint::spin_loop();
         }
         let old = read(Ordering::Acquire);
@@ -1324,7 +1346,7 @@ impl SharedHll<'_> {
             self.words.update(word + 1, Ordering::Release, |w| Some((w & !high_mask) | (value >> low_bits)));
         }
         lock.store(0, Ordering::Release);
-        raised.then_some(old)
+        Ok(raised.then_some(old))
     }
 
     /// Histogram and register-sum bookkeeping of one raised register; the

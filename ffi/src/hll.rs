@@ -465,7 +465,7 @@ pub unsafe extern "C" fn sketch_hll_get_stats(
 /// Adds a byte key. From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`).
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
 ///
 /// # Safety
 /// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -482,14 +482,14 @@ pub unsafe extern "C" fn sketch_hll_add_concurrent(
     // SAFETY: caller contract.
     run(|| unsafe {
         let key = filter::key(key, key_len)?;
-        shared::one(buf, len, changed, false, |w| Ok(hll::wrap_shared(w)?.add(key)))
+        shared::one(buf, len, changed, false, |w| hll::wrap_shared(w)?.add(key))
     })
 }
 
 /// Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`).
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
 ///
 /// # Safety
 /// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -503,13 +503,13 @@ pub unsafe extern "C" fn sketch_hll_add_concurrent_u64(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    run(|| unsafe { shared::one(buf, len, changed, false, |w| Ok(hll::wrap_shared(w)?.add_u64(key))) })
+    run(|| unsafe { shared::one(buf, len, changed, false, |w| hll::wrap_shared(w)?.add_u64(key)) })
 }
 
 /// Adds a precomputed hash. From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`).
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
 ///
 /// # Safety
 /// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -523,11 +523,11 @@ pub unsafe extern "C" fn sketch_hll_add_concurrent_hash(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    run(|| unsafe { shared::one(buf, len, changed, false, |w| Ok(hll::wrap_shared(w)?.add_hash(hash))) })
+    run(|| unsafe { shared::one(buf, len, changed, false, |w| hll::wrap_shared(w)?.add_hash(hash)) })
 }
 
 /// Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
-/// concurrent functions only).
+/// concurrent functions only). Errors: as `sketch_hll_add_concurrent`.
 ///
 /// # Safety
 /// `buf` as for `sketch_hll_add_concurrent`; the keys and outputs as for the `_batch` forms.
@@ -546,7 +546,7 @@ pub unsafe extern "C" fn sketch_hll_add_concurrent_batch(
 }
 
 /// Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
-/// concurrent functions only).
+/// concurrent functions only). Errors: as `sketch_hll_add_concurrent`.
 ///
 /// # Safety
 /// `buf` as for `sketch_hll_add_concurrent`; the keys and outputs as for the `_packed` forms.
@@ -572,7 +572,7 @@ pub unsafe extern "C" fn sketch_hll_add_concurrent_packed(
 }
 
 /// Adds `count` integer keys. From any number of threads at once on one image (the
-/// concurrent functions only).
+/// concurrent functions only). Errors: as `sketch_hll_add_concurrent`.
 ///
 /// # Safety
 /// `buf` as for `sketch_hll_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
@@ -604,8 +604,7 @@ unsafe fn add_concurrent_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, out:
             |w| hll::wrap_shared(w).map(|s| (s, s.key_hasher())),
             |s, h, o| {
                 let _ = o;
-                s.add_hashes(h);
-                Ok(())
+                s.add_hashes(h)
             },
         )
     }

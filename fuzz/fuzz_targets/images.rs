@@ -11,7 +11,11 @@
 //!   input) leaves an image that still exports and verifies, and merging a
 //!   sketch with its own copy leaves the body of idempotent families unchanged;
 //! * the same operations on the raw bytes (the zero-copy path, no checksum)
-//!   return a status, never crash.
+//!   return a status, never crash;
+//! * the concurrent forms (Bloom, split-block, HLL, ULL: `_add_concurrent`,
+//!   `_contains_concurrent`, `_estimate_concurrent`) take every other key and
+//!   agree with the exclusive forms; an imported image they changed still
+//!   exports and verifies.
 //!
 //! The selector's low 7 bits pick the family (modulo the family count); its top bit re-seals the input
 //! with a valid checksum first, so that mutations reach the body checks.
@@ -81,7 +85,7 @@ const FAMILIES: u8 = 11;
 
 /// Bloom and split-block filters: the same C functions under two prefixes.
 macro_rules! bit_filter {
-    ($m:ident, [$verify:ident, $import:ident, $export:ident, $union:ident], [$add:ident, $contains:ident, $get_stats:ident, $stats:ident]) => {
+    ($m:ident, [$verify:ident, $import:ident, $export:ident, $union:ident], [$add:ident, $contains:ident, $get_stats:ident, $stats:ident], [$add_c:ident, $contains_c:ident]) => {
         Family {
             verify: $m::$verify,
             import: $m::$import,
@@ -89,14 +93,39 @@ macro_rules! bit_filter {
             merge: merge2!($m::$union),
             idempotent: true,
             exercise: |b, data, _trusted| {
-                for key in keys(data) {
-                    let (mut was_new, mut present) = (false, false);
+                for (i, key) in keys(data).enumerate() {
+                    let (mut was_new, mut present, mut shared) = (false, false, false);
                     let (k, n) = (key.as_ptr().cast(), key.len());
                     // SAFETY: live buffer and key of the given lengths; outputs are locals.
                     unsafe {
-                        ok($m::$add(b.ptr_mut(), b.len, k, n, &mut was_new));
-                        if ok($m::$contains(b.ptr(), b.len, k, n, &mut present)) {
+                        if i % 2 == 0 {
+                            ok($m::$add(b.ptr_mut(), b.len, k, n, &mut was_new));
+                        } else {
+                            ok($m::$add_c(b.ptr_mut(), b.len, k, n, &mut was_new));
+                        }
+                        let exclusive = $m::$contains(b.ptr(), b.len, k, n, &mut present);
+                        if ok(exclusive) {
                             assert!(present, "{}: an added key is absent", stringify!($m));
+                        }
+                        // The concurrent forms check the immutable header only (the
+                        // counters move under concurrent adds): they refuse a subset
+                        // of what the exclusive forms refuse, and answer alike.
+                        let concurrent = $m::$contains_c(b.ptr(), b.len, k, n, &mut shared);
+                        if ok(concurrent) && exclusive == SKETCH_OK {
+                            assert_eq!(
+                                shared,
+                                present,
+                                "{}: concurrent and exclusive answers differ",
+                                stringify!($m)
+                            );
+                        }
+                        if concurrent != SKETCH_OK {
+                            assert_ne!(
+                                exclusive,
+                                SKETCH_OK,
+                                "{}: only the concurrent query refused",
+                                stringify!($m)
+                            );
                         }
                     }
                 }
@@ -113,12 +142,14 @@ fn family(selector: u8) -> Family {
         0 => bit_filter!(
             bloom,
             [sketch_bloom_verify, sketch_bloom_import, sketch_bloom_export, sketch_bloom_union],
-            [sketch_bloom_add, sketch_bloom_contains, sketch_bloom_get_stats, sketch_bloom_stats]
+            [sketch_bloom_add, sketch_bloom_contains, sketch_bloom_get_stats, sketch_bloom_stats],
+            [sketch_bloom_add_concurrent, sketch_bloom_contains_concurrent]
         ),
         1 => bit_filter!(
             sbbf,
             [sketch_sbbf_verify, sketch_sbbf_import, sketch_sbbf_export, sketch_sbbf_union],
-            [sketch_sbbf_add, sketch_sbbf_contains, sketch_sbbf_get_stats, sketch_sbbf_stats]
+            [sketch_sbbf_add, sketch_sbbf_contains, sketch_sbbf_get_stats, sketch_sbbf_stats],
+            [sketch_sbbf_add_concurrent, sketch_sbbf_contains_concurrent]
         ),
         2 => Family {
             verify: counting::sketch_counting_verify,
@@ -193,13 +224,29 @@ fn family(selector: u8) -> Family {
             merge: merge2!(hll::sketch_hll_merge),
             idempotent: true,
             exercise: |b, data, trusted| {
-                for key in keys(data) {
+                for (i, key) in keys(data).enumerate() {
                     let mut changed = false;
+                    let (k, n) = (key.as_ptr().cast(), key.len());
                     // SAFETY: live buffer and key of the given lengths; output is a local.
-                    ok(unsafe {
-                        hll::sketch_hll_add(b.ptr_mut(), b.len, key.as_ptr().cast(), key.len(), &mut changed)
-                    });
+                    // A small-mode sketch refuses concurrent adds (SKETCH_SMALL_MODE);
+                    // the third key densifies it so that later ones reach the registers.
+                    // Raw bytes may hold a set straddle lock word, on which a
+                    // concurrent add spins for about a second before it fails:
+                    // only imported images (reserved words zero) take them.
+                    unsafe {
+                        if i % 2 == 0 || !trusted {
+                            ok(hll::sketch_hll_add(b.ptr_mut(), b.len, k, n, &mut changed));
+                        } else {
+                            ok(hll::sketch_hll_add_concurrent(b.ptr_mut(), b.len, k, n, &mut changed));
+                        }
+                        if i == 2 {
+                            ok(hll::sketch_hll_densify(b.ptr_mut(), b.len));
+                        }
+                    }
                 }
+                let mut shared = 0f64;
+                // SAFETY: live buffer of the given length; output is a local.
+                ok(unsafe { hll::sketch_hll_estimate_concurrent(b.ptr(), b.len, &mut shared) });
                 let (mut e, mut r) = (0f64, 0f64);
                 let mut stats = hll::sketch_hll_stats::default();
                 let mut down = Aligned::zeroed(IMPORT_ROOM);
@@ -227,13 +274,21 @@ fn family(selector: u8) -> Family {
             merge: merge2!(ull::sketch_ull_merge),
             idempotent: true,
             exercise: |b, data, trusted| {
-                for key in keys(data) {
+                for (i, key) in keys(data).enumerate() {
                     let mut changed = false;
+                    let (k, n) = (key.as_ptr().cast(), key.len());
                     // SAFETY: live buffer and key of the given lengths; output is a local.
-                    ok(unsafe {
-                        ull::sketch_ull_add(b.ptr_mut(), b.len, key.as_ptr().cast(), key.len(), &mut changed)
-                    });
+                    unsafe {
+                        if i % 2 == 0 {
+                            ok(ull::sketch_ull_add(b.ptr_mut(), b.len, k, n, &mut changed));
+                        } else {
+                            ok(ull::sketch_ull_add_concurrent(b.ptr_mut(), b.len, k, n, &mut changed));
+                        }
+                    }
                 }
+                let mut shared = 0f64;
+                // SAFETY: live buffer of the given length; output is a local.
+                ok(unsafe { ull::sketch_ull_estimate_concurrent(b.ptr(), b.len, &mut shared) });
                 let (mut e, mut r, mut ml) = (0f64, 0f64, 0f64);
                 let mut stats = ull::sketch_ull_stats::default();
                 let mut as_hll = Aligned::zeroed(IMPORT_ROOM);
@@ -365,7 +420,7 @@ fn family(selector: u8) -> Family {
                             &mut one,
                         )) {
                             assert_eq!(one, by_slice[i], "fuse: batch differs from a single query");
-                            let h = sketch_hash(k.as_ptr().cast(), k.len(), stats_seed(b));
+                            let h = hash::sketch_hash(k.as_ptr().cast(), k.len(), stats_seed(b));
                             assert!(ok(fuse::sketch_fuse_contains_hash(b.ptr(), b.len, h, &mut two)));
                             assert_eq!(one, two, "fuse: hash query differs from the key query");
                             assert!(ok(fuse::sketch_fuse_contains_u64(b.ptr(), b.len, ints[i], &mut three)));

@@ -573,9 +573,9 @@ fn concurrent_adds_equal_the_sequential_registers() {
             let hashes: Vec<u64> = keys(t).map(|k| crate::hash::hash_u64(k, 5)).collect();
             let (a, b) = hashes.split_at(hashes.len() / 2);
             for h in a {
-                shared.add_hash(*h);
+                shared.add_hash(*h).unwrap();
             }
-            shared.add_hashes(b);
+            shared.add_hashes(b).unwrap();
             let _ = shared.estimate();
         });
         let concurrent = AlignedBuf::from_bytes(&from_atomic(&words));
@@ -599,4 +599,37 @@ fn concurrent_adds_equal_the_sequential_registers() {
         // The image is a valid image again once the adds are done.
         check_body_of(concurrent.as_ref());
     }
+}
+
+/// A straddle lock word left set (a damaged image, or a process that died
+/// inside a concurrent add on a shared mapping) fails the adds that need it
+/// with CorruptHeader after a bounded spin, instead of hanging; adds to
+/// registers inside one word still work, and exclusive calls refuse the image.
+#[test]
+fn a_stuck_straddle_lock_fails_instead_of_hanging() {
+    use crate::shared::AtomicWords;
+    use crate::test_util::to_atomic;
+    let mut image = fresh(10, 5);
+    wrap_mut(image.as_mut()).unwrap().densify_now();
+    let mut stuck = AlignedBuf::from_bytes(image.as_ref());
+    put_u64(stuck.as_mut(), OFF_STRADDLE_LOCK, 1);
+    assert_eq!(wrap(stuck.as_ref()).err(), Some(Error::CorruptHeader), "exclusive views refuse it");
+    let words = to_atomic(stuck.as_ref());
+    let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+    // A hash whose register straddles two words (bits 62..67: register 10
+    // of the body's first word pair), and one whose register does not.
+    let straddling = (0..u64::MAX)
+        .map(|k| crate::hash::hash_u64(k, 5))
+        .find(|h| {
+            let (i, k) = split_hash(*h, 10);
+            (HEADER_LEN * 8 + 6 * i) % 64 > 58 && k > 0
+        })
+        .unwrap();
+    let inside = (0..u64::MAX)
+        .map(|k| crate::hash::hash_u64(k, 5))
+        .find(|h| (HEADER_LEN * 8 + 6 * split_hash(*h, 10).0) % 64 <= 58)
+        .unwrap();
+    assert_eq!(shared.add_hash(straddling), Err(Error::CorruptHeader));
+    assert_eq!(shared.add_hash(inside), Ok(true));
+    assert_eq!(shared.add_hashes(&[inside, straddling]), Err(Error::CorruptHeader));
 }
