@@ -777,6 +777,12 @@ impl SharedBloom<'_> {
         }
         let (mut inserted, mut set_bits) = (0u64, 0u64);
         for (i, h) in hashes.iter().enumerate() {
+            // The probes of the key a few places ahead load while this one is set.
+            if let Some(ahead) = hashes.get(i + crate::filter::PREFETCH_DISTANCE) {
+                for bit in hash::probes(*ahead, self.params.hashes, self.params.bits) {
+                    self.words.prefetch(BODY_WORD + (bit >> 6) as usize);
+                }
+            }
             let new = self.set_probes(*h);
             inserted += u64::from(new > 0);
             set_bits += new;

@@ -1186,6 +1186,10 @@ impl SharedSbbf<'_> {
         }
         let mut inserted = 0u64;
         for (i, h) in hashes.iter().enumerate() {
+            // The block of the key a few places ahead loads while this one is set.
+            if let Some(ahead) = hashes.get(i + crate::filter::PREFETCH_DISTANCE) {
+                self.words.prefetch(self.locate(*ahead).0);
+            }
             let new = self.set_block_bits(*h);
             inserted += u64::from(new);
             if let Some(slot) = newly.as_deref_mut().and_then(|out| out.get_mut(i)) {

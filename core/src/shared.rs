@@ -54,6 +54,14 @@ impl<'a> AtomicWords<'a> {
         self.words.get(i)
     }
 
+    /// Requests the cache line of word `i` (a hint; nothing past the end).
+    #[inline(always)]
+    pub fn prefetch(&self, i: usize) {
+        if let Some(w) = self.word(i) {
+            crate::simd::prefetch_word(w);
+        }
+    }
+
     /// Relaxed load of word `i` (0 past the end).
     #[inline(always)]
     pub fn load(&self, i: usize) -> u64 {
