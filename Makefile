@@ -8,6 +8,7 @@
 #   make go-test the Go binding's checks (bindings/go/ci.sh); make go-stand its stand
 #   make java-test   the Java binding's tests (bindings/java; also on the newest JDK found)
 #   make java-bench  the Java binding's JMH benchmarks beside Guava, stream-lib, DataSketches
+#   make spark-test  the Spark functions' tests in local mode (bindings/spark, on the Java binding)
 CC ?= cc
 CFLAGS_EXAMPLES = -std=c11 -O2 -Wall -Wextra -Werror -pedantic -Iinclude
 LIBS = target/release/libsketches.a -lpthread -ldl -lm
@@ -19,7 +20,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 
 .PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall \
 	python-venv python-lint python-test python-bench go-install go-test go-stand go-bench \
-	java-test java-bench
+	java-test java-bench spark-install spark-test spark-bench
 
 stand: examples
 	./build/stand
@@ -82,6 +83,26 @@ MVN_FLAGS ?= -B -ntp
 
 java-test:
 	cd bindings/java && $(MVN) $(MVN_FLAGS) verify $(if $(JAVA_EXTRA_JDK),-Dsketches.extraJdk=$(JAVA_EXTRA_JDK))
+
+# The Spark binding (bindings/spark, Spark 4 / Scala 2.13, Spark itself `provided`): installs
+# the Java binding into the local Maven repository, builds the C reader of the cross-binding test
+# (build/spark-image-check, on libsketches.a), then runs the JUnit tests in local[2] mode.
+spark-install: lib
+	mkdir -p build
+	$(CC) $(CFLAGS_EXAMPLES) bindings/spark/src/test/c/image_check.c $(LIBS) -o build/spark-image-check
+	cd bindings/java && $(MVN) $(MVN_FLAGS) -q install -DskipTests
+
+# SPARK_PYTHON: a Python that can import pyspark runs examples/seed_examples.py as a test too.
+SPARK_PYTHON ?= python3
+spark-test: spark-install
+	cd bindings/spark && $(MVN) $(MVN_FLAGS) verify -Dsketches.imageCheck=$(CURDIR)/build/spark-image-check \
+		-Dsketches.python=$(SPARK_PYTHON)
+
+# One run of bindings/spark's benchmark (10^7 rows, local mode): Bloom build against Spark's
+# DataFrame.stat.bloomFilter, distinct count against approx_count_distinct.
+SPARK_BENCH_ROWS ?= 10000000
+spark-bench: spark-install
+	cd bindings/spark && $(MVN) $(MVN_FLAGS) -q test-compile exec:exec -Dsketches.benchRows=$(SPARK_BENCH_ROWS)
 
 # JMH (one run): installs the binding into the local Maven repository, then
 # builds and runs bindings/java/bench (JMH_ARGS narrows it, e.g. JMH_ARGS='Bloom'),

@@ -8,11 +8,12 @@ import java.util.Map;
  * Read images shared by every task of one executor JVM, so a filter image (a literal, a scalar
  * subquery's result or a broadcast column) is read once per executor rather than per row.
  *
- * <p>An image is identified by its family, its length and its 48-byte common header, which holds
- * the checksum of the whole image written at export: two exported images with equal headers are
- * the same image (a copy whose body was damaged after a good copy was read answers from the good
- * copy). Bytes shorter than a header are read directly (and fail there). At most {@link #ENTRIES}
- * images are kept, least recently used first out.
+ * <p>Entries are found by family, length and the 48-byte common header (which holds the checksum
+ * of the whole image), then confirmed by comparing every byte with the cached image's bytes, so
+ * only an identical image is answered from the cache (a damaged copy is read, and rejected). The
+ * callers skip even that comparison when the same array comes again ({@link ScalarFunctions}).
+ * Bytes shorter than a header are read directly (and fail there). At most {@link #ENTRIES} images
+ * are kept, least recently used first out.
  *
  * <p>Thread-safe: lookups synchronize on the map; the sketches handed out are only queried, which
  * the Java binding allows from any number of threads.
@@ -24,11 +25,14 @@ final class ImageCache {
     /** Images kept per JVM. */
     static final int ENTRIES = 16;
 
-    private static final Map<Key, Object> CACHE = new LinkedHashMap<>(32, 0.75f, true) {
+    /** A read image and the bytes it was read from. */
+    private record Entry(byte[] bytes, Object sketch) {}
+
+    private static final Map<Key, Entry> CACHE = new LinkedHashMap<>(32, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Object> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Key, Entry> eldest) {
             return size() > ENTRIES;
         }
     };
@@ -46,15 +50,16 @@ final class ImageCache {
             return SketchBuffer.read(function, family, image);
         }
         Key key = new Key(family, image);
+        Entry e;
         synchronized (CACHE) {
-            Object sketch = CACHE.get(key);
-            if (sketch != null) {
-                return sketch;
-            }
+            e = CACHE.get(key);
+        }
+        if (e != null && Arrays.equals(e.bytes, image)) {
+            return e.sketch;
         }
         Object sketch = SketchBuffer.read(function, family, image);
         synchronized (CACHE) {
-            CACHE.put(key, sketch);
+            CACHE.put(key, new Entry(image.clone(), sketch));
         }
         return sketch;
     }
