@@ -101,8 +101,10 @@ spark-test: spark-install
 # One run of bindings/spark's benchmark (10^7 rows, local mode): Bloom build against Spark's
 # DataFrame.stat.bloomFilter, distinct count against approx_count_distinct.
 SPARK_BENCH_ROWS ?= 10000000
+SPARK_BENCH_RUNS ?= 3
 spark-bench: spark-install
-	cd bindings/spark && $(MVN) $(MVN_FLAGS) -q test-compile exec:exec -Dsketches.benchRows=$(SPARK_BENCH_ROWS)
+	cd bindings/spark && $(MVN) $(MVN_FLAGS) -q test-compile exec:exec -Dsketches.benchRows=$(SPARK_BENCH_ROWS) \
+		-Dsketches.benchRuns=$(SPARK_BENCH_RUNS)
 
 # JMH (one run): installs the binding into the local Maven repository, then
 # builds and runs bindings/java/bench (JMH_ARGS narrows it, e.g. JMH_ARGS='Bloom'),

@@ -31,6 +31,7 @@ class PySparkExampleTest {
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the example did not finish");
+        System.out.print(out);
         assertEquals(0, p.exitValue(), out);
         assertTrue(out.contains("all examples passed"), out);
     }

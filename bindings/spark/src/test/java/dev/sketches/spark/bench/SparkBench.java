@@ -16,8 +16,8 @@ import org.apache.spark.sql.SparkSession;
  * {@code sketch_hll_agg}/{@code sketch_ull_agg} (p = 12) against {@code approx_count_distinct} at
  * rsd 0.02 (Spark's HLL++ then also uses 2^12 registers): time and relative error.
  *
- * <p>Run with {@code make spark-bench} (N = SPARK_BENCH_ROWS, 10^7 by default). Each measurement
- * is the best of three runs after one warm-up run on a tenth of the rows.
+ * <p>Run with {@code make spark-bench} (N = SPARK_BENCH_ROWS, 10^7 by default; SPARK_BENCH_RUNS
+ * runs per measurement, the best reported) after one warm-up run on a tenth of the rows.
  */
 public final class SparkBench {
     private SparkBench() {}
@@ -25,11 +25,13 @@ public final class SparkBench {
     /**
      * Runs the benchmark.
      *
-     * @param args the row count N (default 10^7) and optionally the master (default local[2])
+     * @param args the row count N (default 10^7), optionally the runs per measurement (default
+     *     3, the best is reported) and the master (default local[2])
      */
     public static void main(String[] args) {
         long n = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000L;
-        String master = args.length > 1 ? args[1] : "local[2]";
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        String master = args.length > 2 ? args[2] : "local[2]";
         SparkSession spark = SparkSession.builder().master(master).appName("sketches-spark-bench")
                 .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
                 .config("spark.driver.bindAddress", "127.0.0.1").getOrCreate();
@@ -41,7 +43,7 @@ public final class SparkBench {
         // Warm-up on a tenth of the rows.
         bloomOurs(spark, n / 10, fpp);
         bloomSpark(spark, n / 10, fpp);
-        distinct(spark, n / 10, false);
+        distinct(spark, n / 10, 1, false);
 
         long[] absent = new long[1_000_000];
         for (int i = 0; i < absent.length; i++) {
@@ -51,7 +53,7 @@ public final class SparkBench {
         double tOurs = Double.MAX_VALUE;
         double tSpark = Double.MAX_VALUE;
         org.apache.spark.util.sketch.BloomFilter theirs = null;
-        for (int r = 0; r < 3; r++) {
+        for (int r = 0; r < runs; r++) {
             long t0 = System.nanoTime();
             ours = bloomOurs(spark, n, fpp);
             tOurs = Math.min(tOurs, (System.nanoTime() - t0) / 1e9);
@@ -74,7 +76,7 @@ public final class SparkBench {
                 tSpark, theirs.bitSize() / 8, fpSpark / (double) absent.length);
         System.out.printf("bloom build  speed-up %.2fx%n", tSpark / tOurs);
 
-        distinct(spark, n, true);
+        distinct(spark, n, runs, true);
         spark.stop();
     }
 
@@ -86,14 +88,14 @@ public final class SparkBench {
         return spark.range(n).stat().bloomFilter("id", n, fpp);
     }
 
-    private static void distinct(SparkSession spark, long n, boolean print) {
+    private static void distinct(SparkSession spark, long n, int runs, boolean print) {
         // n rows over n / 2 distinct keys.
         String[] names = {"sketch_hll_agg(p=12)", "sketch_ull_agg(p=12)", "approx_count_distinct(rsd=0.02)"};
         double exact = n / 2.0;
         for (int which = 0; which < 3; which++) {
             double best = Double.MAX_VALUE;
             long estimate = 0;
-            for (int r = 0; r < (print ? 3 : 1); r++) {
+            for (int r = 0; r < runs; r++) {
                 long t0 = System.nanoTime();
                 Row row = spark.range(n).select(col("id").mod(lit(n / 2)).alias("k")).agg(distinctColumn(which)).first();
                 best = Math.min(best, (System.nanoTime() - t0) / 1e9);
