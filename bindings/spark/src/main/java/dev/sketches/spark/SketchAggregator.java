@@ -35,6 +35,7 @@ final class SketchAggregator extends Aggregator<Object, SketchBuffer, byte[]> {
 
     @Override
     public SketchBuffer reduce(SketchBuffer buffer, Object input) {
+        buffer.with(spec);
         if (union) {
             buffer.addImage((byte[]) input);
         } else {
@@ -45,12 +46,12 @@ final class SketchAggregator extends Aggregator<Object, SketchBuffer, byte[]> {
 
     @Override
     public SketchBuffer merge(SketchBuffer a, SketchBuffer b) {
-        return a.mergeFrom(b);
+        return a.with(spec).mergeFrom(b.with(spec));
     }
 
     @Override
     public byte[] finish(SketchBuffer buffer) {
-        return buffer.result();
+        return buffer.with(spec).result();
     }
 
     @Override

@@ -16,8 +16,10 @@ import java.util.Arrays;
  * from a few slots, so many small groups stay small.
  *
  * <p>Spark moves buffers between stages with Java serialization: {@code writeObject} flushes the
- * pending keys and writes the exported image, {@code readObject} reads it back through the
- * binding's checked import. Not thread-safe: Spark uses one buffer from one task thread.
+ * pending keys and writes only the exported image (not the spec, which the aggregator holds),
+ * {@code readObject} reads the bytes, and {@link #with} imports them through the binding's checked
+ * import once the aggregator hands the spec back. Not thread-safe: Spark uses one buffer from one
+ * task thread.
  *
  * <p>Public only because Spark's serialization encoder requires it; it has no public members and
  * is not part of the API.
@@ -31,7 +33,10 @@ public final class SketchBuffer implements Serializable {
     /** Bytes of packed keys that also trigger a flush. */
     private static final int DATA_LIMIT = 1 << 20;
 
-    private final AggSpec spec;
+    /** The call's spec: set at creation, or by {@link #with} after deserialization. */
+    private transient AggSpec spec;
+    /** An image read from the stream, not yet imported (needs the spec's family). */
+    private transient byte[] received;
     private transient Object sketch;
     private transient long[] longs;
     private transient int longCount;
@@ -42,6 +47,22 @@ public final class SketchBuffer implements Serializable {
 
     SketchBuffer(AggSpec spec) {
         this.spec = spec;
+    }
+
+    /**
+     * Attaches the call's spec to a buffer that came through serialization (which carries only
+     * the image, not the spec) and imports its image; a no-op on a buffer that has them.
+     */
+    SketchBuffer with(AggSpec spec) {
+        if (this.spec == null) {
+            this.spec = spec;
+        }
+        if (received != null) {
+            byte[] image = received;
+            received = null;
+            sketch = read(spec, image);
+        }
+        return this;
     }
 
     /** Buffers a key: String (UTF-8), Number (its long value, 8 bytes LE) or byte[]; null is skipped. */
@@ -218,13 +239,16 @@ public final class SketchBuffer implements Serializable {
 
     private void writeObject(ObjectOutputStream out) throws IOException {
         out.defaultWriteObject();
-        flush();
-        out.writeObject(sketch == null ? null : spec.family.export(sketch));
+        byte[] image = received;
+        if (image == null) {
+            flush();
+            image = sketch == null ? null : spec.family.export(sketch);
+        }
+        out.writeObject(image);
     }
 
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
         in.defaultReadObject();
-        byte[] image = (byte[]) in.readObject();
-        sketch = image == null ? null : read(spec, image);
+        received = (byte[]) in.readObject();
     }
 }

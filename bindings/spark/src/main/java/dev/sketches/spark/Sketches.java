@@ -370,7 +370,8 @@ public final class Sketches {
                 + " parameters), as an image (BINARY); null when there is none.", 1, 1, (fn, a, s) -> {
                     image(fn, a.get(0));
                     SketchAggregator agg = new SketchAggregator(new AggSpec(fn, family, null, 0), true);
-                    return aggregateExpression(s, functions.udaf(agg, anyEncoder(Encoders.BINARY())).withName(fn), a.get(0));
+                    UserDefinedFunction f = functions.udaf(agg, anyEncoder(Encoders.BINARY())).withName(fn);
+                    return aggregateExpression(s, f, a.get(0));
                 });
     }
 
@@ -380,7 +381,8 @@ public final class Sketches {
                 + " null.", 2, 2, (fn, a, s) -> {
                     image(fn, a.get(0));
                     key(fn, a.get(1));
-                    return udf(s, fn, functions.udf(new ScalarFunctions.Contains(fn, family), DataTypes.BooleanType), a);
+                    UserDefinedFunction f = functions.udf(new ScalarFunctions.Contains(fn, family), DataTypes.BooleanType);
+                    return udf(s, fn, f, a);
                 });
     }
 
@@ -392,7 +394,8 @@ public final class Sketches {
                 });
     }
 
-    private static Expression build(Definition d, Seq<Expression> args, org.apache.spark.sql.classic.SparkSession session) {
+    private static Expression build(
+            Definition d, Seq<Expression> args, org.apache.spark.sql.classic.SparkSession session) {
         List<Expression> a = CollectionConverters.asJava(args);
         if (a.size() < d.minArgs() || a.size() > d.maxArgs()) {
             String want = d.minArgs() == d.maxArgs() ? "" + d.minArgs() : d.minArgs() + " or " + d.maxArgs();
@@ -402,19 +405,22 @@ public final class Sketches {
     }
 
     /** A key-adding aggregate over {@code key} with the input encoder its type needs. */
-    private static Expression aggregate(org.apache.spark.sql.classic.SparkSession session, String fn, Expression key, AggSpec spec) {
+    private static Expression aggregate(
+            org.apache.spark.sql.classic.SparkSession session, String fn, Expression key, AggSpec spec) {
         Encoder<Object> encoder = anyEncoder(keyEncoder(fn, key.dataType()));
         UserDefinedFunction f = functions.udaf(new SketchAggregator(spec, false), encoder).withName(fn).asNonNullable();
         return aggregateExpression(session, f, key);
     }
 
-    private static Expression aggregateExpression(org.apache.spark.sql.classic.SparkSession session, UserDefinedFunction f, Expression arg) {
+    private static Expression aggregateExpression(
+            org.apache.spark.sql.classic.SparkSession session, UserDefinedFunction f, Expression arg) {
         Expression e = session.expression(f.apply(ExpressionUtils.column(arg)));
         // The analyzer wraps aggregate functions itself (with DISTINCT and FILTER when given).
         return e instanceof AggregateExpression ae ? ae.aggregateFunction() : e;
     }
 
-    private static Expression udf(org.apache.spark.sql.classic.SparkSession session, String fn, UserDefinedFunction f, List<Expression> args) {
+    private static Expression udf(
+            org.apache.spark.sql.classic.SparkSession session, String fn, UserDefinedFunction f, List<Expression> args) {
         Column[] cols = new Column[args.size()];
         for (int i = 0; i < cols.length; i++) {
             cols[i] = ExpressionUtils.column(args.get(i));
@@ -498,7 +504,8 @@ public final class Sketches {
 
     private static ScalarFunctions.KeyDecoding keyDecoding(String fn, Expression e) {
         if (!e.foldable() || !(e.dataType() instanceof StringType)) {
-            throw new IllegalArgumentException(fn + ": key_type must be a constant string: 'string', 'long' or 'binary'");
+            throw new IllegalArgumentException(
+                    fn + ": key_type must be a constant string: 'string', 'long' or 'binary'");
         }
         Object v = e.eval(null);
         String s = v == null ? "" : v.toString().toLowerCase(Locale.ROOT);
@@ -510,7 +517,8 @@ public final class Sketches {
             case "binary":
                 return ScalarFunctions.KeyDecoding.BINARY;
             default:
-                throw new IllegalArgumentException(fn + ": key_type must be 'string', 'long' or 'binary', not '" + v + "'");
+                throw new IllegalArgumentException(
+                        fn + ": key_type must be 'string', 'long' or 'binary', not '" + v + "'");
         }
     }
 

@@ -85,6 +85,24 @@ class FunctionsTest {
         assertEquals(8000, r.getLong(2), 8000 * 0.065);
     }
 
+    /**
+     * Thousands of groups: past spark.sql.objectHashAggregate.sortBased.fallbackThreshold (128)
+     * the aggregation sorts and spills buffers, which travel as their images.
+     */
+    @Test
+    void manyGroups() {
+        List<Row> rows = spark.sql("SELECT g, sketch_hll_estimate(sketch_hll_agg(k, 10)),"
+                + " sketch_bloom_contains(sketch_bloom_agg(k, 50, 0.01), g * 1000 + 7)"
+                + " FROM (SELECT id % 2000 AS g, (id % 2000) * 1000 + (id DIV 2000) % 40 AS k FROM range(0, 160000))"
+                + " GROUP BY g").collectAsList();
+        // Group g holds the 40 keys g * 1000 + 0 .. 39, each twice.
+        assertEquals(2000, rows.size());
+        for (Row r : rows) {
+            assertEquals(40L, r.getLong(1), 2, "group " + r.get(0));
+            assertTrue(r.getBoolean(2), "group " + r.get(0));
+        }
+    }
+
     @Test
     void dataFrameHelpers() {
         Row r = spark.range(0, 3000).agg(Sketches.hllAgg(col("id"), 12).alias("h"), Sketches.bloomAgg(col("id"), 3000, 0.01))
