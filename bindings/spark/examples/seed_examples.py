@@ -26,6 +26,7 @@ import sketches_spark as sk  # noqa: E402
 def session():
     builder = SparkSession.builder.master(os.environ.get("SPARK_MASTER", "local[2]")).appName("sketches-seed-examples")
     builder = builder.config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4")
+    builder = builder.config("spark.ui.showConsoleProgress", "false")
     cp = os.environ.get("SKETCHES_SPARK_CLASSPATH")
     if cp:
         builder = builder.config("spark.driver.extraClassPath", cp).config("spark.executor.extraClassPath", cp)

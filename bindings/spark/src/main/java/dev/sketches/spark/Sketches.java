@@ -77,7 +77,7 @@ public final class Sketches {
         Expression build(String function, List<Expression> args, org.apache.spark.sql.classic.SparkSession session);
     }
 
-    /** One function: name, usage text (DESCRIBE FUNCTION), argument counts and builder. */
+    /** One function: name, usage text ({@link #usage}), argument counts and builder. */
     private record Definition(String name, String usage, int minArgs, int maxArgs, Builder builder) {}
 
     private static final Map<String, Definition> FUNCTIONS = new LinkedHashMap<>();

@@ -18,6 +18,7 @@ final class Session {
                     .config("spark.default.parallelism", "4")
                     .config("spark.driver.host", "127.0.0.1")
                     .config("spark.driver.bindAddress", "127.0.0.1")
+                    .config("spark.sql.debug.maxToStringFields", "500")
                     .getOrCreate();
             spark.sparkContext().setLogLevel("WARN");
             Sketches.register(spark);
