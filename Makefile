@@ -8,6 +8,7 @@
 #   make go-test the Go binding's checks (bindings/go/ci.sh); make go-stand its stand
 #   make java-test   the Java binding's tests (bindings/java; also on the newest JDK found)
 #   make java-bench  the Java binding's JMH benchmarks beside Guava, stream-lib, DataSketches
+#   make spark-test  the Spark functions' tests in local mode (bindings/spark, on the Java binding)
 #   make characterize  the core's statistical tests with their full trial counts (long;
 #                `make test` runs them with fewer trials), log in target/characterize.log
 CC ?= cc
@@ -21,7 +22,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 
 .PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall \
 	python-venv python-lint python-test python-bench go-install go-test go-stand go-bench \
-	java-test java-bench characterize
+	java-test java-bench spark-install spark-test spark-bench pyspark-venv characterize
 
 stand: examples
 	./build/stand
@@ -62,6 +63,7 @@ test: tools
 	$(MAKE) python-test
 	$(MAKE) go-test
 	$(MAKE) java-test
+	$(MAKE) spark-test
 	$(MAKE) fuzz-lint fuzz
 
 # The Python binding (bindings/python, its own cargo workspace): a venv with
@@ -91,6 +93,34 @@ MVN_FLAGS ?= -B -ntp
 
 java-test:
 	cd bindings/java && $(MVN) $(MVN_FLAGS) verify $(if $(JAVA_EXTRA_JDK),-Dsketches.extraJdk=$(JAVA_EXTRA_JDK))
+
+# The Spark binding (bindings/spark, Spark 4 / Scala 2.13, Spark itself `provided`): installs
+# the Java binding into the local Maven repository, builds the C reader of the cross-binding test
+# (build/spark-image-check, on libsketches.a), then runs the JUnit tests in local[2] mode.
+spark-install: lib
+	mkdir -p build
+	$(CC) $(CFLAGS_EXAMPLES) bindings/spark/src/test/c/image_check.c $(LIBS) -o build/spark-image-check
+	cd bindings/java && $(MVN) $(MVN_FLAGS) -q install -DskipTests
+
+# SPARK_PYTHON: a Python that can import pyspark runs examples/seed_examples.py as a test too;
+# by default a venv in target/pyspark-venv with pyspark pinned to the Spark of bindings/spark.
+PYSPARK_VERSION = 4.2.0
+SPARK_PYTHON ?= $(CURDIR)/target/pyspark-venv/bin/python
+pyspark-venv:
+	test -x target/pyspark-venv/bin/python || python3 -m venv target/pyspark-venv
+	target/pyspark-venv/bin/python -m pip install -q --disable-pip-version-check pyspark==$(PYSPARK_VERSION)
+
+spark-test: spark-install pyspark-venv
+	cd bindings/spark && $(MVN) $(MVN_FLAGS) verify -Dsketches.imageCheck=$(CURDIR)/build/spark-image-check \
+		-Dsketches.python=$(SPARK_PYTHON)
+
+# One run of bindings/spark's benchmark (10^7 rows, local mode): Bloom build against Spark's
+# DataFrame.stat.bloomFilter, distinct count against approx_count_distinct.
+SPARK_BENCH_ROWS ?= 10000000
+SPARK_BENCH_RUNS ?= 3
+spark-bench: spark-install
+	cd bindings/spark && $(MVN) $(MVN_FLAGS) -q test-compile exec:exec -Dsketches.benchRows=$(SPARK_BENCH_ROWS) \
+		-Dsketches.benchRuns=$(SPARK_BENCH_RUNS)
 
 # JMH (one run): installs the binding into the local Maven repository, then
 # builds and runs bindings/java/bench (JMH_ARGS narrows it, e.g. JMH_ARGS='Bloom'),

@@ -1,0 +1,125 @@
+"""Sketches as Spark SQL functions from PySpark.
+
+The functions live in the JVM (the ``dev.sketches:sketches-spark_2.13`` jar and the Java
+binding ``dev.sketches:sketches``, both on the driver's and executors' class path, e.g. with
+``--jars`` or ``spark.jars``). :func:`register` calls ``dev.sketches.spark.Sketches.register``
+through the Py4J gateway, after which ``spark.sql`` and the helpers below can use them.
+
+Images are BINARY columns holding the bytes every sketches binding reads (C, C++, Go, Java,
+Python). Keys: strings hash as UTF-8, integers as 8 little-endian bytes, binaries as is; null
+keys are skipped.
+"""
+
+from pyspark.sql import Column, SparkSession
+from pyspark.sql import functions as F
+
+__all__ = [
+    "register",
+    "bloom_agg",
+    "sbbf_agg",
+    "hll_agg",
+    "ull_agg",
+    "cms_agg",
+    "topk_agg",
+    "minhash_agg",
+    "union_agg",
+    "bloom_contains",
+    "hll_estimate",
+    "ull_estimate",
+    "cms_estimate",
+    "topk_items",
+    "jaccard",
+]
+
+
+def register(spark: SparkSession) -> None:
+    """Registers every ``sketch_*`` function in ``spark`` (a classic, non-Connect session).
+
+    Raises ``py4j.protocol.Py4JError`` (or a ``TypeError`` from Py4J) when the sketches jars are
+    not on the driver's class path.
+    """
+    spark._jvm.dev.sketches.spark.Sketches.register(spark._jsparkSession)
+
+
+def _col(c):
+    return F.col(c) if isinstance(c, str) else c
+
+
+def bloom_agg(key, items: int, fpp: float) -> Column:
+    """``sketch_bloom_agg(key, items, fpp)``: Bloom filter image of the keys (BINARY)."""
+    return F.call_function("sketch_bloom_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
+
+
+def sbbf_agg(key, items: int, fpp: float) -> Column:
+    """``sketch_sbbf_agg(key, items, fpp)``: split-block Bloom filter image of the keys."""
+    return F.call_function("sketch_sbbf_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
+
+
+def hll_agg(key, p: int) -> Column:
+    """``sketch_hll_agg(key, p)``: HyperLogLog image with 2^p registers (p in 4..18)."""
+    return F.call_function("sketch_hll_agg", _col(key), F.lit(int(p)))
+
+
+def ull_agg(key, p: int) -> Column:
+    """``sketch_ull_agg(key, p)``: UltraLogLog image with 2^p registers (p in 4..18)."""
+    return F.call_function("sketch_ull_agg", _col(key), F.lit(int(p)))
+
+
+def cms_agg(key, eps: float, delta: float) -> Column:
+    """``sketch_cms_agg(key, eps, delta)``: Count-Min image of the keys."""
+    return F.call_function("sketch_cms_agg", _col(key), F.lit(float(eps)), F.lit(float(delta)))
+
+
+def topk_agg(key, capacity: int, max_key_len: int) -> Column:
+    """``sketch_topk_agg(key, capacity, max_key_len)``: Top-k image of the keys."""
+    return F.call_function("sketch_topk_agg", _col(key), F.lit(int(capacity)), F.lit(int(max_key_len)))
+
+
+def minhash_agg(key, k: int) -> Column:
+    """``sketch_minhash_agg(key, k)``: MinHash image with k registers."""
+    return F.call_function("sketch_minhash_agg", _col(key), F.lit(int(k)))
+
+
+def union_agg(family: str, images) -> Column:
+    """``sketch_<family>_union_agg(images)``: merge of a BINARY column of one family's images.
+
+    ``family`` is one of bloom, sbbf, counting, cuckoo, hll, ull, cms, topk, minhash.
+    """
+    return F.call_function("sketch_%s_union_agg" % family.lower(), _col(images))
+
+
+def _image(image) -> Column:
+    """A column from bytes (a literal: read once per executor) or a column name/Column."""
+    if isinstance(image, (bytes, bytearray)):
+        return F.lit(bytes(image))
+    return _col(image)
+
+
+def bloom_contains(image, key) -> Column:
+    """``sketch_bloom_contains(image, key)``: false when the key was certainly never added."""
+    return F.call_function("sketch_bloom_contains", _image(image), _col(key))
+
+
+def hll_estimate(image) -> Column:
+    """``sketch_hll_estimate(image)``: distinct-count estimate (BIGINT)."""
+    return F.call_function("sketch_hll_estimate", _image(image))
+
+
+def ull_estimate(image) -> Column:
+    """``sketch_ull_estimate(image)``: distinct-count estimate (BIGINT)."""
+    return F.call_function("sketch_ull_estimate", _image(image))
+
+
+def cms_estimate(image, key) -> Column:
+    """``sketch_cms_estimate(image, key)``: Count-Min estimate of the key's count (BIGINT)."""
+    return F.call_function("sketch_cms_estimate", _image(image), _col(key))
+
+
+def topk_items(image, key_type: str = "string") -> Column:
+    """``sketch_topk_items(image, key_type)``: ARRAY<STRUCT<item, count, error>>, largest first."""
+    return F.call_function("sketch_topk_items", _image(image), F.lit(key_type))
+
+
+def jaccard(a, b) -> Column:
+    """``sketch_jaccard(a, b)``: Jaccard similarity of two MinHash images (DOUBLE)."""
+    return F.call_function("sketch_jaccard", _image(a), _image(b))

@@ -1,0 +1,338 @@
+package dev.sketches.spark;
+
+import dev.sketches.BloomFilter;
+import dev.sketches.CountMinSketch;
+import dev.sketches.CountingBloomFilter;
+import dev.sketches.CuckooFilter;
+import dev.sketches.HyperLogLog;
+import dev.sketches.MinHash;
+import dev.sketches.SplitBlockBloomFilter;
+import dev.sketches.TopK;
+import dev.sketches.UltraLogLog;
+
+/**
+ * The sketch families the Spark functions build and read, with the operations the aggregates need
+ * on a live sketch of the Java binding (held as {@code Object}: one enum constant per class).
+ *
+ * <p>Every add method returns how many keys were not stored (only a full cuckoo filter rejects
+ * keys). Thread safety: the constants are stateless; the sketches passed in follow the Java
+ * binding's rules (adds and merges need exclusive access).
+ */
+enum Family {
+    BLOOM("Bloom filter") {
+        @Override
+        Object read(byte[] image) {
+            return BloomFilter.fromByteArray(image);
+        }
+
+        @Override
+        void merge(Object into, Object other) {
+            ((BloomFilter) into).merge((BloomFilter) other);
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((BloomFilter) sketch).toByteArray();
+        }
+
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            ((BloomFilter) sketch).addPacked(data, offsets, null);
+            return 0;
+        }
+
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            ((BloomFilter) sketch).addAll(keys);
+            return 0;
+        }
+    },
+    SPLIT_BLOCK_BLOOM("split-block Bloom filter") {
+        @Override
+        Object read(byte[] image) {
+            return SplitBlockBloomFilter.fromByteArray(image);
+        }
+
+        @Override
+        void merge(Object into, Object other) {
+            ((SplitBlockBloomFilter) into).merge((SplitBlockBloomFilter) other);
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((SplitBlockBloomFilter) sketch).toByteArray();
+        }
+
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            ((SplitBlockBloomFilter) sketch).addPacked(data, offsets, null);
+            return 0;
+        }
+
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            ((SplitBlockBloomFilter) sketch).addAll(keys);
+            return 0;
+        }
+    },
+    COUNTING_BLOOM("counting Bloom filter") {
+        @Override
+        Object read(byte[] image) {
+            return CountingBloomFilter.fromByteArray(image);
+        }
+
+        @Override
+        void merge(Object into, Object other) {
+            ((CountingBloomFilter) into).merge((CountingBloomFilter) other);
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((CountingBloomFilter) sketch).toByteArray();
+        }
+
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            ((CountingBloomFilter) sketch).addPacked(data, offsets, null);
+            return 0;
+        }
+
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            ((CountingBloomFilter) sketch).addAll(keys);
+            return 0;
+        }
+    },
+    CUCKOO("cuckoo filter") {
+        @Override
+        Object read(byte[] image) {
+            return CuckooFilter.fromByteArray(image);
+        }
+
+        @Override
+        void merge(Object into, Object other) {
+            ((CuckooFilter) into).merge((CuckooFilter) other);
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((CuckooFilter) sketch).toByteArray();
+        }
+
+        /**
+         * Adds each distinct key of the batch that the filter does not already answer true for: a
+         * cuckoo filter stores repeated adds of one key as copies (for removal), so adding every
+         * row's key would fill it with repeats.
+         */
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            CuckooFilter f = (CuckooFilter) sketch;
+            int n = offsets.length - 1;
+            boolean[] present = new boolean[n];
+            f.containsPacked(data, offsets, present);
+            java.util.Set<java.nio.ByteBuffer> fresh = new java.util.LinkedHashSet<>();
+            for (int i = 0; i < n; i++) {
+                if (!present[i]) {
+                    fresh.add(java.nio.ByteBuffer.wrap(data, offsets[i], offsets[i + 1] - offsets[i]));
+                }
+            }
+            if (fresh.isEmpty()) {
+                return 0;
+            }
+            byte[][] keys = new byte[fresh.size()][];
+            int j = 0;
+            for (java.nio.ByteBuffer b : fresh) {
+                keys[j] = new byte[b.remaining()];
+                b.get(keys[j++]);
+            }
+            return keys.length - (long) f.addAll(keys);
+        }
+
+        /** As {@link #addPacked}: each distinct key not already answered true is added once. */
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            CuckooFilter f = (CuckooFilter) sketch;
+            boolean[] present = new boolean[keys.length];
+            f.containsAll(keys, present);
+            long[] fresh = new long[keys.length];
+            int n = 0;
+            for (int i = 0; i < keys.length; i++) {
+                if (!present[i]) {
+                    fresh[n++] = keys[i];
+                }
+            }
+            long[] unique = java.util.Arrays.stream(fresh, 0, n).distinct().toArray();
+            return unique.length == 0 ? 0 : unique.length - (long) f.addAll(unique);
+        }
+    },
+    HYPERLOGLOG("HyperLogLog sketch") {
+        @Override
+        Object read(byte[] image) {
+            return HyperLogLog.fromByteArray(image);
+        }
+
+        @Override
+        void merge(Object into, Object other) {
+            ((HyperLogLog) into).merge((HyperLogLog) other);
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((HyperLogLog) sketch).toByteArray();
+        }
+
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            ((HyperLogLog) sketch).addPacked(data, offsets);
+            return 0;
+        }
+
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            ((HyperLogLog) sketch).addAll(keys);
+            return 0;
+        }
+    },
+    ULTRALOGLOG("UltraLogLog sketch") {
+        @Override
+        Object read(byte[] image) {
+            return UltraLogLog.fromByteArray(image);
+        }
+
+        @Override
+        void merge(Object into, Object other) {
+            ((UltraLogLog) into).merge((UltraLogLog) other);
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((UltraLogLog) sketch).toByteArray();
+        }
+
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            ((UltraLogLog) sketch).addPacked(data, offsets);
+            return 0;
+        }
+
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            ((UltraLogLog) sketch).addAll(keys);
+            return 0;
+        }
+    },
+    COUNT_MIN("Count-Min sketch") {
+        @Override
+        Object read(byte[] image) {
+            return CountMinSketch.fromByteArray(image);
+        }
+
+        @Override
+        void merge(Object into, Object other) {
+            ((CountMinSketch) into).merge((CountMinSketch) other);
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((CountMinSketch) sketch).toByteArray();
+        }
+
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            ((CountMinSketch) sketch).addPacked(data, offsets, null);
+            return 0;
+        }
+
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            ((CountMinSketch) sketch).addAll(keys);
+            return 0;
+        }
+    },
+    TOPK("Top-k sketch") {
+        @Override
+        Object read(byte[] image) {
+            return TopK.fromByteArray(image);
+        }
+
+        @Override
+        void merge(Object into, Object other) {
+            ((TopK) into).merge((TopK) other);
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((TopK) sketch).toByteArray();
+        }
+
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            ((TopK) sketch).addPacked(data, offsets, null);
+            return 0;
+        }
+
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            ((TopK) sketch).addAll(keys);
+            return 0;
+        }
+    },
+    MINHASH("MinHash sketch") {
+        @Override
+        Object read(byte[] image) {
+            return MinHash.fromByteArray(image);
+        }
+
+        @Override
+        void merge(Object into, Object other) {
+            ((MinHash) into).merge((MinHash) other);
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((MinHash) sketch).toByteArray();
+        }
+
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            ((MinHash) sketch).addPacked(data, offsets);
+            return 0;
+        }
+
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            ((MinHash) sketch).addAll(keys);
+            return 0;
+        }
+    };
+
+    /** The family's name in error messages ("HyperLogLog sketch"). */
+    final String title;
+
+    Family(String title) {
+        this.title = title;
+    }
+
+    /**
+     * Reads an exported image (untrusted bytes: fully checked by the Java binding).
+     *
+     * @throws dev.sketches.SketchException when the bytes are damaged or of another family
+     */
+    abstract Object read(byte[] image);
+
+    /**
+     * Merges {@code other} into {@code into} (both of this family).
+     *
+     * @throws dev.sketches.SketchException when their parameters differ (nothing changes)
+     */
+    abstract void merge(Object into, Object other);
+
+    /** Exports the image with its checksum: the bytes every binding reads. */
+    abstract byte[] export(Object sketch);
+
+    /** Adds keys in the Arrow Binary layout ({@code offsets.length - 1} keys); returns those not stored. */
+    abstract long addPacked(Object sketch, byte[] data, int[] offsets);
+
+    /** Adds every 8-byte little-endian integer key; returns those not stored. */
+    abstract long addLongs(Object sketch, long[] keys);
+}

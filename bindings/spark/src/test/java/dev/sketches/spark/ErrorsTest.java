@@ -1,0 +1,94 @@
+package dev.sketches.spark;
+
+import static dev.sketches.spark.Checks.failsNaming;
+import static org.apache.spark.sql.functions.call_function;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.sketches.HyperLogLog;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+
+/** Bad input fails the query with an error naming the function; nulls are skipped. */
+class ErrorsTest {
+    private final SparkSession spark = Session.get();
+
+    @Test
+    void imageOfAnotherFamily() {
+        byte[] hll = Checks.golden("hll_dense");
+        failsNaming("sketch_bloom_contains", "different sketch family", () -> spark.range(3)
+                .select(call_function("sketch_bloom_contains", lit(hll), col("id"))).collectAsList());
+        spark.range(1).select(lit(hll).alias("img")).createOrReplaceTempView("hll_images");
+        failsNaming("sketch_cms_union_agg", "different sketch family",
+                () -> spark.sql("SELECT sketch_cms_union_agg(img) FROM hll_images").collectAsList());
+    }
+
+    @Test
+    void damagedImage() {
+        byte[] bloom = Checks.golden("bloom").clone();
+        bloom[bloom.length / 2] ^= 0x10;
+        failsNaming("sketch_bloom_contains", "checksum", () -> spark.range(3)
+                .select(call_function("sketch_bloom_contains", lit(bloom), col("id"))).collectAsList());
+        byte[] truncated = java.util.Arrays.copyOf(Checks.golden("hll_dense"), 100);
+        failsNaming("sketch_hll_estimate", "not a valid HyperLogLog",
+                () -> spark.range(1).select(call_function("sketch_hll_estimate", lit(truncated))).collectAsList());
+    }
+
+    @Test
+    void badParameters() {
+        failsNaming("sketch_bloom_agg", "fpp must be in (0, 1)",
+                () -> spark.sql("SELECT sketch_bloom_agg(id, 100, 2.5) FROM range(10)").collectAsList());
+        failsNaming("sketch_bloom_agg", "items must be at least 1",
+                () -> spark.sql("SELECT sketch_bloom_agg(id, 0, 0.01) FROM range(10)").collectAsList());
+        failsNaming("sketch_hll_agg", "bad parameters",
+                () -> spark.sql("SELECT sketch_hll_agg(id, 30) FROM range(10)").collectAsList());
+        failsNaming("sketch_hll_agg", "must be a constant",
+                () -> spark.sql("SELECT sketch_hll_agg(id, id) FROM range(10)").collectAsList());
+        failsNaming("sketch_cms_agg", "eps and delta",
+                () -> spark.sql("SELECT sketch_cms_agg(id, 0, 0.1) FROM range(10)").collectAsList());
+        failsNaming("sketch_topk_agg", "bad parameters",
+                () -> spark.sql("SELECT sketch_topk_agg(id, 0, 8) FROM range(10)").collectAsList());
+        failsNaming("sketch_minhash_agg", "takes 2 arguments",
+                () -> spark.sql("SELECT sketch_minhash_agg(id) FROM range(10)").collectAsList());
+        failsNaming("sketch_hll_agg", "keys must be STRING",
+                () -> spark.sql("SELECT sketch_hll_agg(CAST(id AS DOUBLE), 12) FROM range(10)").collectAsList());
+        failsNaming("sketch_hll_estimate", "must be BINARY",
+                () -> spark.sql("SELECT sketch_hll_estimate('abc')").collectAsList());
+        failsNaming("sketch_topk_items", "key_type",
+                () -> spark.sql("SELECT sketch_topk_items(sketch_topk_agg(id, 8, 8), 'int') FROM range(10)").collectAsList());
+        failsNaming("sketch_topk_agg", "longer than max_key_len",
+                () -> spark.sql("SELECT sketch_topk_agg(concat('key-', id), 8, 4) FROM range(10)").collectAsList());
+    }
+
+    @Test
+    void imagesThatDoNotMerge() {
+        spark.sql("SELECT sketch_bloom_agg(id, 100, 0.01) AS f FROM range(100) UNION ALL"
+                + " SELECT sketch_bloom_agg(id, 1000, 0.01) FROM range(100)").createOrReplaceTempView("mixed_bloom");
+        failsNaming("sketch_bloom_union_agg", "cannot merge",
+                () -> spark.sql("SELECT sketch_bloom_union_agg(f) FROM mixed_bloom").collectAsList());
+    }
+
+    @Test
+    void nullsAreSkipped() {
+        Row r = spark.sql("SELECT sketch_hll_agg(k, 12), sketch_hll_agg(CASE WHEN k IS NOT NULL THEN k END, 12),"
+                + " sketch_bloom_contains(sketch_bloom_agg(k, 10, 0.01), CAST(NULL AS STRING))"
+                + " FROM (SELECT IF(id % 3 = 0, NULL, concat('k', id)) AS k FROM range(0, 300, 1, 1))").first();
+        HyperLogLog expected = HyperLogLog.create(12);
+        for (int i = 0; i < 300; i++) {
+            if (i % 3 != 0) {
+                expected.add("k" + i);
+            }
+        }
+        assertArrayEquals(expected.toByteArray(), r.getAs(0));
+        assertArrayEquals(expected.toByteArray(), r.getAs(1));
+        assertNull(r.get(2));
+        // No key: the empty sketch; no image: null.
+        Row e = spark.sql("SELECT sketch_hll_agg(CAST(NULL AS STRING), 12), sketch_hll_union_agg(CAST(NULL AS BINARY))"
+                + " FROM range(5)").first();
+        assertArrayEquals(HyperLogLog.create(12).toByteArray(), e.getAs(0));
+        assertNull(e.get(1));
+    }
+}

@@ -1,0 +1,116 @@
+package dev.sketches.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sketches.BloomFilter;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+
+/** The scalar functions, the key rule and the DataFrame helpers. */
+class FunctionsTest {
+    private final SparkSession spark = Session.get();
+
+    @Test
+    void integralKeysHashAsEightBytes() {
+        Row r = spark.sql("SELECT sketch_bloom_agg(id, 1000, 0.01), sketch_bloom_agg(CAST(id AS INT), 1000, 0.01),"
+                + " sketch_bloom_agg(CAST(id AS SMALLINT), 1000, 0.01) FROM range(0, 500, 1, 1)").first();
+        BloomFilter f = BloomFilter.create(1000, 0.01);
+        for (long i = 0; i < 500; i++) {
+            f.add(i);
+        }
+        assertArrayEquals(f.toByteArray(), r.getAs(0));
+        assertArrayEquals(f.toByteArray(), r.getAs(1));
+        assertArrayEquals(f.toByteArray(), r.getAs(2));
+    }
+
+    @Test
+    void binaryKeysAsTheirBytes() {
+        Row r = spark.sql("SELECT sketch_sbbf_agg(CAST(k AS BINARY), 100, 0.01), sketch_sbbf_agg(k, 100, 0.01)"
+                + " FROM (SELECT concat('b', id) AS k FROM range(0, 50, 1, 1))").first();
+        assertArrayEquals((byte[]) r.getAs(1), (byte[]) r.getAs(0));
+    }
+
+    @Test
+    void filterContains() {
+        spark.range(0, 4000).selectExpr("concat('x', id) AS k").createOrReplaceTempView("filter_keys");
+        for (String f : new String[] {"bloom", "sbbf", "counting", "cuckoo"}) {
+            Row r = spark.sql("WITH img AS (SELECT sketch_" + f + "_agg(k, 2000, 0.01) AS i FROM filter_keys"
+                    + " WHERE CAST(substring(k, 2) AS INT) < 2000)"
+                    + " SELECT count_if(sketch_" + f + "_contains(i, k) AND CAST(substring(k, 2) AS INT) < 2000),"
+                    + " count_if(sketch_" + f + "_contains(i, k) AND CAST(substring(k, 2) AS INT) >= 2000)"
+                    + " FROM filter_keys CROSS JOIN img").first();
+            assertEquals(2000L, r.getLong(0), f);
+            assertTrue(r.getLong(1) < 60, f + ": " + r.getLong(1) + " false positives of 2000");
+        }
+    }
+
+    @Test
+    void countMinAndTopK() {
+        // Key i occurs i + 1 times (i < 60), plus 5,000 keys once.
+        spark.sql("SELECT CAST(k AS BIGINT) AS k FROM (SELECT explode(sequence(0, CAST(id AS INT))) AS j, id AS k"
+                + " FROM range(0, 60)) UNION ALL SELECT id + 1000 FROM range(0, 5000)").createOrReplaceTempView("freq");
+        List<Row> est = spark.sql("WITH s AS (SELECT sketch_cms_agg(k, 0.001, 0.01) AS c FROM freq)"
+                + " SELECT id, sketch_cms_estimate(c, id) FROM range(0, 60) CROSS JOIN s ORDER BY id").collectAsList();
+        long total = 60 * 61 / 2 + 5000;
+        for (Row r : est) {
+            long truth = r.getLong(0) + 1;
+            assertTrue(r.getLong(1) >= truth && r.getLong(1) <= truth + 0.001 * total * 3, r.toString());
+        }
+        List<Row> items = spark.sql("SELECT inline(sketch_topk_items(sketch_topk_agg(k, 32, 8), 'long')) FROM freq")
+                .collectAsList();
+        assertEquals(59L, items.get(0).getLong(0));
+        assertTrue(items.get(0).getLong(1) >= 60);
+        for (int i = 0; i < 10; i++) {
+            assertEquals(59L - i, items.get(i).getLong(0), "rank " + i);
+        }
+        Row named = spark.sql("SELECT sketch_topk_items(sketch_topk_agg(concat('w', id % 3), 4, 8))[0].item"
+                + " FROM range(0, 100)").first();
+        assertTrue(named.getString(0).startsWith("w"));
+    }
+
+    @Test
+    void jaccardAndEstimates() {
+        Row r = spark.sql("SELECT sketch_jaccard(sketch_minhash_agg(IF(id < 6000, id, NULL), 256),"
+                + " sketch_minhash_agg(IF(id >= 2000, id, NULL), 256)), sketch_ull_estimate(sketch_ull_agg(id, 12)),"
+                + " sketch_hll_estimate(sketch_hll_agg(id, 12)) FROM range(0, 8000)").first();
+        // True Jaccard: 4000 / 8000.
+        assertEquals(0.5, r.getDouble(0), 0.1);
+        assertEquals(8000, r.getLong(1), 8000 * 0.065);
+        assertEquals(8000, r.getLong(2), 8000 * 0.065);
+    }
+
+    /**
+     * Thousands of groups: past spark.sql.objectHashAggregate.sortBased.fallbackThreshold (128)
+     * the aggregation sorts and spills buffers, which travel as their images.
+     */
+    @Test
+    void manyGroups() {
+        List<Row> rows = spark.sql("SELECT g, sketch_hll_estimate(sketch_hll_agg(k, 10)),"
+                + " sketch_bloom_contains(sketch_bloom_agg(k, 50, 0.01), g * 1000 + 7)"
+                + " FROM (SELECT id % 2000 AS g, (id % 2000) * 1000 + (id DIV 2000) % 40 AS k FROM range(0, 160000))"
+                + " GROUP BY g").collectAsList();
+        // Group g holds the 40 keys g * 1000 + 0 .. 39, each twice.
+        assertEquals(2000, rows.size());
+        for (Row r : rows) {
+            assertEquals(40L, r.getLong(1), 2, "group " + r.get(0));
+            assertTrue(r.getBoolean(2), "group " + r.get(0));
+        }
+    }
+
+    @Test
+    void dataFrameHelpers() {
+        Row r = spark.range(0, 3000).agg(Sketches.hllAgg(col("id"), 12).alias("h"), Sketches.bloomAgg(col("id"), 3000, 0.01))
+                .select(Sketches.hllEstimate(col("h")), Sketches.bloomContains(col("sketch_bloom_agg(id)"), lit(17L)))
+                .first();
+        assertEquals(3000, r.getLong(0), 3000 * 0.065);
+        assertTrue(r.getBoolean(1));
+        assertTrue(Sketches.functionNames().contains("sketch_jaccard"));
+        assertTrue(Sketches.usage("sketch_hll_agg").startsWith("sketch_hll_agg(key, p)"));
+    }
+}

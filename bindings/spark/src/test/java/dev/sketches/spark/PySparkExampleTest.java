@@ -1,0 +1,52 @@
+package dev.sketches.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs examples/seed_examples.py (the seed's PySpark examples with the sketches functions) when
+ * the Python found ({@code sketches.python}, default python3) can import pyspark; skipped
+ * otherwise. The example starts its own Spark JVM with this module's classes and the Java
+ * binding's jar on the driver class path.
+ */
+class PySparkExampleTest {
+    @Test
+    void seedExamples() throws Exception {
+        String python = System.getProperty("sketches.python", "python3");
+        assumeTrue(run(python, "-c", "import pyspark") == 0, "pyspark is not installed for " + python);
+        String classes = location(Sketches.class);
+        String binding = location(dev.sketches.BloomFilter.class);
+        Path base = Paths.get(System.getProperty("basedir", "."));
+        ProcessBuilder pb = new ProcessBuilder(python, base.resolve("examples/seed_examples.py").toString())
+                .redirectErrorStream(true);
+        pb.environment().put("SKETCHES_SPARK_CLASSPATH", classes + File.pathSeparator + binding);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "the example did not finish");
+        System.out.print(out);
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("all examples passed"), out);
+    }
+
+    private static String location(Class<?> c) throws Exception {
+        return Paths.get(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+
+    private static int run(String... cmd) {
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor();
+        } catch (java.io.IOException | InterruptedException e) {
+            return -1;
+        }
+    }
+}
