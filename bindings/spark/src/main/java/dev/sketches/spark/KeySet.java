@@ -12,8 +12,8 @@ import java.util.Arrays;
  *
  * <p>Keys are byte strings (an integer key is its 8 little-endian bytes, as the hash sees it),
  * stored once each in the Arrow Binary layout (one byte array and an offsets array) with an
- * open-addressing index of key numbers: about the key's bytes plus 12 bytes per key, and up to
- * twice that while an array grows. At most {@link #MAX_KEYS} distinct keys and {@link #MAX_BYTES}
+ * open-addressing index of key numbers (load at most 1/2): the key's bytes plus 12 to 20 bytes
+ * per key, and up to twice that while an array grows. At most {@link #MAX_KEYS} distinct keys and {@link #MAX_BYTES}
  * bytes of keys per set; past either an add fails with {@link IllegalStateException} (nothing is
  * lost from the set). Between stages the set travels as {@link #toBytes()}.
  *
