@@ -19,13 +19,17 @@ __all__ = [
     "sbbf_agg",
     "hll_agg",
     "ull_agg",
+    "ell_agg",
     "cms_agg",
     "topk_agg",
     "minhash_agg",
+    "fuse_agg",
     "union_agg",
     "bloom_contains",
+    "fuse_contains",
     "hll_estimate",
     "ull_estimate",
+    "ell_estimate",
     "cms_estimate",
     "topk_items",
     "jaccard",
@@ -65,6 +69,11 @@ def ull_agg(key, p: int) -> Column:
     return F.call_function("sketch_ull_agg", _col(key), F.lit(int(p)))
 
 
+def ell_agg(key, p: int, d: int = 20) -> Column:
+    """``sketch_ell_agg(key, p, d)``: ExaLogLog image with 2^p registers (p in 2..24, d 20 or 24)."""
+    return F.call_function("sketch_ell_agg", _col(key), F.lit(int(p)), F.lit(int(d)))
+
+
 def cms_agg(key, eps: float, delta: float) -> Column:
     """``sketch_cms_agg(key, eps, delta)``: Count-Min image of the keys."""
     return F.call_function("sketch_cms_agg", _col(key), F.lit(float(eps)), F.lit(float(delta)))
@@ -80,10 +89,19 @@ def minhash_agg(key, k: int) -> Column:
     return F.call_function("sketch_minhash_agg", _col(key), F.lit(int(k)))
 
 
+def fuse_agg(key, bits: int) -> Column:
+    """``sketch_fuse_agg(key, bits)``: binary fuse filter image (bits 8 or 16) of the distinct keys.
+
+    The filter is static: there is no union aggregate (build it from the union of the keys).
+    """
+    return F.call_function("sketch_fuse_agg", _col(key), F.lit(int(bits)))
+
+
 def union_agg(family: str, images) -> Column:
     """``sketch_<family>_union_agg(images)``: merge of a BINARY column of one family's images.
 
-    ``family`` is one of bloom, sbbf, counting, cuckoo, hll, ull, cms, topk, minhash.
+    ``family`` is one of bloom, sbbf, counting, cuckoo, hll, ull, ell, cms, topk, minhash (not
+    fuse: binary fuse filters do not merge).
     """
     return F.call_function("sketch_%s_union_agg" % family.lower(), _col(images))
 
@@ -100,6 +118,11 @@ def bloom_contains(image, key) -> Column:
     return F.call_function("sketch_bloom_contains", _image(image), _col(key))
 
 
+def fuse_contains(image, key) -> Column:
+    """``sketch_fuse_contains(image, key)``: false when the key was certainly not built in."""
+    return F.call_function("sketch_fuse_contains", _image(image), _col(key))
+
+
 def hll_estimate(image) -> Column:
     """``sketch_hll_estimate(image)``: distinct-count estimate (BIGINT)."""
     return F.call_function("sketch_hll_estimate", _image(image))
@@ -108,6 +131,11 @@ def hll_estimate(image) -> Column:
 def ull_estimate(image) -> Column:
     """``sketch_ull_estimate(image)``: distinct-count estimate (BIGINT)."""
     return F.call_function("sketch_ull_estimate", _image(image))
+
+
+def ell_estimate(image) -> Column:
+    """``sketch_ell_estimate(image)``: distinct-count estimate (BIGINT) of an ExaLogLog image."""
+    return F.call_function("sketch_ell_estimate", _image(image))
 
 
 def cms_estimate(image, key) -> Column:

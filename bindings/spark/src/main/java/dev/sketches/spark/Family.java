@@ -1,21 +1,24 @@
 package dev.sketches.spark;
 
+import dev.sketches.BinaryFuseFilter;
 import dev.sketches.BloomFilter;
 import dev.sketches.CountMinSketch;
 import dev.sketches.CountingBloomFilter;
 import dev.sketches.CuckooFilter;
+import dev.sketches.ExaLogLog;
 import dev.sketches.HyperLogLog;
 import dev.sketches.MinHash;
 import dev.sketches.SplitBlockBloomFilter;
 import dev.sketches.TopK;
 import dev.sketches.UltraLogLog;
+import java.nio.ByteBuffer;
 
 /**
  * The sketch families the Spark functions build and read, with the operations the aggregates need
  * on a live sketch of the Java binding (held as {@code Object}: one enum constant per class).
  *
  * <p>Every add method returns how many keys were not stored (only a full cuckoo filter rejects
- * keys). Thread safety: the constants are stateless; the sketches passed in follow the Java
+ * keys; a full key set of the binary fuse filter throws {@link IllegalStateException}). Thread safety: the constants are stateless; the sketches passed in follow the Java
  * binding's rules (adds and merges need exclusive access).
  */
 enum Family {
@@ -26,8 +29,9 @@ enum Family {
         }
 
         @Override
-        void merge(Object into, Object other) {
+        Object merge(Object into, Object other) {
             ((BloomFilter) into).merge((BloomFilter) other);
+            return into;
         }
 
         @Override
@@ -54,8 +58,9 @@ enum Family {
         }
 
         @Override
-        void merge(Object into, Object other) {
+        Object merge(Object into, Object other) {
             ((SplitBlockBloomFilter) into).merge((SplitBlockBloomFilter) other);
+            return into;
         }
 
         @Override
@@ -82,8 +87,9 @@ enum Family {
         }
 
         @Override
-        void merge(Object into, Object other) {
+        Object merge(Object into, Object other) {
             ((CountingBloomFilter) into).merge((CountingBloomFilter) other);
+            return into;
         }
 
         @Override
@@ -110,8 +116,9 @@ enum Family {
         }
 
         @Override
-        void merge(Object into, Object other) {
+        Object merge(Object into, Object other) {
             ((CuckooFilter) into).merge((CuckooFilter) other);
+            return into;
         }
 
         @Override
@@ -172,8 +179,9 @@ enum Family {
         }
 
         @Override
-        void merge(Object into, Object other) {
+        Object merge(Object into, Object other) {
             ((HyperLogLog) into).merge((HyperLogLog) other);
+            return into;
         }
 
         @Override
@@ -200,8 +208,9 @@ enum Family {
         }
 
         @Override
-        void merge(Object into, Object other) {
+        Object merge(Object into, Object other) {
             ((UltraLogLog) into).merge((UltraLogLog) other);
+            return into;
         }
 
         @Override
@@ -228,8 +237,9 @@ enum Family {
         }
 
         @Override
-        void merge(Object into, Object other) {
+        Object merge(Object into, Object other) {
             ((CountMinSketch) into).merge((CountMinSketch) other);
+            return into;
         }
 
         @Override
@@ -256,8 +266,9 @@ enum Family {
         }
 
         @Override
-        void merge(Object into, Object other) {
+        Object merge(Object into, Object other) {
             ((TopK) into).merge((TopK) other);
+            return into;
         }
 
         @Override
@@ -284,8 +295,9 @@ enum Family {
         }
 
         @Override
-        void merge(Object into, Object other) {
+        Object merge(Object into, Object other) {
             ((MinHash) into).merge((MinHash) other);
+            return into;
         }
 
         @Override
@@ -304,7 +316,106 @@ enum Family {
             ((MinHash) sketch).addAll(keys);
             return 0;
         }
+    },
+    EXALOGLOG("ExaLogLog sketch") {
+        @Override
+        Object read(byte[] image) {
+            return ExaLogLog.fromByteArray(image);
+        }
+
+        /**
+         * Merges across precisions and configurations: the result has the lower precision and the
+         * lower d of the two ({@code into} is first reduced exactly when its own are higher).
+         */
+        @Override
+        Object merge(Object into, Object other) {
+            ExaLogLog a = (ExaLogLog) into;
+            ExaLogLog b = (ExaLogLog) other;
+            ByteBuffer ia = a.image();
+            ByteBuffer ib = b.image();
+            int p = Math.min(ia.get(ELL_PRECISION), ib.get(ELL_PRECISION));
+            int d = Math.min(ia.get(ELL_D), ib.get(ELL_D));
+            if (ia.get(ELL_PRECISION) != p || ia.get(ELL_D) != d) {
+                a = a.downsize(p, d);
+            }
+            a.merge(b);
+            return a;
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((ExaLogLog) sketch).toByteArray();
+        }
+
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            ((ExaLogLog) sketch).addPacked(data, offsets);
+            return 0;
+        }
+
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            ((ExaLogLog) sketch).addAll(keys);
+            return 0;
+        }
+    },
+    /**
+     * Binary fuse filter. Static, so the aggregation buffer's live object is not a filter but the
+     * group's {@link KeySet}: adds and merges collect distinct keys, {@link #export} builds the
+     * filter from them, and between stages the buffer travels as the key set ({@link #save},
+     * {@link #load}). {@link #read} reads a filter image (for the contains function).
+     */
+    BINARY_FUSE("binary fuse filter") {
+        @Override
+        Object read(byte[] image) {
+            return BinaryFuseFilter.fromByteArray(image);
+        }
+
+        @Override
+        Object merge(Object into, Object other) {
+            ((KeySet) into).addAll((KeySet) other);
+            return into;
+        }
+
+        @Override
+        byte[] export(Object sketch) {
+            return ((KeySet) sketch).build().toByteArray();
+        }
+
+        @Override
+        byte[] save(Object sketch) {
+            return ((KeySet) sketch).toBytes();
+        }
+
+        @Override
+        Object load(byte[] bytes) {
+            return KeySet.fromBytes(bytes);
+        }
+
+        @Override
+        long addPacked(Object sketch, byte[] data, int[] offsets) {
+            KeySet s = (KeySet) sketch;
+            for (int i = 0; i + 1 < offsets.length; i++) {
+                s.add(data, offsets[i], offsets[i + 1]);
+            }
+            return 0;
+        }
+
+        @Override
+        long addLongs(Object sketch, long[] keys) {
+            KeySet s = (KeySet) sketch;
+            for (long k : keys) {
+                s.add(k);
+            }
+            return 0;
+        }
     };
+
+    /** Offset of d in an ExaLogLog image (the layout every binding shares). */
+    private static final int ELL_D = 49;
+
+    /** Offset of the precision in an ExaLogLog image. */
+    private static final int ELL_PRECISION = 50;
 
     /** The family's name in error messages ("HyperLogLog sketch"). */
     final String title;
@@ -321,14 +432,34 @@ enum Family {
     abstract Object read(byte[] image);
 
     /**
-     * Merges {@code other} into {@code into} (both of this family).
+     * Merges {@code other} into {@code into} (both of this family) and returns the merged sketch:
+     * {@code into} itself, or a new sketch when the merge needs other parameters (ExaLogLog across
+     * precisions).
      *
      * @throws dev.sketches.SketchException when their parameters differ (nothing changes)
      */
-    abstract void merge(Object into, Object other);
+    abstract Object merge(Object into, Object other);
 
     /** Exports the image with its checksum: the bytes every binding reads. */
     abstract byte[] export(Object sketch);
+
+    /**
+     * The bytes a buffer's live object travels as between stages: its exported image, except for
+     * the binary fuse filter (its key set).
+     */
+    byte[] save(Object sketch) {
+        return export(sketch);
+    }
+
+    /**
+     * Reads {@link #save}'s bytes back into a live object.
+     *
+     * @throws dev.sketches.SketchException when an image is damaged or of another family
+     * @throws IllegalArgumentException when a saved key set is damaged
+     */
+    Object load(byte[] bytes) {
+        return read(bytes);
+    }
 
     /** Adds keys in the Arrow Binary layout ({@code offsets.length - 1} keys); returns those not stored. */
     abstract long addPacked(Object sketch, byte[] data, int[] offsets);

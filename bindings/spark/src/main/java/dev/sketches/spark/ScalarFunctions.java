@@ -1,9 +1,11 @@
 package dev.sketches.spark;
 
+import dev.sketches.BinaryFuseFilter;
 import dev.sketches.BloomFilter;
 import dev.sketches.CountMinSketch;
 import dev.sketches.CountingBloomFilter;
 import dev.sketches.CuckooFilter;
+import dev.sketches.ExaLogLog;
 import dev.sketches.HyperLogLog;
 import dev.sketches.MinHash;
 import dev.sketches.SplitBlockBloomFilter;
@@ -21,8 +23,8 @@ import org.apache.spark.sql.api.java.UDF2;
 /**
  * The Spark UDFs behind the scalar {@code sketch_*} functions. Each keeps the last image it read
  * (compared by reference: a literal or a scalar subquery's result is the same array on every row),
- * and the functions taking a filter or Count-Min image also go through the executor-wide {@link
- * ImageCache}. Null images or keys give null. Keys follow the aggregates' rule: String as UTF-8,
+ * and the functions taking a filter (the binary fuse filter included) or Count-Min image also go
+ * through the executor-wide {@link ImageCache}. Null images or keys give null. Keys follow the aggregates' rule: String as UTF-8,
  * integral numbers as 8 little-endian bytes, byte[] as is.
  *
  * <p>Thread safety: the last-image slot is one volatile reference to an immutable pair, so an
@@ -64,7 +66,7 @@ final class ScalarFunctions {
         }
     }
 
-    /** {@code sketch_{bloom,sbbf,counting,cuckoo}_contains(image, key)}: BOOLEAN. */
+    /** {@code sketch_{bloom,sbbf,counting,cuckoo,fuse}_contains(image, key)}: BOOLEAN. */
     static final class Contains extends ImageReader implements UDF2<byte[], Object, Boolean> {
         private static final long serialVersionUID = 1L;
 
@@ -85,6 +87,8 @@ final class ScalarFunctions {
                     return f.contains(k);
                 } else if (s instanceof CountingBloomFilter f) {
                     return f.contains(k);
+                } else if (s instanceof BinaryFuseFilter f) {
+                    return f.contains(k);
                 }
                 return ((CuckooFilter) s).contains(k);
             } else if (key instanceof Number n) {
@@ -95,6 +99,8 @@ final class ScalarFunctions {
                     return f.contains(k);
                 } else if (s instanceof CountingBloomFilter f) {
                     return f.contains(k);
+                } else if (s instanceof BinaryFuseFilter f) {
+                    return f.contains(k);
                 }
                 return ((CuckooFilter) s).contains(k);
             } else if (key instanceof byte[] k) {
@@ -103,6 +109,8 @@ final class ScalarFunctions {
                 } else if (s instanceof SplitBlockBloomFilter f) {
                     return f.contains(k);
                 } else if (s instanceof CountingBloomFilter f) {
+                    return f.contains(k);
+                } else if (s instanceof BinaryFuseFilter f) {
                     return f.contains(k);
                 }
                 return ((CuckooFilter) s).contains(k);
@@ -136,7 +144,11 @@ final class ScalarFunctions {
         }
     }
 
-    /** {@code sketch_{hll,ull}_estimate(image)}: BIGINT, the distinct-count estimate rounded. */
+    /**
+     * {@code sketch_{hll,ull,ell}_estimate(image)}: BIGINT, the distinct-count estimate rounded (for
+     * ExaLogLog the binding's {@code estimate()}: martingale while the image saw one stream, else
+     * maximum likelihood).
+     */
     static final class Estimate extends ImageReader implements UDF1<byte[], Long> {
         private static final long serialVersionUID = 1L;
 
@@ -150,7 +162,14 @@ final class ScalarFunctions {
                 return null;
             }
             Object s = sketch(image);
-            double e = s instanceof HyperLogLog h ? h.estimate() : ((UltraLogLog) s).estimate();
+            double e;
+            if (s instanceof HyperLogLog h) {
+                e = h.estimate();
+            } else if (s instanceof UltraLogLog u) {
+                e = u.estimate();
+            } else {
+                e = ((ExaLogLog) s).estimate();
+            }
             return Math.round(e);
         }
     }

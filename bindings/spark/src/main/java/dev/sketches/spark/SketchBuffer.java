@@ -16,9 +16,10 @@ import java.util.Arrays;
  * from a few slots, so many small groups stay small.
  *
  * <p>Spark moves buffers between stages with Java serialization: {@code writeObject} flushes the
- * pending keys and writes only the exported image (not the spec, which the aggregator holds),
- * {@code readObject} reads the bytes, and {@link #with} imports them through the binding's checked
- * import once the aggregator hands the spec back. Not thread-safe: Spark uses one buffer from one
+ * pending keys and writes only the exported image (not the spec, which the aggregator holds; for
+ * the binary fuse filter, the group's distinct keys, see {@link Family#save}), {@code readObject}
+ * reads the bytes, and {@link #with} imports them through the binding's checked import once the
+ * aggregator hands the spec back. Not thread-safe: Spark uses one buffer from one
  * task thread.
  *
  * <p>Public only because Spark's serialization encoder requires it; it has no public members and
@@ -60,7 +61,7 @@ public final class SketchBuffer implements Serializable {
         if (received != null) {
             byte[] image = received;
             received = null;
-            sketch = read(spec, image);
+            sketch = load(spec, image);
         }
         return this;
     }
@@ -150,7 +151,9 @@ public final class SketchBuffer implements Serializable {
 
     private void merge(Object other) {
         try {
-            spec.family.merge(sketch, other);
+            sketch = spec.family.merge(sketch, other);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(spec.function + ": " + e.getMessage(), e);
         } catch (SketchException e) {
             throw new IllegalArgumentException(spec.function + ": cannot merge " + spec.family.title
                     + " images: " + e.statusText() + " (images merge only with equal parameters and seed)", e);
@@ -169,7 +172,15 @@ public final class SketchBuffer implements Serializable {
             }
             sketch = create();
         }
-        return spec.family.export(sketch);
+        try {
+            return spec.family.export(sketch);
+        } catch (SketchException e) {
+            throw new IllegalStateException(spec.function + ": cannot build the " + spec.family.title + ": "
+                    + e.statusText(), e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(spec.function + ": cannot build the " + spec.family.title + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     private void flush() {
@@ -183,7 +194,11 @@ public final class SketchBuffer implements Serializable {
         }
         long[] keys = longCount == longs.length ? longs : Arrays.copyOf(longs, longCount);
         longCount = 0;
-        rejected(spec.family.addLongs(sketch(), keys));
+        try {
+            rejected(spec.family.addLongs(sketch(), keys));
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(spec.function + ": " + e.getMessage(), e);
+        }
     }
 
     private void flushPacked() {
@@ -197,6 +212,8 @@ public final class SketchBuffer implements Serializable {
             rejected(spec.family.addPacked(sketch(), data, offs));
         } catch (SketchException e) {
             throw new IllegalArgumentException(spec.function + ": " + e.statusText(), e);
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(spec.function + ": " + e.getMessage(), e);
         }
     }
 
@@ -222,6 +239,18 @@ public final class SketchBuffer implements Serializable {
         }
     }
 
+    /** Reads a buffer's saved bytes ({@link Family#save}) for {@code spec}'s function. */
+    private static Object load(AggSpec spec, byte[] bytes) {
+        try {
+            return spec.family.load(bytes);
+        } catch (SketchException e) {
+            throw new IllegalArgumentException(spec.function + ": not a valid " + spec.family.title + " image ("
+                    + bytes.length + " bytes): " + e.statusText(), e);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(spec.function + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Reads an image for {@code spec}'s function, turning a binding error into one naming it. */
     static Object read(AggSpec spec, byte[] image) {
         return read(spec.function, spec.family, image);
@@ -242,7 +271,7 @@ public final class SketchBuffer implements Serializable {
         byte[] image = received;
         if (image == null) {
             flush();
-            image = sketch == null ? null : spec.family.export(sketch);
+            image = sketch == null ? null : spec.family.save(sketch);
         }
         out.writeObject(image);
     }

@@ -4,6 +4,7 @@ import dev.sketches.BloomFilter;
 import dev.sketches.CountMinSketch;
 import dev.sketches.CountingBloomFilter;
 import dev.sketches.CuckooFilter;
+import dev.sketches.ExaLogLog;
 import dev.sketches.HyperLogLog;
 import dev.sketches.MinHash;
 import dev.sketches.SplitBlockBloomFilter;
@@ -44,16 +45,19 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Aggregates (each returns the exported image as BINARY, the bytes the C, C++, Go, Java and
  * Python bindings read): {@code sketch_bloom_agg(key, items, fpp)}, {@code sketch_sbbf_agg},
  * {@code sketch_counting_agg}, {@code sketch_cuckoo_agg} (same arguments), {@code
- * sketch_hll_agg(key, p)}, {@code sketch_ull_agg(key, p)}, {@code sketch_cms_agg(key, eps,
- * delta)}, {@code sketch_topk_agg(key, capacity, max_key_len)}, {@code sketch_minhash_agg(key,
- * k)}; and for every family a union aggregate over a BINARY column of its images: {@code
- * sketch_<family>_union_agg(image)} (bloom, sbbf, counting, cuckoo, hll, ull, cms, topk, minhash).
- * Parameters must be constants; every sketch uses seed 0, as the other bindings do by default.
+ * sketch_hll_agg(key, p)}, {@code sketch_ull_agg(key, p)}, {@code sketch_ell_agg(key, p [, d])},
+ * {@code sketch_cms_agg(key, eps, delta)}, {@code sketch_topk_agg(key, capacity, max_key_len)},
+ * {@code sketch_minhash_agg(key, k)}, {@code sketch_fuse_agg(key, bits)} (a static binary fuse
+ * filter built from the group's distinct keys); and for every mergeable family a union aggregate
+ * over a BINARY column of its images: {@code sketch_<family>_union_agg(image)} (bloom, sbbf,
+ * counting, cuckoo, hll, ull, ell, cms, topk, minhash; not fuse). Parameters must be constants;
+ * every sketch uses seed 0, as the other bindings do by default.
  *
- * <p>Scalar functions: {@code sketch_<bloom|sbbf|counting|cuckoo>_contains(image, key)} (BOOLEAN),
- * {@code sketch_<hll|ull>_estimate(image)} (BIGINT), {@code sketch_cms_estimate(image, key)}
- * (BIGINT), {@code sketch_topk_items(image [, key_type])} (ARRAY of STRUCT(item, count, error),
- * key_type 'string' (default), 'long' or 'binary'), {@code sketch_jaccard(a, b)} (DOUBLE).
+ * <p>Scalar functions: {@code sketch_<bloom|sbbf|counting|cuckoo|fuse>_contains(image, key)}
+ * (BOOLEAN), {@code sketch_<hll|ull|ell>_estimate(image)} (BIGINT), {@code
+ * sketch_cms_estimate(image, key)} (BIGINT), {@code sketch_topk_items(image [, key_type])} (ARRAY
+ * of STRUCT(item, count, error), key_type 'string' (default), 'long' or 'binary'), {@code
+ * sketch_jaccard(a, b)} (DOUBLE).
  *
  * <p>Keys: STRING hashes as its UTF-8 bytes, TINYINT/SMALLINT/INT/BIGINT as the value's 8
  * little-endian bytes, BINARY as is: the rule of every binding, so a Spark-built image answers C
@@ -99,6 +103,27 @@ public final class Sketches {
                     return aggregate(s, fn, a.get(0), new AggSpec(fn, Family.ULTRALOGLOG,
                             checked(fn, () -> UltraLogLog.create(p)), 0));
                 });
+        define("sketch_ell_agg", "_FUNC_(key, p [, d]) - ExaLogLog sketch of the non-null keys with 2^p registers"
+                + " (p in 2..24) of configuration d (20, the default, or 24), seed 0, as its image (BINARY).",
+                2, 3, (fn, a, s) -> {
+                    int p = intParam(fn, "p", a.get(1));
+                    int d = a.size() > 2 ? intParam(fn, "d", a.get(2)) : ExaLogLog.D20;
+                    if (d != ExaLogLog.D20 && d != ExaLogLog.D24) {
+                        throw new IllegalArgumentException(fn + ": d must be 20 or 24, not " + d);
+                    }
+                    return aggregate(s, fn, a.get(0), new AggSpec(fn, Family.EXALOGLOG,
+                            checked(fn, () -> ExaLogLog.create(p, d, 0)), 0));
+                });
+        define("sketch_fuse_agg", "_FUNC_(key, bits) - binary fuse filter (static, bits 8 or 16: false-positive"
+                + " rate 2^-bits) built from the group's distinct non-null keys (at most " + KeySet.MAX_KEYS
+                + " per group), as its image (BINARY). There is no union aggregate: filters do not merge.",
+                2, 2, (fn, a, s) -> {
+                    int bits = intParam(fn, "bits", a.get(1));
+                    if (bits != 8 && bits != 16) {
+                        throw new IllegalArgumentException(fn + ": bits must be 8 or 16, not " + bits);
+                    }
+                    return aggregate(s, fn, a.get(0), new AggSpec(fn, Family.BINARY_FUSE, () -> new KeySet(bits), 0));
+                });
         define("sketch_cms_agg", "_FUNC_(key, eps, delta) - Count-Min sketch of the non-null keys: estimates"
                 + " exceed true counts by at most eps times the total with probability 1 - delta (both in"
                 + " (0, 1)); as its image (BINARY).", 3, 3, (fn, a, s) -> {
@@ -135,13 +160,16 @@ public final class Sketches {
         union("cms", Family.COUNT_MIN);
         union("topk", Family.TOPK);
         union("minhash", Family.MINHASH);
+        union("ell", Family.EXALOGLOG, "any precisions and d: the result has the lowest of each");
 
         contains("bloom", Family.BLOOM);
         contains("sbbf", Family.SPLIT_BLOCK_BLOOM);
         contains("counting", Family.COUNTING_BLOOM);
         contains("cuckoo", Family.CUCKOO);
+        contains("fuse", Family.BINARY_FUSE);
         estimate("hll", Family.HYPERLOGLOG);
         estimate("ull", Family.ULTRALOGLOG);
+        estimate("ell", Family.EXALOGLOG);
         define("sketch_cms_estimate", "_FUNC_(image, key) - Count-Min estimate of the key's count (BIGINT, at"
                 + " least the true count); null when either is null.", 2, 2, (fn, a, s) -> {
                     image(fn, a.get(0));
@@ -266,6 +294,43 @@ public final class Sketches {
     }
 
     /**
+     * {@code sketch_ell_agg(key, p)}: an ExaLogLog image of the keys with d = 20.
+     *
+     * @param key a STRING, integral or BINARY column
+     * @param p precision, 2 to 24 (2^p registers of 28 bits; relative standard error about
+     *     0.362/sqrt(2^p) merged, about 12% less for one stream)
+     * @return the aggregate column (BINARY)
+     */
+    public static Column ellAgg(Column key, int p) {
+        return functions.call_function("sketch_ell_agg", key, functions.lit(p));
+    }
+
+    /**
+     * {@code sketch_ell_agg(key, p, d)}: an ExaLogLog image of the keys.
+     *
+     * @param key a STRING, integral or BINARY column
+     * @param p precision, 2 to 24
+     * @param d 20 (28-bit registers) or 24 (32-bit registers, error about 0.344/sqrt(2^p) merged)
+     * @return the aggregate column (BINARY)
+     */
+    public static Column ellAgg(Column key, int p, int d) {
+        return functions.call_function("sketch_ell_agg", key, functions.lit(p), functions.lit(d));
+    }
+
+    /**
+     * {@code sketch_fuse_agg(key, bits)}: a binary fuse filter image built from the group's
+     * distinct keys (at most 16,777,216 per group, held in the aggregation buffer until the group
+     * is finished).
+     *
+     * @param key a STRING, integral or BINARY column
+     * @param bits fingerprint bits, 8 (false-positive rate 2^-8) or 16 (2^-16)
+     * @return the aggregate column (BINARY)
+     */
+    public static Column fuseAgg(Column key, int bits) {
+        return functions.call_function("sketch_fuse_agg", key, functions.lit(bits));
+    }
+
+    /**
      * {@code sketch_cms_agg(key, eps, delta)}: a Count-Min image of the keys.
      *
      * @param key a STRING, integral or BINARY column
@@ -303,13 +368,20 @@ public final class Sketches {
     /**
      * {@code sketch_<family>_union_agg(images)}: the merge of a column of images of one family.
      *
-     * @param family bloom, sbbf, counting, cuckoo, hll, ull, cms, topk or minhash
-     * @param images a BINARY column of images of that family with equal parameters
+     * @param family bloom, sbbf, counting, cuckoo, hll, ull, ell, cms, topk or minhash
+     * @param images a BINARY column of images of that family with equal parameters (ExaLogLog: any
+     *     precisions and d, merged at the lowest)
      * @return the aggregate column (BINARY; null when every image is null)
-     * @throws IllegalArgumentException when the family is unknown
+     * @throws IllegalArgumentException when the family is unknown, or is fuse (binary fuse filters
+     *     are static and do not merge)
      */
     public static Column unionAgg(String family, Column images) {
-        String name = "sketch_" + family.toLowerCase(Locale.ROOT) + "_union_agg";
+        String f = family.toLowerCase(Locale.ROOT);
+        String name = "sketch_" + f + "_union_agg";
+        if (f.equals("fuse")) {
+            throw new IllegalArgumentException("no union aggregate for family fuse: binary fuse filters are static"
+                    + " and do not merge (build one filter from the union of the keys with sketch_fuse_agg)");
+        }
         if (!FUNCTIONS.containsKey(name)) {
             throw new IllegalArgumentException("no union aggregate for family " + family);
         }
@@ -325,6 +397,29 @@ public final class Sketches {
      */
     public static Column bloomContains(Column image, Column key) {
         return functions.call_function("sketch_bloom_contains", image, key);
+    }
+
+    /**
+     * {@code sketch_fuse_contains(image, key)}: whether the binary fuse filter may hold the key (no
+     * false negatives for the keys it was built from; false positives at rate 2^-bits).
+     *
+     * @param image a binary fuse filter image (a literal is read once per executor)
+     * @param key a STRING, integral or BINARY column
+     * @return the BOOLEAN column
+     */
+    public static Column fuseContains(Column image, Column key) {
+        return functions.call_function("sketch_fuse_contains", image, key);
+    }
+
+    /**
+     * {@code sketch_ell_estimate(image)}: the distinct-count estimate of an ExaLogLog image (the
+     * martingale estimate while the image saw one stream, else maximum likelihood), rounded.
+     *
+     * @param image an ExaLogLog image column
+     * @return the BIGINT column
+     */
+    public static Column ellEstimate(Column image) {
+        return functions.call_function("sketch_ell_estimate", image);
     }
 
     /**
@@ -365,9 +460,13 @@ public final class Sketches {
     }
 
     private static void union(String prefix, Family family) {
+        union(prefix, family, "equal parameters");
+    }
+
+    private static void union(String prefix, Family family, String which) {
         String name = "sketch_" + prefix + "_union_agg";
-        define(name, "_FUNC_(image) - merge of the non-null " + family.title + " images of the group (equal"
-                + " parameters), as an image (BINARY); null when there is none.", 1, 1, (fn, a, s) -> {
+        define(name, "_FUNC_(image) - merge of the non-null " + family.title + " images of the group (" + which
+                + "), as an image (BINARY); null when there is none.", 1, 1, (fn, a, s) -> {
                     image(fn, a.get(0));
                     SketchAggregator agg = new SketchAggregator(new AggSpec(fn, family, null, 0), true);
                     UserDefinedFunction f = functions.udaf(agg, anyEncoder(Encoders.BINARY())).withName(fn);
