@@ -323,6 +323,7 @@ pub fn prefetch(bytes: &[u8], index: usize) {
 
 /// Like [`prefetch`], for the cache line of an atomic word (shared images:
 /// concurrent batch adds request the words of keys a few places ahead).
+#[cfg(target_has_atomic = "64")]
 #[inline(always)]
 pub fn prefetch_word(word: &core::sync::atomic::AtomicU64) {
     #[cfg(target_arch = "x86_64")]
