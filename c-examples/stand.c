@@ -135,11 +135,6 @@ struct filter_ops {
     contains_batch_fn contains_batch;
 };
 
-/* The cuckoo filter's add takes no was-new output; its batch form matches add_batch_fn. */
-static sketch_status cuckoo_add_batch(void *f, size_t len, const struct sketch_slice *keys, size_t count, bool *added) {
-    return sketch_cuckoo_add_batch(f, len, keys, count, added);
-}
-
 static size_t count_hits(const struct filter_ops *ops, const void *f, size_t len, const struct keyset *k) {
     enum { CHUNK = 4096 };
     static bool results[CHUNK];
@@ -648,7 +643,7 @@ int main(int argc, char **argv) {
                                          sketch_bloom_contains_batch};
     const struct filter_ops sbbf_ops = {"Split-block Bloom", sketch_sbbf_add, sketch_sbbf_contains,
                                         sketch_sbbf_add_batch, sketch_sbbf_contains_batch};
-    const struct filter_ops cuckoo_ops = {"Cuckoo", NULL, sketch_cuckoo_contains, cuckoo_add_batch,
+    const struct filter_ops cuckoo_ops = {"Cuckoo", NULL, sketch_cuckoo_contains, sketch_cuckoo_add_batch,
                                           sketch_cuckoo_contains_batch};
 
     /* 1. Planned vs measured FPR. */

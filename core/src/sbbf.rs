@@ -1118,13 +1118,19 @@ impl SharedSbbf<'_> {
     /// The first word of the block a hash selects, and the block's eight masks.
     #[inline(always)]
     fn locate(&self, h: u64) -> (usize, [u32; 8]) {
+        let key = h as u32;
+        (self.block_word(h), SALT.map(|salt| 1u32 << (key.wrapping_mul(salt) >> 27)))
+    }
+
+    /// The first word of the block a hash selects.
+    #[inline(always)]
+    fn block_word(&self, h: u64) -> usize {
         let blocks = self.params.blocks;
         let block = match self.params.mode {
             SbbfMode::Native => hash::reduce(h, blocks),
             SbbfMode::Parquet => ((h >> 32) * (blocks & 0x1_ffff_ffff)) >> 32,
         };
-        let key = h as u32;
-        (HEADER_LEN / 8 + 4 * block as usize, SALT.map(|salt| 1u32 << (key.wrapping_mul(salt) >> 27)))
+        HEADER_LEN / 8 + 4 * block as usize
     }
 
     /// Adds a byte key; true when a bit was new. Thread-safe.
@@ -1188,7 +1194,7 @@ impl SharedSbbf<'_> {
         for (i, h) in hashes.iter().enumerate() {
             // The block of the key a few places ahead loads while this one is set.
             if let Some(ahead) = hashes.get(i + crate::filter::PREFETCH_DISTANCE) {
-                self.words.prefetch(self.locate(*ahead).0);
+                self.words.prefetch(self.block_word(*ahead));
             }
             let new = self.set_block_bits(*h);
             inserted += u64::from(new);

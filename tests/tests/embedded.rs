@@ -16,7 +16,7 @@
 //! bounds checks that LLVM removes at level 3 stay, and the panic handler
 //! (a trap on bare metal) is linked in.
 
-use sketches_tests::{compile_c, out_dir, run_ok, workspace};
+use sketches_tests::{compile_c, have, out_dir, run_ok, workspace};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -44,8 +44,7 @@ fn target_library() -> PathBuf {
 }
 
 fn require(tool: &str) {
-    let found = Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success());
-    assert!(found, "{tool} is required (scripts/install-test-tools.sh installs gcc-arm-none-eabi)");
+    assert!(have(tool), "{tool} is required (scripts/install-test-tools.sh installs gcc-arm-none-eabi)");
 }
 
 /// The exported functions the header declares, grouped by family prefix

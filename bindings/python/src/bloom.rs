@@ -38,6 +38,9 @@ impl Family for BloomFilter {
     fn export(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         bloom::export(src, dst)
     }
+    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
+        bloom::import_len(bytes)
+    }
     fn image(&self) -> &Image {
         &self.image
     }

@@ -313,10 +313,10 @@ pub(crate) trait Family: Sized + Send + Sync + 'static {
     fn exported_len(src: &[u8]) -> Result<usize, Error> {
         image::inspect(src).map(|h| h.image_len)
     }
-    /// Bytes of the live image that exported `bytes` import into.
-    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
-        image::inspect(bytes).map(|h| h.image_len)
-    }
+    /// Bytes of the live image that exported `bytes` import into (the
+    /// core's `<family>::import_len`: headers and exact length checked; a
+    /// compact HyperLogLog export imports into its full image).
+    fn live_len(bytes: &[u8]) -> Result<usize, Error>;
     /// The object's image.
     fn image(&self) -> &Image;
     /// The object's image, mutably.

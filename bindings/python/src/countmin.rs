@@ -34,6 +34,9 @@ impl Family for CountMinSketch {
     fn export(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         countmin::export(src, dst)
     }
+    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
+        countmin::import_len(bytes)
+    }
     fn image(&self) -> &Image {
         &self.image
     }

@@ -35,6 +35,9 @@ impl Family for CuckooFilter {
     fn export(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         cuckoo::export(src, dst)
     }
+    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
+        cuckoo::import_len(bytes)
+    }
     fn image(&self) -> &Image {
         &self.image
     }

@@ -45,6 +45,9 @@ impl Family for ExaLogLog {
     fn export(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         ell::export(src, dst)
     }
+    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
+        ell::import_len(bytes)
+    }
     fn image(&self) -> &Image {
         &self.image
     }

@@ -53,6 +53,9 @@ impl Family for BinaryFuseFilter {
     fn export(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         fuse::export(src, dst)
     }
+    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
+        fuse::import_len(bytes)
+    }
     fn image(&self) -> &Image {
         &self.image
     }

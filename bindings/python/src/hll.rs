@@ -33,15 +33,11 @@ impl Family for HyperLogLog {
     fn export(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         hll::export(src, dst)
     }
+    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
+        hll::import_len(bytes)
+    }
     fn exported_len(src: &[u8]) -> Result<usize, Error> {
         hll::exported_len(src)
-    }
-    /// A compact small-mode export imports into the full image of its
-    /// precision (header byte 48, read once the bytes verified).
-    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
-        hll::verify(bytes)?;
-        let p = *bytes.get(48).ok_or(Error::BufferTooSmall)?;
-        hll::image_len(p).map(|n| n as usize)
     }
     fn image(&self) -> &Image {
         &self.image

@@ -30,6 +30,9 @@ impl Family for MinHash {
     fn export(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         minhash::export(src, dst)
     }
+    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
+        minhash::import_len(bytes)
+    }
     fn image(&self) -> &Image {
         &self.image
     }

@@ -36,6 +36,9 @@ impl Family for SplitBlockBloomFilter {
     fn export(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         sbbf::export(src, dst)
     }
+    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
+        sbbf::import_len(bytes)
+    }
     fn image(&self) -> &Image {
         &self.image
     }

@@ -33,6 +33,9 @@ impl Family for TopK {
     fn export(src: &[u8], dst: &mut [u8]) -> Result<usize, Error> {
         topk::export(src, dst)
     }
+    fn live_len(bytes: &[u8]) -> Result<usize, Error> {
+        topk::import_len(bytes)
+    }
     fn image(&self) -> &Image {
         &self.image
     }
