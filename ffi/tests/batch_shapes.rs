@@ -988,6 +988,22 @@ fn import_size_for_every_family() {
             let other: ImportSize =
                 if name == "bloom" { sketch_hll_import_size } else { sketch_bloom_import_size };
             assert_eq!(other(bytes.as_ptr().cast(), n, &mut size), SKETCH_WRONG_FAMILY, "{name}");
+            // Damaged headers: every byte of the first 128 flipped. A size it
+            // reports is never too small for the import, which then succeeds
+            // or refuses the bytes for another reason (checksum, header).
+            for at in 0..128.min(n) {
+                let mut damaged = bytes[..n].to_vec();
+                damaged[at] ^= 0xa5;
+                let mut live = 0usize;
+                let st = import_size(damaged.as_ptr().cast(), n, &mut live);
+                assert_ne!(st, SKETCH_INTERNAL_ERROR, "{name} byte {at}");
+                if st == SKETCH_OK {
+                    assert!(live >= 64 && live % 8 == 0 && live <= 1 << 26, "{name} byte {at}: {live}");
+                    let mut dst = Img::new(live.next_multiple_of(64) as u64);
+                    let st = import(damaged.as_ptr().cast(), n, dst.ptr(), live);
+                    assert_ne!(st, SKETCH_BUFFER_TOO_SMALL, "{name} byte {at}: import_size said {live}");
+                }
+            }
         }
     }
 }
