@@ -998,7 +998,10 @@ fn import_size_for_every_family() {
                 let st = import_size(damaged.as_ptr().cast(), n, &mut live);
                 assert_ne!(st, SKETCH_INTERNAL_ERROR, "{name} byte {at}");
                 if st == SKETCH_OK {
-                    assert!(live >= 64 && live.is_multiple_of(8) && live <= 1 << 26, "{name} byte {at}: {live}");
+                    assert!(
+                        live >= 64 && live.is_multiple_of(8) && live <= 1 << 26,
+                        "{name} byte {at}: {live}"
+                    );
                     let mut dst = Img::new(live.next_multiple_of(64) as u64);
                     let st = import(damaged.as_ptr().cast(), n, dst.ptr(), live);
                     assert_ne!(st, SKETCH_BUFFER_TOO_SMALL, "{name} byte {at}: import_size said {live}");
