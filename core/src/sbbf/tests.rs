@@ -403,17 +403,19 @@ fn concurrent_adds_equal_the_sequential_image() {
         assert_eq!(c.bitset(), s.bitset(), "{:?}: blocks differ", params.mode);
         assert_eq!(c.add_calls(), s.add_calls());
         // Which add first sets a bit depends on the order, so the count of
-        // adds that changed the filter differs between interleavings; it
-        // never exceeds the adds and stays within the keys that find their
-        // bits already set in some order (about the false-positive rate).
+        // adds that changed the filter differs between interleavings. It
+        // never exceeds the adds. It is lower by at most the keys that find
+        // their bits already set in some order (about the false-positive
+        // rate), and higher by at most that plus the repeated adds of the
+        // 2,000 keys every thread adds (threads adding one key at once may
+        // each set some of its bits).
         let distinct = 8 * 4_000 + 2_000;
-        assert!(c.inserted() <= c.add_calls(), "{:?}: {} > {}", params.mode, c.inserted(), c.add_calls());
+        let (ci, si) = (c.inserted(), s.inserted());
+        assert!(ci <= c.add_calls(), "{:?}: {} > {}", params.mode, ci, c.add_calls());
         assert!(
-            c.inserted().abs_diff(s.inserted()) <= distinct / 50,
-            "{:?}: concurrent {} vs sequential {}",
-            params.mode,
-            c.inserted(),
-            s.inserted()
+            ci + distinct / 50 >= si && ci <= si + 7 * 2_000 + distinct / 50,
+            "{:?}: concurrent {ci} vs sequential {si}",
+            params.mode
         );
         let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
         assert!((0..8).all(|t| keys(t).all(|k| shared.contains(&k.to_le_bytes()) && c.contains_u64(k))));
