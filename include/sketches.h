@@ -188,6 +188,11 @@
 #define SKETCH_IMAGE_MIN_ALIGN 8
 
 /**
+ * Words in a `sketch_token`.
+ */
+#define SKETCH_TOKEN_WORDS 8
+
+/**
  * Family id of MinHash.
  */
 #define SKETCH_FAMILY_MINHASH 9
@@ -264,6 +269,36 @@ typedef struct sketch_bloom_params {
    */
   double planned_fpr;
 } sketch_bloom_params;
+
+/**
+ * What validating an image's headers established, kept by the caller so
+ * that single-key calls on the same image skip that validation (the
+ * `_with_token` functions). Fill it with `sketch_<family>_token` after
+ * init or import; keep it next to the image.
+ *
+ * It holds the image's identity: the first four words of the common
+ * header (magic, versions, family, hash, header length, flags, seed, image
+ * length) and the family's parameter words. A `_with_token` call compares
+ * those words of the buffer with the token (a few loads). When they match
+ * and the buffer is aligned and long enough, the headers are not checked
+ * again: the same bytes already passed. When anything differs (another
+ * image, one re-initialized with other parameters, or a token never filled:
+ * an all-zero token matches nothing), the call validates in full and
+ * behaves exactly as the call without a token. A stale token costs time,
+ * never correctness. Counters and modes that updates change are not part
+ * of the identity: with a token they are trusted as the body is (damage
+ * there gives wrong answers, never undefined behavior).
+ *
+ * Plain data without pointers: copy it freely, store it in Go or Java
+ * memory. A token is only read by the calls; its thread-safety is that of
+ * the image it belongs to.
+ */
+typedef struct sketch_token {
+  /**
+   * The identity words (little-endian values of the header's words).
+   */
+  uint64_t words[8];
+} sketch_token;
 
 /**
  * A byte string passed from C: pointer and length. `ptr` may be NULL only
@@ -1161,6 +1196,118 @@ sketch_status sketch_bloom_contains_u64(const void *buf, size_t len, uint64_t ke
  * As for `sketch_bloom_contains`.
  */
 sketch_status sketch_bloom_contains_hash(const void *buf, size_t len, uint64_t hash, bool *out);
+
+/**
+ * Validates the live Bloom image in `buf` and writes its token to `*out`
+ * (written only on success): pass it to the `sketch_bloom_*_with_token`
+ * calls to skip the header validation on each (see `sketch_token`). Make
+ * it again after `sketch_bloom_init` or `sketch_bloom_import` into the
+ * buffer; a stale token still works, at the cost of the full validation.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out`: writable.
+ */
+sketch_status sketch_bloom_token(const void *buf, size_t len, struct sketch_token *out);
+
+/**
+ * `sketch_bloom_add` with the image's token (from `sketch_bloom_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_bloom_add`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_bloom_add`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_bloom_add_with_token(void *buf,
+                                          size_t len,
+                                          const struct sketch_token *token,
+                                          const void *key,
+                                          size_t key_len,
+                                          bool *was_new);
+
+/**
+ * `sketch_bloom_add_u64` with the image's token (from `sketch_bloom_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_bloom_add_u64`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_bloom_add_u64`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_bloom_add_u64_with_token(void *buf,
+                                              size_t len,
+                                              const struct sketch_token *token,
+                                              uint64_t key,
+                                              bool *was_new);
+
+/**
+ * `sketch_bloom_add_hash` with the image's token (from `sketch_bloom_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_bloom_add_hash`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_bloom_add_hash`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_bloom_add_hash_with_token(void *buf,
+                                               size_t len,
+                                               const struct sketch_token *token,
+                                               uint64_t hash,
+                                               bool *was_new);
+
+/**
+ * `sketch_bloom_contains` with the image's token (from `sketch_bloom_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_bloom_contains`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_bloom_contains`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_bloom_contains_with_token(const void *buf,
+                                               size_t len,
+                                               const struct sketch_token *token,
+                                               const void *key,
+                                               size_t key_len,
+                                               bool *out);
+
+/**
+ * `sketch_bloom_contains_u64` with the image's token (from `sketch_bloom_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_bloom_contains_u64`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_bloom_contains_u64`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_bloom_contains_u64_with_token(const void *buf,
+                                                   size_t len,
+                                                   const struct sketch_token *token,
+                                                   uint64_t key,
+                                                   bool *out);
+
+/**
+ * `sketch_bloom_contains_hash` with the image's token (from `sketch_bloom_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_bloom_contains_hash`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_bloom_contains_hash`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_bloom_contains_hash_with_token(const void *buf,
+                                                    size_t len,
+                                                    const struct sketch_token *token,
+                                                    uint64_t hash,
+                                                    bool *out);
 
 /**
  * Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)
@@ -3445,6 +3592,69 @@ sketch_status sketch_hll_add_u64(void *buf, size_t len, uint64_t key, bool *chan
 sketch_status sketch_hll_add_hash(void *buf, size_t len, uint64_t hash, bool *changed);
 
 /**
+ * Validates the live HyperLogLog image in `buf` and writes its token to `*out`
+ * (written only on success): pass it to the `sketch_hll_*_with_token`
+ * calls to skip the header validation on each (see `sketch_token`). Make
+ * it again after `sketch_hll_init` or `sketch_hll_import` into the
+ * buffer; a stale token still works, at the cost of the full validation.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out`: writable.
+ */
+sketch_status sketch_hll_token(const void *buf, size_t len, struct sketch_token *out);
+
+/**
+ * `sketch_hll_add` with the image's token (from `sketch_hll_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_hll_add`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_hll_add`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_hll_add_with_token(void *buf,
+                                        size_t len,
+                                        const struct sketch_token *token,
+                                        const void *key,
+                                        size_t key_len,
+                                        bool *changed);
+
+/**
+ * `sketch_hll_add_u64` with the image's token (from `sketch_hll_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_hll_add_u64`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_hll_add_u64`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_hll_add_u64_with_token(void *buf,
+                                            size_t len,
+                                            const struct sketch_token *token,
+                                            uint64_t key,
+                                            bool *changed);
+
+/**
+ * `sketch_hll_add_hash` with the image's token (from `sketch_hll_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_hll_add_hash`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_hll_add_hash`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_hll_add_hash_with_token(void *buf,
+                                             size_t len,
+                                             const struct sketch_token *token,
+                                             uint64_t hash,
+                                             bool *changed);
+
+/**
  * Adds `count` byte keys in one call. Every key pointer is checked before
  * anything is added: on error nothing changes.
  *
@@ -4111,6 +4321,118 @@ sketch_status sketch_sbbf_contains_u64(const void *buf, size_t len, uint64_t key
  * As for `sketch_sbbf_contains`.
  */
 sketch_status sketch_sbbf_contains_hash(const void *buf, size_t len, uint64_t hash, bool *out);
+
+/**
+ * Validates the live split-block image in `buf` and writes its token to `*out`
+ * (written only on success): pass it to the `sketch_sbbf_*_with_token`
+ * calls to skip the header validation on each (see `sketch_token`). Make
+ * it again after `sketch_sbbf_init` or `sketch_sbbf_import` into the
+ * buffer; a stale token still works, at the cost of the full validation.
+ *
+ * Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes; `out`: writable.
+ */
+sketch_status sketch_sbbf_token(const void *buf, size_t len, struct sketch_token *out);
+
+/**
+ * `sketch_sbbf_add` with the image's token (from `sketch_sbbf_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_sbbf_add`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_sbbf_add`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_sbbf_add_with_token(void *buf,
+                                         size_t len,
+                                         const struct sketch_token *token,
+                                         const void *key,
+                                         size_t key_len,
+                                         bool *was_new);
+
+/**
+ * `sketch_sbbf_add_u64` with the image's token (from `sketch_sbbf_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_sbbf_add_u64`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_sbbf_add_u64`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_sbbf_add_u64_with_token(void *buf,
+                                             size_t len,
+                                             const struct sketch_token *token,
+                                             uint64_t key,
+                                             bool *was_new);
+
+/**
+ * `sketch_sbbf_add_hash` with the image's token (from `sketch_sbbf_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_sbbf_add_hash`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_sbbf_add_hash`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_sbbf_add_hash_with_token(void *buf,
+                                              size_t len,
+                                              const struct sketch_token *token,
+                                              uint64_t hash,
+                                              bool *was_new);
+
+/**
+ * `sketch_sbbf_contains` with the image's token (from `sketch_sbbf_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_sbbf_contains`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_sbbf_contains`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_sbbf_contains_with_token(const void *buf,
+                                              size_t len,
+                                              const struct sketch_token *token,
+                                              const void *key,
+                                              size_t key_len,
+                                              bool *out);
+
+/**
+ * `sketch_sbbf_contains_u64` with the image's token (from `sketch_sbbf_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_sbbf_contains_u64`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_sbbf_contains_u64`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_sbbf_contains_u64_with_token(const void *buf,
+                                                  size_t len,
+                                                  const struct sketch_token *token,
+                                                  uint64_t key,
+                                                  bool *out);
+
+/**
+ * `sketch_sbbf_contains_hash` with the image's token (from `sketch_sbbf_token`): the same
+ * result, status and outputs, without validating the headers again when the
+ * token matches the image (see `sketch_token`).
+ *
+ * Errors: those of `sketch_sbbf_contains_hash`; `SKETCH_NULL_POINTER` for a NULL token.
+ *
+ * # Safety
+ * As for `sketch_sbbf_contains_hash`; `token`: a readable `sketch_token`.
+ */
+sketch_status sketch_sbbf_contains_hash_with_token(const void *buf,
+                                                   size_t len,
+                                                   const struct sketch_token *token,
+                                                   uint64_t hash,
+                                                   bool *out);
 
 /**
  * Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)

@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::filter::{self, CapacityFlags};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
-use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
+use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily, Token};
 #[cfg(target_has_atomic = "64")]
 use crate::shared::AtomicWords;
 #[cfg(target_has_atomic = "64")]
@@ -224,6 +224,14 @@ impl ImageFamily for BloomImage {
     fn body_len(_common: &CommonHeader, layout: &BloomLayout) -> usize {
         body_len_for_bits(layout.params.bits) as usize
     }
+
+    /// Bits; hashes with the reserved half word; planned items; planned rate.
+    const IDENTITY: &'static [(usize, u64)] = &[
+        (OFF_BITS, u64::MAX),
+        (OFF_HASHES, u64::MAX),
+        (OFF_PLANNED_ITEMS, u64::MAX),
+        (OFF_PLANNED_FPR, u64::MAX),
+    ];
 }
 
 /// The immutable part of the header checks: hash, header length, flags,
@@ -301,6 +309,65 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<BloomMut<'_>> {
     let p = image::split_mut::<BloomImage>(buf)?;
     Ok(BloomMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
+
+/// Validates the live image in `buf` as [`wrap`] does and returns its
+/// [`Token`], which [`wrap_with`] and [`wrap_mut_with`] take to skip the
+/// header checks on later calls. Errors: as [`wrap`].
+pub fn token(buf: &[u8]) -> Result<Token> {
+    image::token::<BloomImage>(buf)
+}
+
+/// The parameters, seed and body end of an image whose identity matches
+/// `token` (see [`Token`]), decoded from the token's words (equal to the
+/// image's); `None` when it does not match.
+#[inline(always)]
+fn trusted(buf: &[u8], token: &Token) -> Option<(BloomParams, u64, usize)> {
+    if !image::token_matches::<BloomImage>(buf, token) {
+        return None;
+    }
+    let [_, _, seed, _, bits, hashes, planned_items, planned_fpr] = token.words;
+    let params =
+        BloomParams { bits, hashes: hashes as u32, planned_items, planned_fpr: f64::from_bits(planned_fpr) };
+    let end = HEADER_LEN.checked_add(usize::try_from(body_len_for_bits(bits)).ok()?)?;
+    (end <= buf.len()).then_some((params, seed, end))
+}
+
+/// [`wrap`], skipping the header checks when `buf`'s identity equals
+/// `token`'s (see [`Token`]: a stale or zero token only costs the full
+/// validation). Errors: as [`wrap`].
+#[inline(always)]
+pub fn wrap_with<'a>(buf: &'a [u8], token: &Token) -> Result<Bloom<'a>> {
+    let Some((params, seed, end)) = trusted(buf, token) else {
+        return wrap_cold(buf);
+    };
+    let image = buf.get(..end).ok_or(Error::CorruptHeader)?;
+    let (header, body) = image.split_at_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
+    Ok(Bloom { header, body, params, seed })
+}
+
+/// [`wrap_mut`], skipping the header checks as [`wrap_with`] does.
+#[inline(always)]
+pub fn wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Result<BloomMut<'a>> {
+    let Some((params, seed, end)) = trusted(buf, token) else {
+        return wrap_mut_cold(buf);
+    };
+    let image = buf.get_mut(..end).ok_or(Error::CorruptHeader)?;
+    let (header, body) = image.split_at_mut_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
+    Ok(BloomMut { header, body, params, seed })
+}
+
+#[cold]
+#[inline(never)]
+fn wrap_cold(buf: &[u8]) -> Result<Bloom<'_>> {
+    wrap(buf)
+}
+
+#[cold]
+#[inline(never)]
+fn wrap_mut_cold(buf: &mut [u8]) -> Result<BloomMut<'_>> {
+    wrap_mut(buf)
+}
+
 /// The number of bytes [`export`] writes for the live image in `src` (its
 /// image length), so a destination can be sized first. Errors: image errors.
 pub fn exported_len(src: &[u8]) -> Result<usize> {

@@ -74,7 +74,7 @@ use crate::cardinality::{self, check_precision, folded_value, split_hash};
 use crate::error::{Error, Result};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
-use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
+use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily, Token};
 #[cfg(target_has_atomic = "64")]
 use crate::shared::AtomicWords;
 #[cfg(target_has_atomic = "64")]
@@ -252,6 +252,9 @@ impl ImageFamily for HllImage {
     fn check_body(_common: &CommonHeader, layout: &HllLayout, image: &[u8]) -> Result<()> {
         check_hll_body(layout, image)
     }
+
+    /// The precision byte (the mode and small count beside it change).
+    const IDENTITY: &'static [(usize, u64)] = &[(OFF_PRECISION, 0xff)];
 }
 
 /// Writes an empty sketch (small mode) of precision `p` into `buf` (8-byte
@@ -300,6 +303,65 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<HllMut<'_>> {
     let image = buf.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
     let (header, body) = image.split_at_mut_checked(HEADER_LEN).ok_or(Error::BufferTooSmall)?;
     Ok(HllMut { header, body, p: layout.p, seed: common.seed })
+}
+
+/// Validates the live image in `buf` as [`wrap`] does and returns its
+/// [`Token`], which [`wrap_with`] and [`wrap_mut_with`] take to skip the
+/// header checks on later calls. Errors: as [`wrap`].
+pub fn token(buf: &[u8]) -> Result<Token> {
+    live_layout(buf)?;
+    image::token::<HllImage>(buf)
+}
+
+/// The precision, seed and image length of an image whose identity matches
+/// `token` (see [`Token`]), from the token's words (equal to the image's);
+/// `None` when it does not match. Tokens are made of live images only (the
+/// compact flag is part of the identity).
+#[inline(always)]
+fn trusted(buf: &[u8], token: &Token) -> Option<(u8, u64, usize)> {
+    if !image::token_matches::<HllImage>(buf, token) {
+        return None;
+    }
+    let [_, _, seed, image_len, p, ..] = token.words;
+    let image_len = usize::try_from(image_len).ok()?;
+    (image_len <= buf.len()).then_some((p as u8, seed, image_len))
+}
+
+/// [`wrap`], skipping the header checks when `buf`'s identity equals
+/// `token`'s (see [`Token`]: a stale or zero token only costs the full
+/// validation; the mode, small-mode count, histogram and martingale state
+/// are then trusted as the registers are). Errors: as [`wrap`].
+#[inline(always)]
+pub fn wrap_with<'a>(buf: &'a [u8], token: &Token) -> Result<Hll<'a>> {
+    let Some((p, seed, image_len)) = trusted(buf, token) else {
+        return wrap_cold(buf);
+    };
+    let image = buf.get(..image_len).ok_or(Error::CorruptHeader)?;
+    let (header, body) = image.split_at_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
+    Ok(Hll { header, body, p, seed })
+}
+
+/// [`wrap_mut`], skipping the header checks as [`wrap_with`] does.
+#[inline(always)]
+pub fn wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Result<HllMut<'a>> {
+    let Some((p, seed, image_len)) = trusted(buf, token) else {
+        return wrap_mut_cold(buf);
+    };
+    let image = buf.get_mut(..image_len).ok_or(Error::CorruptHeader)?;
+    let (header, body) = image.split_at_mut_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
+    Ok(HllMut { header, body, p, seed })
+}
+
+#[cold]
+#[inline(never)]
+fn wrap_cold(buf: &[u8]) -> Result<Hll<'_>> {
+    wrap(buf)
+}
+
+#[cold]
+#[inline(never)]
+fn wrap_mut_cold(buf: &mut [u8]) -> Result<HllMut<'_>> {
+    wrap_mut(buf)
 }
 
 /// Bytes [`export`] writes for the live image in `src`: the full image when

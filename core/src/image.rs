@@ -356,6 +356,13 @@ pub trait ImageFamily {
     fn live_len(common: &CommonHeader, _layout: &Self::Layout) -> usize {
         common.image_len
     }
+
+    /// The family-header words, as (byte offset, mask) pairs, that together
+    /// with the common header fix the layout [`ImageFamily::validate`]
+    /// returns: the immutable parameters, never a counter or a mode that
+    /// updates change. A [`Token`] holds them (at most
+    /// [`TOKEN_FAMILY_WORDS`]); families without tokens keep the default.
+    const IDENTITY: &'static [(usize, u64)] = &[];
 }
 
 /// Validates a live image for zero-copy use: alignment, common header, family
@@ -434,6 +441,94 @@ pub fn split_mut<F: ImageFamily>(buf: &mut [u8]) -> Result<PartsMut<'_, F>> {
     let image = buf.get_mut(..body_end::<F>(&common, &layout)?).ok_or(Error::BufferTooSmall)?;
     let (header, body) = image.split_at_mut_checked(common.header_len).ok_or(Error::BufferTooSmall)?;
     Ok(PartsMut { common, layout, header, body })
+}
+
+/// Words in a [`Token`]: the first four words of the common header, then
+/// up to [`TOKEN_FAMILY_WORDS`] family words.
+pub const TOKEN_WORDS: usize = 8;
+/// Family-header words a [`Token`] can hold ([`ImageFamily::IDENTITY`]).
+pub const TOKEN_FAMILY_WORDS: usize = 4;
+/// Common-header words a [`Token`] holds (offsets 0, 8, 16 and 24).
+const TOKEN_COMMON_WORDS: usize = TOKEN_WORDS - TOKEN_FAMILY_WORDS;
+
+/// What validating an image's headers established, kept by the caller so
+/// that later single-key calls on the same image skip the validation (the
+/// C ABI's `sketch_token`).
+///
+/// It holds the image's identity: the first four words of the common header
+/// (magic, versions, family, hash, header length, flags, seed, image length)
+/// and the family's parameter words ([`ImageFamily::IDENTITY`]). A call
+/// given a token compares those words of the buffer with it, a handful of
+/// loads; when all match and the buffer is aligned and at least the image
+/// length, the layout is decoded without the checks, because the same bytes
+/// already passed them. When anything differs (another image, one
+/// re-initialized with other parameters, a token never filled, which is all
+/// zero and matches nothing), the call validates in full as it does without
+/// a token: a stale token costs time, never correctness.
+///
+/// Counters and modes that updates change are not part of the identity: with
+/// a token they are trusted as a view's body is (damaged ones give wrong
+/// answers, never unsafety or a panic), exactly as for a view kept by a
+/// Rust caller between calls.
+///
+/// Plain data without pointers: copy it freely. Thread-safety is that of
+/// the image it was made from.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Token {
+    /// Identity words, little-endian values of the image's header words.
+    pub words: [u64; TOKEN_WORDS],
+}
+
+/// The identity words of `buf` for family `F` (see [`Token`]); `None` when
+/// `buf` is too short to hold them.
+#[inline(always)]
+fn identity<F: ImageFamily>(buf: &[u8]) -> Option<[u64; TOKEN_WORDS]> {
+    let mut words = [0u64; TOKEN_WORDS];
+    for (i, word) in words.iter_mut().take(TOKEN_COMMON_WORDS).enumerate() {
+        *word = get_u64(buf, 8 * i)?;
+    }
+    for (word, &(off, mask)) in words.iter_mut().skip(TOKEN_COMMON_WORDS).zip(F::IDENTITY) {
+        *word = get_u64(buf, off)? & mask;
+    }
+    Some(words)
+}
+
+/// True when the identity words of `buf` differ from `token`'s (an OR of
+/// XORs: no early exit, no call to `memcmp`); `None` when `buf` is too
+/// short to hold them.
+#[inline(always)]
+fn identity_differs<F: ImageFamily>(buf: &[u8], token: &Token) -> Option<bool> {
+    let (common, family) = token.words.split_at(TOKEN_COMMON_WORDS);
+    let mut diff = 0u64;
+    for (i, word) in common.iter().enumerate() {
+        diff |= get_u64(buf, 8 * i)? ^ word;
+    }
+    for (i, word) in family.iter().enumerate() {
+        diff |= match F::IDENTITY.get(i) {
+            Some(&(off, mask)) => (get_u64(buf, off)? & mask) ^ word,
+            None => *word,
+        };
+    }
+    Some(diff != 0)
+}
+
+/// Validates the live image in `buf` as [`open`] does and returns its
+/// [`Token`]. Errors: as [`open`].
+pub fn token<F: ImageFamily>(buf: &[u8]) -> Result<Token> {
+    let (common, layout) = open::<F>(buf)?;
+    body_end::<F>(&common, &layout)?;
+    identity::<F>(buf).map(|words| Token { words }).ok_or(Error::BufferTooSmall)
+}
+
+/// True when `buf` is aligned, at least the token's image length, and its
+/// identity words equal `token`'s: its headers then hold the values that
+/// passed the validation when the token was made, and the family may build
+/// its view from them (or from the token's words, which are equal) without
+/// checking them again (see [`Token`]).
+#[inline(always)]
+pub fn token_matches<F: ImageFamily>(buf: &[u8], token: &Token) -> bool {
+    let image_len = token.words[TOKEN_COMMON_WORDS - 1];
+    (buf.len() as u64) >= image_len && is_aligned(buf) && identity_differs::<F>(buf, token) == Some(false)
 }
 
 /// What `init` writes in the common header of a fresh image.

@@ -77,7 +77,7 @@ use crate::error::{Error, Result};
 use crate::filter::{self, CapacityFlags};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_f64, get_u64, put_f64, put_u64};
-use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
+use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily, Token};
 use crate::parquet::ParquetSizing;
 #[cfg(target_has_atomic = "64")]
 use crate::shared::AtomicWords;
@@ -408,6 +408,10 @@ impl ImageFamily for SbbfImage {
     fn body_len(_common: &CommonHeader, layout: &SbbfLayout) -> usize {
         (layout.params.blocks as usize).saturating_mul(BLOCK_BYTES)
     }
+
+    /// Blocks, planned items, planned rate (the mode is in the flags).
+    const IDENTITY: &'static [(usize, u64)] =
+        &[(OFF_BLOCKS, u64::MAX), (OFF_PLANNED_ITEMS, u64::MAX), (OFF_PLANNED_FPR, u64::MAX)];
 }
 
 /// The immutable part of the header checks (flags, hash, seed, parameters,
@@ -493,6 +497,66 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<SbbfMut<'_>> {
     let header = p.header.try_into().map_err(|_| Error::CorruptHeader)?;
     Ok(SbbfMut { header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
+
+/// Validates the live image in `buf` as [`wrap`] does and returns its
+/// [`Token`], which [`wrap_with`] and [`wrap_mut_with`] take to skip the
+/// header checks on later calls. Errors: as [`wrap`].
+pub fn token(buf: &[u8]) -> Result<Token> {
+    image::token::<SbbfImage>(buf)
+}
+
+/// The parameters, seed and body end of an image whose identity matches
+/// `token` (see [`Token`]), decoded from the token's words (equal to the
+/// image's); `None` when it does not match.
+#[inline(always)]
+fn trusted(buf: &[u8], token: &Token) -> Option<(SbbfParams, u64, usize)> {
+    if !image::token_matches::<SbbfImage>(buf, token) {
+        return None;
+    }
+    let [_, word1, seed, _, blocks, planned_items, planned_fpr, _] = token.words;
+    let flags = (word1 >> 32) as u32;
+    let mode = if flags & FLAG_PARQUET != 0 { SbbfMode::Parquet } else { SbbfMode::Native };
+    let params = SbbfParams { blocks, planned_items, planned_fpr: f64::from_bits(planned_fpr), mode };
+    let end = HEADER_LEN.checked_add(usize::try_from(blocks).ok()?.checked_mul(BLOCK_BYTES)?)?;
+    (end <= buf.len()).then_some((params, seed, end))
+}
+
+/// [`wrap`], skipping the header checks when `buf`'s identity equals
+/// `token`'s (see [`Token`]: a stale or zero token only costs the full
+/// validation). Errors: as [`wrap`].
+#[inline(always)]
+pub fn wrap_with<'a>(buf: &'a [u8], token: &Token) -> Result<Sbbf<'a>> {
+    let Some((params, seed, end)) = trusted(buf, token) else {
+        return wrap_cold(buf);
+    };
+    let image = buf.get(..end).ok_or(Error::CorruptHeader)?;
+    let (header, body) = image.split_first_chunk::<HEADER_LEN>().ok_or(Error::CorruptHeader)?;
+    Ok(Sbbf { header, body, params, seed })
+}
+
+/// [`wrap_mut`], skipping the header checks as [`wrap_with`] does.
+#[inline(always)]
+pub fn wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Result<SbbfMut<'a>> {
+    let Some((params, seed, end)) = trusted(buf, token) else {
+        return wrap_mut_cold(buf);
+    };
+    let image = buf.get_mut(..end).ok_or(Error::CorruptHeader)?;
+    let (header, body) = image.split_first_chunk_mut::<HEADER_LEN>().ok_or(Error::CorruptHeader)?;
+    Ok(SbbfMut { header, body, params, seed })
+}
+
+#[cold]
+#[inline(never)]
+fn wrap_cold(buf: &[u8]) -> Result<Sbbf<'_>> {
+    wrap(buf)
+}
+
+#[cold]
+#[inline(never)]
+fn wrap_mut_cold(buf: &mut [u8]) -> Result<SbbfMut<'_>> {
+    wrap_mut(buf)
+}
+
 /// The number of bytes [`export`] writes for the live image in `src` (its
 /// image length), so a destination can be sized first. Errors: image errors.
 pub fn exported_len(src: &[u8]) -> Result<usize> {

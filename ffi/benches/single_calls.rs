@@ -5,8 +5,11 @@
 //! * `calls_1M_1pct`: for Bloom, split-block and HyperLogLog, the exported
 //!   single-key function called once per key (through a function pointer,
 //!   so nothing is inlined across the boundary, as from C, Go or Java)
-//!   against the packed batch form over the same keys. Target: single calls
-//!   at most 1.3x the batch's time per key.
+//!   against the packed batch form over the same keys, and the single-key
+//!   `_with_token` form (headers validated once, see `sketch_token`), and
+//!   the core's single-key loop (one wrap, then one call per key: what the
+//!   boundary can at best reach). Target: single calls at most 1.3x the
+//!   batch's time per key.
 //! * `overlap_1M_1pct`: the batch forms of Bloom, counting Bloom and cuckoo
 //!   (which locate a group of keys before touching memory) against the
 //!   core's own single-key loop over the same keys. Target: at least 1.5x.
@@ -17,6 +20,7 @@
 use core::ffi::c_void;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use sketches_core::{bloom, counting, cuckoo, hll, sbbf};
+use sketches_ffi::image::sketch_token;
 use sketches_ffi::SKETCH_OK;
 use std::hint::black_box;
 
@@ -70,6 +74,11 @@ impl Img {
 
 type AddOne = unsafe extern "C" fn(*mut c_void, usize, *const c_void, usize, *mut bool) -> i32;
 type QueryOne = unsafe extern "C" fn(*const c_void, usize, *const c_void, usize, *mut bool) -> i32;
+type AddOneWithToken =
+    unsafe extern "C" fn(*mut c_void, usize, *const sketch_token, *const c_void, usize, *mut bool) -> i32;
+type QueryOneWithToken =
+    unsafe extern "C" fn(*const c_void, usize, *const sketch_token, *const c_void, usize, *mut bool) -> i32;
+type MakeToken = unsafe extern "C" fn(*const c_void, usize, *mut sketch_token) -> i32;
 type AddPacked =
     unsafe extern "C" fn(*mut c_void, usize, *const c_void, usize, *const u32, usize, *mut bool) -> i32;
 type QueryPacked =
@@ -111,6 +120,63 @@ fn single_query(
                 let mut found = false;
                 // SAFETY: valid image, key and output for the call.
                 let st = unsafe { f(img.ptr(), img.len(), k.as_ptr().cast(), k.len(), &mut found) };
+                debug_assert_eq!(st, SKETCH_OK);
+                hits += usize::from(found);
+            }
+            black_box(hits)
+        })
+    });
+}
+
+fn token_of(img: &mut Img, make: MakeToken) -> sketch_token {
+    let mut token = sketch_token::default();
+    // SAFETY: valid image and output.
+    assert_eq!(unsafe { make(img.ptr(), img.len(), &mut token) }, SKETCH_OK);
+    token
+}
+
+fn single_add_with_token(
+    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    img: &mut Img,
+    keys: &Keys,
+    make: MakeToken,
+    f: AddOneWithToken,
+) {
+    let token = token_of(img, make);
+    let f = black_box(f);
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            for i in 0..N {
+                let k = keys.key(i);
+                // SAFETY: valid image, token and key for the call.
+                let st = unsafe {
+                    f(img.ptr(), img.len(), &token, k.as_ptr().cast(), k.len(), std::ptr::null_mut())
+                };
+                debug_assert_eq!(st, SKETCH_OK);
+            }
+        })
+    });
+}
+
+fn single_query_with_token(
+    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    img: &mut Img,
+    keys: &Keys,
+    make: MakeToken,
+    f: QueryOneWithToken,
+) {
+    let token = token_of(img, make);
+    let f = black_box(f);
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            let mut hits = 0usize;
+            for i in 0..N {
+                let k = keys.key(i);
+                let mut found = false;
+                // SAFETY: valid image, token, key and output for the call.
+                let st = unsafe { f(img.ptr(), img.len(), &token, k.as_ptr().cast(), k.len(), &mut found) };
                 debug_assert_eq!(st, SKETCH_OK);
                 hits += usize::from(found);
             }
@@ -206,21 +272,71 @@ fn calls(c: &mut Criterion) {
     let mut img = Img::new(bp.image_len().unwrap());
     bloom::init(img.bytes(), &bp, 0).unwrap();
     single_add(&mut g, "bloom_add_single_call", &mut img, &present, sketch_bloom_add);
+    let (token, add) = (sketch_bloom_token as MakeToken, sketch_bloom_add_with_token as AddOneWithToken);
+    single_add_with_token(&mut g, "bloom_add_single_call_with_token", &mut img, &present, token, add);
     packed_add(&mut g, "bloom_add_packed_batch", &mut img, &present, sketch_bloom_add_packed);
     single_query(&mut g, "bloom_contains_single_call", &mut img, &present, sketch_bloom_contains);
+    let query = sketch_bloom_contains_with_token as QueryOneWithToken;
+    single_query_with_token(
+        &mut g,
+        "bloom_contains_single_call_with_token",
+        &mut img,
+        &present,
+        token,
+        query,
+    );
+    g.bench_function("bloom_add_core_single", |b| {
+        b.iter(|| {
+            let mut f = bloom::wrap_mut(img.bytes()).unwrap();
+            core_loop(&present, |k| f.add(k))
+        })
+    });
+    g.bench_function("bloom_contains_core_single", |b| {
+        b.iter(|| {
+            let f = bloom::wrap(img.bytes()).unwrap();
+            core_loop(&present, |k| f.contains(k))
+        })
+    });
     packed_query(&mut g, "bloom_contains_packed_batch", &mut img, &present, sketch_bloom_contains_packed);
 
     let sp = sbbf::SbbfParams::for_items(N as u64, 0.01).unwrap();
     let mut img = Img::new(sp.image_len().unwrap());
     sbbf::init(img.bytes(), &sp, 0).unwrap();
     single_add(&mut g, "sbbf_add_single_call", &mut img, &present, sketch_sbbf_add);
+    let (token, add) = (sketch_sbbf_token as MakeToken, sketch_sbbf_add_with_token as AddOneWithToken);
+    single_add_with_token(&mut g, "sbbf_add_single_call_with_token", &mut img, &present, token, add);
     packed_add(&mut g, "sbbf_add_packed_batch", &mut img, &present, sketch_sbbf_add_packed);
     single_query(&mut g, "sbbf_contains_single_call", &mut img, &present, sketch_sbbf_contains);
+    let query = sketch_sbbf_contains_with_token as QueryOneWithToken;
+    single_query_with_token(&mut g, "sbbf_contains_single_call_with_token", &mut img, &present, token, query);
+    g.bench_function("sbbf_add_core_single", |b| {
+        b.iter(|| {
+            let mut f = sbbf::wrap_mut(img.bytes()).unwrap();
+            core_loop(&present, |k| f.add(k))
+        })
+    });
+    g.bench_function("sbbf_contains_core_single", |b| {
+        b.iter(|| {
+            let f = sbbf::wrap(img.bytes()).unwrap();
+            core_loop(&present, |k| f.contains(k))
+        })
+    });
     packed_query(&mut g, "sbbf_contains_packed_batch", &mut img, &present, sketch_sbbf_contains_packed);
 
     let mut img = Img::new(hll::image_len(14).unwrap());
     hll::init(img.bytes(), 14, 0).unwrap();
     single_add(&mut g, "hll_add_single_call", &mut img, &present, sketches_ffi::hll::sketch_hll_add);
+    let (token, add) = (
+        sketches_ffi::hll::sketch_hll_token as MakeToken,
+        sketches_ffi::hll::sketch_hll_add_with_token as AddOneWithToken,
+    );
+    single_add_with_token(&mut g, "hll_add_single_call_with_token", &mut img, &present, token, add);
+    g.bench_function("hll_add_core_single", |b| {
+        b.iter(|| {
+            let mut h = hll::wrap_mut(img.bytes()).unwrap();
+            core_loop(&present, |k| h.add(k))
+        })
+    });
     packed_add(&mut g, "hll_add_packed_batch", &mut img, &present, hll_add_packed);
     g.finish();
 }

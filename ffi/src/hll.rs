@@ -7,6 +7,7 @@
 
 use crate::boundary::{run, sketch_slice, Keys, Status};
 use crate::filter;
+use crate::image::{self as image, sketch_token};
 use crate::image::{export_with, import_with, merge_with};
 #[cfg(target_has_atomic = "64")]
 use crate::shared;
@@ -140,6 +141,97 @@ pub unsafe extern "C" fn sketch_hll_add_hash(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe { filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add_hash(hash))) })
+}
+
+/// Validates the live HyperLogLog image in `buf` and writes its token to `*out`
+/// (written only on success): pass it to the `sketch_hll_*_with_token`
+/// calls to skip the header validation on each (see `sketch_token`). Make
+/// it again after `sketch_hll_init` or `sketch_hll_import` into the
+/// buffer; a stale token still works, at the cost of the full validation.
+///
+/// Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_token(
+    buf: *const c_void,
+    len: usize,
+    out: *mut sketch_token,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { image::write_token(buf, len, out, hll::token) })
+}
+
+/// `sketch_hll_add` with the image's token (from `sketch_hll_token`): the same
+/// result, status and outputs, without validating the headers again when the
+/// token matches the image (see `sketch_token`).
+///
+/// Errors: those of `sketch_hll_add`; `SKETCH_NULL_POINTER` for a NULL token.
+///
+/// # Safety
+/// As for `sketch_hll_add`; `token`: a readable `sketch_token`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_add_with_token(
+    buf: *mut c_void,
+    len: usize,
+    token: *const sketch_token,
+    key: *const c_void,
+    key_len: usize,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        let key = filter::key(key, key_len)?;
+        filter::update(buf, len, changed, |b| Ok(hll::wrap_mut_with(b, &token)?.add(key)))
+    })
+}
+
+/// `sketch_hll_add_u64` with the image's token (from `sketch_hll_token`): the same
+/// result, status and outputs, without validating the headers again when the
+/// token matches the image (see `sketch_token`).
+///
+/// Errors: those of `sketch_hll_add_u64`; `SKETCH_NULL_POINTER` for a NULL token.
+///
+/// # Safety
+/// As for `sketch_hll_add_u64`; `token`: a readable `sketch_token`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_add_u64_with_token(
+    buf: *mut c_void,
+    len: usize,
+    token: *const sketch_token,
+    key: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        filter::update(buf, len, changed, |b| Ok(hll::wrap_mut_with(b, &token)?.add_u64(key)))
+    })
+}
+
+/// `sketch_hll_add_hash` with the image's token (from `sketch_hll_token`): the same
+/// result, status and outputs, without validating the headers again when the
+/// token matches the image (see `sketch_token`).
+///
+/// Errors: those of `sketch_hll_add_hash`; `SKETCH_NULL_POINTER` for a NULL token.
+///
+/// # Safety
+/// As for `sketch_hll_add_hash`; `token`: a readable `sketch_token`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_add_hash_with_token(
+    buf: *mut c_void,
+    len: usize,
+    token: *const sketch_token,
+    hash: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        filter::update(buf, len, changed, |b| Ok(hll::wrap_mut_with(b, &token)?.add_hash(hash)))
+    })
 }
 
 /// Adds `count` byte keys in one call. Every key pointer is checked before

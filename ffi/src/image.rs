@@ -19,6 +19,72 @@ pub const SKETCH_IMAGE_ALIGN: u32 = 64;
 /// otherwise); exported images need none. A Go `[]uint64` satisfies it.
 pub const SKETCH_IMAGE_MIN_ALIGN: u32 = 8;
 
+/// Words in a `sketch_token`.
+pub const SKETCH_TOKEN_WORDS: u32 = 8;
+
+/// What validating an image's headers established, kept by the caller so
+/// that single-key calls on the same image skip that validation (the
+/// `_with_token` functions). Fill it with `sketch_<family>_token` after
+/// init or import; keep it next to the image.
+///
+/// It holds the image's identity: the first four words of the common
+/// header (magic, versions, family, hash, header length, flags, seed, image
+/// length) and the family's parameter words. A `_with_token` call compares
+/// those words of the buffer with the token (a few loads). When they match
+/// and the buffer is aligned and long enough, the headers are not checked
+/// again: the same bytes already passed. When anything differs (another
+/// image, one re-initialized with other parameters, or a token never filled:
+/// an all-zero token matches nothing), the call validates in full and
+/// behaves exactly as the call without a token. A stale token costs time,
+/// never correctness. Counters and modes that updates change are not part
+/// of the identity: with a token they are trusted as the body is (damage
+/// there gives wrong answers, never undefined behavior).
+///
+/// Plain data without pointers: copy it freely, store it in Go or Java
+/// memory. A token is only read by the calls; its thread-safety is that of
+/// the image it belongs to.
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug, Default)]
+pub struct sketch_token {
+    /// The identity words (little-endian values of the header's words).
+    pub words: [u64; 8],
+}
+
+/// Reads the token a `_with_token` call was given.
+///
+/// # Safety
+/// Unless NULL, `token` must point to a readable `sketch_token` (any
+/// alignment).
+#[inline(always)]
+pub(crate) unsafe fn read_token(
+    token: *const sketch_token,
+) -> core::result::Result<sketches_core::image::Token, Fail> {
+    boundary::require(token)?;
+    // SAFETY: non-NULL (checked); readability is the caller's contract.
+    let words = unsafe { token.read_unaligned() }.words;
+    Ok(sketches_core::image::Token { words })
+}
+
+/// Validates the live image and writes its token (`*out` only on success).
+///
+/// # Safety
+/// `buf`/`len` and `out` as documented on the exported functions.
+#[inline]
+pub(crate) unsafe fn write_token(
+    buf: *const c_void,
+    len: usize,
+    out: *mut sketch_token,
+    token: impl FnOnce(&[u8]) -> Result<sketches_core::image::Token>,
+) -> Status {
+    boundary::require(out)?;
+    // SAFETY: caller contract.
+    let image = unsafe { boundary::bytes(buf, len)? };
+    let words = token(image)?.words;
+    // SAFETY: non-NULL (checked); writability is the caller's contract.
+    unsafe { boundary::write_out(out, sketch_token { words }) }
+}
+
 /// What the common header of an image says (see `sketch_image_inspect`).
 #[allow(non_camel_case_types)]
 #[repr(C)]

@@ -8,6 +8,7 @@
 
 use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
 use crate::filter;
+use crate::image::{self as image, sketch_token};
 use crate::image::{export_with, import_with, merge_with};
 #[cfg(target_has_atomic = "64")]
 use crate::shared;
@@ -353,6 +354,168 @@ pub unsafe extern "C" fn sketch_sbbf_contains_hash(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe { filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains_hash(hash))) })
+}
+
+/// Validates the live split-block image in `buf` and writes its token to `*out`
+/// (written only on success): pass it to the `sketch_sbbf_*_with_token`
+/// calls to skip the header validation on each (see `sketch_token`). Make
+/// it again after `sketch_sbbf_init` or `sketch_sbbf_import` into the
+/// buffer; a stale token still works, at the cost of the full validation.
+///
+/// Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image.
+///
+/// # Safety
+/// `buf`: `len` readable bytes; `out`: writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_token(
+    buf: *const c_void,
+    len: usize,
+    out: *mut sketch_token,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { image::write_token(buf, len, out, sbbf::token) })
+}
+
+/// `sketch_sbbf_add` with the image's token (from `sketch_sbbf_token`): the same
+/// result, status and outputs, without validating the headers again when the
+/// token matches the image (see `sketch_token`).
+///
+/// Errors: those of `sketch_sbbf_add`; `SKETCH_NULL_POINTER` for a NULL token.
+///
+/// # Safety
+/// As for `sketch_sbbf_add`; `token`: a readable `sketch_token`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_with_token(
+    buf: *mut c_void,
+    len: usize,
+    token: *const sketch_token,
+    key: *const c_void,
+    key_len: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        let key = filter::key(key, key_len)?;
+        filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut_with(b, &token)?.add(key)))
+    })
+}
+
+/// `sketch_sbbf_add_u64` with the image's token (from `sketch_sbbf_token`): the same
+/// result, status and outputs, without validating the headers again when the
+/// token matches the image (see `sketch_token`).
+///
+/// Errors: those of `sketch_sbbf_add_u64`; `SKETCH_NULL_POINTER` for a NULL token.
+///
+/// # Safety
+/// As for `sketch_sbbf_add_u64`; `token`: a readable `sketch_token`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_u64_with_token(
+    buf: *mut c_void,
+    len: usize,
+    token: *const sketch_token,
+    key: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut_with(b, &token)?.add_u64(key)))
+    })
+}
+
+/// `sketch_sbbf_add_hash` with the image's token (from `sketch_sbbf_token`): the same
+/// result, status and outputs, without validating the headers again when the
+/// token matches the image (see `sketch_token`).
+///
+/// Errors: those of `sketch_sbbf_add_hash`; `SKETCH_NULL_POINTER` for a NULL token.
+///
+/// # Safety
+/// As for `sketch_sbbf_add_hash`; `token`: a readable `sketch_token`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_add_hash_with_token(
+    buf: *mut c_void,
+    len: usize,
+    token: *const sketch_token,
+    hash: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut_with(b, &token)?.add_hash(hash)))
+    })
+}
+
+/// `sketch_sbbf_contains` with the image's token (from `sketch_sbbf_token`): the same
+/// result, status and outputs, without validating the headers again when the
+/// token matches the image (see `sketch_token`).
+///
+/// Errors: those of `sketch_sbbf_contains`; `SKETCH_NULL_POINTER` for a NULL token.
+///
+/// # Safety
+/// As for `sketch_sbbf_contains`; `token`: a readable `sketch_token`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_with_token(
+    buf: *const c_void,
+    len: usize,
+    token: *const sketch_token,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        let key = filter::key(key, key_len)?;
+        filter::query(buf, len, out, |b| Ok(sbbf::wrap_with(b, &token)?.contains(key)))
+    })
+}
+
+/// `sketch_sbbf_contains_u64` with the image's token (from `sketch_sbbf_token`): the same
+/// result, status and outputs, without validating the headers again when the
+/// token matches the image (see `sketch_token`).
+///
+/// Errors: those of `sketch_sbbf_contains_u64`; `SKETCH_NULL_POINTER` for a NULL token.
+///
+/// # Safety
+/// As for `sketch_sbbf_contains_u64`; `token`: a readable `sketch_token`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_u64_with_token(
+    buf: *const c_void,
+    len: usize,
+    token: *const sketch_token,
+    key: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        filter::query(buf, len, out, |b| Ok(sbbf::wrap_with(b, &token)?.contains_u64(key)))
+    })
+}
+
+/// `sketch_sbbf_contains_hash` with the image's token (from `sketch_sbbf_token`): the same
+/// result, status and outputs, without validating the headers again when the
+/// token matches the image (see `sketch_token`).
+///
+/// Errors: those of `sketch_sbbf_contains_hash`; `SKETCH_NULL_POINTER` for a NULL token.
+///
+/// # Safety
+/// As for `sketch_sbbf_contains_hash`; `token`: a readable `sketch_token`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_contains_hash_with_token(
+    buf: *const c_void,
+    len: usize,
+    token: *const sketch_token,
+    hash: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        filter::query(buf, len, out, |b| Ok(sbbf::wrap_with(b, &token)?.contains_hash(hash)))
+    })
 }
 
 /// Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)

@@ -1304,6 +1304,149 @@ static void test_parquet_interop(void) {
     free(dst);
 }
 
+/* Tokens: the _with_token calls answer and change the image exactly as the
+ * plain calls do, with the token of the image, a zero token and a stale one
+ * (another image's); NULL tokens and outputs are refused; the token of one
+ * family on another family's image gives that image's plain error. */
+static void test_tokens(void) {
+    struct sketch_bloom_params bp;
+    EXPECT(sketch_bloom_plan(20000, 0.01, &bp), SKETCH_OK);
+    uint64_t bloom_size = 0, sbbf_size = 0, hll_size = 0;
+    EXPECT(sketch_bloom_size(&bp, &bloom_size), SKETCH_OK);
+    struct sketch_sbbf_params sp;
+    EXPECT(sketch_sbbf_plan(20000, 0.01, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &sbbf_size), SKETCH_OK);
+    EXPECT(sketch_hll_size(12, &hll_size), SKETCH_OK);
+    size_t bl = (size_t)bloom_size, sl = (size_t)sbbf_size, hl = (size_t)hll_size;
+    unsigned char *bloom_a = alloc_image(bloom_size), *bloom_b = alloc_image(bloom_size);
+    unsigned char *sbbf_a = alloc_image(sbbf_size), *sbbf_b = alloc_image(sbbf_size);
+    unsigned char *hll_a = alloc_image(hll_size), *hll_b = alloc_image(hll_size);
+    EXPECT(sketch_bloom_init(bloom_a, bl, &bp, 4), SKETCH_OK);
+    EXPECT(sketch_sbbf_init(sbbf_a, sl, &sp, 4), SKETCH_OK);
+    EXPECT(sketch_hll_init(hll_a, hl, 12, 4), SKETCH_OK);
+    sketch_token bloom_token, sbbf_token, hll_token, stale, zero;
+    memset(&zero, 0, sizeof zero);
+    CHECK(sizeof(sketch_token) == 8 * SKETCH_TOKEN_WORDS);
+    EXPECT(sketch_bloom_token(bloom_a, bl, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_token(sbbf_a, sl, &bloom_token), SKETCH_WRONG_FAMILY);
+    EXPECT(sketch_bloom_token(bloom_a + 1, bl, &bloom_token), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_token(bloom_a, bl, &bloom_token), SKETCH_OK);
+    EXPECT(sketch_sbbf_token(sbbf_a, sl, &sbbf_token), SKETCH_OK);
+    EXPECT(sketch_hll_token(hll_a, hl, &hll_token), SKETCH_OK);
+    EXPECT(sketch_hll_token(hll_a, hl - 8, &stale), SKETCH_BUFFER_TOO_SMALL);
+    stale = sbbf_token; /* another family's: never matches a Bloom or HLL image */
+    const sketch_token *bloom_tokens[3] = {&bloom_token, &zero, &stale};
+    for (int t = 0; t < 3; t++) {
+        memcpy(bloom_b, bloom_a, bl);
+        for (uint64_t i = 0; i < 3000; i++) {
+            char key[24];
+            int n = snprintf(key, sizeof key, "key-%llu", (unsigned long long)i);
+            bool new_plain = false, new_token = false;
+            EXPECT(sketch_bloom_add(bloom_a, bl, key, (size_t)n, &new_plain), SKETCH_OK);
+            EXPECT(sketch_bloom_add_with_token(bloom_b, bl, bloom_tokens[t], key, (size_t)n, &new_token), SKETCH_OK);
+            CHECK(new_plain == new_token);
+            EXPECT(sketch_bloom_add_u64_with_token(bloom_b, bl, bloom_tokens[t], i, NULL), SKETCH_OK);
+            EXPECT(sketch_bloom_add_u64(bloom_a, bl, i, NULL), SKETCH_OK);
+            uint64_t h = sketch_hash(key, (size_t)n, 4) ^ 1;
+            EXPECT(sketch_bloom_add_hash_with_token(bloom_b, bl, bloom_tokens[t], h, NULL), SKETCH_OK);
+            EXPECT(sketch_bloom_add_hash(bloom_a, bl, h, NULL), SKETCH_OK);
+        }
+        CHECK(memcmp(bloom_a, bloom_b, bl) == 0);
+        memcpy(bloom_a, bloom_b, bl);
+        EXPECT(sketch_bloom_init(bloom_a, bl, &bp, 4), SKETCH_OK);
+        int agree = 1;
+        for (uint64_t i = 0; i < 6000; i++) {
+            bool plain = false, with = false;
+            char key[24];
+            int n = snprintf(key, sizeof key, "key-%llu", (unsigned long long)i);
+            agree &= sketch_bloom_contains(bloom_b, bl, key, (size_t)n, &plain) == SKETCH_OK;
+            agree &= sketch_bloom_contains_with_token(bloom_b, bl, bloom_tokens[t], key, (size_t)n, &with) == SKETCH_OK;
+            agree &= plain == with;
+            agree &= sketch_bloom_contains_u64(bloom_b, bl, i, &plain) == SKETCH_OK;
+            agree &= sketch_bloom_contains_u64_with_token(bloom_b, bl, bloom_tokens[t], i, &with) == SKETCH_OK;
+            agree &= plain == with && (i >= 3000 || with);
+            agree &= sketch_bloom_contains_hash(bloom_b, bl, i, &plain) == SKETCH_OK;
+            agree &= sketch_bloom_contains_hash_with_token(bloom_b, bl, bloom_tokens[t], i, &with) == SKETCH_OK;
+            agree &= plain == with;
+        }
+        CHECK(agree);
+    }
+    bool b = false;
+    EXPECT(sketch_bloom_add_with_token(bloom_b, bl, NULL, "k", 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_contains_with_token(bloom_b, bl, &bloom_token, "k", 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_contains_with_token(bloom_b, bl, &bloom_token, NULL, 1, &b), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_contains_with_token(bloom_b + 1, bl, &bloom_token, "k", 1, &b), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_contains_with_token(bloom_b, bl - 64, &bloom_token, "k", 1, &b), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_contains_with_token(sbbf_a, sl, &bloom_token, "k", 1, &b), SKETCH_WRONG_FAMILY);
+    /* A damaged identity word (0 hash functions) misses the token: the full
+     * validation reports it, as the plain call does. */
+    memset(bloom_b + 56, 0, 4);
+    EXPECT(sketch_bloom_add_with_token(bloom_b, bl, &bloom_token, "k", 1, NULL), SKETCH_CORRUPT_HEADER);
+    EXPECT(sketch_bloom_contains_with_token(bloom_b, bl, &bloom_token, "k", 1, &b), SKETCH_CORRUPT_HEADER);
+
+    const sketch_token *sbbf_tokens[3] = {&sbbf_token, &zero, &bloom_token};
+    for (int t = 0; t < 3; t++) {
+        EXPECT(sketch_sbbf_init(sbbf_a, sl, &sp, 4), SKETCH_OK);
+        memcpy(sbbf_b, sbbf_a, sl);
+        int agree = 1;
+        for (uint64_t i = 0; i < 3000; i++) {
+            bool new_plain = false, new_token = false;
+            agree &= sketch_sbbf_add(sbbf_a, sl, &i, sizeof i, &new_plain) == SKETCH_OK;
+            agree &= sketch_sbbf_add_with_token(sbbf_b, sl, sbbf_tokens[t], &i, sizeof i, &new_token) == SKETCH_OK;
+            agree &= new_plain == new_token;
+            agree &= sketch_sbbf_add_u64(sbbf_a, sl, i, NULL) == SKETCH_OK;
+            agree &= sketch_sbbf_add_u64_with_token(sbbf_b, sl, sbbf_tokens[t], i, NULL) == SKETCH_OK;
+            agree &= sketch_sbbf_add_hash(sbbf_a, sl, i * 0x9E3779B97F4A7C15ULL, NULL) == SKETCH_OK;
+            agree &= sketch_sbbf_add_hash_with_token(sbbf_b, sl, sbbf_tokens[t], i * 0x9E3779B97F4A7C15ULL, NULL) == SKETCH_OK;
+        }
+        CHECK(agree);
+        CHECK(memcmp(sbbf_a, sbbf_b, sl) == 0);
+        for (uint64_t i = 0; i < 6000; i++) {
+            bool plain = false, with = false;
+            agree &= sketch_sbbf_contains(sbbf_b, sl, &i, sizeof i, &plain) == SKETCH_OK;
+            agree &= sketch_sbbf_contains_with_token(sbbf_b, sl, sbbf_tokens[t], &i, sizeof i, &with) == SKETCH_OK;
+            agree &= plain == with && (i >= 3000 || with);
+            agree &= sketch_sbbf_contains_u64(sbbf_b, sl, i, &plain) == SKETCH_OK;
+            agree &= sketch_sbbf_contains_u64_with_token(sbbf_b, sl, sbbf_tokens[t], i, &with) == SKETCH_OK;
+            agree &= plain == with;
+            agree &= sketch_sbbf_contains_hash(sbbf_b, sl, i, &plain) == SKETCH_OK;
+            agree &= sketch_sbbf_contains_hash_with_token(sbbf_b, sl, sbbf_tokens[t], i, &with) == SKETCH_OK;
+            agree &= plain == with;
+        }
+        CHECK(agree);
+    }
+    EXPECT(sketch_sbbf_add_u64_with_token(sbbf_b, sl, NULL, 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_sbbf_contains_u64_with_token(bloom_a, bl, &sbbf_token, 1, &b), SKETCH_WRONG_FAMILY);
+
+    const sketch_token *hll_tokens[3] = {&hll_token, &zero, &sbbf_token};
+    for (int t = 0; t < 3; t++) {
+        EXPECT(sketch_hll_init(hll_a, hl, 12, 4), SKETCH_OK);
+        memcpy(hll_b, hll_a, hl);
+        int agree = 1;
+        /* Through small mode into dense mode: the token holds across the switch. */
+        for (uint64_t i = 0; i < 20000; i++) {
+            bool changed_plain = false, changed_token = false;
+            agree &= sketch_hll_add(hll_a, hl, &i, sizeof i, &changed_plain) == SKETCH_OK;
+            agree &= sketch_hll_add_with_token(hll_b, hl, hll_tokens[t], &i, sizeof i, &changed_token) == SKETCH_OK;
+            agree &= changed_plain == changed_token;
+            agree &= sketch_hll_add_u64(hll_a, hl, i, NULL) == SKETCH_OK;
+            agree &= sketch_hll_add_u64_with_token(hll_b, hl, hll_tokens[t], i, NULL) == SKETCH_OK;
+            agree &= sketch_hll_add_hash(hll_a, hl, i * 0x9E3779B97F4A7C15ULL, NULL) == SKETCH_OK;
+            agree &= sketch_hll_add_hash_with_token(hll_b, hl, hll_tokens[t], i * 0x9E3779B97F4A7C15ULL, NULL) == SKETCH_OK;
+        }
+        CHECK(agree);
+        CHECK(memcmp(hll_a, hll_b, hl) == 0);
+    }
+    EXPECT(sketch_hll_add_with_token(hll_b, hl, NULL, "k", 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_hll_add_with_token(bloom_a, bl, &hll_token, "k", 1, NULL), SKETCH_WRONG_FAMILY);
+    free(bloom_a);
+    free(bloom_b);
+    free(sbbf_a);
+    free(sbbf_b);
+    free(hll_a);
+    free(hll_b);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -1320,6 +1463,7 @@ int main(void) {
     test_corruption();
     test_misuse_gaps();
     test_parquet_interop();
+    test_tokens();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

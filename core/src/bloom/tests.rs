@@ -441,3 +441,37 @@ fn forged_set_bit_count_does_not_brick_the_filter() {
     let view = wrap(buf.as_ref()).unwrap();
     assert_eq!(view.stats().set_bits, params.bits);
 }
+
+fn token_ops() -> crate::test_util::TokenOps {
+    crate::test_util::TokenOps {
+        token,
+        add: |buf, t, k| {
+            match t {
+                Some(t) => wrap_mut_with(buf, t)?.add_u64(k),
+                None => wrap_mut(buf)?.add_u64(k),
+            };
+            Ok(())
+        },
+        query: |buf, t, k| {
+            let f = match t {
+                Some(t) => wrap_with(buf, t)?,
+                None => wrap(buf)?,
+            };
+            Ok(u64::from(f.contains_u64(k)))
+        },
+    }
+}
+
+#[test]
+fn tokens_skip_only_checks_already_passed() {
+    let image = new_filter(&BloomParams::for_items(3000, 0.01).unwrap(), 5);
+    let other = new_filter(&BloomParams::for_items(3000, 0.02).unwrap(), 5);
+    let mut foreign = AlignedBuf::new(crate::hll::image_len(8).unwrap() as usize);
+    crate::hll::init(foreign.as_mut(), 8, 5).unwrap();
+    crate::test_util::check_tokens::<BloomImage>(
+        image.as_ref(),
+        other.as_ref(),
+        foreign.as_ref(),
+        &token_ops(),
+    );
+}

@@ -633,3 +633,39 @@ fn a_stuck_straddle_lock_fails_instead_of_hanging() {
     assert_eq!(shared.add_hash(inside), Ok(true));
     assert_eq!(shared.add_hashes(&[inside, straddling]), Err(Error::CorruptHeader));
 }
+
+fn token_ops() -> crate::test_util::TokenOps {
+    crate::test_util::TokenOps {
+        token,
+        add: |buf, t, k| {
+            match t {
+                Some(t) => wrap_mut_with(buf, t)?.add_u64(k),
+                None => wrap_mut(buf)?.add_u64(k),
+            };
+            Ok(())
+        },
+        query: |buf, t, k| {
+            let h = match t {
+                Some(t) => wrap_with(buf, t)?,
+                None => wrap(buf)?,
+            };
+            Ok(h.estimate().to_bits() ^ k)
+        },
+    }
+}
+
+#[test]
+fn tokens_skip_only_checks_already_passed() {
+    // Small mode at first, dense after the switch: the token holds through both.
+    let image = fresh(10, 5);
+    let other = fresh(11, 5);
+    let bloom = crate::bloom::BloomParams::for_items(100, 0.01).unwrap();
+    let mut foreign = AlignedBuf::new(bloom.image_len().unwrap() as usize);
+    crate::bloom::init(foreign.as_mut(), &bloom, 5).unwrap();
+    crate::test_util::check_tokens::<HllImage>(
+        image.as_ref(),
+        other.as_ref(),
+        foreign.as_ref(),
+        &token_ops(),
+    );
+}

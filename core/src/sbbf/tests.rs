@@ -421,3 +421,43 @@ fn concurrent_adds_equal_the_sequential_image() {
         assert!((0..8).all(|t| keys(t).all(|k| shared.contains(&k.to_le_bytes()) && c.contains_u64(k))));
     }
 }
+
+fn token_ops() -> crate::test_util::TokenOps {
+    crate::test_util::TokenOps {
+        token,
+        add: |buf, t, k| {
+            match t {
+                Some(t) => wrap_mut_with(buf, t)?.add_u64(k),
+                None => wrap_mut(buf)?.add_u64(k),
+            };
+            Ok(())
+        },
+        query: |buf, t, k| {
+            let f = match t {
+                Some(t) => wrap_with(buf, t)?,
+                None => wrap(buf)?,
+            };
+            Ok(u64::from(f.contains_u64(k)))
+        },
+    }
+}
+
+#[test]
+fn tokens_skip_only_checks_already_passed() {
+    let token_ops = token_ops();
+    let image = new_filter(&SbbfParams::for_items(3000, 0.01).unwrap(), 5);
+    let other = new_filter(&SbbfParams::for_items(3000, 0.001).unwrap(), 5);
+    let bloom = crate::bloom::BloomParams::for_items(100, 0.01).unwrap();
+    let mut foreign = AlignedBuf::new(bloom.image_len().unwrap() as usize);
+    crate::bloom::init(foreign.as_mut(), &bloom, 5).unwrap();
+    crate::test_util::check_tokens::<SbbfImage>(image.as_ref(), other.as_ref(), foreign.as_ref(), &token_ops);
+    let parquet = SbbfParams::for_parquet(3000, 0.01).unwrap();
+    let mut parquet_image = AlignedBuf::new(parquet.image_len().unwrap() as usize);
+    init(parquet_image.as_mut(), &parquet, 0).unwrap();
+    crate::test_util::check_tokens::<SbbfImage>(
+        parquet_image.as_ref(),
+        image.as_ref(),
+        foreign.as_ref(),
+        &token_ops,
+    );
+}
