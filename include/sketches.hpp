@@ -45,6 +45,13 @@
  * larger ones allocate one array per call, never one per key. The hash rule
  * is the one of every binding: XXH3-64 with the image's seed.
  *
+ * Tokens. Bloom, split-block and HyperLogLog objects keep their image's
+ * sketch_token (taken at create, from_bytes, init and view construction;
+ * views made from an object copy it), and their single-key add / contains
+ * call the _with_token C forms, which skip the header validation while the
+ * token matches the image. Memory re-initialized behind a view's back only
+ * makes those calls validate in full; refresh_token() takes the token again.
+ *
  * Errors. Every operation exists in two forms:
  *  - try_xxx(...) noexcept returns sketches::status (an enum class over the
  *    C status numbers) or result<T> {status, value}: the C call's status,
@@ -366,6 +373,11 @@ struct adopt_t {
     explicit adopt_t() = default;
 };
 inline constexpr adopt_t adopt{};
+/// Tag: a view made with the token of the image it views.
+struct with_token_t {
+    explicit with_token_t() = default;
+};
+inline constexpr with_token_t with_token{};
 
 /// One buffer aligned to image_align, owned (RAII, movable, not copyable).
 class owned_storage {
@@ -604,6 +616,9 @@ template <class Owned, class Init>
 struct image_hooks {
     /// False for a family without a clear/reset call (the static binary fuse filter).
     static constexpr bool has_clear = true;
+    /// True for the families with tokens (Bloom, split-block, HyperLogLog):
+    /// their single-key calls pass the object's token (see sketch_token).
+    static constexpr bool has_token = false;
     /// Bytes export writes at most (the image length for every family but HLL).
     static result<std::size_t> export_size(const void *, std::size_t len) noexcept { return {sketches::status::ok, len}; }
 };
@@ -630,21 +645,35 @@ class sketch_base {
     /// (NULL with length 0 is an empty buffer to the C ABI).
     sketch_base() noexcept = default;
     /// Adopts an allocated buffer (used by the factories).
-    sketch_base(adopt_t, owned_storage &&buf) noexcept : storage_(std::move(buf)) {}
+    sketch_base(adopt_t, owned_storage &&buf) noexcept : storage_(std::move(buf)) { static_cast<void>(refresh_token()); }
     /// A view over `size` bytes of caller memory holding (or about to hold) an
-    /// image. Nothing is checked here: every call checks the header. Like a
+    /// image. Nothing is checked here: every call checks the header (for the
+    /// families with tokens, the view takes the image's token when the
+    /// memory already holds a valid image; see token()). Like a
     /// std::string_view, a view must not outlive the memory it views.
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
-    constexpr sketch_base(void *data, std::size_t size) noexcept : storage_(data, size) {}
+    sketch_base(void *data, std::size_t size) noexcept : storage_(data, size) {
+        static_cast<void>(refresh_token());
+    }
     template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
-    constexpr sketch_base(const void *data, std::size_t size) noexcept : storage_(data, size) {}
+    sketch_base(const void *data, std::size_t size) noexcept : storage_(data, size) {
+        static_cast<void>(refresh_token());
+    }
     /// A read-only view of any sketch of the family.
     template <class S2, class S = Storage,
               std::enable_if_t<!S::is_owning && !S::is_mutable && !std::is_same_v<S2, S>, int> = 0>
-    constexpr sketch_base(const Family<S2> &other) noexcept : storage_(other.data(), other.size()) {}
+    sketch_base(const Family<S2> &other) noexcept : storage_(other.data(), other.size()), token_(other.token()) {}
     /// A mutable view of an owning sketch.
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
-    sketch_base(owned_type &other) noexcept : storage_(other.data(), other.size()) {}
+    sketch_base(owned_type &other) noexcept : storage_(other.data(), other.size()), token_(other.token()) {}
+    /// A view over memory whose token the caller already holds (view(),
+    /// const_view()): nothing is validated.
+    template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
+    sketch_base(with_token_t, void *data, std::size_t size, const sketch_token &token) noexcept
+        : storage_(data, size), token_(token) {}
+    template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
+    sketch_base(with_token_t, const void *data, std::size_t size, const sketch_token &token) noexcept
+        : storage_(data, size), token_(token) {}
 
     /// The live image bytes (not sealed: use to_bytes to ship them).
     [[nodiscard]] const void *data() const noexcept { return storage_.data(); }
@@ -655,11 +684,35 @@ class sketch_base {
     /// Length of the buffer in bytes (the image length for owning objects).
     [[nodiscard]] std::size_t size() const noexcept { return storage_.size(); }
     [[nodiscard]] byte_view bytes() const noexcept { return byte_view(storage_.data(), storage_.size()); }
+    /// The image's token (sketch_token), taken when the object got its
+    /// image: the single-key add/contains of the families with tokens pass
+    /// it so the C call skips the header validation. All zero for families
+    /// without tokens, for a view made over memory that did not hold a valid
+    /// image yet, and after refresh_token() failed. A token that no longer
+    /// matches (the memory was re-initialized or imported into behind the
+    /// object's back) only makes those calls validate in full, as without it.
+    [[nodiscard]] const sketch_token &token() const noexcept { return token_; }
+    /// Takes the token again from the image in the buffer (after writing a
+    /// different image into a view's memory with a C call). Returns the
+    /// status of sketch_<family>_token (status::ok for families without
+    /// tokens); on failure the token is all zero.
+    sketches::status refresh_token() noexcept {
+        token_ = sketch_token{};
+        if constexpr (Api::has_token) {
+            if (size() == 0) return sketches::status::buffer_too_small;
+            sketch_token t{};
+            sketches::status s = st(Api::token(data(), size(), &t));
+            if (s == sketches::status::ok) token_ = t;
+            return s;
+        } else {
+            return sketches::status::ok;
+        }
+    }
 
-    [[nodiscard]] const_view_type const_view() const noexcept { return const_view_type(data(), size()); }
+    [[nodiscard]] const_view_type const_view() const noexcept { return const_view_type(with_token, data(), size(), token_); }
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     [[nodiscard]] view_type view() noexcept {
-        return view_type(storage_.data(), storage_.size());
+        return view_type(with_token, storage_.data(), storage_.size(), token_);
     }
 
     /// All statistics (see the C struct).
@@ -772,6 +825,7 @@ class sketch_base {
 
   private:
     Storage storage_;
+    sketch_token token_{};
 };
 
 /// `init` on caller memory, returning a view of it.
@@ -859,6 +913,31 @@ template <class Keys, detail::if_keys<Keys> = 0>
         bool out = false;                                                                                      \
         return this->make(PREFIX##_contains_hash(this->data(), this->size(), hash, &out), out);               \
     }                                                                                                          \
+    SKETCHES_DETAIL_CONTAINS_BATCH_OPS(PREFIX)
+
+/* The single-key contains of the families with tokens: the object's token
+   lets the C call skip the header validation. */
+#define SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(PREFIX)                                                             \
+    result<bool> try_contains(byte_view key) const noexcept {                                                 \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_contains_with_token(this->data(), this->size(), &this->token(), key.data(), \
+                                                       key.size(), &out),                                      \
+                          out);                                                                                \
+    }                                                                                                          \
+    result<bool> try_contains(std::uint64_t key) const noexcept {                                             \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_contains_u64_with_token(this->data(), this->size(), &this->token(), key, &out), \
+                          out);                                                                                \
+    }                                                                                                          \
+    result<bool> try_contains_hash(std::uint64_t hash) const noexcept {                                       \
+        bool out = false;                                                                                      \
+        return this->make(                                                                                     \
+            PREFIX##_contains_hash_with_token(this->data(), this->size(), &this->token(), hash, &out), out);   \
+    }                                                                                                          \
+    SKETCHES_DETAIL_CONTAINS_BATCH_OPS(PREFIX)
+
+/* The batch contains operations. */
+#define SKETCHES_DETAIL_CONTAINS_BATCH_OPS(PREFIX)                                                             \
     template <class Keys, detail::if_keys<Keys> = 0>                                                          \
     status try_contains_batch(const Keys &keys, array_view<bool> results) const noexcept {                    \
         std::size_t n = detail::key_count(keys);                                                               \
@@ -1015,6 +1094,24 @@ template <class Keys, detail::if_keys<Keys> = 0>
         return this->make(PREFIX##_add_hash(this->mdata(), this->size(), hash, &out), out);                   \
     }
 
+/* Single adds reporting a bool, for the families with tokens. */
+#define SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(PREFIX)                                                             \
+    result<bool> try_add(byte_view key) noexcept {                                                            \
+        bool out = false;                                                                                      \
+        return this->make(                                                                                     \
+            PREFIX##_add_with_token(this->mdata(), this->size(), &this->token(), key.data(), key.size(), &out), \
+            out);                                                                                              \
+    }                                                                                                          \
+    result<bool> try_add(std::uint64_t key) noexcept {                                                        \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_add_u64_with_token(this->mdata(), this->size(), &this->token(), key, &out), out); \
+    }                                                                                                          \
+    result<bool> try_add_hash(std::uint64_t hash) noexcept {                                                  \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_add_hash_with_token(this->mdata(), this->size(), &this->token(), hash, &out), \
+                          out);                                                                                \
+    }
+
 #define SKETCHES_DETAIL_ADD_BOOL_THROWING                                                                      \
     bool add(byte_view key) { return detail::value(try_add(key)); }                                           \
     bool add(std::uint64_t key) { return detail::value(try_add(key)); }                                       \
@@ -1086,8 +1183,16 @@ namespace detail {
         static constexpr auto verify = &PREFIX##_verify;                                                       \
         static constexpr auto import_size = &PREFIX##_import_size;                                             \
     };
-SKETCHES_DETAIL_API(bloom_api, sketch_bloom, sketch_bloom_stats, clear)
-SKETCHES_DETAIL_API(sbbf_api, sketch_sbbf, sketch_sbbf_stats, clear)
+SKETCHES_DETAIL_API(bloom_api_base, sketch_bloom, sketch_bloom_stats, clear)
+SKETCHES_DETAIL_API(sbbf_api_base, sketch_sbbf, sketch_sbbf_stats, clear)
+struct bloom_api : bloom_api_base {
+    static constexpr bool has_token = true;
+    static constexpr auto token = &sketch_bloom_token;
+};
+struct sbbf_api : sbbf_api_base {
+    static constexpr bool has_token = true;
+    static constexpr auto token = &sketch_sbbf_token;
+};
 SKETCHES_DETAIL_API(counting_api, sketch_counting, sketch_counting_stats, clear)
 SKETCHES_DETAIL_API(cuckoo_api, sketch_cuckoo, sketch_cuckoo_stats, clear)
 SKETCHES_DETAIL_API(ull_api, sketch_ull, sketch_ull_stats, reset)
@@ -1125,6 +1230,8 @@ struct hll_api {
         return r;
     }
     static constexpr auto import_size = &sketch_hll_import_size;
+    static constexpr bool has_token = true;
+    static constexpr auto token = &sketch_hll_token;
 };
 } // namespace detail
 
@@ -1185,8 +1292,8 @@ class basic_bloom : public detail::sketch_base<basic_bloom, detail::bloom_api, S
         return detail::init_view<view_type>(buf, len, [&] { return sketch_bloom_init(buf, len, &params, seed); });
     }
 
-    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_bloom)
-    SKETCHES_DETAIL_CONTAINS_OPS(sketch_bloom)
+    SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(sketch_bloom)
+    SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(sketch_bloom)
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_bloom, add, add, false)
     SKETCHES_DETAIL_CAPACITY_OPS(sketch_bloom)
     /// Union (dst |= src): equal bits, probes and seed.
@@ -1290,8 +1397,8 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
         return r;
     }
 
-    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_sbbf)
-    SKETCHES_DETAIL_CONTAINS_OPS(sketch_sbbf)
+    SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(sketch_sbbf)
+    SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(sketch_sbbf)
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_sbbf, add, add, false)
     SKETCHES_DETAIL_CAPACITY_OPS(sketch_sbbf)
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_sbbf_union)
@@ -1655,7 +1762,7 @@ class basic_hll : public detail::sketch_base<basic_hll, detail::hll_api, Storage
     }
 
     /// Adds a key; the value is true when the sketch changed.
-    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_hll)
+    SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(sketch_hll)
     SKETCHES_DETAIL_BATCH_PLAIN_OPS(sketch_hll)
     /// Distinct-count estimate (exact in small mode). O(1).
     result<double> try_estimate() const noexcept {
@@ -2504,6 +2611,9 @@ using ell_view = basic_ell<detail::ref_storage<true>>;
 using ell_const_view = basic_ell<detail::ref_storage<false>>;
 
 #undef SKETCHES_DETAIL_CONTAINS_OPS
+#undef SKETCHES_DETAIL_CONTAINS_TOKEN_OPS
+#undef SKETCHES_DETAIL_CONTAINS_BATCH_OPS
+#undef SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS
 #undef SKETCHES_DETAIL_CONTAINS_THROWING
 #undef SKETCHES_DETAIL_BATCH_BOOL_OPS
 #undef SKETCHES_DETAIL_BATCH_BOOL_THROWING

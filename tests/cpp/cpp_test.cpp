@@ -1256,6 +1256,84 @@ void test_ell() {
 }
 } // namespace
 
+/* Tokens (Bloom, split-block, HLL): an object holds its image's token from
+   creation, import and view construction; views made from an object copy
+   it; single adds and queries through it equal the batch forms; a stale
+   token (the viewed memory re-initialized with other parameters behind the
+   view's back) or a zero one (a view made before init) still gives the
+   plain calls' answers; refresh_token takes it again. */
+template <class Filter, class Make, class CToken>
+void check_filter_tokens(Make make, CToken c_token) {
+    Filter f = make(0);
+    sketch_token t{};
+    CHECK(c_token(f.data(), f.size(), &t) == SKETCH_OK);
+    CHECK(std::memcmp(&t, &f.token(), sizeof t) == 0);
+    CHECK(std::memcmp(&f.view().token(), &t, sizeof t) == 0);
+    CHECK(std::memcmp(&f.const_view().token(), &t, sizeof t) == 0);
+    Filter g = make(0);
+    std::vector<std::string> keys = make_keys("tok-", 3000);
+    std::vector<u64> ints;
+    for (u64 i = 0; i < 3000; i++) ints.push_back(i * 7919);
+    for (const auto &k : keys) static_cast<void>(f.add(k));
+    for (u64 i : ints) static_cast<void>(f.add(i));
+    g.add_batch(keys);
+    g.add_batch(ints);
+    CHECK(same_image(f, g));
+    Filter back = Filter::from_bytes(f.to_bytes());
+    CHECK(std::memcmp(&back.token(), &t, sizeof t) == 0);
+    CHECK(back.to_bytes() == f.to_bytes());
+
+    // Stale and zero tokens: memory re-initialized behind a view's back.
+    Filter small = make(1);
+    aligned_buffer mem(f.size());
+    std::memcpy(mem.ptr, f.data(), f.size());
+    typename Filter::view_type v(mem.ptr, mem.size);
+    CHECK(std::memcmp(&v.token(), &t, sizeof t) == 0);
+    std::memset(mem.ptr, 0, mem.size);
+    std::memcpy(mem.ptr, small.data(), small.size());
+    for (int i = 0; i < 500; i++) {
+        static_cast<void>(v.add(keys[static_cast<std::size_t>(i)]));
+        static_cast<void>(small.add(keys[static_cast<std::size_t>(i)]));
+    }
+    CHECK(std::memcmp(mem.ptr, small.data(), small.size()) == 0);
+    CHECK(v.refresh_token() == status::ok);
+    CHECK(std::memcmp(&v.token(), &small.token(), sizeof t) == 0);
+    aligned_buffer blank(f.size());
+    typename Filter::view_type z(blank.ptr, blank.size);
+    const sketch_token zero{};
+    CHECK(std::memcmp(&z.token(), &zero, sizeof zero) == 0);
+    std::memcpy(blank.ptr, g.data(), g.size());
+    static_cast<void>(z.add("after"));
+    static_cast<void>(g.add("after"));
+    CHECK(std::memcmp(blank.ptr, g.data(), g.size()) == 0);
+    aligned_buffer other(64);
+    typename Filter::view_type wrong(other.ptr, other.size);
+    CHECK(wrong.refresh_token() != status::ok);
+}
+
+void test_tokens() {
+    check_filter_tokens<sketches::bloom_filter>(
+        [](int variant) { return sketches::bloom_filter::create(4000, variant ? 0.05 : 0.01, 3); }, sketch_bloom_token);
+    check_filter_tokens<sketches::sbbf_filter>(
+        [](int variant) { return sketches::sbbf_filter::create(4000, variant ? 0.05 : 0.01, 3); }, sketch_sbbf_token);
+    check_filter_tokens<sketches::hll_sketch>(
+        [](int variant) { return sketches::hll_sketch::create(variant ? 10 : 12, 3); }, sketch_hll_token);
+    // The with-token contains answers as the plain C call does.
+    auto f = sketches::sbbf_filter::create(4000, 0.01, 3);
+    for (u64 i = 0; i < 3000; i++) static_cast<void>(f.add(i));
+    bool agree = true;
+    for (u64 i = 0; i < 6000; i++) {
+        bool plain = false;
+        agree = agree && sketch_sbbf_contains_u64(f.data(), f.size(), i, &plain) == SKETCH_OK;
+        agree = agree && plain == f.contains(i) && (i >= 3000 || plain);
+    }
+    CHECK(agree);
+    // A family without tokens keeps a zero one.
+    auto c = sketches::counting_filter::create(1000, 0.01);
+    const sketch_token zero{};
+    CHECK(std::memcmp(&c.token(), &zero, sizeof zero) == 0 && c.refresh_token() == status::ok);
+}
+
 int main() {
     struct {
         const char *name;
@@ -1264,7 +1342,7 @@ int main() {
                        {"sbbf", test_sbbf},         {"counting", test_counting}, {"cuckoo", test_cuckoo},
                        {"hll", test_hll},           {"ull", test_ull},     {"countmin", test_countmin},
                        {"topk", test_topk},         {"minhash", test_minhash}, {"fuse", test_fuse},
-                       {"ell", test_ell}};
+                       {"ell", test_ell},           {"tokens", test_tokens}};
     for (const auto &t : tests) {
         try {
             t.run();
