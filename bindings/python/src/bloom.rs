@@ -5,6 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sketches_core::bloom::{self, BloomParams};
+use sketches_core::image::Token;
 use sketches_core::Error;
 
 /// A classic Bloom filter: "certainly not present" or "maybe present".
@@ -23,6 +24,10 @@ use sketches_core::Error;
 #[pyclass(module = "sketches", name = "BloomFilter")]
 pub struct BloomFilter {
     image: Image,
+    /// The image's token (see `sketches_core::image::Token`), taken when the
+    /// object got its image: single-key calls skip the header validation
+    /// while it matches (a stale one only costs the full validation).
+    token: Token,
 }
 
 impl Family for BloomFilter {
@@ -48,11 +53,20 @@ impl Family for BloomFilter {
         &mut self.image
     }
     fn from_image(image: Image) -> Self {
-        BloomFilter { image }
+        BloomFilter::adopt(image)
     }
 }
 
 crate::shared_methods!(BloomFilter);
+
+impl BloomFilter {
+    /// Wraps a live image and takes its token (zero when the image does not
+    /// validate: calls then validate in full and report the error).
+    fn adopt(image: Image) -> Self {
+        let token = bloom::token(image.bytes()).unwrap_or_default();
+        BloomFilter { image, token }
+    }
+}
 
 /// Plans Bloom parameters from items/fpr or bits/hashes.
 pub(crate) fn plan(
@@ -94,7 +108,7 @@ impl BloomFilter {
         let len = params.image_len().raise(py)?;
         let mut image = Image::zeroed(len as usize)?;
         bloom::init(image.bytes_mut()?, &params, seed).raise(py)?;
-        Ok(BloomFilter { image })
+        Ok(BloomFilter::adopt(image))
     }
 
     /// Exact image size in bytes for ``items`` at ``fpr`` (what the filter
@@ -107,13 +121,13 @@ impl BloomFilter {
 
     /// Adds a key; returns True when it was new (some probed bit was unset).
     fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let mut f = bloom::wrap_mut(self.image.bytes_mut()?).raise(py)?;
+        let mut f = bloom::wrap_mut_with(self.image.bytes_mut()?, &self.token).raise(py)?;
         with_key(key, |k| f.add(k))
     }
 
     /// True when the key may have been added; False when it certainly was not.
     fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let f = bloom::wrap(self.image.bytes()).raise(py)?;
+        let f = bloom::wrap_with(self.image.bytes(), &self.token).raise(py)?;
         with_key(key, |k| f.contains(k))
     }
 

@@ -4,6 +4,7 @@ use crate::boundary::{self, with_key, Batch, Family, Image, ListMode, Raise};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sketches_core::hll::{self, HllMode};
+use sketches_core::image::Token;
 use sketches_core::Error;
 
 /// HyperLogLog distinct counter, precision 4..18 (``2**p`` 6-bit registers).
@@ -18,6 +19,10 @@ use sketches_core::Error;
 #[pyclass(module = "sketches", name = "HyperLogLog")]
 pub struct HyperLogLog {
     image: Image,
+    /// The image's token (see `sketches_core::image::Token`), taken when the
+    /// object got its image: single-key calls skip the header validation
+    /// while it matches (a stale one only costs the full validation).
+    token: Token,
 }
 
 impl Family for HyperLogLog {
@@ -46,11 +51,20 @@ impl Family for HyperLogLog {
         &mut self.image
     }
     fn from_image(image: Image) -> Self {
-        HyperLogLog { image }
+        HyperLogLog::adopt(image)
     }
 }
 
 crate::shared_methods!(HyperLogLog);
+
+impl HyperLogLog {
+    /// Wraps a live image and takes its token (zero when the image does not
+    /// validate: calls then validate in full and report the error).
+    fn adopt(image: Image) -> Self {
+        let token = hll::token(image.bytes()).unwrap_or_default();
+        HyperLogLog { image, token }
+    }
+}
 
 impl HyperLogLog {
     fn view(&self) -> PyResult<hll::Hll<'_>> {
@@ -58,7 +72,7 @@ impl HyperLogLog {
     }
 
     pub(crate) fn with_image(image: Image) -> Self {
-        HyperLogLog { image }
+        HyperLogLog::adopt(image)
     }
 }
 
@@ -70,7 +84,7 @@ impl HyperLogLog {
         let len = hll::image_len(precision).raise(py)?;
         let mut image = Image::zeroed(len as usize)?;
         hll::init(image.bytes_mut()?, precision, seed).raise(py)?;
-        Ok(HyperLogLog { image })
+        Ok(HyperLogLog::adopt(image))
     }
 
     /// Exact image size in bytes for a precision.
@@ -81,7 +95,7 @@ impl HyperLogLog {
 
     /// Adds a key; returns True when the sketch changed.
     fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let mut s = hll::wrap_mut(self.image.bytes_mut()?).raise(py)?;
+        let mut s = hll::wrap_mut_with(self.image.bytes_mut()?, &self.token).raise(py)?;
         with_key(key, |k| s.add(k))
     }
 
@@ -165,7 +179,7 @@ impl HyperLogLog {
         let len = hll::image_len(precision).raise(py)?;
         let mut image = Image::zeroed(len as usize)?;
         hll::downsize(&self.view()?, image.bytes_mut()?, precision).raise(py)?;
-        Ok(HyperLogLog { image })
+        Ok(HyperLogLog::adopt(image))
     }
 
     /// The ``2**p`` register values as a NumPy uint8 array (in small mode,

@@ -4,6 +4,7 @@ use crate::boundary::{self, py_bool, with_key, Family, Image, ListMode, Raise, C
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use sketches_core::image::Token;
 use sketches_core::sbbf::{self, SbbfMode, SbbfParams};
 use sketches_core::Error;
 
@@ -21,6 +22,10 @@ use sketches_core::Error;
 #[pyclass(module = "sketches", name = "SplitBlockBloomFilter")]
 pub struct SplitBlockBloomFilter {
     image: Image,
+    /// The image's token (see `sketches_core::image::Token`), taken when the
+    /// object got its image: single-key calls skip the header validation
+    /// while it matches (a stale one only costs the full validation).
+    token: Token,
 }
 
 impl Family for SplitBlockBloomFilter {
@@ -46,11 +51,20 @@ impl Family for SplitBlockBloomFilter {
         &mut self.image
     }
     fn from_image(image: Image) -> Self {
-        SplitBlockBloomFilter { image }
+        SplitBlockBloomFilter::adopt(image)
     }
 }
 
 crate::shared_methods!(SplitBlockBloomFilter);
+
+impl SplitBlockBloomFilter {
+    /// Wraps a live image and takes its token (zero when the image does not
+    /// validate: calls then validate in full and report the error).
+    fn adopt(image: Image) -> Self {
+        let token = sbbf::token(image.bytes()).unwrap_or_default();
+        SplitBlockBloomFilter { image, token }
+    }
+}
 
 /// Plans split-block parameters.
 fn plan(
@@ -94,7 +108,7 @@ impl SplitBlockBloomFilter {
         let len = params.image_len().raise(py)?;
         let mut image = Image::zeroed(len as usize)?;
         sbbf::init(image.bytes_mut()?, &params, seed).raise(py)?;
-        Ok(SplitBlockBloomFilter { image })
+        Ok(SplitBlockBloomFilter::adopt(image))
     }
 
     /// Exact image size in bytes for ``items`` at ``fpr`` (what the filter
@@ -107,13 +121,13 @@ impl SplitBlockBloomFilter {
 
     /// Adds a key; returns True when it was new (some bit of its block was unset).
     fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let mut f = sbbf::wrap_mut(self.image.bytes_mut()?).raise(py)?;
+        let mut f = sbbf::wrap_mut_with(self.image.bytes_mut()?, &self.token).raise(py)?;
         with_key(key, |k| f.add(k))
     }
 
     /// True when the key may have been added; False when it certainly was not.
     fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let f = sbbf::wrap(self.image.bytes()).raise(py)?;
+        let f = sbbf::wrap_with(self.image.bytes(), &self.token).raise(py)?;
         with_key(key, |k| f.contains(k))
     }
 

@@ -464,3 +464,30 @@ def test_inspect() -> None:
     assert (info["family"], info["family_id"], info["seed"]) == ("BinaryFuseFilter", 10, 6)
     info = sketches.inspect(bytes(sketches.ExaLogLog(4, d=24)))
     assert (info["family"], info["family_id"], info["header_bytes"]) == ("ExaLogLog", 11, 128)
+
+
+@pytest.mark.parametrize("cls", [sketches.BloomFilter, sketches.SplitBlockBloomFilter, sketches.HyperLogLog])
+def test_single_calls_follow_the_image_in_memory(cls) -> None:
+    # Single adds and queries skip the header checks through the token the
+    # object took with its image; they still follow whatever image the
+    # memory holds when another one is written behind the wrap's back.
+    keys = [f"tok-{i}" for i in range(3000)]
+    single, batch = make(cls, seed=1), make(cls, seed=1)
+    for k in keys:
+        single.add(k)
+    batch.add_many(keys)
+    assert bytes(single) == bytes(batch)
+    other = make(cls, seed=2)
+    other.add_many([f"other-{i}" for i in range(3000)])  # dense: its export is a live image
+    arr = np.zeros(len(bytes(batch)) // 8, dtype=np.uint64)
+    memoryview(arr).cast("B")[:] = bytes(batch)
+    w = cls.wrap(arr)
+    w.add("before")
+    memoryview(arr).cast("B")[:] = bytes(other)
+    for k in keys[:500]:
+        w.add(k)
+        other.add(k)
+    assert bytes(w) == bytes(other) and w.seed == 2
+    if cls is not sketches.HyperLogLog:
+        assert all(k in w for k in keys[:500])
+        assert [k in w for k in keys[500:]] == [k in other for k in keys[500:]]
