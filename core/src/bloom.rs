@@ -326,6 +326,11 @@ fn trusted(buf: &[u8], token: &Token) -> Option<(BloomParams, u64, usize)> {
         return None;
     }
     let [_, _, seed, _, bits, hashes, planned_items, planned_fpr] = token.words;
+    // Equal to validated words unless the token was filled by hand: keep
+    // the bounds that make every call finite (probes) and in range.
+    if !(1..=MAX_BITS).contains(&bits) || !(1..=u64::from(MAX_HASHES)).contains(&hashes) {
+        return None;
+    }
     let params =
         BloomParams { bits, hashes: hashes as u32, planned_items, planned_fpr: f64::from_bits(planned_fpr) };
     let end = HEADER_LEN.checked_add(usize::try_from(body_len_for_bits(bits)).ok()?)?;

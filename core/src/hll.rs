@@ -323,8 +323,12 @@ fn trusted(buf: &[u8], token: &Token) -> Option<(u8, u64, usize)> {
         return None;
     }
     let [_, _, seed, image_len, p, ..] = token.words;
+    // Equal to validated words unless the token was filled by hand: keep
+    // the precision in range (register indexes and shifts depend on it).
+    let p = u8::try_from(p).ok()?;
+    check_precision(p).ok()?;
     let image_len = usize::try_from(image_len).ok()?;
-    (image_len <= buf.len()).then_some((p as u8, seed, image_len))
+    (image_len <= buf.len()).then_some((p, seed, image_len))
 }
 
 /// [`wrap`], skipping the header checks when `buf`'s identity equals

@@ -469,7 +469,9 @@ const TOKEN_COMMON_WORDS: usize = TOKEN_WORDS - TOKEN_FAMILY_WORDS;
 /// Counters and modes that updates change are not part of the identity: with
 /// a token they are trusted as a view's body is (damaged ones give wrong
 /// answers, never unsafety or a panic), exactly as for a view kept by a
-/// Rust caller between calls.
+/// Rust caller between calls. A token filled by hand rather than by a
+/// family's `token` skips the same checks; the families still bound what
+/// keeps calls finite and in range (probe counts, block counts, precision).
 ///
 /// Plain data without pointers: copy it freely. Thread-safety is that of
 /// the image it was made from.
@@ -510,6 +512,13 @@ fn identity_differs<F: ImageFamily>(buf: &[u8], token: &Token) -> Option<bool> {
         };
     }
     Some(diff != 0)
+}
+
+/// A token copied from `buf`'s identity words without validating them, as
+/// a caller filling one by hand would (tests of that misuse).
+#[cfg(test)]
+pub(crate) fn forged_token<F: ImageFamily>(buf: &[u8]) -> Token {
+    Token { words: identity::<F>(buf).unwrap_or_default() }
 }
 
 /// Validates the live image in `buf` as [`open`] does and returns its

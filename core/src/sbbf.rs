@@ -514,6 +514,10 @@ fn trusted(buf: &[u8], token: &Token) -> Option<(SbbfParams, u64, usize)> {
         return None;
     }
     let [_, word1, seed, _, blocks, planned_items, planned_fpr, _] = token.words;
+    // Equal to validated words unless the token was filled by hand.
+    if blocks == 0 {
+        return None;
+    }
     let flags = (word1 >> 32) as u32;
     let mode = if flags & FLAG_PARQUET != 0 { SbbfMode::Parquet } else { SbbfMode::Native };
     let params = SbbfParams { blocks, planned_items, planned_fpr: f64::from_bits(planned_fpr), mode };

@@ -38,7 +38,9 @@ pub const SKETCH_TOKEN_WORDS: u32 = 8;
 /// behaves exactly as the call without a token. A stale token costs time,
 /// never correctness. Counters and modes that updates change are not part
 /// of the identity: with a token they are trusted as the body is (damage
-/// there gives wrong answers, never undefined behavior).
+/// there gives wrong answers, never undefined behavior). A token filled by
+/// hand instead of by `sketch_<family>_token` skips the same checks; the
+/// calls stay memory-safe and finite whatever it holds.
 ///
 /// Plain data without pointers: copy it freely, store it in Go or Java
 /// memory. A token is only read by the calls; its thread-safety is that of

@@ -15,7 +15,11 @@
 //! * the concurrent forms (Bloom, split-block, HLL, ULL: `_add_concurrent`,
 //!   `_contains_concurrent`, `_estimate_concurrent`) take every other key and
 //!   agree with the exclusive forms; an imported image they changed still
-//!   exports and verifies.
+//!   exports and verifies;
+//! * the token forms (Bloom, split-block, HLL: `_with_token`) with the
+//!   image's own token answer as the plain calls, and with a forged token
+//!   (the buffer's identity words copied without validation, so the checks
+//!   are skipped on whatever the header holds) return a status, never crash.
 //!
 //! The selector's low 7 bits pick the family (modulo the family count); its top bit re-seals the input
 //! with a valid checksum first, so that mutations reach the body checks.
@@ -83,9 +87,38 @@ macro_rules! merge2 {
 /// Families: the selector's low 7 bits modulo this (the top bit re-seals).
 const FAMILIES: u8 = 11;
 
+/// A token copied from the buffer's words without validating them: the
+/// common header's first four words and the family's identity words
+/// (`(offset, mask)`), as a caller forging one would. With it, the
+/// `_with_token` calls skip every header check.
+fn forged_token(b: &Aligned, identity: &[(usize, u64)]) -> image::sketch_token {
+    let word = |off: usize| {
+        b.bytes().get(off..off + 8).map_or(0, |w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8])))
+    };
+    let mut token = image::sketch_token::default();
+    for (i, w) in token.words.iter_mut().take(4).enumerate() {
+        *w = word(8 * i);
+    }
+    for (w, &(off, mask)) in token.words.iter_mut().skip(4).zip(identity) {
+        *w = word(off) & mask;
+    }
+    token
+}
+
+/// The image's own token (all zero when the buffer does not validate).
+fn own_token(
+    b: &Aligned,
+    make: unsafe extern "C" fn(*const c_void, usize, *mut image::sketch_token) -> sketch_status,
+) -> image::sketch_token {
+    let mut token = image::sketch_token::default();
+    // SAFETY: live buffer of the given length; output is a local.
+    ok(unsafe { make(b.ptr(), b.len, &mut token) });
+    token
+}
+
 /// Bloom and split-block filters: the same C functions under two prefixes.
 macro_rules! bit_filter {
-    ($m:ident, [$verify:ident, $import:ident, $export:ident, $union:ident], [$add:ident, $contains:ident, $get_stats:ident, $stats:ident], [$add_c:ident, $contains_c:ident]) => {
+    ($m:ident, [$verify:ident, $import:ident, $export:ident, $union:ident], [$add:ident, $contains:ident, $get_stats:ident, $stats:ident], [$add_c:ident, $contains_c:ident], [$token:ident, $add_t:ident, $contains_t:ident, $identity:expr]) => {
         Family {
             verify: $m::$verify,
             import: $m::$import,
@@ -93,17 +126,35 @@ macro_rules! bit_filter {
             merge: merge2!($m::$union),
             idempotent: true,
             exercise: |b, data, _trusted| {
+                let token = own_token(b, $m::$token);
+                let forged = forged_token(b, $identity);
                 for (i, key) in keys(data).enumerate() {
                     let (mut was_new, mut present, mut shared) = (false, false, false);
                     let (k, n) = (key.as_ptr().cast(), key.len());
                     // SAFETY: live buffer and key of the given lengths; outputs are locals.
                     unsafe {
-                        if i % 2 == 0 {
-                            ok($m::$add(b.ptr_mut(), b.len, k, n, &mut was_new));
-                        } else {
-                            ok($m::$add_c(b.ptr_mut(), b.len, k, n, &mut was_new));
-                        }
+                        match i % 4 {
+                            0 => ok($m::$add(b.ptr_mut(), b.len, k, n, &mut was_new)),
+                            1 => ok($m::$add_t(b.ptr_mut(), b.len, &token, k, n, &mut was_new)),
+                            2 => ok($m::$add_c(b.ptr_mut(), b.len, k, n, &mut was_new)),
+                            _ => ok($m::$add_t(b.ptr_mut(), b.len, &forged, k, n, &mut was_new)),
+                        };
                         let exclusive = $m::$contains(b.ptr(), b.len, k, n, &mut present);
+                        let mut with_token = false;
+                        if ok($m::$contains_t(b.ptr(), b.len, &token, k, n, &mut with_token))
+                            && exclusive == SKETCH_OK
+                        {
+                            assert_eq!(
+                                with_token,
+                                present,
+                                "{}: token and plain answers differ",
+                                stringify!($m)
+                            );
+                        }
+                        if exclusive == SKETCH_OK {
+                            assert!(ok($m::$contains_t(b.ptr(), b.len, &token, k, n, &mut with_token)));
+                        }
+                        ok($m::$contains_t(b.ptr(), b.len, &forged, k, n, &mut with_token));
                         if ok(exclusive) {
                             assert!(present, "{}: an added key is absent", stringify!($m));
                         }
@@ -143,13 +194,25 @@ fn family(selector: u8) -> Family {
             bloom,
             [sketch_bloom_verify, sketch_bloom_import, sketch_bloom_export, sketch_bloom_union],
             [sketch_bloom_add, sketch_bloom_contains, sketch_bloom_get_stats, sketch_bloom_stats],
-            [sketch_bloom_add_concurrent, sketch_bloom_contains_concurrent]
+            [sketch_bloom_add_concurrent, sketch_bloom_contains_concurrent],
+            [
+                sketch_bloom_token,
+                sketch_bloom_add_with_token,
+                sketch_bloom_contains_with_token,
+                &[(48, u64::MAX), (56, u64::MAX), (64, u64::MAX), (72, u64::MAX)]
+            ]
         ),
         1 => bit_filter!(
             sbbf,
             [sketch_sbbf_verify, sketch_sbbf_import, sketch_sbbf_export, sketch_sbbf_union],
             [sketch_sbbf_add, sketch_sbbf_contains, sketch_sbbf_get_stats, sketch_sbbf_stats],
-            [sketch_sbbf_add_concurrent, sketch_sbbf_contains_concurrent]
+            [sketch_sbbf_add_concurrent, sketch_sbbf_contains_concurrent],
+            [
+                sketch_sbbf_token,
+                sketch_sbbf_add_with_token,
+                sketch_sbbf_contains_with_token,
+                &[(48, u64::MAX), (56, u64::MAX), (64, u64::MAX)]
+            ]
         ),
         2 => Family {
             verify: counting::sketch_counting_verify,
@@ -224,6 +287,8 @@ fn family(selector: u8) -> Family {
             merge: merge2!(hll::sketch_hll_merge),
             idempotent: true,
             exercise: |b, data, trusted| {
+                let token = own_token(b, hll::sketch_hll_token);
+                let forged = forged_token(b, &[(48, 0xff)]);
                 for (i, key) in keys(data).enumerate() {
                     let mut changed = false;
                     let (k, n) = (key.as_ptr().cast(), key.len());
@@ -234,7 +299,25 @@ fn family(selector: u8) -> Family {
                     // concurrent add spins for about a second before it fails:
                     // only imported images (reserved words zero) take them.
                     unsafe {
-                        if i % 2 == 0 || !trusted {
+                        if i % 4 == 1 {
+                            ok(hll::sketch_hll_add_with_token(
+                                b.ptr_mut(),
+                                b.len,
+                                &token,
+                                k,
+                                n,
+                                &mut changed,
+                            ));
+                        } else if i % 4 == 3 {
+                            ok(hll::sketch_hll_add_with_token(
+                                b.ptr_mut(),
+                                b.len,
+                                &forged,
+                                k,
+                                n,
+                                &mut changed,
+                            ));
+                        } else if i % 2 == 0 || !trusted {
                             ok(hll::sketch_hll_add(b.ptr_mut(), b.len, k, n, &mut changed));
                         } else {
                             ok(hll::sketch_hll_add_concurrent(b.ptr_mut(), b.len, k, n, &mut changed));
