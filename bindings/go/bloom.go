@@ -16,7 +16,15 @@ package sketches
 // UnmarshalBinary) need exclusive access, for example under a sync.RWMutex.
 type Bloom struct {
 	img []byte
+	tok imageToken // img's token for the single-key calls (see imageToken)
 }
+
+// bloomOf returns the filter of the live image b, with its token.
+func bloomOf(b []byte) *Bloom { return &Bloom{img: b, tok: tokenOf(FamilyBloom, b)} }
+
+// retoken refreshes the token after the image was replaced or rewritten
+// (only where the image is written under exclusive access).
+func (f *Bloom) retoken() { f.tok = tokenOf(FamilyBloom, f.img) }
 
 // BloomParams are the parameters of a Bloom filter (and of a counting
 // Bloom filter, where Bits counts 4-bit counters).
@@ -83,7 +91,7 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 	if s := cBloomInit(b, p, o.seed, false); s != 0 {
 		return nil, errorOf(op, s)
 	}
-	return &Bloom{img: b}, nil
+	return bloomOf(b), nil
 }
 
 // WrapBloom uses b, a Bloom image in memory the caller owns (for example an
@@ -105,20 +113,20 @@ func WrapBloom(b []byte) (*Bloom, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Bloom{img: img}, nil
+	return bloomOf(img), nil
 }
 
 // Add adds a byte key and reports whether it was new to the filter (some
 // probed bit was unset): test-and-insert for dedup in one call.
 func (f *Bloom) Add(key []byte) bool {
-	n, s := cBloomAdd(f.img, bytesPtr(key), len(key))
+	n, s := cBloomAdd(f.img, &f.tok, bytesPtr(key), len(key))
 	must("Bloom.Add", s)
 	return n
 }
 
 // AddString adds a string key (its UTF-8 bytes) and reports whether it was new.
 func (f *Bloom) AddString(key string) bool {
-	n, s := cBloomAdd(f.img, strPtr(key), len(key))
+	n, s := cBloomAdd(f.img, &f.tok, strPtr(key), len(key))
 	must("Bloom.AddString", s)
 	return n
 }
@@ -126,7 +134,7 @@ func (f *Bloom) AddString(key string) bool {
 // AddUint64 adds an integer key (hashed as its 8 little-endian bytes) and
 // reports whether it was new.
 func (f *Bloom) AddUint64(key uint64) bool {
-	n, s := cBloomAddU64(f.img, key)
+	n, s := cBloomAddU64(f.img, &f.tok, key)
 	must("Bloom.AddUint64", s)
 	return n
 }
@@ -134,21 +142,21 @@ func (f *Bloom) AddUint64(key uint64) bool {
 // Contains reports false when key was certainly never added, true when it
 // may have been.
 func (f *Bloom) Contains(key []byte) bool {
-	r, s := cBloomContains(f.img, bytesPtr(key), len(key))
+	r, s := cBloomContains(f.img, &f.tok, bytesPtr(key), len(key))
 	must("Bloom.Contains", s)
 	return r
 }
 
 // ContainsString is Contains for a string key.
 func (f *Bloom) ContainsString(key string) bool {
-	r, s := cBloomContains(f.img, strPtr(key), len(key))
+	r, s := cBloomContains(f.img, &f.tok, strPtr(key), len(key))
 	must("Bloom.ContainsString", s)
 	return r
 }
 
 // ContainsUint64 is Contains for an integer key.
 func (f *Bloom) ContainsUint64(key uint64) bool {
-	r, s := cBloomContainsU64(f.img, key)
+	r, s := cBloomContainsU64(f.img, &f.tok, key)
 	must("Bloom.ContainsUint64", s)
 	return r
 }
@@ -205,13 +213,17 @@ func (f *Bloom) ContainsUint64s(keys []uint64, results []bool) []bool {
 // true for every key added to either. Both need equal bits, hashes and seed
 // (else an error matching ErrIncompatible, and f is unchanged).
 func (f *Bloom) Union(other *Bloom) error {
-	return errorOf("Bloom.Union", cMerge(FamilyBloom, f.img, other.img))
+	s := cMerge(FamilyBloom, f.img, other.img)
+	f.retoken()
+	return errorOf("Bloom.Union", s)
 }
 
 // Intersect sets f to the intersection of f and other (bitwise AND). Same
 // rules as Union.
 func (f *Bloom) Intersect(other *Bloom) error {
-	return errorOf("Bloom.Intersect", cIntersect(FamilyBloom, f.img, other.img))
+	s := cIntersect(FamilyBloom, f.img, other.img)
+	f.retoken()
+	return errorOf("Bloom.Intersect", s)
 }
 
 // Stats returns the filter's statistics, O(1).
@@ -231,14 +243,17 @@ func (f *Bloom) OverCapacity() CapacityFlags {
 }
 
 // Clear removes every key; parameters and seed stay.
-func (f *Bloom) Clear() { must("Bloom.Clear", cClear(FamilyBloom, f.img)) }
+func (f *Bloom) Clear() {
+	must("Bloom.Clear", cClear(FamilyBloom, f.img))
+	f.retoken()
+}
 
 // Size returns the image size in bytes: the memory the filter uses, and the
 // length of MarshalBinary's output.
 func (f *Bloom) Size() int { return len(f.img) }
 
 // Clone returns an independent copy in new Go memory.
-func (f *Bloom) Clone() *Bloom { return &Bloom{img: cloneImage(f.img)} }
+func (f *Bloom) Clone() *Bloom { return bloomOf(cloneImage(f.img)) }
 
 // MarshalBinary returns the exported image (a copy with its checksum
 // written): the bytes every binding reads, byte for byte.
@@ -259,5 +274,6 @@ func (f *Bloom) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	f.img = b
+	f.retoken()
 	return nil
 }

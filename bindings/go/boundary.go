@@ -316,6 +316,35 @@ func countTrue(v []bool) int {
 	return n
 }
 
+// ---- tokens ----------------------------------------------------------------------
+
+// imageToken is a sketch_token: the identity words (common header and
+// family parameters) of a live image whose headers passed validation. The
+// Bloom, split-block and HLL types keep one next to their image and pass it
+// to the single-key calls, which then skip the header validation while the
+// image's words still equal it. A token that does not match (stale, of
+// another image, or zero: the zero token matches no image) makes the call
+// validate in full, with the same results and errors as without a token:
+// a wrong token costs time, never correctness.
+//
+// Plain words, no pointers: cgo lets C read it in Go memory. It is written
+// only together with the image (construction, import, and the changing
+// methods, which need exclusive access) and only read by the calls, so it
+// adds no rule to the types' concurrency.
+type imageToken [8]uint64
+
+// tokenOf returns the token of the live image b of family f (Bloom,
+// split-block or HLL), or the zero token when the library gives none (an
+// image it cannot validate: the calls then validate in full and report the
+// error exactly as they did without tokens).
+func tokenOf(f Family, b []byte) imageToken {
+	t, s := cToken(f, b)
+	if s != 0 {
+		return imageToken{}
+	}
+	return t
+}
+
 // ---- wrap, import, export ---------------------------------------------------------
 
 // wrapImage checks b for the zero-copy path: 8-byte alignment, a sound

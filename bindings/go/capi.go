@@ -27,6 +27,10 @@ package sketches
 // bytes instead of void. cgo then knows the memory holds no Go pointers and
 // skips the run-time pointer check (cgocheck=1, on by default), which cost
 // about a quarter of a single-key call; the rule it checks still holds.
+// The Bloom, split-block and HLL shims call the _with_token forms: the
+// token (a sketch_token, no pointers either) is the Go type's tok field.
+#define SK_KEY_BOOL_TOKEN(n, f) static inline sketch_status n(uint8_t *b, size_t l, const sketch_token *t, const uint8_t *k, size_t kl, bool *o) { return f(b, l, t, k, kl, o); }
+#define SK_U64_BOOL_TOKEN(n, f) static inline sketch_status n(uint8_t *b, size_t l, const sketch_token *t, uint64_t k, bool *o) { return f(b, l, t, k, o); }
 #define SK_KEY_BOOL(n, f) static inline sketch_status n(uint8_t *b, size_t l, const uint8_t *k, size_t kl, bool *o) { return f(b, l, k, kl, o); }
 #define SK_U64_BOOL(n, f) static inline sketch_status n(uint8_t *b, size_t l, uint64_t k, bool *o) { return f(b, l, k, o); }
 #define SK_KEY(n, f) static inline sketch_status n(uint8_t *b, size_t l, const uint8_t *k, size_t kl) { return f(b, l, k, kl); }
@@ -35,14 +39,14 @@ package sketches
 #define SK_U64_WEIGHT(n, f) static inline sketch_status n(uint8_t *b, size_t l, uint64_t k, uint64_t w) { return f(b, l, k, w); }
 #define SK_KEY_COUNT(n, f) static inline sketch_status n(uint8_t *b, size_t l, const uint8_t *k, size_t kl, uint64_t *o) { return f(b, l, k, kl, o); }
 #define SK_U64_COUNT(n, f) static inline sketch_status n(uint8_t *b, size_t l, uint64_t k, uint64_t *o) { return f(b, l, k, o); }
-SK_KEY_BOOL(sk_bloom_add, sketch_bloom_add)
-SK_U64_BOOL(sk_bloom_add_u64, sketch_bloom_add_u64)
-SK_KEY_BOOL(sk_bloom_contains, sketch_bloom_contains)
-SK_U64_BOOL(sk_bloom_contains_u64, sketch_bloom_contains_u64)
-SK_KEY_BOOL(sk_sbbf_add, sketch_sbbf_add)
-SK_U64_BOOL(sk_sbbf_add_u64, sketch_sbbf_add_u64)
-SK_KEY_BOOL(sk_sbbf_contains, sketch_sbbf_contains)
-SK_U64_BOOL(sk_sbbf_contains_u64, sketch_sbbf_contains_u64)
+SK_KEY_BOOL_TOKEN(sk_bloom_add, sketch_bloom_add_with_token)
+SK_U64_BOOL_TOKEN(sk_bloom_add_u64, sketch_bloom_add_u64_with_token)
+SK_KEY_BOOL_TOKEN(sk_bloom_contains, sketch_bloom_contains_with_token)
+SK_U64_BOOL_TOKEN(sk_bloom_contains_u64, sketch_bloom_contains_u64_with_token)
+SK_KEY_BOOL_TOKEN(sk_sbbf_add, sketch_sbbf_add_with_token)
+SK_U64_BOOL_TOKEN(sk_sbbf_add_u64, sketch_sbbf_add_u64_with_token)
+SK_KEY_BOOL_TOKEN(sk_sbbf_contains, sketch_sbbf_contains_with_token)
+SK_U64_BOOL_TOKEN(sk_sbbf_contains_u64, sketch_sbbf_contains_u64_with_token)
 SK_KEY_BOOL(sk_counting_add, sketch_counting_add)
 SK_U64_BOOL(sk_counting_add_u64, sketch_counting_add_u64)
 SK_KEY_BOOL(sk_counting_contains, sketch_counting_contains)
@@ -55,8 +59,8 @@ SK_KEY_BOOL(sk_cuckoo_contains, sketch_cuckoo_contains)
 SK_U64_BOOL(sk_cuckoo_contains_u64, sketch_cuckoo_contains_u64)
 SK_KEY(sk_cuckoo_remove, sketch_cuckoo_remove)
 SK_U64(sk_cuckoo_remove_u64, sketch_cuckoo_remove_u64)
-SK_KEY_BOOL(sk_hll_add, sketch_hll_add)
-SK_U64_BOOL(sk_hll_add_u64, sketch_hll_add_u64)
+SK_KEY_BOOL_TOKEN(sk_hll_add, sketch_hll_add_with_token)
+SK_U64_BOOL_TOKEN(sk_hll_add_u64, sketch_hll_add_u64_with_token)
 SK_KEY_BOOL(sk_ull_add, sketch_ull_add)
 SK_U64_BOOL(sk_ull_add_u64, sketch_ull_add_u64)
 SK_KEY_BOOL(sk_ell_add, sketch_ell_add)
@@ -193,6 +197,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_bloom_import_size
 #cgo noescape sketch_bloom_verify
 #cgo nocallback sketch_bloom_verify
+#cgo noescape sketch_bloom_token
+#cgo nocallback sketch_bloom_token
 
 #cgo noescape sketch_sbbf_plan
 #cgo nocallback sketch_sbbf_plan
@@ -231,6 +237,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_sbbf_import_size
 #cgo noescape sketch_sbbf_verify
 #cgo nocallback sketch_sbbf_verify
+#cgo noescape sketch_sbbf_token
+#cgo nocallback sketch_sbbf_token
 
 #cgo noescape sketch_counting_size
 #cgo nocallback sketch_counting_size
@@ -332,6 +340,8 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_hll_downsize
 #cgo noescape sketch_hll_get_stats
 #cgo nocallback sketch_hll_get_stats
+#cgo noescape sketch_hll_token
+#cgo nocallback sketch_hll_token
 
 #cgo noescape sketch_ull_size
 #cgo nocallback sketch_ull_size
@@ -522,6 +532,18 @@ func img(b []byte) (unsafe.Pointer, C.size_t) {
 
 // bp types an image or key address as bytes for the single-key shims.
 func bp(p unsafe.Pointer) *C.uint8_t { return (*C.uint8_t)(p) }
+
+// imageToken and sketch_token have one layout (8 words, no pointers): each
+// line fails to compile when the header's size differs in one direction.
+const (
+	_ = uint(unsafe.Sizeof(C.sketch_token{}) - unsafe.Sizeof(imageToken{}))
+	_ = uint(unsafe.Sizeof(imageToken{}) - unsafe.Sizeof(C.sketch_token{}))
+	_ = uint(C.SKETCH_TOKEN_WORDS - len(imageToken{}))
+	_ = uint(len(imageToken{}) - C.SKETCH_TOKEN_WORDS)
+)
+
+// tp passes a token to the _with_token shims (read only by C).
+func tp(t *imageToken) *C.sketch_token { return (*C.sketch_token)(unsafe.Pointer(t)) }
 
 func u64s(v []uint64) *C.uint64_t {
 	if len(v) == 0 {
@@ -755,6 +777,33 @@ func cIntersect(f Family, dst, src []byte) int32 {
 	return int32(C.sketch_bloom_intersect(dp, dn, sp, sn))
 }
 
+// cToken validates the live image b of a Bloom, split-block or HLL sketch
+// and returns its token (sketch_<family>_token); the zero token with the
+// status on error (StatusWrongFamily for the families without tokens).
+func cToken(f Family, b []byte) (imageToken, int32) {
+	p, n := img(b)
+	var o C.sketch_token
+	var s C.sketch_status
+	switch f {
+	case FamilyBloom:
+		s = C.sketch_bloom_token(p, n, &o)
+	case FamilySplitBlock:
+		s = C.sketch_sbbf_token(p, n, &o)
+	case FamilyHLL:
+		s = C.sketch_hll_token(p, n, &o)
+	default:
+		return imageToken{}, int32(StatusWrongFamily)
+	}
+	if s != 0 {
+		return imageToken{}, int32(s)
+	}
+	var t imageToken
+	for i := range t {
+		t[i] = uint64(o.words[i])
+	}
+	return t, 0
+}
+
 // ---- membership filters: batches (Bloom, split-block, counting, cuckoo; fuse queries) -----
 
 // cFilterAddPacked adds count = len(offs)-1 packed keys; out (nil, or count
@@ -895,31 +944,31 @@ func cBloomInit(b []byte, p BloomParams, seed uint64, counting bool) int32 {
 	return int32(C.sketch_bloom_init(ptr, n, &cp, C.uint64_t(seed)))
 }
 
-func cBloomAdd(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+func cBloomAdd(b []byte, t *imageToken, key unsafe.Pointer, kn int) (bool, int32) {
 	p, n := img(b)
 	var o C.bool
-	s := C.sk_bloom_add(bp(p), n, bp(key), C.size_t(kn), &o)
+	s := C.sk_bloom_add(bp(p), n, tp(t), bp(key), C.size_t(kn), &o)
 	return bool(o), int32(s)
 }
 
-func cBloomAddU64(b []byte, key uint64) (bool, int32) {
+func cBloomAddU64(b []byte, t *imageToken, key uint64) (bool, int32) {
 	p, n := img(b)
 	var o C.bool
-	s := C.sk_bloom_add_u64(bp(p), n, C.uint64_t(key), &o)
+	s := C.sk_bloom_add_u64(bp(p), n, tp(t), C.uint64_t(key), &o)
 	return bool(o), int32(s)
 }
 
-func cBloomContains(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+func cBloomContains(b []byte, t *imageToken, key unsafe.Pointer, kn int) (bool, int32) {
 	p, n := img(b)
 	var o C.bool
-	s := C.sk_bloom_contains(bp(p), n, bp(key), C.size_t(kn), &o)
+	s := C.sk_bloom_contains(bp(p), n, tp(t), bp(key), C.size_t(kn), &o)
 	return bool(o), int32(s)
 }
 
-func cBloomContainsU64(b []byte, key uint64) (bool, int32) {
+func cBloomContainsU64(b []byte, t *imageToken, key uint64) (bool, int32) {
 	p, n := img(b)
 	var o C.bool
-	s := C.sk_bloom_contains_u64(bp(p), n, C.uint64_t(key), &o)
+	s := C.sk_bloom_contains_u64(bp(p), n, tp(t), C.uint64_t(key), &o)
 	return bool(o), int32(s)
 }
 
@@ -999,31 +1048,31 @@ func cSplitBlockBitset(b []byte) (int, int, int32) {
 	return int(bits - uintptr(p)), int(bn), 0
 }
 
-func cSplitBlockAdd(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+func cSplitBlockAdd(b []byte, t *imageToken, key unsafe.Pointer, kn int) (bool, int32) {
 	p, n := img(b)
 	var o C.bool
-	s := C.sk_sbbf_add(bp(p), n, bp(key), C.size_t(kn), &o)
+	s := C.sk_sbbf_add(bp(p), n, tp(t), bp(key), C.size_t(kn), &o)
 	return bool(o), int32(s)
 }
 
-func cSplitBlockAddU64(b []byte, key uint64) (bool, int32) {
+func cSplitBlockAddU64(b []byte, t *imageToken, key uint64) (bool, int32) {
 	p, n := img(b)
 	var o C.bool
-	s := C.sk_sbbf_add_u64(bp(p), n, C.uint64_t(key), &o)
+	s := C.sk_sbbf_add_u64(bp(p), n, tp(t), C.uint64_t(key), &o)
 	return bool(o), int32(s)
 }
 
-func cSplitBlockContains(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+func cSplitBlockContains(b []byte, t *imageToken, key unsafe.Pointer, kn int) (bool, int32) {
 	p, n := img(b)
 	var o C.bool
-	s := C.sk_sbbf_contains(bp(p), n, bp(key), C.size_t(kn), &o)
+	s := C.sk_sbbf_contains(bp(p), n, tp(t), bp(key), C.size_t(kn), &o)
 	return bool(o), int32(s)
 }
 
-func cSplitBlockContainsU64(b []byte, key uint64) (bool, int32) {
+func cSplitBlockContainsU64(b []byte, t *imageToken, key uint64) (bool, int32) {
 	p, n := img(b)
 	var o C.bool
-	s := C.sk_sbbf_contains_u64(bp(p), n, C.uint64_t(key), &o)
+	s := C.sk_sbbf_contains_u64(bp(p), n, tp(t), C.uint64_t(key), &o)
 	return bool(o), int32(s)
 }
 
@@ -1231,17 +1280,17 @@ func cCardinalityInit(f Family, b []byte, p uint8, seed uint64) int32 {
 	return int32(C.sketch_hll_init(ptr, n, C.uint8_t(p), C.uint64_t(seed)))
 }
 
-func cHLLAdd(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+func cHLLAdd(b []byte, t *imageToken, key unsafe.Pointer, kn int) (bool, int32) {
 	p, n := img(b)
 	var o C.bool
-	s := C.sk_hll_add(bp(p), n, bp(key), C.size_t(kn), &o)
+	s := C.sk_hll_add(bp(p), n, tp(t), bp(key), C.size_t(kn), &o)
 	return bool(o), int32(s)
 }
 
-func cHLLAddU64(b []byte, key uint64) (bool, int32) {
+func cHLLAddU64(b []byte, t *imageToken, key uint64) (bool, int32) {
 	p, n := img(b)
 	var o C.bool
-	s := C.sk_hll_add_u64(bp(p), n, C.uint64_t(key), &o)
+	s := C.sk_hll_add_u64(bp(p), n, tp(t), C.uint64_t(key), &o)
 	return bool(o), int32(s)
 }
 

@@ -132,3 +132,62 @@ func TestWritersWithMutex(t *testing.T) {
 		}
 	}
 }
+
+// The token the single-key calls read is written only with the image, by
+// methods that need exclusive access: under a sync.RWMutex, readers making
+// single-key queries and a writer replacing or rewriting the image (which
+// remakes the token) are race-free, and every answer is one of a whole
+// image (run under -race by make go-test).
+func TestTokenWritesUnderMutex(t *testing.T) {
+	ks := keys("tw-", 0, 2000)
+	a, _ := NewSplitBlock(4000, 0.01)
+	a.AddStrings(ks)
+	other, _ := NewSplitBlockParquet(4000, 0.01)
+	other.AddStrings(ks)
+	images := [][]byte{marshal(t, a), marshal(t, other)}
+	h, _ := NewHLL(12)
+	var mu sync.RWMutex
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 40; i++ {
+			mu.Lock()
+			if err := a.UnmarshalBinary(images[i%2]); err != nil {
+				errs <- err.Error()
+			}
+			if i%5 == 4 {
+				a.Clear()
+				a.AddStrings(ks)
+			}
+			h.Reset()
+			h.AddString(ks[i])
+			mu.Unlock()
+		}
+	}()
+	for g := 0; g < 3; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := 0; r < 20; r++ {
+				mu.RLock()
+				for _, k := range ks[:200] {
+					if !a.ContainsString(k) {
+						errs <- "a key of every image is missing"
+						break
+					}
+				}
+				mu.RUnlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
+	}
+	if h.Estimate() != 1 {
+		t.Fatal("HLL after the last Reset and add")
+	}
+}

@@ -106,4 +106,19 @@
 // (sketch_fuse_scratch_size) allocated in Go memory. Integer batches use
 // the _u64_batch forms directly. Every C function is declared
 // #cgo nocallback and, where legal, #cgo noescape.
+//
+// The single-key methods of Bloom, SplitBlock and HLL (Add, AddString,
+// AddUint64, and the filters' Contains forms) pass the image's token (the
+// library's sketch_token: the header words that passed validation, kept
+// next to the image): the library compares those words instead of
+// validating the headers again on every call, the larger part of a
+// single-key call's cost. The token is made when the sketch gets its image
+// (constructors, Wrap, UnmarshalBinary, Clone, Downsize, ToHLL) and made
+// again by the methods that rewrite the image (Clear, Reset, Union,
+// Intersect, Merge); a token that no longer matches only makes the call
+// validate in full, with the same answers and errors. What a token does not
+// cover, the counters and modes that adds update, is then trusted as the
+// body is: on a wrapped image that other code rewrote there (breaking the
+// Wrap rule), these calls can give wrong answers instead of panicking,
+// while the batch and statistics calls still check it.
 package sketches

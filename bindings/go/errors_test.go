@@ -88,6 +88,7 @@ func TestStatusNumbersMatchHeader(t *testing.T) {
 		"FAMILY_MINHASH": Status(FamilyMinHash), "FAMILY_BINARY_FUSE": Status(FamilyBinaryFuse),
 		"FAMILY_EXALOGLOG":            Status(FamilyELL),
 		"CAPACITY_OVER_PLANNED_ITEMS": Status(OverPlannedItems), "CAPACITY_FPR_ABOVE_TWICE_PLANNED": Status(FPRAboveTwicePlanned),
+		"TOKEN_WORDS": Status(len(imageToken{})),
 	}
 	seen := map[string]bool{}
 	for _, m := range re.FindAllStringSubmatch(string(h), -1) {

@@ -16,7 +16,15 @@ package sketches
 // need exclusive access.
 type HLL struct {
 	img []byte
+	tok imageToken // img's token for the single-key calls (see imageToken)
 }
+
+// hllOf returns the sketch of the live image b, with its token.
+func hllOf(b []byte) *HLL { return &HLL{img: b, tok: tokenOf(FamilyHLL, b)} }
+
+// retoken refreshes the token after the image was replaced or rewritten
+// (only where the image is written under exclusive access).
+func (h *HLL) retoken() { h.tok = tokenOf(FamilyHLL, h.img) }
 
 // HLLStats are the statistics of a HyperLogLog sketch.
 type HLLStats struct {
@@ -38,7 +46,7 @@ func NewHLL(precision uint8, opts ...Option) (*HLL, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &HLL{img: b}, nil
+	return hllOf(b), nil
 }
 
 func newCardinality(op string, f Family, p uint8, opts []Option) ([]byte, error) {
@@ -68,12 +76,12 @@ func WrapHLL(b []byte) (*HLL, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &HLL{img: img}, nil
+	return hllOf(img), nil
 }
 
 // Add adds a byte key and reports whether the sketch changed.
 func (h *HLL) Add(key []byte) bool {
-	c, s := cHLLAdd(h.img, bytesPtr(key), len(key))
+	c, s := cHLLAdd(h.img, &h.tok, bytesPtr(key), len(key))
 	must("HLL.Add", s)
 	return c
 }
@@ -81,7 +89,7 @@ func (h *HLL) Add(key []byte) bool {
 // AddString adds a string key (its UTF-8 bytes) and reports whether the
 // sketch changed.
 func (h *HLL) AddString(key string) bool {
-	c, s := cHLLAdd(h.img, strPtr(key), len(key))
+	c, s := cHLLAdd(h.img, &h.tok, strPtr(key), len(key))
 	must("HLL.AddString", s)
 	return c
 }
@@ -89,7 +97,7 @@ func (h *HLL) AddString(key string) bool {
 // AddUint64 adds an integer key (its 8 little-endian bytes) and reports
 // whether the sketch changed.
 func (h *HLL) AddUint64(key uint64) bool {
-	c, s := cHLLAddU64(h.img, key)
+	c, s := cHLLAddU64(h.img, &h.tok, key)
 	must("HLL.AddUint64", s)
 	return c
 }
@@ -132,7 +140,9 @@ func (h *HLL) RegisterEstimate() float64 {
 // required, and other's precision must be at least h's (a higher precision
 // folds down); else an error matching ErrIncompatible and h is unchanged.
 func (h *HLL) Merge(other *HLL) error {
-	return errorOf("HLL.Merge", cMerge(FamilyHLL, h.img, other.img))
+	s := cMerge(FamilyHLL, h.img, other.img)
+	h.retoken()
+	return errorOf("HLL.Merge", s)
 }
 
 // Downsize returns a new sketch of precision p holding what h holds
@@ -151,7 +161,7 @@ func (h *HLL) Downsize(p uint8) (*HLL, error) {
 	if s := cHLLDownsize(h.img, b, p); s != 0 {
 		return nil, errorOf(op, s)
 	}
-	return &HLL{img: b}, nil
+	return hllOf(b), nil
 }
 
 // Precision returns p.
@@ -165,14 +175,17 @@ func (h *HLL) Stats() HLLStats {
 }
 
 // Reset empties the sketch (same precision and seed).
-func (h *HLL) Reset() { must("HLL.Reset", cClear(FamilyHLL, h.img)) }
+func (h *HLL) Reset() {
+	must("HLL.Reset", cClear(FamilyHLL, h.img))
+	h.retoken()
+}
 
 // Size returns the live image size in bytes (the memory the sketch uses;
 // MarshalBinary writes less while the sketch is in small mode).
 func (h *HLL) Size() int { return len(h.img) }
 
 // Clone returns an independent copy in new Go memory.
-func (h *HLL) Clone() *HLL { return &HLL{img: cloneImage(h.img)} }
+func (h *HLL) Clone() *HLL { return hllOf(cloneImage(h.img)) }
 
 // MarshalBinary returns the exported image with its checksum: the whole
 // image when dense, the header plus 8 bytes per stored hash in small mode.
@@ -199,5 +212,6 @@ func (h *HLL) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	h.img = b
+	h.retoken()
 	return nil
 }

@@ -16,7 +16,17 @@ package sketches
 // exclusive access.
 type SplitBlock struct {
 	img []byte
+	tok imageToken // img's token for the single-key calls (see imageToken)
 }
+
+// splitBlockOf returns the filter of the live image b, with its token.
+func splitBlockOf(b []byte) *SplitBlock {
+	return &SplitBlock{img: b, tok: tokenOf(FamilySplitBlock, b)}
+}
+
+// retoken refreshes the token after the image was replaced or rewritten
+// (only where the image is written under exclusive access).
+func (f *SplitBlock) retoken() { f.tok = tokenOf(FamilySplitBlock, f.img) }
 
 // SplitBlockParams are the parameters of a split-block filter.
 type SplitBlockParams struct {
@@ -97,7 +107,7 @@ func NewSplitBlockWithParams(p SplitBlockParams, opts ...Option) (*SplitBlock, e
 	if s := cSplitBlockInit(b, p, o.seed); s != 0 {
 		return nil, errorOf(op, s)
 	}
-	return &SplitBlock{img: b}, nil
+	return splitBlockOf(b), nil
 }
 
 // WrapSplitBlock uses b, a split-block image in caller memory, without
@@ -111,19 +121,19 @@ func WrapSplitBlock(b []byte) (*SplitBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &SplitBlock{img: img}, nil
+	return splitBlockOf(img), nil
 }
 
 // Add adds a byte key and reports whether it was new to the filter.
 func (f *SplitBlock) Add(key []byte) bool {
-	n, s := cSplitBlockAdd(f.img, bytesPtr(key), len(key))
+	n, s := cSplitBlockAdd(f.img, &f.tok, bytesPtr(key), len(key))
 	must("SplitBlock.Add", s)
 	return n
 }
 
 // AddString adds a string key (its UTF-8 bytes) and reports whether it was new.
 func (f *SplitBlock) AddString(key string) bool {
-	n, s := cSplitBlockAdd(f.img, strPtr(key), len(key))
+	n, s := cSplitBlockAdd(f.img, &f.tok, strPtr(key), len(key))
 	must("SplitBlock.AddString", s)
 	return n
 }
@@ -131,28 +141,28 @@ func (f *SplitBlock) AddString(key string) bool {
 // AddUint64 adds an integer key (its 8 little-endian bytes) and reports
 // whether it was new.
 func (f *SplitBlock) AddUint64(key uint64) bool {
-	n, s := cSplitBlockAddU64(f.img, key)
+	n, s := cSplitBlockAddU64(f.img, &f.tok, key)
 	must("SplitBlock.AddUint64", s)
 	return n
 }
 
 // Contains reports false when key was certainly never added.
 func (f *SplitBlock) Contains(key []byte) bool {
-	r, s := cSplitBlockContains(f.img, bytesPtr(key), len(key))
+	r, s := cSplitBlockContains(f.img, &f.tok, bytesPtr(key), len(key))
 	must("SplitBlock.Contains", s)
 	return r
 }
 
 // ContainsString is Contains for a string key.
 func (f *SplitBlock) ContainsString(key string) bool {
-	r, s := cSplitBlockContains(f.img, strPtr(key), len(key))
+	r, s := cSplitBlockContains(f.img, &f.tok, strPtr(key), len(key))
 	must("SplitBlock.ContainsString", s)
 	return r
 }
 
 // ContainsUint64 is Contains for an integer key.
 func (f *SplitBlock) ContainsUint64(key uint64) bool {
-	r, s := cSplitBlockContainsU64(f.img, key)
+	r, s := cSplitBlockContainsU64(f.img, &f.tok, key)
 	must("SplitBlock.ContainsUint64", s)
 	return r
 }
@@ -205,12 +215,16 @@ func (f *SplitBlock) ContainsUint64s(keys []uint64, results []bool) []bool {
 // Union sets f to the union of f and other (same blocks, mode and seed,
 // else ErrIncompatible and f unchanged).
 func (f *SplitBlock) Union(other *SplitBlock) error {
-	return errorOf("SplitBlock.Union", cMerge(FamilySplitBlock, f.img, other.img))
+	s := cMerge(FamilySplitBlock, f.img, other.img)
+	f.retoken()
+	return errorOf("SplitBlock.Union", s)
 }
 
 // Intersect sets f to the intersection of f and other.
 func (f *SplitBlock) Intersect(other *SplitBlock) error {
-	return errorOf("SplitBlock.Intersect", cIntersect(FamilySplitBlock, f.img, other.img))
+	s := cIntersect(FamilySplitBlock, f.img, other.img)
+	f.retoken()
+	return errorOf("SplitBlock.Intersect", s)
 }
 
 // Stats returns the filter's statistics (scans the blocks for the set bits).
@@ -237,13 +251,16 @@ func (f *SplitBlock) Bitset() []byte {
 }
 
 // Clear removes every key; parameters and seed stay.
-func (f *SplitBlock) Clear() { must("SplitBlock.Clear", cClear(FamilySplitBlock, f.img)) }
+func (f *SplitBlock) Clear() {
+	must("SplitBlock.Clear", cClear(FamilySplitBlock, f.img))
+	f.retoken()
+}
 
 // Size returns the image size in bytes.
 func (f *SplitBlock) Size() int { return len(f.img) }
 
 // Clone returns an independent copy in new Go memory.
-func (f *SplitBlock) Clone() *SplitBlock { return &SplitBlock{img: cloneImage(f.img)} }
+func (f *SplitBlock) Clone() *SplitBlock { return splitBlockOf(cloneImage(f.img)) }
 
 // MarshalBinary returns the exported image (copy with checksum).
 func (f *SplitBlock) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
@@ -261,5 +278,6 @@ func (f *SplitBlock) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	f.img = b
+	f.retoken()
 	return nil
 }

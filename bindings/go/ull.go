@@ -127,7 +127,7 @@ func (u *ULL) ToHLL() (*HLL, error) {
 	if s := cULLToHLL(u.img, b); s != 0 {
 		return nil, errorOf(op, s)
 	}
-	return &HLL{img: b}, nil
+	return hllOf(b), nil
 }
 
 // Precision returns p.
