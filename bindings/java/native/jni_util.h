@@ -166,13 +166,15 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
  * memory at `tok`, or zeroes it when the image is refused, so that the calls
  * validate in full and report the refusal as they did without a token.
  * Never throws: making a token is not allowed to fail an operation that
- * succeeded without one. Returns whether the token was filled. */
+ * succeeded without one. Returns whether the token was filled (false, and
+ * nothing written, for an image without token memory: tok 0). */
 #define SK_TOKEN_FILL(CLS, PREFIX)                                                                \
     JNIEXPORT jboolean JNICALL SK_JNI(CLS, nToken)(JNIEnv * env, jclass cls, jlong buf, jlong len, \
                                                    jlong tok) {                                   \
         (void)env;                                                                                \
         (void)cls;                                                                                \
         sketch_token *t = (sketch_token *)(intptr_t)tok;                                          \
+        if (t == NULL) return JNI_FALSE;                                                          \
         if (PREFIX##_token(SK_CBUF(buf), (size_t)len, t) == SKETCH_OK) return JNI_TRUE;           \
         memset(t, 0, sizeof *t);                                                                  \
         return JNI_FALSE;                                                                         \
