@@ -41,8 +41,9 @@ JNIEXPORT void JNICALL SK_JNI(BloomFilter, nInit)(JNIEnv *env, jclass cls, jlong
              "sketch_bloom_init");
 }
 
-SK_KEY_BOOL(BloomFilter, nAdd, sketch_bloom_add, sketch_bloom_add_u64, )
-SK_KEY_BOOL(BloomFilter, nContains, sketch_bloom_contains, sketch_bloom_contains_u64, const)
+SK_KEY_BOOL_TOKEN(BloomFilter, nAdd, sketch_bloom_add, sketch_bloom_add_u64, )
+SK_KEY_BOOL_TOKEN(BloomFilter, nContains, sketch_bloom_contains, sketch_bloom_contains_u64,
+                  const)
 SK_BATCH_BOOL(BloomFilter, nAdd, sketch_bloom_add_packed, sketch_bloom_add_u64_batch, )
 SK_BATCH_BOOL(BloomFilter, nContains, sketch_bloom_contains_packed,
               sketch_bloom_contains_u64_batch, const)
@@ -51,6 +52,7 @@ SK_MERGE(BloomFilter, nIntersect, sketch_bloom_intersect)
 SK_VOID_OP(BloomFilter, nClear, sketch_bloom_clear)
 SK_U32_OUT(BloomFilter, nCapacity, sketch_bloom_capacity)
 SK_IMAGE_OPS(BloomFilter, sketch_bloom)
+SK_TOKEN_FILL(BloomFilter, sketch_bloom)
 
 /* l[0..8]: bits, hashes, planned items, seed, add calls, inserted, set bits,
  * capacity flags; d[0..5]: planned fpr, fill, estimated items, estimated fpr. */

@@ -15,13 +15,14 @@ JNIEXPORT void JNICALL SK_JNI(HyperLogLog, nInit)(JNIEnv *env, jclass cls, jlong
              "sketch_hll_init");
 }
 
-SK_KEY_BOOL(HyperLogLog, nAdd, sketch_hll_add, sketch_hll_add_u64, )
+SK_KEY_BOOL_TOKEN(HyperLogLog, nAdd, sketch_hll_add, sketch_hll_add_u64, )
 SK_BATCH_VOID(HyperLogLog, nAdd, sketch_hll_add_packed, sketch_hll_add_u64_batch)
 SK_DOUBLE_OUT(HyperLogLog, nEstimate, sketch_hll_estimate)
 SK_DOUBLE_OUT(HyperLogLog, nRegisterEstimate, sketch_hll_register_estimate)
 SK_VOID_OP(HyperLogLog, nReset, sketch_hll_reset)
 SK_MERGE(HyperLogLog, nMerge, sketch_hll_merge)
 SK_IMAGE_OPS(HyperLogLog, sketch_hll)
+SK_TOKEN_FILL(HyperLogLog, sketch_hll)
 
 JNIEXPORT jlong JNICALL SK_JNI(HyperLogLog, nExportedSize)(JNIEnv *env, jclass cls, jlong buf,
                                                            jlong len) {

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sketches.h"
 
@@ -145,6 +146,40 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
     out->len = (size_t)(o - out->bytes);
 }
 
+/* ---- Tokens ------------------------------------------------------------
+ *
+ * Bloom, split-block and HyperLogLog objects keep a sketch_token beside their
+ * image (Native.Image.token: the address of SKETCH_TOKEN_WORDS * 8 bytes of
+ * native memory, 8-byte aligned, owned with the image). nToken fills it
+ * wherever the Java side gets a new or re-written image; the single-key
+ * natives pass it to the _with_token calls, which skip the header validation
+ * while the token matches the image and validate in full otherwise (a zero
+ * or stale token costs time, never a different result). It is read and
+ * written here, never through a JNI array (no per-call JNI access).
+ */
+
+/* The token parameter and argument the SK_KEY_BOOL_TOKEN natives insert. */
+#define SK_TOKEN_PARAM , jlong tok
+#define SK_TOKEN_ARG , (const sketch_token *)(intptr_t)tok
+
+/* nToken(buf, len, tok): writes the image's token (PREFIX##_token) to the
+ * memory at `tok`, or zeroes it when the image is refused, so that the calls
+ * validate in full and report the refusal as they did without a token.
+ * Never throws: making a token is not allowed to fail an operation that
+ * succeeded without one. Returns whether the token was filled (false, and
+ * nothing written, for an image without token memory: tok 0). */
+#define SK_TOKEN_FILL(CLS, PREFIX)                                                                \
+    JNIEXPORT jboolean JNICALL SK_JNI(CLS, nToken)(JNIEnv * env, jclass cls, jlong buf, jlong len, \
+                                                   jlong tok) {                                   \
+        (void)env;                                                                                \
+        (void)cls;                                                                                \
+        sketch_token *t = (sketch_token *)(intptr_t)tok;                                          \
+        if (t == NULL) return JNI_FALSE;                                                          \
+        if (PREFIX##_token(SK_CBUF(buf), (size_t)len, t) == SKETCH_OK) return JNI_TRUE;           \
+        memset(t, 0, sizeof *t);                                                                  \
+        return JNI_FALSE;                                                                         \
+    }
+
 /* ---- Generators for the shapes every family repeats ---------------------
  *
  * Single keys come in four forms: byte[] with offset and length, a String of
@@ -155,45 +190,60 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
 
 /* A key operation with a bool output (add reporting new, contains):
  * NAME (byte[]), NAME##Str (String), NAME##Buf (ByteBuffer), NAME##U64 (long). */
-#define SK_KEY_BOOL(CLS, NAME, CFN, CFN_U64, CONST)                                              \
-    JNIEXPORT jboolean JNICALL SK_JNI(CLS, NAME)(JNIEnv * env, jclass cls, jlong buf, jlong len, \
-                                                 jbyteArray key, jint off, jint klen) {          \
+#define SK_KEY_BOOL(CLS, NAME, CFN, CFN_U64, CONST) \
+    SK_KEY_BOOL_GEN(CLS, NAME, CFN, CFN_U64, #CFN, #CFN_U64, CONST, , )
+
+/* As SK_KEY_BOOL for a family with tokens (see "Tokens" below): each native
+ * takes the token's address after the image, (buf, len, tok, key...), and
+ * calls CFN##_with_token; an exception names the plain call CFN, as without
+ * a token (the status and the result are those of the plain call). */
+#define SK_KEY_BOOL_TOKEN(CLS, NAME, CFN, CFN_U64, CONST)                                    \
+    SK_KEY_BOOL_GEN(CLS, NAME, CFN##_with_token, CFN_U64##_with_token, #CFN, #CFN_U64, CONST, \
+                    SK_TOKEN_PARAM, SK_TOKEN_ARG)
+
+/* The four natives of SK_KEY_BOOL and SK_KEY_BOOL_TOKEN: CALL and CALL_U64
+ * are called, OP and OP_U64 name them in exceptions; TP is inserted after
+ * the (jlong buf, jlong len) parameters and TA after the (buf, len)
+ * arguments of each call (both empty, or SK_TOKEN_PARAM and SK_TOKEN_ARG). */
+#define SK_KEY_BOOL_GEN(CLS, NAME, CALL, CALL_U64, OP, OP_U64, CONST, TP, TA)                   \
+    JNIEXPORT jboolean JNICALL SK_JNI(CLS, NAME)(JNIEnv * env, jclass cls, jlong buf, jlong len \
+                                                 TP, jbyteArray key, jint off, jint klen) {     \
         (void)cls;                                                                               \
-        sk_key k;                                                                                 \
-        if (!sk_key_get(env, key, off, klen, &k)) return JNI_FALSE;                                             \
+        sk_key k;                                                                                \
+        if (!sk_key_get(env, key, off, klen, &k)) return JNI_FALSE;                             \
         bool out = false;                                                                        \
-        int32_t st = CFN((CONST void *)(intptr_t)buf, (size_t)len, k.ptr,     \
-                         (size_t)klen, &out);                                                    \
+        int32_t st = CALL((CONST void *)(intptr_t)buf, (size_t)len TA, k.ptr, (size_t)klen,     \
+                          &out);                                                                 \
         sk_key_release(env, key, &k);                                                            \
-        if (sk_check(env, st, #CFN)) return JNI_FALSE;                                           \
+        if (sk_check(env, st, OP)) return JNI_FALSE;                                             \
         return out ? JNI_TRUE : JNI_FALSE;                                                       \
     }                                                                                            \
     JNIEXPORT jboolean JNICALL SK_JNI(CLS, NAME##Str)(JNIEnv * env, jclass cls, jlong buf,       \
-                                                      jlong len, jstring key, jint n) {          \
+                                                      jlong len TP, jstring key, jint n) {       \
         (void)cls;                                                                               \
         sk_str k;                                                                                \
         sk_str_get(env, key, n, &k);                                                             \
         bool out = false;                                                                        \
-        int32_t st = CFN((CONST void *)(intptr_t)buf, (size_t)len, k.bytes, k.len, &out);        \
-        if (sk_check(env, st, #CFN)) return JNI_FALSE;                                           \
+        int32_t st = CALL((CONST void *)(intptr_t)buf, (size_t)len TA, k.bytes, k.len, &out);   \
+        if (sk_check(env, st, OP)) return JNI_FALSE;                                             \
         return out ? JNI_TRUE : JNI_FALSE;                                                       \
     }                                                                                            \
     JNIEXPORT jboolean JNICALL SK_JNI(CLS, NAME##Buf)(JNIEnv * env, jclass cls, jlong buf,       \
-                                                      jlong len, jobject key, jint pos,          \
+                                                      jlong len TP, jobject key, jint pos,       \
                                                       jint klen) {                               \
         (void)cls;                                                                               \
         bool out = false;                                                                        \
-        int32_t st = CFN((CONST void *)(intptr_t)buf, (size_t)len, sk_direct(env, key, pos),     \
-                         (size_t)klen, &out);                                                    \
-        if (sk_check(env, st, #CFN)) return JNI_FALSE;                                           \
+        int32_t st = CALL((CONST void *)(intptr_t)buf, (size_t)len TA, sk_direct(env, key, pos), \
+                          (size_t)klen, &out);                                                   \
+        if (sk_check(env, st, OP)) return JNI_FALSE;                                             \
         return out ? JNI_TRUE : JNI_FALSE;                                                       \
     }                                                                                            \
     JNIEXPORT jboolean JNICALL SK_JNI(CLS, NAME##U64)(JNIEnv * env, jclass cls, jlong buf,       \
-                                                      jlong len, jlong key) {                    \
+                                                      jlong len TP, jlong key) {                 \
         (void)cls;                                                                               \
         bool out = false;                                                                        \
-        int32_t st = CFN_U64((CONST void *)(intptr_t)buf, (size_t)len, (uint64_t)key, &out);     \
-        if (sk_check(env, st, #CFN_U64)) return JNI_FALSE;                                       \
+        int32_t st = CALL_U64((CONST void *)(intptr_t)buf, (size_t)len TA, (uint64_t)key, &out); \
+        if (sk_check(env, st, OP_U64)) return JNI_FALSE;                                         \
         return out ? JNI_TRUE : JNI_FALSE;                                                       \
     }
 

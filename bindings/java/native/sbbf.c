@@ -45,8 +45,9 @@ JNIEXPORT void JNICALL SK_JNI(SplitBlockBloomFilter, nInit)(JNIEnv *env, jclass 
              "sketch_sbbf_init");
 }
 
-SK_KEY_BOOL(SplitBlockBloomFilter, nAdd, sketch_sbbf_add, sketch_sbbf_add_u64, )
-SK_KEY_BOOL(SplitBlockBloomFilter, nContains, sketch_sbbf_contains, sketch_sbbf_contains_u64, const)
+SK_KEY_BOOL_TOKEN(SplitBlockBloomFilter, nAdd, sketch_sbbf_add, sketch_sbbf_add_u64, )
+SK_KEY_BOOL_TOKEN(SplitBlockBloomFilter, nContains, sketch_sbbf_contains,
+                  sketch_sbbf_contains_u64, const)
 SK_BATCH_BOOL(SplitBlockBloomFilter, nAdd, sketch_sbbf_add_packed, sketch_sbbf_add_u64_batch, )
 SK_BATCH_BOOL(SplitBlockBloomFilter, nContains, sketch_sbbf_contains_packed,
               sketch_sbbf_contains_u64_batch, const)
@@ -55,6 +56,7 @@ SK_MERGE(SplitBlockBloomFilter, nIntersect, sketch_sbbf_intersect)
 SK_VOID_OP(SplitBlockBloomFilter, nClear, sketch_sbbf_clear)
 SK_U32_OUT(SplitBlockBloomFilter, nCapacity, sketch_sbbf_capacity)
 SK_IMAGE_OPS(SplitBlockBloomFilter, sketch_sbbf)
+SK_TOKEN_FILL(SplitBlockBloomFilter, sketch_sbbf)
 
 /* out[0] = offset of the bitset in the image, out[1] = its length. */
 JNIEXPORT void JNICALL SK_JNI(SplitBlockBloomFilter, nBitset)(JNIEnv *env, jclass cls, jlong buf,

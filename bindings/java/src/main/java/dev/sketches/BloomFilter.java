@@ -22,6 +22,13 @@ import java.util.Objects;
  * same keys. Batches ({@code addAll}, {@code containsAll}, {@code *Packed}) cross into native
  * code once per 16,384 keys.
  *
+ * <p>Single-key calls do not check the image's headers again: the filter keeps, in native memory
+ * owned with its image, a token of what checking them established when it was made (created, read
+ * or wrapped), and each call compares the headers' identity words (format, family, seed, length,
+ * parameters) with it. When they differ (a wrapped buffer that other code re-wrote) the call
+ * checks in full and answers or throws as it would without the token. The headers' counters are
+ * trusted as the body is: damaged ones give wrong answers, never unsafe memory access.
+ *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
  * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
  * ({@code add*}, {@code merge}, {@code intersect}, {@code clear}) needs exclusive access (no
@@ -34,8 +41,10 @@ public final class BloomFilter {
 
     private final Native.Image img;
 
+    /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private BloomFilter(Native.Image img) {
         this.img = img;
+        img.fillToken(BloomFilter::nToken);
     }
 
     /**
@@ -102,7 +111,7 @@ public final class BloomFilter {
     }
 
     private static BloomFilter init(long[] plan, long seed) {
-        Native.Image img = Native.fresh(plan[4]);
+        Native.Image img = Native.freshWithToken(plan[4]);
         try {
             nInit(img.addr, img.len, plan[0], (int) plan[1], plan[2], Double.longBitsToDouble(plan[3]), seed);
         } finally {
@@ -122,7 +131,7 @@ public final class BloomFilter {
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static BloomFilter fromByteArray(byte[] bytes) {
-        return new BloomFilter(Native.imported(bytes, BloomFilter::nImportSize, BloomFilter::nImport));
+        return new BloomFilter(Native.importedWithToken(bytes, BloomFilter::nImportSize, BloomFilter::nImport));
     }
 
     /**
@@ -139,7 +148,7 @@ public final class BloomFilter {
      * @throws SketchException when the headers are not those of a Bloom filter of that length
      */
     public static BloomFilter wrap(ByteBuffer buffer) {
-        return new BloomFilter(Native.wrapped(buffer, BloomFilter::nCapacity));
+        return new BloomFilter(Native.wrappedWithToken(buffer, BloomFilter::nCapacity));
     }
 
     /**
@@ -153,7 +162,7 @@ public final class BloomFilter {
      * @throws SketchException when the bytes are damaged or not a Bloom filter
      */
     public static BloomFilter wrapVerified(ByteBuffer buffer) {
-        return new BloomFilter(Native.wrapped(buffer, BloomFilter::nVerifyAt));
+        return new BloomFilter(Native.wrappedWithToken(buffer, BloomFilter::nVerifyAt));
     }
 
     // ---- single keys ----
@@ -169,7 +178,7 @@ public final class BloomFilter {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, key, 0, key.length);
+            return nAdd(img.addr, img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -188,7 +197,7 @@ public final class BloomFilter {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, key, n);
+            return nAddStr(img.addr, img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -203,7 +212,7 @@ public final class BloomFilter {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, key);
+            return nAddU64(img.addr, img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -221,14 +230,14 @@ public final class BloomFilter {
         int n = key.remaining();
         try {
             if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, key, pos, n);
+                return nAddBuf(img.addr, img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, copy, 0, n);
+            return nAdd(img.addr, img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -242,7 +251,7 @@ public final class BloomFilter {
      */
     public boolean contains(byte[] key) {
         try {
-            return nContains(img.addr, img.len, key, 0, key.length);
+            return nContains(img.addr, img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -260,7 +269,7 @@ public final class BloomFilter {
             return contains(Native.utf8(key));
         }
         try {
-            return nContainsStr(img.addr, img.len, key, n);
+            return nContainsStr(img.addr, img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -274,7 +283,7 @@ public final class BloomFilter {
      */
     public boolean contains(long key) {
         try {
-            return nContainsU64(img.addr, img.len, key);
+            return nContainsU64(img.addr, img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -291,14 +300,14 @@ public final class BloomFilter {
         int n = key.remaining();
         try {
             if (key.isDirect()) {
-                return nContainsBuf(img.addr, img.len, key, pos, n);
+                return nContainsBuf(img.addr, img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContains(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nContains(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContains(img.addr, img.len, copy, 0, n);
+            return nContains(img.addr, img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -630,6 +639,11 @@ public final class BloomFilter {
         return img.view();
     }
 
+    /** The image (for tests of its token). */
+    Native.Image img() {
+        return img;
+    }
+
     @Override
     public String toString() {
         return "BloomFilter[" + img.len + " bytes]";
@@ -643,21 +657,21 @@ public final class BloomFilter {
 
     private static native void nInit(long buf, long len, long bits, int hashes, long items, double fpr, long seed);
 
-    private static native boolean nAdd(long buf, long len, byte[] key, int off, int klen);
+    private static native boolean nAdd(long buf, long len, long tok, byte[] key, int off, int klen);
 
-    private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+    private static native boolean nAddBuf(long buf, long len, long tok, ByteBuffer key, int pos, int klen);
 
-    private static native boolean nAddU64(long buf, long len, long key);
+    private static native boolean nAddU64(long buf, long len, long tok, long key);
 
-    private static native boolean nAddStr(long buf, long len, String key, int n);
+    private static native boolean nAddStr(long buf, long len, long tok, String key, int n);
 
-    private static native boolean nContainsStr(long buf, long len, String key, int n);
+    private static native boolean nContainsStr(long buf, long len, long tok, String key, int n);
 
-    private static native boolean nContains(long buf, long len, byte[] key, int off, int klen);
+    private static native boolean nContains(long buf, long len, long tok, byte[] key, int off, int klen);
 
-    private static native boolean nContainsBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+    private static native boolean nContainsBuf(long buf, long len, long tok, ByteBuffer key, int pos, int klen);
 
-    private static native boolean nContainsU64(long buf, long len, long key);
+    private static native boolean nContainsU64(long buf, long len, long tok, long key);
 
     private static native void nAddPacked(
             long buf, long len, byte[] data, int[] offsets, int from, int count, boolean[] out, int outFrom);
@@ -687,4 +701,6 @@ public final class BloomFilter {
     private static native void nImport(byte[] src, long dst, long dstLen);
 
     private static native void nVerifyAt(long buf, long len);
+
+    private static native boolean nToken(long buf, long len, long token);
 }

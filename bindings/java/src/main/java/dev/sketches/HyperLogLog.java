@@ -22,6 +22,14 @@ import java.nio.ByteBuffer;
  * sketch's seed (the same hash in every language). Batches cross into native code once per 16,384
  * keys.
  *
+ * <p>Single-key calls do not check the image's headers again: the sketch keeps, in native memory
+ * owned with its image, a token of what checking them established when it was made (created, read,
+ * wrapped, downsized or converted), and each call compares the headers' identity words (format,
+ * family, seed, length, parameters) with it. When they differ (a wrapped buffer that other code
+ * re-wrote) the call checks in full and answers or throws as it would without the token. The
+ * headers' counters and modes are trusted as the body is: damaged ones give wrong answers, never
+ * unsafe memory access.
+ *
  * <p>Thread safety: queries ({@code estimate}, {@code registerEstimate}, {@code stats}, {@code
  * toByteArray}, {@code downsize}) may run concurrently; {@code add*}, {@code merge} and {@code
  * clear} need exclusive access.
@@ -38,8 +46,10 @@ public final class HyperLogLog {
 
     private final Native.Image img;
 
+    /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private HyperLogLog(Native.Image img) {
         this.img = img;
+        img.fillToken(HyperLogLog::nToken);
     }
 
     /**
@@ -62,7 +72,7 @@ public final class HyperLogLog {
      * @throws IllegalArgumentException when the precision is out of range
      */
     public static HyperLogLog create(int precision, long seed) {
-        Native.Image img = Native.fresh(imageBytes(precision));
+        Native.Image img = Native.freshWithToken(imageBytes(precision));
         try {
             nInit(img.addr, img.len, precision, seed);
         } finally {
@@ -97,7 +107,7 @@ public final class HyperLogLog {
      */
     public static HyperLogLog fromByteArray(byte[] bytes) {
         // sketch_hll_import_size gives the live size: a compact small-mode export is shorter.
-        return new HyperLogLog(Native.imported(bytes, HyperLogLog::nImportSize, HyperLogLog::nImport));
+        return new HyperLogLog(Native.importedWithToken(bytes, HyperLogLog::nImportSize, HyperLogLog::nImport));
     }
 
     /**
@@ -113,7 +123,7 @@ public final class HyperLogLog {
      * @throws SketchException when the headers are not those of a live HyperLogLog of that length
      */
     public static HyperLogLog wrap(ByteBuffer buffer) {
-        return new HyperLogLog(Native.wrapped(buffer, HyperLogLog::nEstimate));
+        return new HyperLogLog(Native.wrappedWithToken(buffer, HyperLogLog::nEstimate));
     }
 
     /**
@@ -127,7 +137,7 @@ public final class HyperLogLog {
      * @throws SketchException when the bytes are damaged, compact or not a HyperLogLog
      */
     public static HyperLogLog wrapVerified(ByteBuffer buffer) {
-        return new HyperLogLog(Native.wrapped(buffer, (addr, len) -> {
+        return new HyperLogLog(Native.wrappedWithToken(buffer, (addr, len) -> {
             nVerifyAt(addr, len);
             nEstimate(addr, len);
         }));
@@ -145,7 +155,7 @@ public final class HyperLogLog {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, key, 0, key.length);
+            return nAdd(img.addr, img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -164,7 +174,7 @@ public final class HyperLogLog {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, key, n);
+            return nAddStr(img.addr, img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -179,7 +189,7 @@ public final class HyperLogLog {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, key);
+            return nAddU64(img.addr, img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -197,14 +207,14 @@ public final class HyperLogLog {
         int n = key.remaining();
         try {
             if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, key, pos, n);
+                return nAddBuf(img.addr, img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, copy, 0, n);
+            return nAdd(img.addr, img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -339,7 +349,7 @@ public final class HyperLogLog {
      *     sketch's and it is dense
      */
     public HyperLogLog downsize(int precision) {
-        Native.Image dst = Native.fresh(imageBytes(precision));
+        Native.Image dst = Native.freshWithToken(imageBytes(precision));
         try {
             nDownsize(img.addr, img.len, dst.addr, dst.len, precision);
         } finally {
@@ -425,9 +435,17 @@ public final class HyperLogLog {
         return img.view();
     }
 
-    /** The image (for {@link UltraLogLog#toHyperLogLog()}). */
+    /** The image (for {@link UltraLogLog#toHyperLogLog()} and tests). */
     Native.Image img() {
         return img;
+    }
+
+    /**
+     * Fills the token again after other code re-wrote the image in place ({@link
+     * UltraLogLog#toHyperLogLog()}); needs exclusive access, as that writing did.
+     */
+    void refreshToken() {
+        img.fillToken(HyperLogLog::nToken);
     }
 
     @Override
@@ -441,13 +459,13 @@ public final class HyperLogLog {
 
     private static native void nInit(long buf, long len, int p, long seed);
 
-    private static native boolean nAdd(long buf, long len, byte[] key, int off, int klen);
+    private static native boolean nAdd(long buf, long len, long tok, byte[] key, int off, int klen);
 
-    private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+    private static native boolean nAddBuf(long buf, long len, long tok, ByteBuffer key, int pos, int klen);
 
-    private static native boolean nAddU64(long buf, long len, long key);
+    private static native boolean nAddU64(long buf, long len, long tok, long key);
 
-    private static native boolean nAddStr(long buf, long len, String key, int n);
+    private static native boolean nAddStr(long buf, long len, long tok, String key, int n);
 
     private static native void nAddPacked(long buf, long len, byte[] data, int[] offsets, int from, int count);
 
@@ -474,4 +492,6 @@ public final class HyperLogLog {
     private static native void nImport(byte[] src, long dst, long dstLen);
 
     private static native void nVerifyAt(long buf, long len);
+
+    private static native boolean nToken(long buf, long len, long token);
 }

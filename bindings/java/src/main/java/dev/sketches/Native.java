@@ -51,6 +51,9 @@ final class Native {
     /** The alignment a live image needs (SKETCH_IMAGE_MIN_ALIGN). */
     static final int IMAGE_MIN_ALIGN = 8;
 
+    /** Bytes of a {@code sketch_token} (SKETCH_TOKEN_WORDS 64-bit words); it needs 8-byte alignment. */
+    static final int TOKEN_BYTES = 64;
+
     private static volatile boolean loaded;
 
     private Native() {}
@@ -184,17 +187,28 @@ final class Native {
      * @throws IllegalArgumentException when the size exceeds what one ByteBuffer holds
      */
     static ByteBuffer allocate(long bytes) {
+        return aligned(bytes, 0).slice(0, (int) bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * A zeroed direct buffer starting on a 64-byte boundary holding {@code bytes} rounded up to a
+     * multiple of 64, then {@code tail} bytes rounded up likewise.
+     *
+     * @throws IllegalArgumentException when the size exceeds what one ByteBuffer holds
+     */
+    private static ByteBuffer aligned(long bytes, int tail) {
         if (bytes < 0 || bytes > Integer.MAX_VALUE - 2 * IMAGE_ALIGN) {
             throw new IllegalArgumentException("an image of " + bytes
                     + " bytes does not fit in one ByteBuffer (at most " + (Integer.MAX_VALUE - 2 * IMAGE_ALIGN) + ")");
         }
-        int n = (int) bytes;
         // alignedSlice rounds the end down to the alignment too: allocate whole units.
-        int units = (n + IMAGE_ALIGN - 1) / IMAGE_ALIGN * IMAGE_ALIGN;
-        ByteBuffer raw = ByteBuffer.allocateDirect(units + IMAGE_ALIGN - 1);
-        ByteBuffer aligned = raw.alignedSlice(IMAGE_ALIGN);
-        aligned.limit(n);
-        return aligned.slice().order(ByteOrder.LITTLE_ENDIAN);
+        int units = roundUp((int) bytes) + roundUp(tail);
+        return ByteBuffer.allocateDirect(units + IMAGE_ALIGN - 1).alignedSlice(IMAGE_ALIGN);
+    }
+
+    /** {@code n} rounded up to a multiple of {@link #IMAGE_ALIGN}. */
+    private static int roundUp(int n) {
+        return (n + IMAGE_ALIGN - 1) / IMAGE_ALIGN * IMAGE_ALIGN;
     }
 
     /**
@@ -457,18 +471,57 @@ final class Native {
      * written. Family classes pass {@code addr, len} to their natives and keep the Image
      * reachable across each call ({@link java.lang.ref.Reference#reachabilityFence}), so the
      * buffer's memory cannot be freed while native code uses it.
+     *
+     * <p>The families whose single-key calls take a {@code sketch_token} (Bloom, split-block,
+     * HyperLogLog) get images with one ({@link #freshWithToken}, {@link #importedWithToken},
+     * {@link #wrappedWithToken}): {@link #TOKEN_BYTES} of native memory owned with the image (after
+     * the image in the same allocation, or a small buffer of its own for a wrapped image), zero
+     * until {@link #fillToken} writes it. The family's constructor fills it; it is written again
+     * only where the image is re-written in place under the exclusive access that needs, and read
+     * by the single-key natives.
      */
     static final class Image {
         final ByteBuffer buffer;
         final long addr;
         final long len;
         final boolean readOnly;
+        /** The token's address (8-byte aligned), or 0 when the image has no token. */
+        final long token;
+        /** The token's memory (keeps it reachable with the image), or null. */
+        private final ByteBuffer tokenMemory;
 
         Image(ByteBuffer buffer, boolean readOnly) {
+            this(buffer, readOnly, null);
+        }
+
+        Image(ByteBuffer buffer, boolean readOnly, ByteBuffer tokenMemory) {
             this.buffer = buffer;
             this.addr = address(buffer);
             this.len = buffer.capacity();
             this.readOnly = readOnly;
+            this.tokenMemory = tokenMemory;
+            this.token = tokenMemory == null ? 0 : address(tokenMemory);
+        }
+
+        /**
+         * Fills the token from the image as it is now ({@code tokenizer}: the family's {@code
+         * sketch_*_token}, which zeroes the token when the image is refused and never throws).
+         * Call it where the image was made or re-written, before the object is shared or under the
+         * exclusive access that re-writing needed.
+         *
+         * @return whether the token was filled (false: zeroed, the calls validate in full)
+         */
+        boolean fillToken(Tokenizer tokenizer) {
+            try {
+                return tokenizer.run(addr, len, token);
+            } finally {
+                Reference.reachabilityFence(this);
+            }
+        }
+
+        /** A little-endian view of the token's bytes (tests); null when the image has no token. */
+        ByteBuffer tokenBytes() {
+            return tokenMemory == null ? null : tokenMemory.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         }
 
         /** Throws ReadOnlyBufferException when the image was wrapped from a read-only buffer. */
@@ -508,10 +561,31 @@ final class Native {
         void run(long buf, long len);
     }
 
+    /**
+     * sketch_*_token(buf, len) into the token memory at {@code token}, zeroed instead when the
+     * image is refused (SK_TOKEN_FILL in jni_util.h; never throws): whether it was filled.
+     */
+    @FunctionalInterface
+    interface Tokenizer {
+        boolean run(long buf, long len, long token);
+    }
+
     /** A fresh zeroed image of {@code bytes} bytes. */
     static Image fresh(long bytes) {
         load();
         return new Image(allocate(bytes), false);
+    }
+
+    /**
+     * A fresh zeroed image of {@code bytes} bytes with a zeroed token after it in the same
+     * allocation (the caller initializes the image, then calls {@link Image#fillToken}).
+     */
+    static Image freshWithToken(long bytes) {
+        load();
+        ByteBuffer whole = aligned(bytes, TOKEN_BYTES);
+        int tokenAt = roundUp((int) bytes);
+        return new Image(whole.slice(0, (int) bytes).order(ByteOrder.LITTLE_ENDIAN), false,
+                whole.slice(tokenAt, TOKEN_BYTES));
     }
 
     /**
@@ -523,6 +597,22 @@ final class Native {
         Objects.requireNonNull(src, "bytes");
         load();
         Image img = fresh(sizer.run(src));
+        try {
+            importer.run(src, img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return img;
+    }
+
+    /**
+     * As {@link #imported}, into an image with a zeroed token (the family fills it, {@link
+     * Image#fillToken}).
+     */
+    static Image importedWithToken(byte[] src, ImportSizer sizer, Importer importer) {
+        Objects.requireNonNull(src, "bytes");
+        load();
+        Image img = freshWithToken(sizer.run(src));
         try {
             importer.run(src, img.addr, img.len);
         } finally {
@@ -548,6 +638,23 @@ final class Native {
         load();
         ByteBuffer view = wrappable(buffer);
         Image img = new Image(view, buffer.isReadOnly());
+        try {
+            check.run(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return img;
+    }
+
+    /**
+     * As {@link #wrapped}, with a zeroed token in memory of its own (the caller's buffer has no
+     * room for one; the family fills it, {@link Image#fillToken}).
+     */
+    static Image wrappedWithToken(ByteBuffer buffer, Check check) {
+        load();
+        ByteBuffer view = wrappable(buffer);
+        ByteBuffer token = ByteBuffer.allocateDirect(TOKEN_BYTES + IMAGE_MIN_ALIGN - 1).alignedSlice(IMAGE_MIN_ALIGN);
+        Image img = new Image(view, buffer.isReadOnly(), token);
         try {
             check.run(img.addr, img.len);
         } finally {

@@ -23,6 +23,13 @@ import java.util.Objects;
  * same keys. Batches ({@code addAll}, {@code containsAll}, {@code *Packed}) cross into native
  * code once per 16,384 keys.
  *
+ * <p>Single-key calls do not check the image's headers again: the filter keeps, in native memory
+ * owned with its image, a token of what checking them established when it was made (created, read
+ * or wrapped), and each call compares the headers' identity words (format, family, seed, length,
+ * parameters) with it. When they differ (a wrapped buffer that other code re-wrote) the call
+ * checks in full and answers or throws as it would without the token. The headers' counters are
+ * trusted as the body is: damaged ones give wrong answers, never unsafe memory access.
+ *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
  * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
  * ({@code add*}, {@code merge}, {@code intersect}, {@code clear}) needs exclusive access (no
@@ -35,8 +42,10 @@ public final class SplitBlockBloomFilter {
 
     private final Native.Image img;
 
+    /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private SplitBlockBloomFilter(Native.Image img) {
         this.img = img;
+        img.fillToken(SplitBlockBloomFilter::nToken);
     }
 
     /**
@@ -127,7 +136,7 @@ public final class SplitBlockBloomFilter {
     public static final int MODE_PARQUET = 1;
 
     private static SplitBlockBloomFilter init(long[] plan, long seed) {
-        Native.Image img = Native.fresh(plan[4]);
+        Native.Image img = Native.freshWithToken(plan[4]);
         try {
             try {
                 nInit(img.addr, img.len, plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3], seed);
@@ -151,7 +160,8 @@ public final class SplitBlockBloomFilter {
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static SplitBlockBloomFilter fromByteArray(byte[] bytes) {
-        return new SplitBlockBloomFilter(Native.imported(bytes, SplitBlockBloomFilter::nImportSize, SplitBlockBloomFilter::nImport));
+        return new SplitBlockBloomFilter(
+                Native.importedWithToken(bytes, SplitBlockBloomFilter::nImportSize, SplitBlockBloomFilter::nImport));
     }
 
     /**
@@ -168,7 +178,7 @@ public final class SplitBlockBloomFilter {
      * @throws SketchException when the headers are not those of a split-block split-block Bloom filter of that length
      */
     public static SplitBlockBloomFilter wrap(ByteBuffer buffer) {
-        return new SplitBlockBloomFilter(Native.wrapped(buffer, SplitBlockBloomFilter::nCapacity));
+        return new SplitBlockBloomFilter(Native.wrappedWithToken(buffer, SplitBlockBloomFilter::nCapacity));
     }
 
     /**
@@ -182,7 +192,7 @@ public final class SplitBlockBloomFilter {
      * @throws SketchException when the bytes are damaged or not a split-block Bloom filter
      */
     public static SplitBlockBloomFilter wrapVerified(ByteBuffer buffer) {
-        return new SplitBlockBloomFilter(Native.wrapped(buffer, SplitBlockBloomFilter::nVerifyAt));
+        return new SplitBlockBloomFilter(Native.wrappedWithToken(buffer, SplitBlockBloomFilter::nVerifyAt));
     }
 
     // ---- single keys ----
@@ -198,7 +208,7 @@ public final class SplitBlockBloomFilter {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, key, 0, key.length);
+            return nAdd(img.addr, img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -217,7 +227,7 @@ public final class SplitBlockBloomFilter {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, key, n);
+            return nAddStr(img.addr, img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -232,7 +242,7 @@ public final class SplitBlockBloomFilter {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, key);
+            return nAddU64(img.addr, img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -250,14 +260,14 @@ public final class SplitBlockBloomFilter {
         int n = key.remaining();
         try {
             if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, key, pos, n);
+                return nAddBuf(img.addr, img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, copy, 0, n);
+            return nAdd(img.addr, img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -271,7 +281,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean contains(byte[] key) {
         try {
-            return nContains(img.addr, img.len, key, 0, key.length);
+            return nContains(img.addr, img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -289,7 +299,7 @@ public final class SplitBlockBloomFilter {
             return contains(Native.utf8(key));
         }
         try {
-            return nContainsStr(img.addr, img.len, key, n);
+            return nContainsStr(img.addr, img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -303,7 +313,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean contains(long key) {
         try {
-            return nContainsU64(img.addr, img.len, key);
+            return nContainsU64(img.addr, img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -320,14 +330,14 @@ public final class SplitBlockBloomFilter {
         int n = key.remaining();
         try {
             if (key.isDirect()) {
-                return nContainsBuf(img.addr, img.len, key, pos, n);
+                return nContainsBuf(img.addr, img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContains(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nContains(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContains(img.addr, img.len, copy, 0, n);
+            return nContains(img.addr, img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -677,6 +687,11 @@ public final class SplitBlockBloomFilter {
         return img.view();
     }
 
+    /** The image (for tests of its token). */
+    Native.Image img() {
+        return img;
+    }
+
     @Override
     public String toString() {
         return "SplitBlockBloomFilter[" + img.len + " bytes]";
@@ -692,21 +707,21 @@ public final class SplitBlockBloomFilter {
 
     private static native void nBitset(long buf, long len, long[] out);
 
-    private static native boolean nAdd(long buf, long len, byte[] key, int off, int klen);
+    private static native boolean nAdd(long buf, long len, long tok, byte[] key, int off, int klen);
 
-    private static native boolean nAddBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+    private static native boolean nAddBuf(long buf, long len, long tok, ByteBuffer key, int pos, int klen);
 
-    private static native boolean nAddU64(long buf, long len, long key);
+    private static native boolean nAddU64(long buf, long len, long tok, long key);
 
-    private static native boolean nAddStr(long buf, long len, String key, int n);
+    private static native boolean nAddStr(long buf, long len, long tok, String key, int n);
 
-    private static native boolean nContainsStr(long buf, long len, String key, int n);
+    private static native boolean nContainsStr(long buf, long len, long tok, String key, int n);
 
-    private static native boolean nContains(long buf, long len, byte[] key, int off, int klen);
+    private static native boolean nContains(long buf, long len, long tok, byte[] key, int off, int klen);
 
-    private static native boolean nContainsBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+    private static native boolean nContainsBuf(long buf, long len, long tok, ByteBuffer key, int pos, int klen);
 
-    private static native boolean nContainsU64(long buf, long len, long key);
+    private static native boolean nContainsU64(long buf, long len, long tok, long key);
 
     private static native void nAddPacked(
             long buf, long len, byte[] data, int[] offsets, int from, int count, boolean[] out, int outFrom);
@@ -736,4 +751,6 @@ public final class SplitBlockBloomFilter {
     private static native void nImport(byte[] src, long dst, long dstLen);
 
     private static native void nVerifyAt(long buf, long len);
+
+    private static native boolean nToken(long buf, long len, long token);
 }

@@ -352,6 +352,7 @@ public final class UltraLogLog {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(dst);
         }
+        h.refreshToken();
         return h;
     }
 
