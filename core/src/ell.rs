@@ -847,7 +847,7 @@ impl<'a> EllMut<'a> {
     }
 
     /// [`EllMut::add`] for a precomputed, uniformly distributed 64-bit hash.
-    #[inline]
+    #[inline(always)]
     pub fn add_hash(&mut self, hash: u64) -> bool {
         let Some((old, new, k)) = self.update(hash) else {
             return false;
