@@ -193,10 +193,11 @@ pub unsafe extern "C" fn sketch_bloom_add(
     key_len: usize,
     was_new: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_bloom_add_with_token(buf, len, &image::NO_TOKEN, key, key_len, was_new) }
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add(key)))
+    })
 }
 
 /// Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_bloom_add`.
@@ -210,10 +211,8 @@ pub unsafe extern "C" fn sketch_bloom_add_u64(
     key: u64,
     was_new: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_bloom_add_u64_with_token(buf, len, &image::NO_TOKEN, key, was_new) }
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add_u64(key))) })
 }
 
 /// Adds a precomputed hash (`sketch_hash(key, len, seed)` with the filter's
@@ -228,10 +227,8 @@ pub unsafe extern "C" fn sketch_bloom_add_hash(
     hash: u64,
     was_new: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_bloom_add_hash_with_token(buf, len, &image::NO_TOKEN, hash, was_new) }
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add_hash(hash))) })
 }
 
 /// Tests a byte key: `*out` is false when the key was certainly never added,
@@ -249,10 +246,11 @@ pub unsafe extern "C" fn sketch_bloom_contains(
     key_len: usize,
     out: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_bloom_contains_with_token(buf, len, &image::NO_TOKEN, key, key_len, out) }
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains(key)))
+    })
 }
 
 /// Tests an integer key. See `sketch_bloom_contains`.
@@ -266,10 +264,8 @@ pub unsafe extern "C" fn sketch_bloom_contains_u64(
     key: u64,
     out: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_bloom_contains_u64_with_token(buf, len, &image::NO_TOKEN, key, out) }
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains_u64(key))) })
 }
 
 /// Tests a precomputed hash. See `sketch_bloom_contains`.
@@ -283,10 +279,8 @@ pub unsafe extern "C" fn sketch_bloom_contains_hash(
     hash: u64,
     out: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_bloom_contains_hash_with_token(buf, len, &image::NO_TOKEN, hash, out) }
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(bloom::wrap(b)?.contains_hash(hash))) })
 }
 
 /// Validates the live Bloom image in `buf` and writes its token to `*out`
@@ -318,7 +312,6 @@ pub unsafe extern "C" fn sketch_bloom_token(
 /// # Safety
 /// As for `sketch_bloom_add`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_bloom_add_with_token(
     buf: *mut c_void,
     len: usize,
@@ -344,7 +337,6 @@ pub unsafe extern "C" fn sketch_bloom_add_with_token(
 /// # Safety
 /// As for `sketch_bloom_add_u64`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_bloom_add_u64_with_token(
     buf: *mut c_void,
     len: usize,
@@ -368,7 +360,6 @@ pub unsafe extern "C" fn sketch_bloom_add_u64_with_token(
 /// # Safety
 /// As for `sketch_bloom_add_hash`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_bloom_add_hash_with_token(
     buf: *mut c_void,
     len: usize,
@@ -392,7 +383,6 @@ pub unsafe extern "C" fn sketch_bloom_add_hash_with_token(
 /// # Safety
 /// As for `sketch_bloom_contains`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_bloom_contains_with_token(
     buf: *const c_void,
     len: usize,
@@ -418,7 +408,6 @@ pub unsafe extern "C" fn sketch_bloom_contains_with_token(
 /// # Safety
 /// As for `sketch_bloom_contains_u64`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_bloom_contains_u64_with_token(
     buf: *const c_void,
     len: usize,
@@ -442,7 +431,6 @@ pub unsafe extern "C" fn sketch_bloom_contains_u64_with_token(
 /// # Safety
 /// As for `sketch_bloom_contains_hash`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_bloom_contains_hash_with_token(
     buf: *const c_void,
     len: usize,

@@ -104,10 +104,11 @@ pub unsafe extern "C" fn sketch_hll_add(
     key_len: usize,
     changed: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_hll_add_with_token(buf, len, &image::NO_TOKEN, key, key_len, changed) }
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add(key)))
+    })
 }
 
 /// Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_hll_add`.
@@ -121,10 +122,8 @@ pub unsafe extern "C" fn sketch_hll_add_u64(
     key: u64,
     changed: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_hll_add_u64_with_token(buf, len, &image::NO_TOKEN, key, changed) }
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add_u64(key))) })
 }
 
 /// Adds a precomputed 64-bit hash (for example `sketch_hash(key, len, seed)`
@@ -140,10 +139,8 @@ pub unsafe extern "C" fn sketch_hll_add_hash(
     hash: u64,
     changed: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_hll_add_hash_with_token(buf, len, &image::NO_TOKEN, hash, changed) }
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add_hash(hash))) })
 }
 
 /// Validates the live HyperLogLog image in `buf` and writes its token to `*out`
@@ -175,7 +172,6 @@ pub unsafe extern "C" fn sketch_hll_token(
 /// # Safety
 /// As for `sketch_hll_add`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_hll_add_with_token(
     buf: *mut c_void,
     len: usize,
@@ -201,7 +197,6 @@ pub unsafe extern "C" fn sketch_hll_add_with_token(
 /// # Safety
 /// As for `sketch_hll_add_u64`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_hll_add_u64_with_token(
     buf: *mut c_void,
     len: usize,
@@ -225,7 +220,6 @@ pub unsafe extern "C" fn sketch_hll_add_u64_with_token(
 /// # Safety
 /// As for `sketch_hll_add_hash`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_hll_add_hash_with_token(
     buf: *mut c_void,
     len: usize,

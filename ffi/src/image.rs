@@ -53,10 +53,6 @@ pub struct sketch_token {
     pub words: [u64; 8],
 }
 
-/// The token the plain single-key calls pass to their `_with_token` forms:
-/// all zero, it matches no image, so they validate in full.
-pub(crate) static NO_TOKEN: sketch_token = sketch_token { words: [0; 8] };
-
 /// Reads the token a `_with_token` call was given.
 ///
 /// # Safety

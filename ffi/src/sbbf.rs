@@ -261,10 +261,11 @@ pub unsafe extern "C" fn sketch_sbbf_add(
     key_len: usize,
     was_new: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_sbbf_add_with_token(buf, len, &image::NO_TOKEN, key, key_len, was_new) }
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add(key)))
+    })
 }
 
 /// Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_sbbf_add`.
@@ -278,10 +279,8 @@ pub unsafe extern "C" fn sketch_sbbf_add_u64(
     key: u64,
     was_new: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_sbbf_add_u64_with_token(buf, len, &image::NO_TOKEN, key, was_new) }
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add_u64(key))) })
 }
 
 /// Adds a precomputed hash. The hash depends on the mode: in native mode
@@ -299,10 +298,8 @@ pub unsafe extern "C" fn sketch_sbbf_add_hash(
     hash: u64,
     was_new: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_sbbf_add_hash_with_token(buf, len, &image::NO_TOKEN, hash, was_new) }
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add_hash(hash))) })
 }
 
 /// Tests a byte key: `*out` is false when the key was certainly never added,
@@ -320,10 +317,11 @@ pub unsafe extern "C" fn sketch_sbbf_contains(
     key_len: usize,
     out: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_sbbf_contains_with_token(buf, len, &image::NO_TOKEN, key, key_len, out) }
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let key = filter::key(key, key_len)?;
+        filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains(key)))
+    })
 }
 
 /// Tests an integer key. See `sketch_sbbf_contains`.
@@ -337,10 +335,8 @@ pub unsafe extern "C" fn sketch_sbbf_contains_u64(
     key: u64,
     out: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_sbbf_contains_u64_with_token(buf, len, &image::NO_TOKEN, key, out) }
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains_u64(key))) })
 }
 
 /// Tests a precomputed hash (XXH3 with the seed in native mode, XXH64 seed 0
@@ -356,10 +352,8 @@ pub unsafe extern "C" fn sketch_sbbf_contains_hash(
     hash: u64,
     out: *mut bool,
 ) -> sketch_status {
-    // The checked path of the token form (an all-zero token matches no
-    // image): one copy of the code instead of two.
-    // SAFETY: caller contract; the token is a valid static.
-    unsafe { sketch_sbbf_contains_hash_with_token(buf, len, &image::NO_TOKEN, hash, out) }
+    // SAFETY: caller contract.
+    run(|| unsafe { filter::query(buf, len, out, |b| Ok(sbbf::wrap(b)?.contains_hash(hash))) })
 }
 
 /// Validates the live split-block image in `buf` and writes its token to `*out`
@@ -391,7 +385,6 @@ pub unsafe extern "C" fn sketch_sbbf_token(
 /// # Safety
 /// As for `sketch_sbbf_add`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_sbbf_add_with_token(
     buf: *mut c_void,
     len: usize,
@@ -417,7 +410,6 @@ pub unsafe extern "C" fn sketch_sbbf_add_with_token(
 /// # Safety
 /// As for `sketch_sbbf_add_u64`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_sbbf_add_u64_with_token(
     buf: *mut c_void,
     len: usize,
@@ -441,7 +433,6 @@ pub unsafe extern "C" fn sketch_sbbf_add_u64_with_token(
 /// # Safety
 /// As for `sketch_sbbf_add_hash`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_sbbf_add_hash_with_token(
     buf: *mut c_void,
     len: usize,
@@ -465,7 +456,6 @@ pub unsafe extern "C" fn sketch_sbbf_add_hash_with_token(
 /// # Safety
 /// As for `sketch_sbbf_contains`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_sbbf_contains_with_token(
     buf: *const c_void,
     len: usize,
@@ -491,7 +481,6 @@ pub unsafe extern "C" fn sketch_sbbf_contains_with_token(
 /// # Safety
 /// As for `sketch_sbbf_contains_u64`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_sbbf_contains_u64_with_token(
     buf: *const c_void,
     len: usize,
@@ -515,7 +504,6 @@ pub unsafe extern "C" fn sketch_sbbf_contains_u64_with_token(
 /// # Safety
 /// As for `sketch_sbbf_contains_hash`; `token`: a readable `sketch_token`.
 #[no_mangle]
-#[inline(never)]
 pub unsafe extern "C" fn sketch_sbbf_contains_hash_with_token(
     buf: *const c_void,
     len: usize,
