@@ -309,8 +309,12 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<HllMut<'_>> {
 /// [`Token`], which [`wrap_with`] and [`wrap_mut_with`] take to skip the
 /// header checks on later calls. Errors: as [`wrap`].
 pub fn token(buf: &[u8]) -> Result<Token> {
-    live_layout(buf)?;
-    image::token::<HllImage>(buf)
+    let token = image::token::<HllImage>(buf)?;
+    // The flags are in the second word: an exported small-mode image is not live.
+    if (token.words[1] >> 32) as u32 & FLAG_COMPACT != 0 {
+        return Err(Error::CompactImage);
+    }
+    Ok(token)
 }
 
 /// The precision, seed and image length of an image whose identity matches

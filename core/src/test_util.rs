@@ -573,6 +573,33 @@ pub struct TokenOps {
     pub query: fn(&[u8], Option<&crate::image::Token>, u64) -> crate::Result<u64>,
 }
 
+/// [`TokenOps`] of a family module whose views have `add_u64`: `query`
+/// maps the view `$view` (from `wrap_with` or `wrap`) and the key `$key` to
+/// a number.
+macro_rules! token_ops {
+    ($m:path, |$view:ident, $key:ident| $query:expr) => {{
+        use $m as family;
+        crate::test_util::TokenOps {
+            token: family::token,
+            add: |buf, t, k| {
+                match t {
+                    Some(t) => family::wrap_mut_with(buf, t)?.add_u64(k),
+                    None => family::wrap_mut(buf)?.add_u64(k),
+                };
+                Ok(())
+            },
+            query: |buf, t, $key| {
+                let $view = match t {
+                    Some(t) => family::wrap_with(buf, t)?,
+                    None => family::wrap(buf)?,
+                };
+                Ok($query)
+            },
+        }
+    }};
+}
+pub(crate) use token_ops;
+
 /// The token contract (see [`crate::image::Token`]) on the valid live image
 /// `image`, given `other` (same family, other parameters) and `foreign`
 /// (another family):

@@ -443,23 +443,7 @@ fn forged_set_bit_count_does_not_brick_the_filter() {
 }
 
 fn token_ops() -> crate::test_util::TokenOps {
-    crate::test_util::TokenOps {
-        token,
-        add: |buf, t, k| {
-            match t {
-                Some(t) => wrap_mut_with(buf, t)?.add_u64(k),
-                None => wrap_mut(buf)?.add_u64(k),
-            };
-            Ok(())
-        },
-        query: |buf, t, k| {
-            let f = match t {
-                Some(t) => wrap_with(buf, t)?,
-                None => wrap(buf)?,
-            };
-            Ok(u64::from(f.contains_u64(k)))
-        },
-    }
+    crate::test_util::token_ops!(crate::bloom, |f, k| u64::from(f.contains_u64(k)))
 }
 
 #[test]

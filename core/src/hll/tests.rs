@@ -635,23 +635,7 @@ fn a_stuck_straddle_lock_fails_instead_of_hanging() {
 }
 
 fn token_ops() -> crate::test_util::TokenOps {
-    crate::test_util::TokenOps {
-        token,
-        add: |buf, t, k| {
-            match t {
-                Some(t) => wrap_mut_with(buf, t)?.add_u64(k),
-                None => wrap_mut(buf)?.add_u64(k),
-            };
-            Ok(())
-        },
-        query: |buf, t, k| {
-            let h = match t {
-                Some(t) => wrap_with(buf, t)?,
-                None => wrap(buf)?,
-            };
-            Ok(h.estimate().to_bits() ^ k)
-        },
-    }
+    crate::test_util::token_ops!(crate::hll, |f, k| f.estimate().to_bits() ^ k)
 }
 
 #[test]
@@ -668,4 +652,10 @@ fn tokens_skip_only_checks_already_passed() {
         foreign.as_ref(),
         &token_ops(),
     );
+    // An exported small-mode image is compact, not live: no token, as no wrap.
+    let mut exported = std::vec![0u8; exported_len(image.as_ref()).unwrap()];
+    let n = export(image.as_ref(), &mut exported).unwrap();
+    let compact = AlignedBuf::from_bytes(&exported[..n]);
+    assert_eq!(token(compact.as_ref()), Err(Error::CompactImage));
+    assert_eq!(wrap(compact.as_ref()).err(), Some(Error::CompactImage));
 }

@@ -423,23 +423,7 @@ fn concurrent_adds_equal_the_sequential_image() {
 }
 
 fn token_ops() -> crate::test_util::TokenOps {
-    crate::test_util::TokenOps {
-        token,
-        add: |buf, t, k| {
-            match t {
-                Some(t) => wrap_mut_with(buf, t)?.add_u64(k),
-                None => wrap_mut(buf)?.add_u64(k),
-            };
-            Ok(())
-        },
-        query: |buf, t, k| {
-            let f = match t {
-                Some(t) => wrap_with(buf, t)?,
-                None => wrap(buf)?,
-            };
-            Ok(u64::from(f.contains_u64(k)))
-        },
-    }
+    crate::test_util::token_ops!(crate::sbbf, |f, k| u64::from(f.contains_u64(k)))
 }
 
 #[test]
