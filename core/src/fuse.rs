@@ -576,8 +576,6 @@ impl<'a> Fuse<'a> {
 /// The build's working arrays, carved out of the caller's scratch bytes.
 /// Words are native-endian (the scratch never leaves the call).
 struct Scratch<'s> {
-    /// The key hashes (deduplicated after a failed attempt).
-    keys: &'s mut [[u8; 8]],
     /// Mixed hashes bucketed by their first position; then the peeling order.
     order: &'s mut [[u8; 8]],
     /// Per position: XOR of the mixed hashes that hit it.
@@ -606,7 +604,9 @@ impl<'s> Scratch<'s> {
         8 * keys + 8 * (keys + 1) + 8 * array + 4 * array + 4 * Self::starts_len(shape) + array + keys
     }
 
-    fn carve(bytes: &'s mut [u8], keys: usize, shape: Shape) -> Result<Self> {
+    /// Splits the scratch into the key-hash array (`keys` words: the
+    /// hashes, deduplicated after a failed attempt) and the working arrays.
+    fn carve(bytes: &'s mut [u8], keys: usize, shape: Shape) -> Result<(&'s mut [[u8; 8]], Self)> {
         let array = usize::try_from(shape.array_len()).map_err(|_| Error::BufferTooSmall)?;
         let starts = usize::try_from(Self::starts_len(shape)).map_err(|_| Error::BufferTooSmall)?;
         fn take(bytes: &mut [u8], items: Option<usize>, size: usize) -> Result<(&mut [u8], &mut [u8])> {
@@ -620,15 +620,15 @@ impl<'s> Scratch<'s> {
         let (s, rest) = take(rest, Some(starts), 4)?;
         let (c, rest) = take(rest, Some(array), 1)?;
         let (slots, _) = take(rest, Some(keys), 1)?;
-        Ok(Scratch {
-            keys: k.as_chunks_mut::<8>().0,
+        let work = Scratch {
             order: o.as_chunks_mut::<8>().0,
             xors: x.as_chunks_mut::<8>().0,
             queue: q.as_chunks_mut::<4>().0,
             starts: s.as_chunks_mut::<4>().0,
             counts: c,
             slots,
-        })
+        };
+        Ok((k.as_chunks_mut::<8>().0, work))
     }
 }
 
@@ -698,10 +698,19 @@ enum Attempt {
     Failed(usize),
 }
 
-/// One attempt with fuse seed `fuse_seed` over `keys[..n]`.
-fn attempt(s: &mut Scratch<'_>, n: usize, shape: Shape, fuse_seed: u64) -> Attempt {
-    let log = shape.segment_log;
-    let range = u64::from(shape.segments) << log;
+/// The first half of an attempt with fuse seed `fuse_seed`: resets the
+/// working arrays and buckets the `n` key hashes that `key_at(i)` returns
+/// (`i < n`, each called once, in order) into `order`. False when a bucket
+/// overflowed (the attempt failed). Never inlined, like [`peel`]: the
+/// builders' frames stay small (the stack bound test).
+#[inline(never)]
+fn bucket(
+    s: &mut Scratch<'_>,
+    n: usize,
+    shape: Shape,
+    fuse_seed: u64,
+    mut key_at: impl FnMut(usize) -> u64,
+) -> bool {
     // Reset the arrays this attempt uses.
     s.order.iter_mut().for_each(|w| *w = [0; 8]);
     st64(s.order, n, 1); // sentinel: never an empty slot
@@ -715,7 +724,7 @@ fn attempt(s: &mut Scratch<'_>, n: usize, shape: Shape, fuse_seed: u64) -> Attem
         st32(s.starts, i, ((i as u64 * n as u64) >> bits) as u32);
     }
     for i in 0..n {
-        let x = mix(ld64(s.keys, i), fuse_seed);
+        let x = mix(key_at(i), fuse_seed);
         let mut bucket = (x >> (64 - bits)) as usize;
         let mut placed = false;
         for _ in 0..buckets {
@@ -729,9 +738,19 @@ fn attempt(s: &mut Scratch<'_>, n: usize, shape: Shape, fuse_seed: u64) -> Attem
             bucket = (bucket + 1) & (buckets - 1);
         }
         if !placed {
-            return Attempt::Failed(0);
+            return false;
         }
     }
+    true
+}
+
+/// The second half of an attempt over the `n` hashes [`bucket`] left in
+/// `order`: counts and peels. Never inlined: one copy for every key source,
+/// and its frame stays out of the builders' (the stack bound test).
+#[inline(never)]
+fn peel(s: &mut Scratch<'_>, n: usize, shape: Shape) -> Attempt {
+    let log = shape.segment_log;
+    let range = u64::from(shape.segments) << log;
     // Pass 2: count and XOR every key into its three positions.
     let mut duplicates = 0usize;
     let mut error = false;
@@ -839,15 +858,21 @@ fn sort_dedup(keys: &mut [[u8; 8]], temp: &mut [[u8; 8]], counts: &mut [[u8; 4]]
     distinct
 }
 
-/// Builds a filter of `params` into `buf` from the key hashes that `fill`
-/// writes into its argument (`count` of them).
+/// Builds a filter of `params` into `buf` from the `count` key hashes that
+/// `hash_at(i)` returns. A `replayable` source (computed from caller memory,
+/// the same value on every call) may be called twice per key: it feeds the
+/// first attempt directly, so the usual build never writes or reads the
+/// scratch's key array (8 bytes per key less to stream through the caches),
+/// and it fills that array only when an attempt fails. Otherwise `hash_at`
+/// is called exactly once per key, in order, into the key array.
 fn build_with<'a>(
     buf: &'a mut [u8],
     params: &FuseParams,
     seed: u64,
     count: usize,
     scratch: &mut [u8],
-    fill: impl FnOnce(&mut [[u8; 8]]),
+    mut hash_at: impl FnMut(usize) -> u64,
+    replayable: bool,
 ) -> Result<Fuse<'a>> {
     let image_len = params.image_len()?;
     if count as u64 > params.keys {
@@ -861,30 +886,69 @@ fn build_with<'a>(
         return Err(Error::Misaligned);
     }
     let shape = params.shape();
-    let mut s = Scratch::carve(scratch, count, shape)?;
-    fill(s.keys);
+    let (keys, mut s) = Scratch::carve(scratch, count, shape)?;
+    fn fill(keys: &mut [[u8; 8]], hash_at: &mut impl FnMut(usize) -> u64) {
+        for (i, k) in keys.iter_mut().enumerate() {
+            *k = hash_at(i).to_ne_bytes();
+        }
+    }
+    let mut filled = !replayable;
+    if filled {
+        fill(keys, &mut hash_at);
+    }
     let mut n = count;
     let mut deduplicated = false;
     let mut outcome = None;
     for attempt_no in 0..MAX_BUILD_ATTEMPTS {
         let fuse_seed = fuse_seed_for(attempt_no);
-        match attempt(&mut s, n, shape, fuse_seed) {
+        let bucketed = if filled {
+            bucket(&mut s, n, shape, fuse_seed, |i| ld64(keys, i))
+        } else {
+            bucket(&mut s, n, shape, fuse_seed, &mut hash_at)
+        };
+        match if bucketed { peel(&mut s, n, shape) } else { Attempt::Failed(0) } {
             Attempt::Peeled(peeled) => {
                 outcome = Some((peeled, fuse_seed, attempt_no + 1));
                 break;
             }
             Attempt::Failed(duplicates) => {
+                if !filled {
+                    fill(keys, &mut hash_at);
+                    filled = true;
+                }
                 // Duplicates seen, or a failure that repeated keys may have
                 // caused: sort them out once, in the scratch.
                 if !deduplicated && (duplicates > 0 || attempt_no >= 1) {
-                    n = sort_dedup(s.keys, s.order, s.starts, n);
+                    n = sort_dedup(keys, s.order, s.starts, n);
                     deduplicated = true;
                 }
             }
         }
     }
     let (peeled, fuse_seed, attempts) = outcome.ok_or(Error::BuildFailed)?;
-    // Success: write the image.
+    write_image(buf, params, seed, &s, Built { peeled, fuse_seed, attempts })?;
+    wrap(buf)
+}
+
+/// What a successful build found.
+struct Built {
+    /// Keys peeled (the distinct keys).
+    peeled: usize,
+    /// The fuse seed that peeled them.
+    fuse_seed: u64,
+    /// Attempts used (1-based).
+    attempts: u32,
+}
+
+/// Writes the image of a successful build (its peeling order is in `s`).
+/// Not generic and never inlined: one copy for every key source, and the
+/// view over the result is opened by the caller, so neither frame stacks
+/// on the other (the stack bound test).
+#[inline(never)]
+fn write_image(buf: &mut [u8], params: &FuseParams, seed: u64, s: &Scratch<'_>, built: Built) -> Result<()> {
+    let Built { peeled, fuse_seed, attempts } = built;
+    let image_len = params.image_len()?;
+    let shape = params.shape();
     let fresh = Fresh {
         family: FamilyId::BinaryFuse,
         hash: HashKind::Xxh3,
@@ -935,7 +999,7 @@ fn build_with<'a>(
             }
         }
     }
-    wrap(image)
+    Ok(())
 }
 
 /// Builds a filter from precomputed key hashes ([`Fuse::hash_key`] with
@@ -957,11 +1021,7 @@ pub fn build_hashes<'a>(
     hashes: &[u64],
     scratch: &mut [u8],
 ) -> Result<Fuse<'a>> {
-    build_with(buf, params, seed, hashes.len(), scratch, |keys| {
-        for (k, h) in keys.iter_mut().zip(hashes) {
-            *k = h.to_ne_bytes();
-        }
-    })
+    build_with(buf, params, seed, hashes.len(), scratch, |i| hashes.get(i).copied().unwrap_or(0), true)
 }
 
 /// [`build_hashes`] for keys that are neither in one slice nor packed (the
@@ -976,13 +1036,9 @@ pub fn build_hashed_by<'a>(
     seed: u64,
     count: usize,
     scratch: &mut [u8],
-    mut hash_at: impl FnMut(usize) -> u64,
+    hash_at: impl FnMut(usize) -> u64,
 ) -> Result<Fuse<'a>> {
-    build_with(buf, params, seed, count, scratch, |keys| {
-        for (i, k) in keys.iter_mut().enumerate() {
-            *k = hash_at(i).to_ne_bytes();
-        }
-    })
+    build_with(buf, params, seed, count, scratch, hash_at, false)
 }
 
 /// [`build_hashes`] for integer keys, each hashed as its 8 little-endian
@@ -994,11 +1050,15 @@ pub fn build_u64s<'a>(
     keys: &[u64],
     scratch: &mut [u8],
 ) -> Result<Fuse<'a>> {
-    build_with(buf, params, seed, keys.len(), scratch, |out| {
-        for (k, key) in out.iter_mut().zip(keys) {
-            *k = hash::hash_u64(*key, seed).to_ne_bytes();
-        }
-    })
+    build_with(
+        buf,
+        params,
+        seed,
+        keys.len(),
+        scratch,
+        |i| hash::hash_u64(keys.get(i).copied().unwrap_or(0), seed),
+        true,
+    )
 }
 
 /// [`build_hashes`] for byte keys, each hashed with XXH3-64 and `seed`.
@@ -1009,11 +1069,15 @@ pub fn build_keys<'a>(
     keys: &[&[u8]],
     scratch: &mut [u8],
 ) -> Result<Fuse<'a>> {
-    build_with(buf, params, seed, keys.len(), scratch, |out| {
-        for (k, key) in out.iter_mut().zip(keys) {
-            *k = hash::hash_bytes(key, seed).to_ne_bytes();
-        }
-    })
+    build_with(
+        buf,
+        params,
+        seed,
+        keys.len(),
+        scratch,
+        |i| hash::hash_bytes(keys.get(i).copied().unwrap_or(&[]), seed),
+        true,
+    )
 }
 
 /// [`build_keys`] for keys packed in one buffer (the Arrow Binary layout):
@@ -1032,15 +1096,11 @@ pub fn build_packed<'a>(
     scratch: &mut [u8],
 ) -> Result<Fuse<'a>> {
     let count = check_offsets(data, offsets)?;
-    build_with(buf, params, seed, count, scratch, |out| {
-        for (k, pair) in out.iter_mut().zip(offsets.windows(2)) {
-            let key = match pair {
-                [a, b] => data.get(*a as usize..*b as usize).unwrap_or(&[]),
-                _ => &[],
-            };
-            *k = hash::hash_bytes(key, seed).to_ne_bytes();
-        }
-    })
+    let key_at = |i: usize| match (offsets.get(i), offsets.get(i + 1)) {
+        (Some(a), Some(b)) => data.get(*a as usize..*b as usize).unwrap_or(&[]),
+        _ => &[],
+    };
+    build_with(buf, params, seed, count, scratch, |i| hash::hash_bytes(key_at(i), seed), true)
 }
 
 /// Checks Arrow-style offsets; returns the key count.

@@ -16,10 +16,25 @@ fn buffers(params: &FuseParams) -> (AlignedBuf, Vec<u8>) {
     )
 }
 
+/// Builds from `hashes` both ways the build reads its keys: from the slice
+/// (the first attempt reads it directly, later ones the scratch copy) and
+/// through a callback called once per key, in order (the scratch copy from
+/// the start). Both must give the same image, whatever the attempts did
+/// (duplicates, reseeding).
 fn built(hashes: &[u64], bits: u8) -> AlignedBuf {
     let params = FuseParams::new(hashes.len() as u64, bits).unwrap();
     let (mut buf, mut scratch) = buffers(&params);
     build_hashes(buf.as_mut(), &params, 5, hashes, &mut scratch).unwrap();
+    let (mut once, mut scratch) = buffers(&params);
+    let mut next = 0usize;
+    build_hashed_by(once.as_mut(), &params, 5, hashes.len(), &mut scratch, |i| {
+        assert_eq!(i, next, "called once per key, in order");
+        next += 1;
+        hashes[i]
+    })
+    .unwrap();
+    assert_eq!(next, hashes.len());
+    assert_eq!(buf.as_ref(), once.as_ref());
     buf
 }
 
@@ -104,6 +119,15 @@ fn duplicates_are_stored_once_and_never_fail_the_build() {
         let f = wrap(buf.as_ref()).unwrap();
         assert_eq!(f.keys(), 20_000);
         assert!(distinct.iter().all(|h| f.contains_hash(*h)));
+        // Integer keys (hashed on the fly by the first attempt, then
+        // rehashed into the scratch for the deduplicating retry).
+        let ints: Vec<u64> = (0..5000u64).chain(0..5000).collect();
+        let params = FuseParams::new(ints.len() as u64, bits).unwrap();
+        let (mut ibuf, mut scratch) = buffers(&params);
+        let f = build_u64s(ibuf.as_mut(), &params, 1, &ints, &mut scratch).unwrap();
+        assert_eq!(f.keys(), 5000);
+        assert!(f.attempts() > 1);
+        assert!(ints.iter().all(|k| f.contains_u64(*k)));
         // One key repeated: a single stored key.
         let same = std::vec![42u64; 1000];
         let buf = built(&same, bits);
