@@ -334,6 +334,30 @@ fn ell_vs_ull(c: &mut Criterion) {
                 black_box(s.as_ref().register(5))
             })
         });
+        // The same error instead of the same precision: the smallest p whose
+        // maximum-likelihood standard error is at most the ULL's at p = 14
+        // (ELL's smaller memory-variance product buys precision steps).
+        let target = ull::ml_standard_error(P);
+        let p = (ell::MIN_PRECISION..=P).find(|p| ell::ml_standard_error(config, *p) <= target).unwrap_or(P);
+        let mut small = Aligned::new(ell::image_len(config, p).unwrap());
+        ell::init(small.bytes(), config, p, 0).unwrap();
+        eprintln!(
+            "ell t2d{} at p={p}: ML error {:.5} (ULL p={P}: {target:.5}), {} register bytes (ULL: {})",
+            config.d(),
+            ell::ml_standard_error(config, p),
+            ell::image_len(config, p).unwrap() - ell::HEADER_LEN as u64,
+            ull::image_len(P).unwrap() - ull::HEADER_LEN as u64,
+        );
+        g.bench_function(BenchmarkId::new(&name, format!("u64_same_error_p{p}")), |b| {
+            b.iter(|| {
+                let mut s = ell::wrap_mut(small.bytes()).unwrap();
+                s.reset();
+                (0..N).for_each(|k| {
+                    s.add_u64(k);
+                });
+                black_box(s.as_ref().register(5))
+            })
+        });
     }
     g.finish();
 
