@@ -451,6 +451,16 @@ fn fuse_family(param: u8, ops: &[Op]) {
     let hashes: Vec<u64> = keys.iter().map(|k| hash::hash_bytes(k, 7)).collect();
     fuse::build_hashes(c.bytes_mut(), &params, 7, &hashes, &mut scratch).expect("build hashes");
     assert_eq!(a.bytes(), c.bytes(), "fuse: hash and key builds differ");
+    // A source called once per key (filled into the scratch up front) and
+    // the slices (read directly by the first attempt) build the same image.
+    let mut calls = 0usize;
+    fuse::build_hashed_by(c.bytes_mut(), &params, 7, hashes.len(), &mut scratch, |i| {
+        calls += 1;
+        hashes.get(i).copied().unwrap_or(0)
+    })
+    .expect("build hashed by");
+    assert_eq!(calls, hashes.len(), "fuse: the once-per-key source was called more than once per key");
+    assert_eq!(a.bytes(), c.bytes(), "fuse: once-per-key and slice builds differ");
     // Batch queries agree with single ones (present and absent keys).
     let probes: Vec<u64> = (0..64u64).map(|i| hash::hash_u64(i, 7)).chain(hashes.iter().copied()).collect();
     let mut out = vec![false; probes.len()];
