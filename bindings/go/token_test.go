@@ -2,6 +2,7 @@ package sketches
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -19,116 +20,47 @@ func tokenFor(t *testing.T, what string, f Family, img []byte, tok imageToken) {
 	}
 }
 
-// filterAnswers queries every single-key form and returns the answers.
-func filterAnswers(contains func([]byte) bool, containsString func(string) bool, containsUint64 func(uint64) bool,
-	q []string, ints []uint64) []bool {
+// tokenedFilter is what the Bloom and split-block token tests use of a
+// filter type F: its single-key and batch calls, the paths that give it a
+// new or rewritten image, and (test-only, below) its image and token.
+type tokenedFilter[F any] interface {
+	Add([]byte) bool
+	AddString(string) bool
+	AddUint64(uint64) bool
+	Contains([]byte) bool
+	ContainsString(string) bool
+	ContainsUint64(uint64) bool
+	AddStringsReportNew([]string, []bool) []bool
+	AddUint64s([]uint64)
+	ContainsStrings([]string, []bool) []bool
+	ContainsBytes([][]byte, []bool) []bool
+	ContainsUint64s([]uint64, []bool) []bool
+	Clone() F
+	Clear()
+	Union(F) error
+	Intersect(F) error
+	MarshalBinary() ([]byte, error)
+	UnmarshalBinary([]byte) error
+	imageAndToken() ([]byte, *imageToken)
+}
+
+func (f *Bloom) imageAndToken() ([]byte, *imageToken)      { return f.img, &f.tok }
+func (f *SplitBlock) imageAndToken() ([]byte, *imageToken) { return f.img, &f.tok }
+
+// singleAnswers queries every single-key form and returns the answers.
+func singleAnswers[F tokenedFilter[F]](f F, q []string, ints []uint64) []bool {
 	var a []bool
 	for _, k := range q {
-		a = append(a, containsString(k), contains([]byte(k)))
+		a = append(a, f.ContainsString(k), f.Contains([]byte(k)))
 	}
 	for _, k := range ints {
-		a = append(a, containsUint64(k))
+		a = append(a, f.ContainsUint64(k))
 	}
 	return a
 }
 
-// The single-key calls of Bloom go through the image's token: a few
-// thousand single adds (every key form) build the image the batches build,
-// single queries answer as the batches do, and every path that gives the
-// filter a new or rewritten image leaves it the token of that image. A
-// zero or stale token (validated in full) changes nothing.
-func TestBloomTokens(t *testing.T) {
-	const n = 4000
-	ks := mixedKeys("tok-", n)
-	ints := u64Keys(0, n)
-	q := append(keys("tok-", 0, n), keys("tok-absent-", 0, n)...)
-	qi := u64Keys(0, 2*n)
-
-	single, err := NewBloom(2*n, 0.01, WithSeed(3))
-	check(t, err)
-	tokenFor(t, "NewBloom", FamilyBloom, single.img, single.tok)
-	zero, _ := NewBloom(2*n, 0.01, WithSeed(3))
-	zero.tok = imageToken{}
-	batch, _ := NewBloom(2*n, 0.01, WithSeed(3))
-	var newSingle, newZero []bool
-	for i, k := range ks {
-		if i%2 == 0 {
-			newSingle = append(newSingle, single.AddString(k))
-			newZero = append(newZero, zero.AddString(k))
-		} else {
-			newSingle = append(newSingle, single.Add([]byte(k)))
-			newZero = append(newZero, zero.Add([]byte(k)))
-		}
-	}
-	for _, k := range ints {
-		newSingle = append(newSingle, single.AddUint64(k))
-		newZero = append(newZero, zero.AddUint64(k))
-	}
-	newBatch := batch.AddStringsReportNew(ks, nil)
-	batch.AddUint64s(ints)
-	sameImage(t, "Bloom single adds with the token", single, batch)
-	sameImage(t, "Bloom single adds with the zero token", zero, batch)
-	if !slices.Equal(newSingle[:n], newBatch) || !slices.Equal(newSingle, newZero) {
-		t.Fatal("Bloom: single adds report other new keys than the batch or the zero token")
-	}
-
-	want := batchBloomAnswers(batch, q, qi)
-	if got := filterAnswers(single.Contains, single.ContainsString, single.ContainsUint64, q, qi); !slices.Equal(got, want) {
-		t.Fatal("Bloom: single queries with the token differ from the batch")
-	}
-	if got := filterAnswers(zero.Contains, zero.ContainsString, zero.ContainsUint64, q, qi); !slices.Equal(got, want) {
-		t.Fatal("Bloom: single queries with the zero token differ from the batch")
-	}
-
-	// Another image imported into the same filter (other bits, hashes and
-	// seed): the token follows; the old one, now stale, still answers right.
-	other, _ := NewBloom(n/2, 0.001, WithSeed(4))
-	other.AddStrings(ks[:n/2])
-	old := single.tok
-	check(t, single.UnmarshalBinary(marshal(t, other)))
-	tokenFor(t, "Bloom.UnmarshalBinary", FamilyBloom, single.img, single.tok)
-	if single.tok == old {
-		t.Fatal("Bloom: images of other parameters have one token")
-	}
-	want = batchBloomAnswers(other, q, qi)
-	if got := filterAnswers(single.Contains, single.ContainsString, single.ContainsUint64, q, qi); !slices.Equal(got, want) {
-		t.Fatal("Bloom: answers after a new image was imported")
-	}
-	single.tok = old
-	if got := filterAnswers(single.Contains, single.ContainsString, single.ContainsUint64, q, qi); !slices.Equal(got, want) {
-		t.Fatal("Bloom: answers with a stale token")
-	}
-	if single.AddString("after") != other.AddString("after") {
-		t.Fatal("Bloom: add with a stale token")
-	}
-	sameImage(t, "Bloom add with a stale token", single, other)
-
-	// Every other path that gives or rewrites the image.
-	c := batch.Clone()
-	tokenFor(t, "Bloom.Clone", FamilyBloom, c.img, c.tok)
-	c.Clear()
-	tokenFor(t, "Bloom.Clear", FamilyBloom, c.img, c.tok)
-	if c.ContainsString(ks[0]) || !c.AddString(ks[0]) || !c.ContainsString(ks[0]) {
-		t.Fatal("Bloom: single calls after Clear")
-	}
-	check(t, c.Union(batch))
-	tokenFor(t, "Bloom.Union", FamilyBloom, c.img, c.tok)
-	check(t, c.Intersect(batch))
-	tokenFor(t, "Bloom.Intersect", FamilyBloom, c.img, c.tok)
-	sameImage(t, "Bloom (cleared + one key) OR b AND b", c, batch)
-	mem := alignedCopy(marshal(t, batch), 0)
-	w, err := WrapBloom(mem)
-	check(t, err)
-	tokenFor(t, "WrapBloom", FamilyBloom, w.img, w.tok)
-	if got := filterAnswers(w.Contains, w.ContainsString, w.ContainsUint64, q, qi); !slices.Equal(got, batchBloomAnswers(batch, q, qi)) {
-		t.Fatal("Bloom: single queries on a wrapped image")
-	}
-	checkStaleTokenErrors(t, FamilyBloom, mem, func() { w.Stats() },
-		func() { w.ContainsString("x") }, func() { w.Contains(nil) }, func() { w.ContainsUint64(1) },
-		func() { w.AddString("x") }, func() { w.Add(nil) }, func() { w.AddUint64(1) })
-}
-
-func batchBloomAnswers(f *Bloom, q []string, qi []uint64) []bool {
+// batchAnswers is singleAnswers through the batch calls.
+func batchAnswers[F tokenedFilter[F]](f F, q []string, qi []uint64) []bool {
 	s, b, i := f.ContainsStrings(q, nil), f.ContainsBytes(byteKeys(q), nil), f.ContainsUint64s(qi, nil)
 	var a []bool
 	for j := range q {
@@ -137,26 +69,37 @@ func batchBloomAnswers(f *Bloom, q []string, qi []uint64) []bool {
 	return append(a, i...)
 }
 
-// TestBloomTokens for the split-block filter, native and Parquet mode.
-func TestSplitBlockTokens(t *testing.T) {
+// checkFilterTokens: the single-key calls of a filter go through the
+// image's token. For each empty filter in fresh: a few thousand single adds
+// (every key form) build the image the batches build, single queries answer
+// as the batches do, with the filter's token and with a zero one. Then
+// other's image (other parameters) imported into fresh[0]: the token
+// follows, and the old one, now stale, still answers and adds right. Every
+// other path that gives a filter a new or rewritten image (Clone, Clear,
+// Union, Intersect, wrap) leaves it the token of that image. reference and
+// the wrapped filter's calls go to checkStaleTokenErrors.
+func checkFilterTokens[F tokenedFilter[F]](t *testing.T, name string, family Family, fresh []F, other F,
+	wrap func([]byte) (F, error), reference func(F)) {
+	t.Helper()
 	const n = 4000
 	ks := mixedKeys("tok-", n)
 	ints := u64Keys(0, n)
 	q := append(keys("tok-", 0, n), keys("tok-absent-", 0, n)...)
 	qi := u64Keys(0, 2*n)
+	current := func(what string, f F) {
+		t.Helper()
+		img, tok := f.imageAndToken()
+		tokenFor(t, name+" "+what, family, img, *tok)
+	}
 
-	native, err := NewSplitBlock(2*n, 0.01, WithSeed(3))
-	check(t, err)
-	parquet, err := NewSplitBlockParquet(2*n, 0.01)
-	check(t, err)
-	for _, single := range []*SplitBlock{native, parquet} {
-		mode := "native"
-		if single == parquet {
-			mode = "Parquet"
-		}
-		tokenFor(t, "NewSplitBlock "+mode, FamilySplitBlock, single.img, single.tok)
-		zero, batch := single.Clone(), single.Clone()
-		zero.tok = imageToken{}
+	var batch F
+	for m, single := range fresh {
+		what := fmt.Sprintf("%s (filter %d)", name, m)
+		current("new", single)
+		zero := single.Clone()
+		_, zt := zero.imageAndToken()
+		*zt = imageToken{}
+		batch = single.Clone()
 		var newSingle, newZero []bool
 		for i, k := range ks {
 			if i%2 == 0 {
@@ -173,71 +116,83 @@ func TestSplitBlockTokens(t *testing.T) {
 		}
 		newBatch := batch.AddStringsReportNew(ks, nil)
 		batch.AddUint64s(ints)
-		sameImage(t, "SplitBlock single adds with the token, "+mode, single, batch)
-		sameImage(t, "SplitBlock single adds with the zero token, "+mode, zero, batch)
+		sameImage(t, what+": single adds with the token", single, batch)
+		sameImage(t, what+": single adds with the zero token", zero, batch)
 		if !slices.Equal(newSingle[:n], newBatch) || !slices.Equal(newSingle, newZero) {
-			t.Fatal("SplitBlock: single adds report other new keys than the batch or the zero token, " + mode)
+			t.Fatal(what + ": single adds report other new keys than the batch or the zero token")
 		}
-		want := batchSplitBlockAnswers(batch, q, qi)
-		for _, f := range []*SplitBlock{single, zero} {
-			if got := filterAnswers(f.Contains, f.ContainsString, f.ContainsUint64, q, qi); !slices.Equal(got, want) {
-				t.Fatal("SplitBlock: single queries differ from the batch, " + mode)
+		want := batchAnswers(batch, q, qi)
+		for _, f := range []F{single, zero} {
+			if got := singleAnswers(f, q, qi); !slices.Equal(got, want) {
+				t.Fatal(what + ": single queries differ from the batch")
 			}
 		}
 	}
 
-	// The Parquet filter's image imported into the native one: the token
-	// follows (mode, hash and blocks differ); the stale one still works.
-	old := native.tok
-	check(t, native.UnmarshalBinary(marshal(t, parquet)))
-	tokenFor(t, "SplitBlock.UnmarshalBinary", FamilySplitBlock, native.img, native.tok)
-	if native.tok == old {
-		t.Fatal("SplitBlock: native and Parquet images have one token")
+	single := fresh[0]
+	_, tok := single.imageAndToken()
+	old := *tok
+	check(t, single.UnmarshalBinary(marshal(t, other)))
+	current("UnmarshalBinary", single)
+	if _, tok = single.imageAndToken(); *tok == old {
+		t.Fatal(name + ": images of other parameters have one token")
 	}
-	want := batchSplitBlockAnswers(parquet, q, qi)
-	if got := filterAnswers(native.Contains, native.ContainsString, native.ContainsUint64, q, qi); !slices.Equal(got, want) {
-		t.Fatal("SplitBlock: answers after a new image was imported")
+	want := batchAnswers(other, q, qi)
+	if got := singleAnswers(single, q, qi); !slices.Equal(got, want) {
+		t.Fatal(name + ": answers after a new image was imported")
 	}
-	native.tok = old
-	if got := filterAnswers(native.Contains, native.ContainsString, native.ContainsUint64, q, qi); !slices.Equal(got, want) {
-		t.Fatal("SplitBlock: answers with a stale token")
+	*tok = old
+	if got := singleAnswers(single, q, qi); !slices.Equal(got, want) {
+		t.Fatal(name + ": answers with a stale token")
 	}
-	if native.AddString("after") != parquet.AddString("after") {
-		t.Fatal("SplitBlock: add with a stale token")
+	if single.AddString("after") != other.AddString("after") {
+		t.Fatal(name + ": add with a stale token")
 	}
-	sameImage(t, "SplitBlock add with a stale token", native, parquet)
+	sameImage(t, name+" add with a stale token", single, other)
 
-	c := parquet.Clone()
-	tokenFor(t, "SplitBlock.Clone", FamilySplitBlock, c.img, c.tok)
+	c := batch.Clone()
+	current("Clone", c)
 	c.Clear()
-	tokenFor(t, "SplitBlock.Clear", FamilySplitBlock, c.img, c.tok)
+	current("Clear", c)
 	if c.ContainsString(ks[0]) || !c.AddString(ks[0]) || !c.ContainsString(ks[0]) {
-		t.Fatal("SplitBlock: single calls after Clear")
+		t.Fatal(name + ": single calls after Clear")
 	}
-	check(t, c.Union(parquet))
-	tokenFor(t, "SplitBlock.Union", FamilySplitBlock, c.img, c.tok)
-	check(t, c.Intersect(parquet))
-	tokenFor(t, "SplitBlock.Intersect", FamilySplitBlock, c.img, c.tok)
-	sameImage(t, "SplitBlock (cleared + one key) OR p AND p", c, parquet)
-	mem := alignedCopy(marshal(t, parquet), 0)
-	w, err := WrapSplitBlock(mem)
+	check(t, c.Union(batch))
+	current("Union", c)
+	check(t, c.Intersect(batch))
+	current("Intersect", c)
+	sameImage(t, name+" (cleared + one key) OR b AND b", c, batch)
+	mem := alignedCopy(marshal(t, batch), 0)
+	w, err := wrap(mem)
 	check(t, err)
-	tokenFor(t, "WrapSplitBlock", FamilySplitBlock, w.img, w.tok)
-	if got := filterAnswers(w.Contains, w.ContainsString, w.ContainsUint64, q, qi); !slices.Equal(got, want) {
-		t.Fatal("SplitBlock: single queries on a wrapped image")
+	current("wrap", w)
+	if got := singleAnswers(w, q, qi); !slices.Equal(got, batchAnswers(batch, q, qi)) {
+		t.Fatal(name + ": single queries on a wrapped image")
 	}
-	checkStaleTokenErrors(t, FamilySplitBlock, mem, func() { w.OverCapacity() },
+	checkStaleTokenErrors(t, family, mem, func() { reference(w) },
 		func() { w.ContainsString("x") }, func() { w.Contains(nil) }, func() { w.ContainsUint64(1) },
 		func() { w.AddString("x") }, func() { w.Add(nil) }, func() { w.AddUint64(1) })
 }
 
-func batchSplitBlockAnswers(f *SplitBlock, q []string, qi []uint64) []bool {
-	s, b, i := f.ContainsStrings(q, nil), f.ContainsBytes(byteKeys(q), nil), f.ContainsUint64s(qi, nil)
-	var a []bool
-	for j := range q {
-		a = append(a, s[j], b[j])
-	}
-	return append(a, i...)
+func TestBloomTokens(t *testing.T) {
+	single, err := NewBloom(8000, 0.01, WithSeed(3))
+	check(t, err)
+	// Other bits, hashes and seed.
+	other, err := NewBloom(2000, 0.001, WithSeed(4))
+	check(t, err)
+	other.AddStrings(mixedKeys("tok-", 2000))
+	checkFilterTokens(t, "Bloom", FamilyBloom, []*Bloom{single}, other, WrapBloom, func(w *Bloom) { w.Stats() })
+}
+
+// The split-block filter, native and Parquet mode: the Parquet filter's
+// image is imported into the native one (mode, hash and blocks differ).
+func TestSplitBlockTokens(t *testing.T) {
+	native, err := NewSplitBlock(8000, 0.01, WithSeed(3))
+	check(t, err)
+	parquet, err := NewSplitBlockParquet(8000, 0.01)
+	check(t, err)
+	checkFilterTokens(t, "SplitBlock", FamilySplitBlock, []*SplitBlock{native, parquet}, parquet, WrapSplitBlock,
+		func(w *SplitBlock) { w.OverCapacity() })
 }
 
 // HLL single adds go through the token, through the exact small mode and
