@@ -416,12 +416,15 @@ impl<'a> TopK<'a> {
         get_u32(self.body, self.layout.index_off() + 4 * s).unwrap_or(0)
     }
 
-    /// Heap element `p`: (count, counter number).
+    /// Heap element `p`: (count, counter number). `None` past the heap and
+    /// for a counter number at or above the capacity (damaged bytes used
+    /// zero-copy), so every counter number read from the heap is in range.
     #[inline]
     fn heap_elem(&self, p: usize) -> Option<(u64, usize)> {
         let off = self.layout.heap_off() + HEAP_ELEM * p;
         let elem = self.body.get(off..off + 12)?;
-        Some((get_u64(elem, 0)?, get_u32(elem, 8)? as usize))
+        let e = get_u32(elem, 8)?;
+        (e < self.layout.params.capacity).then_some((get_u64(elem, 0)?, e as usize))
     }
 
     /// Counter `e`'s heap position.

@@ -285,6 +285,13 @@ fn hostile_bodies_are_refused_with_a_clear_error() {
     let mut b = full.clone();
     b[entry(2) + ENTRY_FIXED] ^= 1;
     cases.push(("key hash", b));
+    // The smallest element's counter number out of range (the next new key
+    // replaces that counter): the largest and the first past the end.
+    for bad_counter in [u32::MAX, 16] {
+        let mut b = full.clone();
+        put_u32(&mut b, heap + 8, bad_counter);
+        cases.push(("counter number", b));
+    }
     // Unused heap elements, positions and counters must be zero.
     let mut b = partial.clone();
     put_u64(&mut b, heap + HEAP_ELEM * 15, 1);
