@@ -669,14 +669,14 @@ fn ld8(bytes: &[u8], i: usize) -> u8 {
 }
 
 /// Adds (`add` true) or removes key `x` at position `at`, which is its
-/// position number `which` (0, 1, 2).
+/// position number `which` (0, 1, 2), in the per-position counts and XORs.
 #[inline(always)]
-fn touch(s: &mut Scratch<'_>, at: usize, x: u64, which: u8, add: bool) {
-    if let Some(c) = s.counts.get_mut(at) {
+fn touch(counts: &mut [u8], xors: &mut [[u8; 8]], at: usize, x: u64, which: u8, add: bool) {
+    if let Some(c) = counts.get_mut(at) {
         let moved = if add { c.wrapping_add(4) } else { c.wrapping_sub(4) };
         *c = moved ^ which;
     }
-    xor64(s.xors, at, x);
+    xor64(xors, at, x);
 }
 
 /// The fuse seed of attempt `attempt` (0-based): 0 first, then SplitMix64 outputs (never 0).
@@ -751,35 +751,44 @@ fn bucket(
 fn peel(s: &mut Scratch<'_>, n: usize, shape: Shape) -> Attempt {
     let log = shape.segment_log;
     let range = u64::from(shape.segments) << log;
+    let array = s.counts.len().min(s.xors.len());
+    let Scratch { order, xors, queue, counts, slots, .. } = s;
+    let (Some(counts), Some(xors), Some(last)) =
+        (counts.get_mut(..array), xors.get_mut(..array), array.checked_sub(1))
+    else {
+        return if n == 0 { Attempt::Peeled(0) } else { Attempt::Failed(0) };
+    };
+    // Every position is below the array length by construction; clamping
+    // to `last` (a conditional move each) shows the compiler that too, and
+    // it drops the bounds checks of the dozen accesses per key below.
+    let at = |x: u64| positions(x, log, range).map(|p| p.min(last));
     // Pass 2: count and XOR every key into its three positions.
     let mut duplicates = 0usize;
     let mut error = false;
-    for i in 0..n {
-        let x = ld64(s.order, i);
-        let [a, b, c] = positions(x, log, range);
-        touch(s, a, x, 0, true);
-        touch(s, b, x, 1, true);
-        touch(s, c, x, 2, true);
-        let (xa, xb, xc) = (ld64(s.xors, a), ld64(s.xors, b), ld64(s.xors, c));
-        let (ca, cb, cc) = (ld8(s.counts, a), ld8(s.counts, b), ld8(s.counts, c));
+    for x in order.iter().take(n).map(|w| u64::from_ne_bytes(*w)) {
+        let [a, b, c] = at(x);
+        touch(counts, xors, a, x, 0, true);
+        touch(counts, xors, b, x, 1, true);
+        touch(counts, xors, c, x, 2, true);
+        let (xa, xb, xc) = (ld64(xors, a), ld64(xors, b), ld64(xors, c));
+        let (ca, cb, cc) = (ld8(counts, a), ld8(counts, b), ld8(counts, c));
         if xa & xb & xc == 0 && ((xa == 0 && ca == 8) || (xb == 0 && cb == 8) || (xc == 0 && cc == 8)) {
             // The same hash twice at an otherwise unshared position: drop the copy.
             duplicates += 1;
-            touch(s, a, x, 0, false);
-            touch(s, b, x, 1, false);
-            touch(s, c, x, 2, false);
+            touch(counts, xors, a, x, 0, false);
+            touch(counts, xors, b, x, 1, false);
+            touch(counts, xors, c, x, 2, false);
         }
-        error |= ld8(s.counts, a) < 4 || ld8(s.counts, b) < 4 || ld8(s.counts, c) < 4;
+        error |= ld8(counts, a) < 4 || ld8(counts, b) < 4 || ld8(counts, c) < 4;
     }
     if error {
         return Attempt::Failed(duplicates);
     }
     // Pass 3: peel. Queue every position hit by exactly one key.
-    let array = s.counts.len();
     let mut queued = 0usize;
-    for i in 0..array {
-        st32(s.queue, queued, i as u32);
-        queued += usize::from(ld8(s.counts, i) >> 2 == 1);
+    for (i, count) in counts.iter().enumerate() {
+        st32(queue, queued, i as u32);
+        queued += usize::from(count >> 2 == 1);
     }
     let mut peeled = 0usize;
     // Each position enters the queue at most twice: the loop is bounded.
@@ -787,26 +796,26 @@ fn peel(s: &mut Scratch<'_>, n: usize, shape: Shape) -> Attempt {
     while queued > 0 && budget > 0 {
         budget -= 1;
         queued -= 1;
-        let at = ld32(s.queue, queued) as usize;
-        let count = ld8(s.counts, at);
+        let position = (ld32(queue, queued) as usize).min(last);
+        let count = ld8(counts, position);
         if count >> 2 != 1 {
             continue;
         }
-        let x = ld64(s.xors, at);
+        let x = ld64(xors, position);
         let found = count & 3;
-        if let Some(slot) = s.slots.get_mut(peeled) {
+        if let Some(slot) = slots.get_mut(peeled) {
             *slot = found;
         }
-        st64(s.order, peeled, x);
+        st64(order, peeled, x);
         peeled += 1;
-        let [a, b, c] = positions(x, log, range);
-        let cycle = [a, b, c, a, b];
+        let positions = positions(x, log, range);
         for step in 1..3u8 {
-            let which = (found + step) % 3;
-            let other = cycle.get(usize::from(found + step)).copied().unwrap_or(0);
-            st32(s.queue, queued, other as u32);
-            queued += usize::from(ld8(s.counts, other) >> 2 == 2);
-            touch(s, other, x, which, false);
+            // (found + step) mod 3, without a division.
+            let which = if found + step >= 3 { found + step - 3 } else { found + step };
+            let other = positions.get(usize::from(which)).copied().unwrap_or(last).min(last);
+            st32(queue, queued, other as u32);
+            queued += usize::from(ld8(counts, other) >> 2 == 2);
+            touch(counts, xors, other, x, which, false);
         }
     }
     if peeled + duplicates == n {
@@ -974,27 +983,35 @@ fn write_image(buf: &mut [u8], params: &FuseParams, seed: u64, s: &Scratch<'_>, 
     put_u64(image, OFF_FUSE_SEED, fuse_seed);
     let log = shape.segment_log;
     let range = u64::from(shape.segments) << log;
+    let array = usize::try_from(shape.array_len()).map_err(|_| Error::BufferTooSmall)?;
+    let last = array.checked_sub(1).ok_or(Error::BufferTooSmall)?;
     let body = image.get_mut(HEADER_LEN..).ok_or(Error::BufferTooSmall)?;
     // Assign in reverse peeling order: each key's free position makes its
-    // three entries XOR to its fingerprint.
-    for i in (0..peeled).rev() {
-        let x = ld64(s.order, i);
+    // three entries XOR to its fingerprint. Positions are below `array` by
+    // construction; clamped to `last`, the compiler sees that too (no
+    // bounds checks in the loops).
+    let assignments = s.order.iter().zip(s.slots.iter()).take(peeled).rev().map(|(w, found)| {
+        let x = u64::from_ne_bytes(*w);
         let [a, b, c] = positions(x, log, range);
-        let found = usize::from(ld8(s.slots, i));
         let cycle = [a, b, c, a, b];
-        let pick = |k: usize| cycle.get(found + k).copied().unwrap_or(0);
-        let (mine, o1, o2) = (pick(0), pick(1), pick(2));
-        let f = fingerprint(x);
-        if params.fingerprint_bits == 8 {
-            let v = f as u8 ^ ld8(body, o1) ^ ld8(body, o2);
-            if let Some(slot) = body.get_mut(mine) {
+        let found = usize::from(*found);
+        let pick = |k: usize| cycle.get(found + k).copied().unwrap_or(last).min(last);
+        (fingerprint(x), [pick(0), pick(1), pick(2)])
+    });
+    if params.fingerprint_bits == 8 {
+        let fingerprints = body.get_mut(..array).ok_or(Error::BufferTooSmall)?;
+        for (f, [mine, o1, o2]) in assignments {
+            let v = f as u8 ^ ld8(fingerprints, o1) ^ ld8(fingerprints, o2);
+            if let Some(slot) = fingerprints.get_mut(mine) {
                 *slot = v;
             }
-        } else {
-            let words = body.as_chunks_mut::<2>().0;
-            let at = |w: &[[u8; 2]], i: usize| u16::from_le_bytes(w.get(i).copied().unwrap_or([0; 2]));
-            let v = f as u16 ^ at(words, o1) ^ at(words, o2);
-            if let Some(slot) = words.get_mut(mine) {
+        }
+    } else {
+        let fingerprints = body.as_chunks_mut::<2>().0.get_mut(..array).ok_or(Error::BufferTooSmall)?;
+        let at = |w: &[[u8; 2]], i: usize| u16::from_le_bytes(w.get(i).copied().unwrap_or([0; 2]));
+        for (f, [mine, o1, o2]) in assignments {
+            let v = f as u16 ^ at(fingerprints, o1) ^ at(fingerprints, o2);
+            if let Some(slot) = fingerprints.get_mut(mine) {
                 *slot = v.to_le_bytes();
             }
         }
