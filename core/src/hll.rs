@@ -230,7 +230,9 @@ impl ImageFamily for HllImage {
             .map(|v| u64::from(get_u32(image, OFF_HISTOGRAM + 4 * v).unwrap_or(u32::MAX)))
             .sum::<u64>();
         let expected_len = match (mode, compact) {
-            (HllMode::Small, true) => HEADER_LEN + 8 * small_count,
+            // Saturating: the count is any u32 until checked below, and 8
+            // times it need not fit a 32-bit usize.
+            (HllMode::Small, true) => HEADER_LEN.saturating_add(small_count.saturating_mul(8)),
             (HllMode::Small, false) => HEADER_LEN + body_len(p),
             (HllMode::Dense, true) => return Err(Error::CorruptHeader),
             (HllMode::Dense, false) => HEADER_LEN + body_len(p),

@@ -179,7 +179,7 @@ impl<'a> MinHash<'a> {
 
     /// Raw register `i` ([`EMPTY`] when the bin received nothing or `i` is out of range).
     pub fn register(&self, i: usize) -> u64 {
-        get_u64(self.registers, 8 * i).unwrap_or(EMPTY)
+        i.checked_mul(8).and_then(|off| get_u64(self.registers, off)).unwrap_or(EMPTY)
     }
 
     /// Registers that received at least one item. O(k).
@@ -209,7 +209,7 @@ impl<'a> MinHash<'a> {
             }
         }
         (1..self.k as usize)
-            .map(|d| self.register((i + d) % self.k as usize))
+            .map(|d| self.register(i.wrapping_add(d) % self.k as usize))
             .find(|v| *v != EMPTY)
             .unwrap_or(EMPTY)
     }

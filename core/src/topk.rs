@@ -385,8 +385,14 @@ impl<'a> TopK<'a> {
         get_u64(self.header, OFF_TOTAL).unwrap_or(0)
     }
 
+    /// Counter `e`'s bytes; `None` for a counter number at or above the
+    /// capacity (an index slot of damaged bytes used zero-copy may name any
+    /// `u32`), so the offsets stay below the index even with a 32-bit `usize`.
     fn entry_bytes(&self, e: usize) -> Option<&'a [u8]> {
-        let start = e.checked_mul(self.layout.entry_len())?;
+        if e >= self.layout.params.capacity as usize {
+            return None;
+        }
+        let start = e * self.layout.entry_len();
         self.body.get(start..start + self.layout.entry_len())
     }
 
@@ -427,10 +433,13 @@ impl<'a> TopK<'a> {
         (e < self.layout.params.capacity).then_some((get_u64(elem, 0)?, e as usize))
     }
 
-    /// Counter `e`'s heap position.
+    /// Counter `e`'s heap position. `None` past the array and for a
+    /// position at or above the capacity (damaged bytes used zero-copy), so
+    /// every heap offset computed from a position fits even a 32-bit `usize`.
     #[inline]
     fn pos(&self, e: usize) -> Option<usize> {
-        get_u32(self.body, self.layout.pos_off() + 4 * e).map(|v| v as usize)
+        let p = get_u32(self.body, self.layout.pos_off() + 4 * e)?;
+        (p < self.layout.params.capacity).then_some(p as usize)
     }
 
     fn home(&self, h: u64) -> usize {

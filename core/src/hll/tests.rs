@@ -375,6 +375,19 @@ fn hostile_bodies_are_refused_with_a_clear_error() {
     put_u32(&mut over, OFF_SMALL_COUNT, small_capacity(12) as u32 + 1);
     reseal(&mut over);
     assert_eq!(import(&over, dst.as_mut()), Err(Error::CorruptHeader));
+    // A count whose byte length (8 per hash, the length a compact image
+    // must have) does not fit a 32-bit usize: the largest, and 2^29.
+    for huge in [u32::MAX, 1 << 29] {
+        let mut bad = good.clone();
+        put_u32(&mut bad, OFF_SMALL_COUNT, huge);
+        reseal(&mut bad);
+        assert_eq!(import(&bad, dst.as_mut()), Err(Error::CorruptHeader));
+        assert_eq!(import_len(&bad), Err(Error::CorruptHeader));
+        assert_eq!(verify(&bad), Err(Error::CorruptHeader));
+        let mut live = AlignedBuf::from_bytes(&bad);
+        assert_eq!(wrap(live.as_ref()).err(), Some(Error::CorruptHeader));
+        exercise(live.as_mut());
+    }
     assert!(dst.as_ref().iter().all(|b| *b == 0), "failed imports wrote nothing");
 }
 

@@ -190,3 +190,15 @@ fn string_keys_are_unbiased_across_seeds() {
         assert!(sd <= 1.2 * expected, "J={exact}: sd {sd}");
     }
 }
+
+#[test]
+fn out_of_range_bins_read_empty_and_never_overflow() {
+    let (empty, filled) = (fresh(8, 1), sketch_of(8, 1, 0..100));
+    for (buf, is_empty) in [(&empty, true), (&filled, false)] {
+        let s = wrap(buf.as_ref()).unwrap();
+        for i in [8, usize::MAX / 8 + 1, usize::MAX] {
+            assert_eq!(s.register(i), EMPTY, "bin {i}");
+            assert_eq!(s.densified(i) == EMPTY, is_empty, "bin {i}");
+        }
+    }
+}

@@ -292,6 +292,27 @@ fn hostile_bodies_are_refused_with_a_clear_error() {
         put_u32(&mut b, heap + 8, bad_counter);
         cases.push(("counter number", b));
     }
+    // The counter of "item-0" (added again by `exercise`) damaged in the
+    // index and in the position array; on 32-bit hosts the offsets these
+    // numbers lead to overflowed `usize`.
+    let live = AlignedBuf::from_bytes(&full);
+    let view = wrap(live.as_ref()).unwrap();
+    let e0 = view.find(key_of(0).as_bytes()).unwrap();
+    let slot0 = (0..layout.slots()).find(|s| view.slot(*s) as usize == e0 + 1).unwrap();
+    // Its heap position: the largest, and the first past the end.
+    for bad_position in [u32::MAX, 16] {
+        let mut b = full.clone();
+        put_u32(&mut b, pos + 4 * e0, bad_position);
+        cases.push(("heap position", b));
+    }
+    // Its index slot naming a counter far past the end: the largest number,
+    // and the one whose entry starts just below 4 GiB (its end does not fit 32 bits).
+    let far = (u32::MAX as usize / layout.entry_len()) as u32;
+    for bad_slot in [u32::MAX, far + 1, 17] {
+        let mut b = full.clone();
+        put_u32(&mut b, HEADER_LEN + layout.index_off() + 4 * slot0, bad_slot);
+        cases.push(("index slot", b));
+    }
     // Unused heap elements, positions and counters must be zero.
     let mut b = partial.clone();
     put_u64(&mut b, heap + HEAP_ELEM * 15, 1);
