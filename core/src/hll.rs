@@ -1166,12 +1166,14 @@ impl<'a> HllMut<'a> {
         let mut histogram = [0u32; HISTOGRAM_LEN];
         let dst = self.body.get_mut(..bytes).unwrap_or(&mut []);
         let src = other.get(..bytes).unwrap_or(&[]);
+        // Damaged source registers (zero-copy bytes) count as the maximum.
+        let max = u32::from(max_register(self.p));
         for (d, s) in dst.chunks_exact_mut(3).zip(src.chunks_exact(3)) {
             let (a, b) = (unpack_group(d), unpack_group(s));
             let mut out = 0u32;
             for lane in 0..4 {
                 let shift = 6 * lane;
-                let v = ((a >> shift) & 63).max((b >> shift) & 63);
+                let v = ((a >> shift) & 63).max((b >> shift) & 63).min(max);
                 out |= v << shift;
                 if let Some(c) = histogram.get_mut(v as usize) {
                     *c += 1;
@@ -1186,8 +1188,11 @@ impl<'a> HllMut<'a> {
 
     fn merge_folding(&mut self, other: &Hll<'_>) {
         let d = u32::from(other.p - self.p);
+        // A damaged source register (zero-copy bytes) counts as the source's
+        // maximum: the folded value then stays within this precision's range.
+        let max = max_register(other.p);
         for j in 0..registers(other.p) {
-            let k = get_register(other.body, j);
+            let k = get_register(other.body, j).min(max);
             if k == 0 {
                 continue;
             }

@@ -672,3 +672,27 @@ fn tokens_skip_only_checks_already_passed() {
     assert_eq!(token(compact.as_ref()), Err(Error::CompactImage));
     assert_eq!(wrap(compact.as_ref()).err(), Some(Error::CompactImage));
 }
+
+/// Merging a source whose registers were damaged (zero-copy bytes, never
+/// verified) keeps the destination a valid sketch: register values above the
+/// source precision's maximum count as that maximum, so neither the folded
+/// value nor the same-precision maximum can leave the histogram (a value of
+/// 77 used to land in the header's reserved bytes) or the register range.
+#[test]
+fn merging_damaged_registers_keeps_the_destination_valid() {
+    let hashes = random_hashes(20_000, 17);
+    for (high, low) in [(18u8, 4u8), (14, 12), (14, 14), (4, 4)] {
+        let mut src = fresh(high, 3);
+        wrap_mut(src.as_mut()).unwrap().add_hashes(&hashes);
+        for j in [0usize, 1, 2, registers(high) - 1] {
+            set_register(&mut src.as_mut()[HEADER_LEN..], j, 63);
+        }
+        let mut dst = fresh(low, 3);
+        wrap_mut(dst.as_mut()).unwrap().add_hashes(&hashes[..500]);
+        wrap_mut(dst.as_mut()).unwrap().merge(&wrap(src.as_ref()).unwrap()).unwrap();
+        let merged = wrap(dst.as_ref()).unwrap();
+        assert!(values(dst.as_ref()).iter().all(|v| *v <= max_register(low)), "{high}->{low}");
+        assert_eq!(merged.histogram().iter().map(|c| u64::from(*c)).sum::<u64>(), registers(low) as u64);
+        check_body_of(dst.as_ref());
+    }
+}
