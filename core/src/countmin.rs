@@ -443,14 +443,12 @@ impl<'a> CountMinMut<'a> {
             return Err(Error::Incompatible);
         }
         if self.params.counter_bits == 32 {
-            for (d, s) in self.body.chunks_exact_mut(4).zip(other.body.chunks_exact(4)) {
-                let sum = get_u32(d, 0).unwrap_or(0).saturating_add(get_u32(s, 0).unwrap_or(0));
-                d.copy_from_slice(&sum.to_le_bytes());
+            for (d, s) in self.body.as_chunks_mut::<4>().0.iter_mut().zip(other.body.as_chunks::<4>().0) {
+                *d = u32::from_le_bytes(*d).saturating_add(u32::from_le_bytes(*s)).to_le_bytes();
             }
         } else {
-            for (d, s) in self.body.chunks_exact_mut(8).zip(other.body.chunks_exact(8)) {
-                let sum = get_u64(d, 0).unwrap_or(0).saturating_add(get_u64(s, 0).unwrap_or(0));
-                d.copy_from_slice(&sum.to_le_bytes());
+            for (d, s) in self.body.as_chunks_mut::<8>().0.iter_mut().zip(other.body.as_chunks::<8>().0) {
+                *d = u64::from_le_bytes(*d).saturating_add(u64::from_le_bytes(*s)).to_le_bytes();
             }
         }
         let total = self.as_ref().total().saturating_add(other.total());

@@ -34,6 +34,8 @@ use crate::hash::{self, HashKind};
 use crate::image::{self, copy_bytes, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
 use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
 
+/// Items per group of a batch query (their 16 bucket loads overlap).
+const CONTAINS_GROUP: usize = 8;
 /// Byte length of the cuckoo header.
 pub const HEADER_LEN: usize = 128;
 /// Slots per bucket.
@@ -345,11 +347,10 @@ impl Geometry {
                 .get(b.saturating_mul(8)..)
                 .and_then(|r| r.first_chunk::<8>())
                 .map_or(0, |w| u64::from_le_bytes(*w)),
-            _ => body.get(b.saturating_mul(6)..).and_then(|r| r.first_chunk::<6>()).map_or(0, |w| {
-                let mut word = [0u8; 8];
-                word[..6].copy_from_slice(w);
-                u64::from_le_bytes(word)
-            }),
+            _ => body
+                .get(b.saturating_mul(6)..)
+                .and_then(|r| r.first_chunk::<6>())
+                .map_or(0, |&[b0, b1, b2, b3, b4, b5]| u64::from_le_bytes([b0, b1, b2, b3, b4, b5, 0, 0])),
         }
     }
 
@@ -446,25 +447,35 @@ impl<'a> Cuckoo<'a> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        // Two phases per group of 8: locate every item, then read all 16
-        // buckets (independent loads whose cache misses overlap), then test.
-        const GROUP: usize = 8;
+        // Whole groups as arrays, then the remainder (no `chunks` zip: its
+        // length division keeps a panic path when not inlined).
         let g = Geometry::of(&self.params);
-        for (hs, rs) in hashes.chunks(GROUP).zip(results.chunks_mut(GROUP)) {
-            let mut located = [(0u64, 0u64, 0u32); GROUP];
-            for (l, h) in located.iter_mut().zip(hs) {
-                let (i1, fp) = g.locate(*h);
-                *l = (i1, g.alt(i1, fp), fp);
-            }
-            let mut words = [(0u64, 0u64); GROUP];
-            for (w, l) in words.iter_mut().zip(&located) {
-                *w = (g.bucket_word(self.body, l.0), g.bucket_word(self.body, l.1));
-            }
-            for ((r, w), l) in rs.iter_mut().zip(&words).zip(&located) {
-                *r = (g.matches_in(w.0, l.2) | g.matches_in(w.1, l.2)) != 0;
-            }
+        let (groups, hashes_rest) = hashes.as_chunks::<CONTAINS_GROUP>();
+        let (result_groups, results_rest) = results.as_chunks_mut::<CONTAINS_GROUP>();
+        for (hs, rs) in groups.iter().zip(result_groups) {
+            self.contains_group(g, hs, rs);
         }
+        self.contains_group(g, hashes_rest, results_rest);
         Ok(())
+    }
+
+    /// [`Cuckoo::contains_hashes`] of one group of at most
+    /// [`CONTAINS_GROUP`] hashes, in two phases: locate every item, then read
+    /// all their buckets (independent loads whose cache misses overlap), then test.
+    #[inline(always)]
+    fn contains_group(&self, g: Geometry, hs: &[u64], rs: &mut [bool]) {
+        let mut located = [(0u64, 0u64, 0u32); CONTAINS_GROUP];
+        for (l, h) in located.iter_mut().zip(hs) {
+            let (i1, fp) = g.locate(*h);
+            *l = (i1, g.alt(i1, fp), fp);
+        }
+        let mut words = [(0u64, 0u64); CONTAINS_GROUP];
+        for (w, l) in words.iter_mut().zip(&located) {
+            *w = (g.bucket_word(self.body, l.0), g.bucket_word(self.body, l.1));
+        }
+        for ((r, w), l) in rs.iter_mut().zip(&words).zip(&located) {
+            *r = (g.matches_in(w.0, l.2) | g.matches_in(w.1, l.2)) != 0;
+        }
     }
 
     /// Stored items.

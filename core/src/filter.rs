@@ -53,14 +53,12 @@ pub(crate) fn valid_fpr(p: f64) -> bool {
 
 /// Counts the set bits of `bytes`, 8 bytes at a time.
 pub(crate) fn count_ones(bytes: &[u8]) -> u64 {
-    let mut chunks = bytes.chunks_exact(8);
+    let (words, rest) = bytes.as_chunks::<8>();
     let mut total: u64 = 0;
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        total += u64::from(u64::from_le_bytes(word).count_ones());
+    for word in words {
+        total += u64::from(u64::from_le_bytes(*word).count_ones());
     }
-    for b in chunks.remainder() {
+    for b in rest {
         total += u64::from(b.count_ones());
     }
     total

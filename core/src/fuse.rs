@@ -50,6 +50,8 @@ use crate::error::{Error, Result};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_u32, get_u64, put_u32, put_u64, CommonHeader, FamilyId, Fresh, ImageFamily};
 
+/// Hashes per group of a batch query (their 48 loads overlap).
+const CONTAINS_GROUP: usize = 16;
 /// Byte length of the binary fuse header (common + family header).
 pub const HEADER_LEN: usize = 128;
 /// Largest number of planned keys (the fingerprint array stays below 2^32 entries).
@@ -491,38 +493,47 @@ impl<'a> Fuse<'a> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        const GROUP: usize = 16;
-        let geometry = self.geometry;
-        for (hs, rs) in hashes.chunks(GROUP).zip(results.chunks_mut(GROUP)) {
-            // Positions are below the array length, which stays below 2^32
-            // (`MAX_KEYS`): 32 bits each keep the group small on the stack.
-            let mut pos = [[0u32; 3]; GROUP];
-            let mut fps = [0u64; GROUP];
-            for ((h, p), f) in hs.iter().zip(pos.iter_mut()).zip(fps.iter_mut()) {
-                let x = mix(*h, self.fuse_seed);
-                *p = geometry.positions(x).map(|i| i as u32);
-                *f = fingerprint(x);
-            }
-            match self.fingerprints {
-                // By reference: moving the arrays into the iterators made
-                // copies of them (over 1.5 KiB of stack in the C ABI's batch calls).
-                Fingerprints::B8(array) => {
-                    let at = |i: u32| u64::from(array.get(i as usize).copied().unwrap_or(0));
-                    for ((r, [a, b, c]), f) in rs.iter_mut().zip(&pos).zip(&fps) {
-                        *r = (f ^ at(*a) ^ at(*b) ^ at(*c)) as u8 == 0;
-                    }
+        // Whole groups as arrays, then the remainder (no `chunks` zip: its
+        // length division keeps a panic path when not inlined).
+        let (groups, hashes_rest) = hashes.as_chunks::<CONTAINS_GROUP>();
+        let (result_groups, results_rest) = results.as_chunks_mut::<CONTAINS_GROUP>();
+        for (hs, rs) in groups.iter().zip(result_groups) {
+            self.contains_group(hs, rs);
+        }
+        self.contains_group(hashes_rest, results_rest);
+        Ok(())
+    }
+
+    /// [`Fuse::contains_hashes`] of one group of at most [`CONTAINS_GROUP`]
+    /// hashes: all positions first, then the loads.
+    #[inline(always)]
+    fn contains_group(&self, hs: &[u64], rs: &mut [bool]) {
+        // Positions are below the array length, which stays below 2^32
+        // (`MAX_KEYS`): 32 bits each keep the group small on the stack.
+        let mut pos = [[0u32; 3]; CONTAINS_GROUP];
+        let mut fps = [0u64; CONTAINS_GROUP];
+        for ((h, p), f) in hs.iter().zip(pos.iter_mut()).zip(fps.iter_mut()) {
+            let x = mix(*h, self.fuse_seed);
+            *p = self.geometry.positions(x).map(|i| i as u32);
+            *f = fingerprint(x);
+        }
+        match self.fingerprints {
+            // By reference: moving the arrays into the iterators made
+            // copies of them (over 1.5 KiB of stack in the C ABI's batch calls).
+            Fingerprints::B8(array) => {
+                let at = |i: u32| u64::from(array.get(i as usize).copied().unwrap_or(0));
+                for ((r, [a, b, c]), f) in rs.iter_mut().zip(&pos).zip(&fps) {
+                    *r = (f ^ at(*a) ^ at(*b) ^ at(*c)) as u8 == 0;
                 }
-                Fingerprints::B16(array) => {
-                    let at = |i: u32| {
-                        u64::from(u16::from_le_bytes(array.get(i as usize).copied().unwrap_or([0; 2])))
-                    };
-                    for ((r, [a, b, c]), f) in rs.iter_mut().zip(&pos).zip(&fps) {
-                        *r = (f ^ at(*a) ^ at(*b) ^ at(*c)) as u16 == 0;
-                    }
+            }
+            Fingerprints::B16(array) => {
+                let at =
+                    |i: u32| u64::from(u16::from_le_bytes(array.get(i as usize).copied().unwrap_or([0; 2])));
+                for ((r, [a, b, c]), f) in rs.iter_mut().zip(&pos).zip(&fps) {
+                    *r = (f ^ at(*a) ^ at(*b) ^ at(*c)) as u16 == 0;
                 }
             }
         }
-        Ok(())
     }
 
     /// Distinct keys stored.

@@ -393,7 +393,7 @@ pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let len = exported_len(src)?;
     let out = dst.get_mut(..len).ok_or(Error::BufferTooSmall)?;
     let used = src.get(..len).ok_or(Error::BufferTooSmall)?;
-    out.copy_from_slice(used);
+    image::copy_bytes(out, used);
     if view.mode() == HllMode::Small {
         let flags = get_u32(out, 12).unwrap_or(0) | FLAG_COMPACT;
         put_u32(out, 12, flags);
@@ -1168,7 +1168,7 @@ impl<'a> HllMut<'a> {
         let src = other.get(..bytes).unwrap_or(&[]);
         // Damaged source registers (zero-copy bytes) count as the maximum.
         let max = u32::from(max_register(self.p));
-        for (d, s) in dst.chunks_exact_mut(3).zip(src.chunks_exact(3)) {
+        for (d, s) in dst.as_chunks_mut::<3>().0.iter_mut().zip(src.as_chunks::<3>().0) {
             let (a, b) = (unpack_group(d), unpack_group(s));
             let mut out = 0u32;
             for lane in 0..4 {

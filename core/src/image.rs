@@ -201,12 +201,14 @@ pub fn put_f64(buf: &mut [u8], off: usize, value: f64) {
 }
 
 /// Copies `min(dst.len(), src.len())` bytes from `src` to the start of `dst`
-/// (a `memcpy` without the length check that `copy_from_slice` can fail).
+/// (a `memcpy` without the length check that `copy_from_slice` can fail:
+/// the compiler turns the loop into `memcpy`, and no panic path remains at
+/// any optimization level, where an out-of-line `copy_from_slice` keeps one
+/// at `opt-level = "s"` or `"z"`).
 #[inline]
 pub fn copy_bytes(dst: &mut [u8], src: &[u8]) {
-    let n = dst.len().min(src.len());
-    if let (Some(d), Some(s)) = (dst.get_mut(..n), src.get(..n)) {
-        d.copy_from_slice(s);
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = *s;
     }
 }
 
@@ -295,8 +297,8 @@ pub fn write_common(
     seed: u64,
     image_len: u64,
 ) {
-    if let Some(magic) = buf.get_mut(0..4) {
-        magic.copy_from_slice(&MAGIC);
+    if let Some(magic) = buf.first_chunk_mut::<4>() {
+        *magic = MAGIC;
     }
     if let Some(v) = buf.get_mut(OFF_MAJOR) {
         *v = FORMAT_MAJOR;

@@ -299,9 +299,9 @@ impl<'a> MinHashMut<'a> {
         if self.k != other.k || self.seed != other.seed {
             return Err(Error::Incompatible);
         }
-        for (d, s) in self.registers.chunks_exact_mut(8).zip(other.registers.chunks_exact(8)) {
-            let m = get_u64(d, 0).unwrap_or(EMPTY).min(get_u64(s, 0).unwrap_or(EMPTY));
-            d.copy_from_slice(&m.to_le_bytes());
+        for (d, s) in self.registers.as_chunks_mut::<8>().0.iter_mut().zip(other.registers.as_chunks::<8>().0)
+        {
+            *d = u64::from_le_bytes(*d).min(u64::from_le_bytes(*s)).to_le_bytes();
         }
         Ok(())
     }

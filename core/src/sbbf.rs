@@ -618,7 +618,7 @@ pub fn load_parquet_bitset<'a>(buf: &'a mut [u8], bitset: &[u8], params: &SbbfPa
     if f.body.len() != bitset.len() {
         return Err(Error::InvalidArgument);
     }
-    f.body.copy_from_slice(bitset);
+    image::copy_bytes(f.body, bitset);
     f.set_loaded(true);
     Ok(f)
 }
@@ -764,14 +764,26 @@ pub mod kernels {
         hashes: &[u64],
         results: &mut [bool],
     ) {
-        for (hs, rs) in hashes.chunks(LANES).zip(results.chunks_mut(LANES)) {
-            let mut at = [0usize; LANES];
-            for (slot, h) in at.iter_mut().zip(hs) {
-                *slot = index::<PARQUET>(*h, blocks);
-            }
-            for ((r, block), h) in rs.iter_mut().zip(at).zip(hs) {
-                *r = probe(body, block, masks(*h));
-            }
+        // Whole groups as arrays, then the remainder (no `chunks` zip: its
+        // length division keeps a panic path when not inlined).
+        let (groups, hashes_rest) = hashes.as_chunks::<LANES>();
+        let (result_groups, results_rest) = results.as_chunks_mut::<LANES>();
+        for (hs, rs) in groups.iter().zip(result_groups) {
+            contains_group::<PARQUET>(body, blocks, hs, rs);
+        }
+        contains_group::<PARQUET>(body, blocks, hashes_rest, results_rest);
+    }
+
+    /// [`contains_batch`] of one group of at most `LANES` hashes: locates
+    /// all of them first, so their cache misses overlap.
+    #[inline(always)]
+    fn contains_group<const PARQUET: bool>(body: &[u8], blocks: u64, hs: &[u64], rs: &mut [bool]) {
+        let mut at = [0usize; LANES];
+        for (slot, h) in at.iter_mut().zip(hs) {
+            *slot = index::<PARQUET>(*h, blocks);
+        }
+        for ((r, block), h) in rs.iter_mut().zip(at).zip(hs) {
+            *r = probe(body, block, masks(*h));
         }
     }
 }
@@ -1101,7 +1113,7 @@ impl<'a> SbbfMut<'a> {
             .filter(|g| *g <= blocks && blocks.is_multiple_of(*g))
             .ok_or(Error::InvalidArgument)?;
         let SbbfMut { header, body, mut params, seed } = self;
-        params.blocks = blocks / group;
+        params.blocks = blocks / group.max(1); // `group` is 2^folds: never 0
         let new_len = image::to_usize(params.blocks * BLOCK_BYTES as u64)?;
         crate::parquet::fold_blocks(body, image::to_usize(group)?);
         // The new image ends at the next multiple of 64 bytes, inside the old

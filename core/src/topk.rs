@@ -549,10 +549,13 @@ impl<'a> TopK<'a> {
             } else if at >= n {
                 continue;
             }
-            if let Some(tail) = out.get_mut(at..n).filter(|t| !t.is_empty()) {
-                tail.rotate_right(1);
-                if let Some(first) = tail.first_mut() {
-                    *first = make(item);
+            if let Some(tail) = out.get_mut(at..n) {
+                // Insert at `at`: each item moves one place down, the last
+                // one drops off (`rotate_right` keeps a panic path when it
+                // is not inlined).
+                let mut carried = make(item);
+                for slot in tail.iter_mut() {
+                    core::mem::swap(slot, &mut carried);
                 }
             }
         }
@@ -710,8 +713,8 @@ impl<'a> TopKMut<'a> {
         put_u64(entry, 0, error);
         put_u64(entry, 8, h);
         put_u32(entry, 16, key.len() as u32);
-        if let Some(dst) = entry.get_mut(ENTRY_FIXED..ENTRY_FIXED + key.len()) {
-            dst.copy_from_slice(key);
+        if let Some(dst) = entry.get_mut(ENTRY_FIXED..) {
+            image::copy_bytes(dst, key);
         }
         self.set_slot(slot, e as u32 + 1);
     }

@@ -783,7 +783,10 @@ impl<'a> UllMut<'a> {
         let d = u32::from(other.p - self.p);
         let group = 1usize << d;
         let high_p = u32::from(other.p);
-        for (r, block) in self.registers.iter_mut().zip(other.registers.chunks_exact(group)) {
+        // Register i takes the source's registers i * group .. (i + 1) * group
+        // (ranges, not `chunks_exact`: no panic path at any optimization level).
+        for (i, r) in self.registers.iter_mut().enumerate() {
+            let Some(block) = other.registers.get(i * group..(i + 1) * group) else { break };
             let mut seen = unpack(*r) | block.first().map_or(0, |b| unpack(*b));
             for (t, b) in block.iter().enumerate().skip(1) {
                 if *b != 0 {

@@ -11,10 +11,11 @@
 //! The target library is built with the `panic-check` feature: its panic
 //! handler calls a symbol defined nowhere, so each of these links also
 //! proves, for this target's code generation, that no exported function of
-//! the family can reach a panic. The proof holds for the release profile as
-//! shipped (opt-level 3, fat LTO). Rebuilt at opt-level "s" or "z", some
-//! bounds checks that LLVM removes at level 3 stay, and the panic handler
-//! (a trap on bare metal) is linked in.
+//! the family can reach a panic. The proof covers the release profile as
+//! shipped (opt-level 3, fat LTO) and the size-optimized rebuilds a firmware
+//! project may choose (`CARGO_PROFILE_RELEASE_OPT_LEVEL=s` or `z`), where
+//! less inlining leaves more checks for LLVM to keep: the whole library is
+//! linked at both levels too.
 
 use sketches_tests::{compile_c, have, out_dir, run_ok, workspace};
 use std::collections::BTreeMap;
@@ -26,10 +27,21 @@ const TARGET: &str = "thumbv7em-none-eabihf";
 const CPU_FLAGS: [&str; 4] = ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"];
 
 fn target_library() -> PathBuf {
+    target_library_at("3")
+}
+
+/// The target library built at `opt_level` (the release profile's "3", or
+/// "s" / "z"), each in its own target directory.
+fn target_library_at(opt_level: &str) -> PathBuf {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let dir = workspace().join("target").join("embedded");
+    let dir = workspace().join("target").join(if opt_level == "3" {
+        "embedded".to_string()
+    } else {
+        format!("embedded-opt-{opt_level}")
+    });
     let out = Command::new(cargo)
         .args(["build", "--release", "-p", "sketches-clib", "--features", "panic-check", "--target", TARGET])
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
         .arg("--target-dir")
         .arg(&dir)
         .current_dir(workspace())
@@ -145,6 +157,21 @@ fn every_family_links_for_a_cortex_m4_without_std_and_without_panics() {
     // Families share code (hashing, image headers): the whole library is
     // smaller than the sum of its families.
     assert!(text <= total_text, "{text} > {total_text}");
+}
+
+#[test]
+fn size_optimized_builds_link_without_panics_too() {
+    require("arm-none-eabi-gcc");
+    require("arm-none-eabi-size");
+    let all: Vec<String> = exported_functions().into_values().flatten().collect();
+    for opt_level in ["s", "z"] {
+        let library = target_library_at(opt_level);
+        let (text, rodata) = section_sizes(&link(&format!("all-opt-{opt_level}"), &[], &all, &library));
+        println!(
+            "{TARGET}, opt-level {opt_level:?}, every exported function: text {text} B, rodata {rodata} B"
+        );
+        assert!(text > 0);
+    }
 }
 
 #[test]

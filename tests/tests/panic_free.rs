@@ -3,19 +3,24 @@
 //! nowhere, and the shared library is linked with `-z defs` (no undefined
 //! symbols allowed). If any exported function could reach a panic after
 //! optimization (the release profile: fat LTO), the handler would be
-//! referenced and the link would fail. A canary build with one planted
-//! reachable panic shows the check is live. On failure,
-//! `scripts/panic-paths.py target/release/libsketches.so` names the
-//! exported functions and their call chains.
+//! referenced and the link would fail. The proof is made at the shipped
+//! opt-level 3 and again at "s" and "z" (less inlining: checks that level 3
+//! removes can stay). A canary build with one planted reachable panic shows
+//! the check is live. On failure, `scripts/panic-paths.py
+//! target/release/libsketches.so` names the exported functions and their
+//! call chains.
 
 use sketches_tests::workspace;
 use std::process::Command;
 
-fn build(features: &str) -> std::process::Output {
+fn build(features: &str, opt_level: &str) -> std::process::Output {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let dir =
+        if opt_level == "3" { "panic-check".to_string() } else { format!("panic-check-opt-{opt_level}") };
     Command::new(cargo)
         .args(["build", "--release", "-p", "sketches-clib", "--features", features, "--target-dir"])
-        .arg(workspace().join("target").join("panic-check"))
+        .arg(workspace().join("target").join(dir))
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
         .current_dir(workspace())
         .output()
         .expect("run cargo build")
@@ -23,15 +28,17 @@ fn build(features: &str) -> std::process::Output {
 
 #[test]
 fn no_exported_function_can_reach_a_panic() {
-    let out = build("panic-check");
-    assert!(
-        out.status.success(),
-        "a panic path is reachable from an exported function (run scripts/panic-paths.py on a \
-         release build to see which):\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    for opt_level in ["3", "s", "z"] {
+        let out = build("panic-check", opt_level);
+        assert!(
+            out.status.success(),
+            "at opt-level {opt_level:?} a panic path is reachable from an exported function (run \
+             scripts/panic-paths.py on a release build at that level to see which):\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     // The canary: one planted reachable panic must break the same link.
-    let out = build("panic-check,panic-canary");
+    let out = build("panic-check,panic-canary", "3");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "the panic check did not catch the planted panic");
     assert!(
