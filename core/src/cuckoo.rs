@@ -36,6 +36,7 @@ use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily};
 
 /// Items per group of a batch query (their 16 bucket loads overlap).
 const CONTAINS_GROUP: usize = 8;
+
 /// Byte length of the cuckoo header.
 pub const HEADER_LEN: usize = 128;
 /// Slots per bucket.

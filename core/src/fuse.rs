@@ -52,6 +52,7 @@ use crate::image::{self, get_u32, get_u64, put_u32, put_u64, CommonHeader, Famil
 
 /// Hashes per group of a batch query (their 48 loads overlap).
 const CONTAINS_GROUP: usize = 16;
+
 /// Byte length of the binary fuse header (common + family header).
 pub const HEADER_LEN: usize = 128;
 /// Largest number of planned keys (the fingerprint array stays below 2^32 entries).
