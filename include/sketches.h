@@ -18,6 +18,12 @@
  *   for the duration of the call.
  * - No function can panic or abort: the library carries no std and no
  *   unwinder, and a build-time check proves no panic path is reachable.
+ * - Trust: functions on a live image check its headers (every call, or once
+ *   through a token), not its body. Bytes from outside (files, network) go
+ *   through sketch_*_import or sketch_*_verify first. On unverified bytes
+ *   every call stays memory-safe and returns a status, but its results, and
+ *   a merge into a valid image from such a source, are only as good as the
+ *   bytes.
  * - Thread safety: calls taking `const void *buf` only read and may run
  *   concurrently on one image; calls taking `void *buf` need exclusive
  *   access to that buffer. Except the concurrent functions, which any
