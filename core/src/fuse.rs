@@ -820,11 +820,11 @@ fn peel(s: &mut Scratch<'_>, n: usize, shape: Shape) -> Attempt {
         }
         st64(order, peeled, x);
         peeled += 1;
-        let positions = positions(x, log, range);
+        let hit = positions(x, log, range);
         for step in 1..3u8 {
             // (found + step) mod 3, without a division.
             let which = if found + step >= 3 { found + step - 3 } else { found + step };
-            let other = positions.get(usize::from(which)).copied().unwrap_or(last).min(last);
+            let other = hit.get(usize::from(which)).copied().unwrap_or(last).min(last);
             st32(queue, queued, other as u32);
             queued += usize::from(ld8(counts, other) >> 2 == 2);
             touch(counts, xors, other, x, which, false);
