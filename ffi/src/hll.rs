@@ -184,7 +184,7 @@ pub unsafe extern "C" fn sketch_hll_add_with_token(
     run(|| unsafe {
         let token = image::read_token(token)?;
         let key = filter::key(key, key_len)?;
-        filter::update(buf, len, changed, |b| Ok(hll::wrap_mut_with(b, &token)?.add(key)))
+        filter::update(buf, len, changed, |b| hll::with_view_mut(b, &token, |mut view| view.add(key)))
     })
 }
 
@@ -207,7 +207,7 @@ pub unsafe extern "C" fn sketch_hll_add_u64_with_token(
     // SAFETY: caller contract.
     run(|| unsafe {
         let token = image::read_token(token)?;
-        filter::update(buf, len, changed, |b| Ok(hll::wrap_mut_with(b, &token)?.add_u64(key)))
+        filter::update(buf, len, changed, |b| hll::with_view_mut(b, &token, |mut view| view.add_u64(key)))
     })
 }
 
@@ -230,7 +230,7 @@ pub unsafe extern "C" fn sketch_hll_add_hash_with_token(
     // SAFETY: caller contract.
     run(|| unsafe {
         let token = image::read_token(token)?;
-        filter::update(buf, len, changed, |b| Ok(hll::wrap_mut_with(b, &token)?.add_hash(hash)))
+        filter::update(buf, len, changed, |b| hll::with_view_mut(b, &token, |mut view| view.add_hash(hash)))
     })
 }
 
