@@ -360,9 +360,10 @@ pub fn wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Result<HllMut<'a>>
 /// Runs `f` on the view [`wrap_mut_with`] gives and returns its result
 /// (the C ABI's single adds with a token). The token path and the full
 /// validation each call `f` on a view of their own, so the view stays in
-/// registers: merged into one result, it went through the stack in pieces
-/// that the next loads could not forward from, a store-forwarding stall
-/// (`sketch_hll_add_with_token` 25.9 -> 18.8 ms per 1M calls). Bloom and
+/// registers: merged into one result, it went through the stack in
+/// byte-sized pieces that wider loads read back, the pattern of a
+/// store-forwarding stall (`sketch_hll_add_with_token` 25.9 -> 18.8 ms per
+/// 1M calls). Bloom and
 /// split-block keep [`wrap_mut_with`]: there the same change measured slower.
 /// Errors: as [`wrap_mut`].
 #[inline(always)]
