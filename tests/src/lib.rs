@@ -34,6 +34,30 @@ pub fn library_dir() -> PathBuf {
     .clone()
 }
 
+/// Runs `cargo build --release -p sketches-clib` with `args` at
+/// `opt_level` (the release profile's "3", or "s" / "z" through
+/// `CARGO_PROFILE_RELEASE_OPT_LEVEL`), in the target directory
+/// `target/<name>` (level 3) or `target/<name>-opt-<level>`, and returns
+/// that directory and the build's output (the caller checks the status).
+pub fn build_clib_at(name: &str, opt_level: &str, args: &[&str]) -> (PathBuf, Output) {
+    let dir = workspace().join("target").join(if opt_level == "3" {
+        name.to_string()
+    } else {
+        format!("{name}-opt-{opt_level}")
+    });
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(["build", "--release", "-p", "sketches-clib"])
+        .args(args)
+        .arg("--target-dir")
+        .arg(&dir)
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
+        .current_dir(workspace())
+        .output()
+        .expect("run cargo build for sketches-clib");
+    (dir, out)
+}
+
 /// The C compiler: `$CC` or `cc`.
 pub fn c_compiler() -> String {
     std::env::var("CC").unwrap_or_else(|_| "cc".into())

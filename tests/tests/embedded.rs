@@ -17,7 +17,7 @@
 //! less inlining leaves more checks for LLVM to keep: the whole library is
 //! linked at both levels too.
 
-use sketches_tests::{compile_c, have, out_dir, run_ok, workspace};
+use sketches_tests::{build_clib_at, compile_c, have, out_dir, run_ok, workspace};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
@@ -33,20 +33,7 @@ fn target_library() -> PathBuf {
 /// The target library built at `opt_level` (the release profile's "3", or
 /// "s" / "z"), each in its own target directory.
 fn target_library_at(opt_level: &str) -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let dir = workspace().join("target").join(if opt_level == "3" {
-        "embedded".to_string()
-    } else {
-        format!("embedded-opt-{opt_level}")
-    });
-    let out = Command::new(cargo)
-        .args(["build", "--release", "-p", "sketches-clib", "--features", "panic-check", "--target", TARGET])
-        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
-        .arg("--target-dir")
-        .arg(&dir)
-        .current_dir(workspace())
-        .output()
-        .expect("run cargo build");
+    let (dir, out) = build_clib_at("embedded", opt_level, &["--features", "panic-check", "--target", TARGET]);
     assert!(
         out.status.success(),
         "building libsketches for {TARGET} failed (scripts/install-test-tools.sh adds the target):\n{}",

@@ -10,20 +10,10 @@
 //! target/release/libsketches.so` names the exported functions and their
 //! call chains.
 
-use sketches_tests::workspace;
-use std::process::Command;
+use sketches_tests::build_clib_at;
 
 fn build(features: &str, opt_level: &str) -> std::process::Output {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let dir =
-        if opt_level == "3" { "panic-check".to_string() } else { format!("panic-check-opt-{opt_level}") };
-    Command::new(cargo)
-        .args(["build", "--release", "-p", "sketches-clib", "--features", features, "--target-dir"])
-        .arg(workspace().join("target").join(dir))
-        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", opt_level)
-        .current_dir(workspace())
-        .output()
-        .expect("run cargo build")
+    build_clib_at("panic-check", opt_level, &["--features", features]).1
 }
 
 #[test]
