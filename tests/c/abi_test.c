@@ -1439,6 +1439,26 @@ static void test_tokens(void) {
     }
     EXPECT(sketch_hll_add_with_token(hll_b, hl, NULL, "k", 1, NULL), SKETCH_NULL_POINTER);
     EXPECT(sketch_hll_add_with_token(bloom_a, bl, &hll_token, "k", 1, NULL), SKETCH_WRONG_FAMILY);
+    EXPECT(sketch_hll_add_with_token(hll_b + 1, hl, &hll_token, "k", 1, NULL), SKETCH_MISALIGNED);
+    /* Damaged images miss the token: the token call gives the plain call's
+     * status and, like it, changes nothing (a short buffer, then a
+     * precision byte out of range). */
+    {
+        unsigned char *before = malloc(hl);
+        CHECK(before != NULL);
+        memcpy(before, hll_b, hl);
+        int32_t plain = sketch_hll_add(hll_b, hl - 64, "k", 1, NULL);
+        CHECK(plain != SKETCH_OK);
+        EXPECT(sketch_hll_add_with_token(hll_b, hl - 64, &hll_token, "k", 1, NULL), plain);
+        hll_b[48] = 99;
+        plain = sketch_hll_add(hll_b, hl, "k", 1, NULL);
+        CHECK(plain != SKETCH_OK);
+        EXPECT(sketch_hll_add_with_token(hll_b, hl, &hll_token, "k", 1, NULL), plain);
+        EXPECT(sketch_hll_add_u64_with_token(hll_b, hl, &hll_token, 7, NULL), plain);
+        hll_b[48] = before[48];
+        CHECK(memcmp(before, hll_b, hl) == 0);
+        free(before);
+    }
     free(bloom_a);
     free(bloom_b);
     free(sbbf_a);
