@@ -353,24 +353,40 @@ pub fn wrap_with<'a>(buf: &'a [u8], token: &Token) -> Result<Bloom<'a>> {
 /// [`wrap_mut`], skipping the header checks as [`wrap_with`] does.
 #[inline(always)]
 pub fn wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Result<BloomMut<'a>> {
+    with_view_mut(buf, token, |view| view)
+}
+
+/// Runs `f` on the view [`wrap_mut_with`] gives and returns its result
+/// (the C ABI's single adds with a token). Only the token path is inlined:
+/// a stale token runs the full validation and `f` out of line, so the view
+/// of the token path stays in registers. (Merging the two paths' views
+/// into one `Result` first sent it through the stack in pieces that wider
+/// loads read back, the pattern of a store-forwarding stall.)
+/// Errors: as [`wrap_mut`].
+#[inline(always)]
+pub fn with_view_mut<'a, R>(
+    buf: &'a mut [u8],
+    token: &Token,
+    f: impl FnOnce(BloomMut<'a>) -> R,
+) -> Result<R> {
     let Some((params, seed, end)) = trusted(buf, token) else {
-        return wrap_mut_cold(buf);
+        return with_full_validation_mut(buf, f);
     };
     let image = buf.get_mut(..end).ok_or(Error::CorruptHeader)?;
     let (header, body) = image.split_at_mut_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
-    Ok(BloomMut { header, body, params, seed })
+    Ok(f(BloomMut { header, body, params, seed }))
+}
+
+#[cold]
+#[inline(never)]
+fn with_full_validation_mut<'a, R>(buf: &'a mut [u8], f: impl FnOnce(BloomMut<'a>) -> R) -> Result<R> {
+    wrap_mut(buf).map(f)
 }
 
 #[cold]
 #[inline(never)]
 fn wrap_cold(buf: &[u8]) -> Result<Bloom<'_>> {
     wrap(buf)
-}
-
-#[cold]
-#[inline(never)]
-fn wrap_mut_cold(buf: &mut [u8]) -> Result<BloomMut<'_>> {
-    wrap_mut(buf)
 }
 
 /// The number of bytes [`export`] writes for the live image in `src` (its

@@ -358,18 +358,17 @@ pub fn wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Result<HllMut<'a>>
 }
 
 /// Runs `f` on the view [`wrap_mut_with`] gives and returns its result
-/// (the C ABI's single adds with a token). The token path and the full
-/// validation each call `f` on a view of their own, so the view stays in
-/// registers: merged into one result, it went through the stack in
-/// byte-sized pieces that wider loads read back, the pattern of a
-/// store-forwarding stall (`sketch_hll_add_with_token` 25.9 -> 18.8 ms per
-/// 1M calls). Bloom and
-/// split-block keep [`wrap_mut_with`]: there the same change measured slower.
+/// (the C ABI's single adds with a token). Only the token path is inlined:
+/// a stale token runs the full validation and `f` out of line, so the view
+/// of the token path stays in registers. Merged with the other path's view
+/// into one result first, it went through the stack in byte-sized pieces
+/// that wider loads read back, the pattern of a store-forwarding stall
+/// (`sketch_hll_add_with_token` 25.9 -> 18.8 ms per 1M calls).
 /// Errors: as [`wrap_mut`].
 #[inline(always)]
 pub fn with_view_mut<'a, R>(buf: &'a mut [u8], token: &Token, f: impl FnOnce(HllMut<'a>) -> R) -> Result<R> {
     let Some((p, seed, image_len)) = trusted(buf, token) else {
-        return wrap_mut_cold(buf).map(f);
+        return with_full_validation_mut(buf, f);
     };
     let image = buf.get_mut(..image_len).ok_or(Error::CorruptHeader)?;
     let (header, body) = image.split_at_mut_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
@@ -384,8 +383,8 @@ fn wrap_cold(buf: &[u8]) -> Result<Hll<'_>> {
 
 #[cold]
 #[inline(never)]
-fn wrap_mut_cold(buf: &mut [u8]) -> Result<HllMut<'_>> {
-    wrap_mut(buf)
+fn with_full_validation_mut<'a, R>(buf: &'a mut [u8], f: impl FnOnce(HllMut<'a>) -> R) -> Result<R> {
+    wrap_mut(buf).map(f)
 }
 
 /// Bytes [`export`] writes for the live image in `src`: the full image when

@@ -324,7 +324,7 @@ pub unsafe extern "C" fn sketch_bloom_add_with_token(
     run(|| unsafe {
         let token = image::read_token(token)?;
         let key = filter::key(key, key_len)?;
-        filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut_with(b, &token)?.add(key)))
+        filter::update(buf, len, was_new, |b| bloom::with_view_mut(b, &token, |mut view| view.add(key)))
     })
 }
 
@@ -347,7 +347,7 @@ pub unsafe extern "C" fn sketch_bloom_add_u64_with_token(
     // SAFETY: caller contract.
     run(|| unsafe {
         let token = image::read_token(token)?;
-        filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut_with(b, &token)?.add_u64(key)))
+        filter::update(buf, len, was_new, |b| bloom::with_view_mut(b, &token, |mut view| view.add_u64(key)))
     })
 }
 
@@ -370,7 +370,7 @@ pub unsafe extern "C" fn sketch_bloom_add_hash_with_token(
     // SAFETY: caller contract.
     run(|| unsafe {
         let token = image::read_token(token)?;
-        filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut_with(b, &token)?.add_hash(hash)))
+        filter::update(buf, len, was_new, |b| bloom::with_view_mut(b, &token, |mut view| view.add_hash(hash)))
     })
 }
 

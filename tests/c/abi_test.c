@@ -1378,10 +1378,25 @@ static void test_tokens(void) {
     EXPECT(sketch_bloom_contains_with_token(bloom_b + 1, bl, &bloom_token, "k", 1, &b), SKETCH_MISALIGNED);
     EXPECT(sketch_bloom_contains_with_token(bloom_b, bl - 64, &bloom_token, "k", 1, &b), SKETCH_BUFFER_TOO_SMALL);
     EXPECT(sketch_bloom_contains_with_token(sbbf_a, sl, &bloom_token, "k", 1, &b), SKETCH_WRONG_FAMILY);
-    /* A damaged identity word (0 hash functions) misses the token: the full
-     * validation reports it, as the plain call does. */
+    /* Damaged images miss the token: the token adds give the plain call's
+     * status and, like it, change nothing (misaligned, a short buffer, then
+     * a damaged identity word: 0 hash functions). */
+    {
+        unsigned char *before = malloc(bl);
+        CHECK(before != NULL);
+        memcpy(before, bloom_b, bl);
+        EXPECT(sketch_bloom_add_with_token(bloom_b + 1, bl - 1, &bloom_token, "k", 1, NULL),
+               sketch_bloom_add(bloom_b + 1, bl - 1, "k", 1, NULL));
+        int32_t plain = sketch_bloom_add(bloom_b, bl - 64, "k", 1, NULL);
+        CHECK(plain != SKETCH_OK);
+        EXPECT(sketch_bloom_add_with_token(bloom_b, bl - 64, &bloom_token, "k", 1, NULL), plain);
+        EXPECT(sketch_bloom_add_u64_with_token(bloom_b, bl - 64, &bloom_token, 7, NULL), plain);
+        CHECK(memcmp(before, bloom_b, bl) == 0);
+        free(before);
+    }
     memset(bloom_b + 56, 0, 4);
     EXPECT(sketch_bloom_add_with_token(bloom_b, bl, &bloom_token, "k", 1, NULL), SKETCH_CORRUPT_HEADER);
+    EXPECT(sketch_bloom_add_hash_with_token(bloom_b, bl, &bloom_token, 7, NULL), SKETCH_CORRUPT_HEADER);
     EXPECT(sketch_bloom_contains_with_token(bloom_b, bl, &bloom_token, "k", 1, &b), SKETCH_CORRUPT_HEADER);
 
     const sketch_token *sbbf_tokens[3] = {&sbbf_token, &zero, &bloom_token};
