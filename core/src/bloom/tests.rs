@@ -93,6 +93,34 @@ fn u64_and_hash_forms_agree_with_bytes() {
     assert!(r.contains_u64(12345));
 }
 
+/// Batch adds through the probe ring (k <= 8) and through the pipelined
+/// form (more probes) give the bits, flags and counts of single adds, for
+/// batches shorter and longer than the ring and keys repeated inside it.
+#[test]
+fn batch_adds_match_single_adds_on_both_paths() {
+    for (fpr, ring) in [(0.02, true), (0.004, true), (0.0001, false)] {
+        let params = BloomParams::for_items(3000, fpr).unwrap();
+        assert_eq!(params.hashes as usize <= RING_PROBES, ring, "k = {}", params.hashes);
+        for len in [0usize, 1, 3, 7, 8, 9, 16, 17, 3000] {
+            let mut rng = SplitMix64(len as u64 + 7);
+            let mut hashes: Vec<u64> = (0..len).map(|_| rng.next_u64()).collect();
+            // Repeats 1, 3 and 9 places apart: inside and past the ring.
+            for gap in [1usize, 3, 9] {
+                if let Some(h) = hashes.len().checked_sub(gap + 1).map(|i| hashes[i]) {
+                    hashes.push(h);
+                }
+            }
+            let (mut a, mut b) = (new_filter(&params, 5), new_filter(&params, 5));
+            let mut fa = wrap_mut(a.as_mut()).unwrap();
+            let single: Vec<bool> = hashes.iter().map(|h| fa.add_hash(*h)).collect();
+            let mut batch = std::vec![true; hashes.len()];
+            wrap_mut(b.as_mut()).unwrap().add_hashes(&hashes, Some(&mut batch)).unwrap();
+            assert_eq!(single, batch, "fpr {fpr}, {len} keys");
+            assert_eq!(a.as_ref(), b.as_ref(), "fpr {fpr}, {len} keys");
+        }
+    }
+}
+
 #[test]
 fn batch_forms_match_single_calls() {
     let params = BloomParams::for_items(5000, 0.02).unwrap();
