@@ -482,21 +482,6 @@ fn set_bits_at(body: &mut [u8], positions: impl Iterator<Item = u64>) -> u64 {
     new
 }
 
-/// Probe positions a batch add keeps per key in its ring (see
-/// [`BloomMut::add_hashes`]): filters with at most this many probes (rates
-/// down to about 0.4%) compute each position once.
-const RING_PROBES: usize = 8;
-
-/// Keys a batch add's ring holds: the probe positions of key `i +
-/// RING_KEYS` are computed, and their cache lines requested, while key `i`
-/// is set. Four keys of up to eight probes are 32 lines in flight, and the
-/// ring's 256 bytes keep the C ABI's batch calls within their stack bound
-/// (eight keys measured no faster).
-const RING_KEYS: usize = 4;
-
-/// The ring of a batch add (see [`RING_KEYS`]).
-type ProbeRing = [[u64; RING_PROBES]; RING_KEYS];
-
 fn count_set_bits(body: &[u8], bits: u64) -> u64 {
     // Bits past `m` in the last word are never probed; a damaged image may
     // have them set, so they are excluded from the count.
@@ -716,48 +701,17 @@ impl<'a> BloomMut<'a> {
                 *slot = new > 0;
             }
         };
-        // Every probe is set, so every probe is prefetched.
-        if k as usize <= RING_PROBES {
-            self.add_hashes_through_ring(hashes, &mut record);
-        } else {
-            let mut body = &mut *self.body;
-            self.params.layout(3).pipelined(&mut body, hashes, k, |body, i, h| {
-                record(i, set_bits(body, bits, k, h));
-            });
+        // Every probe is set, so every probe is requested ahead.
+        let layout = self.params.layout(3);
+        let mut body = &mut *self.body;
+        let ringed = layout.ringed(&mut body, hashes, |body, i, positions| {
+            record(i, set_bits_at(body, positions.iter().copied()));
+        });
+        if !ringed {
+            layout.pipelined(&mut body, hashes, k, |body, i, h| record(i, set_bits(body, bits, k, h)));
         }
         self.bump(hashes.len() as u64, inserted, set);
         Ok(())
-    }
-
-    /// [`BloomMut::add_hashes`] for at most [`RING_PROBES`] probes per key:
-    /// the positions of key `i + RING_KEYS` are computed into the ring slot
-    /// key `i` leaves, and their cache lines requested, so each
-    /// position is computed once (the pipelined form computes it twice,
-    /// for the request and for the write). `record(i, new)` gets the bits
-    /// key `i` set. The same bits and counts as single adds, in order.
-    #[inline(always)]
-    fn add_hashes_through_ring(&mut self, hashes: &[u64], record: &mut impl FnMut(usize, u64)) {
-        let (bits, k) = (self.params.bits, self.params.hashes);
-        let body = &mut *self.body;
-        let locate = |slot: &mut [u64; RING_PROBES], body: &[u8], h: u64| {
-            for (position, bit) in slot.iter_mut().zip(hash::probes(h, k, bits)) {
-                *position = bit;
-                crate::simd::prefetch(body, (bit >> 3) as usize);
-            }
-        };
-        let mut ring: ProbeRing = [[0; RING_PROBES]; RING_KEYS];
-        for (slot, h) in ring.iter_mut().zip(hashes) {
-            locate(slot, body, *h);
-        }
-        for i in 0..hashes.len() {
-            let Some(slot) = ring.get_mut(i % RING_KEYS) else {
-                continue;
-            };
-            record(i, set_bits_at(body, slot.iter().take(k as usize).copied()));
-            if let Some(ahead) = hashes.get(i + RING_KEYS) {
-                locate(slot, body, *ahead);
-            }
-        }
     }
 
     fn bump(&mut self, calls: u64, inserted: u64, set: u64) {

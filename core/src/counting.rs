@@ -202,8 +202,14 @@ fn counter(body: &[u8], i: u64) -> u8 {
 /// became non-zero and how many became saturated.
 #[inline(always)]
 fn increment(body: &mut [u8], params: BloomParams, hash: u64) -> (i64, i64) {
+    increment_at(body, hash::probes(hash, params.hashes, params.bits))
+}
+
+/// [`increment`] of the counters at `positions`.
+#[inline(always)]
+fn increment_at(body: &mut [u8], positions: impl Iterator<Item = u64>) -> (i64, i64) {
     let (mut became_nonzero, mut became_saturated) = (0i64, 0i64);
-    for i in hash::probes(hash, params.hashes, params.bits) {
+    for i in positions {
         let c = counter(body, i);
         if c < SATURATED {
             set_counter(body, i, c + 1);
@@ -463,15 +469,23 @@ impl<'a> CountingMut<'a> {
         // header counts are updated once for the batch.
         let params = self.params;
         let (mut became_nonzero, mut became_saturated) = (0i64, 0i64);
-        let mut body = &mut *self.body;
-        params.layout(1).pipelined(&mut body, hashes, params.hashes, |body, i, h| {
-            let (nonzero, saturated) = increment(body, params, h);
+        let mut record = |i: usize, (nonzero, saturated): (i64, i64)| {
             became_nonzero += nonzero;
             became_saturated += saturated;
             if let Some(slot) = newly.as_deref_mut().and_then(|n| n.get_mut(i)) {
                 *slot = nonzero > 0;
             }
+        };
+        let layout = params.layout(1);
+        let mut body = &mut *self.body;
+        let ringed = layout.ringed(&mut body, hashes, |body, i, positions| {
+            record(i, increment_at(body, positions.iter().copied()));
         });
+        if !ringed {
+            layout.pipelined(&mut body, hashes, params.hashes, |body, i, h| {
+                record(i, increment(body, params, h))
+            });
+        }
         self.bump(OFF_ADD_CALLS, i64::try_from(hashes.len()).unwrap_or(i64::MAX));
         self.bump(OFF_NONZERO, became_nonzero);
         self.bump(OFF_SATURATED, became_saturated);

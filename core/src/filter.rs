@@ -85,6 +85,18 @@ pub(crate) fn and_into(dst: &mut [u8], src: &[u8]) {
 /// other (a single-key loop waits for each key's misses in turn).
 pub(crate) const PREFETCH_DISTANCE: usize = 8;
 
+/// Probe positions per key the ring of [`ProbeLayout::ringed`] holds:
+/// filters with at most this many probes (Bloom rates down to about 0.4%)
+/// compute each position once in a batch add.
+pub(crate) const RING_PROBES: usize = 8;
+
+/// Keys the ring of [`ProbeLayout::ringed`] holds: the positions of key
+/// `i + RING_KEYS` are computed, and their cache lines requested, while key
+/// `i` is written. Four keys of up to eight probes are 32 lines in flight,
+/// and the ring's 256 bytes keep the C ABI's batch calls within their stack
+/// bound (eight keys measured no faster).
+pub(crate) const RING_KEYS: usize = 4;
+
 /// Where a filter keeps probe `i`: byte `i >> shift` of its body (3 for
 /// one bit per probe, 1 for 4-bit counters).
 #[derive(Copy, Clone, Debug)]
@@ -127,5 +139,44 @@ impl ProbeLayout {
             }
             work(body, i, *h);
         }
+    }
+
+    /// Like [`ProbeLayout::pipelined`] for batch adds, which write every
+    /// probe: runs `work(body, i, positions of hashes[i])` for every hash in
+    /// order, each position computed once, [`RING_KEYS`] keys ahead, when
+    /// its cache line is requested (the pipelined form computes it twice,
+    /// for the request and for the work). Only for at most [`RING_PROBES`]
+    /// probes per key: returns false, having done nothing, for more.
+    #[inline(always)]
+    pub(crate) fn ringed<B: AsRef<[u8]>>(
+        self,
+        body: &mut B,
+        hashes: &[u64],
+        mut work: impl FnMut(&mut B, usize, &[u64]),
+    ) -> bool {
+        let k = self.hashes as usize;
+        if k > RING_PROBES {
+            return false;
+        }
+        let locate = |slot: &mut [u64; RING_PROBES], body: &[u8], h: u64| {
+            for (position, probe) in slot.iter_mut().zip(hash::probes(h, self.hashes, self.range)) {
+                *position = probe;
+                crate::simd::prefetch(body, (probe >> self.shift) as usize);
+            }
+        };
+        let mut ring = [[0u64; RING_PROBES]; RING_KEYS];
+        for (slot, h) in ring.iter_mut().zip(hashes) {
+            locate(slot, body.as_ref(), *h);
+        }
+        for i in 0..hashes.len() {
+            let Some(slot) = ring.get_mut(i % RING_KEYS) else {
+                continue;
+            };
+            work(body, i, slot.get(..k).unwrap_or(&[]));
+            if let Some(ahead) = hashes.get(i + RING_KEYS) {
+                locate(slot, body.as_ref(), *ahead);
+            }
+        }
+        true
     }
 }

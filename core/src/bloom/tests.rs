@@ -100,7 +100,7 @@ fn u64_and_hash_forms_agree_with_bytes() {
 fn batch_adds_match_single_adds_on_both_paths() {
     for (fpr, ring) in [(0.02, true), (0.004, true), (0.0001, false)] {
         let params = BloomParams::for_items(3000, fpr).unwrap();
-        assert_eq!(params.hashes as usize <= RING_PROBES, ring, "k = {}", params.hashes);
+        assert_eq!(params.hashes as usize <= filter::RING_PROBES, ring, "k = {}", params.hashes);
         for len in [0usize, 1, 3, 7, 8, 9, 16, 17, 3000] {
             let mut rng = SplitMix64(len as u64 + 7);
             let mut hashes: Vec<u64> = (0..len).map(|_| rng.next_u64()).collect();

@@ -230,3 +230,32 @@ fn forged_statistics_do_not_brick_the_filter() {
         assert!(wrap(forged.as_ref()).is_ok(), "bricked by ({calls}, {removes}, {nonzero}, {saturated})");
     }
 }
+
+/// Batch adds through the probe ring (k <= 8) and through the pipelined
+/// form (more probes) give the counters, flags and header counts of single
+/// adds, for batches shorter and longer than the ring, keys repeated inside
+/// and past it, and one key added until its counters saturate.
+#[test]
+fn batch_adds_match_single_adds_on_both_paths() {
+    for (fpr, ring) in [(0.02, true), (0.004, true), (0.0001, false)] {
+        let params = BloomParams::for_items(2000, fpr).unwrap();
+        assert_eq!(params.hashes as usize <= crate::filter::RING_PROBES, ring, "k = {}", params.hashes);
+        for len in [0usize, 1, 3, 4, 5, 9, 2000] {
+            let mut rng = SplitMix64(len as u64 + 11);
+            let mut hashes: Vec<u64> = (0..len).map(|_| rng.next_u64()).collect();
+            for gap in [1usize, 2, 5] {
+                if let Some(h) = hashes.len().checked_sub(gap + 1).map(|i| hashes[i]) {
+                    hashes.push(h);
+                }
+            }
+            hashes.extend(core::iter::repeat_n(0x5eed, 20));
+            let (mut a, mut b) = (new_filter(&params, 3), new_filter(&params, 3));
+            let mut fa = wrap_mut(a.as_mut()).unwrap();
+            let single: Vec<bool> = hashes.iter().map(|h| fa.add_hash(*h)).collect();
+            let mut batch = std::vec![true; hashes.len()];
+            wrap_mut(b.as_mut()).unwrap().add_hashes(&hashes, Some(&mut batch)).unwrap();
+            assert_eq!(single, batch, "fpr {fpr}, {len} keys");
+            assert_eq!(a.as_ref(), b.as_ref(), "fpr {fpr}, {len} keys");
+        }
+    }
+}
