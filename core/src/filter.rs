@@ -80,9 +80,10 @@ pub(crate) fn and_into(dst: &mut [u8], src: &[u8]) {
 
 /// How many keys ahead of the one being worked on the batch calls of the
 /// Bloom and counting Bloom filters prefetch: the probes of key
-/// `i + PREFETCH_DISTANCE` are requested while key `i` is tested or set, so
-/// the cache misses of that many keys overlap instead of following each
-/// other (a single-key loop waits for each key's misses in turn).
+/// `i + PREFETCH_DISTANCE` are requested while key `i` is tested (or set,
+/// for adds with more probes than [`ProbeLayout::ringed`] holds), so the
+/// cache misses of that many keys overlap instead of following each other
+/// (a single-key loop waits for each key's misses in turn).
 pub(crate) const PREFETCH_DISTANCE: usize = 8;
 
 /// Probe positions per key the ring of [`ProbeLayout::ringed`] holds:
