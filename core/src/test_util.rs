@@ -32,6 +32,24 @@ impl AlignedBuf {
     }
 }
 
+/// The batches the probe-ring tests of the Bloom and counting Bloom filters
+/// add (see `filter::ProbeLayout::ringed`): for lengths around the ring's
+/// size and a long one, random hashes followed by copies of the hashes 1,
+/// 3 and 9 places back (repeats inside and past the ring). Returns each
+/// batch with its random length.
+pub fn ring_test_batches(seed: u64) -> impl Iterator<Item = (usize, Vec<u64>)> {
+    [0usize, 1, 3, 4, 5, 8, 9, 17, 3000].into_iter().map(move |len| {
+        let mut rng = SplitMix64(seed ^ len as u64);
+        let mut hashes: Vec<u64> = (0..len).map(|_| rng.next_u64()).collect();
+        for gap in [1usize, 3, 9] {
+            if let Some(h) = hashes.len().checked_sub(gap + 1).and_then(|i| hashes.get(i).copied()) {
+                hashes.push(h);
+            }
+        }
+        (len, hashes)
+    })
+}
+
 /// SplitMix64: a small deterministic generator for test data.
 pub struct SplitMix64(pub u64);
 

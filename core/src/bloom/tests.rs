@@ -3,7 +3,7 @@ use super::*;
 use crate::test_util::{
     assert_binomial, check_corruption, check_merge_laws, make_key, AlignedBuf, SplitMix64, KEY_SHAPES,
 };
-use crate::test_util::{exercise_filter, fuzz_images};
+use crate::test_util::{exercise_filter, fuzz_images, ring_test_batches};
 use std::vec::Vec;
 
 fn new_filter(params: &BloomParams, seed: u64) -> AlignedBuf {
@@ -102,15 +102,7 @@ fn batch_adds_match_single_adds_on_both_paths() {
     for (fpr, ring) in [(0.02, true), (0.004, true), (0.0001, false)] {
         let params = BloomParams::for_items(3000, fpr).unwrap();
         assert_eq!(params.hashes as usize <= filter::RING_PROBES, ring, "k = {}", params.hashes);
-        for len in [0usize, 1, 3, 4, 5, 8, 9, 17, 3000] {
-            let mut rng = SplitMix64(len as u64 + 7);
-            let mut hashes: Vec<u64> = (0..len).map(|_| rng.next_u64()).collect();
-            // Repeats 1, 3 and 9 places apart: inside and past the ring.
-            for gap in [1usize, 3, 9] {
-                if let Some(h) = hashes.len().checked_sub(gap + 1).map(|i| hashes[i]) {
-                    hashes.push(h);
-                }
-            }
+        for (len, hashes) in ring_test_batches(7) {
             let (mut a, mut b) = (new_filter(&params, 5), new_filter(&params, 5));
             let mut fa = wrap_mut(a.as_mut()).unwrap();
             let single: Vec<bool> = hashes.iter().map(|h| fa.add_hash(*h)).collect();

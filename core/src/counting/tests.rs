@@ -1,6 +1,8 @@
 extern crate std;
 use super::*;
-use crate::test_util::{assert_binomial, check_corruption, fuzz_images, AlignedBuf, SplitMix64};
+use crate::test_util::{
+    assert_binomial, check_corruption, fuzz_images, ring_test_batches, AlignedBuf, SplitMix64,
+};
 use std::vec::Vec;
 
 fn new_filter(params: &BloomParams, seed: u64) -> AlignedBuf {
@@ -240,14 +242,7 @@ fn batch_adds_match_single_adds_on_both_paths() {
     for (fpr, ring) in [(0.02, true), (0.004, true), (0.0001, false)] {
         let params = BloomParams::for_items(2000, fpr).unwrap();
         assert_eq!(params.hashes as usize <= crate::filter::RING_PROBES, ring, "k = {}", params.hashes);
-        for len in [0usize, 1, 3, 4, 5, 9, 2000] {
-            let mut rng = SplitMix64(len as u64 + 11);
-            let mut hashes: Vec<u64> = (0..len).map(|_| rng.next_u64()).collect();
-            for gap in [1usize, 2, 5] {
-                if let Some(h) = hashes.len().checked_sub(gap + 1).map(|i| hashes[i]) {
-                    hashes.push(h);
-                }
-            }
+        for (len, mut hashes) in ring_test_batches(11) {
             hashes.extend(core::iter::repeat_n(0x5eed, 20));
             let (mut a, mut b) = (new_filter(&params, 3), new_filter(&params, 3));
             let mut fa = wrap_mut(a.as_mut()).unwrap();
