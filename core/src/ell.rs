@@ -335,17 +335,28 @@ fn split(hash: u64, layout: EllLayout) -> (usize, u32) {
 }
 
 /// The register after seeing update value `k` (see the module docs).
+///
+/// Both outcomes are computed and one is selected (conditional moves, no
+/// branches): whether `k` raises the top value, sets a history bit or falls
+/// below the window is a coin toss per add, and mispredicted branches cost
+/// more than the few extra instructions.
 #[inline(always)]
 fn updated(r: u32, k: u32, d: u32) -> u32 {
     let u = r >> d;
+    // `k > u`: the new top value `k`; the old top and its history move down
+    // by `k - u` (all of them leave the window when `k - u > d`, including
+    // shifts of 32 and more).
+    let history = (r & ((1 << d) - 1)) | (1 << d);
+    let raised = (k << d) | history.checked_shr(k.wrapping_sub(u)).unwrap_or(0);
+    // `u - d <= k < u`: history bit `d - (u - k)`; below the window nothing.
+    let below = u.wrapping_sub(k);
+    let in_window = below.wrapping_sub(1) < d;
+    let marked = r | (1u32 << (d.wrapping_sub(below) & 31));
+    let kept = if in_window { marked } else { r };
     if k > u {
-        let delta = k - u;
-        let history = if delta <= d { ((r & ((1 << d) - 1)) | (1 << d)) >> delta } else { 0 };
-        (k << d) | history
-    } else if u - k <= d && k < u {
-        r | (1 << (d - (u - k)))
+        raised
     } else {
-        r
+        kept
     }
 }
 
@@ -428,6 +439,35 @@ fn register_stats(r: u32, layout: EllLayout, mut seen: impl FnMut(usize, u32)) -
         hi = lo - 1;
     }
     mass
+}
+
+/// Applies `hash` to its register in `registers` of a sketch of `layout`
+/// whose `d` is `D` (a constant, so that the register width `6 + t + d`,
+/// its masks and shifts are immediates: `layout` only supplies `p`).
+/// Returns the old and new register values and the update value when the
+/// register changed, and `None` when it did not (or, unreachable for a
+/// validated view, when the register lies outside `registers`).
+#[inline(always)]
+fn update_register<const D: u32>(
+    registers: &mut [u8],
+    layout: EllLayout,
+    hash: u64,
+) -> Option<(u32, u32, u32)> {
+    debug_assert_eq!(layout.d(), D);
+    let (i, k) = split(hash, layout);
+    let width = 6 + layout.t() + D;
+    let bit = i * width as usize;
+    let (off, shift) = (bit >> 3, bit & 7);
+    let bytes = registers.get_mut(off..off + 4).and_then(|b| <&mut [u8; 4]>::try_from(b).ok())?;
+    let window = u32::from_le_bytes(*bytes);
+    let mask = u32::MAX >> (32 - width);
+    let old = (window >> shift) & mask;
+    let new = updated(old, k, D);
+    if new == old {
+        return None;
+    }
+    *bytes = ((window & !(mask << shift)) | ((new & mask) << shift)).to_le_bytes();
+    Some((old, new, k))
 }
 
 #[inline(always)]
@@ -863,10 +903,19 @@ impl<'a> EllMut<'a> {
     /// registers for the whole batch (the same arithmetic, in the same
     /// order, as one [`EllMut::add_hash`] call per hash).
     pub fn add_hashes(&mut self, hashes: &[u64]) {
+        match self.layout.config {
+            EllConfig::T2D20 => self.add_hashes_with::<20>(hashes),
+            EllConfig::T2D24 => self.add_hashes_with::<24>(hashes),
+        }
+    }
+
+    /// [`EllMut::add_hashes`] for this sketch's `d` as a constant `D`.
+    #[inline(always)]
+    fn add_hashes_with<const D: u32>(&mut self, hashes: &[u64]) {
         match self.martingale() {
             Some(mut state) => {
                 for h in hashes {
-                    if let Some((old, new, k)) = self.update(*h) {
+                    if let Some((old, new, k)) = update_register::<D>(self.registers, self.layout, *h) {
                         state.count_change(old, new, k, self.layout);
                     }
                 }
@@ -874,7 +923,7 @@ impl<'a> EllMut<'a> {
             }
             None => {
                 for h in hashes {
-                    self.update(*h);
+                    update_register::<D>(self.registers, self.layout, *h);
                 }
             }
         }
@@ -884,21 +933,10 @@ impl<'a> EllMut<'a> {
     /// values and the update value when the register changed.
     #[inline(always)]
     fn update(&mut self, hash: u64) -> Option<(u32, u32, u32)> {
-        let layout = self.layout;
-        let (i, k) = split(hash, layout);
-        let width = layout.width();
-        let bit = i * width as usize;
-        let (off, shift) = (bit >> 3, bit & 7);
-        let bytes = self.registers.get_mut(off..off + 4).and_then(|b| <&mut [u8; 4]>::try_from(b).ok())?;
-        let window = u32::from_le_bytes(*bytes);
-        let mask = u32::MAX >> (32 - width);
-        let old = (window >> shift) & mask;
-        let new = updated(old, k, layout.d());
-        if new == old {
-            return None;
+        match self.layout.config {
+            EllConfig::T2D20 => update_register::<20>(self.registers, self.layout, hash),
+            EllConfig::T2D24 => update_register::<24>(self.registers, self.layout, hash),
         }
-        *bytes = ((window & !(mask << shift)) | ((new & mask) << shift)).to_le_bytes();
-        Some((old, new, k))
     }
 
     /// The martingale state while it is valid.

@@ -163,6 +163,48 @@ fn change_weights_match_the_update_rule() {
     }
 }
 
+/// `updated` (branch-free) against the definition on sets: the values a
+/// register knows it has seen (its top value `u`, value 0 when `u <= d`, and
+/// `u - j` for each set history bit `d - j`), plus `k`, encoded again. Every
+/// update value, on legal registers with every distance between `u` and `k`
+/// (shifts of 32 and more included).
+#[test]
+fn updated_encodes_the_union_of_seen_values() {
+    for config in CONFIGS {
+        let l = layout(config, 14);
+        let d = l.d();
+        let encode = |seen: &dyn Fn(u32) -> bool, u: u32| {
+            let mut r = u << d;
+            for j in 1..=d.min(u) {
+                if seen(u - j) {
+                    r |= 1 << (d - j);
+                }
+            }
+            r
+        };
+        let mut rng = SplitMix64(0x5e7);
+        let mut samples: Vec<u32> = std::vec![0];
+        for u in 1..=l.max_value() {
+            for _ in 0..8 {
+                let mut r = (u << d) | (rng.next_u64() as u32 & ((1 << d) - 1));
+                if u <= d {
+                    r = (r & !((2 << (d - u)) - 1)) | (1 << (d - u));
+                }
+                samples.push(r);
+            }
+        }
+        for r in samples {
+            assert!(is_legal_register(r, config, 14));
+            let u = r >> d;
+            let known = |v: u32| v == u || v == 0 || (v < u && u - v <= d && r & (1 << (d - (u - v))) != 0);
+            for k in 1..=l.max_value() {
+                let expected = encode(&|v| v == k || known(v), u.max(k));
+                assert_eq!(updated(r, k, d), expected, "{config:?} r={r:#x} k={k}");
+            }
+        }
+    }
+}
+
 #[test]
 fn illegal_register_values_are_recognized() {
     let c = EllConfig::T2D20;
