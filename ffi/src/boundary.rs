@@ -12,7 +12,7 @@ use crate::status::{
 };
 use crate::status::{SKETCH_NULL_POINTER, SKETCH_OK};
 use core::ffi::c_void;
-use sketches_core::hash::KeyHasher;
+use sketches_core::hash::{self, HashKind, KeyHasher};
 
 /// A byte string passed from C: pointer and length. `ptr` may be NULL only
 /// when `len` is 0.
@@ -382,11 +382,51 @@ impl<'a> Keys<'a> {
         }
     }
 
-    /// Hashes keys `start .. start + out.len()` into `out`.
+    /// Hashes keys `start .. start + out.len()` into `out` (0 for indices
+    /// past the keys, which callers never pass). The hash function and the
+    /// key shape are matched once per chunk, not once per key; integer keys
+    /// under XXH3 take [`hash::hash_u64`], the same value without the
+    /// length dispatch.
     #[inline]
     fn hash_into(&self, start: usize, out: &mut [u64], hasher: KeyHasher) {
-        for (i, h) in (start..).zip(out.iter_mut()) {
-            *h = self.with_key(i, |k| hasher.hash(k)).unwrap_or(0);
+        let seed = hasher.seed;
+        match (hasher.kind, self.shape) {
+            (HashKind::Xxh3, Shape::Ints(keys)) => {
+                let keys = keys.get(start..).unwrap_or(&[]);
+                out.fill(0);
+                for (h, k) in out.iter_mut().zip(keys) {
+                    *h = hash::hash_u64(*k, seed);
+                }
+            }
+            (HashKind::Xxh3, _) => self.hash_each(start, out, |k| hash::xxh3_64(k, seed)),
+            (HashKind::Xxh64, _) => self.hash_each(start, out, |k| hash::xxh64(k, seed)),
+        }
+    }
+
+    /// [`Keys::hash_into`] with the hash function `hash`.
+    #[inline(always)]
+    fn hash_each(&self, start: usize, out: &mut [u64], hash: impl Fn(&[u8]) -> u64) {
+        out.fill(0);
+        match self.shape {
+            Shape::Packed { data, offsets } => {
+                // Key `i` spans offsets `i` and `i + 1`: consecutive windows.
+                let bounds = offsets.get(start..).unwrap_or(&[]);
+                for (h, window) in out.iter_mut().zip(bounds.windows(2)) {
+                    if let [from, to] = *window {
+                        *h = data.get(from as usize..to as usize).map_or(0, &hash);
+                    }
+                }
+            }
+            Shape::Ints(keys) => {
+                for (h, k) in out.iter_mut().zip(keys.get(start..).unwrap_or(&[])) {
+                    *h = hash(&k.to_le_bytes());
+                }
+            }
+            Shape::Slices(_) => {
+                for (i, h) in (start..).zip(out.iter_mut()) {
+                    *h = self.with_key(i, &hash).unwrap_or(0);
+                }
+            }
         }
     }
 
