@@ -372,6 +372,20 @@ impl Geometry {
         self.matches_in(self.bucket_word(body, bucket), fp)
     }
 
+    /// Whether any slot of a bucket word holds `fp` (never 0, the empty
+    /// slot), for all four slots at once: `x = word ^ (fp in every slot)`
+    /// has a zero slot exactly where `fp` is stored, and `(x - ones) & !x &
+    /// highs` is non-zero exactly when some slot of `x` is zero (a borrow
+    /// can only run upward from a zero slot, so it never creates the first
+    /// one). Slots above the bucket's four are zero in `ones` and `highs`.
+    #[inline(always)]
+    fn holds(self, word: u64, fp: u32) -> bool {
+        let ones = (1u64 | 1 << self.bits | 1 << (2 * self.bits)) | 1 << (3 * self.bits);
+        let highs = ones << (self.bits - 1);
+        let x = word ^ (ones * u64::from(fp));
+        x.wrapping_sub(ones) & !x & highs != 0
+    }
+
     /// Slots of a bucket word holding `fp`.
     #[inline(always)]
     fn matches_in(self, word: u64, fp: u32) -> u32 {
@@ -421,7 +435,7 @@ impl<'a> Cuckoo<'a> {
         // Both buckets are read unconditionally (no short circuit): the two
         // loads are independent, so their cache misses overlap, and no
         // branch depends on the first one.
-        (g.matches(self.body, i1, fp) | g.matches(self.body, g.alt(i1, fp), fp)) != 0
+        g.holds(g.bucket_word(self.body, i1), fp) | g.holds(g.bucket_word(self.body, g.alt(i1, fp)), fp)
     }
 
     /// How many copies of `key`'s fingerprint are stored (an upper bound of
@@ -475,7 +489,7 @@ impl<'a> Cuckoo<'a> {
             *w = (g.bucket_word(self.body, l.0), g.bucket_word(self.body, l.1));
         }
         for ((r, w), l) in rs.iter_mut().zip(&words).zip(&located) {
-            *r = (g.matches_in(w.0, l.2) | g.matches_in(w.1, l.2)) != 0;
+            *r = g.holds(w.0, l.2) | g.holds(w.1, l.2);
         }
     }
 
