@@ -386,15 +386,36 @@ impl Geometry {
         x.wrapping_sub(ones) & !x & highs != 0
     }
 
+    /// The slots of a bucket word equal to `value`, exactly, as a mask with
+    /// the top bit of each such slot set. Per slot of `x = word ^ (value in
+    /// every slot)`: adding "all ones below the top bit" to its low bits
+    /// carries into its top bit unless they are zero, and never out of the
+    /// slot; with `x`'s own top bit, the top bit ends up clear only for a
+    /// zero slot.
+    #[inline(always)]
+    fn slots_equal(self, word: u64, value: u32) -> u64 {
+        let ones = (1u64 | 1 << self.bits | 1 << (2 * self.bits)) | 1 << (3 * self.bits);
+        let highs = ones << (self.bits - 1);
+        let lows = highs - ones;
+        let x = word ^ (ones * u64::from(value));
+        !(((x & lows) + lows) | x | lows) & highs
+    }
+
+    /// The first slot of `bucket` (its index in the body) holding `value`.
+    #[inline(always)]
+    fn first_slot(self, body: &[u8], bucket: u64, value: u32) -> Option<u64> {
+        let found = self.slots_equal(self.bucket_word(body, bucket), value);
+        (found != 0).then(|| bucket * SLOTS + u64::from(found.trailing_zeros() / self.bits))
+    }
+
     /// Slots of a bucket word holding `fp`.
     #[inline(always)]
     fn matches_in(self, word: u64, fp: u32) -> u32 {
-        let mask = (1u64 << self.bits) - 1;
-        (0..SLOTS as u32).map(|s| u32::from((word >> (s * self.bits)) & mask == u64::from(fp))).sum()
+        self.slots_equal(word, fp).count_ones()
     }
 
     fn empty_slot(self, body: &[u8], bucket: u64) -> Option<u64> {
-        (0..SLOTS).map(|s| bucket * SLOTS + s).find(|slot| slot_get(body, self.bits, *slot) == 0)
+        self.first_slot(body, bucket, 0)
     }
 }
 
@@ -650,9 +671,7 @@ impl<'a> CuckooMut<'a> {
         let g = Geometry::of(&self.params);
         let (i1, fp) = g.locate(hash);
         for bucket in [i1, g.alt(i1, fp)] {
-            let found =
-                (0..SLOTS).map(|s| bucket * SLOTS + s).find(|slot| slot_get(self.body, g.bits, *slot) == fp);
-            if let Some(slot) = found {
+            if let Some(slot) = g.first_slot(self.body, bucket, fp) {
                 slot_set(self.body, g.bits, slot, 0);
                 self.bump_items(-1);
                 return Ok(());

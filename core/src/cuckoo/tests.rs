@@ -66,12 +66,13 @@ fn alternate_bucket_is_an_involution_for_any_bucket_count() {
 /// Load reached before the first failed insert, averaged over 20 seeds, is
 /// at least 95%; a failed insert leaves the image byte-identical; nothing
 /// stored is ever lost.
-/// The four-slots-at-once test equals the slot-by-slot count, for every
+/// The four-slots-at-once tests (which slots equal a value, whether any
+/// does, the first empty one) equal the slot-by-slot reading, for every
 /// width, on buckets with empty slots, repeated fingerprints, neighbours of
 /// `fp` (one bit off, +-1) and all-ones slots, where a borrow between slots
 /// would show.
 #[test]
-fn bucket_test_at_once_equals_the_slot_count() {
+fn bucket_tests_at_once_equal_the_slot_by_slot_reading() {
     let mut rng = SplitMix64(0xb0c4);
     for bits in [8u32, 12, 16] {
         let g = Geometry { buckets: 1, bits };
@@ -90,11 +91,22 @@ fn bucket_test_at_once_equals_the_slot_count() {
                 };
                 word |= slot << (s * bits);
             }
+            let slot_by_slot: Vec<u32> =
+                (0..SLOTS as u32).filter(|s| (word >> (s * bits)) & mask == u64::from(fp)).collect();
+            let at_once = g.slots_equal(word, fp);
+            let found: Vec<u32> =
+                (0..SLOTS as u32).filter(|s| at_once >> (s * bits + bits - 1) & 1 == 1).collect();
+            assert_eq!(found, slot_by_slot, "bits={bits} word={word:#x} fp={fp:#x}");
             assert_eq!(
-                g.holds(word, fp),
-                g.matches_in(word, fp) > 0,
-                "bits={bits} word={word:#x} fp={fp:#x}"
+                at_once.count_ones(),
+                slot_by_slot.len() as u32,
+                "nothing outside the slots' top bits"
             );
+            assert_eq!(g.holds(word, fp), !slot_by_slot.is_empty(), "bits={bits} word={word:#x} fp={fp:#x}");
+            // The empty slots, by the same test (value 0), as `first_slot` reads them.
+            let empty = g.slots_equal(word, 0);
+            let first_empty = (0..SLOTS as u32).find(|s| (word >> (s * bits)) & mask == 0);
+            assert_eq!((empty != 0).then(|| empty.trailing_zeros() / bits), first_empty);
         }
     }
 }
