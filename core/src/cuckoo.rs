@@ -405,7 +405,8 @@ impl Geometry {
     #[inline(always)]
     fn first_slot(self, body: &[u8], bucket: u64, value: u32) -> Option<u64> {
         let found = self.slots_equal(self.bucket_word(body, bucket), value);
-        (found != 0).then(|| bucket * SLOTS + u64::from(found.trailing_zeros() / self.bits))
+        (found != 0)
+            .then(|| bucket * SLOTS + u64::from(found.trailing_zeros().checked_div(self.bits).unwrap_or(0)))
     }
 
     /// Slots of a bucket word holding `fp`.
