@@ -69,6 +69,7 @@
 use crate::error::{Error, Result};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, CommonHeader, FamilyId, Fresh, ImageFamily};
+use crate::simd;
 
 /// Byte length of the ExaLogLog header.
 pub const HEADER_LEN: usize = 128;
@@ -903,10 +904,13 @@ impl<'a> EllMut<'a> {
     /// registers for the whole batch (the same arithmetic, in the same
     /// order, as one [`EllMut::add_hash`] call per hash).
     pub fn add_hashes(&mut self, hashes: &[u64]) {
-        match self.layout.config {
-            EllConfig::T2D20 => self.add_hashes_with::<20>(hashes),
-            EllConfig::T2D24 => self.add_hashes_with::<24>(hashes),
-        }
+        simd::with_lzcnt(
+            #[inline(always)]
+            || match self.layout.config {
+                EllConfig::T2D20 => self.add_hashes_with::<20>(hashes),
+                EllConfig::T2D24 => self.add_hashes_with::<24>(hashes),
+            },
+        )
     }
 
     /// [`EllMut::add_hashes`] for this sketch's `d` as a constant `D`.

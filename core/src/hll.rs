@@ -77,6 +77,7 @@ use crate::image::{self, get_f64, get_u32, get_u64, put_f64, put_u32, put_u64};
 use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily, Token};
 #[cfg(target_has_atomic = "64")]
 use crate::shared::AtomicWords;
+use crate::simd;
 #[cfg(target_has_atomic = "64")]
 use core::sync::atomic::Ordering;
 
@@ -882,17 +883,32 @@ impl<'a> HllMut<'a> {
     /// distributed, e.g. XXH3 with this image's seed).
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
-        if self.header.get(OFF_MODE) == Some(&1) {
-            self.add_dense(hash)
-        } else {
-            self.add_small(hash)
-        }
+        simd::with_lzcnt(
+            #[inline(always)]
+            || self.add_one(hash),
+        )
     }
 
     /// Batch add of precomputed hashes.
     pub fn add_hashes(&mut self, hashes: &[u64]) {
-        for h in hashes {
-            self.add_hash(*h);
+        simd::with_lzcnt(
+            #[inline(always)]
+            || {
+                for h in hashes {
+                    self.add_one(*h);
+                }
+            },
+        )
+    }
+
+    /// [`HllMut::add_hash`] without the LZCNT dispatch (its callers run it
+    /// inside [`simd::with_lzcnt`]).
+    #[inline(always)]
+    fn add_one(&mut self, hash: u64) -> bool {
+        if self.header.get(OFF_MODE) == Some(&1) {
+            self.add_dense(hash)
+        } else {
+            self.add_small(hash)
         }
     }
 

@@ -20,6 +20,7 @@ static FEATURES: AtomicU8 = AtomicU8::new(0);
 const DETECTED: u8 = 1;
 const AVX2: u8 = 2;
 const AVX512BW: u8 = 4;
+const LZCNT: u8 = 8;
 
 /// The cached feature bits; one load and a well-predicted branch on every
 /// call but the first (the detection is out of line, so that dispatchers
@@ -53,26 +54,67 @@ pub fn has_avx512bw() -> bool {
     features() & AVX512BW != 0
 }
 
+/// True when the CPU has LZCNT (cached after the first call).
+#[inline(always)]
+pub fn has_lzcnt() -> bool {
+    features() & LZCNT != 0
+}
+
+/// Runs `work` compiled with LZCNT when the CPU has it, else as is.
+///
+/// The register updates of HyperLogLog, UltraLogLog and ExaLogLog count
+/// leading zeros of every hash. Baseline x86-64 has no LZCNT, so
+/// `leading_zeros` becomes BSR plus a fix-up, which measured 2-2.7x slower
+/// per add on the development VM's AMD EPYC (HLL dense adds 8.1 -> 3.0-4.0 ms
+/// per 1M with LZCNT enabled). `work` is inlined into a copy compiled with
+/// LZCNT (one copy per call site; the caller's `#[inline(never)]` helpers
+/// stay shared). Costs one load and one well-predicted branch per call.
+#[inline(always)]
+pub fn with_lzcnt<R>(work: impl FnOnce() -> R) -> R {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "lzcnt")]
+        fn fast<R>(work: impl FnOnce() -> R) -> R {
+            work()
+        }
+        if has_lzcnt() {
+            // SAFETY: `fast` needs LZCNT, which `has_lzcnt` confirmed (CPUID
+            // leaf 0x8000_0001, ECX bit 5; no OS state is involved).
+            return unsafe { fast(work) };
+        }
+    }
+    work()
+}
+
 #[cfg(target_arch = "x86_64")]
 fn detect() -> u8 {
     use core::arch::x86_64::{__cpuid, __cpuid_count};
     // SAFETY: CPUID exists on every x86_64 processor.
     #[allow(unused_unsafe)]
-    let (max_leaf, leaf1) = unsafe { (__cpuid(0).eax, __cpuid(1)) };
+    let (max_leaf, leaf1, max_extended) = unsafe { (__cpuid(0).eax, __cpuid(1), __cpuid(0x8000_0000).eax) };
+    // LZCNT ("ABM" on AMD): extended leaf 0x8000_0001, ECX bit 5.
+    let mut found = 0;
+    if max_extended >= 0x8000_0001 {
+        // SAFETY: the extended leaf exists (checked just above).
+        #[allow(unused_unsafe)]
+        let extended = unsafe { __cpuid(0x8000_0001) };
+        if extended.ecx & (1 << 5) != 0 {
+            found |= LZCNT;
+        }
+    }
     let osxsave = leaf1.ecx & (1 << 27) != 0;
     let avx = leaf1.ecx & (1 << 28) != 0;
     if !(osxsave && avx) || max_leaf < 7 {
-        return 0;
+        return found;
     }
     // SAFETY: OSXSAVE is set, so the OS enabled XGETBV.
     let xcr0 = unsafe { xcr0() };
     if xcr0 & 0b110 != 0b110 {
-        return 0; // the OS does not save XMM/YMM state
+        return found; // the OS does not save XMM/YMM state
     }
     // SAFETY: leaf 7 exists (max_leaf >= 7).
     #[allow(unused_unsafe)]
     let leaf7 = unsafe { __cpuid_count(7, 0) };
-    let mut found = 0;
     if leaf7.ebx & (1 << 5) != 0 {
         found |= AVX2;
         // AVX-512 F (bit 16) and BW (bit 30), with the OS saving the opmask
@@ -371,6 +413,22 @@ mod tests {
                 assert_eq!(done, n - n % 64);
             }
         }
+    }
+
+    #[test]
+    fn lzcnt_detection_matches_std_and_runs_the_work() {
+        extern crate std;
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(super::has_lzcnt(), std::is_x86_feature_detected!("lzcnt"));
+        let mut calls = 0;
+        assert_eq!(
+            super::with_lzcnt(|| {
+                calls += 1;
+                u64::MAX.leading_zeros() + 1u64.leading_zeros()
+            }),
+            63
+        );
+        assert_eq!(calls, 1);
     }
 
     #[test]

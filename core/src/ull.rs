@@ -55,6 +55,7 @@ use crate::hll::{self, HllMut};
 use crate::image::{self, CommonHeader, FamilyId, Fresh, ImageFamily};
 #[cfg(target_has_atomic = "64")]
 use crate::shared::AtomicWords;
+use crate::simd;
 #[cfg(target_has_atomic = "64")]
 use core::sync::atomic::Ordering;
 
@@ -719,6 +720,16 @@ impl<'a> UllMut<'a> {
     /// [`UllMut::add`] for a precomputed, uniformly distributed 64-bit hash.
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
+        simd::with_lzcnt(
+            #[inline(always)]
+            || self.add_one(hash),
+        )
+    }
+
+    /// [`UllMut::add_hash`] without the LZCNT dispatch (its callers run it
+    /// inside [`simd::with_lzcnt`]).
+    #[inline(always)]
+    fn add_one(&mut self, hash: u64) -> bool {
         let (i, k) = split_hash(hash, self.p);
         let Some(r) = self.registers.get_mut(i) else {
             return false;
@@ -762,9 +773,14 @@ impl<'a> UllMut<'a> {
 
     /// Batch add of precomputed hashes.
     pub fn add_hashes(&mut self, hashes: &[u64]) {
-        for h in hashes {
-            self.add_hash(*h);
-        }
+        simd::with_lzcnt(
+            #[inline(always)]
+            || {
+                for h in hashes {
+                    self.add_one(*h);
+                }
+            },
+        )
     }
 
     /// Merges `other` (same seed, precision at least this one's; a higher
