@@ -890,6 +890,16 @@ impl<'a> EllMut<'a> {
     /// [`EllMut::add`] for a precomputed, uniformly distributed 64-bit hash.
     #[inline(always)]
     pub fn add_hash(&mut self, hash: u64) -> bool {
+        simd::with_lzcnt(
+            #[inline(always)]
+            || self.add_one(hash),
+        )
+    }
+
+    /// [`EllMut::add_hash`] without the LZCNT dispatch (its callers run it
+    /// inside [`simd::with_lzcnt`]).
+    #[inline(always)]
+    fn add_one(&mut self, hash: u64) -> bool {
         let Some((old, new, k)) = self.update(hash) else {
             return false;
         };
