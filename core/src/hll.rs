@@ -883,29 +883,51 @@ impl<'a> HllMut<'a> {
     /// distributed, e.g. XXH3 with this image's seed).
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
-        simd::with_lzcnt(
-            #[inline(always)]
-            || self.add_one(hash),
-        )
+        if self.is_dense() {
+            simd::with_lzcnt(
+                #[inline(always)]
+                || self.add_dense(hash),
+            )
+        } else {
+            self.add_small(hash)
+        }
     }
 
-    /// Batch add of precomputed hashes.
+    /// Batch add of precomputed hashes: the small-mode adds one by one
+    /// until the sketch turns dense (it never turns back), then the rest in
+    /// one loop compiled with LZCNT when the CPU has it. The small mode
+    /// stays outside that copy: its conversion to registers needs stack of
+    /// its own, and every exported function stays within 1 KiB.
     pub fn add_hashes(&mut self, hashes: &[u64]) {
+        let mut rest = hashes;
+        while let Some((h, tail)) = rest.split_first() {
+            if self.is_dense() {
+                break;
+            }
+            self.add_small(*h);
+            rest = tail;
+        }
         simd::with_lzcnt(
             #[inline(always)]
             || {
-                for h in hashes {
-                    self.add_one(*h);
+                for h in rest {
+                    self.add_dense(*h);
                 }
             },
         )
     }
 
-    /// [`HllMut::add_hash`] without the LZCNT dispatch (its callers run it
-    /// inside [`simd::with_lzcnt`]).
+    /// True once the registers are in use (dense mode).
     #[inline(always)]
+    fn is_dense(&self) -> bool {
+        self.header.get(OFF_MODE) == Some(&1)
+    }
+
+    /// [`HllMut::add_hash`] without the LZCNT dispatch (the tests compare
+    /// the two).
+    #[cfg(test)]
     fn add_one(&mut self, hash: u64) -> bool {
-        if self.header.get(OFF_MODE) == Some(&1) {
+        if self.is_dense() {
             self.add_dense(hash)
         } else {
             self.add_small(hash)
