@@ -264,6 +264,32 @@ macro_rules! exercise_filter {
 }
 pub(crate) use exercise_filter;
 
+/// Asserts that the adds of a distinct-counting module (`hll`, `ull`,
+/// `ell`) leave byte-identical images on their three paths: the portable
+/// code (`add_one` called directly, as compiled for baseline x86-64), and
+/// the single and batch adds (`add_hash`, `add_hashes`), which run in the
+/// copy compiled with LZCNT when the CPU has it (`simd::with_lzcnt`).
+/// `$fresh` makes a fresh image buffer; `$what` names the case.
+macro_rules! assert_add_paths_agree {
+    ($family:ident, $fresh:expr, $hashes:expr, $what:expr) => {{
+        use crate::$family::wrap_mut;
+        let hashes: &[u64] = $hashes;
+        let (mut portable, mut single, mut batch) = ($fresh, $fresh, $fresh);
+        let mut s = wrap_mut(portable.as_mut()).unwrap();
+        hashes.iter().for_each(|h| {
+            s.add_one(*h);
+        });
+        let mut s = wrap_mut(single.as_mut()).unwrap();
+        hashes.iter().for_each(|h| {
+            s.add_hash(*h);
+        });
+        wrap_mut(batch.as_mut()).unwrap().add_hashes(hashes);
+        assert!(portable.as_ref() == single.as_ref(), "{}: single adds", $what);
+        assert!(portable.as_ref() == batch.as_ref(), "{}: batch adds", $what);
+    }};
+}
+pub(crate) use assert_add_paths_agree;
+
 /// A sketch whose accuracy [`trajectories`] measures: register-state
 /// sketches (HyperLogLog, UltraLogLog) driven through their real `add_hash`.
 pub trait Simulated {
