@@ -290,6 +290,25 @@ macro_rules! assert_add_paths_agree {
 }
 pub(crate) use assert_add_paths_agree;
 
+/// Asserts that a batch add of `$hashes` (`add_hashes` with per-key
+/// output) leaves the same image and outputs as one `add_hash` per hash,
+/// for a filter module (`bloom`, `counting`); `$fresh` makes a fresh image
+/// buffer, `$what` names the case.
+macro_rules! assert_batch_adds_match_single {
+    ($family:ident, $fresh:expr, $hashes:expr, $what:expr) => {{
+        use crate::$family::wrap_mut;
+        let hashes: &[u64] = $hashes;
+        let (mut a, mut b) = ($fresh, $fresh);
+        let mut fa = wrap_mut(a.as_mut()).unwrap();
+        let single: std::vec::Vec<bool> = hashes.iter().map(|h| fa.add_hash(*h)).collect();
+        let mut batch = std::vec![true; hashes.len()];
+        wrap_mut(b.as_mut()).unwrap().add_hashes(hashes, Some(&mut batch)).unwrap();
+        assert_eq!(single, batch, "{}", $what);
+        assert_eq!(a.as_ref(), b.as_ref(), "{}", $what);
+    }};
+}
+pub(crate) use assert_batch_adds_match_single;
+
 /// A sketch whose accuracy [`trajectories`] measures: register-state
 /// sketches (HyperLogLog, UltraLogLog) driven through their real `add_hash`.
 pub trait Simulated {

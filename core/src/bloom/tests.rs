@@ -103,13 +103,8 @@ fn batch_adds_match_single_adds_on_both_paths() {
         let params = BloomParams::for_items(3000, fpr).unwrap();
         assert_eq!(params.hashes as usize <= filter::RING_PROBES, ring, "k = {}", params.hashes);
         for (len, hashes) in ring_test_batches(7) {
-            let (mut a, mut b) = (new_filter(&params, 5), new_filter(&params, 5));
-            let mut fa = wrap_mut(a.as_mut()).unwrap();
-            let single: Vec<bool> = hashes.iter().map(|h| fa.add_hash(*h)).collect();
-            let mut batch = std::vec![true; hashes.len()];
-            wrap_mut(b.as_mut()).unwrap().add_hashes(&hashes, Some(&mut batch)).unwrap();
-            assert_eq!(single, batch, "fpr {fpr}, {len} keys");
-            assert_eq!(a.as_ref(), b.as_ref(), "fpr {fpr}, {len} keys");
+            let what = std::format!("fpr {fpr}, {len} keys");
+            crate::test_util::assert_batch_adds_match_single!(bloom, new_filter(&params, 5), &hashes, what);
         }
     }
 }

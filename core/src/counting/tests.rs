@@ -244,13 +244,13 @@ fn batch_adds_match_single_adds_on_both_paths() {
         assert_eq!(params.hashes as usize <= crate::filter::RING_PROBES, ring, "k = {}", params.hashes);
         for (len, mut hashes) in ring_test_batches(11) {
             hashes.extend(core::iter::repeat_n(0x5eed, 20));
-            let (mut a, mut b) = (new_filter(&params, 3), new_filter(&params, 3));
-            let mut fa = wrap_mut(a.as_mut()).unwrap();
-            let single: Vec<bool> = hashes.iter().map(|h| fa.add_hash(*h)).collect();
-            let mut batch = std::vec![true; hashes.len()];
-            wrap_mut(b.as_mut()).unwrap().add_hashes(&hashes, Some(&mut batch)).unwrap();
-            assert_eq!(single, batch, "fpr {fpr}, {len} keys");
-            assert_eq!(a.as_ref(), b.as_ref(), "fpr {fpr}, {len} keys");
+            let what = std::format!("fpr {fpr}, {len} keys");
+            crate::test_util::assert_batch_adds_match_single!(
+                counting,
+                new_filter(&params, 3),
+                &hashes,
+                what
+            );
         }
     }
 }
