@@ -393,10 +393,7 @@ impl<'a> Keys<'a> {
         match (hasher.kind, self.shape) {
             (HashKind::Xxh3, Shape::Ints(keys)) => {
                 let keys = keys.get(start..).unwrap_or(&[]);
-                out.fill(0);
-                for (h, k) in out.iter_mut().zip(keys) {
-                    *h = hash::hash_u64(*k, seed);
-                }
+                write_all(out, keys.iter().map(|k| hash::hash_u64(*k, seed)));
             }
             (HashKind::Xxh3, _) => self.hash_each(start, out, |k| hash::xxh3_64(k, seed)),
             (HashKind::Xxh64, _) => self.hash_each(start, out, |k| hash::xxh64(k, seed)),
@@ -406,21 +403,19 @@ impl<'a> Keys<'a> {
     /// [`Keys::hash_into`] with the hash function `hash`.
     #[inline(always)]
     fn hash_each(&self, start: usize, out: &mut [u64], hash: impl Fn(&[u8]) -> u64) {
-        out.fill(0);
         match self.shape {
             Shape::Packed { data, offsets } => {
                 // Key `i` spans offsets `i` and `i + 1`: consecutive windows.
                 let bounds = offsets.get(start..).unwrap_or(&[]);
-                for (h, window) in out.iter_mut().zip(bounds.windows(2)) {
-                    if let [from, to] = *window {
-                        *h = data.get(from as usize..to as usize).map_or(0, &hash);
-                    }
-                }
+                let key_hash = |window: &[u32]| match *window {
+                    [from, to] => data.get(from as usize..to as usize).map_or(0, &hash),
+                    _ => 0,
+                };
+                write_all(out, bounds.windows(2).map(key_hash));
             }
             Shape::Ints(keys) => {
-                for (h, k) in out.iter_mut().zip(keys.get(start..).unwrap_or(&[])) {
-                    *h = hash(&k.to_le_bytes());
-                }
+                let keys = keys.get(start..).unwrap_or(&[]);
+                write_all(out, keys.iter().map(|k| hash(&k.to_le_bytes())));
             }
             Shape::Slices(_) => {
                 for (i, h) in (start..).zip(out.iter_mut()) {
@@ -452,6 +447,18 @@ impl<'a> Keys<'a> {
     }
 }
 
+/// Writes `values` into `out` in order and zeroes the slots they do not
+/// reach (none, for the chunks callers pass): each slot is stored once.
+#[inline(always)]
+fn write_all(out: &mut [u64], values: impl Iterator<Item = u64>) {
+    let mut slots = out.iter_mut();
+    // Values first: when they run out, zip takes no slot it cannot fill.
+    for (value, slot) in values.zip(slots.by_ref()) {
+        *slot = value;
+    }
+    slots.for_each(|slot| *slot = 0);
+}
+
 /// The part of an optional per-item output that belongs to the chunk of
 /// `n` items starting at `start`.
 #[inline(always)]
@@ -463,4 +470,16 @@ pub(crate) fn part<'o, T>(out: &'o mut Option<&mut [T]>, start: usize, n: usize)
 #[inline(always)]
 pub(crate) fn part_of<T>(out: &mut [T], start: usize, n: usize) -> Result<&mut [T], Fail> {
     out.get_mut(start..start.saturating_add(n)).ok_or(Fail(SKETCH_INVALID_ARGUMENT))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn write_all_fills_in_order_and_zeroes_what_the_values_do_not_reach() {
+        let mut out = [7u64; 4];
+        super::write_all(&mut out, [1, 2].into_iter());
+        assert_eq!(out, [1, 2, 0, 0]);
+        super::write_all(&mut out, 10..20);
+        assert_eq!(out, [10, 11, 12, 13]);
+    }
 }
