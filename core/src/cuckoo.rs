@@ -372,6 +372,14 @@ impl Geometry {
         self.matches_in(self.bucket_word(body, bucket), fp)
     }
 
+    /// The lowest and the highest bit of each of a bucket word's four
+    /// slots, as two masks.
+    #[inline(always)]
+    fn slot_bits(self) -> (u64, u64) {
+        let ones = (1u64 | 1 << self.bits | 1 << (2 * self.bits)) | 1 << (3 * self.bits);
+        (ones, ones << (self.bits - 1))
+    }
+
     /// Whether any slot of a bucket word holds `fp` (never 0, the empty
     /// slot), for all four slots at once: `x = word ^ (fp in every slot)`
     /// has a zero slot exactly where `fp` is stored, and `(x - ones) & !x &
@@ -380,8 +388,7 @@ impl Geometry {
     /// one). Slots above the bucket's four are zero in `ones` and `highs`.
     #[inline(always)]
     fn holds(self, word: u64, fp: u32) -> bool {
-        let ones = (1u64 | 1 << self.bits | 1 << (2 * self.bits)) | 1 << (3 * self.bits);
-        let highs = ones << (self.bits - 1);
+        let (ones, highs) = self.slot_bits();
         let x = word ^ (ones * u64::from(fp));
         x.wrapping_sub(ones) & !x & highs != 0
     }
@@ -394,8 +401,7 @@ impl Geometry {
     /// zero slot.
     #[inline(always)]
     fn slots_equal(self, word: u64, value: u32) -> u64 {
-        let ones = (1u64 | 1 << self.bits | 1 << (2 * self.bits)) | 1 << (3 * self.bits);
-        let highs = ones << (self.bits - 1);
+        let (ones, highs) = self.slot_bits();
         let lows = highs - ones;
         let x = word ^ (ones * u64::from(value));
         !(((x & lows) + lows) | x | lows) & highs
