@@ -888,16 +888,17 @@ impl<'a> EllMut<'a> {
     }
 
     /// [`EllMut::add`] for a precomputed, uniformly distributed 64-bit hash.
+    ///
+    /// One add runs the portable code: it counts one leading-zero run, and
+    /// the LZCNT copy's dispatch (a call with the view passed through
+    /// memory) costs more than the BSR it saves; batches run in that copy.
     #[inline(always)]
     pub fn add_hash(&mut self, hash: u64) -> bool {
-        simd::with_lzcnt(
-            #[inline(always)]
-            || self.add_one(hash),
-        )
+        self.add_one(hash)
     }
 
-    /// [`EllMut::add_hash`] without the LZCNT dispatch (its callers run it
-    /// inside [`simd::with_lzcnt`]).
+    /// One add in the portable code ([`EllMut::add_hash`]; the batch
+    /// adds of the LZCNT copy leave the same image).
     #[inline(always)]
     fn add_one(&mut self, hash: u64) -> bool {
         let Some((old, new, k)) = self.update(hash) else {

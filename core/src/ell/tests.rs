@@ -832,8 +832,8 @@ fn batch_and_single_adds_keep_the_same_martingale() {
     }
 }
 
-/// The LZCNT copy and the portable code leave the same image, byte for
-/// byte (registers and martingale state), single and batch adds alike.
+/// The LZCNT copy (batch adds) and the portable code (single adds) leave
+/// the same image, byte for byte (registers and martingale state).
 #[test]
 fn lzcnt_copy_and_portable_code_leave_the_same_image() {
     let hashes = random_hashes(60_000, 0x1c);
