@@ -445,3 +445,27 @@ fn tokens_skip_only_checks_already_passed() {
         &token_ops,
     );
 }
+
+/// The add counters saturate at `u64::MAX` calls (neither moves then), and
+/// below it an add keeps `inserted <= add_calls`, which validation checks:
+/// the image stays valid and the key is stored either way.
+#[test]
+fn add_counters_saturate_and_keep_the_image_valid() {
+    let params = SbbfParams::for_items(1_000, 0.01).unwrap();
+    for (calls, inserted) in
+        [(u64::MAX, u64::MAX), (u64::MAX, 7), (u64::MAX - 1, u64::MAX - 1), (5, 5), (5, 0)]
+    {
+        let mut buf = new_filter(&params, 3);
+        put_u64(&mut buf.as_mut()[..HEADER_LEN], OFF_ADD_CALLS, calls);
+        put_u64(&mut buf.as_mut()[..HEADER_LEN], OFF_INSERTED, inserted);
+        let mut f = wrap_mut(buf.as_mut()).unwrap();
+        assert!(f.add_u64(42), "a new key sets a bit");
+        assert!(!f.add_u64(42), "the same key again sets none");
+        let f = wrap(buf.as_ref()).unwrap();
+        assert!(f.contains_u64(42));
+        let expected =
+            if calls == u64::MAX { (calls, inserted) } else { (calls.saturating_add(2), inserted + 1) };
+        assert_eq!((f.add_calls(), f.inserted()), expected, "start {calls}/{inserted}");
+        assert!(f.inserted() <= f.add_calls());
+    }
+}
