@@ -1,5 +1,5 @@
 //! Single-key operations against their peers, alternating in one process:
-//! `cargo bench -p sketches-core --bench alternating [-- ROUNDS] [-- GROUP]`.
+//! `cargo bench -p sketches-core --bench alternating -- [ROUNDS] [GROUP]`.
 //!
 //! On the shared 2-core VM the machine's speed changes between criterion's
 //! benchmark blocks (the same row has moved by 1.5x between runs), so a ratio
