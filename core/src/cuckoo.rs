@@ -348,10 +348,17 @@ impl Geometry {
                 .get(b.saturating_mul(8)..)
                 .and_then(|r| r.first_chunk::<8>())
                 .map_or(0, |w| u64::from_le_bytes(*w)),
-            _ => body
-                .get(b.saturating_mul(6)..)
-                .and_then(|r| r.first_chunk::<6>())
-                .map_or(0, |&[b0, b1, b2, b3, b4, b5]| u64::from_le_bytes([b0, b1, b2, b3, b4, b5, 0, 0])),
+            // Six bytes: one 8-byte load with the two bytes past the
+            // bucket masked off, except for a last bucket that ends the body.
+            _ => match body.get(b.saturating_mul(6)..) {
+                Some(r) => match r.first_chunk::<8>() {
+                    Some(w) => u64::from_le_bytes(*w) & 0xFFFF_FFFF_FFFF,
+                    None => r.first_chunk::<6>().map_or(0, |&[b0, b1, b2, b3, b4, b5]| {
+                        u64::from_le_bytes([b0, b1, b2, b3, b4, b5, 0, 0])
+                    }),
+                },
+                None => 0,
+            },
         }
     }
 
@@ -492,14 +499,27 @@ impl<'a> Cuckoo<'a> {
         }
         // Whole groups as arrays, then the remainder (no `chunks` zip: its
         // length division keeps a panic path when not inlined).
+        // One copy of the loop per fingerprint width: the width is then a
+        // constant (slot masks, bucket size, the load's shape) instead of
+        // a test per bucket.
         let g = Geometry::of(&self.params);
+        match g.bits {
+            8 => self.contains_groups(Geometry { bits: 8, ..g }, hashes, results),
+            12 => self.contains_groups(Geometry { bits: 12, ..g }, hashes, results),
+            _ => self.contains_groups(g, hashes, results),
+        }
+        Ok(())
+    }
+
+    /// [`Cuckoo::contains_hashes`] for slices of equal length.
+    #[inline(always)]
+    fn contains_groups(&self, g: Geometry, hashes: &[u64], results: &mut [bool]) {
         let (groups, hashes_rest) = hashes.as_chunks::<CONTAINS_GROUP>();
         let (result_groups, results_rest) = results.as_chunks_mut::<CONTAINS_GROUP>();
         for (hs, rs) in groups.iter().zip(result_groups) {
             self.contains_group(g, hs, rs);
         }
         self.contains_group(g, hashes_rest, results_rest);
-        Ok(())
     }
 
     /// [`Cuckoo::contains_hashes`] of one group of at most

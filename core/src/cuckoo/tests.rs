@@ -338,3 +338,41 @@ fn forged_item_count_does_not_brick_the_filter() {
     }
     assert_eq!(wrap(buf.as_ref()).unwrap().items(), 16 * SLOTS);
 }
+
+/// A bucket word holds exactly its bucket's bytes, little-endian, for
+/// every width and every bucket, the last one of the body included (the
+/// 12-bit read takes 8 bytes where the body has them and masks two off);
+/// past the last bucket it reads 0. Batch queries, one loop per width,
+/// answer as single queries do on a full filter of each width.
+#[test]
+fn bucket_words_and_batch_queries_for_every_width() {
+    let mut rng = SplitMix64(0x5eed);
+    for bits in [8u32, 12, 16] {
+        let bytes = bits as usize / 2;
+        for buckets in [1u64, 2, 3, 7, 64] {
+            let g = Geometry { buckets, bits };
+            let body: Vec<u8> = (0..buckets as usize * bytes).map(|_| rng.next_u64() as u8).collect();
+            for b in 0..buckets {
+                let start = b as usize * bytes;
+                let expected =
+                    body[start..start + bytes].iter().rev().fold(0u64, |w, byte| (w << 8) | u64::from(*byte));
+                assert_eq!(g.bucket_word(&body, b), expected, "bits={bits} buckets={buckets} b={b}");
+            }
+            assert_eq!(g.bucket_word(&body, buckets), 0, "past the body");
+        }
+        let params = CuckooParams::with_buckets(1_000, bits).unwrap();
+        let mut buf = new_filter(&params, 5);
+        let mut f = wrap_mut(buf.as_mut()).unwrap();
+        for k in 0..3_800u64 {
+            f.add_u64(k).unwrap();
+        }
+        let view = f.as_ref();
+        let hasher = view.key_hasher();
+        let hashes: Vec<u64> = (0..7_603u64).map(|k| hasher.hash(&k.to_le_bytes())).collect();
+        let mut batch = std::vec![false; hashes.len()];
+        view.contains_hashes(&hashes, &mut batch).unwrap();
+        let single: Vec<bool> = (0..7_603u64).map(|k| view.contains_u64(k)).collect();
+        assert_eq!(batch, single, "bits={bits}");
+        assert!(batch[..3_800].iter().all(|x| *x), "no false negatives, bits={bits}");
+    }
+}
