@@ -497,16 +497,14 @@ impl<'a> Cuckoo<'a> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        // Whole groups as arrays, then the remainder (no `chunks` zip: its
-        // length division keeps a panic path when not inlined).
         // One copy of the loop per fingerprint width: the width is then a
         // constant (slot masks, bucket size, the load's shape) instead of
-        // a test per bucket.
+        // a test per bucket. Validated views hold 8, 12 or 16.
         let g = Geometry::of(&self.params);
         match g.bits {
             8 => self.contains_groups(Geometry { bits: 8, ..g }, hashes, results),
             12 => self.contains_groups(Geometry { bits: 12, ..g }, hashes, results),
-            _ => self.contains_groups(g, hashes, results),
+            _ => self.contains_groups(Geometry { bits: 16, ..g }, hashes, results),
         }
         Ok(())
     }
@@ -514,6 +512,8 @@ impl<'a> Cuckoo<'a> {
     /// [`Cuckoo::contains_hashes`] for slices of equal length.
     #[inline(always)]
     fn contains_groups(&self, g: Geometry, hashes: &[u64], results: &mut [bool]) {
+        // Whole groups as arrays, then the remainder (no `chunks` zip: its
+        // length division keeps a panic path when not inlined).
         let (groups, hashes_rest) = hashes.as_chunks::<CONTAINS_GROUP>();
         let (result_groups, results_rest) = results.as_chunks_mut::<CONTAINS_GROUP>();
         for (hs, rs) in groups.iter().zip(result_groups) {
