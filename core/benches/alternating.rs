@@ -31,32 +31,9 @@ use std::time::Instant;
 use xorf::{BinaryFuse8, Filter};
 
 mod common;
-use common::aligned;
+use common::{aligned, byte_keys, u64_keys};
 
 const N: usize = 1_000_000;
-
-/// SplitMix64 from `state`, as the criterion benches draw their keys.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// 16-byte keys, as `filters.rs` makes them for `tag`.
-fn byte_keys(tag: u64) -> Vec<[u8; 16]> {
-    let mut state = tag;
-    (0..N)
-        .map(|_| {
-            let mut k = [0u8; 16];
-            for half in k.chunks_mut(8) {
-                half.copy_from_slice(&splitmix(&mut state).to_le_bytes());
-            }
-            k
-        })
-        .collect()
-}
 
 /// Times `op` once, in milliseconds.
 fn time(op: impl FnOnce()) -> f64 {
@@ -104,8 +81,8 @@ impl Rounds {
 }
 
 fn sbbf(rounds: usize) {
-    let present = byte_keys(3);
-    let absent = byte_keys(4);
+    let present = byte_keys(3, N);
+    let absent = byte_keys(4, N);
     type Mode = (&'static str, SbbfParams, fn(&[u8]) -> u64);
     let modes: [Mode; 2] = [
         ("native", SbbfParams::for_items(N as u64, 0.01).unwrap(), |k| hash::hash_bytes(k, 0)),
@@ -184,8 +161,8 @@ fn ell(rounds: usize) {
 
 fn fuse_contains(rounds: usize) {
     let mut state = 0x00f0_05e5u64;
-    let present: Vec<u64> = (0..N).map(|_| splitmix(&mut state)).collect();
-    let absent: Vec<u64> = (0..N).map(|_| splitmix(&mut state)).collect();
+    let present = u64_keys(&mut state, N);
+    let absent = u64_keys(&mut state, N);
     let params = FuseParams::new(N as u64, 8).unwrap();
     let len = params.image_len().unwrap() as usize;
     let (mut buf, off) = aligned(len as u64);

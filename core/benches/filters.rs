@@ -16,20 +16,7 @@ const N: usize = 1_000_000;
 const FPR: f64 = 0.01;
 
 fn keys(tag: u64) -> Vec<[u8; 16]> {
-    let mut state = tag;
-    (0..N)
-        .map(|_| {
-            let mut k = [0u8; 16];
-            for half in k.chunks_mut(8) {
-                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                half.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
-            }
-            k
-        })
-        .collect()
+    common::byte_keys(tag, N)
 }
 
 mod common;
@@ -287,15 +274,8 @@ fn bench_fuse(c: &mut Criterion) {
     use xorf::{BinaryFuse16, BinaryFuse8, Filter};
     let n = N as u64;
     let mut rng = 0x00f0_05e5u64;
-    let mut next = || {
-        rng = rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
-    let present: Vec<u64> = (0..N).map(|_| next()).collect();
-    let absent: Vec<u64> = (0..N).map(|_| next()).collect();
+    let present = common::u64_keys(&mut rng, N);
+    let absent = common::u64_keys(&mut rng, N);
     let strings: Vec<String> = (0..N).map(|i| format!("present-{i}")).collect();
     let absent_strings: Vec<String> = (0..N).map(|i| format!("absent-{i}")).collect();
     let mut data = Vec::new();

@@ -30,17 +30,8 @@ fn median_and_min(mut ms: Vec<f64>) -> (f64, f64) {
 fn main() {
     // Criterion passes `--bench`; a number among the arguments is the round count.
     let rounds = std::env::args().skip(1).find_map(|a| a.parse::<usize>().ok()).unwrap_or(21).max(1);
-    let mut rng = 0x00f0_05e5u64;
-    let keys: Vec<u64> = (0..N)
-        .map(|_| {
-            // SplitMix64, as in the criterion bench.
-            rng = rng.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = rng;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        })
-        .collect();
+    // SplitMix64, as in the criterion bench.
+    let keys = common::u64_keys(&mut 0x00f0_05e5u64, N);
     for bits in [8u8, 16] {
         let params = FuseParams::new(N as u64, bits).unwrap();
         let len = params.image_len().unwrap() as usize;
