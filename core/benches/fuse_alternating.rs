@@ -6,7 +6,10 @@
 //! many other benches. Here a fresh process alternates the two builds of
 //! 1,000,000 u64 keys (the criterion bench's keys) for ROUNDS rounds (21 by
 //! default), each timed alone, and prints the medians and minimums with
-//! their ratio (xorf time / ours: above 1.0 means ours is faster). xorf
+//! their ratio (xorf time / ours: above 1.0 means ours is faster), and the
+//! median of the per-round ratios (a slow phase of the machine then hits
+//! both builds of a round alike; it moved the ratio of medians by up to
+//! 0.1 between runs of the same code on the 2-core VM). xorf
 //! allocates its arrays in every build: in the first (8-bit) phase the
 //! allocator still grows its heap and xorf's builds fault in fresh pages;
 //! by the 16-bit phase the heap is warm, as in a long-running process. Ours
@@ -53,10 +56,13 @@ fn main() {
             peer.push(start.elapsed().as_secs_f64() * 1e3);
             black_box(len);
         }
+        let round_ratios = peer.iter().zip(&ours).map(|(p, o)| p / o).collect();
+        let (median_round, _) = median_and_min(round_ratios);
         let ((om, omin), (pm, pmin)) = (median_and_min(ours), median_and_min(peer));
         println!(
             "fuse{bits} build of {N} u64 keys, {rounds} alternating rounds (ms): sketches median {om:.1} min {omin:.1}, \
-             xorf median {pm:.1} min {pmin:.1}; xorf/sketches {:.2}x (medians) {:.2}x (minimums)",
+             xorf median {pm:.1} min {pmin:.1}; xorf/sketches {:.2}x (medians) {:.2}x (minimums) \
+             {median_round:.2}x (median round)",
             pm / om,
             pmin / omin
         );
