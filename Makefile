@@ -3,6 +3,7 @@
 #   make test    run every test (installs pinned cbindgen and valgrind if missing),
 #                ending with 90 s of coverage-guided fuzzing (FUZZ_SECONDS)
 #   make fuzz    only the fuzzing (FUZZ_SECONDS=600 make fuzz for a longer run)
+#   make miri    the C ABI's overlap tests under Miri (undefined behaviour fails them)
 #   make python-test   the Python binding's tests (venv in target/python-venv)
 #   make python-bench  the Python binding beside pybloom-live, rbloom, fastbloom-rs, datasketches
 #   make go-test the Go binding's checks (bindings/go/ci.sh); make go-stand its stand
@@ -22,7 +23,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 
 .PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall \
 	python-venv python-lint python-test python-bench go-install go-test go-stand go-bench \
-	java-test java-bench spark-install spark-test spark-bench pyspark-venv characterize
+	java-test java-bench spark-install spark-test spark-bench pyspark-venv characterize miri
 
 stand: examples
 	./build/stand
@@ -49,6 +50,13 @@ examples: lib
 tools:
 	./scripts/install-test-tools.sh
 
+# Miri (nightly; Stacked Borrows) over the C ABI called the way C calls it:
+# every family's single-key, batch and query boundary with arguments that
+# overlap what the call writes, and with arguments that only touch it.
+# Under Miri the CPU feature detection reports none: the portable paths run.
+miri: tools
+	cargo +nightly miri test -p sketches-ffi --test overlap
+
 # The full statistical characterization (the trial counts the README quotes):
 # the same unit tests `make test` runs quickly, with SKETCHES_FULL_ACCURACY=1.
 characterize:
@@ -60,6 +68,7 @@ test: tools
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo test --workspace
+	$(MAKE) miri
 	$(MAKE) python-test
 	$(MAKE) go-test
 	$(MAKE) java-test

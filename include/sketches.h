@@ -7,6 +7,11 @@
  *   (SKETCH_OK = 0, stable numbers never reused) and writes its outputs only
  *   on success; sketch_status_str() gives the text of a status.
  * - NULL is accepted only together with length 0.
+ * - Memory a call writes (the image it updates or builds, an output
+ *   array, a destination) may not overlap other memory of the same call
+ *   (keys, hashes, weights, other outputs, a source image): such a call
+ *   returns SKETCH_OVERLAP and changes nothing. A key stored inside the
+ *   image it is added to is refused too; read-only calls may share memory.
  * - Memory: allocate live images with SKETCH_IMAGE_ALIGN (64); every
  *   sketch_*_size result is a multiple of it. Live images must be at least
  *   8-byte aligned (SKETCH_IMAGE_MIN_ALIGN); exported images need none.
@@ -1024,7 +1029,9 @@ typedef struct sketch_ull_stats {
 #define SKETCH_UNSUPPORTED_HASH 13
 
 /**
- * Source and destination buffers overlap.
+ * Memory the call writes (an image it updates or builds, an output array,
+ * a merge destination) overlaps other memory of the same call: keys,
+ * hashes, weights, another output, the source image (nothing changed).
  */
 #define SKETCH_OVERLAP 14
 

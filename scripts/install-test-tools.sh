@@ -4,6 +4,7 @@
 #   - valgrind (the C ABI test also runs under it)
 #   - cmake and pkg-config (the install test builds consumers with both)
 #   - a nightly Rust toolchain (the stack-bound test reads -Z emit-stack-sizes)
+#     with Miri and the standard library's sources (`make miri`)
 #   - the thumbv7em-none-eabihf Rust target and Debian's gcc-arm-none-eabi
 #     (tests/tests/embedded.rs builds the C ABI for a Cortex-M4F)
 # Idempotent; used by `make test` and .ci/run.
@@ -19,6 +20,13 @@ if ! cargo +nightly --version >/dev/null 2>&1; then
     echo "installing the nightly Rust toolchain (minimal profile)" >&2
     rustup toolchain install nightly --profile minimal
 fi
+
+for component in miri rust-src; do
+    if ! rustup component list --toolchain nightly --installed 2>/dev/null | grep -q "^${component}"; then
+        echo "adding the nightly component ${component}" >&2
+        rustup component add --toolchain nightly "${component}"
+    fi
+done
 
 if ! rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then
     echo "adding the Rust target thumbv7em-none-eabihf" >&2

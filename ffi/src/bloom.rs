@@ -195,7 +195,7 @@ pub unsafe extern "C" fn sketch_bloom_add(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::update(buf, len, was_new, |b| Ok(bloom::wrap_mut(b)?.add(key)))
     })
 }
@@ -323,7 +323,7 @@ pub unsafe extern "C" fn sketch_bloom_add_with_token(
     // SAFETY: caller contract.
     run(|| unsafe {
         let token = image::read_token(token)?;
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::update(buf, len, was_new, |b| bloom::with_view_mut(b, &token, |mut view| view.add(key)))
     })
 }
@@ -842,7 +842,7 @@ pub unsafe extern "C" fn sketch_bloom_add_concurrent(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         shared::one(buf, len, was_new, false, |w| Ok(bloom::wrap_shared(w)?.add(key)))
     })
 }
@@ -978,7 +978,7 @@ pub unsafe extern "C" fn sketch_bloom_contains_concurrent(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         shared::one(buf, len, out, true, |w| Ok(bloom::wrap_shared(w)?.contains(key)))
     })
 }

@@ -10,7 +10,7 @@
 use crate::status::{
     self, sketch_status, SKETCH_INVALID_ARGUMENT, SKETCH_INVALID_PARAMETER, SKETCH_MISALIGNED,
 };
-use crate::status::{SKETCH_NULL_POINTER, SKETCH_OK};
+use crate::status::{SKETCH_NULL_POINTER, SKETCH_OK, SKETCH_OVERLAP};
 use core::ffi::c_void;
 use sketches_core::hash::{self, HashKind, KeyHasher};
 
@@ -228,7 +228,56 @@ pub(crate) fn require<T>(ptr: *const T) -> Status {
     }
 }
 
+/// The memory one argument of a call covers: `count` items of `T` at `ptr`
+/// (for the overlap checks, made before any reference to it exists).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Span {
+    ptr: *const c_void,
+    len: usize,
+}
+
+impl Span {
+    /// `count` items of `T` at `ptr` (NULL or empty: covers nothing).
+    #[inline(always)]
+    pub(crate) fn of<T>(ptr: *const T, count: usize) -> Span {
+        // A NULL argument is refused (or means "not wanted") elsewhere; it
+        // covers no memory, whatever its count.
+        let len = if ptr.is_null() { 0 } else { count.saturating_mul(core::mem::size_of::<T>()) };
+        Span { ptr: ptr.cast(), len }
+    }
+
+    /// Whether the two spans share a byte.
+    #[inline(always)]
+    pub(crate) fn overlaps(self, other: Span) -> bool {
+        overlaps(self.ptr, self.len, other.ptr, other.len)
+    }
+}
+
+/// Refuses a call with `SKETCH_OVERLAP` when the memory it writes
+/// (`written`: the image of an update, an output array) shares a byte with
+/// `keys` (when given) or with any of `others` (images, hashes or outputs
+/// of the same call). Checked before any reference to them exists: Rust
+/// allows no other view of bytes it holds a mutable view of, so a key
+/// stored inside the image it updates, or results written over the keys,
+/// would be undefined behaviour; such calls fail instead, changing nothing.
+#[inline(always)]
+pub(crate) fn apart(written: Span, keys: Option<&Keys<'_>>, others: &[Span]) -> Status {
+    if written.len == 0 {
+        return Ok(());
+    }
+    let mut clash = keys.is_some_and(|k| k.overlaps(written.ptr, written.len));
+    for other in others {
+        clash |= written.overlaps(*other);
+    }
+    if clash {
+        Err(Fail(SKETCH_OVERLAP))
+    } else {
+        Ok(())
+    }
+}
+
 /// True when the byte ranges `[a, a+a_len)` and `[b, b+b_len)` overlap.
+#[inline(always)]
 pub(crate) fn overlaps(a: *const c_void, a_len: usize, b: *const c_void, b_len: usize) -> bool {
     if a_len == 0 || b_len == 0 {
         return false;

@@ -109,7 +109,7 @@ pub unsafe extern "C" fn sketch_counting_add(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::update(buf, len, was_new, |b| Ok(counting::wrap_mut(b)?.add(key)))
     })
 }
@@ -424,7 +424,7 @@ pub unsafe extern "C" fn sketch_counting_remove(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::mutate(buf, len, |b| counting::wrap_mut(b)?.remove(key))
     })
 }

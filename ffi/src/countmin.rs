@@ -1,6 +1,6 @@
 //! C ABI of the Count-Min sketch (`sketches_core::countmin`).
 
-use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
+use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Span, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
 use crate::status::sketch_status;
@@ -176,7 +176,7 @@ pub unsafe extern "C" fn sketch_countmin_add(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::mutate(buf, len, |b| {
             countmin::wrap_mut(b)?.add(key, weight);
             Ok(())
@@ -287,7 +287,9 @@ pub unsafe extern "C" fn sketch_countmin_add_u64_batch(
 /// # Safety
 /// `buf`: `len` writable bytes; `weights`: NULL or `keys.len()` values.
 unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, weights: *const u64) -> Status {
-    // SAFETY: caller contract.
+    let weights_span = if weights.is_null() { Span::of(weights, 0) } else { Span::of(weights, keys.len()) };
+    boundary::apart(Span::of(buf.cast::<u8>(), len), Some(&keys), &[weights_span])?;
+    // SAFETY: caller contract; no other argument overlaps the image (checked).
     let image = unsafe { boundary::bytes_mut(buf, len)? };
     // SAFETY: caller contract.
     let weights =
@@ -314,6 +316,8 @@ pub unsafe extern "C" fn sketch_countmin_add_hash_batch(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
+        let weights_span = if weights.is_null() { Span::of(weights, 0) } else { Span::of(weights, count) };
+        boundary::apart(Span::of(buf.cast::<u8>(), len), None, &[Span::of(hashes, count), weights_span])?;
         let (image, hashes) = (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?);
         let weights = if weights.is_null() { None } else { Some(boundary::array(weights, count)?) };
         Ok(countmin::wrap_mut(image)?.add_hashes(hashes, weights)?)
@@ -471,6 +475,11 @@ pub unsafe extern "C" fn sketch_countmin_estimate_hash_batch(
         if count > 0 {
             boundary::require(out)?;
         }
+        boundary::apart(
+            Span::of(out, count),
+            None,
+            &[Span::of(buf.cast::<u8>(), len), Span::of(hashes, count)],
+        )?;
         let (image, hashes, out) =
             (boundary::bytes(buf, len)?, boundary::array(hashes, count)?, boundary::array_mut(out, count)?);
         Ok(countmin::wrap(image)?.estimate_hashes(hashes, out)?)

@@ -173,7 +173,7 @@ pub unsafe extern "C" fn sketch_cuckoo_add(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.add(key))
     })
 }
@@ -486,7 +486,7 @@ pub unsafe extern "C" fn sketch_cuckoo_remove(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::mutate(buf, len, |b| cuckoo::wrap_mut(b)?.remove(key))
     })
 }

@@ -202,7 +202,7 @@ pub unsafe extern "C" fn sketch_ell_add(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::update(buf, len, changed, |b| Ok(ell::wrap_mut(b)?.add(key)))
     })
 }

@@ -3,7 +3,7 @@
 //! and the batch drivers over every key shape ([`Keys`]: `sketch_slice`
 //! arrays, packed Arrow-layout keys, integer keys) and over precomputed hashes.
 
-use crate::boundary::{self, Fail, Keys, Status};
+use crate::boundary::{self, Fail, Keys, Span, Status};
 use core::ffi::c_void;
 use sketches_core::hash::KeyHasher;
 use sketches_core::Result;
@@ -61,6 +61,31 @@ pub(crate) unsafe fn key<'a>(key: *const c_void, key_len: usize) -> core::result
     unsafe { boundary::bytes(key, key_len) }
 }
 
+/// A key argument of a call that writes the image `buf`/`len` (or shares
+/// it with concurrent writers): [`key`], after `SKETCH_OVERLAP` when the
+/// key's bytes lie inside the image (see [`boundary::apart`]).
+///
+/// # Safety
+/// Unless NULL, `key` must point to `key_len` readable bytes.
+#[inline(always)]
+pub(crate) unsafe fn key_apart<'a>(
+    key: *const c_void,
+    key_len: usize,
+    buf: *const c_void,
+    len: usize,
+) -> core::result::Result<&'a [u8], Fail> {
+    // [`boundary::apart`] for one key, in few instructions (the single-key
+    // calls are the ones that count them): both ranges non-empty and
+    // intersecting. A range that wraps the address space is no memory the
+    // caller may pass; `bytes` refuses NULL afterwards.
+    let (k, b) = (key as usize, buf as usize);
+    if (key_len != 0) & (len != 0) & (k < b.wrapping_add(len)) & (b < k.wrapping_add(key_len)) {
+        return Err(Fail(crate::status::SKETCH_OVERLAP));
+    }
+    // SAFETY: caller contract.
+    unsafe { boundary::bytes(key, key_len) }
+}
+
 /// Batch update over keys of any shape: `open` wraps the image and returns
 /// its hasher; `add` updates the view with one chunk of hashes and the
 /// matching part of the optional per-key output. Keys and outputs are
@@ -77,7 +102,10 @@ pub(crate) unsafe fn add_keys<'a, V, T>(
     open: impl FnOnce(&'a mut [u8]) -> Result<(V, KeyHasher)>,
     add: impl Fn(&mut V, &[u64], Option<&mut [T]>) -> Result<()>,
 ) -> Status {
-    // SAFETY: caller contract.
+    let (image_span, out_span) = (Span::of(buf.cast::<u8>(), len), Span::of(out, keys.len()));
+    boundary::apart(image_span, Some(&keys), &[out_span])?;
+    boundary::apart(out_span, Some(&keys), &[])?;
+    // SAFETY: caller contract; no other argument overlaps (checked).
     let image = unsafe { boundary::bytes_mut(buf, len)? };
     // SAFETY: caller contract (NULL means "not wanted").
     let mut out = unsafe { boundary::optional_array_mut(out, keys.len())? };
@@ -100,7 +128,11 @@ pub(crate) unsafe fn add_hashes<T>(
     out: *mut T,
     op: impl FnOnce(&mut [u8], &[u64], Option<&mut [T]>) -> Result<()>,
 ) -> Status {
-    // SAFETY: caller contract.
+    let (image_span, hashes_span, out_span) =
+        (Span::of(buf.cast::<u8>(), len), Span::of(hashes, count), Span::of(out, count));
+    boundary::apart(image_span, None, &[hashes_span, out_span])?;
+    boundary::apart(out_span, None, &[hashes_span])?;
+    // SAFETY: caller contract; no other argument overlaps (checked).
     let (image, hashes) = unsafe { (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?) };
     // SAFETY: caller contract (NULL means "not wanted").
     let out = unsafe { boundary::optional_array_mut(out, count)? };
@@ -120,7 +152,8 @@ pub(crate) unsafe fn query_keys<'a, V, T>(
     open: impl FnOnce(&'a [u8]) -> Result<(V, KeyHasher)>,
     query: impl Fn(&V, &[u64], &mut [T]) -> Result<()>,
 ) -> Status {
-    // SAFETY: caller contract.
+    boundary::apart(Span::of(results, keys.len()), Some(&keys), &[Span::of(buf.cast::<u8>(), len)])?;
+    // SAFETY: caller contract; the results overlap no other argument (checked).
     let out = unsafe { boundary::required_array_mut(results, keys.len())? };
     // SAFETY: caller contract.
     let image = unsafe { boundary::bytes(buf, len)? };
@@ -141,7 +174,12 @@ pub(crate) unsafe fn query_hashes<T>(
     results: *mut T,
     op: impl FnOnce(&[u8], &[u64], &mut [T]) -> Result<()>,
 ) -> Status {
-    // SAFETY: caller contract.
+    boundary::apart(
+        Span::of(results, count),
+        None,
+        &[Span::of(buf.cast::<u8>(), len), Span::of(hashes, count)],
+    )?;
+    // SAFETY: caller contract; the results overlap no other argument (checked).
     let (image, hashes, out) = unsafe {
         (
             boundary::bytes(buf, len)?,

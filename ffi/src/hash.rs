@@ -1,6 +1,6 @@
 //! The canonical hash, exported so every binding hashes keys identically.
 
-use crate::boundary::{self, run, sketch_slice, Keys, Status};
+use crate::boundary::{self, run, sketch_slice, Keys, Span, Status};
 use crate::status::sketch_status;
 use core::ffi::c_void;
 use sketches_core::hash::{HashKind, KeyHasher};
@@ -153,7 +153,8 @@ pub unsafe extern "C" fn sketch_hash_u64_batch(
 /// # Safety
 /// `out`: `keys.len()` writable values.
 unsafe fn hash_keys(keys: Keys<'_>, seed: u64, out: *mut u64) -> Status {
-    // SAFETY: caller contract.
+    boundary::apart(Span::of(out, keys.len()), Some(&keys), &[])?;
+    // SAFETY: caller contract; the output overlaps no key (checked).
     let out = unsafe { boundary::required_array_mut(out, keys.len())? };
     let hasher = KeyHasher { kind: HashKind::Xxh3, seed };
     keys.for_hashed_chunks(hasher, |start, hashes| {

@@ -106,7 +106,7 @@ pub unsafe extern "C" fn sketch_hll_add(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::update(buf, len, changed, |b| Ok(hll::wrap_mut(b)?.add(key)))
     })
 }
@@ -183,7 +183,7 @@ pub unsafe extern "C" fn sketch_hll_add_with_token(
     // SAFETY: caller contract.
     run(|| unsafe {
         let token = image::read_token(token)?;
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::update(buf, len, changed, |b| hll::with_view_mut(b, &token, |mut view| view.add(key)))
     })
 }
@@ -573,7 +573,7 @@ pub unsafe extern "C" fn sketch_hll_add_concurrent(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         shared::one(buf, len, changed, false, |w| hll::wrap_shared(w)?.add(key))
     })
 }

@@ -1,6 +1,6 @@
 //! C ABI of MinHash (`sketches_core::minhash`).
 
-use crate::boundary::{self, run, sketch_slice, Keys, Status};
+use crate::boundary::{self, run, sketch_slice, Keys, Span, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
 use crate::status::sketch_status;
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn sketch_minhash_add(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::update(buf, len, changed, |b| Ok(minhash::wrap_mut(b)?.add(key)))
     })
 }
@@ -198,6 +198,7 @@ pub unsafe extern "C" fn sketch_minhash_add_hash_batch(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
+        boundary::apart(Span::of(buf.cast::<u8>(), len), None, &[Span::of(hashes, count)])?;
         let (image, hashes) = (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?);
         minhash::wrap_mut(image)?.add_hashes(hashes);
         Ok(())
@@ -244,6 +245,7 @@ pub unsafe extern "C" fn sketch_minhash_signature(
         if count > 0 {
             boundary::require(out)?;
         }
+        boundary::apart(Span::of(out, count), None, &[Span::of(buf.cast::<u8>(), len)])?;
         let (image, out) = (boundary::bytes(buf, len)?, boundary::array_mut(out, count)?);
         Ok(minhash::wrap(image)?.signature(out)?)
     })

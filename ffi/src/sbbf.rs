@@ -263,7 +263,7 @@ pub unsafe extern "C" fn sketch_sbbf_add(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut(b)?.add(key)))
     })
 }
@@ -396,7 +396,7 @@ pub unsafe extern "C" fn sketch_sbbf_add_with_token(
     // SAFETY: caller contract.
     run(|| unsafe {
         let token = image::read_token(token)?;
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut_with(b, &token)?.add(key)))
     })
 }
@@ -918,7 +918,7 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         shared::one(buf, len, was_new, false, |w| Ok(sbbf::wrap_shared(w)?.add(key)))
     })
 }
@@ -1054,7 +1054,7 @@ pub unsafe extern "C" fn sketch_sbbf_contains_concurrent(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         shared::one(buf, len, out, true, |w| Ok(sbbf::wrap_shared(w)?.contains(key)))
     })
 }

@@ -8,7 +8,7 @@
 //! without atomics). Once the adding threads are done (joined, or otherwise
 //! synchronized with the reader), every function may be used again.
 
-use crate::boundary::{self, Fail, Keys, Status};
+use crate::boundary::{self, Fail, Keys, Span, Status};
 use crate::status::{SKETCH_BUFFER_TOO_SMALL, SKETCH_MISALIGNED, SKETCH_NULL_POINTER};
 use core::ffi::c_void;
 use core::sync::atomic::AtomicU64;
@@ -83,7 +83,11 @@ pub(crate) unsafe fn add_keys<'a, V>(
     open: impl FnOnce(AtomicWords<'a>) -> Result<(V, KeyHasher)>,
     add: impl Fn(&V, &[u64], Option<&mut [bool]>) -> Result<()>,
 ) -> Status {
-    // SAFETY: caller contract (NULL means "not wanted").
+    // Other threads write the image: no key or output may lie inside it.
+    let (image_span, out_span) = (Span::of(buf.cast::<u8>(), len), Span::of(out, keys.len()));
+    boundary::apart(image_span, Some(&keys), &[out_span])?;
+    boundary::apart(out_span, Some(&keys), &[])?;
+    // SAFETY: caller contract (NULL means "not wanted"); overlaps nothing (checked).
     let mut out = unsafe { boundary::optional_array_mut(out, keys.len())? };
     // SAFETY: caller contract.
     let (view, hasher) = open(unsafe { words(buf, len)? })?;
@@ -104,7 +108,10 @@ pub(crate) unsafe fn query_keys<'a, V>(
     open: impl FnOnce(AtomicWords<'a>) -> Result<(V, KeyHasher)>,
     query: impl Fn(&V, u64) -> bool,
 ) -> Status {
-    // SAFETY: caller contract.
+    let (image_span, out_span) = (Span::of(buf.cast::<u8>(), len), Span::of(results, keys.len()));
+    boundary::apart(image_span, Some(&keys), &[out_span])?;
+    boundary::apart(out_span, Some(&keys), &[])?;
+    // SAFETY: caller contract; the results overlap nothing (checked).
     let out = unsafe { boundary::required_array_mut(results, keys.len())? };
     // SAFETY: caller contract.
     let (view, hasher) = open(unsafe { words(buf, len)? })?;
@@ -130,7 +137,11 @@ pub(crate) unsafe fn query_hashes<'a, V>(
     open: impl FnOnce(AtomicWords<'a>) -> Result<V>,
     query: impl Fn(&V, u64) -> bool,
 ) -> Status {
-    // SAFETY: caller contract.
+    let (image_span, hashes_span, out_span) =
+        (Span::of(buf.cast::<u8>(), len), Span::of(hashes, count), Span::of(results, count));
+    boundary::apart(image_span, None, &[hashes_span, out_span])?;
+    boundary::apart(out_span, None, &[hashes_span])?;
+    // SAFETY: caller contract; the results overlap nothing (checked).
     let (hashes, out) =
         unsafe { (boundary::array(hashes, count)?, boundary::required_array_mut(results, count)?) };
     // SAFETY: caller contract.

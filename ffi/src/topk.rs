@@ -1,6 +1,6 @@
 //! C ABI of the Top-k heavy-hitters sketch (`sketches_core::topk`).
 
-use crate::boundary::{self, run, sketch_slice, Fail, Keys, Status};
+use crate::boundary::{self, run, sketch_slice, Fail, Keys, Span, Status};
 use crate::filter;
 use crate::image::{export_with, import_with, merge_with};
 use crate::status::{sketch_status, SKETCH_KEY_TOO_LONG};
@@ -113,7 +113,7 @@ pub unsafe extern "C" fn sketch_topk_add(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::mutate(buf, len, |b| topk::wrap_mut(b)?.add(key, weight))
     })
 }
@@ -199,7 +199,9 @@ pub unsafe extern "C" fn sketch_topk_add_u64_batch(
 /// # Safety
 /// `buf`: `len` writable bytes; `weights`: NULL or `keys.len()` values.
 unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, weights: *const u64) -> Status {
-    // SAFETY: caller contract.
+    let weights_span = if weights.is_null() { Span::of(weights, 0) } else { Span::of(weights, keys.len()) };
+    boundary::apart(Span::of(buf.cast::<u8>(), len), Some(&keys), &[weights_span])?;
+    // SAFETY: caller contract; no other argument overlaps the image (checked).
     let image = unsafe { boundary::bytes_mut(buf, len)? };
     // SAFETY: caller contract.
     let weights =
@@ -270,6 +272,7 @@ pub unsafe extern "C" fn sketch_topk_list(
         if capacity > 0 {
             boundary::require(items)?;
         }
+        boundary::apart(Span::of(items, capacity), None, &[Span::of(buf.cast::<u8>(), len)])?;
         let (image, out) = (boundary::bytes(buf, len)?, boundary::array_mut(items, capacity)?);
         let sketch = topk::wrap(image)?;
         let n = sketch.top_as(

@@ -86,7 +86,7 @@ pub unsafe extern "C" fn sketch_ull_add(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         filter::update(buf, len, changed, |b| Ok(ull::wrap_mut(b)?.add(key)))
     })
 }
@@ -455,7 +455,7 @@ pub unsafe extern "C" fn sketch_ull_add_concurrent(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let key = filter::key(key, key_len)?;
+        let key = filter::key_apart(key, key_len, buf, len)?;
         shared::one(buf, len, changed, false, |w| Ok(ull::wrap_shared(w)?.add(key)))
     })
 }
