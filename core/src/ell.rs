@@ -207,12 +207,12 @@ pub fn image_len(config: EllConfig, p: u8) -> Result<u64> {
 
 /// Asymptotic relative standard error of the ML estimate at precision `p`.
 pub fn ml_standard_error(config: EllConfig, p: u8) -> f64 {
-    config.ml_error_constant() / libm::sqrt(libm::ldexp(1.0, i32::from(p)))
+    config.ml_error_constant() / crate::simd::sqrt(libm::ldexp(1.0, i32::from(p)))
 }
 
 /// Asymptotic relative standard error of the martingale estimate at precision `p`.
 pub fn martingale_standard_error(config: EllConfig, p: u8) -> f64 {
-    config.martingale_error_constant() / libm::sqrt(libm::ldexp(1.0, i32::from(p)))
+    config.martingale_error_constant() / crate::simd::sqrt(libm::ldexp(1.0, i32::from(p)))
 }
 
 /// Statistics of an ExaLogLog sketch.

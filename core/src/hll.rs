@@ -652,7 +652,7 @@ fn tau(x: f64) -> f64 {
     }
     let (mut x, mut y, mut z) = (x, 1.0, 1.0 - x);
     for _ in 0..128 {
-        x = libm::sqrt(x);
+        x = crate::simd::sqrt(x);
         let previous = z;
         y *= 0.5;
         z -= (1.0 - x) * (1.0 - x) * y;

@@ -145,7 +145,7 @@ pub fn theoretical_fpr(items: f64, blocks: u64) -> f64 {
     if lambda > 4096.0 {
         return libm::pow(word_fill(lambda), 8.0);
     }
-    let spread = 12.0 * libm::sqrt(lambda) + 30.0;
+    let spread = 12.0 * crate::simd::sqrt(lambda) + 30.0;
     let lo = libm::floor((lambda - spread).max(0.0)) as u64;
     let hi = libm::ceil(lambda + spread) as u64;
     let ln_lambda = libm::log(lambda);

@@ -91,13 +91,13 @@ pub fn image_len(p: u8) -> Result<u64> {
 
 /// The theoretical relative standard error of the FGRA estimate, `sqrt(v/m)`.
 pub fn standard_error(p: u8) -> f64 {
-    libm::sqrt(V / (1u64 << p) as f64)
+    crate::simd::sqrt(V / (1u64 << p) as f64)
 }
 
 /// The asymptotic relative standard error of the maximum-likelihood
 /// estimate ([`Ull::ml_estimate`]), `0.7609 / sqrt(m)`.
 pub fn ml_standard_error(p: u8) -> f64 {
-    ML_ERROR / libm::sqrt((1u64 << p) as f64)
+    ML_ERROR / crate::simd::sqrt((1u64 << p) as f64)
 }
 
 /// Statistics of an UltraLogLog sketch.
@@ -375,13 +375,13 @@ fn phi(z: f64) -> f64 {
         return ETA[0] / (POW_2_TAU * (2.0 * POW_2_TAU - 1.0));
     }
     let mut pow_z = z;
-    let mut next_pow = libm::sqrt(pow_z);
+    let mut next_pow = crate::simd::sqrt(pow_z);
     let mut factor = ETA_X * POW_4_MINUS_TAU / (2.0 - POW_2_MINUS_TAU) / (1.0 + next_pow);
     let mut ps = psi(pow_z) / ETA_X;
     let mut sum = next_pow * 2.0 * ps * factor;
     for _ in 0..128 {
         pow_z = next_pow;
-        next_pow = libm::sqrt(pow_z);
+        next_pow = crate::simd::sqrt(pow_z);
         let next_ps = psi(pow_z) / ETA_X;
         factor *= POW_2_MINUS_TAU / (1.0 + next_pow);
         let previous = sum;
@@ -427,7 +427,7 @@ fn fgra_estimate<R: RegisterBlocks + ?Sized>(registers: &R, p: u8) -> f64 {
         let alpha = m + 3.0 * (c0 + c4 + c8 + c10);
         let beta = m - c0 - c4;
         let gamma = 4.0 * c0 + 2.0 * c4 + 3.0 * c8 + c10;
-        let root = (libm::sqrt(beta * beta + 4.0 * alpha * gamma) - beta) / (2.0 * alpha);
+        let root = (crate::simd::sqrt(beta * beta + 4.0 * alpha * gamma) - beta) / (2.0 * alpha);
         let z = root * root * root * root;
         if c0 > 0.0 {
             sum += c0 * sigma(z);
@@ -444,8 +444,9 @@ fn fgra_estimate<R: RegisterBlocks + ?Sized>(registers: &R, p: u8) -> f64 {
         let alpha = m + 3.0 * big_total;
         let beta = b0 + b1 + 2.0 * (b2 + b3);
         let gamma = m + 2.0 * b0 + b2 - b3;
-        let z = libm::sqrt((libm::sqrt(beta * beta + 4.0 * alpha * gamma) - beta) / (2.0 * alpha));
-        let root_z = libm::sqrt(z);
+        let z =
+            crate::simd::sqrt((crate::simd::sqrt(beta * beta + 4.0 * alpha * gamma) - beta) / (2.0 * alpha));
+        let root_z = crate::simd::sqrt(z);
         let mut s = phi(root_z) * big_total;
         s += z * (1.0 + root_z) * (b0 * ETA[0] + b1 * ETA[1] + b2 * ETA[2] + b3 * ETA[3]);
         s += root_z
