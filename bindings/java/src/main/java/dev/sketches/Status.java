@@ -36,7 +36,10 @@ public final class Status {
     public static final int INCOMPATIBLE = 12;
     /** The image names a hash function this family cannot use. */
     public static final int UNSUPPORTED_HASH = 13;
-    /** Source and destination buffers overlap (for example merging a sketch into itself). */
+    /**
+     * Memory the call writes overlaps its other arguments (for example merging a sketch into itself,
+     * or keys read out of the image they are added to); nothing changed.
+     */
     public static final int OVERLAP = 14;
     /** Reserved (no longer produced). */
     public static final int INTERNAL_ERROR = 15;
