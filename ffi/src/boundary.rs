@@ -276,14 +276,15 @@ pub(crate) fn apart(written: Span, keys: Option<&Keys<'_>>, others: &[Span]) -> 
     }
 }
 
-/// True when the byte ranges `[a, a+a_len)` and `[b, b+b_len)` overlap.
+/// True when the byte ranges `[a, a+a_len)` and `[b, b+b_len)` overlap
+/// (both non-empty and intersecting). Without branches: the single-key
+/// updates run it on every call. The ends wrap: a range that wraps the
+/// address space is no memory a caller may pass (it breaks every call's
+/// pointer contract, checked here or not).
 #[inline(always)]
 pub(crate) fn overlaps(a: *const c_void, a_len: usize, b: *const c_void, b_len: usize) -> bool {
-    if a_len == 0 || b_len == 0 {
-        return false;
-    }
     let (a, b) = (a as usize, b as usize);
-    a < b.saturating_add(b_len) && b < a.saturating_add(a_len)
+    (a_len != 0) & (b_len != 0) & (a < b.wrapping_add(b_len)) & (b < a.wrapping_add(a_len))
 }
 
 /// Keys hashed per chunk in batch calls (128 bytes of stack; every

@@ -74,12 +74,9 @@ pub(crate) unsafe fn key_apart<'a>(
     buf: *const c_void,
     len: usize,
 ) -> core::result::Result<&'a [u8], Fail> {
-    // [`boundary::apart`] for one key, in few instructions (the single-key
-    // calls are the ones that count them): both ranges non-empty and
-    // intersecting. A range that wraps the address space is no memory the
-    // caller may pass; `bytes` refuses NULL afterwards.
-    let (k, b) = (key as usize, buf as usize);
-    if (key_len != 0) & (len != 0) & (k < b.wrapping_add(len)) & (b < k.wrapping_add(key_len)) {
+    // The overlap test alone, without `Span`'s NULL handling: a NULL key
+    // lies below any image, and `bytes` refuses it afterwards.
+    if boundary::overlaps(key, key_len, buf, len) {
         return Err(Fail(crate::status::SKETCH_OVERLAP));
     }
     // SAFETY: caller contract.
