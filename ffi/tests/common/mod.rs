@@ -35,118 +35,76 @@ impl Img {
     }
 }
 
+/// A fresh image: `size` writes its byte count, `init` makes the image in
+/// a buffer of that size (both must succeed).
+fn made(
+    size: impl FnOnce(&mut u64) -> sketch_status,
+    init: impl FnOnce(*mut c_void, usize) -> sketch_status,
+) -> Img {
+    let mut bytes = 0;
+    assert_eq!(size(&mut bytes), SKETCH_OK);
+    let mut img = Img::new(bytes);
+    assert_eq!(init(img.ptr(), img.len()), SKETCH_OK);
+    img
+}
+
+/// Parameters a `sketch_*_plan*` call writes (it must succeed).
+fn planned<P: Default>(plan: impl FnOnce(&mut P) -> sketch_status) -> P {
+    let mut p = P::default();
+    assert_eq!(plan(&mut p), SKETCH_OK);
+    p
+}
+
+// SAFETY (every call below): valid parameter and output pointers, and
+// buffers of the size the family's `_size` gave.
+
 pub fn bloom_fresh() -> Img {
-    let mut p = sketch_bloom_params::default();
-    let mut size = 0;
-    unsafe {
-        assert_eq!(sketch_bloom_plan(500, 0.01, &mut p), SKETCH_OK);
-        assert_eq!(sketch_bloom_size(&p, &mut size), SKETCH_OK);
-        let mut img = Img::new(size);
-        assert_eq!(sketch_bloom_init(img.ptr(), img.len(), &p, 7), SKETCH_OK);
-        img
-    }
+    let p = planned(|p| unsafe { sketch_bloom_plan(500, 0.01, p) });
+    made(|s| unsafe { sketch_bloom_size(&p, s) }, |b, n| unsafe { sketch_bloom_init(b, n, &p, 7) })
 }
 
 pub fn sbbf_fresh(mode: u32) -> Img {
-    let mut p = sketch_sbbf_params::default();
-    let mut size = 0;
-    unsafe {
-        if mode == SKETCH_SBBF_PARQUET {
-            assert_eq!(sketch_sbbf_plan_parquet(500, 0.01, &mut p), SKETCH_OK);
-        } else {
-            assert_eq!(sketch_sbbf_plan(500, 0.01, &mut p), SKETCH_OK);
-        }
-        assert_eq!(sketch_sbbf_size(&p, &mut size), SKETCH_OK);
-        let mut img = Img::new(size);
-        let seed = if mode == SKETCH_SBBF_PARQUET { 0 } else { 7 }; // Parquet mode hashes with seed 0
-        assert_eq!(sketch_sbbf_init(img.ptr(), img.len(), &p, seed), SKETCH_OK);
-        img
-    }
+    let p = if mode == SKETCH_SBBF_PARQUET {
+        planned(|p| unsafe { sketch_sbbf_plan_parquet(500, 0.01, p) })
+    } else {
+        planned(|p| unsafe { sketch_sbbf_plan(500, 0.01, p) })
+    };
+    let seed = if mode == SKETCH_SBBF_PARQUET { 0 } else { 7 }; // Parquet mode hashes with seed 0
+    made(|s| unsafe { sketch_sbbf_size(&p, s) }, |b, n| unsafe { sketch_sbbf_init(b, n, &p, seed) })
 }
 
 pub fn counting_fresh() -> Img {
-    let mut p = sketch_bloom_params::default();
-    let mut size = 0;
-    unsafe {
-        assert_eq!(sketch_bloom_plan(500, 0.01, &mut p), SKETCH_OK);
-        assert_eq!(sketch_counting_size(&p, &mut size), SKETCH_OK);
-        let mut img = Img::new(size);
-        assert_eq!(sketch_counting_init(img.ptr(), img.len(), &p, 7), SKETCH_OK);
-        img
-    }
+    let p = planned(|p| unsafe { sketch_bloom_plan(500, 0.01, p) });
+    made(|s| unsafe { sketch_counting_size(&p, s) }, |b, n| unsafe { sketch_counting_init(b, n, &p, 7) })
 }
 
 pub fn cuckoo_fresh() -> Img {
-    let mut p = sketch_cuckoo_params::default();
-    let mut size = 0;
-    unsafe {
-        assert_eq!(sketch_cuckoo_plan(2000, 0.01, &mut p), SKETCH_OK);
-        assert_eq!(sketch_cuckoo_size(&p, &mut size), SKETCH_OK);
-        let mut img = Img::new(size);
-        assert_eq!(sketch_cuckoo_init(img.ptr(), img.len(), &p, 7), SKETCH_OK);
-        img
-    }
+    let p = planned(|p| unsafe { sketch_cuckoo_plan(2000, 0.01, p) });
+    made(|s| unsafe { sketch_cuckoo_size(&p, s) }, |b, n| unsafe { sketch_cuckoo_init(b, n, &p, 7) })
 }
 
 pub fn hll_fresh() -> Img {
-    let mut size = 0;
-    unsafe {
-        assert_eq!(sketch_hll_size(10, &mut size), SKETCH_OK);
-        let mut img = Img::new(size);
-        assert_eq!(sketch_hll_init(img.ptr(), img.len(), 10, 7), SKETCH_OK);
-        img
-    }
+    made(|s| unsafe { sketch_hll_size(10, s) }, |b, n| unsafe { sketch_hll_init(b, n, 10, 7) })
 }
 
 pub fn ull_fresh() -> Img {
-    let mut size = 0;
-    unsafe {
-        assert_eq!(sketch_ull_size(10, &mut size), SKETCH_OK);
-        let mut img = Img::new(size);
-        assert_eq!(sketch_ull_init(img.ptr(), img.len(), 10, 7), SKETCH_OK);
-        img
-    }
+    made(|s| unsafe { sketch_ull_size(10, s) }, |b, n| unsafe { sketch_ull_init(b, n, 10, 7) })
 }
 
 pub fn ell_fresh(d: u32) -> Img {
     let p = sketch_ell_params { t: 2, d, precision: 8, reserved: 0 };
-    let mut size = 0;
-    unsafe {
-        assert_eq!(sketch_ell_size(&p, &mut size), SKETCH_OK);
-        let mut img = Img::new(size);
-        assert_eq!(sketch_ell_init(img.ptr(), img.len(), &p, 7), SKETCH_OK);
-        img
-    }
+    made(|s| unsafe { sketch_ell_size(&p, s) }, |b, n| unsafe { sketch_ell_init(b, n, &p, 7) })
 }
 
 pub fn minhash_fresh() -> Img {
-    let mut size = 0;
-    unsafe {
-        assert_eq!(sketch_minhash_size(128, &mut size), SKETCH_OK);
-        let mut img = Img::new(size);
-        assert_eq!(sketch_minhash_init(img.ptr(), img.len(), 128, 7), SKETCH_OK);
-        img
-    }
+    made(|s| unsafe { sketch_minhash_size(128, s) }, |b, n| unsafe { sketch_minhash_init(b, n, 128, 7) })
 }
 
 pub fn countmin_fresh() -> Img {
-    let mut p = sketch_countmin_params::default();
-    let mut size = 0;
-    unsafe {
-        assert_eq!(sketch_countmin_plan_size(64, 4, &mut p), SKETCH_OK);
-        assert_eq!(sketch_countmin_size(&p, &mut size), SKETCH_OK);
-        let mut img = Img::new(size);
-        assert_eq!(sketch_countmin_init(img.ptr(), img.len(), &p, 7), SKETCH_OK);
-        img
-    }
+    let p = planned(|p| unsafe { sketch_countmin_plan_size(64, 4, p) });
+    made(|s| unsafe { sketch_countmin_size(&p, s) }, |b, n| unsafe { sketch_countmin_init(b, n, &p, 7) })
 }
 
 pub fn topk_fresh() -> Img {
-    let mut size = 0;
-    unsafe {
-        assert_eq!(sketch_topk_size(64, 16, &mut size), SKETCH_OK);
-        let mut img = Img::new(size);
-        assert_eq!(sketch_topk_init(img.ptr(), img.len(), 64, 16, 7), SKETCH_OK);
-        img
-    }
+    made(|s| unsafe { sketch_topk_size(64, 16, s) }, |b, n| unsafe { sketch_topk_init(b, n, 64, 16, 7) })
 }
