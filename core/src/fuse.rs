@@ -996,39 +996,75 @@ fn write_image(buf: &mut [u8], params: &FuseParams, seed: u64, s: &Scratch<'_>, 
     let log = shape.segment_log;
     let range = u64::from(shape.segments) << log;
     let array = usize::try_from(shape.array_len()).map_err(|_| Error::BufferTooSmall)?;
-    let last = array.checked_sub(1).ok_or(Error::BufferTooSmall)?;
     let body = image.get_mut(HEADER_LEN..).ok_or(Error::BufferTooSmall)?;
-    // Assign in reverse peeling order: each key's free position makes its
-    // three entries XOR to its fingerprint. Positions are below `array` by
-    // construction; clamped to `last`, the compiler sees that too (no
-    // bounds checks in the loops).
-    let assignments = s.order.iter().zip(s.slots.iter()).take(peeled).rev().map(|(w, found)| {
+    let order = s.order.get(..peeled).ok_or(Error::BufferTooSmall)?;
+    let slots = s.slots.get(..peeled).ok_or(Error::BufferTooSmall)?;
+    if params.fingerprint_bits == 8 {
+        assign(body.get_mut(..array).ok_or(Error::BufferTooSmall)?, order, slots, log, range);
+    } else {
+        assign(
+            body.as_chunks_mut::<2>().0.get_mut(..array).ok_or(Error::BufferTooSmall)?,
+            order,
+            slots,
+            log,
+            range,
+        );
+    }
+    Ok(())
+}
+
+/// A fingerprint array entry: one byte, or two little-endian bytes.
+trait Entry: Copy {
+    /// Entry `i` (0 past the end).
+    fn load(entries: &[Self], i: usize) -> u16;
+    /// Writes the low bits of `v` into entry `i` (nothing past the end).
+    fn store(entries: &mut [Self], i: usize, v: u16);
+}
+
+impl Entry for u8 {
+    #[inline(always)]
+    fn load(entries: &[u8], i: usize) -> u16 {
+        u16::from(ld8(entries, i))
+    }
+    #[inline(always)]
+    fn store(entries: &mut [u8], i: usize, v: u16) {
+        if let Some(e) = entries.get_mut(i) {
+            *e = v as u8;
+        }
+    }
+}
+
+impl Entry for [u8; 2] {
+    #[inline(always)]
+    fn load(entries: &[[u8; 2]], i: usize) -> u16 {
+        entries.get(i).map_or(0, |e| u16::from_le_bytes(*e))
+    }
+    #[inline(always)]
+    fn store(entries: &mut [[u8; 2]], i: usize, v: u16) {
+        if let Some(e) = entries.get_mut(i) {
+            *e = v.to_le_bytes();
+        }
+    }
+}
+
+/// Assigns the fingerprints of the peeled keys (`order`, with their free
+/// positions in `slots`) in reverse peeling order: each key's free position
+/// makes its three entries XOR to its fingerprint. Positions are below the
+/// array length by construction (each access still checks it: clamping
+/// them first, so that the compiler could drop the checks, cost more
+/// instructions than the checks themselves).
+fn assign<E: Entry>(entries: &mut [E], order: &[[u8; 8]], slots: &[u8], log: u32, range: u64) {
+    for (w, found) in order.iter().zip(slots).rev() {
         let x = u64::from_ne_bytes(*w);
         let [a, b, c] = positions(x, log, range);
         let cycle = [a, b, c, a, b];
-        let found = usize::from(*found);
-        let pick = |k: usize| cycle.get(found + k).copied().unwrap_or(last).min(last);
-        (fingerprint(x), [pick(0), pick(1), pick(2)])
-    });
-    if params.fingerprint_bits == 8 {
-        let fingerprints = body.get_mut(..array).ok_or(Error::BufferTooSmall)?;
-        for (f, [mine, o1, o2]) in assignments {
-            let v = f as u8 ^ ld8(fingerprints, o1) ^ ld8(fingerprints, o2);
-            if let Some(slot) = fingerprints.get_mut(mine) {
-                *slot = v;
-            }
-        }
-    } else {
-        let fingerprints = body.as_chunks_mut::<2>().0.get_mut(..array).ok_or(Error::BufferTooSmall)?;
-        let at = |w: &[[u8; 2]], i: usize| u16::from_le_bytes(w.get(i).copied().unwrap_or([0; 2]));
-        for (f, [mine, o1, o2]) in assignments {
-            let v = f as u16 ^ at(fingerprints, o1) ^ at(fingerprints, o2);
-            if let Some(slot) = fingerprints.get_mut(mine) {
-                *slot = v.to_le_bytes();
-            }
-        }
+        // Picked with the slot clamped to 2: no bounds check on `cycle`.
+        let found = usize::from(*found).min(2);
+        let pick = |k: usize| cycle.get(found + k).copied().unwrap_or(usize::MAX);
+        let (mine, o1, o2) = (pick(0), pick(1), pick(2));
+        let v = fingerprint(x) as u16 ^ E::load(entries, o1) ^ E::load(entries, o2);
+        E::store(entries, mine, v);
     }
-    Ok(())
 }
 
 /// Builds a filter from precomputed key hashes ([`Fuse::hash_key`] with
