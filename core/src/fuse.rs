@@ -1121,7 +1121,10 @@ pub fn build_u64s<'a>(
         seed,
         keys.len(),
         scratch,
-        |i| hash::hash_u64(keys.get(i).copied().unwrap_or(0), seed),
+        {
+            let hasher = hash::U64Hasher::new(seed);
+            move |i| hasher.hash(keys.get(i).copied().unwrap_or(0))
+        },
         true,
     )
 }

@@ -443,7 +443,8 @@ impl<'a> Keys<'a> {
         match (hasher.kind, self.shape) {
             (HashKind::Xxh3, Shape::Ints(keys)) => {
                 let keys = keys.get(start..).unwrap_or(&[]);
-                write_all(out, keys.iter().map(|k| hash::hash_u64(*k, seed)));
+                let ints = hash::U64Hasher::new(seed);
+                write_all(out, keys.iter().map(|k| ints.hash(*k)));
             }
             (HashKind::Xxh3, _) => self.hash_each(start, out, |k| hash::xxh3_64(k, seed)),
             (HashKind::Xxh64, _) => self.hash_each(start, out, |k| hash::xxh64(k, seed)),
