@@ -465,7 +465,20 @@ impl<'a> Cuckoo<'a> {
 
     /// [`Cuckoo::contains`] for a precomputed hash.
     pub fn contains_hash(&self, hash: u64) -> bool {
+        // One copy per fingerprint width, as in the batch: masks, shifts and
+        // the bucket load are then constants (callgrind, 12-bit: 96 -> 76
+        // instructions per query). Validated views hold 8, 12 or 16.
         let g = Geometry::of(&self.params);
+        match g.bits {
+            8 => self.contains_in(Geometry { bits: 8, ..g }, hash),
+            12 => self.contains_in(Geometry { bits: 12, ..g }, hash),
+            _ => self.contains_in(Geometry { bits: 16, ..g }, hash),
+        }
+    }
+
+    /// [`Cuckoo::contains_hash`] with the geometry `g` (width a constant).
+    #[inline(always)]
+    fn contains_in(&self, g: Geometry, hash: u64) -> bool {
         let (i1, fp) = g.locate(hash);
         // Both buckets are read unconditionally (no short circuit): the two
         // loads are independent, so their cache misses overlap, and no
