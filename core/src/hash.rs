@@ -406,9 +406,10 @@ pub const fn hash_u64(key: u64, seed: u64) -> u64 {
 }
 
 /// [`hash_u64`] with its seed folded into the key mask once, for loops over
-/// integer keys and for views queried many times: the seed's byte swap and
-/// subtraction (a handful of instructions that a compiler does not always
-/// hoist out of a loop) then leave every key's hash. Plain data; thread-safe.
+/// integer keys: the seed's byte swap and subtraction (a handful of
+/// instructions that a compiler does not always hoist out of a loop; the
+/// binary fuse build's key loop folded the seed again for every key) then
+/// leave every key's hash. Plain data; thread-safe.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct U64Hasher {
     /// XXH3's bitflip for 8-byte inputs: secret bytes 8..24 less the folded seed.
