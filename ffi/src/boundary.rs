@@ -253,21 +253,25 @@ impl Span {
     }
 }
 
-/// Refuses a call with `SKETCH_OVERLAP` when the memory it writes
-/// (`written`: the image of an update, an output array) shares a byte with
-/// `keys` (when given) or with any of `others` (images, hashes or outputs
-/// of the same call). Checked before any reference to them exists: Rust
-/// allows no other view of bytes it holds a mutable view of, so a key
-/// stored inside the image it updates, or results written over the keys,
-/// would be undefined behaviour; such calls fail instead, changing nothing.
+/// Refuses a call with `SKETCH_OVERLAP` when memory it writes (`written`:
+/// the image of an update, output arrays) shares a byte with other memory
+/// of the call: another written span, `keys` (when given) or any of `read`
+/// (images, hashes or weights it only reads). Checked before any reference
+/// to them exists: Rust allows no other view of bytes it holds a mutable
+/// view of, so a key stored inside the image it updates, or results
+/// written over the keys, would be undefined behaviour; such calls fail
+/// instead, changing nothing. The keys are walked once, against every
+/// written span together (O(count) for `sketch_slice` arrays).
 #[inline(always)]
-pub(crate) fn apart(written: Span, keys: Option<&Keys<'_>>, others: &[Span]) -> Status {
-    if written.len == 0 {
-        return Ok(());
+pub(crate) fn apart(written: &[Span], keys: Option<&Keys<'_>>, read: &[Span]) -> Status {
+    let mut clash = false;
+    for (i, w) in written.iter().enumerate() {
+        for other in written.iter().skip(i + 1).chain(read) {
+            clash |= w.overlaps(*other);
+        }
     }
-    let mut clash = keys.is_some_and(|k| k.overlaps(written.ptr, written.len));
-    for other in others {
-        clash |= written.overlaps(*other);
+    if let Some(keys) = keys {
+        clash |= written.iter().any(|w| w.len != 0) && keys.overlaps_any(written);
     }
     if clash {
         Err(Fail(SKETCH_OVERLAP))
@@ -392,20 +396,21 @@ impl<'a> Keys<'a> {
     }
 
     /// True when any memory of the keys (the array, the packed data and
-    /// offsets, or the bytes of any `sketch_slice` key) overlaps the byte
-    /// range `[ptr, ptr + len)`. O(count) for `sketch_slice` arrays.
-    pub(crate) fn overlaps(&self, ptr: *const c_void, len: usize) -> bool {
-        let region = |s: &[u8]| overlaps(s.as_ptr().cast(), s.len(), ptr, len);
-        let array = |p: *const c_void, n: usize, size: usize| overlaps(p, n.saturating_mul(size), ptr, len);
+    /// offsets, or the bytes of any `sketch_slice` key) overlaps any of
+    /// `spans`. One pass over the keys: O(count x spans) for `sketch_slice`
+    /// arrays, O(spans) otherwise.
+    pub(crate) fn overlaps_any(&self, spans: &[Span]) -> bool {
+        let hit = |p: *const c_void, n: usize| spans.iter().any(|s| overlaps(p, n, s.ptr, s.len));
         match self.shape {
             Shape::Slices(keys) => {
-                array(keys.as_ptr().cast(), keys.len(), core::mem::size_of::<sketch_slice>())
-                    || keys.iter().any(|k| overlaps(k.ptr, k.len, ptr, len))
+                hit(keys.as_ptr().cast(), core::mem::size_of_val(keys))
+                    || keys.iter().any(|k| hit(k.ptr, k.len))
             }
             Shape::Packed { data, offsets } => {
-                region(data) || array(offsets.as_ptr().cast(), offsets.len(), 4)
+                hit(data.as_ptr().cast(), data.len())
+                    || hit(offsets.as_ptr().cast(), core::mem::size_of_val(offsets))
             }
-            Shape::Ints(keys) => array(keys.as_ptr().cast(), keys.len(), 8),
+            Shape::Ints(keys) => hit(keys.as_ptr().cast(), core::mem::size_of_val(keys)),
         }
     }
 

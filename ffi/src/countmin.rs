@@ -287,8 +287,8 @@ pub unsafe extern "C" fn sketch_countmin_add_u64_batch(
 /// # Safety
 /// `buf`: `len` writable bytes; `weights`: NULL or `keys.len()` values.
 unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, weights: *const u64) -> Status {
-    let weights_span = if weights.is_null() { Span::of(weights, 0) } else { Span::of(weights, keys.len()) };
-    boundary::apart(Span::of(buf.cast::<u8>(), len), Some(&keys), &[weights_span])?;
+    // A NULL `weights` covers no memory (`Span::of`).
+    boundary::apart(&[Span::of(buf.cast::<u8>(), len)], Some(&keys), &[Span::of(weights, keys.len())])?;
     // SAFETY: caller contract; no other argument overlaps the image (checked).
     let image = unsafe { boundary::bytes_mut(buf, len)? };
     // SAFETY: caller contract.
@@ -316,8 +316,11 @@ pub unsafe extern "C" fn sketch_countmin_add_hash_batch(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        let weights_span = if weights.is_null() { Span::of(weights, 0) } else { Span::of(weights, count) };
-        boundary::apart(Span::of(buf.cast::<u8>(), len), None, &[Span::of(hashes, count), weights_span])?;
+        boundary::apart(
+            &[Span::of(buf.cast::<u8>(), len)],
+            None,
+            &[Span::of(hashes, count), Span::of(weights, count)],
+        )?;
         let (image, hashes) = (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?);
         let weights = if weights.is_null() { None } else { Some(boundary::array(weights, count)?) };
         Ok(countmin::wrap_mut(image)?.add_hashes(hashes, weights)?)
@@ -476,7 +479,7 @@ pub unsafe extern "C" fn sketch_countmin_estimate_hash_batch(
             boundary::require(out)?;
         }
         boundary::apart(
-            Span::of(out, count),
+            &[Span::of(out, count)],
             None,
             &[Span::of(buf.cast::<u8>(), len), Span::of(hashes, count)],
         )?;

@@ -100,8 +100,7 @@ pub(crate) unsafe fn add_keys<'a, V, T>(
     add: impl Fn(&mut V, &[u64], Option<&mut [T]>) -> Result<()>,
 ) -> Status {
     let (image_span, out_span) = (Span::of(buf.cast::<u8>(), len), Span::of(out, keys.len()));
-    boundary::apart(image_span, Some(&keys), &[out_span])?;
-    boundary::apart(out_span, Some(&keys), &[])?;
+    boundary::apart(&[image_span, out_span], Some(&keys), &[])?;
     // SAFETY: caller contract; no other argument overlaps (checked).
     let image = unsafe { boundary::bytes_mut(buf, len)? };
     // SAFETY: caller contract (NULL means "not wanted").
@@ -127,8 +126,7 @@ pub(crate) unsafe fn add_hashes<T>(
 ) -> Status {
     let (image_span, hashes_span, out_span) =
         (Span::of(buf.cast::<u8>(), len), Span::of(hashes, count), Span::of(out, count));
-    boundary::apart(image_span, None, &[hashes_span, out_span])?;
-    boundary::apart(out_span, None, &[hashes_span])?;
+    boundary::apart(&[image_span, out_span], None, &[hashes_span])?;
     // SAFETY: caller contract; no other argument overlaps (checked).
     let (image, hashes) = unsafe { (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?) };
     // SAFETY: caller contract (NULL means "not wanted").
@@ -149,7 +147,7 @@ pub(crate) unsafe fn query_keys<'a, V, T>(
     open: impl FnOnce(&'a [u8]) -> Result<(V, KeyHasher)>,
     query: impl Fn(&V, &[u64], &mut [T]) -> Result<()>,
 ) -> Status {
-    boundary::apart(Span::of(results, keys.len()), Some(&keys), &[Span::of(buf.cast::<u8>(), len)])?;
+    boundary::apart(&[Span::of(results, keys.len())], Some(&keys), &[Span::of(buf.cast::<u8>(), len)])?;
     // SAFETY: caller contract; the results overlap no other argument (checked).
     let out = unsafe { boundary::required_array_mut(results, keys.len())? };
     // SAFETY: caller contract.
@@ -172,7 +170,7 @@ pub(crate) unsafe fn query_hashes<T>(
     op: impl FnOnce(&[u8], &[u64], &mut [T]) -> Result<()>,
 ) -> Status {
     boundary::apart(
-        Span::of(results, count),
+        &[Span::of(results, count)],
         None,
         &[Span::of(buf.cast::<u8>(), len), Span::of(hashes, count)],
     )?;

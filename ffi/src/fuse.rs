@@ -20,7 +20,7 @@
 //! concurrently on one image, for example an `mmap`ed file shared by many
 //! threads or processes.
 
-use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
+use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Span, Status};
 use crate::filter;
 use crate::image::{export_with, import_with};
 use crate::status::{sketch_status, SKETCH_INVALID_PARAMETER, SKETCH_OVERLAP};
@@ -198,12 +198,12 @@ enum Source<'a> {
 }
 
 impl Source<'_> {
-    /// True when any memory of the keys overlaps `[ptr, ptr + len)`.
-    fn overlaps(&self, ptr: *const c_void, len: usize) -> bool {
+    /// True when any memory of the keys overlaps any of `spans`.
+    fn overlaps_any(&self, spans: &[Span]) -> bool {
         match self {
-            Source::Keys(keys) => keys.overlaps(ptr, len),
+            Source::Keys(keys) => keys.overlaps_any(spans),
             Source::Ints(v) | Source::Hashes(v) => {
-                boundary::overlaps(v.as_ptr().cast(), v.len().saturating_mul(8), ptr, len)
+                spans.iter().any(|s| s.overlaps(Span::of(v.as_ptr(), v.len())))
             }
         }
     }
@@ -225,11 +225,8 @@ unsafe fn build(
 ) -> Status {
     // SAFETY: caller contract (NULL is refused).
     let p = unsafe { boundary::params(params)? };
-    let (b, w) = (buf.cast_const(), scratch.cast_const());
-    if boundary::overlaps(b, len, w, scratch_len)
-        || source.overlaps(b, len)
-        || source.overlaps(w, scratch_len)
-    {
+    let written = [Span::of(buf.cast::<u8>(), len), Span::of(scratch.cast::<u8>(), scratch_len)];
+    if source.overlaps_any(&written) || written[0].overlaps(written[1]) {
         return Err(Fail(SKETCH_OVERLAP));
     }
     // SAFETY: caller contract; the ranges do not overlap (checked).

@@ -153,7 +153,7 @@ pub unsafe extern "C" fn sketch_hash_u64_batch(
 /// # Safety
 /// `out`: `keys.len()` writable values.
 unsafe fn hash_keys(keys: Keys<'_>, seed: u64, out: *mut u64) -> Status {
-    boundary::apart(Span::of(out, keys.len()), Some(&keys), &[])?;
+    boundary::apart(&[Span::of(out, keys.len())], Some(&keys), &[])?;
     // SAFETY: caller contract; the output overlaps no key (checked).
     let out = unsafe { boundary::required_array_mut(out, keys.len())? };
     let hasher = KeyHasher { kind: HashKind::Xxh3, seed };

@@ -198,7 +198,7 @@ pub unsafe extern "C" fn sketch_minhash_add_hash_batch(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
-        boundary::apart(Span::of(buf.cast::<u8>(), len), None, &[Span::of(hashes, count)])?;
+        boundary::apart(&[Span::of(buf.cast::<u8>(), len)], None, &[Span::of(hashes, count)])?;
         let (image, hashes) = (boundary::bytes_mut(buf, len)?, boundary::array(hashes, count)?);
         minhash::wrap_mut(image)?.add_hashes(hashes);
         Ok(())
@@ -245,7 +245,7 @@ pub unsafe extern "C" fn sketch_minhash_signature(
         if count > 0 {
             boundary::require(out)?;
         }
-        boundary::apart(Span::of(out, count), None, &[Span::of(buf.cast::<u8>(), len)])?;
+        boundary::apart(&[Span::of(out, count)], None, &[Span::of(buf.cast::<u8>(), len)])?;
         let (image, out) = (boundary::bytes(buf, len)?, boundary::array_mut(out, count)?);
         Ok(minhash::wrap(image)?.signature(out)?)
     })

@@ -85,8 +85,7 @@ pub(crate) unsafe fn add_keys<'a, V>(
 ) -> Status {
     // Other threads write the image: no key or output may lie inside it.
     let (image_span, out_span) = (Span::of(buf.cast::<u8>(), len), Span::of(out, keys.len()));
-    boundary::apart(image_span, Some(&keys), &[out_span])?;
-    boundary::apart(out_span, Some(&keys), &[])?;
+    boundary::apart(&[image_span, out_span], Some(&keys), &[])?;
     // SAFETY: caller contract (NULL means "not wanted"); overlaps nothing (checked).
     let mut out = unsafe { boundary::optional_array_mut(out, keys.len())? };
     // SAFETY: caller contract.
@@ -109,8 +108,7 @@ pub(crate) unsafe fn query_keys<'a, V>(
     query: impl Fn(&V, u64) -> bool,
 ) -> Status {
     let (image_span, out_span) = (Span::of(buf.cast::<u8>(), len), Span::of(results, keys.len()));
-    boundary::apart(image_span, Some(&keys), &[out_span])?;
-    boundary::apart(out_span, Some(&keys), &[])?;
+    boundary::apart(&[image_span, out_span], Some(&keys), &[])?;
     // SAFETY: caller contract; the results overlap nothing (checked).
     let out = unsafe { boundary::required_array_mut(results, keys.len())? };
     // SAFETY: caller contract.
@@ -139,8 +137,7 @@ pub(crate) unsafe fn query_hashes<'a, V>(
 ) -> Status {
     let (image_span, hashes_span, out_span) =
         (Span::of(buf.cast::<u8>(), len), Span::of(hashes, count), Span::of(results, count));
-    boundary::apart(image_span, None, &[hashes_span, out_span])?;
-    boundary::apart(out_span, None, &[hashes_span])?;
+    boundary::apart(&[image_span, out_span], None, &[hashes_span])?;
     // SAFETY: caller contract; the results overlap nothing (checked).
     let (hashes, out) =
         unsafe { (boundary::array(hashes, count)?, boundary::required_array_mut(results, count)?) };

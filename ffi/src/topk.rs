@@ -199,8 +199,8 @@ pub unsafe extern "C" fn sketch_topk_add_u64_batch(
 /// # Safety
 /// `buf`: `len` writable bytes; `weights`: NULL or `keys.len()` values.
 unsafe fn add_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, weights: *const u64) -> Status {
-    let weights_span = if weights.is_null() { Span::of(weights, 0) } else { Span::of(weights, keys.len()) };
-    boundary::apart(Span::of(buf.cast::<u8>(), len), Some(&keys), &[weights_span])?;
+    // A NULL `weights` covers no memory (`Span::of`).
+    boundary::apart(&[Span::of(buf.cast::<u8>(), len)], Some(&keys), &[Span::of(weights, keys.len())])?;
     // SAFETY: caller contract; no other argument overlaps the image (checked).
     let image = unsafe { boundary::bytes_mut(buf, len)? };
     // SAFETY: caller contract.
@@ -272,7 +272,7 @@ pub unsafe extern "C" fn sketch_topk_list(
         if capacity > 0 {
             boundary::require(items)?;
         }
-        boundary::apart(Span::of(items, capacity), None, &[Span::of(buf.cast::<u8>(), len)])?;
+        boundary::apart(&[Span::of(items, capacity)], None, &[Span::of(buf.cast::<u8>(), len)])?;
         let (image, out) = (boundary::bytes(buf, len)?, boundary::array_mut(items, capacity)?);
         let sketch = topk::wrap(image)?;
         let n = sketch.top_as(
