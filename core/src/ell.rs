@@ -271,7 +271,7 @@ impl ImageFamily for EllImage {
 }
 
 fn check_body(image: &[u8], layout: EllLayout) -> Result<()> {
-    let body = image.get(HEADER_LEN..).ok_or(Error::BufferTooSmall)?;
+    let (header, body) = image.split_first_chunk::<HEADER_LEN>().ok_or(Error::BufferTooSmall)?;
     let (registers, padding) = body.split_at_checked(layout.register_bytes()).ok_or(Error::CorruptBody)?;
     if !padding.iter().all(|b| *b == 0) {
         return Err(Error::CorruptBody);
@@ -284,9 +284,9 @@ fn check_body(image: &[u8], layout: EllLayout) -> Result<()> {
         }
         total += register_stats(r, layout, |_, _| {});
     }
-    let estimate = image::get_f64(image, OFF_MARTINGALE).unwrap_or(f64::NAN);
-    let stored = read_u128(image, OFF_CHANGE_WEIGHT);
-    let consistent = if image.get(OFF_MARTINGALE_VALID) == Some(&1) {
+    let estimate = image::get_f64(header, OFF_MARTINGALE).unwrap_or(f64::NAN);
+    let stored = read_u128(header, OFF_CHANGE_WEIGHT);
+    let consistent = if header.get(OFF_MARTINGALE_VALID) == Some(&1) {
         estimate.is_finite() && estimate >= 0.0 && stored == total
     } else {
         estimate.to_bits() == 0 && stored == 0
@@ -314,13 +314,15 @@ pub const fn is_legal_register(r: u32, config: EllConfig, p: u8) -> bool {
     u > d || r & ((2 << (d - u)) - 1) == 1 << (d - u)
 }
 
-fn read_u128(bytes: &[u8], off: usize) -> u128 {
+#[inline(always)]
+fn read_u128(bytes: &[u8; HEADER_LEN], off: usize) -> u128 {
     let lo = image::get_u64(bytes, off).unwrap_or(0);
     let hi = image::get_u64(bytes, off + 8).unwrap_or(0);
     (u128::from(hi) << 64) | u128::from(lo)
 }
 
-fn write_u128(bytes: &mut [u8], off: usize, value: u128) {
+#[inline(always)]
+fn write_u128(bytes: &mut [u8; HEADER_LEN], off: usize, value: u128) {
     image::put_u64(bytes, off, value as u64);
     image::put_u64(bytes, off + 8, (value >> 64) as u64);
 }
@@ -354,11 +356,9 @@ fn updated(r: u32, k: u32, d: u32) -> u32 {
     let in_window = below.wrapping_sub(1) < d;
     let marked = r | (1u32 << (d.wrapping_sub(below) & 31));
     let kept = if in_window { marked } else { r };
-    if k > u {
-        raised
-    } else {
-        kept
-    }
+    // A mask rather than `if`: the compiler turned the `if` into a branch.
+    let raise = u32::from(k > u).wrapping_neg();
+    (raised & raise) | (kept & !raise)
 }
 
 /// The union of what registers `a` and `b` (same `d`) have seen.
@@ -445,9 +445,10 @@ fn register_stats(r: u32, layout: EllLayout, mut seen: impl FnMut(usize, u32)) -
 /// Applies `hash` to its register in `registers` of a sketch of `layout`
 /// whose `d` is `D` (a constant, so that the register width `6 + t + d`,
 /// its masks and shifts are immediates: `layout` only supplies `p`).
-/// Returns the old and new register values and the update value when the
-/// register changed, and `None` when it did not (or, unreachable for a
-/// validated view, when the register lies outside `registers`).
+/// Returns the old and new register values (equal when the register did
+/// not change; it is written back either way, so that no branch depends on
+/// the outcome) and the update value; `None` only when, unreachable for a
+/// validated view, the register lies outside `registers`.
 #[inline(always)]
 fn update_register<const D: u32>(
     registers: &mut [u8],
@@ -464,9 +465,6 @@ fn update_register<const D: u32>(
     let mask = u32::MAX >> (32 - width);
     let old = (window >> shift) & mask;
     let new = updated(old, k, D);
-    if new == old {
-        return None;
-    }
     *bytes = ((window & !(mask << shift)) | ((new & mask) << shift)).to_le_bytes();
     Some((old, new, k))
 }
@@ -530,7 +528,7 @@ pub fn wrap(buf: &[u8]) -> Result<Ell<'_>> {
     let parts = image::split::<EllImage>(buf)?;
     let layout = parts.layout;
     Ok(Ell {
-        header: parts.header,
+        header: parts.header.first_chunk::<HEADER_LEN>().ok_or(Error::CorruptHeader)?,
         registers: registers_of(parts.body, layout),
         layout,
         seed: parts.common.seed,
@@ -545,7 +543,8 @@ pub fn wrap_mut(buf: &mut [u8]) -> Result<EllMut<'_>> {
     let layout = parts.layout;
     let len = layout.register_bytes().min(parts.body.len());
     let registers = parts.body.get_mut(..len).ok_or(Error::BufferTooSmall)?;
-    Ok(EllMut { header: parts.header, registers, layout, seed: parts.common.seed })
+    let header = parts.header.first_chunk_mut::<HEADER_LEN>().ok_or(Error::CorruptHeader)?;
+    Ok(EllMut { header, registers, layout, seed: parts.common.seed })
 }
 
 /// The number of bytes [`export`] writes for the live image in `src` (its
@@ -661,7 +660,7 @@ fn ml_estimate(registers: &[u8], layout: EllLayout) -> f64 {
 /// A read-only view of a validated ExaLogLog image.
 #[derive(Copy, Clone, Debug)]
 pub struct Ell<'a> {
-    header: &'a [u8],
+    header: &'a [u8; HEADER_LEN],
     registers: &'a [u8],
     layout: EllLayout,
     seed: u64,
@@ -775,29 +774,32 @@ struct Martingale {
 }
 
 impl Martingale {
-    /// Martingale step of one register change from `old` to `new` by update
-    /// value `k`: adds `1 / P` (P before the change, `weight / 2^64 / m`),
-    /// then updates the weight exactly.
+    /// Martingale step of one register change from `old` by update value
+    /// `k`: adds `1 / P` (P before the change, `weight / 2^64 / m`), then
+    /// updates the weight exactly.
     ///
     /// `m / x` is `1.0 / (x / m)` bit for bit (`m` is a power of two: the
-    /// scaling is exact), one division instead of two. When the top value
-    /// stays (a history bit was set) the weight loses the weight of value
-    /// `k`; when the top value moves it loses that of `k` and of every value
-    /// the old register counted that falls below the new window
-    /// ([`top_move_loss`], equal to the difference of both registers'
-    /// [`register_stats`]).
+    /// scaling is exact), one division instead of two. The weight loses
+    /// that of value `k` (whether `k` set a history bit or raised the top
+    /// value), and when `k` raised the top value so far that the window no
+    /// longer reaches value 1, that of every value the old register counted
+    /// which falls below the new window ([`window_loss`]; the total equals
+    /// the difference of both registers' [`register_stats`]). Only that
+    /// last case, about one change in thirteen on the stand's workload,
+    /// branches: whether `k` set a history bit or raised the top value is
+    /// a coin toss.
     #[inline(always)]
-    fn count_change(&mut self, old: u32, new: u32, k: u32, l: EllLayout) {
+    fn count_change(&mut self, old: u32, k: u32, l: EllLayout) {
         let weight = self.weight;
         let x = (weight >> 64) as u64 as f64 + (weight as u64) as f64 / TWO_POW_64;
         if x > 0.0 {
             self.estimate += self.registers / x;
         }
-        self.weight = if old >> l.d() == new >> l.d() {
-            weight.wrapping_sub(value_weight(k, l))
-        } else {
-            weight.wrapping_sub(top_move_loss(old, k, l))
-        };
+        let mut loss = value_weight(k, l);
+        if (k > l.d() + 1) & (k > old >> l.d()) {
+            loss += window_loss(old, k, l);
+        }
+        self.weight = weight.wrapping_sub(loss);
     }
 }
 
@@ -825,21 +827,22 @@ fn weight_above(u: u32, l: EllLayout) -> u128 {
     mass
 }
 
-/// The change weight a register loses when a value `k` above its top value
-/// `u` arrives: `register_stats(old) - register_stats(new)`, computed from
-/// the values that leave the counted set. Those are `k` itself and every
-/// value below the new window (`v < k - d`) that `old` counted: above `u`,
-/// or unseen in its window. Values in both windows keep their history bit.
+/// The change weight, beyond that of `k` itself, that a register loses when
+/// a value `k` above its top value `u` arrives and the new window no longer
+/// reaches value 1 (`k > d + 1`; for smaller `k` it is 0): every value
+/// below the new window (`v < k - d`) that `old` counted, above `u` or
+/// unseen in its window. Values in both windows keep their history bit.
 #[inline(never)]
-fn top_move_loss(old: u32, k: u32, l: EllLayout) -> u128 {
+fn window_loss(old: u32, k: u32, l: EllLayout) -> u128 {
     let (t, d) = (l.t(), l.d());
     let u = old >> d;
-    let mut loss = value_weight(k, l);
+    let mut loss = 0;
     if k <= d + 1 {
-        return loss; // the new window reaches value 1: nothing falls below it
+        return loss;
     }
-    let cut = k - d; // values below `cut` leave the window
-                     // Above `u` and below `cut`: the weight of values u+1 ..= cut-1.
+    // Values below `cut` leave the window. Above `u` and below `cut`: the
+    // weight of values u+1 ..= cut-1.
+    let cut = k - d;
     if cut > u + 1 {
         loss += weight_above(u, l) - weight_above(cut - 1, l);
     }
@@ -860,10 +863,30 @@ fn top_move_loss(old: u32, k: u32, l: EllLayout) -> u128 {
     loss
 }
 
+/// Hashes per block of [`EllMut::add_hashes`]: its change list (5 bytes per
+/// entry) stays in L1 and the stack frame small (the stack bound test
+/// allows 1 KiB per exported function), and the loop over a block's
+/// changes ends (a mispredicted exit) once per block.
+const CHANGE_BLOCK: usize = 32;
+
+/// The register changes of one block of [`EllMut::add_hashes`], in order:
+/// the old register and the update value of each.
+struct ChangeList {
+    old: [u32; CHANGE_BLOCK],
+    value: [u8; CHANGE_BLOCK],
+}
+
+// Update values fit the `u8` of a [`ChangeList`]: the largest, of either
+// configuration at the smallest precision, is 252.
+const _: () = assert!(
+    EllLayout { config: EllConfig::T2D20, p: MIN_PRECISION }.max_value() <= u8::MAX as u32
+        && EllLayout { config: EllConfig::T2D24, p: MIN_PRECISION }.max_value() <= u8::MAX as u32
+);
+
 /// An exclusive, mutable view of a validated ExaLogLog image.
 #[derive(Debug)]
 pub struct EllMut<'a> {
-    header: &'a mut [u8],
+    header: &'a mut [u8; HEADER_LEN],
     registers: &'a mut [u8],
     layout: EllLayout,
     seed: u64,
@@ -901,11 +924,11 @@ impl<'a> EllMut<'a> {
     /// adds of the LZCNT copy leave the same image).
     #[inline(always)]
     fn add_one(&mut self, hash: u64) -> bool {
-        let Some((old, new, k)) = self.update(hash) else {
+        let Some((old, _, k)) = self.update(hash).filter(|(old, new, _)| old != new) else {
             return false;
         };
         if let Some(mut state) = self.martingale() {
-            state.count_change(old, new, k, self.layout);
+            state.count_change(old, k, self.layout);
             self.store_martingale(state);
         }
         true
@@ -915,23 +938,49 @@ impl<'a> EllMut<'a> {
     /// registers for the whole batch (the same arithmetic, in the same
     /// order, as one [`EllMut::add_hash`] call per hash).
     pub fn add_hashes(&mut self, hashes: &[u64]) {
+        // One change list for both copies and both register widths (each
+        // would otherwise get its own on the stack).
+        let mut changes = ChangeList { old: [0; CHANGE_BLOCK], value: [0; CHANGE_BLOCK] };
         simd::with_lzcnt(
             #[inline(always)]
             || match self.layout.config {
-                EllConfig::T2D20 => self.add_hashes_with::<20>(hashes),
-                EllConfig::T2D24 => self.add_hashes_with::<24>(hashes),
+                EllConfig::T2D20 => self.add_hashes_with::<20>(hashes, &mut changes),
+                EllConfig::T2D24 => self.add_hashes_with::<24>(hashes, &mut changes),
             },
         )
     }
 
     /// [`EllMut::add_hashes`] for this sketch's `d` as a constant `D`.
+    ///
+    /// Whether an add changes its register is a coin toss (about one add
+    /// in four on the stand's workload), so the martingale steps do not
+    /// branch on it: each block of hashes first updates its registers and
+    /// appends every change (old register and update value) to a list,
+    /// where the slot is written for every hash and the count grows by one
+    /// when the register changed; then the martingale steps of the listed
+    /// changes run, in order. The steps depend only on the changes, never
+    /// on the registers, so the result is bit for bit that of one
+    /// [`EllMut::add_hash`] per hash.
     #[inline(always)]
-    fn add_hashes_with<const D: u32>(&mut self, hashes: &[u64]) {
+    fn add_hashes_with<const D: u32>(&mut self, hashes: &[u64], changes: &mut ChangeList) {
         match self.martingale() {
             Some(mut state) => {
-                for h in hashes {
-                    if let Some((old, new, k)) = update_register::<D>(self.registers, self.layout, *h) {
-                        state.count_change(old, new, k, self.layout);
+                for block in hashes.chunks(CHANGE_BLOCK) {
+                    let mut count = 0;
+                    for h in block {
+                        if let Some((old, new, k)) = update_register::<D>(self.registers, self.layout, *h) {
+                            if let (Some(o), Some(v)) =
+                                (changes.old.get_mut(count), changes.value.get_mut(count))
+                            {
+                                // `k <= max_value() <= 252` (asserted at `ChangeList`).
+                                (*o, *v) = (old, k as u8);
+                            }
+                            count += usize::from(old != new);
+                        }
+                    }
+                    let (olds, values) = (changes.old.iter(), changes.value.iter());
+                    for (old, k) in olds.zip(values).take(count) {
+                        state.count_change(*old, u32::from(*k), self.layout);
                     }
                 }
                 self.store_martingale(state);
