@@ -465,7 +465,9 @@ fn update_register<const D: u32>(
     let mask = u32::MAX >> (32 - width);
     let old = (window >> shift) & mask;
     let new = updated(old, k, D);
-    *bytes = ((window & !(mask << shift)) | ((new & mask) << shift)).to_le_bytes();
+    // Flipping the bits that differ leaves the neighbours' bits as they are
+    // (fewer instructions than clearing the field and or-ing `new` in).
+    *bytes = (window ^ (((old ^ new) & mask) << shift)).to_le_bytes();
     Some((old, new, k))
 }
 
