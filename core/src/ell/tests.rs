@@ -807,6 +807,43 @@ fn martingale_weight_updates_equal_the_register_weights() {
     }
 }
 
+/// Batches of every length around the change list's block (empty, 1,
+/// 31-33, 64, 1000 + 7, ...) leave the image of single adds, martingale
+/// included: partial blocks, blocks where every add changes its register
+/// (p = 2 and fresh sketches), and the merged sketch without a martingale.
+#[test]
+fn batches_of_any_length_equal_single_adds() {
+    let lengths = [0usize, 1, 2, 31, 32, 33, 63, 64, 65, 100, 1007, 4096, 1];
+    for config in CONFIGS {
+        for p in [2u8, 8, 14] {
+            let hashes = random_hashes(lengths.iter().sum(), 0x5eed + u64::from(p));
+            let (mut a, mut b) = (fresh(config, p, 9), fresh(config, p, 9));
+            let mut rest = &hashes[..];
+            for len in lengths {
+                let (batch, tail) = rest.split_at(len);
+                wrap_mut(a.as_mut()).unwrap().add_hashes(batch);
+                let mut s = wrap_mut(b.as_mut()).unwrap();
+                for h in batch {
+                    s.add_hash(*h);
+                }
+                assert_eq!(a.as_ref(), b.as_ref(), "{config:?} p={p} after a batch of {len}");
+                rest = tail;
+            }
+            // Merged: no martingale; the registers still match.
+            let other = fresh(config, p, 9);
+            wrap_mut(a.as_mut()).unwrap().merge(&wrap(other.as_ref()).unwrap()).unwrap();
+            wrap_mut(b.as_mut()).unwrap().merge(&wrap(other.as_ref()).unwrap()).unwrap();
+            let more = random_hashes(777, 0xfeed);
+            wrap_mut(a.as_mut()).unwrap().add_hashes(&more);
+            let mut s = wrap_mut(b.as_mut()).unwrap();
+            for h in &more {
+                s.add_hash(*h);
+            }
+            assert_eq!(a.as_ref(), b.as_ref(), "{config:?} p={p} merged");
+        }
+    }
+}
+
 /// The batch add and single adds leave the same image, martingale state
 /// included, and the estimate is the sum of 1 / P over the changes.
 #[test]
