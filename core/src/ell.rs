@@ -965,19 +965,14 @@ impl<'a> EllMut<'a> {
     /// [`EllMut::add_hash`] per hash.
     #[inline(always)]
     fn add_hashes_with<const D: u32>(&mut self, hashes: &[u64], changes: &mut ChangeList) {
-        let martingale = self.martingale();
-        let (registers, layout) = (&mut *self.registers, self.layout);
-        match martingale {
+        match self.martingale() {
             Some(mut state) => {
                 for block in hashes.chunks(CHANGE_BLOCK) {
                     let mut count = 0;
                     for h in block {
-                        if let Some((old, new, k)) = update_register::<D>(registers, layout, *h) {
-                            // `count` is below the block's length: the mask
-                            // only spares a bounds check.
-                            let slot = count % CHANGE_BLOCK;
+                        if let Some((old, new, k)) = update_register::<D>(self.registers, self.layout, *h) {
                             if let (Some(o), Some(v)) =
-                                (changes.old.get_mut(slot), changes.value.get_mut(slot))
+                                (changes.old.get_mut(count), changes.value.get_mut(count))
                             {
                                 // `k <= max_value() <= 252` (asserted at `ChangeList`).
                                 (*o, *v) = (old, k as u8);
@@ -987,14 +982,14 @@ impl<'a> EllMut<'a> {
                     }
                     let (olds, values) = (changes.old.iter(), changes.value.iter());
                     for (old, k) in olds.zip(values).take(count) {
-                        state.count_change(*old, u32::from(*k), layout);
+                        state.count_change(*old, u32::from(*k), self.layout);
                     }
                 }
                 self.store_martingale(state);
             }
             None => {
                 for h in hashes {
-                    update_register::<D>(registers, layout, *h);
+                    update_register::<D>(self.registers, self.layout, *h);
                 }
             }
         }
