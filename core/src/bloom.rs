@@ -423,33 +423,6 @@ pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<BloomImage>(bytes).map(|_| ())
 }
 
-/// Probes a batch query prefetches per key: an absent key is decided by
-/// one of its first two probes three times in four at the design fill, so
-/// requesting all `k` would spend bandwidth on lines that are never read.
-const CONTAINS_PREFETCH: u32 = 2;
-
-/// [`test_bits`] for batches: the first two probes are read without a
-/// branch (an absent key fails one of them three times in four on a filter
-/// at its design fill), then the rest stop at the first unset bit.
-#[inline(always)]
-fn test_bits_two_first(body: &[u8], bits: u64, hashes: u32, h: u64) -> bool {
-    let mut probes = hash::probes(h, hashes, bits);
-    let mut all = 1u8;
-    for bit in probes.by_ref().take(2) {
-        all &= body.get((bit >> 3) as usize).copied().unwrap_or(0) >> (bit & 7);
-    }
-    if all & 1 == 0 {
-        return false;
-    }
-    for bit in probes {
-        let byte = body.get((bit >> 3) as usize).copied().unwrap_or(0);
-        if byte & (1u8 << (bit & 7)) == 0 {
-            return false;
-        }
-    }
-    true
-}
-
 #[inline(always)]
 fn test_bits(body: &[u8], bits: u64, hashes: u32, h: u64) -> bool {
     for bit in hash::probes(h, hashes, bits) {
@@ -544,22 +517,20 @@ impl<'a> Bloom<'a> {
         test_bits(self.body, self.params.bits, self.params.hashes, hash)
     }
 
-    /// Batch query: `results[i] = contains_hash(hashes[i])`.
+    /// Batch query: `results[i] = contains_hash(hashes[i])`. The first two
+    /// probes of each key are read in rounds over groups of keys, without
+    /// branching on them, which decides three absent keys in four at the
+    /// design fill (see `filter::contains_by_rounds`).
     ///
-    /// Errors: [`Error::InvalidArgument`] when the slices differ in length.
+    /// Errors: [`Error::InvalidArgument`] when the slices differ in length
+    /// (nothing is written then).
     pub fn contains_hashes(&self, hashes: &[u64], results: &mut [bool]) -> Result<()> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        // A group's probes are prefetched before any is tested, so the
-        // cache misses of several keys overlap instead of following each
-        // other, and the tests read every probe (no branch per probe).
-        let (bits, k) = (self.params.bits, self.params.hashes);
-        let mut body = self.body;
-        self.params.layout(3).pipelined(&mut body, hashes, CONTAINS_PREFETCH, |body, i, h| {
-            if let Some(r) = results.get_mut(i) {
-                *r = test_bits_two_first(body, bits, k, h);
-            }
+        let body = self.body;
+        filter::contains_by_rounds(hashes, results, self.params.hashes, self.params.bits, |bit| {
+            (body.get((bit >> 3) as usize).copied().unwrap_or(0) >> (bit & 7)) & 1 != 0
         });
         Ok(())
     }

@@ -277,19 +277,19 @@ impl<'a> Counting<'a> {
         hash::probes(hash, self.params.hashes, self.params.bits).all(|i| counter(self.body, i) != 0)
     }
 
-    /// Batch query. Errors: [`Error::InvalidArgument`] on a length mismatch.
+    /// Batch query: `results[i] = contains_hash(hashes[i])`, the first two
+    /// counters of each key read in rounds over groups of keys, without
+    /// branching on them (see `filter::contains_by_rounds`).
+    ///
+    /// Errors: [`Error::InvalidArgument`] on a length mismatch (nothing is
+    /// written then).
     pub fn contains_hashes(&self, hashes: &[u64], results: &mut [bool]) -> Result<()> {
         if hashes.len() != results.len() {
             return Err(Error::InvalidArgument);
         }
-        // The first two probes decide most absent keys: those are
-        // requested a few keys ahead (see filter::PREFETCH_DISTANCE).
-        let (k, m) = (self.params.hashes, self.params.bits);
-        let mut body = self.body;
-        self.params.layout(1).pipelined(&mut body, hashes, 2, |body, i, h| {
-            if let Some(r) = results.get_mut(i) {
-                *r = hash::probes(h, k, m).all(|c| counter(body, c) != 0);
-            }
+        let body = self.body;
+        crate::filter::contains_by_rounds(hashes, results, self.params.hashes, self.params.bits, |i| {
+            counter(body, i) != 0
         });
         Ok(())
     }

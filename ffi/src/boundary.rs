@@ -487,13 +487,24 @@ impl<'a> Keys<'a> {
     pub(crate) fn for_hashed_chunks(
         &self,
         hasher: KeyHasher,
+        sink: impl FnMut(usize, &[u64]) -> Status,
+    ) -> Status {
+        self.for_hashed_chunks_of::<CHUNK>(hasher, sink)
+    }
+
+    /// [`Keys::for_hashed_chunks`] with `N` keys per chunk (`8 N` bytes of
+    /// stack).
+    #[inline]
+    pub(crate) fn for_hashed_chunks_of<const N: usize>(
+        &self,
+        hasher: KeyHasher,
         mut sink: impl FnMut(usize, &[u64]) -> Status,
     ) -> Status {
-        let mut hashes = [0u64; CHUNK];
+        let mut hashes = [0u64; N];
         let total = self.len();
         let mut start = 0;
         while start < total {
-            let n = (total - start).min(CHUNK);
+            let n = (total - start).min(N);
             let chunk = hashes.get_mut(..n).unwrap_or(&mut []);
             self.hash_into(start, chunk, hasher);
             sink(start, chunk)?;

@@ -134,12 +134,33 @@ pub(crate) unsafe fn add_hashes<T>(
     Ok(op(image, hashes, out)?)
 }
 
-/// Batch query over keys of any shape; `results` is required.
+/// Batch query over keys of any shape; `results` is required. Keys are
+/// hashed [`boundary::CHUNK`] at a time.
 ///
 /// # Safety
 /// Pointer contracts as documented on the exported functions.
 #[inline]
 pub(crate) unsafe fn query_keys<'a, V, T>(
+    buf: *const c_void,
+    len: usize,
+    keys: Keys<'_>,
+    results: *mut T,
+    open: impl FnOnce(&'a [u8]) -> Result<(V, KeyHasher)>,
+    query: impl Fn(&V, &[u64], &mut [T]) -> Result<()>,
+) -> Status {
+    // SAFETY: caller contract.
+    unsafe { query_keys_in_chunks::<V, T, { boundary::CHUNK }>(buf, len, keys, results, open, query) }
+}
+
+/// [`query_keys`] with keys hashed `N` at a time: the Bloom and counting
+/// Bloom filters pass the group of their batch queries
+/// (`sketches_core::filter::ROUND_KEYS`), so that each chunk is one whole
+/// group.
+///
+/// # Safety
+/// Pointer contracts as documented on the exported functions.
+#[inline]
+pub(crate) unsafe fn query_keys_in_chunks<'a, V, T, const N: usize>(
     buf: *const c_void,
     len: usize,
     keys: Keys<'_>,
@@ -153,7 +174,9 @@ pub(crate) unsafe fn query_keys<'a, V, T>(
     // SAFETY: caller contract.
     let image = unsafe { boundary::bytes(buf, len)? };
     let (view, hasher) = open(image)?;
-    keys.for_hashed_chunks(hasher, |start, h| Ok(query(&view, h, boundary::part_of(out, start, h.len())?)?))
+    keys.for_hashed_chunks_of::<N>(hasher, |start, h| {
+        Ok(query(&view, h, boundary::part_of(out, start, h.len())?)?)
+    })
 }
 
 /// Batch query over precomputed hashes; `results` is required.

@@ -254,3 +254,31 @@ fn batch_adds_match_single_adds_on_both_paths() {
         }
     }
 }
+
+/// Batch queries answer as single queries on absent and present keys
+/// mixed, for 1, 2, 7 and 14 probes per key, on filters filled to their
+/// plan and to three times it, with some keys removed again.
+#[test]
+fn batch_queries_match_single_queries_on_mixed_keys() {
+    for fpr in [0.5, 0.25, 0.01, 0.0001] {
+        let params = BloomParams::for_items(2000, fpr).unwrap();
+        for items in [2000u64, 6000] {
+            let mut buf = new_filter(&params, 4);
+            let mut f = wrap_mut(buf.as_mut()).unwrap();
+            for k in 0..items {
+                f.add_u64(k);
+            }
+            for k in (0..items).step_by(7) {
+                f.remove_u64(k).unwrap();
+            }
+            let f = wrap(buf.as_ref()).unwrap();
+            let mut rng = SplitMix64(items);
+            let keys: Vec<u64> = (0..3001).map(|i| if i % 3 == 0 { i / 3 } else { rng.next_u64() }).collect();
+            let hashes: Vec<u64> = keys.iter().map(|k| hash::hash_u64(*k, 4)).collect();
+            let single: Vec<bool> = hashes.iter().map(|h| f.contains_hash(*h)).collect();
+            let mut batch: Vec<bool> = single.iter().map(|x| !x).collect();
+            f.contains_hashes(&hashes, &mut batch).unwrap();
+            assert_eq!(batch, single, "k = {}, {items} items", params.hashes);
+        }
+    }
+}
