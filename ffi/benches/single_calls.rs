@@ -377,6 +377,13 @@ fn overlap(c: &mut Criterion) {
         })
     });
     packed_query(&mut g, "bloom_contains_absent_batch", &mut img, &absent, sketch_bloom_contains_packed);
+    g.bench_function("bloom_contains_present_core_single", |b| {
+        b.iter(|| {
+            let f = bloom::wrap(img.bytes()).unwrap();
+            core_loop(&present, |k| f.contains(k))
+        })
+    });
+    packed_query(&mut g, "bloom_contains_present_batch", &mut img, &present, sketch_bloom_contains_packed);
 
     let mut img = Img::new(counting::image_len(&bp).unwrap());
     counting::init(img.bytes(), &bp, 0).unwrap();
@@ -398,6 +405,19 @@ fn overlap(c: &mut Criterion) {
         "counting_contains_absent_batch",
         &mut img,
         &absent,
+        sketch_counting_contains_packed,
+    );
+    g.bench_function("counting_contains_present_core_single", |b| {
+        b.iter(|| {
+            let f = counting::wrap(img.bytes()).unwrap();
+            core_loop(&present, |k| f.contains(k))
+        })
+    });
+    packed_query(
+        &mut g,
+        "counting_contains_present_batch",
+        &mut img,
+        &present,
         sketch_counting_contains_packed,
     );
 
