@@ -126,8 +126,11 @@ pub const ROUND_KEYS: usize = 32;
 /// independent of each other, and three absent keys in four are decided.
 /// The keys left (every present key) then read their other probes as a
 /// single-key test does, up to the first that is not set: for present keys
-/// those branches all go the same way. Each key reads exactly the probes a
-/// single-key test reads.
+/// those branches all go the same way. A group where three keys in four or
+/// more pass round 0 (present keys, or an overfilled filter) skips round 1,
+/// which would decide few of them: its keys go on from probe 1 as
+/// single-key tests. Each key reads exactly the probes a single-key test
+/// reads.
 #[inline(always)]
 pub(crate) fn contains_by_rounds(
     hashes: &[u64],
@@ -136,11 +139,6 @@ pub(crate) fn contains_by_rounds(
     range: u64,
     is_set: impl Fn(u64) -> bool,
 ) {
-    if k == 0 {
-        // No probes: every key passes, as in a single-key test.
-        results.fill(true);
-        return;
-    }
     // One call site of the group (each inlined copy would have its own
     // lists on the stack); `split_at_checked` has no panic path.
     let (mut hashes, mut results) = (hashes, results);
@@ -156,7 +154,7 @@ pub(crate) fn contains_by_rounds(
     }
 }
 
-/// [`contains_by_rounds`] of at most [`ROUND_KEYS`] keys, `k >= 1`.
+/// [`contains_by_rounds`] of at most [`ROUND_KEYS`] keys.
 #[inline(always)]
 fn group_by_rounds(hs: &[u64], rs: &mut [bool], k: u32, range: u64, is_set: &impl Fn(u64) -> bool) {
     // The keys still in the running (index in the group) and their `y_0`
@@ -173,16 +171,21 @@ fn group_by_rounds(hs: &[u64], rs: &mut [bool], k: u32, range: u64, is_set: &imp
     // round 1, where it would lengthen each load's chain.
     for (j, (h, r)) in hs.iter().zip(rs.iter_mut()).enumerate() {
         *r = false;
-        let set = is_set(hash::reduce(*h, range));
+        // With no probes (`k = 0`) every key passes, as in a single-key test.
+        let set = (k == 0) | is_set(hash::reduce(*h, range));
         let slot = running % ROUND_KEYS;
         if let (Some(key), Some(y)) = (keys.get_mut(slot), ys.get_mut(slot)) {
             (*key, *y) = (j as u8, hash::remix(*h));
         }
         running += usize::from(set);
     }
-    if k >= 2 {
-        // Round 1: probe 1. The list compacts in place (`running <= t`,
-        // and slot `t` was read first).
+    // Round 1 (probe 1) pays when round 0 decided keys: not when three in
+    // four or more passed it (a group of present keys, whose probes all
+    // pass; absent keys pass a probe about half the time at the design
+    // fill), whose keys go on to probe 1 as single-key tests.
+    let first = if k >= 2 && 4 * running <= 3 * hs.len() {
+        // The list compacts in place (`running <= t`, and slot `t` was
+        // read first).
         let before = running;
         running = 0;
         for t in 0..before {
@@ -197,19 +200,24 @@ fn group_by_rounds(hs: &[u64], rs: &mut [bool], k: u32, range: u64, is_set: &imp
             }
             running += usize::from(set);
         }
-    }
+        2
+    } else {
+        1
+    };
     // The keys that passed the rounds (all present keys, a quarter of the
-    // absent ones at the design fill): the rest of their probes, each key
-    // to its first unset probe, as a single-key test (a present key's
-    // branches all go the same way).
+    // absent ones at the design fill after two rounds): the rest of their
+    // probes from probe `first`, each key to its first unset probe, as a
+    // single-key test (a present key's branches all go the same way).
+    // `x_1 = h + y_0`, `y_1 = y_0`; `x_2 = h + 2 y_0`, `y_2 = y_0 + 1`.
     for t in 0..running {
         let (Some(&key), Some(&y0)) = (keys.get(t), ys.get(t)) else {
             break;
         };
         let h = hs.get(usize::from(key)).copied().unwrap_or(0);
-        let (mut x, mut y) = (h.wrapping_add(y0.wrapping_mul(2)), y0.wrapping_add(1));
+        let (mut x, mut y) =
+            (h.wrapping_add(y0.wrapping_mul(u64::from(first))), y0.wrapping_add(u64::from(first - 1)));
         let mut all = true;
-        for i in 2..k {
+        for i in first..k {
             if !is_set(hash::reduce(x, range)) {
                 all = false;
                 break;
