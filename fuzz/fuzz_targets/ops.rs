@@ -162,6 +162,25 @@ impl Model {
     }
 }
 
+/// A batch query over the model's keys (hashed as the image hashes them)
+/// and 64 other hashes answers as single queries do.
+fn batch_queries_match_single(
+    what: &str,
+    model: &Model,
+    single: impl Fn(u64) -> bool,
+    batch: impl Fn(&[u64], &mut [bool]),
+) {
+    let hashes: Vec<u64> = model
+        .all
+        .keys()
+        .map(|k| hash::hash_bytes(k, 7))
+        .chain((0..64u64).map(|i| hash::hash_u64(i, 99)))
+        .collect();
+    let mut out: Vec<bool> = hashes.iter().map(|h| !single(*h)).collect();
+    batch(&hashes, &mut out);
+    assert!(hashes.iter().zip(&out).all(|(h, o)| single(*h) == *o), "{what}: batch != single");
+}
+
 /// Bloom and split-block filters: the same checks through the same API.
 macro_rules! union_filter_family {
     ($name:ident, $module:ident, $params:expr) => {
@@ -183,6 +202,12 @@ macro_rules! union_filter_family {
             let what = stringify!($module);
             assert!(model.all.keys().all(|k| merged.contains(k)), "{what}: false negative after union");
             assert_eq!(body(a.bytes()), body(all.bytes()), "{what}: union differs from one filter of both");
+            batch_queries_match_single(
+                what,
+                &model,
+                |h| merged.contains_hash(h),
+                |hs, out| merged.contains_hashes(hs, out).expect("batch"),
+            );
             round_trip(a.bytes(), family::export, family::import);
         }
     };
@@ -227,6 +252,12 @@ fn counting_family(param: u8, ops: &[Op]) {
     assert!(
         model.all.iter().all(|(k, n)| *n == 0 || merged.contains(k)),
         "counting: false negative after merge"
+    );
+    batch_queries_match_single(
+        "counting",
+        &model,
+        |h| merged.contains_hash(h),
+        |hs, out| merged.contains_hashes(hs, out).expect("batch"),
     );
     round_trip(a.bytes(), counting::export, counting::import);
 }
