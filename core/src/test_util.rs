@@ -50,6 +50,28 @@ pub fn ring_test_batches(seed: u64) -> impl Iterator<Item = (usize, Vec<u64>)> {
     })
 }
 
+/// Compares a filter's batch query with its single queries over the
+/// hashes (seed 4) of 3001 integer keys: every third key is `i / 3` (keys
+/// `0..1000`, present in a filter that holds `0..items` for `items >=
+/// 1000`), the others random. Every batch result starts wrong, so each must
+/// be written. Returns the single answers, in key order.
+pub fn assert_batch_queries_match_single(
+    what: &str,
+    single: impl Fn(u64) -> bool,
+    batch: impl Fn(&[u64], &mut [bool]) -> crate::Result<()>,
+) -> Vec<bool> {
+    let mut rng = SplitMix64(crate::hash::hash_bytes(what.as_bytes(), 0));
+    let hashes: Vec<u64> = (0..3001u64)
+        .map(|i| if i % 3 == 0 { i / 3 } else { rng.next_u64() })
+        .map(|k| crate::hash::hash_u64(k, 4))
+        .collect();
+    let answers: Vec<bool> = hashes.iter().map(|h| single(*h)).collect();
+    let mut batched: Vec<bool> = answers.iter().map(|x| !x).collect();
+    batch(&hashes, &mut batched).unwrap();
+    assert_eq!(batched, answers, "{what}: batch != single");
+    answers
+}
+
 /// SplitMix64: a small deterministic generator for test data.
 pub struct SplitMix64(pub u64);
 

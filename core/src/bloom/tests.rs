@@ -1,9 +1,9 @@
 extern crate std;
 use super::*;
+use crate::test_util::{assert_batch_queries_match_single, exercise_filter, fuzz_images, ring_test_batches};
 use crate::test_util::{
     assert_binomial, check_corruption, check_merge_laws, make_key, AlignedBuf, SplitMix64, KEY_SHAPES,
 };
-use crate::test_util::{exercise_filter, fuzz_images, ring_test_batches};
 use std::vec::Vec;
 
 fn new_filter(params: &BloomParams, seed: u64) -> AlignedBuf {
@@ -144,14 +144,13 @@ fn batch_queries_match_single_queries_on_mixed_keys() {
         for items in [2000u64, 6000] {
             let buf = filled(&params, 4, 0..items);
             let f = wrap(buf.as_ref()).unwrap();
-            let mut rng = SplitMix64(items);
-            let keys: Vec<u64> = (0..3001).map(|i| if i % 3 == 0 { i / 3 } else { rng.next_u64() }).collect();
-            let hashes: Vec<u64> = keys.iter().map(|k| hash::hash_u64(*k, 4)).collect();
-            let single: Vec<bool> = hashes.iter().map(|h| f.contains_hash(*h)).collect();
-            let mut batch: Vec<bool> = single.iter().map(|x| !x).collect();
-            f.contains_hashes(&hashes, &mut batch).unwrap();
-            assert_eq!(batch, single, "k = {}, {items} items", params.hashes);
-            assert!(single.iter().step_by(3).all(|x| *x), "false negative");
+            let what = std::format!("k = {}, {items} items", params.hashes);
+            let single = assert_batch_queries_match_single(
+                &what,
+                |h| f.contains_hash(h),
+                |hs, out| f.contains_hashes(hs, out),
+            );
+            assert!(single.iter().step_by(3).all(|x| *x), "{what}: false negative");
         }
     }
 }

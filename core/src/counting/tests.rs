@@ -1,7 +1,8 @@
 extern crate std;
 use super::*;
 use crate::test_util::{
-    assert_binomial, check_corruption, fuzz_images, ring_test_batches, AlignedBuf, SplitMix64,
+    assert_batch_queries_match_single, assert_binomial, check_corruption, fuzz_images, ring_test_batches,
+    AlignedBuf, SplitMix64,
 };
 use std::vec::Vec;
 
@@ -272,13 +273,12 @@ fn batch_queries_match_single_queries_on_mixed_keys() {
                 f.remove_u64(k).unwrap();
             }
             let f = wrap(buf.as_ref()).unwrap();
-            let mut rng = SplitMix64(items);
-            let keys: Vec<u64> = (0..3001).map(|i| if i % 3 == 0 { i / 3 } else { rng.next_u64() }).collect();
-            let hashes: Vec<u64> = keys.iter().map(|k| hash::hash_u64(*k, 4)).collect();
-            let single: Vec<bool> = hashes.iter().map(|h| f.contains_hash(*h)).collect();
-            let mut batch: Vec<bool> = single.iter().map(|x| !x).collect();
-            f.contains_hashes(&hashes, &mut batch).unwrap();
-            assert_eq!(batch, single, "k = {}, {items} items", params.hashes);
+            let what = std::format!("k = {}, {items} items", params.hashes);
+            assert_batch_queries_match_single(
+                &what,
+                |h| f.contains_hash(h),
+                |hs, out| f.contains_hashes(hs, out),
+            );
         }
     }
 }
