@@ -357,7 +357,7 @@ pub unsafe extern "C" fn sketch_counting_contains_u64_batch(
 unsafe fn contains_keys(buf: *const c_void, len: usize, keys: Keys<'_>, results: *mut bool) -> Status {
     // SAFETY: caller contract.
     unsafe {
-        filter::query_keys_in_chunks::<_, _, { sketches_core::filter::ROUND_KEYS }>(
+        filter::query_keys::<_, _, { sketches_core::filter::ROUND_KEYS }>(
             buf,
             len,
             keys,

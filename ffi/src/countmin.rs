@@ -450,7 +450,7 @@ pub unsafe extern "C" fn sketch_countmin_estimate_u64_batch(
 unsafe fn estimate_keys(buf: *const c_void, len: usize, keys: Keys<'_>, out: *mut u64) -> Status {
     // SAFETY: caller contract.
     unsafe {
-        filter::query_keys(
+        filter::query_keys::<_, _, { boundary::CHUNK }>(
             buf,
             len,
             keys,

@@ -135,32 +135,15 @@ pub(crate) unsafe fn add_hashes<T>(
 }
 
 /// Batch query over keys of any shape; `results` is required. Keys are
-/// hashed [`boundary::CHUNK`] at a time.
+/// hashed `N` at a time ([`boundary::CHUNK`] for most filters; the Bloom
+/// and counting Bloom filters pass the group of their batch queries,
+/// `sketches_core::filter::ROUND_KEYS`, so that each chunk is one whole
+/// group).
 ///
 /// # Safety
 /// Pointer contracts as documented on the exported functions.
 #[inline]
-pub(crate) unsafe fn query_keys<'a, V, T>(
-    buf: *const c_void,
-    len: usize,
-    keys: Keys<'_>,
-    results: *mut T,
-    open: impl FnOnce(&'a [u8]) -> Result<(V, KeyHasher)>,
-    query: impl Fn(&V, &[u64], &mut [T]) -> Result<()>,
-) -> Status {
-    // SAFETY: caller contract.
-    unsafe { query_keys_in_chunks::<V, T, { boundary::CHUNK }>(buf, len, keys, results, open, query) }
-}
-
-/// [`query_keys`] with keys hashed `N` at a time: the Bloom and counting
-/// Bloom filters pass the group of their batch queries
-/// (`sketches_core::filter::ROUND_KEYS`), so that each chunk is one whole
-/// group.
-///
-/// # Safety
-/// Pointer contracts as documented on the exported functions.
-#[inline]
-pub(crate) unsafe fn query_keys_in_chunks<'a, V, T, const N: usize>(
+pub(crate) unsafe fn query_keys<'a, V, T, const N: usize>(
     buf: *const c_void,
     len: usize,
     keys: Keys<'_>,

@@ -481,7 +481,7 @@ pub unsafe extern "C" fn sketch_fuse_contains_u64_batch(
 unsafe fn contains_keys(buf: *const c_void, len: usize, keys: Keys<'_>, results: *mut bool) -> Status {
     // SAFETY: caller contract.
     unsafe {
-        filter::query_keys(
+        filter::query_keys::<_, _, { boundary::CHUNK }>(
             buf,
             len,
             keys,
