@@ -339,26 +339,22 @@ fn split(hash: u64, layout: EllLayout) -> (usize, u32) {
 
 /// The register after seeing update value `k` (see the module docs).
 ///
-/// Both outcomes are computed and one is selected (conditional moves, no
-/// branches): whether `k` raises the top value, sets a history bit or falls
-/// below the window is a coin toss per add, and mispredicted branches cost
-/// more than the few extra instructions.
+/// The register's values `u - d ..= u` as the bits `0 ..= d` of a 64-bit
+/// word (`u` at bit `d`, always set) take `k` at bit `d + k - u` (no bit when
+/// `k < u - d`: the shift wraps past 63); the new top value is `max(u, k)`,
+/// and the word moves down by the rise `max(u, k) - u` (everything leaves
+/// the window when the rise exceeds `d`). Selects rather than branches:
+/// whether `k` raises the top value, sets a history bit or falls below the
+/// window is a coin toss per add, and mispredicted branches cost more than
+/// the few extra instructions.
 #[inline(always)]
 fn updated(r: u32, k: u32, d: u32) -> u32 {
     let u = r >> d;
-    // `k > u`: the new top value `k`; the old top and its history move down
-    // by `k - u` (all of them leave the window when `k - u > d`, including
-    // shifts of 32 and more).
-    let history = (r & ((1 << d) - 1)) | (1 << d);
-    let raised = (k << d) | history.checked_shr(k.wrapping_sub(u)).unwrap_or(0);
-    // `u - d <= k < u`: history bit `d - (u - k)`; below the window nothing.
-    let below = u.wrapping_sub(k);
-    let in_window = below.wrapping_sub(1) < d;
-    let marked = r | (1u32 << (d.wrapping_sub(below) & 31));
-    let kept = if in_window { marked } else { r };
-    // A mask rather than `if`: the compiler turned the `if` into a branch.
-    let raise = u32::from(k > u).wrapping_neg();
-    (raised & raise) | (kept & !raise)
+    let window = u64::from((r & ((1 << d) - 1)) | (1 << d));
+    let marked = window | 1u64.checked_shl((d + k).wrapping_sub(u)).unwrap_or(0);
+    let top = u.max(k);
+    let moved = (marked >> (top - u).min(63)) as u32;
+    (top << d) | (moved & ((1 << d) - 1))
 }
 
 /// The union of what registers `a` and `b` (same `d`) have seen.
@@ -446,11 +442,17 @@ fn register_stats(r: u32, layout: EllLayout, mut seen: impl FnMut(usize, u32)) -
 /// whose `d` is `D` (a constant, so that the register width `6 + t + d`,
 /// its masks and shifts are immediates: `layout` only supplies `p`).
 /// Returns the old and new register values (equal when the register did
-/// not change; it is written back either way, so that no branch depends on
-/// the outcome) and the update value; `None` only when, unreachable for a
+/// not change) and the update value; `None` only when, unreachable for a
 /// validated view, the register lies outside `registers`.
+///
+/// With `BRANCH_FREE` (batches) the register is written back whether or
+/// not it changed, so that no branch depends on the outcome (a coin toss).
+/// Without it (one add, which branches on the outcome anyway) only a
+/// changed register is written: at p = 14 the registers (57 or 64 KiB)
+/// outgrow the L1 cache, and writing every one back dirtied lines that
+/// then had to be written out (single adds 4-5% faster).
 #[inline(always)]
-fn update_register<const D: u32>(
+fn update_register<const D: u32, const BRANCH_FREE: bool>(
     registers: &mut [u8],
     layout: EllLayout,
     hash: u64,
@@ -467,7 +469,9 @@ fn update_register<const D: u32>(
     let new = updated(old, k, D);
     // Flipping the bits that differ leaves the neighbours' bits as they are
     // (fewer instructions than clearing the field and or-ing `new` in).
-    *bytes = (window ^ (((old ^ new) & mask) << shift)).to_le_bytes();
+    if BRANCH_FREE || old != new {
+        *bytes = (window ^ (((old ^ new) & mask) << shift)).to_le_bytes();
+    }
     Some((old, new, k))
 }
 
@@ -965,12 +969,14 @@ impl<'a> EllMut<'a> {
     /// [`EllMut::add_hash`] per hash.
     #[inline(always)]
     fn add_hashes_with<const D: u32>(&mut self, hashes: &[u64], changes: &mut ChangeList) {
+        let layout = self.layout;
         match self.martingale() {
             Some(mut state) => {
+                let registers = &mut *self.registers;
                 for block in hashes.chunks(CHANGE_BLOCK) {
                     let mut count = 0;
                     for h in block {
-                        if let Some((old, new, k)) = update_register::<D>(self.registers, self.layout, *h) {
+                        if let Some((old, new, k)) = update_register::<D, true>(registers, layout, *h) {
                             if let (Some(o), Some(v)) =
                                 (changes.old.get_mut(count), changes.value.get_mut(count))
                             {
@@ -982,14 +988,14 @@ impl<'a> EllMut<'a> {
                     }
                     let (olds, values) = (changes.old.iter(), changes.value.iter());
                     for (old, k) in olds.zip(values).take(count) {
-                        state.count_change(*old, u32::from(*k), self.layout);
+                        state.count_change(*old, u32::from(*k), layout);
                     }
                 }
                 self.store_martingale(state);
             }
             None => {
                 for h in hashes {
-                    update_register::<D>(self.registers, self.layout, *h);
+                    update_register::<D, true>(self.registers, layout, *h);
                 }
             }
         }
@@ -1000,8 +1006,8 @@ impl<'a> EllMut<'a> {
     #[inline(always)]
     fn update(&mut self, hash: u64) -> Option<(u32, u32, u32)> {
         match self.layout.config {
-            EllConfig::T2D20 => update_register::<20>(self.registers, self.layout, hash),
-            EllConfig::T2D24 => update_register::<24>(self.registers, self.layout, hash),
+            EllConfig::T2D20 => update_register::<20, false>(self.registers, self.layout, hash),
+            EllConfig::T2D24 => update_register::<24, false>(self.registers, self.layout, hash),
         }
     }
 
