@@ -15,8 +15,9 @@
 //!   hash function, in native mode (XXH3) and Parquet mode (XXH64 seed 0),
 //!   as the criterion bench `filters -- sbbf` sets them up.
 //! * `ell`: ExaLogLog (t = 2, d = 20 and d = 24) against our UltraLogLog at
-//!   the same precision p = 14: single `add_u64` calls (keys hashed inside)
-//!   and batch adds of precomputed hashes.
+//!   p = 14: single `add_u64` calls (keys hashed inside) and batch adds of
+//!   precomputed hashes, with ExaLogLog at the same precision and at the
+//!   smallest precision of at most the same error.
 //! * `fuse`: binary fuse 8-bit contains of u64 keys (present and absent)
 //!   against xorf's BinaryFuse8 built from the same keys.
 //!
@@ -133,29 +134,44 @@ fn ell(rounds: usize) {
     let (mut ull_buf, ull_off) = aligned(ull_len);
     let ull_image = &mut ull_buf[ull_off..ull_off + ull_len as usize];
     for config in [EllConfig::T2D20, EllConfig::T2D24] {
-        let len = ell::image_len(config, p).unwrap();
-        let (mut buf, off) = aligned(len);
-        let image = &mut buf[off..off + len as usize];
-        let mut r = Rounds::new(&["add_u64 (keys hashed inside)", "add_hashes (precomputed)"]);
-        for _ in 0..rounds {
-            let ours = time(|| {
-                let mut s = ell::init(image, config, p, 0).unwrap();
-                (0..N as u64).for_each(|k| {
-                    s.add_u64(black_box(k));
+        // The same precision, and the same error: the smallest precision
+        // whose maximum-likelihood standard error is at most the ULL's (the
+        // memory ExaLogLog saves, and the size a user would pick).
+        let target = ull::ml_standard_error(p);
+        let same_error =
+            (ell::MIN_PRECISION..=p).find(|q| ell::ml_standard_error(config, *q) <= target).unwrap_or(p);
+        for ell_p in [p, same_error] {
+            let len = ell::image_len(config, ell_p).unwrap();
+            let (mut buf, off) = aligned(len);
+            let image = &mut buf[off..off + len as usize];
+            let mut r = Rounds::new(&["add_u64 (keys hashed inside)", "add_hashes (precomputed)"]);
+            for _ in 0..rounds {
+                let ours = time(|| {
+                    let mut s = ell::init(image, config, ell_p, 0).unwrap();
+                    (0..N as u64).for_each(|k| {
+                        s.add_u64(black_box(k));
+                    });
                 });
-            });
-            let theirs = time(|| {
-                let mut s = ull::init(ull_image, p, 0).unwrap();
-                (0..N as u64).for_each(|k| {
-                    s.add_u64(black_box(k));
+                let theirs = time(|| {
+                    let mut s = ull::init(ull_image, p, 0).unwrap();
+                    (0..N as u64).for_each(|k| {
+                        s.add_u64(black_box(k));
+                    });
                 });
-            });
-            r.record(0, ours, theirs);
-            let ours = time(|| ell::init(image, config, p, 0).unwrap().add_hashes(black_box(&hashes)));
-            let theirs = time(|| ull::init(ull_image, p, 0).unwrap().add_hashes(black_box(&hashes)));
-            r.record(1, ours, theirs);
+                r.record(0, ours, theirs);
+                let ours =
+                    time(|| ell::init(image, config, ell_p, 0).unwrap().add_hashes(black_box(&hashes)));
+                let theirs = time(|| ull::init(ull_image, p, 0).unwrap().add_hashes(black_box(&hashes)));
+                r.record(1, ours, theirs);
+            }
+            let what = format!(
+                "ell {config:?} p={ell_p} ({} register bytes, ML error {:.5}) vs ull p={p} ({} bytes, {target:.5})",
+                len - ell::HEADER_LEN as u64,
+                ell::ml_standard_error(config, ell_p),
+                ull_len - ull::HEADER_LEN as u64,
+            );
+            r.report(&what, "ull");
         }
-        r.report(&format!("ell {config:?} p={p}"), "ull");
     }
 }
 
