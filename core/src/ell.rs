@@ -460,12 +460,12 @@ fn update_register<const D: u32, const BRANCH_FREE: bool>(
     debug_assert_eq!(layout.d(), D);
     let (i, k) = split(hash, layout);
     let width = 6 + layout.t() + D;
-    let bit = if width.is_power_of_two() {
+    let bit = if width.is_power_of_two() || !width.is_multiple_of(1 << layout.t()) {
         i * width as usize
     } else {
         // 28 bits: `i * 28` as `(i << t) * 7`, where `i << t` is `hash`
         // masked (no shift) and 7 a cheaper multiplier than 28 (one fewer
-        // instruction each; the width is a multiple of `2^t`).
+        // instruction each). Both conditions fold to constants.
         let index_bits = (((1u64 << layout.p) - 1) << layout.t()) & hash;
         index_bits as usize * (width >> layout.t()) as usize
     };
