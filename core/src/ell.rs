@@ -805,10 +805,15 @@ impl Martingale {
     #[inline(always)]
     fn count_change(&mut self, old: u32, k: u32, l: EllLayout) {
         let weight = self.weight;
-        let x = (weight >> 64) as u64 as f64 + (weight as u64) as f64 / TWO_POW_64;
-        if x > 0.0 {
-            self.estimate += self.registers / x;
-        }
+        // The high word is at most `m` (weight <= m 2^64) and converts as a
+        // signed integer, one instruction (the unsigned conversion takes
+        // five; a damaged header's word of 2^63 or more reads negative and
+        // adds nothing, as 0 does); the low word needs all 64 bits.
+        let x = (weight >> 64) as u64 as i64 as f64 + (weight as u64) as f64 / TWO_POW_64;
+        // The select on the addend, not on the sum: the chain of estimates
+        // through a block's changes is one addition each (adding 0.0 leaves
+        // the estimate, never -0.0, as it is).
+        self.estimate += if x > 0.0 { self.registers / x } else { 0.0 };
         let mut loss = value_weight(k, l);
         if (k > l.d() + 1) & (k > old >> l.d()) {
             loss += window_loss(old, k, l);
