@@ -438,25 +438,29 @@ fn register_stats(r: u32, layout: EllLayout, mut seen: impl FnMut(usize, u32)) -
     mass
 }
 
-/// Applies `hash` to its register in `registers` of a sketch of `layout`
-/// whose `d` is `D` (a constant, so that the register width `6 + t + d`,
-/// its masks and shifts are immediates: `layout` only supplies `p`).
-/// Returns the old and new register values (equal when the register did
-/// not change) and the update value; `None` only when, unreachable for a
-/// validated view, the register lies outside `registers`.
-///
-/// With `BRANCH_FREE` (batches) the register is written back whether or
-/// not it changed, so that no branch depends on the outcome (a coin toss).
-/// Without it (one add, which branches on the outcome anyway) only a
-/// changed register is written: at p = 14 the registers (57 or 64 KiB)
-/// outgrow the L1 cache, and writing every one back dirtied lines that
-/// then had to be written out (single adds 4-5% faster).
+/// Whether update value `k` changes register `r` (`updated(r, k, d) != r`,
+/// without computing the new register): `k` raises the top value `u`, or
+/// falls in the window (`u - d <= k < u`) on a history bit not yet set (bit
+/// `d + k - u`).
 #[inline(always)]
-fn update_register<const D: u32, const BRANCH_FREE: bool>(
+fn changes(r: u32, k: u32, d: u32) -> bool {
+    let u = r >> d;
+    let at = (d + k).wrapping_sub(u);
+    // `at < d` keeps the shift below 32; the mask only spares a check.
+    (k > u) | ((at < d) & (r & (1u32 << (at & 31)) == 0))
+}
+
+/// Where `hash`'s register lies in `registers` of a sketch of `layout`
+/// whose `d` is `D` (a constant, so that the register width `6 + t + d`,
+/// its masks and shifts are immediates: `layout` only supplies `p`), and
+/// the update value; `None` only when, unreachable for a validated view,
+/// the register lies outside `registers`.
+#[inline(always)]
+fn register_of<const D: u32>(
     registers: &mut [u8],
     layout: EllLayout,
     hash: u64,
-) -> Option<(u32, u32, u32)> {
+) -> Option<(RegisterSlot<'_>, u32)> {
     debug_assert_eq!(layout.d(), D);
     let (i, k) = split(hash, layout);
     let width = 6 + layout.t() + D;
@@ -469,18 +473,70 @@ fn update_register<const D: u32, const BRANCH_FREE: bool>(
         let index_bits = (((1u64 << layout.p) - 1) << layout.t()) & hash;
         index_bits as usize * (width >> layout.t()) as usize
     };
-    let (off, shift) = (bit >> 3, bit & 7);
+    let (off, shift) = (bit >> 3, (bit & 7) as u32);
     let bytes = registers.get_mut(off..off + 4).and_then(|b| <&mut [u8; 4]>::try_from(b).ok())?;
     let window = u32::from_le_bytes(*bytes);
-    let mask = u32::MAX >> (32 - width);
-    let old = (window >> shift) & mask;
-    let new = updated(old, k, D);
-    // Flipping the bits that differ leaves the neighbours' bits as they are
-    // (fewer instructions than clearing the field and or-ing `new` in).
-    if BRANCH_FREE || old != new {
-        *bytes = (window ^ (((old ^ new) & mask) << shift)).to_le_bytes();
+    Some((RegisterSlot { bytes, window, shift, mask: u32::MAX >> (32 - width) }, k))
+}
+
+/// Where a register lies: the four bytes holding it, their value, and the
+/// register's bit offset and mask in them.
+struct RegisterSlot<'r> {
+    bytes: &'r mut [u8; 4],
+    window: u32,
+    shift: u32,
+    mask: u32,
+}
+
+impl RegisterSlot<'_> {
+    #[inline(always)]
+    fn read(&self) -> u32 {
+        (self.window >> self.shift) & self.mask
     }
+
+    /// Writes `new` over `old` (the register [`RegisterSlot::read`] gave).
+    /// Flipping the bits that differ leaves the neighbours' bits as they
+    /// are (fewer instructions than clearing the field and or-ing `new` in).
+    #[inline(always)]
+    fn write(self, old: u32, new: u32) {
+        *self.bytes = (self.window ^ (((old ^ new) & self.mask) << self.shift)).to_le_bytes();
+    }
+}
+
+/// Applies `hash` to its register (see [`register_of`]) in a batch: returns
+/// the old and new register values (equal when the register did not
+/// change) and the update value. The register is written back whether or
+/// not it changed, so that no branch depends on the outcome (a coin toss).
+#[inline(always)]
+fn update_register<const D: u32>(
+    registers: &mut [u8],
+    layout: EllLayout,
+    hash: u64,
+) -> Option<(u32, u32, u32)> {
+    let (slot, k) = register_of::<D>(registers, layout, hash)?;
+    let old = slot.read();
+    let new = updated(old, k, D);
+    slot.write(old, new);
     Some((old, new, k))
+}
+
+/// Applies `hash` to its register (see [`register_of`]) in a single add:
+/// the old register and the update value when the register changed,
+/// `None` when it did not. The add branches on that, so [`changes`] decides
+/// it first, in fewer steps than computing the new register (which three
+/// adds in four at the stand's workload then skip), and only a changed
+/// register is written: at p = 14 the registers (57 or 64 KiB) outgrow the
+/// L1 cache, and writing every one back dirtied lines that then had to be
+/// written out.
+#[inline(always)]
+fn change_register<const D: u32>(registers: &mut [u8], layout: EllLayout, hash: u64) -> Option<(u32, u32)> {
+    let (slot, k) = register_of::<D>(registers, layout, hash)?;
+    let old = slot.read();
+    if !changes(old, k, D) {
+        return None;
+    }
+    slot.write(old, updated(old, k, D));
+    Some((old, k))
 }
 
 #[inline(always)]
@@ -943,7 +999,7 @@ impl<'a> EllMut<'a> {
     /// adds of the LZCNT copy leave the same image).
     #[inline(always)]
     fn add_one(&mut self, hash: u64) -> bool {
-        let Some((old, _, k)) = self.update(hash).filter(|(old, new, _)| old != new) else {
+        let Some((old, k)) = self.update(hash) else {
             return false;
         };
         if let Some(mut state) = self.martingale() {
@@ -989,7 +1045,7 @@ impl<'a> EllMut<'a> {
                 for block in hashes.chunks(CHANGE_BLOCK) {
                     let mut count = 0;
                     for h in block {
-                        if let Some((old, new, k)) = update_register::<D, true>(registers, layout, *h) {
+                        if let Some((old, new, k)) = update_register::<D>(registers, layout, *h) {
                             if let (Some(o), Some(v)) =
                                 (changes.old.get_mut(count), changes.value.get_mut(count))
                             {
@@ -1008,19 +1064,19 @@ impl<'a> EllMut<'a> {
             }
             None => {
                 for h in hashes {
-                    update_register::<D, true>(self.registers, layout, *h);
+                    update_register::<D>(self.registers, layout, *h);
                 }
             }
         }
     }
 
-    /// Applies `hash` to its register; returns the old and new register
-    /// values and the update value when the register changed.
+    /// Applies `hash` to its register; returns the old register and the
+    /// update value when the register changed.
     #[inline(always)]
-    fn update(&mut self, hash: u64) -> Option<(u32, u32, u32)> {
+    fn update(&mut self, hash: u64) -> Option<(u32, u32)> {
         match self.layout.config {
-            EllConfig::T2D20 => update_register::<20, false>(self.registers, self.layout, hash),
-            EllConfig::T2D24 => update_register::<24, false>(self.registers, self.layout, hash),
+            EllConfig::T2D20 => change_register::<20>(self.registers, self.layout, hash),
+            EllConfig::T2D24 => change_register::<24>(self.registers, self.layout, hash),
         }
     }
 

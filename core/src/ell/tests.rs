@@ -205,6 +205,33 @@ fn updated_encodes_the_union_of_seen_values() {
     }
 }
 
+/// `changes` (the single add's early test) says exactly when `updated`
+/// changes a register: for every update value, on every register word of
+/// both widths that random draws and the edge values give (legal or not:
+/// a damaged image through a token must not make the two disagree either).
+#[test]
+fn changes_agrees_with_updated() {
+    let mut rng = SplitMix64(0xc4a6);
+    for config in CONFIGS {
+        let l = layout(config, 14);
+        let d = l.d();
+        let width_mask = u32::MAX >> (32 - (6 + l.t() + d));
+        let mut words: Vec<u32> = std::vec![0, 1, (1 << d) - 1, 1 << d, width_mask, width_mask - 1];
+        for u in 0..=(width_mask >> d) {
+            words.push(u << d);
+            words.push((u << d) | ((1 << d) - 1));
+            for _ in 0..4 {
+                words.push((u << d) | (rng.next_u64() as u32 & ((1 << d) - 1)));
+            }
+        }
+        for r in words {
+            for k in 1..=l.max_value() {
+                assert_eq!(changes(r, k, d), updated(r, k, d) != r, "{config:?} r={r:#x} k={k}");
+            }
+        }
+    }
+}
+
 #[test]
 fn illegal_register_values_are_recognized() {
     let c = EllConfig::T2D20;
