@@ -450,17 +450,12 @@ fn changes(r: u32, k: u32, d: u32) -> bool {
     (k > u) | ((at < d) & (r & (1u32 << (at & 31)) == 0))
 }
 
-/// Where `hash`'s register lies in `registers` of a sketch of `layout`
-/// whose `d` is `D` (a constant, so that the register width `6 + t + d`,
-/// its masks and shifts are immediates: `layout` only supplies `p`), and
-/// the update value; `None` only when, unreachable for a validated view,
-/// the register lies outside `registers`.
+/// The bit offset of `hash`'s register in the registers of a sketch of
+/// `layout` whose `d` is `D` (a constant, so that the register width
+/// `6 + t + d`, its masks and shifts are immediates: `layout` only supplies
+/// `p`), and the update value.
 #[inline(always)]
-fn register_of<const D: u32>(
-    registers: &mut [u8],
-    layout: EllLayout,
-    hash: u64,
-) -> Option<(RegisterSlot<'_>, u32)> {
+fn locate<const D: u32>(layout: EllLayout, hash: u64) -> (usize, u32) {
     debug_assert_eq!(layout.d(), D);
     let (i, k) = split(hash, layout);
     let width = 6 + layout.t() + D;
@@ -473,10 +468,31 @@ fn register_of<const D: u32>(
         let index_bits = (((1u64 << layout.p) - 1) << layout.t()) & hash;
         index_bits as usize * (width >> layout.t()) as usize
     };
+    (bit, k)
+}
+
+/// The register at bit offset `bit` of `registers` (width `6 + t + D`);
+/// `None` only when, unreachable for a validated view, it lies outside
+/// `registers`.
+#[inline(always)]
+fn slot_at<const D: u32>(registers: &mut [u8], layout: EllLayout, bit: usize) -> Option<RegisterSlot<'_>> {
+    let width = 6 + layout.t() + D;
     let (off, shift) = (bit >> 3, (bit & 7) as u32);
     let bytes = registers.get_mut(off..off + 4).and_then(|b| <&mut [u8; 4]>::try_from(b).ok())?;
     let window = u32::from_le_bytes(*bytes);
-    Some((RegisterSlot { bytes, window, shift, mask: u32::MAX >> (32 - width) }, k))
+    Some(RegisterSlot { bytes, window, shift, mask: u32::MAX >> (32 - width) })
+}
+
+/// Where `hash`'s register lies ([`locate`], [`slot_at`]), and the update
+/// value.
+#[inline(always)]
+fn register_of<const D: u32>(
+    registers: &mut [u8],
+    layout: EllLayout,
+    hash: u64,
+) -> Option<(RegisterSlot<'_>, u32)> {
+    let (bit, k) = locate::<D>(layout, hash);
+    Some((slot_at::<D>(registers, layout, bit)?, k))
 }
 
 /// Where a register lies: the four bytes holding it, their value, and the
@@ -501,23 +517,6 @@ impl RegisterSlot<'_> {
     fn write(self, old: u32, new: u32) {
         *self.bytes = (self.window ^ (((old ^ new) & self.mask) << self.shift)).to_le_bytes();
     }
-}
-
-/// Applies `hash` to its register (see [`register_of`]) in a batch: returns
-/// the old and new register values (equal when the register did not
-/// change) and the update value. The register is written back whether or
-/// not it changed, so that no branch depends on the outcome (a coin toss).
-#[inline(always)]
-fn update_register<const D: u32>(
-    registers: &mut [u8],
-    layout: EllLayout,
-    hash: u64,
-) -> Option<(u32, u32, u32)> {
-    let (slot, k) = register_of::<D>(registers, layout, hash)?;
-    let old = slot.read();
-    let new = updated(old, k, D);
-    slot.write(old, new);
-    Some((old, new, k))
 }
 
 /// Applies `hash` to its register (see [`register_of`]) in a single add:
@@ -944,10 +943,11 @@ fn window_loss(old: u32, k: u32, l: EllLayout) -> u128 {
 /// changes ends (a mispredicted exit) once per block.
 const CHANGE_BLOCK: usize = 32;
 
-/// The register changes of one block of [`EllMut::add_hashes`], in order:
-/// the old register and the update value of each.
+/// The adds of one block of [`EllMut::add_hashes`] that change their
+/// registers, in order: the register's bit offset and the update value of
+/// each. Bit offsets fit 32 bits: at most `2^MAX_PRECISION * 32`.
 struct ChangeList {
-    old: [u32; CHANGE_BLOCK],
+    bit: [u32; CHANGE_BLOCK],
     value: [u8; CHANGE_BLOCK],
 }
 
@@ -957,6 +957,8 @@ const _: () = assert!(
     EllLayout { config: EllConfig::T2D20, p: MIN_PRECISION }.max_value() <= u8::MAX as u32
         && EllLayout { config: EllConfig::T2D24, p: MIN_PRECISION }.max_value() <= u8::MAX as u32
 );
+// Bit offsets fit the `u32` of a [`ChangeList`] (registers of at most 32 bits).
+const _: () = assert!((1u64 << MAX_PRECISION) * 32 <= u32::MAX as u64);
 
 /// An exclusive, mutable view of a validated ExaLogLog image.
 #[derive(Debug)]
@@ -1015,7 +1017,7 @@ impl<'a> EllMut<'a> {
     pub fn add_hashes(&mut self, hashes: &[u64]) {
         // One change list for both copies and both register widths (each
         // would otherwise get its own on the stack).
-        let mut changes = ChangeList { old: [0; CHANGE_BLOCK], value: [0; CHANGE_BLOCK] };
+        let mut changes = ChangeList { bit: [0; CHANGE_BLOCK], value: [0; CHANGE_BLOCK] };
         simd::with_lzcnt(
             #[inline(always)]
             || match self.layout.config {
@@ -1028,45 +1030,56 @@ impl<'a> EllMut<'a> {
     /// [`EllMut::add_hashes`] for this sketch's `d` as a constant `D`.
     ///
     /// Whether an add changes its register is a coin toss (about one add
-    /// in four on the stand's workload), so the martingale steps do not
-    /// branch on it: each block of hashes first updates its registers and
-    /// appends every change (old register and update value) to a list,
-    /// where the slot is written for every hash and the count grows by one
-    /// when the register changed; then the martingale steps of the listed
-    /// changes run, in order. The steps depend only on the changes, never
-    /// on the registers, so the result is bit for bit that of one
-    /// [`EllMut::add_hash`] per hash.
+    /// in four on the stand's workload), so nothing branches on it until
+    /// the adds that do are known. Each block of hashes first reads the
+    /// registers and lists the adds that change them ([`changes`], judged
+    /// on the registers as the block found them; the slot is written for
+    /// every hash and the count grows by one for a change). Then the listed
+    /// adds run in order, each on its register as the earlier ones left it:
+    /// the new register, the write and the martingale step. An add that the
+    /// block's earlier adds made redundant (the same value twice) finds its
+    /// register unchanged there and is skipped; an add not listed changes
+    /// nothing either, since a register that already knows a value, or has
+    /// moved its window past it, keeps doing so. The result is bit for bit
+    /// that of one [`EllMut::add_hash`] per hash, and three adds in four
+    /// never compute a new register.
     #[inline(always)]
-    fn add_hashes_with<const D: u32>(&mut self, hashes: &[u64], changes: &mut ChangeList) {
+    fn add_hashes_with<const D: u32>(&mut self, hashes: &[u64], changes_list: &mut ChangeList) {
         let layout = self.layout;
-        match self.martingale() {
-            Some(mut state) => {
-                let registers = &mut *self.registers;
-                for block in hashes.chunks(CHANGE_BLOCK) {
-                    let mut count = 0;
-                    for h in block {
-                        if let Some((old, new, k)) = update_register::<D>(registers, layout, *h) {
-                            if let (Some(o), Some(v)) =
-                                (changes.old.get_mut(count), changes.value.get_mut(count))
-                            {
-                                // `k <= max_value() <= 252` (asserted at `ChangeList`).
-                                (*o, *v) = (old, k as u8);
-                            }
-                            count += usize::from(old != new);
+        let mut martingale = self.martingale();
+        let registers = &mut *self.registers;
+        for block in hashes.chunks(CHANGE_BLOCK) {
+            let mut count = 0;
+            for h in block {
+                let (bit, k) = locate::<D>(layout, *h);
+                if let Some(slot) = slot_at::<D>(registers, layout, bit) {
+                    if let (Some(b), Some(v)) =
+                        (changes_list.bit.get_mut(count), changes_list.value.get_mut(count))
+                    {
+                        // `bit < 2^32` (see `ChangeList`); `k <= max_value() <= 252`
+                        // (asserted there).
+                        (*b, *v) = (bit as u32, k as u8);
+                    }
+                    count += usize::from(changes(slot.read(), k, D));
+                }
+            }
+            let (bits, values) = (changes_list.bit.iter(), changes_list.value.iter());
+            for (bit, k) in bits.zip(values).take(count) {
+                let k = u32::from(*k);
+                if let Some(slot) = slot_at::<D>(registers, layout, *bit as usize) {
+                    let old = slot.read();
+                    let new = updated(old, k, D);
+                    if new != old {
+                        slot.write(old, new);
+                        if let Some(state) = martingale.as_mut() {
+                            state.count_change(old, k, layout);
                         }
                     }
-                    let (olds, values) = (changes.old.iter(), changes.value.iter());
-                    for (old, k) in olds.zip(values).take(count) {
-                        state.count_change(*old, u32::from(*k), layout);
-                    }
-                }
-                self.store_martingale(state);
-            }
-            None => {
-                for h in hashes {
-                    update_register::<D>(self.registers, layout, *h);
                 }
             }
+        }
+        if let Some(state) = martingale {
+            self.store_martingale(state);
         }
     }
 

@@ -856,6 +856,15 @@ fn batches_of_any_length_equal_single_adds() {
                 assert_eq!(a.as_ref(), b.as_ref(), "{config:?} p={p} after a batch of {len}");
                 rest = tail;
             }
+            // The same hashes again within a block: the repeats change nothing.
+            let fresh_hashes = random_hashes(7, 0xd0b1e + u64::from(p));
+            let repeated: Vec<u64> = (0..200).map(|i| fresh_hashes[i % 7]).collect();
+            wrap_mut(a.as_mut()).unwrap().add_hashes(&repeated);
+            let mut s = wrap_mut(b.as_mut()).unwrap();
+            for h in &repeated {
+                s.add_hash(*h);
+            }
+            assert_eq!(a.as_ref(), b.as_ref(), "{config:?} p={p} after repeated hashes");
             // Merged: no martingale; the registers still match.
             let other = fresh(config, p, 9);
             wrap_mut(a.as_mut()).unwrap().merge(&wrap(other.as_ref()).unwrap()).unwrap();
