@@ -524,6 +524,13 @@ fn ell_family(param: u8, ops: &[Op]) {
     feed(ops, &mut sketches, |buf, op| {
         ell::wrap_mut(buf).expect("wrap").add(op.key());
     });
+    // One batch of every key, in order (repeats included), leaves the image
+    // (registers and martingale state) of one add per key.
+    let mut batch = Aligned::zeroed(ell::image_len(config, p).expect("len") as usize);
+    ell::init(batch.bytes_mut(), config, p, 7).expect("init");
+    let hashes: Vec<u64> = ops.iter().map(|op| hash::hash_bytes(op.key(), 7)).collect();
+    ell::wrap_mut(batch.bytes_mut()).expect("wrap").add_hashes(&hashes);
+    assert!(batch.bytes() == sketches[2].bytes(), "ell: batch add != single adds");
     let registers = |bytes: &[u8]| {
         let s = ell::wrap(bytes).expect("wrap");
         (0..s.registers()).map(|i| s.register(i)).collect::<Vec<u32>>()
