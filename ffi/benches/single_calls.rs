@@ -350,6 +350,22 @@ fn core_loop<F: FnMut(&[u8]) -> bool>(keys: &Keys, mut op: F) -> usize {
     n
 }
 
+/// For each key set, the core's single-key queries (`core`: one wrap,
+/// then [`core_loop`]) and the packed batch over the same keys.
+fn contains_rows(
+    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    family: &str,
+    img: &mut Img,
+    sets: [(&str, &Keys); 2],
+    packed: QueryPacked,
+    core: impl Fn(&mut Img, &Keys) -> usize,
+) {
+    for (set, keys) in sets {
+        g.bench_function(format!("{family}_contains_{set}_core_single"), |b| b.iter(|| core(img, keys)));
+        packed_query(g, &format!("{family}_contains_{set}_batch"), img, keys, packed);
+    }
+}
+
 fn overlap(c: &mut Criterion) {
     use sketches_ffi::bloom::*;
     use sketches_ffi::counting::*;
@@ -370,20 +386,17 @@ fn overlap(c: &mut Criterion) {
         })
     });
     packed_add(&mut g, "bloom_add_batch", &mut img, &present, sketch_bloom_add_packed);
-    g.bench_function("bloom_contains_absent_core_single", |b| {
-        b.iter(|| {
+    contains_rows(
+        &mut g,
+        "bloom",
+        &mut img,
+        [("absent", &absent), ("present", &present)],
+        sketch_bloom_contains_packed,
+        |img, keys| {
             let f = bloom::wrap(img.bytes()).unwrap();
-            core_loop(&absent, |k| f.contains(k))
-        })
-    });
-    packed_query(&mut g, "bloom_contains_absent_batch", &mut img, &absent, sketch_bloom_contains_packed);
-    g.bench_function("bloom_contains_present_core_single", |b| {
-        b.iter(|| {
-            let f = bloom::wrap(img.bytes()).unwrap();
-            core_loop(&present, |k| f.contains(k))
-        })
-    });
-    packed_query(&mut g, "bloom_contains_present_batch", &mut img, &present, sketch_bloom_contains_packed);
+            core_loop(keys, |k| f.contains(k))
+        },
+    );
 
     let mut img = Img::new(counting::image_len(&bp).unwrap());
     counting::init(img.bytes(), &bp, 0).unwrap();
@@ -394,31 +407,16 @@ fn overlap(c: &mut Criterion) {
         })
     });
     packed_add(&mut g, "counting_add_batch", &mut img, &present, sketch_counting_add_packed);
-    g.bench_function("counting_contains_absent_core_single", |b| {
-        b.iter(|| {
-            let f = counting::wrap(img.bytes()).unwrap();
-            core_loop(&absent, |k| f.contains(k))
-        })
-    });
-    packed_query(
+    contains_rows(
         &mut g,
-        "counting_contains_absent_batch",
+        "counting",
         &mut img,
-        &absent,
+        [("absent", &absent), ("present", &present)],
         sketch_counting_contains_packed,
-    );
-    g.bench_function("counting_contains_present_core_single", |b| {
-        b.iter(|| {
+        |img, keys| {
             let f = counting::wrap(img.bytes()).unwrap();
-            core_loop(&present, |k| f.contains(k))
-        })
-    });
-    packed_query(
-        &mut g,
-        "counting_contains_present_batch",
-        &mut img,
-        &present,
-        sketch_counting_contains_packed,
+            core_loop(keys, |k| f.contains(k))
+        },
     );
 
     let cp = cuckoo::CuckooParams::for_items(N as u64, 0.01).unwrap();
@@ -430,20 +428,17 @@ fn overlap(c: &mut Criterion) {
             let _ = f.add(present.key(i));
         }
     }
-    g.bench_function("cuckoo_contains_absent_core_single", |b| {
-        b.iter(|| {
+    contains_rows(
+        &mut g,
+        "cuckoo",
+        &mut img,
+        [("absent", &absent), ("present", &present)],
+        sketch_cuckoo_contains_packed,
+        |img, keys| {
             let f = cuckoo::wrap(img.bytes()).unwrap();
-            core_loop(&absent, |k| f.contains(k))
-        })
-    });
-    packed_query(&mut g, "cuckoo_contains_absent_batch", &mut img, &absent, sketch_cuckoo_contains_packed);
-    g.bench_function("cuckoo_contains_present_core_single", |b| {
-        b.iter(|| {
-            let f = cuckoo::wrap(img.bytes()).unwrap();
-            core_loop(&present, |k| f.contains(k))
-        })
-    });
-    packed_query(&mut g, "cuckoo_contains_present_batch", &mut img, &present, sketch_cuckoo_contains_packed);
+            core_loop(keys, |k| f.contains(k))
+        },
+    );
     g.finish();
 }
 
