@@ -20,11 +20,12 @@
  *   address space: check before allocating).
  * - No function keeps a pointer after it returns, calls back, blocks,
  *   allocates or touches global state; bindings may pass memory pinned only
- *   for the duration of the call.
+ *   for the duration of the call. (A sketch_view is the one output holding
+ *   a pointer: the caller's own, which the caller keeps, see sketch_view.)
  * - No function can panic or abort: the library carries no std and no
  *   unwinder, and a build-time check proves no panic path is reachable.
- * - Trust: functions on a live image check its headers (every call, or once
- *   through a token), not its body. Bytes from outside (files, network) go
+ * - Trust: functions on a live image check its headers (every call, once
+ *   through a token, or once when a sketch_view is made), not its body. Bytes from outside (files, network) go
  *   through sketch_*_import or sketch_*_verify first. On unverified bytes
  *   every call stays memory-safe and returns a status, but its results, and
  *   a merge into a valid image from such a source, are only as good as the
@@ -312,6 +313,47 @@ typedef struct sketch_token {
    */
   uint64_t words[8];
 } sketch_token;
+
+/**
+ * A validated view of one live image, kept by the caller so that
+ * single-key calls skip every per-call check of the image (the
+ * `sketch_<family>_view_*` functions, for Bloom, split-block and
+ * HyperLogLog): the image's address and length as given to
+ * `sketch_<family>_view`, which validated the image in full, and its token
+ * (see `sketch_token`). A call on a view reads its parameters from the
+ * token without reading the header or comparing identities, so it costs
+ * about what the operation itself costs.
+ *
+ * Contract: a view stays valid while its memory holds that image at that
+ * address. Make a new one after `sketch_<family>_init` or `_import` into
+ * the buffer, after `sketch_hll_downsize` and `sketch_sbbf_fold` (which
+ * change the parameters), and after moving the image. A view kept across
+ * such a change answers for the old parameters (wrong answers, changed
+ * bits) but reads and writes only the `len` bytes at `image`, as long as
+ * those bytes are still the caller's; a token word out of range (a zero
+ * token, for one) makes the call validate the image in full. Filled by
+ * hand, `image` and `len` must describe readable (and, for adds, writable)
+ * memory, as `buf` and `len` must for every other call.
+ *
+ * Holds a pointer into the caller's memory: Go and Java bindings whose
+ * images live in garbage-collected memory keep using tokens (see
+ * `sketch_token`). A view is only read by the calls; its thread-safety is
+ * that of the image (concurrent queries, one writer at a time).
+ */
+typedef struct sketch_view {
+  /**
+   * The image's first byte.
+   */
+  void *image;
+  /**
+   * The image's length in bytes.
+   */
+  size_t len;
+  /**
+   * The image's token.
+   */
+  struct sketch_token token;
+} sketch_view;
 
 /**
  * A byte string passed from C: pointer and length. `ptr` may be NULL only
@@ -1323,6 +1365,117 @@ sketch_status sketch_bloom_contains_hash_with_token(const void *buf,
                                                     const struct sketch_token *token,
                                                     uint64_t hash,
                                                     bool *out);
+
+/**
+ * Validates the live Bloom image in `buf` (`len` bytes) and writes its
+ * kept view to `*out` (written only on success): pass it to the
+ * `sketch_bloom_view_*` calls, which then read no header (see
+ * `sketch_view` for when to make it again).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes, writable for the view's adds; `out`: writable.
+ */
+sketch_status sketch_bloom_view(void *buf, size_t len, struct sketch_view *out);
+
+/**
+ * `sketch_bloom_add` on the image of a kept view (from
+ * `sketch_bloom_view`): the same result and outputs, without reading its
+ * header (see `sketch_view`).
+ *
+ * Errors: those of `sketch_bloom_add` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view` whose image is writable; the other
+ * arguments as for `sketch_bloom_add`.
+ */
+sketch_status sketch_bloom_view_add(const struct sketch_view *view,
+                                    const void *key,
+                                    size_t key_len,
+                                    bool *was_new);
+
+/**
+ * `sketch_bloom_add_u64` on the image of a kept view (from
+ * `sketch_bloom_view`): the same result and outputs, without reading its
+ * header (see `sketch_view`).
+ *
+ * Errors: those of `sketch_bloom_add_u64` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view` whose image is writable; the other
+ * arguments as for `sketch_bloom_add_u64`.
+ */
+sketch_status sketch_bloom_view_add_u64(const struct sketch_view *view,
+                                        uint64_t key,
+                                        bool *was_new);
+
+/**
+ * `sketch_bloom_add_hash` on the image of a kept view (from
+ * `sketch_bloom_view`): the same result and outputs, without reading its
+ * header (see `sketch_view`).
+ *
+ * Errors: those of `sketch_bloom_add_hash` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view` whose image is writable; the other
+ * arguments as for `sketch_bloom_add_hash`.
+ */
+sketch_status sketch_bloom_view_add_hash(const struct sketch_view *view,
+                                         uint64_t hash,
+                                         bool *was_new);
+
+/**
+ * `sketch_bloom_contains` on the image of a kept view (from
+ * `sketch_bloom_view`): the same answer, without reading its header (see
+ * `sketch_view`).
+ *
+ * Errors: those of `sketch_bloom_contains` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view`; the other arguments as for
+ * `sketch_bloom_contains`.
+ */
+sketch_status sketch_bloom_view_contains(const struct sketch_view *view,
+                                         const void *key,
+                                         size_t key_len,
+                                         bool *out);
+
+/**
+ * `sketch_bloom_contains_u64` on the image of a kept view (from
+ * `sketch_bloom_view`): the same answer, without reading its header (see
+ * `sketch_view`).
+ *
+ * Errors: those of `sketch_bloom_contains_u64` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view`; the other arguments as for
+ * `sketch_bloom_contains_u64`.
+ */
+sketch_status sketch_bloom_view_contains_u64(const struct sketch_view *view,
+                                             uint64_t key,
+                                             bool *out);
+
+/**
+ * `sketch_bloom_contains_hash` on the image of a kept view (from
+ * `sketch_bloom_view`): the same answer, without reading its header (see
+ * `sketch_view`).
+ *
+ * Errors: those of `sketch_bloom_contains_hash` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view`; the other arguments as for
+ * `sketch_bloom_contains_hash`.
+ */
+sketch_status sketch_bloom_view_contains_hash(const struct sketch_view *view,
+                                              uint64_t hash,
+                                              bool *out);
 
 /**
  * Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)
@@ -3670,6 +3823,66 @@ sketch_status sketch_hll_add_hash_with_token(void *buf,
                                              bool *changed);
 
 /**
+ * Validates the live HyperLogLog image in `buf` (`len` bytes) and writes its
+ * kept view to `*out` (written only on success): pass it to the
+ * `sketch_hll_view_*` calls, which then read no header (see
+ * `sketch_view` for when to make it again).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes, writable for the view's adds; `out`: writable.
+ */
+sketch_status sketch_hll_view(void *buf, size_t len, struct sketch_view *out);
+
+/**
+ * `sketch_hll_add` on the image of a kept view (from
+ * `sketch_hll_view`): the same result and outputs, without reading its
+ * header (see `sketch_view`).
+ *
+ * Errors: those of `sketch_hll_add` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view` whose image is writable; the other
+ * arguments as for `sketch_hll_add`.
+ */
+sketch_status sketch_hll_view_add(const struct sketch_view *view,
+                                  const void *key,
+                                  size_t key_len,
+                                  bool *changed);
+
+/**
+ * `sketch_hll_add_u64` on the image of a kept view (from
+ * `sketch_hll_view`): the same result and outputs, without reading its
+ * header (see `sketch_view`).
+ *
+ * Errors: those of `sketch_hll_add_u64` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view` whose image is writable; the other
+ * arguments as for `sketch_hll_add_u64`.
+ */
+sketch_status sketch_hll_view_add_u64(const struct sketch_view *view, uint64_t key, bool *changed);
+
+/**
+ * `sketch_hll_add_hash` on the image of a kept view (from
+ * `sketch_hll_view`): the same result and outputs, without reading its
+ * header (see `sketch_view`).
+ *
+ * Errors: those of `sketch_hll_add_hash` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view` whose image is writable; the other
+ * arguments as for `sketch_hll_add_hash`.
+ */
+sketch_status sketch_hll_view_add_hash(const struct sketch_view *view,
+                                       uint64_t hash,
+                                       bool *changed);
+
+/**
  * Adds `count` byte keys in one call. Every key pointer is checked before
  * anything is added: on error nothing changes.
  *
@@ -4448,6 +4661,115 @@ sketch_status sketch_sbbf_contains_hash_with_token(const void *buf,
                                                    const struct sketch_token *token,
                                                    uint64_t hash,
                                                    bool *out);
+
+/**
+ * Validates the live split-block image in `buf` (`len` bytes) and writes its
+ * kept view to `*out` (written only on success): pass it to the
+ * `sketch_sbbf_view_*` calls, which then read no header (see
+ * `sketch_view` for when to make it again).
+ *
+ * Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image.
+ *
+ * # Safety
+ * `buf`: `len` readable bytes, writable for the view's adds; `out`: writable.
+ */
+sketch_status sketch_sbbf_view(void *buf, size_t len, struct sketch_view *out);
+
+/**
+ * `sketch_sbbf_add` on the image of a kept view (from
+ * `sketch_sbbf_view`): the same result and outputs, without reading its
+ * header (see `sketch_view`).
+ *
+ * Errors: those of `sketch_sbbf_add` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view` whose image is writable; the other
+ * arguments as for `sketch_sbbf_add`.
+ */
+sketch_status sketch_sbbf_view_add(const struct sketch_view *view,
+                                   const void *key,
+                                   size_t key_len,
+                                   bool *was_new);
+
+/**
+ * `sketch_sbbf_add_u64` on the image of a kept view (from
+ * `sketch_sbbf_view`): the same result and outputs, without reading its
+ * header (see `sketch_view`).
+ *
+ * Errors: those of `sketch_sbbf_add_u64` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view` whose image is writable; the other
+ * arguments as for `sketch_sbbf_add_u64`.
+ */
+sketch_status sketch_sbbf_view_add_u64(const struct sketch_view *view, uint64_t key, bool *was_new);
+
+/**
+ * `sketch_sbbf_add_hash` on the image of a kept view (from
+ * `sketch_sbbf_view`): the same result and outputs, without reading its
+ * header (see `sketch_view`).
+ *
+ * Errors: those of `sketch_sbbf_add_hash` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view` whose image is writable; the other
+ * arguments as for `sketch_sbbf_add_hash`.
+ */
+sketch_status sketch_sbbf_view_add_hash(const struct sketch_view *view,
+                                        uint64_t hash,
+                                        bool *was_new);
+
+/**
+ * `sketch_sbbf_contains` on the image of a kept view (from
+ * `sketch_sbbf_view`): the same answer, without reading its header (see
+ * `sketch_view`).
+ *
+ * Errors: those of `sketch_sbbf_contains` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view`; the other arguments as for
+ * `sketch_sbbf_contains`.
+ */
+sketch_status sketch_sbbf_view_contains(const struct sketch_view *view,
+                                        const void *key,
+                                        size_t key_len,
+                                        bool *out);
+
+/**
+ * `sketch_sbbf_contains_u64` on the image of a kept view (from
+ * `sketch_sbbf_view`): the same answer, without reading its header (see
+ * `sketch_view`).
+ *
+ * Errors: those of `sketch_sbbf_contains_u64` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view`; the other arguments as for
+ * `sketch_sbbf_contains_u64`.
+ */
+sketch_status sketch_sbbf_view_contains_u64(const struct sketch_view *view,
+                                            uint64_t key,
+                                            bool *out);
+
+/**
+ * `sketch_sbbf_contains_hash` on the image of a kept view (from
+ * `sketch_sbbf_view`): the same answer, without reading its header (see
+ * `sketch_view`).
+ *
+ * Errors: those of `sketch_sbbf_contains_hash` for its arguments;
+ * `SKETCH_NULL_POINTER` for a NULL view.
+ *
+ * # Safety
+ * `view`: a readable `sketch_view`; the other arguments as for
+ * `sketch_sbbf_contains_hash`.
+ */
+sketch_status sketch_sbbf_view_contains_hash(const struct sketch_view *view,
+                                             uint64_t hash,
+                                             bool *out);
 
 /**
  * Adds `count` byte keys in one call. `was_new` (NULL, or `count` slots)

@@ -317,12 +317,14 @@ pub fn token(buf: &[u8]) -> Result<Token> {
     image::token::<BloomImage>(buf)
 }
 
-/// The parameters, seed and body end of an image whose identity matches
-/// `token` (see [`Token`]), decoded from the token's words (equal to the
-/// image's); `None` when it does not match.
+/// The parameters, seed and body end decoded from `token`'s words: with
+/// `COMPARE`, only when `buf`'s identity matches the token (see [`Token`]),
+/// the words then being the image's; without, from the token alone (a
+/// kept view, see [`wrap_trusted`]). `None` when the identity differs or a
+/// word is out of range.
 #[inline(always)]
-fn trusted(buf: &[u8], token: &Token) -> Option<(BloomParams, u64, usize)> {
-    if !image::token_matches::<BloomImage>(buf, token) {
+fn trusted<const COMPARE: bool>(buf: &[u8], token: &Token) -> Option<(BloomParams, u64, usize)> {
+    if COMPARE && !image::token_matches::<BloomImage>(buf, token) {
         return None;
     }
     let [_, _, seed, _, bits, hashes, planned_items, planned_fpr] = token.words;
@@ -342,12 +344,7 @@ fn trusted(buf: &[u8], token: &Token) -> Option<(BloomParams, u64, usize)> {
 /// validation). Errors: as [`wrap`].
 #[inline(always)]
 pub fn wrap_with<'a>(buf: &'a [u8], token: &Token) -> Result<Bloom<'a>> {
-    let Some((params, seed, end)) = trusted(buf, token) else {
-        return wrap_cold(buf);
-    };
-    let image = buf.get(..end).ok_or(Error::CorruptHeader)?;
-    let (header, body) = image.split_at_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
-    Ok(Bloom { header, body, params, seed })
+    wrap_by::<true>(buf, token)
 }
 
 /// [`wrap_mut`], skipping the header checks as [`wrap_with`] does.
@@ -369,7 +366,55 @@ pub fn with_view_mut<'a, R>(
     token: &Token,
     f: impl FnOnce(BloomMut<'a>) -> R,
 ) -> Result<R> {
-    let Some((params, seed, end)) = trusted(buf, token) else {
+    with_view_mut_by::<true, R>(buf, token, f)
+}
+
+/// [`wrap`] of the image a kept view describes (the C ABI's
+/// `sketch_view`): the parameters come from `token` alone, made by
+/// [`token`] from this image, without reading the header or comparing
+/// identities. A token of another image, or of this buffer before a
+/// re-init with other parameters, gives wrong answers but never a panic or
+/// an access outside `buf`; one whose words are out of range gets the full
+/// validation. Errors: as [`wrap`], only after that fallback.
+#[inline(always)]
+pub fn wrap_trusted<'a>(buf: &'a [u8], token: &Token) -> Result<Bloom<'a>> {
+    wrap_by::<false>(buf, token)
+}
+
+/// [`wrap_mut`] of the image a kept view describes, as [`wrap_trusted`].
+#[inline(always)]
+pub fn wrap_mut_trusted<'a>(buf: &'a mut [u8], token: &Token) -> Result<BloomMut<'a>> {
+    with_trusted_view_mut(buf, token, |view| view)
+}
+
+/// [`with_view_mut`] for a kept view: the view of [`wrap_mut_trusted`].
+/// Errors: as [`wrap_mut`], only after the fallback.
+#[inline(always)]
+pub fn with_trusted_view_mut<'a, R>(
+    buf: &'a mut [u8],
+    token: &Token,
+    f: impl FnOnce(BloomMut<'a>) -> R,
+) -> Result<R> {
+    with_view_mut_by::<false, R>(buf, token, f)
+}
+
+#[inline(always)]
+fn wrap_by<'a, const COMPARE: bool>(buf: &'a [u8], token: &Token) -> Result<Bloom<'a>> {
+    let Some((params, seed, end)) = trusted::<COMPARE>(buf, token) else {
+        return wrap_cold(buf);
+    };
+    let image = buf.get(..end).ok_or(Error::CorruptHeader)?;
+    let (header, body) = image.split_at_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
+    Ok(Bloom { header, body, params, seed })
+}
+
+#[inline(always)]
+fn with_view_mut_by<'a, const COMPARE: bool, R>(
+    buf: &'a mut [u8],
+    token: &Token,
+    f: impl FnOnce(BloomMut<'a>) -> R,
+) -> Result<R> {
+    let Some((params, seed, end)) = trusted::<COMPARE>(buf, token) else {
         return with_full_validation_mut(buf, f);
     };
     let image = buf.get_mut(..end).ok_or(Error::CorruptHeader)?;

@@ -320,13 +320,15 @@ pub fn token(buf: &[u8]) -> Result<Token> {
     Ok(token)
 }
 
-/// The precision, seed and image length of an image whose identity matches
-/// `token` (see [`Token`]), from the token's words (equal to the image's);
-/// `None` when it does not match. Tokens are made of live images only (the
-/// compact flag is part of the identity).
+/// The precision, seed and image length from `token`'s words: with
+/// `COMPARE`, only when `buf`'s identity matches the token (see [`Token`]),
+/// the words then being the image's; without, from the token alone (a
+/// kept view, see [`wrap_trusted`]). `None` when the identity differs or a
+/// word is out of range. Tokens are made of live images only (the compact
+/// flag is part of the identity).
 #[inline(always)]
-fn trusted(buf: &[u8], token: &Token) -> Option<(u8, u64, usize)> {
-    if !image::token_matches::<HllImage>(buf, token) {
+fn trusted<const COMPARE: bool>(buf: &[u8], token: &Token) -> Option<(u8, u64, usize)> {
+    if COMPARE && !image::token_matches::<HllImage>(buf, token) {
         return None;
     }
     let [_, _, seed, image_len, p, ..] = token.words;
@@ -344,12 +346,7 @@ fn trusted(buf: &[u8], token: &Token) -> Option<(u8, u64, usize)> {
 /// are then trusted as the registers are). Errors: as [`wrap`].
 #[inline(always)]
 pub fn wrap_with<'a>(buf: &'a [u8], token: &Token) -> Result<Hll<'a>> {
-    let Some((p, seed, image_len)) = trusted(buf, token) else {
-        return wrap_cold(buf);
-    };
-    let image = buf.get(..image_len).ok_or(Error::CorruptHeader)?;
-    let (header, body) = image.split_at_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
-    Ok(Hll { header, body, p, seed })
+    wrap_by::<true>(buf, token)
 }
 
 /// [`wrap_mut`], skipping the header checks as [`wrap_with`] does.
@@ -368,7 +365,55 @@ pub fn wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Result<HllMut<'a>>
 /// Errors: as [`wrap_mut`].
 #[inline(always)]
 pub fn with_view_mut<'a, R>(buf: &'a mut [u8], token: &Token, f: impl FnOnce(HllMut<'a>) -> R) -> Result<R> {
-    let Some((p, seed, image_len)) = trusted(buf, token) else {
+    with_view_mut_by::<true, R>(buf, token, f)
+}
+
+/// [`wrap`] of the image a kept view describes (the C ABI's
+/// `sketch_view`): the parameters come from `token` alone, made by
+/// [`token`] from this image, without reading the header or comparing
+/// identities. A token of another image, or of this buffer before a
+/// re-init with other parameters, gives wrong answers but never a panic or
+/// an access outside `buf`; one whose words are out of range gets the full
+/// validation. Errors: as [`wrap`], only after that fallback.
+#[inline(always)]
+pub fn wrap_trusted<'a>(buf: &'a [u8], token: &Token) -> Result<Hll<'a>> {
+    wrap_by::<false>(buf, token)
+}
+
+/// [`wrap_mut`] of the image a kept view describes, as [`wrap_trusted`].
+#[inline(always)]
+pub fn wrap_mut_trusted<'a>(buf: &'a mut [u8], token: &Token) -> Result<HllMut<'a>> {
+    with_trusted_view_mut(buf, token, |view| view)
+}
+
+/// [`with_view_mut`] for a kept view: the view of [`wrap_mut_trusted`].
+/// Errors: as [`wrap_mut`], only after the fallback.
+#[inline(always)]
+pub fn with_trusted_view_mut<'a, R>(
+    buf: &'a mut [u8],
+    token: &Token,
+    f: impl FnOnce(HllMut<'a>) -> R,
+) -> Result<R> {
+    with_view_mut_by::<false, R>(buf, token, f)
+}
+
+#[inline(always)]
+fn wrap_by<'a, const COMPARE: bool>(buf: &'a [u8], token: &Token) -> Result<Hll<'a>> {
+    let Some((p, seed, image_len)) = trusted::<COMPARE>(buf, token) else {
+        return wrap_cold(buf);
+    };
+    let image = buf.get(..image_len).ok_or(Error::CorruptHeader)?;
+    let (header, body) = image.split_at_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
+    Ok(Hll { header, body, p, seed })
+}
+
+#[inline(always)]
+fn with_view_mut_by<'a, const COMPARE: bool, R>(
+    buf: &'a mut [u8],
+    token: &Token,
+    f: impl FnOnce(HllMut<'a>) -> R,
+) -> Result<R> {
+    let Some((p, seed, image_len)) = trusted::<COMPARE>(buf, token) else {
         return with_full_validation_mut(buf, f);
     };
     let image = buf.get_mut(..image_len).ok_or(Error::CorruptHeader)?;

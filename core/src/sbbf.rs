@@ -505,24 +505,29 @@ pub fn token(buf: &[u8]) -> Result<Token> {
     image::token::<SbbfImage>(buf)
 }
 
-/// The parameters, seed and body end of an image whose identity matches
-/// `token` (see [`Token`]), decoded from the token's words (equal to the
-/// image's); `None` when it does not match.
+/// The parameters, seed and body end decoded from `token`'s words: with
+/// `COMPARE`, only when `buf`'s identity matches the token (see [`Token`]),
+/// the words then being the image's; without, from the token alone (a
+/// kept view, see [`wrap_trusted`]). `None` when the identity differs or a
+/// word is out of range.
 #[inline(always)]
-fn trusted(buf: &[u8], token: &Token) -> Option<(SbbfParams, u64, usize)> {
-    if !image::token_matches::<SbbfImage>(buf, token) {
+fn trusted<const COMPARE: bool>(buf: &[u8], token: &Token) -> Option<(SbbfParams, u64, usize)> {
+    if COMPARE && !image::token_matches::<SbbfImage>(buf, token) {
         return None;
     }
     let [_, word1, seed, _, blocks, planned_items, planned_fpr, _] = token.words;
-    // Equal to validated words unless the token was filled by hand.
-    if blocks == 0 {
+    // Equal to validated words unless the token was filled by hand: at
+    // least one block, and a body end within `buf` (a forged count that
+    // wraps the end around gives wrong answers, never an access outside
+    // `buf`: every block access is checked).
+    let end = HEADER_LEN.wrapping_add((blocks as usize).wrapping_mul(BLOCK_BYTES));
+    if blocks == 0 || end > buf.len() {
         return None;
     }
     let flags = (word1 >> 32) as u32;
     let mode = if flags & FLAG_PARQUET != 0 { SbbfMode::Parquet } else { SbbfMode::Native };
     let params = SbbfParams { blocks, planned_items, planned_fpr: f64::from_bits(planned_fpr), mode };
-    let end = HEADER_LEN.checked_add(usize::try_from(blocks).ok()?.checked_mul(BLOCK_BYTES)?)?;
-    (end <= buf.len()).then_some((params, seed, end))
+    Some((params, seed, end))
 }
 
 /// [`wrap`], skipping the header checks when `buf`'s identity equals
@@ -530,7 +535,37 @@ fn trusted(buf: &[u8], token: &Token) -> Option<(SbbfParams, u64, usize)> {
 /// validation). Errors: as [`wrap`].
 #[inline(always)]
 pub fn wrap_with<'a>(buf: &'a [u8], token: &Token) -> Result<Sbbf<'a>> {
-    let Some((params, seed, end)) = trusted(buf, token) else {
+    wrap_by::<true>(buf, token)
+}
+
+/// [`wrap_mut`], skipping the header checks as [`wrap_with`] does.
+#[inline(always)]
+pub fn wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Result<SbbfMut<'a>> {
+    wrap_mut_by::<true>(buf, token)
+}
+
+/// [`wrap`] of the image a kept view describes (the C ABI's
+/// `sketch_view`): the parameters come from `token` alone, made by
+/// [`token`] from this image, without reading the header or comparing
+/// identities. A token of another image, or of this buffer before a
+/// re-init with other parameters, gives wrong answers but never a panic or
+/// an access outside `buf`; one whose words are out of range (blocks 0, a
+/// body past `buf`) gets the full validation. Errors: as [`wrap`], only
+/// after that fallback.
+#[inline(always)]
+pub fn wrap_trusted<'a>(buf: &'a [u8], token: &Token) -> Result<Sbbf<'a>> {
+    wrap_by::<false>(buf, token)
+}
+
+/// [`wrap_mut`] of the image a kept view describes, as [`wrap_trusted`].
+#[inline(always)]
+pub fn wrap_mut_trusted<'a>(buf: &'a mut [u8], token: &Token) -> Result<SbbfMut<'a>> {
+    wrap_mut_by::<false>(buf, token)
+}
+
+#[inline(always)]
+fn wrap_by<'a, const COMPARE: bool>(buf: &'a [u8], token: &Token) -> Result<Sbbf<'a>> {
+    let Some((params, seed, end)) = trusted::<COMPARE>(buf, token) else {
         return wrap_cold(buf);
     };
     let image = buf.get(..end).ok_or(Error::CorruptHeader)?;
@@ -538,10 +573,9 @@ pub fn wrap_with<'a>(buf: &'a [u8], token: &Token) -> Result<Sbbf<'a>> {
     Ok(Sbbf { header, body, params, seed })
 }
 
-/// [`wrap_mut`], skipping the header checks as [`wrap_with`] does.
 #[inline(always)]
-pub fn wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Result<SbbfMut<'a>> {
-    let Some((params, seed, end)) = trusted(buf, token) else {
+fn wrap_mut_by<'a, const COMPARE: bool>(buf: &'a mut [u8], token: &Token) -> Result<SbbfMut<'a>> {
+    let Some((params, seed, end)) = trusted::<COMPARE>(buf, token) else {
         return wrap_mut_cold(buf);
     };
     let image = buf.get_mut(..end).ok_or(Error::CorruptHeader)?;

@@ -656,6 +656,10 @@ pub struct TokenOps {
     pub token: fn(&[u8]) -> crate::Result<crate::image::Token>,
     pub add: fn(&mut [u8], Option<&crate::image::Token>, u64) -> crate::Result<()>,
     pub query: fn(&[u8], Option<&crate::image::Token>, u64) -> crate::Result<u64>,
+    /// `add` and `query` through `wrap_mut_trusted` and `wrap_trusted`
+    /// (a kept view's token, see [`check_trusted`]).
+    pub add_trusted: fn(&mut [u8], &crate::image::Token, u64) -> crate::Result<()>,
+    pub query_trusted: fn(&[u8], &crate::image::Token, u64) -> crate::Result<u64>,
 }
 
 /// [`TokenOps`] of a family module whose views have `add_u64`: `query`
@@ -678,6 +682,14 @@ macro_rules! token_ops {
                     Some(t) => family::wrap_with(buf, t)?,
                     None => family::wrap(buf)?,
                 };
+                Ok($query)
+            },
+            add_trusted: |buf, t, k| {
+                family::wrap_mut_trusted(buf, t)?.add_u64(k);
+                Ok(())
+            },
+            query_trusted: |buf, t, $key| {
+                let $view = family::wrap_trusted(buf, t)?;
                 Ok($query)
             },
         }
@@ -788,5 +800,51 @@ pub fn check_tokens<F: crate::image::ImageFamily>(
         let forged = crate::image::forged_token::<F>(bad.as_ref());
         let _ = (ops.query)(bad.as_ref(), Some(&forged), round);
         let _ = (ops.add)(bad.as_mut(), Some(&forged), round);
+    }
+}
+
+/// The kept-view contract (`wrap_trusted`, `wrap_mut_trusted`: the token
+/// alone describes the image) on the valid live image `image`, given
+/// `other` (same family, other parameters):
+/// * with `image`'s token, adds and queries give the plain calls' bytes and
+///   answers, and so does a zero token (out of range: full validation);
+/// * with `other`'s token (a view kept across a re-init with other
+///   parameters) and with tokens forged from damaged headers or random
+///   words, the calls return (no panic) and touch only the buffer.
+pub fn check_trusted(image: &[u8], other: &[u8], ops: &TokenOps) {
+    use crate::image::Token;
+    let token = (ops.token)(image).unwrap();
+    let stale = (ops.token)(other).unwrap();
+    let mut plain = AlignedBuf::from_bytes(image);
+    for k in 0..2000 {
+        (ops.add)(plain.as_mut(), None, k).unwrap();
+    }
+    for t in [token, Token::default()] {
+        let mut b = AlignedBuf::from_bytes(image);
+        for k in 0..2000 {
+            (ops.add_trusted)(b.as_mut(), &t, k).unwrap();
+        }
+        assert_eq!(b.as_ref(), plain.as_ref(), "adds with kept token {t:?}");
+        for k in 1000..3000 {
+            assert_eq!((ops.query_trusted)(b.as_ref(), &t, k), (ops.query)(b.as_ref(), None, k));
+        }
+    }
+    let mut rng = SplitMix64(0x7e57);
+    for round in 0..3000u64 {
+        let mut t = if round % 2 == 0 { stale } else { token };
+        for _ in 0..round % 4 {
+            let word = rng.next_u64() as usize % t.words.len();
+            t.words[word] = match rng.next_u64() % 4 {
+                0 => 0,
+                1 => u64::MAX,
+                2 => rng.next_u64() % 64,
+                _ => rng.next_u64(),
+            };
+        }
+        let mut b = AlignedBuf::from_bytes(image);
+        let _ = (ops.query_trusted)(b.as_ref(), &t, round);
+        let _ = (ops.add_trusted)(b.as_mut(), &t, round);
+        let mut short = AlignedBuf::from_bytes(&image[..image.len() / 2]);
+        let _ = (ops.add_trusted)(short.as_mut(), &t, round);
     }
 }

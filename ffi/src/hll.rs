@@ -7,7 +7,7 @@
 
 use crate::boundary::{run, sketch_slice, Keys, Status};
 use crate::filter;
-use crate::image::{self as image, sketch_token};
+use crate::image::{self as image, sketch_token, sketch_view};
 use crate::image::{export_with, import_with, merge_with};
 #[cfg(target_has_atomic = "64")]
 use crate::shared;
@@ -231,6 +231,96 @@ pub unsafe extern "C" fn sketch_hll_add_hash_with_token(
     run(|| unsafe {
         let token = image::read_token(token)?;
         filter::update(buf, len, changed, |b| hll::with_view_mut(b, &token, |mut view| view.add_hash(hash)))
+    })
+}
+
+/// Validates the live HyperLogLog image in `buf` (`len` bytes) and writes its
+/// kept view to `*out` (written only on success): pass it to the
+/// `sketch_hll_view_*` calls, which then read no header (see
+/// `sketch_view` for when to make it again).
+///
+/// Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image.
+///
+/// # Safety
+/// `buf`: `len` readable bytes, writable for the view's adds; `out`: writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_view(
+    buf: *mut c_void,
+    len: usize,
+    out: *mut sketch_view,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { image::write_view(buf, len, out, hll::token) })
+}
+
+/// `sketch_hll_add` on the image of a kept view (from
+/// `sketch_hll_view`): the same result and outputs, without reading its
+/// header (see `sketch_view`).
+///
+/// Errors: those of `sketch_hll_add` for its arguments;
+/// `SKETCH_NULL_POINTER` for a NULL view.
+///
+/// # Safety
+/// `view`: a readable `sketch_view` whose image is writable; the other
+/// arguments as for `sketch_hll_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_view_add(
+    view: *const sketch_view,
+    key: *const c_void,
+    key_len: usize,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        let key = filter::key_apart(key, key_len, v.image, v.len)?;
+        v.update(changed, |b| hll::with_trusted_view_mut(b, &v.token, |mut view| view.add(key)))
+    })
+}
+
+/// `sketch_hll_add_u64` on the image of a kept view (from
+/// `sketch_hll_view`): the same result and outputs, without reading its
+/// header (see `sketch_view`).
+///
+/// Errors: those of `sketch_hll_add_u64` for its arguments;
+/// `SKETCH_NULL_POINTER` for a NULL view.
+///
+/// # Safety
+/// `view`: a readable `sketch_view` whose image is writable; the other
+/// arguments as for `sketch_hll_add_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_view_add_u64(
+    view: *const sketch_view,
+    key: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        v.update(changed, |b| hll::with_trusted_view_mut(b, &v.token, |mut view| view.add_u64(key)))
+    })
+}
+
+/// `sketch_hll_add_hash` on the image of a kept view (from
+/// `sketch_hll_view`): the same result and outputs, without reading its
+/// header (see `sketch_view`).
+///
+/// Errors: those of `sketch_hll_add_hash` for its arguments;
+/// `SKETCH_NULL_POINTER` for a NULL view.
+///
+/// # Safety
+/// `view`: a readable `sketch_view` whose image is writable; the other
+/// arguments as for `sketch_hll_add_hash`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_hll_view_add_hash(
+    view: *const sketch_view,
+    hash: u64,
+    changed: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        v.update(changed, |b| hll::with_trusted_view_mut(b, &v.token, |mut view| view.add_hash(hash)))
     })
 }
 

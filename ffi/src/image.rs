@@ -87,6 +87,143 @@ pub(crate) unsafe fn write_token(
     unsafe { boundary::write_out(out, sketch_token { words }) }
 }
 
+/// A validated view of one live image, kept by the caller so that
+/// single-key calls skip every per-call check of the image (the
+/// `sketch_<family>_view_*` functions, for Bloom, split-block and
+/// HyperLogLog): the image's address and length as given to
+/// `sketch_<family>_view`, which validated the image in full, and its token
+/// (see `sketch_token`). A call on a view reads its parameters from the
+/// token without reading the header or comparing identities, so it costs
+/// about what the operation itself costs.
+///
+/// Contract: a view stays valid while its memory holds that image at that
+/// address. Make a new one after `sketch_<family>_init` or `_import` into
+/// the buffer, after `sketch_hll_downsize` and `sketch_sbbf_fold` (which
+/// change the parameters), and after moving the image. A view kept across
+/// such a change answers for the old parameters (wrong answers, changed
+/// bits) but reads and writes only the `len` bytes at `image`, as long as
+/// those bytes are still the caller's; a token word out of range (a zero
+/// token, for one) makes the call validate the image in full. Filled by
+/// hand, `image` and `len` must describe readable (and, for adds, writable)
+/// memory, as `buf` and `len` must for every other call.
+///
+/// Holds a pointer into the caller's memory: Go and Java bindings whose
+/// images live in garbage-collected memory keep using tokens (see
+/// `sketch_token`). A view is only read by the calls; its thread-safety is
+/// that of the image (concurrent queries, one writer at a time).
+#[allow(non_camel_case_types)]
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct sketch_view {
+    /// The image's first byte.
+    pub image: *mut c_void,
+    /// The image's length in bytes.
+    pub len: usize,
+    /// The image's token.
+    pub token: sketch_token,
+}
+
+/// The fields of a view a `_view_*` call was given.
+pub(crate) struct KeptView {
+    /// The image (as `buf`).
+    pub image: *mut c_void,
+    /// Its length (as `len`).
+    pub len: usize,
+    /// Its token in the core's form.
+    pub token: sketches_core::image::Token,
+}
+
+impl KeptView {
+    /// The view's image, read-only. Only NULL is refused: the length is
+    /// the view's, checked when it was made.
+    ///
+    /// # Safety
+    /// The view's contract: `len` readable bytes at `image`.
+    #[inline(always)]
+    unsafe fn bytes<'a>(&self) -> core::result::Result<&'a [u8], Fail> {
+        boundary::require(self.image)?;
+        // SAFETY: non-NULL (checked); `len` readable bytes by the view's contract.
+        Ok(unsafe { core::slice::from_raw_parts(self.image.cast::<u8>(), self.len) })
+    }
+
+    /// The view's image, writable (see [`KeptView::bytes`]).
+    ///
+    /// # Safety
+    /// The view's contract: `len` writable bytes at `image` that nothing
+    /// else reads or writes during the call.
+    #[inline(always)]
+    unsafe fn bytes_mut<'a>(&self) -> core::result::Result<&'a mut [u8], Fail> {
+        boundary::require(self.image)?;
+        // SAFETY: non-NULL (checked); exclusive, writable bytes by the contract.
+        Ok(unsafe { core::slice::from_raw_parts_mut(self.image.cast::<u8>(), self.len) })
+    }
+
+    /// One update through the view: `op` on the image, its value written
+    /// to `out` unless NULL.
+    ///
+    /// # Safety
+    /// The view's contract; `out` NULL or writable.
+    #[inline(always)]
+    pub(crate) unsafe fn update<T>(&self, out: *mut T, op: impl FnOnce(&mut [u8]) -> Result<T>) -> Status {
+        // SAFETY: caller contract.
+        let value = op(unsafe { self.bytes_mut()? })?;
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(out, value) };
+        Ok(())
+    }
+
+    /// One query through the view: `op` on the image, its value written to
+    /// `out` (required).
+    ///
+    /// # Safety
+    /// The view's contract; `out` writable.
+    #[inline(always)]
+    pub(crate) unsafe fn query<T>(&self, out: *mut T, op: impl FnOnce(&[u8]) -> Result<T>) -> Status {
+        boundary::require(out)?;
+        // SAFETY: caller contract.
+        let value = op(unsafe { self.bytes()? })?;
+        // SAFETY: non-NULL checked.
+        unsafe { boundary::write_out(out, value) }
+    }
+}
+
+/// Reads the view a `_view_*` call was given.
+///
+/// # Safety
+/// Unless NULL, `view` must point to a readable `sketch_view` (any
+/// alignment).
+#[inline(always)]
+pub(crate) unsafe fn read_view(view: *const sketch_view) -> core::result::Result<KeptView, Fail> {
+    boundary::require(view)?;
+    // SAFETY: non-NULL (checked); readability is the caller's contract.
+    let view = unsafe { view.read_unaligned() };
+    Ok(KeptView {
+        image: view.image,
+        len: view.len,
+        token: sketches_core::image::Token { words: view.token.words },
+    })
+}
+
+/// Validates the live image and writes its view (`*out` only on success).
+///
+/// # Safety
+/// `buf`/`len` and `out` as documented on the exported functions.
+#[inline]
+pub(crate) unsafe fn write_view(
+    buf: *mut c_void,
+    len: usize,
+    out: *mut sketch_view,
+    token: impl FnOnce(&[u8]) -> Result<sketches_core::image::Token>,
+) -> Status {
+    boundary::require(out)?;
+    // SAFETY: caller contract.
+    let image = unsafe { boundary::bytes(buf, len)? };
+    let words = token(image)?.words;
+    let view = sketch_view { image: buf, len, token: sketch_token { words } };
+    // SAFETY: non-NULL (checked); writability is the caller's contract.
+    unsafe { boundary::write_out(out, view) }
+}
+
 /// What the common header of an image says (see `sketch_image_inspect`).
 #[allow(non_camel_case_types)]
 #[repr(C)]

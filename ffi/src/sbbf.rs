@@ -8,7 +8,7 @@
 
 use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
 use crate::filter;
-use crate::image::{self as image, sketch_token};
+use crate::image::{self as image, sketch_token, sketch_view};
 use crate::image::{export_with, import_with, merge_with};
 #[cfg(target_has_atomic = "64")]
 use crate::shared;
@@ -515,6 +515,167 @@ pub unsafe extern "C" fn sketch_sbbf_contains_hash_with_token(
     run(|| unsafe {
         let token = image::read_token(token)?;
         filter::query(buf, len, out, |b| Ok(sbbf::wrap_with(b, &token)?.contains_hash(hash)))
+    })
+}
+
+/// Validates the live split-block image in `buf` (`len` bytes) and writes its
+/// kept view to `*out` (written only on success): pass it to the
+/// `sketch_sbbf_view_*` calls, which then read no header (see
+/// `sketch_view` for when to make it again).
+///
+/// Errors: `SKETCH_NULL_POINTER`, and every error of wrapping the image.
+///
+/// # Safety
+/// `buf`: `len` readable bytes, writable for the view's adds; `out`: writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_view(
+    buf: *mut c_void,
+    len: usize,
+    out: *mut sketch_view,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { image::write_view(buf, len, out, sbbf::token) })
+}
+
+/// `sketch_sbbf_add` on the image of a kept view (from
+/// `sketch_sbbf_view`): the same result and outputs, without reading its
+/// header (see `sketch_view`).
+///
+/// Errors: those of `sketch_sbbf_add` for its arguments;
+/// `SKETCH_NULL_POINTER` for a NULL view.
+///
+/// # Safety
+/// `view`: a readable `sketch_view` whose image is writable; the other
+/// arguments as for `sketch_sbbf_add`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_view_add(
+    view: *const sketch_view,
+    key: *const c_void,
+    key_len: usize,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        let key = filter::key_apart(key, key_len, v.image, v.len)?;
+        v.update(was_new, |b| Ok(sbbf::wrap_mut_trusted(b, &v.token)?.add(key)))
+    })
+}
+
+/// `sketch_sbbf_add_u64` on the image of a kept view (from
+/// `sketch_sbbf_view`): the same result and outputs, without reading its
+/// header (see `sketch_view`).
+///
+/// Errors: those of `sketch_sbbf_add_u64` for its arguments;
+/// `SKETCH_NULL_POINTER` for a NULL view.
+///
+/// # Safety
+/// `view`: a readable `sketch_view` whose image is writable; the other
+/// arguments as for `sketch_sbbf_add_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_view_add_u64(
+    view: *const sketch_view,
+    key: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        v.update(was_new, |b| Ok(sbbf::wrap_mut_trusted(b, &v.token)?.add_u64(key)))
+    })
+}
+
+/// `sketch_sbbf_add_hash` on the image of a kept view (from
+/// `sketch_sbbf_view`): the same result and outputs, without reading its
+/// header (see `sketch_view`).
+///
+/// Errors: those of `sketch_sbbf_add_hash` for its arguments;
+/// `SKETCH_NULL_POINTER` for a NULL view.
+///
+/// # Safety
+/// `view`: a readable `sketch_view` whose image is writable; the other
+/// arguments as for `sketch_sbbf_add_hash`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_view_add_hash(
+    view: *const sketch_view,
+    hash: u64,
+    was_new: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        v.update(was_new, |b| Ok(sbbf::wrap_mut_trusted(b, &v.token)?.add_hash(hash)))
+    })
+}
+
+/// `sketch_sbbf_contains` on the image of a kept view (from
+/// `sketch_sbbf_view`): the same answer, without reading its header (see
+/// `sketch_view`).
+///
+/// Errors: those of `sketch_sbbf_contains` for its arguments;
+/// `SKETCH_NULL_POINTER` for a NULL view.
+///
+/// # Safety
+/// `view`: a readable `sketch_view`; the other arguments as for
+/// `sketch_sbbf_contains`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_view_contains(
+    view: *const sketch_view,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        let key = filter::key(key, key_len)?;
+        v.query(out, |b| Ok(sbbf::wrap_trusted(b, &v.token)?.contains(key)))
+    })
+}
+
+/// `sketch_sbbf_contains_u64` on the image of a kept view (from
+/// `sketch_sbbf_view`): the same answer, without reading its header (see
+/// `sketch_view`).
+///
+/// Errors: those of `sketch_sbbf_contains_u64` for its arguments;
+/// `SKETCH_NULL_POINTER` for a NULL view.
+///
+/// # Safety
+/// `view`: a readable `sketch_view`; the other arguments as for
+/// `sketch_sbbf_contains_u64`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_view_contains_u64(
+    view: *const sketch_view,
+    key: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        v.query(out, |b| Ok(sbbf::wrap_trusted(b, &v.token)?.contains_u64(key)))
+    })
+}
+
+/// `sketch_sbbf_contains_hash` on the image of a kept view (from
+/// `sketch_sbbf_view`): the same answer, without reading its header (see
+/// `sketch_view`).
+///
+/// Errors: those of `sketch_sbbf_contains_hash` for its arguments;
+/// `SKETCH_NULL_POINTER` for a NULL view.
+///
+/// # Safety
+/// `view`: a readable `sketch_view`; the other arguments as for
+/// `sketch_sbbf_contains_hash`.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_view_contains_hash(
+    view: *const sketch_view,
+    hash: u64,
+    out: *mut bool,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        v.query(out, |b| Ok(sbbf::wrap_trusted(b, &v.token)?.contains_hash(hash)))
     })
 }
 

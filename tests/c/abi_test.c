@@ -1482,6 +1482,180 @@ static void test_tokens(void) {
     free(hll_b);
 }
 
+/* Views: the sketch_<family>_view_* calls answer and change the image exactly
+ * as the plain calls do, with the view of the image and with a view whose
+ * token is zero (full validation); NULL views, outputs and images are
+ * refused, keys inside the image too; a view kept across a re-init with other
+ * parameters stays inside its bytes (the ASan and valgrind runs check it). */
+static void test_views(void) {
+    struct sketch_bloom_params bp;
+    struct sketch_sbbf_params sp;
+    uint64_t bloom_size = 0, sbbf_size = 0, hll_size = 0;
+    EXPECT(sketch_bloom_plan(20000, 0.01, &bp), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&bp, &bloom_size), SKETCH_OK);
+    EXPECT(sketch_sbbf_plan(20000, 0.01, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &sbbf_size), SKETCH_OK);
+    EXPECT(sketch_hll_size(12, &hll_size), SKETCH_OK);
+    size_t bl = (size_t)bloom_size, sl = (size_t)sbbf_size, hl = (size_t)hll_size;
+    unsigned char *bloom_a = alloc_image(bloom_size), *bloom_b = alloc_image(bloom_size);
+    unsigned char *sbbf_a = alloc_image(sbbf_size), *sbbf_b = alloc_image(sbbf_size);
+    unsigned char *hll_a = alloc_image(hll_size), *hll_b = alloc_image(hll_size);
+    sketch_view view, zeroed;
+    bool b = false;
+
+    EXPECT(sketch_bloom_init(bloom_a, bl, &bp, 4), SKETCH_OK);
+    EXPECT(sketch_bloom_view(bloom_a, bl, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_view(bloom_a + 1, bl, &view), SKETCH_MISALIGNED);
+    EXPECT(sketch_sbbf_view(bloom_a, bl, &view), SKETCH_WRONG_FAMILY);
+    for (int zero = 0; zero < 2; zero++) {
+        EXPECT(sketch_bloom_init(bloom_a, bl, &bp, 4), SKETCH_OK);
+        memcpy(bloom_b, bloom_a, bl);
+        EXPECT(sketch_bloom_view(bloom_b, bl, &view), SKETCH_OK);
+        CHECK(view.image == bloom_b && view.len == bl);
+        if (zero) memset(&view.token, 0, sizeof view.token);
+        int agree = 1;
+        for (uint64_t i = 0; i < 3000; i++) {
+            char key[24];
+            int n = snprintf(key, sizeof key, "key-%llu", (unsigned long long)i);
+            bool new_plain = false, new_view = false;
+            agree &= sketch_bloom_add(bloom_a, bl, key, (size_t)n, &new_plain) == SKETCH_OK;
+            agree &= sketch_bloom_view_add(&view, key, (size_t)n, &new_view) == SKETCH_OK;
+            agree &= new_plain == new_view;
+            agree &= sketch_bloom_add_u64(bloom_a, bl, i, NULL) == SKETCH_OK;
+            agree &= sketch_bloom_view_add_u64(&view, i, NULL) == SKETCH_OK;
+            agree &= sketch_bloom_add_hash(bloom_a, bl, i * 0x9E3779B97F4A7C15ULL, NULL) == SKETCH_OK;
+            agree &= sketch_bloom_view_add_hash(&view, i * 0x9E3779B97F4A7C15ULL, NULL) == SKETCH_OK;
+        }
+        CHECK(agree);
+        CHECK(memcmp(bloom_a, bloom_b, bl) == 0);
+        for (uint64_t i = 0; i < 6000; i++) {
+            char key[24];
+            int n = snprintf(key, sizeof key, "key-%llu", (unsigned long long)i);
+            bool plain = false, with = false;
+            agree &= sketch_bloom_contains(bloom_b, bl, key, (size_t)n, &plain) == SKETCH_OK;
+            agree &= sketch_bloom_view_contains(&view, key, (size_t)n, &with) == SKETCH_OK;
+            agree &= plain == with && (i >= 3000 || with);
+            agree &= sketch_bloom_contains_u64(bloom_b, bl, i, &plain) == SKETCH_OK;
+            agree &= sketch_bloom_view_contains_u64(&view, i, &with) == SKETCH_OK;
+            agree &= plain == with;
+            agree &= sketch_bloom_contains_hash(bloom_b, bl, i, &plain) == SKETCH_OK;
+            agree &= sketch_bloom_view_contains_hash(&view, i, &with) == SKETCH_OK;
+            agree &= plain == with;
+        }
+        CHECK(agree);
+    }
+    EXPECT(sketch_bloom_view(bloom_b, bl, &view), SKETCH_OK);
+    EXPECT(sketch_bloom_view_add(NULL, "k", 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_view_add(&view, NULL, 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_view_contains(&view, "k", 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_view_contains_u64(NULL, 1, &b), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_view_add(&view, bloom_b + 200, 8, NULL), SKETCH_OVERLAP);
+    zeroed = view;
+    zeroed.image = NULL;
+    EXPECT(sketch_bloom_view_add_u64(&zeroed, 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_view_contains_u64(&zeroed, 1, &b), SKETCH_NULL_POINTER);
+    /* A zero token on another family's image: the full validation says so. */
+    zeroed = view;
+    memset(&zeroed.token, 0, sizeof zeroed.token);
+    EXPECT(sketch_sbbf_init(sbbf_a, sl, &sp, 4), SKETCH_OK);
+    zeroed.image = sbbf_a;
+    zeroed.len = sl;
+    EXPECT(sketch_bloom_view_add_u64(&zeroed, 1, NULL), SKETCH_WRONG_FAMILY);
+    EXPECT(sketch_bloom_view_contains_u64(&zeroed, 1, &b), SKETCH_WRONG_FAMILY);
+    /* Kept across a re-init with a third of the bits: calls stay in bounds. */
+    {
+        struct sketch_bloom_params small;
+        EXPECT(sketch_bloom_plan(6000, 0.01, &small), SKETCH_OK);
+        EXPECT(sketch_bloom_init(bloom_b, bl, &small, 9), SKETCH_OK);
+        for (uint64_t i = 0; i < 2000; i++) {
+            EXPECT(sketch_bloom_view_add_u64(&view, i, NULL), SKETCH_OK);
+            EXPECT(sketch_bloom_view_contains_u64(&view, i, &b), SKETCH_OK);
+        }
+    }
+
+    for (int zero = 0; zero < 2; zero++) {
+        EXPECT(sketch_sbbf_init(sbbf_a, sl, &sp, 4), SKETCH_OK);
+        memcpy(sbbf_b, sbbf_a, sl);
+        EXPECT(sketch_sbbf_view(sbbf_b, sl, &view), SKETCH_OK);
+        if (zero) memset(&view.token, 0, sizeof view.token);
+        int agree = 1;
+        for (uint64_t i = 0; i < 3000; i++) {
+            bool new_plain = false, new_view = false;
+            agree &= sketch_sbbf_add(sbbf_a, sl, &i, sizeof i, &new_plain) == SKETCH_OK;
+            agree &= sketch_sbbf_view_add(&view, &i, sizeof i, &new_view) == SKETCH_OK;
+            agree &= new_plain == new_view;
+            agree &= sketch_sbbf_add_u64(sbbf_a, sl, i, NULL) == SKETCH_OK;
+            agree &= sketch_sbbf_view_add_u64(&view, i, NULL) == SKETCH_OK;
+            agree &= sketch_sbbf_add_hash(sbbf_a, sl, i * 0x9E3779B97F4A7C15ULL, NULL) == SKETCH_OK;
+            agree &= sketch_sbbf_view_add_hash(&view, i * 0x9E3779B97F4A7C15ULL, NULL) == SKETCH_OK;
+        }
+        CHECK(agree);
+        CHECK(memcmp(sbbf_a, sbbf_b, sl) == 0);
+        for (uint64_t i = 0; i < 6000; i++) {
+            bool plain = false, with = false;
+            agree &= sketch_sbbf_contains(sbbf_b, sl, &i, sizeof i, &plain) == SKETCH_OK;
+            agree &= sketch_sbbf_view_contains(&view, &i, sizeof i, &with) == SKETCH_OK;
+            agree &= plain == with && (i >= 3000 || with);
+            agree &= sketch_sbbf_contains_u64(sbbf_b, sl, i, &plain) == SKETCH_OK;
+            agree &= sketch_sbbf_view_contains_u64(&view, i, &with) == SKETCH_OK;
+            agree &= plain == with;
+            agree &= sketch_sbbf_contains_hash(sbbf_b, sl, i, &plain) == SKETCH_OK;
+            agree &= sketch_sbbf_view_contains_hash(&view, i, &with) == SKETCH_OK;
+            agree &= plain == with;
+        }
+        CHECK(agree);
+    }
+    EXPECT(sketch_sbbf_view(sbbf_b, sl, &view), SKETCH_OK);
+    EXPECT(sketch_sbbf_view_add_u64(NULL, 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_sbbf_view_contains_hash(&view, 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_sbbf_view_add(&view, sbbf_b + 300, 8, NULL), SKETCH_OVERLAP);
+    {
+        struct sketch_sbbf_params small;
+        EXPECT(sketch_sbbf_plan(2000, 0.01, &small), SKETCH_OK);
+        EXPECT(sketch_sbbf_init(sbbf_b, sl, &small, 9), SKETCH_OK);
+        for (uint64_t i = 0; i < 2000; i++) {
+            EXPECT(sketch_sbbf_view_add_u64(&view, i, NULL), SKETCH_OK);
+            EXPECT(sketch_sbbf_view_contains_u64(&view, i, &b), SKETCH_OK);
+        }
+    }
+
+    for (int zero = 0; zero < 2; zero++) {
+        EXPECT(sketch_hll_init(hll_a, hl, 12, 4), SKETCH_OK);
+        memcpy(hll_b, hll_a, hl);
+        EXPECT(sketch_hll_view(hll_b, hl, &view), SKETCH_OK);
+        if (zero) memset(&view.token, 0, sizeof view.token);
+        int agree = 1;
+        /* Through small mode into dense mode: the view holds across the switch. */
+        for (uint64_t i = 0; i < 20000; i++) {
+            bool changed_plain = false, changed_view = false;
+            agree &= sketch_hll_add(hll_a, hl, &i, sizeof i, &changed_plain) == SKETCH_OK;
+            agree &= sketch_hll_view_add(&view, &i, sizeof i, &changed_view) == SKETCH_OK;
+            agree &= changed_plain == changed_view;
+            agree &= sketch_hll_add_u64(hll_a, hl, i, NULL) == SKETCH_OK;
+            agree &= sketch_hll_view_add_u64(&view, i, NULL) == SKETCH_OK;
+            agree &= sketch_hll_add_hash(hll_a, hl, i * 0x9E3779B97F4A7C15ULL, NULL) == SKETCH_OK;
+            agree &= sketch_hll_view_add_hash(&view, i * 0x9E3779B97F4A7C15ULL, NULL) == SKETCH_OK;
+        }
+        CHECK(agree);
+        CHECK(memcmp(hll_a, hll_b, hl) == 0);
+    }
+    EXPECT(sketch_hll_view(hll_b, hl, &view), SKETCH_OK);
+    EXPECT(sketch_hll_view(bloom_a, bl, &view), SKETCH_WRONG_FAMILY);
+    EXPECT(sketch_hll_view(hll_b, hl, &view), SKETCH_OK);
+    EXPECT(sketch_hll_view_add(NULL, "k", 1, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_hll_view_add(&view, hll_b + 100, 8, NULL), SKETCH_OVERLAP);
+    EXPECT(sketch_hll_init(hll_b, hl, 8, 9), SKETCH_OK);
+    for (uint64_t i = 0; i < 5000; i++) {
+        EXPECT(sketch_hll_view_add_u64(&view, i, NULL), SKETCH_OK);
+    }
+    free(bloom_a);
+    free(bloom_b);
+    free(sbbf_a);
+    free(sbbf_b);
+    free(hll_a);
+    free(hll_b);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -1499,6 +1673,7 @@ int main(void) {
     test_misuse_gaps();
     test_parquet_interop();
     test_tokens();
+    test_views();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -495,4 +495,5 @@ fn tokens_skip_only_checks_already_passed() {
         foreign.as_ref(),
         &token_ops(),
     );
+    crate::test_util::check_trusted(image.as_ref(), other.as_ref(), &token_ops());
 }

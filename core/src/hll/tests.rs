@@ -671,6 +671,7 @@ fn tokens_skip_only_checks_already_passed() {
     let compact = AlignedBuf::from_bytes(&exported[..n]);
     assert_eq!(token(compact.as_ref()), Err(Error::CompactImage));
     assert_eq!(wrap(compact.as_ref()).err(), Some(Error::CompactImage));
+    crate::test_util::check_trusted(image.as_ref(), other.as_ref(), &token_ops());
 }
 
 /// Merging a source whose registers were damaged (zero-copy bytes, never

@@ -444,6 +444,8 @@ fn tokens_skip_only_checks_already_passed() {
         foreign.as_ref(),
         &token_ops,
     );
+    crate::test_util::check_trusted(image.as_ref(), other.as_ref(), &token_ops);
+    crate::test_util::check_trusted(parquet_image.as_ref(), image.as_ref(), &token_ops);
 }
 
 /// The add counters saturate at `u64::MAX` calls (neither moves then), and
