@@ -7,9 +7,11 @@
 //!   so nothing is inlined across the boundary, as from C, Go or Java)
 //!   against the packed batch form over the same keys, and the single-key
 //!   `_with_token` form (headers validated once, see `sketch_token`), and
-//!   the core's single-key loop (one wrap, then one call per key: what the
-//!   boundary can at best reach). Target: single calls at most 1.3x the
-//!   batch's time per key.
+//!   the `_view` form (a `sketch_view` made once: no per-call check of the
+//!   image), the core's single-key loop (one wrap, then one call per key)
+//!   and the floor of any C call (the core's operation on a view opened
+//!   once, behind an opaque `extern "C"` function that checks nothing).
+//!   Target: single calls at most 1.3x the batch's time per key.
 //! * `overlap_1M_1pct`: the batch forms of Bloom, counting Bloom and cuckoo
 //!   (which locate a group of keys before touching memory) against the
 //!   core's own single-key loop over the same keys. Target: at least 1.5x.
@@ -18,9 +20,9 @@
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use core::ffi::c_void;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkGroup, Criterion, Throughput};
 use sketches_core::{bloom, counting, cuckoo, hll, sbbf};
-use sketches_ffi::image::sketch_token;
+use sketches_ffi::image::{sketch_token, sketch_view};
 use sketches_ffi::SKETCH_OK;
 use std::hint::black_box;
 
@@ -72,118 +74,10 @@ impl Img {
     }
 }
 
-type AddOne = unsafe extern "C" fn(*mut c_void, usize, *const c_void, usize, *mut bool) -> i32;
-type QueryOne = unsafe extern "C" fn(*const c_void, usize, *const c_void, usize, *mut bool) -> i32;
-type AddOneWithToken =
-    unsafe extern "C" fn(*mut c_void, usize, *const sketch_token, *const c_void, usize, *mut bool) -> i32;
-type QueryOneWithToken =
-    unsafe extern "C" fn(*const c_void, usize, *const sketch_token, *const c_void, usize, *mut bool) -> i32;
-type MakeToken = unsafe extern "C" fn(*const c_void, usize, *mut sketch_token) -> i32;
 type AddPacked =
     unsafe extern "C" fn(*mut c_void, usize, *const c_void, usize, *const u32, usize, *mut bool) -> i32;
 type QueryPacked =
     unsafe extern "C" fn(*const c_void, usize, *const c_void, usize, *const u32, usize, *mut bool) -> i32;
-
-fn single_add(
-    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    name: &str,
-    img: &mut Img,
-    keys: &Keys,
-    f: AddOne,
-) {
-    let f = black_box(f);
-    g.bench_function(name, |b| {
-        b.iter(|| {
-            for i in 0..N {
-                let k = keys.key(i);
-                // SAFETY: valid image and key for the call.
-                let st = unsafe { f(img.ptr(), img.len(), k.as_ptr().cast(), k.len(), std::ptr::null_mut()) };
-                debug_assert_eq!(st, SKETCH_OK);
-            }
-        })
-    });
-}
-
-fn single_query(
-    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    name: &str,
-    img: &mut Img,
-    keys: &Keys,
-    f: QueryOne,
-) {
-    let f = black_box(f);
-    g.bench_function(name, |b| {
-        b.iter(|| {
-            let mut hits = 0usize;
-            for i in 0..N {
-                let k = keys.key(i);
-                let mut found = false;
-                // SAFETY: valid image, key and output for the call.
-                let st = unsafe { f(img.ptr(), img.len(), k.as_ptr().cast(), k.len(), &mut found) };
-                debug_assert_eq!(st, SKETCH_OK);
-                hits += usize::from(found);
-            }
-            black_box(hits)
-        })
-    });
-}
-
-fn token_of(img: &mut Img, make: MakeToken) -> sketch_token {
-    let mut token = sketch_token::default();
-    // SAFETY: valid image and output.
-    assert_eq!(unsafe { make(img.ptr(), img.len(), &mut token) }, SKETCH_OK);
-    token
-}
-
-fn single_add_with_token(
-    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    name: &str,
-    img: &mut Img,
-    keys: &Keys,
-    make: MakeToken,
-    f: AddOneWithToken,
-) {
-    let token = token_of(img, make);
-    let f = black_box(f);
-    g.bench_function(name, |b| {
-        b.iter(|| {
-            for i in 0..N {
-                let k = keys.key(i);
-                // SAFETY: valid image, token and key for the call.
-                let st = unsafe {
-                    f(img.ptr(), img.len(), &token, k.as_ptr().cast(), k.len(), std::ptr::null_mut())
-                };
-                debug_assert_eq!(st, SKETCH_OK);
-            }
-        })
-    });
-}
-
-fn single_query_with_token(
-    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    name: &str,
-    img: &mut Img,
-    keys: &Keys,
-    make: MakeToken,
-    f: QueryOneWithToken,
-) {
-    let token = token_of(img, make);
-    let f = black_box(f);
-    g.bench_function(name, |b| {
-        b.iter(|| {
-            let mut hits = 0usize;
-            for i in 0..N {
-                let k = keys.key(i);
-                let mut found = false;
-                // SAFETY: valid image, token, key and output for the call.
-                let st = unsafe { f(img.ptr(), img.len(), &token, k.as_ptr().cast(), k.len(), &mut found) };
-                debug_assert_eq!(st, SKETCH_OK);
-                hits += usize::from(found);
-            }
-            black_box(hits)
-        })
-    });
-}
 
 fn packed_add(
     g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
@@ -192,26 +86,9 @@ fn packed_add(
     keys: &Keys,
     f: AddPacked,
 ) {
-    let f = black_box(f);
+    let (buf, len) = (img.ptr(), img.len());
     g.bench_function(name, |b| {
-        b.iter(|| {
-            for start in (0..N).step_by(BATCH) {
-                let n = BATCH.min(N - start);
-                // SAFETY: valid image; offsets[start..=start+n] index into data.
-                let st = unsafe {
-                    f(
-                        img.ptr(),
-                        img.len(),
-                        keys.data.as_ptr().cast(),
-                        keys.data.len(),
-                        keys.offsets.as_ptr().add(start),
-                        n,
-                        std::ptr::null_mut(),
-                    )
-                };
-                debug_assert_eq!(st, SKETCH_OK);
-            }
-        })
+        b.iter(|| packed_pass(keys, |d, dl, o, n, out| unsafe { f(buf, len, d, dl, o, n, out) }))
     });
 }
 
@@ -222,29 +99,300 @@ fn packed_query(
     keys: &Keys,
     f: QueryPacked,
 ) {
-    let f = black_box(f);
-    let mut out = vec![false; BATCH];
+    let (buf, len) = (img.ptr(), img.len());
     g.bench_function(name, |b| {
-        b.iter(|| {
-            for start in (0..N).step_by(BATCH) {
-                let n = BATCH.min(N - start);
-                // SAFETY: valid image, offsets and output.
-                let st = unsafe {
-                    f(
-                        img.ptr(),
-                        img.len(),
-                        keys.data.as_ptr().cast(),
-                        keys.data.len(),
-                        keys.offsets.as_ptr().add(start),
-                        n,
-                        out.as_mut_ptr(),
-                    )
-                };
-                debug_assert_eq!(st, SKETCH_OK);
-                black_box(&out);
-            }
-        })
+        b.iter(|| packed_pass(keys, |d, dl, o, n, out| unsafe { f(buf, len, d, dl, o, n, out) }))
     });
+}
+
+/// One pass of packed batch calls of `BATCH` keys over `keys` (results
+/// into a reused array); returns the count of true results.
+fn packed_pass(
+    keys: &Keys,
+    mut call: impl FnMut(*const c_void, usize, *const u32, usize, *mut bool) -> i32,
+) -> usize {
+    let mut out = [false; BATCH];
+    let mut hits = 0;
+    for start in (0..N).step_by(BATCH) {
+        let n = BATCH.min(N - start);
+        // The offsets of keys start..=start + n index into `data`.
+        let st = call(
+            keys.data.as_ptr().cast(),
+            keys.data.len(),
+            keys.offsets[start..].as_ptr(),
+            n,
+            out.as_mut_ptr(),
+        );
+        debug_assert_eq!(st, SKETCH_OK);
+        hits += out[..n].iter().filter(|b| **b).count();
+    }
+    hits
+}
+
+/// The floor of any single C call: the core's operation on a view opened
+/// once, behind an `extern "C"` function called through an opaque pointer,
+/// with no status and no checks. No exported function can cost less per
+/// call (each must at least check its arguments).
+type FloorCall = unsafe extern "C" fn(*mut c_void, *const u8, usize) -> bool;
+
+macro_rules! floor_call {
+    ($name:ident, $view:ty, $op:ident) => {
+        unsafe extern "C" fn $name(view: *mut c_void, key: *const u8, len: usize) -> bool {
+            // SAFETY: the contender passes its open view and one key's bytes.
+            let (view, key) = unsafe { (&mut *view.cast::<$view>(), std::slice::from_raw_parts(key, len)) };
+            view.$op(key)
+        }
+    };
+}
+floor_call!(bloom_add_floor, bloom::BloomMut<'static>, add);
+floor_call!(bloom_contains_floor, bloom::Bloom<'static>, contains);
+floor_call!(sbbf_add_floor, sbbf::SbbfMut<'static>, add);
+floor_call!(sbbf_contains_floor, sbbf::Sbbf<'static>, contains);
+floor_call!(hll_add_floor, hll::HllMut<'static>, add);
+
+/// [`core_loop`] over the floor call `call` on the open view `view`.
+fn floor_loop<V>(keys: &Keys, view: &mut V, call: FloorCall) -> usize {
+    let view = black_box(std::ptr::from_mut(view).cast::<c_void>());
+    // SAFETY: `view` is a live view of the type `call` expects; keys valid.
+    core_loop(keys, |k| unsafe { call(view, k.as_ptr(), k.len()) })
+}
+
+/// One way of running an operation over all keys: a name (the criterion
+/// row) and one pass, returning the count of true results.
+type Contender<'a> = (String, Box<dyn FnMut() -> usize + 'a>);
+
+/// The image argument of a C form: `void *` for adds, `const void *` for
+/// queries (the bench passes the same writable image to both).
+trait ImagePtr: Copy + 'static {
+    fn of(buf: *mut c_void) -> Self;
+}
+impl ImagePtr for *mut c_void {
+    fn of(buf: *mut c_void) -> Self {
+        buf
+    }
+}
+impl ImagePtr for *const c_void {
+    fn of(buf: *mut c_void) -> Self {
+        buf.cast_const()
+    }
+}
+
+/// The exported C functions of one family's single-key add (or contains,
+/// with `P` = `*const c_void`): the plain call, the token form with its
+/// token maker, the view form with its view maker, and the packed batch.
+struct CForms<P> {
+    plain: unsafe extern "C" fn(P, usize, *const c_void, usize, *mut bool) -> i32,
+    make_token: unsafe extern "C" fn(*const c_void, usize, *mut sketch_token) -> i32,
+    with_token: unsafe extern "C" fn(P, usize, *const sketch_token, *const c_void, usize, *mut bool) -> i32,
+    make_view: unsafe extern "C" fn(*mut c_void, usize, *mut sketch_view) -> i32,
+    with_view: unsafe extern "C" fn(*const sketch_view, *const c_void, usize, *mut bool) -> i32,
+    packed: unsafe extern "C" fn(P, usize, *const c_void, usize, *const u32, usize, *mut bool) -> i32,
+}
+
+/// The contenders of one operation (`{family}_{op}_...` rows) on the image
+/// `img`: the C forms of `c`, each called once per key through a function
+/// pointer (nothing inlines across the boundary, as from C, Go or Java),
+/// the core's single-key loop and the floor (`core` opens the image once
+/// per pass and runs the core's operation per key, or `floor` with the
+/// view when given it).
+fn contenders<'a, P: ImagePtr>(
+    prefix: &str,
+    (buf, len): (*mut c_void, usize),
+    keys: &'a Keys,
+    c: CForms<P>,
+    core: impl Fn(*mut u8, usize, &Keys, Option<FloorCall>) -> usize + Copy + 'a,
+    floor: FloorCall,
+) -> Vec<Contender<'a>> {
+    let image = P::of(buf);
+    let mut token = sketch_token::default();
+    // SAFETY: a live image and an output.
+    assert_eq!(unsafe { (c.make_token)(buf, len, &mut token) }, SKETCH_OK);
+    let mut view = std::mem::MaybeUninit::<sketch_view>::uninit();
+    // SAFETY: a live image and an output, written on success (asserted).
+    assert_eq!(unsafe { (c.make_view)(buf, len, view.as_mut_ptr()) }, SKETCH_OK);
+    // SAFETY: written by the successful call.
+    let view = unsafe { view.assume_init() };
+    let (plain, with_token, with_view, packed) =
+        (black_box(c.plain), black_box(c.with_token), black_box(c.with_view), black_box(c.packed));
+    let floor = black_box(floor);
+    vec![
+        (
+            format!("{prefix}_single_call"),
+            Box::new(move || {
+                core_loop(keys, |k| {
+                    let mut out = false;
+                    unsafe { plain(image, len, k.as_ptr().cast(), k.len(), &mut out) };
+                    out
+                })
+            }),
+        ),
+        (
+            format!("{prefix}_single_call_with_token"),
+            Box::new(move || {
+                core_loop(keys, |k| {
+                    let mut out = false;
+                    unsafe { with_token(image, len, &token, k.as_ptr().cast(), k.len(), &mut out) };
+                    out
+                })
+            }),
+        ),
+        (
+            format!("{prefix}_single_call_with_view"),
+            Box::new(move || {
+                core_loop(keys, |k| {
+                    let mut out = false;
+                    unsafe { with_view(&view, k.as_ptr().cast(), k.len(), &mut out) };
+                    out
+                })
+            }),
+        ),
+        (
+            format!("{prefix}_packed_batch"),
+            Box::new(move || {
+                packed_pass(keys, |d, dl, o, n, out| unsafe { packed(image, len, d, dl, o, n, out) })
+            }),
+        ),
+        (format!("{prefix}_core_single"), Box::new(move || core(buf.cast(), len, keys, None))),
+        (format!("{prefix}_floor_call"), Box::new(move || core(buf.cast(), len, keys, Some(floor)))),
+    ]
+}
+
+/// The contenders of the `calls_1M_1pct` rows, by operation: Bloom add and
+/// contains, split-block add and contains, HyperLogLog add (p = 14), over
+/// 1,000,000 16-byte keys on filters planned for them at 1%.
+fn call_contenders<'a>(imgs: &'a mut [Img; 3], keys: &'a Keys) -> Vec<Vec<Contender<'a>>> {
+    use sketches_ffi::bloom::*;
+    use sketches_ffi::hll::*;
+    use sketches_ffi::sbbf::*;
+    // The contenders hold the images' pointers only (`imgs` outlives them).
+    let [bloom_image, sbbf_image, hll_image] = imgs.each_mut().map(|img| (img.ptr(), img.len()));
+    let bloom_add = CForms {
+        plain: sketch_bloom_add,
+        make_token: sketch_bloom_token,
+        with_token: sketch_bloom_add_with_token,
+        make_view: sketch_bloom_view,
+        with_view: sketch_bloom_view_add,
+        packed: sketch_bloom_add_packed,
+    };
+    let sbbf_add = CForms {
+        plain: sketch_sbbf_add,
+        make_token: sketch_sbbf_token,
+        with_token: sketch_sbbf_add_with_token,
+        make_view: sketch_sbbf_view,
+        with_view: sketch_sbbf_view_add,
+        packed: sketch_sbbf_add_packed,
+    };
+    let hll_add = CForms {
+        plain: sketch_hll_add,
+        make_token: sketch_hll_token,
+        with_token: sketch_hll_add_with_token,
+        make_view: sketch_hll_view,
+        with_view: sketch_hll_view_add,
+        packed: hll_add_packed,
+    };
+    let bloom_contains = CForms {
+        plain: sketch_bloom_contains,
+        make_token: sketch_bloom_token,
+        with_token: sketch_bloom_contains_with_token,
+        make_view: sketch_bloom_view,
+        with_view: sketch_bloom_view_contains,
+        packed: sketch_bloom_contains_packed,
+    };
+    let sbbf_contains = CForms {
+        plain: sketch_sbbf_contains,
+        make_token: sketch_sbbf_token,
+        with_token: sketch_sbbf_contains_with_token,
+        make_view: sketch_sbbf_view,
+        with_view: sketch_sbbf_view_contains,
+        packed: sketch_sbbf_contains_packed,
+    };
+    // SAFETY (the core loops): each pass views the image alone.
+    let bytes = |buf: *mut u8, len: usize| unsafe { std::slice::from_raw_parts_mut(buf, len) };
+    vec![
+        contenders(
+            "bloom_add",
+            bloom_image,
+            keys,
+            bloom_add,
+            move |b, l, k, floor| {
+                let mut f = bloom::wrap_mut(bytes(b, l)).unwrap();
+                match floor {
+                    Some(call) => floor_loop(k, &mut f, call),
+                    None => core_loop(k, |key| f.add(key)),
+                }
+            },
+            bloom_add_floor,
+        ),
+        contenders(
+            "bloom_contains",
+            bloom_image,
+            keys,
+            bloom_contains,
+            move |b, l, k, floor| {
+                let mut f = bloom::wrap(bytes(b, l)).unwrap();
+                match floor {
+                    Some(call) => floor_loop(k, &mut f, call),
+                    None => core_loop(k, |key| f.contains(key)),
+                }
+            },
+            bloom_contains_floor,
+        ),
+        contenders(
+            "sbbf_add",
+            sbbf_image,
+            keys,
+            sbbf_add,
+            move |b, l, k, floor| {
+                let mut f = sbbf::wrap_mut(bytes(b, l)).unwrap();
+                match floor {
+                    Some(call) => floor_loop(k, &mut f, call),
+                    None => core_loop(k, |key| f.add(key)),
+                }
+            },
+            sbbf_add_floor,
+        ),
+        contenders(
+            "sbbf_contains",
+            sbbf_image,
+            keys,
+            sbbf_contains,
+            move |b, l, k, floor| {
+                let mut f = sbbf::wrap(bytes(b, l)).unwrap();
+                match floor {
+                    Some(call) => floor_loop(k, &mut f, call),
+                    None => core_loop(k, |key| f.contains(key)),
+                }
+            },
+            sbbf_contains_floor,
+        ),
+        contenders(
+            "hll_add",
+            hll_image,
+            keys,
+            hll_add,
+            move |b, l, k, floor| {
+                let mut h = hll::wrap_mut(bytes(b, l)).unwrap();
+                match floor {
+                    Some(call) => floor_loop(k, &mut h, call),
+                    None => core_loop(k, |key| h.add(key)),
+                }
+            },
+            hll_add_floor,
+        ),
+    ]
+}
+
+/// The three images of the `calls_1M_1pct` rows, initialized.
+fn call_images() -> [Img; 3] {
+    let bp = bloom::BloomParams::for_items(N as u64, 0.01).unwrap();
+    let mut bloom_img = Img::new(bp.image_len().unwrap());
+    bloom::init(bloom_img.bytes(), &bp, 0).unwrap();
+    let sp = sbbf::SbbfParams::for_items(N as u64, 0.01).unwrap();
+    let mut sbbf_img = Img::new(sp.image_len().unwrap());
+    sbbf::init(sbbf_img.bytes(), &sp, 0).unwrap();
+    let mut hll_img = Img::new(hll::image_len(14).unwrap());
+    hll::init(hll_img.bytes(), 14, 0).unwrap();
+    [bloom_img, sbbf_img, hll_img]
 }
 
 unsafe extern "C" fn hll_add_packed(
@@ -261,84 +409,42 @@ unsafe extern "C" fn hll_add_packed(
 }
 
 fn calls(c: &mut Criterion) {
-    use sketches_ffi::bloom::*;
-    use sketches_ffi::sbbf::*;
     let present = keys(1);
+    let mut imgs = call_images();
     let mut g = c.benchmark_group("calls_1M_1pct");
     g.throughput(Throughput::Elements(N as u64));
     g.sample_size(10);
-
-    let bp = bloom::BloomParams::for_items(N as u64, 0.01).unwrap();
-    let mut img = Img::new(bp.image_len().unwrap());
-    bloom::init(img.bytes(), &bp, 0).unwrap();
-    single_add(&mut g, "bloom_add_single_call", &mut img, &present, sketch_bloom_add);
-    let (token, add) = (sketch_bloom_token as MakeToken, sketch_bloom_add_with_token as AddOneWithToken);
-    single_add_with_token(&mut g, "bloom_add_single_call_with_token", &mut img, &present, token, add);
-    packed_add(&mut g, "bloom_add_packed_batch", &mut img, &present, sketch_bloom_add_packed);
-    single_query(&mut g, "bloom_contains_single_call", &mut img, &present, sketch_bloom_contains);
-    let query = sketch_bloom_contains_with_token as QueryOneWithToken;
-    single_query_with_token(
-        &mut g,
-        "bloom_contains_single_call_with_token",
-        &mut img,
-        &present,
-        token,
-        query,
-    );
-    g.bench_function("bloom_add_core_single", |b| {
-        b.iter(|| {
-            let mut f = bloom::wrap_mut(img.bytes()).unwrap();
-            core_loop(&present, |k| f.add(k))
-        })
-    });
-    g.bench_function("bloom_contains_core_single", |b| {
-        b.iter(|| {
-            let f = bloom::wrap(img.bytes()).unwrap();
-            core_loop(&present, |k| f.contains(k))
-        })
-    });
-    packed_query(&mut g, "bloom_contains_packed_batch", &mut img, &present, sketch_bloom_contains_packed);
-
-    let sp = sbbf::SbbfParams::for_items(N as u64, 0.01).unwrap();
-    let mut img = Img::new(sp.image_len().unwrap());
-    sbbf::init(img.bytes(), &sp, 0).unwrap();
-    single_add(&mut g, "sbbf_add_single_call", &mut img, &present, sketch_sbbf_add);
-    let (token, add) = (sketch_sbbf_token as MakeToken, sketch_sbbf_add_with_token as AddOneWithToken);
-    single_add_with_token(&mut g, "sbbf_add_single_call_with_token", &mut img, &present, token, add);
-    packed_add(&mut g, "sbbf_add_packed_batch", &mut img, &present, sketch_sbbf_add_packed);
-    single_query(&mut g, "sbbf_contains_single_call", &mut img, &present, sketch_sbbf_contains);
-    let query = sketch_sbbf_contains_with_token as QueryOneWithToken;
-    single_query_with_token(&mut g, "sbbf_contains_single_call_with_token", &mut img, &present, token, query);
-    g.bench_function("sbbf_add_core_single", |b| {
-        b.iter(|| {
-            let mut f = sbbf::wrap_mut(img.bytes()).unwrap();
-            core_loop(&present, |k| f.add(k))
-        })
-    });
-    g.bench_function("sbbf_contains_core_single", |b| {
-        b.iter(|| {
-            let f = sbbf::wrap(img.bytes()).unwrap();
-            core_loop(&present, |k| f.contains(k))
-        })
-    });
-    packed_query(&mut g, "sbbf_contains_packed_batch", &mut img, &present, sketch_sbbf_contains_packed);
-
-    let mut img = Img::new(hll::image_len(14).unwrap());
-    hll::init(img.bytes(), 14, 0).unwrap();
-    single_add(&mut g, "hll_add_single_call", &mut img, &present, sketches_ffi::hll::sketch_hll_add);
-    let (token, add) = (
-        sketches_ffi::hll::sketch_hll_token as MakeToken,
-        sketches_ffi::hll::sketch_hll_add_with_token as AddOneWithToken,
-    );
-    single_add_with_token(&mut g, "hll_add_single_call_with_token", &mut img, &present, token, add);
-    g.bench_function("hll_add_core_single", |b| {
-        b.iter(|| {
-            let mut h = hll::wrap_mut(img.bytes()).unwrap();
-            core_loop(&present, |k| h.add(k))
-        })
-    });
-    packed_add(&mut g, "hll_add_packed_batch", &mut img, &present, hll_add_packed);
+    for op in call_contenders(&mut imgs, &present) {
+        for (name, mut pass) in op {
+            g.bench_function(name, |b| b.iter(|| black_box(pass())));
+        }
+    }
     g.finish();
+}
+
+/// `-- alternate [ROUNDS]`: the `calls_1M_1pct` contenders of each
+/// operation timed once per round, back to back, for ROUNDS rounds (15 by
+/// default); prints each one's best round and its ratio to the packed
+/// batch's best (a slow phase of the VM then hits every contender of a
+/// round alike; criterion's blocks of one row each moved ratios by 1.5x).
+fn alternate(rounds: usize) {
+    let present = keys(1);
+    let mut imgs = call_images();
+    for op in call_contenders(&mut imgs, &present) {
+        let mut op = op;
+        let mut best = vec![f64::MAX; op.len()];
+        for _ in 0..rounds {
+            for (i, (_, pass)) in op.iter_mut().enumerate() {
+                let start = std::time::Instant::now();
+                black_box(pass());
+                best[i] = best[i].min(start.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        let batch = op.iter().position(|(n, _)| n.ends_with("_packed_batch")).map_or(1.0, |i| best[i]);
+        for ((name, _), ms) in op.iter().zip(&best) {
+            println!("{name:<44} best of {rounds}: {ms:7.2} ms per 1M, {:.2}x the packed batch", ms / batch);
+        }
+    }
 }
 
 /// The core's single-key loop (one wrap, then one add or query per key).
@@ -443,4 +549,13 @@ fn overlap(c: &mut Criterion) {
 }
 
 criterion_group!(benches, calls, overlap);
-criterion_main!(benches);
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "alternate") {
+        alternate(args.iter().find_map(|a| a.parse().ok()).unwrap_or(15));
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
