@@ -19,7 +19,11 @@
 //! * the token forms (Bloom, split-block, HLL: `_with_token`) with the
 //!   image's own token answer as the plain calls, and with a forged token
 //!   (the buffer's identity words copied without validation, so the checks
-//!   are skipped on whatever the header holds) return a status, never crash.
+//!   are skipped on whatever the header holds) return a status, never crash;
+//! * the view forms (`_view_add`, `_view_contains`) with the image's own view
+//!   answer as the plain calls, and with a forged view (the buffer with the
+//!   forged token: parameters decoded from whatever the header holds) return
+//!   a status, never crash.
 //!
 //! The selector's low 7 bits pick the family (modulo the family count); its top bit re-seals the input
 //! with a valid checksum first, so that mutations reach the body checks.
@@ -116,9 +120,23 @@ fn own_token(
     token
 }
 
+/// The image's own view (`None` when the buffer does not validate), and a
+/// view of the buffer with `token` forged from its words.
+fn views(
+    b: &mut Aligned,
+    make: unsafe extern "C" fn(*mut c_void, usize, *mut image::sketch_view) -> sketch_status,
+    token: image::sketch_token,
+) -> (Option<image::sketch_view>, image::sketch_view) {
+    let mut view = core::mem::MaybeUninit::<image::sketch_view>::uninit();
+    // SAFETY: live buffer of the given length; output is a local, read only when written.
+    let own = (unsafe { make(b.ptr_mut(), b.len, view.as_mut_ptr()) } == SKETCH_OK)
+        .then(|| unsafe { view.assume_init() });
+    (own, image::sketch_view { image: b.ptr_mut(), len: b.len, token })
+}
+
 /// Bloom and split-block filters: the same C functions under two prefixes.
 macro_rules! bit_filter {
-    ($m:ident, [$verify:ident, $import:ident, $export:ident, $union:ident], [$add:ident, $contains:ident, $get_stats:ident, $stats:ident], [$add_c:ident, $contains_c:ident], [$token:ident, $add_t:ident, $contains_t:ident, $identity:expr]) => {
+    ($m:ident, [$verify:ident, $import:ident, $export:ident, $union:ident], [$add:ident, $contains:ident, $get_stats:ident, $stats:ident], [$add_c:ident, $contains_c:ident], [$token:ident, $add_t:ident, $contains_t:ident, $identity:expr], [$view:ident, $add_v:ident, $contains_v:ident]) => {
         Family {
             verify: $m::$verify,
             import: $m::$import,
@@ -128,6 +146,7 @@ macro_rules! bit_filter {
             exercise: |b, data, _trusted| {
                 let token = own_token(b, $m::$token);
                 let forged = forged_token(b, $identity);
+                let (view, forged_view) = views(b, $m::$view, forged);
                 for (i, key) in keys(data).enumerate() {
                     let (mut was_new, mut present, mut shared) = (false, false, false);
                     let (k, n) = (key.as_ptr().cast(), key.len());
@@ -155,6 +174,24 @@ macro_rules! bit_filter {
                             assert!(ok($m::$contains_t(b.ptr(), b.len, &token, k, n, &mut with_token)));
                         }
                         ok($m::$contains_t(b.ptr(), b.len, &forged, k, n, &mut with_token));
+                        if let Some(view) = view.as_ref() {
+                            let mut with_view = false;
+                            if i % 8 == 5 {
+                                ok($m::$add_v(view, k, n, &mut was_new));
+                            }
+                            if ok($m::$contains_v(view, k, n, &mut with_view)) && exclusive == SKETCH_OK {
+                                assert_eq!(
+                                    with_view,
+                                    present,
+                                    "{}: view and plain answers differ",
+                                    stringify!($m)
+                                );
+                            }
+                        }
+                        if i % 8 == 7 {
+                            ok($m::$add_v(&forged_view, k, n, &mut was_new));
+                        }
+                        ok($m::$contains_v(&forged_view, k, n, &mut with_token));
                         if ok(exclusive) {
                             assert!(present, "{}: an added key is absent", stringify!($m));
                         }
@@ -200,7 +237,8 @@ fn family(selector: u8) -> Family {
                 sketch_bloom_add_with_token,
                 sketch_bloom_contains_with_token,
                 &[(48, u64::MAX), (56, u64::MAX), (64, u64::MAX), (72, u64::MAX)]
-            ]
+            ],
+            [sketch_bloom_view, sketch_bloom_view_add, sketch_bloom_view_contains]
         ),
         1 => bit_filter!(
             sbbf,
@@ -212,7 +250,8 @@ fn family(selector: u8) -> Family {
                 sketch_sbbf_add_with_token,
                 sketch_sbbf_contains_with_token,
                 &[(48, u64::MAX), (56, u64::MAX), (64, u64::MAX)]
-            ]
+            ],
+            [sketch_sbbf_view, sketch_sbbf_view_add, sketch_sbbf_view_contains]
         ),
         2 => Family {
             verify: counting::sketch_counting_verify,
@@ -289,6 +328,7 @@ fn family(selector: u8) -> Family {
             exercise: |b, data, trusted| {
                 let token = own_token(b, hll::sketch_hll_token);
                 let forged = forged_token(b, &[(48, 0xff)]);
+                let (view, forged_view) = views(b, hll::sketch_hll_view, forged);
                 for (i, key) in keys(data).enumerate() {
                     let mut changed = false;
                     let (k, n) = (key.as_ptr().cast(), key.len());
@@ -321,6 +361,13 @@ fn family(selector: u8) -> Family {
                             ok(hll::sketch_hll_add(b.ptr_mut(), b.len, k, n, &mut changed));
                         } else {
                             ok(hll::sketch_hll_add_concurrent(b.ptr_mut(), b.len, k, n, &mut changed));
+                        }
+                        if i % 8 == 5 {
+                            if let Some(view) = view.as_ref() {
+                                ok(hll::sketch_hll_view_add(view, k, n, &mut changed));
+                            }
+                        } else if i % 8 == 7 {
+                            ok(hll::sketch_hll_view_add(&forged_view, k, n, &mut changed));
                         }
                         if i == 2 {
                             ok(hll::sketch_hll_densify(b.ptr_mut(), b.len));
