@@ -322,7 +322,9 @@ typedef struct sketch_token {
  * `sketch_<family>_view`, which validated the image in full, and its token
  * (see `sketch_token`). A call on a view reads its parameters from the
  * token without reading the header or comparing identities, so it costs
- * about what the operation itself costs.
+ * about what the operation itself costs. On 64-bit targets, split-block
+ * adds and queries of byte keys of at most 16 bytes, and HyperLogLog adds
+ * that raise no register, take a shorter path that hashes in line.
  *
  * Contract: a view stays valid while its memory holds that image at that
  * address. Make a new one after `sketch_<family>_init` or `_import` into

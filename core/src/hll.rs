@@ -386,6 +386,24 @@ pub fn wrap_mut_trusted<'a>(buf: &'a mut [u8], token: &Token) -> Result<HllMut<'
     with_trusted_view_mut(buf, token, |view| view)
 }
 
+/// Whether adding the hash `hash_with(seed)` (`seed`: the image's) to the
+/// image a kept view describes would change nothing ([`Hll::holds_hash`]),
+/// with the parameters decoded from `token` as [`wrap_trusted`] does but
+/// without its fallback: false when the token's words are out of range or
+/// in small mode; the caller then adds through [`with_trusted_view_mut`].
+/// Reads only; a stale token reads within `buf`.
+#[inline(always)]
+pub fn holds_trusted(buf: &[u8], token: &Token, hash_with: impl FnOnce(u64) -> u64) -> bool {
+    let Some((p, seed, image_len)) = trusted::<false>(buf, token) else {
+        return false;
+    };
+    let Some((header, body)) = buf.get(..image_len).and_then(|image| image.split_at_checked(HEADER_LEN))
+    else {
+        return false;
+    };
+    Hll { header, body, p, seed }.holds_hash(hash_with(seed))
+}
+
 /// [`with_view_mut`] for a kept view: the view of [`wrap_mut_trusted`].
 /// Errors: as [`wrap_mut`], only after the fallback.
 #[inline(always)]
@@ -419,6 +437,30 @@ fn with_view_mut_by<'a, const COMPARE: bool, R>(
     let image = buf.get_mut(..image_len).ok_or(Error::CorruptHeader)?;
     let (header, body) = image.split_at_mut_checked(HEADER_LEN).ok_or(Error::CorruptHeader)?;
     Ok(f(HllMut { header, body, p, seed }))
+}
+
+/// The bytes of the two-byte window holding register `i` (6 bits from
+/// bit `6 i` of the body; the body is padded so every window exists).
+#[inline(always)]
+fn window_range(i: usize) -> core::ops::Range<usize> {
+    let at = (i * 6) >> 3;
+    at..at + 2
+}
+
+/// Register `i`'s window as a little-endian word and the register's shift
+/// in it; None only past the body (not for a validated image).
+#[inline(always)]
+fn register_window(body: &[u8], i: usize) -> Option<(u16, u32)> {
+    let [lo, hi] = body.get(window_range(i))? else {
+        return None;
+    };
+    Some((u16::from(*lo) | (u16::from(*hi) << 8), ((i * 6) & 7) as u32))
+}
+
+/// The register at `shift` in its window.
+#[inline(always)]
+const fn register_in(word: u16, shift: u32) -> u8 {
+    ((word >> shift) & 63) as u8
 }
 
 #[cold]
@@ -765,6 +807,20 @@ impl<'a> Hll<'a> {
         }
     }
 
+    /// Whether adding the precomputed `hash` would change nothing: true
+    /// only in dense mode with the hash's register already at or above its
+    /// rank. False also means "unknown" (small mode keeps the hashes, and
+    /// this view does not search them). Lets a caller answer the common
+    /// add of a dense sketch without a writable view.
+    #[inline(always)]
+    pub fn holds_hash(&self, hash: u64) -> bool {
+        if self.header.get(OFF_MODE) != Some(&1) {
+            return false;
+        }
+        let (i, k) = split_hash(hash, self.p);
+        register_window(self.body, i).is_some_and(|(word, shift)| k <= register_in(word, shift))
+    }
+
     /// Hashes stored in small mode (0 when dense).
     pub fn small_count(&self) -> usize {
         (get_u32(self.header, OFF_SMALL_COUNT).unwrap_or(0) as usize).min(small_capacity(self.p))
@@ -925,14 +981,13 @@ impl<'a> HllMut<'a> {
     }
 
     /// [`HllMut::add`] for a precomputed 64-bit hash (it must be uniformly
-    /// distributed, e.g. XXH3 with this image's seed).
+    /// distributed, e.g. XXH3 with this image's seed). One add takes no
+    /// LZCNT dispatch: a dispatched copy costs a call, more than the
+    /// portable leading-zero count it would save (the batch takes it once).
     #[inline]
     pub fn add_hash(&mut self, hash: u64) -> bool {
         if self.is_dense() {
-            simd::with_lzcnt(
-                #[inline(always)]
-                || self.add_dense(hash),
-            )
+            self.add_dense(hash)
         } else {
             self.add_small(hash)
         }
@@ -968,31 +1023,27 @@ impl<'a> HllMut<'a> {
         self.header.get(OFF_MODE) == Some(&1)
     }
 
-    /// [`HllMut::add_hash`] without the LZCNT dispatch (the tests compare
-    /// the two).
+    /// The portable single add, for `assert_add_paths_agree` (single adds
+    /// take no LZCNT dispatch, so it compares them with the batch's LZCNT
+    /// copy).
     #[cfg(test)]
     fn add_one(&mut self, hash: u64) -> bool {
-        if self.is_dense() {
-            self.add_dense(hash)
-        } else {
-            self.add_small(hash)
-        }
+        self.add_hash(hash)
     }
 
     #[inline(always)]
     fn add_dense(&mut self, hash: u64) -> bool {
         let (i, k) = split_hash(hash, self.p);
-        let bit = i * 6;
-        let shift = bit & 7;
-        // Every register lies in one two-byte window (the body is padded).
-        let Some([lo, hi]) = self.body.get_mut(bit >> 3..(bit >> 3) + 2) else {
+        let Some((word, shift)) = register_window(self.body, i) else {
             return false;
         };
-        let word = u16::from(*lo) | (u16::from(*hi) << 8);
-        let old = ((word >> shift) & 63) as u8;
+        let old = register_in(word, shift);
         if k <= old {
             return false;
         }
+        let Some([lo, hi]) = self.body.get_mut(window_range(i)) else {
+            return false;
+        };
         let word = (word & !(63 << shift)) | (u16::from(k) << shift);
         *lo = word as u8;
         *hi = (word >> 8) as u8;

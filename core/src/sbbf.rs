@@ -511,7 +511,7 @@ pub fn token(buf: &[u8]) -> Result<Token> {
 /// kept view, see [`wrap_trusted`]). `None` when the identity differs or a
 /// word is out of range.
 #[inline(always)]
-fn trusted<const COMPARE: bool>(buf: &[u8], token: &Token) -> Option<(SbbfParams, u64, usize)> {
+fn trusted<const COMPARE: bool>(buf: &[u8], token: &Token) -> Option<Trusted> {
     if COMPARE && !image::token_matches::<SbbfImage>(buf, token) {
         return None;
     }
@@ -563,24 +563,59 @@ pub fn wrap_mut_trusted<'a>(buf: &'a mut [u8], token: &Token) -> Result<SbbfMut<
     wrap_mut_by::<false>(buf, token)
 }
 
+/// [`wrap_trusted`] without its fallback: None when the token's words are
+/// out of range, for a fast path that hands such calls to its full path.
+#[inline(always)]
+pub fn try_wrap_trusted<'a>(buf: &'a [u8], token: &Token) -> Option<Sbbf<'a>> {
+    try_wrap_by::<false>(buf, token)
+}
+
+/// [`wrap_mut_trusted`] without its fallback, as [`try_wrap_trusted`].
+#[inline(always)]
+pub fn try_wrap_mut_trusted<'a>(buf: &'a mut [u8], token: &Token) -> Option<SbbfMut<'a>> {
+    try_wrap_mut_by::<false>(buf, token)
+}
+
+/// The parameters a token decodes to (see `trusted`).
+type Trusted = (SbbfParams, u64, usize);
+
+#[inline(always)]
+fn try_wrap_by<'a, const COMPARE: bool>(buf: &'a [u8], token: &Token) -> Option<Sbbf<'a>> {
+    open_trusted(buf, trusted::<COMPARE>(buf, token)?)
+}
+
+#[inline(always)]
+fn try_wrap_mut_by<'a, const COMPARE: bool>(buf: &'a mut [u8], token: &Token) -> Option<SbbfMut<'a>> {
+    let decoded = trusted::<COMPARE>(buf, token)?;
+    open_trusted_mut(buf, decoded)
+}
+
+#[inline(always)]
+fn open_trusted(buf: &[u8], (params, seed, end): Trusted) -> Option<Sbbf<'_>> {
+    let (header, body) = buf.get(..end)?.split_first_chunk::<HEADER_LEN>()?;
+    Some(Sbbf { header, body, params, seed })
+}
+
+#[inline(always)]
+fn open_trusted_mut(buf: &mut [u8], (params, seed, end): Trusted) -> Option<SbbfMut<'_>> {
+    let (header, body) = buf.get_mut(..end)?.split_first_chunk_mut::<HEADER_LEN>()?;
+    Some(SbbfMut { header, body, params, seed })
+}
+
 #[inline(always)]
 fn wrap_by<'a, const COMPARE: bool>(buf: &'a [u8], token: &Token) -> Result<Sbbf<'a>> {
-    let Some((params, seed, end)) = trusted::<COMPARE>(buf, token) else {
-        return wrap_cold(buf);
-    };
-    let image = buf.get(..end).ok_or(Error::CorruptHeader)?;
-    let (header, body) = image.split_first_chunk::<HEADER_LEN>().ok_or(Error::CorruptHeader)?;
-    Ok(Sbbf { header, body, params, seed })
+    match trusted::<COMPARE>(buf, token) {
+        Some(decoded) => open_trusted(buf, decoded).ok_or(Error::CorruptHeader),
+        None => wrap_cold(buf),
+    }
 }
 
 #[inline(always)]
 fn wrap_mut_by<'a, const COMPARE: bool>(buf: &'a mut [u8], token: &Token) -> Result<SbbfMut<'a>> {
-    let Some((params, seed, end)) = trusted::<COMPARE>(buf, token) else {
-        return wrap_mut_cold(buf);
-    };
-    let image = buf.get_mut(..end).ok_or(Error::CorruptHeader)?;
-    let (header, body) = image.split_first_chunk_mut::<HEADER_LEN>().ok_or(Error::CorruptHeader)?;
-    Ok(SbbfMut { header, body, params, seed })
+    match trusted::<COMPARE>(buf, token) {
+        Some(decoded) => open_trusted_mut(buf, decoded).ok_or(Error::CorruptHeader),
+        None => wrap_mut_cold(buf),
+    }
 }
 
 #[cold]
@@ -876,10 +911,24 @@ impl<'a> Sbbf<'a> {
     /// True when `key` may have been added; false means certainly not.
     #[inline(always)]
     pub fn contains(&self, key: &[u8]) -> bool {
+        self.contains_by(key, hash::hash_bytes)
+    }
+
+    /// [`Sbbf::contains`] with a native-mode key of at most
+    /// [`hash::SHORT_KEY`] bytes hashed in line
+    /// ([`hash::hash_bytes_inline`]): the same answer, for single-key
+    /// fast paths.
+    #[inline(always)]
+    pub fn contains_inline(&self, key: &[u8]) -> bool {
+        self.contains_by(key, hash::hash_bytes_inline)
+    }
+
+    #[inline(always)]
+    fn contains_by(&self, key: &[u8], native_hash: impl FnOnce(&[u8], u64) -> u64) -> bool {
         // One mode branch for both the hash and the block rule.
         match self.params.mode {
             SbbfMode::Native => {
-                simd::sbbf_contains_native(self.body, self.params.blocks, hash::hash_bytes(key, self.seed))
+                simd::sbbf_contains_native(self.body, self.params.blocks, native_hash(key, self.seed))
             }
             SbbfMode::Parquet => {
                 simd::sbbf_contains_parquet(self.body, self.params.blocks, hash::xxh64(key, 0))
@@ -1044,10 +1093,24 @@ impl<'a> SbbfMut<'a> {
     /// Adds `key`; returns true when it was new (at least one bit was unset).
     #[inline(always)]
     pub fn add(&mut self, key: &[u8]) -> bool {
+        self.add_by(key, hash::hash_bytes)
+    }
+
+    /// [`SbbfMut::add`] with a native-mode key of at most
+    /// [`hash::SHORT_KEY`] bytes hashed in line
+    /// ([`hash::hash_bytes_inline`]): the same result, for single-key fast
+    /// paths.
+    #[inline(always)]
+    pub fn add_inline(&mut self, key: &[u8]) -> bool {
+        self.add_by(key, hash::hash_bytes_inline)
+    }
+
+    #[inline(always)]
+    fn add_by(&mut self, key: &[u8], native_hash: impl FnOnce(&[u8], u64) -> u64) -> bool {
         // One mode branch for both the hash and the block rule.
         let new = match self.params.mode {
             SbbfMode::Native => {
-                simd::sbbf_insert_native(self.body, self.params.blocks, hash::hash_bytes(key, self.seed))
+                simd::sbbf_insert_native(self.body, self.params.blocks, native_hash(key, self.seed))
             }
             SbbfMode::Parquet => {
                 simd::sbbf_insert_parquet(self.body, self.params.blocks, hash::xxh64(key, 0))

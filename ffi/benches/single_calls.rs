@@ -422,16 +422,20 @@ fn calls(c: &mut Criterion) {
     g.finish();
 }
 
-/// `-- alternate [ROUNDS]`: the `calls_1M_1pct` contenders of each
-/// operation timed once per round, back to back, for ROUNDS rounds (15 by
-/// default); prints each one's best round and its ratio to the packed
+/// `-- alternate [ROUNDS] [PREFIX]`: the `calls_1M_1pct` contenders of each
+/// operation (those whose rows start with PREFIX, when given: `hll`,
+/// `sbbf_add`) timed once per round, back to back, for ROUNDS rounds (15
+/// by default); prints each one's best round and its ratio to the packed
 /// batch's best (a slow phase of the VM then hits every contender of a
 /// round alike; criterion's blocks of one row each moved ratios by 1.5x).
-fn alternate(rounds: usize) {
+fn alternate(rounds: usize, prefix: &str) {
     let present = keys(1);
     let mut imgs = call_images();
     for op in call_contenders(&mut imgs, &present) {
         let mut op = op;
+        if !op.iter().all(|(name, _)| name.starts_with(prefix)) {
+            continue;
+        }
         let mut best = vec![f64::MAX; op.len()];
         for _ in 0..rounds {
             for (i, (_, pass)) in op.iter_mut().enumerate() {
@@ -553,7 +557,13 @@ criterion_group!(benches, calls, overlap);
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.iter().any(|a| a == "alternate") {
-        alternate(args.iter().find_map(|a| a.parse().ok()).unwrap_or(15));
+        let rounds = args.iter().find_map(|a| a.parse().ok()).unwrap_or(15);
+        let prefix = args
+            .iter()
+            .skip_while(|a| *a != "alternate")
+            .skip(1)
+            .find(|a| !a.starts_with("-") && a.parse::<usize>().is_err());
+        alternate(rounds, prefix.map_or("", String::as_str));
         return;
     }
     benches();

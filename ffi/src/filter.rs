@@ -4,8 +4,9 @@
 //! arrays, packed Arrow-layout keys, integer keys) and over precomputed hashes.
 
 use crate::boundary::{self, Fail, Keys, Span, Status};
+use crate::image::KeptView;
 use core::ffi::c_void;
-use sketches_core::hash::KeyHasher;
+use sketches_core::hash::{self, KeyHasher};
 use sketches_core::Result;
 
 /// Capacity flag: more items were inserted than planned.
@@ -81,6 +82,28 @@ pub(crate) unsafe fn key_apart<'a>(
     }
     // SAFETY: caller contract.
     unsafe { boundary::bytes(key, key_len) }
+}
+
+/// The key of a kept view's fast path: `key_len` bytes, at most
+/// [`hash::SHORT_KEY`], at a non-NULL `key` sharing no byte with the
+/// view's image; None for any other key (NULL, longer, empty inside the
+/// image or overlapping it), which the caller hands to its full path to be
+/// refused or served there. Branch free: the checks of [`key_apart`] for
+/// the keys that pass.
+///
+/// # Safety
+/// Unless NULL, `key` must point to `key_len` readable bytes.
+#[inline(always)]
+pub(crate) unsafe fn plain_key<'a>(key: *const c_void, key_len: usize, view: &KeptView) -> Option<&'a [u8]> {
+    let (at, start) = (key as usize, view.image as usize);
+    // Wrapping differences: the key starts in the image, or the image in the key.
+    let clear = !key.is_null()
+        & (key_len <= hash::SHORT_KEY)
+        & (at.wrapping_sub(start) >= view.len)
+        & (start.wrapping_sub(at) >= key_len);
+    // SAFETY: non-NULL and at most `SHORT_KEY` bytes, readable by the
+    // caller's contract, apart from the image.
+    clear.then(|| unsafe { core::slice::from_raw_parts(key.cast::<u8>(), key_len) })
 }
 
 /// Batch update over keys of any shape: `open` wraps the image and returns

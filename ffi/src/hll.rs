@@ -5,14 +5,15 @@
 //! place; an exported small-mode image is compact and imports back into a
 //! full-size buffer (`sketch_hll_size`).
 
-use crate::boundary::{run, sketch_slice, Keys, Status};
+use crate::boundary::{self, run, sketch_slice, Fail, Keys, Status};
 use crate::filter;
 use crate::image::{self as image, sketch_token, sketch_view};
 use crate::image::{export_with, import_with, merge_with};
 #[cfg(target_has_atomic = "64")]
 use crate::shared;
-use crate::status::sketch_status;
+use crate::status::{sketch_status, SKETCH_OK};
 use core::ffi::c_void;
+use sketches_core::hash;
 use sketches_core::hll::{self, HllMode};
 
 /// Family id of HyperLogLog.
@@ -270,12 +271,24 @@ pub unsafe extern "C" fn sketch_hll_view_add(
     key_len: usize,
     changed: *mut bool,
 ) -> sketch_status {
+    // SAFETY: caller contract (the key is checked before it is read).
+    let key_of = |v: &_| unsafe { filter::plain_key(key, key_len, v) };
+    let unchanged = |image: &[u8], token: &_, key| {
+        hll::holds_trusted(image, token, |seed| hash::hash_bytes_inline(key, seed)).then_some(())
+    };
+    // SAFETY: caller contract; the fast path only reads the image.
+    if unsafe { image::fast_read(view, key_of, unchanged) }.is_some() {
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(changed, false) };
+        return SKETCH_OK;
+    }
+    let prepare = |v: &image::KeptView| {
+        // SAFETY: caller contract.
+        let key = unsafe { filter::key_apart(key, key_len, v.image, v.len)? };
+        Ok(move |mut view: hll::HllMut<'_>| view.add(key))
+    };
     // SAFETY: caller contract.
-    run(|| unsafe {
-        let v = image::read_view(view)?;
-        let key = filter::key_apart(key, key_len, v.image, v.len)?;
-        v.update(changed, |b| hll::with_trusted_view_mut(b, &v.token, |mut view| view.add(key)))
-    })
+    unsafe { view_add_full(view, changed, prepare) }
 }
 
 /// `sketch_hll_add_u64` on the image of a kept view (from
@@ -294,11 +307,17 @@ pub unsafe extern "C" fn sketch_hll_view_add_u64(
     key: u64,
     changed: *mut bool,
 ) -> sketch_status {
+    let unchanged = |image: &[u8], token: &_, ()| {
+        hll::holds_trusted(image, token, |seed| hash::hash_u64(key, seed)).then_some(())
+    };
+    // SAFETY: caller contract; the fast path only reads the image.
+    if unsafe { image::fast_read(view, |_| Some(()), unchanged) }.is_some() {
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(changed, false) };
+        return SKETCH_OK;
+    }
     // SAFETY: caller contract.
-    run(|| unsafe {
-        let v = image::read_view(view)?;
-        v.update(changed, |b| hll::with_trusted_view_mut(b, &v.token, |mut view| view.add_u64(key)))
-    })
+    unsafe { view_add_full(view, changed, |_| Ok(move |mut view: hll::HllMut<'_>| view.add_u64(key))) }
 }
 
 /// `sketch_hll_add_hash` on the image of a kept view (from
@@ -317,10 +336,34 @@ pub unsafe extern "C" fn sketch_hll_view_add_hash(
     hash: u64,
     changed: *mut bool,
 ) -> sketch_status {
+    let unchanged = |image: &[u8], token: &_, ()| hll::holds_trusted(image, token, |_| hash).then_some(());
+    // SAFETY: caller contract; the fast path only reads the image.
+    if unsafe { image::fast_read(view, |_| Some(()), unchanged) }.is_some() {
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(changed, false) };
+        return SKETCH_OK;
+    }
+    // SAFETY: caller contract.
+    unsafe { view_add_full(view, changed, |_| Ok(move |mut view: hll::HllMut<'_>| view.add_hash(hash))) }
+}
+
+/// The full path of the `sketch_hll_view_add*` calls, out of line so that
+/// their fast path (`image::fast_read` with `hll::holds_trusted`) calls
+/// nothing: `prepare` checks the key against the view and returns the add.
+///
+/// # Safety
+/// As documented on those functions.
+#[inline(never)]
+unsafe fn view_add_full<A: FnOnce(hll::HllMut<'_>) -> bool>(
+    view: *const sketch_view,
+    changed: *mut bool,
+    prepare: impl FnOnce(&image::KeptView) -> core::result::Result<A, Fail>,
+) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
         let v = image::read_view(view)?;
-        v.update(changed, |b| hll::with_trusted_view_mut(b, &v.token, |mut view| view.add_hash(hash)))
+        let add = prepare(&v)?;
+        v.update(changed, |b| hll::with_trusted_view_mut(b, &v.token, add))
     })
 }
 

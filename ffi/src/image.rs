@@ -94,7 +94,9 @@ pub(crate) unsafe fn write_token(
 /// `sketch_<family>_view`, which validated the image in full, and its token
 /// (see `sketch_token`). A call on a view reads its parameters from the
 /// token without reading the header or comparing identities, so it costs
-/// about what the operation itself costs.
+/// about what the operation itself costs. On 64-bit targets, split-block
+/// adds and queries of byte keys of at most 16 bytes, and HyperLogLog adds
+/// that raise no register, take a shorter path that hashes in line.
 ///
 /// Contract: a view stays valid while its memory holds that image at that
 /// address. Make a new one after `sketch_<family>_init` or `_import` into
@@ -185,6 +187,65 @@ impl KeptView {
         // SAFETY: non-NULL checked.
         unsafe { boundary::write_out(out, value) }
     }
+}
+
+/// Whether the kept views' fast paths ([`fast_read`], [`fast_write`]) are
+/// compiled: on 64-bit targets. On 32-bit ones (firmware, where flash is
+/// what counts) each view call keeps its one full path: the same results,
+/// without a second, inlined copy of the hash and the block kernel (5 KB
+/// of split-block code on a Cortex-M4F).
+const FAST_PATHS: bool = cfg!(target_pointer_width = "64");
+
+/// The fast path of a kept view's single-key call that only reads the
+/// image (a query, or an add that `op` finds changes nothing): `key`
+/// accepts the call's key against the view (None: not on this path), then
+/// `op` answers from the image and the view's token, or gives None. None,
+/// also for a NULL view or image, means nothing was written: the caller
+/// takes its full path, which serves the call or reports its status. It
+/// calls nothing out of line unless `op` does.
+///
+/// # Safety
+/// Unless NULL, `view` readable with `len` readable bytes at its `image`
+/// (the view's contract).
+#[inline(always)]
+pub(crate) unsafe fn fast_read<K, T>(
+    view: *const sketch_view,
+    key: impl FnOnce(&KeptView) -> Option<K>,
+    op: impl FnOnce(&[u8], &sketches_core::image::Token, K) -> Option<T>,
+) -> Option<T> {
+    if !FAST_PATHS {
+        return None;
+    }
+    // SAFETY: caller contract.
+    let view = unsafe { read_view(view) }.ok()?;
+    let key = key(&view)?;
+    // SAFETY: the view's contract.
+    let image = unsafe { view.bytes() }.ok()?;
+    op(image, &view.token, key)
+}
+
+/// [`fast_read`] for an update: `op` gets the image writable, and must
+/// give None only before changing it. `key` runs first, while the image is
+/// not borrowed: the key it accepts must share no byte with the image.
+///
+/// # Safety
+/// Unless NULL, `view` readable with `len` writable bytes at its `image`
+/// that nothing else reads or writes during the call (the view's contract).
+#[inline(always)]
+pub(crate) unsafe fn fast_write<K, T>(
+    view: *const sketch_view,
+    key: impl FnOnce(&KeptView) -> Option<K>,
+    op: impl FnOnce(&mut [u8], &sketches_core::image::Token, K) -> Option<T>,
+) -> Option<T> {
+    if !FAST_PATHS {
+        return None;
+    }
+    // SAFETY: caller contract.
+    let view = unsafe { read_view(view) }.ok()?;
+    let key = key(&view)?;
+    // SAFETY: the view's contract; the key is apart from the image.
+    let image = unsafe { view.bytes_mut() }.ok()?;
+    op(image, &view.token, key)
 }
 
 /// Reads the view a `_view_*` call was given.

@@ -12,7 +12,7 @@ use crate::image::{self as image, sketch_token, sketch_view};
 use crate::image::{export_with, import_with, merge_with};
 #[cfg(target_has_atomic = "64")]
 use crate::shared;
-use crate::status::{sketch_status, SKETCH_INVALID_PARAMETER, SKETCH_OVERLAP};
+use crate::status::{sketch_status, SKETCH_INVALID_PARAMETER, SKETCH_OK, SKETCH_OVERLAP};
 use core::ffi::c_void;
 use sketches_core::parquet::ParquetSizing;
 use sketches_core::sbbf::{self, SbbfMode, SbbfParams};
@@ -554,6 +554,32 @@ pub unsafe extern "C" fn sketch_sbbf_view_add(
     key_len: usize,
     was_new: *mut bool,
 ) -> sketch_status {
+    // SAFETY: caller contract (the key is checked before it is read).
+    let key_of = |v: &_| unsafe { filter::plain_key(key, key_len, v) };
+    let add =
+        |image: &mut [u8], token: &_, key| Some(sbbf::try_wrap_mut_trusted(image, token)?.add_inline(key));
+    // SAFETY: caller contract; a key the fast path takes is apart from the image.
+    if let Some(new) = unsafe { image::fast_write(view, key_of, add) } {
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(was_new, new) };
+        return SKETCH_OK;
+    }
+    // SAFETY: caller contract.
+    unsafe { view_add_full(view, key, key_len, was_new) }
+}
+
+/// The full path of `sketch_sbbf_view_add`, out of line so that its fast
+/// path stays small: every key, every status.
+///
+/// # Safety
+/// As documented on `sketch_sbbf_view_add`.
+#[inline(never)]
+unsafe fn view_add_full(
+    view: *const sketch_view,
+    key: *const c_void,
+    key_len: usize,
+    was_new: *mut bool,
+) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
         let v = image::read_view(view)?;
@@ -620,6 +646,34 @@ pub unsafe extern "C" fn sketch_sbbf_view_add_hash(
 /// `sketch_sbbf_contains`.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_sbbf_view_contains(
+    view: *const sketch_view,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+) -> sketch_status {
+    if !out.is_null() {
+        // SAFETY: caller contract (the key is checked before it is read).
+        let key_of = |v: &_| unsafe { filter::plain_key(key, key_len, v) };
+        let contains =
+            |image: &[u8], token: &_, key| Some(sbbf::try_wrap_trusted(image, token)?.contains_inline(key));
+        // SAFETY: caller contract.
+        if let Some(found) = unsafe { image::fast_read(view, key_of, contains) } {
+            // SAFETY: non-NULL (checked); writable by the caller's contract.
+            unsafe { out.write_unaligned(found) };
+            return SKETCH_OK;
+        }
+    }
+    // SAFETY: caller contract.
+    unsafe { view_contains_full(view, key, key_len, out) }
+}
+
+/// The full path of `sketch_sbbf_view_contains`, out of line so that its
+/// fast path stays small: every key, every status.
+///
+/// # Safety
+/// As documented on `sketch_sbbf_view_contains`.
+#[inline(never)]
+unsafe fn view_contains_full(
     view: *const sketch_view,
     key: *const c_void,
     key_len: usize,

@@ -1,6 +1,6 @@
 //! Arguments that share memory with what a call writes get `SKETCH_OVERLAP`
 //! and change nothing: keys inside the image a single-key update writes
-//! (plain, token and concurrent forms), batch keys, weights, hashes and
+//! (plain, token, kept-view and concurrent forms), batch keys, weights, hashes and
 //! outputs inside the image or over each other, for every family and key
 //! shape, and the other calls that fill output arrays. Arguments that only
 //! touch (one ends where the next begins) still work, and so do read-only
@@ -19,7 +19,7 @@ use sketches_ffi::cuckoo::*;
 use sketches_ffi::ell::*;
 use sketches_ffi::hash::*;
 use sketches_ffi::hll::*;
-use sketches_ffi::image::sketch_token;
+use sketches_ffi::image::{sketch_token, sketch_view};
 use sketches_ffi::minhash::*;
 use sketches_ffi::sbbf::*;
 use sketches_ffi::topk::*;
@@ -156,6 +156,22 @@ fn single_calls() -> Vec<(&'static str, Img, KeyCall)> {
             }
         })
     };
+    type ViewAdd = unsafe extern "C" fn(*const sketch_view, *const c_void, usize, *mut bool) -> sketch_status;
+    type ViewOf = unsafe extern "C" fn(*mut c_void, usize, *mut sketch_view) -> sketch_status;
+    // A view of the image, then its add: the views' fast paths (keys of at
+    // most 16 bytes) check overlaps apart from the full paths.
+    let with_view = |view_of: ViewOf, add: ViewAdd| -> KeyCall {
+        Box::new(move |b, n, k, kl| {
+            let mut view =
+                sketch_view { image: std::ptr::null_mut(), len: 0, token: sketch_token { words: [0; 8] } };
+            let mut out = false;
+            // SAFETY: as above; the view is made of the same image first.
+            unsafe {
+                assert_eq!(view_of(b, n, &mut view), SKETCH_OK);
+                add(&view, k, kl, &mut out)
+            }
+        })
+    };
     let dense_hll = {
         let mut img = hll_fresh();
         // SAFETY: a valid image.
@@ -165,6 +181,7 @@ fn single_calls() -> Vec<(&'static str, Img, KeyCall)> {
     vec![
         ("bloom_add", bloom_fresh(), bool_out(sketch_bloom_add)),
         ("bloom_add_with_token", bloom_fresh(), with_token(sketch_bloom_token, sketch_bloom_add_with_token)),
+        ("bloom_view_add", bloom_fresh(), with_view(sketch_bloom_view, sketch_bloom_view_add)),
         ("bloom_add_concurrent", bloom_fresh(), bool_out(sketch_bloom_add_concurrent)),
         ("sbbf_add", sbbf_fresh(SKETCH_SBBF_NATIVE), bool_out(sketch_sbbf_add)),
         (
@@ -172,11 +189,19 @@ fn single_calls() -> Vec<(&'static str, Img, KeyCall)> {
             sbbf_fresh(SKETCH_SBBF_NATIVE),
             with_token(sketch_sbbf_token, sketch_sbbf_add_with_token),
         ),
+        ("sbbf_view_add", sbbf_fresh(SKETCH_SBBF_NATIVE), with_view(sketch_sbbf_view, sketch_sbbf_view_add)),
+        (
+            "sbbf_view_add_parquet",
+            sbbf_fresh(SKETCH_SBBF_PARQUET),
+            with_view(sketch_sbbf_view, sketch_sbbf_view_add),
+        ),
         ("sbbf_add_concurrent", sbbf_fresh(SKETCH_SBBF_NATIVE), bool_out(sketch_sbbf_add_concurrent)),
         ("counting_add", counting_fresh(), bool_out(sketch_counting_add)),
         ("cuckoo_add", cuckoo_fresh(), plain(sketch_cuckoo_add)),
         ("hll_add", hll_fresh(), bool_out(sketch_hll_add)),
         ("hll_add_with_token", hll_fresh(), with_token(sketch_hll_token, sketch_hll_add_with_token)),
+        ("hll_view_add", hll_fresh(), with_view(sketch_hll_view, sketch_hll_view_add)),
+        ("hll_view_add_dense", dense_hll.clone(), with_view(sketch_hll_view, sketch_hll_view_add)),
         ("hll_add_concurrent", dense_hll, bool_out(sketch_hll_add_concurrent)),
         ("ull_add", ull_fresh(), bool_out(sketch_ull_add)),
         ("ull_add_concurrent", ull_fresh(), bool_out(sketch_ull_add_concurrent)),

@@ -1656,6 +1656,127 @@ static void test_views(void) {
     free(hll_b);
 }
 
+/* The views' fast paths (keys of at most 16 bytes, dense HLL adds that
+ * change nothing) and their full paths (longer keys, small mode, NULL,
+ * empty and overlapping keys) give the plain calls' bytes, answers and
+ * statuses, for split-block filters in both modes and HyperLogLog. */
+static void test_view_fast_paths(void) {
+    unsigned char bytes[64];
+    for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (unsigned char)(i * 37 + 11);
+    for (int parquet = 0; parquet < 2; parquet++) {
+        struct sketch_sbbf_params sp;
+        uint64_t size = 0;
+        EXPECT(parquet ? sketch_sbbf_plan_parquet(4000, 0.01, &sp) : sketch_sbbf_plan(4000, 0.01, &sp), SKETCH_OK);
+        EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+        size_t len = (size_t)size;
+        unsigned char *a = alloc_image(size), *b = alloc_image(size);
+        EXPECT(sketch_sbbf_init(a, len, &sp, 0), SKETCH_OK);
+        memcpy(b, a, len);
+        sketch_view view;
+        EXPECT(sketch_sbbf_view(b, len, &view), SKETCH_OK);
+        int agree = 1;
+        for (uint64_t i = 0; i < 4000; i++) {
+            size_t n = (size_t)(i % 41), at = (size_t)(i % 23);
+            bytes[at] ^= (unsigned char)i;
+            bool new_plain = true, new_view = false;
+            agree &= sketch_sbbf_add(a, len, bytes + at, n, &new_plain) == SKETCH_OK;
+            agree &= sketch_sbbf_view_add(&view, bytes + at, n, &new_view) == SKETCH_OK;
+            agree &= new_plain == new_view;
+        }
+        CHECK(agree);
+        CHECK(memcmp(a, b, len) == 0);
+        for (uint64_t i = 0; i < 8000; i++) {
+            size_t n = (size_t)(i % 41), at = (size_t)(i % 23);
+            bytes[at] ^= (unsigned char)i;
+            bool plain = false, with = true;
+            agree &= sketch_sbbf_contains(a, len, bytes + at, n, &plain) == SKETCH_OK;
+            agree &= sketch_sbbf_view_contains(&view, bytes + at, n, &with) == SKETCH_OK;
+            agree &= plain == with;
+        }
+        CHECK(agree);
+        /* An empty key: NULL, or a pointer into the image (no byte shared). */
+        bool was_new = true, found = false;
+        EXPECT(sketch_sbbf_view_add(&view, NULL, 0, &was_new), SKETCH_OK);
+        EXPECT(sketch_sbbf_view_contains(&view, NULL, 0, &found), SKETCH_OK);
+        CHECK(found);
+        EXPECT(sketch_sbbf_view_add(&view, b + 100, 0, &was_new), SKETCH_OK);
+        CHECK(!was_new);
+        EXPECT(sketch_sbbf_view_contains(&view, NULL, 1, &found), SKETCH_NULL_POINTER);
+        EXPECT(sketch_sbbf_view_add(&view, NULL, 1, NULL), SKETCH_NULL_POINTER);
+        /* A key inside the image: refused for an add, answered for a query. */
+        memcpy(a, b, len);
+        EXPECT(sketch_sbbf_view_add(&view, b + len - 8, 8, NULL), SKETCH_OVERLAP);
+        EXPECT(sketch_sbbf_view_add(&view, b + len - 40, 30, NULL), SKETCH_OVERLAP);
+        CHECK(memcmp(a, b, len) == 0);
+        unsigned char *wide = alloc_image(size + 64);
+        memcpy(wide + 64, b, len);
+        sketch_view at64;
+        EXPECT(sketch_sbbf_view(wide + 64, len, &at64), SKETCH_OK);
+        EXPECT(sketch_sbbf_view_add(&at64, wide + 56, 16, NULL), SKETCH_OVERLAP);
+        EXPECT(sketch_sbbf_view_add(&at64, wide + 63, 2, NULL), SKETCH_OVERLAP);
+        CHECK(memcmp(wide + 64, b, len) == 0);
+        EXPECT(sketch_sbbf_view_add(&at64, wide + 48, 16, NULL), SKETCH_OK);
+        free(wide);
+        bool plain = false;
+        EXPECT(sketch_sbbf_contains(a, len, a + 200, 12, &plain), SKETCH_OK);
+        EXPECT(sketch_sbbf_view_contains(&view, b + 200, 12, &found), SKETCH_OK);
+        CHECK(plain == found);
+        free(a);
+        free(b);
+    }
+
+    uint64_t size = 0;
+    EXPECT(sketch_hll_size(10, &size), SKETCH_OK);
+    size_t len = (size_t)size;
+    unsigned char *a = alloc_image(size), *b = alloc_image(size);
+    EXPECT(sketch_hll_init(a, len, 10, 3), SKETCH_OK);
+    memcpy(b, a, len);
+    sketch_view view;
+    EXPECT(sketch_hll_view(b, len, &view), SKETCH_OK);
+    int agree = 1, unchanged = 0;
+    /* Small mode, then dense: most late adds change nothing. */
+    for (uint64_t i = 0; i < 30000; i++) {
+        size_t n = (size_t)(i % 41), at = (size_t)(i % 23);
+        bytes[at] ^= (unsigned char)(i >> 3);
+        bool changed_plain = false, changed_view = true;
+        agree &= sketch_hll_add(a, len, bytes + at, n, &changed_plain) == SKETCH_OK;
+        agree &= sketch_hll_view_add(&view, bytes + at, n, &changed_view) == SKETCH_OK;
+        agree &= changed_plain == changed_view;
+        unchanged += !changed_view;
+        agree &= sketch_hll_add_u64(a, len, i % 5000, &changed_plain) == SKETCH_OK;
+        agree &= sketch_hll_view_add_u64(&view, i % 5000, &changed_view) == SKETCH_OK;
+        agree &= changed_plain == changed_view;
+        agree &= sketch_hll_add_hash(a, len, (i % 7000) * 0x9E3779B97F4A7C15ULL, &changed_plain) == SKETCH_OK;
+        agree &= sketch_hll_view_add_hash(&view, (i % 7000) * 0x9E3779B97F4A7C15ULL, &changed_view) == SKETCH_OK;
+        agree &= changed_plain == changed_view;
+    }
+    CHECK(agree);
+    CHECK(unchanged > 15000);
+    CHECK(memcmp(a, b, len) == 0);
+    bool changed = true;
+    EXPECT(sketch_hll_view_add(&view, NULL, 0, &changed), SKETCH_OK);
+    EXPECT(sketch_hll_view_add(&view, NULL, 0, NULL), SKETCH_OK);
+    EXPECT(sketch_hll_view_add(&view, b + 64, 0, &changed), SKETCH_OK);
+    EXPECT(sketch_hll_view_add(&view, NULL, 3, &changed), SKETCH_NULL_POINTER);
+    /* A key inside the image: refused, nothing changed, even when the add
+     * would change nothing. */
+    memcpy(a, b, len);
+    for (size_t at = 0; at + 16 <= len; at += len / 7) {
+        EXPECT(sketch_hll_view_add(&view, b + at, 16, &changed), SKETCH_OVERLAP);
+    }
+    CHECK(memcmp(a, b, len) == 0);
+    /* A key that starts before the image and ends inside it. */
+    unsigned char *wide = alloc_image(size + 64);
+    memcpy(wide + 64, b, len);
+    EXPECT(sketch_hll_view(wide + 64, len, &view), SKETCH_OK);
+    EXPECT(sketch_hll_view_add(&view, wide + 56, 16, &changed), SKETCH_OVERLAP);
+    EXPECT(sketch_hll_view_add(&view, wide + 63, 2, &changed), SKETCH_OVERLAP);
+    EXPECT(sketch_hll_view_add(&view, wide + 48, 16, &changed), SKETCH_OK);
+    free(wide);
+    free(a);
+    free(b);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -1674,6 +1795,7 @@ int main(void) {
     test_parquet_interop();
     test_tokens();
     test_views();
+    test_view_fast_paths();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

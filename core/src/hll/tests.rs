@@ -707,3 +707,36 @@ fn lzcnt_copy_and_portable_code_leave_the_same_image() {
         crate::test_util::assert_add_paths_agree!(hll, fresh(p, 0), &hashes, std::format!("p={p}"));
     }
 }
+
+#[test]
+fn holds_trusted_is_true_only_for_adds_that_change_nothing() {
+    let mut image = fresh(10, 5);
+    let kept = token(image.as_ref()).unwrap();
+    let (mut held, mut dense_checks) = (0, 0);
+    // Through small mode into dense mode, keys of every length (in line
+    // up to 16 bytes).
+    for k in 0..40_000u64 {
+        let key: std::vec::Vec<u8> =
+            k.to_le_bytes().iter().cycle().take((k % 41) as usize).copied().collect();
+        let dense = wrap(image.as_ref()).unwrap().mode() == HllMode::Dense;
+        let holds = holds_trusted(image.as_ref(), &kept, |seed| crate::hash::hash_bytes_inline(&key, seed));
+        let changed = wrap_mut(image.as_mut()).unwrap().add(&key);
+        if dense {
+            assert_eq!(holds, !changed, "key {k}");
+            dense_checks += 1;
+        } else {
+            assert!(!holds, "small mode: unknown, key {k}");
+        }
+        held += usize::from(holds);
+    }
+    assert!(dense_checks > 30_000 && held > 20_000, "{dense_checks} {held}");
+    // Words out of range, or a body past the buffer: unknown.
+    let any = |_| 1u64;
+    assert!(!holds_trusted(image.as_ref(), &crate::image::Token::default(), any));
+    assert!(!holds_trusted(&image.as_ref()[..image.as_ref().len() / 2], &kept, any));
+    // A token of another precision reads within the buffer.
+    let other = token(fresh(16, 5).as_ref()).unwrap();
+    for k in 0..1000u64 {
+        let _ = holds_trusted(image.as_ref(), &other, |seed| crate::hash::hash_u64(k, seed));
+    }
+}

@@ -471,3 +471,34 @@ fn add_counters_saturate_and_keep_the_image_valid() {
         assert!(f.inserted() <= f.add_calls());
     }
 }
+
+/// Keys of every length from 0 to 40 bytes: the fast paths hash those up to
+/// `hash::SHORT_KEY` in line and call for longer ones.
+fn keys_of_every_length(count: u64) -> impl Iterator<Item = Vec<u8>> {
+    (0..count).map(|k| {
+        let bytes = crate::hash::hash_u64(k, 99).to_le_bytes();
+        bytes.iter().cycle().take((k % 41) as usize).copied().collect()
+    })
+}
+
+#[test]
+fn the_fast_paths_give_the_plain_calls_bytes_and_answers() {
+    for params in [SbbfParams::for_items(3000, 0.01).unwrap(), SbbfParams::for_parquet(3000, 0.01).unwrap()] {
+        let seed = if params.mode == SbbfMode::Parquet { 0 } else { 5 };
+        let (mut plain, mut fast) = (new_filter(&params, seed), new_filter(&params, seed));
+        let token = token(fast.as_ref()).unwrap();
+        for key in keys_of_every_length(3000) {
+            let expected = wrap_mut(plain.as_mut()).unwrap().add(&key);
+            assert_eq!(try_wrap_mut_trusted(fast.as_mut(), &token).unwrap().add_inline(&key), expected);
+        }
+        assert_eq!(plain.as_ref(), fast.as_ref(), "{:?}", params.mode);
+        let view = try_wrap_trusted(fast.as_ref(), &token).unwrap();
+        let reference = wrap(plain.as_ref()).unwrap();
+        assert!(keys_of_every_length(6000).all(|key| view.contains_inline(&key) == reference.contains(&key)));
+        // Words out of range: no view (the full path then validates).
+        assert!(try_wrap_trusted(fast.as_ref(), &crate::image::Token::default()).is_none());
+        assert!(try_wrap_mut_trusted(fast.as_mut(), &crate::image::Token::default()).is_none());
+        let half = fast.as_ref().len() / 2;
+        assert!(try_wrap_trusted(&fast.as_ref()[..half], &token).is_none());
+    }
+}
