@@ -394,7 +394,19 @@ pub fn wrap_mut_trusted<'a>(buf: &'a mut [u8], token: &Token) -> Result<HllMut<'
 /// Reads only; a stale token reads within `buf`.
 #[inline(always)]
 pub fn holds_trusted(buf: &[u8], token: &Token, hash_with: impl FnOnce(u64) -> u64) -> bool {
-    let Some((p, seed, image_len)) = trusted::<false>(buf, token) else {
+    holds_by::<false>(buf, token, hash_with)
+}
+
+/// [`holds_trusted`] with the token of a `_with_token` call: false also
+/// when `buf`'s identity differs from `token`'s (see [`wrap_with`]).
+#[inline(always)]
+pub fn holds_with(buf: &[u8], token: &Token, hash_with: impl FnOnce(u64) -> u64) -> bool {
+    holds_by::<true>(buf, token, hash_with)
+}
+
+#[inline(always)]
+fn holds_by<const COMPARE: bool>(buf: &[u8], token: &Token, hash_with: impl FnOnce(u64) -> u64) -> bool {
+    let Some((p, seed, image_len)) = trusted::<COMPARE>(buf, token) else {
         return false;
     };
     let Some((header, body)) = buf.get(..image_len).and_then(|image| image.split_at_checked(HEADER_LEN))

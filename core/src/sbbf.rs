@@ -576,6 +576,19 @@ pub fn try_wrap_mut_trusted<'a>(buf: &'a mut [u8], token: &Token) -> Option<Sbbf
     try_wrap_mut_by::<false>(buf, token)
 }
 
+/// [`wrap_with`] without its fallback: None when `buf`'s identity differs
+/// from `token`'s, for the fast path of a `_with_token` call.
+#[inline(always)]
+pub fn try_wrap_with<'a>(buf: &'a [u8], token: &Token) -> Option<Sbbf<'a>> {
+    try_wrap_by::<true>(buf, token)
+}
+
+/// [`wrap_mut_with`] without its fallback, as [`try_wrap_with`].
+#[inline(always)]
+pub fn try_wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Option<SbbfMut<'a>> {
+    try_wrap_mut_by::<true>(buf, token)
+}
+
 /// The parameters a token decodes to (see `trusted`).
 type Trusted = (SbbfParams, u64, usize);
 

@@ -181,12 +181,24 @@ pub unsafe extern "C" fn sketch_hll_add_with_token(
     key_len: usize,
     changed: *mut bool,
 ) -> sketch_status {
+    // SAFETY: caller contract (the key is checked before it is read).
+    let key_of = |v: &_| unsafe { filter::plain_key(key, key_len, v) };
+    let unchanged = |image: &[u8], t: &_, key| {
+        hll::holds_with(image, t, |seed| hash::hash_bytes_inline(key, seed)).then_some(())
+    };
+    // SAFETY: caller contract; the fast path only reads the image.
+    if unsafe { image::fast_read(image::with_token(buf, len, token), key_of, unchanged) }.is_some() {
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(changed, false) };
+        return SKETCH_OK;
+    }
+    let prepare = || {
+        // SAFETY: caller contract.
+        let key = unsafe { filter::key_apart(key, key_len, buf, len)? };
+        Ok(move |mut view: hll::HllMut<'_>| view.add(key))
+    };
     // SAFETY: caller contract.
-    run(|| unsafe {
-        let token = image::read_token(token)?;
-        let key = filter::key_apart(key, key_len, buf, len)?;
-        filter::update(buf, len, changed, |b| hll::with_view_mut(b, &token, |mut view| view.add(key)))
-    })
+    unsafe { token_add_full(buf, len, token, changed, prepare) }
 }
 
 /// `sketch_hll_add_u64` with the image's token (from `sketch_hll_token`): the same
@@ -205,11 +217,17 @@ pub unsafe extern "C" fn sketch_hll_add_u64_with_token(
     key: u64,
     changed: *mut bool,
 ) -> sketch_status {
+    let unchanged =
+        |image: &[u8], t: &_, ()| hll::holds_with(image, t, |seed| hash::hash_u64(key, seed)).then_some(());
+    // SAFETY: caller contract; the fast path only reads the image.
+    if unsafe { image::fast_read(image::with_token(buf, len, token), |_| Some(()), unchanged) }.is_some() {
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(changed, false) };
+        return SKETCH_OK;
+    }
+    let prepare = || Ok(move |mut view: hll::HllMut<'_>| view.add_u64(key));
     // SAFETY: caller contract.
-    run(|| unsafe {
-        let token = image::read_token(token)?;
-        filter::update(buf, len, changed, |b| hll::with_view_mut(b, &token, |mut view| view.add_u64(key)))
-    })
+    unsafe { token_add_full(buf, len, token, changed, prepare) }
 }
 
 /// `sketch_hll_add_hash` with the image's token (from `sketch_hll_token`): the same
@@ -228,10 +246,37 @@ pub unsafe extern "C" fn sketch_hll_add_hash_with_token(
     hash: u64,
     changed: *mut bool,
 ) -> sketch_status {
+    let unchanged = |image: &[u8], t: &_, ()| hll::holds_with(image, t, |_| hash).then_some(());
+    // SAFETY: caller contract; the fast path only reads the image.
+    if unsafe { image::fast_read(image::with_token(buf, len, token), |_| Some(()), unchanged) }.is_some() {
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(changed, false) };
+        return SKETCH_OK;
+    }
+    let prepare = || Ok(move |mut view: hll::HllMut<'_>| view.add_hash(hash));
+    // SAFETY: caller contract.
+    unsafe { token_add_full(buf, len, token, changed, prepare) }
+}
+
+/// The full path of the `sketch_hll_add*_with_token` calls, out of line so
+/// that their fast path (`image::fast_read` with `hll::holds_with`) calls
+/// nothing: `prepare` checks the key and returns the add.
+///
+/// # Safety
+/// As documented on those functions.
+#[inline(never)]
+unsafe fn token_add_full<A: FnOnce(hll::HllMut<'_>) -> bool>(
+    buf: *mut c_void,
+    len: usize,
+    token: *const sketch_token,
+    changed: *mut bool,
+    prepare: impl FnOnce() -> core::result::Result<A, Fail>,
+) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
         let token = image::read_token(token)?;
-        filter::update(buf, len, changed, |b| hll::with_view_mut(b, &token, |mut view| view.add_hash(hash)))
+        let add = prepare()?;
+        filter::update(buf, len, changed, |b| hll::with_view_mut(b, &token, add))
     })
 }
 
@@ -277,7 +322,7 @@ pub unsafe extern "C" fn sketch_hll_view_add(
         hll::holds_trusted(image, token, |seed| hash::hash_bytes_inline(key, seed)).then_some(())
     };
     // SAFETY: caller contract; the fast path only reads the image.
-    if unsafe { image::fast_read(view, key_of, unchanged) }.is_some() {
+    if unsafe { image::fast_read(image::kept(view), key_of, unchanged) }.is_some() {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(changed, false) };
         return SKETCH_OK;
@@ -311,7 +356,7 @@ pub unsafe extern "C" fn sketch_hll_view_add_u64(
         hll::holds_trusted(image, token, |seed| hash::hash_u64(key, seed)).then_some(())
     };
     // SAFETY: caller contract; the fast path only reads the image.
-    if unsafe { image::fast_read(view, |_| Some(()), unchanged) }.is_some() {
+    if unsafe { image::fast_read(image::kept(view), |_| Some(()), unchanged) }.is_some() {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(changed, false) };
         return SKETCH_OK;
@@ -338,7 +383,7 @@ pub unsafe extern "C" fn sketch_hll_view_add_hash(
 ) -> sketch_status {
     let unchanged = |image: &[u8], token: &_, ()| hll::holds_trusted(image, token, |_| hash).then_some(());
     // SAFETY: caller contract; the fast path only reads the image.
-    if unsafe { image::fast_read(view, |_| Some(()), unchanged) }.is_some() {
+    if unsafe { image::fast_read(image::kept(view), |_| Some(()), unchanged) }.is_some() {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(changed, false) };
         return SKETCH_OK;

@@ -189,39 +189,67 @@ impl KeptView {
     }
 }
 
-/// Whether the kept views' fast paths ([`fast_read`], [`fast_write`]) are
+/// Whether the single-key fast paths ([`fast_read`], [`fast_write`]) are
 /// compiled: on 64-bit targets. On 32-bit ones (firmware, where flash is
-/// what counts) each view call keeps its one full path: the same results,
+/// what counts) each call keeps its one full path: the same results,
 /// without a second, inlined copy of the hash and the block kernel (5 KB
 /// of split-block code on a Cortex-M4F).
 const FAST_PATHS: bool = cfg!(target_pointer_width = "64");
 
-/// The fast path of a kept view's single-key call that only reads the
-/// image (a query, or an add that `op` finds changes nothing): `key`
-/// accepts the call's key against the view (None: not on this path), then
-/// `op` answers from the image and the view's token, or gives None. None,
-/// also for a NULL view or image, means nothing was written: the caller
-/// takes its full path, which serves the call or reports its status. It
-/// calls nothing out of line unless `op` does.
+/// The image and token of a kept view's call, for the fast paths; None
+/// for a NULL view (the full path reports it).
 ///
 /// # Safety
-/// Unless NULL, `view` readable with `len` readable bytes at its `image`
-/// (the view's contract).
+/// Unless NULL, `view` must point to a readable `sketch_view`.
+#[inline(always)]
+pub(crate) unsafe fn kept(view: *const sketch_view) -> Option<KeptView> {
+    // SAFETY: caller contract.
+    unsafe { read_view(view) }.ok()
+}
+
+/// The image and token of a `_with_token` call, for the fast paths: None
+/// for a NULL token or a length past `isize::MAX` (the full path reports
+/// them; the image pointer is checked by the fast path itself).
+///
+/// # Safety
+/// Unless NULL, `token` must point to a readable `sketch_token`.
+#[inline(always)]
+pub(crate) unsafe fn with_token(
+    buf: *const c_void,
+    len: usize,
+    token: *const sketch_token,
+) -> Option<KeptView> {
+    // SAFETY: caller contract.
+    let token = unsafe { read_token(token) }.ok()?;
+    (len <= isize::MAX as usize).then_some(KeptView { image: buf.cast_mut(), len, token })
+}
+
+/// The fast path of a single-key call that only reads the image (a query,
+/// or an add that `op` finds changes nothing), on the image and token of
+/// `source` ([`kept`] or [`with_token`]): `key` accepts the call's key
+/// against the image (None: not on this path), then `op` answers from the
+/// image and the token, or gives None. None, also for a missing source or
+/// a NULL image, means nothing was written: the caller takes its full
+/// path, which serves the call or reports its status. It calls nothing out
+/// of line unless `op` does.
+///
+/// # Safety
+/// `source` describes `len` readable bytes at `image` (a view's contract,
+/// or a call's `buf` and `len`).
 #[inline(always)]
 pub(crate) unsafe fn fast_read<K, T>(
-    view: *const sketch_view,
+    source: Option<KeptView>,
     key: impl FnOnce(&KeptView) -> Option<K>,
     op: impl FnOnce(&[u8], &sketches_core::image::Token, K) -> Option<T>,
 ) -> Option<T> {
     if !FAST_PATHS {
         return None;
     }
+    let source = source?;
+    let key = key(&source)?;
     // SAFETY: caller contract.
-    let view = unsafe { read_view(view) }.ok()?;
-    let key = key(&view)?;
-    // SAFETY: the view's contract.
-    let image = unsafe { view.bytes() }.ok()?;
-    op(image, &view.token, key)
+    let image = unsafe { source.bytes() }.ok()?;
+    op(image, &source.token, key)
 }
 
 /// [`fast_read`] for an update: `op` gets the image writable, and must
@@ -229,23 +257,22 @@ pub(crate) unsafe fn fast_read<K, T>(
 /// not borrowed: the key it accepts must share no byte with the image.
 ///
 /// # Safety
-/// Unless NULL, `view` readable with `len` writable bytes at its `image`
-/// that nothing else reads or writes during the call (the view's contract).
+/// `source` describes `len` writable bytes at `image` that nothing else
+/// reads or writes during the call.
 #[inline(always)]
 pub(crate) unsafe fn fast_write<K, T>(
-    view: *const sketch_view,
+    source: Option<KeptView>,
     key: impl FnOnce(&KeptView) -> Option<K>,
     op: impl FnOnce(&mut [u8], &sketches_core::image::Token, K) -> Option<T>,
 ) -> Option<T> {
     if !FAST_PATHS {
         return None;
     }
-    // SAFETY: caller contract.
-    let view = unsafe { read_view(view) }.ok()?;
-    let key = key(&view)?;
-    // SAFETY: the view's contract; the key is apart from the image.
-    let image = unsafe { view.bytes_mut() }.ok()?;
-    op(image, &view.token, key)
+    let source = source?;
+    let key = key(&source)?;
+    // SAFETY: caller contract; the key is apart from the image.
+    let image = unsafe { source.bytes_mut() }.ok()?;
+    op(image, &source.token, key)
 }
 
 /// Reads the view a `_view_*` call was given.

@@ -393,6 +393,33 @@ pub unsafe extern "C" fn sketch_sbbf_add_with_token(
     key_len: usize,
     was_new: *mut bool,
 ) -> sketch_status {
+    // SAFETY: caller contract (the key is checked before it is read).
+    let key_of = |v: &_| unsafe { filter::plain_key(key, key_len, v) };
+    let add = |image: &mut [u8], t: &_, key| Some(sbbf::try_wrap_mut_with(image, t)?.add_inline(key));
+    // SAFETY: caller contract; a key the fast path takes is apart from the image.
+    if let Some(new) = unsafe { image::fast_write(image::with_token(buf, len, token), key_of, add) } {
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(was_new, new) };
+        return SKETCH_OK;
+    }
+    // SAFETY: caller contract.
+    unsafe { token_add_full(buf, len, token, key, key_len, was_new) }
+}
+
+/// The full path of `sketch_sbbf_add_with_token`, out of line so that its
+/// fast path stays small: every key, every status.
+///
+/// # Safety
+/// As documented on `sketch_sbbf_add_with_token`.
+#[inline(never)]
+unsafe fn token_add_full(
+    buf: *mut c_void,
+    len: usize,
+    token: *const sketch_token,
+    key: *const c_void,
+    key_len: usize,
+    was_new: *mut bool,
+) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
         let token = image::read_token(token)?;
@@ -457,6 +484,36 @@ pub unsafe extern "C" fn sketch_sbbf_add_hash_with_token(
 /// As for `sketch_sbbf_contains`; `token`: a readable `sketch_token`.
 #[no_mangle]
 pub unsafe extern "C" fn sketch_sbbf_contains_with_token(
+    buf: *const c_void,
+    len: usize,
+    token: *const sketch_token,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+) -> sketch_status {
+    if !out.is_null() {
+        // SAFETY: caller contract (the key is checked before it is read).
+        let key_of = |v: &_| unsafe { filter::plain_key(key, key_len, v) };
+        let contains = |image: &[u8], t: &_, key| Some(sbbf::try_wrap_with(image, t)?.contains_inline(key));
+        // SAFETY: caller contract.
+        if let Some(found) = unsafe { image::fast_read(image::with_token(buf, len, token), key_of, contains) }
+        {
+            // SAFETY: non-NULL (checked); writable by the caller's contract.
+            unsafe { out.write_unaligned(found) };
+            return SKETCH_OK;
+        }
+    }
+    // SAFETY: caller contract.
+    unsafe { token_contains_full(buf, len, token, key, key_len, out) }
+}
+
+/// The full path of `sketch_sbbf_contains_with_token`, out of line so that
+/// its fast path stays small: every key, every status.
+///
+/// # Safety
+/// As documented on `sketch_sbbf_contains_with_token`.
+#[inline(never)]
+unsafe fn token_contains_full(
     buf: *const c_void,
     len: usize,
     token: *const sketch_token,
@@ -559,7 +616,7 @@ pub unsafe extern "C" fn sketch_sbbf_view_add(
     let add =
         |image: &mut [u8], token: &_, key| Some(sbbf::try_wrap_mut_trusted(image, token)?.add_inline(key));
     // SAFETY: caller contract; a key the fast path takes is apart from the image.
-    if let Some(new) = unsafe { image::fast_write(view, key_of, add) } {
+    if let Some(new) = unsafe { image::fast_write(image::kept(view), key_of, add) } {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(was_new, new) };
         return SKETCH_OK;
@@ -657,7 +714,7 @@ pub unsafe extern "C" fn sketch_sbbf_view_contains(
         let contains =
             |image: &[u8], token: &_, key| Some(sbbf::try_wrap_trusted(image, token)?.contains_inline(key));
         // SAFETY: caller contract.
-        if let Some(found) = unsafe { image::fast_read(view, key_of, contains) } {
+        if let Some(found) = unsafe { image::fast_read(image::kept(view), key_of, contains) } {
             // SAFETY: non-NULL (checked); writable by the caller's contract.
             unsafe { out.write_unaligned(found) };
             return SKETCH_OK;

@@ -1656,10 +1656,11 @@ static void test_views(void) {
     free(hll_b);
 }
 
-/* The views' fast paths (keys of at most 16 bytes, dense HLL adds that
- * change nothing) and their full paths (longer keys, small mode, NULL,
- * empty and overlapping keys) give the plain calls' bytes, answers and
- * statuses, for split-block filters in both modes and HyperLogLog. */
+/* The fast paths of the kept views and of the _with_token calls (keys of
+ * at most 16 bytes, dense HLL adds that change nothing) and their full
+ * paths (longer keys, small mode, NULL, empty and overlapping keys, tokens
+ * of other images) give the plain calls' bytes, answers and statuses, for
+ * split-block filters in both modes and HyperLogLog. */
 static void test_view_fast_paths(void) {
     unsigned char bytes[64];
     for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (unsigned char)(i * 37 + 11);
@@ -1669,31 +1670,66 @@ static void test_view_fast_paths(void) {
         EXPECT(parquet ? sketch_sbbf_plan_parquet(4000, 0.01, &sp) : sketch_sbbf_plan(4000, 0.01, &sp), SKETCH_OK);
         EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
         size_t len = (size_t)size;
-        unsigned char *a = alloc_image(size), *b = alloc_image(size);
+        unsigned char *a = alloc_image(size), *b = alloc_image(size), *c = alloc_image(size);
         EXPECT(sketch_sbbf_init(a, len, &sp, 0), SKETCH_OK);
         memcpy(b, a, len);
+        memcpy(c, a, len);
         sketch_view view;
+        sketch_token token;
         EXPECT(sketch_sbbf_view(b, len, &view), SKETCH_OK);
+        EXPECT(sketch_sbbf_token(c, len, &token), SKETCH_OK);
         int agree = 1;
         for (uint64_t i = 0; i < 4000; i++) {
             size_t n = (size_t)(i % 41), at = (size_t)(i % 23);
             bytes[at] ^= (unsigned char)i;
-            bool new_plain = true, new_view = false;
+            bool new_plain = true, new_view = false, new_token = false;
             agree &= sketch_sbbf_add(a, len, bytes + at, n, &new_plain) == SKETCH_OK;
             agree &= sketch_sbbf_view_add(&view, bytes + at, n, &new_view) == SKETCH_OK;
-            agree &= new_plain == new_view;
+            agree &= sketch_sbbf_add_with_token(c, len, &token, bytes + at, n, &new_token) == SKETCH_OK;
+            agree &= new_plain == new_view && new_plain == new_token;
         }
         CHECK(agree);
         CHECK(memcmp(a, b, len) == 0);
+        CHECK(memcmp(a, c, len) == 0);
         for (uint64_t i = 0; i < 8000; i++) {
             size_t n = (size_t)(i % 41), at = (size_t)(i % 23);
             bytes[at] ^= (unsigned char)i;
-            bool plain = false, with = true;
+            bool plain = false, with = true, tokened = true;
             agree &= sketch_sbbf_contains(a, len, bytes + at, n, &plain) == SKETCH_OK;
             agree &= sketch_sbbf_view_contains(&view, bytes + at, n, &with) == SKETCH_OK;
-            agree &= plain == with;
+            agree &= sketch_sbbf_contains_with_token(c, len, &token, bytes + at, n, &tokened) == SKETCH_OK;
+            agree &= plain == with && plain == tokened;
         }
         CHECK(agree);
+        /* The token of another image: its identity differs, the calls
+         * validate in full and give the plain answers. */
+        {
+            sketch_token other;
+            struct sketch_sbbf_params op;
+            uint64_t osize = 0;
+            EXPECT(sketch_sbbf_plan(500, 0.01, &op), SKETCH_OK);
+            EXPECT(sketch_sbbf_size(&op, &osize), SKETCH_OK);
+            unsigned char *o = alloc_image(osize);
+            EXPECT(sketch_sbbf_init(o, (size_t)osize, &op, 0), SKETCH_OK);
+            EXPECT(sketch_sbbf_token(o, (size_t)osize, &other), SKETCH_OK);
+            for (uint64_t i = 0; i < 500; i++) {
+                bool plain = false, tokened = true;
+                agree &= sketch_sbbf_add(a, len, &i, sizeof i, &plain) == SKETCH_OK;
+                agree &= sketch_sbbf_add_with_token(c, len, &other, &i, sizeof i, &tokened) == SKETCH_OK;
+                agree &= plain == tokened;
+                agree &= sketch_sbbf_contains_with_token(c, len, &other, &i, sizeof i, &tokened) == SKETCH_OK;
+                agree &= tokened;
+            }
+            CHECK(agree);
+            CHECK(memcmp(a, c, len) == 0);
+            EXPECT(sketch_sbbf_add_with_token(c, len, NULL, "k", 1, NULL), SKETCH_NULL_POINTER);
+            EXPECT(sketch_sbbf_add_with_token(c, len, &token, c + 64, 8, NULL), SKETCH_OVERLAP);
+            EXPECT(sketch_sbbf_add_with_token(NULL, len, &token, "k", 1, NULL), SKETCH_NULL_POINTER);
+            bool found_dummy = false;
+            EXPECT(sketch_sbbf_contains_with_token(NULL, len, &token, "k", 1, &found_dummy), SKETCH_NULL_POINTER);
+            EXPECT(sketch_sbbf_contains_with_token(c, len, &token, "k", 1, NULL), SKETCH_NULL_POINTER);
+            free(o);
+        }
         /* An empty key: NULL, or a pointer into the image (no byte shared). */
         bool was_new = true, found = false;
         EXPECT(sketch_sbbf_view_add(&view, NULL, 0, &was_new), SKETCH_OK);
@@ -1723,16 +1759,20 @@ static void test_view_fast_paths(void) {
         CHECK(plain == found);
         free(a);
         free(b);
+        free(c);
     }
 
     uint64_t size = 0;
     EXPECT(sketch_hll_size(10, &size), SKETCH_OK);
     size_t len = (size_t)size;
-    unsigned char *a = alloc_image(size), *b = alloc_image(size);
+    unsigned char *a = alloc_image(size), *b = alloc_image(size), *c = alloc_image(size);
     EXPECT(sketch_hll_init(a, len, 10, 3), SKETCH_OK);
     memcpy(b, a, len);
+    memcpy(c, a, len);
     sketch_view view;
+    sketch_token token;
     EXPECT(sketch_hll_view(b, len, &view), SKETCH_OK);
+    EXPECT(sketch_hll_token(c, len, &token), SKETCH_OK);
     int agree = 1, unchanged = 0;
     /* Small mode, then dense: most late adds change nothing. */
     for (uint64_t i = 0; i < 30000; i++) {
@@ -1741,18 +1781,45 @@ static void test_view_fast_paths(void) {
         bool changed_plain = false, changed_view = true;
         agree &= sketch_hll_add(a, len, bytes + at, n, &changed_plain) == SKETCH_OK;
         agree &= sketch_hll_view_add(&view, bytes + at, n, &changed_view) == SKETCH_OK;
-        agree &= changed_plain == changed_view;
+        bool changed_token = true;
+        agree &= sketch_hll_add_with_token(c, len, &token, bytes + at, n, &changed_token) == SKETCH_OK;
+        agree &= changed_plain == changed_view && changed_plain == changed_token;
         unchanged += !changed_view;
-        agree &= sketch_hll_add_u64(a, len, i % 5000, &changed_plain) == SKETCH_OK;
-        agree &= sketch_hll_view_add_u64(&view, i % 5000, &changed_view) == SKETCH_OK;
-        agree &= changed_plain == changed_view;
-        agree &= sketch_hll_add_hash(a, len, (i % 7000) * 0x9E3779B97F4A7C15ULL, &changed_plain) == SKETCH_OK;
-        agree &= sketch_hll_view_add_hash(&view, (i % 7000) * 0x9E3779B97F4A7C15ULL, &changed_view) == SKETCH_OK;
-        agree &= changed_plain == changed_view;
+        uint64_t k = i % 5000, h = (i % 7000) * 0x9E3779B97F4A7C15ULL;
+        agree &= sketch_hll_add_u64(a, len, k, &changed_plain) == SKETCH_OK;
+        agree &= sketch_hll_view_add_u64(&view, k, &changed_view) == SKETCH_OK;
+        agree &= sketch_hll_add_u64_with_token(c, len, &token, k, &changed_token) == SKETCH_OK;
+        agree &= changed_plain == changed_view && changed_plain == changed_token;
+        agree &= sketch_hll_add_hash(a, len, h, &changed_plain) == SKETCH_OK;
+        agree &= sketch_hll_view_add_hash(&view, h, &changed_view) == SKETCH_OK;
+        agree &= sketch_hll_add_hash_with_token(c, len, &token, h, &changed_token) == SKETCH_OK;
+        agree &= changed_plain == changed_view && changed_plain == changed_token;
     }
     CHECK(agree);
     CHECK(unchanged > 15000);
     CHECK(memcmp(a, b, len) == 0);
+    CHECK(memcmp(a, c, len) == 0);
+    /* A token of another precision: validated in full, the plain result. */
+    {
+        uint64_t osize = 0;
+        sketch_token other;
+        EXPECT(sketch_hll_size(12, &osize), SKETCH_OK);
+        unsigned char *o = alloc_image(osize);
+        EXPECT(sketch_hll_init(o, (size_t)osize, 12, 3), SKETCH_OK);
+        EXPECT(sketch_hll_token(o, (size_t)osize, &other), SKETCH_OK);
+        for (uint64_t i = 0; i < 3000; i++) {
+            bool changed_plain = false, changed_token = true;
+            agree &= sketch_hll_add_u64(a, len, i, &changed_plain) == SKETCH_OK;
+            agree &= sketch_hll_add_u64_with_token(c, len, &other, i, &changed_token) == SKETCH_OK;
+            agree &= changed_plain == changed_token;
+        }
+        CHECK(agree);
+        CHECK(memcmp(a, c, len) == 0);
+        EXPECT(sketch_hll_add_with_token(c, len, &token, c + 64, 8, NULL), SKETCH_OVERLAP);
+        EXPECT(sketch_hll_add_with_token(c, len, NULL, "k", 1, NULL), SKETCH_NULL_POINTER);
+        EXPECT(sketch_hll_add_u64_with_token(NULL, len, &token, 1, NULL), SKETCH_NULL_POINTER);
+        free(o);
+    }
     bool changed = true;
     EXPECT(sketch_hll_view_add(&view, NULL, 0, &changed), SKETCH_OK);
     EXPECT(sketch_hll_view_add(&view, NULL, 0, NULL), SKETCH_OK);
@@ -1775,6 +1842,7 @@ static void test_view_fast_paths(void) {
     free(wide);
     free(a);
     free(b);
+    free(c);
 }
 
 int main(void) {

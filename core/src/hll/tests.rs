@@ -720,6 +720,12 @@ fn holds_trusted_is_true_only_for_adds_that_change_nothing() {
             k.to_le_bytes().iter().cycle().take((k % 41) as usize).copied().collect();
         let dense = wrap(image.as_ref()).unwrap().mode() == HllMode::Dense;
         let holds = holds_trusted(image.as_ref(), &kept, |seed| crate::hash::hash_bytes_inline(&key, seed));
+        let hash_with = |seed| crate::hash::hash_bytes_inline(&key, seed);
+        assert_eq!(
+            holds_with(image.as_ref(), &kept, hash_with),
+            holds,
+            "the token call's fast path, key {k}"
+        );
         let changed = wrap_mut(image.as_mut()).unwrap().add(&key);
         if dense {
             assert_eq!(holds, !changed, "key {k}");
@@ -734,9 +740,11 @@ fn holds_trusted_is_true_only_for_adds_that_change_nothing() {
     let any = |_| 1u64;
     assert!(!holds_trusted(image.as_ref(), &crate::image::Token::default(), any));
     assert!(!holds_trusted(&image.as_ref()[..image.as_ref().len() / 2], &kept, any));
-    // A token of another precision reads within the buffer.
+    // A token of another precision reads within the buffer; compared, as a
+    // `_with_token` call does, it is never trusted.
     let other = token(fresh(16, 5).as_ref()).unwrap();
     for k in 0..1000u64 {
         let _ = holds_trusted(image.as_ref(), &other, |seed| crate::hash::hash_u64(k, seed));
+        assert!(!holds_with(image.as_ref(), &other, |seed| crate::hash::hash_u64(k, seed)));
     }
 }

@@ -486,19 +486,27 @@ fn the_fast_paths_give_the_plain_calls_bytes_and_answers() {
     for params in [SbbfParams::for_items(3000, 0.01).unwrap(), SbbfParams::for_parquet(3000, 0.01).unwrap()] {
         let seed = if params.mode == SbbfMode::Parquet { 0 } else { 5 };
         let (mut plain, mut fast) = (new_filter(&params, seed), new_filter(&params, seed));
-        let token = token(fast.as_ref()).unwrap();
+        let kept = token(fast.as_ref()).unwrap();
         for key in keys_of_every_length(3000) {
             let expected = wrap_mut(plain.as_mut()).unwrap().add(&key);
-            assert_eq!(try_wrap_mut_trusted(fast.as_mut(), &token).unwrap().add_inline(&key), expected);
+            assert_eq!(try_wrap_mut_trusted(fast.as_mut(), &kept).unwrap().add_inline(&key), expected);
         }
         assert_eq!(plain.as_ref(), fast.as_ref(), "{:?}", params.mode);
-        let view = try_wrap_trusted(fast.as_ref(), &token).unwrap();
+        let view = try_wrap_trusted(fast.as_ref(), &kept).unwrap();
         let reference = wrap(plain.as_ref()).unwrap();
         assert!(keys_of_every_length(6000).all(|key| view.contains_inline(&key) == reference.contains(&key)));
+        // Compared, as a `_with_token` call does: the same view for the
+        // image's own token, none for another image's.
+        let with = try_wrap_with(fast.as_ref(), &kept).unwrap();
+        assert!(keys_of_every_length(2000).all(|key| with.contains_inline(&key) == reference.contains(&key)));
+        let other = token(new_filter(&SbbfParams::for_items(100, 0.01).unwrap(), seed).as_ref()).unwrap();
+        assert!(try_wrap_with(fast.as_ref(), &other).is_none());
+        assert!(try_wrap_mut_with(fast.as_mut(), &other).is_none());
+        assert!(try_wrap_mut_with(fast.as_mut(), &kept).is_some());
         // Words out of range: no view (the full path then validates).
         assert!(try_wrap_trusted(fast.as_ref(), &crate::image::Token::default()).is_none());
         assert!(try_wrap_mut_trusted(fast.as_mut(), &crate::image::Token::default()).is_none());
         let half = fast.as_ref().len() / 2;
-        assert!(try_wrap_trusted(&fast.as_ref()[..half], &token).is_none());
+        assert!(try_wrap_trusted(&fast.as_ref()[..half], &kept).is_none());
     }
 }
