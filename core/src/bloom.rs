@@ -398,6 +398,46 @@ pub fn with_trusted_view_mut<'a, R>(
     with_view_mut_by::<false, R>(buf, token, f)
 }
 
+/// [`wrap_trusted`] without its fallback: None when the token's words are
+/// out of range, for a fast path that hands such calls to its full path.
+#[inline(always)]
+pub fn try_wrap_trusted<'a>(buf: &'a [u8], token: &Token) -> Option<Bloom<'a>> {
+    try_wrap_by::<false>(buf, token)
+}
+
+/// [`wrap_mut_trusted`] without its fallback, as [`try_wrap_trusted`].
+#[inline(always)]
+pub fn try_wrap_mut_trusted<'a>(buf: &'a mut [u8], token: &Token) -> Option<BloomMut<'a>> {
+    try_wrap_mut_by::<false>(buf, token)
+}
+
+/// [`wrap_with`] without its fallback: None when `buf`'s identity differs
+/// from `token`'s, for the fast path of a `_with_token` call.
+#[inline(always)]
+pub fn try_wrap_with<'a>(buf: &'a [u8], token: &Token) -> Option<Bloom<'a>> {
+    try_wrap_by::<true>(buf, token)
+}
+
+/// [`wrap_mut_with`] without its fallback, as [`try_wrap_with`].
+#[inline(always)]
+pub fn try_wrap_mut_with<'a>(buf: &'a mut [u8], token: &Token) -> Option<BloomMut<'a>> {
+    try_wrap_mut_by::<true>(buf, token)
+}
+
+#[inline(always)]
+fn try_wrap_by<'a, const COMPARE: bool>(buf: &'a [u8], token: &Token) -> Option<Bloom<'a>> {
+    let (params, seed, end) = trusted::<COMPARE>(buf, token)?;
+    let (header, body) = buf.get(..end)?.split_at_checked(HEADER_LEN)?;
+    Some(Bloom { header, body, params, seed })
+}
+
+#[inline(always)]
+fn try_wrap_mut_by<'a, const COMPARE: bool>(buf: &'a mut [u8], token: &Token) -> Option<BloomMut<'a>> {
+    let (params, seed, end) = trusted::<COMPARE>(buf, token)?;
+    let (header, body) = buf.get_mut(..end)?.split_at_mut_checked(HEADER_LEN)?;
+    Some(BloomMut { header, body, params, seed })
+}
+
 #[inline(always)]
 fn wrap_by<'a, const COMPARE: bool>(buf: &'a [u8], token: &Token) -> Result<Bloom<'a>> {
     let Some((params, seed, end)) = trusted::<COMPARE>(buf, token) else {
@@ -550,6 +590,14 @@ impl<'a> Bloom<'a> {
         self.contains_hash(self.hash_key(key))
     }
 
+    /// [`Bloom::contains`] with a key of at most [`hash::SHORT_KEY`] bytes
+    /// hashed in line ([`hash::hash_bytes_inline`]): the same answer, for
+    /// single-key fast paths.
+    #[inline(always)]
+    pub fn contains_inline(&self, key: &[u8]) -> bool {
+        self.contains_hash(hash::hash_bytes_inline(key, self.seed))
+    }
+
     /// [`Bloom::contains`] for an integer key (hashed as 8 little-endian bytes).
     #[inline]
     pub fn contains_u64(&self, key: u64) -> bool {
@@ -682,6 +730,14 @@ impl<'a> BloomMut<'a> {
     pub fn add(&mut self, key: &[u8]) -> bool {
         let h = hash::hash_bytes(key, self.seed);
         self.add_hash(h)
+    }
+
+    /// [`BloomMut::add`] with a key of at most [`hash::SHORT_KEY`] bytes
+    /// hashed in line ([`hash::hash_bytes_inline`]): the same result, for
+    /// single-key fast paths.
+    #[inline(always)]
+    pub fn add_inline(&mut self, key: &[u8]) -> bool {
+        self.add_hash(hash::hash_bytes_inline(key, self.seed))
     }
 
     /// [`BloomMut::add`] for an integer key (hashed as 8 little-endian bytes).

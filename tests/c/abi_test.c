@@ -1660,10 +1660,96 @@ static void test_views(void) {
  * at most 16 bytes, dense HLL adds that change nothing) and their full
  * paths (longer keys, small mode, NULL, empty and overlapping keys, tokens
  * of other images) give the plain calls' bytes, answers and statuses, for
- * split-block filters in both modes and HyperLogLog. */
+ * Bloom, split-block filters in both modes and HyperLogLog. */
 static void test_view_fast_paths(void) {
     unsigned char bytes[64];
     for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (unsigned char)(i * 37 + 11);
+    {
+        struct sketch_bloom_params bp;
+        uint64_t size = 0;
+        EXPECT(sketch_bloom_plan(4000, 0.01, &bp), SKETCH_OK);
+        EXPECT(sketch_bloom_size(&bp, &size), SKETCH_OK);
+        size_t len = (size_t)size;
+        unsigned char *a = alloc_image(size), *b = alloc_image(size), *c = alloc_image(size);
+        EXPECT(sketch_bloom_init(a, len, &bp, 6), SKETCH_OK);
+        memcpy(b, a, len);
+        memcpy(c, a, len);
+        sketch_view view;
+        sketch_token token, other;
+        EXPECT(sketch_bloom_view(b, len, &view), SKETCH_OK);
+        EXPECT(sketch_bloom_token(c, len, &token), SKETCH_OK);
+        int agree = 1;
+        for (uint64_t i = 0; i < 4000; i++) {
+            size_t n = (size_t)(i % 41), at = (size_t)(i % 23);
+            bytes[at] ^= (unsigned char)i;
+            bool new_plain = true, new_view = false, new_token = false;
+            agree &= sketch_bloom_add(a, len, bytes + at, n, &new_plain) == SKETCH_OK;
+            agree &= sketch_bloom_view_add(&view, bytes + at, n, &new_view) == SKETCH_OK;
+            agree &= sketch_bloom_add_with_token(c, len, &token, bytes + at, n, &new_token) == SKETCH_OK;
+            agree &= new_plain == new_view && new_plain == new_token;
+        }
+        for (uint64_t i = 0; i < 8000; i++) {
+            size_t n = (size_t)(i % 41), at = (size_t)(i % 23);
+            bytes[at] ^= (unsigned char)i;
+            bool plain = false, with = true, tokened = true;
+            agree &= sketch_bloom_contains(a, len, bytes + at, n, &plain) == SKETCH_OK;
+            agree &= sketch_bloom_view_contains(&view, bytes + at, n, &with) == SKETCH_OK;
+            agree &= sketch_bloom_contains_with_token(c, len, &token, bytes + at, n, &tokened) == SKETCH_OK;
+            agree &= plain == with && plain == tokened;
+        }
+        CHECK(agree);
+        CHECK(memcmp(a, b, len) == 0);
+        CHECK(memcmp(a, c, len) == 0);
+        /* Another image's token: validated in full, the plain results. */
+        struct sketch_bloom_params op;
+        uint64_t osize = 0;
+        EXPECT(sketch_bloom_plan(300, 0.01, &op), SKETCH_OK);
+        EXPECT(sketch_bloom_size(&op, &osize), SKETCH_OK);
+        unsigned char *o = alloc_image(osize);
+        EXPECT(sketch_bloom_init(o, (size_t)osize, &op, 6), SKETCH_OK);
+        EXPECT(sketch_bloom_token(o, (size_t)osize, &other), SKETCH_OK);
+        for (uint64_t i = 0; i < 500; i++) {
+            bool plain = false, tokened = true;
+            agree &= sketch_bloom_add(a, len, &i, sizeof i, &plain) == SKETCH_OK;
+            agree &= sketch_bloom_add_with_token(c, len, &other, &i, sizeof i, &tokened) == SKETCH_OK;
+            agree &= plain == tokened;
+            agree &= sketch_bloom_contains_with_token(c, len, &other, &i, sizeof i, &tokened) == SKETCH_OK;
+            agree &= tokened;
+        }
+        CHECK(agree);
+        CHECK(memcmp(a, c, len) == 0);
+        /* Empty, NULL and overlapping keys. */
+        bool was_new = true, found = false;
+        EXPECT(sketch_bloom_view_add(&view, NULL, 0, &was_new), SKETCH_OK);
+        EXPECT(sketch_bloom_view_add(&view, b + 100, 0, &was_new), SKETCH_OK);
+        CHECK(!was_new);
+        EXPECT(sketch_bloom_view_contains(&view, NULL, 0, &found), SKETCH_OK);
+        CHECK(found);
+        EXPECT(sketch_bloom_view_contains(&view, NULL, 1, &found), SKETCH_NULL_POINTER);
+        EXPECT(sketch_bloom_add_with_token(c, len, &token, NULL, 2, NULL), SKETCH_NULL_POINTER);
+        memcpy(a, b, len);
+        EXPECT(sketch_bloom_view_add(&view, b + len - 8, 8, NULL), SKETCH_OVERLAP);
+        EXPECT(sketch_bloom_add_with_token(c, len, &token, c + 72, 16, NULL), SKETCH_OVERLAP);
+        CHECK(memcmp(a, b, len) == 0);
+        bool plain = false;
+        EXPECT(sketch_bloom_contains(a, len, a + 200, 12, &plain), SKETCH_OK);
+        EXPECT(sketch_bloom_view_contains(&view, b + 200, 12, &found), SKETCH_OK);
+        CHECK(plain == found);
+        EXPECT(sketch_bloom_contains_with_token(c, len, &token, c + 200, 12, &found), SKETCH_OK);
+        CHECK(plain == found);
+        unsigned char *wide = alloc_image(size + 64);
+        memcpy(wide + 64, b, len);
+        sketch_view at64;
+        EXPECT(sketch_bloom_view(wide + 64, len, &at64), SKETCH_OK);
+        EXPECT(sketch_bloom_view_add(&at64, wide + 56, 16, NULL), SKETCH_OVERLAP);
+        CHECK(memcmp(wide + 64, b, len) == 0);
+        EXPECT(sketch_bloom_view_add(&at64, wide + 48, 16, NULL), SKETCH_OK);
+        free(wide);
+        free(o);
+        free(a);
+        free(b);
+        free(c);
+    }
     for (int parquet = 0; parquet < 2; parquet++) {
         struct sketch_sbbf_params sp;
         uint64_t size = 0;

@@ -497,3 +497,45 @@ fn tokens_skip_only_checks_already_passed() {
     );
     crate::test_util::check_trusted(image.as_ref(), other.as_ref(), &token_ops());
 }
+
+#[test]
+fn the_fast_paths_give_the_plain_calls_bytes_and_answers() {
+    // Keys of every length from 0 to 40 bytes: in line up to 16, by call above.
+    let keys = |count: u64| {
+        (0..count).map(|k| {
+            let bytes = crate::hash::hash_u64(k, 99).to_le_bytes();
+            bytes.iter().cycle().take((k % 41) as usize).copied().collect::<Vec<u8>>()
+        })
+    };
+    let params = BloomParams::for_items(3000, 0.01).unwrap();
+    let (mut plain, mut fast) = (new_filter(&params, 5), new_filter(&params, 5));
+    let kept = token(fast.as_ref()).unwrap();
+    for (i, key) in keys(3000).enumerate() {
+        let expected = wrap_mut(plain.as_mut()).unwrap().add(&key);
+        let added = if i % 2 == 0 {
+            try_wrap_mut_trusted(fast.as_mut(), &kept).unwrap().add_inline(&key)
+        } else {
+            try_wrap_mut_with(fast.as_mut(), &kept).unwrap().add_inline(&key)
+        };
+        assert_eq!(added, expected, "key {i}");
+    }
+    assert_eq!(plain.as_ref(), fast.as_ref());
+    let reference = wrap(plain.as_ref()).unwrap();
+    let (trusted, with) =
+        (try_wrap_trusted(fast.as_ref(), &kept).unwrap(), try_wrap_with(fast.as_ref(), &kept).unwrap());
+    assert!(keys(6000).all(|key| {
+        let expected = reference.contains(&key);
+        trusted.contains_inline(&key) == expected && with.contains_inline(&key) == expected
+    }));
+    // Another image's token: trusted (a view) it reads within the buffer,
+    // compared (a token call) it gives no view; words out of range give none.
+    let other = token(new_filter(&BloomParams::for_items(100, 0.01).unwrap(), 5).as_ref()).unwrap();
+    assert!(try_wrap_with(fast.as_ref(), &other).is_none());
+    assert!(try_wrap_mut_with(fast.as_mut(), &other).is_none());
+    assert!(keys(500).all(|key| try_wrap_trusted(fast.as_ref(), &other).is_some_and(|v| {
+        let _ = v.contains_inline(&key);
+        true
+    })));
+    assert!(try_wrap_trusted(fast.as_ref(), &crate::image::Token::default()).is_none());
+    assert!(try_wrap_mut_trusted(fast.as_mut(), &crate::image::Token::default()).is_none());
+}
