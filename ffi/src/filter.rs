@@ -3,10 +3,12 @@
 //! and the batch drivers over every key shape ([`Keys`]: `sketch_slice`
 //! arrays, packed Arrow-layout keys, integer keys) and over precomputed hashes.
 
-use crate::boundary::{self, Fail, Keys, Span, Status};
-use crate::image::KeptView;
+use crate::boundary::{self, run, Fail, Keys, Span, Status};
+use crate::image::{self, sketch_token, sketch_view, KeptView};
+use crate::status::{sketch_status, SKETCH_OK};
 use core::ffi::c_void;
 use sketches_core::hash::{self, KeyHasher};
+use sketches_core::image::Token;
 use sketches_core::Result;
 
 /// Capacity flag: more items were inserted than planned.
@@ -104,6 +106,181 @@ pub(crate) unsafe fn plain_key<'a>(key: *const c_void, key_len: usize, view: &Ke
     // SAFETY: non-NULL and at most `SHORT_KEY` bytes, readable by the
     // caller's contract, apart from the image.
     clear.then(|| unsafe { core::slice::from_raw_parts(key.cast::<u8>(), key_len) })
+}
+
+/// A byte-key add of a filter (Bloom, split-block) through a kept view:
+/// the fast path ([`plain_key`], then `fast` on the writable image, the
+/// view's token and the key; it gives None only before changing anything),
+/// else the full path out of line (`full`, the previous code: every key,
+/// every status). `out` receives whether the key was new.
+///
+/// # Safety
+/// As documented on the `sketch_<family>_view_add` functions.
+#[inline(always)]
+pub(crate) unsafe fn view_add_bytes(
+    view: *const sketch_view,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+    fast: impl FnOnce(&mut [u8], &Token, &[u8]) -> Option<bool>,
+    full: impl FnOnce(&mut [u8], &Token, &[u8]) -> Result<bool>,
+) -> sketch_status {
+    // SAFETY: caller contract (the key is checked before it is read).
+    let key_of = |v: &_| unsafe { plain_key(key, key_len, v) };
+    // SAFETY: caller contract; a key the fast path takes is apart from the image.
+    if let Some(new) = unsafe { image::fast_write(image::kept(view), key_of, fast) } {
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(out, new) };
+        return SKETCH_OK;
+    }
+    // SAFETY: caller contract.
+    unsafe { view_add_full(view, key, key_len, out, full) }
+}
+
+#[inline(never)]
+unsafe fn view_add_full(
+    view: *const sketch_view,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+    full: impl FnOnce(&mut [u8], &Token, &[u8]) -> Result<bool>,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        let key = key_apart(key, key_len, v.image, v.len)?;
+        v.update(out, |b| full(b, &v.token, key))
+    })
+}
+
+/// [`view_add_bytes`] for a query: `fast` and `full` answer from the
+/// read-only image; `out` is required (a NULL one goes to the full path,
+/// which reports it). A key inside the image is answered, by the full path.
+///
+/// # Safety
+/// As documented on the `sketch_<family>_view_contains` functions.
+#[inline(always)]
+pub(crate) unsafe fn view_contains_bytes(
+    view: *const sketch_view,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+    fast: impl FnOnce(&[u8], &Token, &[u8]) -> Option<bool>,
+    full: impl FnOnce(&[u8], &Token, &[u8]) -> Result<bool>,
+) -> sketch_status {
+    if !out.is_null() {
+        // SAFETY: caller contract (the key is checked before it is read).
+        let key_of = |v: &_| unsafe { plain_key(key, key_len, v) };
+        // SAFETY: caller contract.
+        if let Some(found) = unsafe { image::fast_read(image::kept(view), key_of, fast) } {
+            // SAFETY: non-NULL (checked); writable by the caller's contract.
+            unsafe { out.write_unaligned(found) };
+            return SKETCH_OK;
+        }
+    }
+    // SAFETY: caller contract.
+    unsafe { view_contains_full(view, key, key_len, out, full) }
+}
+
+#[inline(never)]
+unsafe fn view_contains_full(
+    view: *const sketch_view,
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+    full: impl FnOnce(&[u8], &Token, &[u8]) -> Result<bool>,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let v = image::read_view(view)?;
+        let key = self::key(key, key_len)?;
+        v.query(out, |b| full(b, &v.token, key))
+    })
+}
+
+/// [`view_add_bytes`] for a `_with_token` call on `buf`/`len`: `fast` and
+/// `full` get the call's token, which they compare with the image.
+///
+/// # Safety
+/// As documented on the `sketch_<family>_add_with_token` functions.
+#[inline(always)]
+pub(crate) unsafe fn token_add_bytes(
+    (buf, len, token): (*mut c_void, usize, *const sketch_token),
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+    fast: impl FnOnce(&mut [u8], &Token, &[u8]) -> Option<bool>,
+    full: impl FnOnce(&mut [u8], &Token, &[u8]) -> Result<bool>,
+) -> sketch_status {
+    // SAFETY: caller contract (the key is checked before it is read).
+    let key_of = |v: &_| unsafe { plain_key(key, key_len, v) };
+    // SAFETY: caller contract; a key the fast path takes is apart from the image.
+    if let Some(new) = unsafe { image::fast_write(image::with_token(buf, len, token), key_of, fast) } {
+        // SAFETY: caller contract (NULL allowed).
+        unsafe { boundary::write_optional(out, new) };
+        return SKETCH_OK;
+    }
+    // SAFETY: caller contract.
+    unsafe { token_add_full((buf, len, token), key, key_len, out, full) }
+}
+
+#[inline(never)]
+unsafe fn token_add_full(
+    (buf, len, token): (*mut c_void, usize, *const sketch_token),
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+    full: impl FnOnce(&mut [u8], &Token, &[u8]) -> Result<bool>,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        let key = key_apart(key, key_len, buf, len)?;
+        update(buf, len, out, |b| full(b, &token, key))
+    })
+}
+
+/// [`view_contains_bytes`] for a `_with_token` call on `buf`/`len`.
+///
+/// # Safety
+/// As documented on the `sketch_<family>_contains_with_token` functions.
+#[inline(always)]
+pub(crate) unsafe fn token_contains_bytes(
+    (buf, len, token): (*const c_void, usize, *const sketch_token),
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+    fast: impl FnOnce(&[u8], &Token, &[u8]) -> Option<bool>,
+    full: impl FnOnce(&[u8], &Token, &[u8]) -> Result<bool>,
+) -> sketch_status {
+    if !out.is_null() {
+        // SAFETY: caller contract (the key is checked before it is read).
+        let key_of = |v: &_| unsafe { plain_key(key, key_len, v) };
+        // SAFETY: caller contract.
+        if let Some(found) = unsafe { image::fast_read(image::with_token(buf, len, token), key_of, fast) } {
+            // SAFETY: non-NULL (checked); writable by the caller's contract.
+            unsafe { out.write_unaligned(found) };
+            return SKETCH_OK;
+        }
+    }
+    // SAFETY: caller contract.
+    unsafe { token_contains_full((buf, len, token), key, key_len, out, full) }
+}
+
+#[inline(never)]
+unsafe fn token_contains_full(
+    (buf, len, token): (*const c_void, usize, *const sketch_token),
+    key: *const c_void,
+    key_len: usize,
+    out: *mut bool,
+    full: impl FnOnce(&[u8], &Token, &[u8]) -> Result<bool>,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe {
+        let token = image::read_token(token)?;
+        let key = self::key(key, key_len)?;
+        query(buf, len, out, |b| full(b, &token, key))
+    })
 }
 
 /// Batch update over keys of any shape: `open` wraps the image and returns

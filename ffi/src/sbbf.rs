@@ -12,7 +12,7 @@ use crate::image::{self as image, sketch_token, sketch_view};
 use crate::image::{export_with, import_with, merge_with};
 #[cfg(target_has_atomic = "64")]
 use crate::shared;
-use crate::status::{sketch_status, SKETCH_INVALID_PARAMETER, SKETCH_OK, SKETCH_OVERLAP};
+use crate::status::{sketch_status, SKETCH_INVALID_PARAMETER, SKETCH_OVERLAP};
 use core::ffi::c_void;
 use sketches_core::parquet::ParquetSizing;
 use sketches_core::sbbf::{self, SbbfMode, SbbfParams};
@@ -393,39 +393,10 @@ pub unsafe extern "C" fn sketch_sbbf_add_with_token(
     key_len: usize,
     was_new: *mut bool,
 ) -> sketch_status {
-    // SAFETY: caller contract (the key is checked before it is read).
-    let key_of = |v: &_| unsafe { filter::plain_key(key, key_len, v) };
-    let add = |image: &mut [u8], t: &_, key| Some(sbbf::try_wrap_mut_with(image, t)?.add_inline(key));
-    // SAFETY: caller contract; a key the fast path takes is apart from the image.
-    if let Some(new) = unsafe { image::fast_write(image::with_token(buf, len, token), key_of, add) } {
-        // SAFETY: caller contract (NULL allowed).
-        unsafe { boundary::write_optional(was_new, new) };
-        return SKETCH_OK;
-    }
+    let fast = |b: &mut [u8], t: &_, key: &_| Some(sbbf::try_wrap_mut_with(b, t)?.add_inline(key));
+    let full = |b: &mut [u8], t: &_, key: &_| Ok(sbbf::wrap_mut_with(b, t)?.add(key));
     // SAFETY: caller contract.
-    unsafe { token_add_full(buf, len, token, key, key_len, was_new) }
-}
-
-/// The full path of `sketch_sbbf_add_with_token`, out of line so that its
-/// fast path stays small: every key, every status.
-///
-/// # Safety
-/// As documented on `sketch_sbbf_add_with_token`.
-#[inline(never)]
-unsafe fn token_add_full(
-    buf: *mut c_void,
-    len: usize,
-    token: *const sketch_token,
-    key: *const c_void,
-    key_len: usize,
-    was_new: *mut bool,
-) -> sketch_status {
-    // SAFETY: caller contract.
-    run(|| unsafe {
-        let token = image::read_token(token)?;
-        let key = filter::key_apart(key, key_len, buf, len)?;
-        filter::update(buf, len, was_new, |b| Ok(sbbf::wrap_mut_with(b, &token)?.add(key)))
-    })
+    unsafe { filter::token_add_bytes((buf, len, token), key, key_len, was_new, fast, full) }
 }
 
 /// `sketch_sbbf_add_u64` with the image's token (from `sketch_sbbf_token`): the same
@@ -491,42 +462,10 @@ pub unsafe extern "C" fn sketch_sbbf_contains_with_token(
     key_len: usize,
     out: *mut bool,
 ) -> sketch_status {
-    if !out.is_null() {
-        // SAFETY: caller contract (the key is checked before it is read).
-        let key_of = |v: &_| unsafe { filter::plain_key(key, key_len, v) };
-        let contains = |image: &[u8], t: &_, key| Some(sbbf::try_wrap_with(image, t)?.contains_inline(key));
-        // SAFETY: caller contract.
-        if let Some(found) = unsafe { image::fast_read(image::with_token(buf, len, token), key_of, contains) }
-        {
-            // SAFETY: non-NULL (checked); writable by the caller's contract.
-            unsafe { out.write_unaligned(found) };
-            return SKETCH_OK;
-        }
-    }
+    let fast = |b: &[u8], t: &_, key: &_| Some(sbbf::try_wrap_with(b, t)?.contains_inline(key));
+    let full = |b: &[u8], t: &_, key: &_| Ok(sbbf::wrap_with(b, t)?.contains(key));
     // SAFETY: caller contract.
-    unsafe { token_contains_full(buf, len, token, key, key_len, out) }
-}
-
-/// The full path of `sketch_sbbf_contains_with_token`, out of line so that
-/// its fast path stays small: every key, every status.
-///
-/// # Safety
-/// As documented on `sketch_sbbf_contains_with_token`.
-#[inline(never)]
-unsafe fn token_contains_full(
-    buf: *const c_void,
-    len: usize,
-    token: *const sketch_token,
-    key: *const c_void,
-    key_len: usize,
-    out: *mut bool,
-) -> sketch_status {
-    // SAFETY: caller contract.
-    run(|| unsafe {
-        let token = image::read_token(token)?;
-        let key = filter::key(key, key_len)?;
-        filter::query(buf, len, out, |b| Ok(sbbf::wrap_with(b, &token)?.contains(key)))
-    })
+    unsafe { filter::token_contains_bytes((buf, len, token), key, key_len, out, fast, full) }
 }
 
 /// `sketch_sbbf_contains_u64` with the image's token (from `sketch_sbbf_token`): the same
@@ -611,38 +550,10 @@ pub unsafe extern "C" fn sketch_sbbf_view_add(
     key_len: usize,
     was_new: *mut bool,
 ) -> sketch_status {
-    // SAFETY: caller contract (the key is checked before it is read).
-    let key_of = |v: &_| unsafe { filter::plain_key(key, key_len, v) };
-    let add =
-        |image: &mut [u8], token: &_, key| Some(sbbf::try_wrap_mut_trusted(image, token)?.add_inline(key));
-    // SAFETY: caller contract; a key the fast path takes is apart from the image.
-    if let Some(new) = unsafe { image::fast_write(image::kept(view), key_of, add) } {
-        // SAFETY: caller contract (NULL allowed).
-        unsafe { boundary::write_optional(was_new, new) };
-        return SKETCH_OK;
-    }
+    let fast = |b: &mut [u8], t: &_, key: &_| Some(sbbf::try_wrap_mut_trusted(b, t)?.add_inline(key));
+    let full = |b: &mut [u8], t: &_, key: &_| Ok(sbbf::wrap_mut_trusted(b, t)?.add(key));
     // SAFETY: caller contract.
-    unsafe { view_add_full(view, key, key_len, was_new) }
-}
-
-/// The full path of `sketch_sbbf_view_add`, out of line so that its fast
-/// path stays small: every key, every status.
-///
-/// # Safety
-/// As documented on `sketch_sbbf_view_add`.
-#[inline(never)]
-unsafe fn view_add_full(
-    view: *const sketch_view,
-    key: *const c_void,
-    key_len: usize,
-    was_new: *mut bool,
-) -> sketch_status {
-    // SAFETY: caller contract.
-    run(|| unsafe {
-        let v = image::read_view(view)?;
-        let key = filter::key_apart(key, key_len, v.image, v.len)?;
-        v.update(was_new, |b| Ok(sbbf::wrap_mut_trusted(b, &v.token)?.add(key)))
-    })
+    unsafe { filter::view_add_bytes(view, key, key_len, was_new, fast, full) }
 }
 
 /// `sketch_sbbf_add_u64` on the image of a kept view (from
@@ -708,40 +619,10 @@ pub unsafe extern "C" fn sketch_sbbf_view_contains(
     key_len: usize,
     out: *mut bool,
 ) -> sketch_status {
-    if !out.is_null() {
-        // SAFETY: caller contract (the key is checked before it is read).
-        let key_of = |v: &_| unsafe { filter::plain_key(key, key_len, v) };
-        let contains =
-            |image: &[u8], token: &_, key| Some(sbbf::try_wrap_trusted(image, token)?.contains_inline(key));
-        // SAFETY: caller contract.
-        if let Some(found) = unsafe { image::fast_read(image::kept(view), key_of, contains) } {
-            // SAFETY: non-NULL (checked); writable by the caller's contract.
-            unsafe { out.write_unaligned(found) };
-            return SKETCH_OK;
-        }
-    }
+    let fast = |b: &[u8], t: &_, key: &_| Some(sbbf::try_wrap_trusted(b, t)?.contains_inline(key));
+    let full = |b: &[u8], t: &_, key: &_| Ok(sbbf::wrap_trusted(b, t)?.contains(key));
     // SAFETY: caller contract.
-    unsafe { view_contains_full(view, key, key_len, out) }
-}
-
-/// The full path of `sketch_sbbf_view_contains`, out of line so that its
-/// fast path stays small: every key, every status.
-///
-/// # Safety
-/// As documented on `sketch_sbbf_view_contains`.
-#[inline(never)]
-unsafe fn view_contains_full(
-    view: *const sketch_view,
-    key: *const c_void,
-    key_len: usize,
-    out: *mut bool,
-) -> sketch_status {
-    // SAFETY: caller contract.
-    run(|| unsafe {
-        let v = image::read_view(view)?;
-        let key = filter::key(key, key_len)?;
-        v.query(out, |b| Ok(sbbf::wrap_trusted(b, &v.token)?.contains(key)))
-    })
+    unsafe { filter::view_contains_bytes(view, key, key_len, out, fast, full) }
 }
 
 /// `sketch_sbbf_contains_u64` on the image of a kept view (from
