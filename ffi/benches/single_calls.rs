@@ -20,7 +20,7 @@
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use core::ffi::c_void;
-use criterion::{criterion_group, BenchmarkGroup, Criterion, Throughput};
+use criterion::{criterion_group, Criterion, Throughput};
 use sketches_core::{bloom, counting, cuckoo, hll, sbbf};
 use sketches_ffi::image::{sketch_token, sketch_view};
 use sketches_ffi::SKETCH_OK;
@@ -72,37 +72,6 @@ impl Img {
     fn len(&self) -> usize {
         self.0.len() * 8
     }
-}
-
-type AddPacked =
-    unsafe extern "C" fn(*mut c_void, usize, *const c_void, usize, *const u32, usize, *mut bool) -> i32;
-type QueryPacked =
-    unsafe extern "C" fn(*const c_void, usize, *const c_void, usize, *const u32, usize, *mut bool) -> i32;
-
-fn packed_add(
-    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    name: &str,
-    img: &mut Img,
-    keys: &Keys,
-    f: AddPacked,
-) {
-    let (buf, len) = (img.ptr(), img.len());
-    g.bench_function(name, |b| {
-        b.iter(|| packed_pass(keys, |d, dl, o, n, out| unsafe { f(buf, len, d, dl, o, n, out) }))
-    });
-}
-
-fn packed_query(
-    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    name: &str,
-    img: &mut Img,
-    keys: &Keys,
-    f: QueryPacked,
-) {
-    let (buf, len) = (img.ptr(), img.len());
-    g.bench_function(name, |b| {
-        b.iter(|| packed_pass(keys, |d, dl, o, n, out| unsafe { f(buf, len, d, dl, o, n, out) }))
-    });
 }
 
 /// One pass of packed batch calls of `BATCH` keys over `keys` (results
@@ -422,31 +391,43 @@ fn calls(c: &mut Criterion) {
     g.finish();
 }
 
-/// `-- alternate [ROUNDS] [PREFIX]`: the `calls_1M_1pct` contenders of each
-/// operation (those whose rows start with PREFIX, when given: `hll`,
-/// `sbbf_add`) timed once per round, back to back, for ROUNDS rounds (15
-/// by default); prints each one's best round and its ratio to the packed
-/// batch's best (a slow phase of the VM then hits every contender of a
-/// round alike; criterion's blocks of one row each moved ratios by 1.5x).
+/// `-- alternate [ROUNDS] [PREFIX]`: the contenders of each operation of
+/// both groups (those whose rows start with PREFIX, when given: `hll`,
+/// `sbbf_add`, `bloom_contains_absent`) timed once per round, back to
+/// back, for ROUNDS rounds (15 by default); prints each one's best round
+/// and its ratio to the batch's best (a slow phase of the VM then hits
+/// every contender of a round alike; criterion's blocks of one row each
+/// moved ratios by 1.5x). For `overlap_1M_1pct` the target reads off the
+/// `core_single` row: at least 1.5x the batch.
 fn alternate(rounds: usize, prefix: &str) {
     let present = keys(1);
-    let mut imgs = call_images();
-    for op in call_contenders(&mut imgs, &present) {
-        let mut op = op;
-        if !op.iter().all(|(name, _)| name.starts_with(prefix)) {
-            continue;
-        }
-        let mut best = vec![f64::MAX; op.len()];
-        for _ in 0..rounds {
-            for (i, (_, pass)) in op.iter_mut().enumerate() {
-                let start = std::time::Instant::now();
-                black_box(pass());
-                best[i] = best[i].min(start.elapsed().as_secs_f64() * 1e3);
+    let absent = keys(2);
+    let mut call_imgs = call_images();
+    let mut overlap_imgs = overlap_images(&present);
+    let groups = [
+        ("calls_1M_1pct", call_contenders(&mut call_imgs, &present)),
+        ("overlap_1M_1pct", overlap_contenders(&mut overlap_imgs, &present, &absent)),
+    ];
+    for (group, ops) in groups {
+        for mut op in ops {
+            if !op.iter().all(|(name, _)| name.starts_with(prefix)) {
+                continue;
             }
-        }
-        let batch = op.iter().position(|(n, _)| n.ends_with("_packed_batch")).map_or(1.0, |i| best[i]);
-        for ((name, _), ms) in op.iter().zip(&best) {
-            println!("{name:<44} best of {rounds}: {ms:7.2} ms per 1M, {:.2}x the packed batch", ms / batch);
+            let mut best = vec![f64::MAX; op.len()];
+            for _ in 0..rounds {
+                for (i, (_, pass)) in op.iter_mut().enumerate() {
+                    let start = std::time::Instant::now();
+                    black_box(pass());
+                    best[i] = best[i].min(start.elapsed().as_secs_f64() * 1e3);
+                }
+            }
+            let batch = op.iter().position(|(n, _)| n.ends_with("_batch")).map_or(1.0, |i| best[i]);
+            for ((name, _), ms) in op.iter().zip(&best) {
+                println!(
+                    "{group}/{name:<40} best of {rounds}: {ms:7.2} ms per 1M, {:.2}x the batch",
+                    ms / batch
+                );
+            }
         }
     }
 }
@@ -460,95 +441,148 @@ fn core_loop<F: FnMut(&[u8]) -> bool>(keys: &Keys, mut op: F) -> usize {
     n
 }
 
-/// For each key set, the core's single-key queries (`core`: one wrap,
-/// then [`core_loop`]) and the packed batch over the same keys.
-fn contains_rows(
-    g: &mut BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    family: &str,
-    img: &mut Img,
-    sets: [(&str, &Keys); 2],
-    packed: QueryPacked,
-    core: impl Fn(&mut Img, &Keys) -> usize,
-) {
-    for (set, keys) in sets {
-        g.bench_function(format!("{family}_contains_{set}_core_single"), |b| b.iter(|| core(img, keys)));
-        packed_query(g, &format!("{family}_contains_{set}_batch"), img, keys, packed);
+/// The images of the `overlap_1M_1pct` rows: Bloom, counting Bloom and
+/// cuckoo filters planned for 1,000,000 keys at 1%, holding the present
+/// keys (so that a query row run alone, `alternate` with a prefix, meets
+/// the same fill as after the add rows).
+fn overlap_images(present: &Keys) -> [Img; 3] {
+    let bp = bloom::BloomParams::for_items(N as u64, 0.01).unwrap();
+    let mut bloom_img = Img::new(bp.image_len().unwrap());
+    bloom::init(bloom_img.bytes(), &bp, 0).unwrap();
+    let mut counting_img = Img::new(counting::image_len(&bp).unwrap());
+    counting::init(counting_img.bytes(), &bp, 0).unwrap();
+    let cp = cuckoo::CuckooParams::for_items(N as u64, 0.01).unwrap();
+    let mut cuckoo_img = Img::new(cp.image_len().unwrap());
+    cuckoo::init(cuckoo_img.bytes(), &cp, 0).unwrap();
+    let mut bloom_f = bloom::wrap_mut(bloom_img.bytes()).unwrap();
+    let mut counting_f = counting::wrap_mut(counting_img.bytes()).unwrap();
+    let mut cuckoo_f = cuckoo::wrap_mut(cuckoo_img.bytes()).unwrap();
+    for i in 0..N {
+        bloom_f.add(present.key(i));
+        let _ = counting_f.add(present.key(i));
+        let _ = cuckoo_f.add(present.key(i));
     }
+    [bloom_img, counting_img, cuckoo_img]
 }
 
-fn overlap(c: &mut Criterion) {
+/// A pass of the packed batch `call` over `keys` on the image `(buf, len)`.
+fn batch_contender<'a, P: ImagePtr>(
+    name: String,
+    (buf, len): (*mut c_void, usize),
+    keys: &'a Keys,
+    call: unsafe extern "C" fn(P, usize, *const c_void, usize, *const u32, usize, *mut bool) -> i32,
+) -> Contender<'a> {
+    let image = P::of(buf);
+    // SAFETY: a live image (the caller's `imgs` outlive the contender) and
+    // the offsets and results of `packed_pass`.
+    (
+        name,
+        Box::new(move || packed_pass(keys, |d, dl, o, n, out| unsafe { call(image, len, d, dl, o, n, out) })),
+    )
+}
+
+/// The contenders of the `overlap_1M_1pct` rows, by operation: the core's
+/// single-key loop (`{family}_{op}_core_single`, one wrap per pass), then
+/// the packed batch call over the same keys (`{family}_{op}_batch`).
+fn overlap_contenders<'a>(
+    imgs: &'a mut [Img; 3],
+    present: &'a Keys,
+    absent: &'a Keys,
+) -> Vec<Vec<Contender<'a>>> {
     use sketches_ffi::bloom::*;
     use sketches_ffi::counting::*;
     use sketches_ffi::cuckoo::*;
+    let [bloom_image, counting_image, cuckoo_image] = imgs.each_mut().map(|img| (img.ptr(), img.len()));
+    // The core views of the images, remade per pass from the pointers alone
+    // (the batch contenders write the same images through C calls).
+    let bytes = |(buf, len): (*mut c_void, usize)| {
+        // SAFETY: a live image that no other contender uses during a pass.
+        unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), len) }
+    };
+    let mut ops: Vec<Vec<Contender<'a>>> = vec![
+        vec![
+            (
+                "bloom_add_core_single".into(),
+                Box::new(move || {
+                    let mut f = bloom::wrap_mut(bytes(bloom_image)).unwrap();
+                    core_loop(present, |k| f.add(k))
+                }),
+            ),
+            batch_contender("bloom_add_batch".into(), bloom_image, present, sketch_bloom_add_packed),
+        ],
+        vec![
+            (
+                "counting_add_core_single".into(),
+                Box::new(move || {
+                    let mut f = counting::wrap_mut(bytes(counting_image)).unwrap();
+                    core_loop(present, |k| f.add(k))
+                }),
+            ),
+            batch_contender("counting_add_batch".into(), counting_image, present, sketch_counting_add_packed),
+        ],
+    ];
+    for (set, keys) in [("absent", absent), ("present", present)] {
+        ops.push(vec![
+            (
+                format!("bloom_contains_{set}_core_single"),
+                Box::new(move || {
+                    let f = bloom::wrap(bytes(bloom_image)).unwrap();
+                    core_loop(keys, |k| f.contains(k))
+                }),
+            ),
+            batch_contender(
+                format!("bloom_contains_{set}_batch"),
+                bloom_image,
+                keys,
+                sketch_bloom_contains_packed,
+            ),
+        ]);
+        ops.push(vec![
+            (
+                format!("counting_contains_{set}_core_single"),
+                Box::new(move || {
+                    let f = counting::wrap(bytes(counting_image)).unwrap();
+                    core_loop(keys, |k| f.contains(k))
+                }),
+            ),
+            batch_contender(
+                format!("counting_contains_{set}_batch"),
+                counting_image,
+                keys,
+                sketch_counting_contains_packed,
+            ),
+        ]);
+        ops.push(vec![
+            (
+                format!("cuckoo_contains_{set}_core_single"),
+                Box::new(move || {
+                    let f = cuckoo::wrap(bytes(cuckoo_image)).unwrap();
+                    core_loop(keys, |k| f.contains(k))
+                }),
+            ),
+            batch_contender(
+                format!("cuckoo_contains_{set}_batch"),
+                cuckoo_image,
+                keys,
+                sketch_cuckoo_contains_packed,
+            ),
+        ]);
+    }
+    ops
+}
+
+fn overlap(c: &mut Criterion) {
     let present = keys(1);
     let absent = keys(2);
+    let mut imgs = overlap_images(&present);
     let mut g = c.benchmark_group("overlap_1M_1pct");
     g.throughput(Throughput::Elements(N as u64));
     g.sample_size(10);
-
-    let bp = bloom::BloomParams::for_items(N as u64, 0.01).unwrap();
-    let mut img = Img::new(bp.image_len().unwrap());
-    bloom::init(img.bytes(), &bp, 0).unwrap();
-    g.bench_function("bloom_add_core_single", |b| {
-        b.iter(|| {
-            let mut f = bloom::wrap_mut(img.bytes()).unwrap();
-            core_loop(&present, |k| f.add(k))
-        })
-    });
-    packed_add(&mut g, "bloom_add_batch", &mut img, &present, sketch_bloom_add_packed);
-    contains_rows(
-        &mut g,
-        "bloom",
-        &mut img,
-        [("absent", &absent), ("present", &present)],
-        sketch_bloom_contains_packed,
-        |img, keys| {
-            let f = bloom::wrap(img.bytes()).unwrap();
-            core_loop(keys, |k| f.contains(k))
-        },
-    );
-
-    let mut img = Img::new(counting::image_len(&bp).unwrap());
-    counting::init(img.bytes(), &bp, 0).unwrap();
-    g.bench_function("counting_add_core_single", |b| {
-        b.iter(|| {
-            let mut f = counting::wrap_mut(img.bytes()).unwrap();
-            core_loop(&present, |k| f.add(k))
-        })
-    });
-    packed_add(&mut g, "counting_add_batch", &mut img, &present, sketch_counting_add_packed);
-    contains_rows(
-        &mut g,
-        "counting",
-        &mut img,
-        [("absent", &absent), ("present", &present)],
-        sketch_counting_contains_packed,
-        |img, keys| {
-            let f = counting::wrap(img.bytes()).unwrap();
-            core_loop(keys, |k| f.contains(k))
-        },
-    );
-
-    let cp = cuckoo::CuckooParams::for_items(N as u64, 0.01).unwrap();
-    let mut img = Img::new(cp.image_len().unwrap());
-    cuckoo::init(img.bytes(), &cp, 0).unwrap();
-    {
-        let mut f = cuckoo::wrap_mut(img.bytes()).unwrap();
-        for i in 0..N {
-            let _ = f.add(present.key(i));
+    for op in overlap_contenders(&mut imgs, &present, &absent) {
+        for (name, mut pass) in op {
+            g.bench_function(name, |b| b.iter(|| black_box(pass())));
         }
     }
-    contains_rows(
-        &mut g,
-        "cuckoo",
-        &mut img,
-        [("absent", &absent), ("present", &present)],
-        sketch_cuckoo_contains_packed,
-        |img, keys| {
-            let f = cuckoo::wrap(img.bytes()).unwrap();
-            core_loop(keys, |k| f.contains(k))
-        },
-    );
     g.finish();
 }
 
