@@ -284,7 +284,8 @@ avx2_dispatch!(
 
 avx2_dispatch!(
     /// ExaLogLog same-layout merge of 28-bit registers (`d = 20`), two per
-    /// 7 bytes, compiled with AVX2 when the CPU has it.
+    /// 7 bytes, compiled with AVX2 when the CPU has it (groups of 32
+    /// registers widened to 32-bit lanes: eight per vector).
     fn ell28_merge => crate::ell::kernels::merge28, (dst: &mut [u8], src: &[u8], d: u32) -> ()
 );
 

@@ -330,29 +330,102 @@ fn merge_is_commutative_associative_idempotent() {
     }
 }
 
+/// A register a sketch with history width `d` can hold: top value `u` at
+/// bit `d` and above, history bits only for values `u - d ..= u - 1` that
+/// exist (values of at least 1); `u = 0` is the empty register.
+fn legal_register(rng: &mut SplitMix64, d: u32, max_top: u64) -> u32 {
+    let u = (rng.next_u64() % (max_top + 1)) as u32;
+    if u == 0 {
+        return 0;
+    }
+    let mut r = (u << d) | (rng.next_u64() as u32 & ((1 << d) - 1));
+    if u <= d {
+        r = (r & !((2 << (d - u)) - 1)) | (1 << (d - u));
+    }
+    r
+}
+
+/// The register merge as first written (branches on which top value is
+/// higher), the reference for the branch-free [`merge_register`].
+fn merge_register_reference(a: u32, b: u32, d: u32) -> u32 {
+    let (ua, ub) = (a >> d, b >> d);
+    let below = |hi: u32, lo: u32, delta: u32| {
+        let shifted = if delta < 32 { ((lo & ((1 << d) - 1)) | (1 << d)) >> delta } else { 0 };
+        hi | shifted
+    };
+    if ua > ub && ub > 0 {
+        below(a, b, ua - ub)
+    } else if ub > ua && ua > 0 {
+        below(b, a, ub - ua)
+    } else {
+        a | b
+    }
+}
+
+#[test]
+fn branch_free_merge_equals_the_reference() {
+    // 28-bit registers (d = 20) have 8-bit top values, 32-bit ones (d = 24)
+    // 8-bit ones too: every pair of top values, with random history bits,
+    // and the rises past 31 (the shift then moves everything out).
+    for (d, max_top) in [(20u32, 255u64), (24, 255)] {
+        let mut rng = SplitMix64(u64::from(d));
+        for _ in 0..200_000 {
+            let (a, b) = (legal_register(&mut rng, d, max_top), legal_register(&mut rng, d, max_top));
+            assert_eq!(merge_register(a, b, d), merge_register_reference(a, b, d), "d={d} a={a:#x} b={b:#x}");
+            assert_eq!(merge_register(a, a, d), a);
+            assert_eq!(merge_register(a, 0, d), a);
+        }
+        for ua in 0..=max_top as u32 {
+            for ub in 0..=max_top as u32 {
+                let (a, b) = (ua << d | (ua.min(1) * 0x5), ub << d | (ub.min(1) * 0x3));
+                assert_eq!(
+                    merge_register(a, b, d),
+                    merge_register_reference(a, b, d),
+                    "d={d} ua={ua} ub={ub}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn vector_merge_matches_the_register_formula() {
-    let d = 24;
     let mut rng = SplitMix64(3);
-    let legal = |rng: &mut SplitMix64| {
-        let u = (rng.next_u64() % 200) as u32;
-        if u == 0 {
-            return 0;
-        }
-        let mut r = (u << d) | (rng.next_u64() as u32 & ((1 << d) - 1));
-        if u <= d {
-            r = (r & !((2 << (d - u)) - 1)) | (1 << (d - u));
-        }
-        r
-    };
-    let a: Vec<u32> = (0..4099).map(|_| legal(&mut rng)).collect();
-    let b: Vec<u32> = (0..4099).map(|i| if i % 7 == 0 { a[i] } else { legal(&mut rng) }).collect();
+    // 32-bit registers (d = 24).
+    let d = 24;
+    let a: Vec<u32> = (0..4099).map(|_| legal_register(&mut rng, d, 199)).collect();
+    let b: Vec<u32> =
+        (0..4099).map(|i| if i % 7 == 0 { a[i] } else { legal_register(&mut rng, d, 199) }).collect();
     let bytes = |v: &[u32]| v.iter().flat_map(|r| r.to_le_bytes()).collect::<Vec<u8>>();
     let mut dst = bytes(&a);
     crate::simd::ell32_merge(&mut dst, &bytes(&b), d);
     let expected: Vec<u8> =
-        bytes(&a.iter().zip(&b).map(|(x, y)| merge_register(*x, *y, d)).collect::<Vec<_>>());
+        bytes(&a.iter().zip(&b).map(|(x, y)| merge_register_reference(*x, *y, d)).collect::<Vec<_>>());
     assert_eq!(dst, expected);
+    // 28-bit registers (d = 20), two per 7 bytes: register counts around
+    // the kernel's groups of 16 (whole groups, a partial group, none).
+    let d = 20;
+    let packed = |v: &[u32]| {
+        v.chunks(2)
+            .flat_map(|p| {
+                let x = u64::from(p[0]) | (u64::from(p[1]) << 28);
+                x.to_le_bytes().into_iter().take(7)
+            })
+            .collect::<Vec<u8>>()
+    };
+    for count in [0usize, 2, 14, 16, 18, 32, 34, 4098, 16_384] {
+        let a: Vec<u32> = (0..count).map(|_| legal_register(&mut rng, d, 255)).collect();
+        let b: Vec<u32> =
+            (0..count).map(|i| if i % 5 == 0 { a[i] } else { legal_register(&mut rng, d, 255) }).collect();
+        let expected: Vec<u32> = a.iter().zip(&b).map(|(x, y)| merge_register_reference(*x, *y, d)).collect();
+        let mut dst = packed(&a);
+        crate::simd::ell28_merge(&mut dst, &packed(&b), d);
+        assert_eq!(dst, packed(&expected), "{count} registers");
+        // The portable kernel (no AVX2) gives the same bytes.
+        let mut dst = packed(&a);
+        super::kernels::merge28(&mut dst, &packed(&b), d);
+        assert_eq!(dst, packed(&expected), "{count} registers, portable");
+    }
 }
 
 fn export_vec(buf: &[u8]) -> Vec<u8> {
