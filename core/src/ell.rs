@@ -1177,14 +1177,17 @@ impl<'a> EllMut<'a> {
 }
 
 pub(crate) mod kernels {
-    /// Same-layout merge of 28-bit registers, two per 7 bytes: 32 registers
-    /// (112 bytes) at a time are widened to 32-bit lanes, merged lane by
-    /// lane (the loop the compiler vectorizes, as in [`merge32`]) and packed
-    /// back; the pairs after the last whole group one by one. Groups of 8,
-    /// 16, 32, 64 and 128 registers took 40, 25, 23, 18 and 26 µs per p = 14
-    /// merge with AVX2 (the cardinality bench, one run each); 64 put the
-    /// exported merge over its 1 KiB stack bound (1,784 bytes), 32 keeps it
-    /// at 792.
+    /// Same-layout merge of 28-bit registers, two per 7 bytes (the portable
+    /// kernel: x86-64 CPUs with AVX2 run `simd::ell28_merge`'s intrinsics
+    /// and this one only for the last few pairs): 32 registers (112 bytes)
+    /// at a time are widened to 32-bit lanes, merged lane by lane (a loop
+    /// compilers vectorize where the target has variable shifts, as in
+    /// [`merge32`]) and packed back; the pairs after the last whole group
+    /// one by one. Compiled with AVX2, groups of 8, 16, 32, 64 and 128
+    /// registers took 40, 25, 23, 18 and 26 µs per p = 14 merge (the
+    /// cardinality bench, one run each; one pair at a time with branches,
+    /// 58-65 µs); 64 put the exported merge over its 1 KiB stack bound
+    /// (1,784 bytes), 32 keeps it at 792.
     #[inline(always)]
     pub fn merge28(dst: &mut [u8], src: &[u8], d: u32) {
         const PAIRS: usize = 16;
