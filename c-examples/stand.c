@@ -251,19 +251,19 @@ struct fuse_result {
 
 static const struct filter_ops fuse_ops = {
     "Binary fuse 8-bit", NULL, sketch_fuse_contains, NULL, sketch_fuse_contains_batch, NULL, NULL, NULL};
+static const struct filter_ops bloom_ops = {"Bloom",
+                                            sketch_bloom_add,
+                                            sketch_bloom_contains,
+                                            sketch_bloom_add_batch,
+                                            sketch_bloom_contains_batch,
+                                            sketch_bloom_view,
+                                            sketch_bloom_view_add,
+                                            sketch_bloom_view_contains};
 
 static struct fuse_result fuse_rows(const struct keyset *present, const struct keyset *absent, void *bloom,
                                     size_t bloom_len, uint64_t bloom_bits, size_t bloom_fp, double bloom_query_single,
                                     const double cuckoo_bits[2], const double cuckoo_fpr[2],
                                     const double cuckoo_query[2]) {
-    const struct filter_ops bloom_ops = {"Bloom",
-                                         sketch_bloom_add,
-                                         sketch_bloom_contains,
-                                         sketch_bloom_add_batch,
-                                         sketch_bloom_contains_batch,
-                                         sketch_bloom_view,
-                                         sketch_bloom_view_add,
-                                         sketch_bloom_view_contains};
     size_t n = present->count;
     struct fuse_result kept = {NULL, 0, 0};
     printf("\n%-52s %14s %14s\n", "Binary fuse filter vs Bloom and cuckoo (n keys)", "article", "sketches");
@@ -704,14 +704,6 @@ int main(int argc, char **argv) {
     printf("Columns: article = the figure the article's Go stand reports for 1,000,000 keys ('-' where it\n"
            "reports none); exact = the true value; sketches = measured now, through the C ABI.\n\n");
     struct keyset present = make_keys("present", n), absent = make_keys("absent", n);
-    const struct filter_ops bloom_ops = {"Bloom",
-                                         sketch_bloom_add,
-                                         sketch_bloom_contains,
-                                         sketch_bloom_add_batch,
-                                         sketch_bloom_contains_batch,
-                                         sketch_bloom_view,
-                                         sketch_bloom_view_add,
-                                         sketch_bloom_view_contains};
     const struct filter_ops sbbf_ops = {"Split-block Bloom",
                                         sketch_sbbf_add,
                                         sketch_sbbf_contains,

@@ -481,9 +481,32 @@ fn batch_contender<'a, P: ImagePtr>(
     )
 }
 
+/// The two contenders of one `overlap_1M_1pct` operation `op` on `image`:
+/// the core's single-key loop (`{op}_core_single`: `core` on the image's
+/// bytes, remade per pass from the pointer, as the batch contender writes
+/// the same image through C calls) and the packed batch call `packed`
+/// (`{op}_batch`).
+fn overlap_op<'a, P: ImagePtr>(
+    op: &str,
+    image: (*mut c_void, usize),
+    keys: &'a Keys,
+    core: impl Fn(&mut [u8], &Keys) -> usize + 'a,
+    packed: unsafe extern "C" fn(P, usize, *const c_void, usize, *const u32, usize, *mut bool) -> i32,
+) -> Vec<Contender<'a>> {
+    let (buf, len) = image;
+    vec![
+        (
+            format!("{op}_core_single"),
+            // SAFETY: a live image that no other contender uses during a pass.
+            Box::new(move || core(unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), len) }, keys)),
+        ),
+        batch_contender(format!("{op}_batch"), image, keys, packed),
+    ]
+}
+
 /// The contenders of the `overlap_1M_1pct` rows, by operation: the core's
-/// single-key loop (`{family}_{op}_core_single`, one wrap per pass), then
-/// the packed batch call over the same keys (`{family}_{op}_batch`).
+/// single-key loop (one wrap per pass), then the packed batch call over the
+/// same keys ([`overlap_op`]).
 fn overlap_contenders<'a>(
     imgs: &'a mut [Img; 3],
     present: &'a Keys,
@@ -493,80 +516,59 @@ fn overlap_contenders<'a>(
     use sketches_ffi::counting::*;
     use sketches_ffi::cuckoo::*;
     let [bloom_image, counting_image, cuckoo_image] = imgs.each_mut().map(|img| (img.ptr(), img.len()));
-    // The core views of the images, remade per pass from the pointers alone
-    // (the batch contenders write the same images through C calls).
-    let bytes = |(buf, len): (*mut c_void, usize)| {
-        // SAFETY: a live image that no other contender uses during a pass.
-        unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), len) }
-    };
-    let mut ops: Vec<Vec<Contender<'a>>> = vec![
-        vec![
-            (
-                "bloom_add_core_single".into(),
-                Box::new(move || {
-                    let mut f = bloom::wrap_mut(bytes(bloom_image)).unwrap();
-                    core_loop(present, |k| f.add(k))
-                }),
-            ),
-            batch_contender("bloom_add_batch".into(), bloom_image, present, sketch_bloom_add_packed),
-        ],
-        vec![
-            (
-                "counting_add_core_single".into(),
-                Box::new(move || {
-                    let mut f = counting::wrap_mut(bytes(counting_image)).unwrap();
-                    core_loop(present, |k| f.add(k))
-                }),
-            ),
-            batch_contender("counting_add_batch".into(), counting_image, present, sketch_counting_add_packed),
-        ],
+    let mut ops = vec![
+        overlap_op(
+            "bloom_add",
+            bloom_image,
+            present,
+            |b, keys| {
+                let mut f = bloom::wrap_mut(b).unwrap();
+                core_loop(keys, |k| f.add(k))
+            },
+            sketch_bloom_add_packed,
+        ),
+        overlap_op(
+            "counting_add",
+            counting_image,
+            present,
+            |b, keys| {
+                let mut f = counting::wrap_mut(b).unwrap();
+                core_loop(keys, |k| f.add(k))
+            },
+            sketch_counting_add_packed,
+        ),
     ];
     for (set, keys) in [("absent", absent), ("present", present)] {
-        ops.push(vec![
-            (
-                format!("bloom_contains_{set}_core_single"),
-                Box::new(move || {
-                    let f = bloom::wrap(bytes(bloom_image)).unwrap();
-                    core_loop(keys, |k| f.contains(k))
-                }),
-            ),
-            batch_contender(
-                format!("bloom_contains_{set}_batch"),
-                bloom_image,
-                keys,
-                sketch_bloom_contains_packed,
-            ),
-        ]);
-        ops.push(vec![
-            (
-                format!("counting_contains_{set}_core_single"),
-                Box::new(move || {
-                    let f = counting::wrap(bytes(counting_image)).unwrap();
-                    core_loop(keys, |k| f.contains(k))
-                }),
-            ),
-            batch_contender(
-                format!("counting_contains_{set}_batch"),
-                counting_image,
-                keys,
-                sketch_counting_contains_packed,
-            ),
-        ]);
-        ops.push(vec![
-            (
-                format!("cuckoo_contains_{set}_core_single"),
-                Box::new(move || {
-                    let f = cuckoo::wrap(bytes(cuckoo_image)).unwrap();
-                    core_loop(keys, |k| f.contains(k))
-                }),
-            ),
-            batch_contender(
-                format!("cuckoo_contains_{set}_batch"),
-                cuckoo_image,
-                keys,
-                sketch_cuckoo_contains_packed,
-            ),
-        ]);
+        ops.push(overlap_op(
+            &format!("bloom_contains_{set}"),
+            bloom_image,
+            keys,
+            |b, keys| {
+                let f = bloom::wrap(b).unwrap();
+                core_loop(keys, |k| f.contains(k))
+            },
+            sketch_bloom_contains_packed,
+        ));
+        ops.push(overlap_op(
+            &format!("counting_contains_{set}"),
+            counting_image,
+            keys,
+            |b, keys| {
+                let f = counting::wrap(b).unwrap();
+                core_loop(keys, |k| f.contains(k))
+            },
+            sketch_counting_contains_packed,
+        ));
+        ops.push(overlap_op(
+            &format!("cuckoo_contains_{set}"),
+            cuckoo_image,
+            keys,
+            |b, keys| {
+                let f = cuckoo::wrap(b).unwrap();
+                core_loop(keys, |k| f.contains(k))
+            },
+            sketch_cuckoo_contains_packed,
+        ));
     }
     ops
 }
