@@ -324,8 +324,8 @@ pub fn ell28_merge(dst: &mut [u8], src: &[u8], d: u32) {
 // moves each lane's two pairs to its bytes 0-13, and bytes 14-15 keep the
 // loaded bytes of the next pair. Lane 0 is stored first, lane 1 14 bytes
 // further: it rewrites lane 0's last two bytes with its merged pair, and puts
-// back the two bytes it loaded past the step unchanged, before the next step
-// loads them.
+// back the two bytes it loaded past the step unchanged (the next step, loaded
+// before this store, holds the same two bytes and merges them later).
 
 /// Merges the first `steps` 28-byte steps of 28-bit registers; returns the
 /// bytes done (`28 * steps`).
