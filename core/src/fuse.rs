@@ -49,6 +49,7 @@
 use crate::error::{Error, Result};
 use crate::hash::{self, HashKind, KeyHasher};
 use crate::image::{self, get_u32, get_u64, put_u32, put_u64, CommonHeader, FamilyId, Fresh, ImageFamily};
+use core::hint::select_unpredictable;
 
 /// Hashes per group of a batch query (their 48 loads overlap).
 const CONTAINS_GROUP: usize = 16;
@@ -796,12 +797,9 @@ fn peel(s: &mut Scratch<'_>, n: usize, shape: Shape) -> Attempt {
     if error {
         return Attempt::Failed(duplicates);
     }
-    // Pass 3: peel. Queue every position hit by exactly one key.
-    let mut queued = 0usize;
-    for (i, count) in counts.iter().enumerate() {
-        st32(queue, queued, i as u32);
-        queued += usize::from(count >> 2 == 1);
-    }
+    // Pass 3: peel. Queue every position hit by exactly one key, in
+    // ascending order (the order fixes the image's bytes).
+    let mut queued = queue_singles(counts, queue);
     let mut peeled = 0usize;
     // Each position enters the queue at most twice: the loop is bounded.
     let mut budget = 3 * array + 3;
@@ -820,11 +818,18 @@ fn peel(s: &mut Scratch<'_>, n: usize, shape: Shape) -> Attempt {
         }
         st64(order, peeled, x);
         peeled += 1;
-        let hit = positions(x, log, range);
-        for step in 1..3u8 {
-            // (found + step) mod 3, without a division.
-            let which = if found + step >= 3 { found + step - 3 } else { found + step };
-            let other = hit.get(usize::from(which)).copied().unwrap_or(last).min(last);
+        // The key leaves its other two positions, (found + 1) mod 3 and
+        // then (found + 2) mod 3. `found` is a coin toss per key: the
+        // positions are picked by conditional moves, not by branches (or
+        // by an indexed array, which went through the stack).
+        let [a, b, c] = positions(x, log, range);
+        let first = select_unpredictable(found == 0, b, select_unpredictable(found == 1, c, a));
+        let second = select_unpredictable(found == 0, c, select_unpredictable(found == 1, a, b));
+        // `found + 1` and `found + 2` mod 3, from two-bit fields.
+        let shift = 2 * u32::from(found & 3);
+        let whiches = [(0b01_00_10_01u8 >> shift) & 3, (0b10_01_00_10u8 >> shift) & 3];
+        for (other, which) in [first, second].into_iter().zip(whiches) {
+            let other = other.min(last);
             st32(queue, queued, other as u32);
             queued += usize::from(ld8(counts, other) >> 2 == 2);
             touch(counts, xors, other, x, which, false);
@@ -835,6 +840,34 @@ fn peel(s: &mut Scratch<'_>, n: usize, shape: Shape) -> Attempt {
     } else {
         Attempt::Failed(duplicates)
     }
+}
+
+/// Writes into `queue`, in ascending order, every position whose count
+/// says exactly one key hits it, and returns how many there are. Eight
+/// counts at a time: about one in six positions qualifies, so a word of
+/// eight rarely needs more than a store or two.
+fn queue_singles(counts: &[u8], queue: &mut [[u8; 4]]) -> usize {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut queued = 0usize;
+    let (words, tail) = counts.as_chunks::<8>();
+    for (w, word) in words.iter().enumerate() {
+        // Zero bytes where the count (the top six bits) is 1.
+        let v = (u64::from_le_bytes(*word) & 0xfcfc_fcfc_fcfc_fcfc) ^ 0x0404_0404_0404_0404;
+        // The high bit of each zero byte (exact: no carry crosses bytes).
+        let mut zeros = !(((v & LOW7) + LOW7) | v | LOW7);
+        while zeros != 0 {
+            let i = w * 8 + (zeros.trailing_zeros() / 8) as usize;
+            st32(queue, queued, i as u32);
+            queued += 1;
+            zeros &= zeros - 1;
+        }
+    }
+    let base = words.len() * 8;
+    for (i, count) in tail.iter().enumerate() {
+        st32(queue, queued, (base + i) as u32);
+        queued += usize::from(count >> 2 == 1);
+    }
+    queued
 }
 
 /// Sorts `keys[..n]` (LSD radix, 8 passes of 8 bits, through `temp`) and
