@@ -473,14 +473,15 @@ impl<'a> Fuse<'a> {
         let x = mix(hash, self.fuse_seed);
         let [a, b, c] = self.geometry.positions(x);
         let f = fingerprint(x);
+        // In the entries' width: the loads fold into the XORs.
         match self.fingerprints {
             Fingerprints::B8(array) => {
-                let at = |i: usize| u64::from(array.get(i).copied().unwrap_or(0));
-                (f ^ at(a) ^ at(b) ^ at(c)) as u8 == 0
+                let at = |i: usize| array.get(i).copied().unwrap_or(0);
+                f as u8 ^ at(a) ^ at(b) ^ at(c) == 0
             }
             Fingerprints::B16(array) => {
-                let at = |i: usize| u64::from(u16::from_le_bytes(array.get(i).copied().unwrap_or([0; 2])));
-                (f ^ at(a) ^ at(b) ^ at(c)) as u16 == 0
+                let at = |i: usize| u16::from_le_bytes(array.get(i).copied().unwrap_or([0; 2]));
+                f as u16 ^ at(a) ^ at(b) ^ at(c) == 0
             }
         }
     }
