@@ -73,7 +73,17 @@
  * hash vectors) allocate them as the standard library does.
  *
  * Threads. As for the C ABI: const member functions only read and may run
- * concurrently on one image; the others need exclusive access.
+ * concurrently on one image; the others need exclusive access. Except the
+ * concurrent members of bloom, sbbf, hll and ull (add_concurrent,
+ * add_concurrent_hash, add_concurrent_batch, contains_concurrent*,
+ * estimate_concurrent, and their try_ forms), which any number of threads
+ * may call on one image at once (atomic operations on its 64-bit words;
+ * the image must be 8-byte aligned). While any of them runs, no other
+ * member may touch that image. Once the adding threads are joined, the
+ * bits/registers equal those of the same adds made one at a time; Bloom
+ * "inserted" counts depend on the order and the HLL/ULL martingale
+ * estimate ends (estimate() then reports the register estimate). An hll
+ * must be dense first: densify() (exclusive), else status::small_mode.
  */
 #ifndef SKETCHES_HPP
 #define SKETCHES_HPP
@@ -135,6 +145,7 @@ enum class [[nodiscard]] status : std::int32_t {
     compact_image = SKETCH_COMPACT_IMAGE,
     key_too_long = SKETCH_KEY_TOO_LONG,
     build_failed = SKETCH_BUILD_FAILED,
+    small_mode = SKETCH_SMALL_MODE,
     /// Wrapper only: an aligned buffer or batch scratch could not be allocated.
     out_of_memory = -1,
 };
@@ -1117,6 +1128,176 @@ template <class Keys, detail::if_keys<Keys> = 0>
     bool add(std::uint64_t key) { return detail::value(try_add(key)); }                                       \
     bool add_hash(std::uint64_t hash) { return detail::value(try_add_hash(hash)); }
 
+/* Concurrent adds and queries (sketch_{bloom,sbbf,hll,ull}_*_concurrent*).
+   Any number of threads may call these members on one image at once (the
+   C calls use atomic operations on its aligned 64-bit words); while any of
+   them runs, no other member may touch that image. They never use the
+   object's token (nothing in the object is written), and they need the
+   image 8-byte aligned (status::misaligned otherwise; owned sketches are).
+   OUT names the per-key bool: was_new (filters) or changed (counters). */
+#define SKETCHES_DETAIL_CONCURRENT_ADD_OPS(PREFIX)                                                             \
+    result<bool> try_add_concurrent(byte_view key) noexcept {                                                 \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_add_concurrent(this->mdata(), this->size(), key.data(), key.size(), &out), out); \
+    }                                                                                                          \
+    result<bool> try_add_concurrent(std::uint64_t key) noexcept {                                             \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_add_concurrent_u64(this->mdata(), this->size(), key, &out), out);          \
+    }                                                                                                          \
+    result<bool> try_add_concurrent_hash(std::uint64_t hash) noexcept {                                       \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_add_concurrent_hash(this->mdata(), this->size(), hash, &out), out);        \
+    }
+
+#define SKETCHES_DETAIL_CONCURRENT_ADD_THROWING                                                                \
+    bool add_concurrent(byte_view key) { return detail::value(try_add_concurrent(key)); }                     \
+    bool add_concurrent(std::uint64_t key) { return detail::value(try_add_concurrent(key)); }                 \
+    bool add_concurrent_hash(std::uint64_t hash) { return detail::value(try_add_concurrent_hash(hash)); }
+
+/* Concurrent batch adds with an optional per-key was_new (filters). */
+#define SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_OPS(PREFIX)                                                      \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    status try_add_concurrent_batch(const Keys &keys, array_view<bool> was_new = {}) noexcept {               \
+        std::size_t n = detail::key_count(keys);                                                               \
+        bool *ptr = nullptr;                                                                                   \
+        status s = detail::out_ptr(was_new, n, ptr);                                                           \
+        if (s != status::ok) return s;                                                                         \
+        void *buf = this->mdata();                                                                             \
+        return detail::with_keys(                                                                              \
+            keys, n,                                                                                           \
+            [&](const sketch_slice *k, std::size_t c) {                                                        \
+                return PREFIX##_add_concurrent_batch(buf, this->size(), k, c, ptr);                            \
+            },                                                                                                 \
+            [&](const std::uint64_t *k, std::size_t c) {                                                       \
+                return PREFIX##_add_concurrent_u64_batch(buf, this->size(), k, c, ptr);                        \
+            });                                                                                                \
+    }                                                                                                          \
+    status try_add_concurrent_batch(const packed_view &keys, array_view<bool> was_new = {}) noexcept {        \
+        bool *ptr = nullptr;                                                                                   \
+        status s = detail::out_ptr(was_new, keys.count, ptr);                                                  \
+        if (s != status::ok) return s;                                                                         \
+        return detail::st(PREFIX##_add_concurrent_packed(this->mdata(), this->size(), keys.data, keys.data_len, \
+                                                         keys.offsets, keys.count, ptr));                      \
+    }
+
+#define SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_THROWING                                                         \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    void add_concurrent_batch(const Keys &keys, array_view<bool> was_new = {}) {                              \
+        detail::check(try_add_concurrent_batch(keys, was_new));                                                \
+    }                                                                                                          \
+    void add_concurrent_batch(const packed_view &keys, array_view<bool> was_new = {}) {                       \
+        detail::check(try_add_concurrent_batch(keys, was_new));                                                \
+    }
+
+/* Concurrent batch adds without per-key outputs (HLL, ULL). */
+#define SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_OPS(PREFIX)                                                     \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    status try_add_concurrent_batch(const Keys &keys) noexcept {                                              \
+        std::size_t n = detail::key_count(keys);                                                               \
+        void *buf = this->mdata();                                                                             \
+        return detail::with_keys(                                                                              \
+            keys, n,                                                                                           \
+            [&](const sketch_slice *k, std::size_t c) { return PREFIX##_add_concurrent_batch(buf, this->size(), k, c); }, \
+            [&](const std::uint64_t *k, std::size_t c) {                                                       \
+                return PREFIX##_add_concurrent_u64_batch(buf, this->size(), k, c);                             \
+            });                                                                                                \
+    }                                                                                                          \
+    status try_add_concurrent_batch(const packed_view &keys) noexcept {                                       \
+        return detail::st(PREFIX##_add_concurrent_packed(this->mdata(), this->size(), keys.data, keys.data_len, \
+                                                         keys.offsets, keys.count));                           \
+    }                                                                                                          \
+    /** Register estimate read with atomic loads while other threads add (exact once they are done). */       \
+    result<double> try_estimate_concurrent() const noexcept {                                                 \
+        double out = 0;                                                                                        \
+        return this->make(PREFIX##_estimate_concurrent(this->data(), this->size(), &out), out);               \
+    }
+
+#define SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_THROWING                                                        \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    void add_concurrent_batch(const Keys &keys) {                                                             \
+        detail::check(try_add_concurrent_batch(keys));                                                         \
+    }                                                                                                          \
+    void add_concurrent_batch(const packed_view &keys) { detail::check(try_add_concurrent_batch(keys)); }      \
+    [[nodiscard]] double estimate_concurrent() const { return detail::value(try_estimate_concurrent()); }
+
+/* Concurrent queries of the two Bloom filters: atomic loads, safe while
+   other threads add with the concurrent members. */
+#define SKETCHES_DETAIL_CONCURRENT_CONTAINS_OPS(PREFIX)                                                        \
+    result<bool> try_contains_concurrent(byte_view key) const noexcept {                                      \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_contains_concurrent(this->data(), this->size(), key.data(), key.size(), &out), \
+                          out);                                                                                \
+    }                                                                                                          \
+    result<bool> try_contains_concurrent(std::uint64_t key) const noexcept {                                  \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_contains_concurrent_u64(this->data(), this->size(), key, &out), out);      \
+    }                                                                                                          \
+    result<bool> try_contains_concurrent_hash(std::uint64_t hash) const noexcept {                            \
+        bool out = false;                                                                                      \
+        return this->make(PREFIX##_contains_concurrent_hash(this->data(), this->size(), hash, &out), out);    \
+    }                                                                                                          \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    status try_contains_concurrent_batch(const Keys &keys, array_view<bool> results) const noexcept {         \
+        std::size_t n = detail::key_count(keys);                                                               \
+        status s = detail::out_required(results, n);                                                           \
+        if (s != status::ok) return s;                                                                         \
+        return detail::with_keys(                                                                              \
+            keys, n,                                                                                           \
+            [&](const sketch_slice *k, std::size_t c) {                                                        \
+                return PREFIX##_contains_concurrent_batch(this->data(), this->size(), k, c, results.data());   \
+            },                                                                                                 \
+            [&](const std::uint64_t *k, std::size_t c) {                                                       \
+                return PREFIX##_contains_concurrent_u64_batch(this->data(), this->size(), k, c, results.data()); \
+            });                                                                                                \
+    }                                                                                                          \
+    status try_contains_concurrent_batch(const packed_view &keys, array_view<bool> results) const noexcept {  \
+        status s = detail::out_required(results, keys.count);                                                 \
+        if (s != status::ok) return s;                                                                         \
+        return detail::st(PREFIX##_contains_concurrent_packed(this->data(), this->size(), keys.data,           \
+                                                              keys.data_len, keys.offsets, keys.count,         \
+                                                              results.data()));                                \
+    }                                                                                                          \
+    status try_contains_concurrent_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) \
+        const noexcept {                                                                                       \
+        status s = detail::out_required(results, hashes.size());                                              \
+        if (s != status::ok) return s;                                                                         \
+        return detail::st(PREFIX##_contains_concurrent_hash_batch(this->data(), this->size(), hashes.data(),   \
+                                                                  hashes.size(), results.data()));             \
+    }
+
+#define SKETCHES_DETAIL_CONCURRENT_CONTAINS_THROWING                                                           \
+    [[nodiscard]] bool contains_concurrent(byte_view key) const { return detail::value(try_contains_concurrent(key)); } \
+    [[nodiscard]] bool contains_concurrent(std::uint64_t key) const {                                         \
+        return detail::value(try_contains_concurrent(key));                                                    \
+    }                                                                                                          \
+    [[nodiscard]] bool contains_concurrent_hash(std::uint64_t hash) const {                                   \
+        return detail::value(try_contains_concurrent_hash(hash));                                              \
+    }                                                                                                          \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    void contains_concurrent_batch(const Keys &keys, array_view<bool> results) const {                        \
+        detail::check(try_contains_concurrent_batch(keys, results));                                           \
+    }                                                                                                          \
+    void contains_concurrent_batch(const packed_view &keys, array_view<bool> results) const {                 \
+        detail::check(try_contains_concurrent_batch(keys, results));                                           \
+    }                                                                                                          \
+    void contains_concurrent_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) const { \
+        detail::check(try_contains_concurrent_hash_batch(hashes, results));                                    \
+    }                                                                                                          \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
+    [[nodiscard]] std::vector<bool> contains_concurrent_batch(const Keys &keys) const {                       \
+        std::size_t n = detail::key_count(keys);                                                               \
+        detail::scratch<bool> out;                                                                             \
+        detail::check(out.reserve(n));                                                                         \
+        detail::check(try_contains_concurrent_batch(keys, array_view<bool>(out.data(), n)));                   \
+        return std::vector<bool>(out.data(), out.data() + n);                                                  \
+    }                                                                                                          \
+    [[nodiscard]] std::vector<bool> contains_concurrent_batch(const packed_view &keys) const {                \
+        detail::scratch<bool> out;                                                                             \
+        detail::check(out.reserve(keys.count));                                                                \
+        detail::check(try_contains_concurrent_batch(keys, array_view<bool>(out.data(), keys.count)));          \
+        return std::vector<bool>(out.data(), out.data() + keys.count);                                         \
+    }
+
 /* The bloom-like families' shared parts: capacity flags. */
 #define SKETCHES_DETAIL_CAPACITY_OPS(PREFIX)                                                                   \
     result<std::uint32_t> try_capacity_flags() const noexcept {                                               \
@@ -1244,7 +1425,11 @@ struct hll_api {
 /// batches: add_batch(keys [, was_new]) and contains_batch(keys [, results])
 /// over containers of keys, integers or packed_keys, add_hash_batch /
 /// contains_hash_batch(hashes). merge (union), intersect, capacity_flags,
-/// over_capacity. Shared by every family: stats, clear, to_bytes / export_to,
+/// over_capacity. Concurrent adds and queries from many threads at once:
+/// add_concurrent, add_concurrent_hash, add_concurrent_batch,
+/// contains_concurrent, contains_concurrent_hash, contains_concurrent_batch,
+/// contains_concurrent_hash_batch (see Threads at the top). Shared by every
+/// family: stats, clear, to_bytes / export_to,
 /// from_bytes / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
@@ -1295,6 +1480,9 @@ class basic_bloom : public detail::sketch_base<basic_bloom, detail::bloom_api, S
     SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(sketch_bloom)
     SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(sketch_bloom)
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_bloom, add, add, false)
+    SKETCHES_DETAIL_CONCURRENT_ADD_OPS(sketch_bloom)
+    SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_OPS(sketch_bloom)
+    SKETCHES_DETAIL_CONCURRENT_CONTAINS_OPS(sketch_bloom)
     SKETCHES_DETAIL_CAPACITY_OPS(sketch_bloom)
     /// Union (dst |= src): equal bits, probes and seed.
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_bloom_union)
@@ -1322,6 +1510,9 @@ class basic_bloom : public detail::sketch_base<basic_bloom, detail::bloom_api, S
     SKETCHES_DETAIL_ADD_BOOL_THROWING
     SKETCHES_DETAIL_CONTAINS_THROWING
     SKETCHES_DETAIL_BATCH_BOOL_THROWING(add)
+    SKETCHES_DETAIL_CONCURRENT_ADD_THROWING
+    SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_THROWING
+    SKETCHES_DETAIL_CONCURRENT_CONTAINS_THROWING
     SKETCHES_DETAIL_CAPACITY_THROWING
     SKETCHES_DETAIL_MERGE_THROWING(merge)
     SKETCHES_DETAIL_MERGE_THROWING(intersect)
@@ -1337,8 +1528,8 @@ using bloom_const_view = basic_bloom<detail::ref_storage<false>>;
 /// mode is byte-identical to Parquet writers' bitsets (its keys are the
 /// values' PLAIN encoding; its hash is hash_xxh64 with seed 0).
 /// As bloom_filter (plan, plan_parquet(ndv, fpp), plan_blocks(blocks, mode),
-/// add / contains and their batches, merge, intersect, capacity flags), plus
-/// bitset(): the blocks, pointing into the buffer. Shared by every family: stats, clear, to_bytes / export_to,
+/// add / contains and their batches, the concurrent adds and queries, merge,
+/// intersect, capacity flags), plus bitset(): the blocks, pointing into the buffer. Shared by every family: stats, clear, to_bytes / export_to,
 /// from_bytes / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
@@ -1400,6 +1591,9 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(sketch_sbbf)
     SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(sketch_sbbf)
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_sbbf, add, add, false)
+    SKETCHES_DETAIL_CONCURRENT_ADD_OPS(sketch_sbbf)
+    SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_OPS(sketch_sbbf)
+    SKETCHES_DETAIL_CONCURRENT_CONTAINS_OPS(sketch_sbbf)
     SKETCHES_DETAIL_CAPACITY_OPS(sketch_sbbf)
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_sbbf_union)
     SKETCHES_DETAIL_MERGE_OP(intersect, sketch_sbbf_intersect)
@@ -1428,6 +1622,9 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     SKETCHES_DETAIL_ADD_BOOL_THROWING
     SKETCHES_DETAIL_CONTAINS_THROWING
     SKETCHES_DETAIL_BATCH_BOOL_THROWING(add)
+    SKETCHES_DETAIL_CONCURRENT_ADD_THROWING
+    SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_THROWING
+    SKETCHES_DETAIL_CONCURRENT_CONTAINS_THROWING
     SKETCHES_DETAIL_CAPACITY_THROWING
     SKETCHES_DETAIL_MERGE_THROWING(merge)
     SKETCHES_DETAIL_MERGE_THROWING(intersect)
@@ -1733,7 +1930,9 @@ using cuckoo_const_view = basic_cuckoo<detail::ref_storage<false>>;
 /// image_size(p), create(p [, seed]), init(buf, len, p [, seed]);
 /// add(key) -> changed, add_hash, add_batch(keys | packed | integers),
 /// add_hash_batch; estimate, register_estimate, exported_size, merge,
-/// downsize(p), downsize_into(p, buf, len). Shared by every family: stats, clear, to_bytes / export_to,
+/// downsize(p), downsize_into(p, buf, len); densify() then add_concurrent,
+/// add_concurrent_hash, add_concurrent_batch, estimate_concurrent from many
+/// threads at once (see Threads at the top). Shared by every family: stats, clear, to_bytes / export_to,
 /// from_bytes / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
@@ -1764,6 +1963,14 @@ class basic_hll : public detail::sketch_base<basic_hll, detail::hll_api, Storage
     /// Adds a key; the value is true when the sketch changed.
     SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(sketch_hll)
     SKETCHES_DETAIL_BATCH_PLAIN_OPS(sketch_hll)
+    /// Concurrent adds (the value: the sketch changed) and
+    /// try_estimate_concurrent; the sketch must be dense (try_densify
+    /// first, else status::small_mode and nothing changes).
+    SKETCHES_DETAIL_CONCURRENT_ADD_OPS(sketch_hll)
+    SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_OPS(sketch_hll)
+    /// Leaves the exact small mode now (registers from the kept hashes);
+    /// a dense sketch is unchanged. Exclusive access.
+    status try_densify() noexcept { return detail::st(sketch_hll_densify(this->mdata(), this->size())); }
     /// Distinct-count estimate (exact in small mode). O(1).
     result<double> try_estimate() const noexcept {
         double out = 0;
@@ -1800,6 +2007,9 @@ class basic_hll : public detail::sketch_base<basic_hll, detail::hll_api, Storage
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
+    SKETCHES_DETAIL_CONCURRENT_ADD_THROWING
+    SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_THROWING
+    void densify() { detail::check(try_densify()); }
     [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
     [[nodiscard]] double register_estimate() const { return detail::value(try_register_estimate()); }
     [[nodiscard]] std::size_t exported_size() const { return detail::value(try_exported_size()); }
@@ -1820,7 +2030,9 @@ using hll_const_view = basic_hll<detail::ref_storage<false>>;
 /// maximum-likelihood estimates, conversion to HyperLogLog.
 /// image_size(p), create, init; add -> changed, add_hash, add_batch,
 /// add_hash_batch; estimate, register_estimate, ml_estimate, merge,
-/// to_hll(), to_hll_into(buf, len). Shared by every family: stats, clear, to_bytes / export_to,
+/// to_hll(), to_hll_into(buf, len); add_concurrent, add_concurrent_hash,
+/// add_concurrent_batch, estimate_concurrent from many threads at once (see
+/// Threads at the top). Shared by every family: stats, clear, to_bytes / export_to,
 /// from_bytes / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
@@ -1849,6 +2061,9 @@ class basic_ull : public detail::sketch_base<basic_ull, detail::ull_api, Storage
 
     SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_ull)
     SKETCHES_DETAIL_BATCH_PLAIN_OPS(sketch_ull)
+    /// Concurrent adds (the value: the sketch changed) and try_estimate_concurrent.
+    SKETCHES_DETAIL_CONCURRENT_ADD_OPS(sketch_ull)
+    SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_OPS(sketch_ull)
     /// Martingale estimate while unmerged, FGRA after a merge.
     result<double> try_estimate() const noexcept {
         double out = 0;
@@ -1888,6 +2103,8 @@ class basic_ull : public detail::sketch_base<basic_ull, detail::ull_api, Storage
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
+    SKETCHES_DETAIL_CONCURRENT_ADD_THROWING
+    SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_THROWING
     [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
     [[nodiscard]] double register_estimate() const { return detail::value(try_register_estimate()); }
     [[nodiscard]] double ml_estimate() const { return detail::value(try_ml_estimate()); }
@@ -2621,6 +2838,14 @@ using ell_const_view = basic_ell<detail::ref_storage<false>>;
 #undef SKETCHES_DETAIL_BATCH_PLAIN_THROWING
 #undef SKETCHES_DETAIL_ADD_BOOL_OPS
 #undef SKETCHES_DETAIL_ADD_BOOL_THROWING
+#undef SKETCHES_DETAIL_CONCURRENT_ADD_OPS
+#undef SKETCHES_DETAIL_CONCURRENT_ADD_THROWING
+#undef SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_OPS
+#undef SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_THROWING
+#undef SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_OPS
+#undef SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_THROWING
+#undef SKETCHES_DETAIL_CONCURRENT_CONTAINS_OPS
+#undef SKETCHES_DETAIL_CONCURRENT_CONTAINS_THROWING
 #undef SKETCHES_DETAIL_CAPACITY_OPS
 #undef SKETCHES_DETAIL_CAPACITY_THROWING
 #undef SKETCHES_DETAIL_MERGE_OP

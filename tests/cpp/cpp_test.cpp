@@ -8,17 +8,21 @@
 // (and conversion warnings), and under ASan/UBSan. Prints "N passed, N failed".
 #include "sketches.hpp"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <list>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -1334,6 +1338,206 @@ void test_tokens() {
     CHECK(std::memcmp(&c.token(), &zero, sizeof zero) == 0 && c.refresh_token() == status::ok);
 }
 
+/* The image bytes after the header (bits or registers). */
+std::vector<unsigned char> body_of(sketches::byte_view image) {
+    sketches::image_info info = sketches::inspect(image);
+    const auto *p = static_cast<const unsigned char *>(image.data());
+    return std::vector<unsigned char>(p + info.header_bytes, p + image.size());
+}
+
+/* Thread t of 8 adds keys t*400 .. t*400+599 (neighbours overlap by 200),
+   each thread through one form: byte keys, integers, hashes, a container
+   batch of strings, of integers, packed keys. The same adds are made one at
+   a time into `seq`. Returns true when every concurrent call succeeded. */
+template <class Sketch, class SeqAdd, class ConcAdd>
+bool add_from_threads(Sketch &conc, SeqAdd &&seq_add, ConcAdd &&conc_add) {
+    constexpr int threads = 8;
+    std::vector<std::thread> pool;
+    std::array<bool, threads> ok{};
+    for (int t = 0; t < threads; t++) {
+        std::vector<std::string> keys = make_keys("conc-", 0);
+        std::vector<u64> ints;
+        for (int i = t * 400; i < t * 400 + 600; i++) {
+            keys.push_back("conc-" + std::to_string(i));
+            ints.push_back(static_cast<u64>(i) * 7919u);
+        }
+        seq_add(t % 6, keys, ints);
+        pool.emplace_back([&conc, &conc_add, &ok, t, keys = std::move(keys), ints = std::move(ints)] {
+            ok[static_cast<std::size_t>(t)] = conc_add(conc, t % 6, keys, ints);
+        });
+    }
+    for (auto &th : pool) th.join();
+    bool all = true;
+    for (bool b : ok) all = all && b;
+    return all;
+}
+
+template <class Filter>
+void check_concurrent_filter(Filter conc, Filter seq) {
+    std::uint64_t seed = conc.stats().seed;
+    auto seq_add = [&](int form, const std::vector<std::string> &keys, const std::vector<u64> &ints) {
+        for (std::size_t i = 0; i < keys.size(); i++) {
+            if (form == 1 || form == 4) {
+                static_cast<void>(seq.add(ints[i]));
+            } else if (form == 2) {
+                static_cast<void>(seq.add_hash(sketches::hash(keys[i], seed)));
+            } else {
+                static_cast<void>(seq.add(keys[i]));
+            }
+        }
+    };
+    // While the adders run, readers query keys added before they started.
+    for (u64 i = 0; i < 100; i++) static_cast<void>(conc.add_concurrent(u64{1000000} + i));
+    for (u64 i = 0; i < 100; i++) static_cast<void>(seq.add(u64{1000000} + i));
+    std::atomic<bool> done{false};
+    std::atomic<int> misses{0};
+    std::thread reader([&] {
+        std::array<bool, 100> hits{};
+        std::vector<u64> early;
+        for (u64 i = 0; i < 100; i++) early.push_back(u64{1000000} + i);
+        while (!done.load()) {
+            for (u64 k : early) misses += conc.contains_concurrent(k) ? 0 : 1;
+            if (conc.try_contains_concurrent_batch(early, hits) != status::ok) misses++;
+            for (bool h : hits) misses += h ? 0 : 1;
+        }
+    });
+    bool ok = add_from_threads(conc, seq_add, [seed](Filter &f, int form, const std::vector<std::string> &keys,
+                                                     const std::vector<u64> &ints) {
+        // No stats() here: only the concurrent members may run meanwhile.
+        std::uint64_t s = seed;
+        switch (form) {
+        case 0:
+            for (const auto &k : keys) static_cast<void>(f.add_concurrent(k));
+            return true;
+        case 1:
+            for (u64 k : ints) static_cast<void>(f.add_concurrent(k));
+            return true;
+        case 2:
+            for (const auto &k : keys) static_cast<void>(f.add_concurrent_hash(sketches::hash(k, s)));
+            return true;
+        case 3: {
+            std::unique_ptr<bool[]> was_new(new bool[keys.size()]());
+            return f.try_add_concurrent_batch(keys, sketches::array_view<bool>(was_new.get(), keys.size())) ==
+                   status::ok;
+        }
+        case 4:
+            return f.try_add_concurrent_batch(ints) == status::ok;
+        default:
+            return f.try_add_concurrent_batch(sketches::packed_keys(keys)) == status::ok;
+        }
+    });
+    done.store(true);
+    reader.join();
+    CHECK(ok);
+    CHECK(misses.load() == 0);
+    CHECK(body_of(conc.bytes()) == body_of(seq.bytes()));
+    CHECK(conc.stats().add_calls == seq.stats().add_calls);
+    // Queries after the join: every added key, in every form.
+    // (Thread 0 added the strings conc-0 .. conc-599, thread 1 the integers
+    // 400 * 7919 .. 999 * 7919.)
+    std::vector<std::string> all = make_keys("conc-", 600);
+    std::vector<bool> found = conc.contains_concurrent_batch(all);
+    bool every = found.size() == 600;
+    for (bool b : found) every = every && b;
+    for (u64 i = 400; i < 1000; i++) every = every && conc.contains_concurrent(i * 7919u);
+    CHECK(every && conc.contains_concurrent(std::string_view("conc-599")));
+    CHECK(conc.contains_concurrent_hash(sketches::hash("conc-0", seed)));
+    std::array<bool, 2> two{};
+    CHECK(conc.try_contains_concurrent_batch(sketches::packed_keys(std::vector<std::string>{"conc-5", "conc-6"}), two) ==
+              status::ok &&
+          two[0] && two[1]);
+    std::array<u64, 1> h1{sketches::hash("conc-7", seed)};
+    std::array<bool, 1> r1{};
+    CHECK(conc.try_contains_concurrent_hash_batch(h1, r1) == status::ok && r1[0]);
+    std::array<bool, 1> short_out{};
+    CHECK(conc.try_contains_concurrent_batch(all, short_out) == status::buffer_too_small);
+    // A misaligned view is refused by the concurrent calls, unchanged.
+    aligned_buffer raw(conc.size() + 8);
+    std::memcpy(raw.bytes() + 4, conc.data(), conc.size());
+    typename Filter::view_type shifted(raw.bytes() + 4, conc.size());
+    CHECK(shifted.try_add_concurrent("x").status == status::misaligned);
+    CHECK(std::memcmp(raw.bytes() + 4, conc.data(), conc.size()) == 0);
+}
+
+template <class Counter>
+void check_concurrent_counter(Counter conc, Counter seq) {
+    std::uint64_t seed = conc.stats().seed;
+    auto seq_add = [&](int form, const std::vector<std::string> &keys, const std::vector<u64> &ints) {
+        for (std::size_t i = 0; i < keys.size(); i++) {
+            if (form == 1 || form == 4) {
+                static_cast<void>(seq.add(ints[i]));
+            } else if (form == 2) {
+                static_cast<void>(seq.add_hash(sketches::hash(keys[i], seed)));
+            } else {
+                static_cast<void>(seq.add(keys[i]));
+            }
+        }
+    };
+    std::atomic<bool> done{false};
+    std::atomic<int> bad{0};
+    std::thread reader([&] {
+        // Registers only grow, but the estimate need not be monotone in
+        // them: each read is checked for a status and a plausible value.
+        while (!done.load()) {
+            sketches::result<double> e = conc.try_estimate_concurrent();
+            if (!e.ok() || !std::isfinite(e.value) || e.value < 0 || e.value > 1e5) bad++;
+        }
+    });
+    bool ok = add_from_threads(conc, seq_add, [seed](Counter &c, int form, const std::vector<std::string> &keys,
+                                                     const std::vector<u64> &ints) {
+        // No stats() here: only the concurrent members may run meanwhile.
+        std::uint64_t s = seed;
+        switch (form) {
+        case 0:
+            for (const auto &k : keys) static_cast<void>(c.add_concurrent(k));
+            return true;
+        case 1:
+            for (u64 k : ints) static_cast<void>(c.add_concurrent(k));
+            return true;
+        case 2:
+            for (const auto &k : keys) static_cast<void>(c.add_concurrent_hash(sketches::hash(k, s)));
+            return true;
+        case 3:
+            return c.try_add_concurrent_batch(keys) == status::ok;
+        case 4:
+            return c.try_add_concurrent_batch(ints) == status::ok;
+        default:
+            return c.try_add_concurrent_batch(sketches::packed_keys(keys)) == status::ok;
+        }
+    });
+    done.store(true);
+    reader.join();
+    CHECK(ok);
+    CHECK(bad.load() == 0);
+    CHECK(body_of(conc.bytes()) == body_of(seq.bytes()));
+    CHECK(std::fabs(conc.estimate_concurrent() - seq.register_estimate()) < 1e-9 * seq.register_estimate());
+}
+
+void test_concurrent() {
+    check_concurrent_filter(sketches::bloom_filter::create(4000, 0.01, 5),
+                            sketches::bloom_filter::create(4000, 0.01, 5));
+    check_concurrent_filter(sketches::sbbf_filter::create(4000, 0.01, 5), sketches::sbbf_filter::create(4000, 0.01, 5));
+    // A HyperLogLog starts in its exact small mode: concurrent adds refuse it
+    // (nothing changes) until densify().
+    auto h = sketches::hll_sketch::create(12, 5);
+    const auto *hb = static_cast<const unsigned char *>(h.data());
+    std::vector<unsigned char> before(hb, hb + h.size());
+    EXPECT_ERROR(h.add_concurrent("x"), status::small_mode);
+    CHECK(h.try_add_concurrent_batch(std::vector<u64>{1, 2}) == status::small_mode);
+    CHECK(std::equal(before.begin(), before.end(), hb));
+    auto hs = sketches::hll_sketch::create(12, 5);
+    h.densify();
+    hs.densify();
+    h.densify(); // dense already: unchanged
+    check_concurrent_counter(std::move(h), std::move(hs));
+    check_concurrent_counter(sketches::ull_sketch::create(12, 5), sketches::ull_sketch::create(12, 5));
+    // A const view cannot add, but reads concurrently.
+    auto u = sketches::ull_sketch::create(10);
+    CHECK(u.add_concurrent(u64{42}));
+    sketches::ull_const_view cu = u;
+    CHECK(cu.estimate_concurrent() > 0.5);
+}
+
 int main() {
     struct {
         const char *name;
@@ -1342,7 +1546,8 @@ int main() {
                        {"sbbf", test_sbbf},         {"counting", test_counting}, {"cuckoo", test_cuckoo},
                        {"hll", test_hll},           {"ull", test_ull},     {"countmin", test_countmin},
                        {"topk", test_topk},         {"minhash", test_minhash}, {"fuse", test_fuse},
-                       {"ell", test_ell},           {"tokens", test_tokens}};
+                       {"ell", test_ell},           {"tokens", test_tokens},
+                       {"concurrent", test_concurrent}};
     for (const auto &t : tests) {
         try {
             t.run();

@@ -2,7 +2,9 @@
 //! built as C++17 and C++20 with -Wall -Wextra -Werror -pedantic and
 //! conversion warnings, and under AddressSanitizer + UBSan;
 //! tests/cpp/cpp_noexcept_test.cpp built with -fno-exceptions (the
-//! status-returning forms), plain and under the sanitizers.
+//! status-returning forms), plain and under the sanitizers; cpp_test.cpp
+//! once more under ThreadSanitizer, for the concurrent members (8 threads
+//! adding to one image while another queries it).
 
 use sketches_tests::{compile_cxx, run_ok, workspace};
 use std::path::PathBuf;
@@ -41,6 +43,14 @@ fn cpp_test_passes_as_cxx20() {
 #[test]
 fn cpp_test_passes_under_address_and_undefined_sanitizers() {
     run_and_check(compile_cxx("cpp_test_asan", &source("cpp_test.cpp"), "c++17", SANITIZE));
+}
+
+#[test]
+fn cpp_test_passes_under_thread_sanitizer() {
+    let exe = compile_cxx("cpp_test_tsan", &source("cpp_test.cpp"), "c++17", &["-O1", "-fsanitize=thread"]);
+    let out = run_ok(Command::new(exe).env("TSAN_OPTIONS", "halt_on_error=1:allocator_may_return_null=1"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.lines().any(|l| l.contains(" passed, ") && l.ends_with(" 0 failed")), "{text}");
 }
 
 #[test]
