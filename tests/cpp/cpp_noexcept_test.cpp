@@ -131,6 +131,9 @@ void test_filters() {
     CHECK(f.try_contains_batch(keys, out) == status::ok && out[0] && out[99]);
     std::array<bool, 3> small{};
     CHECK(f.try_contains_batch(keys, small) == status::buffer_too_small);
+    CHECK(f.try_add_concurrent("carol").value && !f.try_add_concurrent("carol").value);
+    CHECK(f.try_contains_concurrent_batch(keys, out) == status::ok && out[0] && out[99]);
+    CHECK(f.try_contains_concurrent_batch(keys, small) == status::buffer_too_small);
     sketches::packed_keys packed;
     for (const auto &k : keys) CHECK(packed.try_push_back(k) == status::ok);
     CHECK(f.try_contains_batch(packed.view(), out) == status::ok && out[50]);
@@ -206,11 +209,18 @@ void test_counters() {
     sketches::result<sketches::hll_sketch> low = h->try_downsize(10);
     CHECK(low.ok() && low->try_stats().value.precision == 10);
     CHECK(h->try_merge(*low) == status::incompatible && low->try_merge(*h) == status::ok);
+    // Concurrent adds: a small-mode sketch is refused until densified.
+    sketches::result<sketches::hll_sketch> hc = sketches::hll_sketch::try_create(12, 5);
+    CHECK(hc.ok() && hc->try_add_concurrent("a").status == status::small_mode);
+    CHECK(hc->try_densify() == status::ok && hc->try_add_concurrent("a").value);
+    CHECK(hc->try_add_concurrent_batch(keys) == status::ok && hc->try_estimate_concurrent().value > 4000);
 
     // UltraLogLog
     sketches::result<sketches::ull_sketch> u = sketches::ull_sketch::try_create(12, 5);
     CHECK(u.ok() && u->try_add_batch(keys) == status::ok);
     CHECK(u->try_estimate().ok() && u->try_ml_estimate().ok() && u->try_register_estimate().ok());
+    CHECK(u->try_add_concurrent_batch(keys) == status::ok && !u->try_add_concurrent("h7").value);
+    CHECK(u->try_estimate_concurrent().value == u->try_register_estimate().value);
     sketches::result<sketches::hll_sketch> converted = u->try_to_hll();
     CHECK(converted.ok() && converted->try_estimate().value > 4000);
     check_round_trip(*u);
