@@ -1011,9 +1011,32 @@ impl OutElem for u64 {
     }
 }
 
-/// A batch update with a per-key NumPy output: extracts the keys (lists
-/// hashed with `hasher` while attached), allocates the zeroed output, then
-/// runs `body(image, batch, out)` detached. Nulls keep the zero value.
+/// A batch call with a per-key NumPy output: extracts the keys (lists
+/// hashed while attached), allocates the zeroed output, then runs
+/// `body(batch, out)` detached. Nulls keep the zero value. The memory
+/// `body` works on is the caller's business (an image borrowed by the
+/// calling method, or the atomic words of a `ConcurrentSketch`).
+pub(crate) fn batch_with_output<'py, T: OutElem>(
+    py: Python<'py>,
+    keys: &Bound<'py, PyAny>,
+    mode: ListMode,
+    body: impl FnOnce(&Batch, &mut [T]) -> Result<(), Error> + Send,
+) -> PyResult<Bound<'py, PyAny>> {
+    let batch = Batch::extract(keys, mode)?;
+    let (array, out) = numpy_zeros(py, batch.len(), T::DTYPE)?;
+    let out_raw = out.raw();
+    py.detach(|| {
+        // SAFETY: the output is a fresh array only this call knows, whose
+        // export is held by `out` for the call.
+        body(&batch, unsafe { T::slice(out_raw) })
+    })
+    .raise(py)?;
+    drop(out);
+    Ok(array)
+}
+
+/// A batch update with a per-key NumPy output (see [`batch_with_output`]):
+/// runs `body(image, batch, out)` detached.
 pub(crate) fn update_batch<'py, T: OutElem>(
     py: Python<'py>,
     image: &mut Image,
@@ -1022,21 +1045,15 @@ pub(crate) fn update_batch<'py, T: OutElem>(
     body: impl FnOnce(&mut [u8], &Batch, &mut [T]) -> Result<(), Error> + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     let raw = image.writable_raw()?;
-    let batch = Batch::extract(keys, mode)?;
-    let (array, out) = numpy_zeros(py, batch.len(), T::DTYPE)?;
-    let out_raw = out.raw();
-    py.detach(|| {
+    batch_with_output(py, keys, mode, move |batch, out| {
         // SAFETY: the image is exclusively borrowed by the calling method
-        // (`&mut self`), the output export is held by `out`.
-        body(unsafe { raw.bytes_mut() }, &batch, unsafe { T::slice(out_raw) })
+        // (`&mut self`) for the whole call.
+        body(unsafe { raw.bytes_mut() }, batch, out)
     })
-    .raise(py)?;
-    drop(out);
-    Ok(array)
 }
 
-/// A batch query with a per-key NumPy output (see [`update_batch`]); the
-/// image is only read, so concurrent queries on one sketch run in parallel.
+/// A batch query with a per-key NumPy output (see [`batch_with_output`]);
+/// the image is only read, so concurrent queries on one sketch run in parallel.
 pub(crate) fn query_batch<'py, T: OutElem>(
     py: Python<'py>,
     image: &Image,
@@ -1045,17 +1062,11 @@ pub(crate) fn query_batch<'py, T: OutElem>(
     body: impl FnOnce(&[u8], &Batch, &mut [T]) -> Result<(), Error> + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     let raw = image.raw();
-    let batch = Batch::extract(keys, mode)?;
-    let (array, out) = numpy_zeros(py, batch.len(), T::DTYPE)?;
-    let out_raw = out.raw();
-    py.detach(|| {
-        // SAFETY: the image is borrowed (shared) by the calling method; the
-        // output export is held by `out`.
-        body(unsafe { raw.bytes() }, &batch, unsafe { T::slice(out_raw) })
+    batch_with_output(py, keys, mode, move |batch, out| {
+        // SAFETY: the image is borrowed (shared) by the calling method for
+        // the whole call.
+        body(unsafe { raw.bytes() }, batch, out)
     })
-    .raise(py)?;
-    drop(out);
-    Ok(array)
 }
 
 /// A batch update without per-key output (cardinality, MinHash).

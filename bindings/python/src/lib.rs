@@ -8,14 +8,17 @@
 //! bitmaps zero-copy, hash Python `str` objects in place, and ship as one
 //! self-contained extension module.
 //!
-//! One module per family (mirroring the core and the C ABI) and one shared
-//! boundary module (`boundary.rs`: errors, buffers, keys, NumPy outputs).
+//! One module per family (mirroring the core and the C ABI), one shared
+//! boundary module (`boundary.rs`: errors, buffers, keys, NumPy outputs),
+//! and `concurrent.rs` (`ConcurrentSketch`: the core's shared views, for
+//! many threads adding at once).
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod bloom;
 mod boundary;
+mod concurrent;
 mod counting;
 mod countmin;
 mod cuckoo;
@@ -265,5 +268,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<minhash::MinHash>()?;
     m.add_class::<fuse::BinaryFuseFilter>()?;
     m.add_class::<ell::ExaLogLog>()?;
+    m.add_class::<concurrent::ConcurrentSketch>()?;
     Ok(())
 }

@@ -26,6 +26,13 @@ Binary/String/LargeBinary/LargeString/integer array or ChunkedArray (buffers
 read zero-copy); ``None`` entries and Arrow nulls are skipped (their output
 is False/0). They release the GIL while the native code runs.
 
+Many threads adding to one sketch: :class:`ConcurrentSketch` (``sketch.concurrent()``)
+copies a BloomFilter, SplitBlockBloomFilter, HyperLogLog or UltraLogLog into
+atomic words that any number of threads add to at once; ``snapshot()`` gives the
+result as an ordinary sketch. The ordinary classes take one updating call at a
+time: an update called while another thread's update of the same object runs
+raises ``RuntimeError: Already borrowed``.
+
 ``sketches.compat.BloomFilter`` is a drop-in for pybloom-live's BloomFilter.
 """
 
@@ -41,6 +48,7 @@ from ._native import (
     IMAGE_MIN_ALIGN,
     BinaryFuseFilter,
     BloomFilter,
+    ConcurrentSketch,
     CountingBloomFilter,
     CountMinSketch,
     CuckooFilter,
@@ -70,6 +78,7 @@ __all__ = [
     "CountMinSketch",
     "TopK",
     "MinHash",
+    "ConcurrentSketch",
     "SketchError",
     "status",
     "status_str",

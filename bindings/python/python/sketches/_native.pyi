@@ -117,6 +117,8 @@ class BloomFilter(_Sketch):
     over_capacity: bool
     def clear(self) -> None:
         """Empties the sketch (parameters and seed kept)."""
+    def concurrent(self) -> ConcurrentSketch:
+        """ConcurrentSketch(self): a copy many threads may add to at once."""
 
 class SplitBlockBloomFilter(_Sketch):
     """Split-block Bloom filter (256-bit blocks); parquet=True for Parquet's layout."""
@@ -159,6 +161,8 @@ class SplitBlockBloomFilter(_Sketch):
     over_capacity: bool
     def clear(self) -> None:
         """Empties the sketch (parameters and seed kept)."""
+    def concurrent(self) -> ConcurrentSketch:
+        """ConcurrentSketch(self): a copy many threads may add to at once."""
 
 class CountingBloomFilter(_Sketch):
     """Counting Bloom filter (4-bit saturating counters) with removal."""
@@ -285,6 +289,8 @@ class HyperLogLog(_Sketch):
     martingale: bool
     def clear(self) -> None:
         """Empties the sketch (parameters and seed kept)."""
+    def concurrent(self) -> ConcurrentSketch:
+        """ConcurrentSketch(self): a copy many threads may add to at once."""
 
 class UltraLogLog(_Sketch):
     """UltraLogLog, precision 4..18: HLL's error in ~28% less memory."""
@@ -310,6 +316,8 @@ class UltraLogLog(_Sketch):
     standard_error: float
     def clear(self) -> None:
         """Empties the sketch (parameters and seed kept)."""
+    def concurrent(self) -> ConcurrentSketch:
+        """ConcurrentSketch(self): a copy many threads may add to at once."""
 
 class ExaLogLog(_Sketch):
     """ExaLogLog, precision 2..24, d=20 (28-bit registers) or d=24 (32-bit)."""
@@ -412,3 +420,45 @@ class MinHash(_Sketch):
     is_empty: bool
     def clear(self) -> None:
         """Empties the sketch (parameters and seed kept)."""
+
+class ConcurrentSketch:
+    """A copy of a BloomFilter, SplitBlockBloomFilter, HyperLogLog or
+    UltraLogLog that any number of threads may add to and query at once.
+
+    The source is copied (a small-mode HyperLogLog densified in the copy) and
+    never changed; ``snapshot()`` returns the result as a sketch of the
+    source's class. After the adding threads are joined, its bits/registers
+    equal the same adds made one at a time; ``inserted`` (filters) and the
+    martingale estimate (HyperLogLog, UltraLogLog) differ. Pickles as
+    ``ConcurrentSketch(self.snapshot())``.
+    """
+
+    def __init__(
+        self, sketch: Union[BloomFilter, SplitBlockBloomFilter, HyperLogLog, UltraLogLog]
+    ) -> None:
+        """Copies the sketch; any other class raises TypeError."""
+    def add(self, key: Key) -> bool:
+        """What the family's add returns (new key / register changed). Thread-safe."""
+    def add_many(self, keys: Keys) -> Optional[npt.NDArray[np.bool_]]:
+        """Filters: bool array, True where new; HyperLogLog/UltraLogLog: None. GIL released."""
+    def __contains__(self, key: Key) -> bool:
+        """Filters only (TypeError otherwise)."""
+    def contains(self, key: Key) -> bool:
+        """Filters only (TypeError otherwise)."""
+    def contains_many(self, keys: Keys) -> npt.NDArray[np.bool_]:
+        """Filters only (TypeError otherwise); GIL released."""
+    def estimate(self) -> float:
+        """HyperLogLog/UltraLogLog only: the register estimate (approximate during adds)."""
+    def snapshot(self) -> Any:
+        """A new sketch of the source's class with the current words (consistent, exact once adds are done)."""
+    @property
+    def kind(self) -> str:
+        """The source's class name."""
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the image held."""
+    @property
+    def seed(self) -> int:
+        """The hash seed of the image."""
+    def __reduce__(self) -> Any: ...
+    def __sizeof__(self) -> int: ...
