@@ -4,7 +4,7 @@ import "testing"
 
 // The hot paths allocate nothing: single-key calls (the key and the
 // outputs stay on the stack: #cgo noescape), and batches given a results
-// slice (packing buffers come from a pool).
+// slice (packing buffers come from a pool), the concurrent forms included.
 func TestNoAllocations(t *testing.T) {
 	if testing.CoverMode() != "" || raceEnabled {
 		t.Skip("coverage and race instrumentation allocate (and sync.Pool drops items under -race)")
@@ -17,6 +17,8 @@ func TestNoAllocations(t *testing.T) {
 	f, _ := NewBloom(10000, 0.01)
 	c, _ := NewCuckoo(10000, 0.01)
 	h, _ := NewHLL(12)
+	hd, _ := NewHLL(12)
+	hd.Densify()
 	cm, _ := NewCountMin(0.01, 0.01)
 	fu, _ := NewBinaryFuseStrings(ks, 8)
 	el, _ := NewELL(12, 20)
@@ -50,6 +52,13 @@ func TestNoAllocations(t *testing.T) {
 		"HLL.Estimate":               func() { h.Estimate() },
 		"CountMin.AddString":         func() { cm.AddString("x", 2) },
 		"CountMin.EstimateStrings":   func() { cm.EstimateStrings(ks, est) },
+
+		// The concurrent forms (the HLL's need a dense sketch).
+		"Bloom.AddConcurrentString":       func() { f.AddConcurrentString("some key") },
+		"Bloom.AddConcurrentStrings":      func() { f.AddConcurrentStrings(ks) },
+		"Bloom.ContainsConcurrentStrings": func() { f.ContainsConcurrentStrings(ks, out) },
+		"HLL.AddConcurrentString":         func() { _, _ = hd.AddConcurrentString("x") },
+		"HLL.AddConcurrentStrings":        func() { _ = hd.AddConcurrentStrings(ks) },
 	} {
 		fn()
 		if a := testing.AllocsPerRun(20, fn); a != 0 {

@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -437,6 +438,78 @@ func BenchmarkHLLAdd(b *testing.B) {
 		img, _ := h.MarshalBinary()
 		b.ReportMetric(float64(len(img)), "bytes")
 		b.ReportMetric(relErr(float64(h.Estimate())), "%err")
+	})
+}
+
+// BenchmarkConcurrentAdd: GOMAXPROCS goroutines (b.RunParallel) add the
+// present keys to one sketch at once, each taking the next batch of 1024
+// keys: through the Concurrent methods (no lock), and, for comparison,
+// through the plain batch adds under a sync.Mutex. ns/key is wall time
+// over all goroutines; cpu-ns/key the CPU time they spent.
+func BenchmarkConcurrentAdd(b *testing.B) {
+	benchKeys()
+	const batch = 1024
+	const full = benchN - benchN%batch // whole batches only
+	run := func(b *testing.B, size int, add func(keys []string)) {
+		var next atomic.Int64
+		runtime.GC() // setup garbage must not be collected on the clock
+		b.ResetTimer()
+		c0 := cpuTime()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				lo := int((next.Add(batch) - batch) % full)
+				add(present.strings[lo : lo+batch])
+			}
+		})
+		perKey(b, batch, c0)
+		b.ReportMetric(float64(size), "bytes")
+	}
+	b.Run("bloom-single", func(b *testing.B) {
+		f, _ := sketches.NewBloom(benchN, 0.01)
+		run(b, f.Size(), func(keys []string) {
+			for _, k := range keys {
+				f.AddConcurrentString(k)
+			}
+		})
+	})
+	b.Run("bloom-batch", func(b *testing.B) {
+		f, _ := sketches.NewBloom(benchN, 0.01)
+		run(b, f.Size(), f.AddConcurrentStrings)
+	})
+	b.Run("bloom-batch-mutex", func(b *testing.B) {
+		f, _ := sketches.NewBloom(benchN, 0.01)
+		var mu sync.Mutex
+		run(b, f.Size(), func(keys []string) {
+			mu.Lock()
+			f.AddStrings(keys)
+			mu.Unlock()
+		})
+	})
+	b.Run("sbbf-batch", func(b *testing.B) {
+		f, _ := sketches.NewSplitBlock(benchN, 0.01)
+		run(b, f.Size(), f.AddConcurrentStrings)
+	})
+	b.Run("hll14-batch", func(b *testing.B) {
+		h, _ := sketches.NewHLL(14)
+		h.Densify()
+		run(b, h.Size(), func(keys []string) {
+			if err := h.AddConcurrentStrings(keys); err != nil {
+				b.Error(err)
+			}
+		})
+	})
+	b.Run("hll14-batch-mutex", func(b *testing.B) {
+		h, _ := sketches.NewHLL(14)
+		var mu sync.Mutex
+		run(b, h.Size(), func(keys []string) {
+			mu.Lock()
+			h.AddStrings(keys)
+			mu.Unlock()
+		})
+	})
+	b.Run("ull13-batch", func(b *testing.B) {
+		u, _ := sketches.NewULL(13)
+		run(b, u.Size(), u.AddConcurrentStrings)
 	})
 }
 

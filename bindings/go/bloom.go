@@ -14,6 +14,21 @@ package sketches
 // Size, Clone, MarshalBinary, AppendBinary) may run concurrently on one
 // filter; the methods that change it (Add*, Union, Intersect, Clear,
 // UnmarshalBinary) need exclusive access, for example under a sync.RWMutex.
+//
+// The Concurrent methods (AddConcurrent, AddConcurrentString,
+// AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
+// AddConcurrentUint64s, AddConcurrentStringsReportNew and the
+// ContainsConcurrent forms) are the exception: any number of goroutines
+// may call them at once on one filter, with no lock (the library sets and
+// tests bits with atomic operations on the image's 64-bit words). While
+// any of them runs, no other method may be called on the filter, the
+// reading ones included (Contains, Stats, MarshalBinary, Clone, ...: they
+// read without atomics). Once those goroutines are done (joined, for
+// example with sync.WaitGroup.Wait), every method may be used again: the
+// bits, AddCalls and SetBits (and Fill, EstimatedItems and EstimatedFPR,
+// computed from the bits) equal those of the same adds made one at a time,
+// while Inserted (adds that set a new bit) depends on the order of the
+// adds, and so may the OverPlannedItems flag computed from it.
 type Bloom struct {
 	img []byte
 	tok imageToken // img's token for the single-key calls (see imageToken)
@@ -206,6 +221,122 @@ func (f *Bloom) ContainsBytes(keys [][]byte, results []bool) []bool {
 func (f *Bloom) ContainsUint64s(keys []uint64, results []bool) []bool {
 	out := boolsFor(results, len(keys))
 	must("Bloom.ContainsUint64s", cFilterContainsU64s(FamilyBloom, f.img, keys, out))
+	return out
+}
+
+// AddConcurrent adds a byte key and reports whether it was new (this call
+// set a probed bit no earlier add had set), like Add, with atomic
+// operations: any number of goroutines may call it, and the other
+// Concurrent methods, at once on one filter, while no other method runs on
+// it (see the type's Concurrency paragraph). Of racing adds of one key,
+// more than one may report it new (each set one of its bits first).
+func (f *Bloom) AddConcurrent(key []byte) bool {
+	n, s := cBloomAddConcurrent(f.img, bytesPtr(key), len(key))
+	must("Bloom.AddConcurrent", s)
+	return n
+}
+
+// AddConcurrentString is AddConcurrent for a string key (its UTF-8
+// bytes): safe for any number of goroutines at once on one filter while
+// only Concurrent methods run on it.
+func (f *Bloom) AddConcurrentString(key string) bool {
+	n, s := cBloomAddConcurrent(f.img, strPtr(key), len(key))
+	must("Bloom.AddConcurrentString", s)
+	return n
+}
+
+// AddConcurrentUint64 is AddConcurrent for an integer key (its 8
+// little-endian bytes): safe for any number of goroutines at once on one
+// filter while only Concurrent methods run on it.
+func (f *Bloom) AddConcurrentUint64(key uint64) bool {
+	n, s := cBloomAddConcurrentU64(f.img, key)
+	must("Bloom.AddConcurrentUint64", s)
+	return n
+}
+
+// AddConcurrentStrings is AddStrings (packed batches, one C call per few
+// thousand keys) with atomic operations: safe for any number of goroutines
+// at once on one filter while only Concurrent methods run on it. The
+// header counters are updated once per C call.
+func (f *Bloom) AddConcurrentStrings(keys []string) {
+	must("Bloom.AddConcurrentStrings", filterAddConcurrent(FamilyBloom, f.img, keys, nil))
+}
+
+// AddConcurrentBytes is AddBytes with atomic operations: safe for any
+// number of goroutines at once on one filter while only Concurrent methods
+// run on it.
+func (f *Bloom) AddConcurrentBytes(keys [][]byte) {
+	must("Bloom.AddConcurrentBytes", filterAddConcurrent(FamilyBloom, f.img, keys, nil))
+}
+
+// AddConcurrentUint64s is AddUint64s with atomic operations: safe for any
+// number of goroutines at once on one filter while only Concurrent methods
+// run on it.
+func (f *Bloom) AddConcurrentUint64s(keys []uint64) {
+	must("Bloom.AddConcurrentUint64s", cFilterAddConcurrentU64s(FamilyBloom, f.img, keys, nil))
+}
+
+// AddConcurrentStringsReportNew is AddStringsReportNew with atomic
+// operations: safe for any number of goroutines at once on one filter
+// while only Concurrent methods run on it. A key is reported new when its
+// add set a bit no earlier add had set: of racing adds of one key (across
+// goroutines), more than one may report it new. The answers go to results
+// when it has room for len(keys), else to a new slice, which is returned.
+func (f *Bloom) AddConcurrentStringsReportNew(keys []string, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Bloom.AddConcurrentStringsReportNew", filterAddConcurrent(FamilyBloom, f.img, keys, out))
+	return out
+}
+
+// ContainsConcurrent is Contains with atomic loads: any number of
+// goroutines may call it while others add through the Concurrent methods
+// (and no other method runs on the filter). It sees every add that
+// returned before it started; an add still running may or may not be seen.
+func (f *Bloom) ContainsConcurrent(key []byte) bool {
+	r, s := cBloomContainsConcurrent(f.img, bytesPtr(key), len(key))
+	must("Bloom.ContainsConcurrent", s)
+	return r
+}
+
+// ContainsConcurrentString is ContainsConcurrent for a string key: safe
+// while other goroutines add through the Concurrent methods.
+func (f *Bloom) ContainsConcurrentString(key string) bool {
+	r, s := cBloomContainsConcurrent(f.img, strPtr(key), len(key))
+	must("Bloom.ContainsConcurrentString", s)
+	return r
+}
+
+// ContainsConcurrentUint64 is ContainsConcurrent for an integer key: safe
+// while other goroutines add through the Concurrent methods.
+func (f *Bloom) ContainsConcurrentUint64(key uint64) bool {
+	r, s := cBloomContainsConcurrentU64(f.img, key)
+	must("Bloom.ContainsConcurrentUint64", s)
+	return r
+}
+
+// ContainsConcurrentStrings is ContainsStrings with atomic loads: safe
+// while other goroutines add through the Concurrent methods (see
+// ContainsConcurrent for which adds it sees). results[i] answers keys[i],
+// written into results when it has room for len(keys) (nil allocates).
+func (f *Bloom) ContainsConcurrentStrings(keys []string, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Bloom.ContainsConcurrentStrings", filterContainsConcurrent(FamilyBloom, f.img, keys, out))
+	return out
+}
+
+// ContainsConcurrentBytes is ContainsBytes with atomic loads: safe while
+// other goroutines add through the Concurrent methods.
+func (f *Bloom) ContainsConcurrentBytes(keys [][]byte, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Bloom.ContainsConcurrentBytes", filterContainsConcurrent(FamilyBloom, f.img, keys, out))
+	return out
+}
+
+// ContainsConcurrentUint64s is ContainsUint64s with atomic loads: safe
+// while other goroutines add through the Concurrent methods.
+func (f *Bloom) ContainsConcurrentUint64s(keys []uint64, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("Bloom.ContainsConcurrentUint64s", cFilterContainsConcurrentU64s(FamilyBloom, f.img, keys, out))
 	return out
 }
 

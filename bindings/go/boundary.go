@@ -430,3 +430,35 @@ func filterContains[K keyList](f Family, b []byte, keys K, out []bool) int32 {
 		return cFilterContainsPacked(f, b, data, offs, out[start:start+len(offs)-1])
 	})
 }
+
+// ---- concurrent batches (Bloom, split-block, HLL, ULL) ----------------------------
+
+// filterAddConcurrent is filterAdd through the library's concurrent packed
+// add: any number of goroutines may run it on one image at once (each
+// packs into its own pooled buffers).
+func filterAddConcurrent[K keyList](f Family, b []byte, keys K, out []bool) int32 {
+	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
+		var o []bool
+		if out != nil {
+			o = out[start : start+len(offs)-1]
+		}
+		return cFilterAddConcurrentPacked(f, b, data, offs, o)
+	})
+}
+
+// filterContainsConcurrent is filterContains with atomic loads, safe while
+// other goroutines add through the concurrent methods.
+func filterContainsConcurrent[K keyList](f Family, b []byte, keys K, out []bool) int32 {
+	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
+		return cFilterContainsConcurrentPacked(f, b, data, offs, out[start:start+len(offs)-1])
+	})
+}
+
+// setAddConcurrent adds packed keys to an HLL or ULL sketch through the
+// concurrent packed add. It stops at the first failing chunk (the chunks
+// before it are added).
+func setAddConcurrent[K keyList](f Family, b []byte, keys K) int32 {
+	return packed(keys, func(_ int, data []byte, offs []uint32) int32 {
+		return cSetAddConcurrentPacked(f, b, data, offs)
+	})
+}

@@ -77,6 +77,20 @@ SK_KEY_WEIGHT(sk_topk_add, sketch_topk_add)
 SK_U64_WEIGHT(sk_topk_add_u64, sketch_topk_add_u64)
 static inline sketch_status sk_cuckoo_count(uint8_t *b, size_t l, const uint8_t *k, size_t kl, uint32_t *o) { return sketch_cuckoo_count(b, l, k, kl, o); }
 static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t *k, size_t kl, struct sketch_topk_key_estimate *o) { return sketch_topk_estimate(b, l, k, kl, o); }
+// The concurrent single-key calls (atomic operations on the image's words;
+// no tokens: they validate the immutable header on every call).
+SK_KEY_BOOL(sk_bloom_add_concurrent, sketch_bloom_add_concurrent)
+SK_U64_BOOL(sk_bloom_add_concurrent_u64, sketch_bloom_add_concurrent_u64)
+SK_KEY_BOOL(sk_bloom_contains_concurrent, sketch_bloom_contains_concurrent)
+SK_U64_BOOL(sk_bloom_contains_concurrent_u64, sketch_bloom_contains_concurrent_u64)
+SK_KEY_BOOL(sk_sbbf_add_concurrent, sketch_sbbf_add_concurrent)
+SK_U64_BOOL(sk_sbbf_add_concurrent_u64, sketch_sbbf_add_concurrent_u64)
+SK_KEY_BOOL(sk_sbbf_contains_concurrent, sketch_sbbf_contains_concurrent)
+SK_U64_BOOL(sk_sbbf_contains_concurrent_u64, sketch_sbbf_contains_concurrent_u64)
+SK_KEY_BOOL(sk_hll_add_concurrent, sketch_hll_add_concurrent)
+SK_U64_BOOL(sk_hll_add_concurrent_u64, sketch_hll_add_concurrent_u64)
+SK_KEY_BOOL(sk_ull_add_concurrent, sketch_ull_add_concurrent)
+SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo noescape sk_bloom_add
 #cgo nocallback sk_bloom_add
 #cgo noescape sk_bloom_add_u64
@@ -153,6 +167,30 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sk_cuckoo_count
 #cgo noescape sk_topk_estimate
 #cgo nocallback sk_topk_estimate
+#cgo noescape sk_bloom_add_concurrent
+#cgo nocallback sk_bloom_add_concurrent
+#cgo noescape sk_bloom_add_concurrent_u64
+#cgo nocallback sk_bloom_add_concurrent_u64
+#cgo noescape sk_bloom_contains_concurrent
+#cgo nocallback sk_bloom_contains_concurrent
+#cgo noescape sk_bloom_contains_concurrent_u64
+#cgo nocallback sk_bloom_contains_concurrent_u64
+#cgo noescape sk_sbbf_add_concurrent
+#cgo nocallback sk_sbbf_add_concurrent
+#cgo noescape sk_sbbf_add_concurrent_u64
+#cgo nocallback sk_sbbf_add_concurrent_u64
+#cgo noescape sk_sbbf_contains_concurrent
+#cgo nocallback sk_sbbf_contains_concurrent
+#cgo noescape sk_sbbf_contains_concurrent_u64
+#cgo nocallback sk_sbbf_contains_concurrent_u64
+#cgo noescape sk_hll_add_concurrent
+#cgo nocallback sk_hll_add_concurrent
+#cgo noescape sk_hll_add_concurrent_u64
+#cgo nocallback sk_hll_add_concurrent_u64
+#cgo noescape sk_ull_add_concurrent
+#cgo nocallback sk_ull_add_concurrent
+#cgo noescape sk_ull_add_concurrent_u64
+#cgo nocallback sk_ull_add_concurrent_u64
 
 #cgo noescape sketch_version
 #cgo nocallback sketch_version
@@ -517,6 +555,37 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 #cgo nocallback sketch_fuse_import
 #cgo noescape sketch_fuse_verify
 #cgo nocallback sketch_fuse_verify
+
+#cgo noescape sketch_bloom_add_concurrent_packed
+#cgo nocallback sketch_bloom_add_concurrent_packed
+#cgo noescape sketch_bloom_add_concurrent_u64_batch
+#cgo nocallback sketch_bloom_add_concurrent_u64_batch
+#cgo noescape sketch_bloom_contains_concurrent_packed
+#cgo nocallback sketch_bloom_contains_concurrent_packed
+#cgo noescape sketch_bloom_contains_concurrent_u64_batch
+#cgo nocallback sketch_bloom_contains_concurrent_u64_batch
+#cgo noescape sketch_sbbf_add_concurrent_packed
+#cgo nocallback sketch_sbbf_add_concurrent_packed
+#cgo noescape sketch_sbbf_add_concurrent_u64_batch
+#cgo nocallback sketch_sbbf_add_concurrent_u64_batch
+#cgo noescape sketch_sbbf_contains_concurrent_packed
+#cgo nocallback sketch_sbbf_contains_concurrent_packed
+#cgo noescape sketch_sbbf_contains_concurrent_u64_batch
+#cgo nocallback sketch_sbbf_contains_concurrent_u64_batch
+#cgo noescape sketch_hll_add_concurrent_packed
+#cgo nocallback sketch_hll_add_concurrent_packed
+#cgo noescape sketch_hll_add_concurrent_u64_batch
+#cgo nocallback sketch_hll_add_concurrent_u64_batch
+#cgo noescape sketch_hll_estimate_concurrent
+#cgo nocallback sketch_hll_estimate_concurrent
+#cgo noescape sketch_hll_densify
+#cgo nocallback sketch_hll_densify
+#cgo noescape sketch_ull_add_concurrent_packed
+#cgo nocallback sketch_ull_add_concurrent_packed
+#cgo noescape sketch_ull_add_concurrent_u64_batch
+#cgo nocallback sketch_ull_add_concurrent_u64_batch
+#cgo noescape sketch_ull_estimate_concurrent
+#cgo nocallback sketch_ull_estimate_concurrent
 */
 import "C"
 
@@ -1785,4 +1854,192 @@ func cTopKStats(b []byte) (TopKStats, int32) {
 	s := C.sketch_topk_get_stats(p, n, &o)
 	return TopKStats{Capacity: uint32(o.capacity), MaxKeyLen: uint32(o.max_key_len), Used: uint32(o.used),
 		Seed: uint64(o.seed), Total: uint64(o.total), MinCount: uint64(o.min_count)}, int32(s)
+}
+
+// ---- concurrent adds and queries (Bloom, split-block, HLL, ULL) -------------------
+//
+// The library's _concurrent functions: any number of goroutines may call
+// them on one image at once (atomic operations on its 64-bit words); while
+// one runs, only they may touch that image. They take no token.
+
+func cBloomAddConcurrent(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_bloom_add_concurrent(bp(p), n, bp(key), C.size_t(kn), &o)
+	return bool(o), int32(s)
+}
+
+func cBloomAddConcurrentU64(b []byte, key uint64) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_bloom_add_concurrent_u64(bp(p), n, C.uint64_t(key), &o)
+	return bool(o), int32(s)
+}
+
+func cBloomContainsConcurrent(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_bloom_contains_concurrent(bp(p), n, bp(key), C.size_t(kn), &o)
+	return bool(o), int32(s)
+}
+
+func cBloomContainsConcurrentU64(b []byte, key uint64) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_bloom_contains_concurrent_u64(bp(p), n, C.uint64_t(key), &o)
+	return bool(o), int32(s)
+}
+
+func cSplitBlockAddConcurrent(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_sbbf_add_concurrent(bp(p), n, bp(key), C.size_t(kn), &o)
+	return bool(o), int32(s)
+}
+
+func cSplitBlockAddConcurrentU64(b []byte, key uint64) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_sbbf_add_concurrent_u64(bp(p), n, C.uint64_t(key), &o)
+	return bool(o), int32(s)
+}
+
+func cSplitBlockContainsConcurrent(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_sbbf_contains_concurrent(bp(p), n, bp(key), C.size_t(kn), &o)
+	return bool(o), int32(s)
+}
+
+func cSplitBlockContainsConcurrentU64(b []byte, key uint64) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_sbbf_contains_concurrent_u64(bp(p), n, C.uint64_t(key), &o)
+	return bool(o), int32(s)
+}
+
+func cHLLAddConcurrent(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_hll_add_concurrent(bp(p), n, bp(key), C.size_t(kn), &o)
+	return bool(o), int32(s)
+}
+
+func cHLLAddConcurrentU64(b []byte, key uint64) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_hll_add_concurrent_u64(bp(p), n, C.uint64_t(key), &o)
+	return bool(o), int32(s)
+}
+
+func cULLAddConcurrent(b []byte, key unsafe.Pointer, kn int) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_ull_add_concurrent(bp(p), n, bp(key), C.size_t(kn), &o)
+	return bool(o), int32(s)
+}
+
+func cULLAddConcurrentU64(b []byte, key uint64) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_ull_add_concurrent_u64(bp(p), n, C.uint64_t(key), &o)
+	return bool(o), int32(s)
+}
+
+// cFilterAddConcurrentPacked adds count = len(offs)-1 packed keys to a
+// Bloom or split-block filter; out (nil, or count slots) receives was-new flags.
+func cFilterAddConcurrentPacked(f Family, b, data []byte, offs []uint32, out []bool) int32 {
+	p, n := img(b)
+	d, dn, o, cnt := bytesPtr(data), C.size_t(len(data)), offsets(offs), C.size_t(len(offs)-1)
+	switch f {
+	case FamilyBloom:
+		return int32(C.sketch_bloom_add_concurrent_packed(p, n, d, dn, o, cnt, bools(out)))
+	case FamilySplitBlock:
+		return int32(C.sketch_sbbf_add_concurrent_packed(p, n, d, dn, o, cnt, bools(out)))
+	}
+	return int32(StatusWrongFamily)
+}
+
+func cFilterAddConcurrentU64s(f Family, b []byte, keys []uint64, out []bool) int32 {
+	p, n := img(b)
+	k, cnt := u64s(keys), C.size_t(len(keys))
+	switch f {
+	case FamilyBloom:
+		return int32(C.sketch_bloom_add_concurrent_u64_batch(p, n, k, cnt, bools(out)))
+	case FamilySplitBlock:
+		return int32(C.sketch_sbbf_add_concurrent_u64_batch(p, n, k, cnt, bools(out)))
+	}
+	return int32(StatusWrongFamily)
+}
+
+func cFilterContainsConcurrentPacked(f Family, b, data []byte, offs []uint32, out []bool) int32 {
+	p, n := img(b)
+	d, dn, o, cnt := bytesPtr(data), C.size_t(len(data)), offsets(offs), C.size_t(len(offs)-1)
+	switch f {
+	case FamilyBloom:
+		return int32(C.sketch_bloom_contains_concurrent_packed(p, n, d, dn, o, cnt, bools(out)))
+	case FamilySplitBlock:
+		return int32(C.sketch_sbbf_contains_concurrent_packed(p, n, d, dn, o, cnt, bools(out)))
+	}
+	return int32(StatusWrongFamily)
+}
+
+func cFilterContainsConcurrentU64s(f Family, b []byte, keys []uint64, out []bool) int32 {
+	p, n := img(b)
+	k, cnt := u64s(keys), C.size_t(len(keys))
+	switch f {
+	case FamilyBloom:
+		return int32(C.sketch_bloom_contains_concurrent_u64_batch(p, n, k, cnt, bools(out)))
+	case FamilySplitBlock:
+		return int32(C.sketch_sbbf_contains_concurrent_u64_batch(p, n, k, cnt, bools(out)))
+	}
+	return int32(StatusWrongFamily)
+}
+
+// cSetAddConcurrentPacked adds packed keys to an HLL or ULL sketch.
+func cSetAddConcurrentPacked(f Family, b, data []byte, offs []uint32) int32 {
+	p, n := img(b)
+	d, dn, o, cnt := bytesPtr(data), C.size_t(len(data)), offsets(offs), C.size_t(len(offs)-1)
+	switch f {
+	case FamilyHLL:
+		return int32(C.sketch_hll_add_concurrent_packed(p, n, d, dn, o, cnt))
+	case FamilyULL:
+		return int32(C.sketch_ull_add_concurrent_packed(p, n, d, dn, o, cnt))
+	}
+	return int32(StatusWrongFamily)
+}
+
+func cSetAddConcurrentU64s(f Family, b []byte, keys []uint64) int32 {
+	p, n := img(b)
+	k, cnt := u64s(keys), C.size_t(len(keys))
+	switch f {
+	case FamilyHLL:
+		return int32(C.sketch_hll_add_concurrent_u64_batch(p, n, k, cnt))
+	case FamilyULL:
+		return int32(C.sketch_ull_add_concurrent_u64_batch(p, n, k, cnt))
+	}
+	return int32(StatusWrongFamily)
+}
+
+// cEstimateConcurrent is the register estimate of an HLL (Ertl) or ULL
+// (FGRA) read with atomic loads.
+func cEstimateConcurrent(f Family, b []byte) (float64, int32) {
+	p, n := img(b)
+	var o C.double
+	var s C.sketch_status
+	switch f {
+	case FamilyHLL:
+		s = C.sketch_hll_estimate_concurrent(p, n, &o)
+	case FamilyULL:
+		s = C.sketch_ull_estimate_concurrent(p, n, &o)
+	default:
+		return 0, int32(StatusWrongFamily)
+	}
+	return float64(o), int32(s)
+}
+
+// cHLLDensify converts a small-mode HLL to dense registers (exclusive access).
+func cHLLDensify(b []byte) int32 {
+	p, n := img(b)
+	return int32(C.sketch_hll_densify(p, n))
 }

@@ -62,7 +62,9 @@
 // fail on a sound image (Add, Contains, Estimate, Stats, ...) return no
 // error; they panic with an *Error only when called on a zero value, or on
 // a wrapped image that other code rewrote or that was never verified and
-// holds a body its format forbids.
+// holds a body its format forbids. HLL's concurrent methods return an error
+// instead: a sketch in its exact small mode refuses them (ErrSmallMode; see
+// Concurrency).
 //
 // # Concurrency
 //
@@ -72,6 +74,25 @@
 // around queries, Lock around adds and merges). Each type's documentation
 // lists which methods read and which write. Distinct sketches are
 // independent.
+//
+// Bloom, SplitBlock, HLL and ULL also have Concurrent methods, which any
+// number of goroutines may call at once on one sketch without a lock (the
+// library updates and reads the image with atomic operations on its 64-bit
+// words): AddConcurrent, AddConcurrentString, AddConcurrentUint64 and the
+// batches AddConcurrentStrings, AddConcurrentBytes and AddConcurrentUint64s
+// on all four; AddConcurrentStringsReportNew and the ContainsConcurrent
+// forms on the filters; EstimateConcurrent on the distinct counters. While
+// any of them runs on a sketch, no other method may be called on it, the
+// reading ones included (they read without atomics). Once the goroutines
+// are done (joined, for example with sync.WaitGroup.Wait), every method
+// may be used again, and the bits or registers equal those of the same
+// adds made one at a time. What differs is documented on each type: a
+// filter's Inserted count (adds that set a new bit) depends on the order,
+// and so may its over-capacity flags; HLL's and ULL's martingale estimate
+// ends, as after a merge, and Estimate returns the register estimate. An
+// HLL starts in an exact small mode, where the concurrent methods return
+// an error matching ErrSmallMode: call HLL.Densify (exclusive access)
+// before sharing it.
 //
 // # Building and linking
 //

@@ -118,6 +118,10 @@ var (
 	// library's attempt bound (practically only for keys whose hashes are
 	// not uniformly distributed); nothing was built.
 	ErrBuildFailed = &Error{Code: StatusBuildFailed}
+	// ErrSmallMode: a concurrent HLL method (AddConcurrent*,
+	// EstimateConcurrent) was called on a sketch still in its exact small
+	// mode; nothing changed. Call HLL.Densify first (exclusive access).
+	ErrSmallMode = &Error{Code: StatusSmallMode}
 )
 
 // errorOf returns nil for StatusOK and an *Error otherwise.

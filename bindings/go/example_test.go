@@ -3,6 +3,8 @@ package sketches_test
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"sync"
 
 	sketches "example.invalid/sketches/bindings/go"
 )
@@ -119,4 +121,53 @@ func ExampleELL_Merge() {
 	// Output:
 	// martingale before the merge: true
 	// 4 distinct; martingale after the merge: false
+}
+
+// Goroutines add to one filter at once, with no lock; after they are
+// joined, the filter is an ordinary one again.
+func ExampleBloom_AddConcurrentStrings() {
+	f, _ := sketches.NewBloom(100_000, 0.01)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			batch := make([]string, 0, 1000)
+			for i := range 1000 {
+				batch = append(batch, "user-"+strconv.Itoa(g*1000+i))
+			}
+			f.AddConcurrentStrings(batch)            // any number of goroutines at once
+			_ = f.ContainsConcurrentString(batch[0]) // queries may run while others add
+		}()
+	}
+	wg.Wait() // only Concurrent methods until here
+	fmt.Println(f.ContainsString("user-3999"), f.Stats().AddCalls)
+	// Output: true 4000
+}
+
+// An HLL must be dense before concurrent adds: a new one is in its exact
+// small mode and refuses them.
+func ExampleHLL_Densify() {
+	h, _ := sketches.NewHLL(14)
+	_, err := h.AddConcurrentString("x")
+	fmt.Println(errors.Is(err, sketches.ErrSmallMode))
+	h.Densify() // exclusive access, before sharing h
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 2500 {
+				if _, err := h.AddConcurrentUint64(uint64(g*2500 + i)); err != nil {
+					panic(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	e, _ := h.EstimateConcurrent()
+	fmt.Println(e == h.Estimate(), e > 9_800 && e < 10_200)
+	// Output:
+	// true
+	// true true
 }

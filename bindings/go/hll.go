@@ -12,8 +12,28 @@ package sketches
 //
 // Concurrency: the reading methods (Estimate, RegisterEstimate, Stats,
 // Precision, Size, Clone, Downsize, MarshalBinary, AppendBinary) may run
-// concurrently; the changing ones (Add*, Merge, Reset, UnmarshalBinary)
-// need exclusive access.
+// concurrently; the changing ones (Add*, Merge, Reset, Densify,
+// UnmarshalBinary) need exclusive access.
+//
+// The Concurrent methods (AddConcurrent, AddConcurrentString,
+// AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
+// AddConcurrentUint64s, EstimateConcurrent) are the exception: any number
+// of goroutines may call them at once on one sketch, with no lock (the
+// library raises registers with atomic compare-and-swaps on the image's
+// 64-bit words). They need a dense sketch: a new sketch starts in its
+// exact small mode, and so does one after Reset or one unmarshalled or
+// downsized from a small sketch; there they return an error matching
+// ErrSmallMode and change nothing. Call Densify (exclusive access) before
+// sharing the sketch. While any Concurrent method runs, no other method
+// may be called on the sketch, the reading ones included (Estimate, Stats,
+// MarshalBinary, Clone, ...: they read without atomics). Once those
+// goroutines are done (joined, for example with sync.WaitGroup.Wait),
+// every method may be used again: the registers, RegistersSet and
+// RegisterEstimate equal those of the same adds made one at a time, while
+// the martingale estimate does not survive: the first concurrent add that
+// raises a register ends it, as a merge does (Stats.Martingale becomes
+// false), and Estimate then returns the register estimate (~1.04/sqrt(2^p)
+// instead of ~0.83/sqrt(2^p)).
 type HLL struct {
 	img []byte
 	tok imageToken // img's token for the single-key calls (see imageToken)
@@ -117,6 +137,84 @@ func setAdd[K keyList](f Family, b []byte, keys K) int32 {
 	return packed(keys, func(_ int, data []byte, offs []uint32) int32 {
 		return cSetAddPacked(f, b, data, offs)
 	})
+}
+
+// Densify converts a sketch in its exact small mode to dense registers in
+// place (a no-op when it is already dense), as the Concurrent methods
+// need; the estimate is unchanged and the memory stays Size() bytes
+// (MarshalBinary then writes the whole image). It changes the sketch, so
+// it needs exclusive access like Add: call it before sharing the sketch
+// between goroutines, never while a Concurrent method runs.
+func (h *HLL) Densify() {
+	must("HLL.Densify", cHLLDensify(h.img))
+	h.retoken()
+}
+
+// AddConcurrent adds a byte key and reports whether a register changed,
+// with atomic operations: any number of goroutines may call it, and the
+// other Concurrent methods, at once on one sketch, while no other method
+// runs on it (see the type's Concurrency paragraph).
+//
+// The sketch must be dense (Densify): in small mode the error matches
+// ErrSmallMode and nothing changes. An error matching ErrCorrupt
+// (StatusCorruptHeader) means the image's lock word for the registers that
+// straddle two 64-bit words stayed set for about a second: a damaged
+// image, or a shared mapping whose other writer died inside an add. Other
+// errors are those of an unusable image (a zero value: no panic here).
+func (h *HLL) AddConcurrent(key []byte) (bool, error) {
+	c, s := cHLLAddConcurrent(h.img, bytesPtr(key), len(key))
+	return c, errorOf("HLL.AddConcurrent", s)
+}
+
+// AddConcurrentString is AddConcurrent for a string key (its UTF-8
+// bytes): safe for any number of goroutines at once on one sketch while
+// only Concurrent methods run on it. Errors as AddConcurrent (ErrSmallMode
+// before Densify).
+func (h *HLL) AddConcurrentString(key string) (bool, error) {
+	c, s := cHLLAddConcurrent(h.img, strPtr(key), len(key))
+	return c, errorOf("HLL.AddConcurrentString", s)
+}
+
+// AddConcurrentUint64 is AddConcurrent for an integer key (its 8
+// little-endian bytes): safe for any number of goroutines at once on one
+// sketch while only Concurrent methods run on it. Errors as AddConcurrent.
+func (h *HLL) AddConcurrentUint64(key uint64) (bool, error) {
+	c, s := cHLLAddConcurrentU64(h.img, key)
+	return c, errorOf("HLL.AddConcurrentUint64", s)
+}
+
+// AddConcurrentStrings is AddStrings (packed batches) with atomic
+// operations: safe for any number of goroutines at once on one sketch
+// while only Concurrent methods run on it. Errors as AddConcurrent: in
+// small mode ErrSmallMode and nothing added; on a stuck lock word the keys
+// before the failing one are added.
+func (h *HLL) AddConcurrentStrings(keys []string) error {
+	return errorOf("HLL.AddConcurrentStrings", setAddConcurrent(FamilyHLL, h.img, keys))
+}
+
+// AddConcurrentBytes is AddBytes with atomic operations: safe for any
+// number of goroutines at once on one sketch while only Concurrent methods
+// run on it. Errors as AddConcurrentStrings.
+func (h *HLL) AddConcurrentBytes(keys [][]byte) error {
+	return errorOf("HLL.AddConcurrentBytes", setAddConcurrent(FamilyHLL, h.img, keys))
+}
+
+// AddConcurrentUint64s is AddUint64s with atomic operations: safe for any
+// number of goroutines at once on one sketch while only Concurrent methods
+// run on it. Errors as AddConcurrentStrings.
+func (h *HLL) AddConcurrentUint64s(keys []uint64) error {
+	return errorOf("HLL.AddConcurrentUint64s", cSetAddConcurrentU64s(FamilyHLL, h.img, keys))
+}
+
+// EstimateConcurrent returns the register estimate (Ertl's improved
+// estimator, ~1.04/sqrt(2^p)) read with atomic loads: any number of
+// goroutines may call it while others add through the Concurrent methods
+// (and no other method runs on the sketch). While adds run it may be a few
+// adds ahead or behind; once they are done it equals RegisterEstimate. In
+// small mode the error matches ErrSmallMode (Densify first).
+func (h *HLL) EstimateConcurrent() (float64, error) {
+	e, s := cEstimateConcurrent(FamilyHLL, h.img)
+	return e, errorOf("HLL.EstimateConcurrent", s)
 }
 
 // Estimate returns the distinct-count estimate, O(1): exact in small mode,

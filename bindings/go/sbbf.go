@@ -14,6 +14,22 @@ package sketches
 // Size, Clone, MarshalBinary, AppendBinary) may run concurrently; the
 // changing ones (Add*, Union, Intersect, Clear, UnmarshalBinary) need
 // exclusive access.
+//
+// The Concurrent methods (AddConcurrent, AddConcurrentString,
+// AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
+// AddConcurrentUint64s, AddConcurrentStringsReportNew and the
+// ContainsConcurrent forms) are the exception: any number of goroutines
+// may call them at once on one filter, with no lock (the library sets and
+// tests a block's bits with atomic operations on its 64-bit words), in
+// both modes. While any of them runs, no other method may be called on the
+// filter, the reading ones included (they read without atomics; nor may
+// the slice Bitset returned be read). Once those goroutines are done
+// (joined, for example with sync.WaitGroup.Wait), every method may be used
+// again: the blocks, AddCalls and SetBits (and Fill, EstimatedItems and
+// EstimatedFPR, measured from the blocks) equal those of the same adds
+// made one at a time, while Inserted (adds that set a new bit) depends on
+// the order of the adds, and so may OverCapacity's flags, which are
+// computed from it.
 type SplitBlock struct {
 	img []byte
 	tok imageToken // img's token for the single-key calls (see imageToken)
@@ -209,6 +225,118 @@ func (f *SplitBlock) ContainsBytes(keys [][]byte, results []bool) []bool {
 func (f *SplitBlock) ContainsUint64s(keys []uint64, results []bool) []bool {
 	out := boolsFor(results, len(keys))
 	must("SplitBlock.ContainsUint64s", cFilterContainsU64s(FamilySplitBlock, f.img, keys, out))
+	return out
+}
+
+// AddConcurrent adds a byte key and reports whether it was new (this call
+// set a bit no earlier add had set), like Add, with atomic operations: any
+// number of goroutines may call it, and the other Concurrent methods, at
+// once on one filter, while no other method runs on it (see the type's
+// Concurrency paragraph). Of racing adds of one key, more than one may
+// report it new (each set one of its bits first).
+func (f *SplitBlock) AddConcurrent(key []byte) bool {
+	n, s := cSplitBlockAddConcurrent(f.img, bytesPtr(key), len(key))
+	must("SplitBlock.AddConcurrent", s)
+	return n
+}
+
+// AddConcurrentString is AddConcurrent for a string key (its UTF-8
+// bytes): safe for any number of goroutines at once on one filter while
+// only Concurrent methods run on it.
+func (f *SplitBlock) AddConcurrentString(key string) bool {
+	n, s := cSplitBlockAddConcurrent(f.img, strPtr(key), len(key))
+	must("SplitBlock.AddConcurrentString", s)
+	return n
+}
+
+// AddConcurrentUint64 is AddConcurrent for an integer key (its 8
+// little-endian bytes): safe for any number of goroutines at once on one
+// filter while only Concurrent methods run on it.
+func (f *SplitBlock) AddConcurrentUint64(key uint64) bool {
+	n, s := cSplitBlockAddConcurrentU64(f.img, key)
+	must("SplitBlock.AddConcurrentUint64", s)
+	return n
+}
+
+// AddConcurrentStrings is AddStrings (packed batches) with atomic
+// operations: safe for any number of goroutines at once on one filter
+// while only Concurrent methods run on it.
+func (f *SplitBlock) AddConcurrentStrings(keys []string) {
+	must("SplitBlock.AddConcurrentStrings", filterAddConcurrent(FamilySplitBlock, f.img, keys, nil))
+}
+
+// AddConcurrentBytes is AddBytes with atomic operations: safe for any
+// number of goroutines at once on one filter while only Concurrent methods
+// run on it.
+func (f *SplitBlock) AddConcurrentBytes(keys [][]byte) {
+	must("SplitBlock.AddConcurrentBytes", filterAddConcurrent(FamilySplitBlock, f.img, keys, nil))
+}
+
+// AddConcurrentUint64s is AddUint64s with atomic operations: safe for any
+// number of goroutines at once on one filter while only Concurrent methods
+// run on it.
+func (f *SplitBlock) AddConcurrentUint64s(keys []uint64) {
+	must("SplitBlock.AddConcurrentUint64s", cFilterAddConcurrentU64s(FamilySplitBlock, f.img, keys, nil))
+}
+
+// AddConcurrentStringsReportNew is AddStringsReportNew with atomic
+// operations: safe for any number of goroutines at once on one filter
+// while only Concurrent methods run on it. Of racing adds of one key
+// (across goroutines), more than one may report it new.
+func (f *SplitBlock) AddConcurrentStringsReportNew(keys []string, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("SplitBlock.AddConcurrentStringsReportNew", filterAddConcurrent(FamilySplitBlock, f.img, keys, out))
+	return out
+}
+
+// ContainsConcurrent is Contains with atomic loads: any number of
+// goroutines may call it while others add through the Concurrent methods
+// (and no other method runs on the filter). It sees every add that
+// returned before it started; an add still running may or may not be seen.
+func (f *SplitBlock) ContainsConcurrent(key []byte) bool {
+	r, s := cSplitBlockContainsConcurrent(f.img, bytesPtr(key), len(key))
+	must("SplitBlock.ContainsConcurrent", s)
+	return r
+}
+
+// ContainsConcurrentString is ContainsConcurrent for a string key: safe
+// while other goroutines add through the Concurrent methods.
+func (f *SplitBlock) ContainsConcurrentString(key string) bool {
+	r, s := cSplitBlockContainsConcurrent(f.img, strPtr(key), len(key))
+	must("SplitBlock.ContainsConcurrentString", s)
+	return r
+}
+
+// ContainsConcurrentUint64 is ContainsConcurrent for an integer key: safe
+// while other goroutines add through the Concurrent methods.
+func (f *SplitBlock) ContainsConcurrentUint64(key uint64) bool {
+	r, s := cSplitBlockContainsConcurrentU64(f.img, key)
+	must("SplitBlock.ContainsConcurrentUint64", s)
+	return r
+}
+
+// ContainsConcurrentStrings is ContainsStrings with atomic loads: safe
+// while other goroutines add through the Concurrent methods (see
+// ContainsConcurrent for which adds it sees).
+func (f *SplitBlock) ContainsConcurrentStrings(keys []string, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("SplitBlock.ContainsConcurrentStrings", filterContainsConcurrent(FamilySplitBlock, f.img, keys, out))
+	return out
+}
+
+// ContainsConcurrentBytes is ContainsBytes with atomic loads: safe while
+// other goroutines add through the Concurrent methods.
+func (f *SplitBlock) ContainsConcurrentBytes(keys [][]byte, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("SplitBlock.ContainsConcurrentBytes", filterContainsConcurrent(FamilySplitBlock, f.img, keys, out))
+	return out
+}
+
+// ContainsConcurrentUint64s is ContainsUint64s with atomic loads: safe
+// while other goroutines add through the Concurrent methods.
+func (f *SplitBlock) ContainsConcurrentUint64s(keys []uint64, results []bool) []bool {
+	out := boolsFor(results, len(keys))
+	must("SplitBlock.ContainsConcurrentUint64s", cFilterContainsConcurrentU64s(FamilySplitBlock, f.img, keys, out))
 	return out
 }
 

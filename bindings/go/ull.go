@@ -14,6 +14,22 @@ package sketches
 // Stats, Precision, ToHLL, Size, Clone, MarshalBinary, AppendBinary) may
 // run concurrently; the changing ones (Add*, Merge, Reset, UnmarshalBinary)
 // need exclusive access.
+//
+// The Concurrent methods (AddConcurrent, AddConcurrentString,
+// AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
+// AddConcurrentUint64s, EstimateConcurrent) are the exception: any number
+// of goroutines may call them at once on one sketch, with no lock (the
+// library raises each 8-bit register with an atomic compare-and-swap on
+// the 64-bit word holding it). While any of them runs, no other method may
+// be called on the sketch, the reading ones included (Estimate, Stats,
+// MarshalBinary, Clone, ...: they read without atomics). Once those
+// goroutines are done (joined, for example with sync.WaitGroup.Wait),
+// every method may be used again: the registers (and so RegistersSet,
+// RegisterEstimate and MLEstimate) equal those of the same adds made one
+// at a time, while the martingale estimate does not survive: the first
+// concurrent add that raises a register ends it, as a merge does
+// (Stats.Martingale becomes false), and Estimate then returns the FGRA
+// register estimate (~0.78/sqrt(2^p) instead of ~0.66/sqrt(2^p)).
 type ULL struct {
 	img []byte
 }
@@ -81,6 +97,66 @@ func (u *ULL) AddBytes(keys [][]byte) { must("ULL.AddBytes", setAdd(FamilyULL, u
 // AddUint64s adds many integer keys in one call.
 func (u *ULL) AddUint64s(keys []uint64) {
 	must("ULL.AddUint64s", cSetAddU64s(FamilyULL, u.img, keys))
+}
+
+// AddConcurrent adds a byte key and reports whether a register changed,
+// with atomic operations: any number of goroutines may call it, and the
+// other Concurrent methods, at once on one sketch, while no other method
+// runs on it (see the type's Concurrency paragraph).
+func (u *ULL) AddConcurrent(key []byte) bool {
+	c, s := cULLAddConcurrent(u.img, bytesPtr(key), len(key))
+	must("ULL.AddConcurrent", s)
+	return c
+}
+
+// AddConcurrentString is AddConcurrent for a string key (its UTF-8
+// bytes): safe for any number of goroutines at once on one sketch while
+// only Concurrent methods run on it.
+func (u *ULL) AddConcurrentString(key string) bool {
+	c, s := cULLAddConcurrent(u.img, strPtr(key), len(key))
+	must("ULL.AddConcurrentString", s)
+	return c
+}
+
+// AddConcurrentUint64 is AddConcurrent for an integer key (its 8
+// little-endian bytes): safe for any number of goroutines at once on one
+// sketch while only Concurrent methods run on it.
+func (u *ULL) AddConcurrentUint64(key uint64) bool {
+	c, s := cULLAddConcurrentU64(u.img, key)
+	must("ULL.AddConcurrentUint64", s)
+	return c
+}
+
+// AddConcurrentStrings is AddStrings (packed batches) with atomic
+// operations: safe for any number of goroutines at once on one sketch
+// while only Concurrent methods run on it.
+func (u *ULL) AddConcurrentStrings(keys []string) {
+	must("ULL.AddConcurrentStrings", setAddConcurrent(FamilyULL, u.img, keys))
+}
+
+// AddConcurrentBytes is AddBytes with atomic operations: safe for any
+// number of goroutines at once on one sketch while only Concurrent methods
+// run on it.
+func (u *ULL) AddConcurrentBytes(keys [][]byte) {
+	must("ULL.AddConcurrentBytes", setAddConcurrent(FamilyULL, u.img, keys))
+}
+
+// AddConcurrentUint64s is AddUint64s with atomic operations: safe for any
+// number of goroutines at once on one sketch while only Concurrent methods
+// run on it.
+func (u *ULL) AddConcurrentUint64s(keys []uint64) {
+	must("ULL.AddConcurrentUint64s", cSetAddConcurrentU64s(FamilyULL, u.img, keys))
+}
+
+// EstimateConcurrent returns the FGRA estimate (~0.78/sqrt(2^p), O(m))
+// from registers read with atomic loads: any number of goroutines may
+// call it while others add through the Concurrent methods (and no other
+// method runs on the sketch). While adds run it may be a few adds ahead or
+// behind; once they are done it equals RegisterEstimate.
+func (u *ULL) EstimateConcurrent() float64 {
+	e, s := cEstimateConcurrent(FamilyULL, u.img)
+	must("ULL.EstimateConcurrent", s)
+	return e
 }
 
 // Estimate returns the distinct-count estimate: the martingale estimate
