@@ -54,6 +54,19 @@ SK_U32_OUT(BloomFilter, nCapacity, sketch_bloom_capacity)
 SK_IMAGE_OPS(BloomFilter, sketch_bloom)
 SK_TOKEN_FILL(BloomFilter, sketch_bloom)
 
+/* The concurrent forms (sketches.h, thread-safety notes): any number of threads may run them on
+ * one image at once. They take no token (the C calls have none) and write nothing but the image,
+ * through the C library's atomic operations, and the call's own outputs: no native state of the
+ * filter is shared between calls. */
+SK_KEY_BOOL(BloomFilter, nAddConcurrent, sketch_bloom_add_concurrent,
+            sketch_bloom_add_concurrent_u64, )
+SK_KEY_BOOL(BloomFilter, nContainsConcurrent, sketch_bloom_contains_concurrent,
+            sketch_bloom_contains_concurrent_u64, const)
+SK_BATCH_BOOL(BloomFilter, nAddConcurrent, sketch_bloom_add_concurrent_packed,
+              sketch_bloom_add_concurrent_u64_batch, )
+SK_BATCH_BOOL(BloomFilter, nContainsConcurrent, sketch_bloom_contains_concurrent_packed,
+              sketch_bloom_contains_concurrent_u64_batch, const)
+
 /* l[0..8]: bits, hashes, planned items, seed, add calls, inserted, set bits,
  * capacity flags; d[0..5]: planned fpr, fill, estimated items, estimated fpr. */
 JNIEXPORT void JNICALL SK_JNI(BloomFilter, nStats)(JNIEnv *env, jclass cls, jlong buf, jlong len,

@@ -46,6 +46,7 @@ JNIEXPORT void JNICALL SK_JNI(CountMinSketch, nEstimatePacked)(JNIEnv *env, jcla
                                                                jint out_from) {
     (void)cls;
     void *d, *o, *r;
+    size_t data_len = (size_t)(*env)->GetArrayLength(env, data);
     if (!sk_pin(env, data, &d)) return;
     if (!sk_pin(env, offsets, &o)) {
         sk_unpin(env, data, d, JNI_ABORT);
@@ -57,7 +58,7 @@ JNIEXPORT void JNICALL SK_JNI(CountMinSketch, nEstimatePacked)(JNIEnv *env, jcla
         return;
     }
     int32_t st = sketch_countmin_estimate_packed(
-        SK_CBUF(buf), (size_t)len, d, (size_t)(*env)->GetArrayLength(env, data),
+        SK_CBUF(buf), (size_t)len, d, data_len,
         (const uint32_t *)o + from, (size_t)count, (uint64_t *)r + out_from);
     sk_unpin(env, out, r, 0);
     sk_unpin(env, offsets, o, JNI_ABORT);

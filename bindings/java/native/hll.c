@@ -24,6 +24,16 @@ SK_MERGE(HyperLogLog, nMerge, sketch_hll_merge)
 SK_IMAGE_OPS(HyperLogLog, sketch_hll)
 SK_TOKEN_FILL(HyperLogLog, sketch_hll)
 
+/* The concurrent forms (sketches.h, thread-safety notes): any number of threads may run them on
+ * one dense image at once (SKETCH_SMALL_MODE, nothing changed, before nDensify). They take no
+ * token and write nothing but the image (atomically, in the C library) and the call's own
+ * outputs. nDensify is exclusive, as every call that is not _concurrent. */
+SK_KEY_BOOL(HyperLogLog, nAddConcurrent, sketch_hll_add_concurrent, sketch_hll_add_concurrent_u64, )
+SK_BATCH_VOID(HyperLogLog, nAddConcurrent, sketch_hll_add_concurrent_packed,
+              sketch_hll_add_concurrent_u64_batch)
+SK_DOUBLE_OUT(HyperLogLog, nEstimateConcurrent, sketch_hll_estimate_concurrent)
+SK_VOID_OP(HyperLogLog, nDensify, sketch_hll_densify)
+
 JNIEXPORT jlong JNICALL SK_JNI(HyperLogLog, nExportedSize)(JNIEnv *env, jclass cls, jlong buf,
                                                            jlong len) {
     (void)cls;

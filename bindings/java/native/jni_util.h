@@ -8,8 +8,9 @@
  * - byte[] / int[] / long[] / boolean[] arguments are pinned with
  *   GetPrimitiveArrayCritical for the duration of one C call and released
  *   right after: the C ABI never keeps a pointer, calls back, blocks or
- *   allocates, so no JNI call happens inside a critical region. Batches arrive
- *   in chunks (the Java side splits them) so a critical region stays short.
+ *   allocates, so no JNI call happens inside a critical region (array lengths
+ *   are read before the pins). Batches arrive in chunks (the Java side splits
+ *   them) so a critical region stays short.
  * - A status other than SKETCH_OK becomes a thrown dev.sketches.SketchException
  *   (sk_throw) after every array is released; the return value is then
  *   ignored by the JVM.
@@ -381,6 +382,7 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
         jint from, jint count, jbooleanArray out, jint out_from) {                               \
         (void)cls;                                                                               \
         void *d, *o, *r;                                                                         \
+        size_t data_len = (size_t)(*env)->GetArrayLength(env, data);                             \
         if (!sk_pin(env, data, &d)) return;                                                      \
         if (!sk_pin(env, offsets, &o)) {                                                         \
             sk_unpin(env, data, d, JNI_ABORT);                                                   \
@@ -392,7 +394,7 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
             return;                                                                              \
         }                                                                                        \
         int32_t st = CFN_PACKED((CONST void *)(intptr_t)buf, (size_t)len, d,                     \
-                                (size_t)(*env)->GetArrayLength(env, data),                       \
+                                data_len,                                                        \
                                 (const uint32_t *)o + from, (size_t)count,                       \
                                 r == NULL ? NULL : (bool *)r + out_from);                        \
         sk_unpin(env, out, r, 0);                                                                \
@@ -426,13 +428,14 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
                                                      jintArray offsets, jint from, jint count) { \
         (void)cls;                                                                               \
         void *d, *o;                                                                             \
+        size_t data_len = (size_t)(*env)->GetArrayLength(env, data);                             \
         if (!sk_pin(env, data, &d)) return;                                                      \
         if (!sk_pin(env, offsets, &o)) {                                                         \
             sk_unpin(env, data, d, JNI_ABORT);                                                   \
             return;                                                                              \
         }                                                                                        \
         int32_t st = CFN_PACKED(SK_BUF(buf), (size_t)len, d,                                     \
-                                (size_t)(*env)->GetArrayLength(env, data),                       \
+                                data_len,                                                        \
                                 (const uint32_t *)o + from, (size_t)count);                      \
         sk_unpin(env, offsets, o, JNI_ABORT);                                                    \
         sk_unpin(env, data, d, JNI_ABORT);                                                       \
@@ -457,6 +460,7 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
         jint from, jint count, jlongArray weights, jint w_from) {                                \
         (void)cls;                                                                               \
         void *d, *o, *w;                                                                         \
+        size_t data_len = (size_t)(*env)->GetArrayLength(env, data);                             \
         if (!sk_pin(env, data, &d)) return;                                                      \
         if (!sk_pin(env, offsets, &o)) {                                                         \
             sk_unpin(env, data, d, JNI_ABORT);                                                   \
@@ -468,7 +472,7 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
             return;                                                                              \
         }                                                                                        \
         int32_t st = CFN_PACKED(SK_BUF(buf), (size_t)len, d,                                     \
-                                (size_t)(*env)->GetArrayLength(env, data),                       \
+                                data_len,                                                        \
                                 (const uint32_t *)o + from, (size_t)count,                       \
                                 w == NULL ? NULL : (const uint64_t *)w + w_from);                \
         sk_unpin(env, weights, w, JNI_ABORT);                                                    \
@@ -506,10 +510,10 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
                                                 jbyteArray out) {                                \
         (void)cls;                                                                               \
         void *o;                                                                                 \
+        size_t out_len = (size_t)(*env)->GetArrayLength(env, out);                               \
         if (!sk_pin(env, out, &o)) return 0;                                                     \
         size_t written = 0;                                                                      \
-        int32_t st = PREFIX##_export(SK_CBUF(buf), (size_t)len, o,                               \
-                                     (size_t)(*env)->GetArrayLength(env, out), &written);        \
+        int32_t st = PREFIX##_export(SK_CBUF(buf), (size_t)len, o, out_len, &written);           \
         sk_unpin(env, out, o, 0);                                                                \
         if (sk_check(env, st, #PREFIX "_export")) return 0;                                      \
         return (jint)written;                                                                    \
@@ -517,9 +521,10 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
     JNIEXPORT jlong JNICALL SK_JNI(CLS, nImportSize)(JNIEnv * env, jclass cls, jbyteArray src) { \
         (void)cls;                                                                               \
         void *s;                                                                                 \
+        size_t src_len = (size_t)(*env)->GetArrayLength(env, src);                               \
         if (!sk_pin(env, src, &s)) return 0;                                                     \
         size_t size = 0;                                                                         \
-        int32_t st = PREFIX##_import_size(s, (size_t)(*env)->GetArrayLength(env, src), &size);   \
+        int32_t st = PREFIX##_import_size(s, src_len, &size);                                    \
         sk_unpin(env, src, s, JNI_ABORT);                                                        \
         if (sk_check(env, st, #PREFIX "_import_size")) return 0;                                 \
         return (jlong)size;                                                                      \
@@ -528,9 +533,9 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
                                                 jlong dst, jlong dst_len) {                      \
         (void)cls;                                                                               \
         void *s;                                                                                 \
+        size_t src_len = (size_t)(*env)->GetArrayLength(env, src);                               \
         if (!sk_pin(env, src, &s)) return;                                                       \
-        int32_t st = PREFIX##_import(s, (size_t)(*env)->GetArrayLength(env, src), SK_BUF(dst),   \
-                                     (size_t)dst_len);                                           \
+        int32_t st = PREFIX##_import(s, src_len, SK_BUF(dst), (size_t)dst_len);                  \
         sk_unpin(env, src, s, JNI_ABORT);                                                        \
         sk_check(env, st, #PREFIX "_import");                                                    \
     }                                                                                            \

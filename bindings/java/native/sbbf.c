@@ -58,6 +58,18 @@ SK_U32_OUT(SplitBlockBloomFilter, nCapacity, sketch_sbbf_capacity)
 SK_IMAGE_OPS(SplitBlockBloomFilter, sketch_sbbf)
 SK_TOKEN_FILL(SplitBlockBloomFilter, sketch_sbbf)
 
+/* The concurrent forms (sketches.h, thread-safety notes): any number of threads may run them on
+ * one image at once. They take no token and write nothing but the image (atomically, in the C
+ * library) and the call's own outputs. */
+SK_KEY_BOOL(SplitBlockBloomFilter, nAddConcurrent, sketch_sbbf_add_concurrent,
+            sketch_sbbf_add_concurrent_u64, )
+SK_KEY_BOOL(SplitBlockBloomFilter, nContainsConcurrent, sketch_sbbf_contains_concurrent,
+            sketch_sbbf_contains_concurrent_u64, const)
+SK_BATCH_BOOL(SplitBlockBloomFilter, nAddConcurrent, sketch_sbbf_add_concurrent_packed,
+              sketch_sbbf_add_concurrent_u64_batch, )
+SK_BATCH_BOOL(SplitBlockBloomFilter, nContainsConcurrent, sketch_sbbf_contains_concurrent_packed,
+              sketch_sbbf_contains_concurrent_u64_batch, const)
+
 /* out[0] = offset of the bitset in the image, out[1] = its length. */
 JNIEXPORT void JNICALL SK_JNI(SplitBlockBloomFilter, nBitset)(JNIEnv *env, jclass cls, jlong buf,
                                                               jlong len, jlongArray out) {

@@ -69,10 +69,11 @@ JNIEXPORT void JNICALL SK_JNI(Native, inspect)(JNIEnv *env, jclass cls, jbyteArr
                                                jlongArray out) {
     (void)cls;
     void *b;
+    size_t bytes_len = (size_t)(*env)->GetArrayLength(env, bytes);
     if (!sk_pin(env, bytes, &b)) return;
     struct sketch_image_info info;
     memset(&info, 0, sizeof info);
-    int32_t st = sketch_image_inspect(b, (size_t)(*env)->GetArrayLength(env, bytes), &info);
+    int32_t st = sketch_image_inspect(b, bytes_len, &info);
     sk_unpin(env, bytes, b, JNI_ABORT);
     if (sk_check(env, st, "sketch_image_inspect")) return;
     jlong v[8] = {info.family,       info.hash, info.format_major,      info.format_minor,

@@ -24,6 +24,13 @@ SK_VOID_OP(UltraLogLog, nReset, sketch_ull_reset)
 SK_MERGE(UltraLogLog, nMerge, sketch_ull_merge)
 SK_IMAGE_OPS(UltraLogLog, sketch_ull)
 
+/* The concurrent forms (sketches.h, thread-safety notes): any number of threads may run them on
+ * one image at once; they write nothing but the image (atomically, in the C library). */
+SK_KEY_BOOL(UltraLogLog, nAddConcurrent, sketch_ull_add_concurrent, sketch_ull_add_concurrent_u64, )
+SK_BATCH_VOID(UltraLogLog, nAddConcurrent, sketch_ull_add_concurrent_packed,
+              sketch_ull_add_concurrent_u64_batch)
+SK_DOUBLE_OUT(UltraLogLog, nEstimateConcurrent, sketch_ull_estimate_concurrent)
+
 JNIEXPORT void JNICALL SK_JNI(UltraLogLog, nToHll)(JNIEnv *env, jclass cls, jlong src,
                                                    jlong src_len, jlong dst, jlong dst_len) {
     (void)cls;

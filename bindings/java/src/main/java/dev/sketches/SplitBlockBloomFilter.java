@@ -34,6 +34,20 @@ import java.util.Objects;
  * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
  * ({@code add*}, {@code merge}, {@code intersect}, {@code clear}) needs exclusive access (no
  * concurrent query or change of the same filter).
+ *
+ * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
+ * {@code addPackedConcurrent}, {@code containsConcurrent}, {@code containsAllConcurrent} and {@code
+ * containsPackedConcurrent} (the C ABI's {@code sketch_sbbf_*_concurrent}, atomic operations on
+ * the image's 64-bit words; both modes). Any number of threads may call them on one filter at
+ * once; while any of them runs, no other method may be called on it (not even {@code contains},
+ * {@code stats}, {@code bitset} or {@code toByteArray}). A concurrent query sees every concurrent
+ * add that returned before it (on its thread, or on a thread it synchronized with since); an add
+ * still running may or may not be seen. Once the adding threads are done (joined), the blocks and
+ * the {@code addCalls} counter (and what {@code stats} measures from the blocks: {@code setBits},
+ * {@code fill}, {@code estimatedItems}, {@code estimatedFpr}) equal those of the same adds made one
+ * at a time, in any order. {@code inserted} (adds that set a new bit) depends on how the threads'
+ * adds interleaved: it may differ from a sequential run's, and so may the capacity flags computed
+ * from it. Two threads adding the same key at once may both be told it was new.
  */
 public final class SplitBlockBloomFilter {
     static {
@@ -536,6 +550,457 @@ public final class SplitBlockBloomFilter {
         }
     }
 
+    // ---- concurrent adds and queries ----
+
+    /**
+     * Adds a key; one of the concurrent methods (see the class documentation).
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved (see the
+     * class documentation).
+     *
+     * @param key the key bytes
+     * @return true when this call set a new bit (as {@link #add(byte[])}; when several threads add
+     *     the same key at once, more than one of them may get true)
+     * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
+     */
+    public boolean addConcurrent(byte[] key) {
+        img.checkWritable();
+        try {
+            return nAddConcurrent(img.addr, img.len, key, 0, key.length);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a String key (its UTF-8 bytes); one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     *
+     * @param key the key
+     * @return true when this call set a new bit
+     */
+    public boolean addConcurrent(String key) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return addConcurrent(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nAddConcurrentStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a long key (its 8 little-endian bytes); one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     *
+     * @param key the key
+     * @return true when this call set a new bit
+     */
+    public boolean addConcurrent(long key) {
+        img.checkWritable();
+        try {
+            return nAddConcurrentU64(img.addr, img.len, key);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds the remaining bytes of a buffer as one key (the buffer's position does not move); one of
+     * the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     *
+     * @param key the key bytes
+     * @return true when this call set a new bit
+     */
+    public boolean addConcurrent(ByteBuffer key) {
+        img.checkWritable();
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                return nAddConcurrentBuf(img.addr, img.len, key, pos, n);
+            }
+            if (key.hasArray()) {
+                return nAddConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            key.duplicate().get(copy);
+            return nAddConcurrent(img.addr, img.len, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests a key with atomic loads; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. The answer sees
+     * every concurrent add that returned before this call (on this thread, or on a thread this one
+     * synchronized with since, for example by a join or a volatile variable); an add still running
+     * may or may not be seen.
+     *
+     * @param key the key bytes
+     * @return false when the key was certainly never added, true when it may have been
+     */
+    public boolean containsConcurrent(byte[] key) {
+        try {
+            return nContainsConcurrent(img.addr, img.len, key, 0, key.length);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests a String key (its UTF-8 bytes) with atomic loads; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. The answer sees
+     * every concurrent add that returned before this call (see {@link
+     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     *
+     * @param key the key
+     * @return false when the key was certainly never added, true when it may have been
+     */
+    public boolean containsConcurrent(String key) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return containsConcurrent(Native.utf8(key));
+        }
+        try {
+            return nContainsConcurrentStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests a long key (its 8 little-endian bytes) with atomic loads; one of the concurrent
+     * methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. The answer sees
+     * every concurrent add that returned before this call (see {@link
+     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     *
+     * @param key the key
+     * @return false when the key was certainly never added, true when it may have been
+     */
+    public boolean containsConcurrent(long key) {
+        try {
+            return nContainsConcurrentU64(img.addr, img.len, key);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests the remaining bytes of a buffer as one key (the buffer's position does not move) with
+     * atomic loads; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. The answer sees
+     * every concurrent add that returned before this call (see {@link
+     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     *
+     * @param key the key bytes
+     * @return false when the key was certainly never added, true when it may have been
+     */
+    public boolean containsConcurrent(ByteBuffer key) {
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                return nContainsConcurrentBuf(img.addr, img.len, key, pos, n);
+            }
+            if (key.hasArray()) {
+                return nContainsConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            key.duplicate().get(copy);
+            return nContainsConcurrent(img.addr, img.len, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every key; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     *
+     * @param keys the keys
+     */
+    public void addAllConcurrent(byte[][] keys) {
+        addAllConcurrent(keys, null);
+    }
+
+    /**
+     * Adds every key; {@code wasNew[i]} receives whether key i's add set a new bit (a key repeated
+     * in the batch is new at most the first time; when other threads add the same key at the same
+     * time, more than one of them may report it new). One of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     *
+     * @param keys the keys
+     * @param wasNew null, or at least {@code keys.length} slots
+     */
+    public void addAllConcurrent(byte[][] keys, boolean[] wasNew) {
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys,
+                    (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every String key (UTF-8); one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     *
+     * @param keys the keys
+     */
+    public void addAllConcurrent(String[] keys) {
+        addAllConcurrent(keys, null);
+    }
+
+    /**
+     * Adds every String key (UTF-8), reporting per key whether its add set a new bit (as {@link
+     * #addAllConcurrent(byte[][], boolean[])}). One of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     *
+     * @param keys the keys
+     * @param wasNew null, or at least {@code keys.length} slots
+     */
+    public void addAllConcurrent(String[] keys, boolean[] wasNew) {
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            Native.forChunks(keys,
+                    (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every long key; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     *
+     * @param keys the keys
+     */
+    public void addAllConcurrent(long[] keys) {
+        addAllConcurrent(keys, null);
+    }
+
+    /**
+     * Adds every long key, reporting per key whether its add set a new bit (as {@link
+     * #addAllConcurrent(byte[][], boolean[])}). One of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     *
+     * @param keys the keys
+     * @param wasNew null, or at least {@code keys.length} slots
+     */
+    public void addAllConcurrent(long[] keys, boolean[] wasNew) {
+        Native.checkOut(wasNew, keys.length);
+        img.checkWritable();
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nAddConcurrentU64s(
+                        img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds keys packed in the Arrow Binary layout (see {@link #addPacked}); one of the concurrent
+     * methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
+     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @param wasNew null, or at least count slots receiving whether each key's add set a new bit
+     *     (as {@link #addAllConcurrent(byte[][], boolean[])})
+     * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing offsets
+     *     within {@code data} (nothing is added)
+     */
+    public void addPackedConcurrent(byte[] data, int[] offsets, boolean[] wasNew) {
+        int count = Native.checkPacked(data, offsets);
+        Native.checkOut(wasNew, count);
+        img.checkWritable();
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nAddConcurrentPacked(
+                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests every key with atomic loads; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
+     * every concurrent add that returned before this call (see {@link
+     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     *
+     * @param keys the keys
+     * @return per key: false when certainly never added
+     */
+    public boolean[] containsAllConcurrent(byte[][] keys) {
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys,
+                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Tests every String key (UTF-8) with atomic loads; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
+     * every concurrent add that returned before this call (see {@link
+     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     *
+     * @param keys the keys
+     * @return per key: false when certainly never added
+     */
+    public boolean[] containsAllConcurrent(String[] keys) {
+        boolean[] out = new boolean[keys.length];
+        try {
+            Native.forChunks(keys,
+                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr, img.len, d, o, 0, n, out, from));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return out;
+    }
+
+    /**
+     * Tests every long key with atomic loads; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
+     * every concurrent add that returned before this call (see {@link
+     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     *
+     * @param keys the keys
+     * @return per key: false when certainly never added
+     */
+    public boolean[] containsAllConcurrent(long[] keys) {
+        boolean[] out = new boolean[keys.length];
+        containsAllConcurrent(keys, out);
+        return out;
+    }
+
+    /**
+     * Tests every long key with atomic loads into a caller's array (no allocation); one of the
+     * concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
+     * every concurrent add that returned before this call (see {@link
+     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     *
+     * @param keys the keys
+     * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     */
+    public void containsAllConcurrent(long[] keys, boolean[] results) {
+        Objects.requireNonNull(results, "results");
+        Native.checkOut(results, keys.length);
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nContainsConcurrentU64s(
+                        img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests keys packed in the Arrow Binary layout (see {@link #addPacked}) with atomic loads into
+     * a caller's array; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
+     * every concurrent add that returned before this call (see {@link
+     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @param results at least count slots; slot i receives key i's answer
+     * @throws IllegalArgumentException when the offsets are invalid
+     */
+    public void containsPackedConcurrent(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(results, "results");
+        int count = Native.checkPacked(data, offsets);
+        Native.checkOut(results, count);
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nContainsConcurrentPacked(
+                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
     // ---- combining, statistics, image ----
 
     /**
@@ -732,6 +1197,34 @@ public final class SplitBlockBloomFilter {
             long buf, long len, byte[] data, int[] offsets, int from, int count, boolean[] out, int outFrom);
 
     private static native void nContainsU64s(
+            long buf, long len, long[] keys, int from, int count, boolean[] out, int outFrom);
+
+    private static native boolean nAddConcurrent(long buf, long len, byte[] key, int off, int klen);
+
+    private static native boolean nAddConcurrentBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+
+    private static native boolean nAddConcurrentU64(long buf, long len, long key);
+
+    private static native boolean nAddConcurrentStr(long buf, long len, String key, int n);
+
+    private static native boolean nContainsConcurrent(long buf, long len, byte[] key, int off, int klen);
+
+    private static native boolean nContainsConcurrentBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+
+    private static native boolean nContainsConcurrentU64(long buf, long len, long key);
+
+    private static native boolean nContainsConcurrentStr(long buf, long len, String key, int n);
+
+    private static native void nAddConcurrentPacked(
+            long buf, long len, byte[] data, int[] offsets, int from, int count, boolean[] out, int outFrom);
+
+    private static native void nAddConcurrentU64s(
+            long buf, long len, long[] keys, int from, int count, boolean[] out, int outFrom);
+
+    private static native void nContainsConcurrentPacked(
+            long buf, long len, byte[] data, int[] offsets, int from, int count, boolean[] out, int outFrom);
+
+    private static native void nContainsConcurrentU64s(
             long buf, long len, long[] keys, int from, int count, boolean[] out, int outFrom);
 
     private static native void nUnion(long dst, long dstLen, long src, long srcLen);

@@ -25,6 +25,18 @@ import java.nio.ByteBuffer;
  * <p>Thread safety: queries ({@code estimate}, {@code registerEstimate}, {@code mlEstimate},
  * {@code stats}, {@code toByteArray}, {@code toHyperLogLog}) may run concurrently; {@code add*},
  * {@code merge} and {@code clear} need exclusive access.
+ *
+ * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
+ * {@code addPackedConcurrent} and {@code estimateConcurrent} (the C ABI's {@code
+ * sketch_ull_*_concurrent}, atomic operations on the image's 64-bit words). Any number of threads
+ * may call them on one sketch at once; while any of them runs, no other method may be called on it
+ * (not even {@code estimate}, {@code stats} or {@code toByteArray}). Once the adding threads are
+ * done (joined), the registers, and with them {@code registersSet}, {@link #registerEstimate()} and
+ * {@link #mlEstimate()}, equal those of the same adds made one at a time, in any order. The
+ * martingale estimate does not survive concurrent adds: the first one that changes a register ends
+ * it (as a merge does), after which {@link #estimate()} is the FGRA estimate from the registers and
+ * {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the FGRA estimate while
+ * adds run (exact once they are done).
  */
 public final class UltraLogLog {
     static {
@@ -273,6 +285,226 @@ public final class UltraLogLog {
         }
     }
 
+    // ---- concurrent adds and estimate ----
+
+    /**
+     * Adds a key; one of the concurrent methods (see the class documentation).
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the registers equal those of the same adds made one at a time (and
+     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
+     * concurrent add that changes a register ends the martingale estimate (see the class
+     * documentation).
+     *
+     * @param key the key bytes
+     * @return true when this call raised a register
+     * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
+     */
+    public boolean addConcurrent(byte[] key) {
+        img.checkWritable();
+        try {
+            return nAddConcurrent(img.addr, img.len, key, 0, key.length);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a String key (its UTF-8 bytes); one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the registers equal those of the same adds made one at a time (and
+     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
+     * concurrent add that changes a register ends the martingale estimate (see the class
+     * documentation).
+     *
+     * @param key the key
+     * @return true when this call raised a register
+     */
+    public boolean addConcurrent(String key) {
+        int n = key.length();
+        if (n > Native.STR_MAX) {
+            return addConcurrent(Native.utf8(key));
+        }
+        img.checkWritable();
+        try {
+            return nAddConcurrentStr(img.addr, img.len, key, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a long key (its 8 little-endian bytes); one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the registers equal those of the same adds made one at a time (and
+     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
+     * concurrent add that changes a register ends the martingale estimate (see the class
+     * documentation).
+     *
+     * @param key the key
+     * @return true when this call raised a register
+     */
+    public boolean addConcurrent(long key) {
+        img.checkWritable();
+        try {
+            return nAddConcurrentU64(img.addr, img.len, key);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds the remaining bytes of a buffer as one key (the buffer's position does not move); one of
+     * the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the registers equal those of the same adds made one at a time (and
+     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
+     * concurrent add that changes a register ends the martingale estimate (see the class
+     * documentation).
+     *
+     * @param key the key bytes
+     * @return true when this call raised a register
+     */
+    public boolean addConcurrent(ByteBuffer key) {
+        img.checkWritable();
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.isDirect()) {
+                return nAddConcurrentBuf(img.addr, img.len, key, pos, n);
+            }
+            if (key.hasArray()) {
+                return nAddConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            key.duplicate().get(copy);
+            return nAddConcurrent(img.addr, img.len, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every key; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the registers equal those of the same adds made one at a time (and
+     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
+     * concurrent add that changes a register ends the martingale estimate (see the class
+     * documentation).
+     *
+     * @param keys the keys
+     */
+    public void addAllConcurrent(byte[][] keys) {
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every String key (UTF-8); one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the registers equal those of the same adds made one at a time (and
+     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
+     * concurrent add that changes a register ends the martingale estimate (see the class
+     * documentation).
+     *
+     * @param keys the keys
+     */
+    public void addAllConcurrent(String[] keys) {
+        img.checkWritable();
+        try {
+            Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n));
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every long key; one of the concurrent methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the registers equal those of the same adds made one at a time (and
+     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
+     * concurrent add that changes a register ends the martingale estimate (see the class
+     * documentation).
+     *
+     * @param keys the keys
+     */
+    public void addAllConcurrent(long[] keys) {
+        img.checkWritable();
+        try {
+            for (int from = 0; from < keys.length; from += Native.CHUNK) {
+                nAddConcurrentU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds keys packed in the Arrow Binary layout (see {@link #addPacked}); one of the concurrent
+     * methods.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the registers equal those of the same adds made one at a time (and
+     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
+     * concurrent add that changes a register ends the martingale estimate (see the class
+     * documentation).
+     *
+     * @param data the key bytes
+     * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
+     */
+    public void addPackedConcurrent(byte[] data, int[] offsets) {
+        int count = Native.checkPacked(data, offsets);
+        img.checkWritable();
+        try {
+            for (int from = 0; from < count; from += Native.CHUNK) {
+                nAddConcurrentPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * The FGRA estimate from the registers (about 0.782/sqrt(m), O(m)) read with atomic loads; one
+     * of the concurrent methods. While other threads add, each register is read at some value
+     * it passed through; once they are done (joined) it equals {@link #registerEstimate()}.
+     *
+     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
+     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
+     * threads are done (joined), the registers equal those of the same adds made one at a time (and
+     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
+     * concurrent add that changes a register ends the martingale estimate (see the class
+     * documentation).
+     *
+     * @return the estimate
+     */
+    public double estimateConcurrent() {
+        try {
+            return nEstimateConcurrent(img.addr, img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
     // ---- estimates, combining, image ----
 
     /**
@@ -444,6 +676,21 @@ public final class UltraLogLog {
     private static native void nAddPacked(long buf, long len, byte[] data, int[] offsets, int from, int count);
 
     private static native void nAddU64s(long buf, long len, long[] keys, int from, int count);
+
+    private static native boolean nAddConcurrent(long buf, long len, byte[] key, int off, int klen);
+
+    private static native boolean nAddConcurrentBuf(long buf, long len, ByteBuffer key, int pos, int klen);
+
+    private static native boolean nAddConcurrentU64(long buf, long len, long key);
+
+    private static native boolean nAddConcurrentStr(long buf, long len, String key, int n);
+
+    private static native void nAddConcurrentPacked(
+            long buf, long len, byte[] data, int[] offsets, int from, int count);
+
+    private static native void nAddConcurrentU64s(long buf, long len, long[] keys, int from, int count);
+
+    private static native double nEstimateConcurrent(long buf, long len);
 
     private static native double nEstimate(long buf, long len);
 

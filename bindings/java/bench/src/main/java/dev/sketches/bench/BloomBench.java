@@ -3,9 +3,11 @@ package dev.sketches.bench;
 import com.google.common.hash.Funnels;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
@@ -13,6 +15,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -21,6 +24,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * split-block filters, single-key calls and batches, and our binary fuse filter with 8-bit
  * fingerprints (static: built once from all the keys; rate 2^-8, about 0.39%, in about 9 bits per
  * key, where a 1% Bloom filter takes 9.6). Scores are keys per second.
+ *
+ * <p>Concurrent adds ({@code bloomAddConcurrentU64}, two threads) have their own workload: both
+ * threads add fresh {@code long} keys, {@link #CHUNK} per call, into one filter planned for {@link
+ * #SHARED_ITEMS} keys and made anew each iteration; {@code bloomAddExclusiveU64} is the same
+ * workload on one thread through the exclusive {@code addAll}. The score of the two-thread run is
+ * the keys per second of both threads together.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -30,6 +39,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class BloomBench {
     private static final int N = Keys.N;
+    /** Keys per call of the concurrent-add workload. */
+    static final int CHUNK = 1 << 14;
+    /** Keys the filter of the concurrent-add workload is planned for (about 77 MiB at 1%). */
+    static final long SHARED_ITEMS = 1L << 26;
     private String[] present;
     private String[] absent;
     private byte[] presentData;
@@ -134,6 +147,53 @@ public class BloomBench {
         dev.sketches.BloomFilter f = dev.sketches.BloomFilter.create(N, 0.01);
         f.addPacked(presentData, presentOffsets, null);
         return f;
+    }
+
+    /** A filter the threads of a benchmark share, made anew before each iteration. */
+    @State(Scope.Benchmark)
+    public static class SharedFilter {
+        dev.sketches.BloomFilter filter;
+
+        @Setup(Level.Iteration)
+        public void fresh() {
+            filter = dev.sketches.BloomFilter.create(SHARED_ITEMS, 0.01);
+        }
+    }
+
+    /** Per thread: fresh long keys, {@link #CHUNK} per call, from a range no other thread uses. */
+    @State(Scope.Thread)
+    public static class KeyStream {
+        private static final AtomicLong RANGES = new AtomicLong();
+        private final long[] keys = new long[CHUNK];
+        private long next;
+
+        @Setup(Level.Trial)
+        public void range() {
+            next = RANGES.getAndIncrement() << 40;
+        }
+
+        long[] nextChunk() {
+            for (int i = 0; i < CHUNK; i++) {
+                keys[i] = next++;
+            }
+            return keys;
+        }
+    }
+
+    @Benchmark
+    @Threads(2)
+    @OperationsPerInvocation(CHUNK)
+    public Object bloomAddConcurrentU64(SharedFilter shared, KeyStream stream) {
+        shared.filter.addAllConcurrent(stream.nextChunk());
+        return shared.filter;
+    }
+
+    @Benchmark
+    @Threads(1)
+    @OperationsPerInvocation(CHUNK)
+    public Object bloomAddExclusiveU64(SharedFilter shared, KeyStream stream) {
+        shared.filter.addAll(stream.nextChunk());
+        return shared.filter;
     }
 
     @Benchmark
