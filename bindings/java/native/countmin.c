@@ -46,7 +46,7 @@ JNIEXPORT void JNICALL SK_JNI(CountMinSketch, nEstimatePacked)(JNIEnv *env, jcla
                                                                jint out_from) {
     (void)cls;
     void *d, *o, *r;
-    size_t data_len = (size_t)(*env)->GetArrayLength(env, data);
+    size_t data_len = sk_array_len(env, data);
     if (!sk_pin(env, data, &d)) return;
     if (!sk_pin(env, offsets, &o)) {
         sk_unpin(env, data, d, JNI_ABORT);

@@ -43,7 +43,7 @@ JNIEXPORT void JNICALL SK_JNI(BinaryFuseFilter, nBuildPacked)(
     }
     struct sketch_fuse_params p = {(uint64_t)planned, (uint32_t)fingerprint_bits, 0};
     int32_t st = sketch_fuse_build_packed(SK_BUF(buf), (size_t)len, &p, (uint64_t)seed, d,
-                                          (size_t)(*env)->GetArrayLength(env, data),
+                                          sk_array_len(env, data),
                                           (const uint32_t *)o, (size_t)count, SK_BUF(scratch),
                                           (size_t)scratch_len);
     SK_RELEASE(env, Int, offsets, o);
@@ -62,7 +62,7 @@ JNIEXPORT void JNICALL SK_JNI(BinaryFuseFilter, nBuildU64s)(JNIEnv *env, jclass 
     struct sketch_fuse_params p = {(uint64_t)planned, (uint32_t)fingerprint_bits, 0};
     int32_t st = sketch_fuse_build_u64_batch(
         SK_BUF(buf), (size_t)len, &p, (uint64_t)seed, (const uint64_t *)k,
-        (size_t)(*env)->GetArrayLength(env, keys), SK_BUF(scratch), (size_t)scratch_len);
+        sk_array_len(env, keys), SK_BUF(scratch), (size_t)scratch_len);
     SK_RELEASE(env, Long, keys, k);
     sk_check(env, st, "sketch_fuse_build_u64_batch");
 }

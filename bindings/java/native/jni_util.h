@@ -40,6 +40,12 @@ void sk_throw(JNIEnv *env, int32_t status, const char *op);
  * could not pin it and an exception (OutOfMemoryError) is pending; a NULL
  * pointer without a pending exception is passed on as NULL (the C ABI accepts
  * NULL with length 0). */
+/* Length of an array argument (0 for NULL); read before any pin, as no JNI
+   call may run inside a critical region. */
+static inline size_t sk_array_len(JNIEnv *env, jarray a) {
+    return a == NULL ? 0 : (size_t)(*env)->GetArrayLength(env, a);
+}
+
 static inline bool sk_pin(JNIEnv *env, jarray a, void **out) {
     if (a == NULL) {
         *out = NULL;
@@ -382,7 +388,7 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
         jint from, jint count, jbooleanArray out, jint out_from) {                               \
         (void)cls;                                                                               \
         void *d, *o, *r;                                                                         \
-        size_t data_len = (size_t)(*env)->GetArrayLength(env, data);                             \
+        size_t data_len = sk_array_len(env, data);                             \
         if (!sk_pin(env, data, &d)) return;                                                      \
         if (!sk_pin(env, offsets, &o)) {                                                         \
             sk_unpin(env, data, d, JNI_ABORT);                                                   \
@@ -428,7 +434,7 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
                                                      jintArray offsets, jint from, jint count) { \
         (void)cls;                                                                               \
         void *d, *o;                                                                             \
-        size_t data_len = (size_t)(*env)->GetArrayLength(env, data);                             \
+        size_t data_len = sk_array_len(env, data);                             \
         if (!sk_pin(env, data, &d)) return;                                                      \
         if (!sk_pin(env, offsets, &o)) {                                                         \
             sk_unpin(env, data, d, JNI_ABORT);                                                   \
@@ -460,7 +466,7 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
         jint from, jint count, jlongArray weights, jint w_from) {                                \
         (void)cls;                                                                               \
         void *d, *o, *w;                                                                         \
-        size_t data_len = (size_t)(*env)->GetArrayLength(env, data);                             \
+        size_t data_len = sk_array_len(env, data);                             \
         if (!sk_pin(env, data, &d)) return;                                                      \
         if (!sk_pin(env, offsets, &o)) {                                                         \
             sk_unpin(env, data, d, JNI_ABORT);                                                   \
@@ -510,7 +516,7 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
                                                 jbyteArray out) {                                \
         (void)cls;                                                                               \
         void *o;                                                                                 \
-        size_t out_len = (size_t)(*env)->GetArrayLength(env, out);                               \
+        size_t out_len = sk_array_len(env, out);                               \
         if (!sk_pin(env, out, &o)) return 0;                                                     \
         size_t written = 0;                                                                      \
         int32_t st = PREFIX##_export(SK_CBUF(buf), (size_t)len, o, out_len, &written);           \
@@ -521,7 +527,7 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
     JNIEXPORT jlong JNICALL SK_JNI(CLS, nImportSize)(JNIEnv * env, jclass cls, jbyteArray src) { \
         (void)cls;                                                                               \
         void *s;                                                                                 \
-        size_t src_len = (size_t)(*env)->GetArrayLength(env, src);                               \
+        size_t src_len = sk_array_len(env, src);                               \
         if (!sk_pin(env, src, &s)) return 0;                                                     \
         size_t size = 0;                                                                         \
         int32_t st = PREFIX##_import_size(s, src_len, &size);                                    \
@@ -533,7 +539,7 @@ static inline void sk_str_get(JNIEnv *env, jstring s, jint n, sk_str *out) {
                                                 jlong dst, jlong dst_len) {                      \
         (void)cls;                                                                               \
         void *s;                                                                                 \
-        size_t src_len = (size_t)(*env)->GetArrayLength(env, src);                               \
+        size_t src_len = sk_array_len(env, src);                               \
         if (!sk_pin(env, src, &s)) return;                                                       \
         int32_t st = PREFIX##_import(s, src_len, SK_BUF(dst), (size_t)dst_len);                  \
         sk_unpin(env, src, s, JNI_ABORT);                                                        \

@@ -36,7 +36,7 @@ JNIEXPORT void JNICALL SK_JNI(MinHash, nSignature)(JNIEnv *env, jclass cls, jlon
                                                    jlongArray out) {
     (void)cls;
     void *o;
-    size_t out_len = (size_t)(*env)->GetArrayLength(env, out);
+    size_t out_len = sk_array_len(env, out);
     if (!sk_pin(env, out, &o)) return;
     int32_t st = sketch_minhash_signature(SK_CBUF(buf), (size_t)len, o, out_len);
     sk_unpin(env, out, o, 0);

@@ -69,7 +69,7 @@ JNIEXPORT void JNICALL SK_JNI(Native, inspect)(JNIEnv *env, jclass cls, jbyteArr
                                                jlongArray out) {
     (void)cls;
     void *b;
-    size_t bytes_len = (size_t)(*env)->GetArrayLength(env, bytes);
+    size_t bytes_len = sk_array_len(env, bytes);
     if (!sk_pin(env, bytes, &b)) return;
     struct sketch_image_info info;
     memset(&info, 0, sizeof info);
