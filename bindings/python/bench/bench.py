@@ -4,7 +4,8 @@ The stand workload: 1,000,000 "present-<i>" keys into a Bloom filter planned
 for 1,000,000 at 1%, queried with the same keys and 1,000,000 absent ones;
 against pybloom-live, rbloom and fastbloom-rs, with a Python set for memory.
 HyperLogLog batch update against Apache DataSketches' HLL (and CPC for
-reference) at equal memory, with the error over several trials. Prints
+reference) at equal memory, with the error over several trials; then
+ConcurrentSketch from 1 and 2 threads against the ordinary sketch. Prints
 per-key throughput (million keys per second), ratios and bytes.
 """
 
@@ -302,11 +303,44 @@ def cardinality() -> dict:
     return out
 
 
+CONCURRENT_N = 8_000_000
+
+
+def concurrent() -> None:
+    """ConcurrentSketch against the ordinary sketch: 8M scrambled u64 keys
+    through add_many, the ordinary sketch in one thread, the concurrent copy
+    with the keys split over 1 and 2 threads (best of 5 each)."""
+    keys = np.arange(CONCURRENT_N, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    families = [
+        ("BloomFilter 8M at 1%", lambda: sketches.BloomFilter(CONCURRENT_N, FPR)),
+        ("SplitBlockBloomFilter 8M at 1%", lambda: sketches.SplitBlockBloomFilter(CONCURRENT_N, FPR)),
+        ("HyperLogLog p = 14", lambda: sketches.HyperLogLog(14)),
+        ("UltraLogLog p = 14", lambda: sketches.UltraLogLog(14)),
+    ]
+    print(f"\nConcurrent adds, {CONCURRENT_N:,} u64 keys in add_many (ConcurrentSketch, GIL released)")
+
+    def threads_add(c, parts) -> None:
+        workers = [threading.Thread(target=c.add_many, args=(p,)) for p in parts]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+
+    for name, make in families:
+        ordinary = timed(lambda s: s.add_many(keys), repeat=5, fresh=make)
+        report(name, "ordinary add_many, 1 thread", ordinary, CONCURRENT_N)
+        for n in (1, 2):
+            parts = np.array_split(keys, n)
+            t = timed(lambda c, parts=parts: threads_add(c, parts), repeat=5, fresh=lambda: make().concurrent())
+            report(name, f"ConcurrentSketch, {n} thread{'s' if n > 1 else ''}", t, CONCURRENT_N)
+
+
 def main() -> None:
     print(f"sketches {sketches.__version__} bench, Python {sys.version.split()[0]}, NumPy {np.__version__}, "
           f"pyarrow {pa.__version__}")
     b = bloom()
     c = cardinality()
+    concurrent()
     print("\nRatios (higher is better for sketches):")
     lines = [
         ("batch add (pyarrow) vs rbloom add per key", b["ours_add_arrow"] / b["rbloom_add_single"], 5),
