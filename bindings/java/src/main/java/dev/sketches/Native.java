@@ -14,6 +14,7 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
 import java.lang.ref.Reference;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -32,7 +33,7 @@ import java.util.Set;
  * {@code dev/sketches/native/<os>-<arch>/}. On first use it is copied to the temporary directory
  * under a name carrying its content hash (so several versions and several JVMs coexist, and a
  * file left by an earlier run is reused only when its bytes match, it belongs to this process's
- * user and no other user may write it) and loaded with {@link System#load}. When that name is
+ * user or root and no other user may write it) and loaded with {@link System#load}. When that name is
  * taken by a file this process may not replace (another user's, in a shared temporary
  * directory), a private copy (deleted on exit) is loaded instead. The system property {@value #PATH_PROPERTY} names a library file to load
  * instead.
@@ -133,10 +134,19 @@ final class Native {
         try {
             // A private file (owner-only permissions where the file system has them); it also tells
             // which user this process runs as.
-            Path tmp = Files.createTempFile(dir, "dev.sketches-", ".tmp");
+            Path tmp;
+            try {
+                tmp = Files.createTempFile(dir, "dev.sketches-", ".tmp");
+            } catch (IOException e) {
+                // A directory this process may not write: a library placed there beforehand still loads.
+                if (trusted(target, userNamed(dir, System.getProperty("user.name"))) && holds(target, hash)) {
+                    return target;
+                }
+                throw e;
+            }
             boolean loadTmp = false;
             try {
-                if (trusted(target, tmp) && holds(target, hash)) {
+                if (trusted(target, Files.getOwner(tmp)) && holds(target, hash)) {
                     return target;
                 }
                 Files.write(tmp, bytes);
@@ -166,14 +176,17 @@ final class Native {
     }
 
     /**
-     * Whether an existing file may be loaded: a regular file (not a link) with the owner of {@code
-     * mine} (a file this process just created) that neither its group nor others may write, so
-     * that no other user can change its bytes between the hash check and the load.
+     * Whether an existing file may be loaded: a regular file (not a link) owned by {@code me} (this
+     * process's user; null when unknown) or by root, that neither its group nor others may write,
+     * so that no other user can change its bytes between the hash check and the load.
      */
-    private static boolean trusted(Path file, Path mine) {
+    private static boolean trusted(Path file, UserPrincipal me) {
         try {
-            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
-                    || !Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).equals(Files.getOwner(mine))) {
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                return false;
+            }
+            UserPrincipal owner = Files.getOwner(file, LinkOption.NOFOLLOW_LINKS);
+            if (!owner.equals(me) && !owner.getName().equals("root")) {
                 return false;
             }
             PosixFileAttributeView posix =
@@ -185,6 +198,15 @@ final class Native {
             return true;
         } catch (IOException | UnsupportedOperationException e) {
             return false;
+        }
+    }
+
+    /** The user of that name on the file system of {@code dir}, or null when it cannot be looked up. */
+    private static UserPrincipal userNamed(Path dir, String name) {
+        try {
+            return name == null ? null : dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(name);
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
         }
     }
 
