@@ -8,15 +8,20 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
 import java.lang.ref.Reference;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The one boundary helper of the binding: loads the native library, turns statuses into
@@ -27,8 +32,10 @@ import java.util.Objects;
  * {@code libsketches.a}) is a resource of the jar under
  * {@code dev/sketches/native/<os>-<arch>/}. On first use it is copied to the temporary directory
  * under a name carrying its content hash (so several versions and several JVMs coexist, and a
- * file left by an earlier run is reused only when its bytes match) and loaded with
- * {@link System#load}. The system property {@value #PATH_PROPERTY} names a library file to load
+ * file left by an earlier run is reused only when its bytes match, it belongs to this process's
+ * user or root and no other user may write it) and loaded with {@link System#load}. When that name is
+ * taken by a file this process may not replace (another user's, in a shared temporary
+ * directory), a private copy (deleted on exit) is loaded instead. The system property {@value #PATH_PROPERTY} names a library file to load
  * instead.
  */
 final class Native {
@@ -125,24 +132,90 @@ final class Native {
         Path dir = Paths.get(System.getProperty("java.io.tmpdir"));
         Path target = dir.resolve("dev.sketches-" + Sketches.VERSION + "-" + hash + "-" + libraryName(platform));
         try {
-            if (Files.isRegularFile(target) && sha256(Files.readAllBytes(target)).startsWith(hash)) {
-                return target;
-            }
-            // Write privately, then move into place atomically: concurrent JVMs never load a partial file.
-            Path tmp = Files.createTempFile(dir, "dev.sketches-", ".tmp");
+            // A private file (owner-only permissions where the file system has them); it also tells
+            // which user this process runs as.
+            Path tmp;
             try {
+                tmp = Files.createTempFile(dir, "dev.sketches-", ".tmp");
+            } catch (IOException e) {
+                // A directory this process may not write: a library placed there beforehand still loads.
+                if (trusted(target, userNamed(dir, System.getProperty("user.name"))) && holds(target, hash)) {
+                    return target;
+                }
+                throw e;
+            }
+            boolean loadTmp = false;
+            try {
+                if (trusted(target, Files.getOwner(tmp)) && holds(target, hash)) {
+                    return target;
+                }
                 Files.write(tmp, bytes);
                 try {
-                    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                    // Moved into place atomically: concurrent JVMs never load a partial file.
+                    try {
+                        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                    } catch (AtomicMoveNotSupportedException e) {
+                        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                    return target;
+                } catch (IOException e) {
+                    // The name is taken by something this process may not replace (another user's
+                    // file in a shared temporary directory, a directory): load the private copy.
+                    loadTmp = true;
+                    tmp.toFile().deleteOnExit();
+                    return tmp;
                 }
             } finally {
-                Files.deleteIfExists(tmp);
+                if (!loadTmp) {
+                    Files.deleteIfExists(tmp);
+                }
             }
-            return target;
         } catch (IOException e) {
             throw new UncheckedIOException("extracting the native library to " + target, e);
+        }
+    }
+
+    /**
+     * Whether an existing file may be loaded: a regular file (not a link) owned by {@code me} (this
+     * process's user; null when unknown) or by root, that neither its group nor others may write,
+     * so that no other user can change its bytes between the hash check and the load.
+     */
+    private static boolean trusted(Path file, UserPrincipal me) {
+        try {
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                return false;
+            }
+            UserPrincipal owner = Files.getOwner(file, LinkOption.NOFOLLOW_LINKS);
+            if (!owner.equals(me) && !owner.getName().equals("root")) {
+                return false;
+            }
+            PosixFileAttributeView posix =
+                    Files.getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+            if (posix != null) {
+                Set<PosixFilePermission> perms = posix.readAttributes().permissions();
+                return !perms.contains(PosixFilePermission.GROUP_WRITE) && !perms.contains(PosixFilePermission.OTHERS_WRITE);
+            }
+            return true;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /** The user of that name on the file system of {@code dir}, or null when it cannot be looked up. */
+    private static UserPrincipal userNamed(Path dir, String name) {
+        try {
+            return name == null ? null : dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(name);
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
+        }
+    }
+
+    /** Whether a file's SHA-256 starts with {@code hash} (false when it cannot be read). */
+    private static boolean holds(Path file, String hash) {
+        try {
+            return sha256(Files.readAllBytes(file)).startsWith(hash);
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.sketches;
 
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -1108,9 +1109,10 @@ public final class SplitBlockBloomFilter {
 
     /**
      * The blocks of the filter, without copying: in Parquet mode exactly the bitset a Parquet
-     * writer stores in a column chunk's bloom filter. A read-only view into the live image.
+     * writer stores in a column chunk's bloom filter. A read-only view into the live image,
+     * little-endian (as {@link #image()}: the blocks' 32-bit words are little-endian).
      *
-     * @return a read-only buffer over the bitset
+     * @return a read-only little-endian buffer over the bitset
      */
     public ByteBuffer bitset() {
         long[] v = new long[2];
@@ -1121,7 +1123,7 @@ public final class SplitBlockBloomFilter {
         }
         ByteBuffer b = img.view();
         b.position((int) v[0]).limit((int) (v[0] + v[1]));
-        return b.slice();
+        return b.slice().order(ByteOrder.LITTLE_ENDIAN); // slice() resets the order to big-endian
     }
 
     /**

@@ -193,6 +193,20 @@ class FiltersTest {
         assertTrue(over.isOverCapacity());
     }
 
+    /** The bitset view reads its words little-endian, as the image view and the Parquet format do. */
+    @Test
+    void splitBlockBitsetIsLittleEndianAsTheImage() {
+        SplitBlockBloomFilter p = SplitBlockBloomFilter.forParquet(1000, 0.01);
+        p.addAll(TestKeys.longs(0, 500));
+        ByteBuffer bits = p.bitset();
+        assertEquals(p.image().order(), bits.order());
+        for (int i = 0; i < bits.remaining(); i += 4) {
+            int word = (bits.get(i) & 0xFF) | (bits.get(i + 1) & 0xFF) << 8 | (bits.get(i + 2) & 0xFF) << 16
+                    | (bits.get(i + 3) & 0xFF) << 24;
+            assertEquals(word, bits.getInt(i), "word at " + i);
+        }
+    }
+
     @Test
     void countingEveryMethod() {
         CountingBloomFilter f = CountingBloomFilter.create(N, 0.01, 3);

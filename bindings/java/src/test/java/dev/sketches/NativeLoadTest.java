@@ -1,18 +1,24 @@
 package dev.sketches;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The native library comes from the jar's resources (os-arch path), is extracted under a name
@@ -20,9 +26,44 @@ import org.junit.jupiter.api.Test;
  * child JVMs, since a JVM loads it once).
  */
 class NativeLoadTest {
-    /** Entry point of the child JVMs: prints the native version. */
-    public static void main(String[] args) {
+    /**
+     * Entry point of the child JVMs: prints the native version, then the file the library was
+     * mapped from (/proc/self/maps) and its permissions as this process sees them.
+     */
+    public static void main(String[] args) throws IOException {
         System.out.println("native " + Sketches.nativeVersion());
+        for (String line : Files.readAllLines(Paths.get("/proc/self/maps"))) {
+            int at = line.indexOf('/');
+            if (at >= 0 && line.contains("sketches")) {
+                Path lib = Paths.get(line.substring(at));
+                System.out.println("loaded " + lib + " " + PosixFilePermissions.toString(Files.getPosixFilePermissions(lib)));
+                break;
+            }
+        }
+    }
+
+    /** The name the loader gives the jar's library in the temporary directory. */
+    private static String extractedName() throws IOException, NoSuchAlgorithmException {
+        String resource = "native/" + Native.platform() + "/libsketches_jni.so";
+        byte[] bytes;
+        try (InputStream in = Native.class.getResourceAsStream(resource)) {
+            bytes = in.readAllBytes();
+        }
+        StringBuilder hex = new StringBuilder();
+        for (byte b : MessageDigest.getInstance("SHA-256").digest(bytes)) {
+            hex.append(String.format("%02x", b));
+        }
+        return "dev.sketches-" + Sketches.VERSION + "-" + hex.substring(0, 16) + "-libsketches_jni.so";
+    }
+
+    /** The path and permissions the child printed on its "loaded" line. */
+    private static String[] loaded(String out) {
+        for (String line : out.split("\n")) {
+            if (line.startsWith("loaded ")) {
+                return line.substring(7).trim().split(" ");
+            }
+        }
+        throw new AssertionError("no loaded line in: " + out);
     }
 
     private static String run(String... props) throws IOException, InterruptedException {
@@ -65,5 +106,46 @@ class NativeLoadTest {
         String bad = run("-D" + Native.PATH_PROPERTY + "=/nonexistent/libsketches_jni.so");
         assertTrue(bad.contains("UnsatisfiedLinkError") && bad.contains("/nonexistent/"), bad);
         assertEquals(-1, ok.indexOf("WARNING"), ok);
+    }
+
+    /**
+     * In a shared temporary directory the library's name may be taken by something this user
+     * cannot replace (another user's file; here a directory): the load falls back to a private copy.
+     */
+    @Test
+    void aNameTakenByAnotherFileFallsBackToAPrivateCopy(@TempDir Path tmp) throws Exception {
+        Path taken = Files.createDirectory(tmp.resolve(extractedName()));
+        Files.writeString(taken.resolve("other"), "not ours");
+        String out = run("-Djava.io.tmpdir=" + tmp);
+        assertTrue(out.contains("native " + Sketches.nativeVersion()), out);
+        assertTrue(Files.isDirectory(taken), "the other file stays");
+    }
+
+    /**
+     * A file under the library's name with the right bytes is not loaded when other users may write
+     * it (they could swap its bytes between the check and the load) or when it is a link; it is
+     * replaced by a private file.
+     */
+    @Test
+    void aFileOthersCanWriteOrALinkIsNotLoaded(@TempDir Path tmp) throws Exception {
+        String name = extractedName();
+        Path lib;
+        try (InputStream in = Native.class.getResourceAsStream("native/" + Native.platform() + "/libsketches_jni.so")) {
+            lib = Files.write(tmp.resolve(name), in.readAllBytes());
+        }
+        Files.setPosixFilePermissions(lib, PosixFilePermissions.fromString("rw-rw-rw-"));
+        String out = run("-Djava.io.tmpdir=" + tmp);
+        assertTrue(out.contains("native " + Sketches.nativeVersion()), out);
+        String perms = loaded(out)[1];
+        assertTrue(perms.charAt(4) != 'w' && perms.charAt(7) != 'w', out);
+
+        Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
+        Path real = Files.move(lib, elsewhere.resolve(name));
+        Files.setPosixFilePermissions(real, PosixFilePermissions.fromString("rw-------"));
+        Files.createSymbolicLink(lib, real);
+        out = run("-Djava.io.tmpdir=" + tmp);
+        assertTrue(out.contains("native " + Sketches.nativeVersion()), out);
+        assertNotEquals(real.toString(), loaded(out)[0], out);
+        assertTrue(!Files.isSymbolicLink(lib), "the link is replaced by a private file");
     }
 }
