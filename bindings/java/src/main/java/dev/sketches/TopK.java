@@ -25,6 +25,11 @@ import java.util.List;
  * little-endian bytes (stored and listed as those 8 bytes), {@code ByteBuffer} as its remaining
  * bytes. Weights are non-negative longs.
  *
+ * <p>Counts, errors and the total are unsigned 64-bit values that saturate at 2^64 - 1 instead of
+ * wrapping (as in C); past {@link Long#MAX_VALUE} a {@code long} shows them negative: read them
+ * with {@link Long#toUnsignedString(long)} or {@link Long#compareUnsigned(long, long)} when the
+ * weights can add up that far.
+ *
  * <p>Thread safety: queries ({@code estimate}, {@code top}, {@code stats}, {@code toByteArray})
  * may run concurrently; {@code add*}, {@code merge} and {@code clear} need exclusive access.
  */
