@@ -377,7 +377,7 @@ func wrapImage(op string, b []byte, f Family, check func([]byte) int32) ([]byte,
 func importImage(op string, data []byte, f Family) ([]byte, error) {
 	liveLen, s := cImportSize(f, data)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, untrustedError(op, s, len(data))
 	}
 	dst, err := newImage(op, uint64(liveLen))
 	if err != nil {
@@ -391,6 +391,21 @@ func importImage(op string, data []byte, f Family) ([]byte, error) {
 		return nil, errorOf(op, s)
 	}
 	return dst[:info.ImageBytes:info.ImageBytes], nil
+}
+
+// untrustedError is errorOf for a check of untrusted bytes (import,
+// Verify). The library reports bytes shorter than a common header, or
+// (when Verify reads the header first) than the length the header
+// records, as StatusBufferTooSmall; for bytes that should hold a whole
+// image that is truncation, a length mismatch (what the import reports
+// for missing bytes past the header), so it matches ErrCorrupt like any
+// other damage.
+func untrustedError(op string, s int32, n int) error {
+	if Status(s) == StatusBufferTooSmall {
+		return &Error{Code: StatusLengthMismatch, Op: op,
+			Detail: "truncated: " + itoa(n) + " bytes, fewer than the image header or the length it records"}
+	}
+	return errorOf(op, s)
 }
 
 // appendExport appends the exported image (checksum written, size bytes at

@@ -58,12 +58,12 @@ func Inspect(b []byte) (ImageInfo, error) {
 // Verify checks untrusted bytes holding one exported image of any family
 // in place, without copying: headers, exact length, checksum and (for HLL,
 // ULL, ELL, Top-k and the binary fuse filter) body rules. Use it before wrapping an mmap'ed file with a
-// Wrap function, which checks only the header. Damaged bytes give an error
-// matching ErrCorrupt.
+// Wrap function, which checks only the header. Damaged bytes, truncated
+// ones included, give an error matching ErrCorrupt.
 func Verify(b []byte) error {
 	info, s := cInspect(b)
 	if s != 0 {
-		return errorOf("Verify", s)
+		return untrustedError("Verify", s, len(b))
 	}
 	return errorOf("Verify", cVerify(info.Family, b))
 }
