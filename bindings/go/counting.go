@@ -232,6 +232,15 @@ func (f *CountingBloom) Clear() { must("CountingBloom.Clear", cClear(FamilyCount
 // Size returns the image size in bytes.
 func (f *CountingBloom) Size() int { return len(f.img) }
 
+// String describes the filter in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (f *CountingBloom) String() string {
+	if f == nil {
+		return "<nil>"
+	}
+	return describe(FamilyCountingBloom, f.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (f *CountingBloom) Clone() *CountingBloom { return &CountingBloom{img: cloneImage(f.img)} }
 

@@ -299,6 +299,15 @@ func (f *Cuckoo) Clear() { must("Cuckoo.Clear", cClear(FamilyCuckoo, f.img)) }
 // Size returns the image size in bytes.
 func (f *Cuckoo) Size() int { return len(f.img) }
 
+// String describes the filter in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (f *Cuckoo) String() string {
+	if f == nil {
+		return "<nil>"
+	}
+	return describe(FamilyCuckoo, f.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (f *Cuckoo) Clone() *Cuckoo { return &Cuckoo{img: cloneImage(f.img)} }
 

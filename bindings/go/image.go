@@ -55,6 +55,22 @@ func Inspect(b []byte) (ImageInfo, error) {
 	return info, nil
 }
 
+// describe is the String form of a sketch of family f with live image b:
+// its type, image size and seed, read from the common header (which no
+// method changes, so it is safe beside any other method), never the image
+// bytes themselves.
+func describe(f Family, b []byte) string {
+	name := "sketches." + f.String()
+	if len(b) == 0 {
+		return name + "(zero value)"
+	}
+	info, s := cInspect(b)
+	if s != 0 {
+		return name + "(" + Status(s).String() + ")"
+	}
+	return name + "(" + itoa(len(b)) + " bytes, seed " + utoa(info.Seed) + ")"
+}
+
 // Verify checks untrusted bytes holding one exported image of any family
 // in place, without copying: headers, exact length, checksum and (for HLL,
 // ULL, ELL, Top-k and the binary fuse filter) body rules. Use it before wrapping an mmap'ed file with a

@@ -187,6 +187,15 @@ func (t *TopK) Clear() { must("TopK.Clear", cClear(FamilyTopK, t.img)) }
 // Size returns the image size in bytes.
 func (t *TopK) Size() int { return len(t.img) }
 
+// String describes the sketch in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (t *TopK) String() string {
+	if t == nil {
+		return "<nil>"
+	}
+	return describe(FamilyTopK, t.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (t *TopK) Clone() *TopK { return &TopK{img: cloneImage(t.img)} }
 

@@ -222,6 +222,15 @@ func (u *ULL) Reset() { must("ULL.Reset", cClear(FamilyULL, u.img)) }
 // Size returns the image size in bytes.
 func (u *ULL) Size() int { return len(u.img) }
 
+// String describes the sketch in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (u *ULL) String() string {
+	if u == nil {
+		return "<nil>"
+	}
+	return describe(FamilyULL, u.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (u *ULL) Clone() *ULL { return &ULL{img: cloneImage(u.img)} }
 
