@@ -181,3 +181,45 @@ func TestSketchString(t *testing.T) {
 		t.Fatalf("seed: %q", got)
 	}
 }
+
+// Methods with an error result report a zero value's missing image as an
+// error, as their single-key forms do, instead of panicking.
+func TestZeroValueErrorResults(t *testing.T) {
+	var (
+		cuckoo   Cuckoo
+		counting CountingBloom
+		topk     TopK
+		ull      ULL
+	)
+	ks := []string{"a", "b"}
+	for name, call := range map[string]func() (int, error){
+		"Cuckoo.AddString":            func() (int, error) { return 0, cuckoo.AddString("a") },
+		"Cuckoo.AddStrings":           func() (int, error) { return cuckoo.AddStrings(ks) },
+		"Cuckoo.AddBytes":             func() (int, error) { return cuckoo.AddBytes(byteKeys(ks)) },
+		"Cuckoo.AddUint64s":           func() (int, error) { return cuckoo.AddUint64s([]uint64{1}) },
+		"Cuckoo.RemoveStrings":        func() (int, error) { return cuckoo.RemoveStrings(ks) },
+		"Cuckoo.RemoveBytes":          func() (int, error) { return cuckoo.RemoveBytes(byteKeys(ks)) },
+		"Cuckoo.RemoveUint64s":        func() (int, error) { return cuckoo.RemoveUint64s([]uint64{1}) },
+		"CountingBloom.RemoveString":  func() (int, error) { return 0, counting.RemoveString("a") },
+		"CountingBloom.RemoveStrings": func() (int, error) { return counting.RemoveStrings(ks) },
+		"CountingBloom.RemoveBytes":   func() (int, error) { return counting.RemoveBytes(byteKeys(ks)) },
+		"CountingBloom.RemoveUint64s": func() (int, error) { return counting.RemoveUint64s([]uint64{1}) },
+		"TopK.AddString":              func() (int, error) { return 0, topk.AddString("a", 1) },
+		"TopK.AddStrings":             func() (int, error) { return 0, topk.AddStrings(ks, nil) },
+		"TopK.AddBytes":               func() (int, error) { return 0, topk.AddBytes(byteKeys(ks), nil) },
+		"ULL.ToHLL":                   func() (int, error) { _, err := ull.ToHLL(); return 0, err },
+	} {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s on a zero value panicked: %v", name, p)
+				}
+			}()
+			n, err := call()
+			var e *Error
+			if !errors.As(err, &e) || e.Op != name || n != 0 {
+				t.Errorf("%s on a zero value: %d, %v", name, n, err)
+			}
+		}()
+	}
+}

@@ -112,7 +112,11 @@ func (t *TopK) AddUint64s(keys, weights []uint64) error {
 
 func topkAdd[K keyList](t *TopK, keys K, weights []uint64, op string) error {
 	checkWeights(len(keys), weights)
-	limit := int(t.Stats().MaxKeyLen)
+	st, s := cTopKStats(t.img)
+	if s != 0 {
+		return errorOf(op, s)
+	}
+	limit := int(st.MaxKeyLen)
 	if i, n := longestKey(keys); n > limit {
 		return &Error{Code: StatusKeyTooLong, Op: op, Detail: "key " + itoa(i) + " has " + itoa(n) + " bytes, the maximum is " + itoa(limit)}
 	}

@@ -192,7 +192,11 @@ func (u *ULL) Merge(other *ULL) error {
 // ToHLL returns the HyperLogLog the same hashes give (same precision and seed).
 func (u *ULL) ToHLL() (*HLL, error) {
 	const op = "ULL.ToHLL"
-	n, s := cCardinalitySize(FamilyHLL, u.Precision())
+	st, s := cULLStats(u.img)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	n, s := cCardinalitySize(FamilyHLL, st.Precision)
 	if s != 0 {
 		return nil, errorOf(op, s)
 	}
