@@ -40,22 +40,44 @@ func strPtr(s string) unsafe.Pointer {
 
 // newImage allocates n zeroed bytes of Go memory for a live image: backed by
 // a []uint64 (8-byte aligned by construction) and moved to a 64-byte
-// boundary when the allocator did not give one. Nothing to free.
+// boundary when the allocator did not give one. Nothing to free. A size
+// beyond what Go can allocate at all (the runtime's limit, 2^48 bytes on
+// 64-bit platforms, is below what the library's parameters allow) is an
+// error matching ErrInvalidParameter; memory that merely runs out is the
+// runtime's fatal error, as for any allocation.
 func newImage(op string, n uint64) ([]byte, error) {
+	tooLarge := &Error{Code: StatusInvalidParameter, Op: op, Detail: "image of " + utoa(n) + " bytes does not fit in memory"}
 	if n > math.MaxInt/2 {
-		return nil, &Error{Code: StatusInvalidParameter, Op: op, Detail: "image of " + utoa(n) + " bytes does not fit in memory"}
+		return nil, tooLarge
 	}
-	words := make([]uint64, (n+7)/8)
+	words, ok := makeWords(int((n + 7) / 8))
+	if !ok {
+		return nil, tooLarge
+	}
 	if len(words) == 0 {
 		return nil, nil
 	}
 	if uintptr(unsafe.Pointer(&words[0]))%prefAlign != 0 {
-		words = make([]uint64, (n+7)/8+(prefAlign-minAlign)/8)
+		if words, ok = makeWords(int((n+7)/8 + (prefAlign-minAlign)/8)); !ok {
+			return nil, tooLarge
+		}
 	}
 	base := unsafe.Pointer(&words[0])
 	all := unsafe.Slice((*byte)(base), len(words)*8)
 	off := int(-uintptr(base) & (prefAlign - 1))
 	return all[off : off+int(n) : off+int(n)], nil
+}
+
+// makeWords is make([]uint64, n), reporting false instead of the runtime's
+// panic for a length above the largest allocation Go supports ("makeslice:
+// len out of range", the only panic make has).
+func makeWords(n int) (w []uint64, ok bool) {
+	defer func() {
+		if recover() != nil {
+			w, ok = nil, false
+		}
+	}()
+	return make([]uint64, n), true
 }
 
 // cloneImage copies a live image into fresh aligned memory.
