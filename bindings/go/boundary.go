@@ -420,8 +420,8 @@ func importImage(op string, data []byte, f Family) ([]byte, error) {
 }
 
 // untrustedError is errorOf for a check of untrusted bytes (import,
-// Verify). The library reports bytes shorter than a common header, or
-// (when Verify reads the header first) than the length the header
+// Verify, Inspect). The library reports bytes shorter than a common header,
+// or (when Inspect reads the header) than the length the header
 // records, as StatusBufferTooSmall; for bytes that should hold a whole
 // image that is truncation, a length mismatch (what the import reports
 // for missing bytes past the header), so it matches ErrCorrupt like any

@@ -63,6 +63,9 @@ func checkImage[T any, P interface {
 		if err := Verify(img[:n]); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("Verify of the first %d bytes: %v", n, err)
 		}
+		if _, err := Inspect(img[:n]); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("Inspect of the first %d bytes: %v", n, err)
+		}
 	}
 	if err := P(&u).UnmarshalBinary(nil); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("empty image: %v", err)

@@ -45,12 +45,12 @@ type ImageInfo struct {
 // Inspect reads the common header of any image, for example to dispatch on
 // the family of bytes received from elsewhere. It checks magic, version,
 // ids and lengths, not the family header or the checksum (use Verify for
-// that), and needs no alignment. Errors are *Error (ErrCorrupt,
-// ErrUnsupportedVersion, ...).
+// that), and needs no alignment. Errors are *Error (ErrCorrupt, truncated
+// bytes included, ErrUnsupportedVersion, ...).
 func Inspect(b []byte) (ImageInfo, error) {
 	info, s := cInspect(b)
 	if s != 0 {
-		return ImageInfo{}, errorOf("Inspect", s)
+		return ImageInfo{}, untrustedError("Inspect", s, len(b))
 	}
 	return info, nil
 }
