@@ -383,6 +383,15 @@ func (f *Bloom) Clear() {
 // length of MarshalBinary's output.
 func (f *Bloom) Size() int { return len(f.img) }
 
+// String describes the filter in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (f *Bloom) String() string {
+	if f == nil {
+		return "<nil>"
+	}
+	return describe(FamilyBloom, f.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (f *Bloom) Clone() *Bloom { return bloomOf(cloneImage(f.img)) }
 

@@ -161,3 +161,30 @@ func TestZeroValuePanics(t *testing.T) {
 		t.Fatal("union of zero values")
 	}
 }
+
+// Parameters the library accepts can size an image beyond what Go can
+// allocate at all (2^56 bits is 8 PiB; 64-bit Go allocates at most
+// 2^48 bytes): the constructors return an error matching
+// ErrInvalidParameter instead of the runtime's makeslice panic.
+func TestImageTooLargeForMemory(t *testing.T) {
+	p, err := PlanBloomBits(1<<56, 7)
+	check(t, err)
+	blocks, err := PlanSplitBlockBlocks(1<<50, false)
+	check(t, err)
+	for name, build := range map[string]func() (any, error){
+		"NewBloomWithParams":         func() (any, error) { return NewBloomWithParams(p) },
+		"NewCountingBloomWithParams": func() (any, error) { return NewCountingBloomWithParams(p) },
+		"NewSplitBlockWithParams":    func() (any, error) { return NewSplitBlockWithParams(blocks) },
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("%s of an image larger than memory panicked: %v", name, r)
+				}
+			}()
+			if s, err := build(); !errors.Is(err, ErrInvalidParameter) {
+				t.Fatalf("%s of an image larger than memory: %v, %v", name, s, err)
+			}
+		}()
+	}
+}

@@ -40,22 +40,44 @@ func strPtr(s string) unsafe.Pointer {
 
 // newImage allocates n zeroed bytes of Go memory for a live image: backed by
 // a []uint64 (8-byte aligned by construction) and moved to a 64-byte
-// boundary when the allocator did not give one. Nothing to free.
+// boundary when the allocator did not give one. Nothing to free. A size
+// beyond what Go can allocate at all (the runtime's limit, 2^48 bytes on
+// 64-bit platforms, is below what the library's parameters allow) is an
+// error matching ErrInvalidParameter; memory that merely runs out is the
+// runtime's fatal error, as for any allocation.
 func newImage(op string, n uint64) ([]byte, error) {
+	tooLarge := &Error{Code: StatusInvalidParameter, Op: op, Detail: "image of " + utoa(n) + " bytes does not fit in memory"}
 	if n > math.MaxInt/2 {
-		return nil, &Error{Code: StatusInvalidParameter, Op: op, Detail: "image of " + utoa(n) + " bytes does not fit in memory"}
+		return nil, tooLarge
 	}
-	words := make([]uint64, (n+7)/8)
+	words, ok := makeWords(int((n + 7) / 8))
+	if !ok {
+		return nil, tooLarge
+	}
 	if len(words) == 0 {
 		return nil, nil
 	}
 	if uintptr(unsafe.Pointer(&words[0]))%prefAlign != 0 {
-		words = make([]uint64, (n+7)/8+(prefAlign-minAlign)/8)
+		if words, ok = makeWords(int((n+7)/8 + (prefAlign-minAlign)/8)); !ok {
+			return nil, tooLarge
+		}
 	}
 	base := unsafe.Pointer(&words[0])
 	all := unsafe.Slice((*byte)(base), len(words)*8)
 	off := int(-uintptr(base) & (prefAlign - 1))
 	return all[off : off+int(n) : off+int(n)], nil
+}
+
+// makeWords is make([]uint64, n), reporting false instead of the runtime's
+// panic for a length above the largest allocation Go supports ("makeslice:
+// len out of range", the only panic make has).
+func makeWords(n int) (w []uint64, ok bool) {
+	defer func() {
+		if recover() != nil {
+			w, ok = nil, false
+		}
+	}()
+	return make([]uint64, n), true
 }
 
 // cloneImage copies a live image into fresh aligned memory.
@@ -104,9 +126,13 @@ type packFunc func(start int, data []byte, offs []uint32) int32
 // non-zero status and returns it. No key pointer crosses the boundary: the
 // C side sees one data buffer and one offsets array per call, both Go
 // memory without pointers (legal under cgocheck=1 and GOEXPERIMENT=cgocheck2).
+// No keys make one call with an empty chunk, so an empty batch validates
+// the image and answers exactly as the integer batches (which pass count 0
+// to C) and a non-empty batch do.
 func packed[K keyList](keys K, fn packFunc) int32 {
 	if len(keys) == 0 {
-		return 0
+		var offs [1]uint32
+		return fn(0, nil, offs[:])
 	}
 	p := packers.Get().(*packer)
 	var s int32
@@ -377,7 +403,7 @@ func wrapImage(op string, b []byte, f Family, check func([]byte) int32) ([]byte,
 func importImage(op string, data []byte, f Family) ([]byte, error) {
 	liveLen, s := cImportSize(f, data)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, untrustedError(op, s, len(data))
 	}
 	dst, err := newImage(op, uint64(liveLen))
 	if err != nil {
@@ -391,6 +417,21 @@ func importImage(op string, data []byte, f Family) ([]byte, error) {
 		return nil, errorOf(op, s)
 	}
 	return dst[:info.ImageBytes:info.ImageBytes], nil
+}
+
+// untrustedError is errorOf for a check of untrusted bytes (import,
+// Verify, Inspect). The library reports bytes shorter than a common header,
+// or (when Inspect reads the header) than the length the header
+// records, as StatusBufferTooSmall; for bytes that should hold a whole
+// image that is truncation, a length mismatch (what the import reports
+// for missing bytes past the header), so it matches ErrCorrupt like any
+// other damage.
+func untrustedError(op string, s int32, n int) error {
+	if Status(s) == StatusBufferTooSmall {
+		return &Error{Code: StatusLengthMismatch, Op: op,
+			Detail: "truncated: " + itoa(n) + " bytes, fewer than the image header or the length it records"}
+	}
+	return errorOf(op, s)
 }
 
 // appendExport appends the exported image (checksum written, size bytes at

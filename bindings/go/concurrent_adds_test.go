@@ -618,6 +618,16 @@ func TestHLLConcurrentSmallMode(t *testing.T) {
 		}
 	}
 	refuses("new sketch")
+	// An empty batch answers as a full one does, in every key form.
+	for op, err := range map[string]error{
+		"HLL.AddConcurrentStrings": h.AddConcurrentStrings(nil),
+		"HLL.AddConcurrentBytes":   h.AddConcurrentBytes([][]byte{}),
+		"HLL.AddConcurrentUint64s": h.AddConcurrentUint64s(nil),
+	} {
+		if !errors.Is(err, ErrSmallMode) {
+			t.Fatalf("%s of no keys on a small-mode sketch: %v", op, err)
+		}
+	}
 
 	h.Densify()
 	st := h.Stats()

@@ -184,21 +184,25 @@ func (f *CountingBloom) RemoveBytes(keys [][]byte) (int, error) {
 
 // RemoveUint64s removes many integer keys (see RemoveStrings).
 func (f *CountingBloom) RemoveUint64s(keys []uint64) (int, error) {
+	const op = "CountingBloom.RemoveUint64s"
 	out := make([]bool, len(keys))
-	must("CountingBloom.RemoveUint64s", cCountingRemoveU64s(f.img, keys, out))
-	return removedResult("CountingBloom.RemoveUint64s", out)
+	return removedResult(op, out, cCountingRemoveU64s(f.img, keys, out))
 }
 
 func removeKeys[K keyList](b []byte, keys K, op string) (int, error) {
 	out := make([]bool, len(keys))
-	must(op, packed(keys, func(start int, data []byte, offs []uint32) int32 {
+	return removedResult(op, out, packed(keys, func(start int, data []byte, offs []uint32) int32 {
 		return cCountingRemovePacked(b, data, offs, out[start:start+len(offs)-1])
 	}))
-	return removedResult(op, out)
 }
 
-func removedResult(op string, removed []bool) (int, error) {
+// removedResult counts the removed flags; s is the status of the batch's C
+// calls (an image error, for example a zero value's, is returned as is).
+func removedResult(op string, removed []bool, s int32) (int, error) {
 	n := countTrue(removed)
+	if s != 0 {
+		return n, errorOf(op, s)
+	}
 	if n < len(removed) {
 		return n, &Error{Code: StatusNotPresent, Op: op, Detail: itoa(len(removed)-n) + " of " + itoa(len(removed)) + " keys were not present"}
 	}
@@ -231,6 +235,15 @@ func (f *CountingBloom) Clear() { must("CountingBloom.Clear", cClear(FamilyCount
 
 // Size returns the image size in bytes.
 func (f *CountingBloom) Size() int { return len(f.img) }
+
+// String describes the filter in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (f *CountingBloom) String() string {
+	if f == nil {
+		return "<nil>"
+	}
+	return describe(FamilyCountingBloom, f.img)
+}
 
 // Clone returns an independent copy in new Go memory.
 func (f *CountingBloom) Clone() *CountingBloom { return &CountingBloom{img: cloneImage(f.img)} }

@@ -213,6 +213,15 @@ func (c *CountMin) Clear() { must("CountMin.Clear", cClear(FamilyCountMin, c.img
 // Size returns the image size in bytes.
 func (c *CountMin) Size() int { return len(c.img) }
 
+// String describes the sketch in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (c *CountMin) String() string {
+	if c == nil {
+		return "<nil>"
+	}
+	return describe(FamilyCountMin, c.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (c *CountMin) Clone() *CountMin { return &CountMin{img: cloneImage(c.img)} }
 

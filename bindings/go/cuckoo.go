@@ -227,16 +227,23 @@ func (f *Cuckoo) RemoveUint64s(keys []uint64) (int, error) {
 // asks the library for no per-key flags (the batch goes on past a key that
 // does not fit or is absent) and counts the keys placed (removed) from the
 // stored-item count before and after, an O(1) read: no per-key output to
-// allocate.
+// allocate. An image error (a zero value's, for example) is returned as is.
 func cuckooBatch(b []byte, op string, n int, remove bool, run func() int32) (int, error) {
 	before, s := cCuckooStats(b)
-	must(op, s)
-	must(op, run())
+	if s != 0 {
+		return 0, errorOf(op, s)
+	}
+	rs := run()
 	after, s := cCuckooStats(b)
-	must(op, s)
+	if s != 0 {
+		return 0, errorOf(op, s)
+	}
 	done, code, what := int(after.Items-before.Items), StatusFull, " did not fit"
 	if remove {
 		done, code, what = int(before.Items-after.Items), StatusNotPresent, " were not present"
+	}
+	if rs != 0 {
+		return done, errorOf(op, rs)
 	}
 	if done < n {
 		return done, &Error{Code: code, Op: op, Detail: itoa(n-done) + " of " + itoa(n) + " keys" + what}
@@ -298,6 +305,15 @@ func (f *Cuckoo) Clear() { must("Cuckoo.Clear", cClear(FamilyCuckoo, f.img)) }
 
 // Size returns the image size in bytes.
 func (f *Cuckoo) Size() int { return len(f.img) }
+
+// String describes the filter in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (f *Cuckoo) String() string {
+	if f == nil {
+		return "<nil>"
+	}
+	return describe(FamilyCuckoo, f.img)
+}
 
 // Clone returns an independent copy in new Go memory.
 func (f *Cuckoo) Clone() *Cuckoo { return &Cuckoo{img: cloneImage(f.img)} }

@@ -201,6 +201,15 @@ func (e *ELL) Reset() { must("ELL.Reset", cClear(FamilyELL, e.img)) }
 // Size returns the image size in bytes.
 func (e *ELL) Size() int { return len(e.img) }
 
+// String describes the sketch in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (e *ELL) String() string {
+	if e == nil {
+		return "<nil>"
+	}
+	return describe(FamilyELL, e.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (e *ELL) Clone() *ELL { return &ELL{img: cloneImage(e.img)} }
 

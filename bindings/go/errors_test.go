@@ -129,3 +129,97 @@ func TestStatusNumbersMatchHeader(t *testing.T) {
 		t.Fatal((OverPlannedItems | FPRAboveTwicePlanned | 8).String())
 	}
 }
+
+// Printing a sketch with fmt (%v, %s, %+v: a log line) describes it in one
+// short line instead of dumping its image, which is megabytes for a large
+// filter; zero values and nil pointers print too.
+func TestSketchString(t *testing.T) {
+	bloom, _ := NewBloom(1_000_000, 0.01, WithSeed(7))
+	sbbf, _ := NewSplitBlock(1000, 0.01)
+	counting, _ := NewCountingBloom(1000, 0.01)
+	cuckoo, _ := NewCuckoo(1000, 0.01)
+	fuse, _ := NewBinaryFuseStrings(keys("k", 0, 100), 8)
+	hll, _ := NewHLL(14)
+	ull, _ := NewULL(12)
+	ell, _ := NewELL(12, 24)
+	cms, _ := NewCountMin(0.001, 0.01)
+	topk, _ := NewTopK(100, 64)
+	minhash, _ := NewMinHash(128)
+	for _, c := range []struct {
+		name       string
+		live, zero fmt.Stringer
+		size       int
+		null       fmt.Stringer
+	}{
+		{"Bloom", bloom, &Bloom{}, bloom.Size(), (*Bloom)(nil)},
+		{"SplitBlock", sbbf, &SplitBlock{}, sbbf.Size(), (*SplitBlock)(nil)},
+		{"CountingBloom", counting, &CountingBloom{}, counting.Size(), (*CountingBloom)(nil)},
+		{"Cuckoo", cuckoo, &Cuckoo{}, cuckoo.Size(), (*Cuckoo)(nil)},
+		{"BinaryFuse", fuse, &BinaryFuse{}, fuse.Size(), (*BinaryFuse)(nil)},
+		{"HLL", hll, &HLL{}, hll.Size(), (*HLL)(nil)},
+		{"ULL", ull, &ULL{}, ull.Size(), (*ULL)(nil)},
+		{"ELL", ell, &ELL{}, ell.Size(), (*ELL)(nil)},
+		{"CountMin", cms, &CountMin{}, cms.Size(), (*CountMin)(nil)},
+		{"TopK", topk, &TopK{}, topk.Size(), (*TopK)(nil)},
+		{"MinHash", minhash, &MinHash{}, minhash.Size(), (*MinHash)(nil)},
+	} {
+		for _, verb := range []string{"%v", "%s", "%+v"} {
+			got := fmt.Sprintf(verb, c.live)
+			if len(got) > 100 || !strings.HasPrefix(got, "sketches."+c.name+"(") ||
+				!strings.Contains(got, fmt.Sprint(c.size)+" bytes") {
+				t.Fatalf("%s %s: %.200q", c.name, verb, got)
+			}
+		}
+		if got := fmt.Sprint(c.zero); got != "sketches."+c.name+"(zero value)" {
+			t.Fatalf("%s zero value: %q", c.name, got)
+		}
+		if got := fmt.Sprint(c.null); got != "<nil>" {
+			t.Fatalf("%s nil: %q", c.name, got)
+		}
+	}
+	if got := bloom.String(); !strings.Contains(got, "seed 7") {
+		t.Fatalf("seed: %q", got)
+	}
+}
+
+// Methods with an error result report a zero value's missing image as an
+// error, as their single-key forms do, instead of panicking.
+func TestZeroValueErrorResults(t *testing.T) {
+	var (
+		cuckoo   Cuckoo
+		counting CountingBloom
+		topk     TopK
+		ull      ULL
+	)
+	ks := []string{"a", "b"}
+	for name, call := range map[string]func() (int, error){
+		"Cuckoo.AddString":            func() (int, error) { return 0, cuckoo.AddString("a") },
+		"Cuckoo.AddStrings":           func() (int, error) { return cuckoo.AddStrings(ks) },
+		"Cuckoo.AddBytes":             func() (int, error) { return cuckoo.AddBytes(byteKeys(ks)) },
+		"Cuckoo.AddUint64s":           func() (int, error) { return cuckoo.AddUint64s([]uint64{1}) },
+		"Cuckoo.RemoveStrings":        func() (int, error) { return cuckoo.RemoveStrings(ks) },
+		"Cuckoo.RemoveBytes":          func() (int, error) { return cuckoo.RemoveBytes(byteKeys(ks)) },
+		"Cuckoo.RemoveUint64s":        func() (int, error) { return cuckoo.RemoveUint64s([]uint64{1}) },
+		"CountingBloom.RemoveString":  func() (int, error) { return 0, counting.RemoveString("a") },
+		"CountingBloom.RemoveStrings": func() (int, error) { return counting.RemoveStrings(ks) },
+		"CountingBloom.RemoveBytes":   func() (int, error) { return counting.RemoveBytes(byteKeys(ks)) },
+		"CountingBloom.RemoveUint64s": func() (int, error) { return counting.RemoveUint64s([]uint64{1}) },
+		"TopK.AddString":              func() (int, error) { return 0, topk.AddString("a", 1) },
+		"TopK.AddStrings":             func() (int, error) { return 0, topk.AddStrings(ks, nil) },
+		"TopK.AddBytes":               func() (int, error) { return 0, topk.AddBytes(byteKeys(ks), nil) },
+		"ULL.ToHLL":                   func() (int, error) { _, err := ull.ToHLL(); return 0, err },
+	} {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s on a zero value panicked: %v", name, p)
+				}
+			}()
+			n, err := call()
+			var e *Error
+			if !errors.As(err, &e) || e.Op != name || n != 0 {
+				t.Errorf("%s on a zero value: %d, %v", name, n, err)
+			}
+		}()
+	}
+}

@@ -207,6 +207,15 @@ func (f *BinaryFuse) FingerprintBits() uint32 { return f.Stats().Params.Fingerpr
 // length of MarshalBinary's output.
 func (f *BinaryFuse) Size() int { return len(f.img) }
 
+// String describes the filter in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (f *BinaryFuse) String() string {
+	if f == nil {
+		return "<nil>"
+	}
+	return describe(FamilyBinaryFuse, f.img)
+}
+
 // Clone returns an independent copy in new Go memory (for example to keep
 // a wrapped filter after its buffer is unmapped).
 func (f *BinaryFuse) Clone() *BinaryFuse { return &BinaryFuse{img: cloneImage(f.img)} }

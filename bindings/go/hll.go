@@ -282,6 +282,15 @@ func (h *HLL) Reset() {
 // MarshalBinary writes less while the sketch is in small mode).
 func (h *HLL) Size() int { return len(h.img) }
 
+// String describes the sketch in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (h *HLL) String() string {
+	if h == nil {
+		return "<nil>"
+	}
+	return describe(FamilyHLL, h.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (h *HLL) Clone() *HLL { return hllOf(cloneImage(h.img)) }
 

@@ -45,25 +45,41 @@ type ImageInfo struct {
 // Inspect reads the common header of any image, for example to dispatch on
 // the family of bytes received from elsewhere. It checks magic, version,
 // ids and lengths, not the family header or the checksum (use Verify for
-// that), and needs no alignment. Errors are *Error (ErrCorrupt,
-// ErrUnsupportedVersion, ...).
+// that), and needs no alignment. Errors are *Error (ErrCorrupt, truncated
+// bytes included, ErrUnsupportedVersion, ...).
 func Inspect(b []byte) (ImageInfo, error) {
 	info, s := cInspect(b)
 	if s != 0 {
-		return ImageInfo{}, errorOf("Inspect", s)
+		return ImageInfo{}, untrustedError("Inspect", s, len(b))
 	}
 	return info, nil
+}
+
+// describe is the String form of a sketch of family f with live image b:
+// its type, image size and seed, read from the common header (which no
+// method changes, so it is safe beside any other method), never the image
+// bytes themselves.
+func describe(f Family, b []byte) string {
+	name := "sketches." + f.String()
+	if len(b) == 0 {
+		return name + "(zero value)"
+	}
+	info, s := cInspect(b)
+	if s != 0 {
+		return name + "(" + Status(s).String() + ")"
+	}
+	return name + "(" + itoa(len(b)) + " bytes, seed " + utoa(info.Seed) + ")"
 }
 
 // Verify checks untrusted bytes holding one exported image of any family
 // in place, without copying: headers, exact length, checksum and (for HLL,
 // ULL, ELL, Top-k and the binary fuse filter) body rules. Use it before wrapping an mmap'ed file with a
-// Wrap function, which checks only the header. Damaged bytes give an error
-// matching ErrCorrupt.
+// Wrap function, which checks only the header. Damaged bytes, truncated
+// ones included, give an error matching ErrCorrupt.
 func Verify(b []byte) error {
 	info, s := cInspect(b)
 	if s != 0 {
-		return errorOf("Verify", s)
+		return untrustedError("Verify", s, len(b))
 	}
 	return errorOf("Verify", cVerify(info.Family, b))
 }

@@ -124,6 +124,15 @@ func (m *MinHash) Clear() { must("MinHash.Clear", cClear(FamilyMinHash, m.img)) 
 // Size returns the image size in bytes.
 func (m *MinHash) Size() int { return len(m.img) }
 
+// String describes the sketch in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (m *MinHash) String() string {
+	if m == nil {
+		return "<nil>"
+	}
+	return describe(FamilyMinHash, m.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (m *MinHash) Clone() *MinHash { return &MinHash{img: cloneImage(m.img)} }
 

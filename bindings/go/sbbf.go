@@ -387,6 +387,15 @@ func (f *SplitBlock) Clear() {
 // Size returns the image size in bytes.
 func (f *SplitBlock) Size() int { return len(f.img) }
 
+// String describes the filter in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (f *SplitBlock) String() string {
+	if f == nil {
+		return "<nil>"
+	}
+	return describe(FamilySplitBlock, f.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (f *SplitBlock) Clone() *SplitBlock { return splitBlockOf(cloneImage(f.img)) }
 

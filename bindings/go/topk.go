@@ -112,7 +112,11 @@ func (t *TopK) AddUint64s(keys, weights []uint64) error {
 
 func topkAdd[K keyList](t *TopK, keys K, weights []uint64, op string) error {
 	checkWeights(len(keys), weights)
-	limit := int(t.Stats().MaxKeyLen)
+	st, s := cTopKStats(t.img)
+	if s != 0 {
+		return errorOf(op, s)
+	}
+	limit := int(st.MaxKeyLen)
 	if i, n := longestKey(keys); n > limit {
 		return &Error{Code: StatusKeyTooLong, Op: op, Detail: "key " + itoa(i) + " has " + itoa(n) + " bytes, the maximum is " + itoa(limit)}
 	}
@@ -121,25 +125,37 @@ func topkAdd[K keyList](t *TopK, keys K, weights []uint64, op string) error {
 	}))
 }
 
-// Estimate returns the estimate for a byte key.
+// Estimate returns the estimate for a byte key. A key longer than the
+// sketch's maximum key length was never added (Add refuses it): its
+// estimate is zero.
 func (t *TopK) Estimate(key []byte) TopKEstimate {
 	e, s := cTopKEstimate(t.img, bytesPtr(key), len(key))
-	must("TopK.Estimate", s)
-	return e
+	return topkEstimate("TopK.Estimate", e, s)
 }
 
 // EstimateString is Estimate for a string key.
 func (t *TopK) EstimateString(key string) TopKEstimate {
 	e, s := cTopKEstimate(t.img, strPtr(key), len(key))
-	must("TopK.EstimateString", s)
-	return e
+	return topkEstimate("TopK.EstimateString", e, s)
 }
 
-// EstimateUint64 is Estimate for an integer key (its 8 little-endian bytes).
+// EstimateUint64 is Estimate for an integer key (its 8 little-endian
+// bytes; zero when the maximum key length is below 8).
 func (t *TopK) EstimateUint64(key uint64) TopKEstimate {
 	var k [8]byte
 	binary.LittleEndian.PutUint64(k[:], key)
 	return t.Estimate(k[:])
+}
+
+// topkEstimate turns the library's refusal of a key longer than the
+// maximum (StatusKeyTooLong: such a key cannot have been added) into its
+// exact estimate, zero; other failures panic as in every query.
+func topkEstimate(op string, e TopKEstimate, s int32) TopKEstimate {
+	if Status(s) == StatusKeyTooLong {
+		return TopKEstimate{}
+	}
+	must(op, s)
+	return e
 }
 
 // List returns the listed keys, largest count first (at most the capacity).
@@ -174,6 +190,15 @@ func (t *TopK) Clear() { must("TopK.Clear", cClear(FamilyTopK, t.img)) }
 
 // Size returns the image size in bytes.
 func (t *TopK) Size() int { return len(t.img) }
+
+// String describes the sketch in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (t *TopK) String() string {
+	if t == nil {
+		return "<nil>"
+	}
+	return describe(FamilyTopK, t.img)
+}
 
 // Clone returns an independent copy in new Go memory.
 func (t *TopK) Clone() *TopK { return &TopK{img: cloneImage(t.img)} }

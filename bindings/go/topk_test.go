@@ -89,6 +89,15 @@ func TestTopK(t *testing.T) {
 	if !bytes.Equal(marshal(t, f), before) {
 		t.Fatal("a refused batch changed the sketch")
 	}
+	// Such keys were never added: their estimate is zero, not a panic.
+	for _, e := range []TopKEstimate{f.EstimateString("abcde"), f.Estimate(make([]byte, 5000)), f.EstimateUint64(1)} {
+		if e != (TopKEstimate{}) {
+			t.Fatalf("estimate of a key too long to add: %+v", e)
+		}
+	}
+	if e := f.EstimateString("abcd"); e.Count != 1 || !e.Listed {
+		t.Fatalf("estimate of a listed key: %+v", e)
+	}
 
 	// Integer keys are their 8 little-endian bytes; merge.
 	a, _ := NewTopK(16, 8, WithSeed(4))

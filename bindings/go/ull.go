@@ -192,7 +192,11 @@ func (u *ULL) Merge(other *ULL) error {
 // ToHLL returns the HyperLogLog the same hashes give (same precision and seed).
 func (u *ULL) ToHLL() (*HLL, error) {
 	const op = "ULL.ToHLL"
-	n, s := cCardinalitySize(FamilyHLL, u.Precision())
+	st, s := cULLStats(u.img)
+	if s != 0 {
+		return nil, errorOf(op, s)
+	}
+	n, s := cCardinalitySize(FamilyHLL, st.Precision)
 	if s != 0 {
 		return nil, errorOf(op, s)
 	}
@@ -221,6 +225,15 @@ func (u *ULL) Reset() { must("ULL.Reset", cClear(FamilyULL, u.img)) }
 
 // Size returns the image size in bytes.
 func (u *ULL) Size() int { return len(u.img) }
+
+// String describes the sketch in one line for fmt and logs: its type, image
+// size and seed ("<nil>" for a nil pointer), not the image bytes.
+func (u *ULL) String() string {
+	if u == nil {
+		return "<nil>"
+	}
+	return describe(FamilyULL, u.img)
+}
 
 // Clone returns an independent copy in new Go memory.
 func (u *ULL) Clone() *ULL { return &ULL{img: cloneImage(u.img)} }
