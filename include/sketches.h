@@ -1672,7 +1672,9 @@ sketch_status sketch_bloom_export(const void *buf,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *
@@ -2250,7 +2252,9 @@ sketch_status sketch_counting_export(const void *buf,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *
@@ -2564,7 +2568,9 @@ sketch_status sketch_countmin_export(const void *buf,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *
@@ -2979,7 +2985,9 @@ sketch_status sketch_cuckoo_export(const void *buf,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *
@@ -3247,7 +3255,9 @@ sketch_status sketch_ell_export(const void *buf,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *
@@ -3556,7 +3566,9 @@ sketch_status sketch_fuse_export(const void *buf,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *
@@ -3980,7 +3992,9 @@ sketch_status sketch_hll_merge(void *dst, size_t dst_len, const void *src, size_
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *
@@ -4370,7 +4384,9 @@ sketch_status sketch_minhash_export(const void *buf,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *
@@ -4970,7 +4986,9 @@ sketch_status sketch_sbbf_export(const void *buf,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *
@@ -5468,7 +5486,9 @@ sketch_status sketch_topk_export(const void *buf,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *
@@ -5653,7 +5673,9 @@ sketch_status sketch_ull_merge(void *dst, size_t dst_len, const void *src, size_
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
  * extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
- * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+ * family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+ * when it fails: a damaged hash id),
  * `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
  * header).
  *

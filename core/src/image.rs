@@ -580,34 +580,58 @@ pub fn start_image(buf: &mut [u8], fresh: Fresh) -> Result<&mut [u8]> {
 /// How many bytes the live image needs that importing `src` (an exported
 /// image of family `F`) writes: the destination length to allocate before
 /// the family's `import`. Checks the common and family headers and the
-/// exact length, not the checksum or the body (`import` does).
+/// exact length, not the checksum or the body (`import` does), except to
+/// tell a damaged hash id from an unsupported one.
 ///
 /// Errors: as [`inspect`]; [`Error::WrongFamily`]; [`Error::LengthMismatch`]
-/// (bytes missing or extra); the family header's errors.
+/// (bytes missing or extra); the family header's errors;
+/// [`Error::UnsupportedHash`] only when the checksum holds, else
+/// [`Error::ChecksumMismatch`].
 pub fn import_len<F: ImageFamily>(src: &[u8]) -> Result<usize> {
-    let common = read_common_in(src, usize::MAX)?;
+    let common = read_common_in(src, usize::MAX).map_err(|e| unsupported_or_damaged(src, e))?;
     if common.family != F::FAMILY {
         return Err(Error::WrongFamily);
     }
     if src.len() != common.image_len {
         return Err(Error::LengthMismatch);
     }
-    let layout = F::validate(&common, src)?;
+    let layout = F::validate(&common, src).map_err(|e| unsupported_or_damaged(src, e))?;
     Ok(F::live_len(&common, &layout))
+}
+
+/// An exported image naming a hash this build does not know, or one its
+/// family does not use ([`Error::UnsupportedHash`]), is unsupported only
+/// when its checksum holds: bytes whose checksum fails are damaged (a
+/// flipped bit in the hash id is corruption, not a newer writer), so that
+/// error becomes [`Error::ChecksumMismatch`]. Every other error is kept.
+/// The checksum's definition belongs to the format's major version, which
+/// [`read_common_in`] has already accepted when it reports a hash.
+#[cold]
+#[inline(never)]
+fn unsupported_or_damaged(bytes: &[u8], error: Error) -> Error {
+    let intact = get_u64(bytes, OFF_IMAGE_LEN) == Some(bytes.len() as u64)
+        && get_u64(bytes, OFF_CHECKSUM) == Some(checksum(bytes));
+    if error == Error::UnsupportedHash && !intact {
+        Error::ChecksumMismatch
+    } else {
+        error
+    }
 }
 
 /// Checks untrusted bytes that should hold exactly one exported image of
 /// family `F`: headers, exact length, checksum, zero padding after the body
 /// and the family's body rules ([`ImageFamily::check_body`]). Alignment is
-/// not required.
+/// not required. A hash id this build or family does not use is
+/// [`Error::UnsupportedHash`] when the checksum holds and
+/// [`Error::ChecksumMismatch`] when it fails.
 pub fn verify<F: ImageFamily>(bytes: &[u8]) -> Result<(CommonHeader, F::Layout)> {
     // Received bytes are checked against the length their header states
     // first: a truncated image is a length mismatch, not a short buffer.
-    let common = read_common_in(bytes, usize::MAX)?;
+    let common = read_common_in(bytes, usize::MAX).map_err(|e| unsupported_or_damaged(bytes, e))?;
     if common.family == F::FAMILY && bytes.len() != common.image_len {
         return Err(Error::LengthMismatch);
     }
-    let (common, layout) = open_unaligned::<F>(bytes)?;
+    let (common, layout) = open_unaligned::<F>(bytes).map_err(|e| unsupported_or_damaged(bytes, e))?;
     if bytes.len() != common.image_len {
         return Err(Error::LengthMismatch);
     }

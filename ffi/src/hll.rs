@@ -567,7 +567,9 @@ pub unsafe extern "C" fn sketch_hll_merge(
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_LENGTH_MISMATCH` (bytes missing or
 /// extra), `SKETCH_WRONG_FAMILY`, `SKETCH_BAD_MAGIC`,
-/// `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH`,
+/// `SKETCH_UNSUPPORTED_VERSION`, `SKETCH_UNSUPPORTED_HASH` (a hash this build or
+/// family does not use, in bytes whose checksum holds; `SKETCH_CHECKSUM_MISMATCH`
+/// when it fails: a damaged hash id),
 /// `SKETCH_CORRUPT_HEADER`, `SKETCH_BUFFER_TOO_SMALL` (shorter than a common
 /// header).
 ///

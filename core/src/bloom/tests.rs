@@ -316,6 +316,36 @@ fn corrupted_images_give_errors_never_panics() {
     assert_eq!(import(&exported_other, dst.as_mut()), Err(Error::WrongFamily));
 }
 
+/// A hash id this build does not know (or this family does not use) is
+/// "unsupported" only in an intact image: with a failing checksum (a
+/// flipped bit in the id) verify, import and import_len report damage.
+#[test]
+fn a_damaged_hash_id_is_a_checksum_mismatch_an_intact_one_unsupported() {
+    let params = BloomParams::for_items(500, 0.01).unwrap();
+    let a = filled(&params, 5, 0..400);
+    let mut exported = std::vec![0u8; a.as_ref().len()];
+    export(a.as_ref(), &mut exported).unwrap();
+    let mut dst = AlignedBuf::new(exported.len());
+    // Bytes 8..10: the hash id (1 = XXH3; 2 = XXH64, which Bloom does not use; 0x4001 unknown).
+    for id in [2u16, 0x4001, 0] {
+        let mut bad = exported.clone();
+        bad[8..10].copy_from_slice(&id.to_le_bytes());
+        assert_eq!(verify(&bad).unwrap_err(), Error::ChecksumMismatch, "id {id}");
+        assert_eq!(import(&bad, dst.as_mut()).unwrap_err(), Error::ChecksumMismatch, "id {id}");
+        assert_eq!(import_len(&bad).unwrap_err(), Error::ChecksumMismatch, "id {id}");
+        // The same id written by a writer (checksum recomputed): unsupported.
+        let sum = crate::image::checksum(&bad);
+        bad[32..40].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(verify(&bad).unwrap_err(), Error::UnsupportedHash, "id {id}");
+        assert_eq!(import(&bad, dst.as_mut()).unwrap_err(), Error::UnsupportedHash, "id {id}");
+        assert_eq!(import_len(&bad).unwrap_err(), Error::UnsupportedHash, "id {id}");
+    }
+    // Other header damage keeps its own error (a family id no build knows is corrupt).
+    let mut bad = exported.clone();
+    bad[6..8].copy_from_slice(&0x7fffu16.to_le_bytes());
+    assert_eq!(verify(&bad).unwrap_err(), Error::CorruptHeader);
+}
+
 #[test]
 fn garbage_bodies_are_memory_safe() {
     let params = BloomParams::with_bits(1001, 3).unwrap();
