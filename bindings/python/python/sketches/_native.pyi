@@ -284,6 +284,9 @@ class HyperLogLog(_Sketch):
     def __ior__(self, other: HyperLogLog) -> HyperLogLog: ...
     def downsize(self, precision: int) -> HyperLogLog: ...
     def registers(self) -> npt.NDArray[np.uint8]: ...
+    def densify(self) -> None:
+        """Small mode to dense registers in place (no-op when dense; estimate unchanged);
+        needed before ConcurrentSketch.wrap on this image's memory."""
     precision: int
     mode: str
     martingale: bool
