@@ -124,6 +124,16 @@ unsafe impl Sync for Raw {}
 impl Raw {
     const EMPTY: Raw = Raw { ptr: core::ptr::NonNull::<u8>::dangling().as_ptr(), len: 0 };
 
+    /// The start of the memory.
+    pub(crate) fn ptr(self) -> *mut u8 {
+        self.ptr
+    }
+
+    /// Its length in bytes.
+    pub(crate) fn len(self) -> usize {
+        self.len
+    }
+
     /// The bytes.
     ///
     /// # Safety

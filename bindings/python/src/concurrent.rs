@@ -1,27 +1,40 @@
-//! `sketches.ConcurrentSketch`: a copy of a Bloom, split-block Bloom,
-//! HyperLogLog or UltraLogLog image that many Python threads add to at once,
-//! through the core's shared views (`sketches_core::shared`).
+//! `sketches.ConcurrentSketch`: a Bloom, split-block Bloom, HyperLogLog or
+//! UltraLogLog image that many Python threads (and, wrapped over shared
+//! memory, many processes) add to at once, through the core's shared views
+//! (`sketches_core::shared`).
 //!
-//! Soundness without `unsafe`: the copy lives in a `Box<[AtomicU64]>` that
-//! only this object owns, so every access to it is an atomic operation by
-//! construction (the shared views' `fetch_or` / compare-and-swap / relaxed
-//! loads, and this module's relaxed loads in `snapshot`). Nothing else can
-//! see the memory: it is never exported as a buffer, so it cannot alias a
-//! Python buffer or the source sketch. The class is `frozen` (no pyo3 borrow
-//! flag: every method takes `&self`), and `Sync` because its fields are.
+//! Storage ([`Words`]): either a copy in a `Box<[AtomicU64]>` that only
+//! this object owns (`ConcurrentSketch(sketch)`), or the words of a
+//! caller's writable buffer (`ConcurrentSketch.wrap(buffer)`), whose Python
+//! buffer export the object holds for its whole life. Every access this
+//! crate makes to either goes through atomics (the shared views'
+//! `fetch_or` / compare-and-swap / relaxed loads, and this module's relaxed
+//! loads in `snapshot`). The owned copy is never exported as a buffer, so
+//! nothing else can see it; the borrowed words are seen as `&[AtomicU64]`
+//! through the one `unsafe` function of this module, [`atomic_view`], whose
+//! SAFETY comment gives the argument (other processes and other objects
+//! writing the same memory are outside Rust's model exactly as for the C
+//! ABI's concurrent functions; the docs say only concurrent operations may
+//! touch the memory meanwhile). The class is `frozen` (no pyo3 borrow flag:
+//! every method takes `&self`), and `Sync` because its fields are.
 //!
 //! A read/write lock (`gate`) only orders adds against `snapshot`: adds
 //! hold it shared (any number at once), `snapshot` holds it exclusively
-//! while it copies, so a snapshot never catches an add half done (header
-//! counters updated in two steps, a HyperLogLog histogram entry moved, its
-//! straddle lock word held), which would make the copy an invalid image.
+//! while it copies, so a snapshot never catches an add of this object half
+//! done (header counters updated in two steps, a HyperLogLog histogram
+//! entry moved, its straddle lock word held), which would make the copy an
+//! invalid image. The lock is this process's: adds made by other objects or
+//! processes over the same memory are not held off, so `snapshot` of a
+//! wrapped image validates its copy and retries a bounded number of times.
 //! Queries (`contains`, `estimate`) take no lock. The lock is only taken
 //! outside Python code (keys are read and hashed before it, the batch work
 //! runs detached), so it cannot deadlock with the GIL or with a key whose
 //! `__index__` calls back into this object.
 
 use crate::bloom::BloomFilter;
-use crate::boundary::{self, header_seed, with_key, Batch, Family, Image, ListMode, Raise, CHUNK};
+use crate::boundary::{
+    self, header_seed, with_key, Batch, Family, Image, ListMode, PyBuf, Raise, ALIGN_HINT, CHUNK,
+};
 use crate::hll::HyperLogLog;
 use crate::sbbf::SplitBlockBloomFilter;
 use crate::ull::UltraLogLog;
@@ -30,11 +43,22 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 use pyo3::PyClass;
 use sketches_core::hash::KeyHasher;
+use sketches_core::image::{self, FamilyId, COMMON_HEADER_LEN};
 use sketches_core::sbbf::SbbfMode;
 use sketches_core::shared::AtomicWords;
 use sketches_core::{bloom, hll, sbbf, ull, Error};
 use std::sync::atomic::AtomicU64;
 use std::sync::{PoisonError, RwLock, RwLockReadGuard};
+use std::time::Duration;
+
+/// How many copies `snapshot` of a wrapped image makes before it gives up
+/// when each fails validation (another process's add caught half done),
+/// with a millisecond's pause between them.
+const SNAPSHOT_ATTEMPTS: usize = 20;
+
+/// The hint given with `SKETCH_SMALL_MODE` from `wrap`.
+const SMALL_MODE_HINT: &str = "densify the HyperLogLog first (sketches.HyperLogLog.wrap(buffer).densify(), \
+     before any process adds to it concurrently)";
 
 /// The family of the copied image.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -77,6 +101,62 @@ impl View<'_> {
     }
 }
 
+/// Where the words of the image live.
+enum Words {
+    /// A copy that only this object sees (`ConcurrentSketch(sketch)`).
+    Owned(Box<[AtomicU64]>),
+    /// The first `count` words of a caller's writable, 8-byte aligned
+    /// buffer (`ConcurrentSketch.wrap`), whose export is held by `buf`.
+    Borrowed { buf: PyBuf, count: usize },
+}
+
+impl Words {
+    /// The words (the checks of [`atomic_view`] cannot fail after `wrap`
+    /// passed them: the export keeps the pointer and length).
+    fn get(&self) -> Result<&[AtomicU64], Error> {
+        match self {
+            Words::Owned(words) => Ok(words),
+            Words::Borrowed { buf, count } => atomic_view(buf, *count),
+        }
+    }
+}
+
+/// The first `count` 64-bit words of a held, writable buffer export, as
+/// atomics. Errors: `InvalidArgument` for a read-only export or a null
+/// pointer, `BufferTooSmall` when `8 * count` bytes do not fit,
+/// `Misaligned` when the start is not 8-byte aligned.
+fn atomic_view(buf: &PyBuf, count: usize) -> Result<&[AtomicU64], Error> {
+    let raw = buf.raw();
+    if buf.readonly() {
+        return Err(Error::InvalidArgument);
+    }
+    if count.checked_mul(8).is_none_or(|n| n > raw.len()) {
+        return Err(Error::BufferTooSmall);
+    }
+    let ptr = raw.ptr().cast::<AtomicU64>();
+    if ptr.is_null() {
+        return Err(Error::InvalidArgument);
+    }
+    if !(ptr as usize).is_multiple_of(core::mem::align_of::<AtomicU64>()) {
+        return Err(Error::Misaligned);
+    }
+    // SAFETY: the pointer is non-null and 8-byte aligned (checked), and
+    // `count` whole words lie inside the export's `len` bytes (checked);
+    // `AtomicU64` has the size, alignment and bit validity of `u64`, and
+    // every bit pattern is a valid `u64`. The memory stays allocated, and
+    // writable (not read-only: checked), for as long as `buf` is borrowed:
+    // the export is held by `buf`, so the exporter cannot free, resize or
+    // close it (an mmap or SharedMemory refuses `close()` meanwhile). Every
+    // access this crate makes to it goes through the returned atomics. Other
+    // code writing the same memory at the same time (another process mapping
+    // the shared memory, another object or NumPy array over the buffer) is
+    // outside Rust's model in the same way as for the C ABI's concurrent
+    // functions on a caller's buffer: the documented contract is that while
+    // concurrent adds run, only concurrent operations (this class, the C
+    // ABI's `*_concurrent` functions) touch the image, all of them atomic.
+    Ok(unsafe { core::slice::from_raw_parts(ptr, count) })
+}
+
 /// The words of a live image: word `i` holds bytes `8i .. 8i + 8`,
 /// little-endian (a short last word is padded with zeros).
 fn words_of(bytes: &[u8]) -> Box<[AtomicU64]> {
@@ -93,7 +173,9 @@ fn words_of(bytes: &[u8]) -> Box<[AtomicU64]> {
 }
 
 /// A copy of a ``BloomFilter``, ``SplitBlockBloomFilter``, ``HyperLogLog``
-/// or ``UltraLogLog`` that any number of threads may add to and query at once.
+/// or ``UltraLogLog`` that any number of threads may add to and query at
+/// once; or, with ``ConcurrentSketch.wrap(buffer)``, such an image in a
+/// caller's buffer (shared memory) that several processes add to at once.
 ///
 /// ``ConcurrentSketch(sketch)`` (or ``sketch.concurrent()``) copies the
 /// sketch's live image into memory this object owns, held as 64-bit atomic
@@ -130,12 +212,30 @@ fn words_of(bytes: &[u8]) -> Box<[AtomicU64]> {
 /// holds new ones off while it copies the words, so a snapshot is always a
 /// valid sketch holding exactly the adds that returned before it.
 ///
+/// Processes: ``ConcurrentSketch.wrap(buffer)`` adds to the image in the
+/// buffer itself (zero-copy). Each process wraps the same shared memory
+/// (``multiprocessing.shared_memory.SharedMemory``, an ``mmap``); every
+/// method above may then be called by any number of threads in any number
+/// of processes at once, and once every writer is done (joined) the image
+/// holds the result above: bits/registers equal a sequential run's, the
+/// counters called exact above are exact. The ``snapshot()`` lock is this
+/// object's only: it does not hold off adds made by other processes (or
+/// other objects over the same memory), so a snapshot taken while they add
+/// may catch one half done. Then a header counter may be off by the adds
+/// in flight, and a copy that fails validation (a HyperLogLog register
+/// pair being written) is taken again, up to 20 times, 1 ms apart, before
+/// ``SketchError`` is raised; a snapshot taken after every writer is done
+/// is exact. While concurrent adds run, nothing but concurrent operations
+/// may touch the memory.
+///
 /// Pickling stores ``snapshot()``: unpickling gives a new
-/// ``ConcurrentSketch`` of that image.
+/// ``ConcurrentSketch`` of that image (a private copy). A wrapped object
+/// refuses to pickle (``TypeError``), since the copy would not share the
+/// memory: pass the shared memory's name and wrap it in each process.
 #[pyclass(module = "sketches", name = "ConcurrentSketch", frozen)]
 pub struct ConcurrentSketch {
-    /// The live image, only ever accessed atomically.
-    words: Box<[AtomicU64]>,
+    /// The live image, only ever accessed atomically (by this crate).
+    words: Words,
     /// Bytes of the image (at most `8 * words.len()`).
     image_len: usize,
     kind: Kind,
@@ -184,15 +284,62 @@ impl ConcurrentSketch {
             let bytes = image.bytes().get(..len).ok_or(Error::BufferTooSmall).raise(py)?;
             (len, py.detach(|| words_of(bytes)))
         };
-        let this = ConcurrentSketch { words, image_len, kind, seed, gate: RwLock::new(()) };
+        let this =
+            ConcurrentSketch { words: Words::Owned(words), image_len, kind, seed, gate: RwLock::new(()) };
         this.view().raise(py)?;
         Ok(this)
+    }
+
+    /// `ConcurrentSketch.wrap(buffer)`: the image already in a caller's
+    /// writable, 8-byte aligned buffer, zero-copy (see the method's docs).
+    fn wrap_buffer(py: Python<'_>, buffer: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let buf = PyBuf::get(buffer)?;
+        if buf.readonly() {
+            return Err(PyTypeError::new_err(
+                "ConcurrentSketch.wrap needs a writable buffer (adds write into it); this one is read-only",
+            ));
+        }
+        let len = buf.raw().len();
+        if len < COMMON_HEADER_LEN {
+            return Err(Error::BufferTooSmall).raise(py);
+        }
+        let all = match atomic_view(&buf, len / 8) {
+            Err(Error::Misaligned) => Err(Error::Misaligned).raise_hint(py, ALIGN_HINT),
+            other => other.raise(py),
+        }?;
+        let all = AtomicWords::new(all);
+        let header: [u8; COMMON_HEADER_LEN] = all.snapshot();
+        let common = image::read_common_in(&header, all.byte_len()).raise(py)?;
+        let kind = match common.family {
+            FamilyId::Bloom => Kind::Bloom,
+            FamilyId::SplitBlockBloom => Kind::Sbbf,
+            FamilyId::HyperLogLog => Kind::Hll,
+            FamilyId::UltraLogLog => Kind::Ull,
+            _ => {
+                return Err(Error::WrongFamily).raise_hint(
+                    py,
+                    "ConcurrentSketch wraps BloomFilter, SplitBlockBloomFilter, HyperLogLog or UltraLogLog images",
+                )
+            }
+        };
+        let image_len = common.image_len;
+        let words = Words::Borrowed { buf, count: image_len.div_ceil(8) };
+        let this = ConcurrentSketch { words, image_len, kind, seed: common.seed, gate: RwLock::new(()) };
+        match this.view() {
+            Err(Error::SmallMode) => Err(Error::SmallMode).raise_hint(py, SMALL_MODE_HINT),
+            other => other.raise(py).map(|_| ()),
+        }?;
+        Ok(this)
+    }
+
+    fn borrowed(&self) -> bool {
+        matches!(self.words, Words::Borrowed { .. })
     }
 
     /// The family's shared view (validates the immutable header, which
     /// nothing changes after construction).
     fn view(&self) -> Result<View<'_>, Error> {
-        let words = AtomicWords::new(&self.words);
+        let words = AtomicWords::new(self.words.get()?);
         Ok(match self.kind {
             Kind::Bloom => View::Bloom(bloom::wrap_shared(words)?),
             Kind::Sbbf => View::Sbbf(sbbf::wrap_shared(words)?),
@@ -214,17 +361,43 @@ impl ConcurrentSketch {
         ))
     }
 
-    /// An ordinary sketch of the source's class around a snapshot image.
-    fn adopt_snapshot(&self, py: Python<'_>, image: Image) -> PyResult<Py<PyAny>> {
-        fn make<F: Family>(py: Python<'_>, image: Image) -> PyResult<F> {
-            F::check(image.bytes()).raise(py)?;
-            Ok(F::from_image(image))
+    /// Validates a snapshot image as the source's class's `wrap` does.
+    fn check_snapshot(&self, bytes: &[u8]) -> Result<(), Error> {
+        match self.kind {
+            Kind::Bloom => BloomFilter::check(bytes),
+            Kind::Sbbf => SplitBlockBloomFilter::check(bytes),
+            Kind::Hll => HyperLogLog::check(bytes),
+            Kind::Ull => UltraLogLog::check(bytes),
         }
+    }
+
+    /// A copy of the words in a fresh image (relaxed loads), made while no
+    /// add of this object runs, and its validation.
+    fn copy_words(&self, py: Python<'_>) -> PyResult<(Image, Result<(), Error>)> {
+        let words = AtomicWords::new(self.words.get().raise(py)?);
+        let mut image = Image::zeroed(self.image_len)?;
+        let out = image.bytes_mut()?;
+        let checked = py.detach(|| {
+            {
+                let _quiet = self.gate.write().unwrap_or_else(PoisonError::into_inner);
+                for (i, chunk) in out.chunks_mut(8).enumerate() {
+                    for (d, s) in chunk.iter_mut().zip(words.load(i).to_le_bytes()) {
+                        *d = s;
+                    }
+                }
+            }
+            self.check_snapshot(out)
+        });
+        Ok((image, checked))
+    }
+
+    /// An ordinary sketch of the source's class around a validated image.
+    fn adopt_snapshot(&self, py: Python<'_>, image: Image) -> PyResult<Py<PyAny>> {
         Ok(match self.kind {
-            Kind::Bloom => Py::new(py, make::<BloomFilter>(py, image)?)?.into_any(),
-            Kind::Sbbf => Py::new(py, make::<SplitBlockBloomFilter>(py, image)?)?.into_any(),
-            Kind::Hll => Py::new(py, make::<HyperLogLog>(py, image)?)?.into_any(),
-            Kind::Ull => Py::new(py, make::<UltraLogLog>(py, image)?)?.into_any(),
+            Kind::Bloom => Py::new(py, BloomFilter::from_image(image))?.into_any(),
+            Kind::Sbbf => Py::new(py, SplitBlockBloomFilter::from_image(image))?.into_any(),
+            Kind::Hll => Py::new(py, HyperLogLog::from_image(image))?.into_any(),
+            Kind::Ull => Py::new(py, UltraLogLog::from_image(image))?.into_any(),
         })
     }
 }
@@ -236,6 +409,35 @@ impl ConcurrentSketch {
     #[new]
     fn new(py: Python<'_>, sketch: &Bound<'_, PyAny>) -> PyResult<Self> {
         Self::from_source(py, sketch)
+    }
+
+    /// Zero-copy over a live image already in ``buffer``: a writable,
+    /// 8-byte aligned, C-contiguous buffer (``SharedMemory(...).buf``, an
+    /// ``mmap.mmap``, a NumPy array, an aligned ``bytearray``) holding a
+    /// BloomFilter, SplitBlockBloomFilter, dense HyperLogLog or UltraLogLog
+    /// image (``bytes(sketch)`` copied in, or memory an ordinary sketch
+    /// wraps); anything after the image is ignored. Several processes that
+    /// each wrap the same shared memory add to ONE image at once, with the
+    /// same atomic operations as threads (and as the C ABI's ``*_concurrent``
+    /// functions). The buffer export is held while this object lives (a
+    /// ``SharedMemory`` or ``mmap`` cannot be closed meanwhile: delete the
+    /// object first). Nothing is written to the buffer by ``wrap``.
+    ///
+    /// Refused, the buffer unchanged: a read-only buffer (``TypeError``);
+    /// ``SketchError`` for a misaligned one (``MISALIGNED``), one shorter
+    /// than the image (``BUFFER_TOO_SMALL``), another family
+    /// (``WRONG_FAMILY``), a damaged header, and a HyperLogLog still in its
+    /// exact small mode (``SMALL_MODE``: call ``HyperLogLog.densify()`` on
+    /// it first, before any concurrent add).
+    ///
+    /// While concurrent adds run on the memory, only concurrent operations
+    /// (``ConcurrentSketch`` objects, the C ABI's ``*_concurrent``
+    /// functions) may touch it: an ordinary sketch wrapping it, a NumPy
+    /// write or ``bytes(...)`` of it then race with the adds. Once every
+    /// writer is done, the memory is an ordinary live image again.
+    #[classmethod]
+    fn wrap(_cls: &Bound<'_, PyType>, py: Python<'_>, buffer: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Self::wrap_buffer(py, buffer)
     }
 
     /// Adds a key; returns what the family's ``add`` returns (filters: True
@@ -387,19 +589,34 @@ impl ConcurrentSketch {
     /// it; after the adding threads are joined it is the final result (see
     /// the class notes for the statistics that differ from a sequential
     /// run). Thread-safe: any number of threads at once, during adds.
+    ///
+    /// On a wrapped buffer the wait covers this object's adds only: adds by
+    /// other processes may be caught half done (a counter off by the adds in
+    /// flight); a copy that fails validation is taken again (up to 20
+    /// times, 1 ms apart), then ``SketchError`` is raised. Exact once every
+    /// writer is done.
     fn snapshot(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let mut image = Image::zeroed(self.image_len)?;
-        let out = image.bytes_mut()?;
-        py.detach(|| {
-            let words = AtomicWords::new(&self.words);
-            let _quiet = self.gate.write().unwrap_or_else(PoisonError::into_inner);
-            for (i, chunk) in out.chunks_mut(8).enumerate() {
-                for (d, s) in chunk.iter_mut().zip(words.load(i).to_le_bytes()) {
-                    *d = s;
-                }
+        let attempts = if self.borrowed() { SNAPSHOT_ATTEMPTS } else { 1 };
+        let mut failure = Error::InvalidArgument;
+        for attempt in 0..attempts {
+            if attempt > 0 {
+                py.detach(|| std::thread::sleep(Duration::from_millis(1)));
             }
-        });
-        self.adopt_snapshot(py, image)
+            match self.copy_words(py)? {
+                (image, Ok(())) => return self.adopt_snapshot(py, image),
+                (_, Err(e)) => failure = e,
+            }
+        }
+        if self.borrowed() {
+            let hint = format!(
+                "{attempts} copies of the wrapped image failed validation: another process (or another object \
+                 over the same memory) was adding, or the memory was overwritten; take the snapshot after \
+                 the other writers are done"
+            );
+            Err(failure).raise_hint(py, &hint)
+        } else {
+            Err(failure).raise(py)
+        }
     }
 
     /// The class of the source sketch (and of ``snapshot()``):
@@ -421,15 +638,29 @@ impl ConcurrentSketch {
         self.seed
     }
 
+    /// The object and, for a copy, its words (a wrapped buffer is not counted).
     fn __sizeof__(&self) -> usize {
-        self.words.len() * 8 + std::mem::size_of::<Self>()
+        let owned = match &self.words {
+            Words::Owned(words) => words.len() * 8,
+            Words::Borrowed { .. } => 0,
+        };
+        owned + std::mem::size_of::<Self>()
     }
 
-    /// Pickles as ``ConcurrentSketch(self.snapshot())``.
+    /// Pickles as ``ConcurrentSketch(self.snapshot())``; an object made by
+    /// ``wrap`` refuses (``TypeError``): each process would silently get a
+    /// private copy instead of the shared memory.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyType>, (Py<PyAny>,))> {
+        if slf.get().borrowed() {
+            return Err(PyTypeError::new_err(
+                "a ConcurrentSketch made by ConcurrentSketch.wrap() is not pickled: the copy would not share \
+                 the memory. Pass the shared memory's name to the other process and wrap it there, or \
+                 pickle snapshot() for a copy of the current image",
+            ));
+        }
         Ok((py.get_type::<ConcurrentSketch>(), (slf.get().snapshot(py)?,)))
     }
 

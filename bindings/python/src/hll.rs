@@ -194,6 +194,22 @@ impl HyperLogLog {
             .call_method0("copy")
     }
 
+    /// Converts a sketch still in its exact small mode to dense registers,
+    /// in place (a no-op when already dense); the estimate is unchanged and
+    /// the registers are those its hashes give. Later adds keep it dense
+    /// (``clear()`` returns it to small mode). Needed before
+    /// ``ConcurrentSketch.wrap`` on a buffer holding this image: the small
+    /// mode does not support concurrent adds. An update like ``add``: one
+    /// call at a time, and not while concurrent adds run on the memory.
+    fn densify(&mut self, py: Python<'_>) -> PyResult<()> {
+        boundary::mutate(py, &mut self.image, |img| {
+            hll::wrap_mut(img)?.densify_now();
+            Ok(())
+        })?;
+        self.token = hll::token(self.image.bytes()).unwrap_or_default();
+        Ok(())
+    }
+
     /// Empties the sketch (back to exact small mode).
     fn clear(&mut self, py: Python<'_>) -> PyResult<()> {
         boundary::mutate(py, &mut self.image, |img| {

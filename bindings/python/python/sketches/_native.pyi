@@ -284,6 +284,9 @@ class HyperLogLog(_Sketch):
     def __ior__(self, other: HyperLogLog) -> HyperLogLog: ...
     def downsize(self, precision: int) -> HyperLogLog: ...
     def registers(self) -> npt.NDArray[np.uint8]: ...
+    def densify(self) -> None:
+        """Small mode to dense registers in place (no-op when dense; estimate unchanged);
+        needed before ConcurrentSketch.wrap on this image's memory."""
     precision: int
     mode: str
     martingale: bool
@@ -431,12 +434,30 @@ class ConcurrentSketch:
     equal the same adds made one at a time; ``inserted`` (filters) and the
     martingale estimate (HyperLogLog, UltraLogLog) differ. Pickles as
     ``ConcurrentSketch(self.snapshot())``.
+
+    ``ConcurrentSketch.wrap(buffer)`` instead adds to the image in a
+    writable, 8-byte aligned buffer (shared memory, mmap, NumPy array),
+    zero-copy: any number of threads in any number of processes that wrap
+    the same memory may call every method at once. While they add, only
+    concurrent operations may touch the memory. Its ``snapshot()`` holds off
+    only this object's adds (other processes' may be caught half done; a
+    copy failing validation is retried up to 20 times, then SketchError);
+    exact once every writer is done. A wrapped object refuses to pickle
+    (TypeError).
     """
 
     def __init__(
         self, sketch: Union[BloomFilter, SplitBlockBloomFilter, HyperLogLog, UltraLogLog]
     ) -> None:
         """Copies the sketch; any other class raises TypeError."""
+    @classmethod
+    def wrap(cls, buffer: Buffer) -> ConcurrentSketch:
+        """Zero-copy over a live Bloom, split-block, dense HyperLogLog or
+        UltraLogLog image in a writable, 8-byte aligned buffer, for adds from
+        many processes at once. TypeError for a read-only buffer; SketchError
+        for a misaligned or short buffer, another family, a damaged header,
+        or a small-mode HyperLogLog (SMALL_MODE: densify() it first). The
+        buffer export is held while the object lives."""
     def add(self, key: Key) -> bool:
         """What the family's add returns (new key / register changed). Thread-safe."""
     def add_many(self, keys: Keys) -> Optional[npt.NDArray[np.bool_]]:
@@ -450,7 +471,8 @@ class ConcurrentSketch:
     def estimate(self) -> float:
         """HyperLogLog/UltraLogLog only: the register estimate (approximate during adds)."""
     def snapshot(self) -> Any:
-        """A new sketch of the source's class with the current words (consistent, exact once adds are done)."""
+        """A new sketch of the source's class with the current words (consistent, exact once adds are done;
+        on a wrapped buffer, other processes' adds may be caught half done: retried, then SketchError)."""
     @property
     def kind(self) -> str:
         """The source's class name."""
@@ -460,5 +482,6 @@ class ConcurrentSketch:
     @property
     def seed(self) -> int:
         """The hash seed of the image."""
-    def __reduce__(self) -> Any: ...
+    def __reduce__(self) -> Any:
+        """ConcurrentSketch(self.snapshot()); TypeError for a wrapped object."""
     def __sizeof__(self) -> int: ...
