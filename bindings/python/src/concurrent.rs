@@ -99,6 +99,30 @@ impl View<'_> {
             View::Ull(s) => s.key_hasher(),
         }
     }
+
+    /// Adds a chunk of hashes: `newly[i]` (filters; as long as `hashes`)
+    /// tells whether hash `i` set a new bit, and is left as is for the
+    /// counters. One dispatch per chunk, not per key.
+    fn add_hashes(&self, hashes: &[u64], newly: &mut [bool]) -> Result<(), Error> {
+        match self {
+            View::Bloom(f) => f.add_hashes(hashes, Some(newly)),
+            View::Sbbf(f) => f.add_hashes(hashes, Some(newly)),
+            View::Hll(s) => s.add_hashes(hashes),
+            View::Ull(s) => {
+                s.add_hashes(hashes);
+                Ok(())
+            }
+        }
+    }
+
+    /// Tests a chunk of hashes into `out` (filters; the counters answer false).
+    fn contains_hashes(&self, hashes: &[u64], out: &mut [bool]) {
+        match self {
+            View::Bloom(f) => out.iter_mut().zip(hashes).for_each(|(o, &h)| *o = f.contains_hash(h)),
+            View::Sbbf(f) => out.iter_mut().zip(hashes).for_each(|(o, &h)| *o = f.contains_hash(h)),
+            View::Hll(_) | View::Ull(_) => out.fill(false),
+        }
+    }
 }
 
 /// Where the words of the image live.
@@ -473,51 +497,27 @@ impl ConcurrentSketch {
         let view = self.view().raise(py)?;
         let hasher = view.key_hasher();
         let mode = ListMode::Hash(hasher);
-        match view {
-            View::Bloom(f) => boundary::batch_with_output::<bool>(py, keys, mode, |batch, out| {
+        if matches!(view, View::Hll(_) | View::Ull(_)) {
+            let batch = Batch::extract(keys, mode)?;
+            py.detach(|| {
                 let _adding = self.adding();
-                let mut tmp = [false; CHUNK];
-                batch.for_hashed_chunks(hasher, |pos, h| {
-                    let t = &mut tmp[..h.len()];
-                    f.add_hashes(h, Some(t))?;
-                    pos.scatter(out, t);
-                    Ok(())
-                })
+                let mut unused = [false; CHUNK];
+                batch.for_hashed_chunks(hasher, |_, h| view.add_hashes(h, &mut unused[..h.len()]))
             })
-            .map(Some),
-            View::Sbbf(f) => boundary::batch_with_output::<bool>(py, keys, mode, |batch, out| {
-                let _adding = self.adding();
-                let mut tmp = [false; CHUNK];
-                batch.for_hashed_chunks(hasher, |pos, h| {
-                    let t = &mut tmp[..h.len()];
-                    f.add_hashes(h, Some(t))?;
-                    pos.scatter(out, t);
-                    Ok(())
-                })
-            })
-            .map(Some),
-            View::Hll(s) => {
-                let batch = Batch::extract(keys, mode)?;
-                py.detach(|| {
-                    let _adding = self.adding();
-                    batch.for_hashed_chunks(hasher, |_, h| s.add_hashes(h))
-                })
-                .raise(py)?;
-                Ok(None)
-            }
-            View::Ull(s) => {
-                let batch = Batch::extract(keys, mode)?;
-                py.detach(|| {
-                    let _adding = self.adding();
-                    batch.for_hashed_chunks(hasher, |_, h| {
-                        s.add_hashes(h);
-                        Ok(())
-                    })
-                })
-                .raise(py)?;
-                Ok(None)
-            }
+            .raise(py)?;
+            return Ok(None);
         }
+        boundary::batch_with_output::<bool>(py, keys, mode, |batch, out| {
+            let _adding = self.adding();
+            let mut tmp = [false; CHUNK];
+            batch.for_hashed_chunks(hasher, |pos, h| {
+                let t = &mut tmp[..h.len()];
+                view.add_hashes(h, t)?;
+                pos.scatter(out, t);
+                Ok(())
+            })
+        })
+        .map(Some)
     }
 
     /// Filters only: True when the key may have been added, False when it
@@ -551,13 +551,7 @@ impl ConcurrentSketch {
             let mut tmp = [false; CHUNK];
             batch.for_hashed_chunks(hasher, |pos, h| {
                 let t = &mut tmp[..h.len()];
-                for (o, &h) in t.iter_mut().zip(h) {
-                    *o = match view {
-                        View::Bloom(f) => f.contains_hash(h),
-                        View::Sbbf(f) => f.contains_hash(h),
-                        View::Hll(_) | View::Ull(_) => false,
-                    };
-                }
+                view.contains_hashes(h, t);
                 pos.scatter(out, t);
                 Ok(())
             })
