@@ -908,117 +908,121 @@ template <class Keys, detail::if_keys<Keys> = 0>
 #endif
 
 /* Declares, inside a family template, the single-key and batch operations
-   of a membership filter: add (test-and-insert where the C call reports
-   it) and contains, for byte keys, integers and hashes, single and batch.
-   PREFIX is the C prefix (sketch_bloom, ...). */
-#define SKETCHES_DETAIL_CONTAINS_OPS(PREFIX)                                                                   \
-    result<bool> try_contains(byte_view key) const noexcept {                                                 \
+   of the families: adds (test-and-insert where the C call reports it),
+   contains, for byte keys, integers and hashes, single and batch. NAME is
+   the C++ operation (add, contains, remove, add_concurrent,
+   contains_concurrent) and CFN its C function (sketch_bloom_add, ...), whose
+   _u64, _hash, _batch, _u64_batch, _packed and _hash_batch forms the
+   members call. */
+
+/* Single-key queries: NAME(key), NAME(integer), NAME_hash(hash). */
+#define SKETCHES_DETAIL_CONTAINS_OPS(NAME, CFN)                                                                \
+    result<bool> try_##NAME(byte_view key) const noexcept {                                                    \
         bool out = false;                                                                                      \
-        return this->make(PREFIX##_contains(this->data(), this->size(), key.data(), key.size(), &out), out);  \
+        return this->make(CFN(this->data(), this->size(), key.data(), key.size(), &out), out);                 \
     }                                                                                                          \
-    result<bool> try_contains(std::uint64_t key) const noexcept {                                             \
+    result<bool> try_##NAME(std::uint64_t key) const noexcept {                                                \
         bool out = false;                                                                                      \
-        return this->make(PREFIX##_contains_u64(this->data(), this->size(), key, &out), out);                 \
+        return this->make(CFN##_u64(this->data(), this->size(), key, &out), out);                              \
     }                                                                                                          \
-    result<bool> try_contains_hash(std::uint64_t hash) const noexcept {                                       \
+    result<bool> try_##NAME##_hash(std::uint64_t hash) const noexcept {                                        \
         bool out = false;                                                                                      \
-        return this->make(PREFIX##_contains_hash(this->data(), this->size(), hash, &out), out);               \
+        return this->make(CFN##_hash(this->data(), this->size(), hash, &out), out);                            \
     }                                                                                                          \
-    SKETCHES_DETAIL_CONTAINS_BATCH_OPS(PREFIX)
+    SKETCHES_DETAIL_CONTAINS_BATCH_OPS(NAME, CFN)
 
 /* The single-key contains of the families with tokens: the object's token
    lets the C call skip the header validation. */
 #define SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(PREFIX)                                                             \
-    result<bool> try_contains(byte_view key) const noexcept {                                                 \
+    result<bool> try_contains(byte_view key) const noexcept {                                                  \
         bool out = false;                                                                                      \
         return this->make(PREFIX##_contains_with_token(this->data(), this->size(), &this->token(), key.data(), \
                                                        key.size(), &out),                                      \
                           out);                                                                                \
     }                                                                                                          \
-    result<bool> try_contains(std::uint64_t key) const noexcept {                                             \
+    result<bool> try_contains(std::uint64_t key) const noexcept {                                              \
         bool out = false;                                                                                      \
         return this->make(PREFIX##_contains_u64_with_token(this->data(), this->size(), &this->token(), key, &out), \
                           out);                                                                                \
     }                                                                                                          \
-    result<bool> try_contains_hash(std::uint64_t hash) const noexcept {                                       \
+    result<bool> try_contains_hash(std::uint64_t hash) const noexcept {                                        \
         bool out = false;                                                                                      \
         return this->make(                                                                                     \
             PREFIX##_contains_hash_with_token(this->data(), this->size(), &this->token(), hash, &out), out);   \
     }                                                                                                          \
-    SKETCHES_DETAIL_CONTAINS_BATCH_OPS(PREFIX)
+    SKETCHES_DETAIL_CONTAINS_BATCH_OPS(contains, PREFIX##_contains)
 
-/* The batch contains operations. */
-#define SKETCHES_DETAIL_CONTAINS_BATCH_OPS(PREFIX)                                                             \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    status try_contains_batch(const Keys &keys, array_view<bool> results) const noexcept {                    \
+/* The batch queries: NAME_batch(keys | packed, results), NAME_hash_batch. */
+#define SKETCHES_DETAIL_CONTAINS_BATCH_OPS(NAME, CFN)                                                          \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                           \
+    status try_##NAME##_batch(const Keys &keys, array_view<bool> results) const noexcept {                     \
         std::size_t n = detail::key_count(keys);                                                               \
         status s = detail::out_required(results, n);                                                           \
         if (s != status::ok) return s;                                                                         \
         return detail::with_keys(                                                                              \
             keys, n,                                                                                           \
             [&](const sketch_slice *k, std::size_t c) {                                                        \
-                return PREFIX##_contains_batch(this->data(), this->size(), k, c, results.data());              \
+                return CFN##_batch(this->data(), this->size(), k, c, results.data());                          \
             },                                                                                                 \
             [&](const std::uint64_t *k, std::size_t c) {                                                       \
-                return PREFIX##_contains_u64_batch(this->data(), this->size(), k, c, results.data());          \
+                return CFN##_u64_batch(this->data(), this->size(), k, c, results.data());                      \
             });                                                                                                \
     }                                                                                                          \
-    status try_contains_batch(const packed_view &keys, array_view<bool> results) const noexcept {             \
-        status s = detail::out_required(results, keys.count);                                                 \
+    status try_##NAME##_batch(const packed_view &keys, array_view<bool> results) const noexcept {              \
+        status s = detail::out_required(results, keys.count);                                                  \
         if (s != status::ok) return s;                                                                         \
-        return detail::st(PREFIX##_contains_packed(this->data(), this->size(), keys.data, keys.data_len,       \
-                                                   keys.offsets, keys.count, results.data()));                 \
+        return detail::st(CFN##_packed(this->data(), this->size(), keys.data, keys.data_len, keys.offsets,     \
+                                       keys.count, results.data()));                                           \
     }                                                                                                          \
-    status try_contains_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results)          \
+    status try_##NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results)           \
         const noexcept {                                                                                       \
         status s = detail::out_required(results, hashes.size());                                               \
         if (s != status::ok) return s;                                                                         \
-        return detail::st(PREFIX##_contains_hash_batch(this->data(), this->size(), hashes.data(),              \
-                                                       hashes.size(), results.data()));                        \
+        return detail::st(CFN##_hash_batch(this->data(), this->size(), hashes.data(), hashes.size(), results.data())); \
     }
 
-/* Throwing forms of the contains operations. */
-#define SKETCHES_DETAIL_CONTAINS_THROWING                                                                      \
-    [[nodiscard]] bool contains(byte_view key) const { return detail::value(try_contains(key)); }             \
-    [[nodiscard]] bool contains(std::uint64_t key) const { return detail::value(try_contains(key)); }         \
-    [[nodiscard]] bool contains_hash(std::uint64_t hash) const { return detail::value(try_contains_hash(hash)); } \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    void contains_batch(const Keys &keys, array_view<bool> results) const {                                   \
-        detail::check(try_contains_batch(keys, results));                                                      \
+/* Throwing forms of the queries. */
+#define SKETCHES_DETAIL_CONTAINS_THROWING(NAME)                                                                \
+    [[nodiscard]] bool NAME(byte_view key) const { return detail::value(try_##NAME(key)); }                    \
+    [[nodiscard]] bool NAME(std::uint64_t key) const { return detail::value(try_##NAME(key)); }                \
+    [[nodiscard]] bool NAME##_hash(std::uint64_t hash) const { return detail::value(try_##NAME##_hash(hash)); } \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                           \
+    void NAME##_batch(const Keys &keys, array_view<bool> results) const {                                      \
+        detail::check(try_##NAME##_batch(keys, results));                                                      \
     }                                                                                                          \
-    void contains_batch(const packed_view &keys, array_view<bool> results) const {                            \
-        detail::check(try_contains_batch(keys, results));                                                      \
+    void NAME##_batch(const packed_view &keys, array_view<bool> results) const {                               \
+        detail::check(try_##NAME##_batch(keys, results));                                                      \
     }                                                                                                          \
-    void contains_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) const {        \
-        detail::check(try_contains_hash_batch(hashes, results));                                               \
+    void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) const {           \
+        detail::check(try_##NAME##_hash_batch(hashes, results));                                               \
     }                                                                                                          \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    [[nodiscard]] std::vector<bool> contains_batch(const Keys &keys) const {                                  \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                           \
+    [[nodiscard]] std::vector<bool> NAME##_batch(const Keys &keys) const {                                     \
         std::size_t n = detail::key_count(keys);                                                               \
         detail::scratch<bool> out;                                                                             \
         detail::check(out.reserve(n));                                                                         \
-        detail::check(try_contains_batch(keys, array_view<bool>(out.data(), n)));                              \
+        detail::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), n)));                              \
         return std::vector<bool>(out.data(), out.data() + n);                                                  \
     }                                                                                                          \
-    [[nodiscard]] std::vector<bool> contains_batch(const packed_view &keys) const {                           \
+    [[nodiscard]] std::vector<bool> NAME##_batch(const packed_view &keys) const {                              \
         detail::scratch<bool> out;                                                                             \
         detail::check(out.reserve(keys.count));                                                                \
-        detail::check(try_contains_batch(keys, array_view<bool>(out.data(), keys.count)));                     \
+        detail::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), keys.count)));                     \
         return std::vector<bool>(out.data(), out.data() + keys.count);                                         \
     }                                                                                                          \
-    [[nodiscard]] std::vector<bool> contains_hash_batch(array_view<const std::uint64_t> hashes) const {       \
+    [[nodiscard]] std::vector<bool> NAME##_hash_batch(array_view<const std::uint64_t> hashes) const {          \
         detail::scratch<bool> out;                                                                             \
         detail::check(out.reserve(hashes.size()));                                                             \
-        detail::check(try_contains_hash_batch(hashes, array_view<bool>(out.data(), hashes.size())));           \
+        detail::check(try_##NAME##_hash_batch(hashes, array_view<bool>(out.data(), hashes.size())));           \
         return std::vector<bool>(out.data(), out.data() + hashes.size());                                      \
     }
 
-/* Adds with a per-key bool output (was_new, changed, removed, added):
-   NAME is the C++ operation (add, remove), CNAME the C one; REQUIRED says
-   whether the C call requires the output array (else NULL is allowed). */
-#define SKETCHES_DETAIL_BATCH_BOOL_OPS(PREFIX, NAME, CNAME, REQUIRED)                                          \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    status try_##NAME##_batch(const Keys &keys, array_view<bool> out = {}) noexcept {                         \
+/* Batch adds over keys (containers, packed) with a per-key bool output
+   (was_new, changed, removed, added); REQUIRED says whether the C call
+   requires the output array (else NULL is allowed). */
+#define SKETCHES_DETAIL_KEY_BATCH_BOOL_OPS(NAME, CFN, REQUIRED)                                                \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                           \
+    status try_##NAME##_batch(const Keys &keys, array_view<bool> out = {}) noexcept {                          \
         std::size_t n = detail::key_count(keys);                                                               \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
@@ -1027,21 +1031,22 @@ template <class Keys, detail::if_keys<Keys> = 0>
         if (REQUIRED && out.empty()) ptr = tmp.data();                                                         \
         void *buf = this->mdata();                                                                             \
         return detail::with_keys(                                                                              \
-            keys, n,                                                                                           \
-            [&](const sketch_slice *k, std::size_t c) { return PREFIX##_##CNAME##_batch(buf, this->size(), k, c, ptr); }, \
-            [&](const std::uint64_t *k, std::size_t c) {                                                       \
-                return PREFIX##_##CNAME##_u64_batch(buf, this->size(), k, c, ptr);                             \
-            });                                                                                                \
+            keys, n, [&](const sketch_slice *k, std::size_t c) { return CFN##_batch(buf, this->size(), k, c, ptr); }, \
+            [&](const std::uint64_t *k, std::size_t c) { return CFN##_u64_batch(buf, this->size(), k, c, ptr); }); \
     }                                                                                                          \
-    status try_##NAME##_batch(const packed_view &keys, array_view<bool> out = {}) noexcept {                  \
+    status try_##NAME##_batch(const packed_view &keys, array_view<bool> out = {}) noexcept {                   \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
         status s = REQUIRED && out.empty() ? tmp.reserve(keys.count) : detail::out_ptr(out, keys.count, ptr);  \
         if (s != status::ok) return s;                                                                         \
         if (REQUIRED && out.empty()) ptr = tmp.data();                                                         \
-        return detail::st(PREFIX##_##CNAME##_packed(this->mdata(), this->size(), keys.data, keys.data_len,     \
-                                                    keys.offsets, keys.count, ptr));                           \
-    }                                                                                                          \
+        return detail::st(                                                                                     \
+            CFN##_packed(this->mdata(), this->size(), keys.data, keys.data_len, keys.offsets, keys.count, ptr)); \
+    }
+
+/* The same plus the hash batch: PREFIX is the C prefix, CNAME the C operation. */
+#define SKETCHES_DETAIL_BATCH_BOOL_OPS(PREFIX, NAME, CNAME, REQUIRED)                                          \
+    SKETCHES_DETAIL_KEY_BATCH_BOOL_OPS(NAME, PREFIX##_##CNAME, REQUIRED)                                       \
     status try_##NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> out = {}) noexcept { \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
@@ -1052,251 +1057,124 @@ template <class Keys, detail::if_keys<Keys> = 0>
             PREFIX##_##CNAME##_hash_batch(this->mdata(), this->size(), hashes.data(), hashes.size(), ptr));    \
     }
 
+#define SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING(NAME)                                                          \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                           \
+    void NAME##_batch(const Keys &keys, array_view<bool> out = {}) {                                           \
+        detail::check(try_##NAME##_batch(keys, out));                                                          \
+    }                                                                                                          \
+    void NAME##_batch(const packed_view &keys, array_view<bool> out = {}) {                                    \
+        detail::check(try_##NAME##_batch(keys, out));                                                          \
+    }
+
 #define SKETCHES_DETAIL_BATCH_BOOL_THROWING(NAME)                                                              \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    void NAME##_batch(const Keys &keys, array_view<bool> out = {}) {                                          \
-        detail::check(try_##NAME##_batch(keys, out));                                                          \
-    }                                                                                                          \
-    void NAME##_batch(const packed_view &keys, array_view<bool> out = {}) {                                   \
-        detail::check(try_##NAME##_batch(keys, out));                                                          \
-    }                                                                                                          \
-    void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> out = {}) {               \
+    SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING(NAME)                                                              \
+    void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> out = {}) {                \
         detail::check(try_##NAME##_hash_batch(hashes, out));                                                   \
     }
 
-/* Adds without per-key outputs (HLL, ULL, MinHash). */
-#define SKETCHES_DETAIL_BATCH_PLAIN_OPS(PREFIX)                                                                \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    status try_add_batch(const Keys &keys) noexcept {                                                         \
+/* Batch adds over keys without per-key outputs (HLL, ULL, MinHash, ELL). */
+#define SKETCHES_DETAIL_KEY_BATCH_PLAIN_OPS(NAME, CFN)                                                         \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                           \
+    status try_##NAME##_batch(const Keys &keys) noexcept {                                                     \
         std::size_t n = detail::key_count(keys);                                                               \
         void *buf = this->mdata();                                                                             \
         return detail::with_keys(                                                                              \
-            keys, n, [&](const sketch_slice *k, std::size_t c) { return PREFIX##_add_batch(buf, this->size(), k, c); }, \
-            [&](const std::uint64_t *k, std::size_t c) { return PREFIX##_add_u64_batch(buf, this->size(), k, c); }); \
+            keys, n, [&](const sketch_slice *k, std::size_t c) { return CFN##_batch(buf, this->size(), k, c); }, \
+            [&](const std::uint64_t *k, std::size_t c) { return CFN##_u64_batch(buf, this->size(), k, c); });  \
     }                                                                                                          \
-    status try_add_batch(const packed_view &keys) noexcept {                                                  \
-        return detail::st(PREFIX##_add_packed(this->mdata(), this->size(), keys.data, keys.data_len,          \
-                                              keys.offsets, keys.count));                                      \
-    }                                                                                                          \
-    status try_add_hash_batch(array_view<const std::uint64_t> hashes) noexcept {                              \
-        return detail::st(PREFIX##_add_hash_batch(this->mdata(), this->size(), hashes.data(), hashes.size()));  \
+    status try_##NAME##_batch(const packed_view &keys) noexcept {                                              \
+        return detail::st(                                                                                     \
+            CFN##_packed(this->mdata(), this->size(), keys.data, keys.data_len, keys.offsets, keys.count));    \
     }
 
-#define SKETCHES_DETAIL_BATCH_PLAIN_THROWING                                                                   \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    void add_batch(const Keys &keys) {                                                                        \
-        detail::check(try_add_batch(keys));                                                                    \
+/* The same for add, plus add_hash_batch. */
+#define SKETCHES_DETAIL_BATCH_PLAIN_OPS(PREFIX)                                                                \
+    SKETCHES_DETAIL_KEY_BATCH_PLAIN_OPS(add, PREFIX##_add)                                                     \
+    status try_add_hash_batch(array_view<const std::uint64_t> hashes) noexcept {                               \
+        return detail::st(PREFIX##_add_hash_batch(this->mdata(), this->size(), hashes.data(), hashes.size())); \
+    }
+
+#define SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(NAME)                                                         \
+    template <class Keys, detail::if_keys<Keys> = 0>                                                           \
+    void NAME##_batch(const Keys &keys) {                                                                      \
+        detail::check(try_##NAME##_batch(keys));                                                               \
     }                                                                                                          \
-    void add_batch(const packed_view &keys) { detail::check(try_add_batch(keys)); }                           \
+    void NAME##_batch(const packed_view &keys) { detail::check(try_##NAME##_batch(keys)); }
+
+#define SKETCHES_DETAIL_BATCH_PLAIN_THROWING                                                                   \
+    SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(add)                                                              \
     void add_hash_batch(array_view<const std::uint64_t> hashes) { detail::check(try_add_hash_batch(hashes)); }
 
-/* Single adds reporting a bool (was_new / changed). */
-#define SKETCHES_DETAIL_ADD_BOOL_OPS(PREFIX)                                                                   \
-    result<bool> try_add(byte_view key) noexcept {                                                            \
+/* Single adds reporting a bool (was_new / changed): NAME(key),
+   NAME(integer), NAME_hash(hash). */
+#define SKETCHES_DETAIL_ADD_BOOL_OPS(NAME, CFN)                                                                \
+    result<bool> try_##NAME(byte_view key) noexcept {                                                          \
         bool out = false;                                                                                      \
-        return this->make(PREFIX##_add(this->mdata(), this->size(), key.data(), key.size(), &out), out);      \
+        return this->make(CFN(this->mdata(), this->size(), key.data(), key.size(), &out), out);                \
     }                                                                                                          \
-    result<bool> try_add(std::uint64_t key) noexcept {                                                        \
+    result<bool> try_##NAME(std::uint64_t key) noexcept {                                                      \
         bool out = false;                                                                                      \
-        return this->make(PREFIX##_add_u64(this->mdata(), this->size(), key, &out), out);                     \
+        return this->make(CFN##_u64(this->mdata(), this->size(), key, &out), out);                             \
     }                                                                                                          \
-    result<bool> try_add_hash(std::uint64_t hash) noexcept {                                                  \
+    result<bool> try_##NAME##_hash(std::uint64_t hash) noexcept {                                              \
         bool out = false;                                                                                      \
-        return this->make(PREFIX##_add_hash(this->mdata(), this->size(), hash, &out), out);                   \
+        return this->make(CFN##_hash(this->mdata(), this->size(), hash, &out), out);                           \
     }
 
 /* Single adds reporting a bool, for the families with tokens. */
 #define SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(PREFIX)                                                             \
-    result<bool> try_add(byte_view key) noexcept {                                                            \
+    result<bool> try_add(byte_view key) noexcept {                                                             \
         bool out = false;                                                                                      \
         return this->make(                                                                                     \
             PREFIX##_add_with_token(this->mdata(), this->size(), &this->token(), key.data(), key.size(), &out), \
             out);                                                                                              \
     }                                                                                                          \
-    result<bool> try_add(std::uint64_t key) noexcept {                                                        \
+    result<bool> try_add(std::uint64_t key) noexcept {                                                         \
         bool out = false;                                                                                      \
         return this->make(PREFIX##_add_u64_with_token(this->mdata(), this->size(), &this->token(), key, &out), out); \
     }                                                                                                          \
-    result<bool> try_add_hash(std::uint64_t hash) noexcept {                                                  \
+    result<bool> try_add_hash(std::uint64_t hash) noexcept {                                                   \
         bool out = false;                                                                                      \
         return this->make(PREFIX##_add_hash_with_token(this->mdata(), this->size(), &this->token(), hash, &out), \
                           out);                                                                                \
     }
 
-#define SKETCHES_DETAIL_ADD_BOOL_THROWING                                                                      \
-    bool add(byte_view key) { return detail::value(try_add(key)); }                                           \
-    bool add(std::uint64_t key) { return detail::value(try_add(key)); }                                       \
-    bool add_hash(std::uint64_t hash) { return detail::value(try_add_hash(hash)); }
+#define SKETCHES_DETAIL_ADD_BOOL_THROWING(NAME)                                                                \
+    bool NAME(byte_view key) { return detail::value(try_##NAME(key)); }                                        \
+    bool NAME(std::uint64_t key) { return detail::value(try_##NAME(key)); }                                    \
+    bool NAME##_hash(std::uint64_t hash) { return detail::value(try_##NAME##_hash(hash)); }
 
-/* Concurrent adds and queries (sketch_{bloom,sbbf,hll,ull}_*_concurrent*).
-   Any number of threads may call these members on one image at once (the
+/* Concurrent adds and queries (sketch_{bloom,sbbf,hll,ull}_*_concurrent*):
+   any number of threads may call these members on one image at once (the
    C calls use atomic operations on its aligned 64-bit words); while any of
    them runs, no other member may touch that image. They never use the
    object's token (nothing in the object is written), and they need the
    image 8-byte aligned (status::misaligned otherwise; owned sketches are).
-   OUT names the per-key bool: was_new (filters) or changed (counters). */
-#define SKETCHES_DETAIL_CONCURRENT_ADD_OPS(PREFIX)                                                             \
-    result<bool> try_add_concurrent(byte_view key) noexcept {                                                 \
-        bool out = false;                                                                                      \
-        return this->make(PREFIX##_add_concurrent(this->mdata(), this->size(), key.data(), key.size(), &out), out); \
-    }                                                                                                          \
-    result<bool> try_add_concurrent(std::uint64_t key) noexcept {                                             \
-        bool out = false;                                                                                      \
-        return this->make(PREFIX##_add_concurrent_u64(this->mdata(), this->size(), key, &out), out);          \
-    }                                                                                                          \
-    result<bool> try_add_concurrent_hash(std::uint64_t hash) noexcept {                                       \
-        bool out = false;                                                                                      \
-        return this->make(PREFIX##_add_concurrent_hash(this->mdata(), this->size(), hash, &out), out);        \
-    }
+   The filters': */
+#define SKETCHES_DETAIL_CONCURRENT_FILTER_OPS(PREFIX)                                                          \
+    SKETCHES_DETAIL_ADD_BOOL_OPS(add_concurrent, PREFIX##_add_concurrent)                                      \
+    SKETCHES_DETAIL_KEY_BATCH_BOOL_OPS(add_concurrent, PREFIX##_add_concurrent, false)                         \
+    SKETCHES_DETAIL_CONTAINS_OPS(contains_concurrent, PREFIX##_contains_concurrent)
 
-#define SKETCHES_DETAIL_CONCURRENT_ADD_THROWING                                                                \
-    bool add_concurrent(byte_view key) { return detail::value(try_add_concurrent(key)); }                     \
-    bool add_concurrent(std::uint64_t key) { return detail::value(try_add_concurrent(key)); }                 \
-    bool add_concurrent_hash(std::uint64_t hash) { return detail::value(try_add_concurrent_hash(hash)); }
+#define SKETCHES_DETAIL_CONCURRENT_FILTER_THROWING                                                             \
+    SKETCHES_DETAIL_ADD_BOOL_THROWING(add_concurrent)                                                          \
+    SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING(add_concurrent)                                                    \
+    SKETCHES_DETAIL_CONTAINS_THROWING(contains_concurrent)
 
-/* Concurrent batch adds with an optional per-key was_new (filters). */
-#define SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_OPS(PREFIX)                                                      \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    status try_add_concurrent_batch(const Keys &keys, array_view<bool> was_new = {}) noexcept {               \
-        std::size_t n = detail::key_count(keys);                                                               \
-        bool *ptr = nullptr;                                                                                   \
-        status s = detail::out_ptr(was_new, n, ptr);                                                           \
-        if (s != status::ok) return s;                                                                         \
-        void *buf = this->mdata();                                                                             \
-        return detail::with_keys(                                                                              \
-            keys, n,                                                                                           \
-            [&](const sketch_slice *k, std::size_t c) {                                                        \
-                return PREFIX##_add_concurrent_batch(buf, this->size(), k, c, ptr);                            \
-            },                                                                                                 \
-            [&](const std::uint64_t *k, std::size_t c) {                                                       \
-                return PREFIX##_add_concurrent_u64_batch(buf, this->size(), k, c, ptr);                        \
-            });                                                                                                \
-    }                                                                                                          \
-    status try_add_concurrent_batch(const packed_view &keys, array_view<bool> was_new = {}) noexcept {        \
-        bool *ptr = nullptr;                                                                                   \
-        status s = detail::out_ptr(was_new, keys.count, ptr);                                                  \
-        if (s != status::ok) return s;                                                                         \
-        return detail::st(PREFIX##_add_concurrent_packed(this->mdata(), this->size(), keys.data, keys.data_len, \
-                                                         keys.offsets, keys.count, ptr));                      \
-    }
-
-#define SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_THROWING                                                         \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    void add_concurrent_batch(const Keys &keys, array_view<bool> was_new = {}) {                              \
-        detail::check(try_add_concurrent_batch(keys, was_new));                                                \
-    }                                                                                                          \
-    void add_concurrent_batch(const packed_view &keys, array_view<bool> was_new = {}) {                       \
-        detail::check(try_add_concurrent_batch(keys, was_new));                                                \
-    }
-
-/* Concurrent batch adds without per-key outputs (HLL, ULL). */
-#define SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_OPS(PREFIX)                                                     \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    status try_add_concurrent_batch(const Keys &keys) noexcept {                                              \
-        std::size_t n = detail::key_count(keys);                                                               \
-        void *buf = this->mdata();                                                                             \
-        return detail::with_keys(                                                                              \
-            keys, n,                                                                                           \
-            [&](const sketch_slice *k, std::size_t c) { return PREFIX##_add_concurrent_batch(buf, this->size(), k, c); }, \
-            [&](const std::uint64_t *k, std::size_t c) {                                                       \
-                return PREFIX##_add_concurrent_u64_batch(buf, this->size(), k, c);                             \
-            });                                                                                                \
-    }                                                                                                          \
-    status try_add_concurrent_batch(const packed_view &keys) noexcept {                                       \
-        return detail::st(PREFIX##_add_concurrent_packed(this->mdata(), this->size(), keys.data, keys.data_len, \
-                                                         keys.offsets, keys.count));                           \
-    }                                                                                                          \
-    /** Register estimate read with atomic loads while other threads add (exact once they are done). */       \
-    result<double> try_estimate_concurrent() const noexcept {                                                 \
+/* The distinct counters' (the value of a single add: the sketch changed). */
+#define SKETCHES_DETAIL_CONCURRENT_COUNTER_OPS(PREFIX)                                                         \
+    SKETCHES_DETAIL_ADD_BOOL_OPS(add_concurrent, PREFIX##_add_concurrent)                                      \
+    SKETCHES_DETAIL_KEY_BATCH_PLAIN_OPS(add_concurrent, PREFIX##_add_concurrent)                               \
+    /** Register estimate read with atomic loads while other threads add (exact once they are done). */        \
+    result<double> try_estimate_concurrent() const noexcept {                                                  \
         double out = 0;                                                                                        \
-        return this->make(PREFIX##_estimate_concurrent(this->data(), this->size(), &out), out);               \
+        return this->make(PREFIX##_estimate_concurrent(this->data(), this->size(), &out), out);                \
     }
 
-#define SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_THROWING                                                        \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    void add_concurrent_batch(const Keys &keys) {                                                             \
-        detail::check(try_add_concurrent_batch(keys));                                                         \
-    }                                                                                                          \
-    void add_concurrent_batch(const packed_view &keys) { detail::check(try_add_concurrent_batch(keys)); }      \
+#define SKETCHES_DETAIL_CONCURRENT_COUNTER_THROWING                                                            \
+    SKETCHES_DETAIL_ADD_BOOL_THROWING(add_concurrent)                                                          \
+    SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(add_concurrent)                                                   \
     [[nodiscard]] double estimate_concurrent() const { return detail::value(try_estimate_concurrent()); }
-
-/* Concurrent queries of the two Bloom filters: atomic loads, safe while
-   other threads add with the concurrent members. */
-#define SKETCHES_DETAIL_CONCURRENT_CONTAINS_OPS(PREFIX)                                                        \
-    result<bool> try_contains_concurrent(byte_view key) const noexcept {                                      \
-        bool out = false;                                                                                      \
-        return this->make(PREFIX##_contains_concurrent(this->data(), this->size(), key.data(), key.size(), &out), \
-                          out);                                                                                \
-    }                                                                                                          \
-    result<bool> try_contains_concurrent(std::uint64_t key) const noexcept {                                  \
-        bool out = false;                                                                                      \
-        return this->make(PREFIX##_contains_concurrent_u64(this->data(), this->size(), key, &out), out);      \
-    }                                                                                                          \
-    result<bool> try_contains_concurrent_hash(std::uint64_t hash) const noexcept {                            \
-        bool out = false;                                                                                      \
-        return this->make(PREFIX##_contains_concurrent_hash(this->data(), this->size(), hash, &out), out);    \
-    }                                                                                                          \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    status try_contains_concurrent_batch(const Keys &keys, array_view<bool> results) const noexcept {         \
-        std::size_t n = detail::key_count(keys);                                                               \
-        status s = detail::out_required(results, n);                                                           \
-        if (s != status::ok) return s;                                                                         \
-        return detail::with_keys(                                                                              \
-            keys, n,                                                                                           \
-            [&](const sketch_slice *k, std::size_t c) {                                                        \
-                return PREFIX##_contains_concurrent_batch(this->data(), this->size(), k, c, results.data());   \
-            },                                                                                                 \
-            [&](const std::uint64_t *k, std::size_t c) {                                                       \
-                return PREFIX##_contains_concurrent_u64_batch(this->data(), this->size(), k, c, results.data()); \
-            });                                                                                                \
-    }                                                                                                          \
-    status try_contains_concurrent_batch(const packed_view &keys, array_view<bool> results) const noexcept {  \
-        status s = detail::out_required(results, keys.count);                                                 \
-        if (s != status::ok) return s;                                                                         \
-        return detail::st(PREFIX##_contains_concurrent_packed(this->data(), this->size(), keys.data,           \
-                                                              keys.data_len, keys.offsets, keys.count,         \
-                                                              results.data()));                                \
-    }                                                                                                          \
-    status try_contains_concurrent_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) \
-        const noexcept {                                                                                       \
-        status s = detail::out_required(results, hashes.size());                                              \
-        if (s != status::ok) return s;                                                                         \
-        return detail::st(PREFIX##_contains_concurrent_hash_batch(this->data(), this->size(), hashes.data(),   \
-                                                                  hashes.size(), results.data()));             \
-    }
-
-#define SKETCHES_DETAIL_CONCURRENT_CONTAINS_THROWING                                                           \
-    [[nodiscard]] bool contains_concurrent(byte_view key) const { return detail::value(try_contains_concurrent(key)); } \
-    [[nodiscard]] bool contains_concurrent(std::uint64_t key) const {                                         \
-        return detail::value(try_contains_concurrent(key));                                                    \
-    }                                                                                                          \
-    [[nodiscard]] bool contains_concurrent_hash(std::uint64_t hash) const {                                   \
-        return detail::value(try_contains_concurrent_hash(hash));                                              \
-    }                                                                                                          \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    void contains_concurrent_batch(const Keys &keys, array_view<bool> results) const {                        \
-        detail::check(try_contains_concurrent_batch(keys, results));                                           \
-    }                                                                                                          \
-    void contains_concurrent_batch(const packed_view &keys, array_view<bool> results) const {                 \
-        detail::check(try_contains_concurrent_batch(keys, results));                                           \
-    }                                                                                                          \
-    void contains_concurrent_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) const { \
-        detail::check(try_contains_concurrent_hash_batch(hashes, results));                                    \
-    }                                                                                                          \
-    template <class Keys, detail::if_keys<Keys> = 0>                                                          \
-    [[nodiscard]] std::vector<bool> contains_concurrent_batch(const Keys &keys) const {                       \
-        std::size_t n = detail::key_count(keys);                                                               \
-        detail::scratch<bool> out;                                                                             \
-        detail::check(out.reserve(n));                                                                         \
-        detail::check(try_contains_concurrent_batch(keys, array_view<bool>(out.data(), n)));                   \
-        return std::vector<bool>(out.data(), out.data() + n);                                                  \
-    }                                                                                                          \
-    [[nodiscard]] std::vector<bool> contains_concurrent_batch(const packed_view &keys) const {                \
-        detail::scratch<bool> out;                                                                             \
-        detail::check(out.reserve(keys.count));                                                                \
-        detail::check(try_contains_concurrent_batch(keys, array_view<bool>(out.data(), keys.count)));          \
-        return std::vector<bool>(out.data(), out.data() + keys.count);                                         \
-    }
 
 /* The bloom-like families' shared parts: capacity flags. */
 #define SKETCHES_DETAIL_CAPACITY_OPS(PREFIX)                                                                   \
@@ -1480,9 +1358,7 @@ class basic_bloom : public detail::sketch_base<basic_bloom, detail::bloom_api, S
     SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(sketch_bloom)
     SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(sketch_bloom)
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_bloom, add, add, false)
-    SKETCHES_DETAIL_CONCURRENT_ADD_OPS(sketch_bloom)
-    SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_OPS(sketch_bloom)
-    SKETCHES_DETAIL_CONCURRENT_CONTAINS_OPS(sketch_bloom)
+    SKETCHES_DETAIL_CONCURRENT_FILTER_OPS(sketch_bloom)
     SKETCHES_DETAIL_CAPACITY_OPS(sketch_bloom)
     /// Union (dst |= src): equal bits, probes and seed.
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_bloom_union)
@@ -1507,12 +1383,10 @@ class basic_bloom : public detail::sketch_base<basic_bloom, detail::bloom_api, S
         return detail::value(try_init(buf, len, params, seed));
     }
     /// Adds a key; true when it was new (some probed bit was unset).
-    SKETCHES_DETAIL_ADD_BOOL_THROWING
-    SKETCHES_DETAIL_CONTAINS_THROWING
+    SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
+    SKETCHES_DETAIL_CONTAINS_THROWING(contains)
     SKETCHES_DETAIL_BATCH_BOOL_THROWING(add)
-    SKETCHES_DETAIL_CONCURRENT_ADD_THROWING
-    SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_THROWING
-    SKETCHES_DETAIL_CONCURRENT_CONTAINS_THROWING
+    SKETCHES_DETAIL_CONCURRENT_FILTER_THROWING
     SKETCHES_DETAIL_CAPACITY_THROWING
     SKETCHES_DETAIL_MERGE_THROWING(merge)
     SKETCHES_DETAIL_MERGE_THROWING(intersect)
@@ -1591,9 +1465,7 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(sketch_sbbf)
     SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(sketch_sbbf)
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_sbbf, add, add, false)
-    SKETCHES_DETAIL_CONCURRENT_ADD_OPS(sketch_sbbf)
-    SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_OPS(sketch_sbbf)
-    SKETCHES_DETAIL_CONCURRENT_CONTAINS_OPS(sketch_sbbf)
+    SKETCHES_DETAIL_CONCURRENT_FILTER_OPS(sketch_sbbf)
     SKETCHES_DETAIL_CAPACITY_OPS(sketch_sbbf)
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_sbbf_union)
     SKETCHES_DETAIL_MERGE_OP(intersect, sketch_sbbf_intersect)
@@ -1619,12 +1491,10 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
         return detail::value(try_init(buf, len, params, seed));
     }
     [[nodiscard]] byte_view bitset() const { return detail::value(try_bitset()); }
-    SKETCHES_DETAIL_ADD_BOOL_THROWING
-    SKETCHES_DETAIL_CONTAINS_THROWING
+    SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
+    SKETCHES_DETAIL_CONTAINS_THROWING(contains)
     SKETCHES_DETAIL_BATCH_BOOL_THROWING(add)
-    SKETCHES_DETAIL_CONCURRENT_ADD_THROWING
-    SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_THROWING
-    SKETCHES_DETAIL_CONCURRENT_CONTAINS_THROWING
+    SKETCHES_DETAIL_CONCURRENT_FILTER_THROWING
     SKETCHES_DETAIL_CAPACITY_THROWING
     SKETCHES_DETAIL_MERGE_THROWING(merge)
     SKETCHES_DETAIL_MERGE_THROWING(intersect)
@@ -1676,8 +1546,8 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
         return detail::init_view<view_type>(buf, len, [&] { return sketch_counting_init(buf, len, &params, seed); });
     }
 
-    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_counting)
-    SKETCHES_DETAIL_CONTAINS_OPS(sketch_counting)
+    SKETCHES_DETAIL_ADD_BOOL_OPS(add, sketch_counting_add)
+    SKETCHES_DETAIL_CONTAINS_OPS(contains, sketch_counting_contains)
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_counting, add, add, false)
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_counting, remove, remove, true)
     SKETCHES_DETAIL_CAPACITY_OPS(sketch_counting)
@@ -1711,8 +1581,8 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const bloom_params &params, std::uint64_t seed = 0) {
         return detail::value(try_init(buf, len, params, seed));
     }
-    SKETCHES_DETAIL_ADD_BOOL_THROWING
-    SKETCHES_DETAIL_CONTAINS_THROWING
+    SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
+    SKETCHES_DETAIL_CONTAINS_THROWING(contains)
     SKETCHES_DETAIL_BATCH_BOOL_THROWING(add)
     /// Removes keys; out[i] (if given) is false for a key that was absent.
     SKETCHES_DETAIL_BATCH_BOOL_THROWING(remove)
@@ -1794,7 +1664,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     }
     /// Adds keys; added[i] (if given) is false for a key that did not fit.
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_cuckoo, add, add, false)
-    SKETCHES_DETAIL_CONTAINS_OPS(sketch_cuckoo)
+    SKETCHES_DETAIL_CONTAINS_OPS(contains, sketch_cuckoo_contains)
     /// Copies of the key's fingerprint stored (0..8).
     result<std::uint32_t> try_count(byte_view key) const noexcept {
         std::uint32_t n = 0;
@@ -1866,7 +1736,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     std::size_t add_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> added = {}) {
         return count_added(hashes.size(), added, [&](array_view<bool> out) { return try_add_hash_batch(hashes, out); });
     }
-    SKETCHES_DETAIL_CONTAINS_THROWING
+    SKETCHES_DETAIL_CONTAINS_THROWING(contains)
     [[nodiscard]] std::uint32_t count(byte_view key) const { return detail::value(try_count(key)); }
     [[nodiscard]] std::uint32_t count(std::uint64_t key) const { return detail::value(try_count(key)); }
     /// Removes one copy; false (nothing changed) when absent.
@@ -1966,8 +1836,7 @@ class basic_hll : public detail::sketch_base<basic_hll, detail::hll_api, Storage
     /// Concurrent adds (the value: the sketch changed) and
     /// try_estimate_concurrent; the sketch must be dense (try_densify
     /// first, else status::small_mode and nothing changes).
-    SKETCHES_DETAIL_CONCURRENT_ADD_OPS(sketch_hll)
-    SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_OPS(sketch_hll)
+    SKETCHES_DETAIL_CONCURRENT_COUNTER_OPS(sketch_hll)
     /// Leaves the exact small mode now (registers from the kept hashes);
     /// a dense sketch is unchanged. Exclusive access.
     status try_densify() noexcept { return detail::st(sketch_hll_densify(this->mdata(), this->size())); }
@@ -2005,10 +1874,9 @@ class basic_hll : public detail::sketch_base<basic_hll, detail::hll_api, Storage
     [[nodiscard]] static view_type init(void *buf, std::size_t len, int p, std::uint64_t seed = 0) {
         return detail::value(try_init(buf, len, p, seed));
     }
-    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
-    SKETCHES_DETAIL_CONCURRENT_ADD_THROWING
-    SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_THROWING
+    SKETCHES_DETAIL_CONCURRENT_COUNTER_THROWING
     void densify() { detail::check(try_densify()); }
     [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
     [[nodiscard]] double register_estimate() const { return detail::value(try_register_estimate()); }
@@ -2059,11 +1927,10 @@ class basic_ull : public detail::sketch_base<basic_ull, detail::ull_api, Storage
             buf, len, [&] { return sketch_ull_init(buf, len, static_cast<std::uint8_t>(p), seed); });
     }
 
-    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_ull)
+    SKETCHES_DETAIL_ADD_BOOL_OPS(add, sketch_ull_add)
     SKETCHES_DETAIL_BATCH_PLAIN_OPS(sketch_ull)
     /// Concurrent adds (the value: the sketch changed) and try_estimate_concurrent.
-    SKETCHES_DETAIL_CONCURRENT_ADD_OPS(sketch_ull)
-    SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_OPS(sketch_ull)
+    SKETCHES_DETAIL_CONCURRENT_COUNTER_OPS(sketch_ull)
     /// Martingale estimate while unmerged, FGRA after a merge.
     result<double> try_estimate() const noexcept {
         double out = 0;
@@ -2101,10 +1968,9 @@ class basic_ull : public detail::sketch_base<basic_ull, detail::ull_api, Storage
     [[nodiscard]] static view_type init(void *buf, std::size_t len, int p, std::uint64_t seed = 0) {
         return detail::value(try_init(buf, len, p, seed));
     }
-    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
-    SKETCHES_DETAIL_CONCURRENT_ADD_THROWING
-    SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_THROWING
+    SKETCHES_DETAIL_CONCURRENT_COUNTER_THROWING
     [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
     [[nodiscard]] double register_estimate() const { return detail::value(try_register_estimate()); }
     [[nodiscard]] double ml_estimate() const { return detail::value(try_ml_estimate()); }
@@ -2480,7 +2346,7 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
     }
 
     /// Adds a key; the value is true when its bin's minimum dropped.
-    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_minhash)
+    SKETCHES_DETAIL_ADD_BOOL_OPS(add, sketch_minhash_add)
     SKETCHES_DETAIL_BATCH_PLAIN_OPS(sketch_minhash)
     /// Estimated Jaccard similarity with `other` (same k and seed).
     result<double> try_jaccard(const const_view_type &other) const noexcept {
@@ -2514,7 +2380,7 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
     [[nodiscard]] static view_type init(void *buf, std::size_t len, std::uint32_t k, std::uint64_t seed = 0) {
         return detail::value(try_init(buf, len, k, seed));
     }
-    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
     [[nodiscard]] double jaccard(const const_view_type &other) const { return detail::value(try_jaccard(other)); }
     void signature_into(array_view<std::uint64_t> out) const { detail::check(try_signature_into(out)); }
@@ -2644,7 +2510,7 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
         return try_build_hashes(hashes, p.value, seed);
     }
 
-    SKETCHES_DETAIL_CONTAINS_OPS(sketch_fuse)
+    SKETCHES_DETAIL_CONTAINS_OPS(contains, sketch_fuse_contains)
 
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] static fuse_params plan(std::uint64_t keys, double fpr) { return detail::value(try_plan(keys, fpr)); }
@@ -2693,7 +2559,7 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
                                        std::uint64_t seed = 0) {
         return detail::value(try_build_hashes_into(buf, len, scratch, scratch_len, hashes, params, seed));
     }
-    SKETCHES_DETAIL_CONTAINS_THROWING
+    SKETCHES_DETAIL_CONTAINS_THROWING(contains)
 #endif
 
   private:
@@ -2767,7 +2633,7 @@ class basic_ell : public detail::sketch_base<basic_ell, detail::ell_api, Storage
     }
 
     /// Adds a key; the value is true when a register changed.
-    SKETCHES_DETAIL_ADD_BOOL_OPS(sketch_ell)
+    SKETCHES_DETAIL_ADD_BOOL_OPS(add, sketch_ell_add)
     SKETCHES_DETAIL_BATCH_PLAIN_OPS(sketch_ell)
     /// Martingale estimate while unmerged (O(1)), else maximum likelihood.
     result<double> try_estimate() const noexcept {
@@ -2811,7 +2677,7 @@ class basic_ell : public detail::sketch_base<basic_ell, detail::ell_api, Storage
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const ell_params &params, std::uint64_t seed = 0) {
         return detail::value(try_init(buf, len, params, seed));
     }
-    SKETCHES_DETAIL_ADD_BOOL_THROWING
+    SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
     [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
     [[nodiscard]] double ml_estimate() const { return detail::value(try_ml_estimate()); }
@@ -2827,27 +2693,27 @@ using ell_sketch = basic_ell<detail::owned_storage>;
 using ell_view = basic_ell<detail::ref_storage<true>>;
 using ell_const_view = basic_ell<detail::ref_storage<false>>;
 
-#undef SKETCHES_DETAIL_CONTAINS_OPS
-#undef SKETCHES_DETAIL_CONTAINS_TOKEN_OPS
-#undef SKETCHES_DETAIL_CONTAINS_BATCH_OPS
+#undef SKETCHES_DETAIL_ADD_BOOL_OPS
+#undef SKETCHES_DETAIL_ADD_BOOL_THROWING
 #undef SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS
-#undef SKETCHES_DETAIL_CONTAINS_THROWING
 #undef SKETCHES_DETAIL_BATCH_BOOL_OPS
 #undef SKETCHES_DETAIL_BATCH_BOOL_THROWING
 #undef SKETCHES_DETAIL_BATCH_PLAIN_OPS
 #undef SKETCHES_DETAIL_BATCH_PLAIN_THROWING
-#undef SKETCHES_DETAIL_ADD_BOOL_OPS
-#undef SKETCHES_DETAIL_ADD_BOOL_THROWING
-#undef SKETCHES_DETAIL_CONCURRENT_ADD_OPS
-#undef SKETCHES_DETAIL_CONCURRENT_ADD_THROWING
-#undef SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_OPS
-#undef SKETCHES_DETAIL_CONCURRENT_BATCH_BOOL_THROWING
-#undef SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_OPS
-#undef SKETCHES_DETAIL_CONCURRENT_BATCH_PLAIN_THROWING
-#undef SKETCHES_DETAIL_CONCURRENT_CONTAINS_OPS
-#undef SKETCHES_DETAIL_CONCURRENT_CONTAINS_THROWING
 #undef SKETCHES_DETAIL_CAPACITY_OPS
 #undef SKETCHES_DETAIL_CAPACITY_THROWING
+#undef SKETCHES_DETAIL_CONCURRENT_COUNTER_OPS
+#undef SKETCHES_DETAIL_CONCURRENT_COUNTER_THROWING
+#undef SKETCHES_DETAIL_CONCURRENT_FILTER_OPS
+#undef SKETCHES_DETAIL_CONCURRENT_FILTER_THROWING
+#undef SKETCHES_DETAIL_CONTAINS_BATCH_OPS
+#undef SKETCHES_DETAIL_CONTAINS_OPS
+#undef SKETCHES_DETAIL_CONTAINS_THROWING
+#undef SKETCHES_DETAIL_CONTAINS_TOKEN_OPS
+#undef SKETCHES_DETAIL_KEY_BATCH_BOOL_OPS
+#undef SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING
+#undef SKETCHES_DETAIL_KEY_BATCH_PLAIN_OPS
+#undef SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING
 #undef SKETCHES_DETAIL_MERGE_OP
 #undef SKETCHES_DETAIL_MERGE_THROWING
 #undef SKETCHES_DETAIL_FAMILY_TYPES
