@@ -549,11 +549,7 @@ public final class BloomFilter {
     /**
      * Adds a String key (its UTF-8 bytes); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
-     * equal those of the same adds made one at a time; {@code inserted} depends on how the adds
-     * interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key
      * @return true when this call set a new bit
@@ -574,11 +570,7 @@ public final class BloomFilter {
     /**
      * Adds a long key (its 8 little-endian bytes); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
-     * equal those of the same adds made one at a time; {@code inserted} depends on how the adds
-     * interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key
      * @return true when this call set a new bit
@@ -596,11 +588,7 @@ public final class BloomFilter {
      * Adds the remaining bytes of a buffer as one key (the buffer's position does not move); one of
      * the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
-     * equal those of the same adds made one at a time; {@code inserted} depends on how the adds
-     * interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key bytes
      * @return true when this call set a new bit
@@ -647,10 +635,7 @@ public final class BloomFilter {
     /**
      * Tests a String key (its UTF-8 bytes) with atomic loads; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. The answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
@@ -671,10 +656,7 @@ public final class BloomFilter {
      * Tests a long key (its 8 little-endian bytes) with atomic loads; one of the concurrent
      * methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. The answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
@@ -691,10 +673,7 @@ public final class BloomFilter {
      * Tests the remaining bytes of a buffer as one key (the buffer's position does not move) with
      * atomic loads; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. The answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
@@ -720,11 +699,7 @@ public final class BloomFilter {
     /**
      * Adds every key; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
-     * equal those of the same adds made one at a time; {@code inserted} depends on how the adds
-     * interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      */
@@ -737,11 +712,7 @@ public final class BloomFilter {
      * in the batch is new at most the first time; when other threads add the same key at the same
      * time, more than one of them may report it new). One of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
-     * equal those of the same adds made one at a time; {@code inserted} depends on how the adds
-     * interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
@@ -760,11 +731,7 @@ public final class BloomFilter {
     /**
      * Adds every String key (UTF-8); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
-     * equal those of the same adds made one at a time; {@code inserted} depends on how the adds
-     * interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      */
@@ -776,11 +743,7 @@ public final class BloomFilter {
      * Adds every String key (UTF-8), reporting per key whether its add set a new bit (as {@link
      * #addAllConcurrent(byte[][], boolean[])}). One of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
-     * equal those of the same adds made one at a time; {@code inserted} depends on how the adds
-     * interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
@@ -799,11 +762,7 @@ public final class BloomFilter {
     /**
      * Adds every long key; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
-     * equal those of the same adds made one at a time; {@code inserted} depends on how the adds
-     * interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      */
@@ -815,11 +774,7 @@ public final class BloomFilter {
      * Adds every long key, reporting per key whether its add set a new bit (as {@link
      * #addAllConcurrent(byte[][], boolean[])}). One of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
-     * equal those of the same adds made one at a time; {@code inserted} depends on how the adds
-     * interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
@@ -841,11 +796,7 @@ public final class BloomFilter {
      * Adds keys packed in the Arrow Binary layout (see {@link #addPacked}); one of the concurrent
      * methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
-     * equal those of the same adds made one at a time; {@code inserted} depends on how the adds
-     * interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
@@ -871,10 +822,7 @@ public final class BloomFilter {
     /**
      * Tests every key with atomic loads; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param keys the keys
      * @return per key: false when certainly never added
@@ -893,10 +841,7 @@ public final class BloomFilter {
     /**
      * Tests every String key (UTF-8) with atomic loads; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param keys the keys
      * @return per key: false when certainly never added
@@ -915,10 +860,7 @@ public final class BloomFilter {
     /**
      * Tests every long key with atomic loads; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param keys the keys
      * @return per key: false when certainly never added
@@ -933,10 +875,7 @@ public final class BloomFilter {
      * Tests every long key with atomic loads into a caller's array (no allocation); one of the
      * concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
@@ -958,10 +897,7 @@ public final class BloomFilter {
      * Tests keys packed in the Arrow Binary layout (see {@link #addPacked}) with atomic loads into
      * a caller's array; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}

@@ -336,11 +336,7 @@ public final class HyperLogLog {
     /**
      * Adds a String key (its UTF-8 bytes); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()} and {@code registersSet}); the first concurrent add that
-     * changes a register ends the martingale estimate (see the class documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key
      * @return true when this call raised a register
@@ -363,11 +359,7 @@ public final class HyperLogLog {
     /**
      * Adds a long key (its 8 little-endian bytes); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()} and {@code registersSet}); the first concurrent add that
-     * changes a register ends the martingale estimate (see the class documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key
      * @return true when this call raised a register
@@ -387,11 +379,7 @@ public final class HyperLogLog {
      * Adds the remaining bytes of a buffer as one key (the buffer's position does not move); one of
      * the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()} and {@code registersSet}); the first concurrent add that
-     * changes a register ends the martingale estimate (see the class documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key bytes
      * @return true when this call raised a register
@@ -420,11 +408,7 @@ public final class HyperLogLog {
     /**
      * Adds every key; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()} and {@code registersSet}); the first concurrent add that
-     * changes a register ends the martingale estimate (see the class documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
@@ -442,11 +426,7 @@ public final class HyperLogLog {
     /**
      * Adds every String key (UTF-8); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()} and {@code registersSet}); the first concurrent add that
-     * changes a register ends the martingale estimate (see the class documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
@@ -464,11 +444,7 @@ public final class HyperLogLog {
     /**
      * Adds every long key; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()} and {@code registersSet}); the first concurrent add that
-     * changes a register ends the martingale estimate (see the class documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
@@ -489,11 +465,7 @@ public final class HyperLogLog {
      * Adds keys packed in the Arrow Binary layout (see {@link #addPacked}); one of the concurrent
      * methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()} and {@code registersSet}); the first concurrent add that
-     * changes a register ends the martingale estimate (see the class documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}

@@ -579,10 +579,7 @@ public final class SplitBlockBloomFilter {
     /**
      * Adds a String key (its UTF-8 bytes); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
-     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key
      * @return true when this call set a new bit
@@ -603,10 +600,7 @@ public final class SplitBlockBloomFilter {
     /**
      * Adds a long key (its 8 little-endian bytes); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
-     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key
      * @return true when this call set a new bit
@@ -624,10 +618,7 @@ public final class SplitBlockBloomFilter {
      * Adds the remaining bytes of a buffer as one key (the buffer's position does not move); one of
      * the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
-     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key bytes
      * @return true when this call set a new bit
@@ -674,10 +665,7 @@ public final class SplitBlockBloomFilter {
     /**
      * Tests a String key (its UTF-8 bytes) with atomic loads; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. The answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
@@ -698,10 +686,7 @@ public final class SplitBlockBloomFilter {
      * Tests a long key (its 8 little-endian bytes) with atomic loads; one of the concurrent
      * methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. The answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
@@ -718,10 +703,7 @@ public final class SplitBlockBloomFilter {
      * Tests the remaining bytes of a buffer as one key (the buffer's position does not move) with
      * atomic loads; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. The answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
@@ -747,10 +729,7 @@ public final class SplitBlockBloomFilter {
     /**
      * Adds every key; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
-     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      */
@@ -763,10 +742,7 @@ public final class SplitBlockBloomFilter {
      * in the batch is new at most the first time; when other threads add the same key at the same
      * time, more than one of them may report it new). One of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
-     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
@@ -785,10 +761,7 @@ public final class SplitBlockBloomFilter {
     /**
      * Adds every String key (UTF-8); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
-     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      */
@@ -800,10 +773,7 @@ public final class SplitBlockBloomFilter {
      * Adds every String key (UTF-8), reporting per key whether its add set a new bit (as {@link
      * #addAllConcurrent(byte[][], boolean[])}). One of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
-     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
@@ -822,10 +792,7 @@ public final class SplitBlockBloomFilter {
     /**
      * Adds every long key; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
-     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      */
@@ -837,10 +804,7 @@ public final class SplitBlockBloomFilter {
      * Adds every long key, reporting per key whether its add set a new bit (as {@link
      * #addAllConcurrent(byte[][], boolean[])}). One of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
-     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
@@ -862,10 +826,7 @@ public final class SplitBlockBloomFilter {
      * Adds keys packed in the Arrow Binary layout (see {@link #addPacked}); one of the concurrent
      * methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the blocks and the {@code addCalls} counter equal those of the
-     * same adds made one at a time; {@code inserted} depends on how the adds interleaved.
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
@@ -891,10 +852,7 @@ public final class SplitBlockBloomFilter {
     /**
      * Tests every key with atomic loads; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param keys the keys
      * @return per key: false when certainly never added
@@ -913,10 +871,7 @@ public final class SplitBlockBloomFilter {
     /**
      * Tests every String key (UTF-8) with atomic loads; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param keys the keys
      * @return per key: false when certainly never added
@@ -935,10 +890,7 @@ public final class SplitBlockBloomFilter {
     /**
      * Tests every long key with atomic loads; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param keys the keys
      * @return per key: false when certainly never added
@@ -953,10 +905,7 @@ public final class SplitBlockBloomFilter {
      * Tests every long key with atomic loads into a caller's array (no allocation); one of the
      * concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
@@ -978,10 +927,7 @@ public final class SplitBlockBloomFilter {
      * Tests keys packed in the Arrow Binary layout (see {@link #addPacked}) with atomic loads into
      * a caller's array; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * filter at once; while any of them runs, no other method may be called on it. Each answer sees
-     * every concurrent add that returned before this call (see {@link
-     * #containsConcurrent(byte[])}); an add still running may or may not be seen.
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}

@@ -313,12 +313,7 @@ public final class UltraLogLog {
     /**
      * Adds a String key (its UTF-8 bytes); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
-     * concurrent add that changes a register ends the martingale estimate (see the class
-     * documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key
      * @return true when this call raised a register
@@ -339,12 +334,7 @@ public final class UltraLogLog {
     /**
      * Adds a long key (its 8 little-endian bytes); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
-     * concurrent add that changes a register ends the martingale estimate (see the class
-     * documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key
      * @return true when this call raised a register
@@ -362,12 +352,7 @@ public final class UltraLogLog {
      * Adds the remaining bytes of a buffer as one key (the buffer's position does not move); one of
      * the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
-     * concurrent add that changes a register ends the martingale estimate (see the class
-     * documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param key the key bytes
      * @return true when this call raised a register
@@ -394,12 +379,7 @@ public final class UltraLogLog {
     /**
      * Adds every key; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
-     * concurrent add that changes a register ends the martingale estimate (see the class
-     * documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      */
@@ -415,12 +395,7 @@ public final class UltraLogLog {
     /**
      * Adds every String key (UTF-8); one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
-     * concurrent add that changes a register ends the martingale estimate (see the class
-     * documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      */
@@ -436,12 +411,7 @@ public final class UltraLogLog {
     /**
      * Adds every long key; one of the concurrent methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
-     * concurrent add that changes a register ends the martingale estimate (see the class
-     * documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
      */
@@ -460,12 +430,7 @@ public final class UltraLogLog {
      * Adds keys packed in the Arrow Binary layout (see {@link #addPacked}); one of the concurrent
      * methods.
      *
-     * <p>Thread safety: any number of threads may call the {@code *Concurrent} methods on this
-     * sketch at once; while any of them runs, no other method may be called on it. Once the adding
-     * threads are done (joined), the registers equal those of the same adds made one at a time (and
-     * so do {@link #registerEstimate()}, {@link #mlEstimate()} and {@code registersSet}); the first
-     * concurrent add that changes a register ends the martingale estimate (see the class
-     * documentation).
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
