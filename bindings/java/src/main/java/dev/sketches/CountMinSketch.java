@@ -339,6 +339,15 @@ public final class CountMinSketch {
     }
 
     /**
+     * Adds one occurrence of the remaining bytes of a buffer (position unchanged).
+     *
+     * @param key the key bytes
+     */
+    public void add(ByteBuffer key) {
+        add(key, 1);
+    }
+
+    /**
      * Adds {@code weight} occurrences of the remaining bytes of a buffer (position unchanged).
      *
      * @param key the key bytes

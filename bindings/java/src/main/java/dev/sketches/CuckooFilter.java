@@ -728,6 +728,28 @@ public final class CuckooFilter {
         }
     }
 
+    /**
+     * How many copies of the fingerprint of a buffer's remaining bytes are stored (position
+     * unchanged).
+     *
+     * @param key the key bytes
+     * @return the count
+     */
+    public int count(ByteBuffer key) {
+        int pos = key.position();
+        int n = key.remaining();
+        try {
+            if (key.hasArray()) {
+                return nCount(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            key.duplicate().get(copy);
+            return nCount(img.addr, img.len, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
     // ---- combining, statistics, image ----
 
     /**

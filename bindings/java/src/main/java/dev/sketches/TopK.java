@@ -220,6 +220,16 @@ public final class TopK {
     }
 
     /**
+     * Adds one occurrence of the remaining bytes of a buffer (position unchanged).
+     *
+     * @param key the key bytes
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
+     */
+    public void add(ByteBuffer key) {
+        add(key, 1);
+    }
+
+    /**
      * Adds {@code weight} occurrences of the remaining bytes of a buffer (position unchanged).
      *
      * @param key the key bytes
@@ -279,6 +289,35 @@ public final class TopK {
      */
     public Estimate estimate(long key) {
         return estimate(leBytes(key));
+    }
+
+    /**
+     * The estimate for the remaining bytes of a buffer as one key (position unchanged).
+     *
+     * @param key the key bytes
+     * @return its count bound, error and whether it is listed
+     */
+    public Estimate estimate(ByteBuffer key) {
+        int pos = key.position();
+        int n = key.remaining();
+        byte[] array;
+        int off;
+        if (key.hasArray()) {
+            array = key.array();
+            off = key.arrayOffset() + pos;
+        } else {
+            // Direct or read-only heap buffers: keys are short, the copy costs little.
+            array = new byte[n];
+            key.duplicate().get(array);
+            off = 0;
+        }
+        long[] v = new long[3];
+        try {
+            nEstimate(img.addr, img.len, array, off, n, v);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return new Estimate(v[0], v[1], v[2] != 0);
     }
 
     /**

@@ -307,6 +307,13 @@ class FiltersTest {
         assertTrue(g.add(ByteBuffer.wrap(new byte[] {4})));
         assertTrue(g.contains(new byte[] {4}));
         assertEquals(1, g.count(new byte[] {4}));
+        assertEquals(1, g.count(ByteBuffer.wrap(new byte[] {3, 4}, 1, 1)));
+        assertEquals(1, g.count(ByteBuffer.wrap(new byte[] {4}).asReadOnlyBuffer()));
+        ByteBuffer directKey = ByteBuffer.allocateDirect(1).put((byte) 4).flip();
+        assertEquals(1, g.count(directKey));
+        assertEquals(0, directKey.position(), "the key buffer's position does not move");
+        assertEquals(g.count(5L), g.count(ByteBuffer.wrap(new byte[] {5, 0, 0, 0, 0, 0, 0, 0}).asReadOnlyBuffer()),
+                "a long key is its 8 little-endian bytes");
         assertTrue(g.remove(ByteBuffer.wrap(new byte[] {4})));
         assertFalse(g.remove(new byte[] {4}));
         assertEquals(2, g.addPacked(new byte[] {1, 2}, new int[] {0, 1, 2}, null));

@@ -71,12 +71,14 @@ class FrequencyTest {
         ByteBuffer d = ByteBuffer.allocateDirect(1);
         d.put((byte) 2).flip();
         s.add(d, 1);
+        s.add(ByteBuffer.wrap(new byte[] {0, 2}, 1, 1).asReadOnlyBuffer());
         assertEquals(5, s.estimate("a"));
         assertEquals(3, s.estimate(new byte[] {1}));
         assertEquals(10, s.estimate(7L));
-        assertEquals(4, s.estimate(ByteBuffer.wrap(new byte[] {2})));
-        assertEquals(4, s.estimate(d));
-        assertEquals(22, s.total());
+        assertEquals(5, s.estimate(ByteBuffer.wrap(new byte[] {2})));
+        assertEquals(5, s.estimate(d));
+        assertEquals(0, d.position(), "the key buffer's position does not move");
+        assertEquals(23, s.total());
         // Batches equal single calls, with and without weights, for every key form.
         long[] longs = TestKeys.longs(0, 5000);
         long[] weights = new long[longs.length];
@@ -206,10 +208,19 @@ class FrequencyTest {
         t.add(5L);
         t.add(5L, 4);
         t.add(ByteBuffer.wrap(new byte[] {9}), 6);
+        ByteBuffer direct = ByteBuffer.allocateDirect(3);
+        direct.put(new byte[] {0, 9, 0}).position(1).limit(2);
+        t.add(direct);
+        t.add(ByteBuffer.wrap(new byte[] {9}).asReadOnlyBuffer());
+        assertEquals(1, direct.position(), "the key buffer's position does not move");
+        assertEquals(new TopK.Estimate(8, 0, true), t.estimate(direct));
+        assertEquals(t.estimate(new byte[] {9}), t.estimate(ByteBuffer.wrap(new byte[] {7, 9}, 1, 1)));
+        assertEquals(t.estimate(new byte[] {9}), t.estimate(ByteBuffer.wrap(new byte[] {9}).asReadOnlyBuffer()));
+        assertEquals(new TopK.Estimate(0, 0, false), t.estimate(ByteBuffer.wrap(new byte[] {8})));
         assertEquals(3, t.estimate("a").count());
         assertEquals(4, t.estimate(new byte[] {1}).count());
         assertEquals(5, t.estimate(5L).count());
-        assertEquals(6, t.top().get(0).count());
+        assertEquals(8, t.top().get(0).count());
         assertEquals(5L, t.top(2).get(1).keyLong());
         assertThrows(IllegalStateException.class, () -> t.top(1).get(0).keyLong());
         byte[] before = t.toByteArray();
