@@ -155,8 +155,8 @@ public final class Sketches {
         union("sbbf", Family.SPLIT_BLOCK_BLOOM);
         union("counting", Family.COUNTING_BLOOM);
         union("cuckoo", Family.CUCKOO);
-        union("hll", Family.HYPERLOGLOG);
-        union("ull", Family.ULTRALOGLOG);
+        union("hll", Family.HYPERLOGLOG, "any precisions: the result has the lowest");
+        union("ull", Family.ULTRALOGLOG, "any precisions: the result has the lowest");
         union("cms", Family.COUNT_MIN);
         union("topk", Family.TOPK);
         union("minhash", Family.MINHASH);
@@ -369,8 +369,8 @@ public final class Sketches {
      * {@code sketch_<family>_union_agg(images)}: the merge of a column of images of one family.
      *
      * @param family bloom, sbbf, counting, cuckoo, hll, ull, ell, cms, topk or minhash
-     * @param images a BINARY column of images of that family with equal parameters (ExaLogLog: any
-     *     precisions and d, merged at the lowest)
+     * @param images a BINARY column of images of that family with equal parameters (HyperLogLog and
+     *     UltraLogLog: any precisions, ExaLogLog: any precisions and d, merged at the lowest)
      * @return the aggregate column (BINARY; null when every image is null)
      * @throws IllegalArgumentException when the family is unknown, or is fuse (binary fuse filters
      *     are static and do not merge)

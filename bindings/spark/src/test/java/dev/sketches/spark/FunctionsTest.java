@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sketches.BloomFilter;
+import dev.sketches.HyperLogLog;
+import dev.sketches.UltraLogLog;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -83,6 +85,39 @@ class FunctionsTest {
         assertEquals(0.5, r.getDouble(0), 0.1);
         assertEquals(8000, r.getLong(1), 8000 * 0.065);
         assertEquals(8000, r.getLong(2), 8000 * 0.065);
+    }
+
+    /**
+     * HyperLogLog and UltraLogLog union aggregates over images of different precisions give the
+     * lowest precision's merge whatever order the images arrive in (the binding only folds a higher
+     * precision into a lower one: with the higher one first the query used to fail).
+     */
+    @Test
+    void hllAndUllUnionsFoldPrecisionsInAnyOrder() {
+        HyperLogLog h10 = HyperLogLog.create(10);
+        HyperLogLog h12 = HyperLogLog.create(12);
+        UltraLogLog u10 = UltraLogLog.create(10);
+        UltraLogLog u12 = UltraLogLog.create(12);
+        for (long i = 0; i < 10_000; i++) {
+            if (i < 5000) {
+                h10.add(i);
+                u10.add(i);
+            }
+            if (i >= 2500) {
+                h12.add(i);
+                u12.add(i);
+            }
+        }
+        h10.merge(h12);
+        u10.merge(u12);
+        for (String order : new String[] {"ASC", "DESC"}) {
+            Row r = spark.sql("SELECT sketch_hll_union_agg(h), sketch_ull_union_agg(u) FROM (SELECT h, u FROM ("
+                    + " SELECT 10 AS p, sketch_hll_agg(id, 10) AS h, sketch_ull_agg(id, 10) AS u FROM range(0, 5000)"
+                    + " UNION ALL SELECT 12, sketch_hll_agg(id, 12), sketch_ull_agg(id, 12) FROM range(2500, 10000))"
+                    + " ORDER BY p " + order + " LIMIT 2)").first();
+            assertArrayEquals(h10.toByteArray(), (byte[]) r.getAs(0), order);
+            assertArrayEquals(u10.toByteArray(), (byte[]) r.getAs(1), order);
+        }
     }
 
     /**
