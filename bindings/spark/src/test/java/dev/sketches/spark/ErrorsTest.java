@@ -71,6 +71,27 @@ class ErrorsTest {
                 () -> spark.sql("SELECT sketch_bloom_union_agg(f) FROM mixed_bloom").collectAsList());
     }
 
+    /**
+     * A cuckoo aggregate over keys that several input partitions hold: the partial filters' merge
+     * copies their entries, so it fills up; the error says so (it used to blame the parameters)
+     * and its remedy, DISTINCT, stores each key once.
+     */
+    @Test
+    void cuckooKeysInSeveralPartitions() {
+        failsNaming("sketch_cuckoo_agg", "DISTINCT key", () -> spark.sql("SELECT sketch_cuckoo_agg(k, 1000, 0.01)"
+                + " FROM (SELECT id % 500 AS k FROM range(0, 20000, 1, 7))").collectAsList());
+        byte[] image = spark.sql("SELECT sketch_cuckoo_agg(DISTINCT k, 1000, 0.01)"
+                + " FROM (SELECT id % 500 AS k FROM range(0, 20000, 1, 7))").first().getAs(0);
+        dev.sketches.CuckooFilter f = dev.sketches.CuckooFilter.fromByteArray(image);
+        for (long k = 0; k < 500; k++) {
+            org.junit.jupiter.api.Assertions.assertEquals(1, f.count(k), "key " + k);
+        }
+        spark.sql("SELECT sketch_cuckoo_agg(id, 100, 0.01) AS f FROM range(0, 90) UNION ALL"
+                + " SELECT sketch_cuckoo_agg(id, 100, 0.01) FROM range(0, 90)").createOrReplaceTempView("overfull_cuckoo");
+        failsNaming("sketch_cuckoo_union_agg", "disjoint keys",
+                () -> spark.sql("SELECT sketch_cuckoo_union_agg(f) FROM overfull_cuckoo").collectAsList());
+    }
+
     @Test
     void nullsAreSkipped() {
         Row r = spark.sql("SELECT sketch_hll_agg(k, 12), sketch_hll_agg(CASE WHEN k IS NOT NULL THEN k END, 12),"
