@@ -121,6 +121,29 @@ class FunctionsTest {
     }
 
     /**
+     * What the README says of partitioning: counting Bloom, Count-Min, MinHash and binary fuse
+     * images are the same bytes from 1 or 7 input partitions; HyperLogLog's estimate is the
+     * martingale one from one task and the register estimate after merges.
+     */
+    @Test
+    void partitioning() {
+        String aggs = "sketch_counting_agg(k, 1000, 0.01), sketch_cms_agg(k, 0.01, 0.01), sketch_minhash_agg(k, 64),"
+                + " sketch_fuse_agg(k, 8), sketch_hll_agg(k, 12)";
+        Row one = spark.sql("SELECT " + aggs + " FROM (SELECT id % 5000 AS k FROM range(0, 20000, 1, 1))").first();
+        Row seven = spark.sql("SELECT " + aggs + " FROM (SELECT id % 5000 AS k FROM range(0, 20000, 1, 7))").first();
+        for (int i = 0; i < 4; i++) {
+            assertArrayEquals((byte[]) one.getAs(i), (byte[]) seven.getAs(i), "aggregate " + i);
+        }
+        HyperLogLog single = HyperLogLog.create(12);
+        for (long k = 0; k < 5000; k++) {
+            single.add(k);
+        }
+        assertArrayEquals(single.toByteArray(), (byte[]) one.getAs(4));
+        HyperLogLog merged = HyperLogLog.fromByteArray(seven.getAs(4));
+        assertEquals(single.registerEstimate(), merged.estimate());
+    }
+
+    /**
      * Thousands of groups: past spark.sql.objectHashAggregate.sortBased.fallbackThreshold (128)
      * the aggregation sorts and spills buffers, which travel as their images.
      */
