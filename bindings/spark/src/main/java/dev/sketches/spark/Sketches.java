@@ -508,6 +508,10 @@ public final class Sketches {
             org.apache.spark.sql.classic.SparkSession session, String fn, Expression key, AggSpec spec) {
         Encoder<Object> encoder = anyEncoder(keyEncoder(fn, key.dataType()));
         UserDefinedFunction f = functions.udaf(new SketchAggregator(spec, false), encoder).withName(fn).asNonNullable();
+        if (key.dataType() instanceof StringType && !key.dataType().equals(DataTypes.StringType)) {
+            // A collated STRING: the encoder takes only the default collation; the bytes are the same.
+            key = session.expression(ExpressionUtils.column(key).cast(DataTypes.StringType));
+        }
         return aggregateExpression(session, f, key);
     }
 

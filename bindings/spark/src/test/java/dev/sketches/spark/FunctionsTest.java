@@ -38,6 +38,16 @@ class FunctionsTest {
         assertArrayEquals((byte[]) r.getAs(1), (byte[]) r.getAs(0));
     }
 
+    /** A STRING key with a collation (Spark 4) hashes as its UTF-8 bytes, as a plain STRING does. */
+    @Test
+    void collatedStringKeys() {
+        Row r = spark.sql("SELECT sketch_hll_agg(k COLLATE UTF8_LCASE, 12), sketch_hll_agg(k, 12),"
+                + " sketch_fuse_agg(k COLLATE UNICODE_CI, 8), sketch_fuse_agg(k, 8)"
+                + " FROM (SELECT concat('Key', id) AS k FROM range(0, 100, 1, 1))").first();
+        assertArrayEquals((byte[]) r.getAs(1), (byte[]) r.getAs(0));
+        assertArrayEquals((byte[]) r.getAs(3), (byte[]) r.getAs(2));
+    }
+
     @Test
     void filterContains() {
         spark.range(0, 4000).selectExpr("concat('x', id) AS k").createOrReplaceTempView("filter_keys");
