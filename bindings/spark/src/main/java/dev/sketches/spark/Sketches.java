@@ -32,6 +32,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.IntegralType;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructType;
 import scala.collection.immutable.Seq;
@@ -552,14 +553,15 @@ public final class Sketches {
     }
 
     private static void key(String fn, DataType type) {
-        if (!(type instanceof StringType || type instanceof BinaryType || type instanceof IntegralType)) {
+        if (!(type instanceof StringType || type instanceof BinaryType || type instanceof IntegralType
+                || type instanceof NullType)) {
             throw new IllegalArgumentException(fn + ": keys must be STRING, TINYINT, SMALLINT, INT, BIGINT or"
                     + " BINARY, not " + type.sql() + " (cast the column first)");
         }
     }
 
     private static void image(String fn, Expression e) {
-        if (!(e.dataType() instanceof BinaryType)) {
+        if (!(e.dataType() instanceof BinaryType || e.dataType() instanceof NullType)) {
             throw new IllegalArgumentException(fn + ": the image argument must be BINARY, not " + e.dataType().sql());
         }
     }

@@ -112,4 +112,17 @@ class ErrorsTest {
         assertArrayEquals(HyperLogLog.create(12).toByteArray(), e.getAs(0));
         assertNull(e.get(1));
     }
+
+    /** An untyped NULL (type VOID) as an image or key is a null like any other: null answers, no key. */
+    @Test
+    void untypedNulls() {
+        Row r = spark.sql("SELECT sketch_hll_estimate(NULL), sketch_bloom_contains(NULL, 1),"
+                + " sketch_bloom_contains(sketch_bloom_agg(id, 10, 0.01), NULL), sketch_cms_estimate(NULL, NULL),"
+                + " sketch_jaccard(NULL, sketch_minhash_agg(id, 8)), sketch_topk_items(NULL),"
+                + " sketch_hll_union_agg(NULL), sketch_hll_agg(NULL, 12) FROM range(3)").first();
+        for (int i = 0; i < 7; i++) {
+            assertNull(r.get(i), "column " + i);
+        }
+        assertArrayEquals(HyperLogLog.create(12).toByteArray(), r.getAs(7));
+    }
 }
