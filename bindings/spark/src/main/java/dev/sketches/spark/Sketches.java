@@ -66,9 +66,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * skipped (they are not added, and a null key or image gives a null answer); an aggregate over no
  * key returns the empty sketch, a union aggregate over no image returns null.
  *
- * <p>Errors: a bad parameter or key type fails the query at analysis; a damaged image, an image of
- * another family or images that do not merge fail it when it runs; every message starts with the
- * function's name.
+ * <p>Errors: a bad parameter or key type fails the query at analysis (but a filter or Count-Min
+ * sketch too large to make fails it when it runs); a damaged image, an image of another family or
+ * images that do not merge fail it when it runs; every message starts with the function's name.
  *
  * <p>Thread safety: {@link #register(SparkSession)} may be called from any thread, again at will;
  * the functions run in Spark tasks like built-in ones.

@@ -63,6 +63,17 @@ class ErrorsTest {
                 () -> spark.sql("SELECT sketch_topk_agg(concat('key-', id), 8, 4) FROM range(10)").collectAsList());
     }
 
+    /** Filters and Count-Min sketches too large to make fail when the query runs, naming the function. */
+    @Test
+    void oversizedSketches() {
+        failsNaming("sketch_bloom_agg", "does not fit in one ByteBuffer",
+                () -> spark.sql("SELECT sketch_bloom_agg(id, 100000000000000, 0.01) FROM range(10)").collectAsList());
+        failsNaming("sketch_cuckoo_agg", "bad parameters",
+                () -> spark.sql("SELECT sketch_cuckoo_agg(id, 100000000000000, 0.01) FROM range(10)").collectAsList());
+        failsNaming("sketch_cms_agg", "bad parameters",
+                () -> spark.sql("SELECT sketch_cms_agg(id, 1e-12, 0.01) FROM range(10)").collectAsList());
+    }
+
     @Test
     void imagesThatDoNotMerge() {
         spark.sql("SELECT sketch_bloom_agg(id, 100, 0.01) AS f FROM range(100) UNION ALL"
