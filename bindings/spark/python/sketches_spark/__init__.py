@@ -101,9 +101,20 @@ def union_agg(family: str, images) -> Column:
     """``sketch_<family>_union_agg(images)``: merge of a BINARY column of one family's images.
 
     ``family`` is one of bloom, sbbf, counting, cuckoo, hll, ull, ell, cms, topk, minhash (not
-    fuse: binary fuse filters do not merge).
+    fuse: binary fuse filters do not merge). Raises ``ValueError`` for fuse or an unknown family.
     """
-    return F.call_function("sketch_%s_union_agg" % family.lower(), _col(images))
+    f = family.lower()
+    if f == "fuse":
+        raise ValueError(
+            "no union aggregate for family fuse: binary fuse filters are static and do not merge"
+            " (build one filter from the union of the keys with fuse_agg)"
+        )
+    if f not in _UNION_FAMILIES:
+        raise ValueError("no union aggregate for family %s" % family)
+    return F.call_function("sketch_%s_union_agg" % f, _col(images))
+
+
+_UNION_FAMILIES = ("bloom", "sbbf", "counting", "cuckoo", "hll", "ull", "ell", "cms", "topk", "minhash")
 
 
 def _image(image) -> Column:

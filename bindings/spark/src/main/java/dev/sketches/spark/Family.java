@@ -178,10 +178,21 @@ enum Family {
             return HyperLogLog.fromByteArray(image);
         }
 
+        /**
+         * Merges across precisions: the result has the lower precision of the two (the binding
+         * folds a higher precision into a lower one, not the other way round, so the lower one
+         * receives the merge; either sketch may be changed, as for {@link #EXALOGLOG}).
+         */
         @Override
         Object merge(Object into, Object other) {
-            ((HyperLogLog) into).merge((HyperLogLog) other);
-            return into;
+            HyperLogLog a = (HyperLogLog) into;
+            HyperLogLog b = (HyperLogLog) other;
+            if (b.image().get(PRECISION) < a.image().get(PRECISION)) {
+                b.merge(a);
+                return b;
+            }
+            a.merge(b);
+            return a;
         }
 
         @Override
@@ -207,10 +218,17 @@ enum Family {
             return UltraLogLog.fromByteArray(image);
         }
 
+        /** Merges across precisions into the lower one, as {@link #HYPERLOGLOG} does. */
         @Override
         Object merge(Object into, Object other) {
-            ((UltraLogLog) into).merge((UltraLogLog) other);
-            return into;
+            UltraLogLog a = (UltraLogLog) into;
+            UltraLogLog b = (UltraLogLog) other;
+            if (b.image().get(PRECISION) < a.image().get(PRECISION)) {
+                b.merge(a);
+                return b;
+            }
+            a.merge(b);
+            return a;
         }
 
         @Override
@@ -411,6 +429,9 @@ enum Family {
         }
     };
 
+    /** Offset of the precision in a HyperLogLog or UltraLogLog image (the layout every binding shares). */
+    private static final int PRECISION = 48;
+
     /** Offset of d in an ExaLogLog image (the layout every binding shares). */
     private static final int ELL_D = 49;
 
@@ -433,8 +454,9 @@ enum Family {
 
     /**
      * Merges {@code other} into {@code into} (both of this family) and returns the merged sketch:
-     * {@code into} itself, or a new sketch when the merge needs other parameters (ExaLogLog across
-     * precisions).
+     * {@code into} itself, or another sketch when the merge needs other parameters (HyperLogLog,
+     * UltraLogLog and ExaLogLog across precisions: a new sketch, or {@code other} with {@code into}
+     * merged in).
      *
      * @throws dev.sketches.SketchException when their parameters differ (nothing changes)
      */

@@ -1,6 +1,7 @@
 package dev.sketches.spark;
 
 import dev.sketches.SketchException;
+import dev.sketches.Status;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -155,6 +156,17 @@ public final class SketchBuffer implements Serializable {
         } catch (IllegalStateException e) {
             throw new IllegalStateException(spec.function + ": " + e.getMessage(), e);
         } catch (SketchException e) {
+            if (e.status() == Status.FULL && spec.factory != null) {
+                throw new IllegalStateException(spec.function + ": the " + spec.family.title + " is full after"
+                        + " merging the partial filters of several input partitions: a key that several"
+                        + " partitions hold takes a slot in each; aggregate distinct keys ("
+                        + spec.function + "(DISTINCT key, ...), which Spark groups by key first) or plan"
+                        + " for more items", e);
+            } else if (e.status() == Status.FULL) {
+                throw new IllegalStateException(spec.function + ": the merged " + spec.family.title + " is full: "
+                        + e.statusText() + " (a merge copies entries, so a key in several images takes several"
+                        + " slots; merge filters of disjoint keys or plan them for the sum)", e);
+            }
             throw new IllegalArgumentException(spec.function + ": cannot merge " + spec.family.title
                     + " images: " + e.statusText() + " (images merge only with equal parameters and seed)", e);
         }

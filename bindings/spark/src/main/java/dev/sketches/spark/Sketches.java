@@ -32,6 +32,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.IntegralType;
+import org.apache.spark.sql.types.NullType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructType;
 import scala.collection.immutable.Seq;
@@ -65,9 +66,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * skipped (they are not added, and a null key or image gives a null answer); an aggregate over no
  * key returns the empty sketch, a union aggregate over no image returns null.
  *
- * <p>Errors: a bad parameter or key type fails the query at analysis; a damaged image, an image of
- * another family or images that do not merge fail it when it runs; every message starts with the
- * function's name.
+ * <p>Errors: a bad parameter or key type fails the query at analysis (but a filter or Count-Min
+ * sketch too large to make fails it when it runs); a damaged image, an image of another family or
+ * images that do not merge fail it when it runs; every message starts with the function's name.
  *
  * <p>Thread safety: {@link #register(SparkSession)} may be called from any thread, again at will;
  * the functions run in Spark tasks like built-in ones.
@@ -155,8 +156,8 @@ public final class Sketches {
         union("sbbf", Family.SPLIT_BLOCK_BLOOM);
         union("counting", Family.COUNTING_BLOOM);
         union("cuckoo", Family.CUCKOO);
-        union("hll", Family.HYPERLOGLOG);
-        union("ull", Family.ULTRALOGLOG);
+        union("hll", Family.HYPERLOGLOG, "any precisions: the result has the lowest");
+        union("ull", Family.ULTRALOGLOG, "any precisions: the result has the lowest");
         union("cms", Family.COUNT_MIN);
         union("topk", Family.TOPK);
         union("minhash", Family.MINHASH);
@@ -369,8 +370,8 @@ public final class Sketches {
      * {@code sketch_<family>_union_agg(images)}: the merge of a column of images of one family.
      *
      * @param family bloom, sbbf, counting, cuckoo, hll, ull, ell, cms, topk or minhash
-     * @param images a BINARY column of images of that family with equal parameters (ExaLogLog: any
-     *     precisions and d, merged at the lowest)
+     * @param images a BINARY column of images of that family with equal parameters (HyperLogLog and
+     *     UltraLogLog: any precisions, ExaLogLog: any precisions and d, merged at the lowest)
      * @return the aggregate column (BINARY; null when every image is null)
      * @throws IllegalArgumentException when the family is unknown, or is fuse (binary fuse filters
      *     are static and do not merge)
@@ -508,6 +509,10 @@ public final class Sketches {
             org.apache.spark.sql.classic.SparkSession session, String fn, Expression key, AggSpec spec) {
         Encoder<Object> encoder = anyEncoder(keyEncoder(fn, key.dataType()));
         UserDefinedFunction f = functions.udaf(new SketchAggregator(spec, false), encoder).withName(fn).asNonNullable();
+        if (key.dataType() instanceof StringType && !key.dataType().equals(DataTypes.StringType)) {
+            // A collated STRING: the encoder takes only the default collation; the bytes are the same.
+            key = session.expression(ExpressionUtils.column(key).cast(DataTypes.StringType));
+        }
         return aggregateExpression(session, f, key);
     }
 
@@ -548,14 +553,15 @@ public final class Sketches {
     }
 
     private static void key(String fn, DataType type) {
-        if (!(type instanceof StringType || type instanceof BinaryType || type instanceof IntegralType)) {
+        if (!(type instanceof StringType || type instanceof BinaryType || type instanceof IntegralType
+                || type instanceof NullType)) {
             throw new IllegalArgumentException(fn + ": keys must be STRING, TINYINT, SMALLINT, INT, BIGINT or"
                     + " BINARY, not " + type.sql() + " (cast the column first)");
         }
     }
 
     private static void image(String fn, Expression e) {
-        if (!(e.dataType() instanceof BinaryType)) {
+        if (!(e.dataType() instanceof BinaryType || e.dataType() instanceof NullType)) {
             throw new IllegalArgumentException(fn + ": the image argument must be BINARY, not " + e.dataType().sql());
         }
     }

@@ -63,12 +63,44 @@ class ErrorsTest {
                 () -> spark.sql("SELECT sketch_topk_agg(concat('key-', id), 8, 4) FROM range(10)").collectAsList());
     }
 
+    /** Filters and Count-Min sketches too large to make fail when the query runs, naming the function. */
+    @Test
+    void oversizedSketches() {
+        failsNaming("sketch_bloom_agg", "does not fit in one ByteBuffer",
+                () -> spark.sql("SELECT sketch_bloom_agg(id, 100000000000000, 0.01) FROM range(10)").collectAsList());
+        failsNaming("sketch_cuckoo_agg", "bad parameters",
+                () -> spark.sql("SELECT sketch_cuckoo_agg(id, 100000000000000, 0.01) FROM range(10)").collectAsList());
+        failsNaming("sketch_cms_agg", "bad parameters",
+                () -> spark.sql("SELECT sketch_cms_agg(id, 1e-12, 0.01) FROM range(10)").collectAsList());
+    }
+
     @Test
     void imagesThatDoNotMerge() {
         spark.sql("SELECT sketch_bloom_agg(id, 100, 0.01) AS f FROM range(100) UNION ALL"
                 + " SELECT sketch_bloom_agg(id, 1000, 0.01) FROM range(100)").createOrReplaceTempView("mixed_bloom");
         failsNaming("sketch_bloom_union_agg", "cannot merge",
                 () -> spark.sql("SELECT sketch_bloom_union_agg(f) FROM mixed_bloom").collectAsList());
+    }
+
+    /**
+     * A cuckoo aggregate over keys that several input partitions hold: the partial filters' merge
+     * copies their entries, so it fills up; the error says so (it used to blame the parameters)
+     * and its remedy, DISTINCT, stores each key once.
+     */
+    @Test
+    void cuckooKeysInSeveralPartitions() {
+        failsNaming("sketch_cuckoo_agg", "DISTINCT key", () -> spark.sql("SELECT sketch_cuckoo_agg(k, 1000, 0.01)"
+                + " FROM (SELECT id % 500 AS k FROM range(0, 20000, 1, 7))").collectAsList());
+        byte[] image = spark.sql("SELECT sketch_cuckoo_agg(DISTINCT k, 1000, 0.01)"
+                + " FROM (SELECT id % 500 AS k FROM range(0, 20000, 1, 7))").first().getAs(0);
+        dev.sketches.CuckooFilter f = dev.sketches.CuckooFilter.fromByteArray(image);
+        for (long k = 0; k < 500; k++) {
+            org.junit.jupiter.api.Assertions.assertEquals(1, f.count(k), "key " + k);
+        }
+        spark.sql("SELECT sketch_cuckoo_agg(id, 100, 0.01) AS f FROM range(0, 90) UNION ALL"
+                + " SELECT sketch_cuckoo_agg(id, 100, 0.01) FROM range(0, 90)").createOrReplaceTempView("overfull_cuckoo");
+        failsNaming("sketch_cuckoo_union_agg", "disjoint keys",
+                () -> spark.sql("SELECT sketch_cuckoo_union_agg(f) FROM overfull_cuckoo").collectAsList());
     }
 
     @Test
@@ -90,5 +122,18 @@ class ErrorsTest {
                 + " FROM range(5)").first();
         assertArrayEquals(HyperLogLog.create(12).toByteArray(), e.getAs(0));
         assertNull(e.get(1));
+    }
+
+    /** An untyped NULL (type VOID) as an image or key is a null like any other: null answers, no key. */
+    @Test
+    void untypedNulls() {
+        Row r = spark.sql("SELECT sketch_hll_estimate(NULL), sketch_bloom_contains(NULL, 1),"
+                + " sketch_bloom_contains(sketch_bloom_agg(id, 10, 0.01), NULL), sketch_cms_estimate(NULL, NULL),"
+                + " sketch_jaccard(NULL, sketch_minhash_agg(id, 8)), sketch_topk_items(NULL),"
+                + " sketch_hll_union_agg(NULL), sketch_hll_agg(NULL, 12) FROM range(3)").first();
+        for (int i = 0; i < 7; i++) {
+            assertNull(r.get(i), "column " + i);
+        }
+        assertArrayEquals(HyperLogLog.create(12).toByteArray(), r.getAs(7));
     }
 }

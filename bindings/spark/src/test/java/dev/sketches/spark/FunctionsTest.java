@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sketches.BloomFilter;
+import dev.sketches.HyperLogLog;
+import dev.sketches.UltraLogLog;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -34,6 +36,16 @@ class FunctionsTest {
         Row r = spark.sql("SELECT sketch_sbbf_agg(CAST(k AS BINARY), 100, 0.01), sketch_sbbf_agg(k, 100, 0.01)"
                 + " FROM (SELECT concat('b', id) AS k FROM range(0, 50, 1, 1))").first();
         assertArrayEquals((byte[]) r.getAs(1), (byte[]) r.getAs(0));
+    }
+
+    /** A STRING key with a collation (Spark 4) hashes as its UTF-8 bytes, as a plain STRING does. */
+    @Test
+    void collatedStringKeys() {
+        Row r = spark.sql("SELECT sketch_hll_agg(k COLLATE UTF8_LCASE, 12), sketch_hll_agg(k, 12),"
+                + " sketch_fuse_agg(k COLLATE UNICODE_CI, 8), sketch_fuse_agg(k, 8)"
+                + " FROM (SELECT concat('Key', id) AS k FROM range(0, 100, 1, 1))").first();
+        assertArrayEquals((byte[]) r.getAs(1), (byte[]) r.getAs(0));
+        assertArrayEquals((byte[]) r.getAs(3), (byte[]) r.getAs(2));
     }
 
     @Test
@@ -83,6 +95,62 @@ class FunctionsTest {
         assertEquals(0.5, r.getDouble(0), 0.1);
         assertEquals(8000, r.getLong(1), 8000 * 0.065);
         assertEquals(8000, r.getLong(2), 8000 * 0.065);
+    }
+
+    /**
+     * HyperLogLog and UltraLogLog union aggregates over images of different precisions give the
+     * lowest precision's merge whatever order the images arrive in (the binding only folds a higher
+     * precision into a lower one: with the higher one first the query used to fail).
+     */
+    @Test
+    void hllAndUllUnionsFoldPrecisionsInAnyOrder() {
+        HyperLogLog h10 = HyperLogLog.create(10);
+        HyperLogLog h12 = HyperLogLog.create(12);
+        UltraLogLog u10 = UltraLogLog.create(10);
+        UltraLogLog u12 = UltraLogLog.create(12);
+        for (long i = 0; i < 10_000; i++) {
+            if (i < 5000) {
+                h10.add(i);
+                u10.add(i);
+            }
+            if (i >= 2500) {
+                h12.add(i);
+                u12.add(i);
+            }
+        }
+        h10.merge(h12);
+        u10.merge(u12);
+        for (String order : new String[] {"ASC", "DESC"}) {
+            Row r = spark.sql("SELECT sketch_hll_union_agg(h), sketch_ull_union_agg(u) FROM (SELECT h, u FROM ("
+                    + " SELECT 10 AS p, sketch_hll_agg(id, 10) AS h, sketch_ull_agg(id, 10) AS u FROM range(0, 5000)"
+                    + " UNION ALL SELECT 12, sketch_hll_agg(id, 12), sketch_ull_agg(id, 12) FROM range(2500, 10000))"
+                    + " ORDER BY p " + order + " LIMIT 2)").first();
+            assertArrayEquals(h10.toByteArray(), (byte[]) r.getAs(0), order);
+            assertArrayEquals(u10.toByteArray(), (byte[]) r.getAs(1), order);
+        }
+    }
+
+    /**
+     * What the README says of partitioning: counting Bloom, Count-Min, MinHash and binary fuse
+     * images are the same bytes from 1 or 7 input partitions; HyperLogLog's estimate is the
+     * martingale one from one task and the register estimate after merges.
+     */
+    @Test
+    void partitioning() {
+        String aggs = "sketch_counting_agg(k, 1000, 0.01), sketch_cms_agg(k, 0.01, 0.01), sketch_minhash_agg(k, 64),"
+                + " sketch_fuse_agg(k, 8), sketch_hll_agg(k, 12)";
+        Row one = spark.sql("SELECT " + aggs + " FROM (SELECT id % 5000 AS k FROM range(0, 20000, 1, 1))").first();
+        Row seven = spark.sql("SELECT " + aggs + " FROM (SELECT id % 5000 AS k FROM range(0, 20000, 1, 7))").first();
+        for (int i = 0; i < 4; i++) {
+            assertArrayEquals((byte[]) one.getAs(i), (byte[]) seven.getAs(i), "aggregate " + i);
+        }
+        HyperLogLog single = HyperLogLog.create(12);
+        for (long k = 0; k < 5000; k++) {
+            single.add(k);
+        }
+        assertArrayEquals(single.toByteArray(), (byte[]) one.getAs(4));
+        HyperLogLog merged = HyperLogLog.fromByteArray(seven.getAs(4));
+        assertEquals(single.registerEstimate(), merged.estimate());
     }
 
     /**

@@ -36,6 +36,33 @@ class PySparkExampleTest {
         assertTrue(out.contains("all examples passed"), out);
     }
 
+    /**
+     * The Python union_agg refuses fuse (and unknown families) with a ValueError as the Java
+     * helper does, before Spark reports an unresolved routine.
+     */
+    @Test
+    void pythonUnionAggRejectsFuse() throws Exception {
+        String python = System.getProperty("sketches.python", "python3");
+        assumeTrue(run(python, "-c", "import pyspark") == 0, "pyspark is not installed for " + python);
+        Path base = Paths.get(System.getProperty("basedir", "."));
+        String script = "import sketches_spark as sk\n"
+                + "for fam in ('fuse', 'bogus'):\n"
+                + "    try:\n"
+                + "        sk.union_agg(fam, 'img')\n"
+                + "    except ValueError as e:\n"
+                + "        assert 'no union aggregate for family ' + fam in str(e), e\n"
+                + "    else:\n"
+                + "        raise SystemExit('no ValueError for ' + fam)\n"
+                + "print('ok')\n";
+        ProcessBuilder pb = new ProcessBuilder(python, "-c", script).redirectErrorStream(true);
+        pb.environment().put("PYTHONPATH", base.resolve("python").toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python did not finish");
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("ok"), out);
+    }
+
     private static String location(Class<?> c) throws Exception {
         return Paths.get(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
