@@ -88,6 +88,24 @@ public final class BloomFilter {
      *     fit in one ByteBuffer (2 GiB)
      */
     public static BloomFilter create(long expectedItems, double fpr, long seed) {
+        return init(plan(expectedItems, fpr), seed);
+    }
+
+    /**
+     * The image size in bytes of {@link #create(long, double, long)}'s filter (a multiple of 64),
+     * without allocating it: for checking a memory budget first. Any size the library plans is
+     * returned, also one above the 2 GiB one ByteBuffer holds (which {@code create} refuses).
+     *
+     * @param expectedItems items the filter is planned for (at least 1)
+     * @param fpr false-positive rate at that count, in (0, 1)
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytes(long expectedItems, double fpr) {
+        return plan(expectedItems, fpr)[4];
+    }
+
+    private static long[] plan(long expectedItems, double fpr) {
         if (expectedItems < 1) {
             throw new IllegalArgumentException("expectedItems must be at least 1: " + expectedItems);
         }
@@ -100,7 +118,7 @@ public final class BloomFilter {
         } catch (SketchException e) {
             throw Native.parameter(e);
         }
-        return init(plan, seed);
+        return plan;
     }
 
     /**
@@ -113,6 +131,23 @@ public final class BloomFilter {
      * @throws IllegalArgumentException when a parameter is out of range
      */
     public static BloomFilter withBits(long bits, int hashes, long seed) {
+        return init(planBits(bits, hashes), seed);
+    }
+
+    /**
+     * The image size in bytes of {@link #withBits(long, int, long)}'s filter, without allocating
+     * it (as {@link #imageBytes(long, double)}).
+     *
+     * @param bits number of bits, 1 to 2^56
+     * @param hashes probes per key, 1 to 64
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytesWithBits(long bits, int hashes) {
+        return planBits(bits, hashes)[4];
+    }
+
+    private static long[] planBits(long bits, int hashes) {
         if (bits < 1 || hashes < 1 || hashes > 64) {
             throw new IllegalArgumentException("bits must be positive and hashes in 1..64: " + bits + ", " + hashes);
         }
@@ -122,7 +157,7 @@ public final class BloomFilter {
         } catch (SketchException e) {
             throw Native.parameter(e);
         }
-        return init(plan, seed);
+        return plan;
     }
 
     private static BloomFilter init(long[] plan, long seed) {

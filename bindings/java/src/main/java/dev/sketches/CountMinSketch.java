@@ -77,6 +77,34 @@ public final class CountMinSketch {
     }
 
     /**
+     * The image size in bytes of {@link #create(double, double)}'s sketch (a multiple of 64),
+     * without allocating it: for checking a memory budget first. Any size the library plans is
+     * returned, also one above the 2 GiB one ByteBuffer holds (which the factory refuses). For
+     * other options, {@link Builder#imageBytes()}.
+     *
+     * @param epsilon relative error bound, in (0, 1)
+     * @param delta probability of exceeding it, in (0, 1)
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytes(double epsilon, double delta) {
+        return builder().epsilon(epsilon).delta(delta).imageBytes();
+    }
+
+    /**
+     * The image size in bytes of {@link #withSize(long, int, long)}'s sketch, without allocating
+     * it (as {@link #imageBytes(double, double)}).
+     *
+     * @param width counters per row, 1 to 2^32
+     * @param depth rows, 1 to 64
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytesWithSize(long width, int depth) {
+        return builder().size(width, depth).imageBytes();
+    }
+
+    /**
      * A builder for the options the factories leave at their defaults (64-bit counters,
      * conservative update).
      *
@@ -193,12 +221,7 @@ public final class CountMinSketch {
          *     would not fit in one ByteBuffer (2 GiB)
          */
         public CountMinSketch build() {
-            long[] plan = new long[5];
-            try {
-                nPlan(epsilon, delta, width, depth, explicitSize, counterBits, conservative, plan);
-            } catch (SketchException e) {
-                throw Native.parameter(e);
-            }
+            long[] plan = plan();
             Native.Image img = Native.fresh(plan[4]);
             try {
                 nInit(img.addr, img.len, plan[0], (int) plan[1], (int) plan[2], plan[3] != 0, seed);
@@ -206,6 +229,27 @@ public final class CountMinSketch {
                 Reference.reachabilityFence(img);
             }
             return new CountMinSketch(img);
+        }
+
+        /**
+         * The image size in bytes of the sketch {@link #build()} would make, without allocating
+         * it (any size the library plans, also one above 2 GiB, which {@code build} refuses).
+         *
+         * @return the size in bytes
+         * @throws IllegalArgumentException when the parameters are out of range
+         */
+        public long imageBytes() {
+            return plan()[4];
+        }
+
+        private long[] plan() {
+            long[] plan = new long[5];
+            try {
+                nPlan(epsilon, delta, width, depth, explicitSize, counterBits, conservative, plan);
+            } catch (SketchException e) {
+                throw Native.parameter(e);
+            }
+            return plan;
         }
     }
 

@@ -64,6 +64,24 @@ public final class CountingBloomFilter {
      *     fit in one ByteBuffer (2 GiB)
      */
     public static CountingBloomFilter create(long expectedItems, double fpr, long seed) {
+        return init(plan(expectedItems, fpr), seed);
+    }
+
+    /**
+     * The image size in bytes of {@link #create(long, double, long)}'s filter (a multiple of 64), without
+     * allocating it: for checking a memory budget first. Any size the library plans is returned,
+     * also one above the 2 GiB one ByteBuffer holds (which the factory refuses).
+     *
+     * @param expectedItems items the filter is planned for (at least 1)
+     * @param fpr false-positive rate, in (0, 1)
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytes(long expectedItems, double fpr) {
+        return plan(expectedItems, fpr)[4];
+    }
+
+    private static long[] plan(long expectedItems, double fpr) {
         if (expectedItems < 1) {
             throw new IllegalArgumentException("expectedItems must be at least 1: " + expectedItems);
         }
@@ -76,7 +94,7 @@ public final class CountingBloomFilter {
         } catch (SketchException e) {
             throw Native.parameter(e);
         }
-        return init(plan, seed);
+        return plan;
     }
 
     /**
@@ -89,6 +107,23 @@ public final class CountingBloomFilter {
      * @throws IllegalArgumentException when a parameter is out of range
      */
     public static CountingBloomFilter withCounters(long counters, int hashes, long seed) {
+        return init(planCounters(counters, hashes), seed);
+    }
+
+    /**
+     * The image size in bytes of {@link #withCounters(long, int, long)}'s filter, without
+     * allocating it (as {@link #imageBytes(long, double)}).
+     *
+     * @param counters number of 4-bit counters, 1 to 2^56
+     * @param hashes probes per key, 1 to 64
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytesWithCounters(long counters, int hashes) {
+        return planCounters(counters, hashes)[4];
+    }
+
+    private static long[] planCounters(long counters, int hashes) {
         if (counters < 1 || hashes < 1 || hashes > 64) {
             throw new IllegalArgumentException(
                     "counters must be positive and hashes in 1..64: " + counters + ", " + hashes);
@@ -99,7 +134,7 @@ public final class CountingBloomFilter {
         } catch (SketchException e) {
             throw Native.parameter(e);
         }
-        return init(plan, seed);
+        return plan;
     }
 
     private static CountingBloomFilter init(long[] plan, long seed) {

@@ -64,6 +64,24 @@ public final class CuckooFilter {
      *     fit in one ByteBuffer (2 GiB)
      */
     public static CuckooFilter create(long expectedItems, double fpr, long seed) {
+        return init(plan(expectedItems, fpr), seed);
+    }
+
+    /**
+     * The image size in bytes of {@link #create(long, double, long)}'s filter (a multiple of 64), without
+     * allocating it: for checking a memory budget first. Any size the library plans is returned,
+     * also one above the 2 GiB one ByteBuffer holds (which the factory refuses).
+     *
+     * @param expectedItems items the filter is planned for (at least 1)
+     * @param fpr false-positive rate, in (0, 1)
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytes(long expectedItems, double fpr) {
+        return plan(expectedItems, fpr)[4];
+    }
+
+    private static long[] plan(long expectedItems, double fpr) {
         if (expectedItems < 1) {
             throw new IllegalArgumentException("expectedItems must be at least 1: " + expectedItems);
         }
@@ -76,7 +94,7 @@ public final class CuckooFilter {
         } catch (SketchException e) {
             throw Native.parameter(e);
         }
-        return init(plan, seed);
+        return plan;
     }
 
     /**
@@ -89,6 +107,23 @@ public final class CuckooFilter {
      * @throws IllegalArgumentException when a parameter is out of range
      */
     public static CuckooFilter withBuckets(long buckets, int fingerprintBits, long seed) {
+        return init(planBuckets(buckets, fingerprintBits), seed);
+    }
+
+    /**
+     * The image size in bytes of {@link #withBuckets(long, int, long)}'s filter, without
+     * allocating it (as {@link #imageBytes(long, double)}).
+     *
+     * @param buckets number of buckets (at least 1)
+     * @param fingerprintBits 8, 12 or 16
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytesWithBuckets(long buckets, int fingerprintBits) {
+        return planBuckets(buckets, fingerprintBits)[4];
+    }
+
+    private static long[] planBuckets(long buckets, int fingerprintBits) {
         if (buckets < 1 || (fingerprintBits != 8 && fingerprintBits != 12 && fingerprintBits != 16)) {
             throw new IllegalArgumentException(
                     "buckets must be positive and fingerprintBits 8, 12 or 16: " + buckets + ", " + fingerprintBits);
@@ -99,7 +134,7 @@ public final class CuckooFilter {
         } catch (SketchException e) {
             throw Native.parameter(e);
         }
-        return init(plan, seed);
+        return plan;
     }
 
     private static CuckooFilter init(long[] plan, long seed) {

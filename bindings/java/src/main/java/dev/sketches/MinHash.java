@@ -53,22 +53,32 @@ public final class MinHash {
      * @throws IllegalArgumentException when k is out of range
      */
     public static MinHash create(int k, long seed) {
-        if (k < 1) {
-            throw new IllegalArgumentException("k must be positive: " + k);
-        }
-        long bytes;
-        try {
-            bytes = nSize(k);
-        } catch (SketchException e) {
-            throw Native.parameter(e);
-        }
-        Native.Image img = Native.fresh(bytes);
+        Native.Image img = Native.fresh(imageBytes(k));
         try {
             nInit(img.addr, img.len, k, seed);
         } finally {
             Reference.reachabilityFence(img);
         }
         return new MinHash(img);
+    }
+
+    /**
+     * The image size in bytes of a sketch of {@code k} registers (a multiple of 64), without
+     * allocating it: for checking a memory budget first.
+     *
+     * @param k registers, 1 to 2^20
+     * @return the size in bytes
+     * @throws IllegalArgumentException when k is out of range
+     */
+    public static long imageBytes(int k) {
+        if (k < 1) {
+            throw new IllegalArgumentException("k must be positive: " + k);
+        }
+        try {
+            return nSize(k);
+        } catch (SketchException e) {
+            throw Native.parameter(e);
+        }
     }
 
     /**

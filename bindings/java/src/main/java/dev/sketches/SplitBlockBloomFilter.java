@@ -89,7 +89,21 @@ public final class SplitBlockBloomFilter {
      *     fit in one ByteBuffer (2 GiB)
      */
     public static SplitBlockBloomFilter create(long expectedItems, double fpr, long seed) {
-        return plan(expectedItems, fpr, false, seed);
+        return init(plan(expectedItems, fpr, false), seed);
+    }
+
+    /**
+     * The image size in bytes of {@link #create(long, double, long)}'s filter (a multiple of 64),
+     * without allocating it: for checking a memory budget first. Any size the library plans is
+     * returned, also one above the 2 GiB one ByteBuffer holds (which {@code create} refuses).
+     *
+     * @param expectedItems items the filter is planned for (at least 1)
+     * @param fpr false-positive rate at that count, in (0, 1)
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytes(long expectedItems, double fpr) {
+        return plan(expectedItems, fpr, false)[4];
     }
 
     /**
@@ -102,10 +116,23 @@ public final class SplitBlockBloomFilter {
      * @throws IllegalArgumentException when a parameter is out of range
      */
     public static SplitBlockBloomFilter forParquet(long distinctValues, double fpp) {
-        return plan(distinctValues, fpp, true, 0);
+        return init(plan(distinctValues, fpp, true), 0);
     }
 
-    private static SplitBlockBloomFilter plan(long items, double fpr, boolean parquet, long seed) {
+    /**
+     * The image size in bytes of {@link #forParquet(long, double)}'s filter (its bitset and the
+     * header), without allocating it (as {@link #imageBytes(long, double)}).
+     *
+     * @param distinctValues the column's distinct values (at least 1)
+     * @param fpp false-positive probability, in (0, 1)
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytesForParquet(long distinctValues, double fpp) {
+        return plan(distinctValues, fpp, true)[4];
+    }
+
+    private static long[] plan(long items, double fpr, boolean parquet) {
         if (items < 1) {
             throw new IllegalArgumentException("the item count must be at least 1: " + items);
         }
@@ -118,7 +145,7 @@ public final class SplitBlockBloomFilter {
         } catch (SketchException e) {
             throw Native.parameter(e);
         }
-        return init(plan, seed);
+        return plan;
     }
 
     /**
@@ -132,6 +159,22 @@ public final class SplitBlockBloomFilter {
      * @throws IllegalArgumentException when a parameter is out of range
      */
     public static SplitBlockBloomFilter withBlocks(long blocks, boolean parquet, long seed) {
+        return init(planBlocks(blocks, parquet), seed);
+    }
+
+    /**
+     * The image size in bytes of {@link #withBlocks(long, boolean, long)}'s filter (the same in
+     * both modes), without allocating it (as {@link #imageBytes(long, double)}).
+     *
+     * @param blocks number of blocks (at least 1)
+     * @return the size in bytes
+     * @throws IllegalArgumentException when the block count is out of range
+     */
+    public static long imageBytesWithBlocks(long blocks) {
+        return planBlocks(blocks, false)[4];
+    }
+
+    private static long[] planBlocks(long blocks, boolean parquet) {
         if (blocks < 1) {
             throw new IllegalArgumentException("blocks must be at least 1: " + blocks);
         }
@@ -141,7 +184,7 @@ public final class SplitBlockBloomFilter {
         } catch (SketchException e) {
             throw Native.parameter(e);
         }
-        return init(plan, seed);
+        return plan;
     }
 
     /** Mode of a native filter (SKETCH_SBBF_NATIVE). */

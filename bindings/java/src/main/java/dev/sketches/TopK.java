@@ -70,23 +70,34 @@ public final class TopK {
      * @throws IllegalArgumentException when a parameter is out of range
      */
     public static TopK create(int capacity, int maxKeyLength, long seed) {
-        if (capacity < 1 || maxKeyLength < 1) {
-            throw new IllegalArgumentException(
-                    "capacity and maxKeyLength must be positive: " + capacity + ", " + maxKeyLength);
-        }
-        long bytes;
-        try {
-            bytes = nSize(capacity, maxKeyLength);
-        } catch (SketchException e) {
-            throw Native.parameter(e);
-        }
-        Native.Image img = Native.fresh(bytes);
+        Native.Image img = Native.fresh(imageBytes(capacity, maxKeyLength));
         try {
             nInit(img.addr, img.len, capacity, maxKeyLength, seed);
         } finally {
             Reference.reachabilityFence(img);
         }
         return new TopK(img);
+    }
+
+    /**
+     * The image size in bytes of {@link #create(int, int, long)}'s sketch (a multiple of 64),
+     * without allocating it: for checking a memory budget first.
+     *
+     * @param capacity counters, 1 to 2^20
+     * @param maxKeyLength longest key in bytes, 1 to 4096
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     */
+    public static long imageBytes(int capacity, int maxKeyLength) {
+        if (capacity < 1 || maxKeyLength < 1) {
+            throw new IllegalArgumentException(
+                    "capacity and maxKeyLength must be positive: " + capacity + ", " + maxKeyLength);
+        }
+        try {
+            return nSize(capacity, maxKeyLength);
+        } catch (SketchException e) {
+            throw Native.parameter(e);
+        }
     }
 
     /**
