@@ -511,6 +511,13 @@ constexpr bool is_key_range_v = key_range<R>::value;
 template <class R>
 using if_keys = std::enable_if_t<is_key_range_v<R>, int>;
 
+/* A std::array holds its bytes inside itself: one yielded by value (a
+   transform returning a fixed-size key) dies at the end of its iteration. */
+template <class E>
+struct is_std_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+
 template <class R>
 [[nodiscard]] std::size_t key_count(const R &keys) noexcept {
     if constexpr (contiguous<const R>::value) {
@@ -571,7 +578,8 @@ template <class Keys, class SliceFn, class U64Fn>
         }
     } else {
         static_assert(std::is_lvalue_reference_v<typename info::reference> ||
-                          std::is_trivially_copyable_v<typename info::element>,
+                          (std::is_trivially_copyable_v<typename info::element> &&
+                           !is_std_array<typename info::element>::value),
                       "sketches: a key range must yield references or views (not owning temporaries)");
         scratch<sketch_slice> buf;
         sketches::status s = buf.reserve(n);
