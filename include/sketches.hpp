@@ -326,10 +326,17 @@ class packed_keys {
     packed_keys() = default;
 
     /// Appends a key; status::invalid_argument (nothing appended) once the
-    /// data would pass 4 GiB, the limit of 32-bit offsets.
+    /// data would pass 4 GiB, the limit of 32-bit offsets. When an
+    /// allocation throws, nothing is appended either.
     sketches::status try_push_back(byte_view key) {
         if (key.size() > std::numeric_limits<std::uint32_t>::max() - data_.size()) {
             return sketches::status::invalid_argument;
+        }
+        // Room for the new offset first: once the bytes are appended, the
+        // offset must go in without an allocation that could throw.
+        std::size_t need = offsets_.size() + (offsets_.empty() ? 2 : 1);
+        if (need > offsets_.capacity()) {
+            offsets_.reserve(need > 2 * offsets_.capacity() ? need : 2 * offsets_.capacity());
         }
         if (offsets_.empty()) offsets_.push_back(0);
         data_.append(static_cast<const char *>(key.data()), key.size());
