@@ -490,10 +490,13 @@ class scratch {
 
 /* Key ranges: a container whose elements are integers (the _u64 forms) or
    convert to byte_view (the _batch forms). Character types and bool are
-   not integer keys. */
+   not integer keys, nor integers wider than 64 bits (__int128 in the GNU
+   dialects): cut to 64 bits, keys differing only in their high half would
+   be one key. */
 template <class E>
 constexpr bool is_integer_key_v =
-    std::is_integral_v<E> && !std::is_same_v<E, bool> && !std::is_same_v<E, char> &&
+    std::is_integral_v<E> && sizeof(E) <= sizeof(std::uint64_t) && !std::is_same_v<E, bool> &&
+    !std::is_same_v<E, char> &&
     !std::is_same_v<E, signed char> && !std::is_same_v<E, unsigned char> && !std::is_same_v<E, wchar_t> &&
     !std::is_same_v<E, char16_t> && !std::is_same_v<E, char32_t>
 #if defined(__cpp_char8_t)

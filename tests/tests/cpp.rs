@@ -97,3 +97,14 @@ fn key_range_of_owning_std_array_temporaries_does_not_compile() {
         );
     }
 }
+
+/// In the GNU dialects (g++'s default), where __int128 is integral, a
+/// container of 128-bit integers is not a key range: cut to 64 bits, keys
+/// differing only in their high half became one key.
+#[test]
+fn int128_containers_are_not_key_ranges_in_gnu_dialects() {
+    for std in ["gnu++17", "gnu++20"] {
+        let out = syntax_check("cpp_int128_keys.cpp", std, &[]);
+        assert!(out.status.success(), "{std}:\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
