@@ -326,10 +326,17 @@ class packed_keys {
     packed_keys() = default;
 
     /// Appends a key; status::invalid_argument (nothing appended) once the
-    /// data would pass 4 GiB, the limit of 32-bit offsets.
+    /// data would pass 4 GiB, the limit of 32-bit offsets. When an
+    /// allocation throws, nothing is appended either.
     sketches::status try_push_back(byte_view key) {
         if (key.size() > std::numeric_limits<std::uint32_t>::max() - data_.size()) {
             return sketches::status::invalid_argument;
+        }
+        // Room for the new offset first: once the bytes are appended, the
+        // offset must go in without an allocation that could throw.
+        std::size_t need = offsets_.size() + (offsets_.empty() ? 2 : 1);
+        if (need > offsets_.capacity()) {
+            offsets_.reserve(need > 2 * offsets_.capacity() ? need : 2 * offsets_.capacity());
         }
         if (offsets_.empty()) offsets_.push_back(0);
         data_.append(static_cast<const char *>(key.data()), key.size());
@@ -483,10 +490,13 @@ class scratch {
 
 /* Key ranges: a container whose elements are integers (the _u64 forms) or
    convert to byte_view (the _batch forms). Character types and bool are
-   not integer keys. */
+   not integer keys, nor integers wider than 64 bits (__int128 in the GNU
+   dialects): cut to 64 bits, keys differing only in their high half would
+   be one key. */
 template <class E>
 constexpr bool is_integer_key_v =
-    std::is_integral_v<E> && !std::is_same_v<E, bool> && !std::is_same_v<E, char> &&
+    std::is_integral_v<E> && sizeof(E) <= sizeof(std::uint64_t) && !std::is_same_v<E, bool> &&
+    !std::is_same_v<E, char> &&
     !std::is_same_v<E, signed char> && !std::is_same_v<E, unsigned char> && !std::is_same_v<E, wchar_t> &&
     !std::is_same_v<E, char16_t> && !std::is_same_v<E, char32_t>
 #if defined(__cpp_char8_t)
@@ -510,6 +520,13 @@ template <class R>
 constexpr bool is_key_range_v = key_range<R>::value;
 template <class R>
 using if_keys = std::enable_if_t<is_key_range_v<R>, int>;
+
+/* A std::array holds its bytes inside itself: one yielded by value (a
+   transform returning a fixed-size key) dies at the end of its iteration. */
+template <class E>
+struct is_std_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
 
 template <class R>
 [[nodiscard]] std::size_t key_count(const R &keys) noexcept {
@@ -571,7 +588,8 @@ template <class Keys, class SliceFn, class U64Fn>
         }
     } else {
         static_assert(std::is_lvalue_reference_v<typename info::reference> ||
-                          std::is_trivially_copyable_v<typename info::element>,
+                          (std::is_trivially_copyable_v<typename info::element> &&
+                           !is_std_array<typename info::element>::value),
                       "sketches: a key range must yield references or views (not owning temporaries)");
         scratch<sketch_slice> buf;
         sketches::status s = buf.reserve(n);

@@ -83,6 +83,11 @@ std::vector<std::string> make_keys(const char *prefix, int n) {
     return keys;
 }
 
+/* Allocation failure on demand: while fail_allocations is set, the global
+   operator new throws std::bad_alloc (the wrapper's own aligned buffers use
+   the nothrow aligned form, which this does not replace). */
+std::atomic<bool> fail_allocations{false};
+
 template <class A, class B>
 bool same_image(const A &a, const B &b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
@@ -200,6 +205,24 @@ void test_keys() {
     CHECK(from_list.size() == 2 && from_list[1] == "yz");
     pk.clear();
     CHECK(pk.empty());
+
+    // A push_back whose allocation throws appends nothing: the next key
+    // still has exactly its own bytes. "a" leaves the offsets' capacity
+    // full and the bytes in the string's inline buffer, so "b" needs one
+    // allocation, for the offsets.
+    sketches::packed_keys oom;
+    oom.push_back("a");
+    bool threw = false;
+    fail_allocations = true;
+    try {
+        oom.push_back("b");
+    } catch (const std::bad_alloc &) {
+        threw = true;
+    }
+    fail_allocations = false;
+    CHECK(threw && oom.size() == 1 && oom.view().data_len == 1 && oom[0] == "a");
+    oom.push_back("c");
+    CHECK(oom.size() == 2 && oom[1] == "c");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1537,6 +1560,16 @@ void test_concurrent() {
     sketches::ull_const_view cu = u;
     CHECK(cu.estimate_concurrent() > 0.5);
 }
+
+void *operator new(std::size_t size) {
+    if (fail_allocations) throw std::bad_alloc();
+    if (void *p = std::malloc(size == 0 ? 1 : size)) return p;
+    throw std::bad_alloc();
+}
+/* Out of line, so that GCC does not pair an inlined free with operator new
+   (-Wmismatched-new-delete). */
+[[gnu::noinline]] void operator delete(void *p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void *p, std::size_t) noexcept { std::free(p); }
 
 int main() {
     struct {

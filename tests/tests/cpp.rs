@@ -6,7 +6,7 @@
 //! once more under ThreadSanitizer, for the concurrent members (8 threads
 //! adding to one image while another queries it).
 
-use sketches_tests::{compile_cxx, run_ok, workspace};
+use sketches_tests::{compile_cxx, cxx_compiler, run_ok, workspace};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -64,4 +64,47 @@ fn cpp_noexcept_test_passes_without_exceptions() {
     let mut flags = vec!["-fno-exceptions"];
     flags.extend_from_slice(SANITIZE);
     run_and_check(compile_cxx("cpp_noexcept_20_asan", &source("cpp_noexcept_test.cpp"), "c++20", &flags));
+}
+
+/// Compiles tests/cpp/`name` with -fsyntax-only and the flags of compile_cxx.
+fn syntax_check(name: &str, std: &str, extra: &[&str]) -> std::process::Output {
+    Command::new(cxx_compiler())
+        .arg(format!("-std={std}"))
+        .args(["-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .args(["-Wconversion", "-Wsign-conversion", "-Wshadow", "-Wold-style-cast"])
+        .args(extra)
+        .arg("-I")
+        .arg(workspace().join("include"))
+        .arg(workspace().join("tests/cpp").join(name))
+        .output()
+        .expect("run the C++ compiler")
+}
+
+/// A key range yielding std::array keys by value (a transform returning a
+/// fixed-size key) does not compile: the batch would point into temporaries
+/// dead after each iteration (all keys but the last lost). The same range
+/// yielding references compiles.
+#[test]
+fn key_range_of_owning_std_array_temporaries_does_not_compile() {
+    for std in ["c++17", "c++20"] {
+        let ok = syntax_check("cpp_owning_keys_fail.cpp", std, &["-DYIELD_REFERENCES"]);
+        assert!(ok.status.success(), "{std}: by reference:\n{}", String::from_utf8_lossy(&ok.stderr));
+        let bad = syntax_check("cpp_owning_keys_fail.cpp", std, &[]);
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(
+            !bad.status.success() && err.contains("owning temporaries"),
+            "{std}: by value compiled or failed otherwise:\n{err}"
+        );
+    }
+}
+
+/// In the GNU dialects (g++'s default), where __int128 is integral, a
+/// container of 128-bit integers is not a key range: cut to 64 bits, keys
+/// differing only in their high half became one key.
+#[test]
+fn int128_containers_are_not_key_ranges_in_gnu_dialects() {
+    for std in ["gnu++17", "gnu++20"] {
+        let out = syntax_check("cpp_int128_keys.cpp", std, &[]);
+        assert!(out.status.success(), "{std}:\n{}", String::from_utf8_lossy(&out.stderr));
+    }
 }
