@@ -66,8 +66,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * skipped (they are not added, and a null key or image gives a null answer); an aggregate over no
  * key returns the empty sketch, a union aggregate over no image returns null.
  *
- * <p>Errors: a bad parameter or key type fails the query at analysis (but a filter or Count-Min
- * sketch too large to make fails it when it runs); a damaged image, an image of another family or
+ * <p>Errors: a bad parameter or key type fails the query at analysis (also a filter or Count-Min
+ * sketch too large to make, sized without allocating it); a damaged image, an image of another family or
  * images that do not merge fail it when it runs; every message starts with the function's name.
  *
  * <p>Thread safety: {@link #register(SparkSession)} may be called from any thread, again at will;
@@ -134,6 +134,7 @@ public final class Sketches {
                         throw new IllegalArgumentException(
                                 fn + ": eps and delta must be in (0, 1), not " + eps + " and " + delta);
                     }
+                    sized(fn, Family.COUNT_MIN, () -> CountMinSketch.imageBytes(eps, delta));
                     AggSpec.Factory f = () -> CountMinSketch.create(eps, delta);
                     return aggregate(s, fn, a.get(0), new AggSpec(fn, Family.COUNT_MIN, f, 0));
                 });
@@ -450,6 +451,12 @@ public final class Sketches {
                     if (!(fpp > 0 && fpp < 1)) {
                         throw new IllegalArgumentException(fn + ": fpp must be in (0, 1), not " + fpp);
                     }
+                    sized(fn, family, () -> switch (family) {
+                        case BLOOM -> BloomFilter.imageBytes(items, fpp);
+                        case SPLIT_BLOCK_BLOOM -> SplitBlockBloomFilter.imageBytes(items, fpp);
+                        case COUNTING_BLOOM -> CountingBloomFilter.imageBytes(items, fpp);
+                        default -> CuckooFilter.imageBytes(items, fpp);
+                    });
                     AggSpec.Factory f = switch (family) {
                         case BLOOM -> () -> BloomFilter.create(items, fpp);
                         case SPLIT_BLOCK_BLOOM -> () -> SplitBlockBloomFilter.create(items, fpp);
@@ -628,6 +635,27 @@ public final class Sketches {
     }
 
     /** Makes one sketch on the driver to check the parameters, then returns the factory. */
+    /** The largest image a Java sketch holds: one direct ByteBuffer, 64-byte aligned. */
+    private static final long MAX_IMAGE_BYTES = Integer.MAX_VALUE - 128;
+
+    /**
+     * Checks at analysis that the sketch the parameters plan can be made: the library accepts
+     * them, and its image fits in one ByteBuffer (sized without allocating it).
+     */
+    private static void sized(String fn, Family family, java.util.function.LongSupplier imageBytes) {
+        long bytes;
+        try {
+            bytes = imageBytes.getAsLong();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(fn + ": bad parameters: " + e.getMessage(), e);
+        }
+        if (bytes > MAX_IMAGE_BYTES) {
+            throw new IllegalArgumentException(fn + ": the planned " + family.title + " takes " + bytes
+                    + " bytes, more than one Java ByteBuffer holds (" + MAX_IMAGE_BYTES + "): plan fewer items or a"
+                    + " higher rate");
+        }
+    }
+
     private static AggSpec.Factory checked(String fn, AggSpec.Factory factory) {
         try {
             factory.create();

@@ -63,15 +63,28 @@ class ErrorsTest {
                 () -> spark.sql("SELECT sketch_topk_agg(concat('key-', id), 8, 4) FROM range(10)").collectAsList());
     }
 
-    /** Filters and Count-Min sketches too large to make fail when the query runs, naming the function. */
+    /**
+     * Filters and Count-Min sketches too large to make fail at analysis (spark.sql, before any
+     * task runs), naming the function: sized without being made.
+     */
     @Test
     void oversizedSketches() {
-        failsNaming("sketch_bloom_agg", "does not fit in one ByteBuffer",
-                () -> spark.sql("SELECT sketch_bloom_agg(id, 100000000000000, 0.01) FROM range(10)").collectAsList());
+        failsNaming("sketch_bloom_agg", "more than one Java ByteBuffer holds",
+                () -> spark.sql("SELECT sketch_bloom_agg(id, 100000000000000, 0.01) FROM range(10)"));
+        failsNaming("sketch_sbbf_agg", "more than one Java ByteBuffer holds",
+                () -> spark.sql("SELECT sketch_sbbf_agg(id, 10000000000, 0.01) FROM range(10)"));
+        failsNaming("sketch_counting_agg", "more than one Java ByteBuffer holds",
+                () -> spark.sql("SELECT sketch_counting_agg(id, 10000000000, 0.01) FROM range(10)"));
+        failsNaming("sketch_cuckoo_agg", "more than one Java ByteBuffer holds",
+                () -> spark.sql("SELECT sketch_cuckoo_agg(id, 100000000000000, 0.01) FROM range(10)"));
         failsNaming("sketch_cuckoo_agg", "bad parameters",
-                () -> spark.sql("SELECT sketch_cuckoo_agg(id, 100000000000000, 0.01) FROM range(10)").collectAsList());
+                () -> spark.sql("SELECT sketch_cuckoo_agg(id, 1000, 1e-9) FROM range(10)"));
+        failsNaming("sketch_cms_agg", "more than one Java ByteBuffer holds",
+                () -> spark.sql("SELECT sketch_cms_agg(id, 1e-9, 0.01) FROM range(10)"));
         failsNaming("sketch_cms_agg", "bad parameters",
-                () -> spark.sql("SELECT sketch_cms_agg(id, 1e-12, 0.01) FROM range(10)").collectAsList());
+                () -> spark.sql("SELECT sketch_cms_agg(id, 1e-12, 0.01) FROM range(10)"));
+        // A large plan that fits is accepted at analysis (nothing is made until the query runs).
+        spark.sql("SELECT sketch_bloom_agg(id, 100000000, 0.01) FROM range(10)");
     }
 
     @Test
