@@ -392,15 +392,21 @@ where
     let same = target.as_any().is(other.as_any());
     // Same object, or two objects wrapping overlapping memory: merge from a
     // private copy (held in `copy` until the merge returns).
-    let copy = if same || other.borrow().image().raw().overlaps(target.borrow().image().raw()) {
-        Some(other.borrow().image().duplicate(py)?)
+    // Borrows are tried, not forced: another thread's update running on
+    // either object gives RuntimeError("Already ... borrowed"), not a panic.
+    let copy = if same || other.try_borrow()?.image().raw().overlaps(target.try_borrow()?.image().raw()) {
+        Some(other.try_borrow()?.image().duplicate(py)?)
     } else {
         None
     };
-    let src = copy.as_ref().map_or_else(|| other.borrow().image().raw(), Image::raw);
     // Keep `other` borrowed (its memory alive and unchanged) during the call.
-    let other_guard = if same { None } else { Some(other.borrow()) };
-    let mut t = target.borrow_mut();
+    let other_guard = if same { None } else { Some(other.try_borrow()?) };
+    let src = match (&copy, &other_guard) {
+        (Some(c), _) => c.raw(),
+        (None, Some(o)) => o.image().raw(),
+        (None, None) => unreachable!("the same object is always copied"),
+    };
+    let mut t = target.try_borrow_mut()?;
     let dst = t.image_mut().writable_raw()?;
     let result = py.detach(move || {
         // SAFETY: dst exclusively borrowed; src borrowed shared (or a private copy);
@@ -1116,8 +1122,8 @@ pub(crate) fn merged_copy<F>(
 where
     F: Family + pyo3::PyClass,
 {
-    let image = target.borrow().image().duplicate(py)?;
-    let other = other.borrow();
+    let image = target.try_borrow()?.image().duplicate(py)?;
+    let other = other.try_borrow()?;
     let (dst, src) = (image.raw(), other.image().raw());
     // SAFETY: `image` is fresh and ours; `other` stays borrowed; distinct memory.
     py.detach(move || op(unsafe { dst.bytes_mut() }, unsafe { src.bytes() })).raise(py)?;

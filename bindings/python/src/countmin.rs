@@ -1,7 +1,7 @@
 //! `sketches.CountMinSketch`: frequency estimates (`sketches_core::countmin`).
 
 use crate::boundary::{self, with_key, Batch, Family, Image, ListMode, Raise, CHUNK};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sketches_core::countmin::{self, CountMinParams};
@@ -130,6 +130,23 @@ impl CountMinSketch {
     /// Same as ``estimate(key)``.
     fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<u64> {
         self.estimate(py, key)
+    }
+
+    /// Not iterable: the sketch keeps no keys. (Without this, ``__getitem__``
+    /// made Python iterate ``sketch[0], sketch[1], ...`` forever for
+    /// ``key in sketch``, ``list(sketch)`` or ``for k in sketch``.)
+    fn __iter__(&self) -> PyResult<()> {
+        Err(PyTypeError::new_err(
+            "a CountMinSketch keeps no keys and is not iterable; use estimate(key) or sketch[key]",
+        ))
+    }
+
+    /// No membership test (``key in sketch`` raises TypeError): use
+    /// ``sketch[key] > 0`` (0 means the key was certainly not added).
+    fn __contains__(&self, _key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Err(PyTypeError::new_err(
+            "a CountMinSketch has no membership test; use sketch[key] > 0 (0: certainly never added)",
+        ))
     }
 
     /// Estimates a batch of keys; returns a NumPy uint64 array (0 for nulls).

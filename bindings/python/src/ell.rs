@@ -247,7 +247,7 @@ impl ExaLogLog {
     /// The union as a new sketch at the lower precision and the lower ``d``
     /// of both (same seed required).
     fn __or__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<Self> {
-        let (a, b) = (slf.borrow(), other.borrow());
+        let (a, b) = (slf.try_borrow()?, other.try_borrow()?);
         let (va, vb) = (a.view()?, b.view()?);
         let config = if va.config().d() <= vb.config().d() { va.config() } else { vb.config() };
         let p = va.precision().min(vb.precision());

@@ -108,7 +108,7 @@ macro_rules! shared_methods {
             ) -> pyo3::PyResult<(pyo3::Bound<'py, pyo3::PyAny>, (pyo3::Bound<'py, pyo3::types::PyBytes>,))>
             {
                 let make = slf.get_type().getattr("from_bytes")?;
-                Ok((make, (crate::boundary::export::<Self>(py, &*slf.borrow())?,)))
+                Ok((make, (crate::boundary::export::<Self>(py, &*slf.try_borrow()?)?,)))
             }
 
             /// An independent copy in its own aligned memory.
@@ -153,11 +153,12 @@ macro_rules! shared_methods {
             }
 
             /// Equal when the live images are byte-identical.
-            fn __eq__(&self, other: &pyo3::Bound<'_, pyo3::PyAny>) -> bool {
-                match other.cast::<Self>() {
+            fn __eq__(&self, other: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<bool> {
+                Ok(match other.cast::<Self>() {
                     Ok(o) => {
                         let a = crate::boundary::Family::image(self);
-                        let o = o.borrow();
+                        // Tried: another thread's update of `other` gives RuntimeError, not a panic.
+                        let o = o.try_borrow()?;
                         let b = crate::boundary::Family::image(&*o);
                         let (la, lb) = (a.image_len(), b.image_len());
                         // The checksum field (bytes 32..40) is written by export only.
@@ -167,7 +168,7 @@ macro_rules! shared_methods {
                             && a.bytes()[40..la] == b.bytes()[40..lb]
                     }
                     Err(_) => false,
-                }
+                })
             }
         }
     };

@@ -84,7 +84,7 @@ impl MinHash {
 
     /// Estimated Jaccard similarity with a sketch of the same ``k`` and seed.
     fn jaccard(&self, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<f64> {
-        let o = other.borrow();
+        let o = other.try_borrow()?;
         let b = minhash::wrap(o.image.bytes()).raise(py)?;
         self.view()?.jaccard(&b).raise(py)
     }
