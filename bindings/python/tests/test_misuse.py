@@ -1,4 +1,5 @@
-"""Defects found by reviewing the binding as a user; each test failed before its fix."""
+"""Misuse that must fail cleanly: membership and iteration of a Count-Min sketch, and binary
+operations on a sketch another thread is updating (RuntimeError, never a panic)."""
 
 from __future__ import annotations
 
