@@ -435,6 +435,11 @@ class owned_storage {
     [[nodiscard]] void *data() noexcept { return ptr_; }
     [[nodiscard]] const void *data() const noexcept { return ptr_; }
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
+    /// The image now ends at `size` bytes (at most the current size; the
+    /// allocation stays as it is until the object is destroyed).
+    void shrink(std::size_t size) noexcept {
+        if (size < size_) size_ = size;
+    }
 
   private:
     void release() noexcept {
@@ -458,6 +463,10 @@ class ref_storage {
     constexpr ref_storage(pointer data, std::size_t size) noexcept : ptr_(data), size_(size) {}
     [[nodiscard]] constexpr pointer data() const noexcept { return ptr_; }
     [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
+    /// The view now covers the first `size` bytes (at most the current size).
+    void shrink(std::size_t size) noexcept {
+        if (size < size_) size_ = size;
+    }
 
   private:
     pointer ptr_ = nullptr;
@@ -832,6 +841,12 @@ class sketch_base {
 #endif
 
   protected:
+    /// After a call that shortened the image in place (a split-block fold):
+    /// the object covers its first `size` bytes, with the token taken again.
+    void shrink_image(std::size_t size) noexcept {
+        storage_.shrink(size);
+        static_cast<void>(refresh_token());
+    }
     /// The buffer for a call that changes the sketch.
     void *mdata() noexcept {
         static_assert(Storage::is_mutable,
@@ -886,6 +901,32 @@ template <class View, class Init>
 [[nodiscard]] inline std::uint64_t hash_xxh64(byte_view key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_xxh64(key.data(), key.size(), seed);
 }
+/// Parquet's bloom filter hash of an INT32 value: XXH64 seed 0 of its PLAIN
+/// encoding (4 little-endian bytes), as Parquet writers insert it. Pass it to
+/// the *_hash members of a split-block filter in Parquet mode.
+[[nodiscard]] inline std::uint64_t parquet_hash_i32(std::int32_t value) noexcept { return sketch_parquet_hash_i32(value); }
+/// Parquet's hash of an INT64 value (8 little-endian bytes).
+[[nodiscard]] inline std::uint64_t parquet_hash_i64(std::int64_t value) noexcept { return sketch_parquet_hash_i64(value); }
+/// Parquet's hash of a FLOAT value: its raw IEEE-754 bits, as writers hash
+/// them (-0.0 and +0.0 differ, each NaN bit pattern is its own value).
+[[nodiscard]] inline std::uint64_t parquet_hash_float(float value) noexcept { return sketch_parquet_hash_float(value); }
+/// Parquet's hash of a DOUBLE value (raw IEEE-754 bits, 8 little-endian bytes).
+[[nodiscard]] inline std::uint64_t parquet_hash_double(double value) noexcept { return sketch_parquet_hash_double(value); }
+/// Parquet's hash of a BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value (a string's
+/// UTF-8 bytes), without the length prefix of the PLAIN encoding.
+[[nodiscard]] inline std::uint64_t parquet_hash_bytes(byte_view value) noexcept {
+    return sketch_parquet_hash_bytes(value.data(), value.size());
+}
+
+/// How a Parquet writer sizes a column's bitset (SKETCH_PARQUET_SIZING_*),
+/// for sbbf_filter::plan_parquet: the parquet crate, DuckDB, or Arrow C++
+/// (pyarrow; it rounds the bit count up to a power of two first).
+enum class parquet_sizing : std::uint32_t {
+    parquet_rs = SKETCH_PARQUET_SIZING_PARQUET_RS,
+    duckdb = SKETCH_PARQUET_SIZING_DUCKDB,
+    arrow_cpp = SKETCH_PARQUET_SIZING_ARROW_CPP,
+};
+
 /// Hashes a container of keys (or packed keys) into `out` (at least as many values).
 template <class Keys, detail::if_keys<Keys> = 0>
 status try_hash_batch(const Keys &keys, std::uint64_t seed, array_view<std::uint64_t> out) noexcept {
@@ -1421,7 +1462,12 @@ using bloom_const_view = basic_bloom<detail::ref_storage<false>>;
 /// values' PLAIN encoding; its hash is hash_xxh64 with seed 0).
 /// As bloom_filter (plan, plan_parquet(ndv, fpp), plan_blocks(blocks, mode),
 /// add / contains and their batches, the concurrent adds and queries, merge,
-/// intersect, capacity flags), plus bitset(): the blocks, pointing into the buffer. Shared by every family: stats, clear, to_bytes / export_to,
+/// intersect, capacity flags), plus bitset(): the blocks, pointing into the
+/// buffer. Parquet interop: plan_parquet(ndv, fpp, parquet_sizing) sizes as a
+/// given writer does, fold(n) / fold_to_target_fpp(fpp) shrink the filter in
+/// place as writers do before writing, from_parquet_bitset(bytes, fpr) /
+/// load_parquet_bitset make a filter of a bitset read out of a file; the
+/// parquet_hash_* functions hash typed values as writers do. Shared by every family: stats, clear, to_bytes / export_to,
 /// from_bytes / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
@@ -1442,6 +1488,71 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     static result<sbbf_params> try_plan_parquet(std::uint64_t ndv, double fpp) noexcept {
         result<sbbf_params> r;
         r.status = detail::st(sketch_sbbf_plan_parquet(ndv, fpp, &r.value));
+        return r;
+    }
+    /// Parquet mode, sized as the given writer sizes a column's bitset for
+    /// `ndv` distinct values at `fpp`. Writers that fold before writing (the
+    /// parquet crate, Arrow C++) shrink the filter afterwards: call
+    /// fold_to_target_fpp(fpp) after the adds to get their bytes.
+    static result<sbbf_params> try_plan_parquet(std::uint64_t ndv, double fpp, parquet_sizing sizing) noexcept {
+        result<sbbf_params> r;
+        r.status = detail::st(sketch_sbbf_plan_parquet_sizing(ndv, fpp, static_cast<std::uint32_t>(sizing), &r.value));
+        return r;
+    }
+    /// Parquet-mode parameters for a bitset of `bitset_len` bytes read out of
+    /// a Parquet file (a positive multiple of 32), planned for the most items
+    /// at which that size still meets `fpr` (status::invalid_argument for a
+    /// bad length, status::invalid_parameter for fpr).
+    static result<sbbf_params> try_plan_parquet_bitset(std::size_t bitset_len, double fpr) noexcept {
+        result<sbbf_params> r;
+        r.status = detail::st(sketch_sbbf_plan_parquet_bitset(bitset_len, fpr, &r.value));
+        return r;
+    }
+    /// A new Parquet-mode filter whose blocks are a copy of `bitset` (the
+    /// bytes after a column chunk's BloomFilterHeader): it answers as the
+    /// file's filter does and can be added to, merged, folded and exported.
+    /// Its capacity signal follows the fill of the blocks (an all-ones bitset
+    /// is over capacity). Errors as try_plan_parquet_bitset.
+    static result<owned_type> try_from_parquet_bitset(byte_view bitset, double fpr) noexcept {
+        result<sbbf_params> p = try_plan_parquet_bitset(bitset.size(), fpr);
+        if (!p.ok()) return result<owned_type>{p.status, {}};
+        return detail::create_owned<owned_type>(try_image_size(p.value), [&](void *buf, std::size_t len) {
+            return sketch_sbbf_load_parquet_bitset(buf, len, bitset.data(), bitset.size(), &p.value);
+        });
+    }
+    /// As try_from_parquet_bitset, into caller memory (8-byte aligned, at
+    /// least image_size(params) bytes, written only on success) with
+    /// `params` from try_plan_parquet_bitset.
+    static result<view_type> try_load_parquet_bitset(void *buf, std::size_t len, byte_view bitset,
+                                                     const sbbf_params &params) noexcept {
+        return detail::init_view<view_type>(
+            buf, len, [&] { return sketch_sbbf_load_parquet_bitset(buf, len, bitset.data(), bitset.size(), &params); });
+    }
+    /// Halves the block count `folds` times in place (OR-ing adjacent
+    /// blocks, as Parquet writers shrink an under-filled filter); every key
+    /// stays present. The object then covers the shorter image (size(),
+    /// bitset(), to_bytes()). status::invalid_argument when the block count
+    /// is not divisible by 2^folds; nothing changes on error.
+    template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
+    sketches::status try_fold(std::uint32_t folds) noexcept {
+        std::size_t new_len = 0;
+        sketches::status s = detail::st(sketch_sbbf_fold(this->mdata(), this->size(), folds, &new_len));
+        if (s == sketches::status::ok) this->shrink_image(new_len);
+        return s;
+    }
+    /// Folds as far as the parquet crate and Arrow C++ (pyarrow) fold before
+    /// writing with target rate `fpp` (the most halvings whose estimated rate
+    /// stays within it); the value is how many. As try_fold otherwise.
+    template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
+    result<std::uint32_t> try_fold_to_target_fpp(double fpp) noexcept {
+        result<std::uint32_t> r;
+        std::size_t new_len = 0;
+        r.status = detail::st(sketch_sbbf_fold_to_target_fpp(this->mdata(), this->size(), fpp, &r.value, &new_len));
+        if (r.ok()) {
+            this->shrink_image(new_len);
+        } else {
+            r.value = 0;
+        }
         return r;
     }
     /// Explicit block count in SKETCH_SBBF_NATIVE or SKETCH_SBBF_PARQUET mode.
@@ -1495,6 +1606,27 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     }
     [[nodiscard]] static sbbf_params plan_blocks(std::uint64_t blocks, std::uint32_t mode) {
         return detail::value(try_plan_blocks(blocks, mode));
+    }
+    [[nodiscard]] static sbbf_params plan_parquet(std::uint64_t ndv, double fpp, parquet_sizing sizing) {
+        return detail::value(try_plan_parquet(ndv, fpp, sizing));
+    }
+    [[nodiscard]] static sbbf_params plan_parquet_bitset(std::size_t bitset_len, double fpr) {
+        return detail::value(try_plan_parquet_bitset(bitset_len, fpr));
+    }
+    [[nodiscard]] static owned_type from_parquet_bitset(byte_view bitset, double fpr) {
+        return detail::value(try_from_parquet_bitset(bitset, fpr));
+    }
+    [[nodiscard]] static view_type load_parquet_bitset(void *buf, std::size_t len, byte_view bitset,
+                                                       const sbbf_params &params) {
+        return detail::value(try_load_parquet_bitset(buf, len, bitset, params));
+    }
+    template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
+    void fold(std::uint32_t folds) {
+        detail::check(try_fold(folds));
+    }
+    template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
+    std::uint32_t fold_to_target_fpp(double fpp) {
+        return detail::value(try_fold_to_target_fpp(fpp));
     }
     [[nodiscard]] static std::uint64_t image_size(const sbbf_params &params) {
         return detail::value(try_image_size(params));

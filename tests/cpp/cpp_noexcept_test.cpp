@@ -164,6 +164,18 @@ void test_filters() {
     CHECK(sketches::sbbf_filter::try_plan_blocks(4, 9).status == status::invalid_parameter);
     CHECK(sb->try_add_batch(keys) == status::ok);
     check_round_trip(*sb);
+    // Parquet interop: sizing rules, folds, bitsets read out of files.
+    sketches::result<sketches::sbbf_params> pq =
+        sketches::sbbf_filter::try_plan_parquet(8192, 0.01, sketches::parquet_sizing::arrow_cpp);
+    sketches::result<sketches::sbbf_filter> wide = sketches::sbbf_filter::try_create(pq.value);
+    CHECK(pq.ok() && wide.ok() && wide->try_add_hash(sketches::parquet_hash_i32(5)).value);
+    std::size_t wide_before = wide->size();
+    sketches::result<std::uint32_t> folds = wide->try_fold_to_target_fpp(0.01);
+    CHECK(folds.ok() && folds.value > 0 && wide->size() < wide_before && wide->try_contains_hash(sketches::parquet_hash_i32(5)).value);
+    CHECK(wide->try_fold(40) == status::invalid_argument);
+    sketches::result<sketches::sbbf_filter> read = sketches::sbbf_filter::try_from_parquet_bitset(wide->try_bitset().value, 0.01);
+    CHECK(read.ok() && read->try_contains_hash(sketches::parquet_hash_i32(5)).value);
+    CHECK(sketches::sbbf_filter::try_from_parquet_bitset(sketches::byte_view("abc", 3), 0.01).status == status::invalid_argument);
 
     // Counting
     sketches::result<sketches::counting_filter> cf = sketches::counting_filter::try_create(1000, 0.01, 2);

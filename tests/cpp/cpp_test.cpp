@@ -16,7 +16,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fstream>
+#include <iterator>
 #include <list>
+#include <map>
+#include <set>
+#include <sstream>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -565,6 +570,252 @@ void test_sbbf() {
     check_filter_batches<sbbf_filter>([&] { return sbbf_filter::create(p, 9); }, 9);
     check_storage<sbbf_filter, sketches::sbbf_view, sketches::sbbf_const_view>(
         f, [&](void *buf, std::size_t len) { return sbbf_filter::init(buf, len, p, 5); });
+}
+
+/* ---- Parquet interop, against the writers' files in tests/parquet ---- */
+
+std::vector<std::uint8_t> read_file(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::uint8_t> unhex(const std::string &s) {
+    std::vector<std::uint8_t> out;
+    for (std::size_t i = 0; i + 1 < s.size(); i += 2) {
+        out.push_back(static_cast<std::uint8_t>(std::stoul(s.substr(i, 2), nullptr, 16)));
+    }
+    return out;
+}
+
+std::vector<std::vector<std::uint8_t>> unhex_list(const std::string &s) {
+    std::vector<std::vector<std::uint8_t>> out;
+    std::stringstream in(s);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (!item.empty()) out.push_back(unhex(item));
+    }
+    return out;
+}
+
+/* The bitset of the filter stored at file[offset .. offset + length): a
+   Thrift-compact BloomFilterHeader whose field 1 (i32 numBytes, a zigzag
+   varint) gives the bitset's length, then the bitset (the last numBytes). */
+sketches::byte_view parquet_bitset(const std::vector<std::uint8_t> &file, std::size_t offset, std::size_t length) {
+    if (offset + length > file.size() || length < 2 || file[offset] != 0x15) return {};
+    std::uint64_t value = 0;
+    unsigned shift = 0;
+    for (std::size_t at = offset + 1; at < offset + length && shift < 64; at++, shift += 7) {
+        value |= std::uint64_t{file[at] & 0x7fu} << shift;
+        if ((file[at] & 0x80) == 0) break;
+    }
+    std::uint64_t num_bytes = (value >> 1) ^ (~(value & 1) + 1);
+    if (num_bytes > length) return {};
+    return sketches::byte_view(file.data() + offset + length - num_bytes, static_cast<std::size_t>(num_bytes));
+}
+
+template <class T>
+T from_le(const std::vector<std::uint8_t> &plain) {
+    T v{};
+    if (plain.size() == sizeof v) std::memcpy(&v, plain.data(), sizeof v); // the test host is little-endian
+    return v;
+}
+
+/* A PLAIN-encoded value of Parquet type `kind` through the typed helpers,
+   as a user holding typed values calls them. */
+u64 typed_parquet_hash(const std::string &kind, const std::vector<std::uint8_t> &plain) {
+    if (kind == "int32") return sketches::parquet_hash_i32(from_le<std::int32_t>(plain));
+    if (kind == "int64") return sketches::parquet_hash_i64(from_le<std::int64_t>(plain));
+    if (kind == "float") return sketches::parquet_hash_float(from_le<float>(plain));
+    if (kind == "double") return sketches::parquet_hash_double(from_le<double>(plain));
+    return sketches::parquet_hash_bytes(sketches::byte_view(plain.data(), plain.size()));
+}
+
+template <class T>
+std::vector<std::uint8_t> le_bytes(T v) {
+    std::vector<std::uint8_t> out(sizeof v);
+    std::memcpy(out.data(), &v, sizeof v);
+    return out;
+}
+
+/* The probes tests/parquet/generate.py sent for absent values. */
+std::vector<std::uint8_t> absent_probe(const std::string &kind, int i) {
+    if (kind == "int32") return le_bytes<std::int32_t>(2000000 + 13 * i);
+    if (kind == "int64") return le_bytes<std::int64_t>(9000000000000LL + 13 * i);
+    if (kind == "float") return le_bytes<float>(1.0e6f + 0.5f * static_cast<float>(i));
+    if (kind == "double") return le_bytes<double>(1.0e9 + 0.25 * i);
+    if (kind == "string") {
+        std::string s = "absent-" + std::to_string(i);
+        return std::vector<std::uint8_t>(s.begin(), s.end());
+    }
+    std::vector<std::uint8_t> out{0xfe, 0xed};
+    std::vector<std::uint8_t> n = le_bytes<std::uint32_t>(static_cast<std::uint32_t>(i));
+    out.insert(out.end(), n.begin(), n.end());
+    return out;
+}
+
+/* Every filter DuckDB 2.0.1 and pyarrow 26.0.1 wrote (tests/parquet/writers.manifest):
+   rebuilt byte for byte with the writer's sizing and fold, and loaded from
+   the file to answer every value and absent probe as DuckDB's reader did. */
+void test_parquet_files() {
+    const char *dir = std::getenv("SKETCHES_PARQUET_DIR");
+    CHECK(dir != nullptr);
+    if (dir == nullptr) return;
+    std::ifstream manifest(std::string(dir) + "/writers.manifest");
+    CHECK(manifest.good());
+    struct filter_line {
+        std::string file, writer, column, kind, ndv_option;
+        double fpp;
+        std::size_t offset, length, distinct;
+    };
+    std::map<std::string, std::pair<std::string, double>> files;
+    std::vector<filter_line> filters;
+    std::map<std::pair<std::string, std::string>, std::vector<std::vector<std::uint8_t>>> values;
+    std::map<std::pair<std::string, std::string>, std::pair<int, std::set<std::vector<std::uint8_t>>>> absent;
+    std::string line;
+    while (std::getline(manifest, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        std::stringstream in(line);
+        std::vector<std::string> f;
+        std::string word;
+        while (in >> word) f.push_back(word);
+        if (f[0] == "file") {
+            files[f[1]] = {f[2], std::stod(f[3])};
+        } else if (f[0] == "filter") {
+            filters.push_back({f[1], files[f[1]].first, f[2], f[3], f[6], files[f[1]].second,
+                               std::stoul(f[4]), std::stoul(f[5]), std::stoul(f[7])});
+        } else if (f[0] == "values") {
+            values[{f[1], f[2]}] = unhex_list(f.size() > 3 ? f[3] : "");
+        } else if (f[0] == "absent") {
+            auto list = unhex_list(f.size() > 4 ? f[4] : "");
+            absent[{f[1], f[2]}] = {std::stoi(f[3]), std::set<std::vector<std::uint8_t>>(list.begin(), list.end())};
+        }
+    }
+    int rebuilt = 0, loaded = 0, false_positives = 0;
+    for (const filter_line &f : filters) {
+        std::vector<std::uint8_t> file = read_file(std::string(dir) + "/" + f.file);
+        sketches::byte_view theirs = parquet_bitset(file, f.offset, f.length);
+        CHECK(theirs.size() >= 32);
+        if (theirs.size() < 32) continue;
+        auto v = values.find({"*", f.column});
+        if (v == values.end()) v = values.find({f.fpp == 0.01 ? "0.01" : "0.05", f.column});
+        CHECK(v != values.end() && v->second.size() == f.distinct);
+        if (v == values.end()) continue;
+        bool special = f.column.rfind("s_", 0) == 0; // -0.0 and NaNs: the Rust test covers them
+        if (!special) {
+            // DuckDB sizes from the exact distinct count and does not fold;
+            // pyarrow sizes from its ndv option with Arrow C++'s rule, then folds.
+            sketches::sbbf_params p =
+                f.writer == "duckdb"
+                    ? sketches::sbbf_filter::plan_parquet(f.distinct, f.fpp, sketches::parquet_sizing::duckdb)
+                    : sketches::sbbf_filter::plan_parquet(std::stoull(f.ndv_option), f.fpp,
+                                                          sketches::parquet_sizing::arrow_cpp);
+            sketches::sbbf_filter ours = sketches::sbbf_filter::create(p);
+            for (const auto &value : v->second) static_cast<void>(ours.add_hash(typed_parquet_hash(f.kind, value)));
+            std::uint32_t folds = ours.fold_to_target_fpp(f.fpp);
+            if (f.writer == "duckdb") CHECK(folds == 0);
+            sketches::byte_view bits = ours.bitset();
+            bool same = bits.size() == theirs.size() && std::memcmp(bits.data(), theirs.data(), bits.size()) == 0;
+            CHECK(same);
+            if (!same) std::fprintf(stderr, "  %s/%s: bitset differs\n", f.file.c_str(), f.column.c_str());
+            CHECK(sketches::sbbf_filter::try_verify(ours.to_bytes()) == status::ok);
+            rebuilt++;
+        }
+        sketches::sbbf_filter read = sketches::sbbf_filter::from_parquet_bitset(theirs, f.fpp);
+        CHECK(read.bitset().size() == theirs.size() &&
+              std::memcmp(read.bitset().data(), theirs.data(), theirs.size()) == 0);
+        if (!special) {
+            bool all = true;
+            for (const auto &value : v->second) all = all && read.contains_hash(typed_parquet_hash(f.kind, value));
+            CHECK(all);
+        }
+        auto a = absent.find({f.file, f.column});
+        CHECK(a != absent.end());
+        if (a == absent.end()) continue;
+        int mismatches = 0;
+        for (int i = 0; i < a->second.first; i++) {
+            std::vector<std::uint8_t> probe = absent_probe(f.kind, i);
+            bool maybe = a->second.second.count(probe) > 0;
+            if (read.contains_hash(typed_parquet_hash(f.kind, probe)) != maybe) mismatches++;
+        }
+        CHECK(mismatches == 0);
+        false_positives += static_cast<int>(a->second.second.size());
+        loaded++;
+    }
+    CHECK(rebuilt >= 20 && loaded == static_cast<int>(filters.size()));
+    CHECK(false_positives > 50); // the reader's false positives are reproduced one by one
+}
+
+/* fold, fold_to_target_fpp, from_parquet_bitset and the typed hashes on
+   constructed filters: shapes, errors that change nothing, views. */
+void test_parquet() {
+    using sketches::sbbf_filter;
+    // The typed hashes are XXH64 seed 0 of the PLAIN bytes.
+    CHECK(sketches::parquet_hash_i32(-7) == sketches::hash_xxh64(le_bytes<std::int32_t>(-7)));
+    CHECK(sketches::parquet_hash_i64(1LL << 40) == sketches::hash_xxh64(le_bytes<std::int64_t>(1LL << 40)));
+    CHECK(sketches::parquet_hash_float(-0.0f) == sketches::hash_xxh64(le_bytes<float>(-0.0f)));
+    CHECK(sketches::parquet_hash_float(-0.0f) != sketches::parquet_hash_float(0.0f));
+    CHECK(sketches::parquet_hash_double(2.5) == sketches::hash_xxh64(le_bytes<double>(2.5)));
+    CHECK(sketches::parquet_hash_bytes("user-1") == sketches::hash_xxh64("user-1"));
+    // Sizing rules: Arrow C++ rounds the bit count up first (ndv 1693 at 1%).
+    CHECK(sbbf_filter::plan_parquet(1693, 0.01, sketches::parquet_sizing::arrow_cpp).blocks * 32 == 4096);
+    CHECK(sbbf_filter::plan_parquet(1693, 0.01, sketches::parquet_sizing::duckdb).blocks * 32 == 2048);
+    CHECK(sbbf_filter::plan_parquet(1693, 0.01, sketches::parquet_sizing::parquet_rs).blocks ==
+          sbbf_filter::plan_parquet(1693, 0.01).blocks);
+    EXPECT_ERROR(sbbf_filter::plan_parquet(1693, 0.01, static_cast<sketches::parquet_sizing>(9)),
+                 status::invalid_parameter);
+
+    // A filter sized for 8192 holding 100 values folds as writers fold it; every value stays.
+    sbbf_filter f = sbbf_filter::create(sbbf_filter::plan_parquet(8192, 0.01, sketches::parquet_sizing::arrow_cpp));
+    for (std::int64_t i = 0; i < 100; i++) static_cast<void>(f.add_hash(sketches::parquet_hash_i64(i)));
+    std::size_t before = f.bitset().size();
+    sbbf_filter g = f.clone();
+    std::uint32_t folds = f.fold_to_target_fpp(0.01);
+    CHECK(folds >= 3 && f.bitset().size() == before >> folds);
+    CHECK(f.size() < g.size() && f.stats().inserted == 100);
+    bool all = true;
+    for (std::int64_t i = 0; i < 100; i++) all = all && f.contains_hash(sketches::parquet_hash_i64(i));
+    CHECK(all);
+    CHECK(sbbf_filter::from_bytes(f.to_bytes()).to_bytes() == f.to_bytes()); // the shorter image round-trips
+    g.fold(folds); // the same folds one by one give the same bytes
+    CHECK(same_image(f, g));
+    CHECK(f.fold_to_target_fpp(0.01) == 0); // nothing left to fold
+    // Errors change nothing.
+    sbbf_filter three = sbbf_filter::create(sbbf_filter::plan_blocks(3, SKETCH_SBBF_PARQUET));
+    static_cast<void>(three.add_hash(sketches::parquet_hash_i32(1)));
+    std::vector<std::uint8_t> image3(static_cast<const std::uint8_t *>(three.data()),
+                                     static_cast<const std::uint8_t *>(three.data()) + three.size());
+    EXPECT_ERROR(three.fold(1), status::invalid_argument);
+    CHECK(three.try_fold_to_target_fpp(std::nan("")).status == status::invalid_parameter);
+    CHECK(three.size() == image3.size() && std::memcmp(three.data(), image3.data(), image3.size()) == 0);
+    EXPECT_ERROR(sketches::sbbf_filter().fold(1), status::buffer_too_small);
+    // A view over caller memory covers the folded image afterwards.
+    sketches::sbbf_params p4 = sbbf_filter::plan_blocks(4, SKETCH_SBBF_PARQUET);
+    aligned_buffer mem(sbbf_filter::image_size(p4));
+    sketches::sbbf_view view = sbbf_filter::init(mem.ptr, mem.size, p4);
+    static_cast<void>(view.add_hash(sketches::parquet_hash_bytes("k")));
+    view.fold(2);
+    CHECK(view.size() < mem.size && view.size() == sbbf_filter::image_size(sbbf_filter::plan_blocks(1, SKETCH_SBBF_PARQUET)));
+    CHECK(view.bitset().size() == 32 && view.contains_hash(sketches::parquet_hash_bytes("k")));
+    CHECK(sbbf_filter::try_verify(view.to_bytes()) == status::ok);
+
+    // A bitset from a file: the filter answers as it; bad lengths are refused.
+    sketches::byte_view bits = g.bitset();
+    sbbf_filter read = sbbf_filter::from_parquet_bitset(bits, 0.01);
+    CHECK(read.bitset().size() == bits.size() && std::memcmp(read.bitset().data(), bits.data(), bits.size()) == 0);
+    CHECK(read.contains_hash(sketches::parquet_hash_i64(7)));
+    CHECK(read.stats().params.mode == SKETCH_SBBF_PARQUET && read.stats().seed == 0);
+    std::vector<std::uint8_t> ones(64, 0xff);
+    CHECK(sbbf_filter::from_parquet_bitset(ones, 0.01).over_capacity()); // the fill, not an insert count
+    EXPECT_ERROR(sbbf_filter::from_parquet_bitset(sketches::byte_view(), 0.01), status::invalid_argument);
+    EXPECT_ERROR(sbbf_filter::from_parquet_bitset(sketches::byte_view(ones.data(), 33), 0.01), status::invalid_argument);
+    EXPECT_ERROR(sbbf_filter::from_parquet_bitset(ones, 1.5), status::invalid_parameter);
+    sketches::sbbf_params pb = sbbf_filter::plan_parquet_bitset(ones.size(), 0.01);
+    aligned_buffer into(sbbf_filter::image_size(pb));
+    sketches::sbbf_view loaded = sbbf_filter::load_parquet_bitset(into.ptr, into.size, ones, pb);
+    CHECK(loaded.contains("anything") && loaded.bitset().size() == 64);
+    EXPECT_ERROR(sbbf_filter::load_parquet_bitset(into.ptr, 8, ones, pb), status::buffer_too_small);
+
+    test_parquet_files();
 }
 
 void test_counting() {
@@ -1579,7 +1830,7 @@ int main() {
                        {"sbbf", test_sbbf},         {"counting", test_counting}, {"cuckoo", test_cuckoo},
                        {"hll", test_hll},           {"ull", test_ull},     {"countmin", test_countmin},
                        {"topk", test_topk},         {"minhash", test_minhash}, {"fuse", test_fuse},
-                       {"ell", test_ell},           {"tokens", test_tokens},
+                       {"ell", test_ell},           {"tokens", test_tokens}, {"parquet", test_parquet},
                        {"concurrent", test_concurrent}};
     for (const auto &t : tests) {
         try {

@@ -19,8 +19,15 @@ fn source(name: &str) -> Vec<PathBuf> {
     vec![workspace().join("tests/cpp").join(name)]
 }
 
+/// The Parquet writers' files the C++ test reads (tests/parquet).
+fn parquet_dir() -> PathBuf {
+    workspace().join("tests/parquet")
+}
+
 fn run_and_check(exe: PathBuf) {
-    let out = run_ok(Command::new(exe).env("ASAN_OPTIONS", ASAN_OPTIONS));
+    let out = run_ok(
+        Command::new(exe).env("ASAN_OPTIONS", ASAN_OPTIONS).env("SKETCHES_PARQUET_DIR", parquet_dir()),
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text.lines().find(|l| l.contains(" passed, ")).expect("summary line");
     assert!(line.ends_with(" 0 failed"), "{line}");
@@ -48,7 +55,11 @@ fn cpp_test_passes_under_address_and_undefined_sanitizers() {
 #[test]
 fn cpp_test_passes_under_thread_sanitizer() {
     let exe = compile_cxx("cpp_test_tsan", &source("cpp_test.cpp"), "c++17", &["-O1", "-fsanitize=thread"]);
-    let out = run_ok(Command::new(exe).env("TSAN_OPTIONS", "halt_on_error=1:allocator_may_return_null=1"));
+    let out = run_ok(
+        Command::new(exe)
+            .env("TSAN_OPTIONS", "halt_on_error=1:allocator_may_return_null=1")
+            .env("SKETCHES_PARQUET_DIR", parquet_dir()),
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.lines().any(|l| l.contains(" passed, ") && l.ends_with(" 0 failed")), "{text}");
 }
