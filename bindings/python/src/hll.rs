@@ -166,8 +166,13 @@ impl HyperLogLog {
         Self::merge(slf, py, other)
     }
 
+    /// The union as a new sketch at the lower precision of the two, in
+    /// either order (a copy of the lower-precision sketch takes the other's
+    /// registers folded down).
     fn __or__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<Self> {
-        boundary::merged_copy(py, slf, other, |d, s| hll::wrap_mut(d)?.merge(&hll::wrap(s)?))
+        let lower_first = other.try_borrow()?.view()?.precision() < slf.try_borrow()?.view()?.precision();
+        let (target, source) = if lower_first { (other, slf) } else { (slf, other) };
+        boundary::merged_copy(py, target, source, |d, s| hll::wrap_mut(d)?.merge(&hll::wrap(s)?))
     }
 
     fn __ior__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<()> {

@@ -147,8 +147,12 @@ impl UltraLogLog {
         Self::merge(slf, py, other)
     }
 
+    /// The union as a new sketch at the lower precision of the two, in
+    /// either order (as ``HyperLogLog.__or__``).
     fn __or__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<Self> {
-        boundary::merged_copy(py, slf, other, |d, s| ull::wrap_mut(d)?.merge(&ull::wrap(s)?))
+        let lower_first = other.try_borrow()?.view()?.precision() < slf.try_borrow()?.view()?.precision();
+        let (target, source) = if lower_first { (other, slf) } else { (slf, other) };
+        boundary::merged_copy(py, target, source, |d, s| ull::wrap_mut(d)?.merge(&ull::wrap(s)?))
     }
 
     fn __ior__(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<()> {

@@ -174,6 +174,22 @@ def test_hll_and_ull() -> None:
     assert abs(ull.estimate() / 300_000 - 1) < 0.04
 
 
+@pytest.mark.parametrize("cls", [sketches.HyperLogLog, sketches.UltraLogLog])
+def test_union_operator_lands_at_the_lower_precision_in_either_order(cls) -> None:
+    high, low = cls(14), cls(12)
+    high.add_many(np.arange(50_000, dtype=np.uint64))
+    low.add_many(np.arange(25_000, 75_000, dtype=np.uint64))
+    high_image, low_image = bytes(high), bytes(low)
+    a, b = high | low, low | high
+    assert a.precision == b.precision == 12
+    assert a == b  # the same union whichever side is higher
+    folded = low.copy()
+    folded.merge(high)  # the in-place merge folds the higher precision down
+    assert a == folded
+    assert bytes(high) == high_image and bytes(low) == low_image  # operands unchanged
+    assert abs(a.estimate() / 75_000 - 1) < 0.06
+
+
 def _binomial_bounds(n: int, p: float, sigmas: float = 5.0) -> tuple[float, float]:
     mean, sd = n * p, (n * p * (1 - p)) ** 0.5
     return mean - sigmas * sd, mean + sigmas * sd
