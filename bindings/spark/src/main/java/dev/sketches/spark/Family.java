@@ -12,6 +12,8 @@ import dev.sketches.SplitBlockBloomFilter;
 import dev.sketches.TopK;
 import dev.sketches.UltraLogLog;
 import java.nio.ByteBuffer;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The sketch families the Spark functions build and read, with the operations the aggregates need
@@ -185,14 +187,7 @@ enum Family {
          */
         @Override
         Object merge(Object into, Object other) {
-            HyperLogLog a = (HyperLogLog) into;
-            HyperLogLog b = (HyperLogLog) other;
-            if (b.image().get(PRECISION) < a.image().get(PRECISION)) {
-                b.merge(a);
-                return b;
-            }
-            a.merge(b);
-            return a;
+            return atLowerPrecision((HyperLogLog) into, (HyperLogLog) other, HyperLogLog::image, HyperLogLog::merge);
         }
 
         @Override
@@ -221,14 +216,7 @@ enum Family {
         /** Merges across precisions into the lower one, as {@link #HYPERLOGLOG} does. */
         @Override
         Object merge(Object into, Object other) {
-            UltraLogLog a = (UltraLogLog) into;
-            UltraLogLog b = (UltraLogLog) other;
-            if (b.image().get(PRECISION) < a.image().get(PRECISION)) {
-                b.merge(a);
-                return b;
-            }
-            a.merge(b);
-            return a;
+            return atLowerPrecision((UltraLogLog) into, (UltraLogLog) other, UltraLogLog::image, UltraLogLog::merge);
         }
 
         @Override
@@ -431,6 +419,17 @@ enum Family {
 
     /** Offset of the precision in a HyperLogLog or UltraLogLog image (the layout every binding shares). */
     private static final int PRECISION = 48;
+
+    /**
+     * Merges two HyperLogLog or UltraLogLog sketches into the one of lower precision (the other's
+     * registers fold down) and returns it.
+     */
+    private static <T> T atLowerPrecision(T into, T other, Function<T, ByteBuffer> image, BiConsumer<T, T> merge) {
+        boolean otherLower = image.apply(other).get(PRECISION) < image.apply(into).get(PRECISION);
+        T target = otherLower ? other : into;
+        merge.accept(target, otherLower ? into : other);
+        return target;
+    }
 
     /** Offset of d in an ExaLogLog image (the layout every binding shares). */
     private static final int ELL_D = 49;
