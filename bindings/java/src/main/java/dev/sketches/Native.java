@@ -592,6 +592,18 @@ final class Native {
             }
         }
 
+        /**
+         * The image shortened in place to its first {@code newLen} bytes (after a call that
+         * re-wrote it shorter, such as a fold): the same address, writability and token memory
+         * (the caller fills the token again), over a slice of this buffer.
+         */
+        Image prefix(long newLen) {
+            if (newLen < 0 || newLen > len) {
+                throw new IllegalStateException("an image of " + len + " bytes cannot shrink to " + newLen);
+            }
+            return new Image(buffer.slice(0, (int) newLen).order(ByteOrder.LITTLE_ENDIAN), readOnly, tokenMemory);
+        }
+
         /** A little-endian view of the token's bytes (tests); null when the image has no token. */
         ByteBuffer tokenBytes() {
             return tokenMemory == null ? null : tokenMemory.duplicate().order(ByteOrder.LITTLE_ENDIAN);

@@ -12,6 +12,18 @@ import java.util.Objects;
  * bitset ({@link #bitset()}) is byte-identical to what Parquet writers produce (XXH64 seed 0 of
  * the value's PLAIN encoding: a BYTE_ARRAY value's bytes, an INT64 value's 8 little-endian bytes).
  *
+ * <p>Parquet interop: {@link #parquetHash(long)} and its overloads give the hash a Parquet writer
+ * inserts for a typed value (to pass to {@link #addHash} and {@link #containsHash}); {@link
+ * #forParquet(long, double, ParquetSizing)} sizes a filter as a given writer (parquet-rs, DuckDB,
+ * Arrow C++) does, and {@link #foldToTargetFpp(double)} shrinks it as the folding writers do, so
+ * that {@link #bitset()} equals their bytes; {@link #fromParquetBitset(byte[], double)} loads the
+ * bitset read out of a Parquet file into a filter that answers exactly as that file's filter:
+ * <pre>{@code
+ * byte[] bitset = ...; // the bytes after a column chunk's BloomFilterHeader
+ * SplitBlockBloomFilter f = SplitBlockBloomFilter.fromParquetBitset(bitset, 0.01);
+ * boolean maybe = f.containsHash(SplitBlockBloomFilter.parquetHash(42L)); // an INT64 column
+ * }</pre>
+ *
  * <p>The filter lives in one 64-byte-aligned direct {@link ByteBuffer} (its image) that this
  * object owns: there is no native memory to free, the garbage collector reclaims it. {@link
  * #toByteArray()} exports it with a checksum; {@link #fromByteArray(byte[])} reads untrusted
@@ -33,7 +45,8 @@ import java.util.Objects;
  *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
  * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
- * ({@code add*}, {@code merge}, {@code intersect}, {@code clear}) needs exclusive access (no
+ * ({@code add*}, {@code merge}, {@code intersect}, {@code clear}, {@code fold}, {@code
+ * foldToTargetFpp}) needs exclusive access (no
  * concurrent query or change of the same filter).
  *
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
@@ -55,7 +68,11 @@ public final class SplitBlockBloomFilter {
         Native.load();
     }
 
-    private final Native.Image img;
+    /**
+     * The image; replaced (same memory, shorter) only by {@link #fold} and {@link
+     * #foldToTargetFpp}, which need exclusive access like every change.
+     */
+    private Native.Image img;
 
     /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private SplitBlockBloomFilter(Native.Image img) {
@@ -130,6 +147,60 @@ public final class SplitBlockBloomFilter {
      */
     public static long imageBytesForParquet(long distinctValues, double fpp) {
         return plan(distinctValues, fpp, true)[4];
+    }
+
+    /**
+     * A Parquet-mode filter sized as the writer {@code sizing} sizes a column chunk's bitset for
+     * {@code distinctValues} at rate {@code fpp} (seed 0, XXH64). To reproduce the bytes of a
+     * writer that folds before writing ({@link ParquetSizing#PARQUET_RS}, {@link
+     * ParquetSizing#ARROW_CPP}), add the values, then call {@link #foldToTargetFpp(double)} with
+     * the same {@code fpp}. Example: 1693 values at 0.01 plan a 4096-byte bitset with Arrow C++
+     * sizing, 2048 with the others.
+     *
+     * @param distinctValues the column's distinct values as the writer counts them (at least 1):
+     *     DuckDB the chunk's dictionary size, pyarrow its {@code ndv} option
+     * @param fpp false-positive probability, in (0, 1)
+     * @param sizing the writer's rule
+     * @return an empty filter
+     * @throws IllegalArgumentException when a parameter is out of range or the filter would not
+     *     fit in one ByteBuffer (2 GiB; DuckDB's rule has no upper clamp)
+     * @throws NullPointerException when {@code sizing} is null
+     */
+    public static SplitBlockBloomFilter forParquet(long distinctValues, double fpp, ParquetSizing sizing) {
+        return init(planParquet(distinctValues, fpp, sizing), 0);
+    }
+
+    /**
+     * The image size in bytes of {@link #forParquet(long, double, ParquetSizing)}'s filter (its
+     * bitset and the header; before any fold), without allocating it (as {@link
+     * #imageBytes(long, double)}).
+     *
+     * @param distinctValues the column's distinct values (at least 1)
+     * @param fpp false-positive probability, in (0, 1)
+     * @param sizing the writer's rule
+     * @return the size in bytes
+     * @throws IllegalArgumentException when a parameter is out of range
+     * @throws NullPointerException when {@code sizing} is null
+     */
+    public static long imageBytesForParquet(long distinctValues, double fpp, ParquetSizing sizing) {
+        return planParquet(distinctValues, fpp, sizing)[4];
+    }
+
+    private static long[] planParquet(long items, double fpp, ParquetSizing sizing) {
+        Objects.requireNonNull(sizing, "sizing");
+        if (items < 1) {
+            throw new IllegalArgumentException("the item count must be at least 1: " + items);
+        }
+        if (!(fpp > 0 && fpp < 1)) {
+            throw new IllegalArgumentException("the rate must be in (0, 1): " + fpp);
+        }
+        long[] plan = new long[5];
+        try {
+            nPlanParquetSizing(items, fpp, sizing.id(), plan);
+        } catch (SketchException e) {
+            throw Native.parameter(e);
+        }
+        return plan;
     }
 
     private static long[] plan(long items, double fpr, boolean parquet) {
@@ -251,6 +322,221 @@ public final class SplitBlockBloomFilter {
      */
     public static SplitBlockBloomFilter wrapVerified(ByteBuffer buffer) {
         return new SplitBlockBloomFilter(Native.wrappedWithToken(buffer, SplitBlockBloomFilter::nVerifyAt));
+    }
+
+    /**
+     * A new Parquet-mode filter whose blocks are a copy of {@code bitset}, the bitset of a column
+     * chunk's bloom filter read out of a Parquet file (the {@code numBytes} bytes after its
+     * Thrift {@code BloomFilterHeader}). It answers exactly as that file's filter does: test
+     * values with {@link #containsHash} and the {@link #parquetHash(long)} overloads. It can be
+     * added to, merged with filters of the same block count, folded and exported; {@link
+     * #bitset()} gives the bytes back. Its add counters start at 0: its capacity signal and
+     * statistics follow the fill of the blocks instead (an all-ones bitset is over capacity).
+     * Planned ({@link Stats#plannedItems()}) for the most items at which a bitset of that size
+     * still meets {@code fpr}.
+     *
+     * <p>Thread safety: reads {@code bitset} once; the caller must not change it during the call.
+     *
+     * @param bitset the bitset bytes (a multiple of 32 bytes, at least 32); not kept
+     * @param fpr the writer's false-positive rate (the plan's rate), in (0, 1)
+     * @return the filter, in its own image of {@code bitset.length} bytes plus the header
+     * @throws IllegalArgumentException when the bitset is empty or not a multiple of 32 bytes (its
+     *     cause a {@link SketchException} with {@link Status#INVALID_ARGUMENT}), too large for one
+     *     ByteBuffer, or {@code fpr} is not in (0, 1); nothing is allocated
+     * @throws NullPointerException when {@code bitset} is null
+     */
+    public static SplitBlockBloomFilter fromParquetBitset(byte[] bitset, double fpr) {
+        Objects.requireNonNull(bitset, "bitset");
+        return loadParquet(bitset, null, 0, bitset.length, fpr);
+    }
+
+    /**
+     * As {@link #fromParquetBitset(byte[], double)}, from the remaining bytes of a buffer (its
+     * position does not move): for a bitset in a memory-mapped Parquet file, read without an
+     * intermediate array.
+     *
+     * <p>Thread safety: as {@link #fromParquetBitset(byte[], double)}.
+     *
+     * @param bitset the bitset bytes from position to limit (a multiple of 32, at least 32); not kept
+     * @param fpr the writer's false-positive rate, in (0, 1)
+     * @return the filter, in its own image
+     * @throws IllegalArgumentException as {@link #fromParquetBitset(byte[], double)}; nothing is
+     *     allocated
+     * @throws NullPointerException when {@code bitset} is null
+     */
+    public static SplitBlockBloomFilter fromParquetBitset(ByteBuffer bitset, double fpr) {
+        Objects.requireNonNull(bitset, "bitset");
+        int pos = bitset.position();
+        int n = bitset.remaining();
+        if (bitset.isDirect()) {
+            return loadParquet(null, bitset, pos, n, fpr);
+        }
+        if (bitset.hasArray()) {
+            return loadParquet(bitset.array(), null, bitset.arrayOffset() + pos, n, fpr);
+        }
+        byte[] copy = new byte[n];
+        bitset.duplicate().get(copy);
+        return loadParquet(copy, null, 0, n, fpr);
+    }
+
+    /** Plans for {@code n} bitset bytes (refusing bad lengths before allocating), then loads them. */
+    private static SplitBlockBloomFilter loadParquet(byte[] array, ByteBuffer direct, int off, int n, double fpr) {
+        if (!(fpr > 0 && fpr < 1)) {
+            throw new IllegalArgumentException("the rate must be in (0, 1): " + fpr);
+        }
+        long[] plan = new long[5];
+        try {
+            nPlanParquetBitset(n, fpr, plan);
+        } catch (SketchException e) {
+            throw badArgument(e);
+        }
+        Native.Image img = Native.freshWithToken(plan[4]);
+        try {
+            if (array != null) {
+                nLoadParquetBitset(img.addr, img.len, array, off, n,
+                        plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3]);
+            } else {
+                nLoadParquetBitsetBuf(img.addr, img.len, direct, off, n,
+                        plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3]);
+            }
+        } catch (SketchException e) {
+            throw badArgument(e);
+        } finally {
+            Reference.reachabilityFence(img);
+            Reference.reachabilityFence(direct);
+        }
+        return new SplitBlockBloomFilter(img);
+    }
+
+    /** A refusal of the caller's arguments (a parameter or a count) becomes an IllegalArgumentException. */
+    private static RuntimeException badArgument(SketchException e) {
+        if (e.status() == Status.INVALID_ARGUMENT || e.status() == Status.INVALID_PARAMETER) {
+            return new IllegalArgumentException(e.getMessage(), e);
+        }
+        return e;
+    }
+
+    // ---- Parquet hashes ----
+
+    /**
+     * Parquet's bloom filter hash of an INT32 value ({@code sketch_parquet_hash_i32}): XXH64 seed
+     * 0 of its PLAIN encoding, 4 little-endian bytes. Pass it to {@link #addHash} or {@link
+     * #containsHash} of a Parquet-mode filter. Also the hash of the INT32 physical type's logical
+     * types (INT(8), INT(16), DATE, ...): widen to {@code int} first. Note that an {@code int}
+     * argument chooses this overload: for an INT64 column pass a {@code long}.
+     *
+     * <p>Thread safety: a pure function, callable from any thread.
+     *
+     * @param value the value
+     * @return the 64-bit hash
+     */
+    public static long parquetHash(int value) {
+        return nParquetHashI32(value);
+    }
+
+    /**
+     * Parquet's bloom filter hash of an INT64 value ({@code sketch_parquet_hash_i64}): XXH64 seed
+     * 0 of its 8 little-endian bytes.
+     *
+     * <p>Thread safety: a pure function, callable from any thread.
+     *
+     * @param value the value
+     * @return the 64-bit hash
+     */
+    public static long parquetHash(long value) {
+        return nParquetHashI64(value);
+    }
+
+    /**
+     * Parquet's bloom filter hash of a FLOAT value ({@code sketch_parquet_hash_float}): XXH64 seed
+     * 0 of its raw IEEE-754 bits ({@link Float#floatToRawIntBits}), 4 little-endian bytes, as
+     * writers hash it: -0.0 and +0.0 differ and each NaN bit pattern is its own value (DuckDB's
+     * reader answers "maybe" for +0.0 when only -0.0 was written: probe both zeros to answer as
+     * it does). A {@code float} holding a signaling NaN may be quieted by the JVM on some
+     * platforms before it arrives here; to hash exact bits, pass them to {@link #parquetHash(int)}
+     * (the same 4 bytes, the same hash).
+     *
+     * <p>Thread safety: a pure function, callable from any thread.
+     *
+     * @param value the value
+     * @return the 64-bit hash
+     */
+    public static long parquetHash(float value) {
+        return nParquetHashFloat(Float.floatToRawIntBits(value));
+    }
+
+    /**
+     * Parquet's bloom filter hash of a DOUBLE value ({@code sketch_parquet_hash_double}): XXH64
+     * seed 0 of its raw IEEE-754 bits ({@link Double#doubleToRawLongBits}), 8 little-endian bytes;
+     * zeros and NaNs as for {@link #parquetHash(float)} (exact bits: {@link #parquetHash(long)} of
+     * the raw bits gives the same hash).
+     *
+     * <p>Thread safety: a pure function, callable from any thread.
+     *
+     * @param value the value
+     * @return the 64-bit hash
+     */
+    public static long parquetHash(double value) {
+        return nParquetHashDouble(Double.doubleToRawLongBits(value));
+    }
+
+    /**
+     * Parquet's bloom filter hash of a BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY value ({@code
+     * sketch_parquet_hash_bytes}): XXH64 seed 0 of the raw bytes, without the 4-byte length prefix
+     * of the PLAIN encoding.
+     *
+     * <p>Thread safety: a pure function, callable from any thread (the caller must not change the
+     * array during the call).
+     *
+     * @param value the value's bytes
+     * @return the 64-bit hash
+     * @throws NullPointerException when {@code value} is null
+     */
+    public static long parquetHash(byte[] value) {
+        return nParquetHashBytes(value, 0, value.length);
+    }
+
+    /**
+     * Parquet's bloom filter hash of a STRING value (a BYTE_ARRAY column with the STRING logical
+     * type): XXH64 seed 0 of its UTF-8 bytes, as {@link #parquetHash(byte[])}.
+     *
+     * <p>Thread safety: a pure function, callable from any thread.
+     *
+     * @param value the string
+     * @return the 64-bit hash
+     * @throws NullPointerException when {@code value} is null
+     */
+    public static long parquetHash(String value) {
+        return parquetHash(Native.utf8(Objects.requireNonNull(value, "value")));
+    }
+
+    /**
+     * Parquet's bloom filter hash of the remaining bytes of a buffer as one BYTE_ARRAY value (as
+     * {@link #parquetHash(byte[])}; the buffer's position does not move).
+     *
+     * <p>Thread safety: a pure function, callable from any thread (the caller must not change the
+     * bytes during the call).
+     *
+     * @param value the value's bytes, position to limit
+     * @return the 64-bit hash
+     * @throws NullPointerException when {@code value} is null
+     */
+    public static long parquetHash(ByteBuffer value) {
+        int pos = value.position();
+        int n = value.remaining();
+        try {
+            if (value.isDirect()) {
+                return nParquetHashBuf(value, pos, n);
+            }
+            if (value.hasArray()) {
+                return nParquetHashBytes(value.array(), value.arrayOffset() + pos, n);
+            }
+            byte[] copy = new byte[n];
+            value.duplicate().get(copy);
+            return nParquetHashBytes(copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(value);
+        }
     }
 
     // ---- single keys ----
@@ -396,6 +682,117 @@ public final class SplitBlockBloomFilter {
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
             return nContains(img.addr, img.len, img.token, copy, 0, n);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds a precomputed hash ({@code sketch_sbbf_add_hash}): in Parquet mode a {@link
+     * #parquetHash(long)} value (XXH64 seed 0 of the value's PLAIN encoding), in native mode
+     * {@link Sketches#hash(byte[], long)} with the filter's seed.
+     *
+     * <p>Thread safety: a change (exclusive access; see the class notes).
+     *
+     * @param hash the 64-bit hash
+     * @return true when the hash was new to the filter (some probed bit was unset)
+     * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
+     */
+    public boolean addHash(long hash) {
+        img.checkWritable();
+        try {
+            return nAddHash(img.addr, img.len, img.token, hash);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests a precomputed hash ({@code sketch_sbbf_contains_hash}), as {@link #addHash(long)}
+     * takes it.
+     *
+     * <p>Thread safety: a query (concurrent queries allowed; see the class notes).
+     *
+     * @param hash the 64-bit hash
+     * @return false when the hash was certainly never added, true when it may have been
+     */
+    public boolean containsHash(long hash) {
+        try {
+            return nContainsHash(img.addr, img.len, img.token, hash);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Adds every precomputed hash (see {@link #addHash(long)}), one native call per 16,384.
+     *
+     * <p>Thread safety: a change (exclusive access).
+     *
+     * @param hashes the hashes
+     * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
+     */
+    public void addAllHashes(long[] hashes) {
+        addAllHashes(hashes, null);
+    }
+
+    /**
+     * Adds every precomputed hash, reporting per hash whether it was new (see {@link
+     * #addHash(long)}).
+     *
+     * <p>Thread safety: a change (exclusive access).
+     *
+     * @param hashes the hashes
+     * @param wasNew null, or at least {@code hashes.length} slots; slot i receives whether hash i
+     *     set a new bit
+     * @throws IllegalArgumentException when {@code wasNew} is too short (nothing is added)
+     * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
+     */
+    public void addAllHashes(long[] hashes, boolean[] wasNew) {
+        Objects.requireNonNull(hashes, "hashes");
+        Native.checkOut(wasNew, hashes.length);
+        img.checkWritable();
+        try {
+            for (int from = 0; from < hashes.length; from += Native.CHUNK) {
+                nAddHashes(img.addr, img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), wasNew, from);
+            }
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * Tests every precomputed hash (see {@link #containsHash(long)}).
+     *
+     * <p>Thread safety: a query.
+     *
+     * @param hashes the hashes
+     * @return per hash: false when certainly never added
+     */
+    public boolean[] containsAllHashes(long[] hashes) {
+        boolean[] out = new boolean[hashes.length];
+        containsAllHashes(hashes, out);
+        return out;
+    }
+
+    /**
+     * Tests every precomputed hash into a caller's array (no allocation).
+     *
+     * <p>Thread safety: a query.
+     *
+     * @param hashes the hashes
+     * @param results at least {@code hashes.length} slots; slot i receives hash i's answer
+     * @throws IllegalArgumentException when {@code results} is too short
+     */
+    public void containsAllHashes(long[] hashes, boolean[] results) {
+        Objects.requireNonNull(hashes, "hashes");
+        Objects.requireNonNull(results, "results");
+        Native.checkOut(results, hashes.length);
+        try {
+            for (int from = 0; from < hashes.length; from += Native.CHUNK) {
+                nContainsHashes(
+                        img.addr, img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), results, from);
+            }
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1027,6 +1424,78 @@ public final class SplitBlockBloomFilter {
         }
     }
 
+    /**
+     * Folds the filter {@code folds} times in place ({@code sketch_sbbf_fold}): each fold halves
+     * the block count, OR-ing adjacent blocks, as Parquet writers shrink an under-filled filter.
+     * Every key stays present; the rate rises. Afterwards {@link #imageBytes()}, {@link
+     * #image()}, {@link #bitset()}, {@link #stats()} and {@link #toByteArray()} describe the
+     * shorter image (views taken before keep their old length: take them again). A filter over a
+     * wrapped buffer ({@link #wrap}) is folded in place too: its image is then the first {@link
+     * #imageBytes()} bytes of the wrapped region (the rest is no longer part of it; wrap that
+     * prefix to use the buffer again later). 0 folds change nothing.
+     *
+     * <p>Thread safety: a change (exclusive access; see the class notes).
+     *
+     * @param folds the number of halvings (at least 0)
+     * @throws IllegalArgumentException when {@code folds} is negative or the block count is not
+     *     divisible by {@code 2^folds} (the cause a {@link SketchException} with {@link
+     *     Status#INVALID_ARGUMENT}); nothing changes
+     * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
+     */
+    public void fold(int folds) {
+        if (folds < 0) {
+            throw new IllegalArgumentException("the fold count must be at least 0: " + folds);
+        }
+        img.checkWritable();
+        long newLen;
+        try {
+            newLen = nFold(img.addr, img.len, folds);
+        } catch (SketchException e) {
+            throw badArgument(e);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        shrinkTo(newLen);
+    }
+
+    /**
+     * Folds as far as the parquet crate and Arrow C++ (pyarrow) fold a filter before writing it
+     * with target rate {@code fpp} ({@code sketch_sbbf_fold_to_target_fpp}): the most halvings
+     * whose estimated rate {@code (1 - (1 - fill)^(2^k))^8} stays within {@code fpp}. On a filter
+     * from {@link #forParquet(long, double, ParquetSizing)} holding a column's distinct values,
+     * {@link #bitset()} then equals those writers' bitset. The image shrinks in place as with
+     * {@link #fold(int)}.
+     *
+     * <p>Thread safety: a change (exclusive access; see the class notes).
+     *
+     * @param fpp the target rate (a rate of 0 or less folds nothing, 1 or more folds to one block)
+     * @return the number of folds made (0 when none)
+     * @throws IllegalArgumentException when {@code fpp} is NaN (the cause a {@link SketchException}
+     *     with {@link Status#INVALID_PARAMETER}); nothing changes
+     * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
+     */
+    public int foldToTargetFpp(double fpp) {
+        img.checkWritable();
+        long[] out = new long[2];
+        try {
+            nFoldToTargetFpp(img.addr, img.len, fpp, out);
+        } catch (SketchException e) {
+            throw badArgument(e);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        shrinkTo(out[1]);
+        return (int) out[0];
+    }
+
+    /** After a fold: the image is its first {@code newLen} bytes; the token follows it. */
+    private void shrinkTo(long newLen) {
+        if (newLen != img.len) {
+            img = img.prefix(newLen);
+        }
+        img.fillToken(SplitBlockBloomFilter::nToken);
+    }
+
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
@@ -1237,4 +1706,39 @@ public final class SplitBlockBloomFilter {
     private static native void nVerifyAt(long buf, long len);
 
     private static native boolean nToken(long buf, long len, long token);
+
+    private static native boolean nAddHash(long buf, long len, long tok, long hash);
+
+    private static native boolean nContainsHash(long buf, long len, long tok, long hash);
+
+    private static native void nAddHashes(long buf, long len, long[] hashes, int from, int count, boolean[] out, int outFrom);
+
+    private static native void nContainsHashes(
+            long buf, long len, long[] hashes, int from, int count, boolean[] out, int outFrom);
+
+    private static native long nParquetHashI32(int value);
+
+    private static native long nParquetHashI64(long value);
+
+    private static native long nParquetHashFloat(int bits);
+
+    private static native long nParquetHashDouble(long bits);
+
+    private static native long nParquetHashBytes(byte[] value, int off, int len);
+
+    private static native long nParquetHashBuf(ByteBuffer value, int pos, int len);
+
+    private static native void nPlanParquetSizing(long ndv, double fpp, int sizing, long[] out);
+
+    private static native void nPlanParquetBitset(long bitsetLen, double fpr, long[] out);
+
+    private static native void nLoadParquetBitset(long buf, long len, byte[] bitset, int off, int blen,
+            long blocks, long items, double fpr, int mode);
+
+    private static native void nLoadParquetBitsetBuf(long buf, long len, ByteBuffer bitset, int pos, int blen,
+            long blocks, long items, double fpr, int mode);
+
+    private static native long nFold(long buf, long len, int folds);
+
+    private static native void nFoldToTargetFpp(long buf, long len, double fpp, long[] out);
 }
