@@ -47,6 +47,8 @@ SK_KEY_BOOL_TOKEN(sk_sbbf_add, sketch_sbbf_add_with_token)
 SK_U64_BOOL_TOKEN(sk_sbbf_add_u64, sketch_sbbf_add_u64_with_token)
 SK_KEY_BOOL_TOKEN(sk_sbbf_contains, sketch_sbbf_contains_with_token)
 SK_U64_BOOL_TOKEN(sk_sbbf_contains_u64, sketch_sbbf_contains_u64_with_token)
+SK_U64_BOOL_TOKEN(sk_sbbf_add_hash, sketch_sbbf_add_hash_with_token)
+SK_U64_BOOL_TOKEN(sk_sbbf_contains_hash, sketch_sbbf_contains_hash_with_token)
 SK_KEY_BOOL(sk_counting_add, sketch_counting_add)
 SK_U64_BOOL(sk_counting_add_u64, sketch_counting_add_u64)
 SK_KEY_BOOL(sk_counting_contains, sketch_counting_contains)
@@ -77,6 +79,9 @@ SK_KEY_WEIGHT(sk_topk_add, sketch_topk_add)
 SK_U64_WEIGHT(sk_topk_add_u64, sketch_topk_add_u64)
 static inline sketch_status sk_cuckoo_count(uint8_t *b, size_t l, const uint8_t *k, size_t kl, uint32_t *o) { return sketch_cuckoo_count(b, l, k, kl, o); }
 static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t *k, size_t kl, struct sketch_topk_key_estimate *o) { return sketch_topk_estimate(b, l, k, kl, o); }
+// The byte-key hashes, with the key typed as bytes (see above).
+static inline uint64_t sk_hash_xxh64(const uint8_t *k, size_t kl, uint64_t seed) { return sketch_hash_xxh64(k, kl, seed); }
+static inline uint64_t sk_parquet_hash_bytes(const uint8_t *k, size_t kl) { return sketch_parquet_hash_bytes(k, kl); }
 // The concurrent single-key calls (atomic operations on the image's words;
 // no tokens: they validate the immutable header on every call).
 SK_KEY_BOOL(sk_bloom_add_concurrent, sketch_bloom_add_concurrent)
@@ -107,6 +112,14 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sk_sbbf_contains
 #cgo noescape sk_sbbf_contains_u64
 #cgo nocallback sk_sbbf_contains_u64
+#cgo noescape sk_sbbf_add_hash
+#cgo nocallback sk_sbbf_add_hash
+#cgo noescape sk_sbbf_contains_hash
+#cgo nocallback sk_sbbf_contains_hash
+#cgo noescape sk_hash_xxh64
+#cgo nocallback sk_hash_xxh64
+#cgo noescape sk_parquet_hash_bytes
+#cgo nocallback sk_parquet_hash_bytes
 #cgo noescape sk_counting_add
 #cgo nocallback sk_counting_add
 #cgo noescape sk_counting_add_u64
@@ -277,6 +290,24 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_sbbf_verify
 #cgo noescape sketch_sbbf_token
 #cgo nocallback sketch_sbbf_token
+#cgo noescape sketch_sbbf_plan_parquet_sizing
+#cgo nocallback sketch_sbbf_plan_parquet_sizing
+#cgo noescape sketch_sbbf_plan_parquet_bitset
+#cgo nocallback sketch_sbbf_plan_parquet_bitset
+#cgo noescape sketch_sbbf_load_parquet_bitset
+#cgo nocallback sketch_sbbf_load_parquet_bitset
+#cgo noescape sketch_sbbf_fold
+#cgo nocallback sketch_sbbf_fold
+#cgo noescape sketch_sbbf_fold_to_target_fpp
+#cgo nocallback sketch_sbbf_fold_to_target_fpp
+#cgo noescape sketch_parquet_hash_i32
+#cgo nocallback sketch_parquet_hash_i32
+#cgo noescape sketch_parquet_hash_i64
+#cgo nocallback sketch_parquet_hash_i64
+#cgo noescape sketch_parquet_hash_float
+#cgo nocallback sketch_parquet_hash_float
+#cgo noescape sketch_parquet_hash_double
+#cgo nocallback sketch_parquet_hash_double
 
 #cgo noescape sketch_counting_size
 #cgo nocallback sketch_counting_size
@@ -1155,6 +1186,87 @@ func cSplitBlockStats(b []byte) (SplitBlockStats, int32) {
 		EstimatedItems: float64(o.estimated_items), EstimatedFPR: float64(o.estimated_fpr),
 		Capacity: CapacityFlags(o.capacity_flags),
 	}, int32(s)
+}
+
+func cSplitBlockAddHash(b []byte, t *imageToken, h uint64) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_sbbf_add_hash(bp(p), n, tp(t), C.uint64_t(h), &o)
+	return bool(o), int32(s)
+}
+
+func cSplitBlockContainsHash(b []byte, t *imageToken, h uint64) (bool, int32) {
+	p, n := img(b)
+	var o C.bool
+	s := C.sk_sbbf_contains_hash(bp(p), n, tp(t), C.uint64_t(h), &o)
+	return bool(o), int32(s)
+}
+
+// ---- Parquet interop -----------------------------------------------------------
+
+// ParquetSizing's values are the header's SKETCH_PARQUET_SIZING_*: each line
+// fails to compile when they differ in one direction.
+const (
+	_ = uint32(C.SKETCH_PARQUET_SIZING_PARQUET_RS - uint32(ParquetSizingParquetRS))
+	_ = uint32(uint32(ParquetSizingParquetRS) - C.SKETCH_PARQUET_SIZING_PARQUET_RS)
+	_ = uint32(C.SKETCH_PARQUET_SIZING_DUCKDB - uint32(ParquetSizingDuckDB))
+	_ = uint32(uint32(ParquetSizingDuckDB) - C.SKETCH_PARQUET_SIZING_DUCKDB)
+	_ = uint32(C.SKETCH_PARQUET_SIZING_ARROW_CPP - uint32(ParquetSizingArrowCPP))
+	_ = uint32(uint32(ParquetSizingArrowCPP) - C.SKETCH_PARQUET_SIZING_ARROW_CPP)
+)
+
+func cHashXXH64(key unsafe.Pointer, kn int, seed uint64) uint64 {
+	return uint64(C.sk_hash_xxh64(bp(key), C.size_t(kn), C.uint64_t(seed)))
+}
+
+func cParquetHashBytes(key unsafe.Pointer, kn int) uint64 {
+	return uint64(C.sk_parquet_hash_bytes(bp(key), C.size_t(kn)))
+}
+
+func cParquetHashInt32(v int32) uint64 { return uint64(C.sketch_parquet_hash_i32(C.int32_t(v))) }
+
+func cParquetHashInt64(v int64) uint64 { return uint64(C.sketch_parquet_hash_i64(C.int64_t(v))) }
+
+func cParquetHashFloat32(v float32) uint64 { return uint64(C.sketch_parquet_hash_float(C.float(v))) }
+
+func cParquetHashFloat64(v float64) uint64 { return uint64(C.sketch_parquet_hash_double(C.double(v))) }
+
+func cSplitBlockPlanParquetSizing(ndv uint64, fpp float64, sizing ParquetSizing) (SplitBlockParams, int32) {
+	var o C.struct_sketch_sbbf_params
+	s := C.sketch_sbbf_plan_parquet_sizing(C.uint64_t(ndv), C.double(fpp), C.uint32_t(sizing), &o)
+	return goSplitBlockParams(o), int32(s)
+}
+
+func cSplitBlockPlanParquetBitset(bitsetLen int, fpr float64) (SplitBlockParams, int32) {
+	var o C.struct_sketch_sbbf_params
+	s := C.sketch_sbbf_plan_parquet_bitset(C.size_t(bitsetLen), C.double(fpr), &o)
+	return goSplitBlockParams(o), int32(s)
+}
+
+// cSplitBlockLoadParquetBitset writes into b a live Parquet-mode image
+// whose blocks are a copy of bitset.
+func cSplitBlockLoadParquetBitset(b, bitset []byte, p SplitBlockParams) int32 {
+	ptr, n := img(b)
+	cp := cSplitBlockParams(p)
+	return int32(C.sketch_sbbf_load_parquet_bitset(ptr, n, bytesPtr(bitset), C.size_t(len(bitset)), &cp))
+}
+
+// cSplitBlockFold folds the image in place and returns its new length.
+func cSplitBlockFold(b []byte, folds uint32) (int, int32) {
+	p, n := img(b)
+	var o C.size_t
+	s := C.sketch_sbbf_fold(p, n, C.uint32_t(folds), &o)
+	return int(o), int32(s)
+}
+
+// cSplitBlockFoldToTargetFPP folds the image in place as Parquet writers
+// do and returns the number of folds and the new length.
+func cSplitBlockFoldToTargetFPP(b []byte, fpp float64) (uint32, int, int32) {
+	p, n := img(b)
+	var folds C.uint32_t
+	var o C.size_t
+	s := C.sketch_sbbf_fold_to_target_fpp(p, n, C.double(fpp), &folds, &o)
+	return uint32(folds), int(o), int32(s)
 }
 
 // ---- counting Bloom ------------------------------------------------------------

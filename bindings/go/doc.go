@@ -45,6 +45,23 @@
 // and the image's seed (WithSeed; default 0). A sketch built in Go answers
 // a query made from C, Java or Python for the same key, and the reverse.
 //
+// # Parquet bloom filters
+//
+// A SplitBlock in Parquet mode (NewSplitBlockParquet) holds the bitset a
+// Parquet writer stores for a column chunk, byte for byte. Its keys are
+// hashed as Parquet hashes values, XXH64 seed 0 of the PLAIN encoding:
+// ParquetHashInt32, ParquetHashInt64, ParquetHashFloat32,
+// ParquetHashFloat64 and ParquetHashBytes compute that hash from typed
+// values (floats by their raw bits) for AddHash and ContainsHash, and
+// HashXXH64 from any bytes. PlanSplitBlockParquetSizing sizes the bitset
+// as a given writer does (ParquetSizingParquetRS, ParquetSizingDuckDB,
+// ParquetSizingArrowCPP), and FoldToTargetFPP (or Fold) shrinks it in
+// place as the parquet crate and Arrow C++ do before writing, so a filter
+// built here equals the writer's and Bitset returns the bytes to write.
+// NewSplitBlockFromParquetBitset copies a bitset read out of a Parquet
+// file into a new filter that answers as the file's filter does. Bad
+// bitset lengths and fold counts give errors matching ErrInvalidArgument.
+//
 // # Images and errors
 //
 // MarshalBinary returns the exported image (a copy with its checksum
@@ -129,14 +146,14 @@
 // #cgo nocallback and, where legal, #cgo noescape.
 //
 // The single-key methods of Bloom, SplitBlock and HLL (Add, AddString,
-// AddUint64, and the filters' Contains forms) pass the image's token (the
+// AddUint64, SplitBlock's AddHash, and the filters' Contains forms) pass the image's token (the
 // library's sketch_token: the header words that passed validation, kept
 // next to the image): the library compares those words instead of
 // validating the headers again on every call, the larger part of a
 // single-key call's cost. The token is made when the sketch gets its image
 // (constructors, Wrap, UnmarshalBinary, Clone, Downsize, ToHLL) and made
 // again by the methods that rewrite the image (Clear, Reset, Union,
-// Intersect, Merge); a token that no longer matches only makes the call
+// Intersect, Merge, Fold, FoldToTargetFPP); a token that no longer matches only makes the call
 // validate in full, with the same answers and errors. What a token does not
 // cover, the counters and modes that adds update, is then trusted as the
 // body is: on a wrapped image that other code rewrote there (breaking the

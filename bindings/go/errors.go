@@ -115,6 +115,11 @@ var (
 	ErrKeyTooLong = &Error{Code: StatusKeyTooLong}
 	// ErrInvalidParameter: a planning or sizing parameter is out of range.
 	ErrInvalidParameter = &Error{Code: StatusInvalidParameter}
+	// ErrInvalidArgument: call arguments are inconsistent, for example a
+	// Parquet bitset whose length is 0 or not a multiple of 32 bytes, or a
+	// SplitBlock.Fold count that does not divide the block count (nothing
+	// changed).
+	ErrInvalidArgument = &Error{Code: StatusInvalidArgument}
 	// ErrBuildFailed: a binary fuse filter could not be built within the
 	// library's attempt bound (practically only for keys whose hashes are
 	// not uniformly distributed); nothing was built.

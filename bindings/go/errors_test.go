@@ -31,7 +31,7 @@ func TestErrors(t *testing.T) {
 		StatusFull: ErrFull, StatusNotPresent: ErrNotPresent, StatusWrongFamily: ErrWrongFamily,
 		StatusUnsupportedVersion: ErrUnsupportedVersion, StatusIncompatible: ErrIncompatible,
 		StatusMisaligned: ErrMisaligned, StatusKeyTooLong: ErrKeyTooLong, StatusInvalidParameter: ErrInvalidParameter,
-		StatusBuildFailed: ErrBuildFailed, StatusSmallMode: ErrSmallMode,
+		StatusInvalidArgument: ErrInvalidArgument, StatusBuildFailed: ErrBuildFailed, StatusSmallMode: ErrSmallMode,
 	} {
 		if !errors.Is(&Error{Code: code, Op: "x"}, sentinel) || errors.Is(&Error{Code: code + 100}, sentinel) {
 			t.Fatalf("%v", code)

@@ -171,3 +171,38 @@ func ExampleHLL_Densify() {
 	// true
 	// true true
 }
+
+// Write a column's bloom filter as pyarrow does (Arrow C++ sizing from the
+// ndv option, then the fold it applies before writing), and read a bitset
+// out of a Parquet file back into a filter that answers as the file's.
+func ExampleNewSplitBlockFromParquetBitset() {
+	p, err := sketches.PlanSplitBlockParquetSizing(8192, 0.01, sketches.ParquetSizingArrowCPP)
+	if err != nil {
+		panic(err)
+	}
+	w, err := sketches.NewSplitBlockWithParams(p)
+	if err != nil {
+		panic(err)
+	}
+	for id := int64(0); id < 129; id++ {
+		w.AddHash(sketches.ParquetHashInt64(id)) // an INT64 column's values
+	}
+	folds, _ := w.FoldToTargetFPP(0.01)
+	fmt.Println("planned:", p.Blocks*32, "bytes; folded", folds, "times to", len(w.Bitset()))
+
+	bitset := w.Bitset() // the bytes after a column chunk's BloomFilterHeader
+	r, err := sketches.NewSplitBlockFromParquetBitset(bitset, 0.01)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("42 maybe present:", r.ContainsHash(sketches.ParquetHashInt64(42)))
+	fmt.Println("-7 maybe present:", r.ContainsHash(sketches.ParquetHashInt64(-7)))
+
+	_, err = sketches.NewSplitBlockFromParquetBitset(bitset[:40], 0.01)
+	fmt.Println("40 bytes:", errors.Is(err, sketches.ErrInvalidArgument))
+	// Output:
+	// planned: 16384 bytes; folded 6 times to 256
+	// 42 maybe present: true
+	// -7 maybe present: false
+	// 40 bytes: true
+}

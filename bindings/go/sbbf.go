@@ -12,8 +12,8 @@ package sketches
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Bitset,
 // Size, Clone, MarshalBinary, AppendBinary) may run concurrently; the
-// changing ones (Add*, Union, Intersect, Clear, UnmarshalBinary) need
-// exclusive access.
+// changing ones (Add*, Union, Intersect, Clear, Fold, FoldToTargetFPP,
+// UnmarshalBinary) need exclusive access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
@@ -160,6 +160,28 @@ func (f *SplitBlock) AddUint64(key uint64) bool {
 	n, s := cSplitBlockAddU64(f.img, &f.tok, key)
 	must("SplitBlock.AddUint64", s)
 	return n
+}
+
+// AddHash adds a precomputed hash and reports whether it was new to the
+// filter. The hash depends on the mode: in Parquet mode XXH64 seed 0 of
+// the value's PLAIN encoding (ParquetHashInt32, ParquetHashInt64,
+// ParquetHashFloat32, ParquetHashFloat64, ParquetHashBytes, or
+// HashXXH64(plain, 0)), the hash Parquet writers insert; in native mode
+// the canonical XXH3-64 hash with the filter's seed. Needs exclusive access.
+func (f *SplitBlock) AddHash(h uint64) bool {
+	n, s := cSplitBlockAddHash(f.img, &f.tok, h)
+	must("SplitBlock.AddHash", s)
+	return n
+}
+
+// ContainsHash reports false when the value of hash h (computed as for
+// AddHash) was certainly never added. On a filter loaded with
+// NewSplitBlockFromParquetBitset it answers as the Parquet file's filter.
+// Safe for concurrent use with the other reading methods.
+func (f *SplitBlock) ContainsHash(h uint64) bool {
+	r, s := cSplitBlockContainsHash(f.img, &f.tok, h)
+	must("SplitBlock.ContainsHash", s)
+	return r
 }
 
 // Contains reports false when key was certainly never added.
