@@ -81,6 +81,7 @@ static inline sketch_status sk_cuckoo_count(uint8_t *b, size_t l, const uint8_t 
 static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t *k, size_t kl, struct sketch_topk_key_estimate *o) { return sketch_topk_estimate(b, l, k, kl, o); }
 // The byte-key hashes, with the key typed as bytes (see above).
 static inline uint64_t sk_hash_xxh64(const uint8_t *k, size_t kl, uint64_t seed) { return sketch_hash_xxh64(k, kl, seed); }
+static inline uint64_t sk_hash(const uint8_t *k, size_t kl, uint64_t seed) { return sketch_hash(k, kl, seed); }
 static inline uint64_t sk_parquet_hash_bytes(const uint8_t *k, size_t kl) { return sketch_parquet_hash_bytes(k, kl); }
 // The concurrent single-key calls (atomic operations on the image's words;
 // no tokens: they validate the immutable header on every call).
@@ -118,6 +119,10 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sk_sbbf_contains_hash
 #cgo noescape sk_hash_xxh64
 #cgo nocallback sk_hash_xxh64
+#cgo noescape sk_hash
+#cgo nocallback sk_hash
+#cgo noescape sketch_hash_u64
+#cgo nocallback sketch_hash_u64
 #cgo noescape sk_parquet_hash_bytes
 #cgo nocallback sk_parquet_hash_bytes
 #cgo noescape sk_counting_add
@@ -1217,6 +1222,14 @@ const (
 
 func cHashXXH64(key unsafe.Pointer, kn int, seed uint64) uint64 {
 	return uint64(C.sk_hash_xxh64(bp(key), C.size_t(kn), C.uint64_t(seed)))
+}
+
+func cHash(key unsafe.Pointer, kn int, seed uint64) uint64 {
+	return uint64(C.sk_hash(bp(key), C.size_t(kn), C.uint64_t(seed)))
+}
+
+func cHashUint64(key, seed uint64) uint64 {
+	return uint64(C.sketch_hash_u64(C.uint64_t(key), C.uint64_t(seed)))
 }
 
 func cParquetHashBytes(key unsafe.Pointer, kn int) uint64 {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	hexenc "encoding/hex"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -781,4 +782,34 @@ func mustMarshal(t testing.TB, f *SplitBlock) []byte {
 	b, err := f.MarshalBinary()
 	check(t, err)
 	return b
+}
+
+// Hash and HashUint64 are the keys' canonical hashes: a native-mode filter
+// given them through AddHash holds the same bits as one given the keys.
+func TestCanonicalHashesFeedNativeAddHash(t *testing.T) {
+	if got := Hash(nil, 0); got != 0x2d06800538d394c2 { // XXH3-64 of the empty input (published vector)
+		t.Fatalf("Hash(empty) = %#x", got)
+	}
+	if Hash([]byte("k"), 1) == Hash([]byte("k"), 2) || HashUint64(5, 3) != Hash(le8(5), 3) {
+		t.Fatal("Hash: seed or integer form")
+	}
+	byKey, err := NewSplitBlock(1000, 0.01, WithSeed(7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byHash, _ := NewSplitBlock(1000, 0.01, WithSeed(7))
+	for i := uint64(0); i < 300; i++ {
+		byKey.Add([]byte(fmt.Sprint("key-", i)))
+		byHash.AddHash(Hash([]byte(fmt.Sprint("key-", i)), 7))
+		byKey.AddUint64(i)
+		byHash.AddHash(HashUint64(i, 7))
+	}
+	a, _ := byKey.MarshalBinary()
+	b, _ := byHash.MarshalBinary()
+	if !bytes.Equal(a, b) {
+		t.Fatal("AddHash(Hash(key, seed)) set other bits than Add(key)")
+	}
+	if !byKey.ContainsHash(Hash([]byte("key-9"), 7)) || !byHash.Contains([]byte("key-9")) {
+		t.Fatal("ContainsHash / Contains disagree")
+	}
 }
