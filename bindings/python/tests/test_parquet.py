@@ -620,3 +620,51 @@ def test_add_hashes_validate_their_input() -> None:
     assert bf.contains_hashes(pa.array([1, 2**64 - 1, 5], pa.uint64())).tolist() == [True, True, False]
     assert len(bf.add_hashes([])) == 0
     assert len(bf) == 2
+
+
+# ------------------------------------------------------------------ the C ABI
+
+
+def test_images_equal_the_c_abis(clib) -> None:
+    """Planning with each sizing, adding hashes, folding and loading give the
+    same images here as through libsketches' sketch_sbbf_plan_parquet_sizing,
+    _add_hash_batch, _fold_to_target_fpp, _fold and _load_parquet_bitset."""
+    import ctypes
+
+    from conftest import SbbfParams
+
+    hashes = sketches.parquet_hash_many(np.arange(-500, 700, 3, dtype=np.int32))
+    for code, sizing in enumerate(("parquet-rs", "duckdb", "arrow-cpp")):
+        for ndv, fpp in ((1693, 0.01), (20_000, 0.05)):
+            p = SbbfParams()
+            clib.call("sketch_sbbf_plan_parquet_sizing", ctypes.c_uint64(ndv), ctypes.c_double(fpp),
+                      ctypes.c_uint32(code), ctypes.byref(p))
+            size = clib.size("sbbf", ctypes.byref(p))
+            assert size == SBBF.size_for(ndv, fpp, True, sizing=sizing)
+            buf = clib.buffer(size)
+            clib.call("sketch_sbbf_init", clib.ptr(buf), ctypes.c_size_t(size), ctypes.byref(p), ctypes.c_uint64(0))
+            clib.call("sketch_sbbf_add_hash_batch", clib.ptr(buf), ctypes.c_size_t(size),
+                      hashes.ctypes.data_as(ctypes.POINTER(ctypes.c_uint64)), ctypes.c_size_t(len(hashes)), None)
+            folds, new_len = ctypes.c_uint32(), ctypes.c_size_t()
+            clib.call("sketch_sbbf_fold_to_target_fpp", clib.ptr(buf), ctypes.c_size_t(size), ctypes.c_double(fpp),
+                      ctypes.byref(folds), ctypes.byref(new_len))
+            ours = SBBF.for_parquet(ndv, fpp, sizing=sizing)
+            ours.add_hashes(hashes)
+            assert ours.fold_to_target_fpp(fpp) == folds.value > 0
+            assert ours.nbytes == new_len.value
+            assert bytes(ours) == clib.export("sbbf", buf, new_len.value)
+
+    f = next(f for f in REGULAR if f.writer == "pyarrow" and f.column == "c_i64")
+    theirs = np.frombuffer(file_bitset(f), np.uint8).copy()
+    p = SbbfParams()
+    clib.call("sketch_sbbf_plan_parquet_bitset", ctypes.c_size_t(len(theirs)), ctypes.c_double(f.fpp), ctypes.byref(p))
+    size = clib.size("sbbf", ctypes.byref(p))
+    buf = clib.buffer(size)
+    clib.call("sketch_sbbf_load_parquet_bitset", clib.ptr(buf), ctypes.c_size_t(size), clib.ptr(theirs),
+              ctypes.c_size_t(len(theirs)), ctypes.byref(p))
+    loaded = SBBF.from_parquet_bitset(theirs, f.fpp)
+    assert bytes(loaded) == clib.export("sbbf", buf, size)
+    new_len = ctypes.c_size_t()
+    clib.call("sketch_sbbf_fold", clib.ptr(buf), ctypes.c_size_t(size), ctypes.c_uint32(2), ctypes.byref(new_len))
+    loaded.fold(2)
+    assert bytes(loaded) == clib.export("sbbf", buf, new_len.value)
