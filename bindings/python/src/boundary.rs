@@ -306,6 +306,16 @@ impl Image {
         copy.writable = true;
         Ok(copy)
     }
+
+    /// After an in-place change that shortened the live image (a fold):
+    /// an owned area moves into an allocation of the image's new length; a
+    /// wrapped buffer stays as it is (the image is its prefix).
+    pub(crate) fn shrink(&mut self, py: Python<'_>) -> PyResult<()> {
+        if matches!(self._owner, Owner::Own(_)) && self.image_len() < self.raw.len {
+            *self = self.duplicate(py)?;
+        }
+        Ok(())
+    }
 }
 
 /// What every family tells the shared code: how to validate, export and

@@ -26,6 +26,7 @@ mod ell;
 mod fuse;
 mod hll;
 mod minhash;
+mod parquet;
 mod sbbf;
 mod topk;
 mod ull;
@@ -252,6 +253,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hash_many, m)?)?;
     m.add_function(wrap_pyfunction!(status_str, m)?)?;
     m.add_function(wrap_pyfunction!(inspect, m)?)?;
+    parquet::register(m)?;
     m.add("STATUSES", boundary::STATUSES.iter().map(|s| (s.0, s.1)).collect::<Vec<_>>())?;
     m.add("FORMAT_MAJOR", sketches_core::image::FORMAT_MAJOR)?;
     m.add("IMAGE_ALIGN", sketches_core::image::IMAGE_ALIGN)?;

@@ -1,10 +1,12 @@
 //! `sketches.SplitBlockBloomFilter`: split-block Bloom filter (`sketches_core::sbbf`).
 
-use crate::boundary::{self, py_bool, with_key, Family, Image, ListMode, Raise, CHUNK};
+use crate::boundary::{self, py_bool, with_key, Family, Image, ListMode, PyBuf, Raise, CHUNK};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyType};
 use sketches_core::image::Token;
+use sketches_core::parquet::ParquetSizing;
 use sketches_core::sbbf::{self, SbbfMode, SbbfParams};
 use sketches_core::Error;
 
@@ -17,6 +19,12 @@ use sketches_core::Error;
 /// ``parquet=True`` builds a filter byte-compatible with Parquet's bloom
 /// filters (XXH64 seed 0 of the PLAIN encoding, Parquet's sizing and block
 /// selection); ``bitset()`` is then the bytes a Parquet writer stores.
+/// ``sizing=`` picks the writer whose rounding to follow ("parquet-rs",
+/// the default, "duckdb" or "arrow-cpp"; ``for_parquet`` is the short form),
+/// ``fold_to_target_fpp`` shrinks the filter as the parquet crate and
+/// pyarrow do before writing, and ``from_parquet_bitset`` loads a bitset read
+/// out of a Parquet file. Parquet-mode values hash with the
+/// ``parquet_hash_*`` functions (``add_hash`` / ``add_hashes``).
 /// Keys hash by the library's rule (str UTF-8, bytes as is, int 8
 /// little-endian bytes). ``a | b`` is the union, ``a & b`` the intersection.
 #[pyclass(module = "sketches", name = "SplitBlockBloomFilter")]
@@ -66,6 +74,18 @@ impl SplitBlockBloomFilter {
     }
 }
 
+/// A Parquet writer's sizing rule by name.
+fn parse_sizing(name: &str) -> PyResult<ParquetSizing> {
+    match name {
+        "parquet-rs" => Ok(ParquetSizing::ParquetRs),
+        "duckdb" => Ok(ParquetSizing::DuckDb),
+        "arrow-cpp" | "pyarrow" => Ok(ParquetSizing::ArrowCpp),
+        other => Err(PyValueError::new_err(format!(
+            "unknown Parquet sizing {other:?}: \"parquet-rs\", \"duckdb\" or \"arrow-cpp\" (\"pyarrow\")"
+        ))),
+    }
+}
+
 /// Plans split-block parameters.
 fn plan(
     py: Python<'_>,
@@ -73,26 +93,65 @@ fn plan(
     fpr: f64,
     blocks: Option<u64>,
     parquet: bool,
+    sizing: Option<&str>,
 ) -> PyResult<SbbfParams> {
+    let sizing = match (sizing, parquet, blocks) {
+        (None, _, _) => ParquetSizing::ParquetRs,
+        (Some(_), false, _) => {
+            return Err(PyValueError::new_err("sizing= is for Parquet filters (parquet=True)"))
+        }
+        (Some(_), true, Some(_)) => {
+            return Err(PyValueError::new_err("sizing= plans from items and fpr; blocks= gives the size"))
+        }
+        (Some(name), true, None) => parse_sizing(name)?,
+    };
     match (items, blocks, parquet) {
         (Some(n), None, false) => SbbfParams::for_items(n, fpr).raise(py),
-        (Some(n), None, true) => SbbfParams::for_parquet(n, fpr).raise(py),
+        (Some(n), None, true) => SbbfParams::for_parquet_sizing(n, fpr, sizing).raise(py),
         (None, Some(b), false) => SbbfParams::with_blocks(b).raise(py),
         (None, Some(b), true) => SbbfParams::parquet_with_blocks(b).raise(py),
         _ => Err(PyValueError::new_err("give items (and fpr), or blocks=")),
     }
 }
 
+/// Reads precomputed hashes as a contiguous uint64 array (through
+/// `sketches._keys.hash_array`); the array keeps the export alive.
+fn hash_array<'py>(py: Python<'py>, hashes: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, PyBuf)> {
+    static CONVERT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let convert = CONVERT.import(py, "sketches._keys", "hash_array")?;
+    let array = convert.call1((hashes,))?;
+    let buf = PyBuf::get(&array)?;
+    Ok((array, buf))
+}
+
 impl SplitBlockBloomFilter {
     fn view(&self) -> PyResult<sbbf::Sbbf<'_>> {
         Python::attach(|py| sbbf::wrap(self.image.bytes()).raise(py))
+    }
+
+    /// Runs a fold (`op` returns the folds made) on the image, detached;
+    /// then takes the new token and, for an owned image, moves it into an
+    /// allocation of its new size.
+    fn fold_with(
+        &mut self,
+        py: Python<'_>,
+        op: impl FnOnce(&mut [u8]) -> Result<u32, Error> + Send,
+    ) -> PyResult<u32> {
+        let raw = self.image.writable_raw()?;
+        // SAFETY: the image is exclusively borrowed through `&mut self`.
+        let folds = py.detach(|| op(unsafe { raw.bytes_mut() })).raise(py)?;
+        if folds > 0 {
+            self.image.shrink(py)?;
+            self.token = sbbf::token(self.image.bytes()).unwrap_or_default();
+        }
+        Ok(folds)
     }
 }
 
 #[pymethods]
 impl SplitBlockBloomFilter {
     #[new]
-    #[pyo3(signature = (items = None, fpr = 0.01, *, blocks = None, parquet = false, seed = 0))]
+    #[pyo3(signature = (items = None, fpr = 0.01, *, blocks = None, parquet = false, seed = 0, sizing = None))]
     fn new(
         py: Python<'_>,
         items: Option<u64>,
@@ -100,11 +159,12 @@ impl SplitBlockBloomFilter {
         blocks: Option<u64>,
         parquet: bool,
         seed: u64,
+        sizing: Option<&str>,
     ) -> PyResult<Self> {
         if parquet && seed != 0 {
             return Err(PyValueError::new_err("Parquet filters use XXH64 with seed 0"));
         }
-        let params = plan(py, items, fpr, blocks, parquet)?;
+        let params = plan(py, items, fpr, blocks, parquet, sizing)?;
         let len = params.image_len().raise(py)?;
         let mut image = Image::zeroed(len as usize)?;
         sbbf::init(image.bytes_mut()?, &params, seed).raise(py)?;
@@ -112,11 +172,105 @@ impl SplitBlockBloomFilter {
     }
 
     /// Exact image size in bytes for ``items`` at ``fpr`` (what the filter
-    /// will use), without building it.
+    /// will use), without building it; ``parquet`` and ``sizing`` as for the
+    /// constructor (the size before any fold).
     #[staticmethod]
-    #[pyo3(signature = (items, fpr = 0.01, parquet = false))]
-    fn size_for(py: Python<'_>, items: u64, fpr: f64, parquet: bool) -> PyResult<u64> {
-        plan(py, Some(items), fpr, None, parquet)?.image_len().raise(py)
+    #[pyo3(signature = (items, fpr = 0.01, parquet = false, *, sizing = None))]
+    fn size_for(py: Python<'_>, items: u64, fpr: f64, parquet: bool, sizing: Option<&str>) -> PyResult<u64> {
+        plan(py, Some(items), fpr, None, parquet, sizing)?.image_len().raise(py)
+    }
+
+    /// A Parquet-mode filter sized as a Parquet writer sizes a column's
+    /// bitset for ``ndv`` distinct values at rate ``fpp``: ``sizing`` is
+    /// "parquet-rs" (the parquet crate, arrow-rs), "duckdb" (DuckDB, which
+    /// passes the column chunk's exact distinct count and does not fold) or
+    /// "arrow-cpp" (Arrow C++, what pyarrow's bloom filter options use; alias
+    /// "pyarrow"). Same as ``SplitBlockBloomFilter(ndv, fpp, parquet=True,
+    /// sizing=sizing)``. To reproduce the bytes of a writer that folds (the
+    /// parquet crate 58+, pyarrow 26), add the values then call
+    /// ``fold_to_target_fpp(fpp)``. Unknown names raise ValueError; ``ndv``
+    /// 0 or ``fpp`` outside (0, 1) raise SketchError (INVALID_PARAMETER).
+    #[classmethod]
+    #[pyo3(signature = (ndv, fpp = 0.01, sizing = "parquet-rs"))]
+    fn for_parquet(
+        _cls: &Bound<'_, PyType>,
+        py: Python<'_>,
+        ndv: u64,
+        fpp: f64,
+        sizing: &str,
+    ) -> PyResult<Self> {
+        Self::new(py, Some(ndv), fpp, None, true, 0, Some(sizing))
+    }
+
+    /// A new Parquet-mode filter holding a copy of ``bitset``: the bytes a
+    /// Parquet file stores after a column chunk's ``BloomFilterHeader``
+    /// (any bytes-like object). It answers exactly as the file's filter,
+    /// and can be added to, merged with Parquet-mode filters of the same
+    /// size, folded and exported. The plan is the most items at which a
+    /// filter of this size still meets ``fpr`` (the writer's fpp), or, with
+    /// ``ndv=``, ``ndv`` at ``fpr`` (the writer's settings). Its add
+    /// counters start at 0 (``len()`` counts later adds only), and its
+    /// capacity signal and statistics follow the fill of the bits. A bitset
+    /// that is empty or not a whole number of 32-byte blocks raises
+    /// SketchError (INVALID_ARGUMENT); a bad ``fpr`` or ``ndv`` 0
+    /// SketchError (INVALID_PARAMETER); nothing is allocated then.
+    #[classmethod]
+    #[pyo3(signature = (bitset, fpr, *, ndv = None))]
+    fn from_parquet_bitset(
+        _cls: &Bound<'_, PyType>,
+        py: Python<'_>,
+        bitset: &Bound<'_, PyAny>,
+        fpr: f64,
+        ndv: Option<u64>,
+    ) -> PyResult<Self> {
+        let src = PyBuf::get(bitset)?;
+        let raw = src.raw();
+        let params = match ndv {
+            None => SbbfParams::for_parquet_bitset(raw.len(), fpr),
+            Some(n) => SbbfParams::for_parquet_bitset_with_plan(raw.len(), n, fpr),
+        }
+        .raise(py)?;
+        let len = params.image_len().raise(py)?;
+        let image = Image::zeroed(len as usize)?;
+        let dst = image.raw();
+        py.detach(move || {
+            // SAFETY: `src` holds the export for the call; `dst` is the fresh
+            // image only this call knows (distinct memory).
+            sbbf::load_parquet_bitset(unsafe { dst.bytes_mut() }, unsafe { raw.bytes() }, &params).map(|_| ())
+        })
+        .raise(py)?;
+        drop(src);
+        Ok(SplitBlockBloomFilter::adopt(image))
+    }
+
+    /// Folds the filter ``folds`` times in place, as Parquet writers shrink
+    /// an under-filled filter: each fold halves the block count, OR-ing
+    /// pairs of adjacent blocks, so every added key stays present and the
+    /// result equals the filter built at the smaller size (Parquet mode; a
+    /// native filter folds the same way). Afterwards ``blocks``, ``nbytes``,
+    /// ``bitset()``, ``bytes()`` and pickling reflect the smaller image;
+    /// plan and counters are kept. A block count not divisible by
+    /// ``2**folds`` raises SketchError (INVALID_ARGUMENT) and changes
+    /// nothing. A filter made by ``wrap(buffer)`` folds inside the buffer:
+    /// the image then occupies the first ``nbytes`` bytes and the rest of
+    /// the buffer is no longer part of it (left as it was, past the 64-byte
+    /// padding); other objects wrapping the same buffer see the folded
+    /// image. Like every update, it raises RuntimeError while another
+    /// thread's update of this object runs, and TypeError on a read-only
+    /// buffer.
+    fn fold(&mut self, py: Python<'_>, folds: u32) -> PyResult<()> {
+        self.fold_with(py, move |img| sbbf::fold(img, folds).map(|_| folds))?;
+        Ok(())
+    }
+
+    /// Folds as far as the parquet crate (58+) and Arrow C++ (pyarrow 26)
+    /// fold a bloom filter before writing it with target rate ``fpp``: the
+    /// most halvings whose estimated rate ``(1 - (1 - fill)**(2**k))**8``
+    /// stays within ``fpp`` (an empty filter folds down to one block).
+    /// Returns the number of folds (0: unchanged). In place, as ``fold``.
+    /// A NaN ``fpp`` raises SketchError (INVALID_PARAMETER), nothing changed.
+    fn fold_to_target_fpp(&mut self, py: Python<'_>, fpp: f64) -> PyResult<u32> {
+        self.fold_with(py, move |img| sbbf::fold_to_target_fpp(img, fpp))
     }
 
     /// Adds a key; returns True when it was new (some bit of its block was unset).
@@ -134,6 +288,70 @@ impl SplitBlockBloomFilter {
     /// Same as ``key in filter``.
     fn contains(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         self.__contains__(py, key)
+    }
+
+    /// Adds a precomputed 64-bit hash (0 .. 2**64-1): in Parquet mode one of
+    /// the ``parquet_hash_*`` functions' results, in native mode
+    /// ``sketches.hash(key, seed)``. Returns True when it was new.
+    fn add_hash(&mut self, py: Python<'_>, hash: u64) -> PyResult<bool> {
+        let mut f = sbbf::wrap_mut_with(self.image.bytes_mut()?, &self.token).raise(py)?;
+        Ok(f.add_hash(hash))
+    }
+
+    /// True when the precomputed hash may have been added (see ``add_hash``).
+    fn contains_hash(&self, py: Python<'_>, hash: u64) -> PyResult<bool> {
+        let f = sbbf::wrap_with(self.image.bytes(), &self.token).raise(py)?;
+        Ok(f.contains_hash(hash))
+    }
+
+    /// Adds a batch of precomputed hashes (a NumPy uint64 array such as
+    /// ``parquet_hash_many`` returns, or any sequence of ints in 0 ..
+    /// 2**64-1); returns a NumPy bool array, True where the hash was new.
+    /// The GIL is released.
+    fn add_hashes<'py>(
+        &mut self,
+        py: Python<'py>,
+        hashes: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (_keep, input) = hash_array(py, hashes)?;
+        let src = input.raw();
+        let dst = self.image.writable_raw()?;
+        let (array, out) = boundary::numpy_zeros(py, src.len() / 8, "bool")?;
+        let out_raw = out.raw();
+        py.detach(move || {
+            // SAFETY: the image is exclusively borrowed (`&mut self`); the
+            // input and output exports are held for the call.
+            let hashes = unsafe { boundary::as_u64s(src) };
+            let mut f = sbbf::wrap_mut(unsafe { dst.bytes_mut() })?;
+            f.add_hashes(hashes, Some(unsafe { boundary::as_bools_mut(out_raw) }))
+        })
+        .raise(py)?;
+        drop(out);
+        Ok(array)
+    }
+
+    /// Tests a batch of precomputed hashes (as ``add_hashes``); returns a
+    /// NumPy bool array. The GIL is released.
+    fn contains_hashes<'py>(
+        &self,
+        py: Python<'py>,
+        hashes: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (_keep, input) = hash_array(py, hashes)?;
+        let src = input.raw();
+        let img = self.image.raw();
+        let (array, out) = boundary::numpy_zeros(py, src.len() / 8, "bool")?;
+        let out_raw = out.raw();
+        py.detach(move || {
+            // SAFETY: the image is borrowed by this method; the input and
+            // output exports are held for the call.
+            let hashes = unsafe { boundary::as_u64s(src) };
+            sbbf::wrap(unsafe { img.bytes() })?
+                .contains_hashes(hashes, unsafe { boundary::as_bools_mut(out_raw) })
+        })
+        .raise(py)?;
+        drop(out);
+        Ok(array)
     }
 
     /// Adds a batch of keys (list/tuple of str, bytes or int; NumPy integer

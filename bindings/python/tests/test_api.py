@@ -34,7 +34,18 @@ def test_stubs_match_runtime() -> None:
     tree = ast.parse((PKG / "_native.pyi").read_text())
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-    assert functions == {"hash", "hash_many", "status_str", "inspect"}
+    assert functions == {
+        "hash",
+        "hash_many",
+        "status_str",
+        "inspect",
+        "parquet_hash_int32",
+        "parquet_hash_int64",
+        "parquet_hash_float",
+        "parquet_hash_double",
+        "parquet_hash_bytes",
+        "parquet_hash_many",
+    }
     shared = {n.name for n in classes["_Sketch"].body if isinstance(n, (ast.FunctionDef, ast.AnnAssign))
               for n in [n] if not isinstance(n, ast.AnnAssign)}
     for name, node in classes.items():

@@ -33,6 +33,15 @@ result as an ordinary sketch. The ordinary classes take one updating call at a
 time: an update called while another thread's update of the same object runs
 raises ``RuntimeError: Already borrowed``.
 
+Parquet bloom filters: ``SplitBlockBloomFilter(..., parquet=True)`` is
+byte-compatible with them. ``SplitBlockBloomFilter.for_parquet(ndv, fpp,
+sizing=...)`` sizes a filter as the parquet crate, DuckDB or Arrow C++
+(pyarrow) does, ``fold_to_target_fpp`` folds it as the parquet crate and
+pyarrow do before writing, ``from_parquet_bitset`` loads a bitset read out of
+a file, and the ``parquet_hash_*`` functions hash typed values (INT32, INT64,
+FLOAT, DOUBLE, BYTE_ARRAY; ``parquet_hash_many`` over NumPy arrays and pyarrow
+columns) for ``add_hash(es)`` / ``contains_hash(es)``.
+
 ``sketches.compat.BloomFilter`` is a drop-in for pybloom-live's BloomFilter.
 """
 
@@ -61,6 +70,12 @@ from ._native import (
     hash,
     hash_many,
     inspect,
+    parquet_hash_bytes,
+    parquet_hash_double,
+    parquet_hash_float,
+    parquet_hash_int32,
+    parquet_hash_int64,
+    parquet_hash_many,
     status_str,
 )
 
@@ -85,6 +100,12 @@ __all__ = [
     "hash",
     "hash_many",
     "inspect",
+    "parquet_hash_int32",
+    "parquet_hash_int64",
+    "parquet_hash_float",
+    "parquet_hash_double",
+    "parquet_hash_bytes",
+    "parquet_hash_many",
     "CAPACITY_OVER_PLANNED_ITEMS",
     "CAPACITY_FPR_ABOVE_TWICE_PLANNED",
     "FORMAT_MAJOR",

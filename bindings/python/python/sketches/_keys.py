@@ -15,6 +15,7 @@ Everything else comes here first and is described as *pieces*:
 
 from __future__ import annotations
 
+import operator
 import sys
 from typing import Any, List, Tuple
 
@@ -93,3 +94,105 @@ def u64_array(values: Any, n: int) -> np.ndarray:
     elif arr.dtype.kind not in "u":
         raise TypeError("weights must be integers")
     return np.ascontiguousarray(arr, dtype=np.uint64)
+
+
+def hash_array(hashes: Any) -> np.ndarray:
+    """Precomputed 64-bit hashes as a contiguous 1-D uint64 array (ints
+    converted, negative values refused)."""
+    if isinstance(hashes, (str, bytes, bytearray, memoryview)):
+        raise TypeError("add_hashes/contains_hashes take a sequence of 64-bit hashes; use add_hash() for one")
+    pa = sys.modules.get("pyarrow")
+    if pa is not None and isinstance(hashes, (pa.Array, pa.ChunkedArray)):
+        if hashes.null_count:
+            raise ValueError("null hashes: drop them first (array.drop_null())")
+        hashes = hashes.to_numpy()
+    if not isinstance(hashes, np.ndarray):
+        # Python ints exactly (NumPy would turn a list mixing small and huge ints into floats).
+        values = [operator.index(v) for v in hashes]
+        if any(v < 0 or v >= 1 << 64 for v in values):
+            raise ValueError("hashes must be in 0 .. 2**64-1")
+        return np.array(values, dtype=np.uint64)
+    arr = hashes
+    if arr.ndim != 1:
+        raise ValueError("hashes must be a one-dimensional sequence")
+    if arr.dtype.kind == "i":
+        if len(arr) and arr.min() < 0:
+            raise ValueError("hashes must be non-negative (0 .. 2**64-1)")
+    elif arr.dtype.kind == "O":
+        arr = np.array([int(v) for v in arr.tolist()], dtype=np.uint64) if len(arr) else np.zeros(0, np.uint64)
+    elif arr.dtype.kind not in "u":
+        if len(arr) == 0:
+            return np.zeros(0, np.uint64)
+        raise TypeError(f"hashes must be unsigned 64-bit integers, not {arr.dtype}")
+    return np.ascontiguousarray(arr, dtype=np.uint64)
+
+
+def _parquet_numeric(arr: np.ndarray) -> Tuple[str, np.ndarray]:
+    """A NumPy array as (Parquet physical type, contiguous native-endian array of it)."""
+    kind, size = arr.dtype.kind, arr.dtype.itemsize
+    if arr.ndim != 1:
+        raise ValueError("values must be one-dimensional")
+    if kind == "i" and size <= 4:
+        # INT8/INT16/INT32 are stored as INT32 (sign-extended).
+        return "int32", np.ascontiguousarray(arr, dtype=np.int32)
+    if kind == "u" and size <= 2:
+        # UINT8/UINT16: zero-extended into INT32.
+        return "int32", np.ascontiguousarray(arr, dtype=np.int32)
+    if kind == "u" and size == 4:
+        # UINT32: the same 32 bits stored as INT32.
+        return "int32", np.ascontiguousarray(arr, dtype=np.uint32).view(np.int32)
+    if kind in "iu" and size == 8:
+        return "int64", np.ascontiguousarray(arr, dtype=np.int64 if kind == "i" else np.uint64).view(np.int64)
+    if kind == "f" and size == 4:
+        return "float", np.ascontiguousarray(arr, dtype=np.float32)
+    if kind == "f" and size == 8:
+        return "double", np.ascontiguousarray(arr, dtype=np.float64)
+    raise TypeError(
+        f"cannot hash a {arr.dtype} array as Parquet values (integers of up to 64 bits, float32, "
+        "float64, str or bytes)"
+    )
+
+
+def parquet_values(values: Any) -> Tuple[str, Any]:
+    """How ``parquet_hash_many`` reads a batch of values: ``("keys", batch)``
+    for strings and binaries (hashed as BYTE_ARRAY by the batch reader), or
+    ``(physical type, contiguous NumPy array)`` for numbers."""
+    if isinstance(values, (str, bytes, bytearray, memoryview)):
+        raise TypeError("parquet_hash_many takes a sequence of values; use parquet_hash_bytes() for one")
+    pa = sys.modules.get("pyarrow")
+    if pa is not None and isinstance(values, (pa.Array, pa.ChunkedArray)):
+        t = values.type
+        types = pa.types
+        if types.is_dictionary(t):
+            values = values.dictionary_decode() if isinstance(values, pa.Array) else values.cast(t.value_type)
+            t = values.type
+        if (
+            types.is_string(t)
+            or types.is_binary(t)
+            or types.is_large_string(t)
+            or types.is_large_binary(t)
+            or types.is_fixed_size_binary(t)
+            or (hasattr(types, "is_string_view") and (types.is_string_view(t) or types.is_binary_view(t)))
+        ):
+            return "keys", values
+        if types.is_temporal(t):
+            # DATE/TIME_MILLIS are INT32, timestamps and the rest INT64: their integer values.
+            values = values.cast(pa.int32() if t.bit_width == 32 else pa.int64())
+        elif not (types.is_integer(values.type) or types.is_floating(values.type)):
+            raise TypeError(f"cannot hash an Arrow {values.type} array as Parquet values")
+        if values.null_count:
+            raise ValueError("nulls have no Parquet hash (writers skip them): drop them first (array.drop_null())")
+        return _parquet_numeric(np.asarray(values.to_numpy(zero_copy_only=False)))
+    if isinstance(values, np.ndarray):
+        if values.dtype.kind in "OUS":
+            return "keys", values.tolist()
+        return _parquet_numeric(values)
+    seq = values if isinstance(values, (list, tuple)) else list(values)
+    if any(isinstance(v, (str, bytes, bytearray, memoryview)) for v in seq):
+        return "keys", seq
+    if len(seq) == 0:
+        return "int64", np.zeros(0, np.int64)
+    arr = np.asarray(seq)
+    if arr.dtype.kind == "b" or any(isinstance(v, bool) for v in seq):
+        raise TypeError("bool values have no Parquet bloom filter hash here")
+    return _parquet_numeric(arr)

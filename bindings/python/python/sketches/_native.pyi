@@ -3,7 +3,7 @@ of the classes at run time for the full documentation."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -16,6 +16,8 @@ or a pyarrow Binary/String/LargeBinary/LargeString/integer Array or ChunkedArray
 Buffer = Any
 """Any object with the buffer protocol (bytes, bytearray, memoryview, mmap, NumPy array)."""
 Weights = Union[Sequence[int], npt.NDArray[np.integer[Any]], Any]
+ParquetSizing = Literal["parquet-rs", "duckdb", "arrow-cpp", "pyarrow"]
+"""A Parquet writer's bitset sizing rule (pyarrow = arrow-cpp)."""
 
 _S = TypeVar("_S", bound="_Sketch")
 
@@ -31,6 +33,28 @@ def hash(key: Key, seed: int = 0) -> int:
 
 def hash_many(keys: Keys, seed: int = 0) -> npt.NDArray[np.uint64]:
     """The hashes of a batch of keys (0 for nulls)."""
+
+def parquet_hash_int32(value: int) -> int:
+    """Parquet's hash of an INT32 value (XXH64 seed 0 of 4 little-endian bytes);
+    -2**31 .. 2**32-1 (uint32 values as their bits), else OverflowError."""
+
+def parquet_hash_int64(value: int) -> int:
+    """Parquet's hash of an INT64 value (8 little-endian bytes); -2**63 .. 2**64-1."""
+
+def parquet_hash_float(value: float) -> int:
+    """Parquet's hash of a FLOAT value: the float32 bits of ``value`` (rounded;
+    OverflowError beyond float32's range); -0.0 and 0.0 differ."""
+
+def parquet_hash_double(value: float) -> int:
+    """Parquet's hash of a DOUBLE value: its raw IEEE-754 bits."""
+
+def parquet_hash_bytes(value: Union[str, Buffer]) -> int:
+    """Parquet's hash of a BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value (str as UTF-8), no length prefix."""
+
+def parquet_hash_many(values: Any) -> npt.NDArray[np.uint64]:
+    """Parquet hashes of a batch: NumPy/pyarrow int8..int32/uint8..uint32 as INT32,
+    int64/uint64 as INT64, float32 as FLOAT, float64 as DOUBLE, str/bytes (pyarrow
+    String/Binary) as BYTE_ARRAY; lists of ints as INT64, of floats as DOUBLE."""
 
 def status_str(status: int) -> str:
     """The text of a status number (C's ``sketch_status_str``)."""
@@ -131,12 +155,33 @@ class SplitBlockBloomFilter(_Sketch):
         blocks: Optional[int] = None,
         parquet: bool = False,
         seed: int = 0,
+        sizing: Optional[ParquetSizing] = None,
     ) -> None: ...
     @staticmethod
-    def size_for(items: int, fpr: float = 0.01, parquet: bool = False) -> int: ...
+    def size_for(
+        items: int, fpr: float = 0.01, parquet: bool = False, *, sizing: Optional[ParquetSizing] = None
+    ) -> int: ...
+    @classmethod
+    def for_parquet(cls, ndv: int, fpp: float = 0.01, sizing: ParquetSizing = "parquet-rs") -> SplitBlockBloomFilter:
+        """A Parquet-mode filter sized as the given writer sizes a column's bitset."""
+    @classmethod
+    def from_parquet_bitset(cls, bitset: Buffer, fpr: float, *, ndv: Optional[int] = None) -> SplitBlockBloomFilter:
+        """A Parquet-mode filter holding a copy of a bitset read out of a Parquet file."""
+    def fold(self, folds: int) -> None:
+        """Halves the block count ``folds`` times in place (SketchError, unchanged, when it does not divide)."""
+    def fold_to_target_fpp(self, fpp: float) -> int:
+        """Folds in place as the parquet crate and pyarrow do before writing; returns the folds."""
     def add(self, key: Key) -> bool: ...
     def __contains__(self, key: Key) -> bool: ...
     def contains(self, key: Key) -> bool: ...
+    def add_hash(self, hash: int) -> bool:
+        """Adds a precomputed hash (parquet_hash_* in Parquet mode, sketches.hash(key, seed) natively)."""
+    def contains_hash(self, hash: int) -> bool: ...
+    def add_hashes(self, hashes: Union[Sequence[int], npt.NDArray[np.unsignedinteger[Any]], Any]) -> npt.NDArray[np.bool_]:
+        """Adds a batch of precomputed hashes (e.g. parquet_hash_many's result)."""
+    def contains_hashes(
+        self, hashes: Union[Sequence[int], npt.NDArray[np.unsignedinteger[Any]], Any]
+    ) -> npt.NDArray[np.bool_]: ...
     def add_many(self, keys: Keys) -> npt.NDArray[np.bool_]: ...
     def contains_many(self, keys: Keys) -> npt.NDArray[np.bool_]: ...
     def merge(self, other: SplitBlockBloomFilter) -> None: ...
