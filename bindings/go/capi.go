@@ -275,6 +275,10 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_sbbf_contains_packed
 #cgo noescape sketch_sbbf_contains_u64_batch
 #cgo nocallback sketch_sbbf_contains_u64_batch
+#cgo noescape sketch_sbbf_add_hash_batch
+#cgo nocallback sketch_sbbf_add_hash_batch
+#cgo noescape sketch_sbbf_contains_hash_batch
+#cgo nocallback sketch_sbbf_contains_hash_batch
 #cgo noescape sketch_sbbf_union
 #cgo nocallback sketch_sbbf_union
 #cgo noescape sketch_sbbf_intersect
@@ -962,6 +966,16 @@ func cFilterContainsPacked(f Family, b, data []byte, offs []uint32, out []bool) 
 		return int32(C.sketch_fuse_contains_packed(p, n, d, dn, o, cnt, bools(out)))
 	}
 	return int32(StatusWrongFamily)
+}
+
+func cSplitBlockAddHashes(b []byte, hashes []uint64, out []bool) int32 {
+	p, n := img(b)
+	return int32(C.sketch_sbbf_add_hash_batch(p, n, u64s(hashes), C.size_t(len(hashes)), bools(out)))
+}
+
+func cSplitBlockContainsHashes(b []byte, hashes []uint64, out []bool) int32 {
+	p, n := img(b)
+	return int32(C.sketch_sbbf_contains_hash_batch(p, n, u64s(hashes), C.size_t(len(hashes)), bools(out)))
 }
 
 func cFilterContainsU64s(f Family, b []byte, keys []uint64, out []bool) int32 {

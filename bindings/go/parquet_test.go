@@ -798,16 +798,44 @@ func TestCanonicalHashesFeedNativeAddHash(t *testing.T) {
 		t.Fatal(err)
 	}
 	byHash, _ := NewSplitBlock(1000, 0.01, WithSeed(7))
+	byBatch, _ := NewSplitBlock(1000, 0.01, WithSeed(7))
+	var hashes []uint64
 	for i := uint64(0); i < 300; i++ {
 		byKey.Add([]byte(fmt.Sprint("key-", i)))
 		byHash.AddHash(Hash([]byte(fmt.Sprint("key-", i)), 7))
 		byKey.AddUint64(i)
 		byHash.AddHash(HashUint64(i, 7))
+		hashes = append(hashes, Hash([]byte(fmt.Sprint("key-", i)), 7), HashUint64(i, 7))
 	}
+	byBatch.AddHashes(hashes)
+	byBatch.AddHashes(nil)
 	a, _ := byKey.MarshalBinary()
 	b, _ := byHash.MarshalBinary()
-	if !bytes.Equal(a, b) {
-		t.Fatal("AddHash(Hash(key, seed)) set other bits than Add(key)")
+	c, _ := byBatch.MarshalBinary()
+	if !bytes.Equal(a, b) || !bytes.Equal(a, c) {
+		t.Fatal("AddHash(Hash(key, seed)) / AddHashes set other bits than Add(key)")
+	}
+	probes := append([]uint64{Hash([]byte("absent-1"), 7), Hash([]byte("absent-2"), 7)}, hashes[:10]...)
+	got := byBatch.ContainsHashes(probes, make([]bool, 0, 4))
+	for i, h := range probes {
+		if got[i] != byBatch.ContainsHash(h) || (i >= 2 && !got[i]) {
+			t.Fatalf("ContainsHashes[%d] = %v", i, got[i])
+		}
+	}
+	if len(byBatch.ContainsHashes(nil, nil)) != 0 {
+		t.Fatal("ContainsHashes(nil)")
+	}
+	var zero SplitBlock
+	if err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("%v", r)
+			}
+		}()
+		zero.AddHashes(hashes)
+		return nil
+	}(); err == nil {
+		t.Fatal("AddHashes on a zero value did not fail")
 	}
 	if !byKey.ContainsHash(Hash([]byte("key-9"), 7)) || !byHash.Contains([]byte("key-9")) {
 		t.Fatal("ContainsHash / Contains disagree")

@@ -184,6 +184,22 @@ func (f *SplitBlock) ContainsHash(h uint64) bool {
 	return r
 }
 
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (f *SplitBlock) AddHashes(hashes []uint64) {
+	must("SplitBlock.AddHashes", cSplitBlockAddHashes(f.img, hashes, nil))
+}
+
+// ContainsHashes answers ContainsHash for many precomputed hashes into
+// results (a new slice when its capacity is below len(hashes)) and returns
+// it. Safe for
+// concurrent use with the other reading methods.
+func (f *SplitBlock) ContainsHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("SplitBlock.ContainsHashes", cSplitBlockContainsHashes(f.img, hashes, out))
+	return out
+}
+
 // Contains reports false when key was certainly never added.
 func (f *SplitBlock) Contains(key []byte) bool {
 	r, s := cSplitBlockContains(f.img, &f.tok, bytesPtr(key), len(key))
