@@ -1,6 +1,6 @@
 //! Inspecting unknown images, and the export/import plumbing shared by families.
 
-use crate::boundary::{self, run, Fail, Status};
+use crate::boundary::{self, run, Fail, Span, Status};
 use crate::status::{sketch_status, SKETCH_OVERLAP};
 use core::ffi::c_void;
 use sketches_core::Result;
@@ -377,6 +377,10 @@ pub unsafe extern "C" fn sketch_image_inspect(
 ///
 /// # Safety
 /// Pointer contracts as documented on the exported functions.
+// Inlined into each family's export, so that `export` is a direct call
+// there (the stack bound of `tests/tests/stack_bound.rs` follows no
+// indirect call).
+#[inline(always)]
 pub(crate) unsafe fn export_with(
     export: fn(&[u8], &mut [u8]) -> Result<usize>,
     buf: *const c_void,
@@ -386,9 +390,12 @@ pub(crate) unsafe fn export_with(
     written: *mut usize,
 ) -> Status {
     boundary::require(written)?;
-    if boundary::overlaps(buf, len, out, out_len) {
-        return Err(Fail(SKETCH_OVERLAP));
-    }
+    // The destination and the byte count are both written: neither may
+    // share a byte with the other or with the image read (a count stored
+    // over the exported magic, or into the live image, would be lost or
+    // would damage it).
+    let image = Span::of(buf.cast::<u8>(), len);
+    boundary::apart(&[Span::of(out.cast::<u8>(), out_len), Span::of(written, 1)], None, &[image])?;
     // SAFETY: caller contract; the ranges do not overlap (checked).
     let (src, dst) = unsafe { (boundary::bytes(buf, len)?, boundary::bytes_mut(out, out_len)?) };
     let n = export(src, dst)?;

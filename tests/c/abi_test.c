@@ -1232,6 +1232,48 @@ static void test_misuse_gaps(void) {
     free(bloom);
 }
 
+/* An export's byte count written into the destination or into the live
+ * image: refused with SKETCH_OVERLAP before anything changes. It used to
+ * return SKETCH_OK with the count stored over the exported magic, or in the
+ * live image the export promises not to modify. */
+static void test_export_output_overlaps(void) {
+    uint64_t size = 0;
+    struct sketch_bloom_params p;
+    EXPECT(sketch_bloom_plan(100, 0.01, &p), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&p, &size), SKETCH_OK);
+    unsigned char *bloom = alloc_image(size);
+    EXPECT(sketch_bloom_init(bloom, (size_t)size, &p, 3), SKETCH_OK);
+    EXPECT(sketch_bloom_add_u64(bloom, (size_t)size, 42, NULL), SKETCH_OK);
+    unsigned char *before = alloc_image(size);
+    memcpy(before, bloom, (size_t)size);
+    unsigned char *out = alloc_image(size);
+    memset(out, 0xAB, (size_t)size);
+    size_t *in_out = (size_t *)(void *)out;
+    size_t *in_image = (size_t *)(void *)(bloom + 8);
+    EXPECT(sketch_bloom_export(bloom, (size_t)size, out, (size_t)size, in_out), SKETCH_OVERLAP);
+    CHECK(out[0] == 0xAB && out[size - 1] == 0xAB);
+    EXPECT(sketch_bloom_export(bloom, (size_t)size, out, (size_t)size, in_image), SKETCH_OVERLAP);
+    CHECK(memcmp(before, bloom, (size_t)size) == 0);
+    CHECK(out[0] == 0xAB);
+    size_t written = 0;
+    EXPECT(sketch_bloom_export(bloom, (size_t)size, out, (size_t)size, &written), SKETCH_OK);
+    CHECK(written == size);
+    EXPECT(sketch_bloom_verify(out, written), SKETCH_OK);
+
+    uint64_t hsize = 0;
+    EXPECT(sketch_hll_size(8, &hsize), SKETCH_OK);
+    unsigned char *hll = alloc_image(hsize);
+    EXPECT(sketch_hll_init(hll, (size_t)hsize, 8, 1), SKETCH_OK);
+    EXPECT(sketch_hll_add_u64(hll, (size_t)hsize, 1, NULL), SKETCH_OK);
+    unsigned char *hout = alloc_image(hsize);
+    EXPECT(sketch_hll_export(hll, (size_t)hsize, hout, (size_t)hsize, (size_t *)(void *)(hout + 8)), SKETCH_OVERLAP);
+    free(hout);
+    free(hll);
+    free(out);
+    free(before);
+    free(bloom);
+}
+
 /* Parquet interop: typed hashes, writers' sizing, loading a bitset read
  * out of a file, folding. */
 static void test_parquet_interop(void) {
@@ -1913,6 +1955,7 @@ int main(void) {
     test_topk();
     test_corruption();
     test_misuse_gaps();
+    test_export_output_overlaps();
     test_parquet_interop();
     test_tokens();
     test_views();
