@@ -1274,6 +1274,40 @@ static void test_export_output_overlaps(void) {
     free(bloom);
 }
 
+/* A fold's outputs (new length, fold count) stored inside the image being
+ * folded, or on each other: refused with SKETCH_OVERLAP before anything
+ * changes. They used to return SKETCH_OK with the length written over the
+ * folded image's header (every later call failed). */
+static void test_fold_output_overlaps(void) {
+    uint64_t size = 0;
+    struct sketch_sbbf_params sp;
+    EXPECT(sketch_sbbf_plan_blocks(64, SKETCH_SBBF_NATIVE, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    unsigned char *sbbf = alloc_image(size);
+    EXPECT(sketch_sbbf_init(sbbf, (size_t)size, &sp, 5), SKETCH_OK);
+    EXPECT(sketch_sbbf_add_u64(sbbf, (size_t)size, 7, NULL), SKETCH_OK);
+    unsigned char *sbefore = alloc_image(size);
+    memcpy(sbefore, sbbf, (size_t)size);
+    EXPECT(sketch_sbbf_fold(sbbf, (size_t)size, 1, (size_t *)(void *)(sbbf + 8)), SKETCH_OVERLAP);
+    CHECK(memcmp(sbefore, sbbf, (size_t)size) == 0);
+    size_t new_len = 0;
+    uint32_t folds = 0;
+    EXPECT(sketch_sbbf_fold_to_target_fpp(sbbf, (size_t)size, 0.5, (uint32_t *)(void *)(sbbf + 16), &new_len),
+           SKETCH_OVERLAP);
+    EXPECT(sketch_sbbf_fold_to_target_fpp(sbbf, (size_t)size, 0.5, &folds, (size_t *)(void *)(sbbf + 16)),
+           SKETCH_OVERLAP);
+    EXPECT(sketch_sbbf_fold_to_target_fpp(sbbf, (size_t)size, 0.5, (uint32_t *)(void *)&new_len, &new_len),
+           SKETCH_OVERLAP);
+    CHECK(memcmp(sbefore, sbbf, (size_t)size) == 0);
+    EXPECT(sketch_sbbf_fold(sbbf, (size_t)size, 1, &new_len), SKETCH_OK);
+    CHECK(new_len == size - 32 * 32);
+    bool maybe = false;
+    EXPECT(sketch_sbbf_contains_u64(sbbf, new_len, 7, &maybe), SKETCH_OK);
+    CHECK(maybe);
+    free(sbefore);
+    free(sbbf);
+}
+
 /* Parquet interop: typed hashes, writers' sizing, loading a bitset read
  * out of a file, folding. */
 static void test_parquet_interop(void) {
@@ -1956,6 +1990,7 @@ int main(void) {
     test_corruption();
     test_misuse_gaps();
     test_export_output_overlaps();
+    test_fold_output_overlaps();
     test_parquet_interop();
     test_tokens();
     test_views();
