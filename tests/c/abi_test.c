@@ -1308,6 +1308,30 @@ static void test_fold_output_overlaps(void) {
     free(sbbf);
 }
 
+/* Top-k's listed count stored in the item array or in the image: refused
+ * with SKETCH_OVERLAP. It used to return SKETCH_OK with the count written
+ * over the first item, or into the image (a corrupted header). */
+static void test_topk_list_output_overlaps(void) {
+    uint64_t size = 0;
+    EXPECT(sketch_topk_size(4, 8, &size), SKETCH_OK);
+    unsigned char *topk = alloc_image(size);
+    EXPECT(sketch_topk_init(topk, (size_t)size, 4, 8, 1), SKETCH_OK);
+    EXPECT(sketch_topk_add(topk, (size_t)size, "ab", 2, 3), SKETCH_OK);
+    struct sketch_topk_item items[4];
+    memset(items, 0xAB, sizeof items);
+    EXPECT(sketch_topk_list(topk, (size_t)size, items, 4, (size_t *)(void *)&items[1]), SKETCH_OVERLAP);
+    CHECK(((unsigned char *)items)[0] == 0xAB);
+    unsigned char *before = alloc_image(size);
+    memcpy(before, topk, (size_t)size);
+    EXPECT(sketch_topk_list(topk, (size_t)size, items, 4, (size_t *)(void *)(topk + 8)), SKETCH_OVERLAP);
+    CHECK(memcmp(before, topk, (size_t)size) == 0);
+    size_t written = 0;
+    EXPECT(sketch_topk_list(topk, (size_t)size, items, 4, &written), SKETCH_OK);
+    CHECK(written == 1 && items[0].count == 3);
+    free(before);
+    free(topk);
+}
+
 /* Parquet interop: typed hashes, writers' sizing, loading a bitset read
  * out of a file, folding. */
 static void test_parquet_interop(void) {
@@ -1991,6 +2015,7 @@ int main(void) {
     test_misuse_gaps();
     test_export_output_overlaps();
     test_fold_output_overlaps();
+    test_topk_list_output_overlaps();
     test_parquet_interop();
     test_tokens();
     test_views();
