@@ -209,6 +209,8 @@ pub unsafe extern "C" fn sketch_sbbf_bitset(
     run(|| {
         crate::boundary::require(bitset)?;
         crate::boundary::require(bitset_len)?;
+        let image = Span::of(buf.cast::<u8>(), len);
+        crate::boundary::apart(&[Span::of(bitset, 1), Span::of(bitset_len, 1)], None, &[image])?;
         // SAFETY: caller contract.
         let body = sbbf::wrap(unsafe { crate::boundary::bytes(buf, len)? })?.body();
         // SAFETY: both outputs checked non-NULL; caller contract.
