@@ -8,10 +8,11 @@
  *   on success; sketch_status_str() gives the text of a status.
  * - NULL is accepted only together with length 0.
  * - Memory a call writes (the image it updates or builds, an output
- *   array, a destination) may not overlap other memory of the same call
- *   (keys, hashes, weights, other outputs, a source image): such a call
- *   returns SKETCH_OVERLAP and changes nothing. A key stored inside the
- *   image it is added to is refused too; read-only calls may share memory.
+ *   array or value, a destination) may not overlap other memory of the
+ *   same call (keys, hashes, weights, other outputs, a source image, the
+ *   image a query reads): such a call returns SKETCH_OVERLAP and changes
+ *   nothing. A key stored inside the image it is added to is refused too;
+ *   read-only calls may read their keys out of the image.
  * - Memory: allocate live images with SKETCH_IMAGE_ALIGN (64); every
  *   sketch_*_size result is a multiple of it. Live images must be at least
  *   8-byte aligned (SKETCH_IMAGE_MIN_ALIGN); exported images need none.
@@ -1076,9 +1077,10 @@ typedef struct sketch_ull_stats {
 #define SKETCH_UNSUPPORTED_HASH 13
 
 /**
- * Memory the call writes (an image it updates or builds, an output array,
- * a merge destination) overlaps other memory of the same call: keys,
- * hashes, weights, another output, the source image (nothing changed).
+ * Memory the call writes (an image it updates or builds, an output array
+ * or value, a merge destination) overlaps other memory of the same call:
+ * keys, hashes, weights, another output, the source image or the image a
+ * query reads (nothing changed).
  */
 #define SKETCH_OVERLAP 14
 

@@ -280,6 +280,19 @@ pub(crate) fn apart(written: &[Span], keys: Option<&Keys<'_>>, read: &[Span]) ->
     }
 }
 
+/// Refuses with `SKETCH_OVERLAP` a single-value output (`out`, one `T`;
+/// NULL covers nothing) that shares a byte with the image `buf`/`len` of
+/// its call: the value would land in the image (over its header or body,
+/// or in an image other threads read). Checked before anything changes.
+#[inline(always)]
+pub(crate) fn out_apart<T>(out: *const T, buf: *const c_void, len: usize) -> Status {
+    if Span::of(out, 1).overlaps(Span::of(buf.cast::<u8>(), len)) {
+        Err(Fail(SKETCH_OVERLAP))
+    } else {
+        Ok(())
+    }
+}
+
 /// True when the byte ranges `[a, a+a_len)` and `[b, b+b_len)` overlap
 /// (both non-empty and intersecting). Without branches: the single-key
 /// updates run it on every call. The ends wrap: a range that wraps the

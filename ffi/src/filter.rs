@@ -27,6 +27,7 @@ pub(crate) unsafe fn update<T>(
     out: *mut T,
     op: impl FnOnce(&mut [u8]) -> Result<T>,
 ) -> Status {
+    boundary::out_apart(out, buf, len)?;
     // SAFETY: caller contract.
     let image = unsafe { boundary::bytes_mut(buf, len)? };
     let value = op(image)?;
@@ -47,6 +48,7 @@ pub(crate) unsafe fn query<T>(
     op: impl FnOnce(&[u8]) -> Result<T>,
 ) -> Status {
     boundary::require(out)?;
+    boundary::out_apart(out, buf, len)?;
     // SAFETY: caller contract.
     let image = unsafe { boundary::bytes(buf, len)? };
     let value = op(image)?;
@@ -128,7 +130,7 @@ pub(crate) unsafe fn view_add_bytes(
     // SAFETY: caller contract (the key is checked before it is read).
     let key_of = |v: &_| unsafe { plain_key(key, key_len, v) };
     // SAFETY: caller contract; a key the fast path takes is apart from the image.
-    if let Some(new) = unsafe { image::fast_write(image::kept(view), key_of, fast) } {
+    if let Some(new) = unsafe { image::fast_write(image::kept(view), out, key_of, fast) } {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(out, new) };
         return SKETCH_OK;
@@ -172,7 +174,7 @@ pub(crate) unsafe fn view_contains_bytes(
         // SAFETY: caller contract (the key is checked before it is read).
         let key_of = |v: &_| unsafe { plain_key(key, key_len, v) };
         // SAFETY: caller contract.
-        if let Some(found) = unsafe { image::fast_read(image::kept(view), key_of, fast) } {
+        if let Some(found) = unsafe { image::fast_read(image::kept(view), out, key_of, fast) } {
             // SAFETY: non-NULL (checked); writable by the caller's contract.
             unsafe { out.write_unaligned(found) };
             return SKETCH_OK;
@@ -215,7 +217,7 @@ pub(crate) unsafe fn token_add_bytes(
     // SAFETY: caller contract (the key is checked before it is read).
     let key_of = |v: &_| unsafe { plain_key(key, key_len, v) };
     // SAFETY: caller contract; a key the fast path takes is apart from the image.
-    if let Some(new) = unsafe { image::fast_write(image::with_token(buf, len, token), key_of, fast) } {
+    if let Some(new) = unsafe { image::fast_write(image::with_token(buf, len, token), out, key_of, fast) } {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(out, new) };
         return SKETCH_OK;
@@ -257,7 +259,9 @@ pub(crate) unsafe fn token_contains_bytes(
         // SAFETY: caller contract (the key is checked before it is read).
         let key_of = |v: &_| unsafe { plain_key(key, key_len, v) };
         // SAFETY: caller contract.
-        if let Some(found) = unsafe { image::fast_read(image::with_token(buf, len, token), key_of, fast) } {
+        if let Some(found) =
+            unsafe { image::fast_read(image::with_token(buf, len, token), out, key_of, fast) }
+        {
             // SAFETY: non-NULL (checked); writable by the caller's contract.
             unsafe { out.write_unaligned(found) };
             return SKETCH_OK;

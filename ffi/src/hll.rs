@@ -187,7 +187,7 @@ pub unsafe extern "C" fn sketch_hll_add_with_token(
         hll::holds_with(image, t, |seed| hash::hash_bytes_inline(key, seed)).then_some(())
     };
     // SAFETY: caller contract; the fast path only reads the image.
-    if unsafe { image::fast_read(image::with_token(buf, len, token), key_of, unchanged) }.is_some() {
+    if unsafe { image::fast_read(image::with_token(buf, len, token), changed, key_of, unchanged) }.is_some() {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(changed, false) };
         return SKETCH_OK;
@@ -220,7 +220,9 @@ pub unsafe extern "C" fn sketch_hll_add_u64_with_token(
     let unchanged =
         |image: &[u8], t: &_, ()| hll::holds_with(image, t, |seed| hash::hash_u64(key, seed)).then_some(());
     // SAFETY: caller contract; the fast path only reads the image.
-    if unsafe { image::fast_read(image::with_token(buf, len, token), |_| Some(()), unchanged) }.is_some() {
+    if unsafe { image::fast_read(image::with_token(buf, len, token), changed, |_| Some(()), unchanged) }
+        .is_some()
+    {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(changed, false) };
         return SKETCH_OK;
@@ -248,7 +250,9 @@ pub unsafe extern "C" fn sketch_hll_add_hash_with_token(
 ) -> sketch_status {
     let unchanged = |image: &[u8], t: &_, ()| hll::holds_with(image, t, |_| hash).then_some(());
     // SAFETY: caller contract; the fast path only reads the image.
-    if unsafe { image::fast_read(image::with_token(buf, len, token), |_| Some(()), unchanged) }.is_some() {
+    if unsafe { image::fast_read(image::with_token(buf, len, token), changed, |_| Some(()), unchanged) }
+        .is_some()
+    {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(changed, false) };
         return SKETCH_OK;
@@ -322,7 +326,7 @@ pub unsafe extern "C" fn sketch_hll_view_add(
         hll::holds_trusted(image, token, |seed| hash::hash_bytes_inline(key, seed)).then_some(())
     };
     // SAFETY: caller contract; the fast path only reads the image.
-    if unsafe { image::fast_read(image::kept(view), key_of, unchanged) }.is_some() {
+    if unsafe { image::fast_read(image::kept(view), changed, key_of, unchanged) }.is_some() {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(changed, false) };
         return SKETCH_OK;
@@ -356,7 +360,7 @@ pub unsafe extern "C" fn sketch_hll_view_add_u64(
         hll::holds_trusted(image, token, |seed| hash::hash_u64(key, seed)).then_some(())
     };
     // SAFETY: caller contract; the fast path only reads the image.
-    if unsafe { image::fast_read(image::kept(view), |_| Some(()), unchanged) }.is_some() {
+    if unsafe { image::fast_read(image::kept(view), changed, |_| Some(()), unchanged) }.is_some() {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(changed, false) };
         return SKETCH_OK;
@@ -383,7 +387,7 @@ pub unsafe extern "C" fn sketch_hll_view_add_hash(
 ) -> sketch_status {
     let unchanged = |image: &[u8], token: &_, ()| hll::holds_trusted(image, token, |_| hash).then_some(());
     // SAFETY: caller contract; the fast path only reads the image.
-    if unsafe { image::fast_read(image::kept(view), |_| Some(()), unchanged) }.is_some() {
+    if unsafe { image::fast_read(image::kept(view), changed, |_| Some(()), unchanged) }.is_some() {
         // SAFETY: caller contract (NULL allowed).
         unsafe { boundary::write_optional(changed, false) };
         return SKETCH_OK;

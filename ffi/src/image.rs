@@ -1,6 +1,6 @@
 //! Inspecting unknown images, and the export/import plumbing shared by families.
 
-use crate::boundary::{self, run, Fail, Status};
+use crate::boundary::{self, run, Fail, Span, Status};
 use crate::status::{sketch_status, SKETCH_OVERLAP};
 use core::ffi::c_void;
 use sketches_core::Result;
@@ -80,6 +80,7 @@ pub(crate) unsafe fn write_token(
     token: impl FnOnce(&[u8]) -> Result<sketches_core::image::Token>,
 ) -> Status {
     boundary::require(out)?;
+    boundary::out_apart(out, buf, len)?;
     // SAFETY: caller contract.
     let image = unsafe { boundary::bytes(buf, len)? };
     let words = token(image)?.words;
@@ -167,6 +168,7 @@ impl KeptView {
     /// The view's contract; `out` NULL or writable.
     #[inline(always)]
     pub(crate) unsafe fn update<T>(&self, out: *mut T, op: impl FnOnce(&mut [u8]) -> Result<T>) -> Status {
+        boundary::out_apart(out, self.image, self.len)?;
         // SAFETY: caller contract.
         let value = op(unsafe { self.bytes_mut()? })?;
         // SAFETY: caller contract (NULL allowed).
@@ -182,6 +184,7 @@ impl KeptView {
     #[inline(always)]
     pub(crate) unsafe fn query<T>(&self, out: *mut T, op: impl FnOnce(&[u8]) -> Result<T>) -> Status {
         boundary::require(out)?;
+        boundary::out_apart(out, self.image, self.len)?;
         // SAFETY: caller contract.
         let value = op(unsafe { self.bytes()? })?;
         // SAFETY: non-NULL checked.
@@ -237,8 +240,9 @@ pub(crate) unsafe fn with_token(
 /// `source` describes `len` readable bytes at `image` (a view's contract,
 /// or a call's `buf` and `len`).
 #[inline(always)]
-pub(crate) unsafe fn fast_read<K, T>(
+pub(crate) unsafe fn fast_read<K, T, O>(
     source: Option<KeptView>,
+    out: *const O,
     key: impl FnOnce(&KeptView) -> Option<K>,
     op: impl FnOnce(&[u8], &sketches_core::image::Token, K) -> Option<T>,
 ) -> Option<T> {
@@ -246,6 +250,8 @@ pub(crate) unsafe fn fast_read<K, T>(
         return None;
     }
     let source = source?;
+    // An output inside the image: the full path refuses it.
+    boundary::out_apart(out, source.image, source.len).ok()?;
     let key = key(&source)?;
     // SAFETY: caller contract.
     let image = unsafe { source.bytes() }.ok()?;
@@ -260,8 +266,9 @@ pub(crate) unsafe fn fast_read<K, T>(
 /// `source` describes `len` writable bytes at `image` that nothing else
 /// reads or writes during the call.
 #[inline(always)]
-pub(crate) unsafe fn fast_write<K, T>(
+pub(crate) unsafe fn fast_write<K, T, O>(
     source: Option<KeptView>,
+    out: *const O,
     key: impl FnOnce(&KeptView) -> Option<K>,
     op: impl FnOnce(&mut [u8], &sketches_core::image::Token, K) -> Option<T>,
 ) -> Option<T> {
@@ -269,6 +276,8 @@ pub(crate) unsafe fn fast_write<K, T>(
         return None;
     }
     let source = source?;
+    // An output inside the image: the full path refuses it.
+    boundary::out_apart(out, source.image, source.len).ok()?;
     let key = key(&source)?;
     // SAFETY: caller contract; the key is apart from the image.
     let image = unsafe { source.bytes_mut() }.ok()?;
@@ -304,6 +313,7 @@ pub(crate) unsafe fn write_view(
     token: impl FnOnce(&[u8]) -> Result<sketches_core::image::Token>,
 ) -> Status {
     boundary::require(out)?;
+    boundary::out_apart(out, buf, len)?;
     // SAFETY: caller contract.
     let image = unsafe { boundary::bytes(buf, len)? };
     let words = token(image)?.words;
@@ -354,6 +364,7 @@ pub unsafe extern "C" fn sketch_image_inspect(
 ) -> sketch_status {
     run(|| {
         boundary::require(out)?;
+        boundary::out_apart(out, bytes, len)?;
         // SAFETY: caller contract above.
         let bytes = unsafe { boundary::bytes(bytes, len)? };
         let h = sketches_core::image::inspect(bytes)?;
@@ -377,6 +388,10 @@ pub unsafe extern "C" fn sketch_image_inspect(
 ///
 /// # Safety
 /// Pointer contracts as documented on the exported functions.
+// Inlined into each family's export, so that `export` is a direct call
+// there (the stack bound of `tests/tests/stack_bound.rs` follows no
+// indirect call).
+#[inline(always)]
 pub(crate) unsafe fn export_with(
     export: fn(&[u8], &mut [u8]) -> Result<usize>,
     buf: *const c_void,
@@ -386,9 +401,12 @@ pub(crate) unsafe fn export_with(
     written: *mut usize,
 ) -> Status {
     boundary::require(written)?;
-    if boundary::overlaps(buf, len, out, out_len) {
-        return Err(Fail(SKETCH_OVERLAP));
-    }
+    // The destination and the byte count are both written: neither may
+    // share a byte with the other or with the image read (a count stored
+    // over the exported magic, or into the live image, would be lost or
+    // would damage it).
+    let image = Span::of(buf.cast::<u8>(), len);
+    boundary::apart(&[Span::of(out.cast::<u8>(), out_len), Span::of(written, 1)], None, &[image])?;
     // SAFETY: caller contract; the ranges do not overlap (checked).
     let (src, dst) = unsafe { (boundary::bytes(buf, len)?, boundary::bytes_mut(out, out_len)?) };
     let n = export(src, dst)?;
@@ -427,6 +445,7 @@ pub(crate) unsafe fn import_size_with(
     size: *mut usize,
 ) -> Status {
     boundary::require(size)?;
+    boundary::out_apart(size, src, src_len)?;
     // SAFETY: caller contract.
     let n = import_len(unsafe { boundary::bytes(src, src_len)? })?;
     // SAFETY: non-NULL checked; caller contract.

@@ -14,12 +14,13 @@
 //!   `sketch_status_str` gives static text.
 //! * NULL with length 0 is a valid empty input; any other NULL is
 //!   `SKETCH_NULL_POINTER`, never a crash.
-//! * Memory a call writes (the image it updates or builds, an output array,
-//!   a destination) may not overlap other memory of the same call (keys,
-//!   hashes, weights, other outputs, a source image): `SKETCH_OVERLAP`,
-//!   nothing changed. Rust may hold no other view of bytes it writes
-//!   through a mutable one, so these calls are refused rather than left
-//!   undefined; read-only calls may share memory.
+//! * Memory a call writes (the image it updates or builds, an output array
+//!   or value, a destination) may not overlap other memory of the same call
+//!   (keys, hashes, weights, other outputs, a source image, the image a
+//!   query reads): `SKETCH_OVERLAP`, nothing changed. Rust may hold no
+//!   other view of bytes it writes through a mutable one, so these calls
+//!   are refused rather than left undefined; read-only calls may read
+//!   their keys out of the image.
 //! * No function keeps a pointer after it returns, calls back, blocks or
 //!   allocates: bindings may pass memory they only pin for the call (cgo,
 //!   JNI critical regions, FFM, the buffer protocol with the GIL released).

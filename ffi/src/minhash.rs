@@ -222,6 +222,7 @@ pub unsafe extern "C" fn sketch_minhash_jaccard(
 ) -> sketch_status {
     // SAFETY: caller contract.
     run(|| unsafe {
+        boundary::out_apart(out, b, b_len)?;
         let other = boundary::bytes(b, b_len)?;
         filter::query(a, a_len, out, |x| minhash::wrap(x)?.jaccard(&minhash::wrap(other)?))
     })

@@ -6,7 +6,7 @@
 //! blocks (`sketch_sbbf_bitset`) are byte-identical to a Parquet column's
 //! bloom filter bitset built from the same plain-encoded values.
 
-use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Status};
+use crate::boundary::{self, reserved_zero, run, sketch_slice, CParams, Fail, Keys, Span, Status};
 use crate::filter;
 use crate::image::{self as image, sketch_token, sketch_view};
 use crate::image::{export_with, import_with, merge_with};
@@ -209,6 +209,8 @@ pub unsafe extern "C" fn sketch_sbbf_bitset(
     run(|| {
         crate::boundary::require(bitset)?;
         crate::boundary::require(bitset_len)?;
+        let image = Span::of(buf.cast::<u8>(), len);
+        crate::boundary::apart(&[Span::of(bitset, 1), Span::of(bitset_len, 1)], None, &[image])?;
         // SAFETY: caller contract.
         let body = sbbf::wrap(unsafe { crate::boundary::bytes(buf, len)? })?.body();
         // SAFETY: both outputs checked non-NULL; caller contract.
@@ -1483,6 +1485,8 @@ pub unsafe extern "C" fn sketch_sbbf_fold(
     // SAFETY: caller contract.
     run(|| unsafe {
         boundary::require(new_len)?;
+        // The new length may not be stored inside the image being folded.
+        boundary::apart(&[Span::of(buf.cast::<u8>(), len), Span::of(new_len, 1)], None, &[])?;
         let image = boundary::bytes_mut(buf, len)?;
         let n = sbbf::fold(image, folds)?;
         boundary::write_out(new_len, n)
@@ -1510,6 +1514,9 @@ pub unsafe extern "C" fn sketch_sbbf_fold_to_target_fpp(
     run(|| unsafe {
         boundary::require(folds)?;
         boundary::require(new_len)?;
+        // Both outputs apart from the image being folded and from each other.
+        let written = [Span::of(buf.cast::<u8>(), len), Span::of(folds, 1), Span::of(new_len, 1)];
+        boundary::apart(&written, None, &[])?;
         let image = boundary::bytes_mut(buf, len)?;
         let k = sbbf::fold_to_target_fpp(image, fpp)?;
         let n = sbbf::exported_len(image)?;

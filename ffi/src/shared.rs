@@ -62,6 +62,7 @@ pub(crate) unsafe fn one<T>(
     if required {
         boundary::require(out)?;
     }
+    boundary::out_apart(out, buf, len)?;
     // SAFETY: caller contract.
     let value = op(unsafe { words(buf, len)? })?;
     // SAFETY: caller contract (NULL allowed when not required).

@@ -43,9 +43,10 @@ pub const SKETCH_LENGTH_MISMATCH: sketch_status = 11;
 pub const SKETCH_INCOMPATIBLE: sketch_status = 12;
 /// The image names a hash function this family cannot use.
 pub const SKETCH_UNSUPPORTED_HASH: sketch_status = 13;
-/// Memory the call writes (an image it updates or builds, an output array,
-/// a merge destination) overlaps other memory of the same call: keys,
-/// hashes, weights, another output, the source image (nothing changed).
+/// Memory the call writes (an image it updates or builds, an output array
+/// or value, a merge destination) overlaps other memory of the same call:
+/// keys, hashes, weights, another output, the source image or the image a
+/// query reads (nothing changed).
 pub const SKETCH_OVERLAP: sketch_status = 14;
 /// Reserved: an internal error (no longer produced: no exported function can
 /// reach a panic, which a build-time check proves; the number stays reserved).

@@ -272,7 +272,8 @@ pub unsafe extern "C" fn sketch_topk_list(
         if capacity > 0 {
             boundary::require(items)?;
         }
-        boundary::apart(&[Span::of(items, capacity)], None, &[Span::of(buf.cast::<u8>(), len)])?;
+        let written_spans = [Span::of(items, capacity), Span::of(written, 1)];
+        boundary::apart(&written_spans, None, &[Span::of(buf.cast::<u8>(), len)])?;
         let (image, out) = (boundary::bytes(buf, len)?, boundary::array_mut(items, capacity)?);
         let sketch = topk::wrap(image)?;
         let n = sketch.top_as(

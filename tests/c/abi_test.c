@@ -1232,6 +1232,208 @@ static void test_misuse_gaps(void) {
     free(bloom);
 }
 
+/* An export's byte count written into the destination or into the live
+ * image: refused with SKETCH_OVERLAP before anything changes. It used to
+ * return SKETCH_OK with the count stored over the exported magic, or in the
+ * live image the export promises not to modify. */
+static void test_export_output_overlaps(void) {
+    uint64_t size = 0;
+    struct sketch_bloom_params p;
+    EXPECT(sketch_bloom_plan(100, 0.01, &p), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&p, &size), SKETCH_OK);
+    unsigned char *bloom = alloc_image(size);
+    EXPECT(sketch_bloom_init(bloom, (size_t)size, &p, 3), SKETCH_OK);
+    EXPECT(sketch_bloom_add_u64(bloom, (size_t)size, 42, NULL), SKETCH_OK);
+    unsigned char *before = alloc_image(size);
+    memcpy(before, bloom, (size_t)size);
+    unsigned char *out = alloc_image(size);
+    memset(out, 0xAB, (size_t)size);
+    size_t *in_out = (size_t *)(void *)out;
+    size_t *in_image = (size_t *)(void *)(bloom + 8);
+    EXPECT(sketch_bloom_export(bloom, (size_t)size, out, (size_t)size, in_out), SKETCH_OVERLAP);
+    CHECK(out[0] == 0xAB && out[size - 1] == 0xAB);
+    EXPECT(sketch_bloom_export(bloom, (size_t)size, out, (size_t)size, in_image), SKETCH_OVERLAP);
+    CHECK(memcmp(before, bloom, (size_t)size) == 0);
+    CHECK(out[0] == 0xAB);
+    size_t written = 0;
+    EXPECT(sketch_bloom_export(bloom, (size_t)size, out, (size_t)size, &written), SKETCH_OK);
+    CHECK(written == size);
+    EXPECT(sketch_bloom_verify(out, written), SKETCH_OK);
+
+    uint64_t hsize = 0;
+    EXPECT(sketch_hll_size(8, &hsize), SKETCH_OK);
+    unsigned char *hll = alloc_image(hsize);
+    EXPECT(sketch_hll_init(hll, (size_t)hsize, 8, 1), SKETCH_OK);
+    EXPECT(sketch_hll_add_u64(hll, (size_t)hsize, 1, NULL), SKETCH_OK);
+    unsigned char *hout = alloc_image(hsize);
+    EXPECT(sketch_hll_export(hll, (size_t)hsize, hout, (size_t)hsize, (size_t *)(void *)(hout + 8)), SKETCH_OVERLAP);
+    free(hout);
+    free(hll);
+    free(out);
+    free(before);
+    free(bloom);
+}
+
+/* A fold's outputs (new length, fold count) stored inside the image being
+ * folded, or on each other: refused with SKETCH_OVERLAP before anything
+ * changes. They used to return SKETCH_OK with the length written over the
+ * folded image's header (every later call failed). */
+static void test_fold_output_overlaps(void) {
+    uint64_t size = 0;
+    struct sketch_sbbf_params sp;
+    EXPECT(sketch_sbbf_plan_blocks(64, SKETCH_SBBF_NATIVE, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    unsigned char *sbbf = alloc_image(size);
+    EXPECT(sketch_sbbf_init(sbbf, (size_t)size, &sp, 5), SKETCH_OK);
+    EXPECT(sketch_sbbf_add_u64(sbbf, (size_t)size, 7, NULL), SKETCH_OK);
+    unsigned char *sbefore = alloc_image(size);
+    memcpy(sbefore, sbbf, (size_t)size);
+    EXPECT(sketch_sbbf_fold(sbbf, (size_t)size, 1, (size_t *)(void *)(sbbf + 8)), SKETCH_OVERLAP);
+    CHECK(memcmp(sbefore, sbbf, (size_t)size) == 0);
+    size_t new_len = 0;
+    uint32_t folds = 0;
+    EXPECT(sketch_sbbf_fold_to_target_fpp(sbbf, (size_t)size, 0.5, (uint32_t *)(void *)(sbbf + 16), &new_len),
+           SKETCH_OVERLAP);
+    EXPECT(sketch_sbbf_fold_to_target_fpp(sbbf, (size_t)size, 0.5, &folds, (size_t *)(void *)(sbbf + 16)),
+           SKETCH_OVERLAP);
+    EXPECT(sketch_sbbf_fold_to_target_fpp(sbbf, (size_t)size, 0.5, (uint32_t *)(void *)&new_len, &new_len),
+           SKETCH_OVERLAP);
+    CHECK(memcmp(sbefore, sbbf, (size_t)size) == 0);
+    EXPECT(sketch_sbbf_fold(sbbf, (size_t)size, 1, &new_len), SKETCH_OK);
+    CHECK(new_len == size - 32 * 32);
+    bool maybe = false;
+    EXPECT(sketch_sbbf_contains_u64(sbbf, new_len, 7, &maybe), SKETCH_OK);
+    CHECK(maybe);
+    free(sbefore);
+    free(sbbf);
+}
+
+/* Top-k's listed count stored in the item array or in the image: refused
+ * with SKETCH_OVERLAP. It used to return SKETCH_OK with the count written
+ * over the first item, or into the image (a corrupted header). */
+static void test_topk_list_output_overlaps(void) {
+    uint64_t size = 0;
+    EXPECT(sketch_topk_size(4, 8, &size), SKETCH_OK);
+    unsigned char *topk = alloc_image(size);
+    EXPECT(sketch_topk_init(topk, (size_t)size, 4, 8, 1), SKETCH_OK);
+    EXPECT(sketch_topk_add(topk, (size_t)size, "ab", 2, 3), SKETCH_OK);
+    struct sketch_topk_item items[4];
+    memset(items, 0xAB, sizeof items);
+    EXPECT(sketch_topk_list(topk, (size_t)size, items, 4, (size_t *)(void *)&items[1]), SKETCH_OVERLAP);
+    CHECK(((unsigned char *)items)[0] == 0xAB);
+    unsigned char *before = alloc_image(size);
+    memcpy(before, topk, (size_t)size);
+    EXPECT(sketch_topk_list(topk, (size_t)size, items, 4, (size_t *)(void *)(topk + 8)), SKETCH_OVERLAP);
+    CHECK(memcmp(before, topk, (size_t)size) == 0);
+    size_t written = 0;
+    EXPECT(sketch_topk_list(topk, (size_t)size, items, 4, &written), SKETCH_OK);
+    CHECK(written == 1 && items[0].count == 3);
+    free(before);
+    free(topk);
+}
+
+/* A single-value output (was_new, changed, an estimate, stats, a token, a
+ * view, a size) stored inside the image of the call: refused with
+ * SKETCH_OVERLAP and the image unchanged, on the plain, token, view and
+ * concurrent paths alike. Such calls used to return SKETCH_OK and write the
+ * value into the image (for the read-only ones, into an image other threads
+ * may be reading): a corrupted header or a changed body. */
+static void test_single_output_overlaps(void) {
+    uint64_t size = 0;
+    struct sketch_bloom_params p;
+    EXPECT(sketch_bloom_plan(100, 0.01, &p), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&p, &size), SKETCH_OK);
+    unsigned char *bloom = alloc_image(size);
+    EXPECT(sketch_bloom_init(bloom, (size_t)size, &p, 3), SKETCH_OK);
+    EXPECT(sketch_bloom_add_u64(bloom, (size_t)size, 42, NULL), SKETCH_OK);
+    unsigned char *before = alloc_image(size);
+    memcpy(before, bloom, (size_t)size);
+    bool *in_header = (bool *)(void *)(bloom + 9);
+    bool *in_body = (bool *)(void *)(bloom + size - 1);
+    size_t n = (size_t)size;
+    sketch_token token;
+    sketch_view view;
+    EXPECT(sketch_bloom_token(bloom, n, &token), SKETCH_OK);
+    EXPECT(sketch_bloom_view(bloom, n, &view), SKETCH_OK);
+    EXPECT(sketch_bloom_add(bloom, n, "k", 1, in_body), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_add_u64(bloom, n, 7, in_header), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_add_hash(bloom, n, 7, in_body), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_add_with_token(bloom, n, &token, "k", 1, in_body), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_add_u64_with_token(bloom, n, &token, 7, in_body), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_view_add(&view, "k", 1, in_body), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_view_add_u64(&view, 7, in_body), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_add_concurrent_u64(bloom, n, 7, in_body), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_contains(bloom, n, "k", 1, in_header), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_contains_u64_with_token(bloom, n, &token, 42, in_header), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_view_contains_u64(&view, 42, in_header), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_contains_concurrent_u64(bloom, n, 42, in_header), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_get_stats(bloom, n, (struct sketch_bloom_stats *)(void *)(bloom + 64)), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_capacity(bloom, n, (uint32_t *)(void *)(bloom + 8)), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_token(bloom, n, (sketch_token *)(void *)(bloom + 64)), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_view(bloom, n, (sketch_view *)(void *)(bloom + 64)), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_exported_size(bloom, n, (size_t *)(void *)(bloom + 8)), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_import_size(bloom, n, (size_t *)(void *)(bloom + 8)), SKETCH_OVERLAP);
+    struct sketch_image_info *info_in = (struct sketch_image_info *)(void *)(bloom + 8);
+    EXPECT(sketch_image_inspect(bloom, n, info_in), SKETCH_OVERLAP);
+    CHECK(memcmp(before, bloom, n) == 0);
+    bool was_new = false, maybe = false;
+    EXPECT(sketch_bloom_view_add_u64(&view, 7, &was_new), SKETCH_OK);
+    CHECK(was_new);
+    EXPECT(sketch_bloom_contains_u64(bloom, n, 7, &maybe), SKETCH_OK);
+    CHECK(maybe);
+
+    uint64_t hsize = 0;
+    EXPECT(sketch_hll_size(8, &hsize), SKETCH_OK);
+    unsigned char *hll = alloc_image(hsize);
+    EXPECT(sketch_hll_init(hll, (size_t)hsize, 8, 1), SKETCH_OK);
+    EXPECT(sketch_hll_add_u64(hll, (size_t)hsize, 1, NULL), SKETCH_OK);
+    EXPECT(sketch_hll_densify(hll, (size_t)hsize), SKETCH_OK);
+    unsigned char *hbefore = alloc_image(hsize);
+    memcpy(hbefore, hll, (size_t)hsize);
+    bool *h_in = (bool *)(void *)(hll + hsize - 1);
+    double *d_in = (double *)(void *)(hll + 8);
+    EXPECT(sketch_hll_token(hll, (size_t)hsize, &token), SKETCH_OK);
+    EXPECT(sketch_hll_view(hll, (size_t)hsize, &view), SKETCH_OK);
+    EXPECT(sketch_hll_add_u64(hll, (size_t)hsize, 2, h_in), SKETCH_OVERLAP);
+    /* Key 1 is already counted: the token and view fast paths change nothing. */
+    EXPECT(sketch_hll_add_u64_with_token(hll, (size_t)hsize, &token, 1, h_in), SKETCH_OVERLAP);
+    EXPECT(sketch_hll_view_add_u64(&view, 1, h_in), SKETCH_OVERLAP);
+    EXPECT(sketch_hll_add_concurrent_u64(hll, (size_t)hsize, 2, h_in), SKETCH_OVERLAP);
+    EXPECT(sketch_hll_estimate(hll, (size_t)hsize, d_in), SKETCH_OVERLAP);
+    EXPECT(sketch_hll_estimate_concurrent(hll, (size_t)hsize, d_in), SKETCH_OVERLAP);
+    CHECK(memcmp(hbefore, hll, (size_t)hsize) == 0);
+
+    uint64_t msize = 0;
+    EXPECT(sketch_minhash_size(8, &msize), SKETCH_OK);
+    unsigned char *mh = alloc_image(msize);
+    EXPECT(sketch_minhash_init(mh, (size_t)msize, 8, 1), SKETCH_OK);
+    EXPECT(sketch_minhash_add_u64(mh, (size_t)msize, 5, (bool *)(void *)(mh + msize - 1)), SKETCH_OVERLAP);
+    unsigned char *mh2 = alloc_image(msize);
+    EXPECT(sketch_minhash_init(mh2, (size_t)msize, 8, 1), SKETCH_OK);
+    EXPECT(sketch_minhash_jaccard(mh, (size_t)msize, mh2, (size_t)msize, (double *)(void *)(mh + 16)), SKETCH_OVERLAP);
+    EXPECT(sketch_minhash_jaccard(mh, (size_t)msize, mh2, (size_t)msize, (double *)(void *)(mh2 + 16)), SKETCH_OVERLAP);
+
+    struct sketch_sbbf_params sp;
+    EXPECT(sketch_sbbf_plan_blocks(4, SKETCH_SBBF_PARQUET, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    unsigned char *sbbf = alloc_image(size);
+    EXPECT(sketch_sbbf_init(sbbf, (size_t)size, &sp, 0), SKETCH_OK);
+    const uint8_t *bitset = NULL;
+    size_t bitset_len = 0;
+    EXPECT(sketch_sbbf_bitset(sbbf, (size_t)size, &bitset, (size_t *)(void *)(sbbf + 8)), SKETCH_OVERLAP);
+    EXPECT(sketch_sbbf_bitset(sbbf, (size_t)size, (const uint8_t **)(void *)(sbbf + 8), &bitset_len), SKETCH_OVERLAP);
+    EXPECT(sketch_sbbf_bitset(sbbf, (size_t)size, &bitset, &bitset_len), SKETCH_OK);
+    CHECK(bitset_len == 128 && bitset != NULL);
+
+    free(sbbf);
+    free(mh2);
+    free(mh);
+    free(hbefore);
+    free(hll);
+    free(before);
+    free(bloom);
+}
+
 /* Parquet interop: typed hashes, writers' sizing, loading a bitset read
  * out of a file, folding. */
 static void test_parquet_interop(void) {
@@ -1913,6 +2115,10 @@ int main(void) {
     test_topk();
     test_corruption();
     test_misuse_gaps();
+    test_export_output_overlaps();
+    test_fold_output_overlaps();
+    test_topk_list_output_overlaps();
+    test_single_output_overlaps();
     test_parquet_interop();
     test_tokens();
     test_views();
