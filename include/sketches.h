@@ -20,7 +20,10 @@
  *   parameters are uint64_t (an image may be planned larger than a 32-bit
  *   address space: check before allocating).
  * - No function keeps a pointer after it returns, calls back, blocks,
- *   allocates or touches global state; bindings may pass memory pinned only
+ *   allocates or keeps state between calls (the one global is an atomic
+ *   cache of the CPU's SIMD features on x86-64: any call that finds it
+ *   empty stores the same detected value, safe from any thread);
+ *   bindings may pass memory pinned only
  *   for the duration of the call. (A sketch_view is the one output holding
  *   a pointer: the caller's own, which the caller keeps, see sketch_view.)
  * - No function can panic or abort: the library carries no std and no
@@ -3676,8 +3679,10 @@ uint64_t sketch_parquet_hash_bytes(const void *value, size_t len);
  * Hashes `count` keys with the canonical hash into `out[0..count]`.
  *
  * Errors: `SKETCH_NULL_POINTER` when `keys` or `out` is NULL with
- * `count > 0`, or a key pointer is NULL with a non-zero length (nothing is
- * written then).
+ * `count > 0`, or a key pointer is NULL with a non-zero length;
+ * `SKETCH_MISALIGNED` (`keys` or `out`); `SKETCH_INVALID_ARGUMENT` when
+ * `count` elements do not fit in the address space; `SKETCH_OVERLAP` when
+ * `out` shares a byte with the slices or a key. Nothing is written on error.
  *
  * # Safety
  * `keys` must point to `count` valid `sketch_slice`s, `out` to `count` writable `uint64_t`s.
@@ -3708,7 +3713,13 @@ sketch_status sketch_hash_packed(const void *data,
 
 /**
  * Hashes `count` integer keys (8 little-endian bytes each) with the
- * canonical hash into `out[0..count]`.
+ * canonical hash into `out[0..count]` (`out` may not be `keys` itself:
+ * hash into another array).
+ *
+ * Errors: `SKETCH_NULL_POINTER` (`keys` or `out` NULL with `count > 0`),
+ * `SKETCH_MISALIGNED` (`keys` or `out`), `SKETCH_INVALID_ARGUMENT` (`count`
+ * values do not fit in the address space), `SKETCH_OVERLAP` (`out` shares
+ * a byte with `keys`). Nothing is written on error.
  *
  * # Safety
  * `keys`: `count` values; `out`: `count` writable values.

@@ -93,8 +93,10 @@ pub unsafe extern "C" fn sketch_parquet_hash_bytes(value: *const c_void, len: us
 /// Hashes `count` keys with the canonical hash into `out[0..count]`.
 ///
 /// Errors: `SKETCH_NULL_POINTER` when `keys` or `out` is NULL with
-/// `count > 0`, or a key pointer is NULL with a non-zero length (nothing is
-/// written then).
+/// `count > 0`, or a key pointer is NULL with a non-zero length;
+/// `SKETCH_MISALIGNED` (`keys` or `out`); `SKETCH_INVALID_ARGUMENT` when
+/// `count` elements do not fit in the address space; `SKETCH_OVERLAP` when
+/// `out` shares a byte with the slices or a key. Nothing is written on error.
 ///
 /// # Safety
 /// `keys` must point to `count` valid `sketch_slice`s, `out` to `count` writable `uint64_t`s.
@@ -133,7 +135,13 @@ pub unsafe extern "C" fn sketch_hash_packed(
 }
 
 /// Hashes `count` integer keys (8 little-endian bytes each) with the
-/// canonical hash into `out[0..count]`.
+/// canonical hash into `out[0..count]` (`out` may not be `keys` itself:
+/// hash into another array).
+///
+/// Errors: `SKETCH_NULL_POINTER` (`keys` or `out` NULL with `count > 0`),
+/// `SKETCH_MISALIGNED` (`keys` or `out`), `SKETCH_INVALID_ARGUMENT` (`count`
+/// values do not fit in the address space), `SKETCH_OVERLAP` (`out` shares
+/// a byte with `keys`). Nothing is written on error.
 ///
 /// # Safety
 /// `keys`: `count` values; `out`: `count` writable values.

@@ -28,7 +28,8 @@
 //!   std, no unwinder, no allocator), and the `panic_free` test links the
 //!   library with a panic handler that references an undefined symbol, so
 //!   any reachable panic path fails the build.
-//! * Thread-safety: no global state. Calls taking `const void *buf` only
+//! * Thread-safety: no global state but a once-written atomic cache of the
+//!   CPU's SIMD features (x86-64). Calls taking `const void *buf` only
 //!   read and may run concurrently; calls taking `void *buf` need exclusive
 //!   access to that buffer.
 #![cfg_attr(not(test), no_std)]
