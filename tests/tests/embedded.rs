@@ -129,14 +129,16 @@ fn every_family_links_for_a_cortex_m4_without_std_and_without_panics() {
         assert!(text > 0, "{family}: nothing linked");
         // A family's whole API (every single, token, view, batch and
         // concurrent form, merge, export with its XXH3 checksum, the
-        // estimators' soft double-precision math) fits an 80 KiB flash
-        // budget (72 KiB before the seven `_view` forms); a firmware links
-        // only the calls it makes (firmware.c: ~34 KB). The largest is
-        // split-block: both modes' hashing in each of its 62 functions.
+        // estimators' soft double-precision math) fits an 84 KiB flash
+        // budget (72 KiB before the seven `_view` forms, 80 KiB before every
+        // output was checked against the image it would land in: +1.1 to
+        // +1.6 KB per family); a firmware links only the calls it makes
+        // (firmware.c: ~34 KB). The largest is split-block (80.2 KiB): both
+        // modes' hashing in each of its 62 functions.
         // Sharing the single-key bodies between the plain and token forms
         // through out-of-line helpers saved 5 KB but made both calls 2-3x
         // slower on the host, so each form keeps its own inlined copy.
-        assert!(text < 80 * 1024, "{family}: {text} bytes of text");
+        assert!(text < 84 * 1024, "{family}: {text} bytes of text");
         total_text += text;
     }
     let all: Vec<String> = functions.values().flatten().cloned().collect();
