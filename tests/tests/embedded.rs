@@ -131,7 +131,7 @@ fn every_family_links_for_a_cortex_m4_without_std_and_without_panics() {
         // concurrent form, merge, export with its XXH3 checksum, the
         // estimators' soft double-precision math) fits an 84 KiB flash
         // budget (72 KiB before the seven `_view` forms, 80 KiB before every
-        // output was checked against the image it would land in: +1.1 to
+        // output was checked against the image it would land in: +0.3 to
         // +1.6 KB per family); a firmware links only the calls it makes
         // (firmware.c: ~34 KB). The largest is split-block (80.2 KiB): both
         // modes' hashing in each of its 62 functions.
