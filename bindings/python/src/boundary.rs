@@ -945,6 +945,30 @@ fn iterate<'py>(
 
 static ZEROS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
+/// A batch of keys (list, NumPy array, pyarrow column) hashed with `hasher`
+/// into a new NumPy uint64 array (nulls give 0), without the GIL: the body
+/// of `hash_many` and of `parquet_hash_many` for byte keys.
+pub(crate) fn hashes_of<'py>(
+    py: Python<'py>,
+    keys: &Bound<'py, PyAny>,
+    hasher: KeyHasher,
+) -> PyResult<Bound<'py, PyAny>> {
+    let batch = Batch::extract(keys, ListMode::Hash(hasher))?;
+    let (array, out) = numpy_zeros(py, batch.len(), "uint64")?;
+    let raw = out.raw();
+    py.detach(|| {
+        // SAFETY: the array's export is held by `out` for the call.
+        let out = unsafe { as_u64s_mut(raw) };
+        batch.for_hashed_chunks(hasher, |pos, h| {
+            pos.scatter(out, h);
+            Ok(())
+        })
+    })
+    .raise(py)?;
+    drop(out);
+    Ok(array)
+}
+
 /// A zero-filled NumPy array of `n` elements of `dtype` ("bool", "uint64",
 /// "uint32") and its memory, for a detached call to fill.
 pub(crate) fn numpy_zeros<'py>(

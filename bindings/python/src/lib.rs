@@ -31,7 +31,7 @@ mod sbbf;
 mod topk;
 mod ull;
 
-use boundary::{Batch, ListMode, Raise};
+use boundary::Raise;
 use sketches_core::hash::{HashKind, KeyHasher};
 use sketches_core::image::FamilyId;
 
@@ -190,21 +190,7 @@ fn hash(key: &Bound<'_, PyAny>, seed: u64) -> PyResult<u64> {
 #[pyfunction]
 #[pyo3(signature = (keys, seed = 0))]
 fn hash_many<'py>(py: Python<'py>, keys: &Bound<'py, PyAny>, seed: u64) -> PyResult<Bound<'py, PyAny>> {
-    let hasher = KeyHasher { kind: HashKind::Xxh3, seed };
-    let batch = Batch::extract(keys, ListMode::Hash(hasher))?;
-    let (array, out) = boundary::numpy_zeros(py, batch.len(), "uint64")?;
-    let raw = out.raw();
-    py.detach(|| {
-        // SAFETY: the array's export is held by `out` for the call.
-        let out = unsafe { boundary::as_u64s_mut(raw) };
-        batch.for_hashed_chunks(hasher, |pos, h| {
-            pos.scatter(out, h);
-            Ok(())
-        })
-    })
-    .raise(py)?;
-    drop(out);
-    Ok(array)
+    boundary::hashes_of(py, keys, KeyHasher { kind: HashKind::Xxh3, seed })
 }
 
 /// The text of a status number (the same as C's `sketch_status_str`).

@@ -2,7 +2,7 @@
 //! `parquet_hash_*` functions and `parquet_hash_many`. Planning, loading and
 //! folding are methods of `SplitBlockBloomFilter` (`sbbf.rs`).
 
-use crate::boundary::{self, Batch, ListMode, PyBuf, Raise};
+use crate::boundary::{self, PyBuf, Raise};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -145,20 +145,7 @@ fn parquet_hash_many<'py>(py: Python<'py>, values: &Bound<'py, PyAny>) -> PyResu
     let kind: String = t.get_item(0)?.extract()?;
     let data = t.get_item(1)?;
     if kind == "keys" {
-        let batch = Batch::extract(&data, ListMode::Hash(PARQUET_HASHER))?;
-        let (array, out) = boundary::numpy_zeros(py, batch.len(), "uint64")?;
-        let raw = out.raw();
-        py.detach(|| {
-            // SAFETY: the array's export is held by `out` for the call.
-            let out = unsafe { boundary::as_u64s_mut(raw) };
-            batch.for_hashed_chunks(PARQUET_HASHER, |pos, h| {
-                pos.scatter(out, h);
-                Ok(())
-            })
-        })
-        .raise(py)?;
-        drop(out);
-        return Ok(array);
+        return boundary::hashes_of(py, &data, PARQUET_HASHER);
     }
     let width = if kind == "int32" || kind == "float" { 4 } else { 8 };
     let input = PyBuf::get(&data)?;
