@@ -268,7 +268,7 @@ public final class SplitBlockBloomFilter {
         Native.Image img = Native.freshWithToken(plan[4]);
         try {
             try {
-                nInit(img.addr, img.len, plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3], seed);
+                nInit(img.addr(), img.len, plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3], seed);
             } catch (SketchException e) {
                 throw Native.parameter(e);
             }
@@ -368,7 +368,7 @@ public final class SplitBlockBloomFilter {
         Objects.requireNonNull(bitset, "bitset");
         int pos = bitset.position();
         int n = bitset.remaining();
-        if (bitset.isDirect()) {
+        if (Native.direct(bitset, pos, n)) {
             return loadParquet(null, bitset, pos, n, fpr);
         }
         if (bitset.hasArray()) {
@@ -393,10 +393,10 @@ public final class SplitBlockBloomFilter {
         Native.Image img = Native.freshWithToken(plan[4]);
         try {
             if (array != null) {
-                nLoadParquetBitset(img.addr, img.len, array, off, n,
+                nLoadParquetBitset(img.addr(), img.len, array, off, n,
                         plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3]);
             } else {
-                nLoadParquetBitsetBuf(img.addr, img.len, direct, off, n,
+                nLoadParquetBitsetBuf(img.addr(), img.len, direct, off, n,
                         plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3]);
             }
         } catch (SketchException e) {
@@ -525,7 +525,7 @@ public final class SplitBlockBloomFilter {
         int pos = value.position();
         int n = value.remaining();
         try {
-            if (value.isDirect()) {
+            if (Native.direct(value, pos, n)) {
                 return nParquetHashBuf(value, pos, n);
             }
             if (value.hasArray()) {
@@ -552,7 +552,7 @@ public final class SplitBlockBloomFilter {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, img.token, key, 0, key.length);
+            return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -571,7 +571,7 @@ public final class SplitBlockBloomFilter {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, img.token, key, n);
+            return nAddStr(img.addr(), img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -586,7 +586,7 @@ public final class SplitBlockBloomFilter {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, img.token, key);
+            return nAddU64(img.addr(), img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -603,15 +603,15 @@ public final class SplitBlockBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, img.token, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddBuf(img.addr(), img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr(), img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, img.token, copy, 0, n);
+            return nAdd(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -625,7 +625,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean contains(byte[] key) {
         try {
-            return nContains(img.addr, img.len, img.token, key, 0, key.length);
+            return nContains(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -643,7 +643,7 @@ public final class SplitBlockBloomFilter {
             return contains(Native.utf8(key));
         }
         try {
-            return nContainsStr(img.addr, img.len, img.token, key, n);
+            return nContainsStr(img.addr(), img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -657,7 +657,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean contains(long key) {
         try {
-            return nContainsU64(img.addr, img.len, img.token, key);
+            return nContainsU64(img.addr(), img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -673,15 +673,15 @@ public final class SplitBlockBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nContainsBuf(img.addr, img.len, img.token, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nContainsBuf(img.addr(), img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContains(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
+                return nContains(img.addr(), img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContains(img.addr, img.len, img.token, copy, 0, n);
+            return nContains(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -701,7 +701,7 @@ public final class SplitBlockBloomFilter {
     public boolean addHash(long hash) {
         img.checkWritable();
         try {
-            return nAddHash(img.addr, img.len, img.token, hash);
+            return nAddHash(img.addr(), img.len, img.token, hash);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -718,7 +718,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean containsHash(long hash) {
         try {
-            return nContainsHash(img.addr, img.len, img.token, hash);
+            return nContainsHash(img.addr(), img.len, img.token, hash);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -754,7 +754,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         try {
             for (int from = 0; from < hashes.length; from += Native.CHUNK) {
-                nAddHashes(img.addr, img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), wasNew, from);
+                nAddHashes(img.addr(), img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -791,7 +791,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < hashes.length; from += Native.CHUNK) {
                 nContainsHashes(
-                        img.addr, img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), results, from);
+                        img.addr(), img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -820,7 +820,7 @@ public final class SplitBlockBloomFilter {
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -845,7 +845,7 @@ public final class SplitBlockBloomFilter {
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -871,7 +871,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -897,7 +897,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -913,7 +913,7 @@ public final class SplitBlockBloomFilter {
     public boolean[] containsAll(byte[][] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -929,7 +929,7 @@ public final class SplitBlockBloomFilter {
     public boolean[] containsAll(String[] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -959,7 +959,7 @@ public final class SplitBlockBloomFilter {
         Native.checkOut(results, keys.length);
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nContainsU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+                nContainsU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -984,7 +984,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nContainsPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -1010,7 +1010,7 @@ public final class SplitBlockBloomFilter {
     public boolean addConcurrent(byte[] key) {
         img.checkWritable();
         try {
-            return nAddConcurrent(img.addr, img.len, key, 0, key.length);
+            return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1031,7 +1031,7 @@ public final class SplitBlockBloomFilter {
         }
         img.checkWritable();
         try {
-            return nAddConcurrentStr(img.addr, img.len, key, n);
+            return nAddConcurrentStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1048,7 +1048,7 @@ public final class SplitBlockBloomFilter {
     public boolean addConcurrent(long key) {
         img.checkWritable();
         try {
-            return nAddConcurrentU64(img.addr, img.len, key);
+            return nAddConcurrentU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1068,15 +1068,15 @@ public final class SplitBlockBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddConcurrentBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddConcurrentBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAddConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAddConcurrent(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAddConcurrent(img.addr, img.len, copy, 0, n);
+            return nAddConcurrent(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1096,7 +1096,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean containsConcurrent(byte[] key) {
         try {
-            return nContainsConcurrent(img.addr, img.len, key, 0, key.length);
+            return nContainsConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1116,7 +1116,7 @@ public final class SplitBlockBloomFilter {
             return containsConcurrent(Native.utf8(key));
         }
         try {
-            return nContainsConcurrentStr(img.addr, img.len, key, n);
+            return nContainsConcurrentStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1133,7 +1133,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean containsConcurrent(long key) {
         try {
-            return nContainsConcurrentU64(img.addr, img.len, key);
+            return nContainsConcurrentU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1152,15 +1152,15 @@ public final class SplitBlockBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nContainsConcurrentBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nContainsConcurrentBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContainsConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nContainsConcurrent(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContainsConcurrent(img.addr, img.len, copy, 0, n);
+            return nContainsConcurrent(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1192,7 +1192,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+                    (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1223,7 +1223,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+                    (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1255,7 +1255,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddConcurrentU64s(
-                        img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
+                        img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -1282,7 +1282,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddConcurrentPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -1301,7 +1301,7 @@ public final class SplitBlockBloomFilter {
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr, img.len, d, o, 0, n, out, from));
+                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1320,7 +1320,7 @@ public final class SplitBlockBloomFilter {
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr, img.len, d, o, 0, n, out, from));
+                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1356,7 +1356,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nContainsConcurrentU64s(
-                        img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+                        img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -1381,7 +1381,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nContainsConcurrentPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -1400,7 +1400,7 @@ public final class SplitBlockBloomFilter {
     public void merge(SplitBlockBloomFilter other) {
         img.checkWritable();
         try {
-            nUnion(img.addr, img.len, other.img.addr, other.img.len);
+            nUnion(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -1417,7 +1417,7 @@ public final class SplitBlockBloomFilter {
     public void intersect(SplitBlockBloomFilter other) {
         img.checkWritable();
         try {
-            nIntersect(img.addr, img.len, other.img.addr, other.img.len);
+            nIntersect(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -1449,7 +1449,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         long newLen;
         try {
-            newLen = nFold(img.addr, img.len, folds);
+            newLen = nFold(img.addr(), img.len, folds);
         } catch (SketchException e) {
             throw badArgument(e);
         } finally {
@@ -1478,7 +1478,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         long[] out = new long[2];
         try {
-            nFoldToTargetFpp(img.addr, img.len, fpp, out);
+            nFoldToTargetFpp(img.addr(), img.len, fpp, out);
         } catch (SketchException e) {
             throw badArgument(e);
         } finally {
@@ -1500,7 +1500,7 @@ public final class SplitBlockBloomFilter {
     public void clear() {
         img.checkWritable();
         try {
-            nClear(img.addr, img.len);
+            nClear(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1515,7 +1515,7 @@ public final class SplitBlockBloomFilter {
      */
     public int capacityFlags() {
         try {
-            return nCapacity(img.addr, img.len);
+            return nCapacity(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1539,7 +1539,7 @@ public final class SplitBlockBloomFilter {
         long[] l = new long[8];
         double[] d = new double[4];
         try {
-            nStats(img.addr, img.len, l, d);
+            nStats(img.addr(), img.len, l, d);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1575,7 +1575,7 @@ public final class SplitBlockBloomFilter {
     public ByteBuffer bitset() {
         long[] v = new long[2];
         try {
-            nBitset(img.addr, img.len, v);
+            nBitset(img.addr(), img.len, v);
         } finally {
             Reference.reachabilityFence(img);
         }

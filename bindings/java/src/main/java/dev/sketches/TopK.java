@@ -72,7 +72,7 @@ public final class TopK {
     public static TopK create(int capacity, int maxKeyLength, long seed) {
         Native.Image img = Native.fresh(imageBytes(capacity, maxKeyLength));
         try {
-            nInit(img.addr, img.len, capacity, maxKeyLength, seed);
+            nInit(img.addr(), img.len, capacity, maxKeyLength, seed);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -169,7 +169,7 @@ public final class TopK {
         img.checkWritable();
         checkWeight(weight);
         try {
-            nAdd(img.addr, img.len, key, 0, key.length, weight);
+            nAdd(img.addr(), img.len, key, 0, key.length, weight);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -199,7 +199,7 @@ public final class TopK {
         img.checkWritable();
         checkWeight(weight);
         try {
-            nAddStr(img.addr, img.len, key, n, weight);
+            nAddStr(img.addr(), img.len, key, n, weight);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -224,7 +224,7 @@ public final class TopK {
         img.checkWritable();
         checkWeight(weight);
         try {
-            nAddU64(img.addr, img.len, key, weight);
+            nAddU64(img.addr(), img.len, key, weight);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -252,14 +252,14 @@ public final class TopK {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                nAddBuf(img.addr, img.len, key, pos, n, weight);
+            if (Native.direct(key, pos, n)) {
+                nAddBuf(img.addr(), img.len, key, pos, n, weight);
             } else if (key.hasArray()) {
-                nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n, weight);
+                nAdd(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n, weight);
             } else {
                 byte[] copy = new byte[n];
                 key.duplicate().get(copy);
-                nAdd(img.addr, img.len, copy, 0, n, weight);
+                nAdd(img.addr(), img.len, copy, 0, n, weight);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -275,7 +275,7 @@ public final class TopK {
     public Estimate estimate(byte[] key) {
         long[] v = new long[3];
         try {
-            nEstimate(img.addr, img.len, key, 0, key.length, v);
+            nEstimate(img.addr(), img.len, key, 0, key.length, v);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -324,7 +324,7 @@ public final class TopK {
         }
         long[] v = new long[3];
         try {
-            nEstimate(img.addr, img.len, array, off, n, v);
+            nEstimate(img.addr(), img.len, array, off, n, v);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -408,7 +408,7 @@ public final class TopK {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -440,7 +440,7 @@ public final class TopK {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -485,7 +485,7 @@ public final class TopK {
         int[] offsets = new int[cap + 2];
         byte[] keys;
         try {
-            keys = nList(img.addr, img.len, cap, counts, errors, offsets);
+            keys = nList(img.addr(), img.len, cap, counts, errors, offsets);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -562,7 +562,7 @@ public final class TopK {
     public void merge(TopK other) {
         img.checkWritable();
         try {
-            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -573,7 +573,7 @@ public final class TopK {
     public void clear() {
         img.checkWritable();
         try {
-            nClear(img.addr, img.len);
+            nClear(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -587,7 +587,7 @@ public final class TopK {
     public Stats stats() {
         long[] l = new long[6];
         try {
-            nStats(img.addr, img.len, l);
+            nStats(img.addr(), img.len, l);
         } finally {
             Reference.reachabilityFence(img);
         }
