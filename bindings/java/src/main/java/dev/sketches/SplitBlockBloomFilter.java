@@ -1461,14 +1461,17 @@ public final class SplitBlockBloomFilter {
     /**
      * Folds as far as the parquet crate and Arrow C++ (pyarrow) fold a filter before writing it
      * with target rate {@code fpp} ({@code sketch_sbbf_fold_to_target_fpp}): the most halvings
-     * whose estimated rate {@code (1 - (1 - fill)^(2^k))^8} stays within {@code fpp}. On a filter
-     * from {@link #forParquet(long, double, ParquetSizing)} holding a column's distinct values,
-     * {@link #bitset()} then equals those writers' bitset. The image shrinks in place as with
-     * {@link #fold(int)}.
+     * whose estimated rate {@code (1 - (1 - fill)^(2^k))^8} stays within {@code fpp}, at most as
+     * many as the block count halves evenly (a power of two folds down to one block, 6 blocks at
+     * most once, to 3). An empty filter (no bit set) folds that far whatever {@code fpp} is, as
+     * those writers fold an empty bitset; otherwise a rate of 0 or less folds nothing and a rate
+     * of 1 or more folds that far. On a filter from {@link #forParquet(long, double,
+     * ParquetSizing)} holding a column's distinct values, {@link #bitset()} then equals those
+     * writers' bitset. The image shrinks in place as with {@link #fold(int)}.
      *
      * <p>Thread safety: a change (exclusive access; see the class notes).
      *
-     * @param fpp the target rate (a rate of 0 or less folds nothing, 1 or more folds to one block)
+     * @param fpp the target rate
      * @return the number of folds made (0 when none)
      * @throws IllegalArgumentException when {@code fpp} is NaN (the cause a {@link SketchException}
      *     with {@link Status#INVALID_PARAMETER}); nothing changes

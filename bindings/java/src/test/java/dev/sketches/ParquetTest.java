@@ -663,4 +663,35 @@ class ParquetTest {
         assertThrows(IllegalArgumentException.class, () -> f.addAllHashes(new long[3], new boolean[2]));
         assertThrows(IllegalArgumentException.class, () -> f.containsAllHashes(new long[3], new boolean[2]));
     }
+
+    /**
+     * foldToTargetFpp's limits as documented: at most as many folds as the block count halves
+     * evenly (1 or more folds that far, not to one block); an empty filter folds that far at any
+     * rate, also 0 or less (its Javadoc once said a rate of 0 or less folds nothing); a filter
+     * holding keys does not fold at a rate of 0 or less.
+     */
+    @Test
+    void foldToTargetFppLimits() {
+        for (double fpp : new double[] {-1, 0, 0.01, 1, 2, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            SplitBlockBloomFilter empty = SplitBlockBloomFilter.withBlocks(64, true, 0);
+            assertEquals(6, empty.foldToTargetFpp(fpp), "an empty filter folds to one block at " + fpp);
+            assertEquals(32, empty.bitset().remaining());
+            SplitBlockBloomFilter six = SplitBlockBloomFilter.withBlocks(6, true, 0);
+            assertEquals(1, six.foldToTargetFpp(fpp), "6 blocks halve evenly once, at " + fpp);
+            assertEquals(3, six.stats().blocks());
+        }
+        for (double fpp : new double[] {1, 2, Double.POSITIVE_INFINITY}) {
+            SplitBlockBloomFilter six = SplitBlockBloomFilter.withBlocks(6, true, 0);
+            six.addHash(1);
+            assertEquals(1, six.foldToTargetFpp(fpp), "6 blocks holding a key: once, to 3, at " + fpp);
+            SplitBlockBloomFilter full = SplitBlockBloomFilter.withBlocks(64, true, 0);
+            full.addAllHashes(new long[] {1, 2, 3});
+            assertEquals(6, full.foldToTargetFpp(fpp), "a rate of 1 or more folds to one block");
+        }
+        for (double fpp : new double[] {0, -1, Double.NEGATIVE_INFINITY}) {
+            SplitBlockBloomFilter one = SplitBlockBloomFilter.withBlocks(64, true, 0);
+            one.addHash(1);
+            assertEquals(0, one.foldToTargetFpp(fpp), "a filter holding a key does not fold at " + fpp);
+        }
+    }
 }
