@@ -179,6 +179,8 @@ public final class TopK {
      * Adds one occurrence of a String key (UTF-8).
      *
      * @param key the key
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
+     *     maximum key length (nothing changes)
      */
     public void add(String key) {
         add(key, 1);
@@ -189,6 +191,9 @@ public final class TopK {
      *
      * @param key the key
      * @param weight non-negative weight
+     * @throws IllegalArgumentException when the weight is negative
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
+     *     maximum key length (nothing changes)
      */
     public void add(String key, long weight) {
         int n = key.length();
@@ -209,6 +214,8 @@ public final class TopK {
      * Adds one occurrence of a long key (stored as its 8 little-endian bytes).
      *
      * @param key the key
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the maximum key length is below 8
+     *     (nothing changes)
      */
     public void add(long key) {
         add(key, 1);
@@ -219,6 +226,9 @@ public final class TopK {
      *
      * @param key the key
      * @param weight non-negative weight
+     * @throws IllegalArgumentException when the weight is negative
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the maximum key length is below 8
+     *     (nothing changes)
      */
     public void add(long key, long weight) {
         img.checkWritable();
@@ -245,6 +255,8 @@ public final class TopK {
      *
      * @param key the key bytes
      * @param weight non-negative weight
+     * @throws IllegalArgumentException when the weight is negative
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
      */
     public void add(ByteBuffer key, long weight) {
         img.checkWritable();
@@ -271,6 +283,8 @@ public final class TopK {
      *
      * @param key the key bytes
      * @return its count bound, error and whether it is listed
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the maximum
+     *     key length (such a key is never listed; check its length first to avoid the exception)
      */
     public Estimate estimate(byte[] key) {
         long[] v = new long[3];
@@ -287,6 +301,8 @@ public final class TopK {
      *
      * @param key the key
      * @return its count bound, error and whether it is listed
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
+     *     maximum key length
      */
     public Estimate estimate(String key) {
         return estimate(Native.utf8(key));
@@ -297,6 +313,7 @@ public final class TopK {
      *
      * @param key the key
      * @return its count bound, error and whether it is listed
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the maximum key length is below 8
      */
     public Estimate estimate(long key) {
         return estimate(leBytes(key));
@@ -307,6 +324,8 @@ public final class TopK {
      *
      * @param key the key bytes
      * @return its count bound, error and whether it is listed
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the maximum
+     *     key length
      */
     public Estimate estimate(ByteBuffer key) {
         int pos = key.position();

@@ -232,6 +232,12 @@ class FrequencyTest {
         assertEquals(Status.KEY_TOO_LONG, assertThrows(SketchException.class, () -> tiny.add(1L)).status());
         assertEquals(Status.KEY_TOO_LONG,
                 assertThrows(SketchException.class, () -> tiny.addAll(new long[] {1})).status());
+        // Estimates of keys longer than the sketch stores throw too (as their Javadoc says).
+        assertEquals(Status.KEY_TOO_LONG, assertThrows(SketchException.class, () -> t.estimate("longer than 8")).status());
+        assertEquals(Status.KEY_TOO_LONG, assertThrows(SketchException.class, () -> t.estimate(new byte[9])).status());
+        assertEquals(Status.KEY_TOO_LONG,
+                assertThrows(SketchException.class, () -> t.estimate(ByteBuffer.allocateDirect(9))).status());
+        assertEquals(Status.KEY_TOO_LONG, assertThrows(SketchException.class, () -> tiny.estimate(1L)).status());
         // Batches equal single calls.
         String[] keys = new String[3000];
         long[] weights = new long[keys.length];
