@@ -517,13 +517,36 @@ public final class TopK {
     }
 
     /**
-     * One listed key.
+     * One listed key. Immutable: the key bytes are copied in and {@link #key()} returns a copy, so
+     * items are safe to share and to keep in hash-based collections.
      *
-     * @param key the key bytes (a copy)
+     * @param key the key bytes (copied)
      * @param count estimated count: at least the true count
      * @param error maximum overestimation: the true count is at least {@code count - error}
      */
     public record Item(byte[] key, long count, long error) {
+        /**
+         * An item holding a copy of {@code key}.
+         *
+         * @param key the key bytes (copied)
+         * @param count estimated count
+         * @param error maximum overestimation
+         * @throws NullPointerException when {@code key} is null
+         */
+        public Item {
+            key = key.clone();
+        }
+
+        /**
+         * The key bytes.
+         *
+         * @return a new copy of the key bytes (changing it does not change the item)
+         */
+        @Override
+        public byte[] key() {
+            return key.clone();
+        }
+
         /**
          * The key decoded as UTF-8 (for keys added as Strings).
          *
