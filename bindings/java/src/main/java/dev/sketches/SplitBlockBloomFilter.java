@@ -32,9 +32,13 @@ import java.util.Objects;
  *
  * <p>Keys: {@code byte[]} as they are, {@code String} as its UTF-8 bytes, {@code long} as its 8
  * little-endian bytes, {@code ByteBuffer} as its remaining bytes (position unchanged), each hashed
- * with XXH3-64 and the filter's seed: a filter built here answers C, C++ and Go queries for the
- * same keys. Batches ({@code addAll}, {@code containsAll}, {@code *Packed}) cross into native
- * code once per 16,384 keys.
+ * with XXH3-64 and the filter's seed in native mode, with XXH64 seed 0 in Parquet mode (so there
+ * {@code add(String)}, {@code add(byte[])} and {@code add(long)} insert what {@link
+ * #parquetHash(String)}, {@link #parquetHash(byte[])} and {@link #parquetHash(long)} give: a
+ * BYTE_ARRAY or INT64 value; INT32, FLOAT and DOUBLE values need {@link #addHash} with their
+ * {@code parquetHash}): a filter built here answers C, C++ and Go queries for the same keys.
+ * Batches ({@code addAll}, {@code containsAll}, {@code *Packed}) cross into native code once per
+ * 16,384 keys.
  *
  * <p>Single-key calls do not check the image's headers again: the filter keeps, in native memory
  * owned with its image, a token of what checking them established when it was made (created, read
@@ -304,7 +308,7 @@ public final class SplitBlockBloomFilter {
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
-     * @throws SketchException when the headers are not those of a split-block split-block Bloom filter of that length
+     * @throws SketchException when the headers are not those of a split-block Bloom filter of that length
      */
     public static SplitBlockBloomFilter wrap(ByteBuffer buffer) {
         return new SplitBlockBloomFilter(Native.wrappedWithToken(buffer, SplitBlockBloomFilter::nCapacity));

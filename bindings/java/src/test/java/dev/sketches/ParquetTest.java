@@ -665,6 +665,47 @@ class ParquetTest {
     }
 
     /**
+     * Keys in Parquet mode hash with XXH64 seed 0 (the class Javadoc once said XXH3-64 and the
+     * seed for every mode): add(String/byte[]/ByteBuffer/long) and their batches insert exactly
+     * what addHash of the matching parquetHash inserts; in native mode addHash takes
+     * Sketches.hash with the filter's seed.
+     */
+    @Test
+    void keysInParquetModeAreTheirParquetHashes() {
+        String[] strings = {"", "a", "hello", "\u00e9t\u00e9", "x".repeat(300)};
+        long[] longs = {0, 1, -1, 42, Long.MIN_VALUE};
+        SplitBlockBloomFilter byKey = SplitBlockBloomFilter.withBlocks(8, true, 0);
+        SplitBlockBloomFilter byBatch = SplitBlockBloomFilter.withBlocks(8, true, 0);
+        SplitBlockBloomFilter byHash = SplitBlockBloomFilter.withBlocks(8, true, 0);
+        for (String v : strings) {
+            byKey.add(v);
+            byHash.addHash(SplitBlockBloomFilter.parquetHash(v));
+        }
+        byBatch.addAll(strings);
+        for (long v : longs) {
+            byKey.add(v);
+            byHash.addHash(SplitBlockBloomFilter.parquetHash(v));
+        }
+        byBatch.addAll(longs);
+        byte[] raw = {1, 2, 3};
+        byKey.add(raw);
+        byKey.add(ByteBuffer.wrap(new byte[] {4, 5}));
+        byHash.addHash(SplitBlockBloomFilter.parquetHash(raw));
+        byHash.addHash(SplitBlockBloomFilter.parquetHash(new byte[] {4, 5}));
+        byBatch.addAll(new byte[][] {raw, {4, 5}});
+        assertArrayEquals(bytes(byHash.bitset()), bytes(byKey.bitset()));
+        assertArrayEquals(bytes(byHash.bitset()), bytes(byBatch.bitset()));
+
+        SplitBlockBloomFilter nativeKey = SplitBlockBloomFilter.withBlocks(8, false, 7);
+        SplitBlockBloomFilter nativeHash = SplitBlockBloomFilter.withBlocks(8, false, 7);
+        nativeKey.add("hello");
+        nativeKey.add(42L);
+        nativeHash.addHash(Sketches.hash("hello", 7));
+        nativeHash.addHash(Sketches.hash(42L, 7));
+        assertArrayEquals(bytes(nativeHash.bitset()), bytes(nativeKey.bitset()));
+    }
+
+    /**
      * foldToTargetFpp's limits as documented: at most as many folds as the block count halves
      * evenly (1 or more folds that far, not to one block); an empty filter folds that far at any
      * rate, also 0 or less (its Javadoc once said a rate of 0 or less folds nothing); a filter
