@@ -611,14 +611,6 @@ final class Native {
         }
 
         /**
-         * Fills the token from the image as it is now ({@code tokenizer}: the family's {@code
-         * sketch_*_token}, which zeroes the token when the image is refused and never throws).
-         * Call it where the image was made or re-written, before the object is shared or under the
-         * exclusive access that re-writing needed.
-         *
-         * @return whether the token was filled (false: zeroed, the calls validate in full)
-         */
-        /**
          * The image's address, for one native call. For a caller's buffer, first reads its first
          * byte through Java: a buffer whose memory the JDK released (a closed Arena's segment)
          * throws IllegalStateException here, as Java access to it does, instead of native code
@@ -632,6 +624,14 @@ final class Native {
             return base;
         }
 
+        /**
+         * Fills the token from the image as it is now ({@code tokenizer}: the family's {@code
+         * sketch_*_token}, which zeroes the token when the image is refused and never throws).
+         * Call it where the image was made or re-written, before the object is shared or under the
+         * exclusive access that re-writing needed.
+         *
+         * @return whether the token was filled (false: zeroed, the calls validate in full)
+         */
         boolean fillToken(Tokenizer tokenizer) {
             try {
                 return tokenizer.run(addr(), len, token);
