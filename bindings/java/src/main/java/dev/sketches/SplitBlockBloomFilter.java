@@ -502,7 +502,10 @@ public final class SplitBlockBloomFilter {
 
     /**
      * Parquet's bloom filter hash of a STRING value (a BYTE_ARRAY column with the STRING logical
-     * type): XXH64 seed 0 of its UTF-8 bytes, as {@link #parquetHash(byte[])}.
+     * type): XXH64 seed 0 of its UTF-8 bytes, as {@link #parquetHash(byte[])}. The bytes are
+     * those of {@code value.getBytes(StandardCharsets.UTF_8)}: an unpaired surrogate (no valid
+     * UTF-8) becomes {@code '?'}, as in every String key of this class, so such a string hashes
+     * as the same string with {@code '?'} in its place.
      *
      * <p>Thread safety: a pure function, callable from any thread.
      *

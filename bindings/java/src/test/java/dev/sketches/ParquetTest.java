@@ -482,6 +482,12 @@ class ParquetTest {
     @Test
     void typedHashesAreThePlainEncodingsHash() {
         assertEquals(0xEF46DB3751D8E999L, SplitBlockBloomFilter.parquetHash(new byte[0]), "XXH64 of nothing, seed 0");
+        // Strings hash as their getBytes(UTF_8): an unpaired surrogate is '?', a pair 4 bytes.
+        for (String v : new String[] {"a\uD800b", "\uDC00", "x\uD83D\uDE00y", "\u00e9"}) {
+            assertEquals(SplitBlockBloomFilter.parquetHash(v.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                    SplitBlockBloomFilter.parquetHash(v), v);
+        }
+        assertEquals(SplitBlockBloomFilter.parquetHash("a?b"), SplitBlockBloomFilter.parquetHash("a\uD800b"));
         ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
         for (int i : new int[] {0, 1, -1, 42, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
             assertEquals(SplitBlockBloomFilter.parquetHash(Arrays.copyOf(b.clear().putInt(i).array(), 4)),
