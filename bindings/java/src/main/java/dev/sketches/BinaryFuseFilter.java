@@ -146,7 +146,7 @@ public final class BinaryFuseFilter {
                     + " bytes of working memory, more than one ByteBuffer holds: split the set", e);
         }
         try {
-            build.run(img.addr, img.len, plan[0], (int) plan[1], scratch.addr, scratch.len);
+            build.run(img.addr(), img.len, plan[0], (int) plan[1], scratch.addr(), scratch.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(scratch);
@@ -229,7 +229,7 @@ public final class BinaryFuseFilter {
      */
     public boolean contains(byte[] key) {
         try {
-            return nContains(img.addr, img.len, key, 0, key.length);
+            return nContains(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -247,7 +247,7 @@ public final class BinaryFuseFilter {
             return contains(Native.utf8(key));
         }
         try {
-            return nContainsStr(img.addr, img.len, key, n);
+            return nContainsStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -261,7 +261,7 @@ public final class BinaryFuseFilter {
      */
     public boolean contains(long key) {
         try {
-            return nContainsU64(img.addr, img.len, key);
+            return nContainsU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -277,15 +277,15 @@ public final class BinaryFuseFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nContainsBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nContainsBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContains(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nContains(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContains(img.addr, img.len, copy, 0, n);
+            return nContains(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -302,7 +302,7 @@ public final class BinaryFuseFilter {
     public boolean[] containsAll(byte[][] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -318,7 +318,7 @@ public final class BinaryFuseFilter {
     public boolean[] containsAll(String[] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -348,7 +348,7 @@ public final class BinaryFuseFilter {
         Native.checkOut(results, keys.length);
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nContainsU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+                nContainsU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -370,7 +370,7 @@ public final class BinaryFuseFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nContainsPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -388,7 +388,7 @@ public final class BinaryFuseFilter {
         long[] l = new long[7];
         double[] d = new double[3];
         try {
-            nStats(img.addr, img.len, l, d);
+            nStats(img.addr(), img.len, l, d);
         } finally {
             Reference.reachabilityFence(img);
         }

@@ -163,7 +163,7 @@ public final class BloomFilter {
     private static BloomFilter init(long[] plan, long seed) {
         Native.Image img = Native.freshWithToken(plan[4]);
         try {
-            nInit(img.addr, img.len, plan[0], (int) plan[1], plan[2], Double.longBitsToDouble(plan[3]), seed);
+            nInit(img.addr(), img.len, plan[0], (int) plan[1], plan[2], Double.longBitsToDouble(plan[3]), seed);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -228,7 +228,7 @@ public final class BloomFilter {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, img.token, key, 0, key.length);
+            return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -247,7 +247,7 @@ public final class BloomFilter {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, img.token, key, n);
+            return nAddStr(img.addr(), img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -262,7 +262,7 @@ public final class BloomFilter {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, img.token, key);
+            return nAddU64(img.addr(), img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -279,15 +279,15 @@ public final class BloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, img.token, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddBuf(img.addr(), img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr(), img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, img.token, copy, 0, n);
+            return nAdd(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -301,7 +301,7 @@ public final class BloomFilter {
      */
     public boolean contains(byte[] key) {
         try {
-            return nContains(img.addr, img.len, img.token, key, 0, key.length);
+            return nContains(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -319,7 +319,7 @@ public final class BloomFilter {
             return contains(Native.utf8(key));
         }
         try {
-            return nContainsStr(img.addr, img.len, img.token, key, n);
+            return nContainsStr(img.addr(), img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -333,7 +333,7 @@ public final class BloomFilter {
      */
     public boolean contains(long key) {
         try {
-            return nContainsU64(img.addr, img.len, img.token, key);
+            return nContainsU64(img.addr(), img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -349,15 +349,15 @@ public final class BloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nContainsBuf(img.addr, img.len, img.token, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nContainsBuf(img.addr(), img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContains(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
+                return nContains(img.addr(), img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContains(img.addr, img.len, img.token, copy, 0, n);
+            return nContains(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -385,7 +385,7 @@ public final class BloomFilter {
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -410,7 +410,7 @@ public final class BloomFilter {
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -436,7 +436,7 @@ public final class BloomFilter {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -462,7 +462,7 @@ public final class BloomFilter {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -478,7 +478,7 @@ public final class BloomFilter {
     public boolean[] containsAll(byte[][] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -494,7 +494,7 @@ public final class BloomFilter {
     public boolean[] containsAll(String[] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -524,7 +524,7 @@ public final class BloomFilter {
         Native.checkOut(results, keys.length);
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nContainsU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+                nContainsU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -549,7 +549,7 @@ public final class BloomFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nContainsPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -575,7 +575,7 @@ public final class BloomFilter {
     public boolean addConcurrent(byte[] key) {
         img.checkWritable();
         try {
-            return nAddConcurrent(img.addr, img.len, key, 0, key.length);
+            return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -596,7 +596,7 @@ public final class BloomFilter {
         }
         img.checkWritable();
         try {
-            return nAddConcurrentStr(img.addr, img.len, key, n);
+            return nAddConcurrentStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -613,7 +613,7 @@ public final class BloomFilter {
     public boolean addConcurrent(long key) {
         img.checkWritable();
         try {
-            return nAddConcurrentU64(img.addr, img.len, key);
+            return nAddConcurrentU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -633,15 +633,15 @@ public final class BloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddConcurrentBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddConcurrentBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAddConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAddConcurrent(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAddConcurrent(img.addr, img.len, copy, 0, n);
+            return nAddConcurrent(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -661,7 +661,7 @@ public final class BloomFilter {
      */
     public boolean containsConcurrent(byte[] key) {
         try {
-            return nContainsConcurrent(img.addr, img.len, key, 0, key.length);
+            return nContainsConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -681,7 +681,7 @@ public final class BloomFilter {
             return containsConcurrent(Native.utf8(key));
         }
         try {
-            return nContainsConcurrentStr(img.addr, img.len, key, n);
+            return nContainsConcurrentStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -698,7 +698,7 @@ public final class BloomFilter {
      */
     public boolean containsConcurrent(long key) {
         try {
-            return nContainsConcurrentU64(img.addr, img.len, key);
+            return nContainsConcurrentU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -717,15 +717,15 @@ public final class BloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nContainsConcurrentBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nContainsConcurrentBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContainsConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nContainsConcurrent(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContainsConcurrent(img.addr, img.len, copy, 0, n);
+            return nContainsConcurrent(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -757,7 +757,7 @@ public final class BloomFilter {
         img.checkWritable();
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+                    (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -788,7 +788,7 @@ public final class BloomFilter {
         img.checkWritable();
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+                    (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -820,7 +820,7 @@ public final class BloomFilter {
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddConcurrentU64s(
-                        img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
+                        img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -847,7 +847,7 @@ public final class BloomFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddConcurrentPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -866,7 +866,7 @@ public final class BloomFilter {
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr, img.len, d, o, 0, n, out, from));
+                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -885,7 +885,7 @@ public final class BloomFilter {
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr, img.len, d, o, 0, n, out, from));
+                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -921,7 +921,7 @@ public final class BloomFilter {
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nContainsConcurrentU64s(
-                        img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+                        img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -946,7 +946,7 @@ public final class BloomFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nContainsConcurrentPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -965,7 +965,7 @@ public final class BloomFilter {
     public void merge(BloomFilter other) {
         img.checkWritable();
         try {
-            nUnion(img.addr, img.len, other.img.addr, other.img.len);
+            nUnion(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -982,7 +982,7 @@ public final class BloomFilter {
     public void intersect(BloomFilter other) {
         img.checkWritable();
         try {
-            nIntersect(img.addr, img.len, other.img.addr, other.img.len);
+            nIntersect(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -993,7 +993,7 @@ public final class BloomFilter {
     public void clear() {
         img.checkWritable();
         try {
-            nClear(img.addr, img.len);
+            nClear(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1008,7 +1008,7 @@ public final class BloomFilter {
      */
     public int capacityFlags() {
         try {
-            return nCapacity(img.addr, img.len);
+            return nCapacity(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1032,7 +1032,7 @@ public final class BloomFilter {
         long[] l = new long[8];
         double[] d = new double[4];
         try {
-            nStats(img.addr, img.len, l, d);
+            nStats(img.addr(), img.len, l, d);
         } finally {
             Reference.reachabilityFence(img);
         }

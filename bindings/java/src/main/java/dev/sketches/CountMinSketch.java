@@ -224,7 +224,7 @@ public final class CountMinSketch {
             long[] plan = plan();
             Native.Image img = Native.fresh(plan[4]);
             try {
-                nInit(img.addr, img.len, plan[0], (int) plan[1], (int) plan[2], plan[3] != 0, seed);
+                nInit(img.addr(), img.len, plan[0], (int) plan[1], (int) plan[2], plan[3] != 0, seed);
             } finally {
                 Reference.reachabilityFence(img);
             }
@@ -321,7 +321,7 @@ public final class CountMinSketch {
         img.checkWritable();
         checkWeight(weight);
         try {
-            nAdd(img.addr, img.len, key, 0, key.length, weight);
+            nAdd(img.addr(), img.len, key, 0, key.length, weight);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -351,7 +351,7 @@ public final class CountMinSketch {
         img.checkWritable();
         checkWeight(weight);
         try {
-            nAddStr(img.addr, img.len, key, n, weight);
+            nAddStr(img.addr(), img.len, key, n, weight);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -376,7 +376,7 @@ public final class CountMinSketch {
         img.checkWritable();
         checkWeight(weight);
         try {
-            nAddU64(img.addr, img.len, key, weight);
+            nAddU64(img.addr(), img.len, key, weight);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -403,14 +403,14 @@ public final class CountMinSketch {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                nAddBuf(img.addr, img.len, key, pos, n, weight);
+            if (Native.direct(key, pos, n)) {
+                nAddBuf(img.addr(), img.len, key, pos, n, weight);
             } else if (key.hasArray()) {
-                nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n, weight);
+                nAdd(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n, weight);
             } else {
                 byte[] copy = new byte[n];
                 key.duplicate().get(copy);
-                nAdd(img.addr, img.len, copy, 0, n, weight);
+                nAdd(img.addr(), img.len, copy, 0, n, weight);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -425,7 +425,7 @@ public final class CountMinSketch {
      */
     public long estimate(byte[] key) {
         try {
-            return nEstimate(img.addr, img.len, key, 0, key.length);
+            return nEstimate(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -443,7 +443,7 @@ public final class CountMinSketch {
             return estimate(Native.utf8(key));
         }
         try {
-            return nEstimateStr(img.addr, img.len, key, n);
+            return nEstimateStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -457,7 +457,7 @@ public final class CountMinSketch {
      */
     public long estimate(long key) {
         try {
-            return nEstimateU64(img.addr, img.len, key);
+            return nEstimateU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -473,15 +473,15 @@ public final class CountMinSketch {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nEstimateBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nEstimateBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nEstimate(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nEstimate(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nEstimate(img.addr, img.len, copy, 0, n);
+            return nEstimate(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -508,7 +508,7 @@ public final class CountMinSketch {
         checkWeights(weights, keys.length);
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, weights, from));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, weights, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -533,7 +533,7 @@ public final class CountMinSketch {
         checkWeights(weights, keys.length);
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, weights, from));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, weights, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -559,7 +559,7 @@ public final class CountMinSketch {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -584,7 +584,7 @@ public final class CountMinSketch {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -609,7 +609,7 @@ public final class CountMinSketch {
     public long[] estimateAll(byte[][] keys) {
         long[] out = new long[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -625,7 +625,7 @@ public final class CountMinSketch {
     public long[] estimateAll(String[] keys) {
         long[] out = new long[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -642,7 +642,7 @@ public final class CountMinSketch {
         long[] out = new long[keys.length];
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nEstimateU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
+                nEstimateU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -666,7 +666,7 @@ public final class CountMinSketch {
         long[] out = new long[count];
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nEstimatePacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
+                nEstimatePacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -686,7 +686,7 @@ public final class CountMinSketch {
     public void merge(CountMinSketch other) {
         img.checkWritable();
         try {
-            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -697,7 +697,7 @@ public final class CountMinSketch {
     public void clear() {
         img.checkWritable();
         try {
-            nClear(img.addr, img.len);
+            nClear(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -721,7 +721,7 @@ public final class CountMinSketch {
         long[] l = new long[6];
         double[] d = new double[3];
         try {
-            nStats(img.addr, img.len, l, d);
+            nStats(img.addr(), img.len, l, d);
         } finally {
             Reference.reachabilityFence(img);
         }

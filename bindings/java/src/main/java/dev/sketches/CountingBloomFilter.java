@@ -140,7 +140,7 @@ public final class CountingBloomFilter {
     private static CountingBloomFilter init(long[] plan, long seed) {
         Native.Image img = Native.fresh(plan[4]);
         try {
-            nInit(img.addr, img.len, plan[0], (int) plan[1], plan[2], Double.longBitsToDouble(plan[3]), seed);
+            nInit(img.addr(), img.len, plan[0], (int) plan[1], plan[2], Double.longBitsToDouble(plan[3]), seed);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -204,7 +204,7 @@ public final class CountingBloomFilter {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, key, 0, key.length);
+            return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -223,7 +223,7 @@ public final class CountingBloomFilter {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, key, n);
+            return nAddStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -238,7 +238,7 @@ public final class CountingBloomFilter {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, key);
+            return nAddU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -255,15 +255,15 @@ public final class CountingBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, copy, 0, n);
+            return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -277,7 +277,7 @@ public final class CountingBloomFilter {
      */
     public boolean contains(byte[] key) {
         try {
-            return nContains(img.addr, img.len, key, 0, key.length);
+            return nContains(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -295,7 +295,7 @@ public final class CountingBloomFilter {
             return contains(Native.utf8(key));
         }
         try {
-            return nContainsStr(img.addr, img.len, key, n);
+            return nContainsStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -309,7 +309,7 @@ public final class CountingBloomFilter {
      */
     public boolean contains(long key) {
         try {
-            return nContainsU64(img.addr, img.len, key);
+            return nContainsU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -325,15 +325,15 @@ public final class CountingBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nContainsBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nContainsBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContains(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nContains(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContains(img.addr, img.len, copy, 0, n);
+            return nContains(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -350,7 +350,7 @@ public final class CountingBloomFilter {
     public boolean remove(byte[] key) {
         img.checkWritable();
         try {
-            return nRemove(img.addr, img.len, key, 0, key.length);
+            return nRemove(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -369,7 +369,7 @@ public final class CountingBloomFilter {
         }
         img.checkWritable();
         try {
-            return nRemoveStr(img.addr, img.len, key, n);
+            return nRemoveStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -384,7 +384,7 @@ public final class CountingBloomFilter {
     public boolean remove(long key) {
         img.checkWritable();
         try {
-            return nRemoveU64(img.addr, img.len, key);
+            return nRemoveU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -401,15 +401,15 @@ public final class CountingBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nRemoveBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nRemoveBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nRemove(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nRemove(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nRemove(img.addr, img.len, copy, 0, n);
+            return nRemove(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -437,7 +437,7 @@ public final class CountingBloomFilter {
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -462,7 +462,7 @@ public final class CountingBloomFilter {
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -488,7 +488,7 @@ public final class CountingBloomFilter {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -514,7 +514,7 @@ public final class CountingBloomFilter {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -530,7 +530,7 @@ public final class CountingBloomFilter {
     public boolean[] containsAll(byte[][] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -546,7 +546,7 @@ public final class CountingBloomFilter {
     public boolean[] containsAll(String[] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -576,7 +576,7 @@ public final class CountingBloomFilter {
         Native.checkOut(results, keys.length);
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nContainsU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+                nContainsU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -601,7 +601,7 @@ public final class CountingBloomFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nContainsPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -619,7 +619,7 @@ public final class CountingBloomFilter {
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -636,7 +636,7 @@ public final class CountingBloomFilter {
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -654,7 +654,7 @@ public final class CountingBloomFilter {
         boolean[] out = new boolean[keys.length];
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nRemoveU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
+                nRemoveU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -679,7 +679,7 @@ public final class CountingBloomFilter {
         boolean[] out = new boolean[count];
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nRemovePacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
+                nRemovePacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -699,7 +699,7 @@ public final class CountingBloomFilter {
     public void merge(CountingBloomFilter other) {
         img.checkWritable();
         try {
-            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -710,7 +710,7 @@ public final class CountingBloomFilter {
     public void clear() {
         img.checkWritable();
         try {
-            nClear(img.addr, img.len);
+            nClear(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -725,7 +725,7 @@ public final class CountingBloomFilter {
      */
     public int capacityFlags() {
         try {
-            return nCapacity(img.addr, img.len);
+            return nCapacity(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -749,7 +749,7 @@ public final class CountingBloomFilter {
         long[] l = new long[10];
         double[] d = new double[2];
         try {
-            nStats(img.addr, img.len, l, d);
+            nStats(img.addr(), img.len, l, d);
         } finally {
             Reference.reachabilityFence(img);
         }

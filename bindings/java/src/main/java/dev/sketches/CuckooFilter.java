@@ -140,7 +140,7 @@ public final class CuckooFilter {
     private static CuckooFilter init(long[] plan, long seed) {
         Native.Image img = Native.fresh(plan[4]);
         try {
-            nInit(img.addr, img.len, plan[0], (int) plan[1], plan[2], Double.longBitsToDouble(plan[3]), seed);
+            nInit(img.addr(), img.len, plan[0], (int) plan[1], plan[2], Double.longBitsToDouble(plan[3]), seed);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -205,7 +205,7 @@ public final class CuckooFilter {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, key, 0, key.length);
+            return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -224,7 +224,7 @@ public final class CuckooFilter {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, key, n);
+            return nAddStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -239,7 +239,7 @@ public final class CuckooFilter {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, key);
+            return nAddU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -256,15 +256,15 @@ public final class CuckooFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, copy, 0, n);
+            return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -278,7 +278,7 @@ public final class CuckooFilter {
      */
     public boolean contains(byte[] key) {
         try {
-            return nContains(img.addr, img.len, key, 0, key.length);
+            return nContains(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -296,7 +296,7 @@ public final class CuckooFilter {
             return contains(Native.utf8(key));
         }
         try {
-            return nContainsStr(img.addr, img.len, key, n);
+            return nContainsStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -310,7 +310,7 @@ public final class CuckooFilter {
      */
     public boolean contains(long key) {
         try {
-            return nContainsU64(img.addr, img.len, key);
+            return nContainsU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -326,15 +326,15 @@ public final class CuckooFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nContainsBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nContainsBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContains(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nContains(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContains(img.addr, img.len, copy, 0, n);
+            return nContains(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -350,7 +350,7 @@ public final class CuckooFilter {
     public boolean remove(byte[] key) {
         img.checkWritable();
         try {
-            return nRemove(img.addr, img.len, key, 0, key.length);
+            return nRemove(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -369,7 +369,7 @@ public final class CuckooFilter {
         }
         img.checkWritable();
         try {
-            return nRemoveStr(img.addr, img.len, key, n);
+            return nRemoveStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -384,7 +384,7 @@ public final class CuckooFilter {
     public boolean remove(long key) {
         img.checkWritable();
         try {
-            return nRemoveU64(img.addr, img.len, key);
+            return nRemoveU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -401,15 +401,15 @@ public final class CuckooFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nRemoveBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nRemoveBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nRemove(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nRemove(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nRemove(img.addr, img.len, copy, 0, n);
+            return nRemove(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -486,7 +486,7 @@ public final class CuckooFilter {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 int n = Math.min(Native.CHUNK, keys.length - from);
                 int at = added != null ? from : 0;
-                nAddU64s(img.addr, img.len, keys, from, n, out, at);
+                nAddU64s(img.addr(), img.len, keys, from, n, out, at);
                 stored += count(out, at, n);
             }
         } finally {
@@ -519,7 +519,7 @@ public final class CuckooFilter {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 int n = Math.min(Native.CHUNK, count - from);
                 int at = added != null ? from : 0;
-                nAddPacked(img.addr, img.len, data, offsets, from, n, out, at);
+                nAddPacked(img.addr(), img.len, data, offsets, from, n, out, at);
                 stored += count(out, at, n);
             }
         } finally {
@@ -533,7 +533,7 @@ public final class CuckooFilter {
         Native.checkOut(added, count);
         img.checkWritable();
         boolean[] out = added != null ? added : new boolean[count];
-        Native.PackedCall call = (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, out, from);
+        Native.PackedCall call = (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, out, from);
         try {
             if (keys instanceof String[] s) {
                 Native.forChunks(s, call);
@@ -565,7 +565,7 @@ public final class CuckooFilter {
     public boolean[] containsAll(byte[][] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -581,7 +581,7 @@ public final class CuckooFilter {
     public boolean[] containsAll(String[] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -611,7 +611,7 @@ public final class CuckooFilter {
         Native.checkOut(results, keys.length);
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nContainsU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+                nContainsU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -636,7 +636,7 @@ public final class CuckooFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nContainsPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -656,7 +656,7 @@ public final class CuckooFilter {
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -673,7 +673,7 @@ public final class CuckooFilter {
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -691,7 +691,7 @@ public final class CuckooFilter {
         boolean[] out = new boolean[keys.length];
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nRemoveU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
+                nRemoveU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -716,7 +716,7 @@ public final class CuckooFilter {
         boolean[] out = new boolean[count];
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nRemovePacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
+                nRemovePacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -733,7 +733,7 @@ public final class CuckooFilter {
      */
     public int count(byte[] key) {
         try {
-            return nCount(img.addr, img.len, key, 0, key.length);
+            return nCount(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -757,7 +757,7 @@ public final class CuckooFilter {
      */
     public int count(long key) {
         try {
-            return nCountU64(img.addr, img.len, key);
+            return nCountU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -775,11 +775,11 @@ public final class CuckooFilter {
         int n = key.remaining();
         try {
             if (key.hasArray()) {
-                return nCount(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nCount(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nCount(img.addr, img.len, copy, 0, n);
+            return nCount(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -800,7 +800,7 @@ public final class CuckooFilter {
         img.checkWritable();
         Native.Image scratch = Native.fresh(img.len);
         try {
-            nMerge(img.addr, img.len, other.img.addr, other.img.len, scratch.addr, scratch.len);
+            nMerge(img.addr(), img.len, other.img.addr(), other.img.len, scratch.addr(), scratch.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -812,7 +812,7 @@ public final class CuckooFilter {
     public void clear() {
         img.checkWritable();
         try {
-            nClear(img.addr, img.len);
+            nClear(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -827,7 +827,7 @@ public final class CuckooFilter {
      */
     public int capacityFlags() {
         try {
-            return nCapacity(img.addr, img.len);
+            return nCapacity(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -851,7 +851,7 @@ public final class CuckooFilter {
         long[] l = new long[6];
         double[] d = new double[3];
         try {
-            nStats(img.addr, img.len, l, d);
+            nStats(img.addr(), img.len, l, d);
         } finally {
             Reference.reachabilityFence(img);
         }

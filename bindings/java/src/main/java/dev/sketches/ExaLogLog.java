@@ -73,7 +73,7 @@ public final class ExaLogLog {
     public static ExaLogLog create(int precision, int d, long seed) {
         Native.Image img = Native.fresh(imageBytes(precision, d));
         try {
-            nInit(img.addr, img.len, precision, d, seed);
+            nInit(img.addr(), img.len, precision, d, seed);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -178,7 +178,7 @@ public final class ExaLogLog {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, key, 0, key.length);
+            return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -197,7 +197,7 @@ public final class ExaLogLog {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, key, n);
+            return nAddStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -212,7 +212,7 @@ public final class ExaLogLog {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, key);
+            return nAddU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -229,15 +229,15 @@ public final class ExaLogLog {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, copy, 0, n);
+            return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -253,7 +253,7 @@ public final class ExaLogLog {
     public void addAll(byte[][] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -267,7 +267,7 @@ public final class ExaLogLog {
     public void addAll(String[] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -282,7 +282,7 @@ public final class ExaLogLog {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -302,7 +302,7 @@ public final class ExaLogLog {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -320,7 +320,7 @@ public final class ExaLogLog {
      */
     public double estimate() {
         try {
-            return nEstimate(img.addr, img.len);
+            return nEstimate(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -335,7 +335,7 @@ public final class ExaLogLog {
      */
     public double mlEstimate() {
         try {
-            return nMlEstimate(img.addr, img.len);
+            return nMlEstimate(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -349,7 +349,7 @@ public final class ExaLogLog {
      */
     public double martingaleEstimate() {
         try {
-            return nMartingaleEstimate(img.addr, img.len);
+            return nMartingaleEstimate(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -370,7 +370,7 @@ public final class ExaLogLog {
     public void merge(ExaLogLog other) {
         img.checkWritable();
         try {
-            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -392,7 +392,7 @@ public final class ExaLogLog {
     public ExaLogLog downsize(int precision, int d) {
         Native.Image dst = Native.fresh(imageBytes(precision, d));
         try {
-            nDownsize(img.addr, img.len, dst.addr, dst.len, precision, d);
+            nDownsize(img.addr(), img.len, dst.addr(), dst.len, precision, d);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(dst);
@@ -408,7 +408,7 @@ public final class ExaLogLog {
     public void clear() {
         img.checkWritable();
         try {
-            nReset(img.addr, img.len);
+            nReset(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -423,7 +423,7 @@ public final class ExaLogLog {
         long[] l = new long[7];
         double[] d = new double[2];
         try {
-            nStats(img.addr, img.len, l, d);
+            nStats(img.addr(), img.len, l, d);
         } finally {
             Reference.reachabilityFence(img);
         }

@@ -92,7 +92,7 @@ public final class HyperLogLog {
     public static HyperLogLog create(int precision, long seed) {
         Native.Image img = Native.freshWithToken(imageBytes(precision));
         try {
-            nInit(img.addr, img.len, precision, seed);
+            nInit(img.addr(), img.len, precision, seed);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -173,7 +173,7 @@ public final class HyperLogLog {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, img.token, key, 0, key.length);
+            return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -192,7 +192,7 @@ public final class HyperLogLog {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, img.token, key, n);
+            return nAddStr(img.addr(), img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -207,7 +207,7 @@ public final class HyperLogLog {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, img.token, key);
+            return nAddU64(img.addr(), img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -224,15 +224,15 @@ public final class HyperLogLog {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, img.token, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddBuf(img.addr(), img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr(), img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, img.token, copy, 0, n);
+            return nAdd(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -248,7 +248,7 @@ public final class HyperLogLog {
     public void addAll(byte[][] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -262,7 +262,7 @@ public final class HyperLogLog {
     public void addAll(String[] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -277,7 +277,7 @@ public final class HyperLogLog {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -300,7 +300,7 @@ public final class HyperLogLog {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -327,7 +327,7 @@ public final class HyperLogLog {
     public boolean addConcurrent(byte[] key) {
         img.checkWritable();
         try {
-            return nAddConcurrent(img.addr, img.len, key, 0, key.length);
+            return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -350,7 +350,7 @@ public final class HyperLogLog {
         }
         img.checkWritable();
         try {
-            return nAddConcurrentStr(img.addr, img.len, key, n);
+            return nAddConcurrentStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -369,7 +369,7 @@ public final class HyperLogLog {
     public boolean addConcurrent(long key) {
         img.checkWritable();
         try {
-            return nAddConcurrentU64(img.addr, img.len, key);
+            return nAddConcurrentU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -391,15 +391,15 @@ public final class HyperLogLog {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddConcurrentBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddConcurrentBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAddConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAddConcurrent(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAddConcurrent(img.addr, img.len, copy, 0, n);
+            return nAddConcurrent(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -417,7 +417,7 @@ public final class HyperLogLog {
     public void addAllConcurrent(byte[][] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -435,7 +435,7 @@ public final class HyperLogLog {
     public void addAllConcurrent(String[] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -454,7 +454,7 @@ public final class HyperLogLog {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddConcurrentU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
+                nAddConcurrentU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -478,7 +478,7 @@ public final class HyperLogLog {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddConcurrentPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
+                nAddConcurrentPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -502,7 +502,7 @@ public final class HyperLogLog {
      */
     public double estimateConcurrent() {
         try {
-            return nEstimateConcurrent(img.addr, img.len);
+            return nEstimateConcurrent(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -525,7 +525,7 @@ public final class HyperLogLog {
     public void densify() {
         img.checkWritable();
         try {
-            nDensify(img.addr, img.len);
+            nDensify(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -543,7 +543,7 @@ public final class HyperLogLog {
      */
     public double estimate() {
         try {
-            return nEstimate(img.addr, img.len);
+            return nEstimate(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -557,7 +557,7 @@ public final class HyperLogLog {
      */
     public double registerEstimate() {
         try {
-            return nRegisterEstimate(img.addr, img.len);
+            return nRegisterEstimate(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -574,7 +574,7 @@ public final class HyperLogLog {
     public void merge(HyperLogLog other) {
         img.checkWritable();
         try {
-            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -594,7 +594,7 @@ public final class HyperLogLog {
     public HyperLogLog downsize(int precision) {
         Native.Image dst = Native.freshWithToken(imageBytes(precision));
         try {
-            nDownsize(img.addr, img.len, dst.addr, dst.len, precision);
+            nDownsize(img.addr(), img.len, dst.addr(), dst.len, precision);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(dst);
@@ -606,7 +606,7 @@ public final class HyperLogLog {
     public void clear() {
         img.checkWritable();
         try {
-            nReset(img.addr, img.len);
+            nReset(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -621,7 +621,7 @@ public final class HyperLogLog {
         long[] l = new long[8];
         double e;
         try {
-            e = nStats(img.addr, img.len, l);
+            e = nStats(img.addr(), img.len, l);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -653,7 +653,7 @@ public final class HyperLogLog {
     public byte[] toByteArray() {
         long n;
         try {
-            n = nExportedSize(img.addr, img.len);
+            n = nExportedSize(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }

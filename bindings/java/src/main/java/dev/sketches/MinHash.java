@@ -55,7 +55,7 @@ public final class MinHash {
     public static MinHash create(int k, long seed) {
         Native.Image img = Native.fresh(imageBytes(k));
         try {
-            nInit(img.addr, img.len, k, seed);
+            nInit(img.addr(), img.len, k, seed);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -130,7 +130,7 @@ public final class MinHash {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, key, 0, key.length);
+            return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -149,7 +149,7 @@ public final class MinHash {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, key, n);
+            return nAddStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -164,7 +164,7 @@ public final class MinHash {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, key);
+            return nAddU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -181,15 +181,15 @@ public final class MinHash {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, copy, 0, n);
+            return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -205,7 +205,7 @@ public final class MinHash {
     public void addAll(byte[][] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -219,7 +219,7 @@ public final class MinHash {
     public void addAll(String[] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -234,7 +234,7 @@ public final class MinHash {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -257,7 +257,7 @@ public final class MinHash {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -275,7 +275,7 @@ public final class MinHash {
      */
     public double jaccard(MinHash other) {
         try {
-            return nJaccard(img.addr, img.len, other.img.addr, other.img.len);
+            return nJaccard(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -290,7 +290,7 @@ public final class MinHash {
     public long[] signature() {
         long[] out = new long[stats().registers()];
         try {
-            nSignature(img.addr, img.len, out);
+            nSignature(img.addr(), img.len, out);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -307,7 +307,7 @@ public final class MinHash {
     public void merge(MinHash other) {
         img.checkWritable();
         try {
-            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -318,7 +318,7 @@ public final class MinHash {
     public void clear() {
         img.checkWritable();
         try {
-            nClear(img.addr, img.len);
+            nClear(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -332,7 +332,7 @@ public final class MinHash {
     public Stats stats() {
         long[] l = new long[3];
         try {
-            nStats(img.addr, img.len, l);
+            nStats(img.addr(), img.len, l);
         } finally {
             Reference.reachabilityFence(img);
         }

@@ -307,6 +307,23 @@ final class Native {
 
     // ---- keys ----
 
+    /**
+     * Whether a key buffer is direct, so that native code reads its {@code n} bytes from {@code
+     * pos} at its address. A non-empty direct key's byte at {@code pos} is read through Java
+     * first: a buffer whose memory the JDK released (the ByteBuffer of a MemorySegment whose Arena
+     * was closed, Java 22+) throws IllegalStateException here, as Java access to it does, instead
+     * of native code reading released memory (see {@link Image}).
+     */
+    static boolean direct(ByteBuffer key, int pos, int n) {
+        if (!key.isDirect()) {
+            return false;
+        }
+        if (n > 0) {
+            key.get(pos);
+        }
+        return true;
+    }
+
     /** UTF-8 bytes of a String key. */
     static byte[] utf8(String key) {
         return key.getBytes(StandardCharsets.UTF_8);
@@ -541,9 +558,17 @@ final class Native {
 
     /**
      * A live image: a direct buffer, its address (taken once) and length, and whether it may be
-     * written. Family classes pass {@code addr, len} to their natives and keep the Image
+     * written. Family classes pass {@code addr(), len} to their natives and keep the Image
      * reachable across each call ({@link java.lang.ref.Reference#reachabilityFence}), so the
      * buffer's memory cannot be freed while native code uses it.
+     *
+     * <p>A caller's buffer ({@code wrap}) can lose its memory while the buffer object lives: the
+     * ByteBuffer of a MemorySegment (Java 22+) whose Arena was closed. The JDK refuses Java access
+     * to it (IllegalStateException, or WrongThreadException for a confined Arena's buffer on
+     * another thread), but native code would read or write the released (possibly unmapped)
+     * memory and crash the JVM. So {@link #addr()} of a wrapped image first reads the buffer's first
+     * byte through Java, which throws as the JDK does; an Arena closed by another thread while a
+     * call runs is beyond what a JNI library can see.
      *
      * <p>The families whose single-key calls take a {@code sketch_token} (Bloom, split-block,
      * HyperLogLog) get images with one ({@link #freshWithToken}, {@link #importedWithToken},
@@ -555,7 +580,10 @@ final class Native {
      */
     static final class Image {
         final ByteBuffer buffer;
-        final long addr;
+        /** The image's address; read through {@link #addr()}. */
+        private final long base;
+        /** A wrapped caller's buffer, read before each use of the address (see above); else null. */
+        private final ByteBuffer guard;
         final long len;
         final boolean readOnly;
         /** The token's address (8-byte aligned), or 0 when the image has no token. */
@@ -563,17 +591,37 @@ final class Native {
         /** The token's memory (keeps it reachable with the image), or null. */
         private final ByteBuffer tokenMemory;
 
+        /** An image in memory this binding allocated (no guard). */
         Image(ByteBuffer buffer, boolean readOnly) {
-            this(buffer, readOnly, null);
+            this(buffer, readOnly, null, false);
         }
 
-        Image(ByteBuffer buffer, boolean readOnly, ByteBuffer tokenMemory) {
+        /**
+         * An image over {@code buffer}; {@code callerMemory}: a caller's buffer ({@code wrap}),
+         * whose memory is checked before each use of the address.
+         */
+        Image(ByteBuffer buffer, boolean readOnly, ByteBuffer tokenMemory, boolean callerMemory) {
             this.buffer = buffer;
-            this.addr = address(buffer);
+            this.base = address(buffer);
+            this.guard = callerMemory && buffer.capacity() > 0 ? buffer : null;
             this.len = buffer.capacity();
             this.readOnly = readOnly;
             this.tokenMemory = tokenMemory;
             this.token = tokenMemory == null ? 0 : address(tokenMemory);
+        }
+
+        /**
+         * The image's address, for one native call. For a caller's buffer, first reads its first
+         * byte through Java: a buffer whose memory the JDK released (a closed Arena's segment)
+         * throws IllegalStateException here, as Java access to it does, instead of native code
+         * reading released memory.
+         */
+        long addr() {
+            ByteBuffer g = guard;
+            if (g != null) {
+                g.get(0);
+            }
+            return base;
         }
 
         /**
@@ -586,7 +634,7 @@ final class Native {
          */
         boolean fillToken(Tokenizer tokenizer) {
             try {
-                return tokenizer.run(addr, len, token);
+                return tokenizer.run(addr(), len, token);
             } finally {
                 Reference.reachabilityFence(this);
             }
@@ -601,7 +649,8 @@ final class Native {
             if (newLen < 0 || newLen > len) {
                 throw new IllegalStateException("an image of " + len + " bytes cannot shrink to " + newLen);
             }
-            return new Image(buffer.slice(0, (int) newLen).order(ByteOrder.LITTLE_ENDIAN), readOnly, tokenMemory);
+            return new Image(buffer.slice(0, (int) newLen).order(ByteOrder.LITTLE_ENDIAN), readOnly, tokenMemory,
+                    guard != null);
         }
 
         /** A little-endian view of the token's bytes (tests); null when the image has no token. */
@@ -670,7 +719,7 @@ final class Native {
         ByteBuffer whole = aligned(bytes, TOKEN_BYTES);
         int tokenAt = roundUp((int) bytes);
         return new Image(whole.slice(0, (int) bytes).order(ByteOrder.LITTLE_ENDIAN), false,
-                whole.slice(tokenAt, TOKEN_BYTES));
+                whole.slice(tokenAt, TOKEN_BYTES), false);
     }
 
     /**
@@ -683,7 +732,7 @@ final class Native {
         load();
         Image img = fresh(sizer.run(src));
         try {
-            importer.run(src, img.addr, img.len);
+            importer.run(src, img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -699,7 +748,7 @@ final class Native {
         load();
         Image img = freshWithToken(sizer.run(src));
         try {
-            importer.run(src, img.addr, img.len);
+            importer.run(src, img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -711,7 +760,7 @@ final class Native {
         byte[] out = new byte[checkBatchBytes(bytes)];
         int n;
         try {
-            n = exporter.run(img.addr, img.len, out);
+            n = exporter.run(img.addr(), img.len, out);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -722,9 +771,9 @@ final class Native {
     static Image wrapped(ByteBuffer buffer, Check check) {
         load();
         ByteBuffer view = wrappable(buffer);
-        Image img = new Image(view, buffer.isReadOnly());
+        Image img = new Image(view, buffer.isReadOnly(), null, true);
         try {
-            check.run(img.addr, img.len);
+            check.run(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -739,9 +788,9 @@ final class Native {
         load();
         ByteBuffer view = wrappable(buffer);
         ByteBuffer token = ByteBuffer.allocateDirect(TOKEN_BYTES + IMAGE_MIN_ALIGN - 1).alignedSlice(IMAGE_MIN_ALIGN);
-        Image img = new Image(view, buffer.isReadOnly(), token);
+        Image img = new Image(view, buffer.isReadOnly(), token, true);
         try {
-            check.run(img.addr, img.len);
+            check.run(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }

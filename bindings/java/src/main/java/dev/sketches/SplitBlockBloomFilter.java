@@ -32,9 +32,13 @@ import java.util.Objects;
  *
  * <p>Keys: {@code byte[]} as they are, {@code String} as its UTF-8 bytes, {@code long} as its 8
  * little-endian bytes, {@code ByteBuffer} as its remaining bytes (position unchanged), each hashed
- * with XXH3-64 and the filter's seed: a filter built here answers C, C++ and Go queries for the
- * same keys. Batches ({@code addAll}, {@code containsAll}, {@code *Packed}) cross into native
- * code once per 16,384 keys.
+ * with XXH3-64 and the filter's seed in native mode, with XXH64 seed 0 in Parquet mode (so there
+ * {@code add(String)}, {@code add(byte[])} and {@code add(long)} insert what {@link
+ * #parquetHash(String)}, {@link #parquetHash(byte[])} and {@link #parquetHash(long)} give: a
+ * BYTE_ARRAY or INT64 value; INT32, FLOAT and DOUBLE values need {@link #addHash} with their
+ * {@code parquetHash}): a filter built here answers C, C++ and Go queries for the same keys.
+ * Batches ({@code addAll}, {@code containsAll}, {@code *Packed}) cross into native code once per
+ * 16,384 keys.
  *
  * <p>Single-key calls do not check the image's headers again: the filter keeps, in native memory
  * owned with its image, a token of what checking them established when it was made (created, read
@@ -268,7 +272,7 @@ public final class SplitBlockBloomFilter {
         Native.Image img = Native.freshWithToken(plan[4]);
         try {
             try {
-                nInit(img.addr, img.len, plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3], seed);
+                nInit(img.addr(), img.len, plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3], seed);
             } catch (SketchException e) {
                 throw Native.parameter(e);
             }
@@ -304,7 +308,7 @@ public final class SplitBlockBloomFilter {
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
-     * @throws SketchException when the headers are not those of a split-block split-block Bloom filter of that length
+     * @throws SketchException when the headers are not those of a split-block Bloom filter of that length
      */
     public static SplitBlockBloomFilter wrap(ByteBuffer buffer) {
         return new SplitBlockBloomFilter(Native.wrappedWithToken(buffer, SplitBlockBloomFilter::nCapacity));
@@ -368,7 +372,7 @@ public final class SplitBlockBloomFilter {
         Objects.requireNonNull(bitset, "bitset");
         int pos = bitset.position();
         int n = bitset.remaining();
-        if (bitset.isDirect()) {
+        if (Native.direct(bitset, pos, n)) {
             return loadParquet(null, bitset, pos, n, fpr);
         }
         if (bitset.hasArray()) {
@@ -393,10 +397,10 @@ public final class SplitBlockBloomFilter {
         Native.Image img = Native.freshWithToken(plan[4]);
         try {
             if (array != null) {
-                nLoadParquetBitset(img.addr, img.len, array, off, n,
+                nLoadParquetBitset(img.addr(), img.len, array, off, n,
                         plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3]);
             } else {
-                nLoadParquetBitsetBuf(img.addr, img.len, direct, off, n,
+                nLoadParquetBitsetBuf(img.addr(), img.len, direct, off, n,
                         plan[0], plan[1], Double.longBitsToDouble(plan[2]), (int) plan[3]);
             }
         } catch (SketchException e) {
@@ -498,7 +502,10 @@ public final class SplitBlockBloomFilter {
 
     /**
      * Parquet's bloom filter hash of a STRING value (a BYTE_ARRAY column with the STRING logical
-     * type): XXH64 seed 0 of its UTF-8 bytes, as {@link #parquetHash(byte[])}.
+     * type): XXH64 seed 0 of its UTF-8 bytes, as {@link #parquetHash(byte[])}. The bytes are
+     * those of {@code value.getBytes(StandardCharsets.UTF_8)}: an unpaired surrogate (no valid
+     * UTF-8) becomes {@code '?'}, as in every String key of this class, so such a string hashes
+     * as the same string with {@code '?'} in its place.
      *
      * <p>Thread safety: a pure function, callable from any thread.
      *
@@ -525,7 +532,7 @@ public final class SplitBlockBloomFilter {
         int pos = value.position();
         int n = value.remaining();
         try {
-            if (value.isDirect()) {
+            if (Native.direct(value, pos, n)) {
                 return nParquetHashBuf(value, pos, n);
             }
             if (value.hasArray()) {
@@ -552,7 +559,7 @@ public final class SplitBlockBloomFilter {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, img.token, key, 0, key.length);
+            return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -571,7 +578,7 @@ public final class SplitBlockBloomFilter {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, img.token, key, n);
+            return nAddStr(img.addr(), img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -586,7 +593,7 @@ public final class SplitBlockBloomFilter {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, img.token, key);
+            return nAddU64(img.addr(), img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -603,15 +610,15 @@ public final class SplitBlockBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, img.token, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddBuf(img.addr(), img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr(), img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, img.token, copy, 0, n);
+            return nAdd(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -625,7 +632,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean contains(byte[] key) {
         try {
-            return nContains(img.addr, img.len, img.token, key, 0, key.length);
+            return nContains(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -643,7 +650,7 @@ public final class SplitBlockBloomFilter {
             return contains(Native.utf8(key));
         }
         try {
-            return nContainsStr(img.addr, img.len, img.token, key, n);
+            return nContainsStr(img.addr(), img.len, img.token, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -657,7 +664,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean contains(long key) {
         try {
-            return nContainsU64(img.addr, img.len, img.token, key);
+            return nContainsU64(img.addr(), img.len, img.token, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -673,15 +680,15 @@ public final class SplitBlockBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nContainsBuf(img.addr, img.len, img.token, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nContainsBuf(img.addr(), img.len, img.token, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContains(img.addr, img.len, img.token, key.array(), key.arrayOffset() + pos, n);
+                return nContains(img.addr(), img.len, img.token, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContains(img.addr, img.len, img.token, copy, 0, n);
+            return nContains(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -701,7 +708,7 @@ public final class SplitBlockBloomFilter {
     public boolean addHash(long hash) {
         img.checkWritable();
         try {
-            return nAddHash(img.addr, img.len, img.token, hash);
+            return nAddHash(img.addr(), img.len, img.token, hash);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -718,7 +725,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean containsHash(long hash) {
         try {
-            return nContainsHash(img.addr, img.len, img.token, hash);
+            return nContainsHash(img.addr(), img.len, img.token, hash);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -754,7 +761,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         try {
             for (int from = 0; from < hashes.length; from += Native.CHUNK) {
-                nAddHashes(img.addr, img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), wasNew, from);
+                nAddHashes(img.addr(), img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -791,7 +798,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < hashes.length; from += Native.CHUNK) {
                 nContainsHashes(
-                        img.addr, img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), results, from);
+                        img.addr(), img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -820,7 +827,7 @@ public final class SplitBlockBloomFilter {
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -845,7 +852,7 @@ public final class SplitBlockBloomFilter {
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -871,7 +878,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -897,7 +904,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -913,7 +920,7 @@ public final class SplitBlockBloomFilter {
     public boolean[] containsAll(byte[][] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -929,7 +936,7 @@ public final class SplitBlockBloomFilter {
     public boolean[] containsAll(String[] keys) {
         boolean[] out = new boolean[keys.length];
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr, img.len, d, o, 0, n, out, from));
+            Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -959,7 +966,7 @@ public final class SplitBlockBloomFilter {
         Native.checkOut(results, keys.length);
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nContainsU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+                nContainsU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -984,7 +991,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nContainsPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -1010,7 +1017,7 @@ public final class SplitBlockBloomFilter {
     public boolean addConcurrent(byte[] key) {
         img.checkWritable();
         try {
-            return nAddConcurrent(img.addr, img.len, key, 0, key.length);
+            return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1031,7 +1038,7 @@ public final class SplitBlockBloomFilter {
         }
         img.checkWritable();
         try {
-            return nAddConcurrentStr(img.addr, img.len, key, n);
+            return nAddConcurrentStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1048,7 +1055,7 @@ public final class SplitBlockBloomFilter {
     public boolean addConcurrent(long key) {
         img.checkWritable();
         try {
-            return nAddConcurrentU64(img.addr, img.len, key);
+            return nAddConcurrentU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1068,15 +1075,15 @@ public final class SplitBlockBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddConcurrentBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddConcurrentBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAddConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAddConcurrent(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAddConcurrent(img.addr, img.len, copy, 0, n);
+            return nAddConcurrent(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1096,7 +1103,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean containsConcurrent(byte[] key) {
         try {
-            return nContainsConcurrent(img.addr, img.len, key, 0, key.length);
+            return nContainsConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1116,7 +1123,7 @@ public final class SplitBlockBloomFilter {
             return containsConcurrent(Native.utf8(key));
         }
         try {
-            return nContainsConcurrentStr(img.addr, img.len, key, n);
+            return nContainsConcurrentStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1133,7 +1140,7 @@ public final class SplitBlockBloomFilter {
      */
     public boolean containsConcurrent(long key) {
         try {
-            return nContainsConcurrentU64(img.addr, img.len, key);
+            return nContainsConcurrentU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1152,15 +1159,15 @@ public final class SplitBlockBloomFilter {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nContainsConcurrentBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nContainsConcurrentBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nContainsConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nContainsConcurrent(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nContainsConcurrent(img.addr, img.len, copy, 0, n);
+            return nContainsConcurrent(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1192,7 +1199,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+                    (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1223,7 +1230,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n, wasNew, from));
+                    (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1255,7 +1262,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddConcurrentU64s(
-                        img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
+                        img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -1282,7 +1289,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddConcurrentPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -1301,7 +1308,7 @@ public final class SplitBlockBloomFilter {
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr, img.len, d, o, 0, n, out, from));
+                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1320,7 +1327,7 @@ public final class SplitBlockBloomFilter {
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
-                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr, img.len, d, o, 0, n, out, from));
+                    (d, o, from, n) -> nContainsConcurrentPacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1356,7 +1363,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nContainsConcurrentU64s(
-                        img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
+                        img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -1381,7 +1388,7 @@ public final class SplitBlockBloomFilter {
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nContainsConcurrentPacked(
-                        img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
+                        img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), results, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -1400,7 +1407,7 @@ public final class SplitBlockBloomFilter {
     public void merge(SplitBlockBloomFilter other) {
         img.checkWritable();
         try {
-            nUnion(img.addr, img.len, other.img.addr, other.img.len);
+            nUnion(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -1417,7 +1424,7 @@ public final class SplitBlockBloomFilter {
     public void intersect(SplitBlockBloomFilter other) {
         img.checkWritable();
         try {
-            nIntersect(img.addr, img.len, other.img.addr, other.img.len);
+            nIntersect(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -1449,7 +1456,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         long newLen;
         try {
-            newLen = nFold(img.addr, img.len, folds);
+            newLen = nFold(img.addr(), img.len, folds);
         } catch (SketchException e) {
             throw badArgument(e);
         } finally {
@@ -1461,14 +1468,17 @@ public final class SplitBlockBloomFilter {
     /**
      * Folds as far as the parquet crate and Arrow C++ (pyarrow) fold a filter before writing it
      * with target rate {@code fpp} ({@code sketch_sbbf_fold_to_target_fpp}): the most halvings
-     * whose estimated rate {@code (1 - (1 - fill)^(2^k))^8} stays within {@code fpp}. On a filter
-     * from {@link #forParquet(long, double, ParquetSizing)} holding a column's distinct values,
-     * {@link #bitset()} then equals those writers' bitset. The image shrinks in place as with
-     * {@link #fold(int)}.
+     * whose estimated rate {@code (1 - (1 - fill)^(2^k))^8} stays within {@code fpp}, at most as
+     * many as the block count halves evenly (a power of two folds down to one block, 6 blocks at
+     * most once, to 3). An empty filter (no bit set) folds that far whatever {@code fpp} is, as
+     * those writers fold an empty bitset; otherwise a rate of 0 or less folds nothing and a rate
+     * of 1 or more folds that far. On a filter from {@link #forParquet(long, double,
+     * ParquetSizing)} holding a column's distinct values, {@link #bitset()} then equals those
+     * writers' bitset. The image shrinks in place as with {@link #fold(int)}.
      *
      * <p>Thread safety: a change (exclusive access; see the class notes).
      *
-     * @param fpp the target rate (a rate of 0 or less folds nothing, 1 or more folds to one block)
+     * @param fpp the target rate
      * @return the number of folds made (0 when none)
      * @throws IllegalArgumentException when {@code fpp} is NaN (the cause a {@link SketchException}
      *     with {@link Status#INVALID_PARAMETER}); nothing changes
@@ -1478,7 +1488,7 @@ public final class SplitBlockBloomFilter {
         img.checkWritable();
         long[] out = new long[2];
         try {
-            nFoldToTargetFpp(img.addr, img.len, fpp, out);
+            nFoldToTargetFpp(img.addr(), img.len, fpp, out);
         } catch (SketchException e) {
             throw badArgument(e);
         } finally {
@@ -1500,7 +1510,7 @@ public final class SplitBlockBloomFilter {
     public void clear() {
         img.checkWritable();
         try {
-            nClear(img.addr, img.len);
+            nClear(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1515,7 +1525,7 @@ public final class SplitBlockBloomFilter {
      */
     public int capacityFlags() {
         try {
-            return nCapacity(img.addr, img.len);
+            return nCapacity(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1539,7 +1549,7 @@ public final class SplitBlockBloomFilter {
         long[] l = new long[8];
         double[] d = new double[4];
         try {
-            nStats(img.addr, img.len, l, d);
+            nStats(img.addr(), img.len, l, d);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -1575,7 +1585,7 @@ public final class SplitBlockBloomFilter {
     public ByteBuffer bitset() {
         long[] v = new long[2];
         try {
-            nBitset(img.addr, img.len, v);
+            nBitset(img.addr(), img.len, v);
         } finally {
             Reference.reachabilityFence(img);
         }

@@ -72,7 +72,7 @@ public final class TopK {
     public static TopK create(int capacity, int maxKeyLength, long seed) {
         Native.Image img = Native.fresh(imageBytes(capacity, maxKeyLength));
         try {
-            nInit(img.addr, img.len, capacity, maxKeyLength, seed);
+            nInit(img.addr(), img.len, capacity, maxKeyLength, seed);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -169,7 +169,7 @@ public final class TopK {
         img.checkWritable();
         checkWeight(weight);
         try {
-            nAdd(img.addr, img.len, key, 0, key.length, weight);
+            nAdd(img.addr(), img.len, key, 0, key.length, weight);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -179,6 +179,8 @@ public final class TopK {
      * Adds one occurrence of a String key (UTF-8).
      *
      * @param key the key
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
+     *     maximum key length (nothing changes)
      */
     public void add(String key) {
         add(key, 1);
@@ -189,6 +191,9 @@ public final class TopK {
      *
      * @param key the key
      * @param weight non-negative weight
+     * @throws IllegalArgumentException when the weight is negative
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
+     *     maximum key length (nothing changes)
      */
     public void add(String key, long weight) {
         int n = key.length();
@@ -199,7 +204,7 @@ public final class TopK {
         img.checkWritable();
         checkWeight(weight);
         try {
-            nAddStr(img.addr, img.len, key, n, weight);
+            nAddStr(img.addr(), img.len, key, n, weight);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -209,6 +214,8 @@ public final class TopK {
      * Adds one occurrence of a long key (stored as its 8 little-endian bytes).
      *
      * @param key the key
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the maximum key length is below 8
+     *     (nothing changes)
      */
     public void add(long key) {
         add(key, 1);
@@ -219,12 +226,15 @@ public final class TopK {
      *
      * @param key the key
      * @param weight non-negative weight
+     * @throws IllegalArgumentException when the weight is negative
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the maximum key length is below 8
+     *     (nothing changes)
      */
     public void add(long key, long weight) {
         img.checkWritable();
         checkWeight(weight);
         try {
-            nAddU64(img.addr, img.len, key, weight);
+            nAddU64(img.addr(), img.len, key, weight);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -245,6 +255,8 @@ public final class TopK {
      *
      * @param key the key bytes
      * @param weight non-negative weight
+     * @throws IllegalArgumentException when the weight is negative
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
      */
     public void add(ByteBuffer key, long weight) {
         img.checkWritable();
@@ -252,14 +264,14 @@ public final class TopK {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                nAddBuf(img.addr, img.len, key, pos, n, weight);
+            if (Native.direct(key, pos, n)) {
+                nAddBuf(img.addr(), img.len, key, pos, n, weight);
             } else if (key.hasArray()) {
-                nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n, weight);
+                nAdd(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n, weight);
             } else {
                 byte[] copy = new byte[n];
                 key.duplicate().get(copy);
-                nAdd(img.addr, img.len, copy, 0, n, weight);
+                nAdd(img.addr(), img.len, copy, 0, n, weight);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -271,11 +283,13 @@ public final class TopK {
      *
      * @param key the key bytes
      * @return its count bound, error and whether it is listed
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the maximum
+     *     key length (such a key is never listed; check its length first to avoid the exception)
      */
     public Estimate estimate(byte[] key) {
         long[] v = new long[3];
         try {
-            nEstimate(img.addr, img.len, key, 0, key.length, v);
+            nEstimate(img.addr(), img.len, key, 0, key.length, v);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -287,6 +301,8 @@ public final class TopK {
      *
      * @param key the key
      * @return its count bound, error and whether it is listed
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
+     *     maximum key length
      */
     public Estimate estimate(String key) {
         return estimate(Native.utf8(key));
@@ -297,6 +313,7 @@ public final class TopK {
      *
      * @param key the key
      * @return its count bound, error and whether it is listed
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the maximum key length is below 8
      */
     public Estimate estimate(long key) {
         return estimate(leBytes(key));
@@ -307,6 +324,8 @@ public final class TopK {
      *
      * @param key the key bytes
      * @return its count bound, error and whether it is listed
+     * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the maximum
+     *     key length
      */
     public Estimate estimate(ByteBuffer key) {
         int pos = key.position();
@@ -324,7 +343,7 @@ public final class TopK {
         }
         long[] v = new long[3];
         try {
-            nEstimate(img.addr, img.len, array, off, n, v);
+            nEstimate(img.addr(), img.len, array, off, n, v);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -408,7 +427,7 @@ public final class TopK {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -440,7 +459,7 @@ public final class TopK {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -485,7 +504,7 @@ public final class TopK {
         int[] offsets = new int[cap + 2];
         byte[] keys;
         try {
-            keys = nList(img.addr, img.len, cap, counts, errors, offsets);
+            keys = nList(img.addr(), img.len, cap, counts, errors, offsets);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -498,13 +517,36 @@ public final class TopK {
     }
 
     /**
-     * One listed key.
+     * One listed key. Immutable: the key bytes are copied in and {@link #key()} returns a copy, so
+     * items are safe to share and to keep in hash-based collections.
      *
-     * @param key the key bytes (a copy)
+     * @param key the key bytes (copied)
      * @param count estimated count: at least the true count
      * @param error maximum overestimation: the true count is at least {@code count - error}
      */
     public record Item(byte[] key, long count, long error) {
+        /**
+         * An item holding a copy of {@code key}.
+         *
+         * @param key the key bytes (copied)
+         * @param count estimated count
+         * @param error maximum overestimation
+         * @throws NullPointerException when {@code key} is null
+         */
+        public Item {
+            key = key.clone();
+        }
+
+        /**
+         * The key bytes.
+         *
+         * @return a new copy of the key bytes (changing it does not change the item)
+         */
+        @Override
+        public byte[] key() {
+            return key.clone();
+        }
+
         /**
          * The key decoded as UTF-8 (for keys added as Strings).
          *
@@ -562,7 +604,7 @@ public final class TopK {
     public void merge(TopK other) {
         img.checkWritable();
         try {
-            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -573,7 +615,7 @@ public final class TopK {
     public void clear() {
         img.checkWritable();
         try {
-            nClear(img.addr, img.len);
+            nClear(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -587,7 +629,7 @@ public final class TopK {
     public Stats stats() {
         long[] l = new long[6];
         try {
-            nStats(img.addr, img.len, l);
+            nStats(img.addr(), img.len, l);
         } finally {
             Reference.reachabilityFence(img);
         }

@@ -76,7 +76,7 @@ public final class UltraLogLog {
     public static UltraLogLog create(int precision, long seed) {
         Native.Image img = Native.fresh(imageBytes(precision));
         try {
-            nInit(img.addr, img.len, precision, seed);
+            nInit(img.addr(), img.len, precision, seed);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -151,7 +151,7 @@ public final class UltraLogLog {
     public boolean add(byte[] key) {
         img.checkWritable();
         try {
-            return nAdd(img.addr, img.len, key, 0, key.length);
+            return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -170,7 +170,7 @@ public final class UltraLogLog {
         }
         img.checkWritable();
         try {
-            return nAddStr(img.addr, img.len, key, n);
+            return nAddStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -185,7 +185,7 @@ public final class UltraLogLog {
     public boolean add(long key) {
         img.checkWritable();
         try {
-            return nAddU64(img.addr, img.len, key);
+            return nAddU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -202,15 +202,15 @@ public final class UltraLogLog {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAdd(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAdd(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAdd(img.addr, img.len, copy, 0, n);
+            return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -226,7 +226,7 @@ public final class UltraLogLog {
     public void addAll(byte[][] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -240,7 +240,7 @@ public final class UltraLogLog {
     public void addAll(String[] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -255,7 +255,7 @@ public final class UltraLogLog {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
+                nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -278,7 +278,7 @@ public final class UltraLogLog {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
+                nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -304,7 +304,7 @@ public final class UltraLogLog {
     public boolean addConcurrent(byte[] key) {
         img.checkWritable();
         try {
-            return nAddConcurrent(img.addr, img.len, key, 0, key.length);
+            return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -325,7 +325,7 @@ public final class UltraLogLog {
         }
         img.checkWritable();
         try {
-            return nAddConcurrentStr(img.addr, img.len, key, n);
+            return nAddConcurrentStr(img.addr(), img.len, key, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -342,7 +342,7 @@ public final class UltraLogLog {
     public boolean addConcurrent(long key) {
         img.checkWritable();
         try {
-            return nAddConcurrentU64(img.addr, img.len, key);
+            return nAddConcurrentU64(img.addr(), img.len, key);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -362,15 +362,15 @@ public final class UltraLogLog {
         int pos = key.position();
         int n = key.remaining();
         try {
-            if (key.isDirect()) {
-                return nAddConcurrentBuf(img.addr, img.len, key, pos, n);
+            if (Native.direct(key, pos, n)) {
+                return nAddConcurrentBuf(img.addr(), img.len, key, pos, n);
             }
             if (key.hasArray()) {
-                return nAddConcurrent(img.addr, img.len, key.array(), key.arrayOffset() + pos, n);
+                return nAddConcurrent(img.addr(), img.len, key.array(), key.arrayOffset() + pos, n);
             }
             byte[] copy = new byte[n];
             key.duplicate().get(copy);
-            return nAddConcurrent(img.addr, img.len, copy, 0, n);
+            return nAddConcurrent(img.addr(), img.len, copy, 0, n);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -386,7 +386,7 @@ public final class UltraLogLog {
     public void addAllConcurrent(byte[][] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -402,7 +402,7 @@ public final class UltraLogLog {
     public void addAllConcurrent(String[] keys) {
         img.checkWritable();
         try {
-            Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr, img.len, d, o, 0, n));
+            Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -419,7 +419,7 @@ public final class UltraLogLog {
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
-                nAddConcurrentU64s(img.addr, img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
+                nAddConcurrentU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -441,7 +441,7 @@ public final class UltraLogLog {
         img.checkWritable();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
-                nAddConcurrentPacked(img.addr, img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
+                nAddConcurrentPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
             Reference.reachabilityFence(img);
@@ -464,7 +464,7 @@ public final class UltraLogLog {
      */
     public double estimateConcurrent() {
         try {
-            return nEstimateConcurrent(img.addr, img.len);
+            return nEstimateConcurrent(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -481,7 +481,7 @@ public final class UltraLogLog {
      */
     public double estimate() {
         try {
-            return nEstimate(img.addr, img.len);
+            return nEstimate(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -495,7 +495,7 @@ public final class UltraLogLog {
      */
     public double registerEstimate() {
         try {
-            return nRegisterEstimate(img.addr, img.len);
+            return nRegisterEstimate(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -512,7 +512,7 @@ public final class UltraLogLog {
     public void merge(UltraLogLog other) {
         img.checkWritable();
         try {
-            nMerge(img.addr, img.len, other.img.addr, other.img.len);
+            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -527,7 +527,7 @@ public final class UltraLogLog {
      */
     public double mlEstimate() {
         try {
-            return nMlEstimate(img.addr, img.len);
+            return nMlEstimate(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -544,7 +544,7 @@ public final class UltraLogLog {
         HyperLogLog h = HyperLogLog.create(s.precision(), s.seed());
         Native.Image dst = h.img();
         try {
-            nToHll(img.addr, img.len, dst.addr, dst.len);
+            nToHll(img.addr(), img.len, dst.addr(), dst.len);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(dst);
@@ -557,7 +557,7 @@ public final class UltraLogLog {
     public void clear() {
         img.checkWritable();
         try {
-            nReset(img.addr, img.len);
+            nReset(img.addr(), img.len);
         } finally {
             Reference.reachabilityFence(img);
         }
@@ -572,7 +572,7 @@ public final class UltraLogLog {
         long[] l = new long[5];
         double e;
         try {
-            e = nStats(img.addr, img.len, l);
+            e = nStats(img.addr(), img.len, l);
         } finally {
             Reference.reachabilityFence(img);
         }

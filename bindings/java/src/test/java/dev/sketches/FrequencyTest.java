@@ -223,6 +223,17 @@ class FrequencyTest {
         assertEquals(8, t.top().get(0).count());
         assertEquals(5L, t.top(2).get(1).keyLong());
         assertThrows(IllegalStateException.class, () -> t.top(1).get(0).keyLong());
+        // Items are immutable values: their key bytes are copied in and out.
+        TopK.Item first = t.top(1).get(0);
+        java.util.Set<TopK.Item> set = new java.util.HashSet<>(t.top());
+        first.key()[0] ^= 1;
+        assertEquals(t.top(1).get(0), first, "changing key()'s array does not change the item");
+        assertTrue(set.contains(first), "an item stays findable in a HashSet");
+        byte[] source = {1, 2, 3};
+        TopK.Item made = new TopK.Item(source, 5, 1);
+        source[0] = 9;
+        assertArrayEquals(new byte[] {1, 2, 3}, made.key(), "the constructor copies the key");
+        assertEquals(new TopK.Item(new byte[] {1, 2, 3}, 5, 1).hashCode(), made.hashCode());
         byte[] before = t.toByteArray();
         assertEquals(Status.KEY_TOO_LONG, assertThrows(SketchException.class, () -> t.add("longer than 8")).status());
         assertEquals(Status.KEY_TOO_LONG,
@@ -232,6 +243,12 @@ class FrequencyTest {
         assertEquals(Status.KEY_TOO_LONG, assertThrows(SketchException.class, () -> tiny.add(1L)).status());
         assertEquals(Status.KEY_TOO_LONG,
                 assertThrows(SketchException.class, () -> tiny.addAll(new long[] {1})).status());
+        // Estimates of keys longer than the sketch stores throw too (as their Javadoc says).
+        assertEquals(Status.KEY_TOO_LONG, assertThrows(SketchException.class, () -> t.estimate("longer than 8")).status());
+        assertEquals(Status.KEY_TOO_LONG, assertThrows(SketchException.class, () -> t.estimate(new byte[9])).status());
+        assertEquals(Status.KEY_TOO_LONG,
+                assertThrows(SketchException.class, () -> t.estimate(ByteBuffer.allocateDirect(9))).status());
+        assertEquals(Status.KEY_TOO_LONG, assertThrows(SketchException.class, () -> tiny.estimate(1L)).status());
         // Batches equal single calls.
         String[] keys = new String[3000];
         long[] weights = new long[keys.length];

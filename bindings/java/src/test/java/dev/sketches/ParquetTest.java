@@ -482,6 +482,12 @@ class ParquetTest {
     @Test
     void typedHashesAreThePlainEncodingsHash() {
         assertEquals(0xEF46DB3751D8E999L, SplitBlockBloomFilter.parquetHash(new byte[0]), "XXH64 of nothing, seed 0");
+        // Strings hash as their getBytes(UTF_8): an unpaired surrogate is '?', a pair 4 bytes.
+        for (String v : new String[] {"a\uD800b", "\uDC00", "x\uD83D\uDE00y", "\u00e9"}) {
+            assertEquals(SplitBlockBloomFilter.parquetHash(v.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                    SplitBlockBloomFilter.parquetHash(v), v);
+        }
+        assertEquals(SplitBlockBloomFilter.parquetHash("a?b"), SplitBlockBloomFilter.parquetHash("a\uD800b"));
         ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
         for (int i : new int[] {0, 1, -1, 42, Integer.MIN_VALUE, Integer.MAX_VALUE}) {
             assertEquals(SplitBlockBloomFilter.parquetHash(Arrays.copyOf(b.clear().putInt(i).array(), 4)),
@@ -662,5 +668,77 @@ class ParquetTest {
         // Batches check their output arrays first.
         assertThrows(IllegalArgumentException.class, () -> f.addAllHashes(new long[3], new boolean[2]));
         assertThrows(IllegalArgumentException.class, () -> f.containsAllHashes(new long[3], new boolean[2]));
+    }
+
+    /**
+     * Keys in Parquet mode hash with XXH64 seed 0 (the class Javadoc once said XXH3-64 and the
+     * seed for every mode): add(String/byte[]/ByteBuffer/long) and their batches insert exactly
+     * what addHash of the matching parquetHash inserts; in native mode addHash takes
+     * Sketches.hash with the filter's seed.
+     */
+    @Test
+    void keysInParquetModeAreTheirParquetHashes() {
+        String[] strings = {"", "a", "hello", "\u00e9t\u00e9", "x".repeat(300)};
+        long[] longs = {0, 1, -1, 42, Long.MIN_VALUE};
+        SplitBlockBloomFilter byKey = SplitBlockBloomFilter.withBlocks(8, true, 0);
+        SplitBlockBloomFilter byBatch = SplitBlockBloomFilter.withBlocks(8, true, 0);
+        SplitBlockBloomFilter byHash = SplitBlockBloomFilter.withBlocks(8, true, 0);
+        for (String v : strings) {
+            byKey.add(v);
+            byHash.addHash(SplitBlockBloomFilter.parquetHash(v));
+        }
+        byBatch.addAll(strings);
+        for (long v : longs) {
+            byKey.add(v);
+            byHash.addHash(SplitBlockBloomFilter.parquetHash(v));
+        }
+        byBatch.addAll(longs);
+        byte[] raw = {1, 2, 3};
+        byKey.add(raw);
+        byKey.add(ByteBuffer.wrap(new byte[] {4, 5}));
+        byHash.addHash(SplitBlockBloomFilter.parquetHash(raw));
+        byHash.addHash(SplitBlockBloomFilter.parquetHash(new byte[] {4, 5}));
+        byBatch.addAll(new byte[][] {raw, {4, 5}});
+        assertArrayEquals(bytes(byHash.bitset()), bytes(byKey.bitset()));
+        assertArrayEquals(bytes(byHash.bitset()), bytes(byBatch.bitset()));
+
+        SplitBlockBloomFilter nativeKey = SplitBlockBloomFilter.withBlocks(8, false, 7);
+        SplitBlockBloomFilter nativeHash = SplitBlockBloomFilter.withBlocks(8, false, 7);
+        nativeKey.add("hello");
+        nativeKey.add(42L);
+        nativeHash.addHash(Sketches.hash("hello", 7));
+        nativeHash.addHash(Sketches.hash(42L, 7));
+        assertArrayEquals(bytes(nativeHash.bitset()), bytes(nativeKey.bitset()));
+    }
+
+    /**
+     * foldToTargetFpp's limits as documented: at most as many folds as the block count halves
+     * evenly (1 or more folds that far, not to one block); an empty filter folds that far at any
+     * rate, also 0 or less (its Javadoc once said a rate of 0 or less folds nothing); a filter
+     * holding keys does not fold at a rate of 0 or less.
+     */
+    @Test
+    void foldToTargetFppLimits() {
+        for (double fpp : new double[] {-1, 0, 0.01, 1, 2, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            SplitBlockBloomFilter empty = SplitBlockBloomFilter.withBlocks(64, true, 0);
+            assertEquals(6, empty.foldToTargetFpp(fpp), "an empty filter folds to one block at " + fpp);
+            assertEquals(32, empty.bitset().remaining());
+            SplitBlockBloomFilter six = SplitBlockBloomFilter.withBlocks(6, true, 0);
+            assertEquals(1, six.foldToTargetFpp(fpp), "6 blocks halve evenly once, at " + fpp);
+            assertEquals(3, six.stats().blocks());
+        }
+        for (double fpp : new double[] {1, 2, Double.POSITIVE_INFINITY}) {
+            SplitBlockBloomFilter six = SplitBlockBloomFilter.withBlocks(6, true, 0);
+            six.addHash(1);
+            assertEquals(1, six.foldToTargetFpp(fpp), "6 blocks holding a key: once, to 3, at " + fpp);
+            SplitBlockBloomFilter full = SplitBlockBloomFilter.withBlocks(64, true, 0);
+            full.addAllHashes(new long[] {1, 2, 3});
+            assertEquals(6, full.foldToTargetFpp(fpp), "a rate of 1 or more folds to one block");
+        }
+        for (double fpp : new double[] {0, -1, Double.NEGATIVE_INFINITY}) {
+            SplitBlockBloomFilter one = SplitBlockBloomFilter.withBlocks(64, true, 0);
+            one.addHash(1);
+            assertEquals(0, one.foldToTargetFpp(fpp), "a filter holding a key does not fold at " + fpp);
+        }
     }
 }
