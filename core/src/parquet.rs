@@ -115,7 +115,10 @@ impl ParquetSizing {
             return Err(Error::InvalidParameter);
         }
         let m = -8.0 * ndv as f64 / libm::log(1.0 - libm::pow(fpp, 1.0 / 8.0));
-        if m.is_nan() || m <= 0.0 {
+        // A tiny `fpp` makes `1 - fpp^(1/8)` round to 1 and `m` -inf: refused.
+        // An `fpp` within a few ulps of 1 makes it round to 0 and `m` +0: a
+        // valid rate, which every writer sizes at its minimum (32 bytes).
+        if m.is_nan() || m < 0.0 {
             return Err(Error::InvalidParameter);
         }
         let max_bits = BITSET_MAX_BYTES * 8;
@@ -285,6 +288,22 @@ mod tests {
         assert_eq!(ParquetSizing::DuckDb.bitset_bytes(u64::MAX, 0.01), Err(Error::InvalidParameter));
         assert_eq!(ParquetSizing::ArrowCpp.bitset_bytes(u64::MAX, 0.01), Ok(BITSET_MAX_BYTES));
         assert_eq!(ParquetSizing::ArrowCpp.bitset_bytes(5, 1e-300), Err(Error::InvalidParameter));
+    }
+
+    /// A rate just below 1 (where `fpp^(1/8)` rounds to 1) is a valid rate:
+    /// every writer sizes it at its minimum, one block; it was refused.
+    #[test]
+    fn rates_just_below_one_plan_one_block() {
+        let just_below_one = f64::from_bits(1.0f64.to_bits() - 1);
+        for s in [ParquetSizing::ParquetRs, ParquetSizing::DuckDb, ParquetSizing::ArrowCpp] {
+            for fpp in [just_below_one, 1.0 - 1e-15] {
+                assert_eq!(s.bitset_bytes(1000, fpp), Ok(BITSET_MIN_BYTES), "{s:?} {fpp}");
+            }
+            // There `m` is 0 whatever the count.
+            assert_eq!(s.bitset_bytes(u64::MAX, just_below_one), Ok(BITSET_MIN_BYTES), "{s:?}");
+        }
+        let params = crate::sbbf::SbbfParams::for_parquet_sizing(1000, just_below_one, ParquetSizing::DuckDb);
+        assert_eq!(params.map(|p| p.blocks), Ok(1));
     }
 
     /// Arrow C++'s rule differs from the parquet crate's exactly when
