@@ -49,7 +49,9 @@
 //
 // A SplitBlock in Parquet mode (NewSplitBlockParquet) holds the bitset a
 // Parquet writer stores for a column chunk, byte for byte. Its keys are
-// hashed as Parquet hashes values, XXH64 seed 0 of the PLAIN encoding:
+// hashed as Parquet hashes values, XXH64 seed 0 of the PLAIN encoding for
+// fixed-width types and of the raw bytes for BYTE_ARRAY (strings: no
+// 4-byte length prefix, so AddString(s) is the string value s):
 // ParquetHashInt32, ParquetHashInt64, ParquetHashFloat32,
 // ParquetHashFloat64 and ParquetHashBytes compute that hash from typed
 // values (floats by their raw bits) for AddHash and ContainsHash, and

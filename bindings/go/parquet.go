@@ -5,9 +5,10 @@ package sketches
 // Parquet file, and the fold writers apply before writing.
 
 // HashXXH64 returns XXH64 of key with seed. With seed 0 over a value's
-// Parquet PLAIN encoding it is the hash a Parquet-mode SplitBlock takes in
-// AddHash and ContainsHash (the ParquetHash functions compute it from
-// typed values). A nil or empty key hashes as the empty key. Safe for
+// bytes as Parquet hashes them (the PLAIN encoding of a fixed-width value;
+// a BYTE_ARRAY's raw bytes, without the PLAIN encoding's 4-byte length
+// prefix) it is the hash a Parquet-mode SplitBlock takes in AddHash and
+// ContainsHash (the ParquetHash functions compute it from typed values). A nil or empty key hashes as the empty key. Safe for
 // concurrent use.
 func HashXXH64(key []byte, seed uint64) uint64 {
 	return cHashXXH64(bytesPtr(key), len(key), seed)

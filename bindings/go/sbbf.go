@@ -3,8 +3,10 @@ package sketches
 // SplitBlock is a split-block Bloom filter: 256-bit blocks, one cache line
 // per operation, the fastest filter of the library. Built with
 // NewSplitBlockParquet it is byte-compatible with Parquet's split-block
-// filters (XXH64 seed 0 of the value's PLAIN encoding; Bitset returns the
-// bitset a Parquet writer stores).
+// filters (XXH64 seed 0 of the value's bytes as Parquet hashes them: the
+// PLAIN encoding of fixed-width values, the raw bytes of a BYTE_ARRAY
+// without its length prefix; Bitset returns the bitset a Parquet writer
+// stores).
 //
 // Its image lives in Go memory (a []uint64, 64-byte aligned so each block
 // sits in one cache line, or the caller's bytes for WrapSplitBlock). The
@@ -98,8 +100,14 @@ func NewSplitBlock(items uint64, fpr float64, opts ...Option) (*SplitBlock, erro
 }
 
 // NewSplitBlockParquet returns an empty Parquet-mode filter sized for ndv
-// distinct values at fpp (seed 0, XXH64: keys must be the values' PLAIN
-// encodings).
+// distinct values at fpp (seed 0, XXH64). A key is a value's bytes as
+// Parquet hashes them: for INT32, INT64, FLOAT and DOUBLE the 4 or 8
+// little-endian bytes of the PLAIN encoding (AddUint64(uint64(v)) is an
+// INT64 value v, never an INT32 one); for BYTE_ARRAY and
+// FIXED_LEN_BYTE_ARRAY the raw bytes, without the 4-byte length prefix the
+// PLAIN encoding of a BYTE_ARRAY carries (AddString(s) for a string
+// column). The ParquetHash functions with AddHash and ContainsHash hash
+// typed values this way.
 func NewSplitBlockParquet(ndv uint64, fpp float64) (*SplitBlock, error) {
 	p, err := PlanSplitBlockParquet(ndv, fpp)
 	if err != nil {
@@ -164,9 +172,11 @@ func (f *SplitBlock) AddUint64(key uint64) bool {
 
 // AddHash adds a precomputed hash and reports whether it was new to the
 // filter. The hash depends on the mode: in Parquet mode XXH64 seed 0 of
-// the value's PLAIN encoding (ParquetHashInt32, ParquetHashInt64,
-// ParquetHashFloat32, ParquetHashFloat64, ParquetHashBytes, or
-// HashXXH64(plain, 0)), the hash Parquet writers insert; in native mode
+// the value's bytes as Parquet hashes them (ParquetHashInt32,
+// ParquetHashInt64, ParquetHashFloat32, ParquetHashFloat64,
+// ParquetHashBytes, or HashXXH64 of the PLAIN encoding of a fixed-width
+// value or of a BYTE_ARRAY's raw bytes without its length prefix, seed
+// 0), the hash Parquet writers insert; in native mode
 // the canonical XXH3-64 hash with the filter's seed. Needs exclusive access.
 func (f *SplitBlock) AddHash(h uint64) bool {
 	n, s := cSplitBlockAddHash(f.img, &f.tok, h)
