@@ -37,6 +37,16 @@
 // the garbage collector reclaims a sketch like any slice. Size reports the
 // image length: the whole memory of the sketch.
 //
+// A sketch value refers to its image as a slice refers to its array:
+// copying the struct (g := *f, or passing a Bloom by value) copies the
+// reference, not the image, so both values add to and read one image and
+// need one lock between them. Use Clone for an independent sketch. The
+// methods that give a sketch a new or shorter image (UnmarshalBinary,
+// SplitBlock.Fold and FoldToTargetFPP) update only the value they are
+// called on: a copy made before keeps the old image, or, after a fold,
+// the old length (its Size no longer matches its Bitset); copy after them,
+// or keep one *T per sketch.
+//
 // # Hashing
 //
 // Keys hash by one rule in every language: string keys are their UTF-8

@@ -114,3 +114,29 @@ func TestSplitBlock(t *testing.T) {
 	check(t, err)
 	wrapShares(t, mem, func() { w.AddUint64(1 << 60) })
 }
+
+// A copied SplitBlock value shares the image (adds through either are seen
+// by both), as doc.go's Memory section says; Clone does not; a copy made
+// before a fold keeps answering from the shared folded image.
+func TestStructCopySharesImage(t *testing.T) {
+	f, err := NewSplitBlock(1000, 0.01)
+	check(t, err)
+	g := *f
+	g.AddString("through the copy")
+	if !f.ContainsString("through the copy") {
+		t.Fatal("an add through a struct copy is not seen by the original")
+	}
+	c := f.Clone()
+	c.AddString("only in the clone")
+	if f.ContainsString("only in the clone") {
+		t.Fatal("Clone shares the image")
+	}
+	before := *f
+	check(t, f.Fold(1))
+	if before.Size() == f.Size() {
+		t.Fatal("the copy made before Fold has the new length (the doc says it keeps the old one)")
+	}
+	if !before.ContainsString("through the copy") || !bytes.Equal(before.Bitset(), f.Bitset()) {
+		t.Fatal("a copy made before Fold does not read the folded image")
+	}
+}
