@@ -140,3 +140,34 @@ func TestStructCopySharesImage(t *testing.T) {
 		t.Fatal("a copy made before Fold does not read the folded image")
 	}
 }
+
+// The errors the planning and constructor docs list.
+func TestSplitBlockParamErrors(t *testing.T) {
+	p, err := PlanSplitBlock(100, 0.01)
+	check(t, err)
+	for name, edit := range map[string]func(*SplitBlockParams){
+		"blocks 0": func(q *SplitBlockParams) { q.Blocks = 0 },
+		"items 0":  func(q *SplitBlockParams) { q.PlannedItems = 0 },
+		"fpr 1":    func(q *SplitBlockParams) { q.PlannedFPR = 1 },
+	} {
+		q := p
+		edit(&q)
+		if _, err := NewSplitBlockWithParams(q); !errors.Is(err, ErrInvalidParameter) {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	q := p
+	q.Parquet = true
+	if _, err := NewSplitBlockWithParams(q, WithSeed(1)); !errors.Is(err, ErrInvalidParameter) {
+		t.Fatalf("a seed in Parquet mode: %v", err)
+	}
+	if _, err := NewSplitBlockWithParams(q); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PlanSplitBlockBlocks(1<<32+1, true); !errors.Is(err, ErrInvalidParameter) {
+		t.Fatalf("2^32+1 Parquet blocks: %v", err)
+	}
+	if _, err := PlanSplitBlockParquet(0, 0.01); !errors.Is(err, ErrInvalidParameter) {
+		t.Fatalf("ndv 0: %v", err)
+	}
+}
