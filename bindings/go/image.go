@@ -143,7 +143,7 @@ func hex(v uint64) string {
 	return string(b[i:])
 }
 
-// Option configures a sketch at construction.
+// Option configures a sketch at construction. A nil Option is ignored.
 type Option func(*options)
 
 type options struct {
@@ -157,7 +157,9 @@ func WithSeed(seed uint64) Option { return func(o *options) { o.seed = seed } }
 func applyOptions(opts []Option) options {
 	var o options
 	for _, f := range opts {
-		f(&o)
+		if f != nil {
+			f(&o)
+		}
 	}
 	return o
 }
