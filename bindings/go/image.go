@@ -56,9 +56,11 @@ func Inspect(b []byte) (ImageInfo, error) {
 }
 
 // describe is the String form of a sketch of family f with live image b:
-// its type, image size and seed, read from the common header (which no
-// method changes, so it is safe beside any other method), never the image
-// bytes themselves.
+// its type, image size and seed, read from the common header, never the
+// image bytes themselves. It reads as the other reading methods do: the
+// methods that replace or shorten the image (UnmarshalBinary,
+// SplitBlock.Fold) rewrite the slice and the header's length, so String
+// needs the same exclusion from them as any query.
 func describe(f Family, b []byte) string {
 	name := "sketches." + f.String()
 	if len(b) == 0 {
