@@ -42,14 +42,16 @@ func ParquetHashInt64(v int64) uint64 { return cParquetHashInt64(v) }
 // XXH64 seed 0 of its raw IEEE-754 bits (4 little-endian bytes), as writers
 // hash it, with no normalization: -0.0 and +0.0 differ, and each NaN bit
 // pattern is its own value (DuckDB's reader answers "maybe" for +0.0 when
-// only -0.0 was written: probe both zeros to answer as it does). For
-// AddHash and ContainsHash of a Parquet-mode SplitBlock. Safe for
-// concurrent use.
+// only -0.0 was written: probe both zeros to answer as it does; in Go
+// source the constant -0.0 is +0, so write float32(math.Copysign(0, -1))
+// for negative zero). For AddHash and ContainsHash of a Parquet-mode
+// SplitBlock. Safe for concurrent use.
 func ParquetHashFloat32(v float32) uint64 { return cParquetHashFloat32(v) }
 
 // ParquetHashFloat64 returns Parquet's bloom filter hash of a DOUBLE value:
 // XXH64 seed 0 of its raw IEEE-754 bits (8 little-endian bytes); zeros and
-// NaNs as for ParquetHashFloat32. For AddHash and ContainsHash of a
+// NaNs as for ParquetHashFloat32 (negative zero is math.Copysign(0, -1),
+// not the constant -0.0, which Go evaluates to +0). For AddHash and ContainsHash of a
 // Parquet-mode SplitBlock. Safe for concurrent use.
 func ParquetHashFloat64(v float64) uint64 { return cParquetHashFloat64(v) }
 
