@@ -114,12 +114,16 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 // reads and writes b itself, which must stay valid and unchanged by others
 // while the filter is in use (a read-only mapping allows only the reading
 // methods). b must start on an 8-byte boundary (else an error matching
-// ErrMisaligned) and hold a sound header. The body and checksum are not
-// checked: every operation stays memory-safe whatever the body holds, but
-// a body the format forbids can give wrong answers, and can make a later
-// call panic with an *Error matching ErrCorrupt (the library may find its
-// header inconsistent after updating such a body). Call Verify first for
-// bytes you did not write.
+// ErrMisaligned) and hold a sound header. b must be memory of its own (an
+// mmap'ed file, a []byte or []uint64 allocation), not a field of a Go
+// object that also holds pointers: cgo's run-time check of the image
+// argument scans the whole object and would panic on such a filter's
+// calls (UnmarshalBinary, which copies, takes such bytes). The body and
+// checksum are not checked: every operation stays memory-safe whatever the
+// body holds, but a body the format forbids can give wrong answers, and
+// can make a later call panic with an *Error matching ErrCorrupt (the
+// library may find its header inconsistent after updating such a body).
+// Call Verify first for bytes you did not write.
 func WrapBloom(b []byte) (*Bloom, error) {
 	img, err := wrapImage("WrapBloom", b, FamilyBloom, func(b []byte) int32 {
 		_, s := cFilterCapacity(FamilyBloom, b)

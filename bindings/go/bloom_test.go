@@ -188,3 +188,19 @@ func TestImageTooLargeForMemory(t *testing.T) {
 		}()
 	}
 }
+
+// A nil Option (an option chosen at run time and left unset) is ignored,
+// as no option at all, instead of a nil-function panic in the constructor.
+func TestNilOptionIgnored(t *testing.T) {
+	var unset Option
+	f, err := NewBloom(100, 0.01, unset, WithSeed(3), nil)
+	check(t, err)
+	if f.Stats().Seed != 3 {
+		t.Fatalf("seed %d", f.Stats().Seed)
+	}
+	h, err := NewHLL(10, nil)
+	check(t, err)
+	if h.Stats().Seed != 0 {
+		t.Fatal("nil option changed the seed")
+	}
+}

@@ -332,6 +332,15 @@ func u64sFor(out []uint64, n int) []uint64 {
 	return make([]uint64, n)
 }
 
+// overlapU64s reports whether a and b share memory.
+func overlapU64s(a, b []uint64) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	a0, b0 := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&b[0]))
+	return a0 < b0+uintptr(len(b))*8 && b0 < a0+uintptr(len(a))*8
+}
+
 func countTrue(v []bool) int {
 	n := 0
 	for _, b := range v {

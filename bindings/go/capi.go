@@ -83,6 +83,62 @@ static inline sketch_status sk_topk_estimate(uint8_t *b, size_t l, const uint8_t
 static inline uint64_t sk_hash_xxh64(const uint8_t *k, size_t kl, uint64_t seed) { return sketch_hash_xxh64(k, kl, seed); }
 static inline uint64_t sk_hash(const uint8_t *k, size_t kl, uint64_t seed) { return sketch_hash(k, kl, seed); }
 static inline uint64_t sk_parquet_hash_bytes(const uint8_t *k, size_t kl) { return sketch_parquet_hash_bytes(k, kl); }
+// The calls that take bytes a caller hands in (an image to import,
+// verify or inspect, a buffer to export into, a Parquet bitset), typed as
+// bytes for the same reason: cgo's check of a void* argument scans the
+// whole Go object the bytes lie in, and panics when that object also
+// holds pointers (a byte array field of a struct), which cgo's rules
+// allow, since the memory passed is the array.
+#define SK_IMPORT_SIZE(n, f) static inline sketch_status n(const uint8_t *s, size_t sl, size_t *o) { return f(s, sl, o); }
+#define SK_IMPORT(n, f) static inline sketch_status n(const uint8_t *s, size_t sl, uint8_t *d, size_t dl) { return f(s, sl, d, dl); }
+#define SK_VERIFY(n, f) static inline sketch_status n(const uint8_t *b, size_t l) { return f(b, l); }
+#define SK_EXPORT(n, f) static inline sketch_status n(const uint8_t *b, size_t l, uint8_t *o, size_t ol, size_t *w) { return f(b, l, o, ol, w); }
+SK_IMPORT_SIZE(sk_bloom_import_size, sketch_bloom_import_size)
+SK_IMPORT(sk_bloom_import, sketch_bloom_import)
+SK_VERIFY(sk_bloom_verify, sketch_bloom_verify)
+SK_EXPORT(sk_bloom_export, sketch_bloom_export)
+SK_IMPORT_SIZE(sk_sbbf_import_size, sketch_sbbf_import_size)
+SK_IMPORT(sk_sbbf_import, sketch_sbbf_import)
+SK_VERIFY(sk_sbbf_verify, sketch_sbbf_verify)
+SK_EXPORT(sk_sbbf_export, sketch_sbbf_export)
+SK_IMPORT_SIZE(sk_counting_import_size, sketch_counting_import_size)
+SK_IMPORT(sk_counting_import, sketch_counting_import)
+SK_VERIFY(sk_counting_verify, sketch_counting_verify)
+SK_EXPORT(sk_counting_export, sketch_counting_export)
+SK_IMPORT_SIZE(sk_cuckoo_import_size, sketch_cuckoo_import_size)
+SK_IMPORT(sk_cuckoo_import, sketch_cuckoo_import)
+SK_VERIFY(sk_cuckoo_verify, sketch_cuckoo_verify)
+SK_EXPORT(sk_cuckoo_export, sketch_cuckoo_export)
+SK_IMPORT_SIZE(sk_hll_import_size, sketch_hll_import_size)
+SK_IMPORT(sk_hll_import, sketch_hll_import)
+SK_VERIFY(sk_hll_verify, sketch_hll_verify)
+SK_EXPORT(sk_hll_export, sketch_hll_export)
+SK_IMPORT_SIZE(sk_ull_import_size, sketch_ull_import_size)
+SK_IMPORT(sk_ull_import, sketch_ull_import)
+SK_VERIFY(sk_ull_verify, sketch_ull_verify)
+SK_EXPORT(sk_ull_export, sketch_ull_export)
+SK_IMPORT_SIZE(sk_countmin_import_size, sketch_countmin_import_size)
+SK_IMPORT(sk_countmin_import, sketch_countmin_import)
+SK_VERIFY(sk_countmin_verify, sketch_countmin_verify)
+SK_EXPORT(sk_countmin_export, sketch_countmin_export)
+SK_IMPORT_SIZE(sk_topk_import_size, sketch_topk_import_size)
+SK_IMPORT(sk_topk_import, sketch_topk_import)
+SK_VERIFY(sk_topk_verify, sketch_topk_verify)
+SK_EXPORT(sk_topk_export, sketch_topk_export)
+SK_IMPORT_SIZE(sk_minhash_import_size, sketch_minhash_import_size)
+SK_IMPORT(sk_minhash_import, sketch_minhash_import)
+SK_VERIFY(sk_minhash_verify, sketch_minhash_verify)
+SK_EXPORT(sk_minhash_export, sketch_minhash_export)
+SK_IMPORT_SIZE(sk_fuse_import_size, sketch_fuse_import_size)
+SK_IMPORT(sk_fuse_import, sketch_fuse_import)
+SK_VERIFY(sk_fuse_verify, sketch_fuse_verify)
+SK_EXPORT(sk_fuse_export, sketch_fuse_export)
+SK_IMPORT_SIZE(sk_ell_import_size, sketch_ell_import_size)
+SK_IMPORT(sk_ell_import, sketch_ell_import)
+SK_VERIFY(sk_ell_verify, sketch_ell_verify)
+SK_EXPORT(sk_ell_export, sketch_ell_export)
+static inline sketch_status sk_image_inspect(const uint8_t *b, size_t l, struct sketch_image_info *o) { return sketch_image_inspect(b, l, o); }
+static inline sketch_status sk_sbbf_load_parquet_bitset(uint8_t *b, size_t l, const uint8_t *bits, size_t bl, const struct sketch_sbbf_params *p) { return sketch_sbbf_load_parquet_bitset(b, l, bits, bl, p); }
 // The concurrent single-key calls (atomic operations on the image's words;
 // no tokens: they validate the immutable header on every call).
 SK_KEY_BOOL(sk_bloom_add_concurrent, sketch_bloom_add_concurrent)
@@ -216,8 +272,8 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_version_string
 #cgo noescape sketch_status_str
 #cgo nocallback sketch_status_str
-#cgo noescape sketch_image_inspect
-#cgo nocallback sketch_image_inspect
+#cgo noescape sk_image_inspect
+#cgo nocallback sk_image_inspect
 
 #cgo noescape sketch_bloom_plan
 #cgo nocallback sketch_bloom_plan
@@ -245,14 +301,14 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_bloom_capacity
 #cgo noescape sketch_bloom_clear
 #cgo nocallback sketch_bloom_clear
-#cgo noescape sketch_bloom_export
-#cgo nocallback sketch_bloom_export
-#cgo noescape sketch_bloom_import
-#cgo nocallback sketch_bloom_import
-#cgo noescape sketch_bloom_import_size
-#cgo nocallback sketch_bloom_import_size
-#cgo noescape sketch_bloom_verify
-#cgo nocallback sketch_bloom_verify
+#cgo noescape sk_bloom_export
+#cgo nocallback sk_bloom_export
+#cgo noescape sk_bloom_import
+#cgo nocallback sk_bloom_import
+#cgo noescape sk_bloom_import_size
+#cgo nocallback sk_bloom_import_size
+#cgo noescape sk_bloom_verify
+#cgo nocallback sk_bloom_verify
 #cgo noescape sketch_bloom_token
 #cgo nocallback sketch_bloom_token
 
@@ -289,22 +345,22 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_sbbf_capacity
 #cgo noescape sketch_sbbf_clear
 #cgo nocallback sketch_sbbf_clear
-#cgo noescape sketch_sbbf_export
-#cgo nocallback sketch_sbbf_export
-#cgo noescape sketch_sbbf_import
-#cgo nocallback sketch_sbbf_import
-#cgo noescape sketch_sbbf_import_size
-#cgo nocallback sketch_sbbf_import_size
-#cgo noescape sketch_sbbf_verify
-#cgo nocallback sketch_sbbf_verify
+#cgo noescape sk_sbbf_export
+#cgo nocallback sk_sbbf_export
+#cgo noescape sk_sbbf_import
+#cgo nocallback sk_sbbf_import
+#cgo noescape sk_sbbf_import_size
+#cgo nocallback sk_sbbf_import_size
+#cgo noescape sk_sbbf_verify
+#cgo nocallback sk_sbbf_verify
 #cgo noescape sketch_sbbf_token
 #cgo nocallback sketch_sbbf_token
 #cgo noescape sketch_sbbf_plan_parquet_sizing
 #cgo nocallback sketch_sbbf_plan_parquet_sizing
 #cgo noescape sketch_sbbf_plan_parquet_bitset
 #cgo nocallback sketch_sbbf_plan_parquet_bitset
-#cgo noescape sketch_sbbf_load_parquet_bitset
-#cgo nocallback sketch_sbbf_load_parquet_bitset
+#cgo noescape sk_sbbf_load_parquet_bitset
+#cgo nocallback sk_sbbf_load_parquet_bitset
 #cgo noescape sketch_sbbf_fold
 #cgo nocallback sketch_sbbf_fold
 #cgo noescape sketch_sbbf_fold_to_target_fpp
@@ -342,14 +398,14 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_counting_capacity
 #cgo noescape sketch_counting_clear
 #cgo nocallback sketch_counting_clear
-#cgo noescape sketch_counting_export
-#cgo nocallback sketch_counting_export
-#cgo noescape sketch_counting_import
-#cgo nocallback sketch_counting_import
-#cgo noescape sketch_counting_import_size
-#cgo nocallback sketch_counting_import_size
-#cgo noescape sketch_counting_verify
-#cgo nocallback sketch_counting_verify
+#cgo noescape sk_counting_export
+#cgo nocallback sk_counting_export
+#cgo noescape sk_counting_import
+#cgo nocallback sk_counting_import
+#cgo noescape sk_counting_import_size
+#cgo nocallback sk_counting_import_size
+#cgo noescape sk_counting_verify
+#cgo nocallback sk_counting_verify
 
 #cgo noescape sketch_cuckoo_plan
 #cgo nocallback sketch_cuckoo_plan
@@ -379,14 +435,14 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_cuckoo_capacity
 #cgo noescape sketch_cuckoo_clear
 #cgo nocallback sketch_cuckoo_clear
-#cgo noescape sketch_cuckoo_export
-#cgo nocallback sketch_cuckoo_export
-#cgo noescape sketch_cuckoo_import
-#cgo nocallback sketch_cuckoo_import
-#cgo noescape sketch_cuckoo_import_size
-#cgo nocallback sketch_cuckoo_import_size
-#cgo noescape sketch_cuckoo_verify
-#cgo nocallback sketch_cuckoo_verify
+#cgo noescape sk_cuckoo_export
+#cgo nocallback sk_cuckoo_export
+#cgo noescape sk_cuckoo_import
+#cgo nocallback sk_cuckoo_import
+#cgo noescape sk_cuckoo_import_size
+#cgo nocallback sk_cuckoo_import_size
+#cgo noescape sk_cuckoo_verify
+#cgo nocallback sk_cuckoo_verify
 
 #cgo noescape sketch_hll_size
 #cgo nocallback sketch_hll_size
@@ -404,16 +460,16 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_hll_reset
 #cgo noescape sketch_hll_merge
 #cgo nocallback sketch_hll_merge
-#cgo noescape sketch_hll_import
-#cgo nocallback sketch_hll_import
-#cgo noescape sketch_hll_import_size
-#cgo nocallback sketch_hll_import_size
-#cgo noescape sketch_hll_verify
-#cgo nocallback sketch_hll_verify
+#cgo noescape sk_hll_import
+#cgo nocallback sk_hll_import
+#cgo noescape sk_hll_import_size
+#cgo nocallback sk_hll_import_size
+#cgo noescape sk_hll_verify
+#cgo nocallback sk_hll_verify
 #cgo noescape sketch_hll_exported_size
 #cgo nocallback sketch_hll_exported_size
-#cgo noescape sketch_hll_export
-#cgo nocallback sketch_hll_export
+#cgo noescape sk_hll_export
+#cgo nocallback sk_hll_export
 #cgo noescape sketch_hll_downsize
 #cgo nocallback sketch_hll_downsize
 #cgo noescape sketch_hll_get_stats
@@ -439,14 +495,14 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_ull_reset
 #cgo noescape sketch_ull_merge
 #cgo nocallback sketch_ull_merge
-#cgo noescape sketch_ull_import
-#cgo nocallback sketch_ull_import
-#cgo noescape sketch_ull_import_size
-#cgo nocallback sketch_ull_import_size
-#cgo noescape sketch_ull_verify
-#cgo nocallback sketch_ull_verify
-#cgo noescape sketch_ull_export
-#cgo nocallback sketch_ull_export
+#cgo noescape sk_ull_import
+#cgo nocallback sk_ull_import
+#cgo noescape sk_ull_import_size
+#cgo nocallback sk_ull_import_size
+#cgo noescape sk_ull_verify
+#cgo nocallback sk_ull_verify
+#cgo noescape sk_ull_export
+#cgo nocallback sk_ull_export
 #cgo noescape sketch_ull_to_hll
 #cgo nocallback sketch_ull_to_hll
 #cgo noescape sketch_ull_get_stats
@@ -472,14 +528,14 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_countmin_merge
 #cgo noescape sketch_countmin_clear
 #cgo nocallback sketch_countmin_clear
-#cgo noescape sketch_countmin_export
-#cgo nocallback sketch_countmin_export
-#cgo noescape sketch_countmin_import
-#cgo nocallback sketch_countmin_import
-#cgo noescape sketch_countmin_import_size
-#cgo nocallback sketch_countmin_import_size
-#cgo noescape sketch_countmin_verify
-#cgo nocallback sketch_countmin_verify
+#cgo noescape sk_countmin_export
+#cgo nocallback sk_countmin_export
+#cgo noescape sk_countmin_import
+#cgo nocallback sk_countmin_import
+#cgo noescape sk_countmin_import_size
+#cgo nocallback sk_countmin_import_size
+#cgo noescape sk_countmin_verify
+#cgo nocallback sk_countmin_verify
 #cgo noescape sketch_countmin_get_stats
 #cgo nocallback sketch_countmin_get_stats
 
@@ -496,14 +552,14 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_topk_merge
 #cgo noescape sketch_topk_clear
 #cgo nocallback sketch_topk_clear
-#cgo noescape sketch_topk_export
-#cgo nocallback sketch_topk_export
-#cgo noescape sketch_topk_import
-#cgo nocallback sketch_topk_import
-#cgo noescape sketch_topk_import_size
-#cgo nocallback sketch_topk_import_size
-#cgo noescape sketch_topk_verify
-#cgo nocallback sketch_topk_verify
+#cgo noescape sk_topk_export
+#cgo nocallback sk_topk_export
+#cgo noescape sk_topk_import
+#cgo nocallback sk_topk_import
+#cgo noescape sk_topk_import_size
+#cgo nocallback sk_topk_import_size
+#cgo noescape sk_topk_verify
+#cgo nocallback sk_topk_verify
 #cgo noescape sketch_topk_get_stats
 #cgo nocallback sketch_topk_get_stats
 
@@ -523,14 +579,14 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_minhash_merge
 #cgo noescape sketch_minhash_clear
 #cgo nocallback sketch_minhash_clear
-#cgo noescape sketch_minhash_export
-#cgo nocallback sketch_minhash_export
-#cgo noescape sketch_minhash_import
-#cgo nocallback sketch_minhash_import
-#cgo noescape sketch_minhash_import_size
-#cgo nocallback sketch_minhash_import_size
-#cgo noescape sketch_minhash_verify
-#cgo nocallback sketch_minhash_verify
+#cgo noescape sk_minhash_export
+#cgo nocallback sk_minhash_export
+#cgo noescape sk_minhash_import
+#cgo nocallback sk_minhash_import
+#cgo noescape sk_minhash_import_size
+#cgo nocallback sk_minhash_import_size
+#cgo noescape sk_minhash_verify
+#cgo nocallback sk_minhash_verify
 #cgo noescape sketch_minhash_get_stats
 #cgo nocallback sketch_minhash_get_stats
 
@@ -560,14 +616,14 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_ell_get_stats
 #cgo noescape sketch_ell_exported_size
 #cgo nocallback sketch_ell_exported_size
-#cgo noescape sketch_ell_export
-#cgo nocallback sketch_ell_export
-#cgo noescape sketch_ell_import_size
-#cgo nocallback sketch_ell_import_size
-#cgo noescape sketch_ell_import
-#cgo nocallback sketch_ell_import
-#cgo noescape sketch_ell_verify
-#cgo nocallback sketch_ell_verify
+#cgo noescape sk_ell_export
+#cgo nocallback sk_ell_export
+#cgo noescape sk_ell_import_size
+#cgo nocallback sk_ell_import_size
+#cgo noescape sk_ell_import
+#cgo nocallback sk_ell_import
+#cgo noescape sk_ell_verify
+#cgo nocallback sk_ell_verify
 
 #cgo noescape sketch_fuse_plan
 #cgo nocallback sketch_fuse_plan
@@ -587,14 +643,14 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_fuse_contains_u64_batch
 #cgo noescape sketch_fuse_get_stats
 #cgo nocallback sketch_fuse_get_stats
-#cgo noescape sketch_fuse_export
-#cgo nocallback sketch_fuse_export
-#cgo noescape sketch_fuse_import_size
-#cgo nocallback sketch_fuse_import_size
-#cgo noescape sketch_fuse_import
-#cgo nocallback sketch_fuse_import
-#cgo noescape sketch_fuse_verify
-#cgo nocallback sketch_fuse_verify
+#cgo noescape sk_fuse_export
+#cgo nocallback sk_fuse_export
+#cgo noescape sk_fuse_import_size
+#cgo nocallback sk_fuse_import_size
+#cgo noescape sk_fuse_import
+#cgo nocallback sk_fuse_import
+#cgo noescape sk_fuse_verify
+#cgo nocallback sk_fuse_verify
 
 #cgo noescape sketch_bloom_add_concurrent_packed
 #cgo nocallback sketch_bloom_add_concurrent_packed
@@ -682,7 +738,7 @@ func cVersionString() string { return C.GoString(C.sketch_version_string()) }
 
 func cInspect(b []byte) (ImageInfo, int32) {
 	var o C.struct_sketch_image_info
-	s := C.sketch_image_inspect(bytesPtr(b), C.size_t(len(b)), &o)
+	s := C.sk_image_inspect(bp(bytesPtr(b)), C.size_t(len(b)), &o)
 	return ImageInfo{
 		Family: Family(o.family), Hash: uint16(o.hash),
 		FormatMajor: uint8(o.format_major), FormatMinor: uint8(o.format_minor),
@@ -694,33 +750,34 @@ func cInspect(b []byte) (ImageInfo, int32) {
 // ---- every family: export, import, verify, clear, merge ----------------------
 
 func cExport(f Family, b, out []byte) (int, int32) {
-	p, n := img(b)
-	o, on := bytesPtr(out), C.size_t(len(out))
+	ip, n := img(b)
+	p := bp(ip)
+	o, on := bp(bytesPtr(out)), C.size_t(len(out))
 	var w C.size_t
 	var s C.sketch_status
 	switch f {
 	case FamilyBloom:
-		s = C.sketch_bloom_export(p, n, o, on, &w)
+		s = C.sk_bloom_export(p, n, o, on, &w)
 	case FamilySplitBlock:
-		s = C.sketch_sbbf_export(p, n, o, on, &w)
+		s = C.sk_sbbf_export(p, n, o, on, &w)
 	case FamilyCountingBloom:
-		s = C.sketch_counting_export(p, n, o, on, &w)
+		s = C.sk_counting_export(p, n, o, on, &w)
 	case FamilyCuckoo:
-		s = C.sketch_cuckoo_export(p, n, o, on, &w)
+		s = C.sk_cuckoo_export(p, n, o, on, &w)
 	case FamilyHLL:
-		s = C.sketch_hll_export(p, n, o, on, &w)
+		s = C.sk_hll_export(p, n, o, on, &w)
 	case FamilyULL:
-		s = C.sketch_ull_export(p, n, o, on, &w)
+		s = C.sk_ull_export(p, n, o, on, &w)
 	case FamilyCountMin:
-		s = C.sketch_countmin_export(p, n, o, on, &w)
+		s = C.sk_countmin_export(p, n, o, on, &w)
 	case FamilyTopK:
-		s = C.sketch_topk_export(p, n, o, on, &w)
+		s = C.sk_topk_export(p, n, o, on, &w)
 	case FamilyMinHash:
-		s = C.sketch_minhash_export(p, n, o, on, &w)
+		s = C.sk_minhash_export(p, n, o, on, &w)
 	case FamilyBinaryFuse:
-		s = C.sketch_fuse_export(p, n, o, on, &w)
+		s = C.sk_fuse_export(p, n, o, on, &w)
 	case FamilyELL:
-		s = C.sketch_ell_export(p, n, o, on, &w)
+		s = C.sk_ell_export(p, n, o, on, &w)
 	default:
 		return 0, int32(StatusWrongFamily)
 	}
@@ -728,31 +785,32 @@ func cExport(f Family, b, out []byte) (int, int32) {
 }
 
 func cImport(f Family, src, dst []byte) int32 {
-	sp, sn := bytesPtr(src), C.size_t(len(src))
-	dp, dn := img(dst)
+	sp, sn := bp(bytesPtr(src)), C.size_t(len(src))
+	p, dn := img(dst)
+	dp := bp(p)
 	switch f {
 	case FamilyBloom:
-		return int32(C.sketch_bloom_import(sp, sn, dp, dn))
+		return int32(C.sk_bloom_import(sp, sn, dp, dn))
 	case FamilySplitBlock:
-		return int32(C.sketch_sbbf_import(sp, sn, dp, dn))
+		return int32(C.sk_sbbf_import(sp, sn, dp, dn))
 	case FamilyCountingBloom:
-		return int32(C.sketch_counting_import(sp, sn, dp, dn))
+		return int32(C.sk_counting_import(sp, sn, dp, dn))
 	case FamilyCuckoo:
-		return int32(C.sketch_cuckoo_import(sp, sn, dp, dn))
+		return int32(C.sk_cuckoo_import(sp, sn, dp, dn))
 	case FamilyHLL:
-		return int32(C.sketch_hll_import(sp, sn, dp, dn))
+		return int32(C.sk_hll_import(sp, sn, dp, dn))
 	case FamilyULL:
-		return int32(C.sketch_ull_import(sp, sn, dp, dn))
+		return int32(C.sk_ull_import(sp, sn, dp, dn))
 	case FamilyCountMin:
-		return int32(C.sketch_countmin_import(sp, sn, dp, dn))
+		return int32(C.sk_countmin_import(sp, sn, dp, dn))
 	case FamilyTopK:
-		return int32(C.sketch_topk_import(sp, sn, dp, dn))
+		return int32(C.sk_topk_import(sp, sn, dp, dn))
 	case FamilyMinHash:
-		return int32(C.sketch_minhash_import(sp, sn, dp, dn))
+		return int32(C.sk_minhash_import(sp, sn, dp, dn))
 	case FamilyBinaryFuse:
-		return int32(C.sketch_fuse_import(sp, sn, dp, dn))
+		return int32(C.sk_fuse_import(sp, sn, dp, dn))
 	case FamilyELL:
-		return int32(C.sketch_ell_import(sp, sn, dp, dn))
+		return int32(C.sk_ell_import(sp, sn, dp, dn))
 	}
 	return int32(StatusWrongFamily)
 }
@@ -761,32 +819,32 @@ func cImport(f Family, src, dst []byte) int32 {
 // needs (sketch_<family>_import_size): the image length, except for a
 // compact HLL export, which imports into the full image of its precision.
 func cImportSize(f Family, src []byte) (int, int32) {
-	sp, sn := bytesPtr(src), C.size_t(len(src))
+	sp, sn := bp(bytesPtr(src)), C.size_t(len(src))
 	var o C.size_t
 	var s C.sketch_status
 	switch f {
 	case FamilyBloom:
-		s = C.sketch_bloom_import_size(sp, sn, &o)
+		s = C.sk_bloom_import_size(sp, sn, &o)
 	case FamilySplitBlock:
-		s = C.sketch_sbbf_import_size(sp, sn, &o)
+		s = C.sk_sbbf_import_size(sp, sn, &o)
 	case FamilyCountingBloom:
-		s = C.sketch_counting_import_size(sp, sn, &o)
+		s = C.sk_counting_import_size(sp, sn, &o)
 	case FamilyCuckoo:
-		s = C.sketch_cuckoo_import_size(sp, sn, &o)
+		s = C.sk_cuckoo_import_size(sp, sn, &o)
 	case FamilyHLL:
-		s = C.sketch_hll_import_size(sp, sn, &o)
+		s = C.sk_hll_import_size(sp, sn, &o)
 	case FamilyULL:
-		s = C.sketch_ull_import_size(sp, sn, &o)
+		s = C.sk_ull_import_size(sp, sn, &o)
 	case FamilyCountMin:
-		s = C.sketch_countmin_import_size(sp, sn, &o)
+		s = C.sk_countmin_import_size(sp, sn, &o)
 	case FamilyTopK:
-		s = C.sketch_topk_import_size(sp, sn, &o)
+		s = C.sk_topk_import_size(sp, sn, &o)
 	case FamilyMinHash:
-		s = C.sketch_minhash_import_size(sp, sn, &o)
+		s = C.sk_minhash_import_size(sp, sn, &o)
 	case FamilyBinaryFuse:
-		s = C.sketch_fuse_import_size(sp, sn, &o)
+		s = C.sk_fuse_import_size(sp, sn, &o)
 	case FamilyELL:
-		s = C.sketch_ell_import_size(sp, sn, &o)
+		s = C.sk_ell_import_size(sp, sn, &o)
 	default:
 		return 0, int32(StatusWrongFamily)
 	}
@@ -794,30 +852,30 @@ func cImportSize(f Family, src []byte) (int, int32) {
 }
 
 func cVerify(f Family, b []byte) int32 {
-	p, n := bytesPtr(b), C.size_t(len(b))
+	p, n := bp(bytesPtr(b)), C.size_t(len(b))
 	switch f {
 	case FamilyBloom:
-		return int32(C.sketch_bloom_verify(p, n))
+		return int32(C.sk_bloom_verify(p, n))
 	case FamilySplitBlock:
-		return int32(C.sketch_sbbf_verify(p, n))
+		return int32(C.sk_sbbf_verify(p, n))
 	case FamilyCountingBloom:
-		return int32(C.sketch_counting_verify(p, n))
+		return int32(C.sk_counting_verify(p, n))
 	case FamilyCuckoo:
-		return int32(C.sketch_cuckoo_verify(p, n))
+		return int32(C.sk_cuckoo_verify(p, n))
 	case FamilyHLL:
-		return int32(C.sketch_hll_verify(p, n))
+		return int32(C.sk_hll_verify(p, n))
 	case FamilyULL:
-		return int32(C.sketch_ull_verify(p, n))
+		return int32(C.sk_ull_verify(p, n))
 	case FamilyCountMin:
-		return int32(C.sketch_countmin_verify(p, n))
+		return int32(C.sk_countmin_verify(p, n))
 	case FamilyTopK:
-		return int32(C.sketch_topk_verify(p, n))
+		return int32(C.sk_topk_verify(p, n))
 	case FamilyMinHash:
-		return int32(C.sketch_minhash_verify(p, n))
+		return int32(C.sk_minhash_verify(p, n))
 	case FamilyBinaryFuse:
-		return int32(C.sketch_fuse_verify(p, n))
+		return int32(C.sk_fuse_verify(p, n))
 	case FamilyELL:
-		return int32(C.sketch_ell_verify(p, n))
+		return int32(C.sk_ell_verify(p, n))
 	}
 	return int32(StatusWrongFamily)
 }
@@ -1275,7 +1333,7 @@ func cSplitBlockPlanParquetBitset(bitsetLen int, fpr float64) (SplitBlockParams,
 func cSplitBlockLoadParquetBitset(b, bitset []byte, p SplitBlockParams) int32 {
 	ptr, n := img(b)
 	cp := cSplitBlockParams(p)
-	return int32(C.sketch_sbbf_load_parquet_bitset(ptr, n, bytesPtr(bitset), C.size_t(len(bitset)), &cp))
+	return int32(C.sk_sbbf_load_parquet_bitset(bp(ptr), n, bp(bytesPtr(bitset)), C.size_t(len(bitset)), &cp))
 }
 
 // cSplitBlockFold folds the image in place and returns its new length.

@@ -178,9 +178,16 @@ func (c *CountMin) EstimateBytes(keys [][]byte, results []uint64) []uint64 {
 }
 
 // EstimateUint64s estimates many integer keys (see EstimateStrings).
+// results may be keys itself (estimates written over the keys) or share
+// memory with it: the answers are those of a separate slice.
 func (c *CountMin) EstimateUint64s(keys []uint64, results []uint64) []uint64 {
 	out := u64sFor(results, len(keys))
-	must("CountMin.EstimateUint64s", cCountMinEstimateU64s(c.img, keys, out))
+	dst := out
+	if overlapU64s(keys, out) { // the library refuses an output over its input
+		dst = make([]uint64, len(out))
+	}
+	must("CountMin.EstimateUint64s", cCountMinEstimateU64s(c.img, keys, dst))
+	copy(out, dst) // a no-op when dst is out
 	return out
 }
 

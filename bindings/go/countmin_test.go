@@ -103,3 +103,49 @@ func TestCountMin(t *testing.T) {
 	check(t, err)
 	wrapShares(t, mem, func() { w.Add([]byte("k"), 3) })
 }
+
+// EstimateUint64s(ids, ids) (estimates written over the keys, the results
+// slice having room) answers as into a fresh slice, as do overlapping
+// windows of one array, instead of panicking on the library's overlap
+// refusal.
+func TestCountMinEstimateUint64sInPlace(t *testing.T) {
+	c, err := NewCountMin(0.001, 0.01)
+	check(t, err)
+	ids := u64Keys(0, 5000)
+	weights := make([]uint64, len(ids))
+	for i := range weights {
+		weights[i] = uint64(i%7 + 1)
+	}
+	c.AddUint64s(ids, weights)
+	want := c.EstimateUint64s(ids, nil)
+
+	inPlace := append([]uint64(nil), ids...)
+	got := c.EstimateUint64s(inPlace, inPlace)
+	if &got[0] != &inPlace[0] {
+		t.Fatal("results with room were not used")
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("in place: estimate %d = %d, want %d", i, got[i], want[i])
+		}
+	}
+	// Shifted windows of one array: results start one key after (and one
+	// key before) the keys they answer.
+	for _, shift := range []int{1, -1} {
+		buf := make([]uint64, len(ids)+1)
+		ks, rs := buf[1:], buf[:len(ids)]
+		if shift < 0 {
+			ks, rs = buf[:len(ids)], buf[1:]
+		}
+		copy(ks, ids)
+		got := c.EstimateUint64s(ks, rs)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("shift %d: estimate %d = %d, want %d", shift, i, got[i], want[i])
+			}
+		}
+	}
+	if got := c.EstimateUint64s(nil, inPlace[:0]); len(got) != 0 {
+		t.Fatal("no keys")
+	}
+}

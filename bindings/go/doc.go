@@ -37,6 +37,16 @@
 // the garbage collector reclaims a sketch like any slice. Size reports the
 // image length: the whole memory of the sketch.
 //
+// A sketch value refers to its image as a slice refers to its array:
+// copying the struct (g := *f, or passing a Bloom by value) copies the
+// reference, not the image, so both values add to and read one image and
+// need one lock between them. Use Clone for an independent sketch. The
+// methods that give a sketch a new or shorter image (UnmarshalBinary,
+// SplitBlock.Fold and FoldToTargetFPP) update only the value they are
+// called on: a copy made before keeps the old image, or, after a fold,
+// the old length (its Size no longer matches its Bitset); copy after them,
+// or keep one *T per sketch.
+//
 // # Hashing
 //
 // Keys hash by one rule in every language: string keys are their UTF-8
@@ -49,7 +59,9 @@
 //
 // A SplitBlock in Parquet mode (NewSplitBlockParquet) holds the bitset a
 // Parquet writer stores for a column chunk, byte for byte. Its keys are
-// hashed as Parquet hashes values, XXH64 seed 0 of the PLAIN encoding:
+// hashed as Parquet hashes values, XXH64 seed 0 of the PLAIN encoding for
+// fixed-width types and of the raw bytes for BYTE_ARRAY (strings: no
+// 4-byte length prefix, so AddString(s) is the string value s):
 // ParquetHashInt32, ParquetHashInt64, ParquetHashFloat32,
 // ParquetHashFloat64 and ParquetHashBytes compute that hash from typed
 // values (floats by their raw bits) for AddHash and ContainsHash, and

@@ -69,10 +69,10 @@ func (e *Error) Error() string {
 // Is reports whether target is a sentinel (or any *Error) this error
 // matches: the same status code, or, for ErrCorrupt, any code that means the
 // bytes are not a sound image (bad magic, corrupt header or body, checksum
-// or length mismatch).
+// or length mismatch). A nil *Error target matches nothing.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
-	if !ok {
+	if !ok || t == nil {
 		return false
 	}
 	if t == ErrCorrupt {

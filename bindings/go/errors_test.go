@@ -223,3 +223,23 @@ func TestZeroValueErrorResults(t *testing.T) {
 		}()
 	}
 }
+
+// errors.Is with a nil *Error target (a table-driven test's "no error"
+// column typed *Error, say) answers false instead of panicking in Is.
+func TestErrorIsNilTarget(t *testing.T) {
+	var want *Error
+	_, err := NewBloom(0, 0.01)
+	if err == nil {
+		t.Fatal("NewBloom(0, ...) did not fail")
+	}
+	matched, panicked := func() (m bool, p any) {
+		defer func() { p = recover() }()
+		return errors.Is(err, want), nil
+	}()
+	if panicked != nil || matched {
+		t.Fatalf("errors.Is(err, (*Error)(nil)) = %v, panic %v", matched, panicked)
+	}
+	if errors.Is(fmt.Errorf("wrapped: %w", err), want) {
+		t.Fatal("a wrapped error matched a nil *Error")
+	}
+}

@@ -206,3 +206,27 @@ func ExampleNewSplitBlockFromParquetBitset() {
 	// -7 maybe present: false
 	// 40 bytes: true
 }
+
+// A Parquet-mode filter hashes a string value's raw bytes (not the PLAIN
+// encoding of a BYTE_ARRAY, which carries a 4-byte length prefix) and an
+// integer value's little-endian bytes at its physical width: AddUint64 is
+// an INT64 value, an INT32 column needs ParquetHashInt32.
+func ExampleNewSplitBlockParquet() {
+	f, err := sketches.NewSplitBlockParquet(1000, 0.01)
+	if err != nil {
+		panic(err)
+	}
+	f.AddString("alice") // a BYTE_ARRAY (string) column's value
+	fmt.Println("as writers hash it:", f.ContainsHash(sketches.ParquetHashBytes([]byte("alice"))))
+	plain := append([]byte{5, 0, 0, 0}, "alice"...) // PLAIN encoding: length prefix, then the bytes
+	fmt.Println("length-prefixed:", f.Contains(plain))
+
+	f.AddUint64(42) // the INT64 value 42
+	fmt.Println("INT64 42:", f.ContainsHash(sketches.ParquetHashInt64(42)))
+	fmt.Println("INT32 42:", f.ContainsHash(sketches.ParquetHashInt32(42)))
+	// Output:
+	// as writers hash it: true
+	// length-prefixed: false
+	// INT64 42: true
+	// INT32 42: false
+}

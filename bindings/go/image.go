@@ -56,9 +56,11 @@ func Inspect(b []byte) (ImageInfo, error) {
 }
 
 // describe is the String form of a sketch of family f with live image b:
-// its type, image size and seed, read from the common header (which no
-// method changes, so it is safe beside any other method), never the image
-// bytes themselves.
+// its type, image size and seed, read from the common header, never the
+// image bytes themselves. It reads as the other reading methods do: the
+// methods that replace or shorten the image (UnmarshalBinary,
+// SplitBlock.Fold) rewrite the slice and the header's length, so String
+// needs the same exclusion from them as any query.
 func describe(f Family, b []byte) string {
 	name := "sketches." + f.String()
 	if len(b) == 0 {
@@ -143,7 +145,7 @@ func hex(v uint64) string {
 	return string(b[i:])
 }
 
-// Option configures a sketch at construction.
+// Option configures a sketch at construction. A nil Option is ignored.
 type Option func(*options)
 
 type options struct {
@@ -157,7 +159,9 @@ func WithSeed(seed uint64) Option { return func(o *options) { o.seed = seed } }
 func applyOptions(opts []Option) options {
 	var o options
 	for _, f := range opts {
-		f(&o)
+		if f != nil {
+			f(&o)
+		}
 	}
 	return o
 }

@@ -5,9 +5,10 @@ package sketches
 // Parquet file, and the fold writers apply before writing.
 
 // HashXXH64 returns XXH64 of key with seed. With seed 0 over a value's
-// Parquet PLAIN encoding it is the hash a Parquet-mode SplitBlock takes in
-// AddHash and ContainsHash (the ParquetHash functions compute it from
-// typed values). A nil or empty key hashes as the empty key. Safe for
+// bytes as Parquet hashes them (the PLAIN encoding of a fixed-width value;
+// a BYTE_ARRAY's raw bytes, without the PLAIN encoding's 4-byte length
+// prefix) it is the hash a Parquet-mode SplitBlock takes in AddHash and
+// ContainsHash (the ParquetHash functions compute it from typed values). A nil or empty key hashes as the empty key. Safe for
 // concurrent use.
 func HashXXH64(key []byte, seed uint64) uint64 {
 	return cHashXXH64(bytesPtr(key), len(key), seed)
@@ -41,14 +42,16 @@ func ParquetHashInt64(v int64) uint64 { return cParquetHashInt64(v) }
 // XXH64 seed 0 of its raw IEEE-754 bits (4 little-endian bytes), as writers
 // hash it, with no normalization: -0.0 and +0.0 differ, and each NaN bit
 // pattern is its own value (DuckDB's reader answers "maybe" for +0.0 when
-// only -0.0 was written: probe both zeros to answer as it does). For
-// AddHash and ContainsHash of a Parquet-mode SplitBlock. Safe for
-// concurrent use.
+// only -0.0 was written: probe both zeros to answer as it does; in Go
+// source the constant -0.0 is +0, so write float32(math.Copysign(0, -1))
+// for negative zero). For AddHash and ContainsHash of a Parquet-mode
+// SplitBlock. Safe for concurrent use.
 func ParquetHashFloat32(v float32) uint64 { return cParquetHashFloat32(v) }
 
 // ParquetHashFloat64 returns Parquet's bloom filter hash of a DOUBLE value:
 // XXH64 seed 0 of its raw IEEE-754 bits (8 little-endian bytes); zeros and
-// NaNs as for ParquetHashFloat32. For AddHash and ContainsHash of a
+// NaNs as for ParquetHashFloat32 (negative zero is math.Copysign(0, -1),
+// not the constant -0.0, which Go evaluates to +0). For AddHash and ContainsHash of a
 // Parquet-mode SplitBlock. Safe for concurrent use.
 func ParquetHashFloat64(v float64) uint64 { return cParquetHashFloat64(v) }
 

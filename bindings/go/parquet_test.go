@@ -841,3 +841,17 @@ func TestCanonicalHashesFeedNativeAddHash(t *testing.T) {
 		t.Fatal("ContainsHash / Contains disagree")
 	}
 }
+
+// The negative zero the float hash docs tell a Go user to write
+// (math.Copysign(0, -1); the constant -0.0 is +0 in Go) is the one writers
+// store, 0x80000000 / 0x8000000000000000.
+func TestParquetNegativeZeroSpelling(t *testing.T) {
+	negZero := -0.0 // a constant: +0
+	if ParquetHashFloat64(negZero) != ParquetHashFloat64(0) {
+		t.Fatal("the constant -0.0 is not +0 (the doc note is wrong)")
+	}
+	if ParquetHashFloat64(math.Copysign(0, -1)) != HashXXH64(le8(1<<63), 0) ||
+		ParquetHashFloat32(float32(math.Copysign(0, -1))) != HashXXH64([]byte{0, 0, 0, 0x80}, 0) {
+		t.Fatal("math.Copysign(0, -1) does not hash as the bits of -0.0")
+	}
+}

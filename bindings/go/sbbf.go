@@ -3,8 +3,10 @@ package sketches
 // SplitBlock is a split-block Bloom filter: 256-bit blocks, one cache line
 // per operation, the fastest filter of the library. Built with
 // NewSplitBlockParquet it is byte-compatible with Parquet's split-block
-// filters (XXH64 seed 0 of the value's PLAIN encoding; Bitset returns the
-// bitset a Parquet writer stores).
+// filters (XXH64 seed 0 of the value's bytes as Parquet hashes them: the
+// PLAIN encoding of fixed-width values, the raw bytes of a BYTE_ARRAY
+// without its length prefix; Bitset returns the bitset a Parquet writer
+// stores).
 //
 // Its image lives in Go memory (a []uint64, 64-byte aligned so each block
 // sits in one cache line, or the caller's bytes for WrapSplitBlock). The
@@ -67,6 +69,9 @@ type SplitBlockStats struct {
 
 // PlanSplitBlock plans a native filter for items distinct items at rate
 // fpr with the split-block formula (about 10.5 bits per key at 1%).
+// Errors (ErrInvalidParameter): items 0, fpr outside (0, 1) (NaN
+// included) or so small or items so many that the filter would exceed the
+// format's block count. Safe for concurrent use.
 func PlanSplitBlock(items uint64, fpr float64) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlan(items, fpr, false)
 	return p, errorOf("PlanSplitBlock", s)
@@ -74,21 +79,29 @@ func PlanSplitBlock(items uint64, fpr float64) (SplitBlockParams, error) {
 
 // PlanSplitBlockParquet plans a Parquet-mode filter the way Parquet writers
 // size a column's bitset from its distinct-value count and fpp
-// (power-of-two bytes, 32 B to 128 MiB).
+// (power-of-two bytes, 32 B to 128 MiB: the parquet crate's rule, see
+// PlanSplitBlockParquetSizing for the others). Errors
+// (ErrInvalidParameter): ndv 0, fpp outside (0, 1) (NaN included) or too
+// small to size. Safe for concurrent use.
 func PlanSplitBlockParquet(ndv uint64, fpp float64) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlan(ndv, fpp, true)
 	return p, errorOf("PlanSplitBlockParquet", s)
 }
 
 // PlanSplitBlockBlocks plans a filter of an explicit block count, for
-// example to rebuild a Parquet bitset of blocks*32 bytes.
+// example to rebuild a Parquet bitset of blocks*32 bytes. Errors
+// (ErrInvalidParameter): blocks 0, or above 2^32 in Parquet mode. A native
+// count the format allows may still be more memory than Go can allocate:
+// NewSplitBlockWithParams then reports ErrInvalidParameter. Safe for
+// concurrent use.
 func PlanSplitBlockBlocks(blocks uint64, parquet bool) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlanBlocks(blocks, parquet)
 	return p, errorOf("PlanSplitBlockBlocks", s)
 }
 
 // NewSplitBlock returns an empty native filter planned for items distinct
-// items at false-positive rate fpr.
+// items at false-positive rate fpr. Errors as for PlanSplitBlock and
+// NewSplitBlockWithParams.
 func NewSplitBlock(items uint64, fpr float64, opts ...Option) (*SplitBlock, error) {
 	p, err := PlanSplitBlock(items, fpr)
 	if err != nil {
@@ -98,8 +111,14 @@ func NewSplitBlock(items uint64, fpr float64, opts ...Option) (*SplitBlock, erro
 }
 
 // NewSplitBlockParquet returns an empty Parquet-mode filter sized for ndv
-// distinct values at fpp (seed 0, XXH64: keys must be the values' PLAIN
-// encodings).
+// distinct values at fpp (seed 0, XXH64). A key is a value's bytes as
+// Parquet hashes them: for INT32, INT64, FLOAT and DOUBLE the 4 or 8
+// little-endian bytes of the PLAIN encoding (AddUint64(uint64(v)) is an
+// INT64 value v, never an INT32 one); for BYTE_ARRAY and
+// FIXED_LEN_BYTE_ARRAY the raw bytes, without the 4-byte length prefix the
+// PLAIN encoding of a BYTE_ARRAY carries (AddString(s) for a string
+// column). The ParquetHash functions with AddHash and ContainsHash hash
+// typed values this way. Errors as for PlanSplitBlockParquet.
 func NewSplitBlockParquet(ndv uint64, fpp float64) (*SplitBlock, error) {
 	p, err := PlanSplitBlockParquet(ndv, fpp)
 	if err != nil {
@@ -108,7 +127,12 @@ func NewSplitBlockParquet(ndv uint64, fpp float64) (*SplitBlock, error) {
 	return NewSplitBlockWithParams(p)
 }
 
-// NewSplitBlockWithParams returns an empty filter with explicit parameters.
+// NewSplitBlockWithParams returns an empty filter with explicit parameters
+// (from a Plan function, or edited). Errors (ErrInvalidParameter):
+// parameters the format refuses (Blocks 0, PlannedItems 0, PlannedFPR
+// outside (0, 1), more than 2^32 blocks in Parquet mode), a seed other
+// than 0 (WithSeed) in Parquet mode, whose hash has no seed, or an image
+// larger than Go can allocate.
 func NewSplitBlockWithParams(p SplitBlockParams, opts ...Option) (*SplitBlock, error) {
 	const op = "NewSplitBlock"
 	o := applyOptions(opts)
@@ -164,9 +188,11 @@ func (f *SplitBlock) AddUint64(key uint64) bool {
 
 // AddHash adds a precomputed hash and reports whether it was new to the
 // filter. The hash depends on the mode: in Parquet mode XXH64 seed 0 of
-// the value's PLAIN encoding (ParquetHashInt32, ParquetHashInt64,
-// ParquetHashFloat32, ParquetHashFloat64, ParquetHashBytes, or
-// HashXXH64(plain, 0)), the hash Parquet writers insert; in native mode
+// the value's bytes as Parquet hashes them (ParquetHashInt32,
+// ParquetHashInt64, ParquetHashFloat32, ParquetHashFloat64,
+// ParquetHashBytes, or HashXXH64 of the PLAIN encoding of a fixed-width
+// value or of a BYTE_ARRAY's raw bytes without its length prefix, seed
+// 0), the hash Parquet writers insert; in native mode
 // the canonical XXH3-64 hash with the filter's seed. Needs exclusive access.
 func (f *SplitBlock) AddHash(h uint64) bool {
 	n, s := cSplitBlockAddHash(f.img, &f.tok, h)

@@ -114,3 +114,60 @@ func TestSplitBlock(t *testing.T) {
 	check(t, err)
 	wrapShares(t, mem, func() { w.AddUint64(1 << 60) })
 }
+
+// A copied SplitBlock value shares the image (adds through either are seen
+// by both), as doc.go's Memory section says; Clone does not; a copy made
+// before a fold keeps answering from the shared folded image.
+func TestStructCopySharesImage(t *testing.T) {
+	f, err := NewSplitBlock(1000, 0.01)
+	check(t, err)
+	g := *f
+	g.AddString("through the copy")
+	if !f.ContainsString("through the copy") {
+		t.Fatal("an add through a struct copy is not seen by the original")
+	}
+	c := f.Clone()
+	c.AddString("only in the clone")
+	if f.ContainsString("only in the clone") {
+		t.Fatal("Clone shares the image")
+	}
+	before := *f
+	check(t, f.Fold(1))
+	if before.Size() == f.Size() {
+		t.Fatal("the copy made before Fold has the new length (the doc says it keeps the old one)")
+	}
+	if !before.ContainsString("through the copy") || !bytes.Equal(before.Bitset(), f.Bitset()) {
+		t.Fatal("a copy made before Fold does not read the folded image")
+	}
+}
+
+// The errors the planning and constructor docs list.
+func TestSplitBlockParamErrors(t *testing.T) {
+	p, err := PlanSplitBlock(100, 0.01)
+	check(t, err)
+	for name, edit := range map[string]func(*SplitBlockParams){
+		"blocks 0": func(q *SplitBlockParams) { q.Blocks = 0 },
+		"items 0":  func(q *SplitBlockParams) { q.PlannedItems = 0 },
+		"fpr 1":    func(q *SplitBlockParams) { q.PlannedFPR = 1 },
+	} {
+		q := p
+		edit(&q)
+		if _, err := NewSplitBlockWithParams(q); !errors.Is(err, ErrInvalidParameter) {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	q := p
+	q.Parquet = true
+	if _, err := NewSplitBlockWithParams(q, WithSeed(1)); !errors.Is(err, ErrInvalidParameter) {
+		t.Fatalf("a seed in Parquet mode: %v", err)
+	}
+	if _, err := NewSplitBlockWithParams(q); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := PlanSplitBlockBlocks(1<<32+1, true); !errors.Is(err, ErrInvalidParameter) {
+		t.Fatalf("2^32+1 Parquet blocks: %v", err)
+	}
+	if _, err := PlanSplitBlockParquet(0, 0.01); !errors.Is(err, ErrInvalidParameter) {
+		t.Fatalf("ndv 0: %v", err)
+	}
+}
