@@ -3613,7 +3613,9 @@ sketch_status sketch_fuse_verify(const void *bytes, size_t len);
  * The canonical hash of a byte key: XXH3-64 with `seed`. The `_hash`
  * functions of every family take this value (with the image's seed), except
  * split-block filters in Parquet mode, which take `sketch_hash_xxh64` with
- * seed 0 of the value's Parquet PLAIN encoding. `key` may be NULL when
+ * seed 0 of the bytes Parquet hashes (a fixed-width value's PLAIN encoding,
+ * a BYTE_ARRAY's raw bytes without the PLAIN length prefix; see the
+ * `sketch_parquet_hash_*` helpers). `key` may be NULL when
  * `len` is 0; a NULL key with `len > 0` hashes as the empty key (this
  * function has no status to report it). Thread-safe.
  *
@@ -3630,7 +3632,8 @@ uint64_t sketch_hash_u64(uint64_t key, uint64_t seed);
 
 /**
  * XXH64 of a byte key with `seed`: the hash of split-block filters in
- * Parquet mode (seed 0, over the value's PLAIN encoding; see the
+ * Parquet mode (seed 0, over a fixed-width value's PLAIN encoding or a
+ * BYTE_ARRAY's raw bytes without the length prefix; see the
  * `sketch_parquet_hash_*` helpers). NULL handling as for `sketch_hash`. Thread-safe.
  *
  * # Safety
@@ -4542,7 +4545,8 @@ sketch_status sketch_sbbf_add_u64(void *buf, size_t len, uint64_t key, bool *was
 /**
  * Adds a precomputed hash. The hash depends on the mode: in native mode
  * `sketch_hash(key, len, seed)` with the filter's seed (XXH3-64); in
- * Parquet mode XXH64 seed 0 of the value's PLAIN encoding
+ * Parquet mode XXH64 seed 0 of the bytes Parquet hashes (a fixed-width
+ * value's PLAIN encoding, a BYTE_ARRAY's raw bytes without the length prefix)
  * (`sketch_parquet_hash_i32/_i64/_float/_double/_bytes`, or
  * `sketch_hash_xxh64(bytes, len, 0)`). See `sketch_sbbf_add`.
  *
@@ -4576,7 +4580,7 @@ sketch_status sketch_sbbf_contains_u64(const void *buf, size_t len, uint64_t key
 
 /**
  * Tests a precomputed hash (XXH3 with the seed in native mode, XXH64 seed 0
- * of the PLAIN encoding in Parquet mode, as for `sketch_sbbf_add_hash`).
+ * of the value's bytes in Parquet mode, as for `sketch_sbbf_add_hash`).
  * See `sketch_sbbf_contains`.
  *
  * # Safety

@@ -897,7 +897,8 @@ template <class View, class Init>
     return sketch_hash_u64(key, seed);
 }
 /// XXH64 of a byte key: what split-block filters in Parquet mode take (seed
-/// 0, over the value's Parquet PLAIN encoding).
+/// 0, over a fixed-width value's Parquet PLAIN encoding or a BYTE_ARRAY's raw
+/// bytes without the PLAIN length prefix; see the parquet_hash_* functions).
 [[nodiscard]] inline std::uint64_t hash_xxh64(byte_view key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_xxh64(key.data(), key.size(), seed);
 }
@@ -1459,7 +1460,8 @@ using bloom_const_view = basic_bloom<detail::ref_storage<false>>;
 
 /// Split-block Bloom filter (sketch_sbbf_*): one cache line per key; Parquet
 /// mode is byte-identical to Parquet writers' bitsets (its keys are the
-/// values' PLAIN encoding; its hash is hash_xxh64 with seed 0).
+/// bytes Parquet hashes: a fixed-width value's PLAIN encoding, a BYTE_ARRAY's
+/// raw bytes without the length prefix; its hash is hash_xxh64 with seed 0).
 /// As bloom_filter (plan, plan_parquet(ndv, fpp), plan_blocks(blocks, mode),
 /// add / contains and their batches, the concurrent adds and queries, merge,
 /// intersect, capacity flags), plus bitset(): the blocks, pointing into the

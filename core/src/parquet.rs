@@ -3,7 +3,8 @@
 //!
 //! A Parquet bloom filter is a split-block bitset ([`crate::sbbf`] in
 //! Parquet mode, whose body is exactly these bytes) over the XXH64 (seed 0)
-//! hashes of each value's PLAIN encoding. To reproduce or query a writer's
+//! hashes of each value: a fixed-width value's PLAIN encoding, a
+//! BYTE_ARRAY's raw bytes without the PLAIN length prefix. To reproduce or query a writer's
 //! filter:
 //!
 //! 1. **Hash** values as the writers do: [`hash_i32`], [`hash_i64`],

@@ -61,8 +61,9 @@
 //!
 //! # Parquet interop
 //!
-//! * Hash values with [`crate::parquet`]'s typed helpers (or add the PLAIN
-//!   bytes with [`SbbfMut::add`]).
+//! * Hash values with [`crate::parquet`]'s typed helpers (or add a value's
+//!   bytes with [`SbbfMut::add`]: a fixed-width value's PLAIN encoding, a
+//!   BYTE_ARRAY's raw bytes without the length prefix).
 //! * Plan a writer's bitset with [`SbbfParams::for_parquet_sizing`] (the
 //!   parquet crate, DuckDB and Arrow C++ round differently, see
 //!   [`crate::parquet::ParquetSizing`]); after adding, fold as the parquet
@@ -1344,7 +1345,7 @@ impl SharedSbbf<'_> {
     }
 
     /// Adds a precomputed hash (XXH3 with the seed natively, XXH64 seed 0
-    /// of the PLAIN-encoded value in Parquet mode). Thread-safe.
+    /// of the value's bytes in Parquet mode, see [`crate::parquet`]). Thread-safe.
     pub fn add_hash(&self, h: u64) -> bool {
         let new = self.set_block_bits(h);
         self.count_adds(1, u64::from(new));

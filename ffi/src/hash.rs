@@ -13,7 +13,9 @@ pub const SKETCH_HASH_XXH64: u16 = 2;
 /// The canonical hash of a byte key: XXH3-64 with `seed`. The `_hash`
 /// functions of every family take this value (with the image's seed), except
 /// split-block filters in Parquet mode, which take `sketch_hash_xxh64` with
-/// seed 0 of the value's Parquet PLAIN encoding. `key` may be NULL when
+/// seed 0 of the bytes Parquet hashes (a fixed-width value's PLAIN encoding,
+/// a BYTE_ARRAY's raw bytes without the PLAIN length prefix; see the
+/// `sketch_parquet_hash_*` helpers). `key` may be NULL when
 /// `len` is 0; a NULL key with `len > 0` hashes as the empty key (this
 /// function has no status to report it). Thread-safe.
 ///
@@ -34,7 +36,8 @@ pub extern "C" fn sketch_hash_u64(key: u64, seed: u64) -> u64 {
 }
 
 /// XXH64 of a byte key with `seed`: the hash of split-block filters in
-/// Parquet mode (seed 0, over the value's PLAIN encoding; see the
+/// Parquet mode (seed 0, over a fixed-width value's PLAIN encoding or a
+/// BYTE_ARRAY's raw bytes without the length prefix; see the
 /// `sketch_parquet_hash_*` helpers). NULL handling as for `sketch_hash`. Thread-safe.
 ///
 /// # Safety

@@ -287,7 +287,8 @@ pub unsafe extern "C" fn sketch_sbbf_add_u64(
 
 /// Adds a precomputed hash. The hash depends on the mode: in native mode
 /// `sketch_hash(key, len, seed)` with the filter's seed (XXH3-64); in
-/// Parquet mode XXH64 seed 0 of the value's PLAIN encoding
+/// Parquet mode XXH64 seed 0 of the bytes Parquet hashes (a fixed-width
+/// value's PLAIN encoding, a BYTE_ARRAY's raw bytes without the length prefix)
 /// (`sketch_parquet_hash_i32/_i64/_float/_double/_bytes`, or
 /// `sketch_hash_xxh64(bytes, len, 0)`). See `sketch_sbbf_add`.
 ///
@@ -342,7 +343,7 @@ pub unsafe extern "C" fn sketch_sbbf_contains_u64(
 }
 
 /// Tests a precomputed hash (XXH3 with the seed in native mode, XXH64 seed 0
-/// of the PLAIN encoding in Parquet mode, as for `sketch_sbbf_add_hash`).
+/// of the value's bytes in Parquet mode, as for `sketch_sbbf_add_hash`).
 /// See `sketch_sbbf_contains`.
 ///
 /// # Safety

@@ -17,7 +17,8 @@ use sketches_core::Error;
 /// ``SplitBlockBloomFilter(items, fpr=0.01)`` plans the fewest blocks whose
 /// rate at ``items`` is at most ``fpr``; ``blocks=`` sizes it explicitly.
 /// ``parquet=True`` builds a filter byte-compatible with Parquet's bloom
-/// filters (XXH64 seed 0 of the PLAIN encoding, Parquet's sizing and block
+/// filters (XXH64 seed 0 of a fixed-width value's PLAIN encoding or a byte
+/// array's raw bytes without the length prefix, Parquet's sizing and block
 /// selection); ``bitset()`` is then the bytes a Parquet writer stores.
 /// ``sizing=`` picks the writer whose rounding to follow ("parquet-rs",
 /// the default, "duckdb" or "arrow-cpp"; ``for_parquet`` is the short form),
