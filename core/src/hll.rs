@@ -3,6 +3,41 @@
 //! Precision `p` in 4..=18 gives `m = 2^p` registers of 6 bits and a
 //! relative standard error of about `1.04 / sqrt(m)` (p = 14: 0.81%).
 //!
+//! # Example
+//!
+//! ```
+//! use sketches_core::hll;
+//!
+//! # fn main() -> Result<(), sketches_core::Error> {
+//! #[repr(C, align(64))]
+//! struct Aligned([u8; 4096]);
+//!
+//! let p = 12; // 4,096 registers: about 1.6% standard error
+//! assert!(hll::image_len(p)? <= 4096);
+//!
+//! let (mut buf_a, mut buf_b) = (Aligned([0; 4096]), Aligned([0; 4096]));
+//! let mut a = hll::init(&mut buf_a.0, p, 0)?;
+//! let mut b = hll::init(&mut buf_b.0, p, 0)?;
+//! a.add(b"only a few");
+//! assert_eq!(a.as_ref().estimate(), 1.0); // exact while small
+//! for i in 0..50_000u64 {
+//!     a.add_u64(i);
+//!     b.add_u64(i + 50_000); // another stream, same seed
+//! }
+//! assert_eq!(a.as_ref().mode(), hll::HllMode::Dense);
+//! a.merge(&b.as_ref())?; // the union
+//! let estimate = a.as_ref().estimate();
+//! assert!((estimate - 100_001.0).abs() < 6_500.0, "{estimate}"); // 4 standard errors
+//!
+//! let mut wire = [0u8; 4096];
+//! let n = hll::export(&buf_a.0, &mut wire)?;
+//! let mut copy = Aligned([0; 4096]);
+//! hll::import(&wire[..n], &mut copy.0)?;
+//! assert_eq!(hll::wrap(&copy.0)?.estimate(), estimate);
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! **Hashing.** The key's XXH3-64 hash (image seed) is split as in
 //! [`crate::cardinality`]: register index = top `p` bits, value `k` = 1 + the
 //! leading zeros of the other `q = 64 - p` bits (at most `q + 1`, which is
