@@ -112,8 +112,10 @@ pub struct CuckooParams {
 
 /// Upper bound of the false-positive rate with `f`-bit fingerprints at full
 /// load: two buckets of 4 slots, each matching with probability `1/(2^f - 1)`.
+/// Defined for every `f` (the filter stores 8, 12 or 16): 1 for `f` = 0,
+/// and widths of 64 bits or more count as 64.
 pub fn fpr_bound(fingerprint_bits: u32) -> f64 {
-    let values = (1u64 << fingerprint_bits) - 1;
+    let values = 1u64.checked_shl(fingerprint_bits).map_or(u64::MAX, |v| v - 1).max(1);
     1.0 - libm::pow(1.0 - 1.0 / values as f64, 2.0 * SLOTS as f64)
 }
 
