@@ -146,23 +146,32 @@ pub enum HllMode {
     Dense = 1,
 }
 
-/// Number of registers `m = 2^p`.
+// The sizing helpers below take any `u8` (sketches use 4..=18): beyond the
+// address space they saturate at `usize::MAX` instead of overflowing.
+
+/// Number of registers `m = 2^p` (`usize::MAX` when `2^p` does not fit).
 pub const fn registers(p: u8) -> usize {
-    1usize << p
+    match 1usize.checked_shl(p as u32) {
+        Some(m) => m,
+        None => usize::MAX,
+    }
 }
 
-/// Bytes of packed 6-bit registers: `6m/8`.
+/// Bytes of packed 6-bit registers: `6m/8` (saturating).
 pub const fn register_bytes(p: u8) -> usize {
-    registers(p) * 6 / 8
+    match registers(p).checked_mul(6) {
+        Some(bits) => bits / 8,
+        None => usize::MAX,
+    }
 }
 
 /// Bytes of the body (register area): `max(6m/8 + 8, MIN_BODY_LEN)` rounded
 /// up to a multiple of 64 (the padding lets every register be read with one
 /// two-byte load, and makes the live image length a multiple of 64).
 pub const fn body_len(p: u8) -> usize {
-    let bytes = register_bytes(p) + 8;
+    let bytes = register_bytes(p).saturating_add(8);
     let bytes = if bytes < MIN_BODY_LEN { MIN_BODY_LEN } else { bytes };
-    bytes.div_ceil(64) * 64
+    bytes.div_ceil(64).saturating_mul(64)
 }
 
 /// Distinct hashes small mode holds before converting to registers.
@@ -175,9 +184,9 @@ pub const fn small_capacity(p: u8) -> usize {
     }
 }
 
-/// Largest legal register value, `q + 1 = 65 - p`.
+/// Largest legal register value, `q + 1 = 65 - p` (0 above p = 65).
 pub const fn max_register(p: u8) -> u8 {
-    65 - p
+    65u8.saturating_sub(p)
 }
 
 /// Exact live image size in bytes for precision `p`.
