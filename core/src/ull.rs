@@ -124,13 +124,13 @@ pub fn image_len(p: u8) -> Result<u64> {
 
 /// The theoretical relative standard error of the FGRA estimate, `sqrt(v/m)`.
 pub fn standard_error(p: u8) -> f64 {
-    crate::simd::sqrt(V / (1u64 << p) as f64)
+    crate::simd::sqrt(V / libm::ldexp(1.0, i32::from(p)))
 }
 
 /// The asymptotic relative standard error of the maximum-likelihood
 /// estimate ([`Ull::ml_estimate`]), `0.7609 / sqrt(m)`.
 pub fn ml_standard_error(p: u8) -> f64 {
-    ML_ERROR / crate::simd::sqrt((1u64 << p) as f64)
+    ML_ERROR / crate::simd::sqrt(libm::ldexp(1.0, i32::from(p)))
 }
 
 /// Statistics of an UltraLogLog sketch.
