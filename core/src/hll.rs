@@ -48,7 +48,8 @@
 //! (up to 64-bit hash collisions) while at most [`small_capacity`] distinct
 //! hashes have arrived (p = 10: 128, p = 12: 384, p = 14..18: 1024). The
 //! first distinct hash beyond that converts the image to dense registers in
-//! place (using 4 KiB of stack), giving exactly the registers that adding
+//! place (with a few hundred bytes of stack, see [`HllMut::densify_now`]),
+//! giving exactly the registers that adding
 //! the same hashes to a dense sketch gives. An exported small-mode image
 //! holds only the hashes in use (flag [`FLAG_COMPACT`]) and imports back to a
 //! full live image.
@@ -120,7 +121,7 @@ use core::sync::atomic::Ordering;
 pub const HEADER_LEN: usize = 384;
 /// Common-header flag of an exported, compact small-mode image.
 pub const FLAG_COMPACT: u32 = 1;
-/// Most hashes small mode keeps (bounds the stack used by conversion).
+/// Most hashes small mode keeps (an insert into its sorted list moves at most this many).
 pub const SMALL_MAX: usize = 1024;
 /// Smallest register area in bytes: lets p <= 10 keep 128 exact hashes.
 pub const MIN_BODY_LEN: usize = 1024;
