@@ -1023,6 +1023,13 @@ impl SharedBloom<'_> {
         self.contains_hash(hash::hash_bytes(key, self.seed))
     }
 
+    /// Tests an integer key (8 little-endian bytes), the query of
+    /// [`SharedBloom::add_u64`]. Thread-safe.
+    #[inline]
+    pub fn contains_u64(&self, key: u64) -> bool {
+        self.contains_hash(hash::hash_u64(key, self.seed))
+    }
+
     /// The hash function of the image.
     pub fn key_hasher(&self) -> KeyHasher {
         KeyHasher { kind: HashKind::Xxh3, seed: self.seed }

@@ -1489,6 +1489,13 @@ impl SharedSbbf<'_> {
     pub fn contains(&self, key: &[u8]) -> bool {
         self.contains_hash(hash_for(self.params.mode, key, self.seed))
     }
+
+    /// Tests an integer key (8 little-endian bytes), the query of
+    /// [`SharedSbbf::add_u64`]. Thread-safe.
+    #[inline]
+    pub fn contains_u64(&self, key: u64) -> bool {
+        self.contains(&key.to_le_bytes())
+    }
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@
 //!         s.spawn(move || (t..10_000).step_by(4).for_each(|i| { filter.add_u64(i); }));
 //!     }
 //! });
-//! assert!((0..10_000u64).all(|i| filter.contains(&i.to_le_bytes()))); // integers hash as 8 LE bytes
+//! assert!((0..10_000u64).all(|i| filter.contains_u64(i)));
 //!
 //! for (bytes, word) in buf.0.chunks_exact_mut(8).zip(&words) {
 //!     bytes.copy_from_slice(&word.load(Ordering::Relaxed).to_le_bytes());
