@@ -38,7 +38,7 @@
 //! a.merge(&b.as_ref())?;
 //!
 //! let sketch = a.as_ref();
-//! let mut top = [TopKItem { key: &[], count: 0, error: 0 }; 3];
+//! let mut top = [TopKItem::default(); 3];
 //! assert_eq!(sketch.top(&mut top), 3); // largest count first
 //! assert_eq!(top[0].key, 1u64.to_le_bytes());
 //! assert!(top[0].count - top[0].error <= 2_000 && 2_000 <= top[0].count); // true count within the bounds
@@ -195,8 +195,9 @@ impl TopKParams {
     }
 }
 
-/// One listed key with its estimate.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// One listed key with its estimate. `TopKItem::default()` (an empty key,
+/// count 0) fills the array [`TopK::top`] writes into.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct TopKItem<'a> {
     /// The key bytes (inside the image).
     pub key: &'a [u8],
