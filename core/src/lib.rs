@@ -9,7 +9,7 @@
 //! # Quick start
 //!
 //! Size first, then give the core a buffer of at least that many bytes,
-//! starting on an 8-byte boundary (64 is best: every image length is a
+//! starting on an 8-byte boundary (64 is best: every live image length is a
 //! multiple of 64, see [`image::IMAGE_ALIGN`]). A fixed array inside a
 //! `#[repr(align(64))]` struct works on the stack or in a `static`, with no
 //! allocator at all:
@@ -65,16 +65,18 @@
 //! Each family module ([`bloom`], [`sbbf`], ...) offers the same calls:
 //! * sizing: `XxxParams::for_items` / `with_*` (or a precision `p`) plan the
 //!   parameters; `image_len` returns the exact byte count of the image;
-//! * `init(buf, &params, seed)` writes a fresh image into `buf` and returns a
-//!   mutable view (`BloomMut`, ...); `wrap(&buf)` and `wrap_mut(&mut buf)`
-//!   validate an existing image (its header, once) and return a view over
-//!   it, zero-copy. `buf` may be longer than the image;
+//! * `init(buf, &params, seed)` (`init(buf, p, seed)` for the distinct
+//!   counters) writes a fresh image into `buf` and returns a mutable view
+//!   (`BloomMut`, ...); `wrap(&buf)` and `wrap_mut(&mut buf)` validate an
+//!   existing image (its header, once) and return a view over it,
+//!   zero-copy. `buf` may be longer than the image. The static [`fuse`]
+//!   filter is built once with `fuse::build_*` instead;
 //! * updates on the mutable view (`add`, `add_u64` for integers hashed as 8
-//!   little-endian bytes, `add_hash` for a precomputed hash, batch
-//!   `add_hashes`), queries on the read-only view (`as_ref()` of a mutable
-//!   one): `contains`, `estimate`, `stats`, ...;
-//! * `merge` / `union` of compatible images (same parameters and seed; see
-//!   each family for what "compatible" means);
+//!   little-endian bytes, `add_hash` for a precomputed hash, and most
+//!   families have a batch `add_hashes`), queries on the read-only view
+//!   (`as_ref()` of a mutable one): `contains`, `estimate`, `stats`, ...;
+//! * `merge` (`union` for the Bloom filters) of compatible images: same
+//!   parameters and seed, see each family for the rule;
 //! * `export(src, dst)` copies the image and seals it with a checksum;
 //!   `import(src, dst)` (copy) and `verify(bytes)` (in place) check untrusted
 //!   bytes, checksum included, before they are used. `exported_len` /
