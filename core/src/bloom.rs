@@ -1,5 +1,48 @@
 //! Classic Bloom filter: `m` bits, `k` probes per key.
 //!
+//! # Example
+//!
+//! Plan, initialize in a caller buffer, add, query, merge, and ship the
+//! image through the checked export / import path:
+//!
+//! ```
+//! use sketches_core::bloom::{self, BloomParams};
+//! use sketches_core::Error;
+//!
+//! # fn main() -> Result<(), Error> {
+//! #[repr(C, align(64))]
+//! struct Aligned([u8; 2048]);
+//!
+//! let params = BloomParams::for_items(1_000, 0.01)?; // 1,000 items at 1%
+//! assert!(params.image_len()? <= 2048); // 1,344 bytes
+//!
+//! let (mut buf_a, mut buf_b) = (Aligned([0; 2048]), Aligned([0; 2048]));
+//! let mut a = bloom::init(&mut buf_a.0, &params, 7)?;
+//! for user in ["alice", "bob", "carol"] {
+//!     assert!(a.add(user.as_bytes())); // true: new to the filter
+//! }
+//! let mut b = bloom::init(&mut buf_b.0, &params, 7)?; // same parameters and seed: mergeable
+//! b.add(b"dave");
+//! a.union(&b.as_ref())?;
+//!
+//! let stats = a.as_ref().stats();
+//! assert!(a.as_ref().contains(b"dave") && a.as_ref().contains(b"alice"));
+//! assert_eq!(stats.add_calls, 4);
+//! assert!(stats.capacity.is_within_plan()); // the over-capacity signal is quiet
+//!
+//! // export seals a copy with a checksum; import checks it into an aligned buffer.
+//! let mut wire = [0u8; 2048];
+//! let n = bloom::export(&buf_a.0, &mut wire)?;
+//! let mut copy = Aligned([0; 2048]);
+//! bloom::import(&wire[..n], &mut copy.0)?;
+//! assert!(bloom::wrap(&copy.0)?.contains(b"carol"));
+//!
+//! wire[200] ^= 1; // one damaged bit in transit
+//! assert_eq!(bloom::verify(&wire[..n]), Err(Error::ChecksumMismatch));
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! Image layout (after the 48-byte common header, all little-endian):
 //!
 //! | offset | size | field |
@@ -978,6 +1021,13 @@ impl SharedBloom<'_> {
     #[inline]
     pub fn contains(&self, key: &[u8]) -> bool {
         self.contains_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// Tests an integer key (8 little-endian bytes), the query of
+    /// [`SharedBloom::add_u64`]. Thread-safe.
+    #[inline]
+    pub fn contains_u64(&self, key: u64) -> bool {
+        self.contains_hash(hash::hash_u64(key, self.seed))
     }
 
     /// The hash function of the image.

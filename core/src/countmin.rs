@@ -18,6 +18,44 @@
 //! * Column of row `r`: probe `r` of [`crate::hash::probes`] (enhanced double
 //!   hashing of the 64-bit key hash, fastrange onto `width`).
 //!
+//! # Example
+//!
+//! ```
+//! use sketches_core::countmin::{self, CountMinParams};
+//!
+//! # fn main() -> Result<(), sketches_core::Error> {
+//! #[repr(C, align(64))]
+//! struct Aligned([u8; 8192]);
+//!
+//! // Error at most 1% of the total weight, except with probability 1%;
+//! // conservative update for tighter estimates.
+//! let params = CountMinParams { conservative: true, ..CountMinParams::for_error(0.01, 0.01)? };
+//! assert_eq!((params.width, params.depth), (272, 5));
+//! assert!(params.image_len()? <= 8192); // 5,568 bytes
+//!
+//! let (mut buf_a, mut buf_b) = (Aligned([0; 8192]), Aligned([0; 8192]));
+//! let mut a = countmin::init(&mut buf_a.0, &params, 9)?;
+//! let mut b = countmin::init(&mut buf_b.0, &params, 9)?;
+//! a.add(b"hot", 700);
+//! b.add(b"hot", 300);
+//! for i in 0..1_000u64 {
+//!     a.add_u64(i, 1);
+//! }
+//! a.merge(&b.as_ref())?; // adds the counters
+//! let sketch = a.as_ref();
+//! assert_eq!(sketch.total(), 2_000);
+//! let hot = sketch.estimate(b"hot");
+//! assert!(hot >= 1_000 && hot as f64 <= 1_000.0 + sketch.error_bound(), "{hot}"); // never below the truth
+//!
+//! let mut wire = [0u8; 8192];
+//! let n = countmin::export(&buf_a.0, &mut wire)?;
+//! let mut copy = Aligned([0; 8192]);
+//! countmin::import(&wire[..n], &mut copy.0)?;
+//! assert_eq!(countmin::wrap(&copy.0)?.estimate(b"hot"), hot);
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! Image layout after the common header (little-endian):
 //!
 //! | offset | size | field |

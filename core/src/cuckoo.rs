@@ -13,6 +13,46 @@
 //!   nothing already stored is lost (the bug of seiflotfy/cuckoofilter issue
 //!   42) and the caller knows the new key was not stored.
 //!
+//! # Example
+//!
+//! ```
+//! use sketches_core::cuckoo::{self, CuckooParams};
+//!
+//! # fn main() -> Result<(), sketches_core::Error> {
+//! #[repr(C, align(64))]
+//! struct Aligned([u8; 2048]);
+//!
+//! let params = CuckooParams::for_items(1_000, 0.01)?;
+//! assert_eq!(params.fingerprint_bits, 12); // the narrowest width meeting 1%
+//! assert!(params.image_len()? <= 2048);
+//!
+//! let (mut buf_a, mut buf_b) = (Aligned([0; 2048]), Aligned([0; 2048]));
+//! let mut a = cuckoo::init(&mut buf_a.0, &params, 5)?;
+//! for i in 0..400u64 {
+//!     a.add_u64(i)?; // Err(Error::Full) when it cannot be placed; nothing is lost then
+//! }
+//! a.add(b"twice")?;
+//! a.add(b"twice")?;
+//! assert_eq!(a.as_ref().count(b"twice"), 2);
+//! a.remove(b"twice")?;
+//! assert!(a.as_ref().contains(b"twice")); // one copy left
+//!
+//! let mut b = cuckoo::init(&mut buf_b.0, &params, 5)?;
+//! b.add(b"other")?;
+//! let mut scratch = Aligned([0; 2048]); // the merge is all or nothing: it works on a copy
+//! a.merge(&b.as_ref(), &mut scratch.0)?;
+//! assert_eq!(a.as_ref().items(), 402);
+//!
+//! let mut wire = [0u8; 2048];
+//! let n = cuckoo::export(&buf_a.0, &mut wire)?;
+//! let mut copy = Aligned([0; 2048]);
+//! cuckoo::import(&wire[..n], &mut copy.0)?;
+//! let copy = cuckoo::wrap(&copy.0)?;
+//! assert!(copy.contains(b"other") && (0..400u64).all(|i| copy.contains_u64(i)));
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! Image layout after the common header (little-endian):
 //!
 //! | offset | size | field |
@@ -72,8 +112,10 @@ pub struct CuckooParams {
 
 /// Upper bound of the false-positive rate with `f`-bit fingerprints at full
 /// load: two buckets of 4 slots, each matching with probability `1/(2^f - 1)`.
+/// Defined for every `f` (the filter stores 8, 12 or 16): 1 for `f` = 0,
+/// and widths of 64 bits or more count as 64.
 pub fn fpr_bound(fingerprint_bits: u32) -> f64 {
-    let values = (1u64 << fingerprint_bits) - 1;
+    let values = 1u64.checked_shl(fingerprint_bits).map_or(u64::MAX, |v| v - 1).max(1);
     1.0 - libm::pow(1.0 - 1.0 / values as f64, 2.0 * SLOTS as f64)
 }
 

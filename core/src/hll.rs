@@ -3,6 +3,41 @@
 //! Precision `p` in 4..=18 gives `m = 2^p` registers of 6 bits and a
 //! relative standard error of about `1.04 / sqrt(m)` (p = 14: 0.81%).
 //!
+//! # Example
+//!
+//! ```
+//! use sketches_core::hll;
+//!
+//! # fn main() -> Result<(), sketches_core::Error> {
+//! #[repr(C, align(64))]
+//! struct Aligned([u8; 4096]);
+//!
+//! let p = 12; // 4,096 registers: about 1.6% standard error
+//! assert!(hll::image_len(p)? <= 4096);
+//!
+//! let (mut buf_a, mut buf_b) = (Aligned([0; 4096]), Aligned([0; 4096]));
+//! let mut a = hll::init(&mut buf_a.0, p, 0)?;
+//! let mut b = hll::init(&mut buf_b.0, p, 0)?;
+//! a.add(b"only a few");
+//! assert_eq!(a.as_ref().estimate(), 1.0); // exact while small
+//! for i in 0..50_000u64 {
+//!     a.add_u64(i);
+//!     b.add_u64(i + 50_000); // another stream, same seed
+//! }
+//! assert_eq!(a.as_ref().mode(), hll::HllMode::Dense);
+//! a.merge(&b.as_ref())?; // the union
+//! let estimate = a.as_ref().estimate();
+//! assert!((estimate - 100_001.0).abs() < 6_500.0, "{estimate}"); // 4 standard errors
+//!
+//! let mut wire = [0u8; 4096];
+//! let n = hll::export(&buf_a.0, &mut wire)?;
+//! let mut copy = Aligned([0; 4096]);
+//! hll::import(&wire[..n], &mut copy.0)?;
+//! assert_eq!(hll::wrap(&copy.0)?.estimate(), estimate);
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! **Hashing.** The key's XXH3-64 hash (image seed) is split as in
 //! [`crate::cardinality`]: register index = top `p` bits, value `k` = 1 + the
 //! leading zeros of the other `q = 64 - p` bits (at most `q + 1`, which is
@@ -13,7 +48,8 @@
 //! (up to 64-bit hash collisions) while at most [`small_capacity`] distinct
 //! hashes have arrived (p = 10: 128, p = 12: 384, p = 14..18: 1024). The
 //! first distinct hash beyond that converts the image to dense registers in
-//! place (using 4 KiB of stack), giving exactly the registers that adding
+//! place (with a few hundred bytes of stack, see [`HllMut::densify_now`]),
+//! giving exactly the registers that adding
 //! the same hashes to a dense sketch gives. An exported small-mode image
 //! holds only the hashes in use (flag [`FLAG_COMPACT`]) and imports back to a
 //! full live image.
@@ -85,7 +121,7 @@ use core::sync::atomic::Ordering;
 pub const HEADER_LEN: usize = 384;
 /// Common-header flag of an exported, compact small-mode image.
 pub const FLAG_COMPACT: u32 = 1;
-/// Most hashes small mode keeps (bounds the stack used by conversion).
+/// Most hashes small mode keeps (an insert into its sorted list moves at most this many).
 pub const SMALL_MAX: usize = 1024;
 /// Smallest register area in bytes: lets p <= 10 keep 128 exact hashes.
 pub const MIN_BODY_LEN: usize = 1024;
@@ -111,23 +147,32 @@ pub enum HllMode {
     Dense = 1,
 }
 
-/// Number of registers `m = 2^p`.
+// The sizing helpers below take any `u8` (sketches use 4..=18): beyond the
+// address space they saturate at `usize::MAX` instead of overflowing.
+
+/// Number of registers `m = 2^p` (`usize::MAX` when `2^p` does not fit).
 pub const fn registers(p: u8) -> usize {
-    1usize << p
+    match 1usize.checked_shl(p as u32) {
+        Some(m) => m,
+        None => usize::MAX,
+    }
 }
 
-/// Bytes of packed 6-bit registers: `6m/8`.
+/// Bytes of packed 6-bit registers: `6m/8` (saturating).
 pub const fn register_bytes(p: u8) -> usize {
-    registers(p) * 6 / 8
+    match registers(p).checked_mul(6) {
+        Some(bits) => bits / 8,
+        None => usize::MAX,
+    }
 }
 
 /// Bytes of the body (register area): `max(6m/8 + 8, MIN_BODY_LEN)` rounded
 /// up to a multiple of 64 (the padding lets every register be read with one
 /// two-byte load, and makes the live image length a multiple of 64).
 pub const fn body_len(p: u8) -> usize {
-    let bytes = register_bytes(p) + 8;
+    let bytes = register_bytes(p).saturating_add(8);
     let bytes = if bytes < MIN_BODY_LEN { MIN_BODY_LEN } else { bytes };
-    bytes.div_ceil(64) * 64
+    bytes.div_ceil(64).saturating_mul(64)
 }
 
 /// Distinct hashes small mode holds before converting to registers.
@@ -140,9 +185,9 @@ pub const fn small_capacity(p: u8) -> usize {
     }
 }
 
-/// Largest legal register value, `q + 1 = 65 - p`.
+/// Largest legal register value, `q + 1 = 65 - p` (0 above p = 65).
 pub const fn max_register(p: u8) -> u8 {
-    65 - p
+    65u8.saturating_sub(p)
 }
 
 /// Exact live image size in bytes for precision `p`.

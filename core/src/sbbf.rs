@@ -17,6 +17,77 @@
 //!   values (integers are plain-encoded as little-endian bytes, byte arrays
 //!   as their raw bytes without the length prefix).
 //!
+//! # Examples
+//!
+//! Native mode (XXH3 with the image seed), with a merge and a checked copy:
+//!
+//! ```
+//! use sketches_core::sbbf::{self, SbbfParams};
+//!
+//! # fn main() -> Result<(), sketches_core::Error> {
+//! #[repr(C, align(64))]
+//! struct Aligned([u8; 4096]);
+//!
+//! let params = SbbfParams::for_items(1_000, 0.01)?;
+//! assert!(params.image_len()? <= 4096);
+//!
+//! let (mut buf_a, mut buf_b) = (Aligned([0; 4096]), Aligned([0; 4096]));
+//! let mut a = sbbf::init(&mut buf_a.0, &params, 3)?;
+//! let mut b = sbbf::init(&mut buf_b.0, &params, 3)?;
+//! for i in 0..500u64 {
+//!     a.add_u64(i);
+//!     b.add_u64(500 + i);
+//! }
+//! a.union(&b.as_ref())?;
+//! assert!((0..1_000u64).all(|i| a.as_ref().contains_u64(i))); // never a false negative
+//! let false_positives = (1_000..101_000u64).filter(|i| a.as_ref().contains_u64(*i)).count();
+//! assert!(false_positives < 1_500, "{false_positives}"); // about 1% of 100,000
+//!
+//! let mut wire = [0u8; 4096];
+//! let n = sbbf::export(&buf_a.0, &mut wire)?;
+//! let mut copy = Aligned([0; 4096]);
+//! sbbf::import(&wire[..n], &mut copy.0)?;
+//! assert!(sbbf::wrap(&copy.0)?.contains_u64(999));
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Parquet mode: the bitset is byte for byte what a Parquet writer stores
+//! after a column chunk's `BloomFilterHeader`, and a bitset read out of a file
+//! becomes a filter again:
+//!
+//! ```
+//! use sketches_core::parquet;
+//! use sketches_core::sbbf::{self, SbbfParams};
+//!
+//! # fn main() -> Result<(), sketches_core::Error> {
+//! #[repr(C, align(64))]
+//! struct Aligned([u8; 4096]);
+//!
+//! // Sized as the parquet crate sizes it for 1,000 distinct values at 1%.
+//! let params = SbbfParams::for_parquet(1_000, 0.01)?;
+//! let mut buf = Aligned([0; 4096]);
+//! let mut writer = sbbf::init(&mut buf.0, &params, 0)?; // the seed is unused in Parquet mode
+//! for v in 0..1_000i64 {
+//!     writer.add_hash(parquet::hash_i64(v)); // hashed as writers hash INT64 values
+//! }
+//! // Byte keys are the plain-encoded value: the same hash.
+//! assert!(writer.as_ref().contains(&42i64.to_le_bytes()));
+//! let folds = sbbf::fold_to_target_fpp(&mut buf.0, 0.01)?; // shrink as writers do before writing
+//! let written = sbbf::wrap(&buf.0)?;
+//! assert_eq!(written.bitset().len(), 2048 >> folds);
+//!
+//! // A reader: the bitset bytes from the file, planned for a 1% rate.
+//! let bitset = written.bitset();
+//! let read_params = SbbfParams::for_parquet_bitset(bitset.len(), 0.01)?;
+//! let mut read_buf = Aligned([0; 4096]);
+//! let read = sbbf::load_parquet_bitset(&mut read_buf.0, bitset, &read_params)?;
+//! assert!((0..1_000i64).all(|v| read.as_ref().contains_hash(parquet::hash_i64(v))));
+//! assert_eq!(read.as_ref().bitset(), bitset);
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! Image layout after the common header (little-endian):
 //!
 //! | offset | size | field |
@@ -1418,6 +1489,13 @@ impl SharedSbbf<'_> {
     #[inline]
     pub fn contains(&self, key: &[u8]) -> bool {
         self.contains_hash(hash_for(self.params.mode, key, self.seed))
+    }
+
+    /// Tests an integer key (8 little-endian bytes), the query of
+    /// [`SharedSbbf::add_u64`]. Thread-safe.
+    #[inline]
+    pub fn contains_u64(&self, key: u64) -> bool {
+        self.contains(&key.to_le_bytes())
     }
 }
 

@@ -25,6 +25,46 @@
 //! (HyperLogLog registers that straddle two words). The results become
 //! visible to other threads no later than the synchronization that ends
 //! the adds (joining the threads, a mutex, ...).
+//!
+//! # Example
+//!
+//! Safe Rust cannot view a `&mut [u8]` as atomics, so the image is written
+//! into bytes, moved into `AtomicU64` words (little-endian) for the threads,
+//! and copied back for the byte-level calls (`wrap`, `export`):
+//!
+//! ```
+//! use core::sync::atomic::{AtomicU64, Ordering};
+//! use sketches_core::bloom::{self, BloomParams};
+//! use sketches_core::shared::AtomicWords;
+//!
+//! # fn main() -> Result<(), sketches_core::Error> {
+//! #[repr(C, align(64))]
+//! struct Aligned([u8; 16384]);
+//!
+//! let params = BloomParams::for_items(10_000, 0.01)?;
+//! let len = params.image_len()? as usize;
+//! let mut buf = Aligned([0; 16384]);
+//! bloom::init(&mut buf.0, &params, 0)?;
+//! let words: Vec<AtomicU64> = buf.0[..len]
+//!     .chunks_exact(8)
+//!     .map(|c| AtomicU64::new(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])))
+//!     .collect();
+//!
+//! let filter = bloom::wrap_shared(AtomicWords::new(&words))?; // Copy + Sync: `add` takes &self
+//! std::thread::scope(|s| {
+//!     for t in 0..4u64 {
+//!         s.spawn(move || (t..10_000).step_by(4).for_each(|i| { filter.add_u64(i); }));
+//!     }
+//! });
+//! assert!((0..10_000u64).all(|i| filter.contains_u64(i)));
+//!
+//! for (bytes, word) in buf.0.chunks_exact_mut(8).zip(&words) {
+//!     bytes.copy_from_slice(&word.load(Ordering::Relaxed).to_le_bytes());
+//! }
+//! assert_eq!(bloom::wrap(&buf.0)?.add_calls(), 10_000); // counters are exact once the threads are joined
+//! # Ok(())
+//! # }
+//! ```
 
 use crate::error::{Error, Result};
 use crate::image::{self, CommonHeader, FamilyId, COMMON_HEADER_LEN};

@@ -284,7 +284,7 @@ avx2_dispatch!(
 
 /// ExaLogLog same-layout merge of 28-bit registers (`d = 20`), two per 7
 /// bytes: with AVX2, four pairs (eight registers) per step
-/// ([`ell28_merge_avx2`]), the bytes after the last whole step and every
+/// (`ell28_merge_avx2`), the bytes after the last whole step and every
 /// other CPU by the portable kernel (`ell::kernels::merge28`). Same bytes
 /// either way (tested).
 pub fn ell28_merge(dst: &mut [u8], src: &[u8], d: u32) {

@@ -13,6 +13,47 @@
 //!   `true + N / capacity` (`count - error <= true <= count`);
 //! * every key whose true count exceeds `N / capacity` is listed.
 //!
+//! # Example
+//!
+//! ```
+//! use sketches_core::topk::{self, TopKItem, TopKParams};
+//! use sketches_core::Error;
+//!
+//! # fn main() -> Result<(), Error> {
+//! #[repr(C, align(64))]
+//! struct Aligned([u8; 2048]);
+//!
+//! let params = TopKParams { capacity: 16, max_key_len: 32 };
+//! assert!(params.image_len()? <= 2048); // 1,472 bytes
+//!
+//! let (mut buf_a, mut buf_b) = (Aligned([0; 2048]), Aligned([0; 2048]));
+//! let mut a = topk::init(&mut buf_a.0, &params, 0)?;
+//! let mut b = topk::init(&mut buf_b.0, &params, 0)?;
+//! for i in 1..=100u64 {
+//!     a.add_u64(i, 1_000 / i)?; // key i seen 1000/i times (integer keys: 8 bytes)
+//!     b.add_u64(i, 1_000 / i)?;
+//! }
+//! a.add(b"orange", 5)?;
+//! assert_eq!(a.add(&[0u8; 33], 1), Err(Error::KeyTooLong)); // never truncated
+//! a.merge(&b.as_ref())?;
+//!
+//! let sketch = a.as_ref();
+//! let mut top = [TopKItem::default(); 3];
+//! assert_eq!(sketch.top(&mut top), 3); // largest count first
+//! assert_eq!(top[0].key, 1u64.to_le_bytes());
+//! assert!(top[0].count - top[0].error <= 2_000 && 2_000 <= top[0].count); // true count within the bounds
+//! assert!(sketch.estimate_u64(2)?.listed);
+//! let top_count = top[0].count;
+//!
+//! let mut wire = [0u8; 2048];
+//! let n = topk::export(&buf_a.0, &mut wire)?;
+//! let mut copy = Aligned([0; 2048]);
+//! topk::import(&wire[..n], &mut copy.0)?;
+//! assert_eq!(topk::wrap(&copy.0)?.estimate_u64(1)?.count, top_count);
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! Inside the buffer: the counters, a hash index (linear probing over
 //! `2^ceil(log2(2 capacity))` slots, backward-shift deletion, no tombstones)
 //! so a key is found in O(1) expected time, and a 4-ary min-heap of
@@ -154,8 +195,9 @@ impl TopKParams {
     }
 }
 
-/// One listed key with its estimate.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// One listed key with its estimate. `TopKItem::default()` (an empty key,
+/// count 0) fills the array [`TopK::top`] writes into.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct TopKItem<'a> {
     /// The key bytes (inside the image).
     pub key: &'a [u8],

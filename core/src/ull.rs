@@ -6,6 +6,39 @@
 //! `0.782 / sqrt(m)`: for the same error it needs about 24% less memory than
 //! a HyperLogLog with 6-bit registers.
 //!
+//! # Example
+//!
+//! ```
+//! use sketches_core::ull;
+//!
+//! # fn main() -> Result<(), sketches_core::Error> {
+//! #[repr(C, align(64))]
+//! struct Aligned([u8; 2048]);
+//!
+//! let p = 10; // 1,024 one-byte registers
+//! assert!(ull::image_len(p)? <= 2048); // 1,152 bytes
+//! let sigma = ull::standard_error(p); // about 2.4%
+//!
+//! let (mut buf_a, mut buf_b) = (Aligned([0; 2048]), Aligned([0; 2048]));
+//! let mut a = ull::init(&mut buf_a.0, p, 0)?;
+//! let mut b = ull::init(&mut buf_b.0, p, 0)?;
+//! for i in 0..20_000u64 {
+//!     a.add_u64(i);
+//!     b.add_u64(i + 10_000); // half of b overlaps a
+//! }
+//! a.merge(&b.as_ref())?; // the union: 30,000 distinct
+//! let estimate = a.as_ref().estimate();
+//! assert!((estimate / 30_000.0 - 1.0).abs() < 4.0 * sigma, "{estimate}");
+//!
+//! let mut wire = [0u8; 2048];
+//! let n = ull::export(&buf_a.0, &mut wire)?;
+//! let mut copy = Aligned([0; 2048]);
+//! ull::import(&wire[..n], &mut copy.0)?;
+//! assert_eq!(ull::wrap(&copy.0)?.estimate(), estimate);
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! **Registers.** The hash is split as in [`crate::cardinality`] (index =
 //! top `p` bits, update value `k` in `1..=65-p`). A register remembers the
 //! largest update value `u` it has seen and whether `u - 1` and `u - 2` were
@@ -91,13 +124,13 @@ pub fn image_len(p: u8) -> Result<u64> {
 
 /// The theoretical relative standard error of the FGRA estimate, `sqrt(v/m)`.
 pub fn standard_error(p: u8) -> f64 {
-    crate::simd::sqrt(V / (1u64 << p) as f64)
+    crate::simd::sqrt(V / libm::ldexp(1.0, i32::from(p)))
 }
 
 /// The asymptotic relative standard error of the maximum-likelihood
 /// estimate ([`Ull::ml_estimate`]), `0.7609 / sqrt(m)`.
 pub fn ml_standard_error(p: u8) -> f64 {
-    ML_ERROR / crate::simd::sqrt((1u64 << p) as f64)
+    ML_ERROR / crate::simd::sqrt(libm::ldexp(1.0, i32::from(p)))
 }
 
 /// Statistics of an UltraLogLog sketch.

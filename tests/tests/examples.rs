@@ -183,3 +183,17 @@ fn readme_cpp_quickstart_example_runs() {
     let source = std::fs::read_to_string(workspace().join("c-examples/quickstart.cpp")).unwrap();
     assert!(readme.contains(source.trim()), "README.md must embed c-examples/quickstart.cpp verbatim");
 }
+
+#[test]
+fn readme_rust_quickstart_is_the_tested_example() {
+    // core/examples/quickstart.rs runs under `cargo test -p sketches-core`
+    // (its own test calls main); the README shows it up to that test module.
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let source = std::fs::read_to_string(workspace().join("core/examples/quickstart.rs")).unwrap();
+    let shown = source.split("\n#[cfg(test)]").next().unwrap().trim();
+    assert!(shown.contains("fn main()"), "the example has a main");
+    assert!(
+        readme.contains(shown),
+        "README.md must embed core/examples/quickstart.rs (up to its tests) verbatim"
+    );
+}

@@ -50,6 +50,21 @@ fn planning_picks_the_fingerprint_width_and_follows_n() {
     assert_eq!(p.image_len().unwrap(), (128 + (1000u64 * 4 * 12).div_ceil(64) * 8).next_multiple_of(64));
 }
 
+/// A width of 64 bits or more shifted `1u64` out of range: a panic with
+/// overflow checks (the test profile, a Rust user's debug build), and a
+/// bound of -inf without them. Any width gives a rate in [0, 1] now, and
+/// `with_buckets` refuses the widths it cannot store.
+#[test]
+fn any_fingerprint_width_gives_a_rate_or_an_error_never_a_panic() {
+    for bits in [0u32, 1, 7, 8, 12, 16, 31, 32, 63, 64, 65, 100, u32::MAX] {
+        let bound = fpr_bound(bits);
+        assert!((0.0..=1.0).contains(&bound), "fpr_bound({bits}) = {bound}");
+        let params = CuckooParams::with_buckets(10, bits);
+        assert_eq!(params.is_ok(), matches!(bits, 8 | 12 | 16), "width {bits}: {params:?}");
+    }
+    assert!(fpr_bound(8) > fpr_bound(12) && fpr_bound(12) > fpr_bound(16));
+}
+
 #[test]
 fn alternate_bucket_is_an_involution_for_any_bucket_count() {
     for buckets in [1u64, 2, 3, 7, 1000, 263_158] {

@@ -748,3 +748,23 @@ fn holds_trusted_is_true_only_for_adds_that_change_nothing() {
         assert!(!holds_with(image.as_ref(), &other, |seed| crate::hash::hash_u64(k, seed)));
     }
 }
+
+/// The sizing helpers are public `const fn`s of any `u8`: outside 4..=18
+/// they shifted `1usize` out of range or subtracted below zero (a panic
+/// with overflow checks, wrapped nonsense such as `max_register(66) = 255`
+/// without). They now saturate: monotone in `p`, exact inside the range.
+#[test]
+fn sizing_helpers_are_monotone_for_every_precision() {
+    let mut last = (0usize, 0usize, 0usize, 0usize, u8::MAX);
+    for p in 0..=u8::MAX {
+        let now = (registers(p), register_bytes(p), body_len(p), small_capacity(p), max_register(p));
+        assert!(now.0 >= last.0 && now.1 >= last.1 && now.2 >= last.2 && now.3 >= last.3, "p = {p}");
+        assert!(now.4 <= last.4 && now.4 <= 65, "p = {p}");
+        assert!(now.2 >= MIN_BODY_LEN && now.3 <= SMALL_MAX, "p = {p}");
+        if check_precision(p).is_ok() {
+            assert_eq!((now.0, now.1, now.4), (1 << p, (6 << p) / 8, 65 - p));
+            assert_eq!(image_len(p), Ok((HEADER_LEN + now.2) as u64));
+        }
+        last = now;
+    }
+}

@@ -345,3 +345,20 @@ fn estimate_refuses_keys_longer_than_the_maximum_like_add() {
     assert_eq!(s.as_ref().estimate(b"123456789"), Err(Error::KeyTooLong));
     assert_eq!(s.as_ref().estimate(b"12345678").unwrap().count, 3);
 }
+
+/// `top` writes into a caller array, and without an allocator that array is
+/// filled with placeholders first: `TopKItem` derives `Default` for them
+/// (it did not, so every caller spelled out an empty item).
+#[test]
+fn top_writes_into_default_items() {
+    let mut buf = fresh(4, 8, 1);
+    let mut s = wrap_mut(buf.as_mut()).unwrap();
+    s.add(b"a", 3).unwrap();
+    s.add(b"b", 5).unwrap();
+    let mut top = [TopKItem::default(); 4];
+    assert_eq!(top[0], TopKItem { key: &[], count: 0, error: 0 });
+    let view = s.as_ref();
+    assert_eq!(view.top(&mut top), 2);
+    assert_eq!((top[0].key, top[0].count, top[1].key, top[1].count), (&b"b"[..], 5, &b"a"[..], 3));
+    assert_eq!(top[2], TopKItem::default(), "slots past the listed keys are left as they were");
+}

@@ -538,3 +538,18 @@ fn lzcnt_copy_and_portable_code_leave_the_same_image() {
         crate::test_util::assert_add_paths_agree!(ull, fresh(p, 0), &hashes, std::format!("p={p}"));
     }
 }
+
+/// `standard_error` and `ml_standard_error` shifted `1u64` by `p`: a panic
+/// for `p >= 64` with overflow checks, and (wrapped) the error of p - 64
+/// without. They are now finite and non-increasing for every `u8`.
+#[test]
+fn standard_errors_are_defined_for_every_precision() {
+    let (mut last, mut last_ml) = (f64::INFINITY, f64::INFINITY);
+    for p in 0..=u8::MAX {
+        let (se, ml) = (standard_error(p), ml_standard_error(p));
+        assert!(se.is_finite() && se >= 0.0 && se <= last, "p = {p}: {se}");
+        assert!(ml.is_finite() && ml >= 0.0 && ml <= last_ml, "p = {p}: {ml}");
+        (last, last_ml) = (se, ml);
+    }
+    assert!((standard_error(10) - 0.611_893_149_697_842_6f64.sqrt() / 32.0).abs() < 1e-15);
+}
