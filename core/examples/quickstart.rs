@@ -1,16 +1,13 @@
 //! The README's example in Rust: plan, size, init in your own buffer, add, query, export/import.
 use sketches_core::bloom::{self, BloomParams};
+use sketches_core::image::ImageBuf; // N zeroed bytes, 64-byte aligned: on the stack, in a static or a Box
 use sketches_core::Error;
-
-/// A 64-byte aligned byte array: on the stack, in a `static`, or in a `Box`.
-#[repr(C, align(64))]
-struct Aligned<const N: usize>([u8; N]);
 
 fn main() -> Result<(), Error> {
     let params = BloomParams::for_items(10_000, 0.01)?; // n, p
     assert_eq!(params.image_len()?, 12_096); // exact bytes, a multiple of 64
-    let mut buf = Aligned([0u8; 12_288]); // longer than the image is fine
-    let mut filter = bloom::init(&mut buf.0, &params, 0)?; // seed 0; Err if too small or misaligned
+    let mut buf = ImageBuf::<12_288>::new(); // longer than the image is fine
+    let mut filter = bloom::init(&mut buf, &params, 0)?; // seed 0; Err if too small or misaligned
 
     assert!(filter.add(b"alice")); // test-and-insert: true, it was new
     assert!(!filter.add(b"alice")); // false: seen before
@@ -19,11 +16,11 @@ fn main() -> Result<(), Error> {
     assert!(view.contains(b"alice") && !view.contains(b"bob"));
     assert!(view.capacity().is_within_plan()); // O(1) over-capacity signal
 
-    let mut wire = vec![0u8; bloom::exported_len(&buf.0)?];
-    bloom::export(&buf.0, &mut wire)?; // the image with its checksum
-    let mut copy = Aligned([0u8; 12_288]);
-    bloom::import(&wire, &mut copy.0)?; // checked: length, headers, checksum
-    assert!(bloom::wrap(&copy.0)?.contains_u64(42)); // wrap: zero-copy, header checks only
+    let mut wire = vec![0u8; bloom::exported_len(&buf)?];
+    bloom::export(&buf, &mut wire)?; // the image with its checksum
+    let mut copy = ImageBuf::<12_288>::new();
+    bloom::import(&wire, &mut copy)?; // checked: length, headers, checksum
+    assert!(bloom::wrap(&copy)?.contains_u64(42)); // wrap: zero-copy, header checks only
 
     if let Some(byte) = wire.last_mut() {
         *byte ^= 1; // damage one bit: the checked path refuses it

@@ -8,20 +8,18 @@
 //! ```
 //! use sketches_core::bloom::{self, BloomParams};
 //! use sketches_core::Error;
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 2048]);
-//!
 //! let params = BloomParams::for_items(1_000, 0.01)?; // 1,000 items at 1%
 //! assert!(params.image_len()? <= 2048); // 1,344 bytes
 //!
-//! let (mut buf_a, mut buf_b) = (Aligned([0; 2048]), Aligned([0; 2048]));
-//! let mut a = bloom::init(&mut buf_a.0, &params, 7)?;
+//! let (mut buf_a, mut buf_b) = (ImageBuf::<2048>::new(), ImageBuf::<2048>::new());
+//! let mut a = bloom::init(&mut buf_a, &params, 7)?;
 //! for user in ["alice", "bob", "carol"] {
 //!     assert!(a.add(user.as_bytes())); // true: new to the filter
 //! }
-//! let mut b = bloom::init(&mut buf_b.0, &params, 7)?; // same parameters and seed: mergeable
+//! let mut b = bloom::init(&mut buf_b, &params, 7)?; // same parameters and seed: mergeable
 //! b.add(b"dave");
 //! a.union(&b.as_ref())?;
 //!
@@ -32,10 +30,10 @@
 //!
 //! // export seals a copy with a checksum; import checks it into an aligned buffer.
 //! let mut wire = [0u8; 2048];
-//! let n = bloom::export(&buf_a.0, &mut wire)?;
-//! let mut copy = Aligned([0; 2048]);
-//! bloom::import(&wire[..n], &mut copy.0)?;
-//! assert!(bloom::wrap(&copy.0)?.contains(b"carol"));
+//! let n = bloom::export(&buf_a, &mut wire)?;
+//! let mut copy = ImageBuf::<2048>::new();
+//! bloom::import(&wire[..n], &mut copy)?;
+//! assert!(bloom::wrap(&copy)?.contains(b"carol"));
 //!
 //! wire[200] ^= 1; // one damaged bit in transit
 //! assert_eq!(bloom::verify(&wire[..n]), Err(Error::ChecksumMismatch));

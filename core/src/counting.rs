@@ -14,32 +14,30 @@
 //! ```
 //! use sketches_core::bloom::BloomParams;
 //! use sketches_core::{counting, Error};
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 8192]);
-//!
 //! let params = BloomParams::for_items(1_000, 0.01)?; // m counters, k probes
 //! assert!(counting::image_len(&params)? <= 8192); // 4,928 bytes: 4 bits per counter
 //!
-//! let (mut buf_a, mut buf_b) = (Aligned([0; 8192]), Aligned([0; 8192]));
-//! let mut a = counting::init(&mut buf_a.0, &params, 1)?;
+//! let (mut buf_a, mut buf_b) = (ImageBuf::<8192>::new(), ImageBuf::<8192>::new());
+//! let mut a = counting::init(&mut buf_a, &params, 1)?;
 //! a.add(b"apple");
 //! a.add(b"pear");
 //! a.remove(b"pear")?;
 //! assert!(a.as_ref().contains(b"apple") && !a.as_ref().contains(b"pear"));
 //! assert_eq!(a.remove(b"plum"), Err(Error::NotPresent)); // never added: nothing changes
 //!
-//! let mut b = counting::init(&mut buf_b.0, &params, 1)?;
+//! let mut b = counting::init(&mut buf_b, &params, 1)?;
 //! b.add(b"fig");
 //! a.merge(&b.as_ref())?; // adds the counters (saturating at 15)
 //! assert_eq!(a.as_ref().items(), 2);
 //!
 //! let mut wire = [0u8; 8192];
-//! let n = counting::export(&buf_a.0, &mut wire)?;
-//! let mut copy = Aligned([0; 8192]);
-//! counting::import(&wire[..n], &mut copy.0)?;
-//! let copy = counting::wrap(&copy.0)?;
+//! let n = counting::export(&buf_a, &mut wire)?;
+//! let mut copy = ImageBuf::<8192>::new();
+//! counting::import(&wire[..n], &mut copy)?;
+//! let copy = counting::wrap(&copy)?;
 //! assert!(copy.contains(b"fig") && copy.contains(b"apple"));
 //! # Ok(())
 //! # }

@@ -22,20 +22,18 @@
 //!
 //! ```
 //! use sketches_core::countmin::{self, CountMinParams};
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 8192]);
-//!
 //! // Error at most 1% of the total weight, except with probability 1%;
 //! // conservative update for tighter estimates.
 //! let params = CountMinParams { conservative: true, ..CountMinParams::for_error(0.01, 0.01)? };
 //! assert_eq!((params.width, params.depth), (272, 5));
 //! assert!(params.image_len()? <= 8192); // 5,568 bytes
 //!
-//! let (mut buf_a, mut buf_b) = (Aligned([0; 8192]), Aligned([0; 8192]));
-//! let mut a = countmin::init(&mut buf_a.0, &params, 9)?;
-//! let mut b = countmin::init(&mut buf_b.0, &params, 9)?;
+//! let (mut buf_a, mut buf_b) = (ImageBuf::<8192>::new(), ImageBuf::<8192>::new());
+//! let mut a = countmin::init(&mut buf_a, &params, 9)?;
+//! let mut b = countmin::init(&mut buf_b, &params, 9)?;
 //! a.add(b"hot", 700);
 //! b.add(b"hot", 300);
 //! for i in 0..1_000u64 {
@@ -48,10 +46,10 @@
 //! assert!(hot >= 1_000 && hot as f64 <= 1_000.0 + sketch.error_bound(), "{hot}"); // never below the truth
 //!
 //! let mut wire = [0u8; 8192];
-//! let n = countmin::export(&buf_a.0, &mut wire)?;
-//! let mut copy = Aligned([0; 8192]);
-//! countmin::import(&wire[..n], &mut copy.0)?;
-//! assert_eq!(countmin::wrap(&copy.0)?.estimate(b"hot"), hot);
+//! let n = countmin::export(&buf_a, &mut wire)?;
+//! let mut copy = ImageBuf::<8192>::new();
+//! countmin::import(&wire[..n], &mut copy)?;
+//! assert_eq!(countmin::wrap(&copy)?.estimate(b"hot"), hot);
 //! # Ok(())
 //! # }
 //! ```

@@ -17,17 +17,15 @@
 //!
 //! ```
 //! use sketches_core::cuckoo::{self, CuckooParams};
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 2048]);
-//!
 //! let params = CuckooParams::for_items(1_000, 0.01)?;
 //! assert_eq!(params.fingerprint_bits, 12); // the narrowest width meeting 1%
 //! assert!(params.image_len()? <= 2048);
 //!
-//! let (mut buf_a, mut buf_b) = (Aligned([0; 2048]), Aligned([0; 2048]));
-//! let mut a = cuckoo::init(&mut buf_a.0, &params, 5)?;
+//! let (mut buf_a, mut buf_b) = (ImageBuf::<2048>::new(), ImageBuf::<2048>::new());
+//! let mut a = cuckoo::init(&mut buf_a, &params, 5)?;
 //! for i in 0..400u64 {
 //!     a.add_u64(i)?; // Err(Error::Full) when it cannot be placed; nothing is lost then
 //! }
@@ -37,17 +35,17 @@
 //! a.remove(b"twice")?;
 //! assert!(a.as_ref().contains(b"twice")); // one copy left
 //!
-//! let mut b = cuckoo::init(&mut buf_b.0, &params, 5)?;
+//! let mut b = cuckoo::init(&mut buf_b, &params, 5)?;
 //! b.add(b"other")?;
-//! let mut scratch = Aligned([0; 2048]); // the merge is all or nothing: it works on a copy
-//! a.merge(&b.as_ref(), &mut scratch.0)?;
+//! let mut scratch = ImageBuf::<2048>::new(); // the merge is all or nothing: it works on a copy
+//! a.merge(&b.as_ref(), &mut scratch)?;
 //! assert_eq!(a.as_ref().items(), 402);
 //!
 //! let mut wire = [0u8; 2048];
-//! let n = cuckoo::export(&buf_a.0, &mut wire)?;
-//! let mut copy = Aligned([0; 2048]);
-//! cuckoo::import(&wire[..n], &mut copy.0)?;
-//! let copy = cuckoo::wrap(&copy.0)?;
+//! let n = cuckoo::export(&buf_a, &mut wire)?;
+//! let mut copy = ImageBuf::<2048>::new();
+//! cuckoo::import(&wire[..n], &mut copy)?;
+//! let copy = cuckoo::wrap(&copy)?;
 //! assert!(copy.contains(b"other") && (0..400u64).all(|i| copy.contains_u64(i)));
 //! # Ok(())
 //! # }

@@ -15,18 +15,16 @@
 //!
 //! ```
 //! use sketches_core::ell::{self, EllConfig};
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 4096]);
-//!
 //! let (config, p) = (EllConfig::T2D20, 10); // 1,024 registers of 28 bits
 //! assert!(ell::image_len(config, p)? <= 4096); // 3,712 bytes
 //! let sigma = ell::ml_standard_error(config, p); // about 1.1%
 //!
-//! let (mut buf_a, mut buf_b) = (Aligned([0; 4096]), Aligned([0; 4096]));
-//! let mut a = ell::init(&mut buf_a.0, config, p, 0)?;
-//! let mut b = ell::init(&mut buf_b.0, config, p, 0)?;
+//! let (mut buf_a, mut buf_b) = (ImageBuf::<4096>::new(), ImageBuf::<4096>::new());
+//! let mut a = ell::init(&mut buf_a, config, p, 0)?;
+//! let mut b = ell::init(&mut buf_b, config, p, 0)?;
 //! for i in 0..20_000u64 {
 //!     a.add_u64(i);
 //!     b.add_u64(i + 20_000);
@@ -36,10 +34,10 @@
 //! assert!((estimate / 40_000.0 - 1.0).abs() < 4.0 * sigma, "{estimate}");
 //!
 //! let mut wire = [0u8; 4096];
-//! let n = ell::export(&buf_a.0, &mut wire)?;
-//! let mut copy = Aligned([0; 4096]);
-//! ell::import(&wire[..n], &mut copy.0)?;
-//! assert_eq!(ell::wrap(&copy.0)?.estimate(), estimate);
+//! let n = ell::export(&buf_a, &mut wire)?;
+//! let mut copy = ImageBuf::<4096>::new();
+//! ell::import(&wire[..n], &mut copy)?;
+//! assert_eq!(ell::wrap(&copy)?.estimate(), estimate);
 //! # Ok(())
 //! # }
 //! ```

@@ -24,28 +24,26 @@
 //!
 //! ```
 //! use sketches_core::fuse::{self, FuseParams};
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 4096]);
-//!
 //! let keys: Vec<u64> = (0..1_000u64).map(|i| i * 7_919).collect();
 //! let params = FuseParams::for_fpr(keys.len() as u64, 0.01)?; // 8-bit fingerprints: 2^-8
 //! assert!(params.image_len()? <= 4096);
 //! let mut scratch = vec![0u8; params.scratch_len()? as usize]; // about 32 bytes per key, any alignment
 //!
-//! let mut buf = Aligned([0; 4096]);
-//! let filter = fuse::build_u64s(&mut buf.0, &params, 0, &keys, &mut scratch)?;
+//! let mut buf = ImageBuf::<4096>::new();
+//! let filter = fuse::build_u64s(&mut buf, &params, 0, &keys, &mut scratch)?;
 //! assert!(keys.iter().all(|k| filter.contains_u64(*k))); // never a false negative
 //! let false_positives = (0..100_000u64).map(|i| i * 7_919 + 1).filter(|k| filter.contains_u64(*k)).count();
 //! assert!(false_positives < 600, "{false_positives}"); // 2^-8 of 100,000 is 391
 //!
 //! // Static: no adds. Ship it as any image (not mergeable).
 //! let mut wire = [0u8; 4096];
-//! let n = fuse::export(&buf.0, &mut wire)?;
-//! let mut copy = Aligned([0; 4096]);
-//! fuse::import(&wire[..n], &mut copy.0)?;
-//! assert!(fuse::wrap(&copy.0)?.contains_u64(7_919));
+//! let n = fuse::export(&buf, &mut wire)?;
+//! let mut copy = ImageBuf::<4096>::new();
+//! fuse::import(&wire[..n], &mut copy)?;
+//! assert!(fuse::wrap(&copy)?.contains_u64(7_919));
 //! # Ok(())
 //! # }
 //! ```

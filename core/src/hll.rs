@@ -7,17 +7,15 @@
 //!
 //! ```
 //! use sketches_core::hll;
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 4096]);
-//!
 //! let p = 12; // 4,096 registers: about 1.6% standard error
 //! assert!(hll::image_len(p)? <= 4096);
 //!
-//! let (mut buf_a, mut buf_b) = (Aligned([0; 4096]), Aligned([0; 4096]));
-//! let mut a = hll::init(&mut buf_a.0, p, 0)?;
-//! let mut b = hll::init(&mut buf_b.0, p, 0)?;
+//! let (mut buf_a, mut buf_b) = (ImageBuf::<4096>::new(), ImageBuf::<4096>::new());
+//! let mut a = hll::init(&mut buf_a, p, 0)?;
+//! let mut b = hll::init(&mut buf_b, p, 0)?;
 //! a.add(b"only a few");
 //! assert_eq!(a.as_ref().estimate(), 1.0); // exact while small
 //! for i in 0..50_000u64 {
@@ -30,10 +28,10 @@
 //! assert!((estimate - 100_001.0).abs() < 6_500.0, "{estimate}"); // 4 standard errors
 //!
 //! let mut wire = [0u8; 4096];
-//! let n = hll::export(&buf_a.0, &mut wire)?;
-//! let mut copy = Aligned([0; 4096]);
-//! hll::import(&wire[..n], &mut copy.0)?;
-//! assert_eq!(hll::wrap(&copy.0)?.estimate(), estimate);
+//! let n = hll::export(&buf_a, &mut wire)?;
+//! let mut copy = ImageBuf::<4096>::new();
+//! hll::import(&wire[..n], &mut copy)?;
+//! assert_eq!(hll::wrap(&copy)?.estimate(), estimate);
 //! # Ok(())
 //! # }
 //! ```

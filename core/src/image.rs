@@ -59,6 +59,82 @@ pub const fn padded_len(unpadded: u64) -> u64 {
 /// `import`; exported images need none).
 pub const MIN_IMAGE_ALIGN: usize = 8;
 
+/// `N` zeroed bytes starting on an [`IMAGE_ALIGN`] (64-byte) boundary: a
+/// buffer for one image on the stack, in a `static` or in a `Box`, without
+/// a hand-written aligned wrapper or pointer arithmetic. It dereferences to
+/// `[u8]`, so `&mut buf` and `&buf` go wherever a family takes the image
+/// (`init`, `wrap_mut`, `import`, `wrap`, `export`). Pick `N` of at least the
+/// family's `image_len` (a longer buffer is fine: the image is its prefix);
+/// `new` is `const`, so a firmware image can live in a `static` behind the
+/// lock of your choice.
+///
+/// ```
+/// use sketches_core::bloom::{self, BloomParams};
+/// use sketches_core::image::ImageBuf;
+///
+/// # fn main() -> Result<(), sketches_core::Error> {
+/// let params = BloomParams::for_items(1_000, 0.01)?;
+/// let mut buf = ImageBuf::<2048>::new();
+/// assert!(params.image_len()? <= buf.len() as u64);
+/// bloom::init(&mut buf, &params, 0)?.add(b"alice");
+/// assert!(bloom::wrap(&buf)?.contains(b"alice"));
+/// # Ok(())
+/// # }
+/// ```
+///
+/// Plain data (`Send`, `Sync`); the views borrow it. `Debug` prints its
+/// length, not its bytes.
+#[derive(Clone, PartialEq, Eq, Hash)]
+#[repr(C, align(64))]
+pub struct ImageBuf<const N: usize>(pub [u8; N]);
+
+// The type's alignment is the one this module asks callers for.
+const _: () = assert!(core::mem::align_of::<ImageBuf<0>>() == IMAGE_ALIGN);
+
+impl<const N: usize> ImageBuf<N> {
+    /// `N` zero bytes, 64-byte aligned.
+    pub const fn new() -> Self {
+        ImageBuf([0; N])
+    }
+}
+
+impl<const N: usize> Default for ImageBuf<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> core::fmt::Debug for ImageBuf<N> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ImageBuf").field("len", &N).finish_non_exhaustive()
+    }
+}
+
+impl<const N: usize> core::ops::Deref for ImageBuf<N> {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl<const N: usize> core::ops::DerefMut for ImageBuf<N> {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.0
+    }
+}
+
+impl<const N: usize> AsRef<[u8]> for ImageBuf<N> {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl<const N: usize> AsMut<[u8]> for ImageBuf<N> {
+    fn as_mut(&mut self) -> &mut [u8] {
+        &mut self.0
+    }
+}
+
 const OFF_MAJOR: usize = 4;
 const OFF_MINOR: usize = 5;
 const OFF_FAMILY: usize = 6;
@@ -702,6 +778,22 @@ mod tests {
         let mut a = Aligned([0; 64]);
         write_common(&mut a.0, FamilyId::Bloom, HashKind::Xxh3, 48, 0, 9, 64);
         a
+    }
+
+    #[test]
+    fn image_buf_is_aligned_zeroed_and_usable_as_bytes() {
+        let mut bufs = [ImageBuf::<130>::new(), ImageBuf::default(), ImageBuf::new()];
+        for b in &mut bufs {
+            assert!((b.as_ptr() as usize).is_multiple_of(IMAGE_ALIGN));
+            assert!(is_aligned(b));
+            assert_eq!(b.len(), 130);
+            assert!(b.iter().all(|&x| x == 0));
+            b[129] = 7;
+            assert_eq!(b.as_ref()[129], 7);
+        }
+        assert_eq!(core::mem::size_of::<ImageBuf<130>>(), 192);
+        extern crate std;
+        assert_eq!(std::format!("{:?}", bufs[0]), "ImageBuf { len: 130, .. }");
     }
 
     #[test]

@@ -16,23 +16,21 @@
 //!
 //! ```
 //! use sketches_core::bloom::{self, BloomParams};
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned<const N: usize>([u8; N]);
-//!
 //! let params = BloomParams::for_items(1_000, 0.01)?; // n items at a 1% false-positive rate
 //! assert_eq!(params.image_len()?, 1344); // exact bytes: 112 of header, 9,586 bits, padding
 //!
-//! let mut buf = Aligned([0u8; 1344]);
-//! let mut filter = bloom::init(&mut buf.0, &params, 42)?; // 42: the hash seed, kept in the image
+//! let mut buf = ImageBuf::<1344>::new();
+//! let mut filter = bloom::init(&mut buf, &params, 42)?; // 42: the hash seed, kept in the image
 //! assert!(filter.add(b"alice")); // true: the key was new
 //! assert!(!filter.add(b"alice")); // false: already (maybe) present
 //! assert!(filter.as_ref().contains(b"alice"));
 //! assert!(!filter.as_ref().contains(b"bob"));
 //!
 //! // The buffer is the image: any holder of the bytes can query it.
-//! let view = bloom::wrap(&buf.0)?;
+//! let view = bloom::wrap(&buf)?;
 //! assert!(view.contains(b"alice"));
 //! # Ok(())
 //! # }

@@ -23,27 +23,25 @@
 //!
 //! ```
 //! use sketches_core::minhash;
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 4096]);
-//!
 //! let k = 256; // registers: standard deviation about sqrt(J (1 - J) / k)
 //! assert!(minhash::image_len(k)? <= 4096); // 2,112 bytes
 //!
-//! let (mut buf_a, mut buf_b) = (Aligned([0; 4096]), Aligned([0; 4096]));
-//! let mut a = minhash::init(&mut buf_a.0, k, 0)?;
-//! let mut b = minhash::init(&mut buf_b.0, k, 0)?;
+//! let (mut buf_a, mut buf_b) = (ImageBuf::<4096>::new(), ImageBuf::<4096>::new());
+//! let mut a = minhash::init(&mut buf_a, k, 0)?;
+//! let mut b = minhash::init(&mut buf_b, k, 0)?;
 //! (0..1_000u64).for_each(|i| { a.add_u64(i); });
 //! (500..1_500u64).for_each(|i| { b.add_u64(i); });
 //! let j = a.as_ref().jaccard(&b.as_ref())?; // true value 500 / 1500
 //! assert!((j - 1.0 / 3.0).abs() < 0.12, "{j}"); // 4 standard deviations
 //!
 //! let mut wire = [0u8; 4096];
-//! let n = minhash::export(&buf_b.0, &mut wire)?;
-//! let mut copy = Aligned([0; 4096]);
-//! minhash::import(&wire[..n], &mut copy.0)?;
-//! let b_copy = minhash::wrap(&copy.0)?;
+//! let n = minhash::export(&buf_b, &mut wire)?;
+//! let mut copy = ImageBuf::<4096>::new();
+//! minhash::import(&wire[..n], &mut copy)?;
+//! let b_copy = minhash::wrap(&copy)?;
 //!
 //! a.merge(&b_copy)?; // the union A ∪ B, 1,500 items
 //! let j = a.as_ref().jaccard(&b_copy)?; // true value 1000 / 1500

@@ -23,17 +23,15 @@
 //!
 //! ```
 //! use sketches_core::sbbf::{self, SbbfParams};
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 4096]);
-//!
 //! let params = SbbfParams::for_items(1_000, 0.01)?;
 //! assert!(params.image_len()? <= 4096);
 //!
-//! let (mut buf_a, mut buf_b) = (Aligned([0; 4096]), Aligned([0; 4096]));
-//! let mut a = sbbf::init(&mut buf_a.0, &params, 3)?;
-//! let mut b = sbbf::init(&mut buf_b.0, &params, 3)?;
+//! let (mut buf_a, mut buf_b) = (ImageBuf::<4096>::new(), ImageBuf::<4096>::new());
+//! let mut a = sbbf::init(&mut buf_a, &params, 3)?;
+//! let mut b = sbbf::init(&mut buf_b, &params, 3)?;
 //! for i in 0..500u64 {
 //!     a.add_u64(i);
 //!     b.add_u64(500 + i);
@@ -44,10 +42,10 @@
 //! assert!(false_positives < 1_500, "{false_positives}"); // about 1% of 100,000
 //!
 //! let mut wire = [0u8; 4096];
-//! let n = sbbf::export(&buf_a.0, &mut wire)?;
-//! let mut copy = Aligned([0; 4096]);
-//! sbbf::import(&wire[..n], &mut copy.0)?;
-//! assert!(sbbf::wrap(&copy.0)?.contains_u64(999));
+//! let n = sbbf::export(&buf_a, &mut wire)?;
+//! let mut copy = ImageBuf::<4096>::new();
+//! sbbf::import(&wire[..n], &mut copy)?;
+//! assert!(sbbf::wrap(&copy)?.contains_u64(999));
 //! # Ok(())
 //! # }
 //! ```
@@ -59,29 +57,27 @@
 //! ```
 //! use sketches_core::parquet;
 //! use sketches_core::sbbf::{self, SbbfParams};
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 4096]);
-//!
 //! // Sized as the parquet crate sizes it for 1,000 distinct values at 1%.
 //! let params = SbbfParams::for_parquet(1_000, 0.01)?;
-//! let mut buf = Aligned([0; 4096]);
-//! let mut writer = sbbf::init(&mut buf.0, &params, 0)?; // the seed is unused in Parquet mode
+//! let mut buf = ImageBuf::<4096>::new();
+//! let mut writer = sbbf::init(&mut buf, &params, 0)?; // the seed is unused in Parquet mode
 //! for v in 0..1_000i64 {
 //!     writer.add_hash(parquet::hash_i64(v)); // hashed as writers hash INT64 values
 //! }
 //! // Byte keys are the plain-encoded value: the same hash.
 //! assert!(writer.as_ref().contains(&42i64.to_le_bytes()));
-//! let folds = sbbf::fold_to_target_fpp(&mut buf.0, 0.01)?; // shrink as writers do before writing
-//! let written = sbbf::wrap(&buf.0)?;
+//! let folds = sbbf::fold_to_target_fpp(&mut buf, 0.01)?; // shrink as writers do before writing
+//! let written = sbbf::wrap(&buf)?;
 //! assert_eq!(written.bitset().len(), 2048 >> folds);
 //!
 //! // A reader: the bitset bytes from the file, planned for a 1% rate.
 //! let bitset = written.bitset();
 //! let read_params = SbbfParams::for_parquet_bitset(bitset.len(), 0.01)?;
-//! let mut read_buf = Aligned([0; 4096]);
-//! let read = sbbf::load_parquet_bitset(&mut read_buf.0, bitset, &read_params)?;
+//! let mut read_buf = ImageBuf::<4096>::new();
+//! let read = sbbf::load_parquet_bitset(&mut read_buf, bitset, &read_params)?;
 //! assert!((0..1_000i64).all(|v| read.as_ref().contains_hash(parquet::hash_i64(v))));
 //! assert_eq!(read.as_ref().bitset(), bitset);
 //! # Ok(())

@@ -36,16 +36,14 @@
 //! use core::sync::atomic::{AtomicU64, Ordering};
 //! use sketches_core::bloom::{self, BloomParams};
 //! use sketches_core::shared::AtomicWords;
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 16384]);
-//!
 //! let params = BloomParams::for_items(10_000, 0.01)?;
 //! let len = params.image_len()? as usize;
-//! let mut buf = Aligned([0; 16384]);
-//! bloom::init(&mut buf.0, &params, 0)?;
-//! let words: Vec<AtomicU64> = buf.0[..len]
+//! let mut buf = ImageBuf::<16384>::new();
+//! bloom::init(&mut buf, &params, 0)?;
+//! let words: Vec<AtomicU64> = buf[..len]
 //!     .chunks_exact(8)
 //!     .map(|c| AtomicU64::new(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])))
 //!     .collect();
@@ -58,10 +56,10 @@
 //! });
 //! assert!((0..10_000u64).all(|i| filter.contains_u64(i)));
 //!
-//! for (bytes, word) in buf.0.chunks_exact_mut(8).zip(&words) {
+//! for (bytes, word) in buf.chunks_exact_mut(8).zip(&words) {
 //!     bytes.copy_from_slice(&word.load(Ordering::Relaxed).to_le_bytes());
 //! }
-//! assert_eq!(bloom::wrap(&buf.0)?.add_calls(), 10_000); // counters are exact once the threads are joined
+//! assert_eq!(bloom::wrap(&buf)?.add_calls(), 10_000); // counters are exact once the threads are joined
 //! # Ok(())
 //! # }
 //! ```

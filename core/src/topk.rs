@@ -18,17 +18,15 @@
 //! ```
 //! use sketches_core::topk::{self, TopKItem, TopKParams};
 //! use sketches_core::Error;
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 2048]);
-//!
 //! let params = TopKParams { capacity: 16, max_key_len: 32 };
 //! assert!(params.image_len()? <= 2048); // 1,472 bytes
 //!
-//! let (mut buf_a, mut buf_b) = (Aligned([0; 2048]), Aligned([0; 2048]));
-//! let mut a = topk::init(&mut buf_a.0, &params, 0)?;
-//! let mut b = topk::init(&mut buf_b.0, &params, 0)?;
+//! let (mut buf_a, mut buf_b) = (ImageBuf::<2048>::new(), ImageBuf::<2048>::new());
+//! let mut a = topk::init(&mut buf_a, &params, 0)?;
+//! let mut b = topk::init(&mut buf_b, &params, 0)?;
 //! for i in 1..=100u64 {
 //!     a.add_u64(i, 1_000 / i)?; // key i seen 1000/i times (integer keys: 8 bytes)
 //!     b.add_u64(i, 1_000 / i)?;
@@ -46,10 +44,10 @@
 //! let top_count = top[0].count;
 //!
 //! let mut wire = [0u8; 2048];
-//! let n = topk::export(&buf_a.0, &mut wire)?;
-//! let mut copy = Aligned([0; 2048]);
-//! topk::import(&wire[..n], &mut copy.0)?;
-//! assert_eq!(topk::wrap(&copy.0)?.estimate_u64(1)?.count, top_count);
+//! let n = topk::export(&buf_a, &mut wire)?;
+//! let mut copy = ImageBuf::<2048>::new();
+//! topk::import(&wire[..n], &mut copy)?;
+//! assert_eq!(topk::wrap(&copy)?.estimate_u64(1)?.count, top_count);
 //! # Ok(())
 //! # }
 //! ```

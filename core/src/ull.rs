@@ -10,18 +10,16 @@
 //!
 //! ```
 //! use sketches_core::ull;
+//! use sketches_core::image::ImageBuf;
 //!
 //! # fn main() -> Result<(), sketches_core::Error> {
-//! #[repr(C, align(64))]
-//! struct Aligned([u8; 2048]);
-//!
 //! let p = 10; // 1,024 one-byte registers
 //! assert!(ull::image_len(p)? <= 2048); // 1,152 bytes
 //! let sigma = ull::standard_error(p); // about 2.4%
 //!
-//! let (mut buf_a, mut buf_b) = (Aligned([0; 2048]), Aligned([0; 2048]));
-//! let mut a = ull::init(&mut buf_a.0, p, 0)?;
-//! let mut b = ull::init(&mut buf_b.0, p, 0)?;
+//! let (mut buf_a, mut buf_b) = (ImageBuf::<2048>::new(), ImageBuf::<2048>::new());
+//! let mut a = ull::init(&mut buf_a, p, 0)?;
+//! let mut b = ull::init(&mut buf_b, p, 0)?;
 //! for i in 0..20_000u64 {
 //!     a.add_u64(i);
 //!     b.add_u64(i + 10_000); // half of b overlaps a
@@ -31,10 +29,10 @@
 //! assert!((estimate / 30_000.0 - 1.0).abs() < 4.0 * sigma, "{estimate}");
 //!
 //! let mut wire = [0u8; 2048];
-//! let n = ull::export(&buf_a.0, &mut wire)?;
-//! let mut copy = Aligned([0; 2048]);
-//! ull::import(&wire[..n], &mut copy.0)?;
-//! assert_eq!(ull::wrap(&copy.0)?.estimate(), estimate);
+//! let n = ull::export(&buf_a, &mut wire)?;
+//! let mut copy = ImageBuf::<2048>::new();
+//! ull::import(&wire[..n], &mut copy)?;
+//! assert_eq!(ull::wrap(&copy)?.estimate(), estimate);
 //! # Ok(())
 //! # }
 //! ```
