@@ -242,3 +242,21 @@ func (f *BinaryFuse) UnmarshalBinary(data []byte) error {
 	f.img = b
 	return nil
 }
+
+// MarshalText returns the text form of the filter: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads f, like MarshalBinary.
+func (f *BinaryFuse) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (f *BinaryFuse) AppendText(b []byte) ([]byte, error) {
+	return appendText("BinaryFuse.MarshalText", b, f)
+}
+
+// UnmarshalText replaces f with the filter whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// f is then unchanged (see Bloom.UnmarshalText). It writes f.
+func (f *BinaryFuse) UnmarshalText(text []byte) error {
+	return unmarshalText("BinaryFuse.UnmarshalText", text, f)
+}

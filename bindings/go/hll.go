@@ -322,3 +322,17 @@ func (h *HLL) UnmarshalBinary(data []byte) error {
 	h.retoken()
 	return nil
 }
+
+// MarshalText returns the text form of the sketch: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads h, like MarshalBinary.
+func (h *HLL) MarshalText() ([]byte, error) { return h.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (h *HLL) AppendText(b []byte) ([]byte, error) { return appendText("HLL.MarshalText", b, h) }
+
+// UnmarshalText replaces h with the sketch whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// h is then unchanged (see Bloom.UnmarshalText). It writes h.
+func (h *HLL) UnmarshalText(text []byte) error { return unmarshalText("HLL.UnmarshalText", text, h) }

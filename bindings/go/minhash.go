@@ -154,3 +154,21 @@ func (m *MinHash) UnmarshalBinary(data []byte) error {
 	m.img = b
 	return nil
 }
+
+// MarshalText returns the text form of the sketch: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads m, like MarshalBinary.
+func (m *MinHash) MarshalText() ([]byte, error) { return m.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (m *MinHash) AppendText(b []byte) ([]byte, error) {
+	return appendText("MinHash.MarshalText", b, m)
+}
+
+// UnmarshalText replaces m with the sketch whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// m is then unchanged (see Bloom.UnmarshalText). It writes m.
+func (m *MinHash) UnmarshalText(text []byte) error {
+	return unmarshalText("MinHash.UnmarshalText", text, m)
+}

@@ -482,3 +482,21 @@ func (f *SplitBlock) UnmarshalBinary(data []byte) error {
 	f.retoken()
 	return nil
 }
+
+// MarshalText returns the text form of the filter: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads f, like MarshalBinary.
+func (f *SplitBlock) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (f *SplitBlock) AppendText(b []byte) ([]byte, error) {
+	return appendText("SplitBlock.MarshalText", b, f)
+}
+
+// UnmarshalText replaces f with the filter whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// f is then unchanged (see Bloom.UnmarshalText). It writes f.
+func (f *SplitBlock) UnmarshalText(text []byte) error {
+	return unmarshalText("SplitBlock.UnmarshalText", text, f)
+}

@@ -256,3 +256,17 @@ func (u *ULL) UnmarshalBinary(data []byte) error {
 	u.img = b
 	return nil
 }
+
+// MarshalText returns the text form of the sketch: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads u, like MarshalBinary.
+func (u *ULL) MarshalText() ([]byte, error) { return u.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (u *ULL) AppendText(b []byte) ([]byte, error) { return appendText("ULL.MarshalText", b, u) }
+
+// UnmarshalText replaces u with the sketch whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// u is then unchanged (see Bloom.UnmarshalText). It writes u.
+func (u *ULL) UnmarshalText(text []byte) error { return unmarshalText("ULL.UnmarshalText", text, u) }
