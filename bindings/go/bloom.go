@@ -8,12 +8,13 @@ package sketches
 //
 // Its image lives in Go memory (a []uint64, or the caller's bytes for
 // WrapBloom): nothing to free, no finalizer. The zero value holds no image;
-// only UnmarshalBinary may be called on it.
+// only UnmarshalBinary (or UnmarshalText) may be called on it.
 //
 // Concurrency: the methods that only read (Contains*, Stats, OverCapacity,
-// Size, Clone, MarshalBinary, AppendBinary) may run concurrently on one
-// filter; the methods that change it (Add*, Union, Intersect, Clear,
-// UnmarshalBinary) need exclusive access, for example under a sync.RWMutex.
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently on one filter; the methods that change it (Add*, Union,
+// Intersect, Clear, UnmarshalBinary, UnmarshalText) need exclusive access,
+// for example under a sync.RWMutex.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,

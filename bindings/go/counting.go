@@ -10,8 +10,9 @@ package sketches
 // may be called on it.
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Size,
-// Clone, MarshalBinary, AppendBinary) may run concurrently; the changing
-// ones (Add*, Remove*, Merge, Clear, UnmarshalBinary) need exclusive access.
+// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Remove*, Merge, Clear,
+// UnmarshalBinary, UnmarshalText) need exclusive access.
 type CountingBloom struct {
 	img []byte
 }

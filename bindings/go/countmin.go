@@ -5,12 +5,14 @@ package sketches
 // estimate never falls below the true count, and exceeds it by more than
 // epsilon*N (N = total weight) with probability at most delta.
 //
-// Its image lives in Go memory (or the caller's bytes for WrapCountMin).
-// The zero value holds no image; only UnmarshalBinary may be called on it.
+// Its image lives in Go memory (or the caller's bytes for WrapCountMin). The
+// zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Estimate*, Total, Stats, Size, Clone,
-// MarshalBinary, AppendBinary) may run concurrently; the changing ones
-// (Add*, Merge, Clear, UnmarshalBinary) need exclusive access.
+// MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
+// UnmarshalText) need exclusive access.
 type CountMin struct {
 	img []byte
 }

@@ -9,14 +9,15 @@ import "encoding/binary"
 // already stored is lost.
 //
 // Its image lives in Go memory (or the caller's bytes for WrapCuckoo). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Contains*, Count*, Stats, OverCapacity,
-// Size, Clone, MarshalBinary, AppendBinary) may run concurrently; the
-// changing ones (Add*, Remove*, Merge, Clear, UnmarshalBinary) need
-// exclusive access (the batch Add* and Remove* methods count their result
-// from the item count before and after, which a concurrent writer would
-// also change).
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Remove*, Merge, Clear,
+// UnmarshalBinary, UnmarshalText) need exclusive access (the batch Add* and
+// Remove* methods count their result from the item count before and after,
+// which a concurrent writer would also change).
 type Cuckoo struct {
 	img []byte
 }

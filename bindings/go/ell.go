@@ -13,13 +13,15 @@ import "math"
 // less than ULL (d = 20: 28 x 0.362^2 bits against 6 x 1.04^2 and
 // 8 x 0.761^2).
 //
-// Its image lives in Go memory (or the caller's bytes for WrapELL). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// Its image lives in Go memory (or the caller's bytes for WrapELL). The zero
+// value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Estimate, MLEstimate,
 // MartingaleEstimate, Stats, Params, Downsize, Size, Clone, MarshalBinary,
-// AppendBinary) may run concurrently; the changing ones (Add*, Merge,
-// Reset, UnmarshalBinary) need exclusive access.
+// AppendBinary, MarshalText, AppendText) may run concurrently; the changing
+// ones (Add*, Merge, Reset, UnmarshalBinary, UnmarshalText) need exclusive
+// access.
 type ELL struct {
 	img []byte
 }

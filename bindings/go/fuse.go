@@ -15,14 +15,15 @@ import "math"
 // constructors take the width as a parameter (8 or 16; or PlanBinaryFuse
 // picks it from a target rate).
 //
-// Its image lives in Go memory (or the caller's bytes for
-// WrapBinaryFuse). The zero value holds no image; only UnmarshalBinary may
+// Its image lives in Go memory (or the caller's bytes for WrapBinaryFuse).
+// The zero value holds no image; only UnmarshalBinary (or UnmarshalText) may
 // be called on it.
 //
-// Concurrency: every method except UnmarshalBinary only reads the filter
-// (Contains*, Stats, Size, Clone, MarshalBinary, AppendBinary), so any
-// number of goroutines may query one filter at once with no lock;
-// UnmarshalBinary replaces the image and needs exclusive access.
+// Concurrency: every method except UnmarshalBinary and UnmarshalText only
+// reads the filter (Contains*, Stats, Size, Clone, MarshalBinary,
+// AppendBinary, MarshalText, AppendText), so any number of goroutines may
+// query one filter at once with no lock; UnmarshalBinary and UnmarshalText
+// replace the image and need exclusive access.
 type BinaryFuse struct {
 	img []byte
 }

@@ -7,13 +7,15 @@ package sketches
 // own stream and Ertl's improved estimate (~1.04/sqrt(2^p)) after merges,
 // both O(1). Merges across precisions fold down.
 //
-// Its image lives in Go memory (or the caller's bytes for WrapHLL). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// Its image lives in Go memory (or the caller's bytes for WrapHLL). The zero
+// value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Estimate, RegisterEstimate, Stats,
-// Precision, Size, Clone, Downsize, MarshalBinary, AppendBinary) may run
-// concurrently; the changing ones (Add*, Merge, Reset, Densify,
-// UnmarshalBinary) need exclusive access.
+// Precision, Size, Clone, Downsize, MarshalBinary, AppendBinary,
+// MarshalText, AppendText) may run concurrently; the changing ones (Add*,
+// Merge, Reset, Densify, UnmarshalBinary, UnmarshalText) need exclusive
+// access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,

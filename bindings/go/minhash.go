@@ -5,11 +5,13 @@ package sketches
 // the error is about sqrt(J(1-J)/k). Merging gives the sketch of the union.
 //
 // Its image lives in Go memory (or the caller's bytes for WrapMinHash). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Jaccard, Signature, Stats, K, Size,
-// Clone, MarshalBinary, AppendBinary) may run concurrently; the changing
-// ones (Add*, Merge, Clear, UnmarshalBinary) need exclusive access.
+// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
+// UnmarshalText) need exclusive access.
 type MinHash struct {
 	img []byte
 }

@@ -10,12 +10,13 @@ package sketches
 //
 // Its image lives in Go memory (a []uint64, 64-byte aligned so each block
 // sits in one cache line, or the caller's bytes for WrapSplitBlock). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Bitset,
-// Size, Clone, MarshalBinary, AppendBinary) may run concurrently; the
-// changing ones (Add*, Union, Intersect, Clear, Fold, FoldToTargetFPP,
-// UnmarshalBinary) need exclusive access.
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Union, Intersect, Clear, Fold,
+// FoldToTargetFPP, UnmarshalBinary, UnmarshalText) need exclusive access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,

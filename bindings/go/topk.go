@@ -10,11 +10,13 @@ import "encoding/binary"
 // after merges.
 //
 // Its image lives in Go memory (or the caller's bytes for WrapTopK). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Estimate*, List, Stats, Size, Clone,
-// MarshalBinary, AppendBinary) may run concurrently; the changing ones
-// (Add*, Merge, Clear, UnmarshalBinary) need exclusive access.
+// MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
+// UnmarshalText) need exclusive access.
 type TopK struct {
 	img []byte
 }

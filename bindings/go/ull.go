@@ -7,13 +7,14 @@ package sketches
 // likelihood (~0.76/sqrt(2^p)) from the registers. At p = 13 (8 KiB) it is
 // more accurate than a p = 14 HLL's register estimate.
 //
-// Its image lives in Go memory (or the caller's bytes for WrapULL). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// Its image lives in Go memory (or the caller's bytes for WrapULL). The zero
+// value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Estimate, RegisterEstimate, MLEstimate,
-// Stats, Precision, ToHLL, Size, Clone, MarshalBinary, AppendBinary) may
-// run concurrently; the changing ones (Add*, Merge, Reset, UnmarshalBinary)
-// need exclusive access.
+// Stats, Precision, ToHLL, Size, Clone, MarshalBinary, AppendBinary,
+// MarshalText, AppendText) may run concurrently; the changing ones (Add*,
+// Merge, Reset, UnmarshalBinary, UnmarshalText) need exclusive access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
