@@ -431,11 +431,11 @@ func (f *Bloom) UnmarshalBinary(data []byte) error {
 // Errors are MarshalBinary's (an *Error; the zero value has no image to
 // export); like MarshalBinary it only reads f, so it may run concurrently
 // with the other reading methods.
-func (f *Bloom) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+func (f Bloom) MarshalText() ([]byte, error) { return f.AppendText(nil) }
 
 // AppendText appends the text form of MarshalText to b
 // (encoding.TextAppender); on error it returns b unchanged.
-func (f *Bloom) AppendText(b []byte) ([]byte, error) { return appendText("Bloom.MarshalText", b, f) }
+func (f Bloom) AppendText(b []byte) ([]byte, error) { return appendText("Bloom.MarshalText", b, &f) }
 
 // UnmarshalText replaces f with the filter whose text form (MarshalText's
 // base64) is text (encoding.TextUnmarshaler): the text is decoded and the

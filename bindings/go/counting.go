@@ -271,11 +271,11 @@ func (f *CountingBloom) UnmarshalBinary(data []byte) error {
 // MarshalText returns the text form of the filter: the standard, padded base64
 // of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
 // only reads f, like MarshalBinary.
-func (f *CountingBloom) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+func (f CountingBloom) MarshalText() ([]byte, error) { return f.AppendText(nil) }
 
 // AppendText appends the text form of MarshalText to b.
-func (f *CountingBloom) AppendText(b []byte) ([]byte, error) {
-	return appendText("CountingBloom.MarshalText", b, f)
+func (f CountingBloom) AppendText(b []byte) ([]byte, error) {
+	return appendText("CountingBloom.MarshalText", b, &f)
 }
 
 // UnmarshalText replaces f with the filter whose text form is text, checked

@@ -256,11 +256,11 @@ func (c *CountMin) UnmarshalBinary(data []byte) error {
 // MarshalText returns the text form of the sketch: the standard, padded base64
 // of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
 // only reads c, like MarshalBinary.
-func (c *CountMin) MarshalText() ([]byte, error) { return c.AppendText(nil) }
+func (c CountMin) MarshalText() ([]byte, error) { return c.AppendText(nil) }
 
 // AppendText appends the text form of MarshalText to b.
-func (c *CountMin) AppendText(b []byte) ([]byte, error) {
-	return appendText("CountMin.MarshalText", b, c)
+func (c CountMin) AppendText(b []byte) ([]byte, error) {
+	return appendText("CountMin.MarshalText", b, &c)
 }
 
 // UnmarshalText replaces c with the sketch whose text form is text, checked

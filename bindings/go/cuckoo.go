@@ -341,10 +341,10 @@ func (f *Cuckoo) UnmarshalBinary(data []byte) error {
 // MarshalText returns the text form of the filter: the standard, padded base64
 // of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
 // only reads f, like MarshalBinary.
-func (f *Cuckoo) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+func (f Cuckoo) MarshalText() ([]byte, error) { return f.AppendText(nil) }
 
 // AppendText appends the text form of MarshalText to b.
-func (f *Cuckoo) AppendText(b []byte) ([]byte, error) { return appendText("Cuckoo.MarshalText", b, f) }
+func (f Cuckoo) AppendText(b []byte) ([]byte, error) { return appendText("Cuckoo.MarshalText", b, &f) }
 
 // UnmarshalText replaces f with the filter whose text form is text, checked
 // as UnmarshalBinary checks it: text that is not padded standard base64,

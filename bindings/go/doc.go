@@ -95,12 +95,14 @@
 // UnmarshalText decodes the text and imports it through UnmarshalBinary's
 // checks: text that is not padded standard base64 gives an *Error with
 // StatusBadMagic, and damaged or truncated images UnmarshalBinary's errors,
-// all matching ErrCorrupt, and the receiver is then unchanged. Hold
-// sketches in documents through pointer fields (*Bloom, ...): nil is
-// written as null and null read back as nil, while a zero-value field has
-// no image to export and makes json.Marshal fail; encoding/json calls the
-// methods on a value field only through a pointer to the whole document
-// (json.Marshal(&doc)), otherwise it writes {}.
+// all matching ErrCorrupt, and the receiver is then unchanged. MarshalText
+// and AppendText have value receivers (as time.Time's do), so a sketch held
+// by value in a document marshals the same whether the document is passed
+// by value or by pointer; UnmarshalText has a pointer receiver, which
+// json.Unmarshal reaches through the document's pointer. A pointer field
+// (*Bloom, ...) may be nil: written as null, and null read back as nil; a
+// zero-value field has no image to export and makes json.Marshal fail
+// rather than write an empty sketch.
 //
 // Every error is an *Error carrying the C status code (use errors.As), and
 // matches the sentinels ErrFull, ErrNotPresent, ErrCorrupt, ErrWrongFamily,

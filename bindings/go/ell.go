@@ -245,10 +245,10 @@ func (e *ELL) UnmarshalBinary(data []byte) error {
 // MarshalText returns the text form of the sketch: the standard, padded base64
 // of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
 // only reads e, like MarshalBinary.
-func (e *ELL) MarshalText() ([]byte, error) { return e.AppendText(nil) }
+func (e ELL) MarshalText() ([]byte, error) { return e.AppendText(nil) }
 
 // AppendText appends the text form of MarshalText to b.
-func (e *ELL) AppendText(b []byte) ([]byte, error) { return appendText("ELL.MarshalText", b, e) }
+func (e ELL) AppendText(b []byte) ([]byte, error) { return appendText("ELL.MarshalText", b, &e) }
 
 // UnmarshalText replaces e with the sketch whose text form is text, checked
 // as UnmarshalBinary checks it: text that is not padded standard base64,

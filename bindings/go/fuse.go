@@ -247,11 +247,11 @@ func (f *BinaryFuse) UnmarshalBinary(data []byte) error {
 // MarshalText returns the text form of the filter: the standard, padded base64
 // of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
 // only reads f, like MarshalBinary.
-func (f *BinaryFuse) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+func (f BinaryFuse) MarshalText() ([]byte, error) { return f.AppendText(nil) }
 
 // AppendText appends the text form of MarshalText to b.
-func (f *BinaryFuse) AppendText(b []byte) ([]byte, error) {
-	return appendText("BinaryFuse.MarshalText", b, f)
+func (f BinaryFuse) AppendText(b []byte) ([]byte, error) {
+	return appendText("BinaryFuse.MarshalText", b, &f)
 }
 
 // UnmarshalText replaces f with the filter whose text form is text, checked

@@ -328,10 +328,10 @@ func (h *HLL) UnmarshalBinary(data []byte) error {
 // MarshalText returns the text form of the sketch: the standard, padded base64
 // of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
 // only reads h, like MarshalBinary.
-func (h *HLL) MarshalText() ([]byte, error) { return h.AppendText(nil) }
+func (h HLL) MarshalText() ([]byte, error) { return h.AppendText(nil) }
 
 // AppendText appends the text form of MarshalText to b.
-func (h *HLL) AppendText(b []byte) ([]byte, error) { return appendText("HLL.MarshalText", b, h) }
+func (h HLL) AppendText(b []byte) ([]byte, error) { return appendText("HLL.MarshalText", b, &h) }
 
 // UnmarshalText replaces h with the sketch whose text form is text, checked
 // as UnmarshalBinary checks it: text that is not padded standard base64,

@@ -160,11 +160,11 @@ func (m *MinHash) UnmarshalBinary(data []byte) error {
 // MarshalText returns the text form of the sketch: the standard, padded base64
 // of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
 // only reads m, like MarshalBinary.
-func (m *MinHash) MarshalText() ([]byte, error) { return m.AppendText(nil) }
+func (m MinHash) MarshalText() ([]byte, error) { return m.AppendText(nil) }
 
 // AppendText appends the text form of MarshalText to b.
-func (m *MinHash) AppendText(b []byte) ([]byte, error) {
-	return appendText("MinHash.MarshalText", b, m)
+func (m MinHash) AppendText(b []byte) ([]byte, error) {
+	return appendText("MinHash.MarshalText", b, &m)
 }
 
 // UnmarshalText replaces m with the sketch whose text form is text, checked

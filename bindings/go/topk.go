@@ -228,10 +228,10 @@ func (t *TopK) UnmarshalBinary(data []byte) error {
 // MarshalText returns the text form of the sketch: the standard, padded base64
 // of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
 // only reads t, like MarshalBinary.
-func (t *TopK) MarshalText() ([]byte, error) { return t.AppendText(nil) }
+func (t TopK) MarshalText() ([]byte, error) { return t.AppendText(nil) }
 
 // AppendText appends the text form of MarshalText to b.
-func (t *TopK) AppendText(b []byte) ([]byte, error) { return appendText("TopK.MarshalText", b, t) }
+func (t TopK) AppendText(b []byte) ([]byte, error) { return appendText("TopK.MarshalText", b, &t) }
 
 // UnmarshalText replaces t with the sketch whose text form is text, checked
 // as UnmarshalBinary checks it: text that is not padded standard base64,

@@ -261,10 +261,10 @@ func (u *ULL) UnmarshalBinary(data []byte) error {
 // MarshalText returns the text form of the sketch: the standard, padded base64
 // of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
 // only reads u, like MarshalBinary.
-func (u *ULL) MarshalText() ([]byte, error) { return u.AppendText(nil) }
+func (u ULL) MarshalText() ([]byte, error) { return u.AppendText(nil) }
 
 // AppendText appends the text form of MarshalText to b.
-func (u *ULL) AppendText(b []byte) ([]byte, error) { return appendText("ULL.MarshalText", b, u) }
+func (u ULL) AppendText(b []byte) ([]byte, error) { return appendText("ULL.MarshalText", b, &u) }
 
 // UnmarshalText replaces u with the sketch whose text form is text, checked
 // as UnmarshalBinary checks it: text that is not padded standard base64,
