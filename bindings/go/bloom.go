@@ -8,12 +8,13 @@ package sketches
 //
 // Its image lives in Go memory (a []uint64, or the caller's bytes for
 // WrapBloom): nothing to free, no finalizer. The zero value holds no image;
-// only UnmarshalBinary may be called on it.
+// only UnmarshalBinary (or UnmarshalText) may be called on it.
 //
 // Concurrency: the methods that only read (Contains*, Stats, OverCapacity,
-// Size, Clone, MarshalBinary, AppendBinary) may run concurrently on one
-// filter; the methods that change it (Add*, Union, Intersect, Clear,
-// UnmarshalBinary) need exclusive access, for example under a sync.RWMutex.
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently on one filter; the methods that change it (Add*, Union,
+// Intersect, Clear, UnmarshalBinary, UnmarshalText) need exclusive access,
+// for example under a sync.RWMutex.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
@@ -420,4 +421,30 @@ func (f *Bloom) UnmarshalBinary(data []byte) error {
 	f.img = b
 	f.retoken()
 	return nil
+}
+
+// MarshalText returns the text form of the filter (encoding.TextMarshaler):
+// the standard, padded base64 (encoding/base64.StdEncoding) of exactly the
+// bytes MarshalBinary returns. encoding/json, encoding/xml and YAML
+// libraries then write the filter as a string, the way they write a []byte,
+// and base64-decoding that string gives an image every binding imports.
+// Errors are MarshalBinary's (an *Error; the zero value has no image to
+// export); like MarshalBinary it only reads f, so it may run concurrently
+// with the other reading methods.
+func (f Bloom) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b
+// (encoding.TextAppender); on error it returns b unchanged.
+func (f Bloom) AppendText(b []byte) ([]byte, error) { return appendText("Bloom.MarshalText", b, &f) }
+
+// UnmarshalText replaces f with the filter whose text form (MarshalText's
+// base64) is text (encoding.TextUnmarshaler): the text is decoded and the
+// image checked as UnmarshalBinary checks it. Text that is not padded
+// standard base64 gives an *Error matching ErrCorrupt (StatusBadMagic,
+// the base64 error in its Detail); a damaged or truncated image the
+// errors of UnmarshalBinary (ErrCorrupt; another family: ErrWrongFamily).
+// On any error f is unchanged. It writes f, so it needs exclusive access,
+// like UnmarshalBinary.
+func (f *Bloom) UnmarshalText(text []byte) error {
+	return unmarshalText("Bloom.UnmarshalText", text, f)
 }

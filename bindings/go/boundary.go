@@ -6,6 +6,8 @@ package sketches
 // uses. No cgo here: capi.go is the only file that calls C.
 
 import (
+	"encoding"
+	"encoding/base64"
 	"encoding/binary"
 	"math"
 	"sync"
@@ -457,6 +459,47 @@ func appendExport(op string, f Family, b []byte, size int, dst []byte) ([]byte, 
 		return dst[:n], errorOf(op, s)
 	}
 	return dst[:n+w], nil
+}
+
+// ---- text form (encoding.TextMarshaler) ------------------------------------------
+
+// appendText appends the text form of m's exported image to dst: the
+// standard, padded base64 of the bytes m.AppendBinary writes (every family's
+// AppendText). An export error is returned with Op set to op, and dst
+// unchanged.
+func appendText(op string, dst []byte, m interface {
+	AppendBinary([]byte) ([]byte, error)
+}) ([]byte, error) {
+	img, err := m.AppendBinary(nil)
+	if err != nil {
+		return dst, withOp(err, op)
+	}
+	return base64.StdEncoding.AppendEncode(dst, img), nil
+}
+
+// unmarshalText decodes text (standard, padded base64) and imports the
+// image through u.UnmarshalBinary, the checked path, which leaves u
+// unchanged on error (every family's UnmarshalText). Text that is not
+// base64 is not an image: an *Error with StatusBadMagic (matching
+// ErrCorrupt) carrying the base64 error's text. Import errors are
+// returned with Op set to op.
+func unmarshalText(op string, text []byte, u encoding.BinaryUnmarshaler) error {
+	img, err := base64.StdEncoding.AppendDecode(nil, text)
+	if err != nil {
+		return &Error{Code: StatusBadMagic, Op: op, Detail: "not standard base64: " + err.Error()}
+	}
+	return withOp(u.UnmarshalBinary(img), op)
+}
+
+// withOp returns err with Op set to op when it is an *Error (a copy: the
+// sentinels and other callers' errors are never written).
+func withOp(err error, op string) error {
+	if e, ok := err.(*Error); ok && e != nil {
+		c := *e
+		c.Op = op
+		return &c
+	}
+	return err
 }
 
 // ---- batches shared by the membership filters ---------------------------------

@@ -44,7 +44,7 @@ func TestConcurrentQueries(t *testing.T) {
 		cm                 []uint64
 		hll, ull, ell, ml  float64
 		top                []TopKItem
-		img                []byte
+		img, txt           []byte
 		sig                []uint64
 	}
 	ask := func(single bool) answers {
@@ -70,6 +70,7 @@ func TestConcurrentQueries(t *testing.T) {
 		a.ell, a.ml = el.Estimate(), el.MLEstimate()
 		a.top = tk.List()
 		a.img = marshal(t, bl)
+		a.txt, _ = hl.MarshalText() // a reading method too
 		a.sig = mh.Signature()
 		return a
 	}
@@ -84,7 +85,7 @@ func TestConcurrentQueries(t *testing.T) {
 				got := ask(single)
 				if !slices.Equal(got.bl, want.bl) || !slices.Equal(got.sb, want.sb) || !slices.Equal(got.cb, want.cb) ||
 					!slices.Equal(got.ck, want.ck) || !slices.Equal(got.cm, want.cm) || got.hll != want.hll ||
-					got.ull != want.ull || !slices.Equal(got.fu, want.fu) || got.ell != want.ell || got.ml != want.ml || len(got.top) != len(want.top) || !bytes.Equal(got.img, want.img) ||
+					got.ull != want.ull || !slices.Equal(got.fu, want.fu) || got.ell != want.ell || got.ml != want.ml || len(got.top) != len(want.top) || !bytes.Equal(got.img, want.img) || !bytes.Equal(got.txt, want.txt) ||
 					!slices.Equal(got.sig, want.sig) {
 					errs <- "concurrent answers differ from the sequential ones"
 					return

@@ -10,8 +10,9 @@ package sketches
 // may be called on it.
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Size,
-// Clone, MarshalBinary, AppendBinary) may run concurrently; the changing
-// ones (Add*, Remove*, Merge, Clear, UnmarshalBinary) need exclusive access.
+// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Remove*, Merge, Clear,
+// UnmarshalBinary, UnmarshalText) need exclusive access.
 type CountingBloom struct {
 	img []byte
 }
@@ -265,4 +266,22 @@ func (f *CountingBloom) UnmarshalBinary(data []byte) error {
 	}
 	f.img = b
 	return nil
+}
+
+// MarshalText returns the text form of the filter: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads f, like MarshalBinary.
+func (f CountingBloom) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (f CountingBloom) AppendText(b []byte) ([]byte, error) {
+	return appendText("CountingBloom.MarshalText", b, &f)
+}
+
+// UnmarshalText replaces f with the filter whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// f is then unchanged (see Bloom.UnmarshalText). It writes f.
+func (f *CountingBloom) UnmarshalText(text []byte) error {
+	return unmarshalText("CountingBloom.UnmarshalText", text, f)
 }

@@ -5,12 +5,14 @@ package sketches
 // estimate never falls below the true count, and exceeds it by more than
 // epsilon*N (N = total weight) with probability at most delta.
 //
-// Its image lives in Go memory (or the caller's bytes for WrapCountMin).
-// The zero value holds no image; only UnmarshalBinary may be called on it.
+// Its image lives in Go memory (or the caller's bytes for WrapCountMin). The
+// zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Estimate*, Total, Stats, Size, Clone,
-// MarshalBinary, AppendBinary) may run concurrently; the changing ones
-// (Add*, Merge, Clear, UnmarshalBinary) need exclusive access.
+// MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
+// UnmarshalText) need exclusive access.
 type CountMin struct {
 	img []byte
 }
@@ -249,4 +251,22 @@ func (c *CountMin) UnmarshalBinary(data []byte) error {
 	}
 	c.img = b
 	return nil
+}
+
+// MarshalText returns the text form of the sketch: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads c, like MarshalBinary.
+func (c CountMin) MarshalText() ([]byte, error) { return c.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (c CountMin) AppendText(b []byte) ([]byte, error) {
+	return appendText("CountMin.MarshalText", b, &c)
+}
+
+// UnmarshalText replaces c with the sketch whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// c is then unchanged (see Bloom.UnmarshalText). It writes c.
+func (c *CountMin) UnmarshalText(text []byte) error {
+	return unmarshalText("CountMin.UnmarshalText", text, c)
 }

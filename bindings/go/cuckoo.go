@@ -9,14 +9,15 @@ import "encoding/binary"
 // already stored is lost.
 //
 // Its image lives in Go memory (or the caller's bytes for WrapCuckoo). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Contains*, Count*, Stats, OverCapacity,
-// Size, Clone, MarshalBinary, AppendBinary) may run concurrently; the
-// changing ones (Add*, Remove*, Merge, Clear, UnmarshalBinary) need
-// exclusive access (the batch Add* and Remove* methods count their result
-// from the item count before and after, which a concurrent writer would
-// also change).
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Remove*, Merge, Clear,
+// UnmarshalBinary, UnmarshalText) need exclusive access (the batch Add* and
+// Remove* methods count their result from the item count before and after,
+// which a concurrent writer would also change).
 type Cuckoo struct {
 	img []byte
 }
@@ -335,4 +336,20 @@ func (f *Cuckoo) UnmarshalBinary(data []byte) error {
 	}
 	f.img = b
 	return nil
+}
+
+// MarshalText returns the text form of the filter: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads f, like MarshalBinary.
+func (f Cuckoo) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (f Cuckoo) AppendText(b []byte) ([]byte, error) { return appendText("Cuckoo.MarshalText", b, &f) }
+
+// UnmarshalText replaces f with the filter whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// f is then unchanged (see Bloom.UnmarshalText). It writes f.
+func (f *Cuckoo) UnmarshalText(text []byte) error {
+	return unmarshalText("Cuckoo.UnmarshalText", text, f)
 }

@@ -22,8 +22,9 @@
 // Every type has methods for []byte, string and uint64 keys, batch methods
 // (AddStrings, AddBytes, AddUint64s, ContainsStrings, EstimateStrings, ...)
 // that cross into C once per few thousand keys, statistics,
-// MarshalBinary/UnmarshalBinary/AppendBinary, and a zero-copy Wrap
-// function; all but the binary fuse filter merge. The binary fuse filter
+// MarshalBinary/UnmarshalBinary/AppendBinary and their text forms
+// (MarshalText/UnmarshalText/AppendText, for encoding/json), and a
+// zero-copy Wrap function; all but the binary fuse filter merge. The binary fuse filter
 // is static: its constructors (NewBinaryFuseStrings, NewBinaryFuseBytes,
 // NewBinaryFuseUint64s) build it from the whole key set in one C call, and
 // it has no Add or Remove methods.
@@ -42,7 +43,7 @@
 // reference, not the image, so both values add to and read one image and
 // need one lock between them. Use Clone for an independent sketch. The
 // methods that give a sketch a new or shorter image (UnmarshalBinary,
-// SplitBlock.Fold and FoldToTargetFPP) update only the value they are
+// UnmarshalText, SplitBlock.Fold and FoldToTargetFPP) update only the value they are
 // called on: a copy made before keeps the old image, or, after a fold,
 // the old length (its Size no longer matches its Bitset); copy after them,
 // or keep one *T per sketch.
@@ -84,6 +85,24 @@
 // file: they check the 8-byte alignment (ErrMisaligned) and the header, not
 // the checksum; call Verify first for untrusted bytes. Inspect tells the
 // family of any image.
+//
+// Every type is also an encoding.TextMarshaler, TextUnmarshaler and
+// TextAppender, which encoding/json, encoding/xml and YAML libraries use:
+// MarshalText returns the standard, padded base64
+// (encoding/base64.StdEncoding) of exactly the bytes MarshalBinary returns,
+// so in a JSON document a sketch is a string, as a []byte is, and
+// `base64 -d` of that string is an image C, Java and Python import.
+// UnmarshalText decodes the text and imports it through UnmarshalBinary's
+// checks: text that is not padded standard base64 gives an *Error with
+// StatusBadMagic, and damaged or truncated images UnmarshalBinary's errors,
+// all matching ErrCorrupt, and the receiver is then unchanged. MarshalText
+// and AppendText have value receivers (as time.Time's do), so a sketch held
+// by value in a document marshals the same whether the document is passed
+// by value or by pointer; UnmarshalText has a pointer receiver, which
+// json.Unmarshal reaches through the document's pointer. A pointer field
+// (*Bloom, ...) may be nil: written as null, and null read back as nil; a
+// zero-value field has no image to export and makes json.Marshal fail
+// rather than write an empty sketch.
 //
 // Every error is an *Error carrying the C status code (use errors.As), and
 // matches the sentinels ErrFull, ErrNotPresent, ErrCorrupt, ErrWrongFamily,

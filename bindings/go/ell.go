@@ -13,13 +13,15 @@ import "math"
 // less than ULL (d = 20: 28 x 0.362^2 bits against 6 x 1.04^2 and
 // 8 x 0.761^2).
 //
-// Its image lives in Go memory (or the caller's bytes for WrapELL). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// Its image lives in Go memory (or the caller's bytes for WrapELL). The zero
+// value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Estimate, MLEstimate,
 // MartingaleEstimate, Stats, Params, Downsize, Size, Clone, MarshalBinary,
-// AppendBinary) may run concurrently; the changing ones (Add*, Merge,
-// Reset, UnmarshalBinary) need exclusive access.
+// AppendBinary, MarshalText, AppendText) may run concurrently; the changing
+// ones (Add*, Merge, Reset, UnmarshalBinary, UnmarshalText) need exclusive
+// access.
 type ELL struct {
 	img []byte
 }
@@ -239,3 +241,17 @@ func (e *ELL) UnmarshalBinary(data []byte) error {
 	e.img = b
 	return nil
 }
+
+// MarshalText returns the text form of the sketch: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads e, like MarshalBinary.
+func (e ELL) MarshalText() ([]byte, error) { return e.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (e ELL) AppendText(b []byte) ([]byte, error) { return appendText("ELL.MarshalText", b, &e) }
+
+// UnmarshalText replaces e with the sketch whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// e is then unchanged (see Bloom.UnmarshalText). It writes e.
+func (e *ELL) UnmarshalText(text []byte) error { return unmarshalText("ELL.UnmarshalText", text, e) }

@@ -1,6 +1,8 @@
 package sketches_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -49,6 +51,46 @@ func ExampleBloom_UnmarshalBinary() {
 	var e *sketches.Error
 	fmt.Println(errors.Is(err, sketches.ErrCorrupt), errors.As(err, &e) && e.Code == sketches.StatusChecksumMismatch)
 	// Output: true true
+}
+
+// A sketch inside a JSON document is a string: the standard base64 of
+// its MarshalBinary image (what encoding/json writes for a []byte), which
+// every binding imports once decoded.
+func ExampleBloom_MarshalText() {
+	type cacheEntry struct {
+		Name string          `json:"name"`
+		Seen *sketches.Bloom `json:"seen"` // a pointer: nil is null
+		Hits *sketches.HLL   `json:"hits"`
+	}
+	f, _ := sketches.NewBloom(1000, 0.01)
+	f.AddStrings([]string{"alice", "carol"})
+	h, _ := sketches.NewHLL(12)
+	h.AddStrings([]string{"alice", "carol", "alice"})
+	doc, err := json.Marshal(cacheEntry{Name: "users", Seen: f, Hits: h})
+	if err != nil {
+		panic(err)
+	}
+
+	var back cacheEntry
+	if err := json.Unmarshal(doc, &back); err != nil {
+		panic(err)
+	}
+	fmt.Println(back.Name, back.Seen.ContainsString("alice"), back.Seen.ContainsString("bob"), back.Hits.Estimate())
+
+	var raw struct {
+		Seen []byte `json:"seen"` // encoding/json decodes the same string as base64
+	}
+	_ = json.Unmarshal(doc, &raw)
+	img, _ := f.MarshalBinary()
+	fmt.Println("base64 of MarshalBinary:", bytes.Equal(raw.Seen, img))
+
+	// Damaged text is an error, and the filter already there is kept.
+	err = json.Unmarshal([]byte(`{"seen":"bm90IGEgc2tldGNo"}`), &back)
+	fmt.Println(errors.Is(err, sketches.ErrCorrupt), back.Seen.ContainsString("carol"))
+	// Output:
+	// users true false 2
+	// base64 of MarshalBinary: true
+	// true true
 }
 
 // The cuckoo filter reports a full table instead of losing items.

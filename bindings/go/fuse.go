@@ -15,14 +15,15 @@ import "math"
 // constructors take the width as a parameter (8 or 16; or PlanBinaryFuse
 // picks it from a target rate).
 //
-// Its image lives in Go memory (or the caller's bytes for
-// WrapBinaryFuse). The zero value holds no image; only UnmarshalBinary may
+// Its image lives in Go memory (or the caller's bytes for WrapBinaryFuse).
+// The zero value holds no image; only UnmarshalBinary (or UnmarshalText) may
 // be called on it.
 //
-// Concurrency: every method except UnmarshalBinary only reads the filter
-// (Contains*, Stats, Size, Clone, MarshalBinary, AppendBinary), so any
-// number of goroutines may query one filter at once with no lock;
-// UnmarshalBinary replaces the image and needs exclusive access.
+// Concurrency: every method except UnmarshalBinary and UnmarshalText only
+// reads the filter (Contains*, Stats, Size, Clone, MarshalBinary,
+// AppendBinary, MarshalText, AppendText), so any number of goroutines may
+// query one filter at once with no lock; UnmarshalBinary and UnmarshalText
+// replace the image and need exclusive access.
 type BinaryFuse struct {
 	img []byte
 }
@@ -241,4 +242,22 @@ func (f *BinaryFuse) UnmarshalBinary(data []byte) error {
 	}
 	f.img = b
 	return nil
+}
+
+// MarshalText returns the text form of the filter: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads f, like MarshalBinary.
+func (f BinaryFuse) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (f BinaryFuse) AppendText(b []byte) ([]byte, error) {
+	return appendText("BinaryFuse.MarshalText", b, &f)
+}
+
+// UnmarshalText replaces f with the filter whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// f is then unchanged (see Bloom.UnmarshalText). It writes f.
+func (f *BinaryFuse) UnmarshalText(text []byte) error {
+	return unmarshalText("BinaryFuse.UnmarshalText", text, f)
 }

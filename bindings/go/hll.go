@@ -7,13 +7,15 @@ package sketches
 // own stream and Ertl's improved estimate (~1.04/sqrt(2^p)) after merges,
 // both O(1). Merges across precisions fold down.
 //
-// Its image lives in Go memory (or the caller's bytes for WrapHLL). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// Its image lives in Go memory (or the caller's bytes for WrapHLL). The zero
+// value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Estimate, RegisterEstimate, Stats,
-// Precision, Size, Clone, Downsize, MarshalBinary, AppendBinary) may run
-// concurrently; the changing ones (Add*, Merge, Reset, Densify,
-// UnmarshalBinary) need exclusive access.
+// Precision, Size, Clone, Downsize, MarshalBinary, AppendBinary,
+// MarshalText, AppendText) may run concurrently; the changing ones (Add*,
+// Merge, Reset, Densify, UnmarshalBinary, UnmarshalText) need exclusive
+// access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
@@ -322,3 +324,17 @@ func (h *HLL) UnmarshalBinary(data []byte) error {
 	h.retoken()
 	return nil
 }
+
+// MarshalText returns the text form of the sketch: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads h, like MarshalBinary.
+func (h HLL) MarshalText() ([]byte, error) { return h.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (h HLL) AppendText(b []byte) ([]byte, error) { return appendText("HLL.MarshalText", b, &h) }
+
+// UnmarshalText replaces h with the sketch whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// h is then unchanged (see Bloom.UnmarshalText). It writes h.
+func (h *HLL) UnmarshalText(text []byte) error { return unmarshalText("HLL.UnmarshalText", text, h) }

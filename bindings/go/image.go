@@ -1,5 +1,7 @@
 package sketches
 
+import "encoding"
+
 // Family identifies a sketch family: the family id of the image format
 // (SKETCH_FAMILY_*).
 type Family uint16
@@ -41,6 +43,33 @@ type ImageInfo struct {
 	Seed        uint64 // hash seed
 	ImageBytes  uint64 // total image length in bytes
 }
+
+// imageCodec is the standard encoding interfaces every family type
+// implements through its exported image: MarshalBinary, UnmarshalBinary
+// and AppendBinary, and their text forms (standard base64 of the same
+// bytes), which encoding/json, encoding/xml and YAML libraries use.
+type imageCodec interface {
+	encoding.BinaryMarshaler
+	encoding.BinaryUnmarshaler
+	encoding.BinaryAppender
+	encoding.TextMarshaler
+	encoding.TextUnmarshaler
+	encoding.TextAppender
+}
+
+var (
+	_ imageCodec = (*Bloom)(nil)
+	_ imageCodec = (*SplitBlock)(nil)
+	_ imageCodec = (*CountingBloom)(nil)
+	_ imageCodec = (*Cuckoo)(nil)
+	_ imageCodec = (*BinaryFuse)(nil)
+	_ imageCodec = (*HLL)(nil)
+	_ imageCodec = (*ULL)(nil)
+	_ imageCodec = (*ELL)(nil)
+	_ imageCodec = (*CountMin)(nil)
+	_ imageCodec = (*TopK)(nil)
+	_ imageCodec = (*MinHash)(nil)
+)
 
 // Inspect reads the common header of any image, for example to dispatch on
 // the family of bytes received from elsewhere. It checks magic, version,

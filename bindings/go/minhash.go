@@ -5,11 +5,13 @@ package sketches
 // the error is about sqrt(J(1-J)/k). Merging gives the sketch of the union.
 //
 // Its image lives in Go memory (or the caller's bytes for WrapMinHash). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Jaccard, Signature, Stats, K, Size,
-// Clone, MarshalBinary, AppendBinary) may run concurrently; the changing
-// ones (Add*, Merge, Clear, UnmarshalBinary) need exclusive access.
+// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
+// UnmarshalText) need exclusive access.
 type MinHash struct {
 	img []byte
 }
@@ -153,4 +155,22 @@ func (m *MinHash) UnmarshalBinary(data []byte) error {
 	}
 	m.img = b
 	return nil
+}
+
+// MarshalText returns the text form of the sketch: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads m, like MarshalBinary.
+func (m MinHash) MarshalText() ([]byte, error) { return m.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (m MinHash) AppendText(b []byte) ([]byte, error) {
+	return appendText("MinHash.MarshalText", b, &m)
+}
+
+// UnmarshalText replaces m with the sketch whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// m is then unchanged (see Bloom.UnmarshalText). It writes m.
+func (m *MinHash) UnmarshalText(text []byte) error {
+	return unmarshalText("MinHash.UnmarshalText", text, m)
 }

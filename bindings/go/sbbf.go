@@ -10,12 +10,13 @@ package sketches
 //
 // Its image lives in Go memory (a []uint64, 64-byte aligned so each block
 // sits in one cache line, or the caller's bytes for WrapSplitBlock). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Bitset,
-// Size, Clone, MarshalBinary, AppendBinary) may run concurrently; the
-// changing ones (Add*, Union, Intersect, Clear, Fold, FoldToTargetFPP,
-// UnmarshalBinary) need exclusive access.
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Union, Intersect, Clear, Fold,
+// FoldToTargetFPP, UnmarshalBinary, UnmarshalText) need exclusive access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
@@ -481,4 +482,22 @@ func (f *SplitBlock) UnmarshalBinary(data []byte) error {
 	f.img = b
 	f.retoken()
 	return nil
+}
+
+// MarshalText returns the text form of the filter: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads f, like MarshalBinary.
+func (f SplitBlock) MarshalText() ([]byte, error) { return f.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (f SplitBlock) AppendText(b []byte) ([]byte, error) {
+	return appendText("SplitBlock.MarshalText", b, &f)
+}
+
+// UnmarshalText replaces f with the filter whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// f is then unchanged (see Bloom.UnmarshalText). It writes f.
+func (f *SplitBlock) UnmarshalText(text []byte) error {
+	return unmarshalText("SplitBlock.UnmarshalText", text, f)
 }

@@ -10,11 +10,13 @@ import "encoding/binary"
 // after merges.
 //
 // Its image lives in Go memory (or the caller's bytes for WrapTopK). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Estimate*, List, Stats, Size, Clone,
-// MarshalBinary, AppendBinary) may run concurrently; the changing ones
-// (Add*, Merge, Clear, UnmarshalBinary) need exclusive access.
+// MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
+// UnmarshalText) need exclusive access.
 type TopK struct {
 	img []byte
 }
@@ -222,3 +224,17 @@ func (t *TopK) UnmarshalBinary(data []byte) error {
 	t.img = b
 	return nil
 }
+
+// MarshalText returns the text form of the sketch: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads t, like MarshalBinary.
+func (t TopK) MarshalText() ([]byte, error) { return t.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (t TopK) AppendText(b []byte) ([]byte, error) { return appendText("TopK.MarshalText", b, &t) }
+
+// UnmarshalText replaces t with the sketch whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// t is then unchanged (see Bloom.UnmarshalText). It writes t.
+func (t *TopK) UnmarshalText(text []byte) error { return unmarshalText("TopK.UnmarshalText", text, t) }

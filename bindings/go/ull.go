@@ -7,13 +7,14 @@ package sketches
 // likelihood (~0.76/sqrt(2^p)) from the registers. At p = 13 (8 KiB) it is
 // more accurate than a p = 14 HLL's register estimate.
 //
-// Its image lives in Go memory (or the caller's bytes for WrapULL). The
-// zero value holds no image; only UnmarshalBinary may be called on it.
+// Its image lives in Go memory (or the caller's bytes for WrapULL). The zero
+// value holds no image; only UnmarshalBinary (or UnmarshalText) may be
+// called on it.
 //
 // Concurrency: the reading methods (Estimate, RegisterEstimate, MLEstimate,
-// Stats, Precision, ToHLL, Size, Clone, MarshalBinary, AppendBinary) may
-// run concurrently; the changing ones (Add*, Merge, Reset, UnmarshalBinary)
-// need exclusive access.
+// Stats, Precision, ToHLL, Size, Clone, MarshalBinary, AppendBinary,
+// MarshalText, AppendText) may run concurrently; the changing ones (Add*,
+// Merge, Reset, UnmarshalBinary, UnmarshalText) need exclusive access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
@@ -256,3 +257,17 @@ func (u *ULL) UnmarshalBinary(data []byte) error {
 	u.img = b
 	return nil
 }
+
+// MarshalText returns the text form of the sketch: the standard, padded base64
+// of MarshalBinary's bytes, a string in JSON (see Bloom.MarshalText). It
+// only reads u, like MarshalBinary.
+func (u ULL) MarshalText() ([]byte, error) { return u.AppendText(nil) }
+
+// AppendText appends the text form of MarshalText to b.
+func (u ULL) AppendText(b []byte) ([]byte, error) { return appendText("ULL.MarshalText", b, &u) }
+
+// UnmarshalText replaces u with the sketch whose text form is text, checked
+// as UnmarshalBinary checks it: text that is not padded standard base64,
+// and damaged or truncated images, give an error matching ErrCorrupt and
+// u is then unchanged (see Bloom.UnmarshalText). It writes u.
+func (u *ULL) UnmarshalText(text []byte) error { return unmarshalText("ULL.UnmarshalText", text, u) }
