@@ -167,13 +167,24 @@ class error : public std::runtime_error {
 };
 
 /// A status and, when it is ok, a value (value-initialized otherwise).
+/// `if (r)` tests the status, for every T but bool: a result<bool> (the
+/// try_ forms of add and contains) has no conversion to bool, because
+/// `if (f.try_contains(key))` would read as "present" and mean "the call
+/// succeeded". Test `r.ok()` and read `r.value` (or `*r`) instead.
 template <class T>
 struct [[nodiscard]] result {
     sketches::status status = sketches::status::ok;
     T value{};
 
     [[nodiscard]] constexpr bool ok() const noexcept { return status == sketches::status::ok; }
-    constexpr explicit operator bool() const noexcept { return ok(); }
+    /// The status is ok (not for result<bool>, see above).
+    template <class U = T, std::enable_if_t<!std::is_same_v<U, bool>, int> = 0>
+    constexpr explicit operator bool() const noexcept {
+        return ok();
+    }
+    /// Deleted: a result<bool> is not its status as a bool; use ok() and value.
+    template <class U = T, std::enable_if_t<std::is_same_v<U, bool>, int> = 0>
+    explicit operator bool() const noexcept = delete;
     constexpr T &operator*() & noexcept { return value; }
     constexpr const T &operator*() const & noexcept { return value; }
     constexpr T *operator->() noexcept { return &value; }

@@ -109,6 +109,24 @@ fn key_range_of_owning_std_array_temporaries_does_not_compile() {
     }
 }
 
+/// `if (f.try_contains(key))` does not compile: a result<bool> has no
+/// conversion to bool, which would test the call's status, not the answer
+/// (true for an absent key). Reading `ok()` and `value` compiles, and other
+/// results still convert to bool.
+#[test]
+fn result_bool_is_not_testable_as_a_bool() {
+    for std in ["c++17", "c++20"] {
+        let ok = syntax_check("cpp_result_bool_fail.cpp", std, &["-DTEST_THE_VALUE"]);
+        assert!(ok.status.success(), "{std}: ok() and value:\n{}", String::from_utf8_lossy(&ok.stderr));
+        let bad = syntax_check("cpp_result_bool_fail.cpp", std, &[]);
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(
+            !bad.status.success() && err.contains("deleted") && err.contains("operator bool"),
+            "{std}: if (try_contains(...)) compiled or failed otherwise:\n{err}"
+        );
+    }
+}
+
 /// In the GNU dialects (g++'s default), where __int128 is integral, a
 /// container of 128-bit integers is not a key range: cut to 64 bits, keys
 /// differing only in their high half became one key.
