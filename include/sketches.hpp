@@ -758,11 +758,31 @@ class sketch_base {
         }
     }
 
-    [[nodiscard]] const_view_type const_view() const noexcept { return const_view_type(with_token, data(), size(), token_); }
+    /// A read-only view of this image, with its token; it borrows the
+    /// buffer, so this object must outlive it (like std::string_view). On a
+    /// temporary owning object (`bloom_filter::create(...).const_view()`)
+    /// it is deleted: the buffer would be freed at the end of the statement.
+    [[nodiscard]] const_view_type const_view() const & noexcept {
+        return const_view_type(with_token, data(), size(), token_);
+    }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    [[nodiscard]] const_view_type const_view() const && noexcept {
+        return const_view_type(with_token, data(), size(), token_);
+    }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    const_view_type const_view() const && = delete;
+    /// A mutable view of this image, with its token; borrows the buffer as
+    /// const_view() does (deleted on a temporary owning object).
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
-    [[nodiscard]] view_type view() noexcept {
+    [[nodiscard]] view_type view() & noexcept {
         return view_type(with_token, storage_.data(), storage_.size(), token_);
     }
+    template <class S = Storage, std::enable_if_t<S::is_mutable && !S::is_owning, int> = 0>
+    [[nodiscard]] view_type view() && noexcept {
+        return view_type(with_token, storage_.data(), storage_.size(), token_);
+    }
+    template <class S = Storage, std::enable_if_t<S::is_mutable && S::is_owning, int> = 0>
+    view_type view() && = delete;
 
     /// All statistics (see the C struct).
     result<stats_type> try_stats() const noexcept {

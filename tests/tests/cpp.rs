@@ -127,6 +127,23 @@ fn result_bool_is_not_testable_as_a_bool() {
     }
 }
 
+/// A view of a temporary owning sketch (`create(...).view()`) does not
+/// compile: its buffer dies at the end of the statement. Views of a named
+/// sketch, and a view of a temporary view (which owns nothing), compile.
+#[test]
+fn views_of_temporary_owning_sketches_do_not_compile() {
+    for std in ["c++17", "c++20"] {
+        let ok = syntax_check("cpp_view_of_temporary_fail.cpp", std, &["-DNAMED_OWNER"]);
+        assert!(ok.status.success(), "{std}: named owner:\n{}", String::from_utf8_lossy(&ok.stderr));
+        let bad = syntax_check("cpp_view_of_temporary_fail.cpp", std, &[]);
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(
+            !bad.status.success() && err.matches("deleted").count() >= 2,
+            "{std}: views of temporaries compiled or failed otherwise:\n{err}"
+        );
+    }
+}
+
 /// In the GNU dialects (g++'s default), where __int128 is integral, a
 /// container of 128-bit integers is not a key range: cut to 64 bits, keys
 /// differing only in their high half became one key.
