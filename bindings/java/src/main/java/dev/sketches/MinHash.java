@@ -1,5 +1,8 @@
 package dev.sketches;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 
@@ -18,11 +21,17 @@ import java.nio.ByteBuffer;
  * little-endian bytes, {@code ByteBuffer} as its remaining bytes, hashed with XXH3-64 and the
  * sketch's seed.
  *
+ * <p>Serializable ({@link java.io.Serializable}, see the {@linkplain dev.sketches package
+ * documentation}): the stream holds the image {@link #toByteArray()} exports and is read back
+ * through {@link #fromByteArray(byte[])}, which checks its checksum (damaged streams throw {@link
+ * java.io.InvalidObjectException}); a wrapped sketch comes back owning a copy of its image.
+ * Serializing is a query like {@code toByteArray} and has its thread safety.
+ *
  * <p>Thread safety: queries ({@code jaccard}, {@code signature}, {@code stats}, {@code
  * toByteArray}) may run concurrently; {@code add*}, {@code merge} and {@code clear} need
  * exclusive access.
  */
-public final class MinHash {
+public final class MinHash implements Serializable {
     static {
         Native.load();
     }
@@ -378,6 +387,66 @@ public final class MinHash {
     @Override
     public String toString() {
         return "MinHash[" + img.len + " bytes]";
+    }
+
+    // ---- Java serialization (a serialization proxy holding the exported image) ----
+
+    /**
+     * The class's own serialVersionUID (its streams never hold it: {@code writeReplace} writes
+     * the proxy, and {@code readObject} refuses a stream naming this class).
+     */
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query: see the
+     * class's thread safety).
+     *
+     * @return the proxy written in this sketch's place
+     */
+    private Object writeReplace() {
+        return new Serialized(toByteArray());
+    }
+
+    /**
+     * Refuses a stream naming this class instead of its proxy (made by hand to skip the checked
+     * import).
+     *
+     * @param in the stream
+     * @throws InvalidObjectException always
+     */
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw Native.proxyRequired("MinHash");
+    }
+
+    /**
+     * The serialized form of a {@code MinHash}: its exported image, read back through {@link
+     * #fromByteArray} (checksum and structure checked) into a new sketch that owns its image.
+     */
+    private static final class Serialized implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        /**
+         * The image as {@link MinHash#toByteArray()} exports it (the cross-language format, with its
+         * checksum).
+         *
+         * @serial
+         */
+        private final byte[] image;
+
+        Serialized(byte[] image) {
+            this.image = image;
+        }
+
+        /**
+         * The sketch read back from the image.
+         *
+         * @return a new {@code MinHash} owning a copy of the image
+         * @throws InvalidObjectException when the image is missing or the import refuses it (the
+         *     import's {@link SketchException} is the cause)
+         */
+        private Object readResolve() throws InvalidObjectException {
+            return Native.deserialized(image, MinHash::fromByteArray, "MinHash");
+        }
     }
 
     // ---- natives (minhash.c) ----
