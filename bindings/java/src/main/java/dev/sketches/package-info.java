@@ -29,7 +29,7 @@
  * <p>Java serialization: every sketch class is {@link java.io.Serializable}, so a sketch can be a
  * field of a serializable object, captured in a Spark closure or broadcast. The serialized form is
  * the exported image ({@code toByteArray()}, the checksummed bytes every binding reads; the stream
- * adds a few dozen bytes of framing), written through a private serialization proxy; reading it
+ * adds about 100 bytes of framing), written through a private serialization proxy; reading it
  * back goes through the family's {@code fromByteArray}, which checks the headers, the exact length
  * and the checksum, and returns a new sketch owning its image. A damaged, truncated or forged
  * image throws {@link java.io.InvalidObjectException} (its cause the import's {@link
