@@ -769,7 +769,7 @@ final class Native {
         return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
-    // ---- Java serialization (the families' serialization proxies) ----
+    // ---- Java serialization (SerializedSketch, the families' one serialization proxy) ----
 
     /**
      * The sketch a serialization proxy stands for: its image read through the family's checked

@@ -33,11 +33,8 @@ import java.util.List;
  * with {@link Long#toUnsignedString(long)} or {@link Long#compareUnsigned(long, long)} when the
  * weights can add up that far.
  *
- * <p>Serializable ({@link java.io.Serializable}, see the {@linkplain dev.sketches package
- * documentation}): the stream holds the image {@link #toByteArray()} exports and is read back
- * through {@link #fromByteArray(byte[])}, which checks its checksum (damaged streams throw {@link
- * java.io.InvalidObjectException}); a wrapped sketch comes back owning a copy of its image.
- * Serializing is a query like {@code toByteArray} and has its thread safety.
+ * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
+ * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code estimate}, {@code top}, {@code stats}, {@code toByteArray})
  * may run concurrently; {@code add*}, {@code merge} and {@code clear} need exclusive access.
@@ -697,64 +694,19 @@ public final class TopK implements Serializable {
         return b;
     }
 
-    // ---- Java serialization (a serialization proxy holding the exported image) ----
+    // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----
 
-    /**
-     * The class's own serialVersionUID (its streams never hold it: {@code writeReplace} writes
-     * the proxy, and {@code readObject} refuses a stream naming this class).
-     */
+    /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /**
-     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query: see the
-     * class's thread safety).
-     *
-     * @return the proxy written in this sketch's place
-     */
+    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
     private Object writeReplace() {
-        return new Serialized(toByteArray());
+        return new SerializedSketch(Sketches.FAMILY_TOPK, toByteArray());
     }
 
-    /**
-     * Refuses a stream naming this class instead of its proxy (made by hand to skip the checked
-     * import).
-     *
-     * @param in the stream
-     * @throws InvalidObjectException always
-     */
+    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("TopK");
-    }
-
-    /**
-     * The serialized form of a {@code TopK}: its exported image, read back through {@link
-     * #fromByteArray} (checksum and structure checked) into a new sketch that owns its image.
-     */
-    private static final class Serialized implements Serializable {
-        private static final long serialVersionUID = 1L;
-
-        /**
-         * The image as {@link TopK#toByteArray()} exports it (the cross-language format, with its
-         * checksum).
-         *
-         * @serial
-         */
-        private final byte[] image;
-
-        Serialized(byte[] image) {
-            this.image = image;
-        }
-
-        /**
-         * The sketch read back from the image.
-         *
-         * @return a new {@code TopK} owning a copy of the image
-         * @throws InvalidObjectException when the image is missing or the import refuses it (the
-         *     import's {@link SketchException} is the cause)
-         */
-        private Object readResolve() throws InvalidObjectException {
-            return Native.deserialized(image, TopK::fromByteArray, "TopK");
-        }
     }
 
     // ---- natives (topk.c) ----

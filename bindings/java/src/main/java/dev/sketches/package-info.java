@@ -29,10 +29,11 @@
  * <p>Java serialization: every sketch class is {@link java.io.Serializable}, so a sketch can be a
  * field of a serializable object, captured in a Spark closure or broadcast. The serialized form is
  * the exported image ({@code toByteArray()}, the checksummed bytes every binding reads; the stream
- * adds about 100 bytes of framing), written through a private serialization proxy; reading it
- * back goes through the family's {@code fromByteArray}, which checks the headers, the exact length
- * and the checksum, and returns a new sketch owning its image. A damaged, truncated or forged
- * image throws {@link java.io.InvalidObjectException} (its cause the import's {@link
+ * adds about 100 bytes of framing), written through one package-private serialization proxy with
+ * the family id the image header carries; reading it back goes through that family's {@code
+ * fromByteArray}, which checks the headers (the family among them), the exact length and the
+ * checksum, and returns a new sketch owning its image. A damaged, truncated or forged image throws
+ * {@link java.io.InvalidObjectException} (its cause the import's {@link
  * dev.sketches.SketchException}) or the stream's own {@link java.io.StreamCorruptedException} or
  * {@link java.io.EOFException}; a stream naming a sketch class itself rather than its proxy is
  * refused. A sketch made by {@code wrap} (a mapped file, a read-only buffer) is written from the

@@ -305,17 +305,23 @@ class SerializationTest {
         }
     }
 
-    /** The flags and serialVersionUID of a serializable class, as a stream names it. */
-    private static void classDesc(DataOutputStream out, String name, long suid, String byteArrayField)
-            throws IOException {
+    /**
+     * The flags and serialVersionUID of a serializable class, as a stream names it, with an int
+     * field {@code intField} and a byte[] field {@code byteArrayField} (each null: absent).
+     */
+    private static void classDesc(DataOutputStream out, String name, long suid, String intField,
+            String byteArrayField) throws IOException {
         out.writeByte(ObjectStreamConstants.TC_CLASSDESC);
         out.writeUTF(name);
         out.writeLong(suid);
         out.writeByte(ObjectStreamConstants.SC_SERIALIZABLE);
-        if (byteArrayField == null) {
-            out.writeShort(0);
-        } else {
-            out.writeShort(1);
+        out.writeShort((intField == null ? 0 : 1) + (byteArrayField == null ? 0 : 1));
+        // Primitive fields come first, then object fields (each group sorted by name).
+        if (intField != null) {
+            out.writeByte('I');
+            out.writeUTF(intField);
+        }
+        if (byteArrayField != null) {
             out.writeByte('[');
             out.writeUTF(byteArrayField);
             out.writeByte(ObjectStreamConstants.TC_STRING);
@@ -326,28 +332,38 @@ class SerializationTest {
     }
 
     /**
-     * A hand-made stream of one object of class {@code name} with no fields, or with one byte[]
-     * field {@code field} holding {@code value} (null: a null field).
+     * A hand-made stream of one object of class {@code name} with no fields, or with an int field
+     * {@code intField} holding {@code intValue} (null name: none) and a byte[] field {@code field}
+     * holding {@code value} (null: a null field).
      */
-    private static byte[] forged(String name, long suid, String field, byte[] value) throws IOException {
+    private static byte[] forged(String name, long suid, String intField, int intValue, String field, byte[] value)
+            throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         DataOutputStream out = new DataOutputStream(bytes);
         out.writeShort(ObjectStreamConstants.STREAM_MAGIC);
         out.writeShort(ObjectStreamConstants.STREAM_VERSION);
         out.writeByte(ObjectStreamConstants.TC_OBJECT);
-        classDesc(out, name, suid, field);
+        classDesc(out, name, suid, intField, field);
+        if (intField != null) {
+            out.writeInt(intValue);
+        }
         if (field != null) {
             if (value == null) {
                 out.writeByte(ObjectStreamConstants.TC_NULL);
             } else {
                 out.writeByte(ObjectStreamConstants.TC_ARRAY);
-                classDesc(out, "[B", ObjectStreamClass.lookup(byte[].class).getSerialVersionUID(), null);
+                classDesc(out, "[B", ObjectStreamClass.lookup(byte[].class).getSerialVersionUID(), null, null);
                 out.writeInt(value.length);
                 out.write(value);
             }
         }
         out.flush();
         return bytes.toByteArray();
+    }
+
+    /** A hand-made stream of one object of class {@code name} without fields. */
+    private static byte[] forged(String name, long suid) throws IOException {
+        return forged(name, suid, null, 0, null, null);
     }
 
     @Test
@@ -357,13 +373,12 @@ class SerializationTest {
             ObjectStreamClass desc = ObjectStreamClass.lookup(c);
             assertTrue(desc != null, c + " is not Serializable");
             // The hand-made stream is well formed: the same bytes name a harmless class fine.
-            byte[] stream = forged(c.getName(), desc.getSerialVersionUID(), null, null);
+            byte[] stream = forged(c.getName(), desc.getSerialVersionUID());
             InvalidObjectException e = assertThrows(InvalidObjectException.class, () -> deserialize(stream), f.name());
             assertTrue(e.getMessage().contains("proxy required"), e.getMessage());
         }
         assertInstanceOf(Plain.class,
-                deserialize(forged(Plain.class.getName(), ObjectStreamClass.lookup(Plain.class).getSerialVersionUID(),
-                        null, null)));
+                deserialize(forged(Plain.class.getName(), ObjectStreamClass.lookup(Plain.class).getSerialVersionUID())));
     }
 
     /** A serializable class without fields, to check that the hand-made streams are well formed. */
@@ -376,23 +391,47 @@ class SerializationTest {
         BloomFilter bloom = BloomFilter.create(1_000, 0.01);
         bloom.add("a");
         String proxy = serializedClassName(bloom);
-        long suid = ObjectStreamClass.lookup(Class.forName(proxy)).getSerialVersionUID();
-        String field = ObjectStreamClass.lookup(Class.forName(proxy)).getFields()[0].getName();
+        ObjectStreamClass desc = ObjectStreamClass.lookup(Class.forName(proxy));
+        long suid = desc.getSerialVersionUID();
+        // The int family first, then the byte[] image (a stream's field order).
+        assertEquals(2, desc.getFields().length);
+        String familyField = desc.getFields()[0].getName();
+        String field = desc.getFields()[1].getName();
+        assertEquals(int.class, desc.getFields()[0].getType());
+        assertEquals(byte[].class, desc.getFields()[1].getType());
+        int bloomFamily = Sketches.FAMILY_BLOOM;
         // The hand-made stream with the real image reads back the filter.
-        BloomFilter back = (BloomFilter) deserialize(forged(proxy, suid, field, bloom.toByteArray()));
+        BloomFilter back = (BloomFilter) deserialize(
+                forged(proxy, suid, familyField, bloomFamily, field, bloom.toByteArray()));
         assertTrue(back.contains("a"));
         // No image, an empty one, another family's image: refused with the reason as the cause.
-        assertThrows(InvalidObjectException.class, () -> deserialize(forged(proxy, suid, field, null)));
+        assertThrows(InvalidObjectException.class,
+                () -> deserialize(forged(proxy, suid, familyField, bloomFamily, field, null)));
         InvalidObjectException empty = assertThrows(InvalidObjectException.class,
-                () -> deserialize(forged(proxy, suid, field, new byte[0])));
+                () -> deserialize(forged(proxy, suid, familyField, bloomFamily, field, new byte[0])));
         assertInstanceOf(SketchException.class, empty.getCause());
         HyperLogLog h = HyperLogLog.create(10);
         InvalidObjectException wrong = assertThrows(InvalidObjectException.class,
-                () -> deserialize(forged(proxy, suid, field, h.toByteArray())));
+                () -> deserialize(forged(proxy, suid, familyField, bloomFamily, field, h.toByteArray())));
         assertEquals(Status.WRONG_FAMILY, ((SketchException) wrong.getCause()).status());
+        // The same forgery built through the real proxy class: the family says Bloom, the image is an HLL.
+        InvalidObjectException wrongReal = assertThrows(InvalidObjectException.class,
+                () -> deserialize(serialize(new SerializedSketch(Sketches.FAMILY_BLOOM, h.toByteArray()))));
+        assertEquals(Status.WRONG_FAMILY, ((SketchException) wrongReal.getCause()).status());
+        // The HLL image under its own family reads back.
+        assertInstanceOf(HyperLogLog.class,
+                deserialize(forged(proxy, suid, familyField, Sketches.FAMILY_HYPERLOGLOG, field, h.toByteArray())));
+        // An unknown family code: refused, whatever the image.
+        for (int unknown : new int[] {0, -1, 12, Integer.MAX_VALUE}) {
+            InvalidObjectException e = assertThrows(InvalidObjectException.class,
+                    () -> deserialize(forged(proxy, suid, familyField, unknown, field, bloom.toByteArray())));
+            assertTrue(e.getMessage().contains("unknown family"), e.getMessage());
+            assertThrows(InvalidObjectException.class,
+                    () -> deserialize(serialize(new SerializedSketch(unknown, bloom.toByteArray()))));
+        }
     }
 
-    /** The class name the stream of {@code sketch} names (its serialization proxy). */
+    /** The class name the stream of {@code sketch} names (the package's serialization proxy). */
     private static String serializedClassName(Object sketch) {
         byte[] stream = serialize(sketch);
         // TC_OBJECT TC_CLASSDESC, then the class name in modified UTF-8 (a 2-byte length first).
@@ -400,7 +439,22 @@ class SerializationTest {
         assertEquals(ObjectStreamConstants.TC_CLASSDESC, stream[5]);
         int len = ((stream[6] & 0xff) << 8) | (stream[7] & 0xff);
         String name = new String(stream, 8, len, java.nio.charset.StandardCharsets.UTF_8);
-        assertTrue(name.startsWith(sketch.getClass().getName() + "$"), name);
+        assertEquals(SerializedSketch.class.getName(), name);
         return name;
+    }
+
+    @Test
+    void everyFamilyIsWrittenThroughTheOneProxyWithItsHeaderFamily() throws Exception {
+        for (Family f : families()) {
+            Object sketch = f.make().get();
+            assertEquals(SerializedSketch.class.getName(), serializedClassName(sketch), f.name());
+            // The family written is the one the image header carries.
+            java.lang.reflect.Method replace = sketch.getClass().getDeclaredMethod("writeReplace");
+            replace.setAccessible(true);
+            SerializedSketch proxy = (SerializedSketch) replace.invoke(sketch);
+            java.lang.reflect.Field family = SerializedSketch.class.getDeclaredField("family");
+            family.setAccessible(true);
+            assertEquals(Sketches.inspect(f.export().apply(sketch)).family(), family.getInt(proxy), f.name());
+        }
     }
 }
