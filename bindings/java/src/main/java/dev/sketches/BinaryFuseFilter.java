@@ -48,7 +48,8 @@ public final class BinaryFuseFilter implements Serializable {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private BinaryFuseFilter(Native.Image img) {
         this.img = img;

@@ -60,7 +60,8 @@ public final class BloomFilter implements Serializable {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private BloomFilter(Native.Image img) {

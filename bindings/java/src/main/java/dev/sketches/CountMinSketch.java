@@ -37,7 +37,8 @@ public final class CountMinSketch implements Serializable {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private CountMinSketch(Native.Image img) {
         this.img = img;

@@ -38,7 +38,8 @@ public final class CountingBloomFilter implements Serializable {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private CountingBloomFilter(Native.Image img) {
         this.img = img;

@@ -39,7 +39,8 @@ public final class CuckooFilter implements Serializable {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private CuckooFilter(Native.Image img) {
         this.img = img;

@@ -48,7 +48,8 @@ public final class ExaLogLog implements Serializable {
     /** The configuration t = 2, d = 24: 32-bit registers, ML error about 0.344/sqrt(m). */
     public static final int D24 = 24;
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private ExaLogLog(Native.Image img) {
         this.img = img;

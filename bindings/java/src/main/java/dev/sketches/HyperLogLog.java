@@ -68,7 +68,8 @@ public final class HyperLogLog implements Serializable {
     /** Largest precision. */
     public static final int MAX_PRECISION = 18;
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private HyperLogLog(Native.Image img) {

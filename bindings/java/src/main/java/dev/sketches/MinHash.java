@@ -33,7 +33,8 @@ public final class MinHash implements Serializable {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private MinHash(Native.Image img) {
         this.img = img;

@@ -80,9 +80,10 @@ public final class SplitBlockBloomFilter implements Serializable {
 
     /**
      * The image; replaced (same memory, shorter) only by {@link #fold} and {@link
-     * #foldToTargetFpp}, which need exclusive access like every change.
+     * #foldToTargetFpp}, which need exclusive access like every change. Transient: Java
+     * serialization writes the proxy; Kryo's field copier must skip native memory.
      */
-    private Native.Image img;
+    private transient Native.Image img;
 
     /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private SplitBlockBloomFilter(Native.Image img) {

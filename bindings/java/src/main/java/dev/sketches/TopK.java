@@ -44,7 +44,8 @@ public final class TopK implements Serializable {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
     private final int maxKeyLength;
 
     private TopK(Native.Image img) {

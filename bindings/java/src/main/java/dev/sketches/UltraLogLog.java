@@ -54,7 +54,8 @@ public final class UltraLogLog implements Serializable {
     /** Largest precision. */
     public static final int MAX_PRECISION = 18;
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private UltraLogLog(Native.Image img) {
         this.img = img;

@@ -41,7 +41,10 @@
  * serialized, and changes to the copy do not reach it. Serializing costs one export (the image
  * size in bytes, copied, plus the checksum pass) and is a query: it may run concurrently with other
  * queries, not with a change or with the concurrent methods; a wrapped buffer whose memory the JDK
- * released throws {@link IllegalStateException} as every other call does.
+ * released throws {@link IllegalStateException} as every other call does. Kryo does not use this
+ * form by itself: register each sketch class with Kryo's {@code JavaSerializer} (in Spark, {@code
+ * dev.sketches.spark.SketchesKryoRegistrator}); an unregistered sketch is copied by Kryo without its
+ * image (the image field is transient) and throws {@link NullPointerException} when used.
  *
  * <p>Errors: {@link dev.sketches.SketchException} carries the C status ({@link
  * dev.sketches.Status}); bad arguments at the Java boundary throw {@link
