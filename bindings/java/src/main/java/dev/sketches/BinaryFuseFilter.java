@@ -1,5 +1,8 @@
 package dev.sketches;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -33,16 +36,20 @@ import java.util.Objects;
  * same keys. Query batches ({@code containsAll}, {@code containsPacked}) cross into native code
  * once per 16,384 keys.
  *
+ * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
+ * checked import (see the {@linkplain dev.sketches package documentation}).
+ *
  * <p>Thread safety: a built filter is never changed, so every method may run concurrently from
  * any number of threads. A filter made by {@link #wrap(ByteBuffer)} reads the caller's buffer: it
  * is as safe as long as nobody writes to that buffer meanwhile.
  */
-public final class BinaryFuseFilter {
+public final class BinaryFuseFilter implements Serializable {
     static {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private BinaryFuseFilter(Native.Image img) {
         this.img = img;
@@ -444,6 +451,21 @@ public final class BinaryFuseFilter {
     @Override
     public String toString() {
         return "BinaryFuseFilter[" + img.len + " bytes]";
+    }
+
+    // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----
+
+    /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
+    private static final long serialVersionUID = 1L;
+
+    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    private Object writeReplace() {
+        return new SerializedSketch(Sketches.FAMILY_BINARY_FUSE, toByteArray());
+    }
+
+    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw Native.proxyRequired("BinaryFuseFilter");
     }
 
     // ---- natives (fuse.c) ----

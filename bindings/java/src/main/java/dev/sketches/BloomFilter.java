@@ -1,5 +1,8 @@
 package dev.sketches;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -29,6 +32,9 @@ import java.util.Objects;
  * checks in full and answers or throws as it would without the token. The headers' counters are
  * trusted as the body is: damaged ones give wrong answers, never unsafe memory access.
  *
+ * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
+ * checked import (see the {@linkplain dev.sketches package documentation}).
+ *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
  * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
  * ({@code add*}, {@code merge}, {@code intersect}, {@code clear}) needs exclusive access (no
@@ -49,12 +55,13 @@ import java.util.Objects;
  * Sketches#CAPACITY_OVER_PLANNED_ITEMS} flag computed from it. Two threads adding the same key at
  * once may both be told it was new.
  */
-public final class BloomFilter {
+public final class BloomFilter implements Serializable {
     static {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private BloomFilter(Native.Image img) {
@@ -1094,6 +1101,21 @@ public final class BloomFilter {
     @Override
     public String toString() {
         return "BloomFilter[" + img.len + " bytes]";
+    }
+
+    // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----
+
+    /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
+    private static final long serialVersionUID = 1L;
+
+    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    private Object writeReplace() {
+        return new SerializedSketch(Sketches.FAMILY_BLOOM, toByteArray());
+    }
+
+    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw Native.proxyRequired("BloomFilter");
     }
 
     // ---- natives (bloom.c) ----

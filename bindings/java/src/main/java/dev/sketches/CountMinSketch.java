@@ -1,5 +1,8 @@
 package dev.sketches;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -22,16 +25,20 @@ import java.util.Objects;
  * sketch's seed. Weights are non-negative longs; counts are unsigned 64-bit values (they
  * saturate at 2^64 - 1, which reads as -1 in Java).
  *
+ * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
+ * checked import (see the {@linkplain dev.sketches package documentation}).
+ *
  * <p>Thread safety: queries ({@code estimate*}, {@code stats}, {@code total}, {@code
  * toByteArray}) may run concurrently; {@code add*}, {@code merge} and {@code clear} need
  * exclusive access.
  */
-public final class CountMinSketch {
+public final class CountMinSketch implements Serializable {
     static {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private CountMinSketch(Native.Image img) {
         this.img = img;
@@ -775,6 +782,21 @@ public final class CountMinSketch {
     @Override
     public String toString() {
         return "CountMinSketch[" + img.len + " bytes]";
+    }
+
+    // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----
+
+    /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
+    private static final long serialVersionUID = 1L;
+
+    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    private Object writeReplace() {
+        return new SerializedSketch(Sketches.FAMILY_COUNT_MIN, toByteArray());
+    }
+
+    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw Native.proxyRequired("CountMinSketch");
     }
 
     // ---- natives (countmin.c) ----

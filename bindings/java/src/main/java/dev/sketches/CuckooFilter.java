@@ -1,5 +1,8 @@
 package dev.sketches;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -23,17 +26,21 @@ import java.util.Objects;
  * same keys. Batches ({@code addAll}, {@code containsAll}, {@code removeAll}, {@code *Packed})
  * cross into native code once per 16,384 keys.
  *
+ * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
+ * checked import (see the {@linkplain dev.sketches package documentation}).
+ *
  * <p>Thread safety: queries ({@code contains*}, {@code count}, {@code stats}, {@code capacityFlags}, {@code
  * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
  * ({@code add*}, {@code remove*}, {@code merge}, {@code clear}) needs exclusive access (no
  * concurrent query or change of the same filter).
  */
-public final class CuckooFilter {
+public final class CuckooFilter implements Serializable {
     static {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private CuckooFilter(Native.Image img) {
         this.img = img;
@@ -905,6 +912,21 @@ public final class CuckooFilter {
     @Override
     public String toString() {
         return "CuckooFilter[" + img.len + " bytes]";
+    }
+
+    // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----
+
+    /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
+    private static final long serialVersionUID = 1L;
+
+    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    private Object writeReplace() {
+        return new SerializedSketch(Sketches.FAMILY_CUCKOO, toByteArray());
+    }
+
+    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw Native.proxyRequired("CuckooFilter");
     }
 
     // ---- natives (cuckoo.c) ----

@@ -1,5 +1,8 @@
 package dev.sketches;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 
@@ -24,11 +27,14 @@ import java.nio.ByteBuffer;
  * sketch's seed (the same hash in every language). Batches cross into native code once per 16,384
  * keys.
  *
+ * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
+ * checked import (see the {@linkplain dev.sketches package documentation}).
+ *
  * <p>Thread safety: queries ({@code estimate}, {@code mlEstimate}, {@code martingaleEstimate},
  * {@code stats}, {@code toByteArray}, {@code downsize}) may run concurrently; {@code add*}, {@code
  * merge} and {@code clear} need exclusive access (no concurrent query or change of the same sketch).
  */
-public final class ExaLogLog {
+public final class ExaLogLog implements Serializable {
     static {
         Native.load();
     }
@@ -42,7 +48,8 @@ public final class ExaLogLog {
     /** The configuration t = 2, d = 24: 32-bit registers, ML error about 0.344/sqrt(m). */
     public static final int D24 = 24;
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private ExaLogLog(Native.Image img) {
         this.img = img;
@@ -476,6 +483,21 @@ public final class ExaLogLog {
     @Override
     public String toString() {
         return "ExaLogLog[" + img.len + " bytes]";
+    }
+
+    // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----
+
+    /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
+    private static final long serialVersionUID = 1L;
+
+    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    private Object writeReplace() {
+        return new SerializedSketch(Sketches.FAMILY_EXALOGLOG, toByteArray());
+    }
+
+    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw Native.proxyRequired("ExaLogLog");
     }
 
     // ---- natives (ell.c) ----

@@ -1,5 +1,8 @@
 package dev.sketches;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 
@@ -30,6 +33,9 @@ import java.nio.ByteBuffer;
  * headers' counters and modes are trusted as the body is: damaged ones give wrong answers, never
  * unsafe memory access.
  *
+ * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
+ * checked import (see the {@linkplain dev.sketches package documentation}).
+ *
  * <p>Thread safety: queries ({@code estimate}, {@code registerEstimate}, {@code stats}, {@code
  * toByteArray}, {@code downsize}) may run concurrently; {@code add*}, {@code merge}, {@code clear}
  * and {@code densify} need exclusive access.
@@ -52,7 +58,7 @@ import java.nio.ByteBuffer;
  * on a shared mapped file) throws {@link SketchException} with {@link Status#CORRUPT_HEADER}; a
  * batch then stops at that key, the keys before it are added.
  */
-public final class HyperLogLog {
+public final class HyperLogLog implements Serializable {
     static {
         Native.load();
     }
@@ -62,7 +68,8 @@ public final class HyperLogLog {
     /** Largest precision. */
     public static final int MAX_PRECISION = 18;
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private HyperLogLog(Native.Image img) {
@@ -694,6 +701,21 @@ public final class HyperLogLog {
     @Override
     public String toString() {
         return "HyperLogLog[" + img.len + " bytes]";
+    }
+
+    // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----
+
+    /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
+    private static final long serialVersionUID = 1L;
+
+    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    private Object writeReplace() {
+        return new SerializedSketch(Sketches.FAMILY_HYPERLOGLOG, toByteArray());
+    }
+
+    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw Native.proxyRequired("HyperLogLog");
     }
 
     // ---- natives (hll.c) ----

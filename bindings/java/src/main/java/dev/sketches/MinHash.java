@@ -1,5 +1,8 @@
 package dev.sketches;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 
@@ -18,16 +21,20 @@ import java.nio.ByteBuffer;
  * little-endian bytes, {@code ByteBuffer} as its remaining bytes, hashed with XXH3-64 and the
  * sketch's seed.
  *
+ * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
+ * checked import (see the {@linkplain dev.sketches package documentation}).
+ *
  * <p>Thread safety: queries ({@code jaccard}, {@code signature}, {@code stats}, {@code
  * toByteArray}) may run concurrently; {@code add*}, {@code merge} and {@code clear} need
  * exclusive access.
  */
-public final class MinHash {
+public final class MinHash implements Serializable {
     static {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private MinHash(Native.Image img) {
         this.img = img;
@@ -378,6 +385,21 @@ public final class MinHash {
     @Override
     public String toString() {
         return "MinHash[" + img.len + " bytes]";
+    }
+
+    // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----
+
+    /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
+    private static final long serialVersionUID = 1L;
+
+    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    private Object writeReplace() {
+        return new SerializedSketch(Sketches.FAMILY_MINHASH, toByteArray());
+    }
+
+    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw Native.proxyRequired("MinHash");
     }
 
     // ---- natives (minhash.c) ----

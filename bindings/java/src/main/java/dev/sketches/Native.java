@@ -2,6 +2,7 @@ package dev.sketches;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InvalidObjectException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -22,6 +23,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The one boundary helper of the binding: loads the native library, turns statuses into
@@ -765,6 +767,39 @@ final class Native {
             Reference.reachabilityFence(img);
         }
         return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    // ---- Java serialization (SerializedSketch, the families' one serialization proxy) ----
+
+    /**
+     * The sketch a serialization proxy stands for: its image read through the family's checked
+     * import ({@code reader}: the family's {@code fromByteArray}, which also fills a token where
+     * the family has one), so a deserialized sketch is made exactly as an imported one is. A
+     * missing or refused image (damaged, truncated, another family's: the import's {@link
+     * SketchException} as the cause) gives {@link InvalidObjectException}; nothing is kept.
+     */
+    static <T> T deserialized(byte[] image, Function<byte[], T> reader, String family)
+            throws InvalidObjectException {
+        if (image == null) {
+            throw new InvalidObjectException("a serialized " + family + " holds no image");
+        }
+        try {
+            return reader.apply(image);
+        } catch (SketchException | IllegalArgumentException e) {
+            InvalidObjectException refused =
+                    new InvalidObjectException("a serialized " + family + " image was refused: " + e.getMessage());
+            refused.initCause(e);
+            throw refused;
+        }
+    }
+
+    /**
+     * What a family's {@code readObject} throws: a stream naming the family class itself, not its
+     * serialization proxy, was made by hand to skip the checked import.
+     */
+    static InvalidObjectException proxyRequired(String family) {
+        return new InvalidObjectException(
+                "proxy required: a " + family + " is serialized as its exported image, through its proxy");
     }
 
     /** Wraps a caller's direct buffer after {@code check} accepted it. */

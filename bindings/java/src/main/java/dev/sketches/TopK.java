@@ -1,5 +1,8 @@
 package dev.sketches;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -30,15 +33,19 @@ import java.util.List;
  * with {@link Long#toUnsignedString(long)} or {@link Long#compareUnsigned(long, long)} when the
  * weights can add up that far.
  *
+ * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
+ * checked import (see the {@linkplain dev.sketches package documentation}).
+ *
  * <p>Thread safety: queries ({@code estimate}, {@code top}, {@code stats}, {@code toByteArray})
  * may run concurrently; {@code add*}, {@code merge} and {@code clear} need exclusive access.
  */
-public final class TopK {
+public final class TopK implements Serializable {
     static {
         Native.load();
     }
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
     private final int maxKeyLength;
 
     private TopK(Native.Image img) {
@@ -686,6 +693,21 @@ public final class TopK {
             b[i] = (byte) (v >>> (8 * i));
         }
         return b;
+    }
+
+    // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----
+
+    /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
+    private static final long serialVersionUID = 1L;
+
+    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    private Object writeReplace() {
+        return new SerializedSketch(Sketches.FAMILY_TOPK, toByteArray());
+    }
+
+    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw Native.proxyRequired("TopK");
     }
 
     // ---- natives (topk.c) ----

@@ -1,5 +1,8 @@
 package dev.sketches;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 
@@ -22,6 +25,9 @@ import java.nio.ByteBuffer;
  * sketch's seed (the same hash in every language). Batches cross into native code once per 16,384
  * keys.
  *
+ * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
+ * checked import (see the {@linkplain dev.sketches package documentation}).
+ *
  * <p>Thread safety: queries ({@code estimate}, {@code registerEstimate}, {@code mlEstimate},
  * {@code stats}, {@code toByteArray}, {@code toHyperLogLog}) may run concurrently; {@code add*},
  * {@code merge} and {@code clear} need exclusive access.
@@ -38,7 +44,7 @@ import java.nio.ByteBuffer;
  * {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the FGRA estimate while
  * adds run (exact once they are done).
  */
-public final class UltraLogLog {
+public final class UltraLogLog implements Serializable {
     static {
         Native.load();
     }
@@ -48,7 +54,8 @@ public final class UltraLogLog {
     /** Largest precision. */
     public static final int MAX_PRECISION = 18;
 
-    private final Native.Image img;
+    // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
+    private final transient Native.Image img;
 
     private UltraLogLog(Native.Image img) {
         this.img = img;
@@ -622,6 +629,21 @@ public final class UltraLogLog {
     @Override
     public String toString() {
         return "UltraLogLog[" + img.len + " bytes]";
+    }
+
+    // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----
+
+    /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
+    private static final long serialVersionUID = 1L;
+
+    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    private Object writeReplace() {
+        return new SerializedSketch(Sketches.FAMILY_ULTRALOGLOG, toByteArray());
+    }
+
+    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw Native.proxyRequired("UltraLogLog");
     }
 
     // ---- natives (ull.c) ----

@@ -6,7 +6,7 @@
  * dev.sketches.CuckooFilter}, {@link dev.sketches.BinaryFuseFilter}, {@link
  * dev.sketches.HyperLogLog}, {@link dev.sketches.UltraLogLog}, {@link dev.sketches.ExaLogLog},
  * {@link dev.sketches.CountMinSketch}, {@link dev.sketches.TopK}, {@link dev.sketches.MinHash}.
- * Each object owns its image (the serialized form is the live memory: exporting adds a checksum),
+ * Each object owns its image (the exported bytes are the live memory plus a checksum),
  * so there is nothing to close or free. Images are byte-identical to those C, C++ and Go programs
  * make for the same keys.
  *
@@ -25,6 +25,26 @@
  * users.addAll(userIds);
  * double distinct = users.estimate();
  * }</pre>
+ *
+ * <p>Java serialization: every sketch class is {@link java.io.Serializable}, so a sketch can be a
+ * field of a serializable object, captured in a Spark closure or broadcast. The serialized form is
+ * the exported image ({@code toByteArray()}, the checksummed bytes every binding reads; the stream
+ * adds about 100 bytes of framing), written through one package-private serialization proxy with
+ * the family id the image header carries; reading it back goes through that family's {@code
+ * fromByteArray}, which checks the headers (the family among them), the exact length and the
+ * checksum, and returns a new sketch owning its image. A damaged, truncated or forged image throws
+ * {@link java.io.InvalidObjectException} (its cause the import's {@link
+ * dev.sketches.SketchException}) or the stream's own {@link java.io.StreamCorruptedException} or
+ * {@link java.io.EOFException}; a stream naming a sketch class itself rather than its proxy is
+ * refused. A sketch made by {@code wrap} (a mapped file, a read-only buffer) is written from the
+ * caller's buffer and read back as an ordinary owned, writable sketch: the buffer is not
+ * serialized, and changes to the copy do not reach it. Serializing costs one export (the image
+ * size in bytes, copied, plus the checksum pass) and is a query: it may run concurrently with other
+ * queries, not with a change or with the concurrent methods; a wrapped buffer whose memory the JDK
+ * released throws {@link IllegalStateException} as every other call does. Kryo does not use this
+ * form by itself: register each sketch class with Kryo's {@code JavaSerializer} (in Spark, {@code
+ * dev.sketches.spark.SketchesKryoRegistrator}); an unregistered sketch is copied by Kryo without its
+ * image (the image field is transient) and throws {@link NullPointerException} when used.
  *
  * <p>Errors: {@link dev.sketches.SketchException} carries the C status ({@link
  * dev.sketches.Status}); bad arguments at the Java boundary throw {@link

@@ -95,7 +95,8 @@ class ReleasedMemoryTest {
             BloomFilter f = BloomFilter.wrap(b);
             assertTrue(f.add(5L));
             return new Runnable[] {() -> f.contains(5L), () -> f.add(6L), () -> f.contains("k"),
-                    () -> f.containsAll(new long[] {1, 2}), f::toByteArray, f::stats};
+                    () -> f.containsAll(new long[] {1, 2}), f::toByteArray, f::stats,
+                    () -> SerializationTest.serialize(f)}; // Java serialization exports, so it throws too
         });
         SplitBlockBloomFilter parquet = SplitBlockBloomFilter.forParquet(1000, 0.01);
         check(parquet.toByteArray(), SplitBlockBloomFilter::wrap, b -> {
@@ -117,7 +118,7 @@ class ReleasedMemoryTest {
         check(TopK.create(8, 16).toByteArray(), TopK::wrap, b -> {
             TopK t = TopK.wrap(b);
             t.add("k");
-            return new Runnable[] {() -> t.estimate("k"), () -> t.add("j"), t::top};
+            return new Runnable[] {() -> t.estimate("k"), () -> t.add("j"), t::top, () -> SerializationTest.serialize(t)};
         });
     }
 
