@@ -67,8 +67,9 @@ characterize:
 test: tools
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	# The library as firmware builds it: code behind non-x86 cfgs is linted too.
+	# The library as firmware builds it (Cortex-M4F, Cortex-M0+): code behind non-x86 cfgs is linted too.
 	cargo clippy -p sketches-core -p sketches-ffi --lib --target thumbv7em-none-eabihf -- -D warnings
+	cargo clippy -p sketches-core -p sketches-ffi --lib --target thumbv6m-none-eabi -- -D warnings
 	cargo test --workspace
 	$(MAKE) miri
 	$(MAKE) python-test

@@ -5,9 +5,10 @@
  * filter in 2 KiB) and counts distinct ids (a HyperLogLog at precision 10,
  * 1 KiB of registers), then ships the HLL image upstream as it is.
  *
- * Built for Cortex-M4F (thumbv7em-none-eabihf, arm-none-eabi-gcc) by
- * tests/tests/embedded.rs, which reports the linked text size; built for the
- * host with -DFIRMWARE_HOST_DEMO it prints what the device would do.
+ * Built for Cortex-M4F (thumbv7em-none-eabihf) and Cortex-M0+
+ * (thumbv6m-none-eabi) with arm-none-eabi-gcc by tests/tests/embedded.rs,
+ * which reports the linked text size; built for the host with
+ * -DFIRMWARE_HOST_DEMO it prints what the device would do.
  *
  * The buffers' sizes are checked against the library's own sizing calls at
  * start-up: a library whose image layout grew would be refused, not overrun.

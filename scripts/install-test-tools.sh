@@ -5,8 +5,9 @@
 #   - cmake and pkg-config (the install test builds consumers with both)
 #   - a nightly Rust toolchain (the stack-bound test reads -Z emit-stack-sizes)
 #     with Miri and the standard library's sources (`make miri`)
-#   - the thumbv7em-none-eabihf Rust target and Debian's gcc-arm-none-eabi
-#     (tests/tests/embedded.rs builds the C ABI for a Cortex-M4F)
+#   - the thumbv7em-none-eabihf and thumbv6m-none-eabi Rust targets and
+#     Debian's gcc-arm-none-eabi (tests/tests/embedded.rs builds the C ABI
+#     for a Cortex-M4F and a Cortex-M0+)
 # Idempotent; used by `make test` and .ci/run.
 set -euo pipefail
 CBINDGEN_VERSION=0.29.4
@@ -28,10 +29,12 @@ for component in miri rust-src; do
     fi
 done
 
-if ! rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then
-    echo "adding the Rust target thumbv7em-none-eabihf" >&2
-    rustup target add thumbv7em-none-eabihf
-fi
+for target in thumbv7em-none-eabihf thumbv6m-none-eabi; do
+    if ! rustup target list --installed 2>/dev/null | grep -qx "${target}"; then
+        echo "adding the Rust target ${target}" >&2
+        rustup target add "${target}"
+    fi
+done
 
 missing=()
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || missing+=(gcc-arm-none-eabi)

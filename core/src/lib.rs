@@ -115,8 +115,9 @@
 //! queries through `wrap`). The repository checks, for the C ABI built on
 //! these calls, that no exported function can reach a panic and that none
 //! needs more than 1 KiB of stack (x86-64), and it builds the library for
-//! `thumbv7em-none-eabihf` (Cortex-M4F). Without 64-bit atomics (as on that
-//! target) the [`shared`] module is absent; everything else is the same.
+//! `thumbv7em-none-eabihf` (Cortex-M4F) and `thumbv6m-none-eabi`
+//! (Cortex-M0+). Without 64-bit atomics (as on both targets) the [`shared`]
+//! module is absent; everything else is the same.
 //!
 //! # Families
 //!
