@@ -121,7 +121,7 @@ fn hash_array<'py>(py: Python<'py>, hashes: &Bound<'py, PyAny>) -> PyResult<(Bou
     static CONVERT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let convert = CONVERT.import(py, "sketches._keys", "hash_array")?;
     let array = convert.call1((hashes,))?;
-    let buf = PyBuf::get(&array)?;
+    let buf = PyBuf::get_u64s(&array)?;
     Ok((array, buf))
 }
 

@@ -207,3 +207,35 @@ def test_all_families_take_all_shapes() -> None:
     t2 = sketches.TopK(20, 8)
     t2.add_many(keys.to_pylist()[10:110])
     assert t == t2
+
+
+def _misaligned_u64(values) -> np.ndarray:
+    """A uint64 array starting at an odd address (as np.frombuffer(data, '<u8', offset=1) gives)."""
+    raw = np.zeros(len(values) * 8 + 1, np.uint8)
+    arr = raw[1:].view(np.uint64)
+    arr[:] = values
+    assert not arr.flags.aligned
+    return arr
+
+
+def test_misaligned_uint64_hashes_and_weights_are_read() -> None:
+    """A contiguous but misaligned uint64 array is a valid array of hashes or
+    weights: add_hashes/contains_hashes refused it with SketchError
+    (INVALID_ARGUMENT), CountMinSketch.add_many raised PanicException and
+    TopK.add_many silently counted every key with weight 0."""
+    hashes = sketches.parquet_hash_many(np.arange(100, dtype=np.int64))
+    mis = _misaligned_u64(hashes)
+    bf = sketches.SplitBlockBloomFilter(blocks=8, parquet=True)
+    assert bf.add_hashes(mis).tolist() == [True] * 100
+    assert bf.contains_hashes(mis).all()
+    ref = sketches.SplitBlockBloomFilter(blocks=8, parquet=True)
+    ref.add_hashes(hashes)
+    assert bytes(bf) == bytes(ref)
+
+    weights = _misaligned_u64([5, 6, 7])
+    cm = sketches.CountMinSketch(0.01, 0.01)
+    cm.add_many([1, 2, 3], weights=weights)
+    assert [cm.estimate(k) for k in (1, 2, 3)] == [5, 6, 7]
+    tk = sketches.TopK(10)
+    tk.add_many([b"a", b"b", b"c"], weights=weights)
+    assert [tk.estimate(k)[0] for k in (b"a", b"b", b"c")] == [5, 6, 7]

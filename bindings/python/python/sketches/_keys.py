@@ -93,7 +93,8 @@ def u64_array(values: Any, n: int) -> np.ndarray:
         arr = np.array([int(v) for v in arr.tolist()], dtype=np.uint64) if n else np.zeros(0, np.uint64)
     elif arr.dtype.kind not in "u":
         raise TypeError("weights must be integers")
-    return np.ascontiguousarray(arr, dtype=np.uint64)
+    # Aligned too: a uint64 view at an odd address (np.frombuffer(..., offset=1)) is copied.
+    return np.require(arr, dtype=np.uint64, requirements=["C", "A"])
 
 
 def hash_array(hashes: Any) -> np.ndarray:
@@ -124,7 +125,8 @@ def hash_array(hashes: Any) -> np.ndarray:
         if len(arr) == 0:
             return np.zeros(0, np.uint64)
         raise TypeError(f"hashes must be unsigned 64-bit integers, not {arr.dtype}")
-    return np.ascontiguousarray(arr, dtype=np.uint64)
+    # Aligned too: a uint64 view at an odd address (np.frombuffer(..., offset=1)) is copied.
+    return np.require(arr, dtype=np.uint64, requirements=["C", "A"])
 
 
 def _parquet_numeric(arr: np.ndarray) -> Tuple[str, np.ndarray]:
