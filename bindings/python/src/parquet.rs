@@ -126,8 +126,11 @@ fn hash_numeric(kind: &str, values: &[u8], out: &mut [u64]) {
 /// array (the GIL released while hashing). The physical type follows the
 /// values: NumPy or pyarrow int8/int16/int32/uint8/uint16/uint32 as INT32,
 /// int64/uint64 as INT64, float32 as FLOAT, float64 as DOUBLE (raw bits,
-/// every NaN pattern as itself), pyarrow date32/time32 as INT32 and other
-/// temporal types as INT64 (their integer values), str/bytes (pyarrow
+/// every NaN pattern as itself), pyarrow temporal types as the integers
+/// a Parquet file stores (date32/date64 as INT32 days, time32 as INT32
+/// milliseconds, timestamps, time64 and durations as INT64; seconds become
+/// milliseconds, as pyarrow writes them; a file that kept date64 as INT64
+/// milliseconds needs ``values.cast(pyarrow.int64())``), str/bytes (pyarrow
 /// String/Binary and their Large/view forms, lists, NumPy str/bytes/object
 /// arrays) as BYTE_ARRAY. A list of Python ints hashes as INT64 and of
 /// floats as DOUBLE: pass ``numpy.array(v, dtype=numpy.int32)`` (or

@@ -668,3 +668,38 @@ def test_images_equal_the_c_abis(clib) -> None:
     clib.call("sketch_sbbf_fold", clib.ptr(buf), ctypes.c_size_t(size), ctypes.c_uint32(2), ctypes.byref(new_len))
     loaded.fold(2)
     assert bytes(loaded) == clib.export("sbbf", buf, new_len.value)
+
+
+def test_temporal_columns_hash_as_pyarrow_stores_them(tmp_path: Path) -> None:
+    """date64, timestamp[s] and time32[s] are stored converted (Parquet has
+    one DATE type, INT32 days, and no second unit): their hashes were of the
+    Arrow integers (date64 milliseconds, seconds), so none of the keys was
+    found in the filter pyarrow wrote. Every temporal column's hashes are
+    now all in the file's filters."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    n = 400
+    i = np.arange(n, dtype=np.int64)
+    table = pa.table({
+        "d64": pa.array(i * 86_400_000 - 40 * 86_400_000, pa.date64()),
+        "d32": pa.array((i - 40).astype(np.int32), pa.date32()),
+        "ts_s": pa.array(i * 1000 + 17, pa.timestamp("s")),
+        "ts_s_tz": pa.array(i * 1000 + 17, pa.timestamp("s", tz="UTC")),
+        "ts_ms": pa.array(i * 1000 + 17, pa.timestamp("ms")),
+        "ts_ns": pa.array(i * 1000 + 17, pa.timestamp("ns", tz="UTC")),
+        "t32s": pa.array((i * 7).astype(np.int32), pa.time32("s")),
+        "t32ms": pa.array((i * 7).astype(np.int32), pa.time32("ms")),
+        "t64us": pa.array(i * 7, pa.time64("us")),
+        "dur": pa.array(i * 3, pa.duration("s")),
+    })
+    path = tmp_path / "temporal.parquet"
+    pq.write_table(table, path, row_group_size=n,
+                   bloom_filter_options={c: {"ndv": n, "fpp": 0.01} for c in table.column_names})
+    data = path.read_bytes()
+    rg = pq.ParquetFile(path).metadata.row_group(0)
+    for k in range(rg.num_columns):
+        cc = rg.column(k)
+        name = cc.path_in_schema
+        loaded = SBBF.from_parquet_bitset(bitset_at(data, cc.bloom_filter_offset, cc.bloom_filter_length), 0.01)
+        column = table.column(name)
+        assert loaded.contains_hashes(sketches.parquet_hash_many(column)).all(), name
+        assert loaded.contains_hashes(sketches.parquet_hash_many(column.chunk(0))).all(), name

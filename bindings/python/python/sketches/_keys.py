@@ -155,6 +155,25 @@ def _parquet_numeric(arr: np.ndarray) -> Tuple[str, np.ndarray]:
     )
 
 
+def _parquet_stored_temporal(values: Any, pa: Any) -> Any:
+    """A pyarrow temporal column as the integers a Parquet file stores for it.
+
+    Parquet has no second unit and one DATE type (INT32 days), so writers
+    convert before storing (pyarrow: date64 -> date32 days, timestamp[s] ->
+    milliseconds, time32[s] -> TIME_MILLIS): hash those converted values, or
+    no reader finds the keys. DATE/TIME_MILLIS are INT32, timestamps, other
+    times and durations INT64."""
+    t = values.type
+    types = pa.types
+    if types.is_date64(t):
+        values = values.cast(pa.date32(), safe=False)
+    elif types.is_timestamp(t) and t.unit == "s":
+        values = values.cast(pa.timestamp("ms", t.tz))
+    elif types.is_time32(t) and t.unit == "s":
+        values = values.cast(pa.time32("ms"))
+    return values.cast(pa.int32() if values.type.bit_width == 32 else pa.int64())
+
+
 def parquet_values(values: Any) -> Tuple[str, Any]:
     """How ``parquet_hash_many`` reads a batch of values: ``("keys", batch)``
     for strings and binaries (hashed as BYTE_ARRAY by the batch reader), or
@@ -178,8 +197,7 @@ def parquet_values(values: Any) -> Tuple[str, Any]:
         ):
             return "keys", values
         if types.is_temporal(t):
-            # DATE/TIME_MILLIS are INT32, timestamps and the rest INT64: their integer values.
-            values = values.cast(pa.int32() if t.bit_width == 32 else pa.int64())
+            values = _parquet_stored_temporal(values, pa)
         elif not (types.is_integer(values.type) or types.is_floating(values.type)):
             raise TypeError(f"cannot hash an Arrow {values.type} array as Parquet values")
         if values.null_count:
