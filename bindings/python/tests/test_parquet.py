@@ -703,3 +703,18 @@ def test_temporal_columns_hash_as_pyarrow_stores_them(tmp_path: Path) -> None:
         column = table.column(name)
         assert loaded.contains_hashes(sketches.parquet_hash_many(column)).all(), name
         assert loaded.contains_hashes(sketches.parquet_hash_many(column.chunk(0))).all(), name
+
+
+def test_a_list_of_python_ints_hashes_as_int64_exactly() -> None:
+    """A list mixing negative ints and ints from 2**63 became a float64 NumPy
+    array: every value was hashed as a DOUBLE, silently (the docs promise
+    INT64 for a list of Python ints). Out-of-range ints raised TypeError
+    about an object array; now OverflowError, as parquet_hash_int64."""
+    values = [-1, 2**63, 0, 2**64 - 1, -(2**63), 7]
+    assert sketches.parquet_hash_many(values).tolist() == [sketches.parquet_hash_int64(v) for v in values]
+    assert sketches.parquet_hash_many(tuple(values)).tolist() == [sketches.parquet_hash_int64(v) for v in values]
+    for bad in ([2**64], [-(2**63) - 1, 1]):
+        with pytest.raises(OverflowError):
+            sketches.parquet_hash_many(bad)
+    with pytest.raises(TypeError):
+        sketches.parquet_hash_many([1, True])

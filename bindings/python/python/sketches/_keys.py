@@ -212,7 +212,15 @@ def parquet_values(values: Any) -> Tuple[str, Any]:
         return "keys", seq
     if len(seq) == 0:
         return "int64", np.zeros(0, np.int64)
+    if any(isinstance(v, bool) for v in seq):
+        raise TypeError("bool values have no Parquet bloom filter hash here")
+    if all(type(v) is int for v in seq):
+        # Python ints exactly, as INT64 (NumPy would make a list mixing
+        # negative ints and ints from 2**63 float64, and hash DOUBLEs).
+        if any(v < -(1 << 63) or v >= 1 << 64 for v in seq):
+            raise OverflowError("an INT64 value is an int in -2**63 .. 2**64-1")
+        return "int64", np.array([v - (1 << 64) if v >= 1 << 63 else v for v in seq], dtype=np.int64)
     arr = np.asarray(seq)
-    if arr.dtype.kind == "b" or any(isinstance(v, bool) for v in seq):
+    if arr.dtype.kind == "b":
         raise TypeError("bool values have no Parquet bloom filter hash here")
     return _parquet_numeric(arr)
