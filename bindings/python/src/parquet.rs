@@ -132,7 +132,10 @@ fn hash_numeric(kind: &str, values: &[u8], out: &mut [u64]) {
 /// milliseconds, as pyarrow writes them; a file that kept date64 as INT64
 /// milliseconds needs ``values.cast(pyarrow.int64())``), str/bytes (pyarrow
 /// String/Binary and their Large/view forms, lists, NumPy str/bytes/object
-/// arrays) as BYTE_ARRAY. A list of Python ints hashes as INT64 and of
+/// arrays) as BYTE_ARRAY. Columns of other libraries keep their type:
+/// objects with the Arrow PyCapsule interface (polars Series) are read as
+/// pyarrow arrays, others with ``__array__`` (pandas Series) as NumPy
+/// arrays. A list of Python ints hashes as INT64 and of
 /// floats as DOUBLE: pass ``numpy.array(v, dtype=numpy.int32)`` (or
 /// float32) for an INT32 (FLOAT) column. Numeric pyarrow arrays with nulls
 /// raise ValueError (writers skip nulls: ``drop_null()`` first); in

@@ -718,3 +718,50 @@ def test_a_list_of_python_ints_hashes_as_int64_exactly() -> None:
             sketches.parquet_hash_many(bad)
     with pytest.raises(TypeError):
         sketches.parquet_hash_many([1, True])
+
+
+class _PandasLikeSeries:
+    """What matters of a pandas Series here: ``__array__`` gives the typed
+    NumPy array, iterating gives Python scalars."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return self.values if dtype is None else self.values.astype(dtype)
+
+    def __iter__(self):
+        return iter(self.values.tolist())
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+class _ArrowCapsuleColumn(_PandasLikeSeries):
+    """A polars-like Series: the Arrow PyCapsule stream interface besides
+    ``__array__`` (which for an integer column with nulls gives float64)."""
+
+    def __init__(self, array: pa.Array) -> None:
+        super().__init__(array.to_numpy(zero_copy_only=False))
+        self.array = array
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return pa.chunked_array([self.array]).__arrow_c_stream__(requested_schema)
+
+
+def test_typed_columns_of_other_libraries_keep_their_parquet_type() -> None:
+    """A pandas int32 or float32 Series (or a polars one) was read by
+    iterating it: Python ints and floats, hashed as INT64 and DOUBLE, so an
+    INT32/FLOAT column's keys were never found in its Parquet filter. Now
+    its dtype (or Arrow type) decides, as for NumPy and pyarrow arrays."""
+    for dtype in (np.int32, np.uint16, np.float32, np.int64, np.float64):
+        values = (np.arange(50) * 3 - 20).astype(dtype)
+        expected = sketches.parquet_hash_many(values).tolist()
+        assert sketches.parquet_hash_many(_PandasLikeSeries(values)).tolist() == expected, dtype
+        column = _ArrowCapsuleColumn(pa.array(values))
+        assert sketches.parquet_hash_many(column).tolist() == expected, dtype
+    strings = np.array(["a", "bc", ""], dtype=object)
+    assert sketches.parquet_hash_many(_PandasLikeSeries(strings)).tolist() == [
+        sketches.parquet_hash_bytes(v) for v in strings]
+    with pytest.raises(ValueError):  # nulls of an Arrow-backed column are seen, not hashed as NaN doubles
+        sketches.parquet_hash_many(_ArrowCapsuleColumn(pa.array([1, None, 3], pa.int32())))

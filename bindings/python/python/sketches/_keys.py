@@ -203,6 +203,19 @@ def parquet_values(values: Any) -> Tuple[str, Any]:
         if values.null_count:
             raise ValueError("nulls have no Parquet hash (writers skip them): drop them first (array.drop_null())")
         return _parquet_numeric(np.asarray(values.to_numpy(zero_copy_only=False)))
+    if not isinstance(values, (np.ndarray, list, tuple)):
+        # Columns of other libraries keep their type: polars and others through
+        # the Arrow PyCapsule interface (nulls seen), pandas Series through
+        # __array__. Iterating them yields Python ints and floats, which would
+        # hash an int32 or float32 column as INT64 or DOUBLE.
+        if hasattr(values, "__arrow_c_stream__") or hasattr(values, "__arrow_c_array__"):
+            import pyarrow
+
+            if hasattr(values, "__arrow_c_stream__"):
+                return parquet_values(pyarrow.chunked_array(values))
+            return parquet_values(pyarrow.array(values))
+        if hasattr(values, "__array__"):
+            return parquet_values(np.asarray(values))
     if isinstance(values, np.ndarray):
         if values.dtype.kind in "OUS":
             return "keys", values.tolist()
