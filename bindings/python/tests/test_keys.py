@@ -239,3 +239,24 @@ def test_misaligned_uint64_hashes_and_weights_are_read() -> None:
     tk = sketches.TopK(10)
     tk.add_many([b"a", b"b", b"c"], weights=weights)
     assert [tk.estimate(k)[0] for k in (b"a", b"b", b"c")] == [5, 6, 7]
+
+
+def test_object_arrays_of_hashes_and_weights_take_integers_only() -> None:
+    """NumPy object arrays went through int(): a float 2.9 weight counted 2,
+    a hash 1.7 was added as 1 and a str "5" as hash 5, silently. Now only
+    integers (``__index__``) are taken: TypeError otherwise, ValueError out of range."""
+    bf = sketches.SplitBlockBloomFilter(blocks=4, parquet=True)
+    for bad in ([1.7], ["5"], [None]):
+        with pytest.raises(TypeError):
+            bf.add_hashes(np.array(bad, dtype=object))
+        with pytest.raises(TypeError):
+            sketches.CountMinSketch(0.01, 0.01).add_many([1], weights=np.array(bad, dtype=object))
+    with pytest.raises(ValueError):
+        bf.contains_hashes(np.array([-1], dtype=object))
+    with pytest.raises(ValueError):
+        sketches.TopK(4).add_many([b"a"], weights=np.array([-1], dtype=object))
+    assert len(bf) == 0
+    assert bf.add_hashes(np.array([2**64 - 1, np.uint64(3)], dtype=object)).tolist() == [True, True]
+    cm = sketches.CountMinSketch(0.01, 0.01)
+    cm.add_many([1, 2], weights=np.array([3, np.int32(4)], dtype=object))
+    assert (cm.estimate(1), cm.estimate(2)) == (3, 4)

@@ -81,6 +81,15 @@ def pieces(keys: Any) -> List[Piece]:
     return [("list", list(keys))]
 
 
+def _exact_u64(values: List[Any], range_text: str) -> np.ndarray:
+    """Integers (anything with ``__index__``) as uint64, exactly: a float or a
+    numeric str raises TypeError (``int()`` would truncate 2.9 to 2 and parse "5")."""
+    ints = [operator.index(v) for v in values]
+    if any(v < 0 or v >= 1 << 64 for v in ints):
+        raise ValueError(range_text)
+    return np.array(ints, dtype=np.uint64)
+
+
 def u64_array(values: Any, n: int) -> np.ndarray:
     """Per-key unsigned 64-bit values (weights) as a contiguous uint64 array of length ``n``."""
     arr = np.asarray(values)
@@ -90,7 +99,7 @@ def u64_array(values: Any, n: int) -> np.ndarray:
         if len(arr) and arr.min() < 0:
             raise ValueError("weights must be non-negative")
     elif arr.dtype.kind == "O":
-        arr = np.array([int(v) for v in arr.tolist()], dtype=np.uint64) if n else np.zeros(0, np.uint64)
+        arr = _exact_u64(arr.tolist(), "weights must be integers in 0 .. 2**64-1")
     elif arr.dtype.kind not in "u":
         raise TypeError("weights must be integers")
     # Aligned too: a uint64 view at an odd address (np.frombuffer(..., offset=1)) is copied.
@@ -120,7 +129,7 @@ def hash_array(hashes: Any) -> np.ndarray:
         if len(arr) and arr.min() < 0:
             raise ValueError("hashes must be non-negative (0 .. 2**64-1)")
     elif arr.dtype.kind == "O":
-        arr = np.array([int(v) for v in arr.tolist()], dtype=np.uint64) if len(arr) else np.zeros(0, np.uint64)
+        arr = _exact_u64(arr.tolist(), "hashes must be in 0 .. 2**64-1")
     elif arr.dtype.kind not in "u":
         if len(arr) == 0:
             return np.zeros(0, np.uint64)
