@@ -260,3 +260,19 @@ def test_object_arrays_of_hashes_and_weights_take_integers_only() -> None:
     cm = sketches.CountMinSketch(0.01, 0.01)
     cm.add_many([1, 2], weights=np.array([3, np.int32(4)], dtype=object))
     assert (cm.estimate(1), cm.estimate(2)) == (3, 4)
+
+
+def test_an_mmap_is_one_key_not_a_batch() -> None:
+    """add_many(mmap) added every byte of the mapping as a 1-byte key
+    (bytearray and memoryview were refused): now TypeError, as for them,
+    in the batch methods, hash_many, parquet_hash_many and add_hashes."""
+    import mmap
+
+    m = mmap.mmap(-1, 16)
+    f = sketches.BloomFilter(1000, 0.01)
+    for call in (f.add_many, f.contains_many, sketches.hash_many, sketches.parquet_hash_many,
+                 sketches.SplitBlockBloomFilter(blocks=2, parquet=True).add_hashes):
+        with pytest.raises(TypeError):
+            call(m)
+    assert len(f) == 0
+    assert f.add(m) and m in f and bytes(16) in f

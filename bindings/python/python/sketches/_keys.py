@@ -15,6 +15,7 @@ Everything else comes here first and is described as *pieces*:
 
 from __future__ import annotations
 
+import mmap
 import operator
 import sys
 from typing import Any, List, Tuple
@@ -22,6 +23,9 @@ from typing import Any, List, Tuple
 import numpy as np
 
 Piece = Tuple[Any, ...]
+
+# One key or value, not a batch of them (an mmap iterates as 1-byte keys).
+_ONE_VALUE = (str, bytes, bytearray, memoryview, mmap.mmap)
 
 
 def _arrow_pieces(arr: Any, pa: Any) -> List[Piece]:
@@ -76,7 +80,7 @@ def pieces(keys: Any) -> List[Piece]:
         if kind in "OUS":
             return [("list", keys.tolist())]
         raise TypeError(f"cannot use a NumPy {keys.dtype} array as keys (integers, str, bytes or objects)")
-    if isinstance(keys, (str, bytes, bytearray, memoryview)):
+    if isinstance(keys, _ONE_VALUE):
         raise TypeError("batch methods take a sequence of keys; use add()/in for one key")
     return [("list", list(keys))]
 
@@ -109,7 +113,7 @@ def u64_array(values: Any, n: int) -> np.ndarray:
 def hash_array(hashes: Any) -> np.ndarray:
     """Precomputed 64-bit hashes as a contiguous 1-D uint64 array (ints
     converted, negative values refused)."""
-    if isinstance(hashes, (str, bytes, bytearray, memoryview)):
+    if isinstance(hashes, _ONE_VALUE):
         raise TypeError("add_hashes/contains_hashes take a sequence of 64-bit hashes; use add_hash() for one")
     pa = sys.modules.get("pyarrow")
     if pa is not None and isinstance(hashes, (pa.Array, pa.ChunkedArray)):
@@ -187,7 +191,7 @@ def parquet_values(values: Any) -> Tuple[str, Any]:
     """How ``parquet_hash_many`` reads a batch of values: ``("keys", batch)``
     for strings and binaries (hashed as BYTE_ARRAY by the batch reader), or
     ``(physical type, contiguous NumPy array)`` for numbers."""
-    if isinstance(values, (str, bytes, bytearray, memoryview)):
+    if isinstance(values, _ONE_VALUE):
         raise TypeError("parquet_hash_many takes a sequence of values; use parquet_hash_bytes() for one")
     pa = sys.modules.get("pyarrow")
     if pa is not None and isinstance(values, (pa.Array, pa.ChunkedArray)):
