@@ -765,3 +765,21 @@ def test_typed_columns_of_other_libraries_keep_their_parquet_type() -> None:
         sketches.parquet_hash_bytes(v) for v in strings]
     with pytest.raises(ValueError):  # nulls of an Arrow-backed column are seen, not hashed as NaN doubles
         sketches.parquet_hash_many(_ArrowCapsuleColumn(pa.array([1, None, 3], pa.int32())))
+
+
+def test_typed_hashes_refuse_bools_as_the_batch_does() -> None:
+    """parquet_hash_many refuses bools, but parquet_hash_int32(True) hashed
+    the INT32 1 and parquet_hash_float(True) the FLOAT 1.0 (and the float
+    docs promised "anything float() takes", yet a str raised TypeError).
+    Now every typed hash refuses a bool with TypeError; ints and objects
+    with __float__ still work."""
+    for fn in (sketches.parquet_hash_int32, sketches.parquet_hash_int64,
+               sketches.parquet_hash_float, sketches.parquet_hash_double):
+        for b in (True, False, np.bool_(True)):
+            with pytest.raises(TypeError):
+                fn(b)
+    with pytest.raises(TypeError):
+        sketches.parquet_hash_many([True])
+    assert sketches.parquet_hash_float(3) == sketches.parquet_hash_float(3.0)
+    assert sketches.parquet_hash_double(np.float32(0.5)) == sketches.parquet_hash_double(0.5)
+    assert sketches.parquet_hash_int32(np.int16(-3)) == sketches.parquet_hash_int32(-3)
