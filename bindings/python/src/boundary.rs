@@ -183,7 +183,7 @@ impl PyBuf {
     pub(crate) fn get_u64s(obj: &Bound<'_, PyAny>) -> PyResult<PyBuf> {
         let buf = PyBuf::get(obj)?;
         let raw = buf.raw();
-        if raw.ptr as usize % 8 != 0 || raw.len % 8 != 0 {
+        if !(raw.ptr as usize).is_multiple_of(8) || !raw.len.is_multiple_of(8) {
             return Err(PyValueError::new_err("64-bit values must be an 8-byte aligned array"));
         }
         Ok(buf)
