@@ -783,3 +783,19 @@ def test_typed_hashes_refuse_bools_as_the_batch_does() -> None:
     assert sketches.parquet_hash_float(3) == sketches.parquet_hash_float(3.0)
     assert sketches.parquet_hash_double(np.float32(0.5)) == sketches.parquet_hash_double(0.5)
     assert sketches.parquet_hash_int32(np.int16(-3)) == sketches.parquet_hash_int32(-3)
+
+
+def test_add_hashes_of_a_non_integer_arrow_column_is_a_type_error() -> None:
+    """A pyarrow string (or other non-primitive) column passed as hashes
+    raised pyarrow's ArrowInvalid ("zero_copy_only was True"), not the
+    TypeError a non-integer NumPy array gives."""
+    bf = SBBF(blocks=2, parquet=True)
+    for bad in (pa.array(["1"]), pa.chunked_array([pa.array(["1"])]), pa.array([1.5])):
+        with pytest.raises(TypeError):
+            bf.contains_hashes(bad)
+        with pytest.raises(TypeError):
+            bf.add_hashes(bad)
+    assert len(bf) == 0
+    sliced = pa.array([5, 6, 7], pa.uint64()).slice(1)
+    assert bf.add_hashes(sliced).tolist() == [True, True]
+    assert bf.contains_hashes(pa.chunked_array([sliced, pa.array([5], pa.uint64())])).tolist() == [True, True, False]

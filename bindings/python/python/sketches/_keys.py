@@ -119,7 +119,7 @@ def hash_array(hashes: Any) -> np.ndarray:
     if pa is not None and isinstance(hashes, (pa.Array, pa.ChunkedArray)):
         if hashes.null_count:
             raise ValueError("null hashes: drop them first (array.drop_null())")
-        hashes = hashes.to_numpy()
+        hashes = np.asarray(hashes.to_numpy(zero_copy_only=False))
     if not isinstance(hashes, np.ndarray):
         # Python ints exactly (NumPy would turn a list mixing small and huge ints into floats).
         values = [operator.index(v) for v in hashes]
