@@ -168,9 +168,10 @@ fn hash_numeric(kind: &str, values: &[u8], out: &mut [u64]) {
 /// pyarrow arrays, others with ``__array__`` (pandas Series) as NumPy
 /// arrays. A list of Python ints hashes as INT64 and of
 /// floats as DOUBLE: pass ``numpy.array(v, dtype=numpy.int32)`` (or
-/// float32) for an INT32 (FLOAT) column. Numeric pyarrow arrays with nulls
-/// raise ValueError (writers skip nulls: ``drop_null()`` first); in
-/// string/binary batches nulls give 0. Feed the result to
+/// float32) for an INT32 (FLOAT) column. Nulls (pyarrow nulls, ``None``)
+/// raise ValueError: writers skip them, so ``drop_null()`` first (a null
+/// hashed as 0 and added would make the bitset differ from the writer's).
+/// Feed the result to
 /// ``SplitBlockBloomFilter.add_hashes`` / ``contains_hashes`` of a
 /// Parquet-mode filter.
 #[pyfunction]

@@ -367,11 +367,11 @@ def test_batch_hashes_follow_the_dtype() -> None:
     assert sketches.parquet_hash_many(nan)[0] == sketches.parquet_hash_bytes(struct.pack("<I", 0x7FC00001))
     f64 = np.array([0.1, -2.25], dtype=np.float64)
     assert sketches.parquet_hash_many(f64).tolist() == [sketches.parquet_hash_double(float(v)) for v in f64]
-    # Lists: ints as INT64, floats as DOUBLE, str/bytes as BYTE_ARRAY (None gives 0).
+    # Lists: ints as INT64, floats as DOUBLE, str/bytes as BYTE_ARRAY (None refused, as nulls are).
     assert sketches.parquet_hash_many([1, 2]).tolist() == [sketches.parquet_hash_int64(1), sketches.parquet_hash_int64(2)]
     assert sketches.parquet_hash_many([0.5]).tolist() == [sketches.parquet_hash_double(0.5)]
-    assert sketches.parquet_hash_many(["a", b"b", None]).tolist() == [
-        sketches.parquet_hash_bytes("a"), sketches.parquet_hash_bytes(b"b"), 0]
+    assert sketches.parquet_hash_many(["a", b"b"]).tolist() == [
+        sketches.parquet_hash_bytes("a"), sketches.parquet_hash_bytes(b"b")]
     assert sketches.parquet_hash_many(np.array(["a", "bc"])).tolist() == [
         sketches.parquet_hash_bytes("a"), sketches.parquet_hash_bytes("bc")]
     assert len(sketches.parquet_hash_many([])) == 0
@@ -383,7 +383,8 @@ def test_batch_hashes_follow_the_dtype() -> None:
     ts = pa.array([1, 2**40], pa.timestamp("us"))
     assert sketches.parquet_hash_many(ts).tolist() == [sketches.parquet_hash_int64(v) for v in (1, 2**40)]
     s = pa.array(["x", None, "yz"], pa.large_string())
-    assert sketches.parquet_hash_many(s).tolist() == [sketches.parquet_hash_bytes("x"), 0, sketches.parquet_hash_bytes("yz")]
+    assert sketches.parquet_hash_many(s.drop_null()).tolist() == [
+        sketches.parquet_hash_bytes("x"), sketches.parquet_hash_bytes("yz")]
     with pytest.raises(ValueError, match="drop_null"):
         sketches.parquet_hash_many(pa.array([1, None], pa.int64()))
     for bad in (np.array([True]), np.array([1.0], np.float16), pa.array([True]), np.zeros((2, 2), np.int32)):
@@ -799,3 +800,26 @@ def test_add_hashes_of_a_non_integer_arrow_column_is_a_type_error() -> None:
     sliced = pa.array([5, 6, 7], pa.uint64()).slice(1)
     assert bf.add_hashes(sliced).tolist() == [True, True]
     assert bf.contains_hashes(pa.chunked_array([sliced, pa.array([5], pa.uint64())])).tolist() == [True, True, False]
+
+
+def test_string_nulls_are_refused_as_numeric_nulls_are(tmp_path: Path) -> None:
+    """parquet_hash_many gave 0 for a null string (numeric nulls raised
+    ValueError): add_hashes then added hash 0, which no writer adds, so the
+    bitset of a string column with nulls differed from the one pyarrow
+    wrote (the README promises equal bytes). Nulls now raise ValueError
+    everywhere; drop_null() gives pyarrow's bitset."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    n = 3000
+    col = pa.array([None if k % 3 == 0 else f"k{k}" for k in range(n)])
+    for bad in (col, pa.chunked_array([col]), col.cast(pa.large_binary()), col.dictionary_encode(),
+                ["a", None], np.array([b"a", None], dtype=object)):
+        with pytest.raises(ValueError, match="drop_null"):
+            sketches.parquet_hash_many(bad)
+    path = tmp_path / "nulls.parquet"
+    pq.write_table(pa.table({"s": col}), path, bloom_filter_options={"s": {"ndv": n, "fpp": 0.01}})
+    cc = pq.ParquetFile(path).metadata.row_group(0).column(0)
+    theirs = bitset_at(path.read_bytes(), cc.bloom_filter_offset, cc.bloom_filter_length)
+    ours = SBBF.for_parquet(n, 0.01, sizing="arrow-cpp")
+    ours.add_hashes(sketches.parquet_hash_many(col.drop_null()))
+    ours.fold_to_target_fpp(0.01)
+    assert ours.bitset() == theirs

@@ -187,6 +187,9 @@ def _parquet_stored_temporal(values: Any, pa: Any) -> Any:
     return values.cast(pa.int32() if values.type.bit_width == 32 else pa.int64())
 
 
+_PARQUET_NULLS = "nulls have no Parquet hash (writers skip them): drop them first (array.drop_null())"
+
+
 def parquet_values(values: Any) -> Tuple[str, Any]:
     """How ``parquet_hash_many`` reads a batch of values: ``("keys", batch)``
     for strings and binaries (hashed as BYTE_ARRAY by the batch reader), or
@@ -208,13 +211,15 @@ def parquet_values(values: Any) -> Tuple[str, Any]:
             or types.is_fixed_size_binary(t)
             or (hasattr(types, "is_string_view") and (types.is_string_view(t) or types.is_binary_view(t)))
         ):
+            if values.null_count:
+                raise ValueError(_PARQUET_NULLS)
             return "keys", values
         if types.is_temporal(t):
             values = _parquet_stored_temporal(values, pa)
         elif not (types.is_integer(values.type) or types.is_floating(values.type)):
             raise TypeError(f"cannot hash an Arrow {values.type} array as Parquet values")
         if values.null_count:
-            raise ValueError("nulls have no Parquet hash (writers skip them): drop them first (array.drop_null())")
+            raise ValueError(_PARQUET_NULLS)
         return _parquet_numeric(np.asarray(values.to_numpy(zero_copy_only=False)))
     if not isinstance(values, (np.ndarray, list, tuple)):
         # Columns of other libraries keep their type: polars and others through
@@ -231,9 +236,14 @@ def parquet_values(values: Any) -> Tuple[str, Any]:
             return parquet_values(np.asarray(values))
     if isinstance(values, np.ndarray):
         if values.dtype.kind in "OUS":
-            return "keys", values.tolist()
+            values = values.tolist()
+            if any(v is None for v in values):
+                raise ValueError(_PARQUET_NULLS)
+            return "keys", values
         return _parquet_numeric(values)
     seq = values if isinstance(values, (list, tuple)) else list(values)
+    if any(v is None for v in seq):
+        raise ValueError(_PARQUET_NULLS)
     if any(isinstance(v, (str, bytes, bytearray, memoryview)) for v in seq):
         return "keys", seq
     if len(seq) == 0:
