@@ -823,3 +823,30 @@ def test_string_nulls_are_refused_as_numeric_nulls_are(tmp_path: Path) -> None:
     ours.add_hashes(sketches.parquet_hash_many(col.drop_null()))
     ours.fold_to_target_fpp(0.01)
     assert ours.bitset() == theirs
+
+
+def test_parquet_mode_batches_refuse_columns_stored_as_int32() -> None:
+    """A Parquet-mode filter's add_many/contains_many hash ints as 8 bytes
+    (INT64): contains_many of an int32 column against the filter of that
+    INT32 column answered False for every value, silently. Integer columns
+    narrower than 64 bits now raise TypeError there (parquet_hash_many +
+    contains_hashes answer right); int64 columns, lists of ints and native
+    filters are unchanged."""
+    values = np.arange(100, dtype=np.int32)
+    f = SBBF.for_parquet(100, 0.01)
+    f.add_hashes(sketches.parquet_hash_many(values))
+    assert f.contains_hashes(sketches.parquet_hash_many(values)).all()
+    for bad in (values, values.astype(np.uint8), pa.array(values), pa.chunked_array([pa.array(values, pa.int16())]),
+                pa.array(values).dictionary_encode()):
+        with pytest.raises(TypeError, match="parquet_hash_many"):
+            f.contains_many(bad)
+        with pytest.raises(TypeError, match="parquet_hash_many"):
+            f.add_many(bad)
+    assert len(f) == 100
+    wide = np.arange(10, dtype=np.int64)
+    f.add_many(wide)
+    assert f.contains_hashes(sketches.parquet_hash_many(wide)).all()
+    assert f.contains_many(list(range(10))).all() and f.contains_many(pa.array(wide)).all()
+    native = SBBF(100, 0.01)
+    native.add_many(values)
+    assert native.contains_many(values).all()

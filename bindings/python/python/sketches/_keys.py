@@ -94,6 +94,29 @@ def _exact_u64(values: List[Any], range_text: str) -> np.ndarray:
     return np.array(ints, dtype=np.uint64)
 
 
+def parquet_keys_check(keys: Any) -> None:
+    """Batch keys of a Parquet-mode filter's add_many/contains_many: they hash
+    by the key rule (bytes as BYTE_ARRAY, ints as 8 bytes = INT64), so an
+    integer column narrower than 64 bits, which Parquet stores as INT32,
+    would hash as INT64 and miss every value of the file's filter: refused."""
+    pa = sys.modules.get("pyarrow")
+    if pa is not None and isinstance(keys, (pa.Array, pa.ChunkedArray)):
+        t = keys.type
+        if pa.types.is_dictionary(t):
+            t = t.value_type
+        narrow = pa.types.is_integer(t) and t.bit_width < 64
+    elif isinstance(keys, np.ndarray):
+        t = keys.dtype
+        narrow = t.kind in "iu" and t.itemsize < 8
+    else:
+        return
+    if narrow:
+        raise TypeError(
+            f"a Parquet-mode filter's add_many/contains_many hash integers as INT64; a {t} column is "
+            "stored as INT32: use add_hashes/contains_hashes(parquet_hash_many(values))"
+        )
+
+
 def u64_array(values: Any, n: int) -> np.ndarray:
     """Per-key unsigned 64-bit values (weights) as a contiguous uint64 array of length ``n``."""
     arr = np.asarray(values)
