@@ -117,8 +117,8 @@ fn plan(
 
 /// Parquet mode: refuses batch keys that would hash as INT64 although
 /// Parquet stores them as INT32 (`sketches._keys.parquet_keys_check`).
-fn parquet_keys_check(py: Python<'_>, mode: SbbfMode, keys: &Bound<'_, PyAny>) -> PyResult<()> {
-    if mode != SbbfMode::Parquet {
+pub(crate) fn parquet_keys_check(py: Python<'_>, parquet: bool, keys: &Bound<'_, PyAny>) -> PyResult<()> {
+    if !parquet {
         return Ok(());
     }
     static CHECK: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -376,7 +376,7 @@ impl SplitBlockBloomFilter {
     /// ``parquet_hash_many`` and use ``add_hashes`` instead.
     fn add_many<'py>(&mut self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let view = sbbf::wrap(self.image.bytes()).raise(py)?;
-        parquet_keys_check(py, view.params().mode, keys)?;
+        parquet_keys_check(py, view.params().mode == SbbfMode::Parquet, keys)?;
         let hasher = view.key_hasher();
         boundary::update_batch::<bool>(
             py,
@@ -401,7 +401,7 @@ impl SplitBlockBloomFilter {
     /// Parquet mode, narrow integer columns raise TypeError (see ``add_many``).
     fn contains_many<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let view = sbbf::wrap(self.image.bytes()).raise(py)?;
-        parquet_keys_check(py, view.params().mode, keys)?;
+        parquet_keys_check(py, view.params().mode == SbbfMode::Parquet, keys)?;
         let hasher = view.key_hasher();
         boundary::query_batch::<bool>(py, &self.image, keys, ListMode::Hash(hasher), |img, batch, out| {
             let f = sbbf::wrap(img)?;

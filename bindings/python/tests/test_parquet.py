@@ -850,3 +850,20 @@ def test_parquet_mode_batches_refuse_columns_stored_as_int32() -> None:
     native = SBBF(100, 0.01)
     native.add_many(values)
     assert native.contains_many(values).all()
+
+
+def test_concurrent_parquet_filter_batches_refuse_columns_stored_as_int32() -> None:
+    """The same refusal for a ConcurrentSketch over a Parquet-mode filter
+    (its add_many/contains_many hashed an int32 column as INT64, silently)."""
+    values = np.arange(50, dtype=np.int32)
+    c = SBBF.for_parquet(100, 0.01).concurrent()
+    for call in (c.add_many, c.contains_many):
+        with pytest.raises(TypeError, match="parquet_hash_many"):
+            call(values)
+        with pytest.raises(TypeError, match="parquet_hash_many"):
+            call(pa.array(values))
+    c.add_many(values.astype(np.int64))
+    assert c.contains_many(list(range(50))).all()
+    native = SBBF(100, 0.01).concurrent()
+    native.add_many(values)
+    assert native.contains_many(values).all()
