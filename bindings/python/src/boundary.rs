@@ -177,6 +177,18 @@ impl PyBuf {
         Ok(PyBuf { buf })
     }
 
+    /// Exports a C-contiguous array of 64-bit values that [`as_u64s`] reads:
+    /// 8-byte aligned, a whole number of values (else ValueError, never an
+    /// empty or short slice read in its place).
+    pub(crate) fn get_u64s(obj: &Bound<'_, PyAny>) -> PyResult<PyBuf> {
+        let buf = PyBuf::get(obj)?;
+        let raw = buf.raw();
+        if !(raw.ptr as usize).is_multiple_of(8) || !raw.len.is_multiple_of(8) {
+            return Err(PyValueError::new_err("64-bit values must be an 8-byte aligned array"));
+        }
+        Ok(buf)
+    }
+
     pub(crate) fn raw(&self) -> Raw {
         Raw { ptr: self.buf.buf_ptr().cast(), len: self.buf.len_bytes() }
     }
@@ -992,7 +1004,7 @@ pub(crate) fn u64_values<'py>(
     static CONVERT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let convert = CONVERT.import(py, "sketches._keys", "u64_array")?;
     let array = convert.call1((values, n))?;
-    let buf = PyBuf::get(&array)?;
+    let buf = PyBuf::get_u64s(&array)?;
     Ok((array, buf))
 }
 

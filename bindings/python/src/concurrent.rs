@@ -91,6 +91,12 @@ enum View<'a> {
 }
 
 impl View<'_> {
+    /// A Parquet-mode split-block filter (its keys hash with XXH64 seed 0,
+    /// native split-block filters with XXH3).
+    fn parquet(&self) -> bool {
+        matches!(self, View::Sbbf(f) if f.key_hasher().kind == sketches_core::hash::HashKind::Xxh64)
+    }
+
     fn key_hasher(&self) -> KeyHasher {
         match self {
             View::Bloom(f) => f.key_hasher(),
@@ -496,6 +502,7 @@ impl ConcurrentSketch {
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let view = self.view().raise(py)?;
         let hasher = view.key_hasher();
+        crate::sbbf::parquet_keys_check(py, view.parquet(), keys)?;
         let mode = ListMode::Hash(hasher);
         if matches!(view, View::Hll(_) | View::Ull(_)) {
             let batch = Batch::extract(keys, mode)?;
@@ -547,6 +554,7 @@ impl ConcurrentSketch {
             return Err(self.not_a_filter("contains_many"));
         }
         let hasher = view.key_hasher();
+        crate::sbbf::parquet_keys_check(py, view.parquet(), keys)?;
         boundary::batch_with_output::<bool>(py, keys, ListMode::Hash(hasher), |batch, out| {
             let mut tmp = [false; CHUNK];
             batch.for_hashed_chunks(hasher, |pos, h| {

@@ -18,15 +18,39 @@ const PARQUET_HASHER: KeyHasher = KeyHasher { kind: HashKind::Xxh64, seed: 0 };
 /// PLAIN encoding, 4 little-endian bytes. Also for DATE, TIME_MILLIS and the
 /// narrower integer types, which Parquet stores as INT32. ``value`` is an
 /// int in -2**31 .. 2**32-1: 2**31 .. 2**32-1 are UINT_32 values, hashed as
-/// the same 32 bits (as a uint32 column is stored); else OverflowError.
+/// the same 32 bits (as a uint32 column is stored); else OverflowError. A
+/// bool raises TypeError.
 #[pyfunction]
 fn parquet_hash_int32(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<u64> {
     const RANGE: &str = "an INT32 value is an int in -2**31 .. 2**32-1";
+    refuse_bool(value)?;
     let v: i64 = value.extract().map_err(|e| overflow_as(py, e, RANGE))?;
     if !(i64::from(i32::MIN)..=i64::from(u32::MAX)).contains(&v) {
         return Err(PyOverflowError::new_err(RANGE));
     }
     Ok(parquet::hash_i32(v as u32 as i32))
+}
+
+/// TypeError for a bool: Parquet's BOOLEAN values are not INT32/INT64/FLOAT/
+/// DOUBLE values (``parquet_hash_many`` refuses bools the same way). A
+/// NumPy bool scalar is one too (its ``dtype.kind`` is "b").
+fn refuse_bool(value: &Bound<'_, PyAny>) -> PyResult<()> {
+    let numpy_bool = || -> PyResult<bool> {
+        let dtype = pyo3::intern!(value.py(), "dtype");
+        if !value.hasattr(dtype)? {
+            return Ok(false);
+        }
+        let kind = value.getattr(dtype)?.getattr(pyo3::intern!(value.py(), "kind"))?;
+        Ok(kind.extract::<String>().is_ok_and(|k| k == "b"))
+    };
+    if value.is_instance_of::<pyo3::types::PyBool>()
+        || (!value.is_instance_of::<pyo3::types::PyInt>()
+            && !value.is_instance_of::<pyo3::types::PyFloat>()
+            && numpy_bool()?)
+    {
+        return Err(PyTypeError::new_err("bool values have no Parquet bloom filter hash here"));
+    }
+    Ok(())
 }
 
 /// An OverflowError with `text` for an integer out of range; other
@@ -42,10 +66,12 @@ fn overflow_as(py: Python<'_>, e: PyErr, text: &str) -> PyErr {
 /// Parquet's bloom filter hash of an INT64 value (also TIMESTAMP,
 /// TIME_MICROS/NANOS): XXH64 (seed 0) of its 8 little-endian bytes.
 /// ``value`` is an int in -2**63 .. 2**64-1 (2**63 .. 2**64-1 are UINT_64
-/// values, hashed as the same 64 bits); else OverflowError.
+/// values, hashed as the same 64 bits); else OverflowError. A bool raises
+/// TypeError.
 #[pyfunction]
 fn parquet_hash_int64(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<u64> {
     const RANGE: &str = "an INT64 value is an int in -2**63 .. 2**64-1";
+    refuse_bool(value)?;
     match value.extract::<i64>() {
         Ok(v) => Ok(parquet::hash_i64(v)),
         Err(e) if !e.is_instance_of::<PyOverflowError>(py) => Err(e),
@@ -57,14 +83,17 @@ fn parquet_hash_int64(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<u64>
 }
 
 /// Parquet's bloom filter hash of a FLOAT value: XXH64 (seed 0) of its
-/// float32 IEEE-754 bits, as writers store it. ``value`` (a Python float or
-/// anything ``float()`` takes) is rounded to float32 as ``struct.pack("<f")``
-/// does; a finite value beyond float32's range raises OverflowError. No
+/// float32 IEEE-754 bits, as writers store it. ``value`` (a float, an int,
+/// or an object with ``__float__`` or ``__index__``; a str or a bool raises
+/// TypeError) is rounded to float32 as ``struct.pack("<f")`` does; a finite
+/// value beyond float32's range raises OverflowError. No
 /// normalization: -0.0 and 0.0 hash differently (DuckDB's reader probes
 /// both: test both zeros to answer as it does). For a NaN's exact bit
 /// pattern hash a float32 NumPy array with ``parquet_hash_many``.
 #[pyfunction]
-fn parquet_hash_float(value: f64) -> PyResult<u64> {
+fn parquet_hash_float(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    refuse_bool(value)?;
+    let value: f64 = value.extract()?;
     let v = value as f32;
     if v.is_infinite() && value.is_finite() {
         return Err(PyOverflowError::new_err("float too large for a FLOAT (float32) value"));
@@ -74,10 +103,12 @@ fn parquet_hash_float(value: f64) -> PyResult<u64> {
 
 /// Parquet's bloom filter hash of a DOUBLE value: XXH64 (seed 0) of its
 /// IEEE-754 bits, 8 little-endian bytes, exactly as stored (-0.0 and 0.0
-/// differ, each NaN bit pattern is its own value).
+/// differ, each NaN bit pattern is its own value). ``value`` as for
+/// ``parquet_hash_float``.
 #[pyfunction]
-fn parquet_hash_double(value: f64) -> u64 {
-    parquet::hash_f64(value)
+fn parquet_hash_double(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    refuse_bool(value)?;
+    Ok(parquet::hash_f64(value.extract()?))
 }
 
 /// Parquet's bloom filter hash of a BYTE_ARRAY (string, binary) or
@@ -126,14 +157,21 @@ fn hash_numeric(kind: &str, values: &[u8], out: &mut [u64]) {
 /// array (the GIL released while hashing). The physical type follows the
 /// values: NumPy or pyarrow int8/int16/int32/uint8/uint16/uint32 as INT32,
 /// int64/uint64 as INT64, float32 as FLOAT, float64 as DOUBLE (raw bits,
-/// every NaN pattern as itself), pyarrow date32/time32 as INT32 and other
-/// temporal types as INT64 (their integer values), str/bytes (pyarrow
+/// every NaN pattern as itself), pyarrow temporal types as the integers
+/// a Parquet file stores (date32/date64 as INT32 days, time32 as INT32
+/// milliseconds, timestamps, time64 and durations as INT64; seconds become
+/// milliseconds, as pyarrow writes them; a file that kept date64 as INT64
+/// milliseconds needs ``values.cast(pyarrow.int64())``), str/bytes (pyarrow
 /// String/Binary and their Large/view forms, lists, NumPy str/bytes/object
-/// arrays) as BYTE_ARRAY. A list of Python ints hashes as INT64 and of
+/// arrays) as BYTE_ARRAY. Columns of other libraries keep their type:
+/// objects with the Arrow PyCapsule interface (polars Series) are read as
+/// pyarrow arrays, others with ``__array__`` (pandas Series) as NumPy
+/// arrays. A list of Python ints hashes as INT64 and of
 /// floats as DOUBLE: pass ``numpy.array(v, dtype=numpy.int32)`` (or
-/// float32) for an INT32 (FLOAT) column. Numeric pyarrow arrays with nulls
-/// raise ValueError (writers skip nulls: ``drop_null()`` first); in
-/// string/binary batches nulls give 0. Feed the result to
+/// float32) for an INT32 (FLOAT) column. Nulls (pyarrow nulls, ``None``)
+/// raise ValueError: writers skip them, so ``drop_null()`` first (a null
+/// hashed as 0 and added would make the bitset differ from the writer's).
+/// Feed the result to
 /// ``SplitBlockBloomFilter.add_hashes`` / ``contains_hashes`` of a
 /// Parquet-mode filter.
 #[pyfunction]

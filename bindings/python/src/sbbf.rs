@@ -115,13 +115,24 @@ fn plan(
     }
 }
 
+/// Parquet mode: refuses batch keys that would hash as INT64 although
+/// Parquet stores them as INT32 (`sketches._keys.parquet_keys_check`).
+pub(crate) fn parquet_keys_check(py: Python<'_>, parquet: bool, keys: &Bound<'_, PyAny>) -> PyResult<()> {
+    if !parquet {
+        return Ok(());
+    }
+    static CHECK: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    CHECK.import(py, "sketches._keys", "parquet_keys_check")?.call1((keys,))?;
+    Ok(())
+}
+
 /// Reads precomputed hashes as a contiguous uint64 array (through
 /// `sketches._keys.hash_array`); the array keeps the export alive.
 fn hash_array<'py>(py: Python<'py>, hashes: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, PyBuf)> {
     static CONVERT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let convert = CONVERT.import(py, "sketches._keys", "hash_array")?;
     let array = convert.call1((hashes,))?;
-    let buf = PyBuf::get(&array)?;
+    let buf = PyBuf::get_u64s(&array)?;
     Ok((array, buf))
 }
 
@@ -359,8 +370,14 @@ impl SplitBlockBloomFilter {
     /// array; pyarrow Binary/String/LargeBinary/LargeString or integer
     /// array; ``None``/nulls skipped). Returns a NumPy bool array: True
     /// where the key was new (a repeat later in the batch is not new).
+    /// A Parquet-mode filter hashes str/bytes as BYTE_ARRAY and ints as
+    /// INT64: a NumPy or pyarrow integer column narrower than 64 bits
+    /// (stored as INT32) raises TypeError; hash it with
+    /// ``parquet_hash_many`` and use ``add_hashes`` instead.
     fn add_many<'py>(&mut self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let hasher = sbbf::wrap(self.image.bytes()).raise(py)?.key_hasher();
+        let view = sbbf::wrap(self.image.bytes()).raise(py)?;
+        parquet_keys_check(py, view.params().mode == SbbfMode::Parquet, keys)?;
+        let hasher = view.key_hasher();
         boundary::update_batch::<bool>(
             py,
             &mut self.image,
@@ -380,9 +397,12 @@ impl SplitBlockBloomFilter {
     }
 
     /// Tests a batch of keys (shapes as ``add_many``); returns a NumPy bool
-    /// array (False for nulls). Runs without the GIL: threads scale.
+    /// array (False for nulls). Runs without the GIL: threads scale. In
+    /// Parquet mode, narrow integer columns raise TypeError (see ``add_many``).
     fn contains_many<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let hasher = sbbf::wrap(self.image.bytes()).raise(py)?.key_hasher();
+        let view = sbbf::wrap(self.image.bytes()).raise(py)?;
+        parquet_keys_check(py, view.params().mode == SbbfMode::Parquet, keys)?;
+        let hasher = view.key_hasher();
         boundary::query_batch::<bool>(py, &self.image, keys, ListMode::Hash(hasher), |img, batch, out| {
             let f = sbbf::wrap(img)?;
             let mut tmp = [false; CHUNK];

@@ -207,3 +207,72 @@ def test_all_families_take_all_shapes() -> None:
     t2 = sketches.TopK(20, 8)
     t2.add_many(keys.to_pylist()[10:110])
     assert t == t2
+
+
+def _misaligned_u64(values) -> np.ndarray:
+    """A uint64 array starting at an odd address (as np.frombuffer(data, '<u8', offset=1) gives)."""
+    raw = np.zeros(len(values) * 8 + 1, np.uint8)
+    arr = raw[1:].view(np.uint64)
+    arr[:] = values
+    assert not arr.flags.aligned
+    return arr
+
+
+def test_misaligned_uint64_hashes_and_weights_are_read() -> None:
+    """A contiguous but misaligned uint64 array is a valid array of hashes or
+    weights: add_hashes/contains_hashes refused it with SketchError
+    (INVALID_ARGUMENT), CountMinSketch.add_many raised PanicException and
+    TopK.add_many silently counted every key with weight 0."""
+    hashes = sketches.parquet_hash_many(np.arange(100, dtype=np.int64))
+    mis = _misaligned_u64(hashes)
+    bf = sketches.SplitBlockBloomFilter(blocks=8, parquet=True)
+    assert bf.add_hashes(mis).tolist() == [True] * 100
+    assert bf.contains_hashes(mis).all()
+    ref = sketches.SplitBlockBloomFilter(blocks=8, parquet=True)
+    ref.add_hashes(hashes)
+    assert bytes(bf) == bytes(ref)
+
+    weights = _misaligned_u64([5, 6, 7])
+    cm = sketches.CountMinSketch(0.01, 0.01)
+    cm.add_many([1, 2, 3], weights=weights)
+    assert [cm.estimate(k) for k in (1, 2, 3)] == [5, 6, 7]
+    tk = sketches.TopK(10)
+    tk.add_many([b"a", b"b", b"c"], weights=weights)
+    assert [tk.estimate(k)[0] for k in (b"a", b"b", b"c")] == [5, 6, 7]
+
+
+def test_object_arrays_of_hashes_and_weights_take_integers_only() -> None:
+    """NumPy object arrays went through int(): a float 2.9 weight counted 2,
+    a hash 1.7 was added as 1 and a str "5" as hash 5, silently. Now only
+    integers (``__index__``) are taken: TypeError otherwise, ValueError out of range."""
+    bf = sketches.SplitBlockBloomFilter(blocks=4, parquet=True)
+    for bad in ([1.7], ["5"], [None]):
+        with pytest.raises(TypeError):
+            bf.add_hashes(np.array(bad, dtype=object))
+        with pytest.raises(TypeError):
+            sketches.CountMinSketch(0.01, 0.01).add_many([1], weights=np.array(bad, dtype=object))
+    with pytest.raises(ValueError):
+        bf.contains_hashes(np.array([-1], dtype=object))
+    with pytest.raises(ValueError):
+        sketches.TopK(4).add_many([b"a"], weights=np.array([-1], dtype=object))
+    assert len(bf) == 0
+    assert bf.add_hashes(np.array([2**64 - 1, np.uint64(3)], dtype=object)).tolist() == [True, True]
+    cm = sketches.CountMinSketch(0.01, 0.01)
+    cm.add_many([1, 2], weights=np.array([3, np.int32(4)], dtype=object))
+    assert (cm.estimate(1), cm.estimate(2)) == (3, 4)
+
+
+def test_an_mmap_is_one_key_not_a_batch() -> None:
+    """add_many(mmap) added every byte of the mapping as a 1-byte key
+    (bytearray and memoryview were refused): now TypeError, as for them,
+    in the batch methods, hash_many, parquet_hash_many and add_hashes."""
+    import mmap
+
+    m = mmap.mmap(-1, 16)
+    f = sketches.BloomFilter(1000, 0.01)
+    for call in (f.add_many, f.contains_many, sketches.hash_many, sketches.parquet_hash_many,
+                 sketches.SplitBlockBloomFilter(blocks=2, parquet=True).add_hashes):
+        with pytest.raises(TypeError):
+            call(m)
+    assert len(f) == 0
+    assert f.add(m) and m in f and bytes(16) in f

@@ -367,11 +367,11 @@ def test_batch_hashes_follow_the_dtype() -> None:
     assert sketches.parquet_hash_many(nan)[0] == sketches.parquet_hash_bytes(struct.pack("<I", 0x7FC00001))
     f64 = np.array([0.1, -2.25], dtype=np.float64)
     assert sketches.parquet_hash_many(f64).tolist() == [sketches.parquet_hash_double(float(v)) for v in f64]
-    # Lists: ints as INT64, floats as DOUBLE, str/bytes as BYTE_ARRAY (None gives 0).
+    # Lists: ints as INT64, floats as DOUBLE, str/bytes as BYTE_ARRAY (None refused, as nulls are).
     assert sketches.parquet_hash_many([1, 2]).tolist() == [sketches.parquet_hash_int64(1), sketches.parquet_hash_int64(2)]
     assert sketches.parquet_hash_many([0.5]).tolist() == [sketches.parquet_hash_double(0.5)]
-    assert sketches.parquet_hash_many(["a", b"b", None]).tolist() == [
-        sketches.parquet_hash_bytes("a"), sketches.parquet_hash_bytes(b"b"), 0]
+    assert sketches.parquet_hash_many(["a", b"b"]).tolist() == [
+        sketches.parquet_hash_bytes("a"), sketches.parquet_hash_bytes(b"b")]
     assert sketches.parquet_hash_many(np.array(["a", "bc"])).tolist() == [
         sketches.parquet_hash_bytes("a"), sketches.parquet_hash_bytes("bc")]
     assert len(sketches.parquet_hash_many([])) == 0
@@ -383,7 +383,8 @@ def test_batch_hashes_follow_the_dtype() -> None:
     ts = pa.array([1, 2**40], pa.timestamp("us"))
     assert sketches.parquet_hash_many(ts).tolist() == [sketches.parquet_hash_int64(v) for v in (1, 2**40)]
     s = pa.array(["x", None, "yz"], pa.large_string())
-    assert sketches.parquet_hash_many(s).tolist() == [sketches.parquet_hash_bytes("x"), 0, sketches.parquet_hash_bytes("yz")]
+    assert sketches.parquet_hash_many(s.drop_null()).tolist() == [
+        sketches.parquet_hash_bytes("x"), sketches.parquet_hash_bytes("yz")]
     with pytest.raises(ValueError, match="drop_null"):
         sketches.parquet_hash_many(pa.array([1, None], pa.int64()))
     for bad in (np.array([True]), np.array([1.0], np.float16), pa.array([True]), np.zeros((2, 2), np.int32)):
@@ -668,3 +669,201 @@ def test_images_equal_the_c_abis(clib) -> None:
     clib.call("sketch_sbbf_fold", clib.ptr(buf), ctypes.c_size_t(size), ctypes.c_uint32(2), ctypes.byref(new_len))
     loaded.fold(2)
     assert bytes(loaded) == clib.export("sbbf", buf, new_len.value)
+
+
+def test_temporal_columns_hash_as_pyarrow_stores_them(tmp_path: Path) -> None:
+    """date64, timestamp[s] and time32[s] are stored converted (Parquet has
+    one DATE type, INT32 days, and no second unit): their hashes were of the
+    Arrow integers (date64 milliseconds, seconds), so none of the keys was
+    found in the filter pyarrow wrote. Every temporal column's hashes are
+    now all in the file's filters."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    n = 400
+    i = np.arange(n, dtype=np.int64)
+    table = pa.table({
+        "d64": pa.array(i * 86_400_000 - 40 * 86_400_000, pa.date64()),
+        "d32": pa.array((i - 40).astype(np.int32), pa.date32()),
+        "ts_s": pa.array(i * 1000 + 17, pa.timestamp("s")),
+        "ts_s_tz": pa.array(i * 1000 + 17, pa.timestamp("s", tz="UTC")),
+        "ts_ms": pa.array(i * 1000 + 17, pa.timestamp("ms")),
+        "ts_ns": pa.array(i * 1000 + 17, pa.timestamp("ns", tz="UTC")),
+        "t32s": pa.array((i * 7).astype(np.int32), pa.time32("s")),
+        "t32ms": pa.array((i * 7).astype(np.int32), pa.time32("ms")),
+        "t64us": pa.array(i * 7, pa.time64("us")),
+        "dur": pa.array(i * 3, pa.duration("s")),
+    })
+    path = tmp_path / "temporal.parquet"
+    pq.write_table(table, path, row_group_size=n,
+                   bloom_filter_options={c: {"ndv": n, "fpp": 0.01} for c in table.column_names})
+    data = path.read_bytes()
+    rg = pq.ParquetFile(path).metadata.row_group(0)
+    for k in range(rg.num_columns):
+        cc = rg.column(k)
+        name = cc.path_in_schema
+        loaded = SBBF.from_parquet_bitset(bitset_at(data, cc.bloom_filter_offset, cc.bloom_filter_length), 0.01)
+        column = table.column(name)
+        assert loaded.contains_hashes(sketches.parquet_hash_many(column)).all(), name
+        assert loaded.contains_hashes(sketches.parquet_hash_many(column.chunk(0))).all(), name
+
+
+def test_a_list_of_python_ints_hashes_as_int64_exactly() -> None:
+    """A list mixing negative ints and ints from 2**63 became a float64 NumPy
+    array: every value was hashed as a DOUBLE, silently (the docs promise
+    INT64 for a list of Python ints). Out-of-range ints raised TypeError
+    about an object array; now OverflowError, as parquet_hash_int64."""
+    values = [-1, 2**63, 0, 2**64 - 1, -(2**63), 7]
+    assert sketches.parquet_hash_many(values).tolist() == [sketches.parquet_hash_int64(v) for v in values]
+    assert sketches.parquet_hash_many(tuple(values)).tolist() == [sketches.parquet_hash_int64(v) for v in values]
+    for bad in ([2**64], [-(2**63) - 1, 1]):
+        with pytest.raises(OverflowError):
+            sketches.parquet_hash_many(bad)
+    with pytest.raises(TypeError):
+        sketches.parquet_hash_many([1, True])
+
+
+class _PandasLikeSeries:
+    """What matters of a pandas Series here: ``__array__`` gives the typed
+    NumPy array, iterating gives Python scalars."""
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return self.values if dtype is None else self.values.astype(dtype)
+
+    def __iter__(self):
+        return iter(self.values.tolist())
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+class _ArrowCapsuleColumn(_PandasLikeSeries):
+    """A polars-like Series: the Arrow PyCapsule stream interface besides
+    ``__array__`` (which for an integer column with nulls gives float64)."""
+
+    def __init__(self, array: pa.Array) -> None:
+        super().__init__(array.to_numpy(zero_copy_only=False))
+        self.array = array
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return pa.chunked_array([self.array]).__arrow_c_stream__(requested_schema)
+
+
+def test_typed_columns_of_other_libraries_keep_their_parquet_type() -> None:
+    """A pandas int32 or float32 Series (or a polars one) was read by
+    iterating it: Python ints and floats, hashed as INT64 and DOUBLE, so an
+    INT32/FLOAT column's keys were never found in its Parquet filter. Now
+    its dtype (or Arrow type) decides, as for NumPy and pyarrow arrays."""
+    for dtype in (np.int32, np.uint16, np.float32, np.int64, np.float64):
+        values = (np.arange(50) * 3 - 20).astype(dtype)
+        expected = sketches.parquet_hash_many(values).tolist()
+        assert sketches.parquet_hash_many(_PandasLikeSeries(values)).tolist() == expected, dtype
+        column = _ArrowCapsuleColumn(pa.array(values))
+        assert sketches.parquet_hash_many(column).tolist() == expected, dtype
+    strings = np.array(["a", "bc", ""], dtype=object)
+    assert sketches.parquet_hash_many(_PandasLikeSeries(strings)).tolist() == [
+        sketches.parquet_hash_bytes(v) for v in strings]
+    with pytest.raises(ValueError):  # nulls of an Arrow-backed column are seen, not hashed as NaN doubles
+        sketches.parquet_hash_many(_ArrowCapsuleColumn(pa.array([1, None, 3], pa.int32())))
+
+
+def test_typed_hashes_refuse_bools_as_the_batch_does() -> None:
+    """parquet_hash_many refuses bools, but parquet_hash_int32(True) hashed
+    the INT32 1 and parquet_hash_float(True) the FLOAT 1.0 (and the float
+    docs promised "anything float() takes", yet a str raised TypeError).
+    Now every typed hash refuses a bool with TypeError; ints and objects
+    with __float__ still work."""
+    for fn in (sketches.parquet_hash_int32, sketches.parquet_hash_int64,
+               sketches.parquet_hash_float, sketches.parquet_hash_double):
+        for b in (True, False, np.bool_(True)):
+            with pytest.raises(TypeError):
+                fn(b)
+    with pytest.raises(TypeError):
+        sketches.parquet_hash_many([True])
+    assert sketches.parquet_hash_float(3) == sketches.parquet_hash_float(3.0)
+    assert sketches.parquet_hash_double(np.float32(0.5)) == sketches.parquet_hash_double(0.5)
+    assert sketches.parquet_hash_int32(np.int16(-3)) == sketches.parquet_hash_int32(-3)
+
+
+def test_add_hashes_of_a_non_integer_arrow_column_is_a_type_error() -> None:
+    """A pyarrow string (or other non-primitive) column passed as hashes
+    raised pyarrow's ArrowInvalid ("zero_copy_only was True"), not the
+    TypeError a non-integer NumPy array gives."""
+    bf = SBBF(blocks=2, parquet=True)
+    for bad in (pa.array(["1"]), pa.chunked_array([pa.array(["1"])]), pa.array([1.5])):
+        with pytest.raises(TypeError):
+            bf.contains_hashes(bad)
+        with pytest.raises(TypeError):
+            bf.add_hashes(bad)
+    assert len(bf) == 0
+    sliced = pa.array([5, 6, 7], pa.uint64()).slice(1)
+    assert bf.add_hashes(sliced).tolist() == [True, True]
+    assert bf.contains_hashes(pa.chunked_array([sliced, pa.array([5], pa.uint64())])).tolist() == [True, True, False]
+
+
+def test_string_nulls_are_refused_as_numeric_nulls_are(tmp_path: Path) -> None:
+    """parquet_hash_many gave 0 for a null string (numeric nulls raised
+    ValueError): add_hashes then added hash 0, which no writer adds, so the
+    bitset of a string column with nulls differed from the one pyarrow
+    wrote (the README promises equal bytes). Nulls now raise ValueError
+    everywhere; drop_null() gives pyarrow's bitset."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    n = 3000
+    col = pa.array([None if k % 3 == 0 else f"k{k}" for k in range(n)])
+    for bad in (col, pa.chunked_array([col]), col.cast(pa.large_binary()), col.dictionary_encode(),
+                ["a", None], np.array([b"a", None], dtype=object)):
+        with pytest.raises(ValueError, match="drop_null"):
+            sketches.parquet_hash_many(bad)
+    path = tmp_path / "nulls.parquet"
+    pq.write_table(pa.table({"s": col}), path, bloom_filter_options={"s": {"ndv": n, "fpp": 0.01}})
+    cc = pq.ParquetFile(path).metadata.row_group(0).column(0)
+    theirs = bitset_at(path.read_bytes(), cc.bloom_filter_offset, cc.bloom_filter_length)
+    ours = SBBF.for_parquet(n, 0.01, sizing="arrow-cpp")
+    ours.add_hashes(sketches.parquet_hash_many(col.drop_null()))
+    ours.fold_to_target_fpp(0.01)
+    assert ours.bitset() == theirs
+
+
+def test_parquet_mode_batches_refuse_columns_stored_as_int32() -> None:
+    """A Parquet-mode filter's add_many/contains_many hash ints as 8 bytes
+    (INT64): contains_many of an int32 column against the filter of that
+    INT32 column answered False for every value, silently. Integer columns
+    narrower than 64 bits now raise TypeError there (parquet_hash_many +
+    contains_hashes answer right); int64 columns, lists of ints and native
+    filters are unchanged."""
+    values = np.arange(100, dtype=np.int32)
+    f = SBBF.for_parquet(100, 0.01)
+    f.add_hashes(sketches.parquet_hash_many(values))
+    assert f.contains_hashes(sketches.parquet_hash_many(values)).all()
+    for bad in (values, values.astype(np.uint8), pa.array(values), pa.chunked_array([pa.array(values, pa.int16())]),
+                pa.array(values).dictionary_encode()):
+        with pytest.raises(TypeError, match="parquet_hash_many"):
+            f.contains_many(bad)
+        with pytest.raises(TypeError, match="parquet_hash_many"):
+            f.add_many(bad)
+    assert len(f) == 100
+    wide = np.arange(10, dtype=np.int64)
+    f.add_many(wide)
+    assert f.contains_hashes(sketches.parquet_hash_many(wide)).all()
+    assert f.contains_many(list(range(10))).all() and f.contains_many(pa.array(wide)).all()
+    native = SBBF(100, 0.01)
+    native.add_many(values)
+    assert native.contains_many(values).all()
+
+
+def test_concurrent_parquet_filter_batches_refuse_columns_stored_as_int32() -> None:
+    """The same refusal for a ConcurrentSketch over a Parquet-mode filter
+    (its add_many/contains_many hashed an int32 column as INT64, silently)."""
+    values = np.arange(50, dtype=np.int32)
+    c = SBBF.for_parquet(100, 0.01).concurrent()
+    for call in (c.add_many, c.contains_many):
+        with pytest.raises(TypeError, match="parquet_hash_many"):
+            call(values)
+        with pytest.raises(TypeError, match="parquet_hash_many"):
+            call(pa.array(values))
+    c.add_many(values.astype(np.int64))
+    assert c.contains_many(list(range(50))).all()
+    native = SBBF(100, 0.01).concurrent()
+    native.add_many(values)
+    assert native.contains_many(values).all()

@@ -15,6 +15,7 @@ Everything else comes here first and is described as *pieces*:
 
 from __future__ import annotations
 
+import mmap
 import operator
 import sys
 from typing import Any, List, Tuple
@@ -22,6 +23,9 @@ from typing import Any, List, Tuple
 import numpy as np
 
 Piece = Tuple[Any, ...]
+
+# One key or value, not a batch of them (an mmap iterates as 1-byte keys).
+_ONE_VALUE = (str, bytes, bytearray, memoryview, mmap.mmap)
 
 
 def _arrow_pieces(arr: Any, pa: Any) -> List[Piece]:
@@ -76,9 +80,41 @@ def pieces(keys: Any) -> List[Piece]:
         if kind in "OUS":
             return [("list", keys.tolist())]
         raise TypeError(f"cannot use a NumPy {keys.dtype} array as keys (integers, str, bytes or objects)")
-    if isinstance(keys, (str, bytes, bytearray, memoryview)):
+    if isinstance(keys, _ONE_VALUE):
         raise TypeError("batch methods take a sequence of keys; use add()/in for one key")
     return [("list", list(keys))]
+
+
+def _exact_u64(values: List[Any], range_text: str) -> np.ndarray:
+    """Integers (anything with ``__index__``) as uint64, exactly: a float or a
+    numeric str raises TypeError (``int()`` would truncate 2.9 to 2 and parse "5")."""
+    ints = [operator.index(v) for v in values]
+    if any(v < 0 or v >= 1 << 64 for v in ints):
+        raise ValueError(range_text)
+    return np.array(ints, dtype=np.uint64)
+
+
+def parquet_keys_check(keys: Any) -> None:
+    """Batch keys of a Parquet-mode filter's add_many/contains_many: they hash
+    by the key rule (bytes as BYTE_ARRAY, ints as 8 bytes = INT64), so an
+    integer column narrower than 64 bits, which Parquet stores as INT32,
+    would hash as INT64 and miss every value of the file's filter: refused."""
+    pa = sys.modules.get("pyarrow")
+    if pa is not None and isinstance(keys, (pa.Array, pa.ChunkedArray)):
+        t = keys.type
+        if pa.types.is_dictionary(t):
+            t = t.value_type
+        narrow = pa.types.is_integer(t) and t.bit_width < 64
+    elif isinstance(keys, np.ndarray):
+        t = keys.dtype
+        narrow = t.kind in "iu" and t.itemsize < 8
+    else:
+        return
+    if narrow:
+        raise TypeError(
+            f"a Parquet-mode filter's add_many/contains_many hash integers as INT64; a {t} column is "
+            "stored as INT32: use add_hashes/contains_hashes(parquet_hash_many(values))"
+        )
 
 
 def u64_array(values: Any, n: int) -> np.ndarray:
@@ -90,22 +126,23 @@ def u64_array(values: Any, n: int) -> np.ndarray:
         if len(arr) and arr.min() < 0:
             raise ValueError("weights must be non-negative")
     elif arr.dtype.kind == "O":
-        arr = np.array([int(v) for v in arr.tolist()], dtype=np.uint64) if n else np.zeros(0, np.uint64)
+        arr = _exact_u64(arr.tolist(), "weights must be integers in 0 .. 2**64-1")
     elif arr.dtype.kind not in "u":
         raise TypeError("weights must be integers")
-    return np.ascontiguousarray(arr, dtype=np.uint64)
+    # Aligned too: a uint64 view at an odd address (np.frombuffer(..., offset=1)) is copied.
+    return np.require(arr, dtype=np.uint64, requirements=["C", "A"])
 
 
 def hash_array(hashes: Any) -> np.ndarray:
     """Precomputed 64-bit hashes as a contiguous 1-D uint64 array (ints
     converted, negative values refused)."""
-    if isinstance(hashes, (str, bytes, bytearray, memoryview)):
+    if isinstance(hashes, _ONE_VALUE):
         raise TypeError("add_hashes/contains_hashes take a sequence of 64-bit hashes; use add_hash() for one")
     pa = sys.modules.get("pyarrow")
     if pa is not None and isinstance(hashes, (pa.Array, pa.ChunkedArray)):
         if hashes.null_count:
             raise ValueError("null hashes: drop them first (array.drop_null())")
-        hashes = hashes.to_numpy()
+        hashes = np.asarray(hashes.to_numpy(zero_copy_only=False))
     if not isinstance(hashes, np.ndarray):
         # Python ints exactly (NumPy would turn a list mixing small and huge ints into floats).
         values = [operator.index(v) for v in hashes]
@@ -119,12 +156,13 @@ def hash_array(hashes: Any) -> np.ndarray:
         if len(arr) and arr.min() < 0:
             raise ValueError("hashes must be non-negative (0 .. 2**64-1)")
     elif arr.dtype.kind == "O":
-        arr = np.array([int(v) for v in arr.tolist()], dtype=np.uint64) if len(arr) else np.zeros(0, np.uint64)
+        arr = _exact_u64(arr.tolist(), "hashes must be in 0 .. 2**64-1")
     elif arr.dtype.kind not in "u":
         if len(arr) == 0:
             return np.zeros(0, np.uint64)
         raise TypeError(f"hashes must be unsigned 64-bit integers, not {arr.dtype}")
-    return np.ascontiguousarray(arr, dtype=np.uint64)
+    # Aligned too: a uint64 view at an odd address (np.frombuffer(..., offset=1)) is copied.
+    return np.require(arr, dtype=np.uint64, requirements=["C", "A"])
 
 
 def _parquet_numeric(arr: np.ndarray) -> Tuple[str, np.ndarray]:
@@ -153,11 +191,33 @@ def _parquet_numeric(arr: np.ndarray) -> Tuple[str, np.ndarray]:
     )
 
 
+def _parquet_stored_temporal(values: Any, pa: Any) -> Any:
+    """A pyarrow temporal column as the integers a Parquet file stores for it.
+
+    Parquet has no second unit and one DATE type (INT32 days), so writers
+    convert before storing (pyarrow: date64 -> date32 days, timestamp[s] ->
+    milliseconds, time32[s] -> TIME_MILLIS): hash those converted values, or
+    no reader finds the keys. DATE/TIME_MILLIS are INT32, timestamps, other
+    times and durations INT64."""
+    t = values.type
+    types = pa.types
+    if types.is_date64(t):
+        values = values.cast(pa.date32(), safe=False)
+    elif types.is_timestamp(t) and t.unit == "s":
+        values = values.cast(pa.timestamp("ms", t.tz))
+    elif types.is_time32(t) and t.unit == "s":
+        values = values.cast(pa.time32("ms"))
+    return values.cast(pa.int32() if values.type.bit_width == 32 else pa.int64())
+
+
+_PARQUET_NULLS = "nulls have no Parquet hash (writers skip them): drop them first (array.drop_null())"
+
+
 def parquet_values(values: Any) -> Tuple[str, Any]:
     """How ``parquet_hash_many`` reads a batch of values: ``("keys", batch)``
     for strings and binaries (hashed as BYTE_ARRAY by the batch reader), or
     ``(physical type, contiguous NumPy array)`` for numbers."""
-    if isinstance(values, (str, bytes, bytearray, memoryview)):
+    if isinstance(values, _ONE_VALUE):
         raise TypeError("parquet_hash_many takes a sequence of values; use parquet_hash_bytes() for one")
     pa = sys.modules.get("pyarrow")
     if pa is not None and isinstance(values, (pa.Array, pa.ChunkedArray)):
@@ -174,25 +234,52 @@ def parquet_values(values: Any) -> Tuple[str, Any]:
             or types.is_fixed_size_binary(t)
             or (hasattr(types, "is_string_view") and (types.is_string_view(t) or types.is_binary_view(t)))
         ):
+            if values.null_count:
+                raise ValueError(_PARQUET_NULLS)
             return "keys", values
         if types.is_temporal(t):
-            # DATE/TIME_MILLIS are INT32, timestamps and the rest INT64: their integer values.
-            values = values.cast(pa.int32() if t.bit_width == 32 else pa.int64())
+            values = _parquet_stored_temporal(values, pa)
         elif not (types.is_integer(values.type) or types.is_floating(values.type)):
             raise TypeError(f"cannot hash an Arrow {values.type} array as Parquet values")
         if values.null_count:
-            raise ValueError("nulls have no Parquet hash (writers skip them): drop them first (array.drop_null())")
+            raise ValueError(_PARQUET_NULLS)
         return _parquet_numeric(np.asarray(values.to_numpy(zero_copy_only=False)))
+    if not isinstance(values, (np.ndarray, list, tuple)):
+        # Columns of other libraries keep their type: polars and others through
+        # the Arrow PyCapsule interface (nulls seen), pandas Series through
+        # __array__. Iterating them yields Python ints and floats, which would
+        # hash an int32 or float32 column as INT64 or DOUBLE.
+        if hasattr(values, "__arrow_c_stream__") or hasattr(values, "__arrow_c_array__"):
+            import pyarrow
+
+            if hasattr(values, "__arrow_c_stream__"):
+                return parquet_values(pyarrow.chunked_array(values))
+            return parquet_values(pyarrow.array(values))
+        if hasattr(values, "__array__"):
+            return parquet_values(np.asarray(values))
     if isinstance(values, np.ndarray):
         if values.dtype.kind in "OUS":
-            return "keys", values.tolist()
+            values = values.tolist()
+            if any(v is None for v in values):
+                raise ValueError(_PARQUET_NULLS)
+            return "keys", values
         return _parquet_numeric(values)
     seq = values if isinstance(values, (list, tuple)) else list(values)
+    if any(v is None for v in seq):
+        raise ValueError(_PARQUET_NULLS)
     if any(isinstance(v, (str, bytes, bytearray, memoryview)) for v in seq):
         return "keys", seq
     if len(seq) == 0:
         return "int64", np.zeros(0, np.int64)
+    if any(isinstance(v, bool) for v in seq):
+        raise TypeError("bool values have no Parquet bloom filter hash here")
+    if all(type(v) is int for v in seq):
+        # Python ints exactly, as INT64 (NumPy would make a list mixing
+        # negative ints and ints from 2**63 float64, and hash DOUBLEs).
+        if any(v < -(1 << 63) or v >= 1 << 64 for v in seq):
+            raise OverflowError("an INT64 value is an int in -2**63 .. 2**64-1")
+        return "int64", np.array([v - (1 << 64) if v >= 1 << 63 else v for v in seq], dtype=np.int64)
     arr = np.asarray(seq)
-    if arr.dtype.kind == "b" or any(isinstance(v, bool) for v in seq):
+    if arr.dtype.kind == "b":
         raise TypeError("bool values have no Parquet bloom filter hash here")
     return _parquet_numeric(arr)
