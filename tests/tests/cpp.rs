@@ -91,22 +91,28 @@ fn syntax_check(name: &str, std: &str, extra: &[&str]) -> std::process::Output {
         .expect("run the C++ compiler")
 }
 
+/// A compile-fail case: `file` compiles as C++17 and C++20 with `define`
+/// (the correct use), and fails without it with errors that `refused`
+/// recognizes (the intended diagnostic, not any error).
+fn compiles_only_with(file: &str, define: &str, refused: impl Fn(&str) -> bool) {
+    for std in ["c++17", "c++20"] {
+        let ok = syntax_check(file, std, &[define]);
+        assert!(ok.status.success(), "{file} {std} {define}:\n{}", String::from_utf8_lossy(&ok.stderr));
+        let bad = syntax_check(file, std, &[]);
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(!bad.status.success() && refused(&err), "{file} {std}: compiled or failed otherwise:\n{err}");
+    }
+}
+
 /// A key range yielding std::array keys by value (a transform returning a
 /// fixed-size key) does not compile: the batch would point into temporaries
 /// dead after each iteration (all keys but the last lost). The same range
 /// yielding references compiles.
 #[test]
 fn key_range_of_owning_std_array_temporaries_does_not_compile() {
-    for std in ["c++17", "c++20"] {
-        let ok = syntax_check("cpp_owning_keys_fail.cpp", std, &["-DYIELD_REFERENCES"]);
-        assert!(ok.status.success(), "{std}: by reference:\n{}", String::from_utf8_lossy(&ok.stderr));
-        let bad = syntax_check("cpp_owning_keys_fail.cpp", std, &[]);
-        let err = String::from_utf8_lossy(&bad.stderr);
-        assert!(
-            !bad.status.success() && err.contains("owning temporaries"),
-            "{std}: by value compiled or failed otherwise:\n{err}"
-        );
-    }
+    compiles_only_with("cpp_owning_keys_fail.cpp", "-DYIELD_REFERENCES", |err| {
+        err.contains("owning temporaries")
+    });
 }
 
 /// `if (f.try_contains(key))` does not compile: a result<bool> has no
@@ -115,16 +121,9 @@ fn key_range_of_owning_std_array_temporaries_does_not_compile() {
 /// results still convert to bool.
 #[test]
 fn result_bool_is_not_testable_as_a_bool() {
-    for std in ["c++17", "c++20"] {
-        let ok = syntax_check("cpp_result_bool_fail.cpp", std, &["-DTEST_THE_VALUE"]);
-        assert!(ok.status.success(), "{std}: ok() and value:\n{}", String::from_utf8_lossy(&ok.stderr));
-        let bad = syntax_check("cpp_result_bool_fail.cpp", std, &[]);
-        let err = String::from_utf8_lossy(&bad.stderr);
-        assert!(
-            !bad.status.success() && err.contains("deleted") && err.contains("operator bool"),
-            "{std}: if (try_contains(...)) compiled or failed otherwise:\n{err}"
-        );
-    }
+    compiles_only_with("cpp_result_bool_fail.cpp", "-DTEST_THE_VALUE", |err| {
+        err.contains("deleted") && err.contains("operator bool")
+    });
 }
 
 /// A view of a temporary owning sketch (`create(...).view()`) does not
@@ -132,16 +131,9 @@ fn result_bool_is_not_testable_as_a_bool() {
 /// sketch, and a view of a temporary view (which owns nothing), compile.
 #[test]
 fn views_of_temporary_owning_sketches_do_not_compile() {
-    for std in ["c++17", "c++20"] {
-        let ok = syntax_check("cpp_view_of_temporary_fail.cpp", std, &["-DNAMED_OWNER"]);
-        assert!(ok.status.success(), "{std}: named owner:\n{}", String::from_utf8_lossy(&ok.stderr));
-        let bad = syntax_check("cpp_view_of_temporary_fail.cpp", std, &[]);
-        let err = String::from_utf8_lossy(&bad.stderr);
-        assert!(
-            !bad.status.success() && err.matches("deleted").count() >= 2,
-            "{std}: views of temporaries compiled or failed otherwise:\n{err}"
-        );
-    }
+    compiles_only_with("cpp_view_of_temporary_fail.cpp", "-DNAMED_OWNER", |err| {
+        err.matches("deleted").count() >= 2
+    });
 }
 
 /// In the GNU dialects (g++'s default), where __int128 is integral, a
