@@ -27,13 +27,18 @@ pub const fn check_precision(p: u8) -> Result<()> {
 
 /// The register index (top `p` bits) and update value `k` (see the module
 /// docs) of `hash` for precision `p` (`MIN_PRECISION ..= MAX_PRECISION`).
+///
+/// Never panics: for a `p` outside that range (which no sketch accepts) the
+/// pair is unspecified, in debug builds as in release builds.
 #[inline(always)]
 pub const fn split_hash(hash: u64, p: u8) -> (usize, u8) {
     let p = p as u32;
-    let index = (hash >> (64 - p)) as usize;
+    // Wrapping shifts are the plain shift instructions; they only make an
+    // out-of-range `p` unspecified instead of a debug-build panic.
+    let index = hash.wrapping_shr(64u32.wrapping_sub(p)) as usize;
     // The remaining q bits moved to the top, with a sentinel bit at p - 1 so
     // that all-zero remaining bits count q leading zeros (k = q + 1).
-    let rest = (hash << p) | (1u64 << (p - 1));
+    let rest = hash.wrapping_shl(p) | 1u64.wrapping_shl(p.wrapping_sub(1));
     (index, rest.leading_zeros() as u8 + 1)
 }
 
@@ -42,13 +47,16 @@ pub const fn split_hash(hash: u64, p: u8) -> (usize, u8) {
 /// `p_high` (`k > 0`). The `d` index bits dropped become the leading bits of
 /// the remaining part: if they are all zero the value grows by `d`, else it
 /// is set by the position of their highest one bit.
+///
+/// Never panics: for arguments no fold produces (`d` of 64 or more, a sum
+/// past 255) the value is unspecified, in debug builds as in release builds.
 #[inline(always)]
 pub const fn folded_value(j: usize, d: u32, k: u8) -> u8 {
-    let dropped = j & ((1usize << d) - 1);
+    let dropped = j & 1usize.wrapping_shl(d).wrapping_sub(1);
     if dropped == 0 {
-        k + d as u8
+        k.wrapping_add(d as u8)
     } else {
-        (d - (usize::BITS - 1 - dropped.leading_zeros())) as u8
+        d.wrapping_sub(usize::BITS - 1 - dropped.leading_zeros()) as u8
     }
 }
 
@@ -82,6 +90,28 @@ mod tests {
                 assert_eq!((j >> d, folded_value(j, d, k)), expected, "hash {x:#x} {high}->{low}");
             }
         }
+    }
+
+    #[test]
+    fn out_of_range_arguments_do_not_panic_in_debug_builds() {
+        // Public helpers on the add path: arguments no sketch passes give an
+        // unspecified pair, never an overflow panic (tests build with
+        // overflow checks on).
+        for p in [0u8, 1, 3, 19, 63, 64, 65, 200, 255] {
+            for hash in [0u64, 1, u64::MAX, 0x8000_0000_0000_0000] {
+                let (_, k) = core::hint::black_box(split_hash(hash, p));
+                assert!((1..=65).contains(&k), "p {p} hash {hash:#x}: k {k}");
+            }
+        }
+        for d in [0u32, 17, 63, 64, 65, 200, u32::MAX] {
+            for (j, k) in [(0usize, 255u8), (1, 1), (usize::MAX, 65), (12345, 0)] {
+                core::hint::black_box(folded_value(j, d, k));
+            }
+        }
+        // In range, nothing changed.
+        assert_eq!(split_hash(0x3200_0000_0000_0000, 4), (0x3, 3));
+        assert_eq!(folded_value(0b100, 3, 5), 1);
+        assert_eq!(folded_value(0b1000, 3, 5), 8);
     }
 
     #[test]
