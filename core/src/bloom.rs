@@ -595,13 +595,15 @@ fn count_set_bits(body: &[u8], bits: u64) -> u64 {
 }
 
 /// A read-only view of a validated Bloom image. Cheap to copy; `Sync`.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct Bloom<'a> {
     header: &'a [u8],
     body: &'a [u8],
     params: BloomParams,
     seed: u64,
 }
+
+crate::image::debug_view!(Bloom [params, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> Bloom<'a> {
     /// The filter's parameters.
@@ -751,13 +753,14 @@ impl<'a> Bloom<'a> {
 }
 
 /// An exclusive, mutable view of a validated Bloom image.
-#[derive(Debug)]
 pub struct BloomMut<'a> {
     header: &'a mut [u8],
     body: &'a mut [u8],
     params: BloomParams,
     seed: u64,
 }
+
+crate::image::debug_view!(BloomMut [params, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> BloomMut<'a> {
     /// A read-only view of the same image.
@@ -901,12 +904,15 @@ impl<'a> BloomMut<'a> {
 /// sequential run's (it still counts every add that set a bit, and never
 /// exceeds the add calls). Queries through this view see every add that
 /// returned before them.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct SharedBloom<'a> {
     words: AtomicWords<'a>,
     params: BloomParams,
     seed: u64,
 }
+
+#[cfg(target_has_atomic = "64")]
+crate::image::debug_view!(SharedBloom [params, seed] |v| v.words.load(crate::image::OFF_IMAGE_LEN / 8));
 
 #[cfg(target_has_atomic = "64")]
 /// Word of the first body byte.

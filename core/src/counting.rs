@@ -274,13 +274,15 @@ fn scan(body: &[u8], counters: u64) -> (u64, u64) {
 }
 
 /// A read-only view of a validated counting image.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct Counting<'a> {
     header: &'a [u8],
     body: &'a [u8],
     params: BloomParams,
     seed: u64,
 }
+
+crate::image::debug_view!(Counting [params, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> Counting<'a> {
     /// Parameters (`bits` = counters).
@@ -391,13 +393,14 @@ impl<'a> Counting<'a> {
 }
 
 /// An exclusive, mutable view of a validated counting image.
-#[derive(Debug)]
 pub struct CountingMut<'a> {
     header: &'a mut [u8],
     body: &'a mut [u8],
     params: BloomParams,
     seed: u64,
 }
+
+crate::image::debug_view!(CountingMut [params, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> CountingMut<'a> {
     /// A read-only view of the same image.

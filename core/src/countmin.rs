@@ -324,13 +324,15 @@ fn cells(params: &CountMinParams, hash: u64) -> impl Iterator<Item = u64> {
 }
 
 /// A read-only view of a validated Count-Min image.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct CountMin<'a> {
     header: &'a [u8],
     body: &'a [u8],
     params: CountMinParams,
     seed: u64,
 }
+
+crate::image::debug_view!(CountMin [params, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> CountMin<'a> {
     /// Parameters.
@@ -410,13 +412,14 @@ impl<'a> CountMin<'a> {
 }
 
 /// An exclusive, mutable view of a validated Count-Min image.
-#[derive(Debug)]
 pub struct CountMinMut<'a> {
     header: &'a mut [u8],
     body: &'a mut [u8],
     params: CountMinParams,
     seed: u64,
 }
+
+crate::image::debug_view!(CountMinMut [params, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> CountMinMut<'a> {
     /// A read-only view of the same image.

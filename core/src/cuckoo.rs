@@ -474,13 +474,15 @@ impl Geometry {
 }
 
 /// A read-only view of a validated cuckoo image.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct Cuckoo<'a> {
     header: &'a [u8],
     body: &'a [u8],
     params: CuckooParams,
     seed: u64,
 }
+
+crate::image::debug_view!(Cuckoo [params, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> Cuckoo<'a> {
     /// Parameters.
@@ -629,13 +631,14 @@ impl<'a> Cuckoo<'a> {
 }
 
 /// An exclusive, mutable view of a validated cuckoo image.
-#[derive(Debug)]
 pub struct CuckooMut<'a> {
     header: &'a mut [u8],
     body: &'a mut [u8],
     params: CuckooParams,
     seed: u64,
 }
+
+crate::image::debug_view!(CuckooMut [params, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> CuckooMut<'a> {
     /// A read-only view of the same image.

@@ -764,13 +764,15 @@ fn ml_estimate(registers: &[u8], layout: EllLayout) -> f64 {
 }
 
 /// A read-only view of a validated ExaLogLog image.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct Ell<'a> {
     header: &'a [u8; HEADER_LEN],
     registers: &'a [u8],
     layout: EllLayout,
     seed: u64,
 }
+
+crate::image::debug_view!(Ell [layout, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> Ell<'a> {
     /// Register configuration.
@@ -998,13 +1000,14 @@ const _: () = assert!(
 const _: () = assert!((1u64 << MAX_PRECISION) * 32 <= u32::MAX as u64);
 
 /// An exclusive, mutable view of a validated ExaLogLog image.
-#[derive(Debug)]
 pub struct EllMut<'a> {
     header: &'a mut [u8; HEADER_LEN],
     registers: &'a mut [u8],
     layout: EllLayout,
     seed: u64,
 }
+
+crate::image::debug_view!(EllMut [layout, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> EllMut<'a> {
     /// A read-only view of the same image.

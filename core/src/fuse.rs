@@ -370,14 +370,14 @@ fn fingerprint(x: u64) -> u64 {
 }
 
 /// The fingerprint array of a view, by width.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 enum Fingerprints<'a> {
     B8(&'a [u8]),
     B16(&'a [[u8; 2]]),
 }
 
 /// A read-only view of a validated binary fuse image. Cheap to copy; `Sync`.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct Fuse<'a> {
     header: &'a [u8],
     fingerprints: Fingerprints<'a>,
@@ -387,6 +387,8 @@ pub struct Fuse<'a> {
     seed: u64,
     fuse_seed: u64,
 }
+
+crate::image::debug_view!(Fuse [params, shape, seed, fuse_seed] |v| crate::image::header_image_len(v.header));
 
 /// Validates the live image at the start of `buf` (8-byte aligned; it may
 /// be longer than the image) and returns a read-only view. O(1), a few

@@ -829,13 +829,15 @@ pub(crate) fn improved_estimate(empty: u32, maximal: u32, register_sum: u128, p:
 }
 
 /// A read-only view of a validated live HyperLogLog image.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct Hll<'a> {
     header: &'a [u8],
     body: &'a [u8],
     p: u8,
     seed: u64,
 }
+
+crate::image::debug_view!(Hll [p, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> Hll<'a> {
     /// Precision `p`.
@@ -1008,13 +1010,14 @@ impl<'a> Hll<'a> {
 }
 
 /// An exclusive, mutable view of a validated live HyperLogLog image.
-#[derive(Debug)]
 pub struct HllMut<'a> {
     header: &'a mut [u8],
     body: &'a mut [u8],
     p: u8,
     seed: u64,
 }
+
+crate::image::debug_view!(HllMut [p, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> HllMut<'a> {
     /// A read-only view of the same image.
@@ -1480,12 +1483,15 @@ const STRADDLE_SPIN_LIMIT: u32 = 1 << 24;
 ///
 /// The exact small mode is not concurrent: the image must be dense
 /// ([`HllMut::densify_now`]), else [`Error::SmallMode`].
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct SharedHll<'a> {
     words: AtomicWords<'a>,
     p: u8,
     seed: u64,
 }
+
+#[cfg(target_has_atomic = "64")]
+crate::image::debug_view!(SharedHll [p, seed] |v| v.words.load(crate::image::OFF_IMAGE_LEN / 8));
 
 #[cfg(target_has_atomic = "64")]
 /// The immutable header checks of a live dense image, for the shared view

@@ -767,6 +767,33 @@ pub fn inspect(bytes: &[u8]) -> Result<CommonHeader> {
     read_common(bytes)
 }
 
+/// `Debug` for a family's view: its name, the listed fields (parameters,
+/// seed) and the image's length in bytes, never the image's bytes, so that
+/// `{:?}` of a view over a megabyte filter prints one line.
+///
+/// `debug_view!(Bloom [params, seed] |v| header_image_len(v.header))`:
+/// the closure gives the image length of view `v`.
+macro_rules! debug_view {
+    ($ty:ident [$($field:ident),*] |$v:ident| $image_len:expr) => {
+        impl core::fmt::Debug for $ty<'_> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                let image_len = |$v: &Self| -> u64 { $image_len };
+                f.debug_struct(stringify!($ty))
+                    $(.field(stringify!($field), &self.$field))*
+                    .field("image_len", &image_len(self))
+                    .finish()
+            }
+        }
+    };
+}
+pub(crate) use debug_view;
+
+/// The image length a validated view's header records (its common header's
+/// field; 0 if `header` is shorter, which no view's is).
+pub(crate) fn header_image_len(header: &[u8]) -> u64 {
+    get_u64(header, OFF_IMAGE_LEN).unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -794,6 +821,89 @@ mod tests {
         assert_eq!(core::mem::size_of::<ImageBuf<130>>(), 192);
         extern crate std;
         assert_eq!(std::format!("{:?}", bufs[0]), "ImageBuf { len: 130, .. }");
+    }
+
+    /// `{:?}` of every family's views is one short line with the image's
+    /// length, never the image's bytes (a 1 MB filter printed 5 MB).
+    #[test]
+    fn views_debug_print_parameters_and_length_not_bytes() {
+        extern crate std;
+        use crate::*;
+        use std::{format, string::String, vec};
+        let mut buf = vec![0u8; 1 << 20];
+        let start = buf.as_ptr().align_offset(IMAGE_ALIGN);
+        let buf = &mut buf[start..][..(1 << 20) - IMAGE_ALIGN];
+        let check = |debug: String, name: &str, image_len: u64| {
+            assert!(debug.starts_with(&format!("{name} {{")), "{debug}");
+            assert!(debug.ends_with(&format!("image_len: {image_len} }}")), "{debug}");
+            assert!(debug.len() < 400, "{} chars: {debug}", debug.len());
+        };
+        let bp = bloom::BloomParams::for_items(20_000, 0.01).unwrap();
+        let len = bloom::image_len(&bp).unwrap();
+        let mut f = bloom::init(buf, &bp, 1).unwrap();
+        f.add(b"k");
+        check(format!("{f:?}"), "BloomMut", len);
+        check(format!("{:?}", f.as_ref()), "Bloom", len);
+        let cp = bloom::BloomParams::for_items(5_000, 0.01).unwrap();
+        let f = counting::init(buf, &cp, 1).unwrap();
+        check(format!("{f:?}"), "CountingMut", counting::image_len(&cp).unwrap());
+        check(format!("{:?}", f.as_ref()), "Counting", counting::image_len(&cp).unwrap());
+        let sp = sbbf::SbbfParams::for_items(20_000, 0.01).unwrap();
+        let f = sbbf::init(buf, &sp, 1).unwrap();
+        check(format!("{f:?}"), "SbbfMut", sbbf::image_len(&sp).unwrap());
+        check(format!("{:?}", f.as_ref()), "Sbbf", sbbf::image_len(&sp).unwrap());
+        let cp = cuckoo::CuckooParams::for_items(20_000, 0.01).unwrap();
+        let f = cuckoo::init(buf, &cp, 1).unwrap();
+        check(format!("{f:?}"), "CuckooMut", cuckoo::image_len(&cp).unwrap());
+        check(format!("{:?}", f.as_ref()), "Cuckoo", cuckoo::image_len(&cp).unwrap());
+        let mp = countmin::CountMinParams::with_size(4096, 4).unwrap();
+        let f = countmin::init(buf, &mp, 1).unwrap();
+        check(format!("{f:?}"), "CountMinMut", mp.image_len().unwrap());
+        check(format!("{:?}", f.as_ref()), "CountMin", mp.image_len().unwrap());
+        let tp = topk::TopKParams { capacity: 1000, max_key_len: 64 };
+        let f = topk::init(buf, &tp, 1).unwrap();
+        check(format!("{f:?}"), "TopKMut", tp.image_len().unwrap());
+        check(format!("{:?}", f.as_ref()), "TopK", tp.image_len().unwrap());
+        let f = hll::init(buf, 14, 1).unwrap();
+        check(format!("{f:?}"), "HllMut", hll::image_len(14).unwrap());
+        check(format!("{:?}", f.as_ref()), "Hll", hll::image_len(14).unwrap());
+        let f = ull::init(buf, 14, 1).unwrap();
+        check(format!("{f:?}"), "UllMut", ull::image_len(14).unwrap());
+        check(format!("{:?}", f.as_ref()), "Ull", ull::image_len(14).unwrap());
+        let f = ell::init(buf, ell::EllConfig::T2D20, 12, 1).unwrap();
+        check(format!("{f:?}"), "EllMut", ell::image_len(ell::EllConfig::T2D20, 12).unwrap());
+        check(format!("{:?}", f.as_ref()), "Ell", ell::image_len(ell::EllConfig::T2D20, 12).unwrap());
+        let f = minhash::init(buf, 1024, 1).unwrap();
+        check(format!("{f:?}"), "MinHashMut", minhash::image_len(1024).unwrap());
+        check(format!("{:?}", f.as_ref()), "MinHash", minhash::image_len(1024).unwrap());
+        for bits in [8, 16] {
+            let fp = fuse::FuseParams::new(10_000, bits).unwrap();
+            let mut scratch = vec![0u8; fuse::scratch_len(&fp).unwrap() as usize];
+            let keys: std::vec::Vec<u64> = (0..10_000).collect();
+            let f = fuse::build_u64s(buf, &fp, 1, &keys, &mut scratch).unwrap();
+            check(format!("{f:?}"), "Fuse", fuse::image_len(&fp).unwrap());
+        }
+        let words = crate::test_util::to_atomic(&[0u8; 4096]);
+        let aw = shared::AtomicWords::new(&words);
+        check(format!("{aw:?}"), "AtomicWords", 4096);
+        for name in ["SharedBloom", "SharedSbbf", "SharedHll", "SharedUll"] {
+            let len = match name {
+                "SharedBloom" => bloom::init(buf, &bp, 1).and(bloom::image_len(&bp)),
+                "SharedSbbf" => sbbf::init(buf, &sp, 1).and(sbbf::image_len(&sp)),
+                "SharedHll" => hll::init(buf, 12, 1).map(|mut f| f.densify_now()).and(hll::image_len(12)),
+                _ => ull::init(buf, 12, 1).and(ull::image_len(12)),
+            }
+            .unwrap();
+            let words = crate::test_util::to_atomic(&buf[..len as usize]);
+            let aw = shared::AtomicWords::new(&words);
+            let debug = match name {
+                "SharedBloom" => format!("{:?}", bloom::wrap_shared(aw).unwrap()),
+                "SharedSbbf" => format!("{:?}", sbbf::wrap_shared(aw).unwrap()),
+                "SharedHll" => format!("{:?}", hll::wrap_shared(aw).unwrap()),
+                _ => format!("{:?}", ull::wrap_shared(aw).unwrap()),
+            };
+            check(debug, name, len);
+        }
     }
 
     #[test]

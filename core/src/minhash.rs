@@ -185,12 +185,14 @@ fn bin_and_value(hash: u64, k: u32) -> (usize, u64) {
 }
 
 /// A read-only view of a validated MinHash image.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct MinHash<'a> {
     registers: &'a [u8],
     k: u32,
     seed: u64,
 }
+
+crate::image::debug_view!(MinHash [k, seed] |v| image_len(v.k).unwrap_or(0));
 
 impl<'a> MinHash<'a> {
     /// Registers `k`.
@@ -280,12 +282,13 @@ impl<'a> MinHash<'a> {
 }
 
 /// An exclusive, mutable view of a validated MinHash image.
-#[derive(Debug)]
 pub struct MinHashMut<'a> {
     registers: &'a mut [u8],
     k: u32,
     seed: u64,
 }
+
+crate::image::debug_view!(MinHashMut [k, seed] |v| image_len(v.k).unwrap_or(0));
 
 impl<'a> MinHashMut<'a> {
     /// A read-only view of the same image.

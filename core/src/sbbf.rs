@@ -955,13 +955,15 @@ fn scan(body: &[u8]) -> (f64, u64) {
 }
 
 /// A read-only view of a validated split-block image. Cheap to copy; `Sync`.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct Sbbf<'a> {
     header: &'a [u8; HEADER_LEN],
     body: &'a [u8],
     params: SbbfParams,
     seed: u64,
 }
+
+crate::image::debug_view!(Sbbf [params, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> Sbbf<'a> {
     /// The filter's parameters.
@@ -1157,13 +1159,14 @@ fn hash_for(mode: SbbfMode, key: &[u8], seed: u64) -> u64 {
 }
 
 /// An exclusive, mutable view of a validated split-block image.
-#[derive(Debug)]
 pub struct SbbfMut<'a> {
     header: &'a mut [u8; HEADER_LEN],
     body: &'a mut [u8],
     params: SbbfParams,
     seed: u64,
 }
+
+crate::image::debug_view!(SbbfMut [params, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> SbbfMut<'a> {
     /// A read-only view of the same image.
@@ -1349,12 +1352,15 @@ impl<'a> SbbfMut<'a> {
 /// the blocks and the add-call counter equal those of the same adds made
 /// one at a time; "inserted" depends on the order. Works in both modes.
 #[cfg(target_has_atomic = "64")]
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct SharedSbbf<'a> {
     words: AtomicWords<'a>,
     params: SbbfParams,
     seed: u64,
 }
+
+#[cfg(target_has_atomic = "64")]
+crate::image::debug_view!(SharedSbbf [params, seed] |v| v.words.load(crate::image::OFF_IMAGE_LEN / 8));
 
 /// Validates the immutable header of a live image seen as atomic words and
 /// returns the shared view. Errors: as [`wrap`] for the header.

@@ -70,10 +70,12 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 /// A live image seen as atomic 64-bit words: word `i` holds bytes
 /// `8i .. 8i + 8` (little-endian, as every image field).
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct AtomicWords<'a> {
     words: &'a [AtomicU64],
 }
+
+crate::image::debug_view!(AtomicWords [] |v| v.byte_len() as u64);
 
 impl<'a> AtomicWords<'a> {
     /// Wraps the words of a buffer (the buffer's length is `8 * words.len()`).

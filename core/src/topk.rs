@@ -401,13 +401,15 @@ pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
 }
 
 /// A read-only view of a validated Top-k image.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct TopK<'a> {
     header: &'a [u8],
     body: &'a [u8],
     layout: TopKLayout,
     seed: u64,
 }
+
+crate::image::debug_view!(TopK [layout, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> TopK<'a> {
     /// Parameters.
@@ -620,13 +622,14 @@ impl<'a> TopK<'a> {
 }
 
 /// An exclusive, mutable view of a validated Top-k image.
-#[derive(Debug)]
 pub struct TopKMut<'a> {
     header: &'a mut [u8],
     body: &'a mut [u8],
     layout: TopKLayout,
     seed: u64,
 }
+
+crate::image::debug_view!(TopKMut [layout, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> TopKMut<'a> {
     /// A read-only view of the same image.

@@ -640,13 +640,15 @@ fn ml_estimate<R: RegisterBlocks + ?Sized>(registers: &R, p: u8) -> f64 {
 }
 
 /// A read-only view of a validated UltraLogLog image.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct Ull<'a> {
     header: &'a [u8],
     registers: &'a [u8],
     p: u8,
     seed: u64,
 }
+
+crate::image::debug_view!(Ull [p, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> Ull<'a> {
     /// Precision `p`.
@@ -723,13 +725,14 @@ impl<'a> Ull<'a> {
 }
 
 /// An exclusive, mutable view of a validated UltraLogLog image.
-#[derive(Debug)]
 pub struct UllMut<'a> {
     header: &'a mut [u8],
     registers: &'a mut [u8],
     p: u8,
     seed: u64,
 }
+
+crate::image::debug_view!(UllMut [p, seed] |v| crate::image::header_image_len(v.header));
 
 impl<'a> UllMut<'a> {
     /// A read-only view of the same image.
@@ -868,12 +871,15 @@ impl<'a> UllMut<'a> {
 /// The martingale estimate does not survive concurrent adds: the first one
 /// marks it invalid, as a merge does; estimates then come from the
 /// registers (FGRA, `0.782/sqrt(m)`, or maximum likelihood).
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone)]
 pub struct SharedUll<'a> {
     words: AtomicWords<'a>,
     p: u8,
     seed: u64,
 }
+
+#[cfg(target_has_atomic = "64")]
+crate::image::debug_view!(SharedUll [p, seed] |v| v.words.load(crate::image::OFF_IMAGE_LEN / 8));
 
 #[cfg(target_has_atomic = "64")]
 /// Word of the first register.
