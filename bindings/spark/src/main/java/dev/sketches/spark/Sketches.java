@@ -62,7 +62,9 @@ import scala.jdk.javaapi.CollectionConverters;
  *
  * <p>Keys: STRING hashes as its UTF-8 bytes, TINYINT/SMALLINT/INT/BIGINT as the value's 8
  * little-endian bytes, BINARY as is: the rule of every binding, so a Spark-built image answers C
- * and Go queries for the same keys. Other key types are rejected (cast them first). Null keys are
+ * and Go queries for the same keys (against a Parquet-mode split-block filter image, {@code
+ * sketch_sbbf_contains} hashes as Parquet stores a column of the key's type: INT, SMALLINT and
+ * TINYINT as INT32). Other key types are rejected (cast them first). Null keys are
  * skipped (they are not added, and a null key or image gives a null answer); an aggregate over no
  * key returns the empty sketch, a union aggregate over no image returns null.
  *
