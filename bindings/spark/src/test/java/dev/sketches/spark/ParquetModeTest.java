@@ -4,6 +4,7 @@ import static org.apache.spark.sql.functions.call_function;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.not;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,6 +51,36 @@ class ParquetModeTest {
         return out;
     }
 
+    private static byte[] bitset(SplitBlockBloomFilter f) {
+        java.nio.ByteBuffer b = f.bitset();
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
+    }
+
+    /**
+     * parquet-java (Spark's writer) sizes as forParquet(ndv, fpp) up to its 1 MiB default clamp,
+     * where the Java binding's documentation points to withBlocks (forParquet plans 2 MiB there).
+     */
+    @Test
+    void sparkWriterSizingAsDocumented(@TempDir Path dir) throws IOException {
+        for (long ndv : new long[] {100_000, 1_000_000}) {
+            Path out = dir.resolve("ndv" + ndv);
+            spark.range(0, 2000, 1, 1).toDF("l").write().option("parquet.enable.dictionary", "false")
+                    .option("parquet.bloom.filter.enabled#l", "true")
+                    .option("parquet.bloom.filter.expected.ndv#l", Long.toString(ndv)).parquet(out.toString());
+            File[] files = out.toFile().listFiles((d, n) -> n.endsWith(".parquet"));
+            byte[] written = bitsets(files[0].toPath()).get("l");
+            SplitBlockBloomFilter f = ndv == 100_000 ? SplitBlockBloomFilter.forParquet(ndv, 0.01)
+                    : SplitBlockBloomFilter.withBlocks((1 << 20) / 32, true, 0);
+            for (long v = 0; v < 2000; v++) {
+                f.add(v);
+            }
+            assertArrayEquals(written, bitset(f), "ndv " + ndv);
+        }
+        assertEquals(2 << 20, bitset(SplitBlockBloomFilter.forParquet(1_000_000, 0.01)).length);
+    }
+
     @Test
     void filtersOfASparkWrittenParquetFileFindEveryValueOfTheirColumn(@TempDir Path dir) throws IOException {
         String[] columns = {"i", "sh", "ti", "l", "s", "b"};
@@ -77,6 +108,12 @@ class ParquetModeTest {
                     .where(call_function("sketch_sbbf_contains", lit(image), col("v"))).count();
             assertTrue(absent <= others.count() / 10, c + ": " + absent + " false positives");
         }
+        // The same values added to forParquet(ndv, fpp) give the file's bitset (no fold: parquet-java).
+        SplitBlockBloomFilter same = SplitBlockBloomFilter.forParquet(2000, 0.01);
+        for (long id = 0; id < 2000; id++) {
+            same.add(id * 1000003 - 7);
+        }
+        assertArrayEquals(bitsets.get("l"), bitset(same));
         // A native-mode image still hashes an INT as its 8 bytes, as BIGINT: one key.
         byte[] nativeImage = spark.sql("SELECT sketch_sbbf_agg(id, 100, 0.01) FROM range(10)").first().getAs(0);
         assertEquals(0, spark.range(10).selectExpr("CAST(id AS INT) AS v")
