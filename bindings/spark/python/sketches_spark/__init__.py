@@ -6,8 +6,9 @@ binding ``dev.sketches:sketches``, both on the driver's and executors' class pat
 through the Py4J gateway, after which ``spark.sql`` and the helpers below can use them.
 
 Images are BINARY columns holding the bytes every sketches binding reads (C, C++, Go, Java,
-Python). Keys: strings hash as UTF-8, integers as 8 little-endian bytes, binaries as is; null
-keys are skipped.
+Python). Keys: strings hash as UTF-8, integers as 8 little-endian bytes, binaries as is (against a
+Parquet-mode split-block filter image, as Parquet stores the column: INT, SMALLINT and TINYINT as
+INT32, 4 bytes); null keys are skipped.
 """
 
 from pyspark.sql import Column, SparkSession

@@ -15,7 +15,8 @@ public enum ParquetSizing {
     /**
      * The parquet crate (arrow-rs), the rule of {@link SplitBlockBloomFilter#forParquet(long,
      * double)}: {@code next_pow2(clamp(floor(m) / 8, 32, 128 MiB))} bytes; the crate folds before
-     * writing.
+     * writing. Also parquet-java's (Spark, Hive) below its upper clamp ({@code
+     * parquet.bloom.filter.max.bytes}, 1 MiB by default; it does not fold).
      */
     PARQUET_RS(0),
     /**

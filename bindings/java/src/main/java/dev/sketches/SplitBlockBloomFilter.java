@@ -136,7 +136,11 @@ public final class SplitBlockBloomFilter implements Serializable {
 
     /**
      * A Parquet-mode filter sized the way Parquet writers size a column's bitset from its
-     * distinct-value count and fpp (a power of two bytes, 32 B to 128 MiB); seed 0, XXH64.
+     * distinct-value count and fpp (a power of two bytes, 32 B to 128 MiB: the parquet crate's
+     * rule, {@link ParquetSizing#PARQUET_RS}); seed 0, XXH64. parquet-java (the writer of Spark
+     * and Hive) sizes the same way but clamps at its {@code parquet.bloom.filter.max.bytes}, 1 MiB
+     * by default, and does not fold: where this plans more than that, rebuild its bitset with
+     * {@link #withBlocks(long, boolean, long) withBlocks(maxBytes / 32, true, 0)}.
      *
      * @param distinctValues the column's distinct values (at least 1)
      * @param fpp false-positive probability, in (0, 1)

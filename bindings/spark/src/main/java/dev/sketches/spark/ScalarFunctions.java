@@ -25,7 +25,10 @@ import org.apache.spark.sql.api.java.UDF2;
  * (compared by reference: a literal or a scalar subquery's result is the same array on every row),
  * and the functions taking a filter (the binary fuse filter included) or Count-Min image also go
  * through the executor-wide {@link ImageCache}. Null images or keys give null. Keys follow the aggregates' rule: String as UTF-8,
- * integral numbers as 8 little-endian bytes, byte[] as is.
+ * integral numbers as 8 little-endian bytes, byte[] as is; except against a Parquet-mode
+ * split-block Bloom filter (made by another binding, e.g. from a Parquet file's bitset), which
+ * hashes a key as Parquet stores a column of its Spark type: STRING and BINARY as BYTE_ARRAY,
+ * BIGINT as INT64, INT, SMALLINT and TINYINT as INT32 (4 bytes).
  *
  * <p>Thread safety: the last-image slot is one volatile reference to an immutable pair, so an
  * instance may be shared by task threads.
@@ -96,6 +99,10 @@ final class ScalarFunctions {
                 if (s instanceof BloomFilter f) {
                     return f.contains(k);
                 } else if (s instanceof SplitBlockBloomFilter f) {
+                    if (!(n instanceof Long) && parquetMode(image)) {
+                        // INT, SMALLINT and TINYINT columns are INT32 in Parquet: 4 bytes hashed.
+                        return f.containsHash(SplitBlockBloomFilter.parquetHash(n.intValue()));
+                    }
                     return f.contains(k);
                 } else if (s instanceof CountingBloomFilter f) {
                     return f.contains(k);
@@ -117,6 +124,17 @@ final class ScalarFunctions {
             }
             throw badKey(key);
         }
+    }
+
+    /** Offset of the flags in the common image header (every binding's layout). */
+    private static final int FLAGS = 12;
+
+    /** The split-block filter's flag bit of Parquet mode. */
+    private static final int FLAG_PARQUET = 1;
+
+    /** Whether a split-block Bloom filter image (already read, so its header is checked) is in Parquet mode. */
+    static boolean parquetMode(byte[] image) {
+        return (image[FLAGS] & FLAG_PARQUET) != 0;
     }
 
     /** {@code sketch_cms_estimate(image, key)}: BIGINT, at least the key's true count. */

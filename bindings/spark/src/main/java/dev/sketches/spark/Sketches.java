@@ -62,12 +62,14 @@ import scala.jdk.javaapi.CollectionConverters;
  *
  * <p>Keys: STRING hashes as its UTF-8 bytes, TINYINT/SMALLINT/INT/BIGINT as the value's 8
  * little-endian bytes, BINARY as is: the rule of every binding, so a Spark-built image answers C
- * and Go queries for the same keys. Other key types are rejected (cast them first). Null keys are
+ * and Go queries for the same keys (against a Parquet-mode split-block filter image, {@code
+ * sketch_sbbf_contains} hashes as Parquet stores a column of the key's type: INT, SMALLINT and
+ * TINYINT as INT32). Other key types are rejected (cast them first). Null keys are
  * skipped (they are not added, and a null key or image gives a null answer); an aggregate over no
  * key returns the empty sketch, a union aggregate over no image returns null.
  *
- * <p>Errors: a bad parameter or key type fails the query at analysis (also a filter or Count-Min
- * sketch too large to make, sized without allocating it); a damaged image, an image of another family or
+ * <p>Errors: a bad parameter or key type fails the query at analysis (also a filter, Count-Min or
+ * Top-k sketch too large to make, sized without allocating it); a damaged image, an image of another family or
  * images that do not merge fail it when it runs; every message starts with the function's name.
  *
  * <p>Thread safety: {@link #register(SparkSession)} may be called from any thread, again at will;
@@ -143,7 +145,9 @@ public final class Sketches {
                 + " non-null keys, as its image (BINARY).", 3, 3, (fn, a, s) -> {
                     int capacity = intParam(fn, "capacity", a.get(1));
                     int maxKeyLength = intParam(fn, "max_key_len", a.get(2));
-                    AggSpec.Factory f = checked(fn, () -> TopK.create(capacity, maxKeyLength));
+                    // Sized, not made: a Top-k sketch takes up to 2 GiB, too much to allocate on the driver.
+                    sized(fn, Family.TOPK, () -> TopK.imageBytes(capacity, maxKeyLength));
+                    AggSpec.Factory f = () -> TopK.create(capacity, maxKeyLength);
                     return aggregate(s, fn, a.get(0), new AggSpec(fn, Family.TOPK, f, maxKeyLength));
                 });
         define("sketch_minhash_agg", "_FUNC_(key, k) - MinHash sketch with k registers (1..2^20) of the"

@@ -85,6 +85,24 @@ class ErrorsTest {
                 () -> spark.sql("SELECT sketch_cms_agg(id, 1e-12, 0.01) FROM range(10)"));
         // A large plan that fits is accepted at analysis (nothing is made until the query runs).
         spark.sql("SELECT sketch_bloom_agg(id, 100000000, 0.01) FROM range(10)");
+        failsNaming("sketch_topk_agg", "more than one Java ByteBuffer holds",
+                () -> spark.sql("SELECT sketch_topk_agg(id, 1048576, 2000) FROM range(10)"));
+    }
+
+    /**
+     * A large Top-k plan is sized at analysis, not made on the driver: it made a 1.1 GB sketch there
+     * (2.6 s, and an OutOfMemoryError "Cannot reserve ... direct buffer memory" with the default 1 GB
+     * driver) only to check the parameters. The direct memory the JVM reserved must not grow by it.
+     */
+    @Test
+    void largeTopKIsNotMadeAtAnalysis() {
+        java.lang.management.BufferPoolMXBean direct = java.lang.management.ManagementFactory
+                .getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
+                .filter(b -> b.getName().equals("direct")).findFirst().orElseThrow();
+        long before = direct.getTotalCapacity();
+        spark.sql("SELECT sketch_topk_agg(id, 1048576, 1000) FROM range(10)");
+        long grown = direct.getTotalCapacity() - before;
+        org.junit.jupiter.api.Assertions.assertTrue(grown < 100_000_000L, grown + " bytes of direct memory at analysis");
     }
 
     @Test

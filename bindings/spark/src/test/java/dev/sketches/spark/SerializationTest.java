@@ -30,6 +30,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FilterFunction;
+import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.serializer.KryoRegistrator;
 import org.apache.spark.serializer.KryoSerializer;
@@ -192,6 +193,31 @@ class SerializationTest {
         BloomFilter bloom = (BloomFilter) all.get(0).sketch();
         ClassTag<BloomFilter> tag = ClassTag$.MODULE$.apply(BloomFilter.class);
         assertArrayEquals(bloom.toByteArray(), listed.deserialize(listed.serialize(bloom, tag), tag).toByteArray());
+    }
+
+    /**
+     * A Dataset of sketch objects: {@code Encoders.javaSerialization} carries the image whatever
+     * the configuration; {@code Encoders.kryo} uses Kryo even under the default spark.serializer,
+     * so it needs the registrator too (read from the conf when the encoder runs), as the README says.
+     */
+    @Test
+    void datasetsOfSketchObjects() {
+        BloomFilter bloom = BloomFilter.create(100, 0.01);
+        bloom.add(5L);
+        MapFunction<BloomFilter, Boolean> has5 = f -> f.contains(5L);
+        assertEquals(List.of(true), spark.createDataset(List.of(bloom), Encoders.javaSerialization(BloomFilter.class))
+                .map(has5, Encoders.BOOLEAN()).collectAsList());
+        org.apache.spark.SparkConf conf = org.apache.spark.SparkEnv.get().conf();
+        conf.set("spark.kryo.registrator", SketchesKryoRegistrator.class.getName());
+        try {
+            assertEquals(List.of(true), spark.createDataset(List.of(bloom), Encoders.kryo(BloomFilter.class))
+                    .map(has5, Encoders.BOOLEAN()).collectAsList());
+        } finally {
+            conf.remove("spark.kryo.registrator");
+        }
+        Throwable t = assertThrows(Throwable.class, () -> spark.createDataset(List.of(bloom),
+                Encoders.kryo(BloomFilter.class)).map(has5, Encoders.BOOLEAN()).collectAsList());
+        assertTrue(String.valueOf(t.getMessage()).contains("NullPointerException"), t.toString());
     }
 
     /** An application's own registrator, listed before ours in {@code spark.kryo.registrator}. */
