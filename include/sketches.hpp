@@ -34,7 +34,9 @@
  * Keys. Every single-key operation takes a byte_view (std::string_view,
  * const char * (C string), std::string, std::vector<uint8_t>, std::array of
  * bytes, std::span<const std::byte> in C++20, or (pointer, length)) or an
- * integer (hashed as its 8 little-endian bytes, the _u64 C forms); the
+ * integer of up to 64 bits (hashed as its 8 little-endian bytes, the _u64 C
+ * forms; a char, bool or floating-point argument does not compile rather
+ * than being hashed as an integer: write std::string_view(&c, 1)); the
  * *_hash forms take a precomputed sketches::hash(key, seed). Batches take any
  * container of keys: elements convertible to byte_view go through the
  * _batch C form (one sketch_slice per key, no copy of the key bytes),
@@ -524,6 +526,26 @@ constexpr bool is_integer_key_v =
 #endif
     ;
 
+/* A single key that is neither bytes nor an integer key: a character, bool
+   or floating-point value, or a 128-bit integer, would convert silently to
+   the std::uint64_t overload of add/contains/... and be hashed as that
+   integer (add('x') added the integer 120, not the key "x"; add(2.5) the
+   integer 2; a 128-bit key lost its high half). The members taking a key
+   declare a deleted overload for these, so such a call does not compile
+   (pass std::string_view(&c, 1), or cast to std::uint64_t, instead). */
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef __int128 int128_key;
+__extension__ typedef unsigned __int128 uint128_key;
+#endif
+template <class K>
+constexpr bool is_refused_key_v = (std::is_arithmetic_v<K> && !is_integer_key_v<K>)
+#if defined(__SIZEOF_INT128__)
+                                  || std::is_same_v<K, int128_key> || std::is_same_v<K, uint128_key>
+#endif
+    ;
+template <class K>
+using if_refused_key = std::enable_if_t<is_refused_key_v<remove_cvref_t<K>>, int>;
+
 template <class R, class = void>
 struct key_range : std::false_type {};
 template <class R>
@@ -927,6 +949,10 @@ template <class View, class Init>
 [[nodiscard]] inline std::uint64_t hash(std::uint64_t key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_u64(key, seed);
 }
+/// Deleted: a character, bool, floating-point or 128-bit argument is
+/// neither a byte key nor a 64-bit integer key (see detail::is_refused_key_v).
+template <class K, detail::if_refused_key<K> = 0, class... A>
+void hash(K, A...) = delete;
 /// XXH64 of a byte key: what split-block filters in Parquet mode take (seed
 /// 0, over a fixed-width value's Parquet PLAIN encoding or a BYTE_ARRAY's raw
 /// bytes without the PLAIN length prefix; see the parquet_hash_* functions).
@@ -1006,8 +1032,17 @@ template <class Keys, detail::if_keys<Keys> = 0>
    _u64, _hash, _batch, _u64_batch, _packed and _hash_batch forms the
    members call. */
 
+/* The deleted overload of the single-key member NAME for the argument types
+   detail::is_refused_key_v refuses (characters, bool, floating point, 128-bit
+   integers), which would otherwise convert silently to its std::uint64_t
+   overload; CONST is `const` for the queries. */
+#define SKETCHES_DETAIL_REFUSE_KEYS(NAME, CONST)                                                               \
+    template <class K, detail::if_refused_key<K> = 0, class... A>                                              \
+    void NAME(K, A...) CONST = delete;
+
 /* Single-key queries: NAME(key), NAME(integer), NAME_hash(hash). */
 #define SKETCHES_DETAIL_CONTAINS_OPS(NAME, CFN)                                                                \
+    SKETCHES_DETAIL_REFUSE_KEYS(try_##NAME, const)                                                             \
     result<bool> try_##NAME(byte_view key) const noexcept {                                                    \
         bool out = false;                                                                                      \
         return this->make(CFN(this->data(), this->size(), key.data(), key.size(), &out), out);                 \
@@ -1025,6 +1060,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* The single-key contains of the families with tokens: the object's token
    lets the C call skip the header validation. */
 #define SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(PREFIX)                                                             \
+    SKETCHES_DETAIL_REFUSE_KEYS(try_contains, const)                                                           \
     result<bool> try_contains(byte_view key) const noexcept {                                                  \
         bool out = false;                                                                                      \
         return this->make(PREFIX##_contains_with_token(this->data(), this->size(), &this->token(), key.data(), \
@@ -1074,6 +1110,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 
 /* Throwing forms of the queries. */
 #define SKETCHES_DETAIL_CONTAINS_THROWING(NAME)                                                                \
+    SKETCHES_DETAIL_REFUSE_KEYS(NAME, const)                                                                   \
     [[nodiscard]] bool NAME(byte_view key) const { return detail::value(try_##NAME(key)); }                    \
     [[nodiscard]] bool NAME(std::uint64_t key) const { return detail::value(try_##NAME(key)); }                \
     [[nodiscard]] bool NAME##_hash(std::uint64_t hash) const { return detail::value(try_##NAME##_hash(hash)); } \
@@ -1199,6 +1236,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* Single adds reporting a bool (was_new / changed): NAME(key),
    NAME(integer), NAME_hash(hash). */
 #define SKETCHES_DETAIL_ADD_BOOL_OPS(NAME, CFN)                                                                \
+    SKETCHES_DETAIL_REFUSE_KEYS(try_##NAME, )                                                                  \
     result<bool> try_##NAME(byte_view key) noexcept {                                                          \
         bool out = false;                                                                                      \
         return this->make(CFN(this->mdata(), this->size(), key.data(), key.size(), &out), out);                \
@@ -1214,6 +1252,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 
 /* Single adds reporting a bool, for the families with tokens. */
 #define SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(PREFIX)                                                             \
+    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )                                                                     \
     result<bool> try_add(byte_view key) noexcept {                                                             \
         bool out = false;                                                                                      \
         return this->make(                                                                                     \
@@ -1231,6 +1270,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     }
 
 #define SKETCHES_DETAIL_ADD_BOOL_THROWING(NAME)                                                                \
+    SKETCHES_DETAIL_REFUSE_KEYS(NAME, )                                                                        \
     bool NAME(byte_view key) { return detail::value(try_##NAME(key)); }                                        \
     bool NAME(std::uint64_t key) { return detail::value(try_##NAME(key)); }                                    \
     bool NAME##_hash(std::uint64_t hash) { return detail::value(try_##NAME##_hash(hash)); }
@@ -1743,6 +1783,7 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     status try_remove(std::uint64_t key) noexcept {
         return detail::st(sketch_counting_remove_u64(this->mdata(), this->size(), key));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_remove, )
     status try_remove_hash(std::uint64_t hash) noexcept {
         return detail::st(sketch_counting_remove_hash(this->mdata(), this->size(), hash));
     }
@@ -1775,6 +1816,7 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     bool remove(byte_view key) { return removed(try_remove(key)); }
     bool remove(std::uint64_t key) { return removed(try_remove(key)); }
     bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(remove, )
 
   private:
     static bool removed(status s) {
@@ -1842,6 +1884,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         return detail::st(sketch_cuckoo_add(this->mdata(), this->size(), key.data(), key.size()));
     }
     status try_add(std::uint64_t key) noexcept { return detail::st(sketch_cuckoo_add_u64(this->mdata(), this->size(), key)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
     status try_add_hash(std::uint64_t hash) noexcept {
         return detail::st(sketch_cuckoo_add_hash(this->mdata(), this->size(), hash));
     }
@@ -1857,6 +1900,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         std::array<unsigned char, 8> b = detail::le_bytes(key);
         return try_count(byte_view(b));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_count, const)
     /// Removes one copy: status::not_present (nothing changed) when absent.
     /// Only remove keys that were added.
     status try_remove(byte_view key) noexcept {
@@ -1865,6 +1909,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     status try_remove(std::uint64_t key) noexcept {
         return detail::st(sketch_cuckoo_remove_u64(this->mdata(), this->size(), key));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_remove, )
     status try_remove_hash(std::uint64_t hash) noexcept {
         return detail::st(sketch_cuckoo_remove_hash(this->mdata(), this->size(), hash));
     }
@@ -1906,6 +1951,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     /// Adds a key; false (nothing changed) when the filter has no room for it.
     [[nodiscard]] bool add(byte_view key) { return placed(try_add(key)); }
     [[nodiscard]] bool add(std::uint64_t key) { return placed(try_add(key)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(add, )
     [[nodiscard]] bool add_hash(std::uint64_t hash) { return placed(try_add_hash(hash)); }
     /// Adds keys; returns how many were placed (added[i], if given, says which).
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -1922,10 +1968,12 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
     [[nodiscard]] std::uint32_t count(byte_view key) const { return detail::value(try_count(key)); }
     [[nodiscard]] std::uint32_t count(std::uint64_t key) const { return detail::value(try_count(key)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(count, const)
     /// Removes one copy; false (nothing changed) when absent.
     bool remove(byte_view key) { return removed(try_remove(key)); }
     bool remove(std::uint64_t key) { return removed(try_remove(key)); }
     bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(remove, )
     /// Removes one copy of each key; returns how many had one (removed[i],
     /// if given, says which).
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -2223,6 +2271,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_countmin_add_u64(this->mdata(), this->size(), key, weight));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
     status try_add_hash(std::uint64_t hash, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_countmin_add_hash(this->mdata(), this->size(), hash, weight));
     }
@@ -2265,6 +2314,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
         std::uint64_t out = 0;
         return this->make(sketch_countmin_estimate_u64(this->data(), this->size(), key, &out), out);
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_estimate, const)
     result<std::uint64_t> try_estimate_hash(std::uint64_t hash) const noexcept {
         std::uint64_t out = 0;
         return this->make(sketch_countmin_estimate_hash(this->data(), this->size(), hash, &out), out);
@@ -2320,6 +2370,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
     void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(add, )
     void add_hash(std::uint64_t hash, std::uint64_t weight = 1) { detail::check(try_add_hash(hash, weight)); }
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
@@ -2333,6 +2384,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
     [[nodiscard]] std::uint64_t estimate(byte_view key) const { return detail::value(try_estimate(key)); }
     [[nodiscard]] std::uint64_t estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
     [[nodiscard]] std::uint64_t estimate_hash(std::uint64_t hash) const { return detail::value(try_estimate_hash(hash)); }
     template <class Keys, detail::if_keys<Keys> = 0>
     void estimate_batch(const Keys &keys, array_view<std::uint64_t> out) const {
@@ -2408,6 +2460,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_topk_add_u64(this->mdata(), this->size(), key, weight));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
     /// Adds keys (all or nothing: a key too long changes nothing); `weights`
     /// empty (1 each) or one per key.
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -2438,6 +2491,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
         std::array<unsigned char, 8> b = detail::le_bytes(key);
         return try_estimate(byte_view(b));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_estimate, const)
     /// Writes up to items.size() listed keys, largest count first; the value
     /// is how many. Key pointers point into this buffer: valid until the
     /// sketch changes or is freed.
@@ -2481,6 +2535,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     }
     void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(add, )
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
         detail::check(try_add_batch(keys, weights));
@@ -2490,6 +2545,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     }
     [[nodiscard]] topk_estimate estimate(byte_view key) const { return detail::value(try_estimate(key)); }
     [[nodiscard]] topk_estimate estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
     std::size_t list_into(array_view<topk_item> items) const { return detail::value(try_list_into(items)); }
     [[nodiscard]] std::vector<topk_entry> list() const { return detail::value(try_list()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
@@ -2899,6 +2955,7 @@ using ell_const_view = basic_ell<detail::ref_storage<false>>;
 #undef SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING
 #undef SKETCHES_DETAIL_MERGE_OP
 #undef SKETCHES_DETAIL_MERGE_THROWING
+#undef SKETCHES_DETAIL_REFUSE_KEYS
 #undef SKETCHES_DETAIL_FAMILY_TYPES
 
 } // namespace sketches

@@ -146,3 +146,14 @@ fn int128_containers_are_not_key_ranges_in_gnu_dialects() {
         assert!(out.status.success(), "{std}:\n{}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// `f.add('x')` (and bool or floating-point keys, in every single-key member
+/// of every family and in sketches::hash) does not compile: it converted
+/// silently to the integer overload and added the integer 120, not the key
+/// "x". Integers of up to 64 bits and byte keys still compile everywhere.
+#[test]
+fn character_bool_and_float_single_keys_do_not_compile() {
+    compiles_only_with("cpp_single_key_fail.cpp", "-DWRITE_THE_KEY", |err| {
+        err.contains("deleted") && err.contains("K = char")
+    });
+}
