@@ -894,6 +894,13 @@ class sketch_base {
 #endif
 
   protected:
+    /// Checks a batch's key type against the image before the call:
+    /// status::ok here; a family hides it to refuse keys its mode would
+    /// hash wrongly (a Parquet-mode split-block filter).
+    template <class Keys>
+    sketches::status check_keys() const noexcept {
+        return sketches::status::ok;
+    }
     /// After a call that shortened the image in place (a split-block fold):
     /// the object covers its first `size` bytes, with the token taken again.
     void shrink_image(std::size_t size) noexcept {
@@ -1085,6 +1092,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     status try_##NAME##_batch(const Keys &keys, array_view<bool> results) const noexcept {                     \
         std::size_t n = detail::key_count(keys);                                                               \
         status s = detail::out_required(results, n);                                                           \
+        if (s == status::ok) s = this->template check_keys<Keys>();                                            \
         if (s != status::ok) return s;                                                                         \
         return detail::with_keys(                                                                              \
             keys, n,                                                                                           \
@@ -1154,7 +1162,8 @@ template <class Keys, detail::if_keys<Keys> = 0>
         std::size_t n = detail::key_count(keys);                                                               \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
-        status s = REQUIRED && out.empty() ? tmp.reserve(n) : detail::out_ptr(out, n, ptr);                    \
+        status s = this->template check_keys<Keys>();                                                          \
+        if (s == status::ok) s = REQUIRED && out.empty() ? tmp.reserve(n) : detail::out_ptr(out, n, ptr);      \
         if (s != status::ok) return s;                                                                         \
         if (REQUIRED && out.empty()) ptr = tmp.data();                                                         \
         void *buf = this->mdata();                                                                             \
@@ -1540,7 +1549,11 @@ using bloom_const_view = basic_bloom<detail::ref_storage<false>>;
 /// given writer does, fold(n) / fold_to_target_fpp(fpp) shrink the filter in
 /// place as writers do before writing, from_parquet_bitset(bytes, fpr) /
 /// load_parquet_bitset make a filter of a bitset read out of a file; the
-/// parquet_hash_* functions hash typed values as writers do. Shared by every family: stats, clear, to_bytes / export_to,
+/// parquet_hash_* functions hash typed values as writers do. In Parquet mode
+/// an integer key hashes as an INT64 (its 8 bytes); a batch of integers
+/// narrower than 64 bits (an INT32 column) is refused with
+/// status::invalid_argument: use parquet_hash_i32 and the _hash forms.
+/// Shared by every family: stats, clear, to_bytes / export_to,
 /// from_bytes / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
@@ -1722,6 +1735,26 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     SKETCHES_DETAIL_MERGE_THROWING(merge)
     SKETCHES_DETAIL_MERGE_THROWING(intersect)
 #endif
+
+  private:
+    /// A batch of integers narrower than 64 bits (a std::vector<std::int32_t>,
+    /// ...) on a Parquet-mode filter: status::invalid_argument, nothing
+    /// added. Integer keys hash as their 8 bytes, which is Parquet's INT64;
+    /// Parquet stores such a column as INT32 and hashes its 4 bytes, so every
+    /// key of the column was silently absent. Hash them with parquet_hash_i32
+    /// (or widen to std::int64_t for an INT64 column) and use the _hash forms.
+    template <class Keys>
+    sketches::status check_keys() const noexcept {
+        using info = detail::key_range<Keys>;
+        if constexpr (info::integers && sizeof(typename info::element) < sizeof(std::uint64_t)) {
+            sketch_image_info info_{};
+            if (sketch_image_inspect(this->data(), this->size(), &info_) == SKETCH_OK &&
+                info_.family == SKETCH_FAMILY_SPLIT_BLOCK_BLOOM && info_.hash == SKETCH_HASH_XXH64) {
+                return sketches::status::invalid_argument;
+            }
+        }
+        return sketches::status::ok;
+    }
 };
 using sbbf_filter = basic_sbbf<detail::owned_storage>;
 using sbbf_view = basic_sbbf<detail::ref_storage<true>>;

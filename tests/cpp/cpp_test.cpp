@@ -815,6 +815,32 @@ void test_parquet() {
     CHECK(loaded.contains("anything") && loaded.bitset().size() == 64);
     EXPECT_ERROR(sbbf_filter::load_parquet_bitset(into.ptr, 8, ones, pb), status::buffer_too_small);
 
+    // A batch of integers narrower than 64 bits on a Parquet-mode filter is
+    // refused: integers hash as their 8 bytes (INT64), and the filter of an
+    // INT32 column holds the hashes of 4 bytes, so contains_batch of that
+    // column answered false for every value. Nothing is added; 64-bit
+    // integers (INT64) and native-mode filters take them as before.
+    sbbf_filter column = sbbf_filter::create(sbbf_filter::plan_parquet(100, 0.01));
+    std::vector<std::int32_t> int32s{1, 2, 3, 42};
+    for (std::int32_t v : int32s) static_cast<void>(column.add_hash(sketches::parquet_hash_i32(v)));
+    std::vector<std::uint8_t> column_image = column.to_bytes();
+    bool answers[4] = {};
+    EXPECT_ERROR(column.contains_batch(int32s), status::invalid_argument);
+    EXPECT_ERROR(column.contains_batch(int32s, answers), status::invalid_argument);
+    EXPECT_ERROR(column.add_batch(int32s), status::invalid_argument);
+    EXPECT_ERROR(column.add_batch(std::list<std::uint16_t>{7}), status::invalid_argument);
+    EXPECT_ERROR(column.add_concurrent_batch(int32s), status::invalid_argument);
+    EXPECT_ERROR(column.const_view().contains_concurrent_batch(int32s), status::invalid_argument);
+    CHECK(column.to_bytes() == column_image);
+    std::vector<std::uint64_t> hashed(int32s.size());
+    for (std::size_t i = 0; i < int32s.size(); i++) hashed[i] = sketches::parquet_hash_i32(int32s[i]);
+    CHECK(column.contains_hash_batch(hashed) == std::vector<bool>(4, true)); // the way to query an INT32 column
+    column.add_batch(std::vector<std::int64_t>{5});
+    CHECK(column.contains_hash(sketches::parquet_hash_i64(5)));
+    sbbf_filter native = sbbf_filter::create(100, 0.01);
+    native.add_batch(int32s);
+    CHECK(native.contains_batch(int32s) == std::vector<bool>(4, true));
+
     test_parquet_files();
 }
 
