@@ -754,7 +754,15 @@ class sketch_base {
     }
     /// Length of the buffer in bytes (the image length for owning objects).
     [[nodiscard]] std::size_t size() const noexcept { return storage_.size(); }
-    [[nodiscard]] byte_view bytes() const noexcept { return byte_view(storage_.data(), storage_.size()); }
+    /// The live bytes as a byte_view into the buffer. Deleted on a temporary
+    /// owning object, as view() is: the buffer dies with the statement.
+    [[nodiscard]] byte_view bytes() const & noexcept { return byte_view(storage_.data(), storage_.size()); }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    [[nodiscard]] byte_view bytes() const && noexcept {
+        return byte_view(storage_.data(), storage_.size());
+    }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    byte_view bytes() const && = delete;
     /// The image's token (sketch_token), taken when the object got its
     /// image: the single-key add/contains of the families with tokens pass
     /// it so the C call skips the header validation. All zero for families
@@ -1667,15 +1675,16 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
                                       std::uint64_t seed = 0) noexcept {
         return detail::init_view<view_type>(buf, len, [&] { return sketch_sbbf_init(buf, len, &params, seed); });
     }
-    /// The blocks (Parquet's bitset in Parquet mode), pointing into this buffer.
-    result<byte_view> try_bitset() const noexcept {
-        const std::uint8_t *bits = nullptr;
-        std::size_t len = 0;
-        result<byte_view> r;
-        r.status = detail::st(sketch_sbbf_bitset(this->data(), this->size(), &bits, &len));
-        if (r.ok()) r.value = byte_view(bits, len);
-        return r;
+    /// The blocks (Parquet's bitset in Parquet mode), pointing into this
+    /// buffer; deleted on a temporary owning filter (`make_filter().bitset()`),
+    /// whose buffer dies with the statement.
+    result<byte_view> try_bitset() const & noexcept { return bitset_of(*this); }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    result<byte_view> try_bitset() const && noexcept {
+        return bitset_of(*this);
     }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    result<byte_view> try_bitset() const && = delete;
 
     SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(sketch_sbbf)
     SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(sketch_sbbf)
@@ -1726,7 +1735,13 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const sbbf_params &params, std::uint64_t seed = 0) {
         return detail::value(try_init(buf, len, params, seed));
     }
-    [[nodiscard]] byte_view bitset() const { return detail::value(try_bitset()); }
+    [[nodiscard]] byte_view bitset() const & { return detail::value(try_bitset()); }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    [[nodiscard]] byte_view bitset() const && {
+        return detail::value(try_bitset());
+    }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    byte_view bitset() const && = delete;
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
     SKETCHES_DETAIL_BATCH_BOOL_THROWING(add)
@@ -1737,6 +1752,14 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
 #endif
 
   private:
+    static result<byte_view> bitset_of(const basic_sbbf &f) noexcept {
+        const std::uint8_t *bits = nullptr;
+        std::size_t len = 0;
+        result<byte_view> r;
+        r.status = detail::st(sketch_sbbf_bitset(f.data(), f.size(), &bits, &len));
+        if (r.ok()) r.value = byte_view(bits, len);
+        return r;
+    }
     /// A batch of integers narrower than 64 bits (a std::vector<std::int32_t>,
     /// ...) on a Parquet-mode filter: status::invalid_argument, nothing
     /// added. Integer keys hash as their 8 bytes, which is Parquet's INT64;
@@ -2527,12 +2550,20 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     SKETCHES_DETAIL_REFUSE_KEYS(try_estimate, const)
     /// Writes up to items.size() listed keys, largest count first; the value
     /// is how many. Key pointers point into this buffer: valid until the
-    /// sketch changes or is freed.
-    result<std::size_t> try_list_into(array_view<topk_item> items) const noexcept {
+    /// sketch changes or is freed. Deleted on a temporary owning sketch
+    /// (`topk_sketch::from_bytes(b).list_into(items)`): its buffer dies with
+    /// the statement and every key pointer would dangle (use list()).
+    result<std::size_t> try_list_into(array_view<topk_item> items) const & noexcept {
         result<std::size_t> r;
         r.status = detail::st(sketch_topk_list(this->data(), this->size(), items.data(), items.size(), &r.value));
         return r;
     }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    result<std::size_t> try_list_into(array_view<topk_item> items) const && noexcept {
+        return try_list_into(items);
+    }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    result<std::size_t> try_list_into(array_view<topk_item> items) const && = delete;
     /// Every listed key, largest count first, keys copied.
     result<std::vector<topk_entry>> try_list() const {
         result<std::vector<topk_entry>> r;
@@ -2579,7 +2610,13 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     [[nodiscard]] topk_estimate estimate(byte_view key) const { return detail::value(try_estimate(key)); }
     [[nodiscard]] topk_estimate estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
-    std::size_t list_into(array_view<topk_item> items) const { return detail::value(try_list_into(items)); }
+    std::size_t list_into(array_view<topk_item> items) const & { return detail::value(try_list_into(items)); }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    std::size_t list_into(array_view<topk_item> items) const && {
+        return detail::value(try_list_into(items));
+    }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    std::size_t list_into(array_view<topk_item> items) const && = delete;
     [[nodiscard]] std::vector<topk_entry> list() const { return detail::value(try_list()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
 #endif

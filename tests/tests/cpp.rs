@@ -157,3 +157,15 @@ fn character_bool_and_float_single_keys_do_not_compile() {
         err.contains("deleted") && err.contains("K = char")
     });
 }
+
+/// What points into a temporary owning sketch's buffer does not compile, as
+/// its views do not: `topk_sketch::from_bytes(b).list_into(items)` left every
+/// item's key pointing into the freed image (heap use-after-free), and the
+/// byte_view of `make_filter().bitset()` / `.bytes()` dangled. The same calls
+/// on named sketches and on temporary views compile.
+#[test]
+fn pointers_into_temporary_owning_sketches_do_not_compile() {
+    compiles_only_with("cpp_pointers_into_temporary_fail.cpp", "-DNAMED_OWNER", |err| {
+        err.matches("deleted").count() >= 5 && err.contains("list_into") && err.contains("bitset")
+    });
+}
