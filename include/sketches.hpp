@@ -845,13 +845,20 @@ class sketch_base {
         r.value.resize(w.ok() ? w.value : 0);
         return r;
     }
-    /// An owning copy of the live image.
+    /// An owning copy of the live image: the image's length as its header
+    /// records it, not the rest of a view's larger buffer (the whole buffer
+    /// when the header cannot be read; the copy then reports the error).
     result<owned_type> try_clone() const noexcept {
         result<owned_type> r;
+        std::size_t len = size();
+        sketch_image_info info{};
+        if (sketch_image_inspect(data(), size(), &info) == SKETCH_OK && info.image_bytes < len) {
+            len = static_cast<std::size_t>(info.image_bytes);
+        }
         owned_storage buf;
-        r.status = owned_storage::allocate(size(), buf);
+        r.status = owned_storage::allocate(len, buf);
         if (!r.ok()) return r;
-        if (size() > 0) std::memcpy(buf.data(), data(), size());
+        if (len > 0) std::memcpy(buf.data(), data(), len);
         r.value = owned_type(adopt, std::move(buf));
         return r;
     }

@@ -336,6 +336,13 @@ void check_storage(Filter &f, Init init_view) {
     CHECK(!same_image(c, f));
     Filter from_view = cv.clone();
     CHECK(same_image(from_view, f));
+    // A view over more memory than the image (a fixed-size shared-memory
+    // slot): the clone holds the image, not the slot (it copied the whole
+    // buffer, so size() and bytes() were not the image's).
+    aligned_buffer slot(f.size() + 4096);
+    std::memcpy(slot.ptr, f.data(), f.size());
+    Filter from_slot = ConstView(slot.ptr, slot.size).clone();
+    CHECK(from_slot.size() == f.size() && same_image(from_slot, f) && from_slot.contains("via-view"));
 
     // Move: the source is left empty (an empty buffer to the C ABI).
     Filter moved = std::move(c);
