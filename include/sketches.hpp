@@ -575,7 +575,15 @@ template <class R>
     if constexpr (contiguous<const R>::value) {
         return static_cast<std::size_t>(std::size(keys));
     } else {
-        return static_cast<std::size_t>(std::distance(std::begin(keys), std::end(keys)));
+        // Counted by stepping, as the batch then iterates: std::distance
+        // takes only classic iterators, and refused C++20 range iterators
+        // such as std::views::iota's (whose difference type is not an
+        // integer type) and ranges whose end is a sentinel.
+        std::size_t n = 0;
+        auto it = std::begin(keys);
+        auto last = std::end(keys);
+        for (; it != last; ++it) n++;
+        return n;
     }
 }
 

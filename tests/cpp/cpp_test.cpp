@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 #if __cplusplus >= 202002L
+#include <ranges>
 #include <span>
 #endif
 
@@ -178,6 +179,17 @@ void test_keys() {
     CHECK(sketches::hash(static_cast<u64>(std::int64_t{-1})) == sketches::hash(~u64{0}));
     std::vector<std::int64_t> signed_keys{-1, 5};
     CHECK(sketches::hash_batch(signed_keys)[0] == sketches::hash(~u64{0})); // int64 containers pass as they are
+#if __cplusplus >= 202002L
+    // C++20 ranges as batches: std::views::iota (its iterators are not
+    // classic iterators: std::distance did not compile) and a range ending
+    // in a sentinel (an unbounded iota cut by take).
+    std::vector<u64> ids{0, 1, 2, 3, 4};
+    CHECK(sketches::hash_batch(std::views::iota(u64{0}, u64{5})) == sketches::hash_batch(ids));
+    CHECK(sketches::hash_batch(std::views::iota(u64{0}) | std::views::take(5)) == sketches::hash_batch(ids));
+    std::vector<std::string> words{"a", "bb", "ccc"};
+    auto short_words = words | std::views::take_while([](const std::string &w) { return w.size() < 3; });
+    CHECK(sketches::hash_batch(short_words) == sketches::hash_batch(std::vector<std::string>{"a", "bb"}));
+#endif
 
     // array_view sources.
     std::vector<u64> v{1, 2, 3};
