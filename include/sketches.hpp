@@ -43,8 +43,11 @@
  * integer elements through the _u64_batch form (no copy when the container
  * holds contiguous uint64_t/int64_t), and a packed_view / packed_keys
  * (Arrow Binary layout: one data buffer plus count + 1 uint32 offsets)
- * through the _packed form. Batches of up to 64 keys use no heap memory;
- * larger ones allocate one array per call, never one per key. The hash rule
+ * through the _packed form. Batches of up to 64 keys use no heap memory
+ * (but for the std::vector the value-returning forms return); larger ones
+ * allocate a scratch array for the key slices or copied integers, and one
+ * for a per-key output the C call requires when none is given (counting
+ * remove_batch), never one per key. The hash rule
  * is the one of every binding: XXH3-64 with the image's seed.
  *
  * Tokens. Bloom, split-block and HyperLogLog objects keep their image's
