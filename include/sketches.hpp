@@ -328,11 +328,22 @@ class array_view {
 
 /// Keys in the Arrow Binary/String layout: key i is bytes
 /// [offsets[i], offsets[i+1]) of data; offsets has count + 1 entries.
+/// Made empty or of all four parts: `f.add_batch({"alice"})` initialized one
+/// from a braced list of keys (data = "alice", count = 0) and added nothing,
+/// silently; a braced list of keys does not compile (pass a container such
+/// as std::vector<std::string_view>{...}, or packed_keys).
 struct packed_view {
     const void *data = nullptr;
     std::size_t data_len = 0;
     const std::uint32_t *offsets = nullptr;
     std::size_t count = 0;
+
+    constexpr packed_view() noexcept = default;
+    constexpr packed_view(const void *bytes, std::size_t bytes_len, const std::uint32_t *key_offsets,
+                          std::size_t keys) noexcept
+        : data(bytes), data_len(bytes_len), offsets(key_offsets), count(keys) {}
+    /// Deleted: a braced list of keys is not packed keys.
+    packed_view(std::initializer_list<byte_view>) = delete;
 };
 
 /// Builds packed keys (one growing byte string and the offsets): a compact

@@ -169,3 +169,15 @@ fn pointers_into_temporary_owning_sketches_do_not_compile() {
         err.matches("deleted").count() >= 5 && err.contains("list_into") && err.contains("bitset")
     });
 }
+
+/// A braced list of keys (`f.add_batch({"alice"})`, contains_batch,
+/// hash_batch, fuse build) does not compile: it became a packed_view with
+/// data "alice" and count 0, so nothing was added and nothing found,
+/// silently. Keys in a container, and packed_views of all four parts or
+/// empty, compile.
+#[test]
+fn braced_key_lists_are_not_empty_packed_batches() {
+    compiles_only_with("cpp_braced_keys_fail.cpp", "-DA_CONTAINER", |err| {
+        err.matches("deleted").count() >= 4 && err.contains("initializer_list")
+    });
+}
