@@ -36,7 +36,10 @@
  * bytes, std::span<const std::byte> in C++20, or (pointer, length)) or an
  * integer of up to 64 bits (hashed as its 8 little-endian bytes, the _u64 C
  * forms; a char, bool or floating-point argument does not compile rather
- * than being hashed as an integer: write std::string_view(&c, 1)); the
+ * than being hashed as an integer: write std::string_view(&c, 1); nor does
+ * a char pointer followed by an integer, C's (key, key_len), in hash,
+ * hash_xxh64 and the Count-Min / Top-k add(key, weight), which read it as a
+ * C string and a seed or weight: write byte_view(p, n)); the
  * *_hash forms take a precomputed sketches::hash(key, seed). Batches take any
  * container of keys: elements convertible to byte_view go through the
  * _batch C form (one sketch_slice per key, no copy of the key bytes),
@@ -560,6 +563,21 @@ constexpr bool is_refused_key_v = (std::is_arithmetic_v<K> && !is_integer_key_v<
 template <class K>
 using if_refused_key = std::enable_if_t<is_refused_key_v<remove_cvref_t<K>>, int>;
 
+/* A char pointer (or a writable char array) followed by an integer, as in
+   C's (key, key_len): hash(s.data(), s.size()) and countmin add(p, n) read
+   the pointer as a C string (strlen: past the end of a buffer without a
+   NUL) and the length as the seed or the weight, silently. The members and
+   functions taking (key, seed) or (key, weight) refuse that pair; a string
+   literal still passes (its type is a const array), and a C string variable
+   with a seed or weight is written std::string_view(p) (or (p, n) for bytes). */
+template <class P>
+constexpr bool is_char_pointer_v =
+    std::is_same_v<remove_cvref_t<P>, const char *> || std::is_same_v<remove_cvref_t<P>, char *> ||
+    (std::is_array_v<std::remove_reference_t<P>> &&
+     std::is_same_v<std::remove_extent_t<std::remove_reference_t<P>>, char>);
+template <class P, class N>
+using if_pointer_and_length = std::enable_if_t<is_char_pointer_v<P> && std::is_integral_v<remove_cvref_t<N>>, int>;
+
 template <class R, class = void>
 struct key_range : std::false_type {};
 template <class R>
@@ -989,6 +1007,10 @@ template <class View, class Init>
 [[nodiscard]] inline std::uint64_t hash(byte_view key, std::uint64_t seed = 0) noexcept {
     return sketch_hash(key.data(), key.size(), seed);
 }
+/// Deleted: hash(p, n) with a char pointer hashed the C string at p with
+/// seed n; write hash(byte_view(p, n)) (see detail::is_char_pointer_v).
+template <class P, class N, detail::if_pointer_and_length<P, N> = 0>
+void hash(P &&, N) = delete;
 /// The canonical hash of an integer key (its 8 little-endian bytes).
 [[nodiscard]] inline std::uint64_t hash(std::uint64_t key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_u64(key, seed);
@@ -1003,6 +1025,9 @@ void hash(K, A...) = delete;
 [[nodiscard]] inline std::uint64_t hash_xxh64(byte_view key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_xxh64(key.data(), key.size(), seed);
 }
+/// Deleted: a char pointer and a length (see hash).
+template <class P, class N, detail::if_pointer_and_length<P, N> = 0>
+void hash_xxh64(P &&, N) = delete;
 /// Parquet's bloom filter hash of an INT32 value: XXH64 seed 0 of its PLAIN
 /// encoding (4 little-endian bytes), as Parquet writers insert it. Pass it to
 /// the *_hash members of a split-block filter in Parquet mode.
@@ -1083,6 +1108,12 @@ template <class Keys, detail::if_keys<Keys> = 0>
 #define SKETCHES_DETAIL_REFUSE_KEYS(NAME, CONST)                                                               \
     template <class K, detail::if_refused_key<K> = 0, class... A>                                              \
     void NAME(K, A...) CONST = delete;
+
+/* The deleted overload of a (key, weight) member for a char pointer and a
+   length (see detail::is_char_pointer_v). */
+#define SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(NAME)                                                        \
+    template <class P, class N, detail::if_pointer_and_length<P, N> = 0>                                       \
+    void NAME(P &&, N) = delete;
 
 /* Single-key queries: NAME(key), NAME(integer), NAME_hash(hash). */
 #define SKETCHES_DETAIL_CONTAINS_OPS(NAME, CFN)                                                                \
@@ -2357,6 +2388,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
         return detail::st(sketch_countmin_add_u64(this->mdata(), this->size(), key, weight));
     }
     SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
+    SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(try_add)
     status try_add_hash(std::uint64_t hash, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_countmin_add_hash(this->mdata(), this->size(), hash, weight));
     }
@@ -2456,6 +2488,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     SKETCHES_DETAIL_REFUSE_KEYS(add, )
+    SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     void add_hash(std::uint64_t hash, std::uint64_t weight = 1) { detail::check(try_add_hash(hash, weight)); }
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
@@ -2546,6 +2579,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
         return detail::st(sketch_topk_add_u64(this->mdata(), this->size(), key, weight));
     }
     SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
+    SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(try_add)
     /// Adds keys (all or nothing: a key too long changes nothing); `weights`
     /// empty (1 each) or one per key.
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -2629,6 +2663,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     SKETCHES_DETAIL_REFUSE_KEYS(add, )
+    SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
         detail::check(try_add_batch(keys, weights));
@@ -3055,6 +3090,7 @@ using ell_const_view = basic_ell<detail::ref_storage<false>>;
 #undef SKETCHES_DETAIL_MERGE_OP
 #undef SKETCHES_DETAIL_MERGE_THROWING
 #undef SKETCHES_DETAIL_REFUSE_KEYS
+#undef SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH
 #undef SKETCHES_DETAIL_FAMILY_TYPES
 
 } // namespace sketches

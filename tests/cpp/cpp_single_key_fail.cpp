@@ -66,7 +66,15 @@ struct can_add_weighted : std::false_type {};
 template <class S, class K>
 struct can_add_weighted<S, K, std::void_t<decltype(std::declval<S &>().add(std::declval<K>(), std::uint64_t{3}))>>
     : std::true_type {};
-static_assert(keys_only<can_add_weighted, countmin_sketch> && keys_only<can_add_weighted, topk_sketch>);
+/* (A C string variable followed by a number is C's (key, key_len), refused
+   with a weight since cpp_pointer_and_length_fail.cpp; string_view passes.) */
+template <class S>
+constexpr bool weighted_keys_only =
+    can_add_weighted<S, std::uint64_t>::value && can_add_weighted<S, int>::value &&
+    can_add_weighted<S, std::string_view>::value && !can_add_weighted<S, const char *>::value &&
+    !can_add_weighted<S, char>::value && !can_add_weighted<S, unsigned char>::value &&
+    !can_add_weighted<S, bool>::value && !can_add_weighted<S, double>::value && !can_add_weighted<S, float>::value;
+static_assert(weighted_keys_only<countmin_sketch> && weighted_keys_only<topk_sketch>);
 
 /* The free hash. */
 template <class K, class = void>

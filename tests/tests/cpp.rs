@@ -181,3 +181,16 @@ fn braced_key_lists_are_not_empty_packed_batches() {
         err.matches("deleted").count() >= 4 && err.contains("initializer_list")
     });
 }
+
+/// A char pointer and a length (C's key, key_len) passed to hash,
+/// hash_xxh64, or a Count-Min / Top-k add does not compile: the pointer was
+/// read as a C string and the length as the seed or the weight
+/// (hash(s.data(), s.size()) gave another hash than hash(s); a buffer
+/// without a NUL was read past its end). Byte views, string views and
+/// string literals with a seed or weight compile.
+#[test]
+fn char_pointer_and_length_pairs_do_not_compile() {
+    compiles_only_with("cpp_pointer_and_length_fail.cpp", "-DSPELL_THE_BYTES", |err| {
+        err.matches("deleted").count() >= 7 && err.contains("hash_xxh64")
+    });
+}
