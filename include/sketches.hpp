@@ -34,15 +34,23 @@
  * Keys. Every single-key operation takes a byte_view (std::string_view,
  * const char * (C string), std::string, std::vector<uint8_t>, std::array of
  * bytes, std::span<const std::byte> in C++20, or (pointer, length)) or an
- * integer (hashed as its 8 little-endian bytes, the _u64 C forms); the
+ * integer of up to 64 bits (hashed as its 8 little-endian bytes, the _u64 C
+ * forms; a char, bool or floating-point argument does not compile rather
+ * than being hashed as an integer: write std::string_view(&c, 1); nor does
+ * a char pointer followed by an integer, C's (key, key_len), in hash,
+ * hash_xxh64 and the Count-Min / Top-k add(key, weight), which read it as a
+ * C string and a seed or weight: write byte_view(p, n)); the
  * *_hash forms take a precomputed sketches::hash(key, seed). Batches take any
  * container of keys: elements convertible to byte_view go through the
  * _batch C form (one sketch_slice per key, no copy of the key bytes),
  * integer elements through the _u64_batch form (no copy when the container
  * holds contiguous uint64_t/int64_t), and a packed_view / packed_keys
  * (Arrow Binary layout: one data buffer plus count + 1 uint32 offsets)
- * through the _packed form. Batches of up to 64 keys use no heap memory;
- * larger ones allocate one array per call, never one per key. The hash rule
+ * through the _packed form. Batches of up to 64 keys use no heap memory
+ * (but for the std::vector the value-returning forms return); larger ones
+ * allocate a scratch array for the key slices or copied integers, and one
+ * for a per-key output the C call requires when none is given (counting
+ * remove_batch), never one per key. The hash rule
  * is the one of every binding: XXH3-64 with the image's seed.
  *
  * Tokens. Bloom, split-block and HyperLogLog objects keep their image's
@@ -323,11 +331,22 @@ class array_view {
 
 /// Keys in the Arrow Binary/String layout: key i is bytes
 /// [offsets[i], offsets[i+1]) of data; offsets has count + 1 entries.
+/// Made empty or of all four parts: `f.add_batch({"alice"})` initialized one
+/// from a braced list of keys (data = "alice", count = 0) and added nothing,
+/// silently; a braced list of keys does not compile (pass a container such
+/// as std::vector<std::string_view>{...}, or packed_keys).
 struct packed_view {
     const void *data = nullptr;
     std::size_t data_len = 0;
     const std::uint32_t *offsets = nullptr;
     std::size_t count = 0;
+
+    constexpr packed_view() noexcept = default;
+    constexpr packed_view(const void *bytes, std::size_t bytes_len, const std::uint32_t *key_offsets,
+                          std::size_t keys) noexcept
+        : data(bytes), data_len(bytes_len), offsets(key_offsets), count(keys) {}
+    /// Deleted: a braced list of keys is not packed keys.
+    packed_view(std::initializer_list<byte_view>) = delete;
 };
 
 /// Builds packed keys (one growing byte string and the offsets): a compact
@@ -524,6 +543,41 @@ constexpr bool is_integer_key_v =
 #endif
     ;
 
+/* A single key that is neither bytes nor an integer key: a character, bool
+   or floating-point value, or a 128-bit integer, would convert silently to
+   the std::uint64_t overload of add/contains/... and be hashed as that
+   integer (add('x') added the integer 120, not the key "x"; add(2.5) the
+   integer 2; a 128-bit key lost its high half). The members taking a key
+   declare a deleted overload for these, so such a call does not compile
+   (pass std::string_view(&c, 1), or cast to std::uint64_t, instead). */
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef __int128 int128_key;
+__extension__ typedef unsigned __int128 uint128_key;
+#endif
+template <class K>
+constexpr bool is_refused_key_v = (std::is_arithmetic_v<K> && !is_integer_key_v<K>)
+#if defined(__SIZEOF_INT128__)
+                                  || std::is_same_v<K, int128_key> || std::is_same_v<K, uint128_key>
+#endif
+    ;
+template <class K>
+using if_refused_key = std::enable_if_t<is_refused_key_v<remove_cvref_t<K>>, int>;
+
+/* A char pointer (or a writable char array) followed by an integer, as in
+   C's (key, key_len): hash(s.data(), s.size()) and countmin add(p, n) read
+   the pointer as a C string (strlen: past the end of a buffer without a
+   NUL) and the length as the seed or the weight, silently. The members and
+   functions taking (key, seed) or (key, weight) refuse that pair; a string
+   literal still passes (its type is a const array), and a C string variable
+   with a seed or weight is written std::string_view(p) (or (p, n) for bytes). */
+template <class P>
+constexpr bool is_char_pointer_v =
+    std::is_same_v<remove_cvref_t<P>, const char *> || std::is_same_v<remove_cvref_t<P>, char *> ||
+    (std::is_array_v<std::remove_reference_t<P>> &&
+     std::is_same_v<std::remove_extent_t<std::remove_reference_t<P>>, char>);
+template <class P, class N>
+using if_pointer_and_length = std::enable_if_t<is_char_pointer_v<P> && std::is_integral_v<remove_cvref_t<N>>, int>;
+
 template <class R, class = void>
 struct key_range : std::false_type {};
 template <class R>
@@ -553,7 +607,15 @@ template <class R>
     if constexpr (contiguous<const R>::value) {
         return static_cast<std::size_t>(std::size(keys));
     } else {
-        return static_cast<std::size_t>(std::distance(std::begin(keys), std::end(keys)));
+        // Counted by stepping, as the batch then iterates: std::distance
+        // takes only classic iterators, and refused C++20 range iterators
+        // such as std::views::iota's (whose difference type is not an
+        // integer type) and ranges whose end is a sentinel.
+        std::size_t n = 0;
+        auto it = std::begin(keys);
+        auto last = std::end(keys);
+        for (; it != last; ++it) n++;
+        return n;
     }
 }
 
@@ -732,7 +794,15 @@ class sketch_base {
     }
     /// Length of the buffer in bytes (the image length for owning objects).
     [[nodiscard]] std::size_t size() const noexcept { return storage_.size(); }
-    [[nodiscard]] byte_view bytes() const noexcept { return byte_view(storage_.data(), storage_.size()); }
+    /// The live bytes as a byte_view into the buffer. Deleted on a temporary
+    /// owning object, as view() is: the buffer dies with the statement.
+    [[nodiscard]] byte_view bytes() const & noexcept { return byte_view(storage_.data(), storage_.size()); }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    [[nodiscard]] byte_view bytes() const && noexcept {
+        return byte_view(storage_.data(), storage_.size());
+    }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    byte_view bytes() const && = delete;
     /// The image's token (sketch_token), taken when the object got its
     /// image: the single-key add/contains of the families with tokens pass
     /// it so the C call skips the header validation. All zero for families
@@ -815,13 +885,20 @@ class sketch_base {
         r.value.resize(w.ok() ? w.value : 0);
         return r;
     }
-    /// An owning copy of the live image.
+    /// An owning copy of the live image: the image's length as its header
+    /// records it, not the rest of a view's larger buffer (the whole buffer
+    /// when the header cannot be read; the copy then reports the error).
     result<owned_type> try_clone() const noexcept {
         result<owned_type> r;
+        std::size_t len = size();
+        sketch_image_info info{};
+        if (sketch_image_inspect(data(), size(), &info) == SKETCH_OK && info.image_bytes < len) {
+            len = static_cast<std::size_t>(info.image_bytes);
+        }
         owned_storage buf;
-        r.status = owned_storage::allocate(size(), buf);
+        r.status = owned_storage::allocate(len, buf);
         if (!r.ok()) return r;
-        if (size() > 0) std::memcpy(buf.data(), data(), size());
+        if (len > 0) std::memcpy(buf.data(), data(), len);
         r.value = owned_type(adopt, std::move(buf));
         return r;
     }
@@ -872,6 +949,13 @@ class sketch_base {
 #endif
 
   protected:
+    /// Checks a batch's key type against the image before the call:
+    /// status::ok here; a family hides it to refuse keys its mode would
+    /// hash wrongly (a Parquet-mode split-block filter).
+    template <class Keys>
+    sketches::status check_keys() const noexcept {
+        return sketches::status::ok;
+    }
     /// After a call that shortened the image in place (a split-block fold):
     /// the object covers its first `size` bytes, with the token taken again.
     void shrink_image(std::size_t size) noexcept {
@@ -923,16 +1007,27 @@ template <class View, class Init>
 [[nodiscard]] inline std::uint64_t hash(byte_view key, std::uint64_t seed = 0) noexcept {
     return sketch_hash(key.data(), key.size(), seed);
 }
+/// Deleted: hash(p, n) with a char pointer hashed the C string at p with
+/// seed n; write hash(byte_view(p, n)) (see detail::is_char_pointer_v).
+template <class P, class N, detail::if_pointer_and_length<P, N> = 0>
+void hash(P &&, N) = delete;
 /// The canonical hash of an integer key (its 8 little-endian bytes).
 [[nodiscard]] inline std::uint64_t hash(std::uint64_t key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_u64(key, seed);
 }
+/// Deleted: a character, bool, floating-point or 128-bit argument is
+/// neither a byte key nor a 64-bit integer key (see detail::is_refused_key_v).
+template <class K, detail::if_refused_key<K> = 0, class... A>
+void hash(K, A...) = delete;
 /// XXH64 of a byte key: what split-block filters in Parquet mode take (seed
 /// 0, over a fixed-width value's Parquet PLAIN encoding or a BYTE_ARRAY's raw
 /// bytes without the PLAIN length prefix; see the parquet_hash_* functions).
 [[nodiscard]] inline std::uint64_t hash_xxh64(byte_view key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_xxh64(key.data(), key.size(), seed);
 }
+/// Deleted: a char pointer and a length (see hash).
+template <class P, class N, detail::if_pointer_and_length<P, N> = 0>
+void hash_xxh64(P &&, N) = delete;
 /// Parquet's bloom filter hash of an INT32 value: XXH64 seed 0 of its PLAIN
 /// encoding (4 little-endian bytes), as Parquet writers insert it. Pass it to
 /// the *_hash members of a split-block filter in Parquet mode.
@@ -1006,8 +1101,23 @@ template <class Keys, detail::if_keys<Keys> = 0>
    _u64, _hash, _batch, _u64_batch, _packed and _hash_batch forms the
    members call. */
 
+/* The deleted overload of the single-key member NAME for the argument types
+   detail::is_refused_key_v refuses (characters, bool, floating point, 128-bit
+   integers), which would otherwise convert silently to its std::uint64_t
+   overload; CONST is `const` for the queries. */
+#define SKETCHES_DETAIL_REFUSE_KEYS(NAME, CONST)                                                               \
+    template <class K, detail::if_refused_key<K> = 0, class... A>                                              \
+    void NAME(K, A...) CONST = delete;
+
+/* The deleted overload of a (key, weight) member for a char pointer and a
+   length (see detail::is_char_pointer_v). */
+#define SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(NAME)                                                        \
+    template <class P, class N, detail::if_pointer_and_length<P, N> = 0>                                       \
+    void NAME(P &&, N) = delete;
+
 /* Single-key queries: NAME(key), NAME(integer), NAME_hash(hash). */
 #define SKETCHES_DETAIL_CONTAINS_OPS(NAME, CFN)                                                                \
+    SKETCHES_DETAIL_REFUSE_KEYS(try_##NAME, const)                                                             \
     result<bool> try_##NAME(byte_view key) const noexcept {                                                    \
         bool out = false;                                                                                      \
         return this->make(CFN(this->data(), this->size(), key.data(), key.size(), &out), out);                 \
@@ -1025,6 +1135,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* The single-key contains of the families with tokens: the object's token
    lets the C call skip the header validation. */
 #define SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(PREFIX)                                                             \
+    SKETCHES_DETAIL_REFUSE_KEYS(try_contains, const)                                                           \
     result<bool> try_contains(byte_view key) const noexcept {                                                  \
         bool out = false;                                                                                      \
         return this->make(PREFIX##_contains_with_token(this->data(), this->size(), &this->token(), key.data(), \
@@ -1049,6 +1160,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     status try_##NAME##_batch(const Keys &keys, array_view<bool> results) const noexcept {                     \
         std::size_t n = detail::key_count(keys);                                                               \
         status s = detail::out_required(results, n);                                                           \
+        if (s == status::ok) s = this->template check_keys<Keys>();                                            \
         if (s != status::ok) return s;                                                                         \
         return detail::with_keys(                                                                              \
             keys, n,                                                                                           \
@@ -1074,6 +1186,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 
 /* Throwing forms of the queries. */
 #define SKETCHES_DETAIL_CONTAINS_THROWING(NAME)                                                                \
+    SKETCHES_DETAIL_REFUSE_KEYS(NAME, const)                                                                   \
     [[nodiscard]] bool NAME(byte_view key) const { return detail::value(try_##NAME(key)); }                    \
     [[nodiscard]] bool NAME(std::uint64_t key) const { return detail::value(try_##NAME(key)); }                \
     [[nodiscard]] bool NAME##_hash(std::uint64_t hash) const { return detail::value(try_##NAME##_hash(hash)); } \
@@ -1117,7 +1230,8 @@ template <class Keys, detail::if_keys<Keys> = 0>
         std::size_t n = detail::key_count(keys);                                                               \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
-        status s = REQUIRED && out.empty() ? tmp.reserve(n) : detail::out_ptr(out, n, ptr);                    \
+        status s = this->template check_keys<Keys>();                                                          \
+        if (s == status::ok) s = REQUIRED && out.empty() ? tmp.reserve(n) : detail::out_ptr(out, n, ptr);      \
         if (s != status::ok) return s;                                                                         \
         if (REQUIRED && out.empty()) ptr = tmp.data();                                                         \
         void *buf = this->mdata();                                                                             \
@@ -1199,6 +1313,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* Single adds reporting a bool (was_new / changed): NAME(key),
    NAME(integer), NAME_hash(hash). */
 #define SKETCHES_DETAIL_ADD_BOOL_OPS(NAME, CFN)                                                                \
+    SKETCHES_DETAIL_REFUSE_KEYS(try_##NAME, )                                                                  \
     result<bool> try_##NAME(byte_view key) noexcept {                                                          \
         bool out = false;                                                                                      \
         return this->make(CFN(this->mdata(), this->size(), key.data(), key.size(), &out), out);                \
@@ -1214,6 +1329,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 
 /* Single adds reporting a bool, for the families with tokens. */
 #define SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(PREFIX)                                                             \
+    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )                                                                     \
     result<bool> try_add(byte_view key) noexcept {                                                             \
         bool out = false;                                                                                      \
         return this->make(                                                                                     \
@@ -1231,6 +1347,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     }
 
 #define SKETCHES_DETAIL_ADD_BOOL_THROWING(NAME)                                                                \
+    SKETCHES_DETAIL_REFUSE_KEYS(NAME, )                                                                        \
     bool NAME(byte_view key) { return detail::value(try_##NAME(key)); }                                        \
     bool NAME(std::uint64_t key) { return detail::value(try_##NAME(key)); }                                    \
     bool NAME##_hash(std::uint64_t hash) { return detail::value(try_##NAME##_hash(hash)); }
@@ -1500,7 +1617,11 @@ using bloom_const_view = basic_bloom<detail::ref_storage<false>>;
 /// given writer does, fold(n) / fold_to_target_fpp(fpp) shrink the filter in
 /// place as writers do before writing, from_parquet_bitset(bytes, fpr) /
 /// load_parquet_bitset make a filter of a bitset read out of a file; the
-/// parquet_hash_* functions hash typed values as writers do. Shared by every family: stats, clear, to_bytes / export_to,
+/// parquet_hash_* functions hash typed values as writers do. In Parquet mode
+/// an integer key hashes as an INT64 (its 8 bytes); a batch of integers
+/// narrower than 64 bits (an INT32 column) is refused with
+/// status::invalid_argument: use parquet_hash_i32 and the _hash forms.
+/// Shared by every family: stats, clear, to_bytes / export_to,
 /// from_bytes / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
@@ -1614,15 +1735,16 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
                                       std::uint64_t seed = 0) noexcept {
         return detail::init_view<view_type>(buf, len, [&] { return sketch_sbbf_init(buf, len, &params, seed); });
     }
-    /// The blocks (Parquet's bitset in Parquet mode), pointing into this buffer.
-    result<byte_view> try_bitset() const noexcept {
-        const std::uint8_t *bits = nullptr;
-        std::size_t len = 0;
-        result<byte_view> r;
-        r.status = detail::st(sketch_sbbf_bitset(this->data(), this->size(), &bits, &len));
-        if (r.ok()) r.value = byte_view(bits, len);
-        return r;
+    /// The blocks (Parquet's bitset in Parquet mode), pointing into this
+    /// buffer; deleted on a temporary owning filter (`make_filter().bitset()`),
+    /// whose buffer dies with the statement.
+    result<byte_view> try_bitset() const & noexcept { return bitset_of(*this); }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    result<byte_view> try_bitset() const && noexcept {
+        return bitset_of(*this);
     }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    result<byte_view> try_bitset() const && = delete;
 
     SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(sketch_sbbf)
     SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(sketch_sbbf)
@@ -1673,7 +1795,13 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const sbbf_params &params, std::uint64_t seed = 0) {
         return detail::value(try_init(buf, len, params, seed));
     }
-    [[nodiscard]] byte_view bitset() const { return detail::value(try_bitset()); }
+    [[nodiscard]] byte_view bitset() const & { return detail::value(try_bitset()); }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    [[nodiscard]] byte_view bitset() const && {
+        return detail::value(try_bitset());
+    }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    byte_view bitset() const && = delete;
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
     SKETCHES_DETAIL_BATCH_BOOL_THROWING(add)
@@ -1682,6 +1810,34 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     SKETCHES_DETAIL_MERGE_THROWING(merge)
     SKETCHES_DETAIL_MERGE_THROWING(intersect)
 #endif
+
+  private:
+    static result<byte_view> bitset_of(const basic_sbbf &f) noexcept {
+        const std::uint8_t *bits = nullptr;
+        std::size_t len = 0;
+        result<byte_view> r;
+        r.status = detail::st(sketch_sbbf_bitset(f.data(), f.size(), &bits, &len));
+        if (r.ok()) r.value = byte_view(bits, len);
+        return r;
+    }
+    /// A batch of integers narrower than 64 bits (a std::vector<std::int32_t>,
+    /// ...) on a Parquet-mode filter: status::invalid_argument, nothing
+    /// added. Integer keys hash as their 8 bytes, which is Parquet's INT64;
+    /// Parquet stores such a column as INT32 and hashes its 4 bytes, so every
+    /// key of the column was silently absent. Hash them with parquet_hash_i32
+    /// (or widen to std::int64_t for an INT64 column) and use the _hash forms.
+    template <class Keys>
+    sketches::status check_keys() const noexcept {
+        using info = detail::key_range<Keys>;
+        if constexpr (info::integers && sizeof(typename info::element) < sizeof(std::uint64_t)) {
+            sketch_image_info info_{};
+            if (sketch_image_inspect(this->data(), this->size(), &info_) == SKETCH_OK &&
+                info_.family == SKETCH_FAMILY_SPLIT_BLOCK_BLOOM && info_.hash == SKETCH_HASH_XXH64) {
+                return sketches::status::invalid_argument;
+            }
+        }
+        return sketches::status::ok;
+    }
 };
 using sbbf_filter = basic_sbbf<detail::owned_storage>;
 using sbbf_view = basic_sbbf<detail::ref_storage<true>>;
@@ -1743,6 +1899,7 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     status try_remove(std::uint64_t key) noexcept {
         return detail::st(sketch_counting_remove_u64(this->mdata(), this->size(), key));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_remove, )
     status try_remove_hash(std::uint64_t hash) noexcept {
         return detail::st(sketch_counting_remove_hash(this->mdata(), this->size(), hash));
     }
@@ -1775,6 +1932,7 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     bool remove(byte_view key) { return removed(try_remove(key)); }
     bool remove(std::uint64_t key) { return removed(try_remove(key)); }
     bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(remove, )
 
   private:
     static bool removed(status s) {
@@ -1842,6 +2000,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         return detail::st(sketch_cuckoo_add(this->mdata(), this->size(), key.data(), key.size()));
     }
     status try_add(std::uint64_t key) noexcept { return detail::st(sketch_cuckoo_add_u64(this->mdata(), this->size(), key)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
     status try_add_hash(std::uint64_t hash) noexcept {
         return detail::st(sketch_cuckoo_add_hash(this->mdata(), this->size(), hash));
     }
@@ -1857,6 +2016,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         std::array<unsigned char, 8> b = detail::le_bytes(key);
         return try_count(byte_view(b));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_count, const)
     /// Removes one copy: status::not_present (nothing changed) when absent.
     /// Only remove keys that were added.
     status try_remove(byte_view key) noexcept {
@@ -1865,6 +2025,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     status try_remove(std::uint64_t key) noexcept {
         return detail::st(sketch_cuckoo_remove_u64(this->mdata(), this->size(), key));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_remove, )
     status try_remove_hash(std::uint64_t hash) noexcept {
         return detail::st(sketch_cuckoo_remove_hash(this->mdata(), this->size(), hash));
     }
@@ -1906,6 +2067,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     /// Adds a key; false (nothing changed) when the filter has no room for it.
     [[nodiscard]] bool add(byte_view key) { return placed(try_add(key)); }
     [[nodiscard]] bool add(std::uint64_t key) { return placed(try_add(key)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(add, )
     [[nodiscard]] bool add_hash(std::uint64_t hash) { return placed(try_add_hash(hash)); }
     /// Adds keys; returns how many were placed (added[i], if given, says which).
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -1922,10 +2084,12 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
     [[nodiscard]] std::uint32_t count(byte_view key) const { return detail::value(try_count(key)); }
     [[nodiscard]] std::uint32_t count(std::uint64_t key) const { return detail::value(try_count(key)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(count, const)
     /// Removes one copy; false (nothing changed) when absent.
     bool remove(byte_view key) { return removed(try_remove(key)); }
     bool remove(std::uint64_t key) { return removed(try_remove(key)); }
     bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(remove, )
     /// Removes one copy of each key; returns how many had one (removed[i],
     /// if given, says which).
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -2223,6 +2387,8 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_countmin_add_u64(this->mdata(), this->size(), key, weight));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
+    SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(try_add)
     status try_add_hash(std::uint64_t hash, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_countmin_add_hash(this->mdata(), this->size(), hash, weight));
     }
@@ -2265,6 +2431,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
         std::uint64_t out = 0;
         return this->make(sketch_countmin_estimate_u64(this->data(), this->size(), key, &out), out);
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_estimate, const)
     result<std::uint64_t> try_estimate_hash(std::uint64_t hash) const noexcept {
         std::uint64_t out = 0;
         return this->make(sketch_countmin_estimate_hash(this->data(), this->size(), hash, &out), out);
@@ -2320,6 +2487,8 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
     void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(add, )
+    SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     void add_hash(std::uint64_t hash, std::uint64_t weight = 1) { detail::check(try_add_hash(hash, weight)); }
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
@@ -2333,6 +2502,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
     [[nodiscard]] std::uint64_t estimate(byte_view key) const { return detail::value(try_estimate(key)); }
     [[nodiscard]] std::uint64_t estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
     [[nodiscard]] std::uint64_t estimate_hash(std::uint64_t hash) const { return detail::value(try_estimate_hash(hash)); }
     template <class Keys, detail::if_keys<Keys> = 0>
     void estimate_batch(const Keys &keys, array_view<std::uint64_t> out) const {
@@ -2408,6 +2578,8 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_topk_add_u64(this->mdata(), this->size(), key, weight));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
+    SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(try_add)
     /// Adds keys (all or nothing: a key too long changes nothing); `weights`
     /// empty (1 each) or one per key.
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -2438,14 +2610,23 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
         std::array<unsigned char, 8> b = detail::le_bytes(key);
         return try_estimate(byte_view(b));
     }
+    SKETCHES_DETAIL_REFUSE_KEYS(try_estimate, const)
     /// Writes up to items.size() listed keys, largest count first; the value
     /// is how many. Key pointers point into this buffer: valid until the
-    /// sketch changes or is freed.
-    result<std::size_t> try_list_into(array_view<topk_item> items) const noexcept {
+    /// sketch changes or is freed. Deleted on a temporary owning sketch
+    /// (`topk_sketch::from_bytes(b).list_into(items)`): its buffer dies with
+    /// the statement and every key pointer would dangle (use list()).
+    result<std::size_t> try_list_into(array_view<topk_item> items) const & noexcept {
         result<std::size_t> r;
         r.status = detail::st(sketch_topk_list(this->data(), this->size(), items.data(), items.size(), &r.value));
         return r;
     }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    result<std::size_t> try_list_into(array_view<topk_item> items) const && noexcept {
+        return try_list_into(items);
+    }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    result<std::size_t> try_list_into(array_view<topk_item> items) const && = delete;
     /// Every listed key, largest count first, keys copied.
     result<std::vector<topk_entry>> try_list() const {
         result<std::vector<topk_entry>> r;
@@ -2481,6 +2662,8 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     }
     void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(add, )
+    SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
         detail::check(try_add_batch(keys, weights));
@@ -2490,7 +2673,14 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     }
     [[nodiscard]] topk_estimate estimate(byte_view key) const { return detail::value(try_estimate(key)); }
     [[nodiscard]] topk_estimate estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
-    std::size_t list_into(array_view<topk_item> items) const { return detail::value(try_list_into(items)); }
+    SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
+    std::size_t list_into(array_view<topk_item> items) const & { return detail::value(try_list_into(items)); }
+    template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
+    std::size_t list_into(array_view<topk_item> items) const && {
+        return detail::value(try_list_into(items));
+    }
+    template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
+    std::size_t list_into(array_view<topk_item> items) const && = delete;
     [[nodiscard]] std::vector<topk_entry> list() const { return detail::value(try_list()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
 #endif
@@ -2899,6 +3089,8 @@ using ell_const_view = basic_ell<detail::ref_storage<false>>;
 #undef SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING
 #undef SKETCHES_DETAIL_MERGE_OP
 #undef SKETCHES_DETAIL_MERGE_THROWING
+#undef SKETCHES_DETAIL_REFUSE_KEYS
+#undef SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH
 #undef SKETCHES_DETAIL_FAMILY_TYPES
 
 } // namespace sketches

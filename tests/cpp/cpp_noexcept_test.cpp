@@ -176,6 +176,12 @@ void test_filters() {
     sketches::result<sketches::sbbf_filter> read = sketches::sbbf_filter::try_from_parquet_bitset(wide->try_bitset().value, 0.01);
     CHECK(read.ok() && read->try_contains_hash(sketches::parquet_hash_i32(5)).value);
     CHECK(sketches::sbbf_filter::try_from_parquet_bitset(sketches::byte_view("abc", 3), 0.01).status == status::invalid_argument);
+    // Narrow integer batches on a Parquet-mode filter hashed as INT64: refused.
+    const std::int32_t int32s[2] = {5, 6};
+    bool present[2] = {};
+    CHECK(read->try_contains_batch(int32s, present) == status::invalid_argument);
+    CHECK(read->try_add_batch(int32s) == status::invalid_argument);
+    CHECK(read->try_contains_batch(std::array<std::int64_t, 2>{5, 6}, present) == status::ok);
 
     // Counting
     sketches::result<sketches::counting_filter> cf = sketches::counting_filter::try_create(1000, 0.01, 2);

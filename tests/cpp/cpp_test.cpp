@@ -32,6 +32,7 @@
 #include <utility>
 #include <vector>
 #if __cplusplus >= 202002L
+#include <ranges>
 #include <span>
 #endif
 
@@ -178,6 +179,17 @@ void test_keys() {
     CHECK(sketches::hash(static_cast<u64>(std::int64_t{-1})) == sketches::hash(~u64{0}));
     std::vector<std::int64_t> signed_keys{-1, 5};
     CHECK(sketches::hash_batch(signed_keys)[0] == sketches::hash(~u64{0})); // int64 containers pass as they are
+#if __cplusplus >= 202002L && !(defined(__clang__) && __clang_major__ < 15) // clang 14 cannot use libstdc++'s views
+    // C++20 ranges as batches: std::views::iota (its iterators are not
+    // classic iterators: std::distance did not compile) and a range ending
+    // in a sentinel (an unbounded iota cut by take).
+    std::vector<u64> ids{0, 1, 2, 3, 4};
+    CHECK(sketches::hash_batch(std::views::iota(u64{0}, u64{5})) == sketches::hash_batch(ids));
+    CHECK(sketches::hash_batch(std::views::iota(u64{0}) | std::views::take(5)) == sketches::hash_batch(ids));
+    std::vector<std::string> words{"a", "bb", "ccc"};
+    auto short_words = words | std::views::take_while([](const std::string &w) { return w.size() < 3; });
+    CHECK(sketches::hash_batch(short_words) == sketches::hash_batch(std::vector<std::string>{"a", "bb"}));
+#endif
 
     // array_view sources.
     std::vector<u64> v{1, 2, 3};
@@ -336,6 +348,13 @@ void check_storage(Filter &f, Init init_view) {
     CHECK(!same_image(c, f));
     Filter from_view = cv.clone();
     CHECK(same_image(from_view, f));
+    // A view over more memory than the image (a fixed-size shared-memory
+    // slot): the clone holds the image, not the slot (it copied the whole
+    // buffer, so size() and bytes() were not the image's).
+    aligned_buffer slot(f.size() + 4096);
+    std::memcpy(slot.ptr, f.data(), f.size());
+    Filter from_slot = ConstView(slot.ptr, slot.size).clone();
+    CHECK(from_slot.size() == f.size() && same_image(from_slot, f) && from_slot.contains("via-view"));
 
     // Move: the source is left empty (an empty buffer to the C ABI).
     Filter moved = std::move(c);
@@ -814,6 +833,32 @@ void test_parquet() {
     sketches::sbbf_view loaded = sbbf_filter::load_parquet_bitset(into.ptr, into.size, ones, pb);
     CHECK(loaded.contains("anything") && loaded.bitset().size() == 64);
     EXPECT_ERROR(sbbf_filter::load_parquet_bitset(into.ptr, 8, ones, pb), status::buffer_too_small);
+
+    // A batch of integers narrower than 64 bits on a Parquet-mode filter is
+    // refused: integers hash as their 8 bytes (INT64), and the filter of an
+    // INT32 column holds the hashes of 4 bytes, so contains_batch of that
+    // column answered false for every value. Nothing is added; 64-bit
+    // integers (INT64) and native-mode filters take them as before.
+    sbbf_filter column = sbbf_filter::create(sbbf_filter::plan_parquet(100, 0.01));
+    std::vector<std::int32_t> int32s{1, 2, 3, 42};
+    for (std::int32_t v : int32s) static_cast<void>(column.add_hash(sketches::parquet_hash_i32(v)));
+    std::vector<std::uint8_t> column_image = column.to_bytes();
+    bool answers[4] = {};
+    EXPECT_ERROR(column.contains_batch(int32s), status::invalid_argument);
+    EXPECT_ERROR(column.contains_batch(int32s, answers), status::invalid_argument);
+    EXPECT_ERROR(column.add_batch(int32s), status::invalid_argument);
+    EXPECT_ERROR(column.add_batch(std::list<std::uint16_t>{7}), status::invalid_argument);
+    EXPECT_ERROR(column.add_concurrent_batch(int32s), status::invalid_argument);
+    EXPECT_ERROR(column.const_view().contains_concurrent_batch(int32s), status::invalid_argument);
+    CHECK(column.to_bytes() == column_image);
+    std::vector<std::uint64_t> hashed(int32s.size());
+    for (std::size_t i = 0; i < int32s.size(); i++) hashed[i] = sketches::parquet_hash_i32(int32s[i]);
+    CHECK(column.contains_hash_batch(hashed) == std::vector<bool>(4, true)); // the way to query an INT32 column
+    column.add_batch(std::vector<std::int64_t>{5});
+    CHECK(column.contains_hash(sketches::parquet_hash_i64(5)));
+    sbbf_filter native = sbbf_filter::create(100, 0.01);
+    native.add_batch(int32s);
+    CHECK(native.contains_batch(int32s) == std::vector<bool>(4, true));
 
     test_parquet_files();
 }

@@ -146,3 +146,51 @@ fn int128_containers_are_not_key_ranges_in_gnu_dialects() {
         assert!(out.status.success(), "{std}:\n{}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// `f.add('x')` (and bool or floating-point keys, in every single-key member
+/// of every family and in sketches::hash) does not compile: it converted
+/// silently to the integer overload and added the integer 120, not the key
+/// "x". Integers of up to 64 bits and byte keys still compile everywhere.
+#[test]
+fn character_bool_and_float_single_keys_do_not_compile() {
+    compiles_only_with("cpp_single_key_fail.cpp", "-DWRITE_THE_KEY", |err| {
+        err.contains("deleted") && err.contains("K = char")
+    });
+}
+
+/// What points into a temporary owning sketch's buffer does not compile, as
+/// its views do not: `topk_sketch::from_bytes(b).list_into(items)` left every
+/// item's key pointing into the freed image (heap use-after-free), and the
+/// byte_view of `make_filter().bitset()` / `.bytes()` dangled. The same calls
+/// on named sketches and on temporary views compile.
+#[test]
+fn pointers_into_temporary_owning_sketches_do_not_compile() {
+    compiles_only_with("cpp_pointers_into_temporary_fail.cpp", "-DNAMED_OWNER", |err| {
+        err.matches("deleted").count() >= 5 && err.contains("list_into") && err.contains("bitset")
+    });
+}
+
+/// A braced list of keys (`f.add_batch({"alice"})`, contains_batch,
+/// hash_batch, fuse build) does not compile: it became a packed_view with
+/// data "alice" and count 0, so nothing was added and nothing found,
+/// silently. Keys in a container, and packed_views of all four parts or
+/// empty, compile.
+#[test]
+fn braced_key_lists_are_not_empty_packed_batches() {
+    compiles_only_with("cpp_braced_keys_fail.cpp", "-DA_CONTAINER", |err| {
+        err.matches("deleted").count() >= 4 && err.contains("initializer_list")
+    });
+}
+
+/// A char pointer and a length (C's key, key_len) passed to hash,
+/// hash_xxh64, or a Count-Min / Top-k add does not compile: the pointer was
+/// read as a C string and the length as the seed or the weight
+/// (hash(s.data(), s.size()) gave another hash than hash(s); a buffer
+/// without a NUL was read past its end). Byte views, string views and
+/// string literals with a seed or weight compile.
+#[test]
+fn char_pointer_and_length_pairs_do_not_compile() {
+    compiles_only_with("cpp_pointer_and_length_fail.cpp", "-DSPELL_THE_BYTES", |err| {
+        err.matches("deleted").count() >= 7 && err.contains("hash_xxh64")
+    });
+}
