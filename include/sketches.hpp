@@ -1,9 +1,9 @@
 /*
  * sketches.hpp: header-only C++17 wrapper over the C ABI of libsketches
- * (include/sketches.h). Link libsketches.a (-lpthread -ldl -lm) or
- * libsketches.so as for C:
+ * (include/sketches.h). Link libsketches.a or libsketches.so as for C (the
+ * library has no std, so it needs no -lpthread -ldl -lm):
  *
- *   c++ -std=c++17 -Iinclude app.cpp target/release/libsketches.a -lpthread -ldl -lm
+ *   c++ -std=c++17 -Iinclude app.cpp target/release/libsketches.a
  *
  * Shape. One class template per family, mirroring sketches.h one to one:
  *
