@@ -24,8 +24,10 @@
  *   cache of the CPU's SIMD features on x86-64: any call that finds it
  *   empty stores the same detected value, safe from any thread);
  *   bindings may pass memory pinned only
- *   for the duration of the call. (A sketch_view is the one output holding
- *   a pointer: the caller's own, which the caller keeps, see sketch_view.)
+ *   for the duration of the call. (Three outputs hold a pointer, each
+ *   into the caller's own memory, valid as long as that memory is: a
+ *   sketch_view (its image), sketch_sbbf_bitset's *bitset and the keys of
+ *   sketch_topk_list's items (both into buf).)
  * - No function can panic or abort: the library carries no std and no
  *   unwinder, and a build-time check proves no panic path is reachable.
  * - Trust: functions on a live image check its headers (every call, once
