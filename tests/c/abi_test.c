@@ -2159,6 +2159,31 @@ static void test_short_destinations(void) {
     EXPECT(sketch_cuckoo_merge(dst, (size_t)size, src, (size_t)size, work, (size_t)size), SKETCH_OK);
 }
 
+/* A Parquet bitset planned for a rate not even one item meets (the
+ * writer's fpp can be that small for a tiny column): the plan recorded the
+ * requested rate with one planned item, so the loaded filter reported
+ * SKETCH_CAPACITY_FPR_ABOVE_TWICE_PLANNED as soon as it held one key. It
+ * now records the rate one item gives; reachable rates are unchanged. */
+static void test_parquet_bitset_unreachable_rate(void) {
+    static _Alignas(64) unsigned char image[4096];
+    static unsigned char bitset[32];
+    struct sketch_sbbf_params p;
+    uint64_t size = 0;
+    uint32_t flags = 99;
+    EXPECT(sketch_sbbf_plan_parquet_bitset(sizeof bitset, 1e-300, &p), SKETCH_OK);
+    CHECK(p.blocks == 1 && p.planned_items == 1);
+    CHECK(p.planned_fpr > 1e-300 && p.planned_fpr < 1e-6);
+    EXPECT(sketch_sbbf_size(&p, &size), SKETCH_OK);
+    CHECK(size <= sizeof image);
+    EXPECT(sketch_sbbf_load_parquet_bitset(image, (size_t)size, bitset, sizeof bitset, &p), SKETCH_OK);
+    EXPECT(sketch_sbbf_add_hash(image, (size_t)size, sketch_parquet_hash_i64(1), NULL), SKETCH_OK);
+    EXPECT(sketch_sbbf_capacity(image, (size_t)size, &flags), SKETCH_OK);
+    CHECK(flags == 0);
+    /* A reachable rate keeps the requested value. */
+    EXPECT(sketch_sbbf_plan_parquet_bitset(sizeof bitset, 0.01, &p), SKETCH_OK);
+    CHECK(p.planned_fpr == 0.01 && p.planned_items > 1);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -2183,6 +2208,7 @@ int main(void) {
     test_views();
     test_view_fast_paths();
     test_short_destinations();
+    test_parquet_bitset_unreachable_rate();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
