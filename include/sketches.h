@@ -24,8 +24,10 @@
  *   cache of the CPU's SIMD features on x86-64: any call that finds it
  *   empty stores the same detected value, safe from any thread);
  *   bindings may pass memory pinned only
- *   for the duration of the call. (A sketch_view is the one output holding
- *   a pointer: the caller's own, which the caller keeps, see sketch_view.)
+ *   for the duration of the call. (Three outputs hold a pointer, each
+ *   into the caller's own memory, valid as long as that memory is: a
+ *   sketch_view (its image), sketch_sbbf_bitset's *bitset and the keys of
+ *   sketch_topk_list's items (both into buf).)
  * - No function can panic or abort: the library carries no std and no
  *   unwinder, and a build-time check proves no panic path is reachable.
  * - Trust: functions on a live image check its headers (every call, once
@@ -3029,7 +3031,8 @@ sketch_status sketch_cuckoo_verify(const void *bytes, size_t len);
  *
  * Errors: `SKETCH_NULL_POINTER` (out), `SKETCH_INVALID_PARAMETER` when `d`
  * is not 20 or 24, or `relative_error` is not in (0, 1) (NaN included) or
- * below what precision 24 reaches (about 7.5e-5).
+ * below what precision 24 reaches (about 8.4e-5 for d = 24, 8.9e-5 for
+ * d = 20).
  *
  * # Safety
  * `out` must be valid for writing one `sketch_ell_params`.
@@ -5247,7 +5250,10 @@ sketch_status sketch_sbbf_plan_parquet_sizing(uint64_t ndv,
  * Parquet-mode parameters for a bitset of `bitset_len` bytes read out of a
  * Parquet file (the bytes after a column chunk's `BloomFilterHeader`):
  * planned for the most items at which a filter of that size still meets
- * `fpr`. Pass them to `sketch_sbbf_size` and `sketch_sbbf_load_parquet_bitset`.
+ * `fpr`. A rate not even one item meets (below about 1e-12 for the
+ * smallest bitsets) plans one item at the rate one item gives, so that the
+ * capacity signal stays quiet at the first key. Pass them to
+ * `sketch_sbbf_size` and `sketch_sbbf_load_parquet_bitset`.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_ARGUMENT` (length 0, not a
  * multiple of 32, above 2^32 blocks), `SKETCH_INVALID_PARAMETER` (fpr).

@@ -820,10 +820,11 @@ impl<'a> CuckooMut<'a> {
         }
         // The scratch must hold a whole image (padding included), as documented.
         let image_len = image::padded_len((self.header.len() + self.body.len()) as u64) as usize;
-        if !image::is_aligned(scratch) {
+        // Length first, then alignment: an empty or NULL scratch is too small.
+        let work = scratch.get_mut(..image_len).ok_or(Error::BufferTooSmall)?;
+        if !image::is_aligned(work) {
             return Err(Error::Misaligned);
         }
-        let work = scratch.get_mut(..image_len).ok_or(Error::BufferTooSmall)?;
         let (wh, rest) = work.split_at_mut_checked(self.header.len()).ok_or(Error::BufferTooSmall)?;
         let wb = rest.get_mut(..self.body.len()).ok_or(Error::BufferTooSmall)?;
         copy_bytes(wh, self.header);

@@ -638,10 +638,11 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let (_, layout) = image::verify::<HllImage>(src)?;
     let full = HEADER_LEN + body_len(layout.p);
-    if !image::is_aligned(dst) {
+    // Length first, then alignment, as `image::import`.
+    let out = dst.get_mut(..full).ok_or(Error::BufferTooSmall)?;
+    if !image::is_aligned(out) {
         return Err(Error::Misaligned);
     }
-    let out = dst.get_mut(..full).ok_or(Error::BufferTooSmall)?;
     let (head, tail) = out.split_at_mut_checked(src.len()).ok_or(Error::BufferTooSmall)?;
     for (d, s) in head.iter_mut().zip(src) {
         *d = *s;

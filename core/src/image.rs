@@ -734,10 +734,12 @@ fn check_body<F: ImageFamily>(common: &CommonHeader, layout: &F::Layout, bytes: 
 /// written only on success. Returns the image length.
 pub fn import<F: ImageFamily>(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let (common, _) = verify::<F>(src)?;
-    if !is_aligned(dst) {
+    // Length first, then alignment (as `start_image`): an empty or NULL
+    // destination is too small, whatever address stands for it.
+    let out = dst.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
+    if !is_aligned(out) {
         return Err(Error::Misaligned);
     }
-    let out = dst.get_mut(..common.image_len).ok_or(Error::BufferTooSmall)?;
     copy_bytes(out, src);
     Ok(common.image_len)
 }

@@ -342,12 +342,19 @@ impl SbbfParams {
     /// Errors: [`Error::InvalidArgument`] when `bitset_len` is 0, not a
     /// multiple of 32 or above `MAX_PARQUET_BLOCKS·32`;
     /// [`Error::InvalidParameter`] when `fpr` is not in (0, 1).
+    ///
+    /// A rate that not even one item meets (below about 1e-12 for the
+    /// smallest bitsets) plans one item at the rate one item gives: the
+    /// requested rate would raise the capacity signal at the first key.
     pub fn for_parquet_bitset(bitset_len: usize, fpr: f64) -> Result<Self> {
         let blocks = parquet_blocks(bitset_len)?;
         if !filter::valid_fpr(fpr) {
             return Err(Error::InvalidParameter);
         }
-        Self::for_parquet_bitset_with_plan(bitset_len, capacity_at_fpr(blocks, fpr), fpr)
+        let items = capacity_at_fpr(blocks, fpr);
+        // Equal to `fpr` whenever `items` meet it (every reachable rate).
+        let planned_fpr = fpr.max(theoretical_fpr(items as f64, blocks));
+        Self::for_parquet_bitset_with_plan(bitset_len, items, planned_fpr)
     }
 
     /// Parquet-mode parameters for a bitset of `bitset_len` bytes with a plan

@@ -108,7 +108,8 @@ pub struct sketch_ell_stats {
 ///
 /// Errors: `SKETCH_NULL_POINTER` (out), `SKETCH_INVALID_PARAMETER` when `d`
 /// is not 20 or 24, or `relative_error` is not in (0, 1) (NaN included) or
-/// below what precision 24 reaches (about 7.5e-5).
+/// below what precision 24 reaches (about 8.4e-5 for d = 24, 8.9e-5 for
+/// d = 20).
 ///
 /// # Safety
 /// `out` must be valid for writing one `sketch_ell_params`.
@@ -600,5 +601,17 @@ mod tests {
         assert_eq!(plan(f64::NAN, 24), Err(Error::InvalidParameter));
         assert_eq!(plan(1e-6, 24), Err(Error::InvalidParameter));
         assert_eq!(plan(0.9, 24), Ok((EllConfig::T2D24, 2)));
+    }
+
+    /// The limits the docs of `sketch_ell_plan` give (they said about
+    /// 7.5e-5 for both configurations, which neither reaches: 7.6e-5 was
+    /// refused): the smallest error each plans, at precision 24.
+    #[test]
+    fn plan_limits_are_the_documented_ones() {
+        assert_eq!(plan(8.4e-5, 24), Ok((EllConfig::T2D24, ell::MAX_PRECISION)));
+        assert_eq!(plan(8.3e-5, 24), Err(Error::InvalidParameter));
+        assert_eq!(plan(8.9e-5, 20), Ok((EllConfig::T2D20, ell::MAX_PRECISION)));
+        assert_eq!(plan(8.8e-5, 20), Err(Error::InvalidParameter));
+        assert_eq!(plan(7.6e-5, 24), Err(Error::InvalidParameter));
     }
 }

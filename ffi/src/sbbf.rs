@@ -1410,7 +1410,10 @@ pub unsafe extern "C" fn sketch_sbbf_plan_parquet_sizing(
 /// Parquet-mode parameters for a bitset of `bitset_len` bytes read out of a
 /// Parquet file (the bytes after a column chunk's `BloomFilterHeader`):
 /// planned for the most items at which a filter of that size still meets
-/// `fpr`. Pass them to `sketch_sbbf_size` and `sketch_sbbf_load_parquet_bitset`.
+/// `fpr`. A rate not even one item meets (below about 1e-12 for the
+/// smallest bitsets) plans one item at the rate one item gives, so that the
+/// capacity signal stays quiet at the first key. Pass them to
+/// `sketch_sbbf_size` and `sketch_sbbf_load_parquet_bitset`.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_ARGUMENT` (length 0, not a
 /// multiple of 32, above 2^32 blocks), `SKETCH_INVALID_PARAMETER` (fpr).

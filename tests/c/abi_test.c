@@ -2100,6 +2100,90 @@ static void test_view_fast_paths(void) {
     free(c);
 }
 
+/* An import destination (or a cuckoo merge scratch) that is NULL with
+ * length 0, or empty or short at an aligned address, is too small: it was
+ * reported SKETCH_MISALIGNED (the alignment of an empty buffer was checked
+ * before its length), sending the caller after the wrong problem. A long
+ * enough, misaligned one is still SKETCH_MISALIGNED; nothing is written. */
+static void test_short_destinations(void) {
+    static _Alignas(64) unsigned char dst[4096], out[4096], src[4096], work[4096];
+    size_t written = 0;
+    uint64_t size = 0;
+
+    struct sketch_bloom_params bp;
+    EXPECT(sketch_bloom_plan(100, 0.01, &bp), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&bp, &size), SKETCH_OK);
+    CHECK(size + 8 <= sizeof dst);
+    EXPECT(sketch_bloom_init(src, (size_t)size, &bp, 1), SKETCH_OK);
+    EXPECT(sketch_bloom_export(src, (size_t)size, out, sizeof out, &written), SKETCH_OK);
+    memset(dst, 0xA5, sizeof dst);
+    EXPECT(sketch_bloom_import(out, written, NULL, 0), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_import(out, written, dst, 0), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_import(out, written, dst, written - 1), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_bloom_import(out, written, dst + 1, written), SKETCH_MISALIGNED);
+    CHECK(dst[0] == 0xA5 && dst[1] == 0xA5);
+
+    /* A HyperLogLog's compact export grows on import: the full length is needed. */
+    EXPECT(sketch_hll_size(12, &size), SKETCH_OK);
+    CHECK(size + 8 <= sizeof dst);
+    EXPECT(sketch_hll_init(src, (size_t)size, 12, 1), SKETCH_OK);
+    EXPECT(sketch_hll_add_u64(src, (size_t)size, 7, NULL), SKETCH_OK);
+    EXPECT(sketch_hll_export(src, (size_t)size, out, sizeof out, &written), SKETCH_OK);
+    CHECK(written < size);
+    EXPECT(sketch_hll_import(out, written, NULL, 0), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_hll_import(out, written, dst, written), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_hll_import(out, written, dst + 1, (size_t)size), SKETCH_MISALIGNED);
+    CHECK(dst[0] == 0xA5 && dst[1] == 0xA5);
+    EXPECT(sketch_hll_import(out, written, dst, (size_t)size), SKETCH_OK);
+
+    struct sketch_ell_params ep;
+    EXPECT(sketch_ell_plan(0.1, 20, &ep), SKETCH_OK);
+    EXPECT(sketch_ell_size(&ep, &size), SKETCH_OK);
+    CHECK(size + 8 <= sizeof dst);
+    EXPECT(sketch_ell_init(src, (size_t)size, &ep, 1), SKETCH_OK);
+    EXPECT(sketch_ell_export(src, (size_t)size, out, sizeof out, &written), SKETCH_OK);
+    EXPECT(sketch_ell_import(out, written, NULL, 0), SKETCH_BUFFER_TOO_SMALL);
+
+    /* Cuckoo merge: the scratch must hold a whole image. */
+    struct sketch_cuckoo_params cp;
+    EXPECT(sketch_cuckoo_plan(50, 0.01, &cp), SKETCH_OK);
+    EXPECT(sketch_cuckoo_size(&cp, &size), SKETCH_OK);
+    CHECK(size + 8 <= sizeof work);
+    EXPECT(sketch_cuckoo_init(dst, (size_t)size, &cp, 1), SKETCH_OK);
+    EXPECT(sketch_cuckoo_init(src, (size_t)size, &cp, 1), SKETCH_OK);
+    EXPECT(sketch_cuckoo_add_u64(src, (size_t)size, 1), SKETCH_OK);
+    EXPECT(sketch_cuckoo_merge(dst, (size_t)size, src, (size_t)size, NULL, 0), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_cuckoo_merge(dst, (size_t)size, src, (size_t)size, work, 0), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_cuckoo_merge(dst, (size_t)size, src, (size_t)size, work, (size_t)size - 8), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_cuckoo_merge(dst, (size_t)size, src, (size_t)size, work + 1, (size_t)size), SKETCH_MISALIGNED);
+    EXPECT(sketch_cuckoo_merge(dst, (size_t)size, src, (size_t)size, work, (size_t)size), SKETCH_OK);
+}
+
+/* A Parquet bitset planned for a rate not even one item meets (the
+ * writer's fpp can be that small for a tiny column): the plan recorded the
+ * requested rate with one planned item, so the loaded filter reported
+ * SKETCH_CAPACITY_FPR_ABOVE_TWICE_PLANNED as soon as it held one key. It
+ * now records the rate one item gives; reachable rates are unchanged. */
+static void test_parquet_bitset_unreachable_rate(void) {
+    static _Alignas(64) unsigned char image[4096];
+    static unsigned char bitset[32];
+    struct sketch_sbbf_params p;
+    uint64_t size = 0;
+    uint32_t flags = 99;
+    EXPECT(sketch_sbbf_plan_parquet_bitset(sizeof bitset, 1e-300, &p), SKETCH_OK);
+    CHECK(p.blocks == 1 && p.planned_items == 1);
+    CHECK(p.planned_fpr > 1e-300 && p.planned_fpr < 1e-6);
+    EXPECT(sketch_sbbf_size(&p, &size), SKETCH_OK);
+    CHECK(size <= sizeof image);
+    EXPECT(sketch_sbbf_load_parquet_bitset(image, (size_t)size, bitset, sizeof bitset, &p), SKETCH_OK);
+    EXPECT(sketch_sbbf_add_hash(image, (size_t)size, sketch_parquet_hash_i64(1), NULL), SKETCH_OK);
+    EXPECT(sketch_sbbf_capacity(image, (size_t)size, &flags), SKETCH_OK);
+    CHECK(flags == 0);
+    /* A reachable rate keeps the requested value. */
+    EXPECT(sketch_sbbf_plan_parquet_bitset(sizeof bitset, 0.01, &p), SKETCH_OK);
+    CHECK(p.planned_fpr == 0.01 && p.planned_items > 1);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -2123,6 +2207,8 @@ int main(void) {
     test_tokens();
     test_views();
     test_view_fast_paths();
+    test_short_destinations();
+    test_parquet_bitset_unreachable_rate();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
