@@ -91,7 +91,7 @@ const OFF_CONSERVATIVE: usize = 61;
 const OFF_TOTAL: usize = 64;
 
 /// Parameters of a Count-Min sketch.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CountMinParams {
     /// Counters per row.
     pub width: u64,

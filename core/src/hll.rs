@@ -136,7 +136,7 @@ const OFF_MARTINGALE_VALID: usize = 344;
 const ALPHA_INF: f64 = 0.721_347_520_444_481_7; // 1 / (2 ln 2)
 
 /// Whether a sketch still keeps exact hashes or has registers.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum HllMode {
     /// Sorted distinct hashes; the estimate is their count.

@@ -106,7 +106,7 @@ const OFF_USED: usize = 56;
 const OFF_TOTAL: usize = 64;
 
 /// Parameters: number of counters and the longest key they store.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TopKParams {
     /// Counters `c`; keys with true count above `N / c` are always listed.
     pub capacity: u32,
@@ -195,7 +195,7 @@ impl TopKParams {
 
 /// One listed key with its estimate. `TopKItem::default()` (an empty key,
 /// count 0) fills the array [`TopK::top`] writes into.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TopKItem<'a> {
     /// The key bytes (inside the image).
     pub key: &'a [u8],
@@ -206,7 +206,7 @@ pub struct TopKItem<'a> {
 }
 
 /// The estimate for one key.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TopKEstimate {
     /// Upper bound of the true count (the smallest count for unlisted keys
     /// of a full sketch, 0 otherwise).
