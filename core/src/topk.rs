@@ -151,8 +151,17 @@ impl TopKLayout {
 }
 
 impl TopKParams {
-    /// Checks the limits (capacity 1..=2^20, key length 1..=4096).
+    /// Checks the limits: capacity 1..=2^20, key length 1..=4096, and an
+    /// image of less than 4 GiB, which the largest capacity with keys of
+    /// more than about 4,040 bytes exceeds. Parameters that pass are the
+    /// ones [`TopKParams::image_len`] and [`init`] accept.
+    /// Errors: [`Error::InvalidParameter`].
     pub fn validate(&self) -> Result<()> {
+        self.layout().map(|_| ())
+    }
+
+    /// The per-field limits of [`TopKParams::validate`].
+    fn check_ranges(&self) -> Result<()> {
         if self.capacity == 0
             || self.capacity > MAX_CAPACITY
             || self.max_key_len == 0
@@ -164,7 +173,7 @@ impl TopKParams {
     }
 
     fn layout(&self) -> Result<TopKLayout> {
-        self.validate()?;
+        self.check_ranges()?;
         // In 64 bits whatever the target; images above 4 GiB are refused (a
         // Top-k that large has no use), so every offset then fits a u32.
         let c = u64::from(self.capacity);
@@ -187,7 +196,7 @@ impl TopKParams {
         })
     }
 
-    /// Exact image size in bytes.
+    /// Exact image size in bytes. Errors: as [`TopKParams::validate`].
     pub fn image_len(&self) -> Result<u64> {
         Ok(image::padded_len((HEADER_LEN + self.layout()?.body_len()) as u64))
     }
