@@ -8,7 +8,11 @@
 //! weight added) with probability at most `delta`.
 //!
 //! * Counters are 32-bit or 64-bit (chosen at init) and **saturate** at their
-//!   maximum instead of wrapping, so an estimate never drops below the truth.
+//!   maximum instead of wrapping, so an estimate never drops below the truth
+//!   while the truth is below that maximum. An estimate equal to the maximum
+//!   (`u32::MAX` for 32-bit counters, the default of [`CountMinParams::for_error`]
+//!   and [`CountMinParams::with_size`]) means "at least this much": weights
+//!   such as byte counts pass 2^32 soon, so set `counter_bits: 64` for them.
 //! * **Conservative update** (chosen at init): a key raises each of its
 //!   counters only to `min + weight`. Estimates stay upper bounds and are
 //!   usually much tighter. Merging adds counters, which keeps every estimate
@@ -91,7 +95,7 @@ const OFF_CONSERVATIVE: usize = 61;
 const OFF_TOTAL: usize = 64;
 
 /// Parameters of a Count-Min sketch.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct CountMinParams {
     /// Counters per row.
     pub width: u64,
@@ -345,7 +349,9 @@ impl<'a> CountMin<'a> {
         KeyHasher { kind: HashKind::Xxh3, seed: self.seed }
     }
 
-    /// Estimated count of `key`: never below its true count.
+    /// Estimated count of `key`: never below its true count, except that
+    /// it stops at the counter maximum (see the module docs), which then
+    /// reads as "at least this much".
     #[inline]
     pub fn estimate(&self, key: &[u8]) -> u64 {
         self.estimate_hash(hash::hash_bytes(key, self.seed))

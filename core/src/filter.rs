@@ -9,7 +9,11 @@ use crate::hash;
 ///
 /// The seeds' worst anti-pattern is silent overfill: a filter planned for
 /// 100,000 items that receives 1,000,000 answers "maybe" to 99.5% of absent
-/// keys. Every filter reports these flags from a cheap (O(1)) call.
+/// keys. Every filter reports these flags without a scan of its body
+/// (O(1); a split-block filter's sums about 12√λ + 30 Poisson terms for a
+/// mean block load λ), except a split-block filter loaded from a Parquet
+/// bitset, whose counters do not count its items: it scans (O(m)), see
+/// [`crate::sbbf::Sbbf::capacity`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CapacityFlags(pub u32);
 

@@ -151,7 +151,7 @@ impl Shape {
 }
 
 /// Parameters of a binary fuse filter: planned keys and fingerprint width.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FuseParams {
     /// Keys the filter is sized for (a build takes at most this many).
     pub keys: u64,

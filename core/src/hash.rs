@@ -49,7 +49,7 @@ impl HashKind {
 
 /// A hash function bound to a seed: what an image uses to hash its keys.
 /// Copy it out of a view to hash keys while the view is borrowed mutably.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct KeyHasher {
     /// The function.
     pub kind: HashKind,

@@ -136,7 +136,7 @@ const OFF_MARTINGALE_VALID: usize = 344;
 const ALPHA_INF: f64 = 0.721_347_520_444_481_7; // 1 / (2 ln 2)
 
 /// Whether a sketch still keeps exact hashes or has registers.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum HllMode {
     /// Sorted distinct hashes; the estimate is their count.
@@ -1411,23 +1411,37 @@ impl<'a> HllMut<'a> {
         }
     }
 
-    /// Writes dense registers given as one value per register (`values.len()`
-    /// must be `m`, each at most [`max_register`]); replaces the contents.
-    /// Used by the UltraLogLog-to-HyperLogLog conversion.
-    /// Errors: [`Error::InvalidArgument`].
+    /// Writes dense registers given as one value per register, register 0
+    /// first; replaces the contents (the sketch becomes dense). A value
+    /// above [`max_register`] counts as that maximum. Only the first `m`
+    /// values are read, and registers an iterator whose `len` overstated
+    /// its items left unwritten are 0. Used by the UltraLogLog-to-HyperLogLog
+    /// conversion.
+    ///
+    /// Errors: [`Error::InvalidArgument`] when `values.len()` is not `m`
+    /// (nothing changes then).
     pub fn set_register_values(&mut self, values: impl ExactSizeIterator<Item = u8>) -> Result<()> {
-        if values.len() != registers(self.p) {
+        let m = registers(self.p);
+        if values.len() != m {
             return Err(Error::InvalidArgument);
         }
         self.body.fill(0);
         let mut histogram = [0u32; HISTOGRAM_LEN];
         let max = max_register(self.p);
-        for (i, v) in values.enumerate() {
+        // `len` is a promise a safe iterator may break: never more than m
+        // registers (past them lies the zero padding), and every register
+        // left unwritten counts as 0, so the histogram always sums to m.
+        let mut written = 0;
+        for (i, v) in values.take(m).enumerate() {
             let v = v.min(max);
             set_register(self.body, i, v);
             if let Some(c) = histogram.get_mut(usize::from(v)) {
                 *c += 1;
             }
+            written += 1;
+        }
+        if let Some(zeros) = histogram.first_mut() {
+            *zeros += (m - written) as u32;
         }
         self.write_histogram(&histogram);
         self.set_mode(HllMode::Dense);

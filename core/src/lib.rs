@@ -160,3 +160,33 @@ pub use error::{Error, Result};
 pub use filter::CapacityFlags;
 pub use hash::HashKind;
 pub use image::FamilyId;
+
+#[cfg(test)]
+mod tests {
+    /// Compiles only when `T` has the traits a user keys a map or set with.
+    fn map_key<T: Copy + Eq + core::hash::Hash + core::fmt::Debug>() {}
+
+    /// Every public value type with `Eq` is also `Hash` (the Rust API
+    /// guidelines' common traits): parameters, modes and Top-k results can
+    /// key a `HashMap`/`HashSet`. Before, `TopKParams`, `FuseParams`,
+    /// `CountMinParams`, `SbbfMode`, `HllMode`, `KeyHasher`, `TopKItem` and
+    /// `TopKEstimate` were `Eq` without `Hash`, while `EllConfig`,
+    /// `HashKind`, `FamilyId`, `ParquetSizing` and `Error` had both.
+    #[test]
+    fn eq_value_types_are_hash() {
+        map_key::<crate::Error>();
+        map_key::<crate::HashKind>();
+        map_key::<crate::FamilyId>();
+        map_key::<crate::CapacityFlags>();
+        map_key::<crate::hash::KeyHasher>();
+        map_key::<crate::sbbf::SbbfMode>();
+        map_key::<crate::hll::HllMode>();
+        map_key::<crate::ell::EllConfig>();
+        map_key::<crate::parquet::ParquetSizing>();
+        map_key::<crate::countmin::CountMinParams>();
+        map_key::<crate::topk::TopKParams>();
+        map_key::<crate::topk::TopKItem<'static>>();
+        map_key::<crate::topk::TopKEstimate>();
+        map_key::<crate::fuse::FuseParams>();
+    }
+}

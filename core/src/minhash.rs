@@ -227,6 +227,9 @@ impl<'a> MinHash<'a> {
 
     /// The densified value of bin `i` (see the module docs); [`EMPTY`] only
     /// when the whole sketch is empty.
+    ///
+    /// Cost: O(1) for a filled bin; an empty bin probes about `k / filled`
+    /// bins (at most `64 k`, then O(k) more when the sketch is empty).
     pub fn densified(&self, i: usize) -> u64 {
         let own = self.register(i);
         if own != EMPTY {
@@ -248,6 +251,13 @@ impl<'a> MinHash<'a> {
     }
 
     /// Writes the `k` densified values (the signature, e.g. for LSH banding).
+    ///
+    /// Cost: O(k) when most bins are filled, but about `k · (k - filled) /
+    /// filled` probes in general ([`MinHash::densified`]): quadratic in `k`
+    /// for a sketch that saw few items. One item at `k = 16384` takes most of
+    /// a second, at the largest `k` (2^20) most of an hour; pick `k` well
+    /// below the number of distinct items a sketch will see.
+    ///
     /// Errors: [`Error::InvalidArgument`] unless `out.len() == k`.
     pub fn signature(&self, out: &mut [u64]) -> Result<()> {
         if out.len() != self.k as usize {
@@ -261,7 +271,9 @@ impl<'a> MinHash<'a> {
 
     /// Estimated Jaccard similarity `|A ∩ B| / |A ∪ B|` of the two sets: the
     /// fraction of equal densified bins. Two empty sketches give 1, one
-    /// empty and one not give 0.
+    /// empty and one not give 0. Cost: as [`MinHash::signature`] of both
+    /// sketches (quadratic in `k` when they saw few items).
+    ///
     /// Errors: [`Error::Incompatible`] unless `k` and the seed are equal.
     pub fn jaccard(&self, other: &MinHash<'_>) -> Result<f64> {
         if self.k != other.k || self.seed != other.seed {

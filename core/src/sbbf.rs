@@ -176,7 +176,7 @@ pub const SALT: [u32; 8] =
     [0x47b6_137b, 0x4497_4d91, 0x8824_ad5b, 0xa2b7_289d, 0x7054_95c7, 0x2df1_424b, 0x9efc_4947, 0x5c6b_fb31];
 
 /// Hashing and block-selection mode.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SbbfMode {
     /// XXH3-64 with the image seed, 64-bit block selection.
     Native,

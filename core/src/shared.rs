@@ -108,7 +108,9 @@ impl<'a> AtomicWords<'a> {
         self.word(i).map_or(0, |w| w.load(Ordering::Relaxed))
     }
 
-    /// `fetch_or` of `mask` into word `i`; returns the previous value (0 past the end).
+    /// `fetch_or` of `mask` into word `i`; returns the previous value. Past
+    /// the end nothing is written and the result is `mask` (as if every bit
+    /// were already set: the filters' adds then report nothing new).
     #[inline(always)]
     pub fn fetch_or(&self, i: usize, mask: u64) -> u64 {
         self.word(i).map_or(mask, |w| w.fetch_or(mask, Ordering::Relaxed))
@@ -195,6 +197,15 @@ mod tests {
         }
         let got = u128::from(w.load(0)) | (u128::from(w.load(1)) << 64);
         assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn fetch_or_past_the_end_writes_nothing_and_returns_the_mask() {
+        let words = [AtomicU64::new(0b01)];
+        let w = AtomicWords::new(&words);
+        assert_eq!(w.fetch_or(0, 0b10), 0b01);
+        assert_eq!(w.fetch_or(1, 0b10), 0b10, "past the end: as documented, the mask");
+        assert_eq!(w.load(0), 0b11);
     }
 
     #[test]

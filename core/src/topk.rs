@@ -106,7 +106,7 @@ const OFF_USED: usize = 56;
 const OFF_TOTAL: usize = 64;
 
 /// Parameters: number of counters and the longest key they store.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TopKParams {
     /// Counters `c`; keys with true count above `N / c` are always listed.
     pub capacity: u32,
@@ -151,8 +151,17 @@ impl TopKLayout {
 }
 
 impl TopKParams {
-    /// Checks the limits (capacity 1..=2^20, key length 1..=4096).
+    /// Checks the limits: capacity 1..=2^20, key length 1..=4096, and an
+    /// image of less than 4 GiB, which the largest capacity with keys of
+    /// more than about 4,040 bytes exceeds. Parameters that pass are the
+    /// ones [`TopKParams::image_len`] and [`init`] accept.
+    /// Errors: [`Error::InvalidParameter`].
     pub fn validate(&self) -> Result<()> {
+        self.layout().map(|_| ())
+    }
+
+    /// The per-field limits of [`TopKParams::validate`].
+    fn check_ranges(&self) -> Result<()> {
         if self.capacity == 0
             || self.capacity > MAX_CAPACITY
             || self.max_key_len == 0
@@ -164,7 +173,7 @@ impl TopKParams {
     }
 
     fn layout(&self) -> Result<TopKLayout> {
-        self.validate()?;
+        self.check_ranges()?;
         // In 64 bits whatever the target; images above 4 GiB are refused (a
         // Top-k that large has no use), so every offset then fits a u32.
         let c = u64::from(self.capacity);
@@ -187,7 +196,7 @@ impl TopKParams {
         })
     }
 
-    /// Exact image size in bytes.
+    /// Exact image size in bytes. Errors: as [`TopKParams::validate`].
     pub fn image_len(&self) -> Result<u64> {
         Ok(image::padded_len((HEADER_LEN + self.layout()?.body_len()) as u64))
     }
@@ -195,7 +204,7 @@ impl TopKParams {
 
 /// One listed key with its estimate. `TopKItem::default()` (an empty key,
 /// count 0) fills the array [`TopK::top`] writes into.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TopKItem<'a> {
     /// The key bytes (inside the image).
     pub key: &'a [u8],
@@ -206,7 +215,7 @@ pub struct TopKItem<'a> {
 }
 
 /// The estimate for one key.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TopKEstimate {
     /// Upper bound of the true count (the smallest count for unlisted keys
     /// of a full sketch, 0 otherwise).

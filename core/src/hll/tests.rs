@@ -768,3 +768,49 @@ fn sizing_helpers_are_monotone_for_every_precision() {
         last = now;
     }
 }
+
+/// An `ExactSizeIterator` whose `len` is `claimed` but which yields
+/// `actual` copies of `value` (a safe trait: a wrong `len` is a caller bug,
+/// not undefined behaviour).
+struct Miscounted {
+    claimed: usize,
+    actual: usize,
+    value: u8,
+}
+
+impl Iterator for Miscounted {
+    type Item = u8;
+    fn next(&mut self) -> Option<u8> {
+        self.actual = self.actual.checked_sub(1)?;
+        Some(self.value)
+    }
+}
+
+impl ExactSizeIterator for Miscounted {
+    fn len(&self) -> usize {
+        self.claimed
+    }
+}
+
+/// `set_register_values` with an iterator whose `len` is `m` but which
+/// yields more or fewer values still writes a legal image: `m` registers,
+/// values past the `m`-th ignored, missing ones 0, the histogram matching.
+/// Before, extra values were written past the registers (into the body's
+/// zero padding) and counted in the histogram, missing ones left the
+/// histogram short of `m`: `verify` of the export refused the sketch as
+/// `CorruptBody`. Values above the maximum count as the maximum.
+#[test]
+fn set_register_values_writes_m_registers_whatever_the_iterator_yields() {
+    for p in [4u8, 5, 10] {
+        let m = registers(p);
+        for (actual, value) in [(m + 7, 3u8), (m + 1, 1), (m / 2, 2), (0, 5), (m, 200)] {
+            let mut buf = fresh(p, 1);
+            let mut h = wrap_mut(buf.as_mut()).unwrap();
+            h.set_register_values(Miscounted { claimed: m, actual, value }).unwrap();
+            let value = value.min(max_register(p));
+            let expected: Vec<u8> = (0..m).map(|i| if i < actual { value } else { 0 }).collect();
+            assert_eq!(values(buf.as_ref()), expected, "p = {p}, {actual} values");
+            check_body_of(buf.as_ref());
+        }
+    }
+}

@@ -362,3 +362,31 @@ fn top_writes_into_default_items() {
     assert_eq!((top[0].key, top[0].count, top[1].key, top[1].count), (&b"b"[..], 5, &b"a"[..], 3));
     assert_eq!(top[2], TopKItem::default(), "slots past the listed keys are left as they were");
 }
+
+/// `validate` accepts exactly the parameters `image_len` (and so `init`)
+/// accept. Before, the largest capacity with keys of more than about 4,040
+/// bytes passed `validate` (each field in range) while `image_len` refused
+/// it (an image of 4 GiB or more), so a caller who checked first still
+/// failed at init.
+#[test]
+fn validate_agrees_with_image_len_at_the_limits() {
+    let cases = [
+        (MAX_CAPACITY, MAX_KEY_LEN),
+        (MAX_CAPACITY, 4_000),
+        (MAX_CAPACITY, 4_048),
+        (MAX_CAPACITY / 2, MAX_KEY_LEN),
+        (1, MAX_KEY_LEN),
+        (MAX_CAPACITY, 1),
+        (0, 8),
+        (8, 0),
+        (MAX_CAPACITY + 1, 8),
+        (8, MAX_KEY_LEN + 1),
+    ];
+    for (capacity, max_key_len) in cases {
+        let params = TopKParams { capacity, max_key_len };
+        assert_eq!(params.validate(), params.image_len().map(|_| ()), "{params:?}");
+    }
+    let largest = TopKParams { capacity: MAX_CAPACITY, max_key_len: MAX_KEY_LEN };
+    assert_eq!(largest.validate(), Err(Error::InvalidParameter));
+    assert!(TopKParams { capacity: MAX_CAPACITY, max_key_len: 4_000 }.validate().is_ok());
+}
