@@ -67,6 +67,15 @@ func checkImage[T any, P interface {
 			t.Fatalf("Inspect of the first %d bytes: %v", n, err)
 		}
 	}
+	// An image of a newer format major version (the byte after the magic).
+	newer := bytes.Clone(img)
+	newer[4]++
+	if err := P(&u).UnmarshalBinary(newer); !errors.Is(err, ErrUnsupportedVersion) {
+		t.Fatalf("newer major version: %v", err)
+	}
+	if _, err := wrap(alignedCopy(newer, 0)); !errors.Is(err, ErrUnsupportedVersion) {
+		t.Fatalf("newer major version wrapped: %v", err)
+	}
 	if err := P(&u).UnmarshalBinary(nil); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("empty image: %v", err)
 	}

@@ -5,7 +5,9 @@
 //! Java caller uses:
 //!
 //! * `verify` and `import` agree, and never report an internal error (a
-//!   caught panic);
+//!   caught panic); `import_size` accepts whatever imports, gives the length
+//!   the import writes, and writes nothing when it refuses; `sketch_image_inspect`
+//!   returns a status on any bytes;
 //! * an accepted image exports back to exactly the input bytes;
 //! * any sequence of operations on the imported image (keys cut from the
 //!   input) leaves an image that still exports and verifies, and merging a
@@ -23,7 +25,12 @@
 //! * the view forms (`_view_add`, `_view_contains`) with the image's own view
 //!   answer as the plain calls, and with a forged view (the buffer with the
 //!   forged token: parameters decoded from whatever the header holds) return
-//!   a status, never crash.
+//!   a status, never crash;
+//! * split-block filters: the input's whole 32-byte blocks loaded as a
+//!   Parquet bitset (`sketch_sbbf_plan_parquet_bitset`,
+//!   `sketch_sbbf_load_parquet_bitset`) make a live image that takes keys,
+//!   folds (`sketch_sbbf_fold_to_target_fpp`), exports and verifies; the folds
+//!   on the raw input return a status.
 //!
 //! The selector's low 7 bits pick the family (modulo the family count); its top bit re-seals the input
 //! with a valid checksum first, so that mutations reach the body checks.
@@ -69,6 +76,8 @@ fn keys(data: &[u8]) -> impl Iterator<Item = &[u8]> {
 struct Family {
     verify: unsafe extern "C" fn(*const c_void, usize) -> sketch_status,
     import: unsafe extern "C" fn(*const c_void, usize, *mut c_void, usize) -> sketch_status,
+    /// The live size `import` needs (checks headers and length only).
+    import_size: unsafe extern "C" fn(*const c_void, usize, *mut usize) -> sketch_status,
     export: unsafe extern "C" fn(*const c_void, usize, *mut c_void, usize, *mut usize) -> sketch_status,
     /// Merge (or union) of `src` into `dst`; cuckoo gets a scratch buffer.
     /// None for static filters (binary fuse), which have no merge.
@@ -136,10 +145,11 @@ fn views(
 
 /// Bloom and split-block filters: the same C functions under two prefixes.
 macro_rules! bit_filter {
-    ($m:ident, [$verify:ident, $import:ident, $export:ident, $union:ident], [$add:ident, $contains:ident, $get_stats:ident, $stats:ident], [$add_c:ident, $contains_c:ident], [$token:ident, $add_t:ident, $contains_t:ident, $identity:expr], [$view:ident, $add_v:ident, $contains_v:ident]) => {
+    ($m:ident, [$verify:ident, $import:ident, $import_size:ident, $export:ident, $union:ident], [$add:ident, $contains:ident, $get_stats:ident, $stats:ident], [$add_c:ident, $contains_c:ident], [$token:ident, $add_t:ident, $contains_t:ident, $identity:expr], [$view:ident, $add_v:ident, $contains_v:ident]) => {
         Family {
             verify: $m::$verify,
             import: $m::$import,
+            import_size: $m::$import_size,
             export: $m::$export,
             merge: merge2!($m::$union),
             idempotent: true,
@@ -229,7 +239,13 @@ fn family(selector: u8) -> Family {
     match (selector & 0x7f) % FAMILIES {
         0 => bit_filter!(
             bloom,
-            [sketch_bloom_verify, sketch_bloom_import, sketch_bloom_export, sketch_bloom_union],
+            [
+                sketch_bloom_verify,
+                sketch_bloom_import,
+                sketch_bloom_import_size,
+                sketch_bloom_export,
+                sketch_bloom_union
+            ],
             [sketch_bloom_add, sketch_bloom_contains, sketch_bloom_get_stats, sketch_bloom_stats],
             [sketch_bloom_add_concurrent, sketch_bloom_contains_concurrent],
             [
@@ -242,7 +258,13 @@ fn family(selector: u8) -> Family {
         ),
         1 => bit_filter!(
             sbbf,
-            [sketch_sbbf_verify, sketch_sbbf_import, sketch_sbbf_export, sketch_sbbf_union],
+            [
+                sketch_sbbf_verify,
+                sketch_sbbf_import,
+                sketch_sbbf_import_size,
+                sketch_sbbf_export,
+                sketch_sbbf_union
+            ],
             [sketch_sbbf_add, sketch_sbbf_contains, sketch_sbbf_get_stats, sketch_sbbf_stats],
             [sketch_sbbf_add_concurrent, sketch_sbbf_contains_concurrent],
             [
@@ -256,6 +278,7 @@ fn family(selector: u8) -> Family {
         2 => Family {
             verify: counting::sketch_counting_verify,
             import: counting::sketch_counting_import,
+            import_size: counting::sketch_counting_import_size,
             export: counting::sketch_counting_export,
             merge: merge2!(counting::sketch_counting_merge),
             idempotent: false,
@@ -282,6 +305,7 @@ fn family(selector: u8) -> Family {
         3 => Family {
             verify: cuckoo::sketch_cuckoo_verify,
             import: cuckoo::sketch_cuckoo_import,
+            import_size: cuckoo::sketch_cuckoo_import_size,
             export: cuckoo::sketch_cuckoo_export,
             merge: Some(|d, s| {
                 let mut scratch = Aligned::zeroed(d.len);
@@ -322,6 +346,7 @@ fn family(selector: u8) -> Family {
         4 => Family {
             verify: hll::sketch_hll_verify,
             import: hll::sketch_hll_import,
+            import_size: hll::sketch_hll_import_size,
             export: hll::sketch_hll_export,
             merge: merge2!(hll::sketch_hll_merge),
             idempotent: true,
@@ -400,6 +425,7 @@ fn family(selector: u8) -> Family {
         5 => Family {
             verify: ull::sketch_ull_verify,
             import: ull::sketch_ull_import,
+            import_size: ull::sketch_ull_import_size,
             export: ull::sketch_ull_export,
             merge: merge2!(ull::sketch_ull_merge),
             idempotent: true,
@@ -437,6 +463,7 @@ fn family(selector: u8) -> Family {
         6 => Family {
             verify: countmin::sketch_countmin_verify,
             import: countmin::sketch_countmin_import,
+            import_size: countmin::sketch_countmin_import_size,
             export: countmin::sketch_countmin_export,
             merge: merge2!(countmin::sketch_countmin_merge),
             idempotent: false,
@@ -461,6 +488,7 @@ fn family(selector: u8) -> Family {
         7 => Family {
             verify: topk::sketch_topk_verify,
             import: topk::sketch_topk_import,
+            import_size: topk::sketch_topk_import_size,
             export: topk::sketch_topk_export,
             merge: merge2!(topk::sketch_topk_merge),
             idempotent: false,
@@ -491,6 +519,7 @@ fn family(selector: u8) -> Family {
         9 => Family {
             verify: fuse::sketch_fuse_verify,
             import: fuse::sketch_fuse_import,
+            import_size: fuse::sketch_fuse_import_size,
             export: fuse::sketch_fuse_export,
             merge: None,
             idempotent: true,
@@ -567,6 +596,7 @@ fn family(selector: u8) -> Family {
         10 => Family {
             verify: ell::sketch_ell_verify,
             import: ell::sketch_ell_import,
+            import_size: ell::sketch_ell_import_size,
             export: ell::sketch_ell_export,
             merge: merge2!(ell::sketch_ell_merge),
             idempotent: true,
@@ -605,6 +635,7 @@ fn family(selector: u8) -> Family {
         _ => Family {
             verify: minhash::sketch_minhash_verify,
             import: minhash::sketch_minhash_import,
+            import_size: minhash::sketch_minhash_import_size,
             export: minhash::sketch_minhash_export,
             merge: merge2!(minhash::sketch_minhash_merge),
             idempotent: true,
@@ -697,6 +728,18 @@ fuzz_target!(|data: &[u8]| {
     // SAFETY: live buffers of the given lengths.
     let imported = ok(unsafe { (f.import)(image.as_ptr().cast(), image.len(), live.ptr_mut(), live.len) });
     assert_eq!(verified, imported, "verify and import disagree");
+    // The size a caller allocates before importing: written only on success,
+    // and when the import succeeds, exactly the live image's length.
+    let mut size = usize::MAX;
+    // SAFETY: `image` is a live slice; `size` is a local.
+    let sized = ok(unsafe { (f.import_size)(image.as_ptr().cast(), image.len(), &mut size) });
+    if !sized {
+        assert_eq!(size, usize::MAX, "a failed import_size wrote its output");
+        assert!(!imported, "imported, but import_size refused");
+    }
+    let mut raw_info = image::sketch_image_info::default();
+    // SAFETY: `image` is a live slice; `raw_info` is a local.
+    ok(unsafe { image::sketch_image_inspect(image.as_ptr().cast(), image.len(), &mut raw_info) });
     if !imported {
         assert!(live.bytes().iter().all(|b| *b == 0), "a failed import wrote to its destination");
     } else {
@@ -704,6 +747,11 @@ fuzz_target!(|data: &[u8]| {
         let mut info = image::sketch_image_info::default();
         // SAFETY: live buffer; `info` is a local.
         assert!(ok(unsafe { image::sketch_image_inspect(live.ptr(), live.len, &mut info) }));
+        assert_eq!(
+            Ok(size),
+            usize::try_from(info.image_bytes),
+            "import_size differs from the imported length"
+        );
         live.len = usize::try_from(info.image_bytes).unwrap_or(usize::MAX).min(live.len);
         assert_eq!(export_verified(&f, &live), image, "export does not give back the imported bytes");
 
@@ -738,4 +786,64 @@ fuzz_target!(|data: &[u8]| {
     if let Some(merge) = f.merge {
         ok(merge(&mut raw, &raw_copy));
     }
+
+    // 6. Split-block filters: the input's bytes as a Parquet bitset.
+    if (selector & 0x7f) % FAMILIES == 1 {
+        parquet_bitset(image, key_bytes);
+    }
 });
+
+/// Loads `data` (cut to whole 32-byte blocks) as the bitset of a Parquet
+/// column chunk, as `sketch_sbbf_plan_parquet_bitset` and
+/// `sketch_sbbf_load_parquet_bitset` do for bytes read out of a file: any
+/// bytes make a live image that answers, exports and verifies, folds, and
+/// still exports and verifies; the folds on the raw input return a status.
+fn parquet_bitset(data: &[u8], keys_from: &[u8]) {
+    let bitset = &data[..data.len() / 32 * 32];
+    let fpr = [0.01, 1e-6, 0.5, 1e-300][data.len() % 4];
+    let mut params = sbbf::sketch_sbbf_params::default();
+    let mut size = 0u64;
+    // SAFETY: outputs are locals.
+    let planned = ok(unsafe { sbbf::sketch_sbbf_plan_parquet_bitset(bitset.len(), fpr, &mut params) });
+    assert_eq!(planned, !bitset.is_empty(), "plan of a {}-byte bitset", bitset.len());
+    if planned && ok(unsafe { sbbf::sketch_sbbf_size(&params, &mut size) }) {
+        let mut live = Aligned::zeroed(usize::try_from(size).unwrap_or(0));
+        // SAFETY: live buffers of the given lengths; `params` is a local.
+        let loaded = ok(unsafe {
+            sbbf::sketch_sbbf_load_parquet_bitset(
+                live.ptr_mut(),
+                live.len,
+                bitset.as_ptr().cast(),
+                bitset.len(),
+                &params,
+            )
+        });
+        assert!(loaded, "a planned bitset did not load");
+        let f = family(1);
+        export_verified(&f, &live);
+        for key in keys(keys_from) {
+            let mut present = false;
+            // SAFETY: live buffer and key of the given lengths; output is a local.
+            unsafe {
+                let (k, n) = (key.as_ptr().cast(), key.len());
+                assert!(ok(sbbf::sketch_sbbf_add(live.ptr_mut(), live.len, k, n, core::ptr::null_mut())));
+                assert!(ok(sbbf::sketch_sbbf_contains(live.ptr(), live.len, k, n, &mut present)));
+            }
+            assert!(present, "sbbf: a key added to a loaded bitset is absent");
+        }
+        let (mut folds, mut new_len) = (0u32, 0usize);
+        // SAFETY: live buffer; outputs are locals.
+        assert!(ok(unsafe {
+            sbbf::sketch_sbbf_fold_to_target_fpp(live.ptr_mut(), live.len, fpr, &mut folds, &mut new_len)
+        }));
+        live.len = new_len;
+        export_verified(&f, &live);
+    }
+    let mut raw = Aligned::copy_of(data);
+    let (mut folds, mut new_len) = (0u32, 0usize);
+    // SAFETY: live buffer; outputs are locals.
+    unsafe {
+        ok(sbbf::sketch_sbbf_fold(raw.ptr_mut(), raw.len, u32::from(data.len() as u8 % 4), &mut new_len));
+        ok(sbbf::sketch_sbbf_fold_to_target_fpp(raw.ptr_mut(), raw.len, fpr, &mut folds, &mut new_len));
+    }
+}

@@ -1867,6 +1867,73 @@ void *operator new(std::size_t size) {
 [[gnu::noinline]] void operator delete(void *p) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete(void *p, std::size_t) noexcept { std::free(p); }
 
+/* ---- Golden images (tests/golden, beside SKETCHES_PARQUET_DIR): every family and mode ---- */
+
+/* One golden image through the family's checked entry points: verify,
+   import_size, from_bytes (owning and into caller memory), the export gives
+   the same bytes; a flipped byte, a truncation, another family's image and
+   a newer format version are refused with their status, and caller memory
+   stays untouched. */
+template <class Family, class Other>
+void golden_case(const std::string &dir, const char *name) {
+    std::vector<std::uint8_t> golden = read_file(dir + "/" + name + "_v1.img");
+    if (golden.size() <= 48) {
+        check(false, name, __LINE__);
+        return;
+    }
+    Family::verify(golden);
+    std::uint64_t live = Family::import_size(golden);
+    CHECK(live >= golden.size() && live % 64 == 0);
+    Family back = Family::from_bytes(golden);
+    CHECK(back.size() == live && back.to_bytes() == golden);
+    aligned_buffer mem(static_cast<std::size_t>(live));
+    std::memset(mem.ptr, 0xEE, mem.size);
+    std::vector<unsigned char> before(mem.bytes(), mem.bytes() + mem.size);
+    std::vector<std::uint8_t> bad = golden;
+    bad[bad.size() / 2] ^= 0x10;
+    EXPECT_ERROR(Family::verify(bad), status::checksum_mismatch);
+    EXPECT_ERROR(Family::from_bytes(bad), status::checksum_mismatch);
+    EXPECT_ERROR(Family::from_bytes(bad, mem.ptr, mem.size), status::checksum_mismatch);
+    bad = golden;
+    bad[4] = 9; /* a newer major version */
+    EXPECT_ERROR(Family::verify(bad), status::unsupported_version);
+    EXPECT_ERROR(Family::import_size(bad), status::unsupported_version);
+    EXPECT_ERROR(Family::from_bytes(bad, mem.ptr, mem.size), status::unsupported_version);
+    bad.assign(golden.begin(), golden.end() - 8);
+    EXPECT_ERROR(Family::from_bytes(bad), status::length_mismatch);
+    EXPECT_ERROR(Family::import_size(bad), status::length_mismatch);
+    EXPECT_ERROR(Family::from_bytes(bad, mem.ptr, mem.size), status::length_mismatch);
+    EXPECT_ERROR(Other::from_bytes(golden), status::wrong_family);
+    EXPECT_ERROR(Other::import_size(golden), status::wrong_family);
+    CHECK(std::memcmp(before.data(), mem.ptr, mem.size) == 0);
+    CHECK(Family::from_bytes(golden, mem.ptr, mem.size).to_bytes() == golden);
+}
+
+void test_golden() {
+    const char *dir = std::getenv("SKETCHES_PARQUET_DIR");
+    if (dir == nullptr) {
+        check(false, "SKETCHES_PARQUET_DIR is set", __LINE__);
+        return;
+    }
+    const std::string golden = std::string(dir) + "/../golden";
+    using namespace sketches;
+    golden_case<bloom_filter, minhash_sketch>(golden, "bloom");
+    golden_case<sbbf_filter, bloom_filter>(golden, "sbbf");
+    golden_case<sbbf_filter, bloom_filter>(golden, "sbbf_parquet");
+    golden_case<counting_filter, bloom_filter>(golden, "counting");
+    golden_case<cuckoo_filter, bloom_filter>(golden, "cuckoo");
+    golden_case<hll_sketch, ull_sketch>(golden, "hll_small");
+    golden_case<hll_sketch, ull_sketch>(golden, "hll_dense");
+    golden_case<ull_sketch, hll_sketch>(golden, "ull");
+    golden_case<countmin_sketch, bloom_filter>(golden, "countmin");
+    golden_case<topk_sketch, bloom_filter>(golden, "topk");
+    golden_case<minhash_sketch, bloom_filter>(golden, "minhash");
+    golden_case<fuse_filter, bloom_filter>(golden, "fuse8");
+    golden_case<fuse_filter, bloom_filter>(golden, "fuse16");
+    golden_case<ell_sketch, ull_sketch>(golden, "ell");
+    golden_case<ell_sketch, ull_sketch>(golden, "ell_d24");
+}
+
 int main() {
     struct {
         const char *name;
@@ -1876,7 +1943,7 @@ int main() {
                        {"hll", test_hll},           {"ull", test_ull},     {"countmin", test_countmin},
                        {"topk", test_topk},         {"minhash", test_minhash}, {"fuse", test_fuse},
                        {"ell", test_ell},           {"tokens", test_tokens}, {"parquet", test_parquet},
-                       {"concurrent", test_concurrent}};
+                       {"concurrent", test_concurrent}, {"golden", test_golden}};
     for (const auto &t : tests) {
         try {
             t.run();

@@ -1,5 +1,6 @@
 package dev.sketches;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -78,6 +79,20 @@ class HostileBytesTest {
         }
         // The untouched image passes every way in.
         attempt(f, () -> f.fromBytes().apply(g));
+        // An image of a newer format major version (the byte after the magic) is refused every way
+        // in, with that status.
+        byte[] newer = g.clone();
+        newer[4]++;
+        for (java.util.function.Supplier<T> read : java.util.List.<java.util.function.Supplier<T>>of(
+                () -> f.fromBytes().apply(newer), () -> f.wrapVerified().apply(TestKeys.direct(newer)),
+                () -> f.wrap().apply(TestKeys.direct(newer)))) {
+            try {
+                read.get();
+                fail(f.golden() + ": a newer format version was read");
+            } catch (SketchException e) {
+                assertEquals(Status.UNSUPPORTED_VERSION, e.status(), f.golden() + ": " + e);
+            }
+        }
         assertTrue(accepted > 0, f.golden() + ": some mutated images should still wrap");
     }
 
