@@ -37,7 +37,8 @@ final class ScalarFunctions {
     private ScalarFunctions() {}
 
     /** Last image read by one UDF instance and its sketch. */
-    private record Last(byte[] image, Object sketch) {}
+    /** The last image a reader read, its sketch, and whether that is a Parquet-mode split-block filter. */
+    private record Last(byte[] image, Object sketch, boolean parquet) {}
 
     /** Reads images for one function, remembering the last one. */
     abstract static class ImageReader implements java.io.Serializable {
@@ -60,8 +61,17 @@ final class ScalarFunctions {
                 return l.sketch;
             }
             Object s = shared ? ImageCache.get(function, family, image) : SketchBuffer.read(function, family, image);
-            last = new Last(image, s);
+            last = new Last(image, s, s instanceof SplitBlockBloomFilter && isParquetMode(image));
             return s;
+        }
+
+        /**
+         * Whether {@code image} (a split-block filter image already read by {@link #sketch}) is in
+         * Parquet mode: remembered with the last image, else read from its header again.
+         */
+        final boolean parquetMode(byte[] image) {
+            Last l = last;
+            return l != null && l.image == image ? l.parquet : isParquetMode(image);
         }
 
         final IllegalArgumentException badKey(Object key) {
@@ -126,15 +136,12 @@ final class ScalarFunctions {
         }
     }
 
-    /** Offset of the flags in the common image header (every binding's layout). */
-    private static final int FLAGS = 12;
+    /** The hash id of XXH64, which Parquet-mode split-block filters use ({@link dev.sketches.Sketches.ImageInfo#hash}). */
+    private static final int HASH_XXH64 = 2;
 
-    /** The split-block filter's flag bit of Parquet mode. */
-    private static final int FLAG_PARQUET = 1;
-
-    /** Whether a split-block Bloom filter image (already read, so its header is checked) is in Parquet mode. */
-    static boolean parquetMode(byte[] image) {
-        return (image[FLAGS] & FLAG_PARQUET) != 0;
+    /** Whether a split-block Bloom filter image (its header already checked) is in Parquet mode. */
+    static boolean isParquetMode(byte[] image) {
+        return dev.sketches.Sketches.inspect(image).hash() == HASH_XXH64;
     }
 
     /** {@code sketch_cms_estimate(image, key)}: BIGINT, at least the key's true count. */
