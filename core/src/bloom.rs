@@ -603,7 +603,7 @@ pub struct Bloom<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(Bloom [params, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(Bloom [params, seed]);
 
 impl<'a> Bloom<'a> {
     /// The filter's parameters.
@@ -760,7 +760,7 @@ pub struct BloomMut<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(BloomMut [params, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(BloomMut [params, seed]);
 
 impl<'a> BloomMut<'a> {
     /// A read-only view of the same image.
@@ -912,7 +912,7 @@ pub struct SharedBloom<'a> {
 }
 
 #[cfg(target_has_atomic = "64")]
-crate::image::debug_view!(SharedBloom [params, seed] |v| v.words.load(crate::image::OFF_IMAGE_LEN / 8));
+crate::image::debug_view!(SharedBloom [params, seed] shared);
 
 #[cfg(target_has_atomic = "64")]
 /// Word of the first body byte.

@@ -282,7 +282,7 @@ pub struct Counting<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(Counting [params, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(Counting [params, seed]);
 
 impl<'a> Counting<'a> {
     /// Parameters (`bits` = counters).
@@ -400,7 +400,7 @@ pub struct CountingMut<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(CountingMut [params, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(CountingMut [params, seed]);
 
 impl<'a> CountingMut<'a> {
     /// A read-only view of the same image.

@@ -336,7 +336,7 @@ pub struct CountMin<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(CountMin [params, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(CountMin [params, seed]);
 
 impl<'a> CountMin<'a> {
     /// Parameters.
@@ -425,7 +425,7 @@ pub struct CountMinMut<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(CountMinMut [params, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(CountMinMut [params, seed]);
 
 impl<'a> CountMinMut<'a> {
     /// A read-only view of the same image.

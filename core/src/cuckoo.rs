@@ -482,7 +482,7 @@ pub struct Cuckoo<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(Cuckoo [params, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(Cuckoo [params, seed]);
 
 impl<'a> Cuckoo<'a> {
     /// Parameters.
@@ -638,7 +638,7 @@ pub struct CuckooMut<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(CuckooMut [params, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(CuckooMut [params, seed]);
 
 impl<'a> CuckooMut<'a> {
     /// A read-only view of the same image.

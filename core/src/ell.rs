@@ -772,7 +772,7 @@ pub struct Ell<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(Ell [layout, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(Ell [layout, seed]);
 
 impl<'a> Ell<'a> {
     /// Register configuration.
@@ -1007,7 +1007,7 @@ pub struct EllMut<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(EllMut [layout, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(EllMut [layout, seed]);
 
 impl<'a> EllMut<'a> {
     /// A read-only view of the same image.

@@ -388,7 +388,7 @@ pub struct Fuse<'a> {
     fuse_seed: u64,
 }
 
-crate::image::debug_view!(Fuse [params, shape, seed, fuse_seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(Fuse [params, shape, seed, fuse_seed]);
 
 /// Validates the live image at the start of `buf` (8-byte aligned; it may
 /// be longer than the image) and returns a read-only view. O(1), a few

@@ -838,7 +838,7 @@ pub struct Hll<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(Hll [p, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(Hll [p, seed]);
 
 impl<'a> Hll<'a> {
     /// Precision `p`.
@@ -1018,7 +1018,7 @@ pub struct HllMut<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(HllMut [p, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(HllMut [p, seed]);
 
 impl<'a> HllMut<'a> {
     /// A read-only view of the same image.
@@ -1506,7 +1506,7 @@ pub struct SharedHll<'a> {
 }
 
 #[cfg(target_has_atomic = "64")]
-crate::image::debug_view!(SharedHll [p, seed] |v| v.words.load(crate::image::OFF_IMAGE_LEN / 8));
+crate::image::debug_view!(SharedHll [p, seed] shared);
 
 #[cfg(target_has_atomic = "64")]
 /// The immutable header checks of a live dense image, for the shared view

@@ -773,9 +773,21 @@ pub fn inspect(bytes: &[u8]) -> Result<CommonHeader> {
 /// seed) and the image's length in bytes, never the image's bytes, so that
 /// `{:?}` of a view over a megabyte filter prints one line.
 ///
-/// `debug_view!(Bloom [params, seed] |v| header_image_len(v.header))`:
-/// the closure gives the image length of view `v`.
+/// - `debug_view!(Bloom [params, seed])`: a view holding its validated
+///   `header`; the length is the header's image-length field.
+/// - `debug_view!(SharedBloom [params, seed] shared)`: a shared view over
+///   `words` (`AtomicWords`); the length is the header word's field.
+/// - `debug_view!(MinHash [k, seed] |v| image_len(v.k).unwrap_or(0))`: the
+///   closure gives the image length of view `v`.
 macro_rules! debug_view {
+    ($ty:ident [$($field:ident),*]) => {
+        $crate::image::debug_view!($ty [$($field),*] |v| $crate::image::header_image_len(v.header));
+    };
+    ($ty:ident [$($field:ident),*] shared) => {
+        $crate::image::debug_view!(
+            $ty [$($field),*] |v| v.words.load($crate::image::OFF_IMAGE_LEN / 8)
+        );
+    };
     ($ty:ident [$($field:ident),*] |$v:ident| $image_len:expr) => {
         impl core::fmt::Debug for $ty<'_> {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

@@ -970,7 +970,7 @@ pub struct Sbbf<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(Sbbf [params, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(Sbbf [params, seed]);
 
 impl<'a> Sbbf<'a> {
     /// The filter's parameters.
@@ -1173,7 +1173,7 @@ pub struct SbbfMut<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(SbbfMut [params, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(SbbfMut [params, seed]);
 
 impl<'a> SbbfMut<'a> {
     /// A read-only view of the same image.
@@ -1367,7 +1367,7 @@ pub struct SharedSbbf<'a> {
 }
 
 #[cfg(target_has_atomic = "64")]
-crate::image::debug_view!(SharedSbbf [params, seed] |v| v.words.load(crate::image::OFF_IMAGE_LEN / 8));
+crate::image::debug_view!(SharedSbbf [params, seed] shared);
 
 /// Validates the immutable header of a live image seen as atomic words and
 /// returns the shared view. Errors: as [`wrap`] for the header.

@@ -418,7 +418,7 @@ pub struct TopK<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(TopK [layout, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(TopK [layout, seed]);
 
 impl<'a> TopK<'a> {
     /// Parameters.
@@ -638,7 +638,7 @@ pub struct TopKMut<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(TopKMut [layout, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(TopKMut [layout, seed]);
 
 impl<'a> TopKMut<'a> {
     /// A read-only view of the same image.

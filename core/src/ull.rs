@@ -648,7 +648,7 @@ pub struct Ull<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(Ull [p, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(Ull [p, seed]);
 
 impl<'a> Ull<'a> {
     /// Precision `p`.
@@ -732,7 +732,7 @@ pub struct UllMut<'a> {
     seed: u64,
 }
 
-crate::image::debug_view!(UllMut [p, seed] |v| crate::image::header_image_len(v.header));
+crate::image::debug_view!(UllMut [p, seed]);
 
 impl<'a> UllMut<'a> {
     /// A read-only view of the same image.
@@ -879,7 +879,7 @@ pub struct SharedUll<'a> {
 }
 
 #[cfg(target_has_atomic = "64")]
-crate::image::debug_view!(SharedUll [p, seed] |v| v.words.load(crate::image::OFF_IMAGE_LEN / 8));
+crate::image::debug_view!(SharedUll [p, seed] shared);
 
 #[cfg(target_has_atomic = "64")]
 /// Word of the first register.
