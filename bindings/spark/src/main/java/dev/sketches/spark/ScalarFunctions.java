@@ -11,14 +11,24 @@ import dev.sketches.MinHash;
 import dev.sketches.SplitBlockBloomFilter;
 import dev.sketches.TopK;
 import dev.sketches.UltraLogLog;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.catalyst.util.DateTimeUtils;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
 
 /**
  * The Spark UDFs behind the scalar {@code sketch_*} functions. Each keeps the last image it read
@@ -27,8 +37,11 @@ import org.apache.spark.sql.api.java.UDF2;
  * through the executor-wide {@link ImageCache}. Null images or keys give null. Keys follow the aggregates' rule: String as UTF-8,
  * integral numbers as 8 little-endian bytes, byte[] as is; except against a Parquet-mode
  * split-block Bloom filter (made by another binding, e.g. from a Parquet file's bitset), which
- * hashes a key as Parquet stores a column of its Spark type: STRING and BINARY as BYTE_ARRAY,
- * BIGINT as INT64, INT, SMALLINT and TINYINT as INT32 (4 bytes).
+ * hashes a key as Spark's Parquet writer stores a column of its Spark type: STRING and BINARY as
+ * BYTE_ARRAY, BIGINT as INT64, INT, SMALLINT, TINYINT and DATE (days since 1970-01-01) as INT32,
+ * FLOAT and DOUBLE as their IEEE-754 bits, DECIMAL(p, s) as its unscaled value in INT32 (p up to
+ * 9), INT64 (p up to 18) or a big-endian FIXED_LEN_BYTE_ARRAY of the fewest bytes that hold p
+ * digits; FLOAT, DOUBLE, DATE and DECIMAL keys are refused against any other image.
  *
  * <p>Thread safety: the last-image slot is one volatile reference to an immutable pair, so an
  * instance may be shared by task threads.
@@ -83,8 +96,17 @@ final class ScalarFunctions {
     static final class Contains extends ImageReader implements UDF2<byte[], Object, Boolean> {
         private static final long serialVersionUID = 1L;
 
-        Contains(String function, Family family) {
+        /** The key's SQL type, for messages. */
+        private final String keyTypeSql;
+        /** The precision and scale of a DECIMAL key type; 0 for other types. */
+        private final int decimalPrecision;
+        private final int decimalScale;
+
+        Contains(String function, Family family, DataType keyType) {
             super(function, family, true);
+            this.keyTypeSql = keyType.sql();
+            this.decimalPrecision = keyType instanceof DecimalType d ? d.precision() : 0;
+            this.decimalScale = keyType instanceof DecimalType d ? d.scale() : 0;
         }
 
         @Override
@@ -93,6 +115,16 @@ final class ScalarFunctions {
                 return null;
             }
             Object s = sketch(image);
+            if (s instanceof SplitBlockBloomFilter f && parquetMode(image)) {
+                return f.containsHash(parquetHash(key));
+            }
+            if (key instanceof Float || key instanceof Double || key instanceof BigDecimal
+                    || key instanceof java.sql.Date || key instanceof LocalDate) {
+                throw new IllegalArgumentException(function + ": a " + keyTypeSql + " key is hashed only"
+                        + " against a Parquet-mode split-block filter (one loaded from a Parquet file's"
+                        + " bitset), as the column stores it; this image is not one: cast the key to the"
+                        + " type its keys were added as");
+            }
             if (key instanceof String k) {
                 if (s instanceof BloomFilter f) {
                     return f.contains(k);
@@ -109,10 +141,6 @@ final class ScalarFunctions {
                 if (s instanceof BloomFilter f) {
                     return f.contains(k);
                 } else if (s instanceof SplitBlockBloomFilter f) {
-                    if (!(n instanceof Long) && parquetMode(image)) {
-                        // INT, SMALLINT and TINYINT columns are INT32 in Parquet: 4 bytes hashed.
-                        return f.containsHash(SplitBlockBloomFilter.parquetHash(n.intValue()));
-                    }
                     return f.contains(k);
                 } else if (s instanceof CountingBloomFilter f) {
                     return f.contains(k);
@@ -134,6 +162,78 @@ final class ScalarFunctions {
             }
             throw badKey(key);
         }
+
+        /**
+         * Parquet's bloom filter hash of {@code key} as Spark's Parquet writer (parquet-java,
+         * not the legacy format) stores a column of the key's type, PLAIN-encoded.
+         */
+        private long parquetHash(Object key) {
+            if (key instanceof String k) {
+                return SplitBlockBloomFilter.parquetHash(k);
+            } else if (key instanceof byte[] k) {
+                return SplitBlockBloomFilter.parquetHash(k);
+            } else if (key instanceof Long k) {
+                return SplitBlockBloomFilter.parquetHash(k.longValue());
+            } else if (key instanceof Integer || key instanceof Short || key instanceof Byte) {
+                // INT, SMALLINT and TINYINT columns are INT32 in Parquet: 4 bytes hashed.
+                return SplitBlockBloomFilter.parquetHash(((Number) key).intValue());
+            } else if (key instanceof Float k) {
+                return SplitBlockBloomFilter.parquetHash(k.floatValue());
+            } else if (key instanceof Double k) {
+                return SplitBlockBloomFilter.parquetHash(k.doubleValue());
+            } else if (key instanceof java.sql.Date d) {
+                // The exact inverse of how Spark made this Date from the column's days.
+                return SplitBlockBloomFilter.parquetHash(DateTimeUtils.fromJavaDate(d));
+            } else if (key instanceof LocalDate d) {
+                return SplitBlockBloomFilter.parquetHash(DateTimeUtils.localDateToDays(d));
+            } else if (key instanceof BigDecimal d) {
+                return decimalHash(d);
+            }
+            throw badKey(key);
+        }
+
+        /** A DECIMAL(p, s) value as Spark writes it: INT32 for p up to 9, INT64 up to 18, else bytes. */
+        private long decimalHash(BigDecimal value) {
+            BigInteger unscaled;
+            try {
+                unscaled = value.setScale(decimalScale, RoundingMode.UNNECESSARY).unscaledValue();
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException(function + ": " + value + " is not a " + keyTypeSql, e);
+            }
+            if (decimalPrecision <= 9) {
+                return SplitBlockBloomFilter.parquetHash(unscaled.intValueExact());
+            } else if (decimalPrecision <= 18) {
+                return SplitBlockBloomFilter.parquetHash(unscaled.longValueExact());
+            }
+            byte[] minimal = unscaled.toByteArray();
+            byte[] fixed = new byte[decimalBytes(decimalPrecision)];
+            if (minimal.length > fixed.length) {
+                throw new IllegalArgumentException(function + ": " + value + " does not fit " + keyTypeSql);
+            }
+            // Big-endian two's complement, sign-extended to the column's fixed length.
+            java.util.Arrays.fill(fixed, 0, fixed.length - minimal.length, (byte) (unscaled.signum() < 0 ? -1 : 0));
+            System.arraycopy(minimal, 0, fixed, fixed.length - minimal.length, minimal.length);
+            return SplitBlockBloomFilter.parquetHash(fixed);
+        }
+    }
+
+    /** The fewest bytes whose two's complement holds every unscaled value of {@code precision} digits. */
+    static int decimalBytes(int precision) {
+        BigInteger limit = BigInteger.TEN.pow(precision);
+        int n = 1;
+        while (BigInteger.ONE.shiftLeft(8 * n - 1).compareTo(limit) < 0) {
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Whether {@code sketch_sbbf_contains} takes a key of this type only against a Parquet-mode
+     * filter (a type Parquet stores but the native key rule has no bytes for).
+     */
+    static boolean isParquetOnlyKey(DataType type) {
+        return type instanceof FloatType || type instanceof DoubleType || type instanceof DateType
+                || type instanceof DecimalType;
     }
 
     /** The hash id of XXH64, which Parquet-mode split-block filters use ({@link dev.sketches.Sketches.ImageInfo#hash}). */

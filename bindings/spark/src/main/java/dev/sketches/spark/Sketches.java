@@ -63,8 +63,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Keys: STRING hashes as its UTF-8 bytes, TINYINT/SMALLINT/INT/BIGINT as the value's 8
  * little-endian bytes, BINARY as is: the rule of every binding, so a Spark-built image answers C
  * and Go queries for the same keys (against a Parquet-mode split-block filter image, {@code
- * sketch_sbbf_contains} hashes as Parquet stores a column of the key's type: INT, SMALLINT and
- * TINYINT as INT32). Other key types are rejected (cast them first). Null keys are
+ * sketch_sbbf_contains} hashes as Spark's Parquet writer stores a column of the key's type: INT,
+ * SMALLINT, TINYINT and DATE as INT32, FLOAT and DOUBLE as their IEEE-754 bits, DECIMAL as its
+ * unscaled value in INT32, INT64 or a fixed-length byte array by precision; FLOAT, DOUBLE, DATE
+ * and DECIMAL keys are taken only there). Other key types are rejected (cast them first). Null keys are
  * skipped (they are not added, and a null key or image gives a null answer); an aggregate over no
  * key returns the empty sketch, a union aggregate over no image returns null.
  *
@@ -491,8 +493,12 @@ public final class Sketches {
                 + " added to the " + family.title + " image, true when it may have been; null when either is"
                 + " null.", 2, 2, (fn, a, s) -> {
                     image(fn, a.get(0));
-                    key(fn, a.get(1));
-                    UserDefinedFunction f = functions.udf(new ScalarFunctions.Contains(fn, family), DataTypes.BooleanType);
+                    DataType keyType = a.get(1).dataType();
+                    if (family != Family.SPLIT_BLOCK_BLOOM || !ScalarFunctions.isParquetOnlyKey(keyType)) {
+                        key(fn, keyType);
+                    }
+                    UserDefinedFunction f = functions.udf(
+                            new ScalarFunctions.Contains(fn, family, keyType), DataTypes.BooleanType);
                     return udf(s, fn, f, a);
                 });
     }
@@ -566,8 +572,10 @@ public final class Sketches {
     private static void key(String fn, DataType type) {
         if (!(type instanceof StringType || type instanceof BinaryType || type instanceof IntegralType
                 || type instanceof NullType)) {
+            String parquetOnly = fn.equals("sketch_sbbf_contains")
+                    ? " (or, against a Parquet-mode filter, FLOAT, DOUBLE, DATE or DECIMAL)" : "";
             throw new IllegalArgumentException(fn + ": keys must be STRING, TINYINT, SMALLINT, INT, BIGINT or"
-                    + " BINARY, not " + type.sql() + " (cast the column first)");
+                    + " BINARY" + parquetOnly + ", not " + type.sql() + " (cast the column first)");
         }
     }
 

@@ -83,10 +83,14 @@ class ParquetModeTest {
 
     @Test
     void filtersOfASparkWrittenParquetFileFindEveryValueOfTheirColumn(@TempDir Path dir) throws IOException {
-        String[] columns = {"i", "sh", "ti", "l", "s", "b"};
+        String[] columns = {"i", "sh", "ti", "l", "s", "b", "f", "d", "dt", "dec9", "dec18", "dec30"};
         Dataset<Row> values = spark.sql("SELECT CAST(id - 500 AS INT) AS i, CAST(id - 500 AS SMALLINT) AS sh,"
                 + " CAST(id % 200 - 100 AS TINYINT) AS ti, id * 1000003 - 7 AS l, concat('v', id) AS s,"
-                + " CAST(concat('b', id) AS BINARY) AS b FROM range(0, 2000, 1, 1)");
+                + " CAST(concat('b', id) AS BINARY) AS b, CAST(id * 0.5 - 3 AS FLOAT) AS f,"
+                + " CAST(id AS DOUBLE) / 7 - 100 AS d, date_add(DATE'1969-12-01', CAST(id AS INT)) AS dt,"
+                + " CAST((id - 1000) / 8 AS DECIMAL(9, 3)) AS dec9,"
+                + " CAST(id * 1000003 - 7000 AS DECIMAL(18, 2)) AS dec18,"
+                + " CAST(id * 1000003 - 7000 AS DECIMAL(30, 4)) AS dec30 FROM range(0, 2000, 1, 1)");
         // Without dictionaries: parquet-java writes no bloom filter for a dictionary-encoded chunk.
         DataFrameWriter<Row> w = values.write().option("parquet.enable.dictionary", "false");
         for (String c : columns) {
@@ -100,13 +104,25 @@ class ParquetModeTest {
         Dataset<Row> table = spark.read().parquet(dir.resolve("t").toString());
         for (String c : columns) {
             byte[] image = SplitBlockBloomFilter.fromParquetBitset(bitsets.get(c), 0.01).toByteArray();
-            // Every value of the column is found (INT, SMALLINT and TINYINT hashed as INT32).
+            // Every value of the column is found (INT, SMALLINT, TINYINT and DATE hashed as INT32,
+            // DECIMAL as its unscaled value in INT32, INT64 or 13 bytes by precision).
             assertEquals(2000, table.where(call_function("sketch_sbbf_contains", lit(image), col(c))).count(), c);
             // Values the column does not hold are mostly not (TINYINT: the 28 values above 99).
             Dataset<Long> others = c.equals("ti") ? spark.range(100, 128) : spark.range(10_000, 12_000);
-            long absent = others.selectExpr("CAST(CAST(id AS STRING) AS " + table.schema().apply(c).dataType().sql() + ") AS v")
+            String type = table.schema().apply(c).dataType().sql();
+            String other = c.equals("dt") ? "date_add(DATE'1969-12-01', CAST(id AS INT))"
+                    : "CAST(CAST(id AS STRING) AS " + type + ")";
+            long absent = others.selectExpr(other + " AS v")
                     .where(call_function("sketch_sbbf_contains", lit(image), col("v"))).count();
             assertTrue(absent <= others.count() / 10, c + ": " + absent + " false positives");
+        }
+        // DATE keys arrive as java.time.LocalDate under the Java 8 time API: the same days.
+        byte[] dates = SplitBlockBloomFilter.fromParquetBitset(bitsets.get("dt"), 0.01).toByteArray();
+        spark.conf().set("spark.sql.datetime.java8API.enabled", "true");
+        try {
+            assertEquals(2000, table.where(call_function("sketch_sbbf_contains", lit(dates), col("dt"))).count());
+        } finally {
+            spark.conf().unset("spark.sql.datetime.java8API.enabled");
         }
         // The same values added to forParquet(ndv, fpp) give the file's bitset (no fold: parquet-java).
         SplitBlockBloomFilter same = SplitBlockBloomFilter.forParquet(2000, 0.01);
@@ -118,5 +134,29 @@ class ParquetModeTest {
         byte[] nativeImage = spark.sql("SELECT sketch_sbbf_agg(id, 100, 0.01) FROM range(10)").first().getAs(0);
         assertEquals(0, spark.range(10).selectExpr("CAST(id AS INT) AS v")
                 .where(not(call_function("sketch_sbbf_contains", lit(nativeImage), col("v")))).count());
+        // Keys only Parquet gives bytes to are refused against it, naming the type.
+        for (String key : new String[] {"CAST(id AS DOUBLE)", "CAST(id AS FLOAT)", "CAST(id AS DECIMAL(9, 2))",
+                "date_add(DATE'2020-01-01', CAST(id AS INT))"}) {
+            Checks.failsNaming("sketch_sbbf_contains", "only against a Parquet-mode split-block filter",
+                    () -> spark.range(3).selectExpr(key + " AS v")
+                            .where(call_function("sketch_sbbf_contains", lit(nativeImage), col("v"))).count());
+        }
+    }
+
+    /**
+     * DECIMAL keys hash as Spark writes the column: INT32 up to 9 digits, INT64 up to 18, else a
+     * sign-extended big-endian array of the fewest bytes that hold the precision.
+     */
+    @Test
+    void decimalWidthsFollowSparksParquetWriter() {
+        assertEquals(4, ScalarFunctions.decimalBytes(9));
+        assertEquals(8, ScalarFunctions.decimalBytes(18));
+        assertEquals(9, ScalarFunctions.decimalBytes(19));
+        assertEquals(13, ScalarFunctions.decimalBytes(30));
+        assertEquals(16, ScalarFunctions.decimalBytes(38));
+        // Other filters refuse the Parquet-only types at analysis.
+        Checks.failsNaming("sketch_bloom_contains", "keys must be STRING",
+                () -> spark.sql("SELECT sketch_bloom_contains(sketch_bloom_agg(id, 10, 0.01), 1.5D) FROM range(3)")
+                        .collectAsList());
     }
 }
