@@ -7,8 +7,9 @@ through the Py4J gateway, after which ``spark.sql`` and the helpers below can us
 
 Images are BINARY columns holding the bytes every sketches binding reads (C, C++, Go, Java,
 Python). Keys: strings hash as UTF-8, integers as 8 little-endian bytes, binaries as is (against a
-Parquet-mode split-block filter image, as Parquet stores the column: INT, SMALLINT and TINYINT as
-INT32, 4 bytes); null keys are skipped.
+Parquet-mode split-block filter image, as Spark's Parquet writer stores the column: INT, SMALLINT,
+TINYINT and DATE as INT32, FLOAT and DOUBLE as their IEEE-754 bits, DECIMAL as its unscaled value;
+FLOAT, DOUBLE, DATE and DECIMAL keys are taken only there); null keys are skipped.
 """
 
 from pyspark.sql import Column, SparkSession
