@@ -70,6 +70,8 @@ test: tools
 	# The library as firmware builds it (Cortex-M4F, Cortex-M0+): code behind non-x86 cfgs is linted too.
 	cargo clippy -p sketches-core -p sketches-ffi --lib --target thumbv7em-none-eabihf -- -D warnings
 	cargo clippy -p sketches-core -p sketches-ffi --lib --target thumbv6m-none-eabi -- -D warnings
+	# The API docs build without broken or private intra-doc links.
+	RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p sketches-core -p sketches-ffi
 	cargo test --workspace
 	$(MAKE) miri
 	$(MAKE) python-test

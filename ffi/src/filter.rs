@@ -1,6 +1,6 @@
 //! Pointer plumbing shared by the families' exported functions, so each
 //! exported function is a one-line delegation: single updates and queries,
-//! and the batch drivers over every key shape ([`Keys`]: `sketch_slice`
+//! and the batch drivers over every key shape (`Keys`: `sketch_slice`
 //! arrays, packed Arrow-layout keys, integer keys) and over precomputed hashes.
 
 use crate::boundary::{self, run, Fail, Keys, Span, Status};
