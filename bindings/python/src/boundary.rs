@@ -13,8 +13,8 @@ use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyInt, PyList, PyString, PyTuple, PyType};
-use sketches_core::hash::KeyHasher;
+use pyo3::types::{PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use sketches_core::hash::{HashKind, KeyHasher};
 use sketches_core::image::{self, IMAGE_ALIGN};
 use sketches_core::Error;
 use std::alloc::Layout;
@@ -487,6 +487,63 @@ pub(crate) fn with_key<R>(key: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) ->
     Err(key_type_error(key))
 }
 
+/// `with_key` for a key hashed by `hasher`: a Parquet-mode split-block
+/// filter (XXH64 seed 0, the only hasher of that kind here) hashes a key as
+/// the Parquet value whose bytes it is, so a key must say its width: str
+/// and bytes-like keys (BYTE_ARRAY) and NumPy 64-bit integer scalars (INT64)
+/// pass; a Python int (or bool), a narrower NumPy integer or a float does
+/// not (an INT32 column's value hashed as INT64 answers False, silently)
+/// and raises TypeError naming the typed `parquet_hash_*` functions.
+#[inline]
+pub(crate) fn with_key_for<R>(
+    hasher: KeyHasher,
+    key: &Bound<'_, PyAny>,
+    f: impl FnOnce(&[u8]) -> R,
+) -> PyResult<R> {
+    if hasher.kind == HashKind::Xxh64 {
+        parquet_key_check(key)?;
+    }
+    with_key(key, f)
+}
+
+/// See `with_key_for`.
+fn parquet_key_check(key: &Bound<'_, PyAny>) -> PyResult<()> {
+    if key.is_instance_of::<PyString>() || key.is_instance_of::<PyBytes>() {
+        return Ok(());
+    }
+    let py = key.py();
+    let what = if key.is_instance_of::<PyInt>() {
+        "a Python int (no width: INT32 or INT64?)"
+    } else if key.is_instance_of::<PyFloat>() {
+        "a float (FLOAT or DOUBLE?)"
+    } else if key.hasattr(pyo3::intern!(py, "__index__"))? || key.hasattr(pyo3::intern!(py, "__float__"))? {
+        // NumPy scalars say their type: 64-bit integers are INT64 values.
+        let dtype = key.getattr(pyo3::intern!(py, "dtype")).ok();
+        let kind_size = dtype.and_then(|d| {
+            let kind: String = d.getattr(pyo3::intern!(py, "kind")).ok()?.extract().ok()?;
+            let size: usize = d.getattr(pyo3::intern!(py, "itemsize")).ok()?.extract().ok()?;
+            Some((kind, size))
+        });
+        match kind_size {
+            Some((kind, 8)) if kind == "i" || kind == "u" => return Ok(()),
+            Some((kind, _)) if kind == "i" || kind == "u" => {
+                "an integer narrower than 64 bits (stored as INT32)"
+            }
+            _ => "a number of no Parquet type here",
+        }
+    } else {
+        return Ok(());
+    };
+    let name = key.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    Err(PyTypeError::new_err(format!(
+        "a Parquet hash is the hash of a typed Parquet value, and {what} is ambiguous as a key \
+         ({name}): use add_hash/contains_hash with sketches.parquet_hash_int32(v) (INT32, DATE, \
+         narrower ints), parquet_hash_int64(v), parquet_hash_float(v) or parquet_hash_double(v), \
+         or add_hashes/contains_hashes(parquet_hash_many(values)) for a batch; str, bytes and \
+         NumPy int64/uint64 values are keys as they are"
+    )))
+}
+
 fn key_type_error(key: &Bound<'_, PyAny>) -> PyErr {
     let name = key.get_type().name().map(|n| n.to_string()).unwrap_or_default();
     PyTypeError::new_err(format!("a key is str, bytes-like or int, not {name}"))
@@ -843,7 +900,7 @@ impl Batch {
                         positions.get_or_insert_with(|| (start..start + hashes.len()).collect());
                         return Ok(());
                     }
-                    hashes.push(with_key(&key, |k| hasher.hash(k))?);
+                    hashes.push(with_key_for(hasher, &key, |k| hasher.hash(k))?);
                     if let Some(p) = positions.as_mut() {
                         p.push(start + i);
                     }

@@ -33,7 +33,8 @@
 
 use crate::bloom::BloomFilter;
 use crate::boundary::{
-    self, header_seed, with_key, Batch, Family, Image, ListMode, PyBuf, Raise, ALIGN_HINT, CHUNK,
+    self, header_seed, with_key, with_key_for, Batch, Family, Image, ListMode, PyBuf, Raise, ALIGN_HINT,
+    CHUNK,
 };
 use crate::hll::HyperLogLog;
 use crate::sbbf::SplitBlockBloomFilter;
@@ -478,7 +479,7 @@ impl ConcurrentSketch {
         let view = self.view().raise(py)?;
         let hasher = view.key_hasher();
         // Hash first: reading the key may run Python code; the lock is not held meanwhile.
-        let h = with_key(key, |k| hasher.hash(k))?;
+        let h = with_key_for(hasher, key, |k| hasher.hash(k))?;
         let _adding = self.adding();
         match view {
             View::Bloom(f) => Ok(f.add_hash(h)),
@@ -534,7 +535,7 @@ impl ConcurrentSketch {
     fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         match self.view().raise(py)? {
             View::Bloom(f) => with_key(key, |k| f.contains(k)),
-            View::Sbbf(f) => with_key(key, |k| f.contains(k)),
+            View::Sbbf(f) => with_key_for(f.key_hasher(), key, |k| f.contains(k)),
             View::Hll(_) | View::Ull(_) => Err(self.not_a_filter("contains")),
         }
     }

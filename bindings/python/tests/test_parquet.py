@@ -830,8 +830,8 @@ def test_parquet_mode_batches_refuse_columns_stored_as_int32() -> None:
     (INT64): contains_many of an int32 column against the filter of that
     INT32 column answered False for every value, silently. Integer columns
     narrower than 64 bits now raise TypeError there (parquet_hash_many +
-    contains_hashes answer right); int64 columns, lists of ints and native
-    filters are unchanged."""
+    contains_hashes answer right); int64 columns and native filters are
+    unchanged (lists of Python ints: test_parquet_mode_refuses_keys_without_a_width)."""
     values = np.arange(100, dtype=np.int32)
     f = SBBF.for_parquet(100, 0.01)
     f.add_hashes(sketches.parquet_hash_many(values))
@@ -846,7 +846,7 @@ def test_parquet_mode_batches_refuse_columns_stored_as_int32() -> None:
     wide = np.arange(10, dtype=np.int64)
     f.add_many(wide)
     assert f.contains_hashes(sketches.parquet_hash_many(wide)).all()
-    assert f.contains_many(list(range(10))).all() and f.contains_many(pa.array(wide)).all()
+    assert f.contains_many(list(wide)).all() and f.contains_many(pa.array(wide)).all()
     native = SBBF(100, 0.01)
     native.add_many(values)
     assert native.contains_many(values).all()
@@ -863,7 +863,56 @@ def test_concurrent_parquet_filter_batches_refuse_columns_stored_as_int32() -> N
         with pytest.raises(TypeError, match="parquet_hash_many"):
             call(pa.array(values))
     c.add_many(values.astype(np.int64))
-    assert c.contains_many(list(range(50))).all()
+    assert c.contains_many(list(np.arange(50, dtype=np.int64))).all()
     native = SBBF(100, 0.01).concurrent()
     native.add_many(values)
     assert native.contains_many(values).all()
+
+
+def test_parquet_mode_refuses_keys_without_a_width() -> None:
+    """A Python int carries no width, and a Parquet column stores INT32 or
+    INT64: ``42 in f`` on the filter of an INT32 column (or a DATE column)
+    hashed 42 as INT64 and answered False, silently, as did a list of ints
+    (``df.col.tolist()``) in contains_many and an np.int32 scalar. In
+    Parquet mode these now raise TypeError naming parquet_hash_int32 /
+    parquet_hash_int64; NumPy 64-bit scalars and arrays (typed INT64),
+    str and bytes (BYTE_ARRAY) work as before, and nothing stored changes."""
+    f = SBBF.for_parquet(100, 0.01)
+    f.add_hashes(sketches.parquet_hash_many(np.arange(10, dtype=np.int32)))
+    before = f.to_bytes()
+    for key in (5, True, np.int32(5), np.uint16(5), np.int8(5), 5.0, np.float32(5.0)):
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            key in f  # noqa: B015
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            f.contains(key)
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            f.add(key)
+        batches = (lambda: [key], lambda: ["a", key], lambda: (b"b", key), lambda: iter([key]),
+                   lambda: np.array([key], dtype=object))
+        for batch in batches:
+            with pytest.raises(TypeError, match="parquet_hash_int32"):
+                f.contains_many(batch())
+            with pytest.raises(TypeError, match="parquet_hash_int32"):
+                f.add_many(batch())
+        c = f.concurrent()
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            c.add(key)
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            key in c  # noqa: B015
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            c.add_many([key])
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            c.contains_many([None, key])
+    assert f.to_bytes() == before
+    # parquet_hash_many's byte-key path took an int among strings as INT64 too.
+    with pytest.raises(TypeError, match="parquet_hash_int32"):
+        sketches.parquet_hash_many(["a", 5])
+    assert f.contains_hash(sketches.parquet_hash_int32(5))
+    # Typed 64-bit values and byte keys still hash as Parquet does.
+    assert f.add(np.int64(7)) and f.contains_hash(sketches.parquet_hash_int64(7))
+    assert np.uint64(7) in f and f.contains_many([np.int64(7), None]).tolist() == [True, False]
+    assert f.add("x") and f.contains_hash(sketches.parquet_hash_bytes("x"))
+    assert f.contains_many(np.array([7], np.int64)).all()
+    # Native filters keep the key rule (int as 8 bytes).
+    native = SBBF(100, 0.01)
+    assert native.add(5) and 5 in native and np.int32(5) in native and native.contains_many([5]).all()

@@ -9,7 +9,9 @@ import numpy as np
 import numpy.typing as npt
 
 Key = Union[str, bytes, bytearray, memoryview, int]
-"""A key: str (hashed as UTF-8), bytes-like (as is), int (8 little-endian bytes)."""
+"""A key: str (hashed as UTF-8), bytes-like (as is), int (8 little-endian bytes).
+A Parquet-mode SplitBlockBloomFilter refuses Python ints (TypeError: INT32 or
+INT64?) and takes NumPy int64/uint64 scalars as INT64 values."""
 Keys = Union[Sequence[Optional[Key]], Iterable[Optional[Key]], npt.NDArray[np.integer[Any]], Any]
 """A batch: list/tuple/iterable of keys (None skipped), a NumPy integer array,
 or a pyarrow Binary/String/LargeBinary/LargeString/integer Array or ChunkedArray."""
