@@ -480,11 +480,19 @@ pub(crate) fn with_key<R>(key: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) ->
         let index = key.call_method0(pyo3::intern!(key.py(), "__index__"))?;
         return Ok(f(&int_key(&index)?.to_le_bytes()));
     }
-    if let Ok(buf) = PyBuf::get(key) {
-        // SAFETY: the export is held by `buf` during `f`.
-        return Ok(f(unsafe { buf.raw().bytes() }));
+    match PyUntypedBuffer::get(key) {
+        Ok(buf) if buf.is_c_contiguous() => {
+            let buf = PyBuf { buf };
+            // SAFETY: the export is held by `buf` during `f`.
+            Ok(f(unsafe { buf.raw().bytes() }))
+        }
+        // A strided view (memoryview(b)[::2], a NumPy column slice) is
+        // bytes-like but has no one run of bytes to hash.
+        Ok(_) => Err(PyValueError::new_err(
+            "a bytes-like key must be C-contiguous (a strided memoryview or array: bytes(key) copies it)",
+        )),
+        Err(_) => Err(key_type_error(key)),
     }
-    Err(key_type_error(key))
 }
 
 /// `with_key` for a key hashed by `hasher`: a Parquet-mode split-block

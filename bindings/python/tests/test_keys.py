@@ -276,3 +276,18 @@ def test_an_mmap_is_one_key_not_a_batch() -> None:
             call(m)
     assert len(f) == 0
     assert f.add(m) and m in f and bytes(16) in f
+
+
+def test_a_strided_bytes_like_key_says_it_must_be_contiguous() -> None:
+    """A strided memoryview is bytes-like, yet the error said 'a key is str,
+    bytes-like or int, not memoryview'; it now says the key must be
+    contiguous (single keys and list entries alike), nothing added."""
+    bf = sketches.BloomFilter(100, 0.01)
+    strided = memoryview(b"abcdef")[::2]
+    for call in (lambda: strided in bf, lambda: bf.add(strided), lambda: bf.add_many([strided]),
+                 lambda: bf.contains_many(["a", strided]), lambda: sketches.hash(strided)):
+        with pytest.raises(ValueError, match="C-contiguous"):
+            call()
+    assert len(bf) == 0 and bf.add_calls == 0
+    assert bytes(strided) not in bf and bf.add(bytes(strided)) and memoryview(b"ace") in bf
+
