@@ -291,3 +291,16 @@ def test_a_strided_bytes_like_key_says_it_must_be_contiguous() -> None:
     assert len(bf) == 0 and bf.add_calls == 0
     assert bytes(strided) not in bf and bf.add(bytes(strided)) and memoryview(b"ace") in bf
 
+
+def test_null_weights_say_null() -> None:
+    """A pyarrow weight column with a null read as NaN through NumPy and
+    raised 'weights must be integers' (they are); it now raises ValueError
+    naming the nulls, and nothing is added."""
+    for s in (sketches.CountMinSketch(width=64, depth=2), sketches.TopK(8, 16)):
+        before = bytes(s)
+        for w in (pa.array([1, None], pa.int64()), pa.chunked_array([pa.array([1]), pa.array([None], pa.int64())])):
+            with pytest.raises(ValueError, match="null weights"):
+                s.add_many(["a", "b"], w)
+        assert bytes(s) == before
+        s.add_many(["a", "b"], pa.array([1, 2], pa.int64()))
+        assert bytes(s) != before

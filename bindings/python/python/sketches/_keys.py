@@ -119,6 +119,10 @@ def parquet_keys_check(keys: Any) -> None:
 
 def u64_array(values: Any, n: int) -> np.ndarray:
     """Per-key unsigned 64-bit values (weights) as a contiguous uint64 array of length ``n``."""
+    pa = sys.modules.get("pyarrow")
+    if pa is not None and isinstance(values, (pa.Array, pa.ChunkedArray)) and values.null_count:
+        # NumPy would read them as NaN and the error would say "not integers".
+        raise ValueError("null weights: every key needs a weight (fill_null(1) or drop the rows)")
     arr = np.asarray(values)
     if arr.ndim != 1 or len(arr) != n:
         raise ValueError(f"expected {n} weights, one per key")
