@@ -547,7 +547,8 @@ fn parquet_key_check(key: &Bound<'_, PyAny>) -> PyResult<()> {
         "a Parquet hash is the hash of a typed Parquet value, and {what} is ambiguous as a key \
          ({name}): use add_hash/contains_hash with sketches.parquet_hash_int32(v) (INT32, DATE, \
          narrower ints), parquet_hash_int64(v), parquet_hash_float(v) or parquet_hash_double(v), \
-         or add_hashes/contains_hashes(parquet_hash_many(values)) for a batch; str, bytes and \
+         or add_hashes/contains_hashes(parquet_hash_many(typed array)) for a batch \
+         (np.asarray(values, np.int32) for an INT32 column); str, bytes and \
          NumPy int64/uint64 values are keys as they are"
     )))
 }

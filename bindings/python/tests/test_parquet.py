@@ -367,9 +367,12 @@ def test_batch_hashes_follow_the_dtype() -> None:
     assert sketches.parquet_hash_many(nan)[0] == sketches.parquet_hash_bytes(struct.pack("<I", 0x7FC00001))
     f64 = np.array([0.1, -2.25], dtype=np.float64)
     assert sketches.parquet_hash_many(f64).tolist() == [sketches.parquet_hash_double(float(v)) for v in f64]
-    # Lists: ints as INT64, floats as DOUBLE, str/bytes as BYTE_ARRAY (None refused, as nulls are).
-    assert sketches.parquet_hash_many([1, 2]).tolist() == [sketches.parquet_hash_int64(1), sketches.parquet_hash_int64(2)]
-    assert sketches.parquet_hash_many([0.5]).tolist() == [sketches.parquet_hash_double(0.5)]
+    # Lists: NumPy scalars by their type, str/bytes as BYTE_ARRAY (None refused, as nulls are;
+    # Python ints and floats refused: test_a_list_of_python_numbers_has_no_parquet_type).
+    assert sketches.parquet_hash_many([np.int64(1), np.int64(2)]).tolist() == [
+        sketches.parquet_hash_int64(1), sketches.parquet_hash_int64(2)]
+    assert sketches.parquet_hash_many([np.int32(1)]).tolist() == [sketches.parquet_hash_int32(1)]
+    assert sketches.parquet_hash_many([np.float64(0.5)]).tolist() == [sketches.parquet_hash_double(0.5)]
     assert sketches.parquet_hash_many(["a", b"b"]).tolist() == [
         sketches.parquet_hash_bytes("a"), sketches.parquet_hash_bytes(b"b")]
     assert sketches.parquet_hash_many(np.array(["a", "bc"])).tolist() == [
@@ -706,19 +709,27 @@ def test_temporal_columns_hash_as_pyarrow_stores_them(tmp_path: Path) -> None:
         assert loaded.contains_hashes(sketches.parquet_hash_many(column.chunk(0))).all(), name
 
 
-def test_a_list_of_python_ints_hashes_as_int64_exactly() -> None:
-    """A list mixing negative ints and ints from 2**63 became a float64 NumPy
-    array: every value was hashed as a DOUBLE, silently (the docs promise
-    INT64 for a list of Python ints). Out-of-range ints raised TypeError
-    about an object array; now OverflowError, as parquet_hash_int64."""
-    values = [-1, 2**63, 0, 2**64 - 1, -(2**63), 7]
-    assert sketches.parquet_hash_many(values).tolist() == [sketches.parquet_hash_int64(v) for v in values]
-    assert sketches.parquet_hash_many(tuple(values)).tolist() == [sketches.parquet_hash_int64(v) for v in values]
-    for bad in ([2**64], [-(2**63) - 1, 1]):
-        with pytest.raises(OverflowError):
+def test_a_list_of_python_numbers_has_no_parquet_type() -> None:
+    """parquet_hash_many hashed a list of Python ints as INT64 and of floats
+    as DOUBLE: the list of an INT32 (or DATE) column's values (``df.col.tolist()``,
+    the values a user types) got hashes its Parquet filter never holds, and
+    every lookup answered False, silently; the TypeError of a Parquet-mode
+    filter's ``42 in f`` pointed there too. Such a list now raises TypeError
+    asking for a typed array; typed arrays and NumPy scalars hash as before."""
+    f = SBBF.for_parquet(100, 0.01)
+    f.add_hashes(sketches.parquet_hash_many(np.arange(10, dtype=np.int32)))
+    for bad in ([1, 2], (1, 2), [np.int32(1), 2], [0.5], [np.float32(0.5), 0.5], iter([7])):
+        with pytest.raises(TypeError, match="np.asarray"):
             sketches.parquet_hash_many(bad)
+    assert f.contains_hashes(sketches.parquet_hash_many(np.asarray([1, 2], np.int32))).all()
+    assert f.contains_hashes(sketches.parquet_hash_many([np.int32(1), np.int32(2)])).all()
+    values = [-1, 2**63, 0, 2**64 - 1, -(2**63), 7]
+    as_u64 = np.array([v % 2**64 for v in values], np.uint64)  # INT64 bits, typed
+    assert sketches.parquet_hash_many(as_u64).tolist() == [sketches.parquet_hash_int64(v) for v in values]
     with pytest.raises(TypeError):
         sketches.parquet_hash_many([1, True])
+    with pytest.raises(TypeError):
+        sketches.parquet_hash_many([np.bool_(True)])
 
 
 class _PandasLikeSeries:

@@ -275,14 +275,19 @@ def parquet_values(values: Any) -> Tuple[str, Any]:
         return "keys", seq
     if len(seq) == 0:
         return "int64", np.zeros(0, np.int64)
-    if any(isinstance(v, bool) for v in seq):
+    if any(isinstance(v, (bool, np.bool_)) for v in seq):
         raise TypeError("bool values have no Parquet bloom filter hash here")
-    if all(type(v) is int for v in seq):
-        # Python ints exactly, as INT64 (NumPy would make a list mixing
-        # negative ints and ints from 2**63 float64, and hash DOUBLEs).
-        if any(v < -(1 << 63) or v >= 1 << 64 for v in seq):
-            raise OverflowError("an INT64 value is an int in -2**63 .. 2**64-1")
-        return "int64", np.array([v - (1 << 64) if v >= 1 << 63 else v for v in seq], dtype=np.int64)
+    untyped = next((v for v in seq if type(v) is int or type(v) is float), None)
+    if untyped is not None:
+        # A Python int could be an INT32 or an INT64 value, a float a FLOAT or
+        # a DOUBLE, and their hashes differ: guessing INT64/DOUBLE missed every
+        # value of an INT32/FLOAT column's filter (df.col.tolist()), silently.
+        raise TypeError(
+            f"a list of Python {type(untyped).__name__}s has no Parquet type (INT32 or INT64? FLOAT or DOUBLE?): "
+            "pass a typed array, e.g. parquet_hash_many(np.asarray(values, np.int32)) for an INT32 or DATE "
+            "column, np.int64, np.float32 or np.float64, a pyarrow column, or hash each value with "
+            "parquet_hash_int32/_int64/_float/_double"
+        )
     arr = np.asarray(seq)
     if arr.dtype.kind == "b":
         raise TypeError("bool values have no Parquet bloom filter hash here")

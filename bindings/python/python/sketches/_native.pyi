@@ -56,7 +56,8 @@ def parquet_hash_bytes(value: Union[str, Buffer]) -> int:
 def parquet_hash_many(values: Any) -> npt.NDArray[np.uint64]:
     """Parquet hashes of a batch: NumPy/pyarrow int8..int32/uint8..uint32 as INT32,
     int64/uint64 as INT64, float32 as FLOAT, float64 as DOUBLE, str/bytes (pyarrow
-    String/Binary) as BYTE_ARRAY; lists of ints as INT64, of floats as DOUBLE."""
+    String/Binary) as BYTE_ARRAY; lists of Python ints or floats raise TypeError (INT32 or
+    INT64? pass np.asarray(values, np.int32) etc.)."""
 
 def status_str(status: int) -> str:
     """The text of a status number (C's ``sketch_status_str``)."""
