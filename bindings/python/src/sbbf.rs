@@ -134,7 +134,10 @@ pub(crate) fn parquet_keys_check(py: Python<'_>, parquet: bool, keys: &Bound<'_,
 
 /// Reads precomputed hashes as a contiguous uint64 array (through
 /// `sketches._keys.hash_array`); the array keeps the export alive.
-fn hash_array<'py>(py: Python<'py>, hashes: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, PyBuf)> {
+pub(crate) fn hash_array<'py>(
+    py: Python<'py>,
+    hashes: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyAny>, PyBuf)> {
     static CONVERT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let convert = CONVERT.import(py, "sketches._keys", "hash_array")?;
     let array = convert.call1((hashes,))?;

@@ -927,3 +927,40 @@ def test_parquet_mode_refuses_keys_without_a_width() -> None:
     # Native filters keep the key rule (int as 8 bytes).
     native = SBBF(100, 0.01)
     assert native.add(5) and 5 in native and np.int32(5) in native and native.contains_many([5]).all()
+
+
+def test_concurrent_parquet_filter_takes_typed_hashes() -> None:
+    """A ConcurrentSketch over a Parquet-mode filter had no add_hash /
+    add_hashes / contains_hash / contains_hashes, so threads could not add
+    (or look up) an INT32, FLOAT or DOUBLE column's values at all (its int
+    keys are INT64 values, now refused). They now take parquet_hash_* values
+    as SplitBlockBloomFilter's do, from any number of threads; the result
+    equals the sequential filter. Other families raise TypeError."""
+    values = np.arange(4000, dtype=np.int32)
+    hashes = sketches.parquet_hash_many(values)
+    seq = SBBF.for_parquet(4000, 0.01)
+    seq_new = seq.add_hashes(hashes)
+    c = SBBF.for_parquet(4000, 0.01).concurrent()
+    parts = np.array_split(hashes, 8)
+    import threading
+
+    threads = [threading.Thread(target=c.add_hashes, args=(p,)) for p in parts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    snap = c.snapshot()
+    assert snap.bitset() == seq.bitset() and snap.add_calls == seq.add_calls
+    assert c.contains_hashes(hashes).all() and c.contains_hash(sketches.parquet_hash_int32(7))
+    assert not c.contains_hash(sketches.parquet_hash_int32(-7))
+    c2 = SBBF.for_parquet(4000, 0.01).concurrent()
+    assert c2.add_hashes(list(hashes[:3]) + [int(hashes[0])]).tolist() == seq_new[:3].tolist() + [False]
+    assert c2.add_hash(sketches.parquet_hash_int32(-7)) and not c2.add_hash(sketches.parquet_hash_int32(-7))
+    with pytest.raises(ValueError):
+        c2.add_hashes([-1])
+    for other in (sketches.BloomFilter(10, 0.01), sketches.HyperLogLog(10)):
+        cc = other.concurrent()
+        for call in (lambda: cc.add_hash(1), lambda: cc.contains_hash(1), lambda: cc.add_hashes([1]),
+                     lambda: cc.contains_hashes([1])):
+            with pytest.raises(TypeError, match="SplitBlockBloomFilter"):
+                call()

@@ -516,6 +516,14 @@ class ConcurrentSketch:
         """Filters only (TypeError otherwise)."""
     def contains_many(self, keys: Keys) -> npt.NDArray[np.bool_]:
         """Filters only (TypeError otherwise); GIL released."""
+    def add_hash(self, hash: int) -> bool:
+        """Split-block filters: adds a precomputed hash (parquet_hash_* in Parquet mode)."""
+    def contains_hash(self, hash: int) -> bool: ...
+    def add_hashes(self, hashes: Union[Sequence[int], npt.NDArray[np.unsignedinteger[Any]], Any]) -> npt.NDArray[np.bool_]:
+        """Split-block filters: adds a batch of precomputed hashes (GIL released)."""
+    def contains_hashes(
+        self, hashes: Union[Sequence[int], npt.NDArray[np.unsignedinteger[Any]], Any]
+    ) -> npt.NDArray[np.bool_]: ...
     def estimate(self) -> float:
         """HyperLogLog/UltraLogLog only: the register estimate (approximate during adds)."""
     def snapshot(self) -> Any:
