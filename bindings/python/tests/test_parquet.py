@@ -964,3 +964,25 @@ def test_concurrent_parquet_filter_takes_typed_hashes() -> None:
                      lambda: cc.contains_hashes([1])):
             with pytest.raises(TypeError, match="SplitBlockBloomFilter"):
                 call()
+
+
+def test_parquet_mode_batches_point_other_columns_to_parquet_hash_many() -> None:
+    """A float, date or timestamp column given to a Parquet-mode filter's
+    add_many/contains_many raised 'cannot use an Arrow double array as keys
+    (Binary, String, ... or integers)', which says nothing of the way that
+    works; it now names add_hashes/contains_hashes(parquet_hash_many(values)),
+    nothing added. Native filters keep their message."""
+    f = SBBF.for_parquet(100, 0.01)
+    before = f.to_bytes()
+    for bad in (pa.array([1.5]), pa.array([1], pa.date32()), pa.array([1], pa.timestamp("ms")),
+                np.array([1.5]), np.array([1.5], np.float32), np.array(["2020-01-01"], "datetime64[D]"),
+                pa.chunked_array([pa.array([True])])):
+        for call in (f.add_many, f.contains_many, f.concurrent().add_many):
+            with pytest.raises(TypeError, match="parquet_hash_many"):
+                call(bad)
+    assert f.to_bytes() == before
+    f.add_hashes(sketches.parquet_hash_many(pa.array([1.5])))
+    assert f.contains_hash(sketches.parquet_hash_double(1.5))
+    assert f.contains_many(pa.array(["a"], pa.string_view()) if hasattr(pa, "string_view") else ["a"]).tolist() == [False]
+    with pytest.raises(TypeError, match="cannot use"):
+        SBBF(100, 0.01).contains_many(pa.array([1.5]))

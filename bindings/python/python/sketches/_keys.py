@@ -96,24 +96,38 @@ def _exact_u64(values: List[Any], range_text: str) -> np.ndarray:
 
 def parquet_keys_check(keys: Any) -> None:
     """Batch keys of a Parquet-mode filter's add_many/contains_many: they hash
-    by the key rule (bytes as BYTE_ARRAY, ints as 8 bytes = INT64), so an
-    integer column narrower than 64 bits, which Parquet stores as INT32,
-    would hash as INT64 and miss every value of the file's filter: refused."""
+    by the key rule (bytes as BYTE_ARRAY, 64-bit ints as 8 bytes = INT64), so
+    a column of another Parquet type is refused with a pointer to
+    parquet_hash_many: an integer column narrower than 64 bits, which Parquet
+    stores as INT32, would hash as INT64 and miss every value of the file's
+    filter; float, temporal and other columns are no keys at all."""
     pa = sys.modules.get("pyarrow")
     if pa is not None and isinstance(keys, (pa.Array, pa.ChunkedArray)):
         t = keys.type
-        if pa.types.is_dictionary(t):
+        types = pa.types
+        if types.is_dictionary(t):
             t = t.value_type
-        narrow = pa.types.is_integer(t) and t.bit_width < 64
+        keyed = (
+            types.is_string(t)
+            or types.is_binary(t)
+            or types.is_large_string(t)
+            or types.is_large_binary(t)
+            or types.is_fixed_size_binary(t)
+            or types.is_null(t)
+            or (hasattr(types, "is_string_view") and (types.is_string_view(t) or types.is_binary_view(t)))
+            or (types.is_integer(t) and t.bit_width == 64)
+        )
     elif isinstance(keys, np.ndarray):
         t = keys.dtype
-        narrow = t.kind in "iu" and t.itemsize < 8
+        keyed = t.kind in "OUS" or (t.kind in "iu" and t.itemsize == 8)
     else:
         return
-    if narrow:
+    if not keyed:
+        stored = "stored as INT32, " if str(t) in ("int8", "int16", "int32", "uint8", "uint16", "uint32") else ""
         raise TypeError(
-            f"a Parquet-mode filter's add_many/contains_many hash integers as INT64; a {t} column is "
-            "stored as INT32: use add_hashes/contains_hashes(parquet_hash_many(values))"
+            f"a Parquet-mode filter's add_many/contains_many take str/binary columns (BYTE_ARRAY) and 64-bit "
+            f"integer columns (INT64); a {t} column is {stored}hashed by its Parquet type: use "
+            "add_hashes/contains_hashes(parquet_hash_many(values))"
         )
 
 
