@@ -475,24 +475,36 @@ pub(crate) fn with_key<R>(key: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) ->
     if key.is_instance_of::<PyInt>() {
         return Ok(f(&int_key(key)?.to_le_bytes()));
     }
+    // A buffer of one or more dimensions (bytearray, memoryview, a NumPy
+    // array such as np.frombuffer(...)) is bytes-like, whatever __index__ it
+    // has; NumPy integer scalars and 0-d arrays are the ints they hold.
+    let buffer = PyUntypedBuffer::get(key).ok();
+    if let Some(buf) = buffer.as_ref().filter(|b| b.dimensions() >= 1) {
+        return buffer_key(buf, f);
+    }
     // NumPy integer scalars and other objects with __index__ (floats have none).
     if key.hasattr(pyo3::intern!(key.py(), "__index__"))? {
         let index = key.call_method0(pyo3::intern!(key.py(), "__index__"))?;
         return Ok(f(&int_key(&index)?.to_le_bytes()));
     }
-    match PyUntypedBuffer::get(key) {
-        Ok(buf) if buf.is_c_contiguous() => {
-            let buf = PyBuf { buf };
-            // SAFETY: the export is held by `buf` during `f`.
-            Ok(f(unsafe { buf.raw().bytes() }))
-        }
+    match buffer {
+        Some(buf) => buffer_key(&buf, f),
+        None => Err(key_type_error(key)),
+    }
+}
+
+/// The bytes of a bytes-like key (its export held during `f`).
+fn buffer_key<R>(buf: &PyUntypedBuffer, f: impl FnOnce(&[u8]) -> R) -> PyResult<R> {
+    if !buf.is_c_contiguous() {
         // A strided view (memoryview(b)[::2], a NumPy column slice) is
         // bytes-like but has no one run of bytes to hash.
-        Ok(_) => Err(PyValueError::new_err(
+        return Err(PyValueError::new_err(
             "a bytes-like key must be C-contiguous (a strided memoryview or array: bytes(key) copies it)",
-        )),
-        Err(_) => Err(key_type_error(key)),
+        ));
     }
+    let raw = Raw { ptr: buf.buf_ptr().cast(), len: buf.len_bytes() };
+    // SAFETY: the export is held by `buf` (borrowed by the caller) during `f`.
+    Ok(f(unsafe { raw.bytes() }))
 }
 
 /// `with_key` for a key hashed by `hasher`: a Parquet-mode split-block
@@ -524,6 +536,9 @@ fn parquet_key_check(key: &Bound<'_, PyAny>) -> PyResult<()> {
         "a Python int (no width: INT32 or INT64?)"
     } else if key.is_instance_of::<PyFloat>() {
         "a float (FLOAT or DOUBLE?)"
+    } else if PyUntypedBuffer::get(key).is_ok_and(|b| b.dimensions() >= 1) {
+        // Bytes-like (a NumPy byte array too): a BYTE_ARRAY value.
+        return Ok(());
     } else if key.hasattr(pyo3::intern!(py, "__index__"))? || key.hasattr(pyo3::intern!(py, "__float__"))? {
         // NumPy scalars say their type: 64-bit integers are INT64 values.
         let dtype = key.getattr(pyo3::intern!(py, "dtype")).ok();

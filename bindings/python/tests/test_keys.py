@@ -304,3 +304,24 @@ def test_null_weights_say_null() -> None:
         assert bytes(s) == before
         s.add_many(["a", "b"], pa.array([1, 2], pa.int64()))
         assert bytes(s) != before
+
+
+def test_a_numpy_byte_array_key_is_its_bytes() -> None:
+    """A NumPy uint8 array (np.frombuffer(...), a row of a byte matrix) is a
+    contiguous buffer, which the key rule hashes as its bytes, as its
+    memoryview already was; as a key it raised 'only integer scalar arrays
+    can be converted to a scalar index' (its __index__ was tried first).
+    NumPy integer scalars and 0-d arrays stay ints."""
+    raw = np.frombuffer(b"abc", np.uint8)
+    rows = np.frombuffer(b"abcxyz", np.uint8).reshape(2, 3)
+    assert sketches.hash(raw) == sketches.hash(b"abc") == sketches.hash(rows[0])
+    assert sketches.hash(np.array([7], np.uint8)) == sketches.hash(b"\x07")
+    assert sketches.hash(np.array(7, np.uint8)) == sketches.hash(7) == sketches.hash(np.uint8(7))
+    bf = sketches.BloomFilter(100, 0.01)
+    assert bf.add(raw) and b"abc" in bf and rows[0] in bf and rows[1] not in bf
+    assert bf.add_many([rows[1], None]).tolist() == [True, False] and b"xyz" in bf
+    with pytest.raises(ValueError, match="C-contiguous"):
+        rows[:, 0] in bf  # noqa: B015 - strided
+    pq = sketches.SplitBlockBloomFilter.for_parquet(100, 0.01)
+    assert pq.add(raw) and pq.contains_hash(sketches.parquet_hash_bytes(b"abc"))
+    assert pq.contains_many([rows[0]]).tolist() == [True]
