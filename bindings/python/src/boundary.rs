@@ -13,8 +13,8 @@ use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyInt, PyList, PyString, PyTuple, PyType};
-use sketches_core::hash::KeyHasher;
+use pyo3::types::{PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use sketches_core::hash::{HashKind, KeyHasher};
 use sketches_core::image::{self, IMAGE_ALIGN};
 use sketches_core::Error;
 use std::alloc::Layout;
@@ -475,16 +475,97 @@ pub(crate) fn with_key<R>(key: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) ->
     if key.is_instance_of::<PyInt>() {
         return Ok(f(&int_key(key)?.to_le_bytes()));
     }
+    // A buffer of one or more dimensions (bytearray, memoryview, a NumPy
+    // array such as np.frombuffer(...)) is bytes-like, whatever __index__ it
+    // has; NumPy integer scalars and 0-d arrays are the ints they hold.
+    let buffer = PyUntypedBuffer::get(key).ok();
+    if let Some(buf) = buffer.as_ref().filter(|b| b.dimensions() >= 1) {
+        return buffer_key(buf, f);
+    }
     // NumPy integer scalars and other objects with __index__ (floats have none).
     if key.hasattr(pyo3::intern!(key.py(), "__index__"))? {
         let index = key.call_method0(pyo3::intern!(key.py(), "__index__"))?;
         return Ok(f(&int_key(&index)?.to_le_bytes()));
     }
-    if let Ok(buf) = PyBuf::get(key) {
-        // SAFETY: the export is held by `buf` during `f`.
-        return Ok(f(unsafe { buf.raw().bytes() }));
+    match buffer {
+        Some(buf) => buffer_key(&buf, f),
+        None => Err(key_type_error(key)),
     }
-    Err(key_type_error(key))
+}
+
+/// The bytes of a bytes-like key (its export held during `f`).
+fn buffer_key<R>(buf: &PyUntypedBuffer, f: impl FnOnce(&[u8]) -> R) -> PyResult<R> {
+    if !buf.is_c_contiguous() {
+        // A strided view (memoryview(b)[::2], a NumPy column slice) is
+        // bytes-like but has no one run of bytes to hash.
+        return Err(PyValueError::new_err(
+            "a bytes-like key must be C-contiguous (a strided memoryview or array: bytes(key) copies it)",
+        ));
+    }
+    let raw = Raw { ptr: buf.buf_ptr().cast(), len: buf.len_bytes() };
+    // SAFETY: the export is held by `buf` (borrowed by the caller) during `f`.
+    Ok(f(unsafe { raw.bytes() }))
+}
+
+/// `with_key` for a key hashed by `hasher`: a Parquet-mode split-block
+/// filter (XXH64 seed 0, the only hasher of that kind here) hashes a key as
+/// the Parquet value whose bytes it is, so a key must say its width: str
+/// and bytes-like keys (BYTE_ARRAY) and NumPy 64-bit integer scalars (INT64)
+/// pass; a Python int (or bool), a narrower NumPy integer or a float does
+/// not (an INT32 column's value hashed as INT64 answers False, silently)
+/// and raises TypeError naming the typed `parquet_hash_*` functions.
+#[inline]
+pub(crate) fn with_key_for<R>(
+    hasher: KeyHasher,
+    key: &Bound<'_, PyAny>,
+    f: impl FnOnce(&[u8]) -> R,
+) -> PyResult<R> {
+    if hasher.kind == HashKind::Xxh64 {
+        parquet_key_check(key)?;
+    }
+    with_key(key, f)
+}
+
+/// See `with_key_for`.
+fn parquet_key_check(key: &Bound<'_, PyAny>) -> PyResult<()> {
+    if key.is_instance_of::<PyString>() || key.is_instance_of::<PyBytes>() {
+        return Ok(());
+    }
+    let py = key.py();
+    let what = if key.is_instance_of::<PyInt>() {
+        "a Python int (no width: INT32 or INT64?)"
+    } else if key.is_instance_of::<PyFloat>() {
+        "a float (FLOAT or DOUBLE?)"
+    } else if PyUntypedBuffer::get(key).is_ok_and(|b| b.dimensions() >= 1) {
+        // Bytes-like (a NumPy byte array too): a BYTE_ARRAY value.
+        return Ok(());
+    } else if key.hasattr(pyo3::intern!(py, "__index__"))? || key.hasattr(pyo3::intern!(py, "__float__"))? {
+        // NumPy scalars say their type: 64-bit integers are INT64 values.
+        let dtype = key.getattr(pyo3::intern!(py, "dtype")).ok();
+        let kind_size = dtype.and_then(|d| {
+            let kind: String = d.getattr(pyo3::intern!(py, "kind")).ok()?.extract().ok()?;
+            let size: usize = d.getattr(pyo3::intern!(py, "itemsize")).ok()?.extract().ok()?;
+            Some((kind, size))
+        });
+        match kind_size {
+            Some((kind, 8)) if kind == "i" || kind == "u" => return Ok(()),
+            Some((kind, _)) if kind == "i" || kind == "u" => {
+                "an integer narrower than 64 bits (stored as INT32)"
+            }
+            _ => "a number of no Parquet type here",
+        }
+    } else {
+        return Ok(());
+    };
+    let name = key.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    Err(PyTypeError::new_err(format!(
+        "a Parquet hash is the hash of a typed Parquet value, and {what} is ambiguous as a key \
+         ({name}): use add_hash/contains_hash with sketches.parquet_hash_int32(v) (INT32, DATE, \
+         narrower ints), parquet_hash_int64(v), parquet_hash_float(v) or parquet_hash_double(v), \
+         or add_hashes/contains_hashes(parquet_hash_many(typed array)) for a batch \
+         (np.asarray(values, np.int32) for an INT32 column); str, bytes and \
+         NumPy int64/uint64 values are keys as they are"
+    )))
 }
 
 fn key_type_error(key: &Bound<'_, PyAny>) -> PyErr {
@@ -843,7 +924,7 @@ impl Batch {
                         positions.get_or_insert_with(|| (start..start + hashes.len()).collect());
                         return Ok(());
                     }
-                    hashes.push(with_key(&key, |k| hasher.hash(k))?);
+                    hashes.push(with_key_for(hasher, &key, |k| hasher.hash(k))?);
                     if let Some(p) = positions.as_mut() {
                         p.push(start + i);
                     }

@@ -33,7 +33,8 @@
 
 use crate::bloom::BloomFilter;
 use crate::boundary::{
-    self, header_seed, with_key, Batch, Family, Image, ListMode, PyBuf, Raise, ALIGN_HINT, CHUNK,
+    self, header_seed, with_key, with_key_for, Batch, Family, Image, ListMode, PyBuf, Raise, ALIGN_HINT,
+    CHUNK,
 };
 use crate::hll::HyperLogLog;
 use crate::sbbf::SplitBlockBloomFilter;
@@ -383,6 +384,19 @@ impl ConcurrentSketch {
         self.gate.read().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// The split-block view, or TypeError naming `method` (the hash forms
+    /// of `SplitBlockBloomFilter`).
+    fn sbbf_view(&self, py: Python<'_>, method: &str) -> PyResult<sbbf::SharedSbbf<'_>> {
+        match self.view().raise(py)? {
+            View::Sbbf(f) => Ok(f),
+            _ => Err(PyTypeError::new_err(format!(
+                "{method}() is for SplitBlockBloomFilter (precomputed hashes: parquet_hash_* in Parquet \
+                 mode); this ConcurrentSketch holds a {}",
+                self.kind.name()
+            ))),
+        }
+    }
+
     fn not_a_filter(&self, method: &str) -> PyErr {
         PyTypeError::new_err(format!(
             "{method}() is for filters (BloomFilter, SplitBlockBloomFilter); this ConcurrentSketch holds a {} \
@@ -478,7 +492,7 @@ impl ConcurrentSketch {
         let view = self.view().raise(py)?;
         let hasher = view.key_hasher();
         // Hash first: reading the key may run Python code; the lock is not held meanwhile.
-        let h = with_key(key, |k| hasher.hash(k))?;
+        let h = with_key_for(hasher, key, |k| hasher.hash(k))?;
         let _adding = self.adding();
         match view {
             View::Bloom(f) => Ok(f.add_hash(h)),
@@ -534,7 +548,7 @@ impl ConcurrentSketch {
     fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         match self.view().raise(py)? {
             View::Bloom(f) => with_key(key, |k| f.contains(k)),
-            View::Sbbf(f) => with_key(key, |k| f.contains(k)),
+            View::Sbbf(f) => with_key_for(f.key_hasher(), key, |k| f.contains(k)),
             View::Hll(_) | View::Ull(_) => Err(self.not_a_filter("contains")),
         }
     }
@@ -564,6 +578,71 @@ impl ConcurrentSketch {
                 Ok(())
             })
         })
+    }
+
+    /// Split-block filters only, as ``SplitBlockBloomFilter.add_hash``: adds
+    /// a precomputed 64-bit hash (in Parquet mode a ``parquet_hash_*``
+    /// value: how an INT32, FLOAT or DOUBLE column's values are added;
+    /// natively ``sketches.hash(key, seed)``); True when some bit was new.
+    /// Thread-safe: any number of threads at once. ``TypeError`` for the
+    /// other families.
+    fn add_hash(&self, py: Python<'_>, hash: u64) -> PyResult<bool> {
+        let f = self.sbbf_view(py, "add_hash")?;
+        let _adding = self.adding();
+        Ok(f.add_hash(hash))
+    }
+
+    /// Split-block filters only: True when the precomputed hash may have
+    /// been added (atomic loads; see ``add_hash``). Thread-safe, during adds.
+    fn contains_hash(&self, py: Python<'_>, hash: u64) -> PyResult<bool> {
+        Ok(self.sbbf_view(py, "contains_hash")?.contains_hash(hash))
+    }
+
+    /// Split-block filters only: adds a batch of precomputed hashes (a NumPy
+    /// uint64 array such as ``parquet_hash_many`` returns, or ints in 0 ..
+    /// 2**64-1) without the GIL; returns a NumPy bool array, True where this
+    /// call found the hash new. Thread-safe: any number of threads at once.
+    fn add_hashes<'py>(&self, py: Python<'py>, hashes: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let f = self.sbbf_view(py, "add_hashes")?;
+        let (_keep, input) = crate::sbbf::hash_array(py, hashes)?;
+        let src = input.raw();
+        let (array, out) = boundary::numpy_zeros(py, src.len() / 8, "bool")?;
+        let out_raw = out.raw();
+        py.detach(|| {
+            let _adding = self.adding();
+            // SAFETY: the input and output exports are held for the call;
+            // the output is a fresh array only this call knows.
+            let (hashes, out) = unsafe { (boundary::as_u64s(src), boundary::as_bools_mut(out_raw)) };
+            for (h, o) in hashes.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
+                f.add_hashes(h, Some(o))?;
+            }
+            Ok(())
+        })
+        .raise(py)?;
+        drop(out);
+        Ok(array)
+    }
+
+    /// Split-block filters only: tests a batch of precomputed hashes (as
+    /// ``add_hashes``) without the GIL; returns a NumPy bool array.
+    /// Thread-safe, during adds.
+    fn contains_hashes<'py>(
+        &self,
+        py: Python<'py>,
+        hashes: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let f = self.sbbf_view(py, "contains_hashes")?;
+        let (_keep, input) = crate::sbbf::hash_array(py, hashes)?;
+        let src = input.raw();
+        let (array, out) = boundary::numpy_zeros(py, src.len() / 8, "bool")?;
+        let out_raw = out.raw();
+        py.detach(|| {
+            // SAFETY: as in `add_hashes`.
+            let (hashes, out) = unsafe { (boundary::as_u64s(src), boundary::as_bools_mut(out_raw)) };
+            out.iter_mut().zip(hashes).for_each(|(o, &h)| *o = f.contains_hash(h));
+        });
+        drop(out);
+        Ok(array)
     }
 
     /// HyperLogLog and UltraLogLog only: the distinct-count estimate from

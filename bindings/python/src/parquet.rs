@@ -166,9 +166,11 @@ fn hash_numeric(kind: &str, values: &[u8], out: &mut [u64]) {
 /// arrays) as BYTE_ARRAY. Columns of other libraries keep their type:
 /// objects with the Arrow PyCapsule interface (polars Series) are read as
 /// pyarrow arrays, others with ``__array__`` (pandas Series) as NumPy
-/// arrays. A list of Python ints hashes as INT64 and of
-/// floats as DOUBLE: pass ``numpy.array(v, dtype=numpy.int32)`` (or
-/// float32) for an INT32 (FLOAT) column. Nulls (pyarrow nulls, ``None``)
+/// arrays. A list of Python ints or floats raises TypeError (an int could
+/// be an INT32 or an INT64 value, a float a FLOAT or a DOUBLE, and their
+/// hashes differ): pass ``numpy.asarray(v, numpy.int32)`` (or int64,
+/// float32, float64) as the column stores them; NumPy scalars in a list
+/// hash by their type. Nulls (pyarrow nulls, ``None``)
 /// raise ValueError: writers skip them, so ``drop_null()`` first (a null
 /// hashed as 0 and added would make the bitset differ from the writer's).
 /// Feed the result to

@@ -1,6 +1,6 @@
 //! `sketches.SplitBlockBloomFilter`: split-block Bloom filter (`sketches_core::sbbf`).
 
-use crate::boundary::{self, py_bool, with_key, Family, Image, ListMode, PyBuf, Raise, CHUNK};
+use crate::boundary::{self, py_bool, with_key_for, Family, Image, ListMode, PyBuf, Raise, CHUNK};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -27,7 +27,13 @@ use sketches_core::Error;
 /// out of a Parquet file. Parquet-mode values hash with the
 /// ``parquet_hash_*`` functions (``add_hash`` / ``add_hashes``).
 /// Keys hash by the library's rule (str UTF-8, bytes as is, int 8
-/// little-endian bytes). ``a | b`` is the union, ``a & b`` the intersection.
+/// little-endian bytes). In Parquet mode a key is the Parquet value it is:
+/// str and bytes-like keys are BYTE_ARRAY values and NumPy int64/uint64
+/// scalars and arrays INT64 values, while a Python int (INT32 or INT64?),
+/// a narrower NumPy integer or a float raises TypeError, single or in a
+/// list: hash those with ``parquet_hash_int32`` / ``_int64`` / ``_float`` /
+/// ``_double`` (or ``parquet_hash_many``) and use ``contains_hash`` /
+/// ``contains_hashes``. ``a | b`` is the union, ``a & b`` the intersection.
 #[pyclass(module = "sketches", name = "SplitBlockBloomFilter")]
 pub struct SplitBlockBloomFilter {
     image: Image,
@@ -128,7 +134,10 @@ pub(crate) fn parquet_keys_check(py: Python<'_>, parquet: bool, keys: &Bound<'_,
 
 /// Reads precomputed hashes as a contiguous uint64 array (through
 /// `sketches._keys.hash_array`); the array keeps the export alive.
-fn hash_array<'py>(py: Python<'py>, hashes: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, PyBuf)> {
+pub(crate) fn hash_array<'py>(
+    py: Python<'py>,
+    hashes: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, PyAny>, PyBuf)> {
     static CONVERT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let convert = CONVERT.import(py, "sketches._keys", "hash_array")?;
     let array = convert.call1((hashes,))?;
@@ -285,16 +294,22 @@ impl SplitBlockBloomFilter {
         self.fold_with(py, move |img| sbbf::fold_to_target_fpp(img, fpp))
     }
 
-    /// Adds a key; returns True when it was new (some bit of its block was unset).
+    /// Adds a key; returns True when it was new (some bit of its block was
+    /// unset). In Parquet mode a Python int, a NumPy integer narrower than
+    /// 64 bits or a float raises TypeError (see the class doc).
     fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         let mut f = sbbf::wrap_mut_with(self.image.bytes_mut()?, &self.token).raise(py)?;
-        with_key(key, |k| f.add(k))
+        with_key_for(f.as_ref().key_hasher(), key, |k| f.add(k))
     }
 
-    /// True when the key may have been added; False when it certainly was not.
+    /// True when the key may have been added; False when it certainly was
+    /// not. In Parquet mode a Python int, a NumPy integer narrower than 64
+    /// bits or a float raises TypeError (``42 in f`` would hash 42 as an
+    /// INT64 value and miss it in an INT32 column's filter):
+    /// ``f.contains_hash(sketches.parquet_hash_int32(42))``.
     fn __contains__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         let f = sbbf::wrap_with(self.image.bytes(), &self.token).raise(py)?;
-        with_key(key, |k| f.contains(k))
+        with_key_for(f.key_hasher(), key, |k| f.contains(k))
     }
 
     /// Same as ``key in filter``.
@@ -370,9 +385,10 @@ impl SplitBlockBloomFilter {
     /// array; pyarrow Binary/String/LargeBinary/LargeString or integer
     /// array; ``None``/nulls skipped). Returns a NumPy bool array: True
     /// where the key was new (a repeat later in the batch is not new).
-    /// A Parquet-mode filter hashes str/bytes as BYTE_ARRAY and ints as
-    /// INT64: a NumPy or pyarrow integer column narrower than 64 bits
-    /// (stored as INT32) raises TypeError; hash it with
+    /// A Parquet-mode filter hashes str/bytes as BYTE_ARRAY and 64-bit
+    /// NumPy/pyarrow integers as INT64: a NumPy or pyarrow integer column
+    /// narrower than 64 bits (stored as INT32), or a Python int or float in
+    /// a list, raises TypeError before anything is added; hash those with
     /// ``parquet_hash_many`` and use ``add_hashes`` instead.
     fn add_many<'py>(&mut self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let view = sbbf::wrap(self.image.bytes()).raise(py)?;
@@ -398,7 +414,8 @@ impl SplitBlockBloomFilter {
 
     /// Tests a batch of keys (shapes as ``add_many``); returns a NumPy bool
     /// array (False for nulls). Runs without the GIL: threads scale. In
-    /// Parquet mode, narrow integer columns raise TypeError (see ``add_many``).
+    /// Parquet mode, narrow integer columns and Python ints raise TypeError
+    /// (see ``add_many``).
     fn contains_many<'py>(&self, py: Python<'py>, keys: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let view = sbbf::wrap(self.image.bytes()).raise(py)?;
         parquet_keys_check(py, view.params().mode == SbbfMode::Parquet, keys)?;

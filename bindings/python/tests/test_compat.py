@@ -93,3 +93,28 @@ def test_examples_run(script: str) -> None:
     assert out.stdout.strip()
 
 
+
+
+def test_batches_take_the_keys_add_takes_and_nulls_are_not_present() -> None:
+    """compat add_many reported a None key (or an Arrow null), which it
+    skips, as 'already present' (True: the inverse of the native 'new'
+    output, False for nulls), and add_many/contains_many raised TypeError
+    on the float/tuple keys add() and ``in`` take (hashed as str(key)).
+    Both batch methods now read keys as add() does and report nulls False;
+    and add(np.int64(9)) hashed the str "9", so ``9 in bf`` was False: a
+    NumPy integer is now the int it holds."""
+    import numpy as np
+    import pyarrow as pa
+
+    bf = BloomFilter(1000, 0.001)
+    assert bf.add_many(["a", None, 3.5, ("t", 1), "a"]).tolist() == [False, False, False, False, True]
+    assert 3.5 in bf and ("t", 1) in bf and bf.count == 3
+    assert bf.contains_many([3.5, None, ("t", 1), "zz"]).tolist() == [True, False, True, False]
+    assert bf.contains_many(iter([3.5])).tolist() == [True]
+    assert bf.add_many(pa.array(["a", None, "b"])).tolist() == [True, False, False]
+    assert bf.add_many(pa.chunked_array([pa.array([None, "b"])])).tolist() == [False, True]
+    assert bf.add_many(np.array([7, 7], np.int64)).tolist() == [False, True]
+    assert bf.add_many(np.array([None, 2.5], dtype=object)).tolist() == [False, False] and 2.5 in bf
+    # A NumPy integer is its int (add() hashed str(np.int64(9)), so 9 was not found).
+    assert bf.add(np.int64(9)) is False and 9 in bf and np.uint8(9) in bf
+    assert bf.add_many([np.int32(10)]).tolist() == [False] and 10 in bf and "10" not in bf

@@ -276,3 +276,52 @@ def test_an_mmap_is_one_key_not_a_batch() -> None:
             call(m)
     assert len(f) == 0
     assert f.add(m) and m in f and bytes(16) in f
+
+
+def test_a_strided_bytes_like_key_says_it_must_be_contiguous() -> None:
+    """A strided memoryview is bytes-like, yet the error said 'a key is str,
+    bytes-like or int, not memoryview'; it now says the key must be
+    contiguous (single keys and list entries alike), nothing added."""
+    bf = sketches.BloomFilter(100, 0.01)
+    strided = memoryview(b"abcdef")[::2]
+    for call in (lambda: strided in bf, lambda: bf.add(strided), lambda: bf.add_many([strided]),
+                 lambda: bf.contains_many(["a", strided]), lambda: sketches.hash(strided)):
+        with pytest.raises(ValueError, match="C-contiguous"):
+            call()
+    assert len(bf) == 0 and bf.add_calls == 0
+    assert bytes(strided) not in bf and bf.add(bytes(strided)) and memoryview(b"ace") in bf
+
+
+def test_null_weights_say_null() -> None:
+    """A pyarrow weight column with a null read as NaN through NumPy and
+    raised 'weights must be integers' (they are); it now raises ValueError
+    naming the nulls, and nothing is added."""
+    for s in (sketches.CountMinSketch(width=64, depth=2), sketches.TopK(8, 16)):
+        before = bytes(s)
+        for w in (pa.array([1, None], pa.int64()), pa.chunked_array([pa.array([1]), pa.array([None], pa.int64())])):
+            with pytest.raises(ValueError, match="null weights"):
+                s.add_many(["a", "b"], w)
+        assert bytes(s) == before
+        s.add_many(["a", "b"], pa.array([1, 2], pa.int64()))
+        assert bytes(s) != before
+
+
+def test_a_numpy_byte_array_key_is_its_bytes() -> None:
+    """A NumPy uint8 array (np.frombuffer(...), a row of a byte matrix) is a
+    contiguous buffer, which the key rule hashes as its bytes, as its
+    memoryview already was; as a key it raised 'only integer scalar arrays
+    can be converted to a scalar index' (its __index__ was tried first).
+    NumPy integer scalars and 0-d arrays stay ints."""
+    raw = np.frombuffer(b"abc", np.uint8)
+    rows = np.frombuffer(b"abcxyz", np.uint8).reshape(2, 3)
+    assert sketches.hash(raw) == sketches.hash(b"abc") == sketches.hash(rows[0])
+    assert sketches.hash(np.array([7], np.uint8)) == sketches.hash(b"\x07")
+    assert sketches.hash(np.array(7, np.uint8)) == sketches.hash(7) == sketches.hash(np.uint8(7))
+    bf = sketches.BloomFilter(100, 0.01)
+    assert bf.add(raw) and b"abc" in bf and rows[0] in bf and rows[1] not in bf
+    assert bf.add_many([rows[1], None]).tolist() == [True, False] and b"xyz" in bf
+    with pytest.raises(ValueError, match="C-contiguous"):
+        rows[:, 0] in bf  # noqa: B015 - strided
+    pq = sketches.SplitBlockBloomFilter.for_parquet(100, 0.01)
+    assert pq.add(raw) and pq.contains_hash(sketches.parquet_hash_bytes(b"abc"))
+    assert pq.contains_many([rows[0]]).tolist() == [True]

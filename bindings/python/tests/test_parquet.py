@@ -367,9 +367,12 @@ def test_batch_hashes_follow_the_dtype() -> None:
     assert sketches.parquet_hash_many(nan)[0] == sketches.parquet_hash_bytes(struct.pack("<I", 0x7FC00001))
     f64 = np.array([0.1, -2.25], dtype=np.float64)
     assert sketches.parquet_hash_many(f64).tolist() == [sketches.parquet_hash_double(float(v)) for v in f64]
-    # Lists: ints as INT64, floats as DOUBLE, str/bytes as BYTE_ARRAY (None refused, as nulls are).
-    assert sketches.parquet_hash_many([1, 2]).tolist() == [sketches.parquet_hash_int64(1), sketches.parquet_hash_int64(2)]
-    assert sketches.parquet_hash_many([0.5]).tolist() == [sketches.parquet_hash_double(0.5)]
+    # Lists: NumPy scalars by their type, str/bytes as BYTE_ARRAY (None refused, as nulls are;
+    # Python ints and floats refused: test_a_list_of_python_numbers_has_no_parquet_type).
+    assert sketches.parquet_hash_many([np.int64(1), np.int64(2)]).tolist() == [
+        sketches.parquet_hash_int64(1), sketches.parquet_hash_int64(2)]
+    assert sketches.parquet_hash_many([np.int32(1)]).tolist() == [sketches.parquet_hash_int32(1)]
+    assert sketches.parquet_hash_many([np.float64(0.5)]).tolist() == [sketches.parquet_hash_double(0.5)]
     assert sketches.parquet_hash_many(["a", b"b"]).tolist() == [
         sketches.parquet_hash_bytes("a"), sketches.parquet_hash_bytes(b"b")]
     assert sketches.parquet_hash_many(np.array(["a", "bc"])).tolist() == [
@@ -706,19 +709,27 @@ def test_temporal_columns_hash_as_pyarrow_stores_them(tmp_path: Path) -> None:
         assert loaded.contains_hashes(sketches.parquet_hash_many(column.chunk(0))).all(), name
 
 
-def test_a_list_of_python_ints_hashes_as_int64_exactly() -> None:
-    """A list mixing negative ints and ints from 2**63 became a float64 NumPy
-    array: every value was hashed as a DOUBLE, silently (the docs promise
-    INT64 for a list of Python ints). Out-of-range ints raised TypeError
-    about an object array; now OverflowError, as parquet_hash_int64."""
-    values = [-1, 2**63, 0, 2**64 - 1, -(2**63), 7]
-    assert sketches.parquet_hash_many(values).tolist() == [sketches.parquet_hash_int64(v) for v in values]
-    assert sketches.parquet_hash_many(tuple(values)).tolist() == [sketches.parquet_hash_int64(v) for v in values]
-    for bad in ([2**64], [-(2**63) - 1, 1]):
-        with pytest.raises(OverflowError):
+def test_a_list_of_python_numbers_has_no_parquet_type() -> None:
+    """parquet_hash_many hashed a list of Python ints as INT64 and of floats
+    as DOUBLE: the list of an INT32 (or DATE) column's values (``df.col.tolist()``,
+    the values a user types) got hashes its Parquet filter never holds, and
+    every lookup answered False, silently; the TypeError of a Parquet-mode
+    filter's ``42 in f`` pointed there too. Such a list now raises TypeError
+    asking for a typed array; typed arrays and NumPy scalars hash as before."""
+    f = SBBF.for_parquet(100, 0.01)
+    f.add_hashes(sketches.parquet_hash_many(np.arange(10, dtype=np.int32)))
+    for bad in ([1, 2], (1, 2), [np.int32(1), 2], [0.5], [np.float32(0.5), 0.5], iter([7])):
+        with pytest.raises(TypeError, match="np.asarray"):
             sketches.parquet_hash_many(bad)
+    assert f.contains_hashes(sketches.parquet_hash_many(np.asarray([1, 2], np.int32))).all()
+    assert f.contains_hashes(sketches.parquet_hash_many([np.int32(1), np.int32(2)])).all()
+    values = [-1, 2**63, 0, 2**64 - 1, -(2**63), 7]
+    as_u64 = np.array([v % 2**64 for v in values], np.uint64)  # INT64 bits, typed
+    assert sketches.parquet_hash_many(as_u64).tolist() == [sketches.parquet_hash_int64(v) for v in values]
     with pytest.raises(TypeError):
         sketches.parquet_hash_many([1, True])
+    with pytest.raises(TypeError):
+        sketches.parquet_hash_many([np.bool_(True)])
 
 
 class _PandasLikeSeries:
@@ -830,8 +841,8 @@ def test_parquet_mode_batches_refuse_columns_stored_as_int32() -> None:
     (INT64): contains_many of an int32 column against the filter of that
     INT32 column answered False for every value, silently. Integer columns
     narrower than 64 bits now raise TypeError there (parquet_hash_many +
-    contains_hashes answer right); int64 columns, lists of ints and native
-    filters are unchanged."""
+    contains_hashes answer right); int64 columns and native filters are
+    unchanged (lists of Python ints: test_parquet_mode_refuses_keys_without_a_width)."""
     values = np.arange(100, dtype=np.int32)
     f = SBBF.for_parquet(100, 0.01)
     f.add_hashes(sketches.parquet_hash_many(values))
@@ -846,7 +857,7 @@ def test_parquet_mode_batches_refuse_columns_stored_as_int32() -> None:
     wide = np.arange(10, dtype=np.int64)
     f.add_many(wide)
     assert f.contains_hashes(sketches.parquet_hash_many(wide)).all()
-    assert f.contains_many(list(range(10))).all() and f.contains_many(pa.array(wide)).all()
+    assert f.contains_many(list(wide)).all() and f.contains_many(pa.array(wide)).all()
     native = SBBF(100, 0.01)
     native.add_many(values)
     assert native.contains_many(values).all()
@@ -863,7 +874,115 @@ def test_concurrent_parquet_filter_batches_refuse_columns_stored_as_int32() -> N
         with pytest.raises(TypeError, match="parquet_hash_many"):
             call(pa.array(values))
     c.add_many(values.astype(np.int64))
-    assert c.contains_many(list(range(50))).all()
+    assert c.contains_many(list(np.arange(50, dtype=np.int64))).all()
     native = SBBF(100, 0.01).concurrent()
     native.add_many(values)
     assert native.contains_many(values).all()
+
+
+def test_parquet_mode_refuses_keys_without_a_width() -> None:
+    """A Python int carries no width, and a Parquet column stores INT32 or
+    INT64: ``42 in f`` on the filter of an INT32 column (or a DATE column)
+    hashed 42 as INT64 and answered False, silently, as did a list of ints
+    (``df.col.tolist()``) in contains_many and an np.int32 scalar. In
+    Parquet mode these now raise TypeError naming parquet_hash_int32 /
+    parquet_hash_int64; NumPy 64-bit scalars and arrays (typed INT64),
+    str and bytes (BYTE_ARRAY) work as before, and nothing stored changes."""
+    f = SBBF.for_parquet(100, 0.01)
+    f.add_hashes(sketches.parquet_hash_many(np.arange(10, dtype=np.int32)))
+    before = f.to_bytes()
+    for key in (5, True, np.int32(5), np.uint16(5), np.int8(5), 5.0, np.float32(5.0)):
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            key in f  # noqa: B015
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            f.contains(key)
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            f.add(key)
+        batches = (lambda: [key], lambda: ["a", key], lambda: (b"b", key), lambda: iter([key]),
+                   lambda: np.array([key], dtype=object))
+        for batch in batches:
+            with pytest.raises(TypeError, match="parquet_hash_int32"):
+                f.contains_many(batch())
+            with pytest.raises(TypeError, match="parquet_hash_int32"):
+                f.add_many(batch())
+        c = f.concurrent()
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            c.add(key)
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            key in c  # noqa: B015
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            c.add_many([key])
+        with pytest.raises(TypeError, match="parquet_hash_int32"):
+            c.contains_many([None, key])
+    assert f.to_bytes() == before
+    # parquet_hash_many's byte-key path took an int among strings as INT64 too.
+    with pytest.raises(TypeError, match="parquet_hash_int32"):
+        sketches.parquet_hash_many(["a", 5])
+    assert f.contains_hash(sketches.parquet_hash_int32(5))
+    # Typed 64-bit values and byte keys still hash as Parquet does.
+    assert f.add(np.int64(7)) and f.contains_hash(sketches.parquet_hash_int64(7))
+    assert np.uint64(7) in f and f.contains_many([np.int64(7), None]).tolist() == [True, False]
+    assert f.add("x") and f.contains_hash(sketches.parquet_hash_bytes("x"))
+    assert f.contains_many(np.array([7], np.int64)).all()
+    # Native filters keep the key rule (int as 8 bytes).
+    native = SBBF(100, 0.01)
+    assert native.add(5) and 5 in native and np.int32(5) in native and native.contains_many([5]).all()
+
+
+def test_concurrent_parquet_filter_takes_typed_hashes() -> None:
+    """A ConcurrentSketch over a Parquet-mode filter had no add_hash /
+    add_hashes / contains_hash / contains_hashes, so threads could not add
+    (or look up) an INT32, FLOAT or DOUBLE column's values at all (its int
+    keys are INT64 values, now refused). They now take parquet_hash_* values
+    as SplitBlockBloomFilter's do, from any number of threads; the result
+    equals the sequential filter. Other families raise TypeError."""
+    values = np.arange(4000, dtype=np.int32)
+    hashes = sketches.parquet_hash_many(values)
+    seq = SBBF.for_parquet(4000, 0.01)
+    seq_new = seq.add_hashes(hashes)
+    c = SBBF.for_parquet(4000, 0.01).concurrent()
+    parts = np.array_split(hashes, 8)
+    import threading
+
+    threads = [threading.Thread(target=c.add_hashes, args=(p,)) for p in parts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    snap = c.snapshot()
+    assert snap.bitset() == seq.bitset() and snap.add_calls == seq.add_calls
+    assert c.contains_hashes(hashes).all() and c.contains_hash(sketches.parquet_hash_int32(7))
+    assert not c.contains_hash(sketches.parquet_hash_int32(-7))
+    c2 = SBBF.for_parquet(4000, 0.01).concurrent()
+    assert c2.add_hashes(list(hashes[:3]) + [int(hashes[0])]).tolist() == seq_new[:3].tolist() + [False]
+    assert c2.add_hash(sketches.parquet_hash_int32(-7)) and not c2.add_hash(sketches.parquet_hash_int32(-7))
+    with pytest.raises(ValueError):
+        c2.add_hashes([-1])
+    for other in (sketches.BloomFilter(10, 0.01), sketches.HyperLogLog(10)):
+        cc = other.concurrent()
+        for call in (lambda: cc.add_hash(1), lambda: cc.contains_hash(1), lambda: cc.add_hashes([1]),
+                     lambda: cc.contains_hashes([1])):
+            with pytest.raises(TypeError, match="SplitBlockBloomFilter"):
+                call()
+
+
+def test_parquet_mode_batches_point_other_columns_to_parquet_hash_many() -> None:
+    """A float, date or timestamp column given to a Parquet-mode filter's
+    add_many/contains_many raised 'cannot use an Arrow double array as keys
+    (Binary, String, ... or integers)', which says nothing of the way that
+    works; it now names add_hashes/contains_hashes(parquet_hash_many(values)),
+    nothing added. Native filters keep their message."""
+    f = SBBF.for_parquet(100, 0.01)
+    before = f.to_bytes()
+    for bad in (pa.array([1.5]), pa.array([1], pa.date32()), pa.array([1], pa.timestamp("ms")),
+                np.array([1.5]), np.array([1.5], np.float32), np.array(["2020-01-01"], "datetime64[D]"),
+                pa.chunked_array([pa.array([True])])):
+        for call in (f.add_many, f.contains_many, f.concurrent().add_many):
+            with pytest.raises(TypeError, match="parquet_hash_many"):
+                call(bad)
+    assert f.to_bytes() == before
+    f.add_hashes(sketches.parquet_hash_many(pa.array([1.5])))
+    assert f.contains_hash(sketches.parquet_hash_double(1.5))
+    assert f.contains_many(pa.array(["a"], pa.string_view()) if hasattr(pa, "string_view") else ["a"]).tolist() == [False]
+    with pytest.raises(TypeError, match="cannot use"):
+        SBBF(100, 0.01).contains_many(pa.array([1.5]))

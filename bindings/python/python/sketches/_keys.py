@@ -96,29 +96,47 @@ def _exact_u64(values: List[Any], range_text: str) -> np.ndarray:
 
 def parquet_keys_check(keys: Any) -> None:
     """Batch keys of a Parquet-mode filter's add_many/contains_many: they hash
-    by the key rule (bytes as BYTE_ARRAY, ints as 8 bytes = INT64), so an
-    integer column narrower than 64 bits, which Parquet stores as INT32,
-    would hash as INT64 and miss every value of the file's filter: refused."""
+    by the key rule (bytes as BYTE_ARRAY, 64-bit ints as 8 bytes = INT64), so
+    a column of another Parquet type is refused with a pointer to
+    parquet_hash_many: an integer column narrower than 64 bits, which Parquet
+    stores as INT32, would hash as INT64 and miss every value of the file's
+    filter; float, temporal and other columns are no keys at all."""
     pa = sys.modules.get("pyarrow")
     if pa is not None and isinstance(keys, (pa.Array, pa.ChunkedArray)):
         t = keys.type
-        if pa.types.is_dictionary(t):
+        types = pa.types
+        if types.is_dictionary(t):
             t = t.value_type
-        narrow = pa.types.is_integer(t) and t.bit_width < 64
+        keyed = (
+            types.is_string(t)
+            or types.is_binary(t)
+            or types.is_large_string(t)
+            or types.is_large_binary(t)
+            or types.is_fixed_size_binary(t)
+            or types.is_null(t)
+            or (hasattr(types, "is_string_view") and (types.is_string_view(t) or types.is_binary_view(t)))
+            or (types.is_integer(t) and t.bit_width == 64)
+        )
     elif isinstance(keys, np.ndarray):
         t = keys.dtype
-        narrow = t.kind in "iu" and t.itemsize < 8
+        keyed = t.kind in "OUS" or (t.kind in "iu" and t.itemsize == 8)
     else:
         return
-    if narrow:
+    if not keyed:
+        stored = "stored as INT32, " if str(t) in ("int8", "int16", "int32", "uint8", "uint16", "uint32") else ""
         raise TypeError(
-            f"a Parquet-mode filter's add_many/contains_many hash integers as INT64; a {t} column is "
-            "stored as INT32: use add_hashes/contains_hashes(parquet_hash_many(values))"
+            f"a Parquet-mode filter's add_many/contains_many take str/binary columns (BYTE_ARRAY) and 64-bit "
+            f"integer columns (INT64); a {t} column is {stored}hashed by its Parquet type: use "
+            "add_hashes/contains_hashes(parquet_hash_many(values))"
         )
 
 
 def u64_array(values: Any, n: int) -> np.ndarray:
     """Per-key unsigned 64-bit values (weights) as a contiguous uint64 array of length ``n``."""
+    pa = sys.modules.get("pyarrow")
+    if pa is not None and isinstance(values, (pa.Array, pa.ChunkedArray)) and values.null_count:
+        # NumPy would read them as NaN and the error would say "not integers".
+        raise ValueError("null weights: every key needs a weight (fill_null(1) or drop the rows)")
     arr = np.asarray(values)
     if arr.ndim != 1 or len(arr) != n:
         raise ValueError(f"expected {n} weights, one per key")
@@ -271,14 +289,19 @@ def parquet_values(values: Any) -> Tuple[str, Any]:
         return "keys", seq
     if len(seq) == 0:
         return "int64", np.zeros(0, np.int64)
-    if any(isinstance(v, bool) for v in seq):
+    if any(isinstance(v, (bool, np.bool_)) for v in seq):
         raise TypeError("bool values have no Parquet bloom filter hash here")
-    if all(type(v) is int for v in seq):
-        # Python ints exactly, as INT64 (NumPy would make a list mixing
-        # negative ints and ints from 2**63 float64, and hash DOUBLEs).
-        if any(v < -(1 << 63) or v >= 1 << 64 for v in seq):
-            raise OverflowError("an INT64 value is an int in -2**63 .. 2**64-1")
-        return "int64", np.array([v - (1 << 64) if v >= 1 << 63 else v for v in seq], dtype=np.int64)
+    untyped = next((v for v in seq if type(v) is int or type(v) is float), None)
+    if untyped is not None:
+        # A Python int could be an INT32 or an INT64 value, a float a FLOAT or
+        # a DOUBLE, and their hashes differ: guessing INT64/DOUBLE missed every
+        # value of an INT32/FLOAT column's filter (df.col.tolist()), silently.
+        raise TypeError(
+            f"a list of Python {type(untyped).__name__}s has no Parquet type (INT32 or INT64? FLOAT or DOUBLE?): "
+            "pass a typed array, e.g. parquet_hash_many(np.asarray(values, np.int32)) for an INT32 or DATE "
+            "column, np.int64, np.float32 or np.float64, a pyarrow column, or hash each value with "
+            "parquet_hash_int32/_int64/_float/_double"
+        )
     arr = np.asarray(seq)
     if arr.dtype.kind == "b":
         raise TypeError("bool values have no Parquet bloom filter hash here")

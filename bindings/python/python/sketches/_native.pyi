@@ -9,7 +9,9 @@ import numpy as np
 import numpy.typing as npt
 
 Key = Union[str, bytes, bytearray, memoryview, int]
-"""A key: str (hashed as UTF-8), bytes-like (as is), int (8 little-endian bytes)."""
+"""A key: str (hashed as UTF-8), bytes-like (as is), int (8 little-endian bytes).
+A Parquet-mode SplitBlockBloomFilter refuses Python ints (TypeError: INT32 or
+INT64?) and takes NumPy int64/uint64 scalars as INT64 values."""
 Keys = Union[Sequence[Optional[Key]], Iterable[Optional[Key]], npt.NDArray[np.integer[Any]], Any]
 """A batch: list/tuple/iterable of keys (None skipped), a NumPy integer array,
 or a pyarrow Binary/String/LargeBinary/LargeString/integer Array or ChunkedArray."""
@@ -54,7 +56,8 @@ def parquet_hash_bytes(value: Union[str, Buffer]) -> int:
 def parquet_hash_many(values: Any) -> npt.NDArray[np.uint64]:
     """Parquet hashes of a batch: NumPy/pyarrow int8..int32/uint8..uint32 as INT32,
     int64/uint64 as INT64, float32 as FLOAT, float64 as DOUBLE, str/bytes (pyarrow
-    String/Binary) as BYTE_ARRAY; lists of ints as INT64, of floats as DOUBLE."""
+    String/Binary) as BYTE_ARRAY; lists of Python ints or floats raise TypeError (INT32 or
+    INT64? pass np.asarray(values, np.int32) etc.)."""
 
 def status_str(status: int) -> str:
     """The text of a status number (C's ``sketch_status_str``)."""
@@ -513,6 +516,14 @@ class ConcurrentSketch:
         """Filters only (TypeError otherwise)."""
     def contains_many(self, keys: Keys) -> npt.NDArray[np.bool_]:
         """Filters only (TypeError otherwise); GIL released."""
+    def add_hash(self, hash: int) -> bool:
+        """Split-block filters: adds a precomputed hash (parquet_hash_* in Parquet mode)."""
+    def contains_hash(self, hash: int) -> bool: ...
+    def add_hashes(self, hashes: Union[Sequence[int], npt.NDArray[np.unsignedinteger[Any]], Any]) -> npt.NDArray[np.bool_]:
+        """Split-block filters: adds a batch of precomputed hashes (GIL released)."""
+    def contains_hashes(
+        self, hashes: Union[Sequence[int], npt.NDArray[np.unsignedinteger[Any]], Any]
+    ) -> npt.NDArray[np.bool_]: ...
     def estimate(self) -> float:
         """HyperLogLog/UltraLogLog only: the register estimate (approximate during adds)."""
     def snapshot(self) -> Any:

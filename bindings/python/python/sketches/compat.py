@@ -23,7 +23,8 @@ What differs:
   damaged files raise :class:`sketches.SketchError`;
 * hashing follows the library rule: ``str`` as UTF-8, bytes as they are,
   ``int`` as 8 little-endian bytes (so ``5`` and ``"5"`` are different keys,
-  whereas pybloom-live hashes ``str(5)``); any other key (float, tuple, ...)
+  whereas pybloom-live hashes ``str(5)``; NumPy integers as the int they
+  hold); any other key (float, tuple, ...)
   is hashed as ``str(key)`` like pybloom-live does;
 * sizing: the filter is planned with m = -n ln p / ln^2 2 bits and
   k = round(m/n ln 2) probes over the whole bit array (pybloom-live splits
@@ -37,6 +38,9 @@ methods ``add_many``/``contains_many``, ``over_capacity``, ``stats()``...).
 
 from __future__ import annotations
 
+import numbers
+import operator
+import sys
 from typing import Any, BinaryIO, Iterable
 
 import numpy as np
@@ -49,7 +53,24 @@ __all__ = ["BloomFilter"]
 def _key(key: Any) -> Any:
     if isinstance(key, (str, bytes, bytearray, memoryview, int)):
         return key
+    if isinstance(key, numbers.Integral):
+        return operator.index(key)  # a NumPy integer is the int it holds, not str(key)
     return str(key)
+
+
+def _batch(keys: Any) -> "tuple[Any, np.ndarray | None]":
+    """A batch as ``add``/``in`` read keys (other objects as ``str(key)``,
+    ``None`` kept as a null), with its null mask (None: no nulls)."""
+    pa = sys.modules.get("pyarrow")
+    if pa is not None and isinstance(keys, (pa.Array, pa.ChunkedArray)):
+        nulls = np.asarray(keys.is_null().to_numpy(zero_copy_only=False), dtype=bool) if keys.null_count else None
+        return keys, nulls
+    if isinstance(keys, np.ndarray) and keys.dtype.kind != "O":
+        return keys, None
+    if isinstance(keys, (str, bytes, bytearray, memoryview)):
+        return keys, None  # the native layer's TypeError: one key is not a batch
+    seq = [None if k is None else _key(k) for k in keys]
+    return seq, np.array([k is None for k in seq], dtype=bool)
 
 
 class BloomFilter:
@@ -96,12 +117,19 @@ class BloomFilter:
     def add_many(self, keys: Iterable[Any]) -> np.ndarray:
         """Adds a batch of keys (list, NumPy integer array, pyarrow column);
         returns a NumPy bool array, True where the key was already present.
-        Does not raise at capacity: check ``over_capacity``."""
-        return ~self.filter.add_many(keys)
+        Keys are read as ``add`` reads them; ``None`` entries and Arrow
+        nulls are skipped (False). Does not raise at capacity: check
+        ``over_capacity``."""
+        keys, nulls = _batch(keys)
+        present = ~self.filter.add_many(keys)
+        if nulls is not None:
+            present &= ~nulls
+        return present
 
     def contains_many(self, keys: Iterable[Any]) -> np.ndarray:
-        """Tests a batch of keys; returns a NumPy bool array."""
-        return self.filter.contains_many(keys)
+        """Tests a batch of keys (read as ``in`` reads them; nulls False);
+        returns a NumPy bool array."""
+        return self.filter.contains_many(_batch(keys)[0])
 
     def __contains__(self, key: Any) -> bool:
         return _key(key) in self.filter
