@@ -543,6 +543,13 @@ constexpr bool is_integer_key_v =
 #endif
     ;
 
+/* An integer key narrower than 64 bits (an int, a std::int32_t): a
+   split-block filter in Parquet mode refuses it (see basic_sbbf). */
+template <class K>
+constexpr bool is_narrow_integer_key_v = is_integer_key_v<K> && sizeof(K) < sizeof(std::uint64_t);
+template <class K>
+using if_narrow_integer_key = std::enable_if_t<is_narrow_integer_key_v<K>, int>;
+
 /* A single key that is neither bytes nor an integer key: a character, bool
    or floating-point value, or a 128-bit integer, would convert silently to
    the std::uint64_t overload of add/contains/... and be hashed as that
@@ -1618,9 +1625,11 @@ using bloom_const_view = basic_bloom<detail::ref_storage<false>>;
 /// place as writers do before writing, from_parquet_bitset(bytes, fpr) /
 /// load_parquet_bitset make a filter of a bitset read out of a file; the
 /// parquet_hash_* functions hash typed values as writers do. In Parquet mode
-/// an integer key hashes as an INT64 (its 8 bytes); a batch of integers
-/// narrower than 64 bits (an INT32 column) is refused with
-/// status::invalid_argument: use parquet_hash_i32 and the _hash forms.
+/// a 64-bit integer key hashes as an INT64 (its 8 bytes); an integer key
+/// narrower than 64 bits (f.add(42), an int32_t, a batch of them: an INT32
+/// column's values) is refused with status::invalid_argument, nothing
+/// changed: use parquet_hash_i32 and the _hash forms (or std::int64_t{v}
+/// for an INT64 column).
 /// Shared by every family: stats, clear, to_bytes / export_to,
 /// from_bytes / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
@@ -1754,6 +1763,23 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_sbbf_union)
     SKETCHES_DETAIL_MERGE_OP(intersect, sketch_sbbf_intersect)
 
+/* A single integer key narrower than 64 bits (f.add(42), an int32_t):
+   its 64-bit value, as every family takes it, except on a Parquet-mode
+   filter, which refuses it with status::invalid_argument and changes
+   nothing (its 8 bytes are an INT64 value, never in an INT32 column's
+   filter; batches of such keys are refused alike). */
+#define SKETCHES_DETAIL_SBBF_NARROW_KEY(NAME, CONST)                                                           \
+    template <class K, detail::if_narrow_integer_key<K> = 0>                                                   \
+    result<bool> try_##NAME(K key) CONST noexcept {                                                            \
+        if (parquet_mode()) return result<bool>{status::invalid_argument, false};                              \
+        return try_##NAME(static_cast<std::uint64_t>(key));                                                    \
+    }
+    SKETCHES_DETAIL_SBBF_NARROW_KEY(add, )
+    SKETCHES_DETAIL_SBBF_NARROW_KEY(contains, const)
+    SKETCHES_DETAIL_SBBF_NARROW_KEY(add_concurrent, )
+    SKETCHES_DETAIL_SBBF_NARROW_KEY(contains_concurrent, const)
+#undef SKETCHES_DETAIL_SBBF_NARROW_KEY
+
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] static sbbf_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
     [[nodiscard]] static sbbf_params plan_parquet(std::uint64_t ndv, double fpp) {
@@ -1809,9 +1835,32 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     SKETCHES_DETAIL_CAPACITY_THROWING
     SKETCHES_DETAIL_MERGE_THROWING(merge)
     SKETCHES_DETAIL_MERGE_THROWING(intersect)
+    /* The narrower integer keys' throwing forms (see try_add(K)). */
+    template <class K, detail::if_narrow_integer_key<K> = 0>
+    bool add(K key) {
+        return detail::value(try_add(key));
+    }
+    template <class K, detail::if_narrow_integer_key<K> = 0>
+    [[nodiscard]] bool contains(K key) const {
+        return detail::value(try_contains(key));
+    }
+    template <class K, detail::if_narrow_integer_key<K> = 0>
+    bool add_concurrent(K key) {
+        return detail::value(try_add_concurrent(key));
+    }
+    template <class K, detail::if_narrow_integer_key<K> = 0>
+    [[nodiscard]] bool contains_concurrent(K key) const {
+        return detail::value(try_contains_concurrent(key));
+    }
 #endif
 
   private:
+    /// True when the image is a Parquet-mode split-block filter (XXH64).
+    bool parquet_mode() const noexcept {
+        sketch_image_info info{};
+        return sketch_image_inspect(this->data(), this->size(), &info) == SKETCH_OK &&
+               info.family == SKETCH_FAMILY_SPLIT_BLOCK_BLOOM && info.hash == SKETCH_HASH_XXH64;
+    }
     static result<byte_view> bitset_of(const basic_sbbf &f) noexcept {
         const std::uint8_t *bits = nullptr;
         std::size_t len = 0;
@@ -1830,11 +1879,7 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     sketches::status check_keys() const noexcept {
         using info = detail::key_range<Keys>;
         if constexpr (info::integers && sizeof(typename info::element) < sizeof(std::uint64_t)) {
-            sketch_image_info info_{};
-            if (sketch_image_inspect(this->data(), this->size(), &info_) == SKETCH_OK &&
-                info_.family == SKETCH_FAMILY_SPLIT_BLOCK_BLOOM && info_.hash == SKETCH_HASH_XXH64) {
-                return sketches::status::invalid_argument;
-            }
+            if (parquet_mode()) return sketches::status::invalid_argument;
         }
         return sketches::status::ok;
     }

@@ -850,7 +850,19 @@ void test_parquet() {
     EXPECT_ERROR(column.add_batch(std::list<std::uint16_t>{7}), status::invalid_argument);
     EXPECT_ERROR(column.add_concurrent_batch(int32s), status::invalid_argument);
     EXPECT_ERROR(column.const_view().contains_concurrent_batch(int32s), status::invalid_argument);
+    // And so is a single one (f.contains(42) hashed INT64 42 and answered
+    // false for a value of the INT32 column), by every member taking a key.
+    EXPECT_ERROR(column.contains(42), status::invalid_argument);
+    EXPECT_ERROR(column.contains(std::int32_t{42}), status::invalid_argument);
+    EXPECT_ERROR(column.const_view().contains(std::uint16_t{7}), status::invalid_argument);
+    EXPECT_ERROR(column.add(42), status::invalid_argument);
+    EXPECT_ERROR(column.view().add(std::int16_t{-3}), status::invalid_argument);
+    EXPECT_ERROR(column.add_concurrent(42u), status::invalid_argument);
+    EXPECT_ERROR(column.const_view().contains_concurrent(42), status::invalid_argument);
+    CHECK(column.try_contains(42).status == status::invalid_argument);
+    CHECK(column.try_add(42).status == status::invalid_argument);
     CHECK(column.to_bytes() == column_image);
+    CHECK(column.contains(std::int64_t{42}) == column.contains_hash(sketches::parquet_hash_i64(42)));
     std::vector<std::uint64_t> hashed(int32s.size());
     for (std::size_t i = 0; i < int32s.size(); i++) hashed[i] = sketches::parquet_hash_i32(int32s[i]);
     CHECK(column.contains_hash_batch(hashed) == std::vector<bool>(4, true)); // the way to query an INT32 column
@@ -859,6 +871,10 @@ void test_parquet() {
     sbbf_filter native = sbbf_filter::create(100, 0.01);
     native.add_batch(int32s);
     CHECK(native.contains_batch(int32s) == std::vector<bool>(4, true));
+    // Native mode: a narrower integer is its 64-bit value, as in every family.
+    CHECK(native.contains(42) && native.contains(std::uint64_t{42}) && native.contains_concurrent(42));
+    CHECK(native.add(-1));
+    CHECK(!native.add(std::uint64_t{0} - 1) && native.contains(-1)); // the same key
 
     test_parquet_files();
 }
