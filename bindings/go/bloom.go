@@ -401,11 +401,13 @@ func (f *Bloom) String() string {
 func (f *Bloom) Clone() *Bloom { return bloomOf(cloneImage(f.img)) }
 
 // MarshalBinary returns the exported image (a copy with its checksum
-// written): the bytes every binding reads, byte for byte.
-func (f *Bloom) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+// written): the bytes every binding reads, byte for byte. Like MarshalText
+// it has a value receiver (every type's does), so encoding/gob writes a
+// filter held by value in a record encoded by value.
+func (f Bloom) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b (encoding.BinaryAppender).
-func (f *Bloom) AppendBinary(b []byte) ([]byte, error) {
+func (f Bloom) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("Bloom.MarshalBinary", FamilyBloom, f.img, len(f.img), b)
 }
 

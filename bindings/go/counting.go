@@ -250,10 +250,10 @@ func (f *CountingBloom) String() string {
 func (f *CountingBloom) Clone() *CountingBloom { return &CountingBloom{img: cloneImage(f.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (f *CountingBloom) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+func (f CountingBloom) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (f *CountingBloom) AppendBinary(b []byte) ([]byte, error) {
+func (f CountingBloom) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("CountingBloom.MarshalBinary", FamilyCountingBloom, f.img, len(f.img), b)
 }
 

@@ -235,10 +235,10 @@ func (c *CountMin) String() string {
 func (c *CountMin) Clone() *CountMin { return &CountMin{img: cloneImage(c.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (c *CountMin) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
+func (c CountMin) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (c *CountMin) AppendBinary(b []byte) ([]byte, error) {
+func (c CountMin) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("CountMin.MarshalBinary", FamilyCountMin, c.img, len(c.img), b)
 }
 

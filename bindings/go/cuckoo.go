@@ -320,10 +320,10 @@ func (f *Cuckoo) String() string {
 func (f *Cuckoo) Clone() *Cuckoo { return &Cuckoo{img: cloneImage(f.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (f *Cuckoo) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+func (f Cuckoo) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (f *Cuckoo) AppendBinary(b []byte) ([]byte, error) {
+func (f Cuckoo) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("Cuckoo.MarshalBinary", FamilyCuckoo, f.img, len(f.img), b)
 }
 

@@ -95,11 +95,13 @@
 // UnmarshalText decodes the text and imports it through UnmarshalBinary's
 // checks: text that is not padded standard base64 gives an *Error with
 // StatusBadMagic, and damaged or truncated images UnmarshalBinary's errors,
-// all matching ErrCorrupt, and the receiver is then unchanged. MarshalText
-// and AppendText have value receivers (as time.Time's do), so a sketch held
-// by value in a document marshals the same whether the document is passed
-// by value or by pointer; UnmarshalText has a pointer receiver, which
-// json.Unmarshal reaches through the document's pointer. A pointer field
+// all matching ErrCorrupt, and the receiver is then unchanged. MarshalText,
+// AppendText, MarshalBinary and AppendBinary have value receivers (as
+// time.Time's do), so a sketch held by value in a document marshals the
+// same whether the document is passed by value or by pointer, with
+// encoding/json (the text form) and with encoding/gob (the binary form);
+// UnmarshalText and UnmarshalBinary have pointer receivers, which
+// json.Unmarshal and gob's Decode reach through the document's pointer. A pointer field
 // (*Bloom, ...) may be nil: written as null, and null read back as nil; a
 // zero-value field has no image to export and makes json.Marshal fail
 // rather than write an empty sketch.

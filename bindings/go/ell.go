@@ -217,10 +217,10 @@ func (e *ELL) Clone() *ELL { return &ELL{img: cloneImage(e.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum), the
 // martingale state included.
-func (e *ELL) MarshalBinary() ([]byte, error) { return e.AppendBinary(nil) }
+func (e ELL) MarshalBinary() ([]byte, error) { return e.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (e *ELL) AppendBinary(b []byte) ([]byte, error) {
+func (e ELL) AppendBinary(b []byte) ([]byte, error) {
 	const op = "ELL.MarshalBinary"
 	n, s := cELLExportedSize(e.img)
 	if s != 0 {

@@ -223,10 +223,10 @@ func (f *BinaryFuse) Clone() *BinaryFuse { return &BinaryFuse{img: cloneImage(f.
 
 // MarshalBinary returns the exported image (a copy with its checksum
 // written): the bytes every binding reads, byte for byte.
-func (f *BinaryFuse) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+func (f BinaryFuse) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b (encoding.BinaryAppender).
-func (f *BinaryFuse) AppendBinary(b []byte) ([]byte, error) {
+func (f BinaryFuse) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("BinaryFuse.MarshalBinary", FamilyBinaryFuse, f.img, len(f.img), b)
 }
 

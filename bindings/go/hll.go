@@ -298,10 +298,10 @@ func (h *HLL) Clone() *HLL { return hllOf(cloneImage(h.img)) }
 
 // MarshalBinary returns the exported image with its checksum: the whole
 // image when dense, the header plus 8 bytes per stored hash in small mode.
-func (h *HLL) MarshalBinary() ([]byte, error) { return h.AppendBinary(nil) }
+func (h HLL) MarshalBinary() ([]byte, error) { return h.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (h *HLL) AppendBinary(b []byte) ([]byte, error) {
+func (h HLL) AppendBinary(b []byte) ([]byte, error) {
 	const op = "HLL.MarshalBinary"
 	n, s := cHLLExportedSize(h.img)
 	if s != 0 {

@@ -139,10 +139,10 @@ func (m *MinHash) String() string {
 func (m *MinHash) Clone() *MinHash { return &MinHash{img: cloneImage(m.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (m *MinHash) MarshalBinary() ([]byte, error) { return m.AppendBinary(nil) }
+func (m MinHash) MarshalBinary() ([]byte, error) { return m.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (m *MinHash) AppendBinary(b []byte) ([]byte, error) {
+func (m MinHash) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("MinHash.MarshalBinary", FamilyMinHash, m.img, len(m.img), b)
 }
 

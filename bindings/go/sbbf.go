@@ -465,10 +465,10 @@ func (f *SplitBlock) String() string {
 func (f *SplitBlock) Clone() *SplitBlock { return splitBlockOf(cloneImage(f.img)) }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (f *SplitBlock) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+func (f SplitBlock) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (f *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
+func (f SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("SplitBlock.MarshalBinary", FamilySplitBlock, f.img, len(f.img), b)
 }
 

@@ -206,10 +206,10 @@ func (t *TopK) String() string {
 func (t *TopK) Clone() *TopK { return &TopK{img: cloneImage(t.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (t *TopK) MarshalBinary() ([]byte, error) { return t.AppendBinary(nil) }
+func (t TopK) MarshalBinary() ([]byte, error) { return t.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (t *TopK) AppendBinary(b []byte) ([]byte, error) {
+func (t TopK) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("TopK.MarshalBinary", FamilyTopK, t.img, len(t.img), b)
 }
 

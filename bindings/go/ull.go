@@ -240,10 +240,10 @@ func (u *ULL) String() string {
 func (u *ULL) Clone() *ULL { return &ULL{img: cloneImage(u.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (u *ULL) MarshalBinary() ([]byte, error) { return u.AppendBinary(nil) }
+func (u ULL) MarshalBinary() ([]byte, error) { return u.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (u *ULL) AppendBinary(b []byte) ([]byte, error) {
+func (u ULL) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("ULL.MarshalBinary", FamilyULL, u.img, len(u.img), b)
 }
 
