@@ -2,8 +2,13 @@ package sketches
 
 // CountMin is a Count-Min sketch: width x depth counters of 32 or 64 bits
 // that saturate and never wrap, plain or conservative update, weights. An
-// estimate never falls below the true count, and exceeds it by more than
-// epsilon*N (N = total weight) with probability at most delta.
+// estimate never falls below the true count while that count is below the
+// counter maximum, and exceeds it by more than epsilon*N (N = total
+// weight) with probability at most delta. A counter stops at its maximum:
+// with the 32-bit counters that PlanCountMin and PlanCountMinSize choose,
+// a key whose true weight passes 2^32 - 1 (4 GiB of byte counts, say)
+// reads math.MaxUint32, below the truth. Set CounterBits to 64 on the
+// parameters when weights can add up that far.
 //
 // Its image lives in Go memory (or the caller's bytes for WrapCountMin). The
 // zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
@@ -143,7 +148,9 @@ func countMinAdd[K keyList](b []byte, keys K, weights []uint64) int32 {
 	})
 }
 
-// Estimate returns the estimated count of a byte key: never below the truth.
+// Estimate returns the estimated count of a byte key: never below the
+// truth while the truth is below the counter maximum (an estimate equal to
+// the maximum, math.MaxUint32 with 32-bit counters, may be below it).
 func (c *CountMin) Estimate(key []byte) uint64 {
 	e, s := cCountMinEstimate(c.img, bytesPtr(key), len(key))
 	must("CountMin.Estimate", s)

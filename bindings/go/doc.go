@@ -15,7 +15,7 @@
 //	HLL            NewHLL(precision)                     distinct count (HyperLogLog)
 //	ULL            NewULL(precision)                     distinct count in less memory (UltraLogLog)
 //	ELL            NewELL(precision, 20 or 24)           distinct count in the least memory (ExaLogLog)
-//	CountMin       NewCountMin(epsilon, delta)           frequencies, never below the truth
+//	CountMin       NewCountMin(epsilon, delta)           frequencies, never below the truth (below the counter maximum)
 //	TopK           NewTopK(capacity, maxKeyLen)          heavy hitters (Space-Saving)
 //	MinHash        NewMinHash(k)                         Jaccard similarity
 //
