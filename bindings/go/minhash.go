@@ -23,7 +23,9 @@ type MinHashStats struct {
 	Seed   uint64 // hash seed
 }
 
-// NewMinHash returns an empty sketch of k registers (1 ..= 2^20; 8 bytes each).
+// NewMinHash returns an empty sketch of k registers (1 ..= 2^20; 8 bytes
+// each). Signature and Jaccard cost about k*k/filled on a sketch with few
+// filled registers: keep k well below the distinct items it will see.
 func NewMinHash(k uint32, opts ...Option) (*MinHash, error) {
 	const op = "NewMinHash"
 	o := applyOptions(opts)
@@ -92,12 +94,23 @@ func (m *MinHash) AddUint64s(keys []uint64) {
 
 // Jaccard returns the estimated Jaccard similarity of the two sets (0..1;
 // two empty sketches give 1). Different k or seed: ErrIncompatible.
+//
+// Cost: that of Signature for both sketches, quadratic in k for a sketch
+// that saw few distinct items (see Signature).
 func (m *MinHash) Jaccard(other *MinHash) (float64, error) {
 	j, s := cMinHashJaccard(m.img, other.img)
 	return j, errorOf("MinHash.Jaccard", s)
 }
 
 // Signature returns the k densified signature values (for LSH banding).
+//
+// Cost: O(k) when most registers are filled, but each empty register
+// probes about k/filled others, about k*(k-filled)/filled probes in all
+// (Stats reports filled): quadratic in k for a sketch that saw few
+// distinct items. One item at k = 16384 takes most of a second, at the
+// largest k (2^20) most of an hour, in one C call that no context can
+// cancel; pick k well below the distinct items a sketch will see, or
+// check Stats().Filled before calling it on untrusted sketches.
 func (m *MinHash) Signature() []uint64 {
 	out := make([]uint64, m.K())
 	must("MinHash.Signature", cMinHashSignature(m.img, out))
