@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // Bloom is a classic Bloom filter: k probes per key into m bits, enhanced
 // double hashing with 64-bit indexes (filters above 2^32 bits keep their
 // rate), add-and-report-new for dedup, union and intersection, and an O(1)
@@ -396,6 +398,13 @@ func (f *Bloom) String() string {
 	}
 	return describe(FamilyBloom, f.img)
 }
+
+// Format prints String's description (fmt.Formatter) under any verb, with
+// a value receiver: a Bloom held by value, a field of a struct logged with
+// %v or %+v or *f, prints that one line too, not its image bytes (fmt
+// cannot reach String's pointer receiver from a value). A nil *Bloom prints
+// "<nil>".
+func (f Bloom) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyBloom, f.img) }
 
 // Clone returns an independent copy in new Go memory.
 func (f *Bloom) Clone() *Bloom { return bloomOf(cloneImage(f.img)) }

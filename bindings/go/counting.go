@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // CountingBloom is a counting Bloom filter: 4-bit saturating counters
 // instead of bits, so keys can be removed. A counter at 15 is never
 // decremented, so there is never a false negative; removing a key that is
@@ -244,6 +246,12 @@ func (f *CountingBloom) String() string {
 		return "<nil>"
 	}
 	return describe(FamilyCountingBloom, f.img)
+}
+
+// Format prints String's description under any verb, also for a CountingBloom
+// held by value (see Bloom.Format).
+func (f CountingBloom) Format(s fmt.State, verb rune) {
+	formatSketch(s, verb, FamilyCountingBloom, f.img)
 }
 
 // Clone returns an independent copy in new Go memory.

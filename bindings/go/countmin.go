@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // CountMin is a Count-Min sketch: width x depth counters of 32 or 64 bits
 // that saturate and never wrap, plain or conservative update, weights. An
 // estimate never falls below the true count while that count is below the
@@ -237,6 +239,10 @@ func (c *CountMin) String() string {
 	}
 	return describe(FamilyCountMin, c.img)
 }
+
+// Format prints String's description under any verb, also for a CountMin
+// held by value (see Bloom.Format).
+func (c CountMin) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyCountMin, c.img) }
 
 // Clone returns an independent copy in new Go memory.
 func (c *CountMin) Clone() *CountMin { return &CountMin{img: cloneImage(c.img)} }

@@ -1,6 +1,9 @@
 package sketches
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Cuckoo is a cuckoo filter: buckets of 4 fingerprints of 8, 12 or 16
 // bits (chosen from the target rate), membership with removal and counting,
@@ -315,6 +318,10 @@ func (f *Cuckoo) String() string {
 	}
 	return describe(FamilyCuckoo, f.img)
 }
+
+// Format prints String's description under any verb, also for a Cuckoo
+// held by value (see Bloom.Format).
+func (f Cuckoo) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyCuckoo, f.img) }
 
 // Clone returns an independent copy in new Go memory.
 func (f *Cuckoo) Clone() *Cuckoo { return &Cuckoo{img: cloneImage(f.img)} }

@@ -1,6 +1,9 @@
 package sketches
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // ELL is an ExaLogLog distinct counter (Ertl 2024): 2^p registers of
 // 6 + t + d bits with t = 2 and d = 20 (28-bit registers) or d = 24
@@ -211,6 +214,10 @@ func (e *ELL) String() string {
 	}
 	return describe(FamilyELL, e.img)
 }
+
+// Format prints String's description under any verb, also for an ELL
+// held by value (see Bloom.Format).
+func (e ELL) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyELL, e.img) }
 
 // Clone returns an independent copy in new Go memory.
 func (e *ELL) Clone() *ELL { return &ELL{img: cloneImage(e.img)} }

@@ -1,6 +1,9 @@
 package sketches
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // BinaryFuse is a binary fuse filter: a static membership filter built
 // once from a set of keys, then read-only. Each key leaves an 8- or 16-bit
@@ -216,6 +219,10 @@ func (f *BinaryFuse) String() string {
 	}
 	return describe(FamilyBinaryFuse, f.img)
 }
+
+// Format prints String's description under any verb, also for a BinaryFuse
+// held by value (see Bloom.Format).
+func (f BinaryFuse) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyBinaryFuse, f.img) }
 
 // Clone returns an independent copy in new Go memory (for example to keep
 // a wrapped filter after its buffer is unmapped).

@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // HLL is a HyperLogLog distinct counter: precision p = 4..18 (2^p 6-bit
 // registers, 0.75 * 2^p bytes plus a 384-byte header), exact while small
 // (sorted hashes in the same buffer, converting in place), the martingale
@@ -292,6 +294,10 @@ func (h *HLL) String() string {
 	}
 	return describe(FamilyHLL, h.img)
 }
+
+// Format prints String's description under any verb, also for an HLL
+// held by value (see Bloom.Format).
+func (h HLL) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyHLL, h.img) }
 
 // Clone returns an independent copy in new Go memory.
 func (h *HLL) Clone() *HLL { return hllOf(cloneImage(h.img)) }

@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // MinHash estimates the Jaccard similarity of sets from k registers
 // (one-permutation hashing with optimal densification: one hash per item);
 // the error is about sqrt(J(1-J)/k). Merging gives the sketch of the union.
@@ -147,6 +149,10 @@ func (m *MinHash) String() string {
 	}
 	return describe(FamilyMinHash, m.img)
 }
+
+// Format prints String's description under any verb, also for a MinHash
+// held by value (see Bloom.Format).
+func (m MinHash) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyMinHash, m.img) }
 
 // Clone returns an independent copy in new Go memory.
 func (m *MinHash) Clone() *MinHash { return &MinHash{img: cloneImage(m.img)} }

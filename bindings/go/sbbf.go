@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // SplitBlock is a split-block Bloom filter: 256-bit blocks, one cache line
 // per operation, the fastest filter of the library. Built with
 // NewSplitBlockParquet it is byte-compatible with Parquet's split-block
@@ -460,6 +462,10 @@ func (f *SplitBlock) String() string {
 	}
 	return describe(FamilySplitBlock, f.img)
 }
+
+// Format prints String's description under any verb, also for a SplitBlock
+// held by value (see Bloom.Format).
+func (f SplitBlock) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilySplitBlock, f.img) }
 
 // Clone returns an independent copy in new Go memory.
 func (f *SplitBlock) Clone() *SplitBlock { return splitBlockOf(cloneImage(f.img)) }

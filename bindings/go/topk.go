@@ -1,6 +1,9 @@
 package sketches
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // TopK is a Space-Saving heavy-hitters sketch with a fixed number of
 // counters and keys stored inline up to a maximum length set at
@@ -201,6 +204,10 @@ func (t *TopK) String() string {
 	}
 	return describe(FamilyTopK, t.img)
 }
+
+// Format prints String's description under any verb, also for a TopK
+// held by value (see Bloom.Format).
+func (t TopK) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyTopK, t.img) }
 
 // Clone returns an independent copy in new Go memory.
 func (t *TopK) Clone() *TopK { return &TopK{img: cloneImage(t.img)} }

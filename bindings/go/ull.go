@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // ULL is an UltraLogLog distinct counter: precision p = 4..18 (2^p 8-bit
 // registers plus a 128-byte header), about 28% less memory than HLL for the
 // same error. Its martingale estimate (~0.658/sqrt(2^p)) answers while it
@@ -235,6 +237,10 @@ func (u *ULL) String() string {
 	}
 	return describe(FamilyULL, u.img)
 }
+
+// Format prints String's description under any verb, also for a ULL
+// held by value (see Bloom.Format).
+func (u ULL) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyULL, u.img) }
 
 // Clone returns an independent copy in new Go memory.
 func (u *ULL) Clone() *ULL { return &ULL{img: cloneImage(u.img)} }
