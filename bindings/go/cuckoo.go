@@ -11,6 +11,14 @@ import (
 // relocations reports ErrFull and leaves the filter byte-identical: nothing
 // already stored is lost.
 //
+// Adds are a multiset, not a set: every add of a key stores one more copy
+// of its fingerprint, in one of the key's two buckets, so a key holds at
+// most 8 copies, and its 9th add (while 8 are stored) always fails with
+// ErrFull, however empty the filter is (after trying the 500
+// relocations). A growing filter does not help; for set semantics (every
+// request's user id, say) test ContainsString before AddString, or use a
+// Bloom filter.
+//
 // Its image lives in Go memory (or the caller's bytes for WrapCuckoo). The
 // zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
 // called on it.
@@ -100,7 +108,7 @@ func WrapCuckoo(b []byte) (*Cuckoo, error) {
 
 // Add inserts a byte key. When it cannot be placed the error matches
 // ErrFull and the filter is unchanged. Adding a key twice stores two copies
-// (see Count).
+// (see Count); a 9th copy never fits (see the type's doc).
 func (f *Cuckoo) Add(key []byte) error {
 	return errorOf("Cuckoo.Add", cCuckooAdd(f.img, bytesPtr(key), len(key)))
 }
