@@ -349,9 +349,13 @@ func (f *Bloom) ContainsConcurrentUint64s(keys []uint64, results []bool) []bool 
 
 // Union sets f to the union of f and other (bitwise OR): f then answers
 // true for every key added to either. Both need equal bits, hashes and seed
-// (else an error matching ErrIncompatible, and f is unchanged).
+// (else an error matching ErrIncompatible, and f is unchanged). other may
+// be f itself, or a struct copy sharing its image (an accumulator that is
+// also one of the parts it loops over): the merge then reads a temporary
+// copy, as f.Union(f.Clone()) does. The same holds for every type's Merge,
+// Union and Intersect.
 func (f *Bloom) Union(other *Bloom) error {
-	s := cMerge(FamilyBloom, f.img, other.img)
+	s := cMerge(FamilyBloom, f.img, mergeSource(f.img, other.img))
 	f.retoken()
 	return errorOf("Bloom.Union", s)
 }
@@ -359,7 +363,7 @@ func (f *Bloom) Union(other *Bloom) error {
 // Intersect sets f to the intersection of f and other (bitwise AND). Same
 // rules as Union.
 func (f *Bloom) Intersect(other *Bloom) error {
-	s := cIntersect(FamilyBloom, f.img, other.img)
+	s := cIntersect(FamilyBloom, f.img, mergeSource(f.img, other.img))
 	f.retoken()
 	return errorOf("Bloom.Intersect", s)
 }

@@ -214,9 +214,10 @@ func removedResult(op string, removed []bool, s int32) (int, error) {
 
 // Merge adds other's counters into f (saturating): f then holds both
 // multisets. Equal counters, probes and seed required (else ErrIncompatible
-// and f unchanged).
+// and f unchanged). other may be f itself: its counters then double (see
+// Bloom.Union).
 func (f *CountingBloom) Merge(other *CountingBloom) error {
-	return errorOf("CountingBloom.Merge", cMerge(FamilyCountingBloom, f.img, other.img))
+	return errorOf("CountingBloom.Merge", cMerge(FamilyCountingBloom, f.img, mergeSource(f.img, other.img)))
 }
 
 // Stats returns the filter's statistics, O(1).

@@ -213,9 +213,10 @@ func (c *CountMin) Total() uint64 { return c.Stats().Total }
 
 // Merge adds other's counters into c (saturating): c then holds both
 // streams. Width, depth, counter width and seed must be equal (else
-// ErrIncompatible and c unchanged); the update modes may differ.
+// ErrIncompatible and c unchanged); the update modes may differ. other may
+// be c itself: its counts then double (see Bloom.Union).
 func (c *CountMin) Merge(other *CountMin) error {
-	return errorOf("CountMin.Merge", cMerge(FamilyCountMin, c.img, other.img))
+	return errorOf("CountMin.Merge", cMerge(FamilyCountMin, c.img, mergeSource(c.img, other.img)))
 }
 
 // Stats returns the sketch's statistics, O(1).

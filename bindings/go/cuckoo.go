@@ -288,14 +288,15 @@ func (f *Cuckoo) ContainsUint64s(keys []uint64, results []bool) []bool {
 // Merge inserts every fingerprint of other into f, all or nothing: when
 // they do not all fit the error matches ErrFull and f is unchanged. Same
 // buckets, width and seed required (else ErrIncompatible). It uses a
-// temporary buffer of f's size.
+// temporary buffer of f's size. other may be f itself: every fingerprint
+// is then stored twice, if they fit (see Bloom.Union).
 func (f *Cuckoo) Merge(other *Cuckoo) error {
 	const op = "Cuckoo.Merge"
 	scratch, err := newImage(op, uint64(len(f.img)))
 	if err != nil {
 		return err
 	}
-	return errorOf(op, cCuckooMerge(f.img, other.img, scratch))
+	return errorOf(op, cCuckooMerge(f.img, mergeSource(f.img, other.img), scratch))
 }
 
 // Stats returns the filter's statistics, O(1).

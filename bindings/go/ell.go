@@ -166,9 +166,10 @@ func (e *ELL) MartingaleEstimate() (float64, bool) {
 // one sketch of both streams at e's parameters, and reports the
 // maximum-likelihood estimate. Same seed required; other's precision and d
 // must be at least e's (a larger one is reduced exactly); else an error
-// matching ErrIncompatible and e is unchanged.
+// matching ErrIncompatible and e is unchanged. other may be e itself (see
+// Bloom.Union).
 func (e *ELL) Merge(other *ELL) error {
-	return errorOf("ELL.Merge", cMerge(FamilyELL, e.img, other.img))
+	return errorOf("ELL.Merge", cMerge(FamilyELL, e.img, mergeSource(e.img, other.img)))
 }
 
 // Downsize returns a new sketch of precision p and d history bits holding

@@ -241,8 +241,9 @@ func (h *HLL) RegisterEstimate() float64 {
 // Merge adds other's stream to h: h then estimates the union. Same seed
 // required, and other's precision must be at least h's (a higher precision
 // folds down); else an error matching ErrIncompatible and h is unchanged.
+// other may be h itself (see Bloom.Union).
 func (h *HLL) Merge(other *HLL) error {
-	s := cMerge(FamilyHLL, h.img, other.img)
+	s := cMerge(FamilyHLL, h.img, mergeSource(h.img, other.img))
 	h.retoken()
 	return errorOf("HLL.Merge", s)
 }

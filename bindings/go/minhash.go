@@ -120,9 +120,10 @@ func (m *MinHash) Signature() []uint64 {
 }
 
 // Merge sets m to the sketch of the union (register-wise minimum); same k
-// and seed required, else ErrIncompatible and m unchanged.
+// and seed required, else ErrIncompatible and m unchanged. other may be m
+// itself (see Bloom.Union).
 func (m *MinHash) Merge(other *MinHash) error {
-	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, other.img))
+	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, mergeSource(m.img, other.img)))
 }
 
 // K returns the number of registers.

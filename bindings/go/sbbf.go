@@ -408,16 +408,17 @@ func (f *SplitBlock) ContainsConcurrentUint64s(keys []uint64, results []bool) []
 }
 
 // Union sets f to the union of f and other (same blocks, mode and seed,
-// else ErrIncompatible and f unchanged).
+// else ErrIncompatible and f unchanged). other may be f itself (see
+// Bloom.Union).
 func (f *SplitBlock) Union(other *SplitBlock) error {
-	s := cMerge(FamilySplitBlock, f.img, other.img)
+	s := cMerge(FamilySplitBlock, f.img, mergeSource(f.img, other.img))
 	f.retoken()
 	return errorOf("SplitBlock.Union", s)
 }
 
-// Intersect sets f to the intersection of f and other.
+// Intersect sets f to the intersection of f and other (rules of Union).
 func (f *SplitBlock) Intersect(other *SplitBlock) error {
-	s := cIntersect(FamilySplitBlock, f.img, other.img)
+	s := cIntersect(FamilySplitBlock, f.img, mergeSource(f.img, other.img))
 	f.retoken()
 	return errorOf("SplitBlock.Intersect", s)
 }

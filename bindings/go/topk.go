@@ -179,8 +179,9 @@ func (t *TopK) List() []TopKItem {
 
 // Merge adds other's stream to t (same capacity, maximum key length and
 // seed, else ErrIncompatible and t unchanged), keeping both guarantees.
+// other may be t itself: its stream then counts twice (see Bloom.Union).
 func (t *TopK) Merge(other *TopK) error {
-	return errorOf("TopK.Merge", cMerge(FamilyTopK, t.img, other.img))
+	return errorOf("TopK.Merge", cMerge(FamilyTopK, t.img, mergeSource(t.img, other.img)))
 }
 
 // Stats returns the sketch's statistics, O(1).

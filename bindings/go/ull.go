@@ -187,9 +187,10 @@ func (u *ULL) MLEstimate() float64 {
 }
 
 // Merge adds other's stream to u (same seed; other's precision at least
-// u's, folding down), else ErrIncompatible and u unchanged.
+// u's, folding down), else ErrIncompatible and u unchanged. other may be
+// u itself (see Bloom.Union).
 func (u *ULL) Merge(other *ULL) error {
-	return errorOf("ULL.Merge", cMerge(FamilyULL, u.img, other.img))
+	return errorOf("ULL.Merge", cMerge(FamilyULL, u.img, mergeSource(u.img, other.img)))
 }
 
 // ToHLL returns the HyperLogLog the same hashes give (same precision and seed).
