@@ -117,7 +117,10 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 // reads and writes b itself, which must stay valid and unchanged by others
 // while the filter is in use (a read-only mapping allows only the reading
 // methods). b must start on an 8-byte boundary (else an error matching
-// ErrMisaligned) and hold a sound header. b must be memory of its own (an
+// ErrMisaligned) and hold a sound header (bytes that are not an image, or
+// fewer than the header or the length it records, such as a file cut short,
+// give an error matching ErrCorrupt; another family's image
+// ErrWrongFamily). b must be memory of its own (an
 // mmap'ed file, a []byte or []uint64 allocation), not a field of a Go
 // object that also holds pointers: cgo's run-time check of the image
 // argument scans the whole object and would panic on such a filter's

@@ -411,7 +411,9 @@ func wrapImage(op string, b []byte, f Family, check func([]byte) int32) ([]byte,
 	}
 	info, s := cInspect(b)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		// Truncated bytes are a length mismatch (ErrCorrupt), as for Inspect,
+		// Verify and the imports.
+		return nil, untrustedError(op, s, len(b))
 	}
 	if info.Family != f {
 		return nil, &Error{Code: StatusWrongFamily, Op: op, Detail: "the image holds a " + info.Family.String()}

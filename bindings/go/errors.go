@@ -99,7 +99,8 @@ var (
 	ErrNotPresent = &Error{Code: StatusNotPresent}
 	// ErrCorrupt: the bytes are not a sound image: bad magic, corrupt
 	// header or body, checksum or length mismatch. Matches all of those codes
-	// (UnmarshalBinary and Verify report truncated bytes as a length mismatch).
+	// (UnmarshalBinary, Verify, Inspect and the Wrap functions report
+	// truncated bytes as a length mismatch).
 	ErrCorrupt = &Error{Code: StatusCorruptBody, Detail: "corrupt image"}
 	// ErrWrongFamily: the image holds another sketch family.
 	ErrWrongFamily = &Error{Code: StatusWrongFamily}
