@@ -855,3 +855,31 @@ func TestParquetNegativeZeroSpelling(t *testing.T) {
 		t.Fatal("math.Copysign(0, -1) does not hash as the bits of -0.0")
 	}
 }
+
+// The key-type trap the SplitBlock integer docs warn about: a writer's
+// filter of an INT32 column holds XXH64 of 4-byte values, so
+// ContainsUint64(uint64(v)) (8 bytes: an INT64 value) misses values the
+// column holds, while ContainsHash(ParquetHashInt32(v)) finds them; for an
+// INT64 column ContainsUint64 and ParquetHashInt64 agree.
+func TestParquetInt32ColumnNeedsTheInt32Hash(t *testing.T) {
+	int32Col, err := NewSplitBlockParquet(1000, 0.01)
+	check(t, err)
+	int64Col, err := NewSplitBlockParquet(1000, 0.01)
+	check(t, err)
+	for v := int32(0); v < 500; v++ {
+		int32Col.AddHash(ParquetHashInt32(v))
+		int64Col.AddHash(ParquetHashInt64(int64(v)))
+	}
+	missed := 0
+	for v := int32(0); v < 500; v++ {
+		if !int32Col.ContainsHash(ParquetHashInt32(v)) || !int64Col.ContainsUint64(uint64(v)) {
+			t.Fatalf("value %d: the typed hash or the INT64 key missed it", v)
+		}
+		if !int32Col.ContainsUint64(uint64(v)) {
+			missed++
+		}
+	}
+	if missed < 450 { // all but false positives
+		t.Fatalf("ContainsUint64 on an INT32 column found %d of 500 values: not the trap the docs describe", 500-missed)
+	}
+}

@@ -182,7 +182,9 @@ func (f *SplitBlock) AddString(key string) bool {
 }
 
 // AddUint64 adds an integer key (its 8 little-endian bytes) and reports
-// whether it was new.
+// whether it was new. In Parquet mode that is an INT64 (or UINT64) value:
+// for an INT32 column use AddHash(ParquetHashInt32(v)), since the 8 bytes
+// of uint64(v) are not the 4 a writer hashes (see ContainsUint64).
 func (f *SplitBlock) AddUint64(key uint64) bool {
 	n, s := cSplitBlockAddU64(f.img, &f.tok, key)
 	must("SplitBlock.AddUint64", s)
@@ -243,7 +245,12 @@ func (f *SplitBlock) ContainsString(key string) bool {
 	return r
 }
 
-// ContainsUint64 is Contains for an integer key.
+// ContainsUint64 is Contains for an integer key (its 8 little-endian
+// bytes). In Parquet mode that is an INT64 (or UINT64) value. A filter of
+// an INT32 (or DATE, INT16, ...) column holds the hashes of 4-byte values:
+// ContainsUint64(uint64(v)) then answers false for values the column holds,
+// and a reader skipping row groups on it would drop their rows; query
+// those with ContainsHash(ParquetHashInt32(v)).
 func (f *SplitBlock) ContainsUint64(key uint64) bool {
 	r, s := cSplitBlockContainsU64(f.img, &f.tok, key)
 	must("SplitBlock.ContainsUint64", s)
@@ -260,7 +267,8 @@ func (f *SplitBlock) AddBytes(keys [][]byte) {
 	must("SplitBlock.AddBytes", filterAdd(FamilySplitBlock, f.img, keys, nil))
 }
 
-// AddUint64s adds many integer keys in one call.
+// AddUint64s adds many integer keys in one call (INT64 values in Parquet
+// mode: see AddUint64).
 func (f *SplitBlock) AddUint64s(keys []uint64) {
 	must("SplitBlock.AddUint64s", cFilterAddU64s(FamilySplitBlock, f.img, keys, nil))
 }
@@ -288,7 +296,8 @@ func (f *SplitBlock) ContainsBytes(keys [][]byte, results []bool) []bool {
 	return out
 }
 
-// ContainsUint64s answers Contains for many integer keys.
+// ContainsUint64s answers Contains for many integer keys (INT64 values in
+// Parquet mode: see ContainsUint64).
 func (f *SplitBlock) ContainsUint64s(keys []uint64, results []bool) []bool {
 	out := boolsFor(results, len(keys))
 	must("SplitBlock.ContainsUint64s", cFilterContainsU64s(FamilySplitBlock, f.img, keys, out))
