@@ -745,6 +745,17 @@ func TestParquetBadInput(t *testing.T) {
 	_, err = f.FoldToTargetFPP(math.NaN())
 	wantErr("FoldToTargetFPP(NaN)", err, ErrInvalidParameter)
 	same("FoldToTargetFPP(NaN)")
+	// A rate outside (0, 1), which the planners refuse, is refused here too:
+	// FoldToTargetFPP(1) (1 meant as 1%) folded the filter to one block,
+	// all ones, rate 1, with no error and no way back.
+	for _, fpp := range []float64{1, 5, 100, math.Inf(1), 0, -0.01, math.Inf(-1)} {
+		k, err := f.FoldToTargetFPP(fpp)
+		wantErr("FoldToTargetFPP("+strconv.FormatFloat(fpp, 'g', -1, 64)+")", err, ErrInvalidParameter)
+		if k != 0 {
+			t.Fatalf("FoldToTargetFPP(%v) reported %d folds", fpp, k)
+		}
+		same("FoldToTargetFPP out of (0, 1)")
+	}
 
 	if err := f.Fold(1); err != nil || f.Stats().Params.Blocks != 3 || len(f.Bitset()) != 96 {
 		t.Fatalf("Fold(1) of 6 blocks: %v", err)
