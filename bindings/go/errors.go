@@ -131,13 +131,23 @@ var (
 	ErrSmallMode = &Error{Code: StatusSmallMode}
 )
 
-// errorOf returns nil for StatusOK and an *Error otherwise.
+// errorOf returns nil for StatusOK and an *Error otherwise. The binding
+// sizes every buffer it passes, so StatusBufferTooSmall from a method means
+// an image shorter than its header: the empty image of a zero value
+// (receiver or argument), which the Detail says, since the library's text
+// alone reads like a key or output problem.
 func errorOf(op string, s int32) error {
 	if s == 0 {
 		return nil
 	}
+	if Status(s) == StatusBufferTooSmall {
+		return &Error{Code: Status(s), Op: op, Detail: zeroValueDetail}
+	}
 	return &Error{Code: Status(s), Op: op}
 }
+
+// zeroValueDetail explains StatusBufferTooSmall from a method.
+const zeroValueDetail = "no image: a zero value (sketches come from a constructor, a Wrap function or UnmarshalBinary), as receiver or argument"
 
 // must panics with an *Error when s is not StatusOK. The operations that use
 // it cannot fail on an image this package created or imported (checked

@@ -220,7 +220,21 @@ func TestZeroValueErrorResults(t *testing.T) {
 			if !errors.As(err, &e) || e.Op != name || n != 0 {
 				t.Errorf("%s on a zero value: %d, %v", name, n, err)
 			}
+			// The message names the cause: "buffer too small for the
+			// sketch image" alone read as a key or output buffer problem.
+			if !strings.Contains(err.Error(), "zero value") {
+				t.Errorf("%s on a zero value: %q does not say so", name, err)
+			}
 		}()
+	}
+	// A zero-value argument to a merge, likewise.
+	b, _ := NewBloom(100, 0.01)
+	if err := b.Union(&Bloom{}); err == nil || !strings.Contains(err.Error(), "zero value") {
+		t.Errorf("Union with a zero value: %v", err)
+	}
+	h, _ := NewHLL(10)
+	if err := h.Merge(&HLL{}); err == nil || !strings.Contains(err.Error(), "zero value") {
+		t.Errorf("Merge with a zero value: %v", err)
 	}
 }
 
