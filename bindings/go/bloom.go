@@ -363,6 +363,13 @@ func (f *Bloom) Union(other *Bloom) error {
 	return errorOf("Bloom.Union", s)
 }
 
+// Merge is Union under the name every other family's merge has, so code
+// generic over sketches (an aggregator of per-shard sketches constrained by
+// interface{ Merge(*T) error }) takes Bloom filters too.
+func (f *Bloom) Merge(other *Bloom) error {
+	return withOp(f.Union(other), "Bloom.Merge")
+}
+
 // Intersect sets f to the intersection of f and other (bitwise AND). Same
 // rules as Union.
 func (f *Bloom) Intersect(other *Bloom) error {

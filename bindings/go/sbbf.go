@@ -425,6 +425,12 @@ func (f *SplitBlock) Union(other *SplitBlock) error {
 	return errorOf("SplitBlock.Union", s)
 }
 
+// Merge is Union under the name every other family's merge has (see
+// Bloom.Merge).
+func (f *SplitBlock) Merge(other *SplitBlock) error {
+	return withOp(f.Union(other), "SplitBlock.Merge")
+}
+
 // Intersect sets f to the intersection of f and other (rules of Union).
 func (f *SplitBlock) Intersect(other *SplitBlock) error {
 	s := cIntersect(FamilySplitBlock, f.img, mergeSource(f.img, other.img))
