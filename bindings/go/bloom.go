@@ -14,7 +14,7 @@ import "fmt"
 //
 // Concurrency: the methods that only read (Contains*, Stats, OverCapacity,
 // Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
-// concurrently on one filter; the methods that change it (Add*, Union,
+// concurrently on one filter; the methods that change it (Add*, Union, Merge,
 // Intersect, Clear, UnmarshalBinary, UnmarshalText) need exclusive access,
 // for example under a sync.RWMutex.
 //

@@ -17,7 +17,7 @@ import "fmt"
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Bitset,
 // Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
-// concurrently; the changing ones (Add*, Union, Intersect, Clear, Fold,
+// concurrently; the changing ones (Add*, Union, Merge, Intersect, Clear, Fold,
 // FoldToTargetFPP, UnmarshalBinary, UnmarshalText) need exclusive access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
