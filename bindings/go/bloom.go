@@ -130,6 +130,16 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 // can make a later call panic with an *Error matching ErrCorrupt (the
 // library may find its header inconsistent after updating such a body).
 // Call Verify first for bytes you did not write.
+//
+// The changing methods update b in place but not its checksum (only an
+// export writes one), so after them b no longer verifies: Verify,
+// UnmarshalBinary and a later process's checks report a checksum mismatch
+// (matching ErrCorrupt) although nothing is damaged. To leave a file that
+// verifies (a read-write mapping kept as the filter's storage), write the
+// export back over the buffer when done, copy(b, img) with img from
+// MarshalBinary (the same length as the live image for every family but a
+// small HLL, whose export is compact), before unmapping. The same holds
+// for every Wrap function.
 func WrapBloom(b []byte) (*Bloom, error) {
 	img, err := wrapImage("WrapBloom", b, FamilyBloom, func(b []byte) int32 {
 		_, s := cFilterCapacity(FamilyBloom, b)

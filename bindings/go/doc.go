@@ -83,8 +83,10 @@
 // so damaged bytes give an error instead of wrong answers. The Wrap
 // functions (WrapBloom, ...) use an image in place, for example an mmap'ed
 // file: they check the 8-byte alignment (ErrMisaligned) and the header, not
-// the checksum; call Verify first for untrusted bytes. Inspect tells the
-// family of any image.
+// the checksum; call Verify first for untrusted bytes. A wrapped image
+// changed in place no longer matches its checksum until the export is
+// copied back over it (see WrapBloom). Inspect tells the family of any
+// image.
 //
 // Every type is also an encoding.TextMarshaler, TextUnmarshaler and
 // TextAppender, which encoding/json, encoding/xml and YAML libraries use:
