@@ -894,3 +894,22 @@ func TestParquetInt32ColumnNeedsTheInt32Hash(t *testing.T) {
 		t.Fatalf("ContainsUint64 on an INT32 column found %d of 500 values: not the trap the docs describe", 500-missed)
 	}
 }
+
+// OverCapacity on a filter loaded from a Parquet bitset reads the blocks
+// (the counters start at 0), which is why its doc says it scans: an
+// all-ones bitset is over capacity with no add counted, an empty one is
+// not, and a few adds do not change the answer the blocks give.
+func TestParquetLoadedOverCapacityReadsTheBlocks(t *testing.T) {
+	ones := bytes.Repeat([]byte{0xff}, 4096)
+	full, err := NewSplitBlockFromParquetBitset(ones, 0.01)
+	check(t, err)
+	if full.Stats().AddCalls != 0 || full.OverCapacity()&FPRAboveTwicePlanned == 0 {
+		t.Fatalf("all-ones bitset: %v, %+v", full.OverCapacity(), full.Stats())
+	}
+	empty, err := NewSplitBlockFromParquetBitset(make([]byte, 4096), 0.01)
+	check(t, err)
+	empty.AddHash(ParquetHashInt64(1))
+	if empty.OverCapacity() != 0 {
+		t.Fatalf("empty bitset: %v", empty.OverCapacity())
+	}
+}

@@ -446,6 +446,11 @@ func (f *SplitBlock) Stats() SplitBlockStats {
 }
 
 // OverCapacity returns the over-capacity signal: 0 while within the plan.
+// Its cost is not Bloom's O(1): it sums a short Poisson series (about
+// 12*sqrt(load per block) + 30 terms), and on a filter loaded with
+// NewSplitBlockFromParquetBitset, whose counters did not count the file's
+// values, it scans every block (O(size): a 128 MiB bitset is read whole
+// on each call), so call it once per loaded filter, not per query.
 func (f *SplitBlock) OverCapacity() CapacityFlags {
 	c, s := cFilterCapacity(FamilySplitBlock, f.img)
 	must("SplitBlock.OverCapacity", s)
