@@ -176,7 +176,9 @@ func NewSplitBlockFromParquetBitset(bitset []byte, fpr float64) (*SplitBlock, er
 // and MarshalBinary reflect the new length (32 bytes per block); slices
 // returned by Bitset before the call no longer describe the filter. For a
 // wrapped image (WrapSplitBlock) the folded image occupies the first Size
-// bytes of the caller's buffer.
+// bytes of the caller's buffer: a file holding it verifies again only once
+// MarshalBinary's bytes are copied over them and the file is cut to Size
+// bytes (the bytes after them are the old blocks).
 //
 // Errors: ErrInvalidArgument when the block count is not divisible by
 // 2^folds (the filter is then unchanged); an *Error for a zero value.

@@ -913,3 +913,32 @@ func TestParquetLoadedOverCapacityReadsTheBlocks(t *testing.T) {
 		t.Fatalf("empty bitset: %v", empty.OverCapacity())
 	}
 }
+
+// A wrapped filter folded in place: the image is the first Size bytes of
+// the buffer, which verify once MarshalBinary's bytes are copied over them,
+// while the whole buffer (a file not cut to Size) is a length mismatch, as
+// Fold's doc says.
+func TestParquetFoldWrappedBuffer(t *testing.T) {
+	f, err := NewSplitBlockParquet(10000, 0.01)
+	check(t, err)
+	mem := alignedCopy(marshal(t, f), 0)
+	w, err := WrapSplitBlock(mem)
+	check(t, err)
+	for i := int64(0); i < 100; i++ {
+		w.AddHash(ParquetHashInt64(i))
+	}
+	check(t, w.Fold(2))
+	copy(mem, marshal(t, w))
+	check(t, Verify(mem[:w.Size()]))
+	var e *Error
+	if err := Verify(mem); !errors.As(err, &e) || e.Code != StatusLengthMismatch {
+		t.Fatalf("the whole buffer after a fold: %v", err)
+	}
+	var g SplitBlock
+	check(t, g.UnmarshalBinary(mem[:w.Size()]))
+	for i := int64(0); i < 100; i++ {
+		if !g.ContainsHash(ParquetHashInt64(i)) {
+			t.Fatal("lost", i)
+		}
+	}
+}
