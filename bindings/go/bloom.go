@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // Bloom is a classic Bloom filter: k probes per key into m bits, enhanced
 // double hashing with 64-bit indexes (filters above 2^32 bits keep their
 // rate), add-and-report-new for dedup, union and intersection, and an O(1)
@@ -12,7 +14,7 @@ package sketches
 //
 // Concurrency: the methods that only read (Contains*, Stats, OverCapacity,
 // Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
-// concurrently on one filter; the methods that change it (Add*, Union,
+// concurrently on one filter; the methods that change it (Add*, Union, Merge,
 // Intersect, Clear, UnmarshalBinary, UnmarshalText) need exclusive access,
 // for example under a sync.RWMutex.
 //
@@ -115,7 +117,10 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 // reads and writes b itself, which must stay valid and unchanged by others
 // while the filter is in use (a read-only mapping allows only the reading
 // methods). b must start on an 8-byte boundary (else an error matching
-// ErrMisaligned) and hold a sound header. b must be memory of its own (an
+// ErrMisaligned) and hold a sound header (bytes that are not an image, or
+// fewer than the header or the length it records, such as a file cut short,
+// give an error matching ErrCorrupt; another family's image
+// ErrWrongFamily). b must be memory of its own (an
 // mmap'ed file, a []byte or []uint64 allocation), not a field of a Go
 // object that also holds pointers: cgo's run-time check of the image
 // argument scans the whole object and would panic on such a filter's
@@ -125,6 +130,16 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 // can make a later call panic with an *Error matching ErrCorrupt (the
 // library may find its header inconsistent after updating such a body).
 // Call Verify first for bytes you did not write.
+//
+// The changing methods update b in place but not its checksum (only an
+// export writes one), so after them b no longer verifies: Verify,
+// UnmarshalBinary and a later process's checks report a checksum mismatch
+// (matching ErrCorrupt) although nothing is damaged. To leave a file that
+// verifies (a read-write mapping kept as the filter's storage), write the
+// export back over the buffer when done, copy(b, img) with img from
+// MarshalBinary (the same length as the live image for every family but a
+// small HLL, whose export is compact), before unmapping. The same holds
+// for every Wrap function.
 func WrapBloom(b []byte) (*Bloom, error) {
 	img, err := wrapImage("WrapBloom", b, FamilyBloom, func(b []byte) int32 {
 		_, s := cFilterCapacity(FamilyBloom, b)
@@ -347,17 +362,28 @@ func (f *Bloom) ContainsConcurrentUint64s(keys []uint64, results []bool) []bool 
 
 // Union sets f to the union of f and other (bitwise OR): f then answers
 // true for every key added to either. Both need equal bits, hashes and seed
-// (else an error matching ErrIncompatible, and f is unchanged).
+// (else an error matching ErrIncompatible, and f is unchanged). other may
+// be f itself, or a struct copy sharing its image (an accumulator that is
+// also one of the parts it loops over): the merge then reads a temporary
+// copy, as f.Union(f.Clone()) does. The same holds for every type's Merge,
+// Union and Intersect.
 func (f *Bloom) Union(other *Bloom) error {
-	s := cMerge(FamilyBloom, f.img, other.img)
+	s := cMerge(FamilyBloom, f.img, mergeSource(f.img, other.img))
 	f.retoken()
 	return errorOf("Bloom.Union", s)
+}
+
+// Merge is Union under the name every other family's merge has, so code
+// generic over sketches (an aggregator of per-shard sketches constrained by
+// interface{ Merge(*T) error }) takes Bloom filters too.
+func (f *Bloom) Merge(other *Bloom) error {
+	return withOp(f.Union(other), "Bloom.Merge")
 }
 
 // Intersect sets f to the intersection of f and other (bitwise AND). Same
 // rules as Union.
 func (f *Bloom) Intersect(other *Bloom) error {
-	s := cIntersect(FamilyBloom, f.img, other.img)
+	s := cIntersect(FamilyBloom, f.img, mergeSource(f.img, other.img))
 	f.retoken()
 	return errorOf("Bloom.Intersect", s)
 }
@@ -397,15 +423,24 @@ func (f *Bloom) String() string {
 	return describe(FamilyBloom, f.img)
 }
 
+// Format prints String's description (fmt.Formatter) under any verb, with
+// a value receiver: a Bloom held by value, a field of a struct logged with
+// %v or %+v or *f, prints that one line too, not its image bytes (fmt
+// cannot reach String's pointer receiver from a value). A nil *Bloom prints
+// "<nil>".
+func (f Bloom) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyBloom, f.img) }
+
 // Clone returns an independent copy in new Go memory.
 func (f *Bloom) Clone() *Bloom { return bloomOf(cloneImage(f.img)) }
 
 // MarshalBinary returns the exported image (a copy with its checksum
-// written): the bytes every binding reads, byte for byte.
-func (f *Bloom) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+// written): the bytes every binding reads, byte for byte. Like MarshalText
+// it has a value receiver (every type's does), so encoding/gob writes a
+// filter held by value in a record encoded by value.
+func (f Bloom) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b (encoding.BinaryAppender).
-func (f *Bloom) AppendBinary(b []byte) ([]byte, error) {
+func (f Bloom) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("Bloom.MarshalBinary", FamilyBloom, f.img, len(f.img), b)
 }
 

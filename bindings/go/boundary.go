@@ -343,6 +343,23 @@ func overlapU64s(a, b []uint64) bool {
 	return a0 < b0+uintptr(len(b))*8 && b0 < a0+uintptr(len(a))*8
 }
 
+// mergeSource returns the image a merge (union, intersection) reads: src,
+// or a copy of it when it shares memory with dst, the image the merge
+// writes (other is the receiver itself, or a struct copy of it). The
+// library refuses a source that overlaps its destination (StatusOverlap);
+// merging a sketch with itself means merging an equal sketch, which the
+// copy is.
+func mergeSource(dst, src []byte) []byte {
+	if len(dst) == 0 || len(src) == 0 {
+		return src
+	}
+	d0, s0 := uintptr(unsafe.Pointer(&dst[0])), uintptr(unsafe.Pointer(&src[0]))
+	if d0 < s0+uintptr(len(src)) && s0 < d0+uintptr(len(dst)) {
+		return cloneImage(src)
+	}
+	return src
+}
+
 func countTrue(v []bool) int {
 	n := 0
 	for _, b := range v {
@@ -394,7 +411,9 @@ func wrapImage(op string, b []byte, f Family, check func([]byte) int32) ([]byte,
 	}
 	info, s := cInspect(b)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		// Truncated bytes are a length mismatch (ErrCorrupt), as for Inspect,
+		// Verify and the imports.
+		return nil, untrustedError(op, s, len(b))
 	}
 	if info.Family != f {
 		return nil, &Error{Code: StatusWrongFamily, Op: op, Detail: "the image holds a " + info.Family.String()}

@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // CountingBloom is a counting Bloom filter: 4-bit saturating counters
 // instead of bits, so keys can be removed. A counter at 15 is never
 // decremented, so there is never a false negative; removing a key that is
@@ -212,9 +214,10 @@ func removedResult(op string, removed []bool, s int32) (int, error) {
 
 // Merge adds other's counters into f (saturating): f then holds both
 // multisets. Equal counters, probes and seed required (else ErrIncompatible
-// and f unchanged).
+// and f unchanged). other may be f itself: its counters then double (see
+// Bloom.Union).
 func (f *CountingBloom) Merge(other *CountingBloom) error {
-	return errorOf("CountingBloom.Merge", cMerge(FamilyCountingBloom, f.img, other.img))
+	return errorOf("CountingBloom.Merge", cMerge(FamilyCountingBloom, f.img, mergeSource(f.img, other.img)))
 }
 
 // Stats returns the filter's statistics, O(1).
@@ -246,14 +249,20 @@ func (f *CountingBloom) String() string {
 	return describe(FamilyCountingBloom, f.img)
 }
 
+// Format prints String's description under any verb, also for a CountingBloom
+// held by value (see Bloom.Format).
+func (f CountingBloom) Format(s fmt.State, verb rune) {
+	formatSketch(s, verb, FamilyCountingBloom, f.img)
+}
+
 // Clone returns an independent copy in new Go memory.
 func (f *CountingBloom) Clone() *CountingBloom { return &CountingBloom{img: cloneImage(f.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (f *CountingBloom) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+func (f CountingBloom) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (f *CountingBloom) AppendBinary(b []byte) ([]byte, error) {
+func (f CountingBloom) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("CountingBloom.MarshalBinary", FamilyCountingBloom, f.img, len(f.img), b)
 }
 

@@ -1,9 +1,16 @@
 package sketches
 
+import "fmt"
+
 // CountMin is a Count-Min sketch: width x depth counters of 32 or 64 bits
 // that saturate and never wrap, plain or conservative update, weights. An
-// estimate never falls below the true count, and exceeds it by more than
-// epsilon*N (N = total weight) with probability at most delta.
+// estimate never falls below the true count while that count is below the
+// counter maximum, and exceeds it by more than epsilon*N (N = total
+// weight) with probability at most delta. A counter stops at its maximum:
+// with the 32-bit counters that PlanCountMin and PlanCountMinSize choose,
+// a key whose true weight passes 2^32 - 1 (4 GiB of byte counts, say)
+// reads math.MaxUint32, below the truth. Set CounterBits to 64 on the
+// parameters when weights can add up that far.
 //
 // Its image lives in Go memory (or the caller's bytes for WrapCountMin). The
 // zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
@@ -143,7 +150,9 @@ func countMinAdd[K keyList](b []byte, keys K, weights []uint64) int32 {
 	})
 }
 
-// Estimate returns the estimated count of a byte key: never below the truth.
+// Estimate returns the estimated count of a byte key: never below the
+// truth while the truth is below the counter maximum (an estimate equal to
+// the maximum, math.MaxUint32 with 32-bit counters, may be below it).
 func (c *CountMin) Estimate(key []byte) uint64 {
 	e, s := cCountMinEstimate(c.img, bytesPtr(key), len(key))
 	must("CountMin.Estimate", s)
@@ -204,9 +213,10 @@ func (c *CountMin) Total() uint64 { return c.Stats().Total }
 
 // Merge adds other's counters into c (saturating): c then holds both
 // streams. Width, depth, counter width and seed must be equal (else
-// ErrIncompatible and c unchanged); the update modes may differ.
+// ErrIncompatible and c unchanged); the update modes may differ. other may
+// be c itself: its counts then double (see Bloom.Union).
 func (c *CountMin) Merge(other *CountMin) error {
-	return errorOf("CountMin.Merge", cMerge(FamilyCountMin, c.img, other.img))
+	return errorOf("CountMin.Merge", cMerge(FamilyCountMin, c.img, mergeSource(c.img, other.img)))
 }
 
 // Stats returns the sketch's statistics, O(1).
@@ -231,14 +241,18 @@ func (c *CountMin) String() string {
 	return describe(FamilyCountMin, c.img)
 }
 
+// Format prints String's description under any verb, also for a CountMin
+// held by value (see Bloom.Format).
+func (c CountMin) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyCountMin, c.img) }
+
 // Clone returns an independent copy in new Go memory.
 func (c *CountMin) Clone() *CountMin { return &CountMin{img: cloneImage(c.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (c *CountMin) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
+func (c CountMin) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (c *CountMin) AppendBinary(b []byte) ([]byte, error) {
+func (c CountMin) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("CountMin.MarshalBinary", FamilyCountMin, c.img, len(c.img), b)
 }
 

@@ -2,6 +2,7 @@ package sketches
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -147,5 +148,31 @@ func TestCountMinEstimateUint64sInPlace(t *testing.T) {
 	}
 	if got := c.EstimateUint64s(nil, inPlace[:0]); len(got) != 0 {
 		t.Fatal("no keys")
+	}
+}
+
+// Counters saturate: with the 32-bit counters the planners choose, a key
+// whose true weight passes 2^32 - 1 reads math.MaxUint32, below the truth
+// (as the type's doc says; it once promised never below), while Total
+// keeps counting; 64-bit counters give the truth.
+func TestCountMinSaturatesBelowTheTruth(t *testing.T) {
+	const truth = 1<<32 + 5
+	c, err := NewCountMin(0.01, 0.01)
+	check(t, err)
+	if c.Stats().Params.CounterBits != 32 {
+		t.Fatal("the planner's counters are not 32-bit")
+	}
+	c.AddString("bytes-of-10.0.0.1", truth)
+	if got := c.EstimateString("bytes-of-10.0.0.1"); got != math.MaxUint32 || c.Total() != truth {
+		t.Fatalf("32-bit counters: estimate %d (want the maximum %d), total %d", got, uint64(math.MaxUint32), c.Total())
+	}
+	p, err := PlanCountMin(0.01, 0.01)
+	check(t, err)
+	p.CounterBits = 64
+	w, err := NewCountMinWithParams(p)
+	check(t, err)
+	w.AddString("bytes-of-10.0.0.1", truth)
+	if got := w.EstimateString("bytes-of-10.0.0.1"); got != truth {
+		t.Fatalf("64-bit counters: estimate %d, want %d", got, truth)
 	}
 }

@@ -1,12 +1,23 @@
 package sketches
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // Cuckoo is a cuckoo filter: buckets of 4 fingerprints of 8, 12 or 16
 // bits (chosen from the target rate), membership with removal and counting,
 // loads of 95% and more. An insert that cannot place its item within 500
 // relocations reports ErrFull and leaves the filter byte-identical: nothing
 // already stored is lost.
+//
+// Adds are a multiset, not a set: every add of a key stores one more copy
+// of its fingerprint, in one of the key's two buckets, so a key holds at
+// most 8 copies, and its 9th add (while 8 are stored) always fails with
+// ErrFull, however empty the filter is (after trying the 500
+// relocations). A growing filter does not help; for set semantics (every
+// request's user id, say) test ContainsString before AddString, or use a
+// Bloom filter.
 //
 // Its image lives in Go memory (or the caller's bytes for WrapCuckoo). The
 // zero value holds no image; only UnmarshalBinary (or UnmarshalText) may be
@@ -97,7 +108,7 @@ func WrapCuckoo(b []byte) (*Cuckoo, error) {
 
 // Add inserts a byte key. When it cannot be placed the error matches
 // ErrFull and the filter is unchanged. Adding a key twice stores two copies
-// (see Count).
+// (see Count); a 9th copy never fits (see the type's doc).
 func (f *Cuckoo) Add(key []byte) error {
 	return errorOf("Cuckoo.Add", cCuckooAdd(f.img, bytesPtr(key), len(key)))
 }
@@ -277,14 +288,15 @@ func (f *Cuckoo) ContainsUint64s(keys []uint64, results []bool) []bool {
 // Merge inserts every fingerprint of other into f, all or nothing: when
 // they do not all fit the error matches ErrFull and f is unchanged. Same
 // buckets, width and seed required (else ErrIncompatible). It uses a
-// temporary buffer of f's size.
+// temporary buffer of f's size. other may be f itself: every fingerprint
+// is then stored twice, if they fit (see Bloom.Union).
 func (f *Cuckoo) Merge(other *Cuckoo) error {
 	const op = "Cuckoo.Merge"
 	scratch, err := newImage(op, uint64(len(f.img)))
 	if err != nil {
 		return err
 	}
-	return errorOf(op, cCuckooMerge(f.img, other.img, scratch))
+	return errorOf(op, cCuckooMerge(f.img, mergeSource(f.img, other.img), scratch))
 }
 
 // Stats returns the filter's statistics, O(1).
@@ -316,14 +328,18 @@ func (f *Cuckoo) String() string {
 	return describe(FamilyCuckoo, f.img)
 }
 
+// Format prints String's description under any verb, also for a Cuckoo
+// held by value (see Bloom.Format).
+func (f Cuckoo) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyCuckoo, f.img) }
+
 // Clone returns an independent copy in new Go memory.
 func (f *Cuckoo) Clone() *Cuckoo { return &Cuckoo{img: cloneImage(f.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (f *Cuckoo) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+func (f Cuckoo) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (f *Cuckoo) AppendBinary(b []byte) ([]byte, error) {
+func (f Cuckoo) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("Cuckoo.MarshalBinary", FamilyCuckoo, f.img, len(f.img), b)
 }
 

@@ -1,6 +1,7 @@
 package sketches
 
 import (
+	"bytes"
 	"errors"
 	"testing"
 )
@@ -178,4 +179,33 @@ func TestCuckoo(t *testing.T) {
 	w, err := WrapCuckoo(mem)
 	check(t, err)
 	wrapShares(t, mem, func() { check(t, w.RemoveString(ks[0])) })
+}
+
+// A key holds at most 8 copies (its two buckets of 4 slots): the 9th add
+// fails with ErrFull in an almost empty filter, as the type's doc says,
+// and leaves the filter byte-identical; the set-semantics pattern the doc
+// gives (Contains before Add) never reaches it.
+func TestCuckooNinthCopyIsFull(t *testing.T) {
+	f, err := NewCuckoo(100000, 0.01)
+	check(t, err)
+	for i := 0; i < 8; i++ {
+		check(t, f.AddString("user-42"))
+	}
+	before := marshal(t, f)
+	if err := f.AddString("user-42"); !errors.Is(err, ErrFull) {
+		t.Fatalf("9th copy: %v", err)
+	}
+	if !bytes.Equal(marshal(t, f), before) || f.CountString("user-42") != 8 || f.Stats().Load > 0.001 {
+		t.Fatalf("after the refused 9th copy: count %d, %+v", f.CountString("user-42"), f.Stats())
+	}
+	g, err := NewCuckoo(1000, 0.01)
+	check(t, err)
+	for i := 0; i < 100; i++ {
+		if !g.ContainsString("user-42") {
+			check(t, g.AddString("user-42"))
+		}
+	}
+	if g.CountString("user-42") != 1 {
+		t.Fatal(g.CountString("user-42"))
+	}
 }

@@ -15,7 +15,7 @@
 //	HLL            NewHLL(precision)                     distinct count (HyperLogLog)
 //	ULL            NewULL(precision)                     distinct count in less memory (UltraLogLog)
 //	ELL            NewELL(precision, 20 or 24)           distinct count in the least memory (ExaLogLog)
-//	CountMin       NewCountMin(epsilon, delta)           frequencies, never below the truth
+//	CountMin       NewCountMin(epsilon, delta)           frequencies, never below the truth (below the counter maximum)
 //	TopK           NewTopK(capacity, maxKeyLen)          heavy hitters (Space-Saving)
 //	MinHash        NewMinHash(k)                         Jaccard similarity
 //
@@ -83,8 +83,10 @@
 // so damaged bytes give an error instead of wrong answers. The Wrap
 // functions (WrapBloom, ...) use an image in place, for example an mmap'ed
 // file: they check the 8-byte alignment (ErrMisaligned) and the header, not
-// the checksum; call Verify first for untrusted bytes. Inspect tells the
-// family of any image.
+// the checksum; call Verify first for untrusted bytes. A wrapped image
+// changed in place no longer matches its checksum until the export is
+// copied back over it (see WrapBloom). Inspect tells the family of any
+// image.
 //
 // Every type is also an encoding.TextMarshaler, TextUnmarshaler and
 // TextAppender, which encoding/json, encoding/xml and YAML libraries use:
@@ -95,11 +97,13 @@
 // UnmarshalText decodes the text and imports it through UnmarshalBinary's
 // checks: text that is not padded standard base64 gives an *Error with
 // StatusBadMagic, and damaged or truncated images UnmarshalBinary's errors,
-// all matching ErrCorrupt, and the receiver is then unchanged. MarshalText
-// and AppendText have value receivers (as time.Time's do), so a sketch held
-// by value in a document marshals the same whether the document is passed
-// by value or by pointer; UnmarshalText has a pointer receiver, which
-// json.Unmarshal reaches through the document's pointer. A pointer field
+// all matching ErrCorrupt, and the receiver is then unchanged. MarshalText,
+// AppendText, MarshalBinary and AppendBinary have value receivers (as
+// time.Time's do), so a sketch held by value in a document marshals the
+// same whether the document is passed by value or by pointer, with
+// encoding/json (the text form) and with encoding/gob (the binary form);
+// UnmarshalText and UnmarshalBinary have pointer receivers, which
+// json.Unmarshal and gob's Decode reach through the document's pointer. A pointer field
 // (*Bloom, ...) may be nil: written as null, and null read back as nil; a
 // zero-value field has no image to export and makes json.Marshal fail
 // rather than write an empty sketch.

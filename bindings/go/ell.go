@@ -1,6 +1,9 @@
 package sketches
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // ELL is an ExaLogLog distinct counter (Ertl 2024): 2^p registers of
 // 6 + t + d bits with t = 2 and d = 20 (28-bit registers) or d = 24
@@ -163,9 +166,10 @@ func (e *ELL) MartingaleEstimate() (float64, bool) {
 // one sketch of both streams at e's parameters, and reports the
 // maximum-likelihood estimate. Same seed required; other's precision and d
 // must be at least e's (a larger one is reduced exactly); else an error
-// matching ErrIncompatible and e is unchanged.
+// matching ErrIncompatible and e is unchanged. other may be e itself (see
+// Bloom.Union).
 func (e *ELL) Merge(other *ELL) error {
-	return errorOf("ELL.Merge", cMerge(FamilyELL, e.img, other.img))
+	return errorOf("ELL.Merge", cMerge(FamilyELL, e.img, mergeSource(e.img, other.img)))
 }
 
 // Downsize returns a new sketch of precision p and d history bits holding
@@ -212,15 +216,19 @@ func (e *ELL) String() string {
 	return describe(FamilyELL, e.img)
 }
 
+// Format prints String's description under any verb, also for an ELL
+// held by value (see Bloom.Format).
+func (e ELL) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyELL, e.img) }
+
 // Clone returns an independent copy in new Go memory.
 func (e *ELL) Clone() *ELL { return &ELL{img: cloneImage(e.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum), the
 // martingale state included.
-func (e *ELL) MarshalBinary() ([]byte, error) { return e.AppendBinary(nil) }
+func (e ELL) MarshalBinary() ([]byte, error) { return e.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (e *ELL) AppendBinary(b []byte) ([]byte, error) {
+func (e ELL) AppendBinary(b []byte) ([]byte, error) {
 	const op = "ELL.MarshalBinary"
 	n, s := cELLExportedSize(e.img)
 	if s != 0 {

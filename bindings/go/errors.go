@@ -23,7 +23,7 @@ const (
 	StatusLengthMismatch     Status = 11 // the byte count differs from the recorded image length
 	StatusIncompatible       Status = 12 // the sketches differ in parameters, seed or hash
 	StatusUnsupportedHash    Status = 13 // the image names a hash this family cannot use
-	StatusOverlap            Status = 14 // written memory overlaps another argument (merging a sketch into itself); nothing changed
+	StatusOverlap            Status = 14 // written memory overlaps another argument; nothing changed (the Go merges read a copy of a sketch merged with itself)
 	StatusInternalError      Status = 15 // reserved, no longer produced
 	StatusNotPresent         Status = 16 // a removal found the item absent; nothing changed
 	StatusFull               Status = 17 // the filter has no room for the item; nothing changed
@@ -99,7 +99,8 @@ var (
 	ErrNotPresent = &Error{Code: StatusNotPresent}
 	// ErrCorrupt: the bytes are not a sound image: bad magic, corrupt
 	// header or body, checksum or length mismatch. Matches all of those codes
-	// (UnmarshalBinary and Verify report truncated bytes as a length mismatch).
+	// (UnmarshalBinary, Verify, Inspect and the Wrap functions report
+	// truncated bytes as a length mismatch).
 	ErrCorrupt = &Error{Code: StatusCorruptBody, Detail: "corrupt image"}
 	// ErrWrongFamily: the image holds another sketch family.
 	ErrWrongFamily = &Error{Code: StatusWrongFamily}
@@ -130,13 +131,23 @@ var (
 	ErrSmallMode = &Error{Code: StatusSmallMode}
 )
 
-// errorOf returns nil for StatusOK and an *Error otherwise.
+// errorOf returns nil for StatusOK and an *Error otherwise. The binding
+// sizes every buffer it passes, so StatusBufferTooSmall from a method means
+// an image shorter than its header: the empty image of a zero value
+// (receiver or argument), which the Detail says, since the library's text
+// alone reads like a key or output problem.
 func errorOf(op string, s int32) error {
 	if s == 0 {
 		return nil
 	}
+	if Status(s) == StatusBufferTooSmall {
+		return &Error{Code: Status(s), Op: op, Detail: zeroValueDetail}
+	}
 	return &Error{Code: Status(s), Op: op}
 }
+
+// zeroValueDetail explains StatusBufferTooSmall from a method.
+const zeroValueDetail = "no image: a zero value (sketches come from a constructor, a Wrap function or UnmarshalBinary), as receiver or argument"
 
 // must panics with an *Error when s is not StatusOK. The operations that use
 // it cannot fail on an image this package created or imported (checked

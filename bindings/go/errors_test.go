@@ -220,7 +220,21 @@ func TestZeroValueErrorResults(t *testing.T) {
 			if !errors.As(err, &e) || e.Op != name || n != 0 {
 				t.Errorf("%s on a zero value: %d, %v", name, n, err)
 			}
+			// The message names the cause: "buffer too small for the
+			// sketch image" alone read as a key or output buffer problem.
+			if !strings.Contains(err.Error(), "zero value") {
+				t.Errorf("%s on a zero value: %q does not say so", name, err)
+			}
 		}()
+	}
+	// A zero-value argument to a merge, likewise.
+	b, _ := NewBloom(100, 0.01)
+	if err := b.Union(&Bloom{}); err == nil || !strings.Contains(err.Error(), "zero value") {
+		t.Errorf("Union with a zero value: %v", err)
+	}
+	h, _ := NewHLL(10)
+	if err := h.Merge(&HLL{}); err == nil || !strings.Contains(err.Error(), "zero value") {
+		t.Errorf("Merge with a zero value: %v", err)
 	}
 }
 
@@ -241,5 +255,74 @@ func TestErrorIsNilTarget(t *testing.T) {
 	}
 	if errors.Is(fmt.Errorf("wrapped: %w", err), want) {
 		t.Fatal("a wrapped error matched a nil *Error")
+	}
+}
+
+// A sketch held by value (a field of a config or server struct logged whole
+// with %v or %+v, or *f printed) prints the same one-line description as
+// through a pointer, not its image: the value has a Format method (String
+// alone has a pointer receiver, which fmt cannot reach from a value, and
+// fmt then dumped the whole image as decimal bytes: 2.4 MB of log line for
+// a 1M-key Bloom filter).
+func TestSketchStringByValue(t *testing.T) {
+	bloom, _ := NewBloom(1_000_000, 0.01, WithSeed(7))
+	sbbf, _ := NewSplitBlock(1000, 0.01)
+	counting, _ := NewCountingBloom(1000, 0.01)
+	cuckoo, _ := NewCuckoo(1000, 0.01)
+	fuse, _ := NewBinaryFuseStrings(keys("k", 0, 100), 8)
+	hll, _ := NewHLL(14)
+	ull, _ := NewULL(12)
+	ell, _ := NewELL(12, 24)
+	cms, _ := NewCountMin(0.001, 0.01)
+	topk, _ := NewTopK(100, 64)
+	minhash, _ := NewMinHash(128)
+	type logged struct {
+		Name   string
+		Sketch any
+	}
+	for _, c := range []struct {
+		name        string
+		ptr         fmt.Stringer
+		value, zero any
+	}{
+		{"Bloom", bloom, *bloom, Bloom{}},
+		{"SplitBlock", sbbf, *sbbf, SplitBlock{}},
+		{"CountingBloom", counting, *counting, CountingBloom{}},
+		{"Cuckoo", cuckoo, *cuckoo, Cuckoo{}},
+		{"BinaryFuse", fuse, *fuse, BinaryFuse{}},
+		{"HLL", hll, *hll, HLL{}},
+		{"ULL", ull, *ull, ULL{}},
+		{"ELL", ell, *ell, ELL{}},
+		{"CountMin", cms, *cms, CountMin{}},
+		{"TopK", topk, *topk, TopK{}},
+		{"MinHash", minhash, *minhash, MinHash{}},
+	} {
+		want := c.ptr.String()
+		for _, verb := range []string{"%v", "%s", "%+v"} {
+			if got := fmt.Sprintf(verb, c.value); got != want {
+				t.Fatalf("%s by value, %s: %.120q (%d bytes), want %q", c.name, verb, got, len(got), want)
+			}
+			if got := fmt.Sprintf(verb, c.ptr); got != want {
+				t.Fatalf("%s by pointer, %s: %.120q, want %q", c.name, verb, got, want)
+			}
+		}
+		// A struct field by value (the sketch's dynamic type in an any
+		// field, and as a typed field through reflection below).
+		if got := fmt.Sprintf("%+v", logged{"svc", c.value}); got != "{Name:svc Sketch:"+want+"}" {
+			t.Fatalf("%s in a struct: %.120q (%d bytes)", c.name, got, len(got))
+		}
+		if got := fmt.Sprint(c.zero); got != "sketches."+c.name+"(zero value)" {
+			t.Fatalf("%s zero value by value: %.120q", c.name, got)
+		}
+	}
+	type server struct {
+		Name string
+		Seen Bloom
+		Uniq HLL
+	}
+	s := server{Name: "api", Seen: *bloom, Uniq: *hll}
+	got := fmt.Sprintf("%+v", s)
+	if want := "{Name:api Seen:" + bloom.String() + " Uniq:" + hll.String() + "}"; got != want {
+		t.Fatalf("typed fields by value: %.200q (%d bytes), want %q", got, len(got), want)
 	}
 }

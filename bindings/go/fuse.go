@@ -1,6 +1,9 @@
 package sketches
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // BinaryFuse is a binary fuse filter: a static membership filter built
 // once from a set of keys, then read-only. Each key leaves an 8- or 16-bit
@@ -217,16 +220,20 @@ func (f *BinaryFuse) String() string {
 	return describe(FamilyBinaryFuse, f.img)
 }
 
+// Format prints String's description under any verb, also for a BinaryFuse
+// held by value (see Bloom.Format).
+func (f BinaryFuse) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyBinaryFuse, f.img) }
+
 // Clone returns an independent copy in new Go memory (for example to keep
 // a wrapped filter after its buffer is unmapped).
 func (f *BinaryFuse) Clone() *BinaryFuse { return &BinaryFuse{img: cloneImage(f.img)} }
 
 // MarshalBinary returns the exported image (a copy with its checksum
 // written): the bytes every binding reads, byte for byte.
-func (f *BinaryFuse) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+func (f BinaryFuse) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b (encoding.BinaryAppender).
-func (f *BinaryFuse) AppendBinary(b []byte) ([]byte, error) {
+func (f BinaryFuse) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("BinaryFuse.MarshalBinary", FamilyBinaryFuse, f.img, len(f.img), b)
 }
 

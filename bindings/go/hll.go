@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // HLL is a HyperLogLog distinct counter: precision p = 4..18 (2^p 6-bit
 // registers, 0.75 * 2^p bytes plus a 384-byte header), exact while small
 // (sorted hashes in the same buffer, converting in place), the martingale
@@ -239,8 +241,9 @@ func (h *HLL) RegisterEstimate() float64 {
 // Merge adds other's stream to h: h then estimates the union. Same seed
 // required, and other's precision must be at least h's (a higher precision
 // folds down); else an error matching ErrIncompatible and h is unchanged.
+// other may be h itself (see Bloom.Union).
 func (h *HLL) Merge(other *HLL) error {
-	s := cMerge(FamilyHLL, h.img, other.img)
+	s := cMerge(FamilyHLL, h.img, mergeSource(h.img, other.img))
 	h.retoken()
 	return errorOf("HLL.Merge", s)
 }
@@ -293,15 +296,19 @@ func (h *HLL) String() string {
 	return describe(FamilyHLL, h.img)
 }
 
+// Format prints String's description under any verb, also for an HLL
+// held by value (see Bloom.Format).
+func (h HLL) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyHLL, h.img) }
+
 // Clone returns an independent copy in new Go memory.
 func (h *HLL) Clone() *HLL { return hllOf(cloneImage(h.img)) }
 
 // MarshalBinary returns the exported image with its checksum: the whole
 // image when dense, the header plus 8 bytes per stored hash in small mode.
-func (h *HLL) MarshalBinary() ([]byte, error) { return h.AppendBinary(nil) }
+func (h HLL) MarshalBinary() ([]byte, error) { return h.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (h *HLL) AppendBinary(b []byte) ([]byte, error) {
+func (h HLL) AppendBinary(b []byte) ([]byte, error) {
 	const op = "HLL.MarshalBinary"
 	n, s := cHLLExportedSize(h.img)
 	if s != 0 {

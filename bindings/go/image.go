@@ -1,6 +1,9 @@
 package sketches
 
-import "encoding"
+import (
+	"encoding"
+	"fmt"
+)
 
 // Family identifies a sketch family: the family id of the image format
 // (SKETCH_FAMILY_*).
@@ -100,6 +103,16 @@ func describe(f Family, b []byte) string {
 		return name + "(" + Status(s).String() + ")"
 	}
 	return name + "(" + itoa(len(b)) + " bytes, seed " + utoa(info.Seed) + ")"
+}
+
+// formatSketch is every type's Format method: String's one-line
+// description under the caller's verb, flags and width (%v, %s and %+v
+// print it as is, %q quoted, %-40v padded), never the image bytes. Format
+// has a value receiver, so fmt reaches it from a sketch held by value (a
+// struct field printed with %+v, or *f), which String, with its pointer
+// receiver, is not; through a nil pointer fmt prints "<nil>".
+func formatSketch(s fmt.State, verb rune, f Family, b []byte) {
+	fmt.Fprintf(s, fmt.FormatString(s, verb), describe(f, b))
 }
 
 // Verify checks untrusted bytes holding one exported image of any family

@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // MinHash estimates the Jaccard similarity of sets from k registers
 // (one-permutation hashing with optimal densification: one hash per item);
 // the error is about sqrt(J(1-J)/k). Merging gives the sketch of the union.
@@ -23,7 +25,9 @@ type MinHashStats struct {
 	Seed   uint64 // hash seed
 }
 
-// NewMinHash returns an empty sketch of k registers (1 ..= 2^20; 8 bytes each).
+// NewMinHash returns an empty sketch of k registers (1 ..= 2^20; 8 bytes
+// each). Signature and Jaccard cost about k*k/filled on a sketch with few
+// filled registers: keep k well below the distinct items it will see.
 func NewMinHash(k uint32, opts ...Option) (*MinHash, error) {
 	const op = "NewMinHash"
 	o := applyOptions(opts)
@@ -92,12 +96,23 @@ func (m *MinHash) AddUint64s(keys []uint64) {
 
 // Jaccard returns the estimated Jaccard similarity of the two sets (0..1;
 // two empty sketches give 1). Different k or seed: ErrIncompatible.
+//
+// Cost: that of Signature for both sketches, quadratic in k for a sketch
+// that saw few distinct items (see Signature).
 func (m *MinHash) Jaccard(other *MinHash) (float64, error) {
 	j, s := cMinHashJaccard(m.img, other.img)
 	return j, errorOf("MinHash.Jaccard", s)
 }
 
 // Signature returns the k densified signature values (for LSH banding).
+//
+// Cost: O(k) when most registers are filled, but each empty register
+// probes about k/filled others, about k*(k-filled)/filled probes in all
+// (Stats reports filled): quadratic in k for a sketch that saw few
+// distinct items. One item at k = 16384 takes most of a second, at the
+// largest k (2^20) most of an hour, in one C call that no context can
+// cancel; pick k well below the distinct items a sketch will see, or
+// check Stats().Filled before calling it on untrusted sketches.
 func (m *MinHash) Signature() []uint64 {
 	out := make([]uint64, m.K())
 	must("MinHash.Signature", cMinHashSignature(m.img, out))
@@ -105,9 +120,10 @@ func (m *MinHash) Signature() []uint64 {
 }
 
 // Merge sets m to the sketch of the union (register-wise minimum); same k
-// and seed required, else ErrIncompatible and m unchanged.
+// and seed required, else ErrIncompatible and m unchanged. other may be m
+// itself (see Bloom.Union).
 func (m *MinHash) Merge(other *MinHash) error {
-	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, other.img))
+	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, mergeSource(m.img, other.img)))
 }
 
 // K returns the number of registers.
@@ -135,14 +151,18 @@ func (m *MinHash) String() string {
 	return describe(FamilyMinHash, m.img)
 }
 
+// Format prints String's description under any verb, also for a MinHash
+// held by value (see Bloom.Format).
+func (m MinHash) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyMinHash, m.img) }
+
 // Clone returns an independent copy in new Go memory.
 func (m *MinHash) Clone() *MinHash { return &MinHash{img: cloneImage(m.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (m *MinHash) MarshalBinary() ([]byte, error) { return m.AppendBinary(nil) }
+func (m MinHash) MarshalBinary() ([]byte, error) { return m.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (m *MinHash) AppendBinary(b []byte) ([]byte, error) {
+func (m MinHash) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("MinHash.MarshalBinary", FamilyMinHash, m.img, len(m.img), b)
 }
 

@@ -76,3 +76,26 @@ func TestMinHash(t *testing.T) {
 		}
 	})
 }
+
+// The guard the Signature doc offers against its quadratic cost: Stats
+// reports how few registers a sparse sketch filled (one item fills one),
+// and such a sketch's signature is still k values (densified from the one
+// filled register) that Jaccard compares as equal sets.
+func TestMinHashSparseSignature(t *testing.T) {
+	m, err := NewMinHash(2048)
+	check(t, err)
+	m.AddString("only")
+	if st := m.Stats(); st.Filled != 1 || st.K != 2048 {
+		t.Fatalf("one item: %+v", st)
+	}
+	sig := m.Signature()
+	for i, v := range sig {
+		if v != sig[0] {
+			t.Fatalf("register %d densified to %d, register 0 to %d", i, v, sig[0])
+		}
+	}
+	j, err := m.Jaccard(m.Clone())
+	if err != nil || j != 1 {
+		t.Fatal(j, err)
+	}
+}

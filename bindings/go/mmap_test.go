@@ -3,6 +3,7 @@
 package sketches
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -43,5 +44,50 @@ func TestWrapMappedFile(t *testing.T) {
 			}
 		}
 		check(t, syscall.Munmap(mem))
+	}
+}
+
+// A filter kept in a read-write mapping of its file and updated in place:
+// the adds do not rewrite the checksum, so the file then fails Verify and
+// UnmarshalBinary with a checksum mismatch (ErrCorrupt) although nothing is
+// damaged, as WrapBloom's doc says; writing MarshalBinary's bytes back over
+// the mapping before unmapping (the pattern the doc gives) leaves a file
+// that verifies and loads with the adds.
+func TestWrapMappedFileUpdatedInPlace(t *testing.T) {
+	f, err := NewBloom(10000, 0.01)
+	check(t, err)
+	path := filepath.Join(t.TempDir(), "seen.img")
+	check(t, os.WriteFile(path, marshal(t, f), 0o644))
+	open := func() []byte {
+		file, err := os.OpenFile(path, os.O_RDWR, 0)
+		check(t, err)
+		defer file.Close()
+		st, err := file.Stat()
+		check(t, err)
+		mem, err := syscall.Mmap(int(file.Fd()), 0, int(st.Size()), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+		check(t, err)
+		return mem
+	}
+	mem := open()
+	w, err := WrapBloom(mem)
+	check(t, err)
+	w.AddStrings(keys("in-place-", 0, 1000))
+	err = Verify(mem)
+	var e *Error
+	if !errors.Is(err, ErrCorrupt) || !errors.As(err, &e) || e.Code != StatusChecksumMismatch {
+		t.Fatalf("updated in place, before sealing: Verify gave %v", err)
+	}
+	img, err := w.MarshalBinary()
+	check(t, err)
+	copy(mem, img) // seal: the same bytes with their checksum
+	check(t, syscall.Munmap(mem))
+
+	disk, err := os.ReadFile(path)
+	check(t, err)
+	check(t, Verify(disk))
+	var g Bloom
+	check(t, g.UnmarshalBinary(disk))
+	if countTrue(g.ContainsStrings(keys("in-place-", 0, 1000), nil)) != 1000 {
+		t.Fatal("the sealed file lost adds")
 	}
 }

@@ -4,6 +4,8 @@ package sketches
 // writers use, their bitset sizing rules, loading a bitset read out of a
 // Parquet file, and the fold writers apply before writing.
 
+import "strconv"
+
 // HashXXH64 returns XXH64 of key with seed. With seed 0 over a value's
 // bytes as Parquet hashes them (the PLAIN encoding of a fixed-width value;
 // a BYTE_ARRAY's raw bytes, without the PLAIN encoding's 4-byte length
@@ -174,7 +176,9 @@ func NewSplitBlockFromParquetBitset(bitset []byte, fpr float64) (*SplitBlock, er
 // and MarshalBinary reflect the new length (32 bytes per block); slices
 // returned by Bitset before the call no longer describe the filter. For a
 // wrapped image (WrapSplitBlock) the folded image occupies the first Size
-// bytes of the caller's buffer.
+// bytes of the caller's buffer: a file holding it verifies again only once
+// MarshalBinary's bytes are copied over them and the file is cut to Size
+// bytes (the bytes after them are the old blocks).
 //
 // Errors: ErrInvalidArgument when the block count is not divisible by
 // 2^folds (the filter is then unchanged); an *Error for a zero value.
@@ -195,13 +199,20 @@ func (f *SplitBlock) Fold(folds uint32) error {
 // filter is already as small as the rate allows). Afterwards the filter is
 // as after Fold(k).
 //
-// Errors: ErrInvalidParameter when fpp is NaN (the filter is then
-// unchanged); an *Error for a zero value. FoldToTargetFPP changes the
-// filter: it needs exclusive access.
+// Errors: ErrInvalidParameter when fpp is not in (0, 1) (NaN included),
+// as for the planners and the writers' own settings: the filter is then
+// unchanged (a rate of 1 or more would fold it to one all-ones block,
+// which answers true for every value); an *Error for a zero value.
+// FoldToTargetFPP changes the filter: it needs exclusive access.
 func (f *SplitBlock) FoldToTargetFPP(fpp float64) (folds uint32, err error) {
+	const op = "SplitBlock.FoldToTargetFPP"
+	if !(fpp > 0 && fpp < 1) { // NaN too; the library folds to one block at fpp >= 1
+		return 0, &Error{Code: StatusInvalidParameter, Op: op,
+			Detail: "target rate " + strconv.FormatFloat(fpp, 'g', -1, 64) + " is not in (0, 1)"}
+	}
 	k, n, s := cSplitBlockFoldToTargetFPP(f.img, fpp)
 	if s != 0 {
-		return 0, errorOf("SplitBlock.FoldToTargetFPP", s)
+		return 0, errorOf(op, s)
 	}
 	f.shrink(n)
 	return k, nil

@@ -745,6 +745,17 @@ func TestParquetBadInput(t *testing.T) {
 	_, err = f.FoldToTargetFPP(math.NaN())
 	wantErr("FoldToTargetFPP(NaN)", err, ErrInvalidParameter)
 	same("FoldToTargetFPP(NaN)")
+	// A rate outside (0, 1), which the planners refuse, is refused here too:
+	// FoldToTargetFPP(1) (1 meant as 1%) folded the filter to one block,
+	// all ones, rate 1, with no error and no way back.
+	for _, fpp := range []float64{1, 5, 100, math.Inf(1), 0, -0.01, math.Inf(-1)} {
+		k, err := f.FoldToTargetFPP(fpp)
+		wantErr("FoldToTargetFPP("+strconv.FormatFloat(fpp, 'g', -1, 64)+")", err, ErrInvalidParameter)
+		if k != 0 {
+			t.Fatalf("FoldToTargetFPP(%v) reported %d folds", fpp, k)
+		}
+		same("FoldToTargetFPP out of (0, 1)")
+	}
 
 	if err := f.Fold(1); err != nil || f.Stats().Params.Blocks != 3 || len(f.Bitset()) != 96 {
 		t.Fatalf("Fold(1) of 6 blocks: %v", err)
@@ -853,5 +864,81 @@ func TestParquetNegativeZeroSpelling(t *testing.T) {
 	if ParquetHashFloat64(math.Copysign(0, -1)) != HashXXH64(le8(1<<63), 0) ||
 		ParquetHashFloat32(float32(math.Copysign(0, -1))) != HashXXH64([]byte{0, 0, 0, 0x80}, 0) {
 		t.Fatal("math.Copysign(0, -1) does not hash as the bits of -0.0")
+	}
+}
+
+// The key-type trap the SplitBlock integer docs warn about: a writer's
+// filter of an INT32 column holds XXH64 of 4-byte values, so
+// ContainsUint64(uint64(v)) (8 bytes: an INT64 value) misses values the
+// column holds, while ContainsHash(ParquetHashInt32(v)) finds them; for an
+// INT64 column ContainsUint64 and ParquetHashInt64 agree.
+func TestParquetInt32ColumnNeedsTheInt32Hash(t *testing.T) {
+	int32Col, err := NewSplitBlockParquet(1000, 0.01)
+	check(t, err)
+	int64Col, err := NewSplitBlockParquet(1000, 0.01)
+	check(t, err)
+	for v := int32(0); v < 500; v++ {
+		int32Col.AddHash(ParquetHashInt32(v))
+		int64Col.AddHash(ParquetHashInt64(int64(v)))
+	}
+	missed := 0
+	for v := int32(0); v < 500; v++ {
+		if !int32Col.ContainsHash(ParquetHashInt32(v)) || !int64Col.ContainsUint64(uint64(v)) {
+			t.Fatalf("value %d: the typed hash or the INT64 key missed it", v)
+		}
+		if !int32Col.ContainsUint64(uint64(v)) {
+			missed++
+		}
+	}
+	if missed < 450 { // all but false positives
+		t.Fatalf("ContainsUint64 on an INT32 column found %d of 500 values: not the trap the docs describe", 500-missed)
+	}
+}
+
+// OverCapacity on a filter loaded from a Parquet bitset reads the blocks
+// (the counters start at 0), which is why its doc says it scans: an
+// all-ones bitset is over capacity with no add counted, an empty one is
+// not, and a few adds do not change the answer the blocks give.
+func TestParquetLoadedOverCapacityReadsTheBlocks(t *testing.T) {
+	ones := bytes.Repeat([]byte{0xff}, 4096)
+	full, err := NewSplitBlockFromParquetBitset(ones, 0.01)
+	check(t, err)
+	if full.Stats().AddCalls != 0 || full.OverCapacity()&FPRAboveTwicePlanned == 0 {
+		t.Fatalf("all-ones bitset: %v, %+v", full.OverCapacity(), full.Stats())
+	}
+	empty, err := NewSplitBlockFromParquetBitset(make([]byte, 4096), 0.01)
+	check(t, err)
+	empty.AddHash(ParquetHashInt64(1))
+	if empty.OverCapacity() != 0 {
+		t.Fatalf("empty bitset: %v", empty.OverCapacity())
+	}
+}
+
+// A wrapped filter folded in place: the image is the first Size bytes of
+// the buffer, which verify once MarshalBinary's bytes are copied over them,
+// while the whole buffer (a file not cut to Size) is a length mismatch, as
+// Fold's doc says.
+func TestParquetFoldWrappedBuffer(t *testing.T) {
+	f, err := NewSplitBlockParquet(10000, 0.01)
+	check(t, err)
+	mem := alignedCopy(marshal(t, f), 0)
+	w, err := WrapSplitBlock(mem)
+	check(t, err)
+	for i := int64(0); i < 100; i++ {
+		w.AddHash(ParquetHashInt64(i))
+	}
+	check(t, w.Fold(2))
+	copy(mem, marshal(t, w))
+	check(t, Verify(mem[:w.Size()]))
+	var e *Error
+	if err := Verify(mem); !errors.As(err, &e) || e.Code != StatusLengthMismatch {
+		t.Fatalf("the whole buffer after a fold: %v", err)
+	}
+	var g SplitBlock
+	check(t, g.UnmarshalBinary(mem[:w.Size()]))
+	for i := int64(0); i < 100; i++ {
+		if !g.ContainsHash(ParquetHashInt64(i)) {
+			t.Fatal("lost", i)
+		}
 	}
 }

@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // SplitBlock is a split-block Bloom filter: 256-bit blocks, one cache line
 // per operation, the fastest filter of the library. Built with
 // NewSplitBlockParquet it is byte-compatible with Parquet's split-block
@@ -15,7 +17,7 @@ package sketches
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Bitset,
 // Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
-// concurrently; the changing ones (Add*, Union, Intersect, Clear, Fold,
+// concurrently; the changing ones (Add*, Union, Merge, Intersect, Clear, Fold,
 // FoldToTargetFPP, UnmarshalBinary, UnmarshalText) need exclusive access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
@@ -180,7 +182,9 @@ func (f *SplitBlock) AddString(key string) bool {
 }
 
 // AddUint64 adds an integer key (its 8 little-endian bytes) and reports
-// whether it was new.
+// whether it was new. In Parquet mode that is an INT64 (or UINT64) value:
+// for an INT32 column use AddHash(ParquetHashInt32(v)), since the 8 bytes
+// of uint64(v) are not the 4 a writer hashes (see ContainsUint64).
 func (f *SplitBlock) AddUint64(key uint64) bool {
 	n, s := cSplitBlockAddU64(f.img, &f.tok, key)
 	must("SplitBlock.AddUint64", s)
@@ -241,7 +245,12 @@ func (f *SplitBlock) ContainsString(key string) bool {
 	return r
 }
 
-// ContainsUint64 is Contains for an integer key.
+// ContainsUint64 is Contains for an integer key (its 8 little-endian
+// bytes). In Parquet mode that is an INT64 (or UINT64) value. A filter of
+// an INT32 (or DATE, INT16, ...) column holds the hashes of 4-byte values:
+// ContainsUint64(uint64(v)) then answers false for values the column holds,
+// and a reader skipping row groups on it would drop their rows; query
+// those with ContainsHash(ParquetHashInt32(v)).
 func (f *SplitBlock) ContainsUint64(key uint64) bool {
 	r, s := cSplitBlockContainsU64(f.img, &f.tok, key)
 	must("SplitBlock.ContainsUint64", s)
@@ -258,7 +267,8 @@ func (f *SplitBlock) AddBytes(keys [][]byte) {
 	must("SplitBlock.AddBytes", filterAdd(FamilySplitBlock, f.img, keys, nil))
 }
 
-// AddUint64s adds many integer keys in one call.
+// AddUint64s adds many integer keys in one call (INT64 values in Parquet
+// mode: see AddUint64).
 func (f *SplitBlock) AddUint64s(keys []uint64) {
 	must("SplitBlock.AddUint64s", cFilterAddU64s(FamilySplitBlock, f.img, keys, nil))
 }
@@ -286,7 +296,8 @@ func (f *SplitBlock) ContainsBytes(keys [][]byte, results []bool) []bool {
 	return out
 }
 
-// ContainsUint64s answers Contains for many integer keys.
+// ContainsUint64s answers Contains for many integer keys (INT64 values in
+// Parquet mode: see ContainsUint64).
 func (f *SplitBlock) ContainsUint64s(keys []uint64, results []bool) []bool {
 	out := boolsFor(results, len(keys))
 	must("SplitBlock.ContainsUint64s", cFilterContainsU64s(FamilySplitBlock, f.img, keys, out))
@@ -406,16 +417,23 @@ func (f *SplitBlock) ContainsConcurrentUint64s(keys []uint64, results []bool) []
 }
 
 // Union sets f to the union of f and other (same blocks, mode and seed,
-// else ErrIncompatible and f unchanged).
+// else ErrIncompatible and f unchanged). other may be f itself (see
+// Bloom.Union).
 func (f *SplitBlock) Union(other *SplitBlock) error {
-	s := cMerge(FamilySplitBlock, f.img, other.img)
+	s := cMerge(FamilySplitBlock, f.img, mergeSource(f.img, other.img))
 	f.retoken()
 	return errorOf("SplitBlock.Union", s)
 }
 
-// Intersect sets f to the intersection of f and other.
+// Merge is Union under the name every other family's merge has (see
+// Bloom.Merge).
+func (f *SplitBlock) Merge(other *SplitBlock) error {
+	return withOp(f.Union(other), "SplitBlock.Merge")
+}
+
+// Intersect sets f to the intersection of f and other (rules of Union).
 func (f *SplitBlock) Intersect(other *SplitBlock) error {
-	s := cIntersect(FamilySplitBlock, f.img, other.img)
+	s := cIntersect(FamilySplitBlock, f.img, mergeSource(f.img, other.img))
 	f.retoken()
 	return errorOf("SplitBlock.Intersect", s)
 }
@@ -428,6 +446,11 @@ func (f *SplitBlock) Stats() SplitBlockStats {
 }
 
 // OverCapacity returns the over-capacity signal: 0 while within the plan.
+// Its cost is not Bloom's O(1): it sums a short Poisson series (about
+// 12*sqrt(load per block) + 30 terms), and on a filter loaded with
+// NewSplitBlockFromParquetBitset, whose counters did not count the file's
+// values, it scans every block (O(size): a 128 MiB bitset is read whole
+// on each call), so call it once per loaded filter, not per query.
 func (f *SplitBlock) OverCapacity() CapacityFlags {
 	c, s := cFilterCapacity(FamilySplitBlock, f.img)
 	must("SplitBlock.OverCapacity", s)
@@ -461,14 +484,18 @@ func (f *SplitBlock) String() string {
 	return describe(FamilySplitBlock, f.img)
 }
 
+// Format prints String's description under any verb, also for a SplitBlock
+// held by value (see Bloom.Format).
+func (f SplitBlock) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilySplitBlock, f.img) }
+
 // Clone returns an independent copy in new Go memory.
 func (f *SplitBlock) Clone() *SplitBlock { return splitBlockOf(cloneImage(f.img)) }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (f *SplitBlock) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+func (f SplitBlock) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (f *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
+func (f SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("SplitBlock.MarshalBinary", FamilySplitBlock, f.img, len(f.img), b)
 }
 

@@ -1,6 +1,9 @@
 package sketches
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // TopK is a Space-Saving heavy-hitters sketch with a fixed number of
 // counters and keys stored inline up to a maximum length set at
@@ -78,7 +81,11 @@ func WrapTopK(b []byte) (*TopK, error) {
 }
 
 // Add adds weight occurrences of a byte key; a key longer than the maximum
-// gives an error matching ErrKeyTooLong and nothing changes.
+// gives an error matching ErrKeyTooLong and nothing changes. A weight of 0
+// is still an arrival: a key not listed in a full sketch takes the
+// smallest counter, evicting its key, as any new key does (skip zero
+// weights, such as the bytes of an empty response, if they should not
+// count).
 func (t *TopK) Add(key []byte, weight uint64) error {
 	return errorOf("TopK.Add", cTopKAdd(t.img, bytesPtr(key), len(key), weight))
 }
@@ -176,8 +183,9 @@ func (t *TopK) List() []TopKItem {
 
 // Merge adds other's stream to t (same capacity, maximum key length and
 // seed, else ErrIncompatible and t unchanged), keeping both guarantees.
+// other may be t itself: its stream then counts twice (see Bloom.Union).
 func (t *TopK) Merge(other *TopK) error {
-	return errorOf("TopK.Merge", cMerge(FamilyTopK, t.img, other.img))
+	return errorOf("TopK.Merge", cMerge(FamilyTopK, t.img, mergeSource(t.img, other.img)))
 }
 
 // Stats returns the sketch's statistics, O(1).
@@ -202,14 +210,18 @@ func (t *TopK) String() string {
 	return describe(FamilyTopK, t.img)
 }
 
+// Format prints String's description under any verb, also for a TopK
+// held by value (see Bloom.Format).
+func (t TopK) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyTopK, t.img) }
+
 // Clone returns an independent copy in new Go memory.
 func (t *TopK) Clone() *TopK { return &TopK{img: cloneImage(t.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (t *TopK) MarshalBinary() ([]byte, error) { return t.AppendBinary(nil) }
+func (t TopK) MarshalBinary() ([]byte, error) { return t.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (t *TopK) AppendBinary(b []byte) ([]byte, error) {
+func (t TopK) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("TopK.MarshalBinary", FamilyTopK, t.img, len(t.img), b)
 }
 

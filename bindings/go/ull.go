@@ -1,5 +1,7 @@
 package sketches
 
+import "fmt"
+
 // ULL is an UltraLogLog distinct counter: precision p = 4..18 (2^p 8-bit
 // registers plus a 128-byte header), about 28% less memory than HLL for the
 // same error. Its martingale estimate (~0.658/sqrt(2^p)) answers while it
@@ -185,9 +187,10 @@ func (u *ULL) MLEstimate() float64 {
 }
 
 // Merge adds other's stream to u (same seed; other's precision at least
-// u's, folding down), else ErrIncompatible and u unchanged.
+// u's, folding down), else ErrIncompatible and u unchanged. other may be
+// u itself (see Bloom.Union).
 func (u *ULL) Merge(other *ULL) error {
-	return errorOf("ULL.Merge", cMerge(FamilyULL, u.img, other.img))
+	return errorOf("ULL.Merge", cMerge(FamilyULL, u.img, mergeSource(u.img, other.img)))
 }
 
 // ToHLL returns the HyperLogLog the same hashes give (same precision and seed).
@@ -236,14 +239,18 @@ func (u *ULL) String() string {
 	return describe(FamilyULL, u.img)
 }
 
+// Format prints String's description under any verb, also for a ULL
+// held by value (see Bloom.Format).
+func (u ULL) Format(s fmt.State, verb rune) { formatSketch(s, verb, FamilyULL, u.img) }
+
 // Clone returns an independent copy in new Go memory.
 func (u *ULL) Clone() *ULL { return &ULL{img: cloneImage(u.img)} }
 
 // MarshalBinary returns the exported image (copy with checksum).
-func (u *ULL) MarshalBinary() ([]byte, error) { return u.AppendBinary(nil) }
+func (u ULL) MarshalBinary() ([]byte, error) { return u.AppendBinary(nil) }
 
 // AppendBinary appends the exported image to b.
-func (u *ULL) AppendBinary(b []byte) ([]byte, error) {
+func (u ULL) AppendBinary(b []byte) ([]byte, error) {
 	return appendExport("ULL.MarshalBinary", FamilyULL, u.img, len(u.img), b)
 }
 
