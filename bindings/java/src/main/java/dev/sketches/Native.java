@@ -254,6 +254,9 @@ final class Native {
     /** sketch_image_inspect into out[8] (see sketches.c). */
     static native void inspect(byte[] bytes, long[] out);
 
+    /** As {@link #inspect}, over {@code len} bytes of an image in place at {@code addr}. */
+    static native void inspectAt(long addr, long len, long[] out);
+
     // ---- image buffers ----
 
     /**
