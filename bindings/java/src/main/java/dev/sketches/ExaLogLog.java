@@ -51,6 +51,16 @@ public final class ExaLogLog implements Serializable {
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private ExaLogLog() {
+        this.img = Native.Image.detached("ExaLogLog");
+    }
+
     private ExaLogLog(Native.Image img) {
         this.img = img;
     }
@@ -468,7 +478,7 @@ public final class ExaLogLog implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**

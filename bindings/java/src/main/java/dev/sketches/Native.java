@@ -595,6 +595,8 @@ final class Native {
         final long token;
         /** The token's memory (keeps it reachable with the image), or null. */
         private final ByteBuffer tokenMemory;
+        /** Why there is no image (a {@link #detached} stand-in), or null for a real image. */
+        private final String missing;
 
         /** An image in memory this binding allocated (no guard). */
         Image(ByteBuffer buffer, boolean readOnly) {
@@ -613,6 +615,51 @@ final class Native {
             this.readOnly = readOnly;
             this.tokenMemory = tokenMemory;
             this.token = tokenMemory == null ? 0 : address(tokenMemory);
+            this.missing = null;
+        }
+
+        /** A stand-in without memory; every use throws IllegalStateException({@code missing}). */
+        private Image(String missing) {
+            this.buffer = ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
+            this.base = 0;
+            this.guard = null;
+            this.len = 0;
+            this.readOnly = true;
+            this.tokenMemory = null;
+            this.token = 0;
+            this.missing = missing;
+        }
+
+        /**
+         * The image of a sketch object made without one: through the family's no-argument
+         * constructor, which only a framework that instantiates a class and then copies its
+         * fields calls. That is Kryo's field serializer (Spark's Kryo instantiates through the
+         * no-argument constructor first), which skips the transient image field: every use of
+         * the copy then throws IllegalStateException naming the cure instead of
+         * NullPointerException.
+         */
+        static Image detached(String family) {
+            return new Image("this " + family + " has no image: it was made without one, as Kryo makes a copy when the"
+                    + " sketch classes are not registered with Kryo's JavaSerializer (which carries the image);"
+                    + " in Spark set spark.kryo.registrator=dev.sketches.spark.SketchesKryoRegistrator, elsewhere"
+                    + " kryo.register(" + family + ".class, new JavaSerializer())");
+        }
+
+        /** Throws IllegalStateException when this is a {@link #detached} stand-in. */
+        private void present() {
+            if (missing != null) {
+                throw new IllegalStateException(missing);
+            }
+        }
+
+        /**
+         * The image length in bytes, for a method that reads nothing else of the image.
+         *
+         * @throws IllegalStateException for a {@link #detached} stand-in
+         */
+        long length() {
+            present();
+            return len;
         }
 
         /**
@@ -622,6 +669,7 @@ final class Native {
          * reading released memory.
          */
         long addr() {
+            present();
             ByteBuffer g = guard;
             if (g != null) {
                 g.get(0);
@@ -665,6 +713,7 @@ final class Native {
 
         /** Throws ReadOnlyBufferException when the image was wrapped from a read-only buffer. */
         void checkWritable() {
+            present();
             if (readOnly) {
                 throw new java.nio.ReadOnlyBufferException();
             }
@@ -672,6 +721,7 @@ final class Native {
 
         /** A read-only view of the live image bytes. */
         ByteBuffer view() {
+            present();
             return buffer.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
         }
     }

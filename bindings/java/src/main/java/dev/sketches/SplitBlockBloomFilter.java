@@ -94,6 +94,17 @@ public final class SplitBlockBloomFilter implements Serializable {
      */
     private final transient boolean parquet;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private SplitBlockBloomFilter() {
+        this.img = Native.Image.detached("SplitBlockBloomFilter");
+        this.parquet = false;
+    }
+
     /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private SplitBlockBloomFilter(Native.Image img) {
         this.img = img;
@@ -1707,7 +1718,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**

@@ -48,6 +48,17 @@ public final class TopK implements Serializable {
     private final transient Native.Image img;
     private final int maxKeyLength;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private TopK() {
+        this.img = Native.Image.detached("TopK");
+        this.maxKeyLength = Integer.MAX_VALUE; // no key check before the image's (which throws)
+    }
+
     private TopK(Native.Image img) {
         this.img = img;
         this.maxKeyLength = stats().maxKeyLength();
@@ -670,7 +681,7 @@ public final class TopK implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
