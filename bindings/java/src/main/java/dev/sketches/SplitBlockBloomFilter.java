@@ -350,7 +350,9 @@ public final class SplitBlockBloomFilter implements Serializable {
 
     /**
      * Uses a caller's buffer as the filter's image without copying, after checking its headers
-     * against its length (O(1); the body is not checked: any body bytes are memory-safe to query,
+     * against its length (through {@link #capacityFlags()}: cheap, but a scan of the blocks for
+     * the image of a filter loaded from a Parquet bitset; the body is not checked: any body bytes
+     * are memory-safe to query,
      * damaged ones only give wrong answers). Use {@link #wrapVerified(ByteBuffer)} for bytes from
      * elsewhere. The image is the buffer's bytes from its position to its limit; changes through
      * this filter write to the buffer. A read-only buffer gives a filter whose changes throw
@@ -1626,9 +1628,13 @@ public final class SplitBlockBloomFilter implements Serializable {
     }
 
     /**
-     * The over-capacity signal, O(1): {@link Sketches#CAPACITY_OVER_PLANNED_ITEMS} and {@link
+     * The over-capacity signal: {@link Sketches#CAPACITY_OVER_PLANNED_ITEMS} and {@link
      * Sketches#CAPACITY_FPR_ABOVE_TWICE_PLANNED} bits, 0 while the filter is within its plan.
-     * Cheap enough to call after every batch.
+     * Without a scan of the blocks (the add counters against the plan; a Poisson sum of about
+     * 12 sqrt(load) + 30 terms, a few microseconds, whatever the size): cheap enough to call after
+     * every batch. Except for a filter loaded from a Parquet bitset ({@link #fromParquetBitset},
+     * also after an export and import or wrap of its image): its counters do not count the
+     * bitset's items, so this scans the blocks (O(image size)), as {@link #stats()} does.
      *
      * @return the capacity flags
      */
@@ -1641,7 +1647,7 @@ public final class SplitBlockBloomFilter implements Serializable {
     }
 
     /**
-     * Whether the filter is past its plan ({@link #capacityFlags()} is not 0), O(1).
+     * Whether the filter is past its plan ({@link #capacityFlags()} is not 0; as cheap as it).
      *
      * @return true when more items arrived than planned or the rate is above twice the plan
      */
