@@ -122,8 +122,9 @@ public final class CountMinSketch implements Serializable {
     }
 
     /**
-     * A builder for the options the factories leave at their defaults (64-bit counters,
-     * conservative update).
+     * A builder for the options the factories leave at their defaults (the factories make 32-bit
+     * counters with plain update; the builder can choose 64-bit counters, which do not saturate
+     * at 2^32 - 1, and conservative update).
      *
      * @return a new builder (epsilon 0.001, delta 0.01, 32-bit counters, plain update, seed 0)
      */
