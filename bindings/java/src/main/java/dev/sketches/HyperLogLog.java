@@ -583,10 +583,17 @@ public final class HyperLogLog implements Serializable {
     /**
      * Merges {@code other} into this sketch: afterwards it estimates the union.
      *
+     * <p>Precisions: a dense {@code other} of a lower precision is refused, but one still in its
+     * exact small mode merges at any precision (it holds its hashes, not registers). So merging
+     * sketches of mixed precisions can succeed while the inputs are small (in a test) and fail once
+     * one is dense (in production): merge into a sketch of the lowest precision, or {@link
+     * #downsize} the others to it first.
+     *
      * @param other a sketch with the same seed and a precision at least this one's (a higher
-     *     precision folds down)
+     *     precision folds down), or any precision while it is in small mode
      * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
-     *     precision is lower (nothing changes), {@link Status#OVERLAP} when {@code other} is this sketch
+     *     precision is lower and it is dense (nothing changes), {@link Status#OVERLAP} when {@code
+     *     other} is this sketch
      */
     public void merge(HyperLogLog other) {
         img.checkWritable();
