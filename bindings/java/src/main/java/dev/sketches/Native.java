@@ -38,7 +38,8 @@ import java.util.function.Function;
  * user or root and no other user may write it) and loaded with {@link System#load}. When that name is
  * taken by a file this process may not replace (another user's, in a shared temporary
  * directory), a private copy (deleted on exit) is loaded instead. The system property {@value #PATH_PROPERTY} names a library file to load
- * instead.
+ * instead. A class loader loading these classes after another one in the same JVM loads a
+ * private copy of that file, as the JVM binds a library file to one class loader.
  */
 final class Native {
     /** System property naming a native library file to load instead of the jar's. */
@@ -77,10 +78,17 @@ final class Native {
                 return;
             }
             String path = System.getProperty(PATH_PROPERTY);
-            if (path != null && !path.isEmpty()) {
-                System.load(Paths.get(path).toAbsolutePath().toString());
-            } else {
-                System.load(extract().toString());
+            Path lib = path != null && !path.isEmpty() ? Paths.get(path).toAbsolutePath() : extract();
+            try {
+                System.load(lib.toString());
+            } catch (UnsatisfiedLinkError e) {
+                if (!String.valueOf(e.getMessage()).contains("already loaded in another classloader")) {
+                    throw e;
+                }
+                // This class is loaded again by another class loader (an application server's
+                // redeploy, a Spark session's or plugin's own loader) while the first one keeps the
+                // file: the JVM binds a library file to one class loader, so load a copy.
+                loadPrivateCopy(lib, e);
             }
             int v = version();
             if (v / 100 != (Sketches.VERSION_MAJOR * 10000 + Sketches.VERSION_MINOR * 100) / 100) {
@@ -88,6 +96,34 @@ final class Native {
                         "native library version " + v + " does not match the Java classes " + Sketches.VERSION);
             }
             loaded = true;
+        }
+    }
+
+    /**
+     * Loads a private copy of the library file {@code lib} (which another class loader of this JVM
+     * loaded): a new owner-only temporary file, deleted once loaded (or on exit where a loaded
+     * library cannot be deleted).
+     */
+    private static void loadPrivateCopy(Path lib, UnsatisfiedLinkError cause) {
+        Path copy = null;
+        try {
+            copy = Files.createTempFile(
+                    Paths.get(System.getProperty("java.io.tmpdir")), "dev.sketches-", "-" + lib.getFileName());
+            Files.copy(lib, copy, StandardCopyOption.REPLACE_EXISTING);
+            System.load(copy.toString());
+        } catch (IOException e) {
+            UnsatisfiedLinkError err = new UnsatisfiedLinkError(cause.getMessage()
+                    + "; copying it for this class loader failed: " + e);
+            err.initCause(e);
+            throw err;
+        } finally {
+            if (copy != null) {
+                try {
+                    Files.deleteIfExists(copy);
+                } catch (IOException e) {
+                    copy.toFile().deleteOnExit();
+                }
+            }
         }
     }
 
