@@ -9,9 +9,11 @@ import java.util.Objects;
 
 /**
  * A counting Bloom filter ({@code sketch_counting_*}): 4-bit saturating counters instead of bits,
- * so keys can be removed. A counter at 15 is never decremented, so there is never a false
- * negative; removing a key that is not present reports false and changes nothing. Merge adds
- * counters (saturating). Planned like {@link BloomFilter} (counters = bits), half a byte per counter.
+ * so keys can be removed. A counter at 15 is never decremented, so saturation causes no false
+ * negative. Removing a key that is certainly absent (some counter at 0) reports false and changes
+ * nothing; but a key that was never added and answers as a false positive is removed (true)
+ * and decrements counters of keys that were added, which may then answer false: remove only
+ * keys that were added. Merge adds counters (saturating). Planned like {@link BloomFilter} (counters = bits), half a byte per counter.
  *
  * <p>The filter lives in one 64-byte-aligned direct {@link ByteBuffer} (its image) that this
  * object owns: there is no native memory to free, the garbage collector reclaims it. {@link
