@@ -445,6 +445,10 @@ public final class SplitBlockBloomFilter implements Serializable {
         try {
             nPlanParquetBitset(n, fpr, plan);
         } catch (SketchException e) {
+            if (e.status() == Status.INVALID_ARGUMENT) {
+                throw new IllegalArgumentException("a Parquet bitset is a positive multiple of 32 bytes (one per"
+                        + " 256-bit block), not " + n + " bytes (" + e.getMessage() + ")", e);
+            }
             throw badArgument(e);
         }
         Native.Image img = Native.freshWithToken(plan[4]);
@@ -1569,6 +1573,12 @@ public final class SplitBlockBloomFilter implements Serializable {
         try {
             newLen = nFold(img.addr(), img.len, folds);
         } catch (SketchException e) {
+            if (e.status() == Status.INVALID_ARGUMENT) {
+                long[] v = new long[2];
+                nBitset(img.addr(), img.len, v);
+                throw new IllegalArgumentException("cannot fold " + v[1] / 32 + " blocks " + folds
+                        + " times: the block count must be divisible by 2^" + folds + " (" + e.getMessage() + ")", e);
+            }
             throw badArgument(e);
         } finally {
             Reference.reachabilityFence(img);
