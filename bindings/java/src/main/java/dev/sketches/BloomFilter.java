@@ -983,6 +983,8 @@ public final class BloomFilter implements Serializable {
         img.checkWritable();
         try {
             nUnion(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -1000,6 +1002,8 @@ public final class BloomFilter implements Serializable {
         img.checkWritable();
         try {
             nIntersect(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);

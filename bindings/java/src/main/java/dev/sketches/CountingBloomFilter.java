@@ -719,6 +719,8 @@ public final class CountingBloomFilter implements Serializable {
         img.checkWritable();
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);

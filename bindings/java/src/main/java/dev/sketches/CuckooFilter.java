@@ -818,6 +818,8 @@ public final class CuckooFilter implements Serializable {
         Native.Image scratch = Native.fresh(img.len);
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len, scratch.addr(), scratch.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);

@@ -293,6 +293,8 @@ public final class MinHash implements Serializable {
     public double jaccard(MinHash other) {
         try {
             return nJaccard(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -325,6 +327,8 @@ public final class MinHash implements Serializable {
         img.checkWritable();
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);

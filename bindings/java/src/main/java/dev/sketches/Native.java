@@ -587,6 +587,31 @@ final class Native {
         }
     }
 
+    /**
+     * A refusal of two images that do not combine ({@link Status#INCOMPATIBLE}: merge, intersect,
+     * jaccard) with what the common headers of both say (length, seed, hash), so the caller sees
+     * which differ; any other exception as it is.
+     */
+    static SketchException incompatible(SketchException e, Image self, Image other) {
+        if (e.status() != Status.INCOMPATIBLE) {
+            return e;
+        }
+        return new SketchException(e, "this: " + header(self) + "; other: " + header(other));
+    }
+
+    /** Length, seed and hash of an image's common header, for a message. */
+    private static String header(Image img) {
+        long[] v = new long[8];
+        try {
+            inspectAt(img.addr(), img.len, v);
+        } catch (SketchException e) {
+            return "unreadable header (" + e.getMessage() + ")";
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return v[7] + " bytes, seed " + v[6] + ", hash " + (v[1] == 2 ? "XXH64 (Parquet)" : "XXH3-64");
+    }
+
     /** A bad-parameter refusal of the native planner becomes an IllegalArgumentException. */
     static RuntimeException parameter(SketchException e) {
         if (e.status() == Status.INVALID_PARAMETER) {

@@ -1523,6 +1523,8 @@ public final class SplitBlockBloomFilter implements Serializable {
         img.checkWritable();
         try {
             nUnion(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -1540,6 +1542,8 @@ public final class SplitBlockBloomFilter implements Serializable {
         img.checkWritable();
         try {
             nIntersect(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
