@@ -460,7 +460,7 @@ public final class BinaryFuseFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "BinaryFuseFilter[" + img.len + " bytes]";
+        return "BinaryFuseFilter[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

@@ -1114,7 +1114,7 @@ public final class BloomFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "BloomFilter[" + img.len + " bytes]";
+        return "BloomFilter[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

@@ -794,7 +794,7 @@ public final class CountMinSketch implements Serializable {
 
     @Override
     public String toString() {
-        return "CountMinSketch[" + img.len + " bytes]";
+        return "CountMinSketch[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

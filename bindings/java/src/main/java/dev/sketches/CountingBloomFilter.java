@@ -827,7 +827,7 @@ public final class CountingBloomFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "CountingBloomFilter[" + img.len + " bytes]";
+        return "CountingBloomFilter[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

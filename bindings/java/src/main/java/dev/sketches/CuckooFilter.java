@@ -923,7 +923,7 @@ public final class CuckooFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "CuckooFilter[" + img.len + " bytes]";
+        return "CuckooFilter[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

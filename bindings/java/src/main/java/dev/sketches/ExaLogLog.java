@@ -494,7 +494,7 @@ public final class ExaLogLog implements Serializable {
 
     @Override
     public String toString() {
-        return "ExaLogLog[" + img.len + " bytes]";
+        return "ExaLogLog[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

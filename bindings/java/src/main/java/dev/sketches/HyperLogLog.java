@@ -719,7 +719,7 @@ public final class HyperLogLog implements Serializable {
 
     @Override
     public String toString() {
-        return "HyperLogLog[" + img.len + " bytes]";
+        return "HyperLogLog[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

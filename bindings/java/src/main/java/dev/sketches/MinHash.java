@@ -398,7 +398,7 @@ public final class MinHash implements Serializable {
 
     @Override
     public String toString() {
-        return "MinHash[" + img.len + " bytes]";
+        return "MinHash[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

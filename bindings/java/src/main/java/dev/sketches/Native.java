@@ -706,6 +706,11 @@ final class Native {
                     + " kryo.register(" + family + ".class, new JavaSerializer())");
         }
 
+        /** For toString: "N bytes", or "no image" for a {@link #detached} stand-in (never throws). */
+        String size() {
+            return missing != null ? "no image" : len + " bytes";
+        }
+
         /** Throws IllegalStateException when this is a {@link #detached} stand-in. */
         private void present() {
             if (missing != null) {

@@ -1758,7 +1758,7 @@ public final class SplitBlockBloomFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "SplitBlockBloomFilter[" + img.len + " bytes]";
+        return "SplitBlockBloomFilter[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

@@ -697,7 +697,7 @@ public final class TopK implements Serializable {
 
     @Override
     public String toString() {
-        return "TopK[" + img.len + " bytes]";
+        return "TopK[" + img.size() + "]";
     }
 
     private static byte[] leBytes(long v) {

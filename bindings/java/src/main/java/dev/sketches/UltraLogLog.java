@@ -640,7 +640,7 @@ public final class UltraLogLog implements Serializable {
 
     @Override
     public String toString() {
-        return "UltraLogLog[" + img.len + " bytes]";
+        return "UltraLogLog[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

@@ -1,7 +1,6 @@
 package dev.sketches;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -77,7 +76,8 @@ class DetachedTest {
                     }
                 }
             }
-            assertNotNull(copy.toString());
+            // toString does not throw (debuggers, logs) and does not pass for an empty sketch.
+            assertEquals(cls.getSimpleName() + "[no image]", copy.toString());
         }
         assertTrue(calls > 300, calls + " calls");
         if (!wrong.isEmpty()) {
