@@ -80,3 +80,16 @@ JNIEXPORT void JNICALL SK_JNI(Native, inspect)(JNIEnv *env, jclass cls, jbyteArr
                   (jlong)info.flags, info.header_bytes, (jlong)info.seed, (jlong)info.image_bytes};
     (*env)->SetLongArrayRegion(env, out, 0, 8, v);
 }
+
+/* As inspect, over an image in place (an Image's address and length). */
+JNIEXPORT void JNICALL SK_JNI(Native, inspectAt)(JNIEnv *env, jclass cls, jlong buf, jlong len,
+                                                 jlongArray out) {
+    (void)cls;
+    struct sketch_image_info info;
+    memset(&info, 0, sizeof info);
+    int32_t st = sketch_image_inspect(SK_CBUF(buf), (size_t)len, &info);
+    if (sk_check(env, st, "sketch_image_inspect")) return;
+    jlong v[8] = {info.family,       info.hash, info.format_major,      info.format_minor,
+                  (jlong)info.flags, info.header_bytes, (jlong)info.seed, (jlong)info.image_bytes};
+    (*env)->SetLongArrayRegion(env, out, 0, 8, v);
+}

@@ -51,6 +51,16 @@ public final class BinaryFuseFilter implements Serializable {
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private BinaryFuseFilter() {
+        this.img = Native.Image.detached("BinaryFuseFilter");
+    }
+
     private BinaryFuseFilter(Native.Image img) {
         this.img = img;
     }
@@ -435,7 +445,7 @@ public final class BinaryFuseFilter implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -450,7 +460,7 @@ public final class BinaryFuseFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "BinaryFuseFilter[" + img.len + " bytes]";
+        return "BinaryFuseFilter[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

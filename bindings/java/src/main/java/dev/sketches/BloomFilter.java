@@ -63,6 +63,16 @@ public final class BloomFilter implements Serializable {
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private BloomFilter() {
+        this.img = Native.Image.detached("BloomFilter");
+    }
+
     /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private BloomFilter(Native.Image img) {
         this.img = img;
@@ -973,6 +983,8 @@ public final class BloomFilter implements Serializable {
         img.checkWritable();
         try {
             nUnion(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -990,6 +1002,8 @@ public final class BloomFilter implements Serializable {
         img.checkWritable();
         try {
             nIntersect(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -1080,7 +1094,7 @@ public final class BloomFilter implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -1100,7 +1114,7 @@ public final class BloomFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "BloomFilter[" + img.len + " bytes]";
+        return "BloomFilter[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

@@ -40,6 +40,16 @@ public final class CountMinSketch implements Serializable {
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private CountMinSketch() {
+        this.img = Native.Image.detached("CountMinSketch");
+    }
+
     private CountMinSketch(Native.Image img) {
         this.img = img;
     }
@@ -112,8 +122,9 @@ public final class CountMinSketch implements Serializable {
     }
 
     /**
-     * A builder for the options the factories leave at their defaults (64-bit counters,
-     * conservative update).
+     * A builder for the options the factories leave at their defaults (the factories make 32-bit
+     * counters with plain update; the builder can choose 64-bit counters, which do not saturate
+     * at 2^32 - 1, and conservative update).
      *
      * @return a new builder (epsilon 0.001, delta 0.01, 32-bit counters, plain update, seed 0)
      */
@@ -694,6 +705,8 @@ public final class CountMinSketch implements Serializable {
         img.checkWritable();
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -767,7 +780,7 @@ public final class CountMinSketch implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -781,7 +794,7 @@ public final class CountMinSketch implements Serializable {
 
     @Override
     public String toString() {
-        return "CountMinSketch[" + img.len + " bytes]";
+        return "CountMinSketch[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

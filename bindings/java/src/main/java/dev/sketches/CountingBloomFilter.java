@@ -9,9 +9,11 @@ import java.util.Objects;
 
 /**
  * A counting Bloom filter ({@code sketch_counting_*}): 4-bit saturating counters instead of bits,
- * so keys can be removed. A counter at 15 is never decremented, so there is never a false
- * negative; removing a key that is not present reports false and changes nothing. Merge adds
- * counters (saturating). Planned like {@link BloomFilter} (counters = bits), half a byte per counter.
+ * so keys can be removed. A counter at 15 is never decremented, so saturation causes no false
+ * negative. Removing a key that is certainly absent (some counter at 0) reports false and changes
+ * nothing; but a key that was never added and answers as a false positive is removed (true)
+ * and decrements counters of keys that were added, which may then answer false: remove only
+ * keys that were added. Merge adds counters (saturating). Planned like {@link BloomFilter} (counters = bits), half a byte per counter.
  *
  * <p>The filter lives in one 64-byte-aligned direct {@link ByteBuffer} (its image) that this
  * object owns: there is no native memory to free, the garbage collector reclaims it. {@link
@@ -40,6 +42,16 @@ public final class CountingBloomFilter implements Serializable {
 
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
+
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private CountingBloomFilter() {
+        this.img = Native.Image.detached("CountingBloomFilter");
+    }
 
     private CountingBloomFilter(Native.Image img) {
         this.img = img;
@@ -707,6 +719,8 @@ public final class CountingBloomFilter implements Serializable {
         img.checkWritable();
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -798,7 +812,7 @@ public final class CountingBloomFilter implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -813,7 +827,7 @@ public final class CountingBloomFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "CountingBloomFilter[" + img.len + " bytes]";
+        return "CountingBloomFilter[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

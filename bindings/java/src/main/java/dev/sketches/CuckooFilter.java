@@ -42,6 +42,16 @@ public final class CuckooFilter implements Serializable {
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private CuckooFilter() {
+        this.img = Native.Image.detached("CuckooFilter");
+    }
+
     private CuckooFilter(Native.Image img) {
         this.img = img;
     }
@@ -808,6 +818,8 @@ public final class CuckooFilter implements Serializable {
         Native.Image scratch = Native.fresh(img.len);
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len, scratch.addr(), scratch.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -896,7 +908,7 @@ public final class CuckooFilter implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -911,7 +923,7 @@ public final class CuckooFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "CuckooFilter[" + img.len + " bytes]";
+        return "CuckooFilter[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

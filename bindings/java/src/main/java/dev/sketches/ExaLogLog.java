@@ -51,6 +51,16 @@ public final class ExaLogLog implements Serializable {
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private ExaLogLog() {
+        this.img = Native.Image.detached("ExaLogLog");
+    }
+
     private ExaLogLog(Native.Image img) {
         this.img = img;
     }
@@ -378,6 +388,8 @@ public final class ExaLogLog implements Serializable {
         img.checkWritable();
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -468,7 +480,7 @@ public final class ExaLogLog implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -482,7 +494,7 @@ public final class ExaLogLog implements Serializable {
 
     @Override
     public String toString() {
-        return "ExaLogLog[" + img.len + " bytes]";
+        return "ExaLogLog[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

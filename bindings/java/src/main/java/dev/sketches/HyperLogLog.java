@@ -71,6 +71,16 @@ public final class HyperLogLog implements Serializable {
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private HyperLogLog() {
+        this.img = Native.Image.detached("HyperLogLog");
+    }
+
     /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private HyperLogLog(Native.Image img) {
         this.img = img;
@@ -573,15 +583,24 @@ public final class HyperLogLog implements Serializable {
     /**
      * Merges {@code other} into this sketch: afterwards it estimates the union.
      *
+     * <p>Precisions: a dense {@code other} of a lower precision is refused, but one still in its
+     * exact small mode merges at any precision (it holds its hashes, not registers). So merging
+     * sketches of mixed precisions can succeed while the inputs are small (in a test) and fail once
+     * one is dense (in production): merge into a sketch of the lowest precision, or {@link
+     * #downsize} the others to it first.
+     *
      * @param other a sketch with the same seed and a precision at least this one's (a higher
-     *     precision folds down)
+     *     precision folds down), or any precision while it is in small mode
      * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
-     *     precision is lower (nothing changes), {@link Status#OVERLAP} when {@code other} is this sketch
+     *     precision is lower and it is dense (nothing changes), {@link Status#OVERLAP} when {@code
+     *     other} is this sketch
      */
     public void merge(HyperLogLog other) {
         img.checkWritable();
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -673,7 +692,7 @@ public final class HyperLogLog implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -700,7 +719,7 @@ public final class HyperLogLog implements Serializable {
 
     @Override
     public String toString() {
-        return "HyperLogLog[" + img.len + " bytes]";
+        return "HyperLogLog[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

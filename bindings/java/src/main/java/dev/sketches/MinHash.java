@@ -36,6 +36,16 @@ public final class MinHash implements Serializable {
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private MinHash() {
+        this.img = Native.Image.detached("MinHash");
+    }
+
     private MinHash(Native.Image img) {
         this.img = img;
     }
@@ -283,6 +293,8 @@ public final class MinHash implements Serializable {
     public double jaccard(MinHash other) {
         try {
             return nJaccard(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -315,6 +327,8 @@ public final class MinHash implements Serializable {
         img.checkWritable();
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -370,7 +384,7 @@ public final class MinHash implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -384,7 +398,7 @@ public final class MinHash implements Serializable {
 
     @Override
     public String toString() {
-        return "MinHash[" + img.len + " bytes]";
+        return "MinHash[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

@@ -38,7 +38,8 @@ import java.util.function.Function;
  * user or root and no other user may write it) and loaded with {@link System#load}. When that name is
  * taken by a file this process may not replace (another user's, in a shared temporary
  * directory), a private copy (deleted on exit) is loaded instead. The system property {@value #PATH_PROPERTY} names a library file to load
- * instead.
+ * instead. A class loader loading these classes after another one in the same JVM loads a
+ * private copy of that file, as the JVM binds a library file to one class loader.
  */
 final class Native {
     /** System property naming a native library file to load instead of the jar's. */
@@ -77,10 +78,17 @@ final class Native {
                 return;
             }
             String path = System.getProperty(PATH_PROPERTY);
-            if (path != null && !path.isEmpty()) {
-                System.load(Paths.get(path).toAbsolutePath().toString());
-            } else {
-                System.load(extract().toString());
+            Path lib = path != null && !path.isEmpty() ? Paths.get(path).toAbsolutePath() : extract();
+            try {
+                System.load(lib.toString());
+            } catch (UnsatisfiedLinkError e) {
+                if (!String.valueOf(e.getMessage()).contains("already loaded in another classloader")) {
+                    throw e;
+                }
+                // This class is loaded again by another class loader (an application server's
+                // redeploy, a Spark session's or plugin's own loader) while the first one keeps the
+                // file: the JVM binds a library file to one class loader, so load a copy.
+                loadPrivateCopy(lib, e);
             }
             int v = version();
             if (v / 100 != (Sketches.VERSION_MAJOR * 10000 + Sketches.VERSION_MINOR * 100) / 100) {
@@ -88,6 +96,34 @@ final class Native {
                         "native library version " + v + " does not match the Java classes " + Sketches.VERSION);
             }
             loaded = true;
+        }
+    }
+
+    /**
+     * Loads a private copy of the library file {@code lib} (which another class loader of this JVM
+     * loaded): a new owner-only temporary file, deleted once loaded (or on exit where a loaded
+     * library cannot be deleted).
+     */
+    private static void loadPrivateCopy(Path lib, UnsatisfiedLinkError cause) {
+        Path copy = null;
+        try {
+            copy = Files.createTempFile(
+                    Paths.get(System.getProperty("java.io.tmpdir")), "dev.sketches-", "-" + lib.getFileName());
+            Files.copy(lib, copy, StandardCopyOption.REPLACE_EXISTING);
+            System.load(copy.toString());
+        } catch (IOException e) {
+            UnsatisfiedLinkError err = new UnsatisfiedLinkError(cause.getMessage()
+                    + "; copying it for this class loader failed: " + e);
+            err.initCause(e);
+            throw err;
+        } finally {
+            if (copy != null) {
+                try {
+                    Files.deleteIfExists(copy);
+                } catch (IOException e) {
+                    copy.toFile().deleteOnExit();
+                }
+            }
         }
     }
 
@@ -253,6 +289,9 @@ final class Native {
 
     /** sketch_image_inspect into out[8] (see sketches.c). */
     static native void inspect(byte[] bytes, long[] out);
+
+    /** As {@link #inspect}, over {@code len} bytes of an image in place at {@code addr}. */
+    static native void inspectAt(long addr, long len, long[] out);
 
     // ---- image buffers ----
 
@@ -548,6 +587,31 @@ final class Native {
         }
     }
 
+    /**
+     * A refusal of two images that do not combine ({@link Status#INCOMPATIBLE}: merge, intersect,
+     * jaccard) with what the common headers of both say (length, seed, hash), so the caller sees
+     * which differ; any other exception as it is.
+     */
+    static SketchException incompatible(SketchException e, Image self, Image other) {
+        if (e.status() != Status.INCOMPATIBLE) {
+            return e;
+        }
+        return new SketchException(e, "this: " + header(self) + "; other: " + header(other));
+    }
+
+    /** Length, seed and hash of an image's common header, for a message. */
+    private static String header(Image img) {
+        long[] v = new long[8];
+        try {
+            inspectAt(img.addr(), img.len, v);
+        } catch (SketchException e) {
+            return "unreadable header (" + e.getMessage() + ")";
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return v[7] + " bytes, seed " + v[6] + ", hash " + (v[1] == 2 ? "XXH64 (Parquet)" : "XXH3-64");
+    }
+
     /** A bad-parameter refusal of the native planner becomes an IllegalArgumentException. */
     static RuntimeException parameter(SketchException e) {
         if (e.status() == Status.INVALID_PARAMETER) {
@@ -592,6 +656,8 @@ final class Native {
         final long token;
         /** The token's memory (keeps it reachable with the image), or null. */
         private final ByteBuffer tokenMemory;
+        /** Why there is no image (a {@link #detached} stand-in), or null for a real image. */
+        private final String missing;
 
         /** An image in memory this binding allocated (no guard). */
         Image(ByteBuffer buffer, boolean readOnly) {
@@ -610,6 +676,56 @@ final class Native {
             this.readOnly = readOnly;
             this.tokenMemory = tokenMemory;
             this.token = tokenMemory == null ? 0 : address(tokenMemory);
+            this.missing = null;
+        }
+
+        /** A stand-in without memory; every use throws IllegalStateException({@code missing}). */
+        private Image(String missing) {
+            this.buffer = ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
+            this.base = 0;
+            this.guard = null;
+            this.len = 0;
+            this.readOnly = true;
+            this.tokenMemory = null;
+            this.token = 0;
+            this.missing = missing;
+        }
+
+        /**
+         * The image of a sketch object made without one: through the family's no-argument
+         * constructor, which only a framework that instantiates a class and then copies its
+         * fields calls. That is Kryo's field serializer (Spark's Kryo instantiates through the
+         * no-argument constructor first), which skips the transient image field: every use of
+         * the copy then throws IllegalStateException naming the cure instead of
+         * NullPointerException.
+         */
+        static Image detached(String family) {
+            return new Image("this " + family + " has no image: it was made without one, as Kryo makes a copy when the"
+                    + " sketch classes are not registered with Kryo's JavaSerializer (which carries the image);"
+                    + " in Spark set spark.kryo.registrator=dev.sketches.spark.SketchesKryoRegistrator, elsewhere"
+                    + " kryo.register(" + family + ".class, new JavaSerializer())");
+        }
+
+        /** For toString: "N bytes", or "no image" for a {@link #detached} stand-in (never throws). */
+        String size() {
+            return missing != null ? "no image" : len + " bytes";
+        }
+
+        /** Throws IllegalStateException when this is a {@link #detached} stand-in. */
+        private void present() {
+            if (missing != null) {
+                throw new IllegalStateException(missing);
+            }
+        }
+
+        /**
+         * The image length in bytes, for a method that reads nothing else of the image.
+         *
+         * @throws IllegalStateException for a {@link #detached} stand-in
+         */
+        long length() {
+            present();
+            return len;
         }
 
         /**
@@ -619,6 +735,7 @@ final class Native {
          * reading released memory.
          */
         long addr() {
+            present();
             ByteBuffer g = guard;
             if (g != null) {
                 g.get(0);
@@ -662,6 +779,7 @@ final class Native {
 
         /** Throws ReadOnlyBufferException when the image was wrapped from a read-only buffer. */
         void checkWritable() {
+            present();
             if (readOnly) {
                 throw new java.nio.ReadOnlyBufferException();
             }
@@ -669,6 +787,7 @@ final class Native {
 
         /** A read-only view of the live image bytes. */
         ByteBuffer view() {
+            present();
             return buffer.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
         }
     }

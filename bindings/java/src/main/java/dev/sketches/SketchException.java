@@ -30,6 +30,17 @@ public class SketchException extends RuntimeException {
     }
 
     /**
+     * The same refusal with {@code detail} appended to the message (its cause: {@code refused}).
+     *
+     * @param refused the exception of the native call
+     * @param detail what the binding adds (for example the parameters that differ)
+     */
+    SketchException(SketchException refused, String detail) {
+        super(refused.getMessage() + " [" + detail + "]", refused);
+        this.status = refused.status;
+    }
+
+    /**
      * The C status number, one of the {@link Status} constants.
      *
      * @return the status

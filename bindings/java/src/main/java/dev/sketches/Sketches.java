@@ -106,7 +106,9 @@ public final class Sketches {
      * What the common header of an image says ({@code sketch_image_inspect}): magic, version,
      * ids and lengths are checked, not the family header or the checksum.
      *
-     * @param image the image bytes (exported, or a prefix of at least 48 bytes)
+     * @param image the image bytes, exported or live: all of them (a prefix shorter than the image
+     *     length its header records throws {@link Status#BUFFER_TOO_SMALL}; bytes after the image
+     *     are ignored)
      * @return the header fields
      * @throws SketchException when the bytes are no image ({@link Status#BAD_MAGIC}, {@link
      *     Status#BUFFER_TOO_SMALL}, {@link Status#UNSUPPORTED_VERSION}, ...)

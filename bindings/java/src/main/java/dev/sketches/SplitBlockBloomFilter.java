@@ -36,10 +36,13 @@ import java.util.Objects;
  * <p>Keys: {@code byte[]} as they are, {@code String} as its UTF-8 bytes, {@code long} as its 8
  * little-endian bytes, {@code ByteBuffer} as its remaining bytes (position unchanged), each hashed
  * with XXH3-64 and the filter's seed in native mode, with XXH64 seed 0 in Parquet mode (so there
- * {@code add(String)}, {@code add(byte[])} and {@code add(long)} insert what {@link
- * #parquetHash(String)}, {@link #parquetHash(byte[])} and {@link #parquetHash(long)} give: a
- * BYTE_ARRAY or INT64 value; INT32, FLOAT and DOUBLE values need {@link #addHash} with their
- * {@code parquetHash}): a filter built here answers C, C++ and Go queries for the same keys.
+ * {@code add(String)}, {@code add(byte[])}, {@code add(long)} and {@code add(int)} insert what
+ * {@link #parquetHash(String)}, {@link #parquetHash(byte[])}, {@link #parquetHash(long)} and
+ * {@link #parquetHash(int)} give: a BYTE_ARRAY, INT64 or INT32 value, chosen by the Java type of
+ * the key, so pass a {@code long} for an INT64 column and an {@code int} for an INT32 one; FLOAT
+ * and DOUBLE values need {@link #addHash} with their {@code parquetHash}; an {@code int} in native
+ * mode hashes as the {@code long} of the same value): a filter built here answers C, C++ and Go
+ * queries for the same keys.
  * Batches ({@code addAll}, {@code containsAll}, {@code *Packed}) cross into native code once per
  * 16,384 keys.
  *
@@ -85,10 +88,47 @@ public final class SplitBlockBloomFilter implements Serializable {
      */
     private transient Native.Image img;
 
+    /**
+     * Whether the image is in Parquet mode (its header's hash is XXH64), read once when the filter
+     * is made (a fold keeps the mode): the {@code int} key forms hash by it.
+     */
+    private final transient boolean parquet;
+
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private SplitBlockBloomFilter() {
+        this.img = Native.Image.detached("SplitBlockBloomFilter");
+        this.parquet = false;
+    }
+
     /** Takes an image with a token (initialized, imported or checked) and fills the token from it. */
     private SplitBlockBloomFilter(Native.Image img) {
         this.img = img;
         img.fillToken(SplitBlockBloomFilter::nToken);
+        this.parquet = parquetMode(img);
+    }
+
+    /** The hash id of XXH64 in an image header ({@link Sketches.ImageInfo#hash}): Parquet mode. */
+    private static final int HASH_XXH64 = 2;
+
+    /** Whether a checked split-block image is in Parquet mode (its common header's hash id). */
+    private static boolean parquetMode(Native.Image img) {
+        long[] v = new long[8];
+        try {
+            Native.inspectAt(img.addr(), img.len, v);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        return v[1] == HASH_XXH64;
+    }
+
+    /** An {@code int} key as a Parquet INT32 value's PLAIN encoding: 4 little-endian bytes. */
+    private static byte[] int32(int key) {
+        return new byte[] {(byte) key, (byte) (key >>> 8), (byte) (key >>> 16), (byte) (key >>> 24)};
     }
 
     /**
@@ -310,7 +350,9 @@ public final class SplitBlockBloomFilter implements Serializable {
 
     /**
      * Uses a caller's buffer as the filter's image without copying, after checking its headers
-     * against its length (O(1); the body is not checked: any body bytes are memory-safe to query,
+     * against its length (through {@link #capacityFlags()}: cheap, but a scan of the blocks for
+     * the image of a filter loaded from a Parquet bitset; the body is not checked: any body bytes
+     * are memory-safe to query,
      * damaged ones only give wrong answers). Use {@link #wrapVerified(ByteBuffer)} for bytes from
      * elsewhere. The image is the buffer's bytes from its position to its limit; changes through
      * this filter write to the buffer. A read-only buffer gives a filter whose changes throw
@@ -403,6 +445,10 @@ public final class SplitBlockBloomFilter implements Serializable {
         try {
             nPlanParquetBitset(n, fpr, plan);
         } catch (SketchException e) {
+            if (e.status() == Status.INVALID_ARGUMENT) {
+                throw new IllegalArgumentException("a Parquet bitset is a positive multiple of 32 bytes (one per"
+                        + " 256-bit block), not " + n + " bytes (" + e.getMessage() + ")", e);
+            }
             throw badArgument(e);
         }
         Native.Image img = Native.freshWithToken(plan[4]);
@@ -596,7 +642,8 @@ public final class SplitBlockBloomFilter implements Serializable {
     }
 
     /**
-     * Adds a long key (its 8 little-endian bytes).
+     * Adds a long key (its 8 little-endian bytes; in Parquet mode an INT64 value, see {@link
+     * #add(int)} for INT32).
      *
      * @param key the key
      * @return true when the key was new to the filter
@@ -608,6 +655,22 @@ public final class SplitBlockBloomFilter implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Adds an {@code int} key. In native mode as {@code (long) key}
+     * (its 8 little-endian bytes, as every family hashes an integer key); in Parquet mode as an
+     * INT32 value (Parquet's hash of its 4 little-endian bytes, {@link #parquetHash(int)}), as a
+     * Parquet writer hashes an INT32 column (INT, SMALLINT, TINYINT, DATE): for an INT64 column
+     * pass a {@code long}. (Without this overload an {@code int} widened to the {@code long} form
+     * and, in Parquet mode, silently missed every INT32 value.)
+     *
+     * @param key the key
+     * @return true when the key was new to the filter
+     * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
+     */
+    public boolean add(int key) {
+        return parquet ? add(int32(key)) : add((long) key);
     }
 
     /**
@@ -668,7 +731,8 @@ public final class SplitBlockBloomFilter implements Serializable {
     }
 
     /**
-     * Tests a long key (its 8 little-endian bytes).
+     * Tests a long key (its 8 little-endian bytes; in Parquet mode an INT64 value, see {@link
+     * #contains(int)} for INT32).
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
@@ -679,6 +743,21 @@ public final class SplitBlockBloomFilter implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Tests an {@code int} key, hashed as {@link #add(int)} hashes it. In native mode as {@code (long) key}
+     * (its 8 little-endian bytes, as every family hashes an integer key); in Parquet mode as an
+     * INT32 value (Parquet's hash of its 4 little-endian bytes, {@link #parquetHash(int)}), as a
+     * Parquet writer hashes an INT32 column (INT, SMALLINT, TINYINT, DATE): for an INT64 column
+     * pass a {@code long}. (Without this overload an {@code int} widened to the {@code long} form
+     * and, in Parquet mode, silently missed every INT32 value.)
+     *
+     * @param key the key
+     * @return false when the key was certainly never added, true when it may have been
+     */
+    public boolean contains(int key) {
+        return parquet ? contains(int32(key)) : contains((long) key);
     }
 
     /**
@@ -1073,6 +1152,18 @@ public final class SplitBlockBloomFilter implements Serializable {
     }
 
     /**
+     * Adds an {@code int} key, hashed as {@link #add(int)} hashes it; one of the concurrent methods.
+     *
+     * <p>Thread safety: as {@link #addConcurrent(byte[])}.
+     *
+     * @param key the key
+     * @return true when this call set a new bit
+     */
+    public boolean addConcurrent(int key) {
+        return parquet ? addConcurrent(int32(key)) : addConcurrent((long) key);
+    }
+
+    /**
      * Adds the remaining bytes of a buffer as one key (the buffer's position does not move); one of
      * the concurrent methods.
      *
@@ -1155,6 +1246,19 @@ public final class SplitBlockBloomFilter implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Tests an {@code int} key, hashed as {@link #add(int)} hashes it, with atomic loads; one of
+     * the concurrent methods.
+     *
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
+     *
+     * @param key the key
+     * @return false when the key was certainly never added, true when it may have been
+     */
+    public boolean containsConcurrent(int key) {
+        return parquet ? containsConcurrent(int32(key)) : containsConcurrent((long) key);
     }
 
     /**
@@ -1419,6 +1523,8 @@ public final class SplitBlockBloomFilter implements Serializable {
         img.checkWritable();
         try {
             nUnion(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -1436,6 +1542,8 @@ public final class SplitBlockBloomFilter implements Serializable {
         img.checkWritable();
         try {
             nIntersect(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -1469,6 +1577,12 @@ public final class SplitBlockBloomFilter implements Serializable {
         try {
             newLen = nFold(img.addr(), img.len, folds);
         } catch (SketchException e) {
+            if (e.status() == Status.INVALID_ARGUMENT) {
+                long[] v = new long[2];
+                nBitset(img.addr(), img.len, v);
+                throw new IllegalArgumentException("cannot fold " + v[1] / 32 + " blocks " + folds
+                        + " times: the block count must be divisible by 2^" + folds + " (" + e.getMessage() + ")", e);
+            }
             throw badArgument(e);
         } finally {
             Reference.reachabilityFence(img);
@@ -1528,9 +1642,13 @@ public final class SplitBlockBloomFilter implements Serializable {
     }
 
     /**
-     * The over-capacity signal, O(1): {@link Sketches#CAPACITY_OVER_PLANNED_ITEMS} and {@link
+     * The over-capacity signal: {@link Sketches#CAPACITY_OVER_PLANNED_ITEMS} and {@link
      * Sketches#CAPACITY_FPR_ABOVE_TWICE_PLANNED} bits, 0 while the filter is within its plan.
-     * Cheap enough to call after every batch.
+     * Without a scan of the blocks (the add counters against the plan; a Poisson sum of about
+     * 12 sqrt(load) + 30 terms, a few microseconds, whatever the size): cheap enough to call after
+     * every batch. Except for a filter loaded from a Parquet bitset ({@link #fromParquetBitset},
+     * also after an export and import or wrap of its image): its counters do not count the
+     * bitset's items, so this scans the blocks (O(image size)), as {@link #stats()} does.
      *
      * @return the capacity flags
      */
@@ -1543,7 +1661,7 @@ public final class SplitBlockBloomFilter implements Serializable {
     }
 
     /**
-     * Whether the filter is past its plan ({@link #capacityFlags()} is not 0), O(1).
+     * Whether the filter is past its plan ({@link #capacityFlags()} is not 0; as cheap as it).
      *
      * @return true when more items arrived than planned or the rate is above twice the plan
      */
@@ -1620,7 +1738,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -1640,7 +1758,7 @@ public final class SplitBlockBloomFilter implements Serializable {
 
     @Override
     public String toString() {
-        return "SplitBlockBloomFilter[" + img.len + " bytes]";
+        return "SplitBlockBloomFilter[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

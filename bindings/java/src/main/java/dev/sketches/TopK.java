@@ -48,6 +48,17 @@ public final class TopK implements Serializable {
     private final transient Native.Image img;
     private final int maxKeyLength;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private TopK() {
+        this.img = Native.Image.detached("TopK");
+        this.maxKeyLength = Integer.MAX_VALUE; // no key check before the image's (which throws)
+    }
+
     private TopK(Native.Image img) {
         this.img = img;
         this.maxKeyLength = stats().maxKeyLength();
@@ -612,6 +623,8 @@ public final class TopK implements Serializable {
         img.checkWritable();
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -670,7 +683,7 @@ public final class TopK implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -684,7 +697,7 @@ public final class TopK implements Serializable {
 
     @Override
     public String toString() {
-        return "TopK[" + img.len + " bytes]";
+        return "TopK[" + img.size() + "]";
     }
 
     private static byte[] leBytes(long v) {

@@ -57,6 +57,16 @@ public final class UltraLogLog implements Serializable {
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
 
+    /**
+     * A sketch without an image, made only by a framework that instantiates a class through its
+     * no-argument constructor and copies its fields (Kryo without the sketch classes registered
+     * with its JavaSerializer): every use throws IllegalStateException saying so ({@link
+     * Native.Image#detached}).
+     */
+    private UltraLogLog() {
+        this.img = Native.Image.detached("UltraLogLog");
+    }
+
     private UltraLogLog(Native.Image img) {
         this.img = img;
     }
@@ -520,6 +530,8 @@ public final class UltraLogLog implements Serializable {
         img.checkWritable();
         try {
             nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+        } catch (SketchException e) {
+            throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
@@ -614,7 +626,7 @@ public final class UltraLogLog implements Serializable {
      * @return the length
      */
     public long imageBytes() {
-        return img.len;
+        return img.length();
     }
 
     /**
@@ -628,7 +640,7 @@ public final class UltraLogLog implements Serializable {
 
     @Override
     public String toString() {
-        return "UltraLogLog[" + img.len + " bytes]";
+        return "UltraLogLog[" + img.size() + "]";
     }
 
     // ---- Java serialization (through SerializedSketch, the package's one serialization proxy) ----

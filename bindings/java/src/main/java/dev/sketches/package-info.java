@@ -44,7 +44,11 @@
  * released throws {@link IllegalStateException} as every other call does. Kryo does not use this
  * form by itself: register each sketch class with Kryo's {@code JavaSerializer} (in Spark, {@code
  * dev.sketches.spark.SketchesKryoRegistrator}); an unregistered sketch is copied by Kryo without its
- * image (the image field is transient) and throws {@link NullPointerException} when used.
+ * image (the image field is transient) and throws {@link IllegalStateException} naming the
+ * registrator when used: Kryo's default instantiator, and Spark's, make the copy through the
+ * class's no-argument constructor, which gives it a stand-in image that says so (a Kryo told to
+ * skip constructors, {@code StdInstantiatorStrategy} alone, leaves the field null: {@link
+ * NullPointerException}).
  *
  * <p>Errors: {@link dev.sketches.SketchException} carries the C status ({@link
  * dev.sketches.Status}); bad arguments at the Java boundary throw {@link

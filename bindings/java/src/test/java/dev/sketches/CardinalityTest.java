@@ -337,4 +337,28 @@ class CardinalityTest {
         assertTrue(u.toString().startsWith("ExaLogLog"));
         assertTrue(u.image().isReadOnly());
     }
+
+    /**
+     * HyperLogLog.merge of a lower precision: a small-mode sketch (its hashes) merges, a dense one
+     * is refused with nothing changed, as the Javadoc now says (it said every lower precision is
+     * refused).
+     */
+    @Test
+    void hllMergeOfALowerPrecisionDependsOnSmallMode() {
+        HyperLogLog into = HyperLogLog.create(12);
+        HyperLogLog small = HyperLogLog.create(10);
+        small.addAll(new long[] {1, 2, 3});
+        into.merge(small);
+        assertEquals(3.0, into.estimate());
+        HyperLogLog dense = HyperLogLog.create(10);
+        dense.addAll(TestKeys.longs(0, 100_000));
+        assertFalse(dense.stats().small());
+        byte[] before = into.toByteArray();
+        assertEquals(Status.INCOMPATIBLE, assertThrows(SketchException.class, () -> into.merge(dense)).status());
+        assertArrayEquals(before, into.toByteArray());
+        // Downsized to the lower precision first, it merges.
+        HyperLogLog low = into.downsize(10);
+        low.merge(dense);
+        assertTrue(low.estimate() > 90_000);
+    }
 }

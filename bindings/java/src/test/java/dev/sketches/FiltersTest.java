@@ -462,4 +462,43 @@ class FiltersTest {
         assertEquals(Status.WRONG_FAMILY,
                 assertThrows(SketchException.class, () -> CuckooFilter.fromByteArray(f.toByteArray())).status());
     }
+
+    /**
+     * A counting filter's class Javadoc said there is never a false negative and that removing a
+     * key not present changes nothing; removing a never-added key that answers as a false positive
+     * succeeds and decrements added keys' counters, so an added key can then answer false.
+     */
+    @Test
+    void countingRemoveOfAFalsePositiveCanCauseFalseNegatives() {
+        CountingBloomFilter f = CountingBloomFilter.withCounters(64, 2, 0);
+        long[] added = new long[16];
+        for (int i = 0; i < added.length; i++) {
+            added[i] = i;
+            f.add((long) i);
+        }
+        long fp = -1;
+        for (long k = 1000; k < 100_000 && fp < 0; k++) {
+            if (f.contains(k)) {
+                fp = k;
+            }
+        }
+        assertTrue(fp >= 0, "a false positive among 99,000 absent keys of a full 64-counter filter");
+        byte[] before = f.toByteArray();
+        assertTrue(f.remove(fp), "a false positive is removed");
+        assertFalse(java.util.Arrays.equals(before, f.toByteArray()));
+        // Removing every false positive found in turn takes counters that added keys need.
+        boolean lost = false;
+        for (long k = 1000; k < 1_000_000 && !lost; k++) {
+            if (f.contains(k)) {
+                f.remove(k);
+            }
+            for (long a : added) {
+                lost |= !f.contains(a);
+            }
+        }
+        assertTrue(lost, "an added key answers false after false positives were removed");
+        // A certainly absent key (some counter 0) changes nothing.
+        CountingBloomFilter empty = CountingBloomFilter.withCounters(64, 2, 0);
+        assertFalse(empty.remove(5L));
+    }
 }

@@ -82,6 +82,37 @@ class NativeLoadTest {
         return out;
     }
 
+    /**
+     * The binding's classes loaded again by other class loaders in the same JVM (an application
+     * server's redeploy, a Spark session's or plugin's loader): the JVM binds a library file to the
+     * class loader that loaded it first, and System.load of the same extracted file threw
+     * UnsatisfiedLinkError ("already loaded in another classloader"), so the second loader's
+     * classes could not initialize. Each further loader now loads a private copy, removed once
+     * loaded.
+     */
+    @Test
+    void otherClassLoadersLoadTheLibraryToo() throws Exception {
+        Native.load();
+        java.net.URL classes = Native.class.getProtectionDomain().getCodeSource().getLocation();
+        Path tmp = Paths.get(System.getProperty("java.io.tmpdir"));
+        for (int i = 0; i < 2; i++) {
+            try (java.net.URLClassLoader other =
+                    new java.net.URLClassLoader(new java.net.URL[] {classes}, ClassLoader.getPlatformClassLoader())) {
+                Class<?> bloom = Class.forName(BloomFilter.class.getName(), true, other);
+                assertNotEquals(BloomFilter.class, bloom);
+                Object f = bloom.getMethod("create", long.class, double.class).invoke(null, 1000L, 0.01);
+                bloom.getMethod("add", String.class).invoke(f, "in another loader " + i);
+                assertEquals(true, bloom.getMethod("contains", String.class).invoke(f, "in another loader " + i));
+                assertEquals(false, bloom.getMethod("contains", String.class).invoke(f, "absent"));
+            }
+        }
+        // The copies are gone from the temporary directory.
+        String copySuffix = "-" + extractedName();
+        try (Stream<Path> files = Files.list(tmp)) {
+            assertEquals(List.of(), files.filter(f -> f.getFileName().toString().endsWith(copySuffix)).toList());
+        }
+    }
+
     @Test
     void loadsFromTheJarResourcesUnderAContentHashName() throws IOException {
         String resource = "native/" + Native.platform() + "/libsketches_jni.so";

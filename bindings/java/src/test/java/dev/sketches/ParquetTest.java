@@ -630,6 +630,10 @@ class ParquetTest {
                     () -> SplitBlockBloomFilter.fromParquetBitset(ByteBuffer.allocateDirect(n), 0.01));
             assertRefused(Status.INVALID_ARGUMENT,
                     () -> SplitBlockBloomFilter.fromParquetBitset(ByteBuffer.allocate(n), 0.01));
+            // The message says what is wrong (it said only "invalid call argument").
+            String m = assertThrows(IllegalArgumentException.class,
+                    () -> SplitBlockBloomFilter.fromParquetBitset(new byte[n], 0.01)).getMessage();
+            assertTrue(m.contains("multiple of 32 bytes") && m.contains("not " + n + " bytes"), m);
         }
         for (double fpr : new double[] {Double.NaN, 0, 1, -0.5, 2}) {
             assertThrows(IllegalArgumentException.class, () -> SplitBlockBloomFilter.fromParquetBitset(new byte[32], fpr));
@@ -648,6 +652,8 @@ class ParquetTest {
         f.addAllHashes(new long[] {1, 2, 3, 0x123456789abcdefL, -1});
         assertUnchanged(f, () -> () -> f.fold(2), IllegalArgumentException.class);
         assertRefused(Status.INVALID_ARGUMENT, () -> f.fold(2));
+        String m = assertThrows(IllegalArgumentException.class, () -> f.fold(2)).getMessage();
+        assertTrue(m.contains("cannot fold 6 blocks 2 times") && m.contains("divisible by 2^2"), m);
         assertUnchanged(f, () -> () -> f.fold(40), IllegalArgumentException.class);
         assertUnchanged(f, () -> () -> f.fold(-1), IllegalArgumentException.class);
         // NaN target rate: refused, nothing changes.

@@ -113,4 +113,20 @@ class StatusTest {
                 SketchException.class, () -> Sketches.inspect(new byte[64]));
         assertEquals(Status.BAD_MAGIC, e.status());
     }
+
+    /**
+     * inspect reads the common header but checks the image length it records against the bytes
+     * given: the whole image is needed (the Javadoc promised any prefix of at least 48 bytes).
+     */
+    @Test
+    void inspectNeedsTheWholeImage() {
+        byte[] image = TestKeys.goldenImage("topk");
+        for (int n : new int[] {48, 64, image.length - 8}) {
+            SketchException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    SketchException.class, () -> Sketches.inspect(java.util.Arrays.copyOf(image, n)));
+            assertEquals(Status.BUFFER_TOO_SMALL, e.status(), n + " bytes");
+        }
+        // Longer is fine (the image and what follows it, e.g. the rest of a file).
+        assertEquals(Sketches.FAMILY_TOPK, Sketches.inspect(java.util.Arrays.copyOf(image, image.length + 64)).family());
+    }
 }
