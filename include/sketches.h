@@ -5310,7 +5310,9 @@ sketch_status sketch_sbbf_fold(void *buf, size_t len, uint32_t folds, size_t *ne
  * estimated rate `(1 - (1 - fill)^(2^k))^8` stays within `fpp`. `*folds`
  * receives how many, `*new_len` the new image length.
  *
- * Errors: `SKETCH_INVALID_PARAMETER` (fpp NaN), `SKETCH_NULL_POINTER`, image errors.
+ * Errors: `SKETCH_INVALID_PARAMETER` (fpp not in (0, 1), NaN included; a
+ * rate of 1 meant as 1% would fold any filter to one block), the image
+ * unchanged; `SKETCH_NULL_POINTER`, image errors.
  *
  * # Safety
  * `buf`: `len` writable bytes; `folds` and `new_len` writable.

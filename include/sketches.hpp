@@ -1705,7 +1705,9 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     }
     /// Folds as far as the parquet crate and Arrow C++ (pyarrow) fold before
     /// writing with target rate `fpp` (the most halvings whose estimated rate
-    /// stays within it); the value is how many. As try_fold otherwise.
+    /// stays within it); the value is how many. status::invalid_parameter,
+    /// nothing changed, for `fpp` outside (0, 1) (NaN included). As try_fold
+    /// otherwise.
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     result<std::uint32_t> try_fold_to_target_fpp(double fpp) noexcept {
         result<std::uint32_t> r;

@@ -206,11 +206,12 @@ func (f *SplitBlock) Fold(folds uint32) error {
 // FoldToTargetFPP changes the filter: it needs exclusive access.
 func (f *SplitBlock) FoldToTargetFPP(fpp float64) (folds uint32, err error) {
 	const op = "SplitBlock.FoldToTargetFPP"
-	if !(fpp > 0 && fpp < 1) { // NaN too; the library folds to one block at fpp >= 1
+	k, n, s := cSplitBlockFoldToTargetFPP(f.img, fpp)
+	if Status(s) == StatusInvalidParameter {
+		// The library refuses a rate outside (0, 1), NaN included.
 		return 0, &Error{Code: StatusInvalidParameter, Op: op,
 			Detail: "target rate " + strconv.FormatFloat(fpp, 'g', -1, 64) + " is not in (0, 1)"}
 	}
-	k, n, s := cSplitBlockFoldToTargetFPP(f.img, fpp)
 	if s != 0 {
 		return 0, errorOf(op, s)
 	}

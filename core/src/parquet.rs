@@ -183,9 +183,11 @@ pub fn estimated_fpp(bitset: &[u8]) -> Result<f64> {
 /// bits; an all-zero bitset folds down to one block.
 ///
 /// Errors: [`Error::InvalidArgument`] when the length is 0 or not a
-/// multiple of 32; [`Error::InvalidParameter`] when `fpp` is NaN.
+/// multiple of 32; [`Error::InvalidParameter`] when `fpp` is not in
+/// `(0, 1)` (NaN included), as the planners and Parquet writers refuse it:
+/// a rate of 1 (meant as 1%) would fold any filter down to one block.
 pub fn folds_for_target_fpp(bitset: &[u8], fpp: f64) -> Result<u32> {
-    if fpp.is_nan() {
+    if !(fpp > 0.0 && fpp < 1.0) {
         return Err(Error::InvalidParameter);
     }
     let (ones, blocks) = census(bitset)?;
@@ -356,6 +358,11 @@ mod tests {
             (1..=5).take_while(|k| pow8(1.0 - libm::pow(1.0 - f, f64::from(1u32 << k))) <= 0.01).count();
         assert_eq!(folds_for_target_fpp(&sparse, 0.01), Ok(expected as u32));
         assert_eq!(folds_for_target_fpp(&sparse, f64::NAN), Err(Error::InvalidParameter));
+        // A rate outside (0, 1), 1 meant as 1% among them, would fold any
+        // filter to one block (rate 1 or more) or keep it (0 or less).
+        for fpp in [1.0, 5.0, 100.0, f64::INFINITY, 0.0, -0.0, -0.01, f64::NEG_INFINITY] {
+            assert_eq!(folds_for_target_fpp(&sparse, fpp), Err(Error::InvalidParameter), "{fpp}");
+        }
         assert_eq!(folds_for_target_fpp(&sparse[..100], 0.01), Err(Error::InvalidArgument));
     }
 }

@@ -797,7 +797,8 @@ pub fn fold(buf: &mut [u8], folds: u32) -> Result<usize> {
 /// `fpp`). Returns the number of folds; the new image length is
 /// [`SbbfParams::image_len`] of the folded view's params.
 ///
-/// Errors: as for [`wrap_mut`]; [`Error::InvalidParameter`] when `fpp` is NaN.
+/// Errors: as for [`wrap_mut`]; [`Error::InvalidParameter`] when `fpp` is
+/// not in `(0, 1)` (NaN included); the image is then unchanged.
 pub fn fold_to_target_fpp(buf: &mut [u8], fpp: f64) -> Result<u32> {
     let f = wrap_mut(buf)?;
     let folds = crate::parquet::folds_for_target_fpp(f.body, fpp)?;

@@ -805,6 +805,9 @@ void test_parquet() {
                                      static_cast<const std::uint8_t *>(three.data()) + three.size());
     EXPECT_ERROR(three.fold(1), status::invalid_argument);
     CHECK(three.try_fold_to_target_fpp(std::nan("")).status == status::invalid_parameter);
+    for (double fpp : {1.0, 5.0, 0.0, -0.01}) { // 1 meant as 1% folded any filter to one block
+        CHECK(three.try_fold_to_target_fpp(fpp).status == status::invalid_parameter);
+    }
     CHECK(three.size() == image3.size() && std::memcmp(three.data(), image3.data(), image3.size()) == 0);
     EXPECT_ERROR(sketches::sbbf_filter().fold(1), status::buffer_too_small);
     // A view over caller memory covers the folded image afterwards.

@@ -289,7 +289,9 @@ impl SplitBlockBloomFilter {
     /// most halvings whose estimated rate ``(1 - (1 - fill)**(2**k))**8``
     /// stays within ``fpp`` (an empty filter folds down to one block).
     /// Returns the number of folds (0: unchanged). In place, as ``fold``.
-    /// A NaN ``fpp`` raises SketchError (INVALID_PARAMETER), nothing changed.
+    /// An ``fpp`` outside (0, 1), NaN included, raises SketchError
+    /// (INVALID_PARAMETER), nothing changed (1 meant as 1% would fold any
+    /// filter to one all-ones block).
     fn fold_to_target_fpp(&mut self, py: Python<'_>, fpp: f64) -> PyResult<u32> {
         self.fold_with(py, move |img| sbbf::fold_to_target_fpp(img, fpp))
     }

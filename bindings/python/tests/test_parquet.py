@@ -508,10 +508,13 @@ def test_failed_folds_change_nothing() -> None:
     for folds in (-1, 2**32):
         with pytest.raises(OverflowError):
             bf.fold(folds)
-    with pytest.raises(SketchError) as e:
-        bf.fold_to_target_fpp(float("nan"))
-    assert e.value.status == status.INVALID_PARAMETER
-    assert bytes(bf) == image
+    # NaN, and a rate outside (0, 1): 1 meant as 1% folded any filter to one
+    # all-ones block.
+    for fpp in (float("nan"), 1.0, 5.0, float("inf"), 0.0, -0.01):
+        with pytest.raises(SketchError) as e:
+            bf.fold_to_target_fpp(fpp)
+        assert e.value.status == status.INVALID_PARAMETER
+        assert bytes(bf) == image
     bf.fold(2)  # 12 = 3 * 4
     assert bf.blocks == 3
 

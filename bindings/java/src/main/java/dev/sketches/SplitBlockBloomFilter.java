@@ -1596,8 +1596,9 @@ public final class SplitBlockBloomFilter implements Serializable {
      * whose estimated rate {@code (1 - (1 - fill)^(2^k))^8} stays within {@code fpp}, at most as
      * many as the block count halves evenly (a power of two folds down to one block, 6 blocks at
      * most once, to 3). An empty filter (no bit set) folds that far whatever {@code fpp} is, as
-     * those writers fold an empty bitset; otherwise a rate of 0 or less folds nothing and a rate
-     * of 1 or more folds that far. On a filter from {@link #forParquet(long, double,
+     * those writers fold an empty bitset. A rate outside (0, 1) is refused, as the planners
+     * and the writers' settings refuse it (1 meant as 1% would fold any filter that far, to an
+     * all-ones block answering true for every value). On a filter from {@link #forParquet(long, double,
      * ParquetSizing)} holding a column's distinct values, {@link #bitset()} then equals those
      * writers' bitset. The image shrinks in place as with {@link #fold(int)}.
      *
@@ -1605,8 +1606,8 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param fpp the target rate
      * @return the number of folds made (0 when none)
-     * @throws IllegalArgumentException when {@code fpp} is NaN (the cause a {@link SketchException}
-     *     with {@link Status#INVALID_PARAMETER}); nothing changes
+     * @throws IllegalArgumentException when {@code fpp} is not in (0, 1), NaN included (the cause
+     *     a {@link SketchException} with {@link Status#INVALID_PARAMETER}); nothing changes
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public int foldToTargetFpp(double fpp) {

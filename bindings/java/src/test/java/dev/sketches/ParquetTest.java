@@ -659,6 +659,10 @@ class ParquetTest {
         // NaN target rate: refused, nothing changes.
         assertUnchanged(f, () -> () -> f.foldToTargetFpp(Double.NaN), IllegalArgumentException.class);
         assertRefused(Status.INVALID_PARAMETER, () -> f.foldToTargetFpp(Double.NaN));
+        // A rate outside (0, 1) too (1 meant as 1% folded any filter to one all-ones block).
+        for (double fpp : new double[] {1.0, 5.0, Double.POSITIVE_INFINITY, 0.0, -0.01}) {
+            assertUnchanged(f, () -> () -> f.foldToTargetFpp(fpp), IllegalArgumentException.class);
+        }
         // One fold divides 6: 3 blocks.
         f.fold(1);
         assertEquals(3, f.stats().blocks());
@@ -719,13 +723,12 @@ class ParquetTest {
 
     /**
      * foldToTargetFpp's limits as documented: at most as many folds as the block count halves
-     * evenly (1 or more folds that far, not to one block); an empty filter folds that far at any
-     * rate, also 0 or less (its Javadoc once said a rate of 0 or less folds nothing); a filter
-     * holding keys does not fold at a rate of 0 or less.
+     * evenly; an empty filter folds that far at any rate in (0, 1); a rate outside (0, 1) is
+     * refused with nothing changed (a rate of 1, meant as 1%, folded any filter to one block).
      */
     @Test
     void foldToTargetFppLimits() {
-        for (double fpp : new double[] {-1, 0, 0.01, 1, 2, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+        for (double fpp : new double[] {1e-9, 0.01, 0.5, 0.999}) {
             SplitBlockBloomFilter empty = SplitBlockBloomFilter.withBlocks(64, true, 0);
             assertEquals(6, empty.foldToTargetFpp(fpp), "an empty filter folds to one block at " + fpp);
             assertEquals(32, empty.bitset().remaining());
@@ -733,18 +736,11 @@ class ParquetTest {
             assertEquals(1, six.foldToTargetFpp(fpp), "6 blocks halve evenly once, at " + fpp);
             assertEquals(3, six.stats().blocks());
         }
-        for (double fpp : new double[] {1, 2, Double.POSITIVE_INFINITY}) {
-            SplitBlockBloomFilter six = SplitBlockBloomFilter.withBlocks(6, true, 0);
-            six.addHash(1);
-            assertEquals(1, six.foldToTargetFpp(fpp), "6 blocks holding a key: once, to 3, at " + fpp);
+        for (double fpp : new double[] {1, 2, Double.POSITIVE_INFINITY, 0, -1, Double.NEGATIVE_INFINITY}) {
             SplitBlockBloomFilter full = SplitBlockBloomFilter.withBlocks(64, true, 0);
             full.addAllHashes(new long[] {1, 2, 3});
-            assertEquals(6, full.foldToTargetFpp(fpp), "a rate of 1 or more folds to one block");
-        }
-        for (double fpp : new double[] {0, -1, Double.NEGATIVE_INFINITY}) {
-            SplitBlockBloomFilter one = SplitBlockBloomFilter.withBlocks(64, true, 0);
-            one.addHash(1);
-            assertEquals(0, one.foldToTargetFpp(fpp), "a filter holding a key does not fold at " + fpp);
+            assertUnchanged(full, () -> () -> full.foldToTargetFpp(fpp), IllegalArgumentException.class);
+            assertEquals(64, full.stats().blocks(), "refused at " + fpp);
         }
     }
 }
