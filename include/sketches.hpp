@@ -780,18 +780,22 @@ class sketch_base {
     /// A read-only view of any sketch of the family.
     template <class S2, class S = Storage,
               std::enable_if_t<!S::is_owning && !S::is_mutable && !std::is_same_v<S2, S>, int> = 0>
-    sketch_base(const Family<S2> &other) noexcept : storage_(other.data(), other.size()), token_(other.token()) {}
+    sketch_base(const Family<S2> &other) noexcept
+        : storage_(other.data(), other.size()), token_(other.token()), hash_kind_(other.hash_kind()) {}
     /// A mutable view of an owning sketch.
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
-    sketch_base(owned_type &other) noexcept : storage_(other.data(), other.size()), token_(other.token()) {}
+    sketch_base(owned_type &other) noexcept
+        : storage_(other.data(), other.size()), token_(other.token()), hash_kind_(other.hash_kind()) {}
     /// A view over memory whose token the caller already holds (view(),
     /// const_view()): nothing is validated.
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
-    sketch_base(with_token_t, void *data, std::size_t size, const sketch_token &token) noexcept
-        : storage_(data, size), token_(token) {}
+    sketch_base(with_token_t, void *data, std::size_t size, const sketch_token &token,
+                std::uint32_t hash_kind) noexcept
+        : storage_(data, size), token_(token), hash_kind_(hash_kind) {}
     template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
-    sketch_base(with_token_t, const void *data, std::size_t size, const sketch_token &token) noexcept
-        : storage_(data, size), token_(token) {}
+    sketch_base(with_token_t, const void *data, std::size_t size, const sketch_token &token,
+                std::uint32_t hash_kind) noexcept
+        : storage_(data, size), token_(token), hash_kind_(hash_kind) {}
 
     /// The live image bytes (not sealed: use to_bytes to ship them).
     [[nodiscard]] const void *data() const noexcept { return storage_.data(); }
@@ -818,17 +822,27 @@ class sketch_base {
     /// matches (the memory was re-initialized or imported into behind the
     /// object's back) only makes those calls validate in full, as without it.
     [[nodiscard]] const sketch_token &token() const noexcept { return token_; }
+    /// The image's hash (SKETCH_HASH_XXH3, or SKETCH_HASH_XXH64 for a
+    /// Parquet-mode split-block filter) read when the token was taken; 0
+    /// when the token is all zero. Like the token, it describes the image
+    /// as of then: after re-initializing a view's memory behind its back,
+    /// call refresh_token().
+    [[nodiscard]] std::uint32_t hash_kind() const noexcept { return hash_kind_; }
     /// Takes the token again from the image in the buffer (after writing a
     /// different image into a view's memory with a C call). Returns the
     /// status of sketch_<family>_token (status::ok for families without
     /// tokens); on failure the token is all zero.
     sketches::status refresh_token() noexcept {
         token_ = sketch_token{};
+        hash_kind_ = 0;
         if constexpr (Api::has_token) {
             if (size() == 0) return sketches::status::buffer_too_small;
             sketch_token t{};
             sketches::status s = st(Api::token(data(), size(), &t));
-            if (s == sketches::status::ok) token_ = t;
+            if (s != sketches::status::ok) return s;
+            token_ = t;
+            sketch_image_info info{};
+            if (sketch_image_inspect(data(), size(), &info) == SKETCH_OK) hash_kind_ = info.hash;
             return s;
         } else {
             return sketches::status::ok;
@@ -840,11 +854,11 @@ class sketch_base {
     /// temporary owning object (`bloom_filter::create(...).const_view()`)
     /// it is deleted: the buffer would be freed at the end of the statement.
     [[nodiscard]] const_view_type const_view() const & noexcept {
-        return const_view_type(with_token, data(), size(), token_);
+        return const_view_type(with_token, data(), size(), token_, hash_kind_);
     }
     template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
     [[nodiscard]] const_view_type const_view() const && noexcept {
-        return const_view_type(with_token, data(), size(), token_);
+        return const_view_type(with_token, data(), size(), token_, hash_kind_);
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
     const_view_type const_view() const && = delete;
@@ -852,11 +866,11 @@ class sketch_base {
     /// const_view() does (deleted on a temporary owning object).
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     [[nodiscard]] view_type view() & noexcept {
-        return view_type(with_token, storage_.data(), storage_.size(), token_);
+        return view_type(with_token, storage_.data(), storage_.size(), token_, hash_kind_);
     }
     template <class S = Storage, std::enable_if_t<S::is_mutable && !S::is_owning, int> = 0>
     [[nodiscard]] view_type view() && noexcept {
-        return view_type(with_token, storage_.data(), storage_.size(), token_);
+        return view_type(with_token, storage_.data(), storage_.size(), token_, hash_kind_);
     }
     template <class S = Storage, std::enable_if_t<S::is_mutable && S::is_owning, int> = 0>
     view_type view() && = delete;
@@ -992,6 +1006,7 @@ class sketch_base {
   private:
     Storage storage_;
     sketch_token token_{};
+    std::uint32_t hash_kind_ = 0;
 };
 
 /// `init` on caller memory, returning a view of it.
@@ -1857,8 +1872,11 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
 #endif
 
   private:
-    /// True when the image is a Parquet-mode split-block filter (XXH64).
+    /// True when the image is a Parquet-mode split-block filter (XXH64):
+    /// the hash read with the token (a field load, so an int key costs what
+    /// a std::uint64_t one does), else, without a token, read from the image.
     bool parquet_mode() const noexcept {
+        if (this->hash_kind() != 0) return this->hash_kind() == SKETCH_HASH_XXH64;
         sketch_image_info info{};
         return sketch_image_inspect(this->data(), this->size(), &info) == SKETCH_OK &&
                info.family == SKETCH_FAMILY_SPLIT_BLOCK_BLOOM && info.hash == SKETCH_HASH_XXH64;

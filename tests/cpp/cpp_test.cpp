@@ -866,6 +866,18 @@ void test_parquet() {
     CHECK(column.try_add(42).status == status::invalid_argument);
     CHECK(column.to_bytes() == column_image);
     CHECK(column.contains(std::int64_t{42}) == column.contains_hash(sketches::parquet_hash_i64(42)));
+    // The mode comes with the token (no header read per int key), and views
+    // take it along; a view made before its memory held an image has no
+    // token and reads the mode from the image.
+    CHECK(column.hash_kind() == SKETCH_HASH_XXH64 && column.view().hash_kind() == SKETCH_HASH_XXH64);
+    CHECK(sketches::sbbf_const_view(column).hash_kind() == SKETCH_HASH_XXH64);
+    std::vector<std::uint64_t> slot(column.size() / 8 + 8);
+    sketches::sbbf_view early(slot.data(), slot.size() * 8);
+    CHECK(early.hash_kind() == 0);
+    CHECK(sketch_sbbf_import(column_image.data(), column_image.size(), slot.data(), slot.size() * 8) == SKETCH_OK);
+    EXPECT_ERROR(early.contains(42), status::invalid_argument);
+    CHECK(early.refresh_token() == status::ok && early.hash_kind() == SKETCH_HASH_XXH64);
+    EXPECT_ERROR(early.add(42), status::invalid_argument);
     std::vector<std::uint64_t> hashed(int32s.size());
     for (std::size_t i = 0; i < int32s.size(); i++) hashed[i] = sketches::parquet_hash_i32(int32s[i]);
     CHECK(column.contains_hash_batch(hashed) == std::vector<bool>(4, true)); // the way to query an INT32 column
@@ -874,6 +886,7 @@ void test_parquet() {
     sbbf_filter native = sbbf_filter::create(100, 0.01);
     native.add_batch(int32s);
     CHECK(native.contains_batch(int32s) == std::vector<bool>(4, true));
+    CHECK(native.hash_kind() == SKETCH_HASH_XXH3);
     // Native mode: a narrower integer is its 64-bit value, as in every family.
     CHECK(native.contains(42) && native.contains(std::uint64_t{42}) && native.contains_concurrent(42));
     CHECK(native.add(-1));
