@@ -116,6 +116,19 @@ final class ScalarFunctions {
             }
             Object s = sketch(image);
             if (s instanceof SplitBlockBloomFilter f && parquetMode(image)) {
+                // One native call where the filter hashes the key as Parquet stores it itself (a
+                // String or byte[] as BYTE_ARRAY, a long as INT64, an int as INT32); else the
+                // writer's hash of the typed value.
+                if (key instanceof String k) {
+                    return f.contains(k);
+                } else if (key instanceof byte[] k) {
+                    return f.contains(k);
+                } else if (key instanceof Long k) {
+                    return f.contains(k.longValue());
+                } else if (key instanceof Integer || key instanceof Short || key instanceof Byte) {
+                    // INT, SMALLINT and TINYINT columns are INT32 in Parquet: 4 bytes hashed.
+                    return f.contains(((Number) key).intValue());
+                }
                 return f.containsHash(parquetHash(key));
             }
             if (key instanceof Float || key instanceof Double || key instanceof BigDecimal
@@ -164,20 +177,12 @@ final class ScalarFunctions {
         }
 
         /**
-         * Parquet's bloom filter hash of {@code key} as Spark's Parquet writer (parquet-java,
-         * not the legacy format) stores a column of the key's type, PLAIN-encoded.
+         * Parquet's bloom filter hash of a FLOAT, DOUBLE, DATE or DECIMAL key as Spark's Parquet
+         * writer (parquet-java, not the legacy format) stores a column of the key's type,
+         * PLAIN-encoded.
          */
         private long parquetHash(Object key) {
-            if (key instanceof String k) {
-                return SplitBlockBloomFilter.parquetHash(k);
-            } else if (key instanceof byte[] k) {
-                return SplitBlockBloomFilter.parquetHash(k);
-            } else if (key instanceof Long k) {
-                return SplitBlockBloomFilter.parquetHash(k.longValue());
-            } else if (key instanceof Integer || key instanceof Short || key instanceof Byte) {
-                // INT, SMALLINT and TINYINT columns are INT32 in Parquet: 4 bytes hashed.
-                return SplitBlockBloomFilter.parquetHash(((Number) key).intValue());
-            } else if (key instanceof Float k) {
+            if (key instanceof Float k) {
                 return SplitBlockBloomFilter.parquetHash(k.floatValue());
             } else if (key instanceof Double k) {
                 return SplitBlockBloomFilter.parquetHash(k.doubleValue());
