@@ -712,7 +712,7 @@ final class Native {
         }
 
         /** Throws IllegalStateException when this is a {@link #detached} stand-in. */
-        private void present() {
+        void present() {
             if (missing != null) {
                 throw new IllegalStateException(missing);
             }

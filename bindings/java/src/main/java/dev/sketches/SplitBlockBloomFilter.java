@@ -1671,6 +1671,23 @@ public final class SplitBlockBloomFilter implements Serializable {
     }
 
     /**
+     * Whether the filter is in Parquet mode (XXH64 seed 0, Parquet's block rule: a filter from
+     * {@link #forParquet} or a Parquet file's bitset), where keys hash as the Parquet values they
+     * are ({@code int} as INT32, {@code long} as INT64, strings and bytes as BYTE_ARRAY). O(1): read
+     * once when the filter got its image.
+     *
+     * <p>Thread safety: any thread, at any time.
+     *
+     * @return true in Parquet mode, false in native mode
+     * @throws IllegalStateException for a copy made without its image (Kryo without the
+     *     registrator; see the package notes)
+     */
+    public boolean isParquetMode() {
+        img.present();
+        return parquet;
+    }
+
+    /**
      * Every statistic (the set bits are counted: O(image size)).
      *
      * @return the statistics

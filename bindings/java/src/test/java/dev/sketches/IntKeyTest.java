@@ -26,6 +26,8 @@ class IntKeyTest {
         SplitBlockBloomFilter loaded = SplitBlockBloomFilter.fromParquetBitset(bytes(column.bitset()), 0.01);
         SplitBlockBloomFilter wrapped = SplitBlockBloomFilter.wrap(direct(column.toByteArray()));
         for (SplitBlockBloomFilter f : new SplitBlockBloomFilter[] {column, loaded, wrapped}) {
+            assertTrue(f.isParquetMode());
+            assertEquals(SplitBlockBloomFilter.MODE_PARQUET, f.stats().mode());
             for (int v = -500; v < 500; v++) {
                 assertTrue(f.contains(v), "INT32 value " + v);
                 assertTrue(f.containsConcurrent(v), "INT32 value " + v);
@@ -59,6 +61,7 @@ class IntKeyTest {
         SplitBlockBloomFilter byInt = SplitBlockBloomFilter.create(1000, 0.01, 42);
         SplitBlockBloomFilter byLong = SplitBlockBloomFilter.create(1000, 0.01, 42);
         SplitBlockBloomFilter byConcurrent = SplitBlockBloomFilter.create(1000, 0.01, 42);
+        assertFalse(byInt.isParquetMode());
         for (int v = -500; v < 500; v++) {
             assertEquals(byLong.add((long) v), byInt.add(v));
             byConcurrent.addConcurrent(v);

@@ -49,9 +49,8 @@ import org.apache.spark.sql.types.FloatType;
 final class ScalarFunctions {
     private ScalarFunctions() {}
 
-    /** Last image read by one UDF instance and its sketch. */
-    /** The last image a reader read, its sketch, and whether that is a Parquet-mode split-block filter. */
-    private record Last(byte[] image, Object sketch, boolean parquet) {}
+    /** The last image a reader read, and its sketch. */
+    private record Last(byte[] image, Object sketch) {}
 
     /** Reads images for one function, remembering the last one. */
     abstract static class ImageReader implements java.io.Serializable {
@@ -74,17 +73,8 @@ final class ScalarFunctions {
                 return l.sketch;
             }
             Object s = shared ? ImageCache.get(function, family, image) : SketchBuffer.read(function, family, image);
-            last = new Last(image, s, s instanceof SplitBlockBloomFilter && isParquetMode(image));
+            last = new Last(image, s);
             return s;
-        }
-
-        /**
-         * Whether {@code image} (a split-block filter image already read by {@link #sketch}) is in
-         * Parquet mode: remembered with the last image, else read from its header again.
-         */
-        final boolean parquetMode(byte[] image) {
-            Last l = last;
-            return l != null && l.image == image ? l.parquet : isParquetMode(image);
         }
 
         final IllegalArgumentException badKey(Object key) {
@@ -115,7 +105,7 @@ final class ScalarFunctions {
                 return null;
             }
             Object s = sketch(image);
-            if (s instanceof SplitBlockBloomFilter f && parquetMode(image)) {
+            if (s instanceof SplitBlockBloomFilter f && f.isParquetMode()) {
                 // One native call where the filter hashes the key as Parquet stores it itself (a
                 // String or byte[] as BYTE_ARRAY, a long as INT64, an int as INT32); else the
                 // writer's hash of the typed value.
@@ -239,14 +229,6 @@ final class ScalarFunctions {
     static boolean isParquetOnlyKey(DataType type) {
         return type instanceof FloatType || type instanceof DoubleType || type instanceof DateType
                 || type instanceof DecimalType;
-    }
-
-    /** The hash id of XXH64, which Parquet-mode split-block filters use ({@link dev.sketches.Sketches.ImageInfo#hash}). */
-    private static final int HASH_XXH64 = 2;
-
-    /** Whether a split-block Bloom filter image (its header already checked) is in Parquet mode. */
-    static boolean isParquetMode(byte[] image) {
-        return dev.sketches.Sketches.inspect(image).hash() == HASH_XXH64;
     }
 
     /** {@code sketch_cms_estimate(image, key)}: BIGINT, at least the key's true count. */
