@@ -977,17 +977,20 @@ public final class BloomFilter implements Serializable {
      *
      * @param other a filter with equal bits, probes and seed
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
-     *     changes), {@link Status#OVERLAP} when {@code other} is this filter
+     *     changes); {@code other} may be this filter itself (a copy of it
+     *     is merged, as an equal filter would be)
      */
     public void merge(BloomFilter other) {
         img.checkWritable();
+        Native.Image src = other.img.mergeSourceFor(img);
         try {
-            nUnion(img.addr(), img.len, other.img.addr(), other.img.len);
+            nUnion(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
+            Reference.reachabilityFence(src);
         }
     }
 
@@ -1000,13 +1003,15 @@ public final class BloomFilter implements Serializable {
      */
     public void intersect(BloomFilter other) {
         img.checkWritable();
+        Native.Image src = other.img.mergeSourceFor(img);
         try {
-            nIntersect(img.addr(), img.len, other.img.addr(), other.img.len);
+            nIntersect(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
+            Reference.reachabilityFence(src);
         }
     }
 

@@ -713,17 +713,20 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param other a filter with equal counters, probes and seed
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
-     *     changes), {@link Status#OVERLAP} when {@code other} is this filter
+     *     changes); {@code other} may be this filter itself (a copy of it
+     *     is merged, as an equal filter would be)
      */
     public void merge(CountingBloomFilter other) {
         img.checkWritable();
+        Native.Image src = other.img.mergeSourceFor(img);
         try {
-            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+            nMerge(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
+            Reference.reachabilityFence(src);
         }
     }
 

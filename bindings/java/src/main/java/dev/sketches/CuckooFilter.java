@@ -810,19 +810,22 @@ public final class CuckooFilter implements Serializable {
      *
      * @param other a filter with equal buckets, fingerprint width and seed
      * @throws SketchException {@link Status#FULL} when not everything fits (nothing changes),
-     *     {@link Status#INCOMPATIBLE} when the parameters differ, {@link Status#OVERLAP} when
-     *     {@code other} is this filter
+     *     {@link Status#INCOMPATIBLE} when the parameters differ; {@code other} may be this
+     *     filter itself (a copy of it is merged, as an equal filter would be: every fingerprint
+     *     twice)
      */
     public void merge(CuckooFilter other) {
         img.checkWritable();
         Native.Image scratch = Native.fresh(img.len);
+        Native.Image src = other.img.mergeSourceFor(img);
         try {
-            nMerge(img.addr(), img.len, other.img.addr(), other.img.len, scratch.addr(), scratch.len);
+            nMerge(img.addr(), img.len, src.addr(), src.len, scratch.addr(), scratch.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
+            Reference.reachabilityFence(src);
             Reference.reachabilityFence(scratch);
         }
     }

@@ -380,19 +380,21 @@ public final class ExaLogLog implements Serializable {
      * @param other a sketch with the same seed and a precision and d at least this one's (larger
      *     ones are reduced exactly)
      * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
-     *     precision or d is lower (nothing changes), {@link Status#OVERLAP} when {@code other} is
-     *     this sketch
+     *     precision or d is lower (nothing changes); {@code other} may be this sketch itself (a
+     *     copy of it is merged, as an equal sketch would be)
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public void merge(ExaLogLog other) {
         img.checkWritable();
+        Native.Image src = other.img.mergeSourceFor(img);
         try {
-            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+            nMerge(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
+            Reference.reachabilityFence(src);
         }
     }
 

@@ -592,18 +592,20 @@ public final class HyperLogLog implements Serializable {
      * @param other a sketch with the same seed and a precision at least this one's (a higher
      *     precision folds down), or any precision while it is in small mode
      * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
-     *     precision is lower and it is dense (nothing changes), {@link Status#OVERLAP} when {@code
-     *     other} is this sketch
+     *     precision is lower and it is dense (nothing changes); {@code other} may be this sketch
+     *     itself (a copy of it is merged, as an equal sketch would be)
      */
     public void merge(HyperLogLog other) {
         img.checkWritable();
+        Native.Image src = other.img.mergeSourceFor(img);
         try {
-            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+            nMerge(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
+            Reference.reachabilityFence(src);
         }
     }
 

@@ -321,17 +321,20 @@ public final class MinHash implements Serializable {
      *
      * @param other a sketch with the same k and seed
      * @throws SketchException {@link Status#INCOMPATIBLE} when k or the seed differ (nothing
-     *     changes), {@link Status#OVERLAP} when {@code other} is this sketch
+     *     changes); {@code other} may be this sketch itself (a copy of it
+     *     is merged, as an equal sketch would be)
      */
     public void merge(MinHash other) {
         img.checkWritable();
+        Native.Image src = other.img.mergeSourceFor(img);
         try {
-            nMerge(img.addr(), img.len, other.img.addr(), other.img.len);
+            nMerge(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
+            Reference.reachabilityFence(src);
         }
     }
 

@@ -785,6 +785,29 @@ final class Native {
             }
         }
 
+        /**
+         * The image a merge (union, intersection) into {@code dst} reads: this image, or a private
+         * copy of it when its memory overlaps {@code dst}'s, which is what the merge writes. That
+         * is a sketch merged with itself ({@code a.merge(a)}, as in a loop over shards that
+         * starts with the total), or two objects wrapping overlapping memory. The library refuses
+         * a source that overlaps its destination ({@link Status#OVERLAP}); merging a sketch with
+         * itself means merging an equal sketch, which the copy is (as in the Go and Python
+         * bindings). Costs two address compares, and a copy of this image only when they overlap.
+         *
+         * @throws IllegalStateException when either image is a {@link #detached} stand-in or
+         *     wraps memory the JDK released
+         */
+        Image mergeSourceFor(Image dst) {
+            long from = addr();
+            long to = dst.addr();
+            if (len == 0 || dst.len == 0 || from >= to + dst.len || to >= from + len) {
+                return this;
+            }
+            ByteBuffer copy = allocate(len);
+            copy.put(0, buffer, 0, (int) len);
+            return new Image(copy, true);
+        }
+
         /** A read-only view of the live image bytes. */
         ByteBuffer view() {
             present();

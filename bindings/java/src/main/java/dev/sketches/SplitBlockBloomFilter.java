@@ -1517,17 +1517,20 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param other a filter with equal blocks, mode and seed
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
-     *     changes), {@link Status#OVERLAP} when {@code other} is this filter
+     *     changes); {@code other} may be this filter itself (a copy of it
+     *     is merged, as an equal filter would be)
      */
     public void merge(SplitBlockBloomFilter other) {
         img.checkWritable();
+        Native.Image src = other.img.mergeSourceFor(img);
         try {
-            nUnion(img.addr(), img.len, other.img.addr(), other.img.len);
+            nUnion(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
+            Reference.reachabilityFence(src);
         }
     }
 
@@ -1540,13 +1543,15 @@ public final class SplitBlockBloomFilter implements Serializable {
      */
     public void intersect(SplitBlockBloomFilter other) {
         img.checkWritable();
+        Native.Image src = other.img.mergeSourceFor(img);
         try {
-            nIntersect(img.addr(), img.len, other.img.addr(), other.img.len);
+            nIntersect(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
+            Reference.reachabilityFence(src);
         }
     }
 

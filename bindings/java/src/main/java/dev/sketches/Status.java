@@ -37,8 +37,9 @@ public final class Status {
     /** The image names a hash function this family cannot use. */
     public static final int UNSUPPORTED_HASH = 13;
     /**
-     * Memory the call writes overlaps its other arguments (for example merging a sketch into itself,
-     * or keys read out of the image they are added to); nothing changed.
+     * Memory the call writes overlaps its other arguments (for example keys read out of the image
+     * they are added to); nothing changed. Merges never report it: a sketch merged with itself, or
+     * with a sketch wrapping the same memory, merges a copy.
      */
     public static final int OVERLAP = 14;
     /** Reserved (no longer produced). */
