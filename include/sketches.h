@@ -5358,7 +5358,8 @@ sketch_status sketch_topk_init(void *buf,
                                uint64_t seed);
 
 /**
- * Adds `weight` occurrences of a byte key (stored inline).
+ * Adds `weight` occurrences of a byte key (stored inline). A weight of 0 is
+ * no occurrence and changes nothing (it takes no counter, evicts no key).
  *
  * Errors: `SKETCH_KEY_TOO_LONG` (nothing changes), `SKETCH_NULL_POINTER`, image errors.
  *
@@ -5372,7 +5373,8 @@ sketch_status sketch_topk_add(void *buf,
                               uint64_t weight);
 
 /**
- * Adds `weight` occurrences of an integer key (stored as its 8 little-endian bytes).
+ * Adds `weight` occurrences of an integer key (stored as its 8 little-endian bytes);
+ * a weight of 0 changes nothing.
  *
  * # Safety
  * `buf`: `len` writable bytes.
@@ -5380,7 +5382,8 @@ sketch_status sketch_topk_add(void *buf,
 sketch_status sketch_topk_add_u64(void *buf, size_t len, uint64_t key, uint64_t weight);
 
 /**
- * Adds `count` byte keys; `weights` (NULL: 1 each). Every key is checked
+ * Adds `count` byte keys; `weights` (NULL: 1 each; a key of weight 0 changes
+ * nothing). Every key is checked
  * (pointer and length) before anything is added: on error nothing changes.
  *
  * Errors: `SKETCH_KEY_TOO_LONG` (some key is longer than the maximum key

@@ -82,10 +82,8 @@ func WrapTopK(b []byte) (*TopK, error) {
 
 // Add adds weight occurrences of a byte key; a key longer than the maximum
 // gives an error matching ErrKeyTooLong and nothing changes. A weight of 0
-// is still an arrival: a key not listed in a full sketch takes the
-// smallest counter, evicting its key, as any new key does (skip zero
-// weights, such as the bytes of an empty response, if they should not
-// count).
+// is no occurrence and changes nothing: it takes no counter and evicts no
+// key (the bytes of an empty response do not push out a heavy hitter).
 func (t *TopK) Add(key []byte, weight uint64) error {
 	return errorOf("TopK.Add", cTopKAdd(t.img, bytesPtr(key), len(key), weight))
 }

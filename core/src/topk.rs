@@ -776,12 +776,16 @@ impl<'a> TopKMut<'a> {
         put_u64(self.header, OFF_TOTAL, total);
     }
 
-    /// Adds `weight` occurrences of `key`.
+    /// Adds `weight` occurrences of `key`. A weight of 0 is no occurrence
+    /// and changes nothing: it takes no counter and evicts no key.
     /// Errors: [`Error::KeyTooLong`] when `key` exceeds the maximum key
-    /// length (nothing changes).
+    /// length (nothing changes), whatever the weight.
     pub fn add(&mut self, key: &[u8], weight: u64) -> Result<()> {
         if key.len() > self.layout.params.max_key_len as usize {
             return Err(Error::KeyTooLong);
+        }
+        if weight == 0 {
+            return Ok(());
         }
         let h = hash::hash_bytes(key, self.seed);
         self.add_total(weight);

@@ -97,7 +97,8 @@ pub unsafe extern "C" fn sketch_topk_init(
     run(|| unsafe { filter::mutate(buf, len, |b| topk::init(b, &params, seed).map(|_| ())) })
 }
 
-/// Adds `weight` occurrences of a byte key (stored inline).
+/// Adds `weight` occurrences of a byte key (stored inline). A weight of 0 is
+/// no occurrence and changes nothing (it takes no counter, evicts no key).
 ///
 /// Errors: `SKETCH_KEY_TOO_LONG` (nothing changes), `SKETCH_NULL_POINTER`, image errors.
 ///
@@ -118,7 +119,8 @@ pub unsafe extern "C" fn sketch_topk_add(
     })
 }
 
-/// Adds `weight` occurrences of an integer key (stored as its 8 little-endian bytes).
+/// Adds `weight` occurrences of an integer key (stored as its 8 little-endian bytes);
+/// a weight of 0 changes nothing.
 ///
 /// # Safety
 /// `buf`: `len` writable bytes.
@@ -133,7 +135,8 @@ pub unsafe extern "C" fn sketch_topk_add_u64(
     run(|| unsafe { filter::mutate(buf, len, |b| topk::wrap_mut(b)?.add_u64(key, weight)) })
 }
 
-/// Adds `count` byte keys; `weights` (NULL: 1 each). Every key is checked
+/// Adds `count` byte keys; `weights` (NULL: 1 each; a key of weight 0 changes
+/// nothing). Every key is checked
 /// (pointer and length) before anything is added: on error nothing changes.
 ///
 /// Errors: `SKETCH_KEY_TOO_LONG` (some key is longer than the maximum key

@@ -107,6 +107,35 @@ fn weighted_adds_and_exact_counts_below_capacity() {
 }
 
 #[test]
+fn zero_weight_adds_change_nothing() {
+    // A weight of 0 is no occurrence: it must not take a counter, let alone
+    // evict a listed key from a full summary (the bytes of an empty response
+    // added as a weight would push out a heavy hitter).
+    let mut buf = fresh(4, 16, 0);
+    let mut s = wrap_mut(buf.as_mut()).unwrap();
+    s.add(b"absent-first", 0).unwrap();
+    assert_eq!(s.as_ref().used(), 0);
+    for k in 0..4u64 {
+        s.add(key_of(k).as_bytes(), 10 + k).unwrap();
+    }
+    let before = buf.as_ref().to_vec();
+    let mut s = wrap_mut(buf.as_mut()).unwrap();
+    s.add(b"newcomer", 0).unwrap();
+    s.add_u64(7, 0).unwrap();
+    s.add(key_of(0).as_bytes(), 0).unwrap();
+    assert_eq!(buf.as_ref(), &before[..]);
+    let view = wrap(buf.as_ref()).unwrap();
+    assert_eq!(
+        view.estimate(key_of(0).as_bytes()).unwrap(),
+        TopKEstimate { count: 10, error: 0, listed: true }
+    );
+    assert!(!view.estimate(b"newcomer").unwrap().listed);
+    // A too-long key is still refused, whatever its weight.
+    let mut s = wrap_mut(buf.as_mut()).unwrap();
+    assert_eq!(s.add(&[0u8; 17], 0), Err(Error::KeyTooLong));
+}
+
+#[test]
 fn heavy_churn_keeps_the_index_and_heap_consistent() {
     // Tiny capacity, many distinct keys: constant evictions and index deletions.
     let mut buf = fresh(8, 12, 5);

@@ -437,7 +437,9 @@ class TopK(_Sketch):
     """Top-k heavy hitters (Space-Saving), keys stored inline."""
 
     def __init__(self, capacity: int, max_key_len: int = 64, *, seed: int = 0) -> None: ...
-    def add(self, key: Key, weight: int = 1) -> None: ...
+    def add(self, key: Key, weight: int = 1) -> None:
+        """Adds ``weight`` occurrences; a weight of 0 changes nothing (it
+        takes no counter and evicts no key)."""
     def add_many(self, keys: Keys, weights: Optional[Weights] = None) -> None: ...
     def estimate(self, key: Key) -> Tuple[int, int]:
         """(count, error) of a key."""

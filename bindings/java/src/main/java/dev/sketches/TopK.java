@@ -180,7 +180,7 @@ public final class TopK implements Serializable {
      * Adds {@code weight} occurrences of a key.
      *
      * @param key the key bytes
-     * @param weight non-negative weight
+     * @param weight non-negative weight (0 changes nothing: no counter is taken, no key evicted)
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
      */
     public void add(byte[] key, long weight) {
@@ -208,7 +208,7 @@ public final class TopK implements Serializable {
      * Adds {@code weight} occurrences of a String key (UTF-8).
      *
      * @param key the key
-     * @param weight non-negative weight
+     * @param weight non-negative weight (0 changes nothing: no counter is taken, no key evicted)
      * @throws IllegalArgumentException when the weight is negative
      * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
      *     maximum key length (nothing changes)
@@ -243,7 +243,7 @@ public final class TopK implements Serializable {
      * Adds {@code weight} occurrences of a long key (stored as its 8 little-endian bytes).
      *
      * @param key the key
-     * @param weight non-negative weight
+     * @param weight non-negative weight (0 changes nothing: no counter is taken, no key evicted)
      * @throws IllegalArgumentException when the weight is negative
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the maximum key length is below 8
      *     (nothing changes)
@@ -272,7 +272,7 @@ public final class TopK implements Serializable {
      * Adds {@code weight} occurrences of the remaining bytes of a buffer (position unchanged).
      *
      * @param key the key bytes
-     * @param weight non-negative weight
+     * @param weight non-negative weight (0 changes nothing: no counter is taken, no key evicted)
      * @throws IllegalArgumentException when the weight is negative
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
      */
@@ -394,7 +394,8 @@ public final class TopK implements Serializable {
      * Adds every key with its weight.
      *
      * @param keys the keys
-     * @param weights null (1 each), or one non-negative weight per key
+     * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
+     *     nothing)
      * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
      */
     public void addAll(byte[][] keys, long[] weights) {
@@ -415,7 +416,8 @@ public final class TopK implements Serializable {
      * Adds every String key (UTF-8) with its weight.
      *
      * @param keys the keys
-     * @param weights null (1 each), or one non-negative weight per key
+     * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
+     *     nothing)
      */
     public void addAll(String[] keys, long[] weights) {
         Native.Packed p = Native.pack(keys);
@@ -435,7 +437,8 @@ public final class TopK implements Serializable {
      * Adds every long key with its weight.
      *
      * @param keys the keys
-     * @param weights null (1 each), or one non-negative weight per key
+     * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
+     *     nothing)
      */
     public void addAll(long[] keys, long[] weights) {
         checkWeights(weights, keys.length);
@@ -458,7 +461,8 @@ public final class TopK implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
-     * @param weights null (1 each), or one non-negative weight per key
+     * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
+     *     nothing)
      * @throws IllegalArgumentException when the offsets or weights are invalid (nothing is added)
      * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
      */
