@@ -75,6 +75,22 @@ impl CountingBloomFilter {
         Ok(CountingBloomFilter { image })
     }
 
+    /// Exact image size in bytes of the filter the constructor makes from the
+    /// same arguments, without building it (to size shared memory for
+    /// ``wrap``); the same errors as the constructor.
+    #[staticmethod]
+    #[pyo3(signature = (items = None, fpr = 0.01, *, counters = None, hashes = None))]
+    fn size_for(
+        py: Python<'_>,
+        items: Option<u64>,
+        fpr: f64,
+        counters: Option<u64>,
+        hashes: Option<u32>,
+    ) -> PyResult<u64> {
+        let params = crate::bloom::plan(py, items, fpr, counters, hashes)?;
+        counting::image_len(&params).raise(py)
+    }
+
     /// Adds a key; returns True when it was new (some counter was 0).
     fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         let mut f = counting::wrap_mut(self.image.bytes_mut()?).raise(py)?;

@@ -56,6 +56,26 @@ impl CountMinSketch {
     }
 }
 
+/// The parameters of the constructor's arguments: ``epsilon`` (and
+/// ``delta``), or ``width=`` and ``depth=``; then the update rule and
+/// counter width.
+fn plan(
+    py: Python<'_>,
+    epsilon: Option<f64>,
+    delta: f64,
+    width: Option<u64>,
+    depth: Option<u32>,
+    conservative: bool,
+    counter_bits: u32,
+) -> PyResult<CountMinParams> {
+    let base = match (epsilon, width, depth) {
+        (Some(e), None, None) => CountMinParams::for_error(e, delta).raise(py)?,
+        (None, Some(w), Some(d)) => CountMinParams::with_size(w, d).raise(py)?,
+        _ => return Err(PyValueError::new_err("give epsilon (and delta), or width= and depth=")),
+    };
+    Ok(CountMinParams { conservative, counter_bits, ..base })
+}
+
 #[pymethods]
 impl CountMinSketch {
     #[new]
@@ -71,16 +91,28 @@ impl CountMinSketch {
         counter_bits: u32,
         seed: u64,
     ) -> PyResult<Self> {
-        let base = match (epsilon, width, depth) {
-            (Some(e), None, None) => CountMinParams::for_error(e, delta).raise(py)?,
-            (None, Some(w), Some(d)) => CountMinParams::with_size(w, d).raise(py)?,
-            _ => return Err(PyValueError::new_err("give epsilon (and delta), or width= and depth=")),
-        };
-        let params = CountMinParams { conservative, counter_bits, ..base };
+        let params = plan(py, epsilon, delta, width, depth, conservative, counter_bits)?;
         let len = params.image_len().raise(py)?;
         let mut image = Image::zeroed(len as usize)?;
         countmin::init(image.bytes_mut()?, &params, seed).raise(py)?;
         Ok(CountMinSketch { image })
+    }
+
+    /// Exact image size in bytes of the sketch the constructor makes from the
+    /// same arguments, without building it (to size shared memory for
+    /// ``wrap``); the same errors as the constructor.
+    #[staticmethod]
+    #[pyo3(signature = (epsilon = None, delta = 0.01, *, width = None, depth = None, conservative = false, counter_bits = 32))]
+    fn size_for(
+        py: Python<'_>,
+        epsilon: Option<f64>,
+        delta: f64,
+        width: Option<u64>,
+        depth: Option<u32>,
+        conservative: bool,
+        counter_bits: u32,
+    ) -> PyResult<u64> {
+        plan(py, epsilon, delta, width, depth, conservative, counter_bits)?.image_len().raise(py)
     }
 
     /// Adds ``weight`` occurrences of a key.

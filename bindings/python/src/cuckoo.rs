@@ -70,6 +70,22 @@ impl CuckooFilter {
     }
 }
 
+/// The parameters of the constructor's arguments: ``items`` (and ``fpr``),
+/// or ``buckets=`` (and ``fingerprint_bits=``, 16 when not given).
+fn plan(
+    py: Python<'_>,
+    items: Option<u64>,
+    fpr: f64,
+    buckets: Option<u64>,
+    fingerprint_bits: Option<u32>,
+) -> PyResult<CuckooParams> {
+    match (items, buckets) {
+        (Some(n), None) => CuckooParams::for_items(n, fpr).raise(py),
+        (None, Some(b)) => CuckooParams::with_buckets(b, fingerprint_bits.unwrap_or(16)).raise(py),
+        _ => Err(pyo3::exceptions::PyValueError::new_err("give items (and fpr), or buckets=")),
+    }
+}
+
 #[pymethods]
 impl CuckooFilter {
     #[new]
@@ -82,15 +98,26 @@ impl CuckooFilter {
         fingerprint_bits: Option<u32>,
         seed: u64,
     ) -> PyResult<Self> {
-        let params = match (items, buckets) {
-            (Some(n), None) => CuckooParams::for_items(n, fpr).raise(py)?,
-            (None, Some(b)) => CuckooParams::with_buckets(b, fingerprint_bits.unwrap_or(16)).raise(py)?,
-            _ => return Err(pyo3::exceptions::PyValueError::new_err("give items (and fpr), or buckets=")),
-        };
+        let params = plan(py, items, fpr, buckets, fingerprint_bits)?;
         let len = params.image_len().raise(py)?;
         let mut image = Image::zeroed(len as usize)?;
         cuckoo::init(image.bytes_mut()?, &params, seed).raise(py)?;
         Ok(CuckooFilter { image })
+    }
+
+    /// Exact image size in bytes of the filter the constructor makes from the
+    /// same arguments, without building it (to size shared memory for
+    /// ``wrap``); the same errors as the constructor.
+    #[staticmethod]
+    #[pyo3(signature = (items = None, fpr = 0.01, *, buckets = None, fingerprint_bits = None))]
+    fn size_for(
+        py: Python<'_>,
+        items: Option<u64>,
+        fpr: f64,
+        buckets: Option<u64>,
+        fingerprint_bits: Option<u32>,
+    ) -> PyResult<u64> {
+        plan(py, items, fpr, buckets, fingerprint_bits)?.image_len().raise(py)
     }
 
     /// Adds one occurrence of a key. Raises ``SketchError`` (status

@@ -63,6 +63,14 @@ impl MinHash {
         Ok(MinHash { image })
     }
 
+    /// Exact image size in bytes of ``MinHash(k)``, without building it (to
+    /// size shared memory for ``wrap``); the same errors as the constructor.
+    #[staticmethod]
+    #[pyo3(signature = (k = 128))]
+    fn size_for(py: Python<'_>, k: u32) -> PyResult<u64> {
+        minhash::image_len(k).raise(py)
+    }
+
     /// Adds a key; returns True when a register changed.
     fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<bool> {
         let mut s = minhash::wrap_mut(self.image.bytes_mut()?).raise(py)?;

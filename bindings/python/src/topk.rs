@@ -67,6 +67,15 @@ impl TopK {
         Ok(TopK { image })
     }
 
+    /// Exact image size in bytes of ``TopK(capacity, max_key_len)``, without
+    /// building it (to size shared memory for ``wrap``); the same errors as
+    /// the constructor.
+    #[staticmethod]
+    #[pyo3(signature = (capacity, max_key_len = 64))]
+    fn size_for(py: Python<'_>, capacity: u32, max_key_len: u32) -> PyResult<u64> {
+        TopKParams { capacity, max_key_len }.image_len().raise(py)
+    }
+
     /// Adds ``weight`` occurrences of a key.
     #[pyo3(signature = (key, weight = 1))]
     fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>, weight: u64) -> PyResult<()> {

@@ -507,3 +507,43 @@ def test_single_calls_follow_the_image_in_memory(cls) -> None:
     if cls is not sketches.HyperLogLog:
         assert all(k in w for k in keys[:500])
         assert [k in w for k in keys[500:]] == [k in other for k in keys[500:]]
+
+
+def test_every_family_sizes_without_building() -> None:
+    """size_for on every family takes the constructor's arguments (seed
+    aside) and gives the nbytes of what the constructor makes, with the
+    constructor's errors; five families had none."""
+    cases = [
+        (sketches.BloomFilter, (100_000, 0.01), {}),
+        (sketches.SplitBlockBloomFilter, (100_000, 0.01), {}),
+        (sketches.CountingBloomFilter, (100_000, 0.01), {}),
+        (sketches.CountingBloomFilter, (), {"counters": 1 << 16, "hashes": 4}),
+        (sketches.CuckooFilter, (100_000, 0.001), {}),
+        (sketches.CuckooFilter, (), {"buckets": 1 << 12, "fingerprint_bits": 8}),
+        (sketches.CountMinSketch, (0.001, 0.01), {}),
+        (sketches.CountMinSketch, (), {"width": 1000, "depth": 5, "counter_bits": 64}),
+        (sketches.CountMinSketch, (), {"width": 1000, "depth": 5, "conservative": True}),
+        (sketches.TopK, (100, 24), {}),
+        (sketches.TopK, (100,), {}),
+        (sketches.MinHash, (256,), {}),
+        (sketches.MinHash, (), {}),
+        (sketches.HyperLogLog, (12,), {}),
+        (sketches.UltraLogLog, (12,), {}),
+        (sketches.ExaLogLog, (12,), {}),
+    ]
+    for cls, args, kwargs in cases:
+        assert cls.size_for(*args, **kwargs) == cls(*args, **kwargs).nbytes, (cls, args, kwargs)
+    for cls, args, kwargs in [
+        (sketches.CountingBloomFilter, (), {}),
+        (sketches.CountingBloomFilter, (100, 1.5), {}),
+        (sketches.CuckooFilter, (100, 0.01), {"buckets": 64}),
+        (sketches.CountMinSketch, (), {"width": 1000}),
+        (sketches.CountMinSketch, (), {"width": 1000, "depth": 5, "counter_bits": 12}),
+        (sketches.TopK, (0,), {}),
+        (sketches.MinHash, (0,), {}),
+    ]:
+        with pytest.raises(ValueError) as made:
+            cls(*args, **kwargs)
+        with pytest.raises(ValueError) as sized:
+            cls.size_for(*args, **kwargs)
+        assert type(sized.value) is type(made.value) and str(sized.value) == str(made.value), (cls, args)

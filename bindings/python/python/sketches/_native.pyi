@@ -224,6 +224,15 @@ class CountingBloomFilter(_Sketch):
         hashes: Optional[int] = None,
         seed: int = 0,
     ) -> None: ...
+    @staticmethod
+    def size_for(
+        items: Optional[int] = None,
+        fpr: float = 0.01,
+        *,
+        counters: Optional[int] = None,
+        hashes: Optional[int] = None,
+    ) -> int:
+        """Exact image size in bytes of the filter these arguments make."""
     def add(self, key: Key) -> bool: ...
     def remove(self, key: Key) -> None:
         """Removes one occurrence; KeyError when certainly absent."""
@@ -259,6 +268,15 @@ class CuckooFilter(_Sketch):
         fingerprint_bits: Optional[int] = None,
         seed: int = 0,
     ) -> None: ...
+    @staticmethod
+    def size_for(
+        items: Optional[int] = None,
+        fpr: float = 0.01,
+        *,
+        buckets: Optional[int] = None,
+        fingerprint_bits: Optional[int] = None,
+    ) -> int:
+        """Exact image size in bytes of the filter these arguments make."""
     def add(self, key: Key) -> None:
         """Adds a key; SketchError(status FULL) when it cannot be placed (nothing changes)."""
     def count(self, key: Key) -> int: ...
@@ -414,6 +432,17 @@ class CountMinSketch(_Sketch):
         counter_bits: int = 32,
         seed: int = 0,
     ) -> None: ...
+    @staticmethod
+    def size_for(
+        epsilon: Optional[float] = None,
+        delta: float = 0.01,
+        *,
+        width: Optional[int] = None,
+        depth: Optional[int] = None,
+        conservative: bool = False,
+        counter_bits: int = 32,
+    ) -> int:
+        """Exact image size in bytes of the sketch these arguments make."""
     def add(self, key: Key, weight: int = 1) -> None: ...
     def add_many(self, keys: Keys, weights: Optional[Weights] = None) -> None: ...
     def estimate(self, key: Key) -> int: ...
@@ -437,6 +466,9 @@ class TopK(_Sketch):
     """Top-k heavy hitters (Space-Saving), keys stored inline."""
 
     def __init__(self, capacity: int, max_key_len: int = 64, *, seed: int = 0) -> None: ...
+    @staticmethod
+    def size_for(capacity: int, max_key_len: int = 64) -> int:
+        """Exact image size in bytes of ``TopK(capacity, max_key_len)``."""
     def add(self, key: Key, weight: int = 1) -> None:
         """Adds ``weight`` occurrences; a weight of 0 changes nothing (it
         takes no counter and evicts no key)."""
@@ -460,6 +492,9 @@ class MinHash(_Sketch):
     """MinHash with k registers (one-permutation hashing, densified)."""
 
     def __init__(self, k: int = 128, *, seed: int = 0) -> None: ...
+    @staticmethod
+    def size_for(k: int = 128) -> int:
+        """Exact image size in bytes of ``MinHash(k)``."""
     def add(self, key: Key) -> bool: ...
     def add_many(self, keys: Keys) -> None: ...
     def jaccard(self, other: MinHash) -> float: ...
