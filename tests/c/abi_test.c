@@ -2184,6 +2184,80 @@ static void test_parquet_bitset_unreachable_rate(void) {
     CHECK(p.planned_fpr == 0.01 && p.planned_items > 1);
 }
 
+/* A view of one family's image passed to another family's _view_ calls:
+ * the calls read the parameters from the view's token without checking
+ * the family, so a split-block call on a HyperLogLog view set bits in its
+ * registers (and a Bloom or HyperLogLog call on a split-block view, whose
+ * words happened to be in range, wrote into it), returning SKETCH_OK. The
+ * family in the token is now checked: such a call validates the image in
+ * full and returns SKETCH_WRONG_FAMILY, the image unchanged. Parameters
+ * are chosen so that every other token word is in range. */
+static void test_views_of_another_family(void) {
+    static _Alignas(64) unsigned char bloom[4096], sbbf[4096], hll[8192], before[8192];
+    struct sketch_bloom_params bp;
+    struct sketch_sbbf_params sp;
+    uint64_t bloom_size = 0, sbbf_size = 0, hll_size = 0;
+    sketch_view bloom_view, sbbf_view, hll_view;
+    bool b = false;
+
+    EXPECT(sketch_bloom_plan_bits(16, 1, &bp), SKETCH_OK); /* bits in HyperLogLog's precision range */
+    EXPECT(sketch_bloom_size(&bp, &bloom_size), SKETCH_OK);
+    EXPECT(sketch_sbbf_plan_blocks(8, SKETCH_SBBF_NATIVE, &sp), SKETCH_OK);
+    sp.planned_items = 40; /* at most 64: in range as Bloom probes */
+    EXPECT(sketch_sbbf_size(&sp, &sbbf_size), SKETCH_OK);
+    EXPECT(sketch_hll_size(12, &hll_size), SKETCH_OK);
+    CHECK(bloom_size <= sizeof bloom && sbbf_size <= sizeof sbbf && hll_size <= sizeof hll);
+    size_t bl = (size_t)bloom_size, sl = (size_t)sbbf_size, hl = (size_t)hll_size;
+    EXPECT(sketch_bloom_init(bloom, bl, &bp, 1), SKETCH_OK);
+    EXPECT(sketch_sbbf_init(sbbf, sl, &sp, 1), SKETCH_OK);
+    EXPECT(sketch_hll_init(hll, hl, 12, 1), SKETCH_OK);
+    EXPECT(sketch_hll_densify(hll, hl), SKETCH_OK);
+    EXPECT(sketch_bloom_view(bloom, bl, &bloom_view), SKETCH_OK);
+    EXPECT(sketch_sbbf_view(sbbf, sl, &sbbf_view), SKETCH_OK);
+    EXPECT(sketch_hll_view(hll, hl, &hll_view), SKETCH_OK);
+
+    const sketch_view *views[3] = {&bloom_view, &sbbf_view, &hll_view};
+    const unsigned char *images[3] = {bloom, sbbf, hll};
+    const size_t lens[3] = {bl, sl, hl};
+    for (int v = 0; v < 3; v++) {
+        const sketch_view *view = views[v];
+        memcpy(before, images[v], lens[v]);
+        if (v != 0) {
+            EXPECT(sketch_bloom_view_add(view, "k", 1, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_view_add_u64(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_view_add_hash(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_view_contains(view, "k", 1, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_view_contains_u64(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_view_contains_hash(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_add_with_token((void *)images[v], lens[v],
+                                               &view->token, "k", 1, &b),
+                   SKETCH_WRONG_FAMILY);
+        }
+        if (v != 1) {
+            EXPECT(sketch_sbbf_view_add(view, "k", 1, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_view_add_u64(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_view_add_hash(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_view_contains(view, "k", 1, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_view_contains_u64(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_view_contains_hash(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_add_with_token((void *)images[v], lens[v], &view->token, "k", 1, &b),
+                   SKETCH_WRONG_FAMILY);
+        }
+        if (v != 2) {
+            EXPECT(sketch_hll_view_add(view, "k", 1, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_hll_view_add_u64(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_hll_view_add_hash(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_hll_add_with_token((void *)images[v], lens[v], &view->token, "k", 1, &b),
+                   SKETCH_WRONG_FAMILY);
+        }
+        CHECK(memcmp(before, images[v], lens[v]) == 0);
+    }
+    /* Each family's own calls on its view still work. */
+    EXPECT(sketch_bloom_view_add_u64(&bloom_view, 7, &b), SKETCH_OK);
+    EXPECT(sketch_sbbf_view_add_u64(&sbbf_view, 7, &b), SKETCH_OK);
+    EXPECT(sketch_hll_view_add_u64(&hll_view, 7, &b), SKETCH_OK);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -2209,6 +2283,7 @@ int main(void) {
     test_view_fast_paths();
     test_short_destinations();
     test_parquet_bitset_unreachable_rate();
+    test_views_of_another_family();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
