@@ -2258,6 +2258,262 @@ static void test_views_of_another_family(void) {
     EXPECT(sketch_hll_view_add_u64(&hll_view, 7, &b), SKETCH_OK);
 }
 
+/* The packed (Arrow layout) and integer-array forms of every family, which
+ * no C test called: each gives the image, answers and per-key outputs of
+ * the same keys added and queried one at a time; exported_size and
+ * import_size agree with what export and import write. */
+#define SHAPES_N 200
+static struct {
+    char data[SHAPES_N * 12];
+    uint32_t offsets[SHAPES_N + 1];
+    uint64_t ints[SHAPES_N];
+} shapes;
+
+static void shapes_fill(void) {
+    uint32_t at = 0;
+    for (int i = 0; i < SHAPES_N; i++) {
+        shapes.offsets[i] = at;
+        at += (uint32_t)snprintf(shapes.data + at, sizeof shapes.data - at, "key-%d", i);
+        shapes.ints[i] = (uint64_t)i * 0x9E3779B97F4A7C15ULL;
+    }
+    shapes.offsets[SHAPES_N] = at;
+}
+#define SHAPE_KEY(i) (shapes.data + shapes.offsets[i]), (size_t)(shapes.offsets[(i) + 1] - shapes.offsets[i])
+#define SHAPE_DATA shapes.data, (size_t)shapes.offsets[SHAPES_N], shapes.offsets, (size_t)SHAPES_N
+
+/* exported_size, export, import_size and import of a live image of `len` bytes. */
+#define CHECK_EXPORT_SIZES(fam, img, len, live_len)                                          \
+    do {                                                                                     \
+        static unsigned char out_[1 << 16];                                                  \
+        static _Alignas(64) unsigned char back_[1 << 16];                                    \
+        size_t expected_ = 0, written_ = 0, size_ = 0;                                       \
+        EXPECT(sketch_##fam##_exported_size(img, len, &expected_), SKETCH_OK);               \
+        EXPECT(sketch_##fam##_export(img, len, out_, sizeof out_, &written_), SKETCH_OK);    \
+        CHECK(written_ == expected_ && written_ > 0);                                        \
+        EXPECT(sketch_##fam##_import_size(out_, written_, &size_), SKETCH_OK);               \
+        CHECK(size_ == (live_len));                                                          \
+        EXPECT(sketch_##fam##_import(out_, written_, back_, size_), SKETCH_OK);              \
+        CHECK(memcmp(back_ + 40, (const unsigned char *)(img) + 40, size_ - 40) == 0 ||      \
+              written_ != size_);                                                            \
+    } while (0)
+
+static void test_packed_and_u64_shapes(void) {
+    static _Alignas(64) unsigned char one[1 << 16], many[1 << 16];
+    static bool out_one[SHAPES_N], out_many[SHAPES_N];
+    static uint64_t est_one[SHAPES_N], est_many[SHAPES_N];
+    uint64_t size = 0;
+    size_t n = 0;
+    shapes_fill();
+
+    /* Filters with a per-key "new" output: Bloom, split-block, counting. */
+#define FILTER_SHAPES(fam, ...)                                                            \
+    do {                                                                                         \
+        n = (size_t)size;                                                                        \
+        CHECK(n <= sizeof one);                                                                  \
+        EXPECT(sketch_##fam##_init(one, n, __VA_ARGS__), SKETCH_OK);                             \
+        EXPECT(sketch_##fam##_init(many, n, __VA_ARGS__), SKETCH_OK);                            \
+        int same_ = 1;                                                                           \
+        for (int i = 0; i < SHAPES_N; i++) {                                                     \
+            same_ &= sketch_##fam##_add(one, n, SHAPE_KEY(i), &out_one[i]) == SKETCH_OK;         \
+        }                                                                                        \
+        EXPECT(sketch_##fam##_add_packed(many, n, SHAPE_DATA, out_many), SKETCH_OK);             \
+        CHECK(memcmp(out_one, out_many, sizeof out_one) == 0);                                   \
+        for (int i = 0; i < SHAPES_N; i++) {                                                     \
+            same_ &= sketch_##fam##_add_u64(one, n, shapes.ints[i], &out_one[i]) == SKETCH_OK;   \
+        }                                                                                        \
+        EXPECT(sketch_##fam##_add_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK); \
+        CHECK(memcmp(out_one, out_many, sizeof out_one) == 0);                                   \
+        CHECK(same_ && memcmp(one, many, n) == 0);                                               \
+        for (int i = 0; i < SHAPES_N; i++) {                                                     \
+            same_ &= sketch_##fam##_contains(one, n, SHAPE_KEY(i), &out_one[i]) == SKETCH_OK;    \
+            same_ &= out_one[i];                                                                 \
+        }                                                                                        \
+        memset(out_many, 0, sizeof out_many);                                                    \
+        EXPECT(sketch_##fam##_contains_packed(many, n, SHAPE_DATA, out_many), SKETCH_OK);        \
+        CHECK(memcmp(out_one, out_many, sizeof out_one) == 0);                                   \
+        memset(out_many, 0, sizeof out_many);                                                    \
+        EXPECT(sketch_##fam##_contains_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK); \
+        CHECK(memcmp(out_one, out_many, sizeof out_one) == 0);                                   \
+        CHECK(same_);                                                                            \
+        CHECK_EXPORT_SIZES(fam, many, n, n);                                                     \
+    } while (0)
+
+    struct sketch_bloom_params bp;
+    EXPECT(sketch_bloom_plan(1000, 0.01, &bp), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&bp, &size), SKETCH_OK);
+    FILTER_SHAPES(bloom, &bp, 3);
+    struct sketch_sbbf_params sp;
+    EXPECT(sketch_sbbf_plan(1000, 0.01, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    FILTER_SHAPES(sbbf, &sp, 3);
+    EXPECT(sketch_counting_size(&bp, &size), SKETCH_OK);
+    FILTER_SHAPES(counting, &bp, 3);
+    /* Counting removals: the same per-key results and counters. */
+    {
+        int same = 1;
+        for (int i = 0; i < SHAPES_N; i += 2) {
+            same &= sketch_counting_remove(one, n, SHAPE_KEY(i)) == SKETCH_OK;
+        }
+        for (int i = 0; i < SHAPES_N; i++) {
+            sketch_status s = sketch_counting_remove_u64(one, n, shapes.ints[i]);
+            same &= s == SKETCH_OK || s == SKETCH_NOT_PRESENT;
+            out_one[i] = s == SKETCH_OK;
+        }
+        CHECK(same);
+        static bool removed[SHAPES_N];
+        static uint32_t half_offsets[SHAPES_N / 2 + 1];
+        static char half_data[SHAPES_N * 12];
+        uint32_t at = 0;
+        for (int i = 0, j = 0; i < SHAPES_N; i += 2, j++) {
+            half_offsets[j] = at;
+            uint32_t l = shapes.offsets[i + 1] - shapes.offsets[i];
+            memcpy(half_data + at, shapes.data + shapes.offsets[i], l);
+            at += l;
+        }
+        half_offsets[SHAPES_N / 2] = at;
+        EXPECT(sketch_counting_remove_packed(many, n, half_data, at, half_offsets, SHAPES_N / 2, removed), SKETCH_OK);
+        for (int j = 0; j < SHAPES_N / 2; j++) same &= removed[j];
+        EXPECT(sketch_counting_remove_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        CHECK(same && memcmp(out_one, out_many, sizeof out_one) == 0);
+        CHECK(memcmp(one, many, n) == 0);
+    }
+
+    /* Cuckoo: per-key "added", then removals. */
+    struct sketch_cuckoo_params cp;
+    EXPECT(sketch_cuckoo_plan(1000, 0.01, &cp), SKETCH_OK);
+    EXPECT(sketch_cuckoo_size(&cp, &size), SKETCH_OK);
+    n = (size_t)size;
+    CHECK(n <= sizeof one);
+    EXPECT(sketch_cuckoo_init(one, n, &cp, 3), SKETCH_OK);
+    EXPECT(sketch_cuckoo_init(many, n, &cp, 3), SKETCH_OK);
+    {
+        int same = 1;
+        for (int i = 0; i < SHAPES_N; i++) same &= sketch_cuckoo_add(one, n, SHAPE_KEY(i)) == SKETCH_OK;
+        for (int i = 0; i < SHAPES_N; i++) same &= sketch_cuckoo_add_u64(one, n, shapes.ints[i]) == SKETCH_OK;
+        EXPECT(sketch_cuckoo_add_packed(many, n, SHAPE_DATA, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        EXPECT(sketch_cuckoo_add_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        CHECK(same && memcmp(one, many, n) == 0);
+        memset(out_many, 0, sizeof out_many);
+        EXPECT(sketch_cuckoo_contains_packed(many, n, SHAPE_DATA, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        memset(out_many, 0, sizeof out_many);
+        EXPECT(sketch_cuckoo_contains_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        CHECK(same);
+        CHECK_EXPORT_SIZES(cuckoo, many, n, n);
+        for (int i = 0; i < SHAPES_N; i++) same &= sketch_cuckoo_remove(one, n, SHAPE_KEY(i)) == SKETCH_OK;
+        EXPECT(sketch_cuckoo_remove_packed(many, n, SHAPE_DATA, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        for (int i = 0; i < SHAPES_N; i++) same &= sketch_cuckoo_remove_u64(one, n, shapes.ints[i]) == SKETCH_OK;
+        EXPECT(sketch_cuckoo_remove_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        /* Now absent: every removal reports false, nothing changes. */
+        EXPECT(sketch_cuckoo_remove_hash_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= !out_many[i];
+        CHECK(same && memcmp(one, many, n) == 0);
+    }
+
+    /* Cardinality sketches and MinHash: no per-key output. */
+#define COUNT_SHAPES(fam, single_tail, batch_tail, ...)                                                \
+    do {                                                                                         \
+        n = (size_t)size;                                                                        \
+        CHECK(n <= sizeof one);                                                                  \
+        EXPECT(sketch_##fam##_init(one, n, __VA_ARGS__), SKETCH_OK);                             \
+        EXPECT(sketch_##fam##_init(many, n, __VA_ARGS__), SKETCH_OK);                            \
+        int same_ = 1;                                                                           \
+        for (int i = 0; i < SHAPES_N; i++) {                                                     \
+            same_ &= sketch_##fam##_add(one, n, SHAPE_KEY(i) single_tail) == SKETCH_OK;          \
+        }                                                                                        \
+        for (int i = 0; i < SHAPES_N; i++) {                                                     \
+            same_ &= sketch_##fam##_add_u64(one, n, shapes.ints[i] single_tail) == SKETCH_OK;    \
+        }                                                                                        \
+        EXPECT(sketch_##fam##_add_packed(many, n, SHAPE_DATA batch_tail), SKETCH_OK);            \
+        EXPECT(sketch_##fam##_add_u64_batch(many, n, shapes.ints, SHAPES_N batch_tail), SKETCH_OK); \
+        CHECK(same_ && memcmp(one, many, n) == 0);                                               \
+    } while (0)
+#define NO_TAIL
+#define NULL_TAIL , NULL
+#define ONE_TAIL , 1
+    EXPECT(sketch_hll_size(10, &size), SKETCH_OK);
+    COUNT_SHAPES(hll, NULL_TAIL, NO_TAIL, 10, 3);
+    /* Still in small mode at 400 keys: the export is compact and grows on import. */
+    CHECK_EXPORT_SIZES(hll, many, n, n);
+    EXPECT(sketch_ull_size(10, &size), SKETCH_OK);
+    COUNT_SHAPES(ull, NULL_TAIL, NO_TAIL, 10, 3);
+    CHECK_EXPORT_SIZES(ull, many, n, n);
+    struct sketch_ell_params ep = {2, 24, 8, 0};
+    EXPECT(sketch_ell_size(&ep, &size), SKETCH_OK);
+    COUNT_SHAPES(ell, NULL_TAIL, NO_TAIL, &ep, 3);
+    CHECK_EXPORT_SIZES(ell, many, n, n);
+    EXPECT(sketch_minhash_size(128, &size), SKETCH_OK);
+    COUNT_SHAPES(minhash, NULL_TAIL, NO_TAIL, 128, 3);
+    CHECK_EXPORT_SIZES(minhash, many, n, n);
+
+    /* Weighted sketches: NULL weights are 1 each. */
+    struct sketch_countmin_params mp;
+    EXPECT(sketch_countmin_plan_size(256, 4, &mp), SKETCH_OK);
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    COUNT_SHAPES(countmin, ONE_TAIL, NULL_TAIL, &mp, 3);
+    memset(est_many, 0, sizeof est_many);
+    EXPECT(sketch_countmin_estimate_packed(many, n, SHAPE_DATA, est_many), SKETCH_OK);
+    {
+        int same = 1;
+        for (int i = 0; i < SHAPES_N; i++) {
+            same &= sketch_countmin_estimate(one, n, SHAPE_KEY(i), &est_one[i]) == SKETCH_OK;
+            same &= est_one[i] >= 1;
+        }
+        CHECK(same && memcmp(est_one, est_many, sizeof est_one) == 0);
+        memset(est_many, 0, sizeof est_many);
+        EXPECT(sketch_countmin_estimate_u64_batch(many, n, shapes.ints, SHAPES_N, est_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) {
+            same &= sketch_countmin_estimate_u64(one, n, shapes.ints[i], &est_one[i]) == SKETCH_OK;
+        }
+        CHECK(same && memcmp(est_one, est_many, sizeof est_one) == 0);
+    }
+    CHECK_EXPORT_SIZES(countmin, many, n, n);
+    EXPECT(sketch_topk_size(64, 16, &size), SKETCH_OK);
+    COUNT_SHAPES(topk, ONE_TAIL, NULL_TAIL, 64, 16, 3);
+    CHECK_EXPORT_SIZES(topk, many, n, n);
+
+    /* Binary fuse: built from packed or integer keys, it answers as the batch queries. */
+    {
+        struct sketch_fuse_params fp;
+        uint64_t scratch_size = 0;
+        static unsigned char scratch[1 << 16];
+        EXPECT(sketch_fuse_plan(SHAPES_N, 0.01, &fp), SKETCH_OK);
+        EXPECT(sketch_fuse_size(&fp, &size), SKETCH_OK);
+        EXPECT(sketch_fuse_scratch_size(&fp, &scratch_size), SKETCH_OK);
+        n = (size_t)size;
+        CHECK(n <= sizeof one && scratch_size <= sizeof scratch);
+        EXPECT(sketch_fuse_build_packed(one, n, &fp, 3, SHAPE_DATA, scratch, sizeof scratch), SKETCH_OK);
+        EXPECT(sketch_fuse_build_u64_batch(many, n, &fp, 3, shapes.ints, SHAPES_N, scratch, sizeof scratch), SKETCH_OK);
+        int same = 1;
+        memset(out_many, 0, sizeof out_many);
+        EXPECT(sketch_fuse_contains_packed(one, n, SHAPE_DATA, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        memset(out_many, 0, sizeof out_many);
+        EXPECT(sketch_fuse_contains_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        CHECK(same);
+        CHECK_EXPORT_SIZES(fuse, many, n, n);
+    }
+
+    /* The hash forms agree with the single hash. */
+    {
+        static uint64_t h_packed[SHAPES_N], h_ints[SHAPES_N];
+        EXPECT(sketch_hash_packed(SHAPE_DATA, 5, h_packed), SKETCH_OK);
+        EXPECT(sketch_hash_u64_batch(shapes.ints, SHAPES_N, 5, h_ints), SKETCH_OK);
+        int same = 1;
+        for (int i = 0; i < SHAPES_N; i++) {
+            same &= h_packed[i] == sketch_hash(SHAPE_KEY(i), 5);
+            same &= h_ints[i] == sketch_hash_u64(shapes.ints[i], 5);
+        }
+        CHECK(same);
+    }
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -2284,6 +2540,7 @@ int main(void) {
     test_short_destinations();
     test_parquet_bitset_unreachable_rate();
     test_views_of_another_family();
+    test_packed_and_u64_shapes();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
