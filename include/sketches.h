@@ -481,7 +481,8 @@ typedef struct sketch_counting_stats {
  */
 typedef struct sketch_countmin_params {
   /**
-   * Counters per row (1 ..= 2^32).
+   * Counters per row (1 ..= 2^32; with `depth` and `counter_bits`, at
+   * most 2^40 bytes of counters).
    */
   uint64_t width;
   /**
@@ -1131,8 +1132,9 @@ typedef struct sketch_ull_stats {
 #define SKETCH_BUILD_FAILED 21
 
 /**
- * A HyperLogLog in its exact small mode was given to a concurrent add:
- * densify it first (`sketch_hll_densify`, exclusive access); nothing changed.
+ * A HyperLogLog in its exact small mode was given to a concurrent add or
+ * estimate: densify it first (`sketch_hll_densify`, exclusive access);
+ * nothing changed.
  */
 #define SKETCH_SMALL_MODE 22
 
@@ -2304,7 +2306,9 @@ sketch_status sketch_counting_verify(const void *bytes, size_t len);
  * change the last two).
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (unless
- * 0 < epsilon < 1 and 0 < delta < 1).
+ * 0 < epsilon < 1 and 0 < delta < 1, and the plan fits the limits:
+ * epsilon of at least e / 2^32, about 6.3e-10, for a width of at most
+ * 2^32, and delta of at least e^-64, about 1.6e-28, for at most 64 rows).
  *
  * # Safety
  * `out` must be writable.
@@ -2328,7 +2332,9 @@ sketch_status sketch_countmin_plan_size(uint64_t width,
 /**
  * Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `params`.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (a field out of
+ * range, a non-zero reserved field, or more than 2^40 bytes of counters:
+ * 2^32 x 64 rows fits with 32-bit counters, not with 64-bit ones).
  *
  * # Safety
  * `params` readable; `bytes` writable.
@@ -3995,8 +4001,9 @@ sketch_status sketch_hll_reset(void *buf, size_t len);
 
 /**
  * Merges `src` into `dst`: afterwards `dst` estimates the union. Same seed
- * required; `src`'s precision must be at least `dst`'s (a higher precision
- * folds down).
+ * required; a dense `src`'s precision must be at least `dst`'s (a higher
+ * precision folds down); a `src` in its exact small mode (it keeps whole
+ * hashes) merges into any precision.
  *
  * Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
  *
@@ -4200,6 +4207,11 @@ sketch_status sketch_hll_add_concurrent_u64_batch(void *buf,
  * with atomic loads, safe while other threads add with the concurrent
  * functions (exact once they are done; a few adds ahead or behind while
  * they run). The martingale estimate does not survive concurrent adds.
+ *
+ * Errors: `SKETCH_NULL_POINTER` (out), `SKETCH_MISALIGNED`, image errors,
+ * `SKETCH_SMALL_MODE` (a sketch still in its exact small mode, as for the
+ * concurrent adds: `sketch_hll_densify` it before sharing it; `*out` is
+ * not written).
  *
  * # Safety
  * As for `sketch_hll_add_concurrent`; `out` writable.
@@ -4509,10 +4521,13 @@ sketch_status sketch_sbbf_bitset(const void *buf,
 
 /**
  * Writes an empty filter into `buf` (8-byte aligned, at least
- * `sketch_sbbf_size` bytes). Any previous content is overwritten.
+ * `sketch_sbbf_size` bytes). Any previous content is overwritten. A
+ * Parquet-mode filter hashes with XXH64 seed 0, as Parquet readers do:
+ * its `seed` must be 0.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`,
- * `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (params, or a
+ * non-zero `seed` in Parquet mode), `SKETCH_MISALIGNED`,
+ * `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
  *
  * # Safety
  * `buf` must point to `len` writable bytes; `params` to a readable struct.
@@ -5280,8 +5295,9 @@ sketch_status sketch_sbbf_plan_parquet_bitset(size_t bitset_len,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (params, or not
  * Parquet mode), `SKETCH_INVALID_ARGUMENT` (`bitset_len` is not
- * `params.blocks * 32`), `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`.
- * `buf` is not written on error.
+ * `params.blocks * 32`), `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`,
+ * `SKETCH_OVERLAP` (`bitset` shares a byte with `buf`: load from a copy,
+ * not from the image's own blocks). `buf` is not written on error.
  *
  * # Safety
  * `buf`: `len` writable bytes; `bitset`: `bitset_len` readable bytes (not
@@ -5334,9 +5350,12 @@ const char *sketch_status_str(int32_t status);
 
 /**
  * Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `capacity` counters (1 ..= 2^20) holding
- * keys of up to `max_key_len` bytes (1 ..= 4096).
+ * keys of up to `max_key_len` bytes (1 ..= 4096). The image must stay below
+ * 4 GiB, which the largest capacity with keys of more than about 4,040
+ * bytes exceeds (`SKETCH_INVALID_PARAMETER`).
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (a value out of
+ * range, or an image of 4 GiB or more).
  *
  * # Safety
  * `bytes` must be writable.
@@ -5348,7 +5367,8 @@ sketch_status sketch_topk_size(uint32_t capacity,
 /**
  * Writes an empty sketch into `buf` (8-byte aligned, at least `sketch_topk_size` bytes).
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (as for
+ * `sketch_topk_size`), `SKETCH_MISALIGNED`,
  * `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
  *
  * # Safety

@@ -222,10 +222,13 @@ pub unsafe extern "C" fn sketch_sbbf_bitset(
 }
 
 /// Writes an empty filter into `buf` (8-byte aligned, at least
-/// `sketch_sbbf_size` bytes). Any previous content is overwritten.
+/// `sketch_sbbf_size` bytes). Any previous content is overwritten. A
+/// Parquet-mode filter hashes with XXH64 seed 0, as Parquet readers do:
+/// its `seed` must be 0.
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`,
-/// `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (params, or a
+/// non-zero `seed` in Parquet mode), `SKETCH_MISALIGNED`,
+/// `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
 ///
 /// # Safety
 /// `buf` must point to `len` writable bytes; `params` to a readable struct.
@@ -1445,8 +1448,9 @@ pub unsafe extern "C" fn sketch_sbbf_plan_parquet_bitset(
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (params, or not
 /// Parquet mode), `SKETCH_INVALID_ARGUMENT` (`bitset_len` is not
-/// `params.blocks * 32`), `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`.
-/// `buf` is not written on error.
+/// `params.blocks * 32`), `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`,
+/// `SKETCH_OVERLAP` (`bitset` shares a byte with `buf`: load from a copy,
+/// not from the image's own blocks). `buf` is not written on error.
 ///
 /// # Safety
 /// `buf`: `len` writable bytes; `bitset`: `bitset_len` readable bytes (not

@@ -2514,6 +2514,63 @@ static void test_packed_and_u64_shapes(void) {
     }
 }
 
+/* Limits and statuses the header now documents (they were undocumented):
+ * a Parquet-mode filter needs seed 0; a bitset loaded from the image's own
+ * blocks overlaps it; a Top-k image stays below 4 GiB; Count-Min keeps at
+ * most 2^40 bytes of counters and plans within its width and depth; a
+ * small-mode HyperLogLog merges into any precision; a concurrent estimate
+ * of a small-mode HyperLogLog is SKETCH_SMALL_MODE, nothing written. */
+static void test_documented_limits(void) {
+    static _Alignas(64) unsigned char image[8192], other[8192];
+    struct sketch_sbbf_params sp;
+    struct sketch_countmin_params mp = {(uint64_t)1 << 32, 64, 32, 0, 0};
+    uint64_t size = 0, small_size = 0;
+    size_t len = 0;
+    double estimate = -1.0;
+
+    EXPECT(sketch_sbbf_plan_blocks(4, SKETCH_SBBF_PARQUET, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    CHECK(size <= sizeof image);
+    len = (size_t)size;
+    EXPECT(sketch_sbbf_init(image, len, &sp, 7), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_init(image, len, &sp, 0), SKETCH_OK);
+    {
+        const uint8_t *bits = NULL;
+        size_t bits_len = 0;
+        EXPECT(sketch_sbbf_bitset(image, len, &bits, &bits_len), SKETCH_OK);
+        EXPECT(sketch_sbbf_load_parquet_bitset(image, len, bits, bits_len, &sp), SKETCH_OVERLAP);
+        memcpy(other, bits, bits_len);
+        EXPECT(sketch_sbbf_load_parquet_bitset(image, len, other, bits_len, &sp), SKETCH_OK);
+    }
+
+    EXPECT(sketch_topk_size(1u << 20, 4040, &size), SKETCH_OK);
+    CHECK(size < ((uint64_t)1 << 32));
+    EXPECT(sketch_topk_size(1u << 20, 4041, &size), SKETCH_INVALID_PARAMETER);
+
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    mp.counter_bits = 64;
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_countmin_plan(6.4e-10, 0.01, &mp), SKETCH_OK);
+    EXPECT(sketch_countmin_plan(6.2e-10, 0.01, &mp), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_countmin_plan(0.01, 1.7e-28, &mp), SKETCH_OK);
+    CHECK(mp.depth == 64);
+    EXPECT(sketch_countmin_plan(0.01, 1.5e-28, &mp), SKETCH_INVALID_PARAMETER);
+
+    EXPECT(sketch_hll_size(12, &size), SKETCH_OK);
+    EXPECT(sketch_hll_size(10, &small_size), SKETCH_OK);
+    CHECK(size <= sizeof image && small_size <= sizeof other);
+    EXPECT(sketch_hll_init(image, (size_t)size, 12, 1), SKETCH_OK);
+    EXPECT(sketch_hll_init(other, (size_t)small_size, 10, 1), SKETCH_OK);
+    for (uint64_t i = 0; i < 50; i++) EXPECT(sketch_hll_add_u64(other, (size_t)small_size, i, NULL), SKETCH_OK);
+    EXPECT(sketch_hll_estimate_concurrent(other, (size_t)small_size, &estimate), SKETCH_SMALL_MODE);
+    CHECK(estimate == -1.0);
+    EXPECT(sketch_hll_merge(image, (size_t)size, other, (size_t)small_size), SKETCH_OK);
+    EXPECT(sketch_hll_estimate(image, (size_t)size, &estimate), SKETCH_OK);
+    CHECK(estimate > 49.0 && estimate < 51.0);
+    EXPECT(sketch_hll_densify(other, (size_t)small_size), SKETCH_OK);
+    EXPECT(sketch_hll_merge(image, (size_t)size, other, (size_t)small_size), SKETCH_INCOMPATIBLE);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -2541,6 +2598,7 @@ int main(void) {
     test_parquet_bitset_unreachable_rate();
     test_views_of_another_family();
     test_packed_and_u64_shapes();
+    test_documented_limits();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
