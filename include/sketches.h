@@ -35,7 +35,11 @@
  *   through sketch_*_import or sketch_*_verify first. On unverified bytes
  *   every call stays memory-safe and returns a status, but its results, and
  *   a merge into a valid image from such a source, are only as good as the
- *   bytes.
+ *   bytes. The checksum is written by sketch_*_export only: an image
+ *   changed in place (a verified, writable mmap kept as the sketch's
+ *   storage) keeps its last checksum, so verify and import then report
+ *   SKETCH_CHECKSUM_MISMATCH although nothing is damaged; export it to
+ *   another buffer and copy that over the file to seal it.
  * - Thread safety: calls taking `const void *buf` only read and may run
  *   concurrently on one image; calls taking `void *buf` need exclusive
  *   access to that buffer. Except the concurrent functions, which any
@@ -2445,7 +2449,11 @@ sketch_status sketch_countmin_add_hash_batch(void *buf,
                                              const uint64_t *weights);
 
 /**
- * Writes the estimated count of a byte key to `*out` (never below the truth).
+ * Writes the estimated count of a byte key to `*out`: never below the
+ * truth while no counter saturated. Counters saturate at their maximum
+ * (2^32 - 1 with the 32-bit counters the planners choose), so a key whose
+ * weight passes it reads that maximum, below the truth: use
+ * `counter_bits = 64` for weights that can sum past 2^32.
  *
  * Errors: `SKETCH_NULL_POINTER`, image errors.
  *
@@ -2671,6 +2679,12 @@ sketch_status sketch_cuckoo_init(void *buf,
 /**
  * Adds a byte key. Errors: `SKETCH_FULL` when it cannot be placed within
  * 500 relocations (the image is then byte-identical to before), image errors.
+ *
+ * Adds are a multiset: each add stores one more copy of the key's
+ * fingerprint, and a key has 8 slots (its two buckets of 4), so its 9th
+ * copy is `SKETCH_FULL` even in an almost empty filter (a larger filter
+ * does not help). To keep a set, add only keys `sketch_cuckoo_contains`
+ * does not find.
  *
  * # Safety
  * `buf`: `len` writable bytes; `key`: `key_len` readable bytes.
@@ -4345,7 +4359,7 @@ sketch_status sketch_minhash_add_hash_batch(void *buf,
 
 /**
  * Writes the estimated Jaccard similarity of the two sets to `*out` (0..1;
- * two empty sketches give 1).
+ * two empty sketches give 1). Cost: as `sketch_minhash_signature` of both.
  *
  * Errors: `SKETCH_INCOMPATIBLE` (different k or seed), `SKETCH_NULL_POINTER`, image errors.
  *
@@ -4360,6 +4374,13 @@ sketch_status sketch_minhash_jaccard(const void *a,
 
 /**
  * Writes the `k` densified signature values to `out` (for LSH banding).
+ *
+ * Cost: O(k) when most registers are filled, but an empty register probes
+ * about `k / filled` others: about `k * (k - filled) / filled` probes,
+ * quadratic in `k` for a sketch that saw few items (one item at
+ * `k = 16384` takes most of a second, at `k = 2^20` most of an hour, in
+ * this one call). Check `filled` (`sketch_minhash_get_stats`) first, or
+ * pick `k` well below the distinct items a sketch will see.
  *
  * Errors: `SKETCH_INVALID_ARGUMENT` unless `count` is `k`, `SKETCH_NULL_POINTER`, image errors.
  *
@@ -4557,6 +4578,9 @@ sketch_status sketch_sbbf_add(void *buf,
 
 /**
  * Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_sbbf_add`.
+ * In Parquet mode that is the hash of an INT64 value: for an INT32 column
+ * use `sketch_sbbf_add_hash(sketch_parquet_hash_i32(v))` (an INT32 value
+ * as a `uint64_t` hashes 8 bytes where writers hash 4, and is not found).
  *
  * # Safety
  * As for `sketch_sbbf_add`.
@@ -4592,7 +4616,10 @@ sketch_status sketch_sbbf_contains(const void *buf,
                                    bool *out);
 
 /**
- * Tests an integer key. See `sketch_sbbf_contains`.
+ * Tests an integer key (its 8 little-endian bytes). See `sketch_sbbf_contains`.
+ * In Parquet mode that is an INT64 value: a filter of an INT32 column
+ * answers false for its values asked this way; use
+ * `sketch_sbbf_contains_hash(sketch_parquet_hash_i32(v))`.
  *
  * # Safety
  * As for `sketch_sbbf_contains`.
@@ -4969,11 +4996,14 @@ sketch_status sketch_sbbf_intersect(void *dst, size_t dst_len, const void *src, 
 sketch_status sketch_sbbf_get_stats(const void *buf, size_t len, struct sketch_sbbf_stats *out);
 
 /**
- * The over-capacity signal without scanning the blocks: `*flags` gets
- * `SKETCH_CAPACITY_*` bits, 0 while the filter is within its plan. Computed
- * from the inserted count and the split-block formula at that count (a few
- * microseconds at the planned load, independent of the filter size);
- * `sketch_sbbf_get_stats` measures the blocks instead.
+ * The over-capacity signal: `*flags` gets `SKETCH_CAPACITY_*` bits, 0
+ * while the filter is within its plan. Computed from the inserted count
+ * and the split-block formula at that count, without scanning the blocks
+ * (a few microseconds at the planned load, independent of the filter
+ * size), except on a filter loaded from a Parquet bitset
+ * (`sketch_sbbf_load_parquet_bitset`), whose inserted count does not hold
+ * the file's keys: there it scans every block, O(blocks), as
+ * `sketch_sbbf_get_stats` always does.
  *
  * # Safety
  * `buf`: `len` readable bytes; `flags` writable.
@@ -5381,7 +5411,10 @@ sketch_status sketch_topk_init(void *buf,
                                uint64_t seed);
 
 /**
- * Adds `weight` occurrences of a byte key (stored inline).
+ * Adds `weight` occurrences of a byte key (stored inline). A weight of 0
+ * is still an arrival: an unlisted key added with weight 0 to a full
+ * sketch takes the smallest counter and evicts its key (Space-Saving);
+ * skip zero weights that should not count.
  *
  * Errors: `SKETCH_KEY_TOO_LONG` (nothing changes), `SKETCH_NULL_POINTER`, image errors.
  *
@@ -5395,7 +5428,9 @@ sketch_status sketch_topk_add(void *buf,
                               uint64_t weight);
 
 /**
- * Adds `weight` occurrences of an integer key (stored as its 8 little-endian bytes).
+ * Adds `weight` occurrences of an integer key (stored as its 8 little-endian
+ * bytes; a sketch whose maximum key length is below 8 refuses it with
+ * `SKETCH_KEY_TOO_LONG`). A weight of 0 evicts as in `sketch_topk_add`.
  *
  * # Safety
  * `buf`: `len` writable bytes.

@@ -346,7 +346,11 @@ unsafe fn estimate_with(
     unsafe { filter::query(buf, len, out, |b| Ok(op(&countmin::wrap(b)?))) }
 }
 
-/// Writes the estimated count of a byte key to `*out` (never below the truth).
+/// Writes the estimated count of a byte key to `*out`: never below the
+/// truth while no counter saturated. Counters saturate at their maximum
+/// (2^32 - 1 with the 32-bit counters the planners choose), so a key whose
+/// weight passes it reads that maximum, below the truth: use
+/// `counter_bits = 64` for weights that can sum past 2^32.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, image errors.
 ///

@@ -274,6 +274,9 @@ pub unsafe extern "C" fn sketch_sbbf_add(
 }
 
 /// Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_sbbf_add`.
+/// In Parquet mode that is the hash of an INT64 value: for an INT32 column
+/// use `sketch_sbbf_add_hash(sketch_parquet_hash_i32(v))` (an INT32 value
+/// as a `uint64_t` hashes 8 bytes where writers hash 4, and is not found).
 ///
 /// # Safety
 /// As for `sketch_sbbf_add`.
@@ -330,7 +333,10 @@ pub unsafe extern "C" fn sketch_sbbf_contains(
     })
 }
 
-/// Tests an integer key. See `sketch_sbbf_contains`.
+/// Tests an integer key (its 8 little-endian bytes). See `sketch_sbbf_contains`.
+/// In Parquet mode that is an INT64 value: a filter of an INT32 column
+/// answers false for its values asked this way; use
+/// `sketch_sbbf_contains_hash(sketch_parquet_hash_i32(v))`.
 ///
 /// # Safety
 /// As for `sketch_sbbf_contains`.
@@ -932,11 +938,14 @@ pub unsafe extern "C" fn sketch_sbbf_get_stats(
     })
 }
 
-/// The over-capacity signal without scanning the blocks: `*flags` gets
-/// `SKETCH_CAPACITY_*` bits, 0 while the filter is within its plan. Computed
-/// from the inserted count and the split-block formula at that count (a few
-/// microseconds at the planned load, independent of the filter size);
-/// `sketch_sbbf_get_stats` measures the blocks instead.
+/// The over-capacity signal: `*flags` gets `SKETCH_CAPACITY_*` bits, 0
+/// while the filter is within its plan. Computed from the inserted count
+/// and the split-block formula at that count, without scanning the blocks
+/// (a few microseconds at the planned load, independent of the filter
+/// size), except on a filter loaded from a Parquet bitset
+/// (`sketch_sbbf_load_parquet_bitset`), whose inserted count does not hold
+/// the file's keys: there it scans every block, O(blocks), as
+/// `sketch_sbbf_get_stats` always does.
 ///
 /// # Safety
 /// `buf`: `len` readable bytes; `flags` writable.

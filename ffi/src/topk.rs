@@ -101,7 +101,10 @@ pub unsafe extern "C" fn sketch_topk_init(
     run(|| unsafe { filter::mutate(buf, len, |b| topk::init(b, &params, seed).map(|_| ())) })
 }
 
-/// Adds `weight` occurrences of a byte key (stored inline).
+/// Adds `weight` occurrences of a byte key (stored inline). A weight of 0
+/// is still an arrival: an unlisted key added with weight 0 to a full
+/// sketch takes the smallest counter and evicts its key (Space-Saving);
+/// skip zero weights that should not count.
 ///
 /// Errors: `SKETCH_KEY_TOO_LONG` (nothing changes), `SKETCH_NULL_POINTER`, image errors.
 ///
@@ -122,7 +125,9 @@ pub unsafe extern "C" fn sketch_topk_add(
     })
 }
 
-/// Adds `weight` occurrences of an integer key (stored as its 8 little-endian bytes).
+/// Adds `weight` occurrences of an integer key (stored as its 8 little-endian
+/// bytes; a sketch whose maximum key length is below 8 refuses it with
+/// `SKETCH_KEY_TOO_LONG`). A weight of 0 evicts as in `sketch_topk_add`.
 ///
 /// # Safety
 /// `buf`: `len` writable bytes.

@@ -2571,6 +2571,86 @@ static void test_documented_limits(void) {
     EXPECT(sketch_hll_merge(image, (size_t)size, other, (size_t)small_size), SKETCH_INCOMPATIBLE);
 }
 
+/* Behaviours the header now documents, which Go's docs had found (the C
+ * header was silent or said otherwise): a cuckoo key's 9th copy is full in
+ * an empty filter; 32-bit Count-Min counters saturate below the truth; a
+ * Top-k weight of 0 evicts in a full sketch and integer keys need a
+ * maximum key length of 8; a Parquet-mode filter's u64 forms are INT64
+ * values; an image changed in place keeps its old checksum until sealed. */
+static void test_documented_behaviours(void) {
+    static _Alignas(64) unsigned char image[1 << 16], copy[1 << 16];
+    uint64_t size = 0;
+    size_t n = 0, written = 0;
+
+    struct sketch_cuckoo_params cp;
+    EXPECT(sketch_cuckoo_plan(5000, 0.01, &cp), SKETCH_OK);
+    EXPECT(sketch_cuckoo_size(&cp, &size), SKETCH_OK);
+    n = (size_t)size;
+    CHECK(n <= sizeof image);
+    EXPECT(sketch_cuckoo_init(image, n, &cp, 1), SKETCH_OK);
+    for (int i = 0; i < 8; i++) EXPECT(sketch_cuckoo_add(image, n, "x", 1), SKETCH_OK);
+    memcpy(copy, image, n);
+    EXPECT(sketch_cuckoo_add(image, n, "x", 1), SKETCH_FULL);
+    CHECK(memcmp(copy, image, n) == 0);
+
+    struct sketch_countmin_params mp;
+    uint64_t estimate = 0;
+    EXPECT(sketch_countmin_plan_size(64, 2, &mp), SKETCH_OK);
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_countmin_init(image, n, &mp, 1), SKETCH_OK);
+    EXPECT(sketch_countmin_add_u64(image, n, 5, (uint64_t)1 << 32), SKETCH_OK);
+    EXPECT(sketch_countmin_estimate_u64(image, n, 5, &estimate), SKETCH_OK);
+    CHECK(estimate == UINT32_MAX); /* below the true 2^32 */
+    mp.counter_bits = 64;
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_countmin_init(image, n, &mp, 1), SKETCH_OK);
+    EXPECT(sketch_countmin_add_u64(image, n, 5, (uint64_t)1 << 32), SKETCH_OK);
+    EXPECT(sketch_countmin_estimate_u64(image, n, 5, &estimate), SKETCH_OK);
+    CHECK(estimate == (uint64_t)1 << 32);
+
+    struct sketch_topk_item items[4];
+    EXPECT(sketch_topk_size(2, 8, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_topk_init(image, n, 2, 8, 1), SKETCH_OK);
+    EXPECT(sketch_topk_add(image, n, "a", 1, 5), SKETCH_OK);
+    EXPECT(sketch_topk_add(image, n, "b", 1, 3), SKETCH_OK);
+    EXPECT(sketch_topk_add(image, n, "c", 1, 0), SKETCH_OK);
+    EXPECT(sketch_topk_list(image, n, items, 4, &written), SKETCH_OK);
+    CHECK(written == 2 && items[1].key_len == 1 && items[1].key[0] == 'c' && items[1].count == 3);
+    EXPECT(sketch_topk_size(2, 4, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_topk_init(image, n, 2, 4, 1), SKETCH_OK);
+    EXPECT(sketch_topk_add_u64(image, n, 7, 1), SKETCH_KEY_TOO_LONG);
+
+    struct sketch_sbbf_params sp;
+    bool found = true;
+    EXPECT(sketch_sbbf_plan_parquet(1000, 0.01, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    n = (size_t)size;
+    CHECK(n <= sizeof image);
+    EXPECT(sketch_sbbf_init(image, n, &sp, 0), SKETCH_OK);
+    EXPECT(sketch_sbbf_add_hash(image, n, sketch_parquet_hash_i32(42), NULL), SKETCH_OK); /* an INT32 writer */
+    EXPECT(sketch_sbbf_contains_u64(image, n, 42, &found), SKETCH_OK);
+    CHECK(!found);
+    EXPECT(sketch_sbbf_contains_hash(image, n, sketch_parquet_hash_i32(42), &found), SKETCH_OK);
+    CHECK(found);
+
+    struct sketch_bloom_params bp;
+    EXPECT(sketch_bloom_plan(100, 0.01, &bp), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&bp, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_bloom_init(copy, n, &bp, 1), SKETCH_OK);
+    EXPECT(sketch_bloom_export(copy, n, image, sizeof image, &written), SKETCH_OK);
+    EXPECT(sketch_bloom_verify(image, written), SKETCH_OK);
+    EXPECT(sketch_bloom_add(image, written, "k", 1, NULL), SKETCH_OK); /* in place */
+    EXPECT(sketch_bloom_verify(image, written), SKETCH_CHECKSUM_MISMATCH);
+    EXPECT(sketch_bloom_export(image, written, copy, sizeof copy, &written), SKETCH_OK);
+    memcpy(image, copy, written);
+    EXPECT(sketch_bloom_verify(image, written), SKETCH_OK);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -2599,6 +2679,7 @@ int main(void) {
     test_views_of_another_family();
     test_packed_and_u64_shapes();
     test_documented_limits();
+    test_documented_behaviours();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
