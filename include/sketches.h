@@ -62,6 +62,15 @@
  * - Batches come in three shapes: _batch (array of sketch_slice), _packed
  *   (one data buffer plus count + 1 uint32_t offsets: the Arrow Binary
  *   layout) and _u64_batch / _hash_batch (arrays of 64-bit values).
+ *   Where a batch function lists no errors of its own, it checks every
+ *   argument before changing anything and returns, besides the image's
+ *   errors: SKETCH_NULL_POINTER (an array, or a required per-key output,
+ *   NULL with count > 0; a sketch_slice NULL with a non-zero length),
+ *   SKETCH_MISALIGNED (an array not aligned for its element type:
+ *   sketch_slice, uint32_t offsets, uint64_t keys/hashes/weights/results),
+ *   SKETCH_INVALID_ARGUMENT (count elements beyond the address space),
+ *   SKETCH_INVALID_PARAMETER (packed offsets decreasing or past data_len),
+ *   SKETCH_OVERLAP. An empty batch (count 0) still validates the image.
  */
 
 #ifndef SKETCHES_H

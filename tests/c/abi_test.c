@@ -2651,6 +2651,50 @@ static void test_documented_behaviours(void) {
     EXPECT(sketch_bloom_verify(image, written), SKETCH_OK);
 }
 
+/* The argument errors every batch form shares (the header's conventions
+ * list them): misaligned arrays, NULL arrays with a count, counts beyond
+ * the address space, bad packed offsets, outputs inside the image; the
+ * image is unchanged after each. An empty batch still validates the image. */
+static void test_batch_argument_errors(void) {
+    static _Alignas(64) unsigned char image[4096], before[4096];
+    static _Alignas(8) unsigned char raw[256];
+    struct sketch_bloom_params bp;
+    struct sketch_countmin_params mp;
+    uint64_t size = 0;
+    bool out[8];
+    const uint32_t bad[3] = {0, 4, 2};
+
+    EXPECT(sketch_bloom_plan(100, 0.01, &bp), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&bp, &size), SKETCH_OK);
+    size_t n = (size_t)size;
+    EXPECT(sketch_bloom_init(image, n, &bp, 1), SKETCH_OK);
+    memcpy(before, image, n);
+    EXPECT(sketch_bloom_add_u64_batch(image, n, (const uint64_t *)(void *)(raw + 1), 2, NULL), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_add_packed(image, n, raw, 8, (const uint32_t *)(void *)(raw + 1), 2, NULL), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_add_batch(image, n, (const sketch_slice *)(void *)(raw + 1), 2, NULL), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_add_u64_batch(image, n, NULL, 2, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_add_packed(image, n, NULL, 0, NULL, 1, out), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_add_u64_batch(image, n, (const uint64_t *)(void *)raw, SIZE_MAX / 4, NULL), SKETCH_INVALID_ARGUMENT);
+    EXPECT(sketch_bloom_add_packed(image, n, raw, 8, bad, SIZE_MAX, out), SKETCH_INVALID_ARGUMENT);
+    EXPECT(sketch_bloom_add_packed(image, n, raw, 8, bad, 2, out), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_bloom_add_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, (bool *)image + 100), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_contains_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, NULL), SKETCH_NULL_POINTER);
+    CHECK(memcmp(before, image, n) == 0);
+    EXPECT(sketch_bloom_add_u64_batch(NULL, 0, NULL, 0, NULL), SKETCH_BUFFER_TOO_SMALL);
+
+    EXPECT(sketch_countmin_plan_size(64, 2, &mp), SKETCH_OK);
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_countmin_init(image, n, &mp, 1), SKETCH_OK);
+    memcpy(before, image, n);
+    EXPECT(sketch_countmin_add_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, (const uint64_t *)(void *)(raw + 4)),
+           SKETCH_MISALIGNED);
+    EXPECT(sketch_countmin_estimate_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, (uint64_t *)(void *)(raw + 68)),
+           SKETCH_MISALIGNED);
+    CHECK(memcmp(before, image, n) == 0);
+    EXPECT(sketch_countmin_add_u64_batch(NULL, 0, NULL, 0, NULL), SKETCH_BUFFER_TOO_SMALL);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -2680,6 +2724,7 @@ int main(void) {
     test_packed_and_u64_shapes();
     test_documented_limits();
     test_documented_behaviours();
+    test_batch_argument_errors();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
