@@ -1736,6 +1736,10 @@ sketch_status sketch_bloom_verify(const void *bytes, size_t len);
 /**
  * Adds a byte key. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -1752,6 +1756,10 @@ sketch_status sketch_bloom_add_concurrent(void *buf,
 /**
  * Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -1767,6 +1775,10 @@ sketch_status sketch_bloom_add_concurrent_u64(void *buf,
 /**
  * Adds a precomputed hash. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -1781,7 +1793,8 @@ sketch_status sketch_bloom_add_concurrent_hash(void *buf,
 
 /**
  * Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_batch` forms.
@@ -1794,7 +1807,8 @@ sketch_status sketch_bloom_add_concurrent_batch(void *buf,
 
 /**
  * Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_packed` forms.
@@ -1809,7 +1823,8 @@ sketch_status sketch_bloom_add_concurrent_packed(void *buf,
 
 /**
  * Adds `count` integer keys. From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
@@ -5102,6 +5117,10 @@ sketch_status sketch_sbbf_verify(const void *bytes, size_t len);
 /**
  * Adds a byte key. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -5118,6 +5137,10 @@ sketch_status sketch_sbbf_add_concurrent(void *buf,
 /**
  * Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -5133,6 +5156,10 @@ sketch_status sketch_sbbf_add_concurrent_u64(void *buf,
 /**
  * Adds a precomputed hash. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -5147,7 +5174,8 @@ sketch_status sketch_sbbf_add_concurrent_hash(void *buf,
 
 /**
  * Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_batch` forms.
@@ -5160,7 +5188,8 @@ sketch_status sketch_sbbf_add_concurrent_batch(void *buf,
 
 /**
  * Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_packed` forms.
@@ -5175,7 +5204,8 @@ sketch_status sketch_sbbf_add_concurrent_packed(void *buf,
 
 /**
  * Adds `count` integer keys. From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.

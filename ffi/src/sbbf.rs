@@ -1071,6 +1071,10 @@ pub unsafe extern "C" fn sketch_sbbf_verify(bytes: *const c_void, len: usize) ->
 
 /// Adds a byte key. From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+/// Not an exclusive test-and-insert across threads: when several threads
+/// add the same new key at once, at least one receives true, and more than
+/// one may (each set some of its bits); dedup that must pass a key once
+/// needs its own lock.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
 ///
@@ -1095,6 +1099,10 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent(
 
 /// Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+/// Not an exclusive test-and-insert across threads: when several threads
+/// add the same new key at once, at least one receives true, and more than
+/// one may (each set some of its bits); dedup that must pass a key once
+/// needs its own lock.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
 ///
@@ -1115,6 +1123,10 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent_u64(
 
 /// Adds a precomputed hash. From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+/// Not an exclusive test-and-insert across threads: when several threads
+/// add the same new key at once, at least one receives true, and more than
+/// one may (each set some of its bits); dedup that must pass a key once
+/// needs its own lock.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
 ///
@@ -1134,7 +1146,8 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent_hash(
 }
 
 /// Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
-/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+/// (as for the single add, a key added by several threads at once may be new to more than one).
 ///
 /// # Safety
 /// `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_batch` forms.
@@ -1152,7 +1165,8 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent_batch(
 }
 
 /// Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
-/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+/// (as for the single add, a key added by several threads at once may be new to more than one).
 ///
 /// # Safety
 /// `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_packed` forms.
@@ -1172,7 +1186,8 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent_packed(
 }
 
 /// Adds `count` integer keys. From any number of threads at once on one image (the
-/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+/// (as for the single add, a key added by several threads at once may be new to more than one).
 ///
 /// # Safety
 /// `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
