@@ -35,7 +35,11 @@
  *   through sketch_*_import or sketch_*_verify first. On unverified bytes
  *   every call stays memory-safe and returns a status, but its results, and
  *   a merge into a valid image from such a source, are only as good as the
- *   bytes.
+ *   bytes. The checksum is written by sketch_*_export only: an image
+ *   changed in place (a verified, writable mmap kept as the sketch's
+ *   storage) keeps its last checksum, so verify and import then report
+ *   SKETCH_CHECKSUM_MISMATCH although nothing is damaged; export it to
+ *   another buffer and copy that over the file to seal it.
  * - Thread safety: calls taking `const void *buf` only read and may run
  *   concurrently on one image; calls taking `void *buf` need exclusive
  *   access to that buffer. Except the concurrent functions, which any
@@ -58,6 +62,15 @@
  * - Batches come in three shapes: _batch (array of sketch_slice), _packed
  *   (one data buffer plus count + 1 uint32_t offsets: the Arrow Binary
  *   layout) and _u64_batch / _hash_batch (arrays of 64-bit values).
+ *   Where a batch function lists no errors of its own, it checks every
+ *   argument before changing anything and returns, besides the image's
+ *   errors: SKETCH_NULL_POINTER (an array, or a required per-key output,
+ *   NULL with count > 0; a sketch_slice NULL with a non-zero length),
+ *   SKETCH_MISALIGNED (an array not aligned for its element type:
+ *   sketch_slice, uint32_t offsets, uint64_t keys/hashes/weights/results),
+ *   SKETCH_INVALID_ARGUMENT (count elements beyond the address space),
+ *   SKETCH_INVALID_PARAMETER (packed offsets decreasing or past data_len),
+ *   SKETCH_OVERLAP. An empty batch (count 0) still validates the image.
  */
 
 #ifndef SKETCHES_H
@@ -303,14 +316,15 @@ typedef struct sketch_bloom_params {
  * those words of the buffer with the token (a few loads). When they match
  * and the buffer is aligned and long enough, the headers are not checked
  * again: the same bytes already passed. When anything differs (another
- * image, one re-initialized with other parameters, or a token never filled:
- * an all-zero token matches nothing), the call validates in full and
- * behaves exactly as the call without a token. A stale token costs time,
- * never correctness. Counters and modes that updates change are not part
- * of the identity: with a token they are trusted as the body is (damage
- * there gives wrong answers, never undefined behavior). A token filled by
- * hand instead of by `sketch_<family>_token` skips the same checks; the
- * calls stay memory-safe and finite whatever it holds.
+ * image, one re-initialized with other parameters, a token of another
+ * family, or a token never filled: an all-zero token matches nothing), the
+ * call validates in full and behaves exactly as the call without a token.
+ * A stale token costs time, never correctness. Counters and modes that
+ * updates change are not part of the identity: with a token they are
+ * trusted as the body is (damage there gives wrong answers, never
+ * undefined behavior). A token filled by hand instead of by
+ * `sketch_<family>_token` skips the same checks; the calls stay
+ * memory-safe and finite whatever it holds.
  *
  * Plain data without pointers: copy it freely, store it in Go or Java
  * memory. A token is only read by the calls; its thread-safety is that of
@@ -342,9 +356,11 @@ typedef struct sketch_token {
  * such a change answers for the old parameters (wrong answers, changed
  * bits) but reads and writes only the `len` bytes at `image`, as long as
  * those bytes are still the caller's; a token word out of range (a zero
- * token, for one) makes the call validate the image in full. Filled by
- * hand, `image` and `len` must describe readable (and, for adds, writable)
- * memory, as `buf` and `len` must for every other call.
+ * token, for one), or a view of another family's image (a split-block
+ * view given to `sketch_hll_view_add`), makes the call validate the image
+ * in full (`SKETCH_WRONG_FAMILY` for the latter). Filled by hand, `image`
+ * and `len` must describe readable (and, for adds, writable) memory, as
+ * `buf` and `len` must for every other call.
  *
  * Holds a pointer into the caller's memory: Go and Java bindings whose
  * images live in garbage-collected memory keep using tokens (see
@@ -478,7 +494,8 @@ typedef struct sketch_counting_stats {
  */
 typedef struct sketch_countmin_params {
   /**
-   * Counters per row (1 ..= 2^32).
+   * Counters per row (1 ..= 2^32; with `depth` and `counter_bits`, at
+   * most 2^40 bytes of counters).
    */
   uint64_t width;
   /**
@@ -1128,8 +1145,9 @@ typedef struct sketch_ull_stats {
 #define SKETCH_BUILD_FAILED 21
 
 /**
- * A HyperLogLog in its exact small mode was given to a concurrent add:
- * densify it first (`sketch_hll_densify`, exclusive access); nothing changed.
+ * A HyperLogLog in its exact small mode was given to a concurrent add or
+ * estimate: densify it first (`sketch_hll_densify`, exclusive access);
+ * nothing changed.
  */
 #define SKETCH_SMALL_MODE 22
 
@@ -1718,6 +1736,10 @@ sketch_status sketch_bloom_verify(const void *bytes, size_t len);
 /**
  * Adds a byte key. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -1734,6 +1756,10 @@ sketch_status sketch_bloom_add_concurrent(void *buf,
 /**
  * Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -1749,6 +1775,10 @@ sketch_status sketch_bloom_add_concurrent_u64(void *buf,
 /**
  * Adds a precomputed hash. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -1763,7 +1793,8 @@ sketch_status sketch_bloom_add_concurrent_hash(void *buf,
 
 /**
  * Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_batch` forms.
@@ -1776,7 +1807,8 @@ sketch_status sketch_bloom_add_concurrent_batch(void *buf,
 
 /**
  * Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_packed` forms.
@@ -1791,7 +1823,8 @@ sketch_status sketch_bloom_add_concurrent_packed(void *buf,
 
 /**
  * Adds `count` integer keys. From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
@@ -2301,7 +2334,9 @@ sketch_status sketch_counting_verify(const void *bytes, size_t len);
  * change the last two).
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (unless
- * 0 < epsilon < 1 and 0 < delta < 1).
+ * 0 < epsilon < 1 and 0 < delta < 1, and the plan fits the limits:
+ * epsilon of at least e / 2^32, about 6.3e-10, for a width of at most
+ * 2^32, and delta of at least e^-64, about 1.6e-28, for at most 64 rows).
  *
  * # Safety
  * `out` must be writable.
@@ -2325,7 +2360,9 @@ sketch_status sketch_countmin_plan_size(uint64_t width,
 /**
  * Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `params`.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (a field out of
+ * range, a non-zero reserved field, or more than 2^40 bytes of counters:
+ * 2^32 x 64 rows fits with 32-bit counters, not with 64-bit ones).
  *
  * # Safety
  * `params` readable; `bytes` writable.
@@ -2436,7 +2473,11 @@ sketch_status sketch_countmin_add_hash_batch(void *buf,
                                              const uint64_t *weights);
 
 /**
- * Writes the estimated count of a byte key to `*out` (never below the truth).
+ * Writes the estimated count of a byte key to `*out`: never below the
+ * truth while no counter saturated. Counters saturate at their maximum
+ * (2^32 - 1 with the 32-bit counters the planners choose), so a key whose
+ * weight passes it reads that maximum, below the truth: use
+ * `counter_bits = 64` for weights that can sum past 2^32.
  *
  * Errors: `SKETCH_NULL_POINTER`, image errors.
  *
@@ -2662,6 +2703,12 @@ sketch_status sketch_cuckoo_init(void *buf,
 /**
  * Adds a byte key. Errors: `SKETCH_FULL` when it cannot be placed within
  * 500 relocations (the image is then byte-identical to before), image errors.
+ *
+ * Adds are a multiset: each add stores one more copy of the key's
+ * fingerprint, and a key has 8 slots (its two buckets of 4), so its 9th
+ * copy is `SKETCH_FULL` even in an almost empty filter (a larger filter
+ * does not help). To keep a set, add only keys `sketch_cuckoo_contains`
+ * does not find.
  *
  * # Safety
  * `buf`: `len` writable bytes; `key`: `key_len` readable bytes.
@@ -3992,8 +4039,9 @@ sketch_status sketch_hll_reset(void *buf, size_t len);
 
 /**
  * Merges `src` into `dst`: afterwards `dst` estimates the union. Same seed
- * required; `src`'s precision must be at least `dst`'s (a higher precision
- * folds down).
+ * required; a dense `src`'s precision must be at least `dst`'s (a higher
+ * precision folds down); a `src` in its exact small mode (it keeps whole
+ * hashes) merges into any precision.
  *
  * Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
  *
@@ -4198,6 +4246,11 @@ sketch_status sketch_hll_add_concurrent_u64_batch(void *buf,
  * functions (exact once they are done; a few adds ahead or behind while
  * they run). The martingale estimate does not survive concurrent adds.
  *
+ * Errors: `SKETCH_NULL_POINTER` (out), `SKETCH_MISALIGNED`, image errors,
+ * `SKETCH_SMALL_MODE` (a sketch still in its exact small mode, as for the
+ * concurrent adds: `sketch_hll_densify` it before sharing it; `*out` is
+ * not written).
+ *
  * # Safety
  * As for `sketch_hll_add_concurrent`; `out` writable.
  */
@@ -4330,7 +4383,7 @@ sketch_status sketch_minhash_add_hash_batch(void *buf,
 
 /**
  * Writes the estimated Jaccard similarity of the two sets to `*out` (0..1;
- * two empty sketches give 1).
+ * two empty sketches give 1). Cost: as `sketch_minhash_signature` of both.
  *
  * Errors: `SKETCH_INCOMPATIBLE` (different k or seed), `SKETCH_NULL_POINTER`, image errors.
  *
@@ -4345,6 +4398,13 @@ sketch_status sketch_minhash_jaccard(const void *a,
 
 /**
  * Writes the `k` densified signature values to `out` (for LSH banding).
+ *
+ * Cost: O(k) when most registers are filled, but an empty register probes
+ * about `k / filled` others: about `k * (k - filled) / filled` probes,
+ * quadratic in `k` for a sketch that saw few items (one item at
+ * `k = 16384` takes most of a second, at `k = 2^20` most of an hour, in
+ * this one call). Check `filled` (`sketch_minhash_get_stats`) first, or
+ * pick `k` well below the distinct items a sketch will see.
  *
  * Errors: `SKETCH_INVALID_ARGUMENT` unless `count` is `k`, `SKETCH_NULL_POINTER`, image errors.
  *
@@ -4506,10 +4566,13 @@ sketch_status sketch_sbbf_bitset(const void *buf,
 
 /**
  * Writes an empty filter into `buf` (8-byte aligned, at least
- * `sketch_sbbf_size` bytes). Any previous content is overwritten.
+ * `sketch_sbbf_size` bytes). Any previous content is overwritten. A
+ * Parquet-mode filter hashes with XXH64 seed 0, as Parquet readers do:
+ * its `seed` must be 0.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`,
- * `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (params, or a
+ * non-zero `seed` in Parquet mode), `SKETCH_MISALIGNED`,
+ * `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
  *
  * # Safety
  * `buf` must point to `len` writable bytes; `params` to a readable struct.
@@ -4539,6 +4602,9 @@ sketch_status sketch_sbbf_add(void *buf,
 
 /**
  * Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_sbbf_add`.
+ * In Parquet mode that is the hash of an INT64 value: for an INT32 column
+ * use `sketch_sbbf_add_hash(sketch_parquet_hash_i32(v))` (an INT32 value
+ * as a `uint64_t` hashes 8 bytes where writers hash 4, and is not found).
  *
  * # Safety
  * As for `sketch_sbbf_add`.
@@ -4574,7 +4640,10 @@ sketch_status sketch_sbbf_contains(const void *buf,
                                    bool *out);
 
 /**
- * Tests an integer key. See `sketch_sbbf_contains`.
+ * Tests an integer key (its 8 little-endian bytes). See `sketch_sbbf_contains`.
+ * In Parquet mode that is an INT64 value: a filter of an INT32 column
+ * answers false for its values asked this way; use
+ * `sketch_sbbf_contains_hash(sketch_parquet_hash_i32(v))`.
  *
  * # Safety
  * As for `sketch_sbbf_contains`.
@@ -4951,11 +5020,14 @@ sketch_status sketch_sbbf_intersect(void *dst, size_t dst_len, const void *src, 
 sketch_status sketch_sbbf_get_stats(const void *buf, size_t len, struct sketch_sbbf_stats *out);
 
 /**
- * The over-capacity signal without scanning the blocks: `*flags` gets
- * `SKETCH_CAPACITY_*` bits, 0 while the filter is within its plan. Computed
- * from the inserted count and the split-block formula at that count (a few
- * microseconds at the planned load, independent of the filter size);
- * `sketch_sbbf_get_stats` measures the blocks instead.
+ * The over-capacity signal: `*flags` gets `SKETCH_CAPACITY_*` bits, 0
+ * while the filter is within its plan. Computed from the inserted count
+ * and the split-block formula at that count, without scanning the blocks
+ * (a few microseconds at the planned load, independent of the filter
+ * size), except on a filter loaded from a Parquet bitset
+ * (`sketch_sbbf_load_parquet_bitset`), whose inserted count does not hold
+ * the file's keys: there it scans every block, O(blocks), as
+ * `sketch_sbbf_get_stats` always does.
  *
  * # Safety
  * `buf`: `len` readable bytes; `flags` writable.
@@ -5045,6 +5117,10 @@ sketch_status sketch_sbbf_verify(const void *bytes, size_t len);
 /**
  * Adds a byte key. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -5061,6 +5137,10 @@ sketch_status sketch_sbbf_add_concurrent(void *buf,
 /**
  * Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -5076,6 +5156,10 @@ sketch_status sketch_sbbf_add_concurrent_u64(void *buf,
 /**
  * Adds a precomputed hash. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+ * Not an exclusive test-and-insert across threads: when several threads
+ * add the same new key at once, at least one receives true, and more than
+ * one may (each set some of its bits); dedup that must pass a key once
+ * needs its own lock.
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
  *
@@ -5090,7 +5174,8 @@ sketch_status sketch_sbbf_add_concurrent_hash(void *buf,
 
 /**
  * Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_batch` forms.
@@ -5103,7 +5188,8 @@ sketch_status sketch_sbbf_add_concurrent_batch(void *buf,
 
 /**
  * Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_packed` forms.
@@ -5118,7 +5204,8 @@ sketch_status sketch_sbbf_add_concurrent_packed(void *buf,
 
 /**
  * Adds `count` integer keys. From any number of threads at once on one image (the
- * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+ * concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+ * (as for the single add, a key added by several threads at once may be new to more than one).
  *
  * # Safety
  * `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
@@ -5277,8 +5364,9 @@ sketch_status sketch_sbbf_plan_parquet_bitset(size_t bitset_len,
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (params, or not
  * Parquet mode), `SKETCH_INVALID_ARGUMENT` (`bitset_len` is not
- * `params.blocks * 32`), `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`.
- * `buf` is not written on error.
+ * `params.blocks * 32`), `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`,
+ * `SKETCH_OVERLAP` (`bitset` shares a byte with `buf`: load from a copy,
+ * not from the image's own blocks). `buf` is not written on error.
  *
  * # Safety
  * `buf`: `len` writable bytes; `bitset`: `bitset_len` readable bytes (not
@@ -5331,9 +5419,12 @@ const char *sketch_status_str(int32_t status);
 
 /**
  * Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `capacity` counters (1 ..= 2^20) holding
- * keys of up to `max_key_len` bytes (1 ..= 4096).
+ * keys of up to `max_key_len` bytes (1 ..= 4096). The image must stay below
+ * 4 GiB, which the largest capacity with keys of more than about 4,040
+ * bytes exceeds (`SKETCH_INVALID_PARAMETER`).
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (a value out of
+ * range, or an image of 4 GiB or more).
  *
  * # Safety
  * `bytes` must be writable.
@@ -5345,7 +5436,8 @@ sketch_status sketch_topk_size(uint32_t capacity,
 /**
  * Writes an empty sketch into `buf` (8-byte aligned, at least `sketch_topk_size` bytes).
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (as for
+ * `sketch_topk_size`), `SKETCH_MISALIGNED`,
  * `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
  *
  * # Safety
@@ -5373,8 +5465,9 @@ sketch_status sketch_topk_add(void *buf,
                               uint64_t weight);
 
 /**
- * Adds `weight` occurrences of an integer key (stored as its 8 little-endian bytes);
- * a weight of 0 changes nothing.
+ * Adds `weight` occurrences of an integer key (stored as its 8 little-endian
+ * bytes; a sketch whose maximum key length is below 8 refuses it with
+ * `SKETCH_KEY_TOO_LONG`). A weight of 0 changes nothing.
  *
  * # Safety
  * `buf`: `len` writable bytes.

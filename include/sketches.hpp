@@ -2487,7 +2487,8 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
         return detail::st(
             sketch_countmin_add_hash_batch(this->mdata(), this->size(), hashes.data(), hashes.size(), w));
     }
-    /// Estimated count (never below the truth).
+    /// Estimated count: never below the truth while no counter saturated
+    /// (32-bit counters stop at 2^32 - 1; plan 64-bit ones for larger sums).
     result<std::uint64_t> try_estimate(byte_view key) const noexcept {
         std::uint64_t out = 0;
         return this->make(sketch_countmin_estimate(this->data(), this->size(), key.data(), key.size(), &out), out);

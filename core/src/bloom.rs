@@ -361,11 +361,18 @@ pub fn token(buf: &[u8]) -> Result<Token> {
 /// The parameters, seed and body end decoded from `token`'s words: with
 /// `COMPARE`, only when `buf`'s identity matches the token (see [`Token`]),
 /// the words then being the image's; without, from the token alone (a
-/// kept view, see [`wrap_trusted`]). `None` when the identity differs or a
-/// word is out of range.
+/// kept view, see [`wrap_trusted`]). `None` when the identity differs, the
+/// token is another family's or a word is out of range.
 #[inline(always)]
 fn trusted<const COMPARE: bool>(buf: &[u8], token: &Token) -> Option<(BloomParams, u64, usize)> {
-    if COMPARE && !image::token_matches::<BloomImage>(buf, token) {
+    // Without `COMPARE` only the token is read: it must be one of this
+    // family (a view of another family's image decodes to garbage).
+    let ours = if COMPARE {
+        image::token_matches::<BloomImage>(buf, token)
+    } else {
+        image::token_is::<BloomImage>(token)
+    };
+    if !ours {
         return None;
     }
     let [_, _, seed, _, bits, hashes, planned_items, planned_fpr] = token.words;
@@ -413,9 +420,10 @@ pub fn with_view_mut<'a, R>(
 /// [`wrap`] of the image a kept view describes (the C ABI's
 /// `sketch_view`): the parameters come from `token` alone, made by
 /// [`token`] from this image, without reading the header or comparing
-/// identities. A token of another image, or of this buffer before a
-/// re-init with other parameters, gives wrong answers but never a panic or
-/// an access outside `buf`; one whose words are out of range gets the full
+/// identities. A token of another image of this family, or of this
+/// buffer before a re-init with other parameters, gives wrong answers but
+/// never a panic or an access outside `buf`; one of another family
+/// ([`image::token_is`]) or whose words are out of range gets the full
 /// validation. Errors: as [`wrap`], only after that fallback.
 #[inline(always)]
 pub fn wrap_trusted<'a>(buf: &'a [u8], token: &Token) -> Result<Bloom<'a>> {

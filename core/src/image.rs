@@ -608,14 +608,34 @@ pub fn token<F: ImageFamily>(buf: &[u8]) -> Result<Token> {
 }
 
 /// True when `buf` is aligned, at least the token's image length, and its
-/// identity words equal `token`'s: its headers then hold the values that
-/// passed the validation when the token was made, and the family may build
-/// its view from them (or from the token's words, which are equal) without
-/// checking them again (see [`Token`]).
+/// identity words equal `token`'s, a token of family `F` ([`token_is`]):
+/// its headers then hold the values that passed the validation when the
+/// token was made, and the family may build its view from them (or from
+/// the token's words, which are equal) without checking them again (see
+/// [`Token`]).
 #[inline(always)]
 pub fn token_matches<F: ImageFamily>(buf: &[u8], token: &Token) -> bool {
     let image_len = token.words[TOKEN_COMMON_WORDS - 1];
-    (buf.len() as u64) >= image_len && is_aligned(buf) && identity_differs::<F>(buf, token) == Some(false)
+    token_is::<F>(token)
+        && (buf.len() as u64) >= image_len
+        && is_aligned(buf)
+        && identity_differs::<F>(buf, token) == Some(false)
+}
+
+/// The bytes of the first header word a [`Token`] of family `F` holds
+/// whatever the image: the magic and the family id (not the versions).
+const TOKEN_KIND_MASK: u64 = 0xffff_0000_ffff_ffff;
+
+/// True when `token`'s first word holds the magic and family `F`'s id, as
+/// every token made from an image of `F` does: a token (or a kept view) of
+/// another family's image, a zero token and most hand-filled ones do not.
+/// The family's parameter words of a token of another family can be in
+/// range for `F` (a split-block filter's block count read as a
+/// HyperLogLog precision): families check this before decoding them.
+#[inline(always)]
+pub fn token_is<F: ImageFamily>(token: &Token) -> bool {
+    let kind = u64::from(u32::from_le_bytes(MAGIC)) | (u64::from(F::FAMILY as u16) << 48);
+    token.words[0] & TOKEN_KIND_MASK == kind
 }
 
 /// What `init` writes in the common header of a fresh image.

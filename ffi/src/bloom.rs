@@ -980,6 +980,10 @@ pub unsafe extern "C" fn sketch_bloom_verify(bytes: *const c_void, len: usize) -
 }
 /// Adds a byte key. From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+/// Not an exclusive test-and-insert across threads: when several threads
+/// add the same new key at once, at least one receives true, and more than
+/// one may (each set some of its bits); dedup that must pass a key once
+/// needs its own lock.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
 ///
@@ -1004,6 +1008,10 @@ pub unsafe extern "C" fn sketch_bloom_add_concurrent(
 
 /// Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+/// Not an exclusive test-and-insert across threads: when several threads
+/// add the same new key at once, at least one receives true, and more than
+/// one may (each set some of its bits); dedup that must pass a key once
+/// needs its own lock.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
 ///
@@ -1024,6 +1032,10 @@ pub unsafe extern "C" fn sketch_bloom_add_concurrent_u64(
 
 /// Adds a precomputed hash. From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+/// Not an exclusive test-and-insert across threads: when several threads
+/// add the same new key at once, at least one receives true, and more than
+/// one may (each set some of its bits); dedup that must pass a key once
+/// needs its own lock.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
 ///
@@ -1043,7 +1055,8 @@ pub unsafe extern "C" fn sketch_bloom_add_concurrent_hash(
 }
 
 /// Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
-/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+/// (as for the single add, a key added by several threads at once may be new to more than one).
 ///
 /// # Safety
 /// `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_batch` forms.
@@ -1061,7 +1074,8 @@ pub unsafe extern "C" fn sketch_bloom_add_concurrent_batch(
 }
 
 /// Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
-/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+/// (as for the single add, a key added by several threads at once may be new to more than one).
 ///
 /// # Safety
 /// `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_packed` forms.
@@ -1081,7 +1095,8 @@ pub unsafe extern "C" fn sketch_bloom_add_concurrent_packed(
 }
 
 /// Adds `count` integer keys. From any number of threads at once on one image (the
-/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+/// (as for the single add, a key added by several threads at once may be new to more than one).
 ///
 /// # Safety
 /// `buf` as for `sketch_bloom_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.

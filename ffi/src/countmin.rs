@@ -15,7 +15,8 @@ pub const SKETCH_FAMILY_COUNT_MIN: u16 = 7;
 #[repr(C)]
 #[derive(Copy, Clone, Debug, Default)]
 pub struct sketch_countmin_params {
-    /// Counters per row (1 ..= 2^32).
+    /// Counters per row (1 ..= 2^32; with `depth` and `counter_bits`, at
+    /// most 2^40 bytes of counters).
     pub width: u64,
     /// Rows (1 ..= 64).
     pub depth: u32,
@@ -77,7 +78,9 @@ pub struct sketch_countmin_stats {
 /// change the last two).
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (unless
-/// 0 < epsilon < 1 and 0 < delta < 1).
+/// 0 < epsilon < 1 and 0 < delta < 1, and the plan fits the limits:
+/// epsilon of at least e / 2^32, about 6.3e-10, for a width of at most
+/// 2^32, and delta of at least e^-64, about 1.6e-28, for at most 64 rows).
 ///
 /// # Safety
 /// `out` must be writable.
@@ -117,7 +120,9 @@ pub unsafe extern "C" fn sketch_countmin_plan_size(
 
 /// Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `params`.
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (a field out of
+/// range, a non-zero reserved field, or more than 2^40 bytes of counters:
+/// 2^32 x 64 rows fits with 32-bit counters, not with 64-bit ones).
 ///
 /// # Safety
 /// `params` readable; `bytes` writable.
@@ -341,7 +346,11 @@ unsafe fn estimate_with(
     unsafe { filter::query(buf, len, out, |b| Ok(op(&countmin::wrap(b)?))) }
 }
 
-/// Writes the estimated count of a byte key to `*out` (never below the truth).
+/// Writes the estimated count of a byte key to `*out`: never below the
+/// truth while no counter saturated. Counters saturate at their maximum
+/// (2^32 - 1 with the 32-bit counters the planners choose), so a key whose
+/// weight passes it reads that maximum, below the truth: use
+/// `counter_bits = 64` for weights that can sum past 2^32.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, image errors.
 ///

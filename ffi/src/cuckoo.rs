@@ -162,6 +162,12 @@ pub unsafe extern "C" fn sketch_cuckoo_init(
 /// Adds a byte key. Errors: `SKETCH_FULL` when it cannot be placed within
 /// 500 relocations (the image is then byte-identical to before), image errors.
 ///
+/// Adds are a multiset: each add stores one more copy of the key's
+/// fingerprint, and a key has 8 slots (its two buckets of 4), so its 9th
+/// copy is `SKETCH_FULL` even in an almost empty filter (a larger filter
+/// does not help). To keep a set, add only keys `sketch_cuckoo_contains`
+/// does not find.
+///
 /// # Safety
 /// `buf`: `len` writable bytes; `key`: `key_len` readable bytes.
 #[no_mangle]

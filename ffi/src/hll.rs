@@ -545,8 +545,9 @@ pub unsafe extern "C" fn sketch_hll_reset(buf: *mut c_void, len: usize) -> sketc
 }
 
 /// Merges `src` into `dst`: afterwards `dst` estimates the union. Same seed
-/// required; `src`'s precision must be at least `dst`'s (a higher precision
-/// folds down).
+/// required; a dense `src`'s precision must be at least `dst`'s (a higher
+/// precision folds down); a `src` in its exact small mode (it keeps whole
+/// hashes) merges into any precision.
 ///
 /// Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP`, image errors.
 ///
@@ -890,6 +891,11 @@ unsafe fn add_concurrent_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, out:
 /// with atomic loads, safe while other threads add with the concurrent
 /// functions (exact once they are done; a few adds ahead or behind while
 /// they run). The martingale estimate does not survive concurrent adds.
+///
+/// Errors: `SKETCH_NULL_POINTER` (out), `SKETCH_MISALIGNED`, image errors,
+/// `SKETCH_SMALL_MODE` (a sketch still in its exact small mode, as for the
+/// concurrent adds: `sketch_hll_densify` it before sharing it; `*out` is
+/// not written).
 ///
 /// # Safety
 /// As for `sketch_hll_add_concurrent`; `out` writable.

@@ -33,14 +33,15 @@ pub const SKETCH_TOKEN_WORDS: u32 = 8;
 /// those words of the buffer with the token (a few loads). When they match
 /// and the buffer is aligned and long enough, the headers are not checked
 /// again: the same bytes already passed. When anything differs (another
-/// image, one re-initialized with other parameters, or a token never filled:
-/// an all-zero token matches nothing), the call validates in full and
-/// behaves exactly as the call without a token. A stale token costs time,
-/// never correctness. Counters and modes that updates change are not part
-/// of the identity: with a token they are trusted as the body is (damage
-/// there gives wrong answers, never undefined behavior). A token filled by
-/// hand instead of by `sketch_<family>_token` skips the same checks; the
-/// calls stay memory-safe and finite whatever it holds.
+/// image, one re-initialized with other parameters, a token of another
+/// family, or a token never filled: an all-zero token matches nothing), the
+/// call validates in full and behaves exactly as the call without a token.
+/// A stale token costs time, never correctness. Counters and modes that
+/// updates change are not part of the identity: with a token they are
+/// trusted as the body is (damage there gives wrong answers, never
+/// undefined behavior). A token filled by hand instead of by
+/// `sketch_<family>_token` skips the same checks; the calls stay
+/// memory-safe and finite whatever it holds.
 ///
 /// Plain data without pointers: copy it freely, store it in Go or Java
 /// memory. A token is only read by the calls; its thread-safety is that of
@@ -106,9 +107,11 @@ pub(crate) unsafe fn write_token(
 /// such a change answers for the old parameters (wrong answers, changed
 /// bits) but reads and writes only the `len` bytes at `image`, as long as
 /// those bytes are still the caller's; a token word out of range (a zero
-/// token, for one) makes the call validate the image in full. Filled by
-/// hand, `image` and `len` must describe readable (and, for adds, writable)
-/// memory, as `buf` and `len` must for every other call.
+/// token, for one), or a view of another family's image (a split-block
+/// view given to `sketch_hll_view_add`), makes the call validate the image
+/// in full (`SKETCH_WRONG_FAMILY` for the latter). Filled by hand, `image`
+/// and `len` must describe readable (and, for adds, writable) memory, as
+/// `buf` and `len` must for every other call.
 ///
 /// Holds a pointer into the caller's memory: Go and Java bindings whose
 /// images live in garbage-collected memory keep using tokens (see

@@ -206,7 +206,7 @@ pub unsafe extern "C" fn sketch_minhash_add_hash_batch(
 }
 
 /// Writes the estimated Jaccard similarity of the two sets to `*out` (0..1;
-/// two empty sketches give 1).
+/// two empty sketches give 1). Cost: as `sketch_minhash_signature` of both.
 ///
 /// Errors: `SKETCH_INCOMPATIBLE` (different k or seed), `SKETCH_NULL_POINTER`, image errors.
 ///
@@ -229,6 +229,13 @@ pub unsafe extern "C" fn sketch_minhash_jaccard(
 }
 
 /// Writes the `k` densified signature values to `out` (for LSH banding).
+///
+/// Cost: O(k) when most registers are filled, but an empty register probes
+/// about `k / filled` others: about `k * (k - filled) / filled` probes,
+/// quadratic in `k` for a sketch that saw few items (one item at
+/// `k = 16384` takes most of a second, at `k = 2^20` most of an hour, in
+/// this one call). Check `filled` (`sketch_minhash_get_stats`) first, or
+/// pick `k` well below the distinct items a sketch will see.
 ///
 /// Errors: `SKETCH_INVALID_ARGUMENT` unless `count` is `k`, `SKETCH_NULL_POINTER`, image errors.
 ///

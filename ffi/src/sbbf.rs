@@ -222,10 +222,13 @@ pub unsafe extern "C" fn sketch_sbbf_bitset(
 }
 
 /// Writes an empty filter into `buf` (8-byte aligned, at least
-/// `sketch_sbbf_size` bytes). Any previous content is overwritten.
+/// `sketch_sbbf_size` bytes). Any previous content is overwritten. A
+/// Parquet-mode filter hashes with XXH64 seed 0, as Parquet readers do:
+/// its `seed` must be 0.
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`,
-/// `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (params, or a
+/// non-zero `seed` in Parquet mode), `SKETCH_MISALIGNED`,
+/// `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
 ///
 /// # Safety
 /// `buf` must point to `len` writable bytes; `params` to a readable struct.
@@ -271,6 +274,9 @@ pub unsafe extern "C" fn sketch_sbbf_add(
 }
 
 /// Adds an integer key (hashed as its 8 little-endian bytes). See `sketch_sbbf_add`.
+/// In Parquet mode that is the hash of an INT64 value: for an INT32 column
+/// use `sketch_sbbf_add_hash(sketch_parquet_hash_i32(v))` (an INT32 value
+/// as a `uint64_t` hashes 8 bytes where writers hash 4, and is not found).
 ///
 /// # Safety
 /// As for `sketch_sbbf_add`.
@@ -327,7 +333,10 @@ pub unsafe extern "C" fn sketch_sbbf_contains(
     })
 }
 
-/// Tests an integer key. See `sketch_sbbf_contains`.
+/// Tests an integer key (its 8 little-endian bytes). See `sketch_sbbf_contains`.
+/// In Parquet mode that is an INT64 value: a filter of an INT32 column
+/// answers false for its values asked this way; use
+/// `sketch_sbbf_contains_hash(sketch_parquet_hash_i32(v))`.
 ///
 /// # Safety
 /// As for `sketch_sbbf_contains`.
@@ -929,11 +938,14 @@ pub unsafe extern "C" fn sketch_sbbf_get_stats(
     })
 }
 
-/// The over-capacity signal without scanning the blocks: `*flags` gets
-/// `SKETCH_CAPACITY_*` bits, 0 while the filter is within its plan. Computed
-/// from the inserted count and the split-block formula at that count (a few
-/// microseconds at the planned load, independent of the filter size);
-/// `sketch_sbbf_get_stats` measures the blocks instead.
+/// The over-capacity signal: `*flags` gets `SKETCH_CAPACITY_*` bits, 0
+/// while the filter is within its plan. Computed from the inserted count
+/// and the split-block formula at that count, without scanning the blocks
+/// (a few microseconds at the planned load, independent of the filter
+/// size), except on a filter loaded from a Parquet bitset
+/// (`sketch_sbbf_load_parquet_bitset`), whose inserted count does not hold
+/// the file's keys: there it scans every block, O(blocks), as
+/// `sketch_sbbf_get_stats` always does.
 ///
 /// # Safety
 /// `buf`: `len` readable bytes; `flags` writable.
@@ -1059,6 +1071,10 @@ pub unsafe extern "C" fn sketch_sbbf_verify(bytes: *const c_void, len: usize) ->
 
 /// Adds a byte key. From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+/// Not an exclusive test-and-insert across threads: when several threads
+/// add the same new key at once, at least one receives true, and more than
+/// one may (each set some of its bits); dedup that must pass a key once
+/// needs its own lock.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
 ///
@@ -1083,6 +1099,10 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent(
 
 /// Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+/// Not an exclusive test-and-insert across threads: when several threads
+/// add the same new key at once, at least one receives true, and more than
+/// one may (each set some of its bits); dedup that must pass a key once
+/// needs its own lock.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
 ///
@@ -1103,6 +1123,10 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent_u64(
 
 /// Adds a precomputed hash. From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `was_new` (NULL: not wanted) receives true when it set a new bit.
+/// Not an exclusive test-and-insert across threads: when several threads
+/// add the same new key at once, at least one receives true, and more than
+/// one may (each set some of its bits); dedup that must pass a key once
+/// needs its own lock.
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors.
 ///
@@ -1122,7 +1146,8 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent_hash(
 }
 
 /// Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
-/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+/// (as for the single add, a key added by several threads at once may be new to more than one).
 ///
 /// # Safety
 /// `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_batch` forms.
@@ -1140,7 +1165,8 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent_batch(
 }
 
 /// Adds `count` keys packed in the Arrow Binary layout (`offsets` has `count + 1` entries; bad offsets give `SKETCH_INVALID_PARAMETER` before anything changes). From any number of threads at once on one image (the
-/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+/// (as for the single add, a key added by several threads at once may be new to more than one).
 ///
 /// # Safety
 /// `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_packed` forms.
@@ -1160,7 +1186,8 @@ pub unsafe extern "C" fn sketch_sbbf_add_concurrent_packed(
 }
 
 /// Adds `count` integer keys. From any number of threads at once on one image (the
-/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit.
+/// concurrent functions only). `was_new` (NULL, or `count` slots) receives per key whether it set a new bit
+/// (as for the single add, a key added by several threads at once may be new to more than one).
 ///
 /// # Safety
 /// `buf` as for `sketch_sbbf_add_concurrent`; the keys and outputs as for the `_u64_batch` forms.
@@ -1445,8 +1472,9 @@ pub unsafe extern "C" fn sketch_sbbf_plan_parquet_bitset(
 ///
 /// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (params, or not
 /// Parquet mode), `SKETCH_INVALID_ARGUMENT` (`bitset_len` is not
-/// `params.blocks * 32`), `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`.
-/// `buf` is not written on error.
+/// `params.blocks * 32`), `SKETCH_MISALIGNED`, `SKETCH_BUFFER_TOO_SMALL`,
+/// `SKETCH_OVERLAP` (`bitset` shares a byte with `buf`: load from a copy,
+/// not from the image's own blocks). `buf` is not written on error.
 ///
 /// # Safety
 /// `buf`: `len` writable bytes; `bitset`: `bitset_len` readable bytes (not

@@ -65,8 +65,9 @@ pub const SKETCH_KEY_TOO_LONG: sketch_status = 20;
 /// A static filter could not be built within its bound on attempts (with
 /// distinct keys this is vanishingly rare); nothing was written.
 pub const SKETCH_BUILD_FAILED: sketch_status = 21;
-/// A HyperLogLog in its exact small mode was given to a concurrent add:
-/// densify it first (`sketch_hll_densify`, exclusive access); nothing changed.
+/// A HyperLogLog in its exact small mode was given to a concurrent add or
+/// estimate: densify it first (`sketch_hll_densify`, exclusive access);
+/// nothing changed.
 pub const SKETCH_SMALL_MODE: sketch_status = 22;
 
 /// Converts a core error into its stable status number (the core and the

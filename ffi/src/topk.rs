@@ -61,9 +61,12 @@ pub struct sketch_topk_stats {
 }
 
 /// Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `capacity` counters (1 ..= 2^20) holding
-/// keys of up to `max_key_len` bytes (1 ..= 4096).
+/// keys of up to `max_key_len` bytes (1 ..= 4096). The image must stay below
+/// 4 GiB, which the largest capacity with keys of more than about 4,040
+/// bytes exceeds (`SKETCH_INVALID_PARAMETER`).
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (a value out of
+/// range, or an image of 4 GiB or more).
 ///
 /// # Safety
 /// `bytes` must be writable.
@@ -79,7 +82,8 @@ pub unsafe extern "C" fn sketch_topk_size(capacity: u32, max_key_len: u32, bytes
 
 /// Writes an empty sketch into `buf` (8-byte aligned, at least `sketch_topk_size` bytes).
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`, `SKETCH_MISALIGNED`,
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER` (as for
+/// `sketch_topk_size`), `SKETCH_MISALIGNED`,
 /// `SKETCH_BUFFER_TOO_SMALL`. On error `buf` is untouched.
 ///
 /// # Safety
@@ -119,8 +123,9 @@ pub unsafe extern "C" fn sketch_topk_add(
     })
 }
 
-/// Adds `weight` occurrences of an integer key (stored as its 8 little-endian bytes);
-/// a weight of 0 changes nothing.
+/// Adds `weight` occurrences of an integer key (stored as its 8 little-endian
+/// bytes; a sketch whose maximum key length is below 8 refuses it with
+/// `SKETCH_KEY_TOO_LONG`). A weight of 0 changes nothing.
 ///
 /// # Safety
 /// `buf`: `len` writable bytes.

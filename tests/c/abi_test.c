@@ -2184,6 +2184,521 @@ static void test_parquet_bitset_unreachable_rate(void) {
     CHECK(p.planned_fpr == 0.01 && p.planned_items > 1);
 }
 
+/* A view of one family's image passed to another family's _view_ calls:
+ * the calls read the parameters from the view's token without checking
+ * the family, so a split-block call on a HyperLogLog view set bits in its
+ * registers (and a Bloom or HyperLogLog call on a split-block view, whose
+ * words happened to be in range, wrote into it), returning SKETCH_OK. The
+ * family in the token is now checked: such a call validates the image in
+ * full and returns SKETCH_WRONG_FAMILY, the image unchanged. Parameters
+ * are chosen so that every other token word is in range. */
+static void test_views_of_another_family(void) {
+    static _Alignas(64) unsigned char bloom[4096], sbbf[4096], hll[8192], before[8192];
+    struct sketch_bloom_params bp;
+    struct sketch_sbbf_params sp;
+    uint64_t bloom_size = 0, sbbf_size = 0, hll_size = 0;
+    sketch_view bloom_view, sbbf_view, hll_view;
+    bool b = false;
+
+    EXPECT(sketch_bloom_plan_bits(16, 1, &bp), SKETCH_OK); /* bits in HyperLogLog's precision range */
+    EXPECT(sketch_bloom_size(&bp, &bloom_size), SKETCH_OK);
+    EXPECT(sketch_sbbf_plan_blocks(8, SKETCH_SBBF_NATIVE, &sp), SKETCH_OK);
+    sp.planned_items = 40; /* at most 64: in range as Bloom probes */
+    EXPECT(sketch_sbbf_size(&sp, &sbbf_size), SKETCH_OK);
+    EXPECT(sketch_hll_size(12, &hll_size), SKETCH_OK);
+    CHECK(bloom_size <= sizeof bloom && sbbf_size <= sizeof sbbf && hll_size <= sizeof hll);
+    size_t bl = (size_t)bloom_size, sl = (size_t)sbbf_size, hl = (size_t)hll_size;
+    EXPECT(sketch_bloom_init(bloom, bl, &bp, 1), SKETCH_OK);
+    EXPECT(sketch_sbbf_init(sbbf, sl, &sp, 1), SKETCH_OK);
+    EXPECT(sketch_hll_init(hll, hl, 12, 1), SKETCH_OK);
+    EXPECT(sketch_hll_densify(hll, hl), SKETCH_OK);
+    EXPECT(sketch_bloom_view(bloom, bl, &bloom_view), SKETCH_OK);
+    EXPECT(sketch_sbbf_view(sbbf, sl, &sbbf_view), SKETCH_OK);
+    EXPECT(sketch_hll_view(hll, hl, &hll_view), SKETCH_OK);
+
+    const sketch_view *views[3] = {&bloom_view, &sbbf_view, &hll_view};
+    const unsigned char *images[3] = {bloom, sbbf, hll};
+    const size_t lens[3] = {bl, sl, hl};
+    for (int v = 0; v < 3; v++) {
+        const sketch_view *view = views[v];
+        memcpy(before, images[v], lens[v]);
+        if (v != 0) {
+            EXPECT(sketch_bloom_view_add(view, "k", 1, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_view_add_u64(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_view_add_hash(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_view_contains(view, "k", 1, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_view_contains_u64(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_view_contains_hash(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_bloom_add_with_token((void *)images[v], lens[v],
+                                               &view->token, "k", 1, &b),
+                   SKETCH_WRONG_FAMILY);
+        }
+        if (v != 1) {
+            EXPECT(sketch_sbbf_view_add(view, "k", 1, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_view_add_u64(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_view_add_hash(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_view_contains(view, "k", 1, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_view_contains_u64(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_view_contains_hash(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_sbbf_add_with_token((void *)images[v], lens[v], &view->token, "k", 1, &b),
+                   SKETCH_WRONG_FAMILY);
+        }
+        if (v != 2) {
+            EXPECT(sketch_hll_view_add(view, "k", 1, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_hll_view_add_u64(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_hll_view_add_hash(view, 7, &b), SKETCH_WRONG_FAMILY);
+            EXPECT(sketch_hll_add_with_token((void *)images[v], lens[v], &view->token, "k", 1, &b),
+                   SKETCH_WRONG_FAMILY);
+        }
+        CHECK(memcmp(before, images[v], lens[v]) == 0);
+    }
+    /* Each family's own calls on its view still work. */
+    EXPECT(sketch_bloom_view_add_u64(&bloom_view, 7, &b), SKETCH_OK);
+    EXPECT(sketch_sbbf_view_add_u64(&sbbf_view, 7, &b), SKETCH_OK);
+    EXPECT(sketch_hll_view_add_u64(&hll_view, 7, &b), SKETCH_OK);
+}
+
+/* The packed (Arrow layout) and integer-array forms of every family, which
+ * no C test called: each gives the image, answers and per-key outputs of
+ * the same keys added and queried one at a time; exported_size and
+ * import_size agree with what export and import write. */
+#define SHAPES_N 200
+static struct {
+    char data[SHAPES_N * 12];
+    uint32_t offsets[SHAPES_N + 1];
+    uint64_t ints[SHAPES_N];
+} shapes;
+
+static void shapes_fill(void) {
+    uint32_t at = 0;
+    for (int i = 0; i < SHAPES_N; i++) {
+        shapes.offsets[i] = at;
+        at += (uint32_t)snprintf(shapes.data + at, sizeof shapes.data - at, "key-%d", i);
+        shapes.ints[i] = (uint64_t)i * 0x9E3779B97F4A7C15ULL;
+    }
+    shapes.offsets[SHAPES_N] = at;
+}
+#define SHAPE_KEY(i) (shapes.data + shapes.offsets[i]), (size_t)(shapes.offsets[(i) + 1] - shapes.offsets[i])
+#define SHAPE_DATA shapes.data, (size_t)shapes.offsets[SHAPES_N], shapes.offsets, (size_t)SHAPES_N
+
+/* exported_size, export, import_size and import of a live image of `len` bytes. */
+#define CHECK_EXPORT_SIZES(fam, img, len, live_len)                                          \
+    do {                                                                                     \
+        static unsigned char out_[1 << 16];                                                  \
+        static _Alignas(64) unsigned char back_[1 << 16];                                    \
+        size_t expected_ = 0, written_ = 0, size_ = 0;                                       \
+        EXPECT(sketch_##fam##_exported_size(img, len, &expected_), SKETCH_OK);               \
+        EXPECT(sketch_##fam##_export(img, len, out_, sizeof out_, &written_), SKETCH_OK);    \
+        CHECK(written_ == expected_ && written_ > 0);                                        \
+        EXPECT(sketch_##fam##_import_size(out_, written_, &size_), SKETCH_OK);               \
+        CHECK(size_ == (live_len));                                                          \
+        EXPECT(sketch_##fam##_import(out_, written_, back_, size_), SKETCH_OK);              \
+        CHECK(memcmp(back_ + 40, (const unsigned char *)(img) + 40, size_ - 40) == 0 ||      \
+              written_ != size_);                                                            \
+    } while (0)
+
+static void test_packed_and_u64_shapes(void) {
+    static _Alignas(64) unsigned char one[1 << 16], many[1 << 16];
+    static bool out_one[SHAPES_N], out_many[SHAPES_N];
+    static uint64_t est_one[SHAPES_N], est_many[SHAPES_N];
+    uint64_t size = 0;
+    size_t n = 0;
+    shapes_fill();
+
+    /* Filters with a per-key "new" output: Bloom, split-block, counting. */
+#define FILTER_SHAPES(fam, ...)                                                            \
+    do {                                                                                         \
+        n = (size_t)size;                                                                        \
+        CHECK(n <= sizeof one);                                                                  \
+        EXPECT(sketch_##fam##_init(one, n, __VA_ARGS__), SKETCH_OK);                             \
+        EXPECT(sketch_##fam##_init(many, n, __VA_ARGS__), SKETCH_OK);                            \
+        int same_ = 1;                                                                           \
+        for (int i = 0; i < SHAPES_N; i++) {                                                     \
+            same_ &= sketch_##fam##_add(one, n, SHAPE_KEY(i), &out_one[i]) == SKETCH_OK;         \
+        }                                                                                        \
+        EXPECT(sketch_##fam##_add_packed(many, n, SHAPE_DATA, out_many), SKETCH_OK);             \
+        CHECK(memcmp(out_one, out_many, sizeof out_one) == 0);                                   \
+        for (int i = 0; i < SHAPES_N; i++) {                                                     \
+            same_ &= sketch_##fam##_add_u64(one, n, shapes.ints[i], &out_one[i]) == SKETCH_OK;   \
+        }                                                                                        \
+        EXPECT(sketch_##fam##_add_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK); \
+        CHECK(memcmp(out_one, out_many, sizeof out_one) == 0);                                   \
+        CHECK(same_ && memcmp(one, many, n) == 0);                                               \
+        for (int i = 0; i < SHAPES_N; i++) {                                                     \
+            same_ &= sketch_##fam##_contains(one, n, SHAPE_KEY(i), &out_one[i]) == SKETCH_OK;    \
+            same_ &= out_one[i];                                                                 \
+        }                                                                                        \
+        memset(out_many, 0, sizeof out_many);                                                    \
+        EXPECT(sketch_##fam##_contains_packed(many, n, SHAPE_DATA, out_many), SKETCH_OK);        \
+        CHECK(memcmp(out_one, out_many, sizeof out_one) == 0);                                   \
+        memset(out_many, 0, sizeof out_many);                                                    \
+        EXPECT(sketch_##fam##_contains_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK); \
+        CHECK(memcmp(out_one, out_many, sizeof out_one) == 0);                                   \
+        CHECK(same_);                                                                            \
+        CHECK_EXPORT_SIZES(fam, many, n, n);                                                     \
+    } while (0)
+
+    struct sketch_bloom_params bp;
+    EXPECT(sketch_bloom_plan(1000, 0.01, &bp), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&bp, &size), SKETCH_OK);
+    FILTER_SHAPES(bloom, &bp, 3);
+    struct sketch_sbbf_params sp;
+    EXPECT(sketch_sbbf_plan(1000, 0.01, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    FILTER_SHAPES(sbbf, &sp, 3);
+    EXPECT(sketch_counting_size(&bp, &size), SKETCH_OK);
+    FILTER_SHAPES(counting, &bp, 3);
+    /* Counting removals: the same per-key results and counters. */
+    {
+        int same = 1;
+        for (int i = 0; i < SHAPES_N; i += 2) {
+            same &= sketch_counting_remove(one, n, SHAPE_KEY(i)) == SKETCH_OK;
+        }
+        for (int i = 0; i < SHAPES_N; i++) {
+            sketch_status s = sketch_counting_remove_u64(one, n, shapes.ints[i]);
+            same &= s == SKETCH_OK || s == SKETCH_NOT_PRESENT;
+            out_one[i] = s == SKETCH_OK;
+        }
+        CHECK(same);
+        static bool removed[SHAPES_N];
+        static uint32_t half_offsets[SHAPES_N / 2 + 1];
+        static char half_data[SHAPES_N * 12];
+        uint32_t at = 0;
+        for (int i = 0, j = 0; i < SHAPES_N; i += 2, j++) {
+            half_offsets[j] = at;
+            uint32_t l = shapes.offsets[i + 1] - shapes.offsets[i];
+            memcpy(half_data + at, shapes.data + shapes.offsets[i], l);
+            at += l;
+        }
+        half_offsets[SHAPES_N / 2] = at;
+        EXPECT(sketch_counting_remove_packed(many, n, half_data, at, half_offsets, SHAPES_N / 2, removed), SKETCH_OK);
+        for (int j = 0; j < SHAPES_N / 2; j++) same &= removed[j];
+        EXPECT(sketch_counting_remove_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        CHECK(same && memcmp(out_one, out_many, sizeof out_one) == 0);
+        CHECK(memcmp(one, many, n) == 0);
+    }
+
+    /* Cuckoo: per-key "added", then removals. */
+    struct sketch_cuckoo_params cp;
+    EXPECT(sketch_cuckoo_plan(1000, 0.01, &cp), SKETCH_OK);
+    EXPECT(sketch_cuckoo_size(&cp, &size), SKETCH_OK);
+    n = (size_t)size;
+    CHECK(n <= sizeof one);
+    EXPECT(sketch_cuckoo_init(one, n, &cp, 3), SKETCH_OK);
+    EXPECT(sketch_cuckoo_init(many, n, &cp, 3), SKETCH_OK);
+    {
+        int same = 1;
+        for (int i = 0; i < SHAPES_N; i++) same &= sketch_cuckoo_add(one, n, SHAPE_KEY(i)) == SKETCH_OK;
+        for (int i = 0; i < SHAPES_N; i++) same &= sketch_cuckoo_add_u64(one, n, shapes.ints[i]) == SKETCH_OK;
+        EXPECT(sketch_cuckoo_add_packed(many, n, SHAPE_DATA, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        EXPECT(sketch_cuckoo_add_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        CHECK(same && memcmp(one, many, n) == 0);
+        memset(out_many, 0, sizeof out_many);
+        EXPECT(sketch_cuckoo_contains_packed(many, n, SHAPE_DATA, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        memset(out_many, 0, sizeof out_many);
+        EXPECT(sketch_cuckoo_contains_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        CHECK(same);
+        CHECK_EXPORT_SIZES(cuckoo, many, n, n);
+        for (int i = 0; i < SHAPES_N; i++) same &= sketch_cuckoo_remove(one, n, SHAPE_KEY(i)) == SKETCH_OK;
+        EXPECT(sketch_cuckoo_remove_packed(many, n, SHAPE_DATA, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        for (int i = 0; i < SHAPES_N; i++) same &= sketch_cuckoo_remove_u64(one, n, shapes.ints[i]) == SKETCH_OK;
+        EXPECT(sketch_cuckoo_remove_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        /* Now absent: every removal reports false, nothing changes. */
+        EXPECT(sketch_cuckoo_remove_hash_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= !out_many[i];
+        CHECK(same && memcmp(one, many, n) == 0);
+    }
+
+    /* Cardinality sketches and MinHash: no per-key output. */
+#define COUNT_SHAPES(fam, single_tail, batch_tail, ...)                                                \
+    do {                                                                                         \
+        n = (size_t)size;                                                                        \
+        CHECK(n <= sizeof one);                                                                  \
+        EXPECT(sketch_##fam##_init(one, n, __VA_ARGS__), SKETCH_OK);                             \
+        EXPECT(sketch_##fam##_init(many, n, __VA_ARGS__), SKETCH_OK);                            \
+        int same_ = 1;                                                                           \
+        for (int i = 0; i < SHAPES_N; i++) {                                                     \
+            same_ &= sketch_##fam##_add(one, n, SHAPE_KEY(i) single_tail) == SKETCH_OK;          \
+        }                                                                                        \
+        for (int i = 0; i < SHAPES_N; i++) {                                                     \
+            same_ &= sketch_##fam##_add_u64(one, n, shapes.ints[i] single_tail) == SKETCH_OK;    \
+        }                                                                                        \
+        EXPECT(sketch_##fam##_add_packed(many, n, SHAPE_DATA batch_tail), SKETCH_OK);            \
+        EXPECT(sketch_##fam##_add_u64_batch(many, n, shapes.ints, SHAPES_N batch_tail), SKETCH_OK); \
+        CHECK(same_ && memcmp(one, many, n) == 0);                                               \
+    } while (0)
+#define NO_TAIL
+#define NULL_TAIL , NULL
+#define ONE_TAIL , 1
+    EXPECT(sketch_hll_size(10, &size), SKETCH_OK);
+    COUNT_SHAPES(hll, NULL_TAIL, NO_TAIL, 10, 3);
+    /* Still in small mode at 400 keys: the export is compact and grows on import. */
+    CHECK_EXPORT_SIZES(hll, many, n, n);
+    EXPECT(sketch_ull_size(10, &size), SKETCH_OK);
+    COUNT_SHAPES(ull, NULL_TAIL, NO_TAIL, 10, 3);
+    CHECK_EXPORT_SIZES(ull, many, n, n);
+    struct sketch_ell_params ep = {2, 24, 8, 0};
+    EXPECT(sketch_ell_size(&ep, &size), SKETCH_OK);
+    COUNT_SHAPES(ell, NULL_TAIL, NO_TAIL, &ep, 3);
+    CHECK_EXPORT_SIZES(ell, many, n, n);
+    EXPECT(sketch_minhash_size(128, &size), SKETCH_OK);
+    COUNT_SHAPES(minhash, NULL_TAIL, NO_TAIL, 128, 3);
+    CHECK_EXPORT_SIZES(minhash, many, n, n);
+
+    /* Weighted sketches: NULL weights are 1 each. */
+    struct sketch_countmin_params mp;
+    EXPECT(sketch_countmin_plan_size(256, 4, &mp), SKETCH_OK);
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    COUNT_SHAPES(countmin, ONE_TAIL, NULL_TAIL, &mp, 3);
+    memset(est_many, 0, sizeof est_many);
+    EXPECT(sketch_countmin_estimate_packed(many, n, SHAPE_DATA, est_many), SKETCH_OK);
+    {
+        int same = 1;
+        for (int i = 0; i < SHAPES_N; i++) {
+            same &= sketch_countmin_estimate(one, n, SHAPE_KEY(i), &est_one[i]) == SKETCH_OK;
+            same &= est_one[i] >= 1;
+        }
+        CHECK(same && memcmp(est_one, est_many, sizeof est_one) == 0);
+        memset(est_many, 0, sizeof est_many);
+        EXPECT(sketch_countmin_estimate_u64_batch(many, n, shapes.ints, SHAPES_N, est_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) {
+            same &= sketch_countmin_estimate_u64(one, n, shapes.ints[i], &est_one[i]) == SKETCH_OK;
+        }
+        CHECK(same && memcmp(est_one, est_many, sizeof est_one) == 0);
+    }
+    CHECK_EXPORT_SIZES(countmin, many, n, n);
+    EXPECT(sketch_topk_size(64, 16, &size), SKETCH_OK);
+    COUNT_SHAPES(topk, ONE_TAIL, NULL_TAIL, 64, 16, 3);
+    CHECK_EXPORT_SIZES(topk, many, n, n);
+
+    /* Binary fuse: built from packed or integer keys, it answers as the batch queries. */
+    {
+        struct sketch_fuse_params fp;
+        uint64_t scratch_size = 0;
+        static unsigned char scratch[1 << 16];
+        EXPECT(sketch_fuse_plan(SHAPES_N, 0.01, &fp), SKETCH_OK);
+        EXPECT(sketch_fuse_size(&fp, &size), SKETCH_OK);
+        EXPECT(sketch_fuse_scratch_size(&fp, &scratch_size), SKETCH_OK);
+        n = (size_t)size;
+        CHECK(n <= sizeof one && scratch_size <= sizeof scratch);
+        EXPECT(sketch_fuse_build_packed(one, n, &fp, 3, SHAPE_DATA, scratch, sizeof scratch), SKETCH_OK);
+        EXPECT(sketch_fuse_build_u64_batch(many, n, &fp, 3, shapes.ints, SHAPES_N, scratch, sizeof scratch), SKETCH_OK);
+        int same = 1;
+        memset(out_many, 0, sizeof out_many);
+        EXPECT(sketch_fuse_contains_packed(one, n, SHAPE_DATA, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        memset(out_many, 0, sizeof out_many);
+        EXPECT(sketch_fuse_contains_u64_batch(many, n, shapes.ints, SHAPES_N, out_many), SKETCH_OK);
+        for (int i = 0; i < SHAPES_N; i++) same &= out_many[i];
+        CHECK(same);
+        CHECK_EXPORT_SIZES(fuse, many, n, n);
+    }
+
+    /* The hash forms agree with the single hash. */
+    {
+        static uint64_t h_packed[SHAPES_N], h_ints[SHAPES_N];
+        EXPECT(sketch_hash_packed(SHAPE_DATA, 5, h_packed), SKETCH_OK);
+        EXPECT(sketch_hash_u64_batch(shapes.ints, SHAPES_N, 5, h_ints), SKETCH_OK);
+        int same = 1;
+        for (int i = 0; i < SHAPES_N; i++) {
+            same &= h_packed[i] == sketch_hash(SHAPE_KEY(i), 5);
+            same &= h_ints[i] == sketch_hash_u64(shapes.ints[i], 5);
+        }
+        CHECK(same);
+    }
+}
+
+/* Limits and statuses the header now documents (they were undocumented):
+ * a Parquet-mode filter needs seed 0; a bitset loaded from the image's own
+ * blocks overlaps it; a Top-k image stays below 4 GiB; Count-Min keeps at
+ * most 2^40 bytes of counters and plans within its width and depth; a
+ * small-mode HyperLogLog merges into any precision; a concurrent estimate
+ * of a small-mode HyperLogLog is SKETCH_SMALL_MODE, nothing written. */
+static void test_documented_limits(void) {
+    static _Alignas(64) unsigned char image[8192], other[8192];
+    struct sketch_sbbf_params sp;
+    struct sketch_countmin_params mp = {(uint64_t)1 << 32, 64, 32, 0, 0};
+    uint64_t size = 0, small_size = 0;
+    size_t len = 0;
+    double estimate = -1.0;
+
+    EXPECT(sketch_sbbf_plan_blocks(4, SKETCH_SBBF_PARQUET, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    CHECK(size <= sizeof image);
+    len = (size_t)size;
+    EXPECT(sketch_sbbf_init(image, len, &sp, 7), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_init(image, len, &sp, 0), SKETCH_OK);
+    {
+        const uint8_t *bits = NULL;
+        size_t bits_len = 0;
+        EXPECT(sketch_sbbf_bitset(image, len, &bits, &bits_len), SKETCH_OK);
+        EXPECT(sketch_sbbf_load_parquet_bitset(image, len, bits, bits_len, &sp), SKETCH_OVERLAP);
+        memcpy(other, bits, bits_len);
+        EXPECT(sketch_sbbf_load_parquet_bitset(image, len, other, bits_len, &sp), SKETCH_OK);
+    }
+
+    EXPECT(sketch_topk_size(1u << 20, 4040, &size), SKETCH_OK);
+    CHECK(size < ((uint64_t)1 << 32));
+    EXPECT(sketch_topk_size(1u << 20, 4041, &size), SKETCH_INVALID_PARAMETER);
+
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    mp.counter_bits = 64;
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_countmin_plan(6.4e-10, 0.01, &mp), SKETCH_OK);
+    EXPECT(sketch_countmin_plan(6.2e-10, 0.01, &mp), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_countmin_plan(0.01, 1.7e-28, &mp), SKETCH_OK);
+    CHECK(mp.depth == 64);
+    EXPECT(sketch_countmin_plan(0.01, 1.5e-28, &mp), SKETCH_INVALID_PARAMETER);
+
+    EXPECT(sketch_hll_size(12, &size), SKETCH_OK);
+    EXPECT(sketch_hll_size(10, &small_size), SKETCH_OK);
+    CHECK(size <= sizeof image && small_size <= sizeof other);
+    EXPECT(sketch_hll_init(image, (size_t)size, 12, 1), SKETCH_OK);
+    EXPECT(sketch_hll_init(other, (size_t)small_size, 10, 1), SKETCH_OK);
+    for (uint64_t i = 0; i < 50; i++) EXPECT(sketch_hll_add_u64(other, (size_t)small_size, i, NULL), SKETCH_OK);
+    EXPECT(sketch_hll_estimate_concurrent(other, (size_t)small_size, &estimate), SKETCH_SMALL_MODE);
+    CHECK(estimate == -1.0);
+    EXPECT(sketch_hll_merge(image, (size_t)size, other, (size_t)small_size), SKETCH_OK);
+    EXPECT(sketch_hll_estimate(image, (size_t)size, &estimate), SKETCH_OK);
+    CHECK(estimate > 49.0 && estimate < 51.0);
+    EXPECT(sketch_hll_densify(other, (size_t)small_size), SKETCH_OK);
+    EXPECT(sketch_hll_merge(image, (size_t)size, other, (size_t)small_size), SKETCH_INCOMPATIBLE);
+}
+
+/* Behaviours the header now documents, which Go's docs had found (the C
+ * header was silent or said otherwise): a cuckoo key's 9th copy is full in
+ * an empty filter; 32-bit Count-Min counters saturate below the truth; a
+ * Top-k weight of 0 changes nothing, not even in a full sketch (it evicted
+ * the smallest counter's key before), and integer keys need a maximum key
+ * length of 8; a Parquet-mode filter's u64 forms are INT64
+ * values; an image changed in place keeps its old checksum until sealed. */
+static void test_documented_behaviours(void) {
+    static _Alignas(64) unsigned char image[1 << 16], copy[1 << 16];
+    uint64_t size = 0;
+    size_t n = 0, written = 0;
+
+    struct sketch_cuckoo_params cp;
+    EXPECT(sketch_cuckoo_plan(5000, 0.01, &cp), SKETCH_OK);
+    EXPECT(sketch_cuckoo_size(&cp, &size), SKETCH_OK);
+    n = (size_t)size;
+    CHECK(n <= sizeof image);
+    EXPECT(sketch_cuckoo_init(image, n, &cp, 1), SKETCH_OK);
+    for (int i = 0; i < 8; i++) EXPECT(sketch_cuckoo_add(image, n, "x", 1), SKETCH_OK);
+    memcpy(copy, image, n);
+    EXPECT(sketch_cuckoo_add(image, n, "x", 1), SKETCH_FULL);
+    CHECK(memcmp(copy, image, n) == 0);
+
+    struct sketch_countmin_params mp;
+    uint64_t estimate = 0;
+    EXPECT(sketch_countmin_plan_size(64, 2, &mp), SKETCH_OK);
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_countmin_init(image, n, &mp, 1), SKETCH_OK);
+    EXPECT(sketch_countmin_add_u64(image, n, 5, (uint64_t)1 << 32), SKETCH_OK);
+    EXPECT(sketch_countmin_estimate_u64(image, n, 5, &estimate), SKETCH_OK);
+    CHECK(estimate == UINT32_MAX); /* below the true 2^32 */
+    mp.counter_bits = 64;
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_countmin_init(image, n, &mp, 1), SKETCH_OK);
+    EXPECT(sketch_countmin_add_u64(image, n, 5, (uint64_t)1 << 32), SKETCH_OK);
+    EXPECT(sketch_countmin_estimate_u64(image, n, 5, &estimate), SKETCH_OK);
+    CHECK(estimate == (uint64_t)1 << 32);
+
+    struct sketch_topk_item items[4];
+    EXPECT(sketch_topk_size(2, 8, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_topk_init(image, n, 2, 8, 1), SKETCH_OK);
+    EXPECT(sketch_topk_add(image, n, "a", 1, 5), SKETCH_OK);
+    EXPECT(sketch_topk_add(image, n, "b", 1, 3), SKETCH_OK);
+    memcpy(copy, image, n);
+    EXPECT(sketch_topk_add(image, n, "c", 1, 0), SKETCH_OK);
+    EXPECT(sketch_topk_add_u64(image, n, 9, 0), SKETCH_OK);
+    CHECK(memcmp(copy, image, n) == 0);
+    EXPECT(sketch_topk_list(image, n, items, 4, &written), SKETCH_OK);
+    CHECK(written == 2 && items[1].key_len == 1 && items[1].key[0] == 'b' && items[1].count == 3);
+    EXPECT(sketch_topk_size(2, 4, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_topk_init(image, n, 2, 4, 1), SKETCH_OK);
+    EXPECT(sketch_topk_add_u64(image, n, 7, 1), SKETCH_KEY_TOO_LONG);
+
+    struct sketch_sbbf_params sp;
+    bool found = true;
+    EXPECT(sketch_sbbf_plan_parquet(1000, 0.01, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    n = (size_t)size;
+    CHECK(n <= sizeof image);
+    EXPECT(sketch_sbbf_init(image, n, &sp, 0), SKETCH_OK);
+    EXPECT(sketch_sbbf_add_hash(image, n, sketch_parquet_hash_i32(42), NULL), SKETCH_OK); /* an INT32 writer */
+    EXPECT(sketch_sbbf_contains_u64(image, n, 42, &found), SKETCH_OK);
+    CHECK(!found);
+    EXPECT(sketch_sbbf_contains_hash(image, n, sketch_parquet_hash_i32(42), &found), SKETCH_OK);
+    CHECK(found);
+
+    struct sketch_bloom_params bp;
+    EXPECT(sketch_bloom_plan(100, 0.01, &bp), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&bp, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_bloom_init(copy, n, &bp, 1), SKETCH_OK);
+    EXPECT(sketch_bloom_export(copy, n, image, sizeof image, &written), SKETCH_OK);
+    EXPECT(sketch_bloom_verify(image, written), SKETCH_OK);
+    EXPECT(sketch_bloom_add(image, written, "k", 1, NULL), SKETCH_OK); /* in place */
+    EXPECT(sketch_bloom_verify(image, written), SKETCH_CHECKSUM_MISMATCH);
+    EXPECT(sketch_bloom_export(image, written, copy, sizeof copy, &written), SKETCH_OK);
+    memcpy(image, copy, written);
+    EXPECT(sketch_bloom_verify(image, written), SKETCH_OK);
+}
+
+/* The argument errors every batch form shares (the header's conventions
+ * list them): misaligned arrays, NULL arrays with a count, counts beyond
+ * the address space, bad packed offsets, outputs inside the image; the
+ * image is unchanged after each. An empty batch still validates the image. */
+static void test_batch_argument_errors(void) {
+    static _Alignas(64) unsigned char image[4096], before[4096];
+    static _Alignas(8) unsigned char raw[256];
+    struct sketch_bloom_params bp;
+    struct sketch_countmin_params mp;
+    uint64_t size = 0;
+    bool out[8];
+    const uint32_t bad[3] = {0, 4, 2};
+
+    EXPECT(sketch_bloom_plan(100, 0.01, &bp), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&bp, &size), SKETCH_OK);
+    size_t n = (size_t)size;
+    EXPECT(sketch_bloom_init(image, n, &bp, 1), SKETCH_OK);
+    memcpy(before, image, n);
+    EXPECT(sketch_bloom_add_u64_batch(image, n, (const uint64_t *)(void *)(raw + 1), 2, NULL), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_add_packed(image, n, raw, 8, (const uint32_t *)(void *)(raw + 1), 2, NULL), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_add_batch(image, n, (const sketch_slice *)(void *)(raw + 1), 2, NULL), SKETCH_MISALIGNED);
+    EXPECT(sketch_bloom_add_u64_batch(image, n, NULL, 2, NULL), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_add_packed(image, n, NULL, 0, NULL, 1, out), SKETCH_NULL_POINTER);
+    EXPECT(sketch_bloom_add_u64_batch(image, n, (const uint64_t *)(void *)raw, SIZE_MAX / 4, NULL), SKETCH_INVALID_ARGUMENT);
+    EXPECT(sketch_bloom_add_packed(image, n, raw, 8, bad, SIZE_MAX, out), SKETCH_INVALID_ARGUMENT);
+    EXPECT(sketch_bloom_add_packed(image, n, raw, 8, bad, 2, out), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_bloom_add_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, (bool *)image + 100), SKETCH_OVERLAP);
+    EXPECT(sketch_bloom_contains_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, NULL), SKETCH_NULL_POINTER);
+    CHECK(memcmp(before, image, n) == 0);
+    EXPECT(sketch_bloom_add_u64_batch(NULL, 0, NULL, 0, NULL), SKETCH_BUFFER_TOO_SMALL);
+
+    EXPECT(sketch_countmin_plan_size(64, 2, &mp), SKETCH_OK);
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    n = (size_t)size;
+    EXPECT(sketch_countmin_init(image, n, &mp, 1), SKETCH_OK);
+    memcpy(before, image, n);
+    EXPECT(sketch_countmin_add_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, (const uint64_t *)(void *)(raw + 4)),
+           SKETCH_MISALIGNED);
+    EXPECT(sketch_countmin_estimate_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, (uint64_t *)(void *)(raw + 68)),
+           SKETCH_MISALIGNED);
+    CHECK(memcmp(before, image, n) == 0);
+    EXPECT(sketch_countmin_add_u64_batch(NULL, 0, NULL, 0, NULL), SKETCH_BUFFER_TOO_SMALL);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -2209,6 +2724,11 @@ int main(void) {
     test_view_fast_paths();
     test_short_destinations();
     test_parquet_bitset_unreachable_rate();
+    test_views_of_another_family();
+    test_packed_and_u64_shapes();
+    test_documented_limits();
+    test_documented_behaviours();
+    test_batch_argument_errors();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -7,7 +7,8 @@ use pyo3::types::PyDict;
 use sketches_core::countmin::{self, CountMinParams};
 use sketches_core::Error;
 
-/// Count-Min sketch: per-key counts that never underestimate.
+/// Count-Min sketch: per-key counts that never underestimate while no counter
+/// saturated (32-bit counters stop at 2^32 - 1).
 ///
 /// ``CountMinSketch(epsilon=0.001, delta=0.01)`` plans ``width = e/epsilon``
 /// and ``depth = ln(1/delta)``: an estimate exceeds the true count by more
@@ -153,7 +154,8 @@ impl CountMinSketch {
         })
     }
 
-    /// The estimated count of a key (never below the true count).
+    /// The estimated count of a key (never below the true count while no
+    /// counter saturated: 32-bit counters stop at 2^32 - 1).
     fn estimate(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<u64> {
         let s = countmin::wrap(self.image.bytes()).raise(py)?;
         with_key(key, |k| s.estimate(k))

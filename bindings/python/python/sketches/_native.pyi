@@ -419,7 +419,8 @@ class ExaLogLog(_Sketch):
     standard_error: float
 
 class CountMinSketch(_Sketch):
-    """Count-Min sketch: counts that never underestimate."""
+    """Count-Min sketch: counts that never underestimate while no counter
+    saturated (32-bit counters stop at 2^32 - 1)."""
 
     def __init__(
         self,

@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * Count-Min frequency sketch ({@code sketch_countmin_*}): {@code depth} rows of {@code width}
- * counters; an estimate never underestimates and exceeds the true count by more than epsilon * N
+ * counters; an estimate never underestimates (while no counter saturated: 32-bit counters stop at
+ * 2^32 - 1) and exceeds the true count by more than epsilon * N
  * (N the total weight added) with probability at most delta, where epsilon = e / width and delta
  * = e^-depth. Counters are 32 or 64 bits and saturate instead of wrapping. Conservative update
  * (raise counters only up to min + weight) lowers the overestimation; it cannot be undone by
@@ -436,7 +437,8 @@ public final class CountMinSketch implements Serializable {
     }
 
     /**
-     * The estimated count of a key: never below the true count.
+     * The estimated count of a key: never below the true count while no counter saturated (a
+     * 32-bit counter stops at 2^32 - 1, below a larger true count).
      *
      * @param key the key bytes
      * @return the estimate (unsigned)
