@@ -27,9 +27,12 @@
  * array, an mmap'ed file, shared memory) and never free it. The buffer is
  * the image: data()/size() are the live bytes, to_bytes() the exported image
  * with its checksum, from_bytes() the checked import. Operations that change
- * the sketch do not compile on a *_const_view. An owning object converts
- * implicitly to its views (and a view to the const view), so every
- * operation taking "another sketch" (merge, jaccard) takes any of the three.
+ * the sketch do not compile on a *_const_view. A named owning object
+ * converts implicitly to its views (and a view to the const view), and
+ * every operation taking "another sketch" (merge, jaccard) takes any of the
+ * three, a temporary owning sketch included; a view of a temporary owning
+ * sketch (`bloom_const_view v = bloom_filter::from_bytes(b);`) does not
+ * compile, since its buffer dies with the statement.
  *
  * Keys. Every single-key operation takes a byte_view (std::string_view,
  * const char * (C string), std::string, std::vector<uint8_t>, std::array of
@@ -777,11 +780,23 @@ class sketch_base {
     sketch_base(const void *data, std::size_t size) noexcept : storage_(data, size) {
         static_cast<void>(refresh_token());
     }
-    /// A read-only view of any sketch of the family.
+    /// A read-only view of a mutable view of the family.
     template <class S2, class S = Storage,
-              std::enable_if_t<!S::is_owning && !S::is_mutable && !std::is_same_v<S2, S>, int> = 0>
+              std::enable_if_t<!S::is_owning && !S::is_mutable && !S2::is_owning && !std::is_same_v<S2, S>, int> = 0>
     sketch_base(const Family<S2> &other) noexcept
         : storage_(other.data(), other.size()), token_(other.token()), hash_kind_(other.hash_kind()) {}
+    /// A read-only view of an owning sketch; it borrows the buffer, so the
+    /// sketch must outlive it.
+    template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
+    sketch_base(const owned_type &other) noexcept
+        : storage_(other.data(), other.size()), token_(other.token()), hash_kind_(other.hash_kind()) {}
+    /// Deleted: a read-only view of a temporary owning sketch
+    /// (`bloom_const_view v = bloom_filter::from_bytes(b);`) would point into
+    /// a buffer freed at the end of the statement, as const_view() would.
+    /// The members taking another sketch (merge, intersect, jaccard) take a
+    /// temporary owning sketch through their own overload.
+    template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
+    sketch_base(const owned_type &&other) = delete;
     /// A mutable view of an owning sketch.
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
     sketch_base(owned_type &other) noexcept
@@ -1420,12 +1435,17 @@ template <class Keys, detail::if_keys<Keys> = 0>
     [[nodiscard]] bool over_capacity() const { return capacity_flags() != 0; }
 
 /* Merge-like calls (dst, dst_len, src, src_len). */
+/* `other` is any sketch of the family: a view, or an owning sketch, also a
+   temporary one (which lives until the call returns), through the second
+   overload (a read-only view of a temporary owning sketch does not compile). */
 #define SKETCHES_DETAIL_MERGE_OP(NAME, CFUNC)                                                                  \
     status try_##NAME(const const_view_type &other) noexcept {                                                \
         return detail::st(CFUNC(this->mdata(), this->size(), other.data(), other.size()));                    \
-    }
+    }                                                                                                          \
+    status try_##NAME(const owned_type &other) noexcept { return try_##NAME(other.const_view()); }
 #define SKETCHES_DETAIL_MERGE_THROWING(NAME)                                                                   \
-    void NAME(const const_view_type &other) { detail::check(try_##NAME(other)); }
+    void NAME(const const_view_type &other) { detail::check(try_##NAME(other)); }                             \
+    void NAME(const owned_type &other) { detail::check(try_##NAME(other)); }
 
 /* The type names of a family template. */
 #define SKETCHES_DETAIL_FAMILY_TYPES                                                                           \
@@ -2111,6 +2131,11 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         if (s != status::ok) return s;
         return try_merge(other, scratch.data(), scratch.size());
     }
+    /// The same for an owning sketch (also a temporary one).
+    status try_merge(const owned_type &other, void *scratch, std::size_t scratch_len) noexcept {
+        return try_merge(other.const_view(), scratch, scratch_len);
+    }
+    status try_merge(const owned_type &other) noexcept { return try_merge(other.const_view()); }
 
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] static cuckoo_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
@@ -2173,6 +2198,10 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     /// All-or-nothing merge; throws error(status::full) when it does not fit.
     void merge(const const_view_type &other) { detail::check(try_merge(other)); }
     void merge(const const_view_type &other, void *scratch, std::size_t scratch_len) {
+        detail::check(try_merge(other, scratch, scratch_len));
+    }
+    void merge(const owned_type &other) { detail::check(try_merge(other)); }
+    void merge(const owned_type &other, void *scratch, std::size_t scratch_len) {
         detail::check(try_merge(other, scratch, scratch_len));
     }
 
@@ -2791,6 +2820,7 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
         double out = 0;
         return this->make(sketch_minhash_jaccard(this->data(), this->size(), other.data(), other.size(), &out), out);
     }
+    result<double> try_jaccard(const owned_type &other) const noexcept { return try_jaccard(other.const_view()); }
     /// The k densified signature values into `out` (exactly k).
     status try_signature_into(array_view<std::uint64_t> out) const noexcept {
         return detail::st(sketch_minhash_signature(this->data(), this->size(), out.data(), out.size()));
@@ -2821,6 +2851,7 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
     [[nodiscard]] double jaccard(const const_view_type &other) const { return detail::value(try_jaccard(other)); }
+    [[nodiscard]] double jaccard(const owned_type &other) const { return detail::value(try_jaccard(other)); }
     void signature_into(array_view<std::uint64_t> out) const { detail::check(try_signature_into(out)); }
     [[nodiscard]] std::vector<std::uint64_t> signature() const { return detail::value(try_signature()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
