@@ -573,6 +573,20 @@ constexpr bool is_refused_key_v = (std::is_arithmetic_v<K> && !is_integer_key_v<
 template <class K>
 using if_refused_key = std::enable_if_t<is_refused_key_v<remove_cvref_t<K>>, int>;
 
+/* An integer key other than std::uint64_t (an int, a std::int64_t, a long
+   long): the members taking a key take it as it is and widen it to its
+   64-bit value themselves, as their batches do, instead of the caller's
+   implicit conversion to the std::uint64_t overload, which warns under
+   -Wsign-conversion (and clang's -Wconversion) at every call with a signed
+   key. Base::checks_narrow_keys (a split-block filter, whose Parquet mode
+   refuses keys narrower than 64 bits through its own overload) leaves those
+   to the family. */
+template <class K, class Base>
+constexpr bool is_widened_key_v = is_integer_key_v<K> && !std::is_same_v<K, std::uint64_t> &&
+                                  (sizeof(K) == sizeof(std::uint64_t) || !Base::checks_narrow_keys);
+template <class K, class Base>
+using if_widened_key = std::enable_if_t<is_widened_key_v<K, Base>, int>;
+
 /* A char pointer (or a writable char array) followed by an integer, as in
    C's (key, key_len): hash(s.data(), s.size()) and countmin add(p, n) read
    the pointer as a C string (strlen: past the end of a buffer without a
@@ -740,6 +754,9 @@ struct image_hooks {
     /// True for the families with tokens (Bloom, split-block, HyperLogLog):
     /// their single-key calls pass the object's token (see sketch_token).
     static constexpr bool has_token = false;
+    /// True for the split-block filter, whose members check integer keys
+    /// narrower than 64 bits against its mode themselves.
+    static constexpr bool checks_narrow_keys = false;
     /// Bytes export writes at most (the image length for every family but HLL).
     static result<std::size_t> export_size(const void *, std::size_t len) noexcept { return {sketches::status::ok, len}; }
 };
@@ -760,6 +777,8 @@ class sketch_base {
     static constexpr bool is_mutable = Storage::is_mutable;
     /// True when the family has clear() (every family but the binary fuse filter).
     static constexpr bool has_clear = Api::has_clear;
+    /// True when the family checks integer keys narrower than 64 bits itself.
+    static constexpr bool checks_narrow_keys = Api::checks_narrow_keys;
 
     /// An owning object without a buffer (also what a move leaves behind),
     /// or a null view. Every call on it reports status::buffer_too_small
@@ -1052,6 +1071,12 @@ void hash(P &&, N) = delete;
 [[nodiscard]] inline std::uint64_t hash(std::uint64_t key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_u64(key, seed);
 }
+/// The same for any other integer key (an int, a std::int64_t: its 64-bit
+/// value, without a -Wsign-conversion warning at the call).
+template <class K, std::enable_if_t<detail::is_integer_key_v<K> && !std::is_same_v<K, std::uint64_t>, int> = 0>
+[[nodiscard]] std::uint64_t hash(K key, std::uint64_t seed = 0) noexcept {
+    return sketch_hash_u64(static_cast<std::uint64_t>(key), seed);
+}
 /// Deleted: a character, bool, floating-point or 128-bit argument is
 /// neither a byte key nor a 64-bit integer key (see detail::is_refused_key_v).
 template <class K, detail::if_refused_key<K> = 0, class... A>
@@ -1144,7 +1169,30 @@ template <class Keys, detail::if_keys<Keys> = 0>
    overload; CONST is `const` for the queries. */
 #define SKETCHES_DETAIL_REFUSE_KEYS(NAME, CONST)                                                               \
     template <class K, detail::if_refused_key<K> = 0, class... A>                                              \
-    void NAME(K, A...) CONST = delete;
+    void NAME(K, A...) CONST = delete;                                                                         \
+    SKETCHES_DETAIL_WIDEN_KEYS(NAME, CONST)
+
+/* The overload of the single-key member NAME for integer keys other than
+   std::uint64_t (see detail::is_widened_key_v): the key's 64-bit value. */
+#define SKETCHES_DETAIL_WIDEN_KEYS(NAME, CONST)                                                                \
+    template <class K, detail::if_widened_key<K, base> = 0>                                                   \
+    decltype(auto) NAME(K key) CONST noexcept(noexcept(NAME(std::uint64_t{}))) {                              \
+        return NAME(static_cast<std::uint64_t>(key));                                                          \
+    }
+
+/* SKETCHES_DETAIL_REFUSE_KEYS for a (key, weight) member (Count-Min and
+   Top-k add). */
+#define SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(NAME)                                                             \
+    template <class K, detail::if_refused_key<K> = 0, class... A>                                              \
+    void NAME(K, A...) = delete;                                                                               \
+    SKETCHES_DETAIL_WIDEN_WEIGHTED_KEYS(NAME)
+
+/* The same for a (key, weight) member (Count-Min and Top-k add). */
+#define SKETCHES_DETAIL_WIDEN_WEIGHTED_KEYS(NAME)                                                              \
+    template <class K, detail::if_widened_key<K, base> = 0>                                                   \
+    decltype(auto) NAME(K key, std::uint64_t weight = 1) noexcept(noexcept(NAME(std::uint64_t{}, std::uint64_t{}))) { \
+        return NAME(static_cast<std::uint64_t>(key), weight);                                                  \
+    }
 
 /* The deleted overload of a (key, weight) member for a char pointer and a
    length (see detail::is_char_pointer_v). */
@@ -1500,6 +1548,7 @@ struct bloom_api : bloom_api_base {
 };
 struct sbbf_api : sbbf_api_base {
     static constexpr bool has_token = true;
+    static constexpr bool checks_narrow_keys = true;
     static constexpr auto token = &sketch_sbbf_token;
 };
 SKETCHES_DETAIL_API(counting_api, sketch_counting, sketch_counting_stats, clear)
@@ -1527,6 +1576,7 @@ struct fuse_api : image_hooks {
    compact image imports into). */
 struct hll_api {
     static constexpr bool has_clear = true;
+    static constexpr bool checks_narrow_keys = false;
     using stats = sketch_hll_stats;
     static constexpr auto get_stats = &sketch_hll_get_stats;
     static constexpr auto clear = &sketch_hll_reset;
@@ -2481,7 +2531,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_countmin_add_u64(this->mdata(), this->size(), key, weight));
     }
-    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
+    SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(try_add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(try_add)
     status try_add_hash(std::uint64_t hash, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_countmin_add_hash(this->mdata(), this->size(), hash, weight));
@@ -2581,7 +2631,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
     void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
-    SKETCHES_DETAIL_REFUSE_KEYS(add, )
+    SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     void add_hash(std::uint64_t hash, std::uint64_t weight = 1) { detail::check(try_add_hash(hash, weight)); }
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -2672,7 +2722,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_topk_add_u64(this->mdata(), this->size(), key, weight));
     }
-    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
+    SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(try_add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(try_add)
     /// Adds keys (all or nothing: a key too long changes nothing); `weights`
     /// empty (1 each) or one per key.
@@ -2756,7 +2806,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     }
     void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
-    SKETCHES_DETAIL_REFUSE_KEYS(add, )
+    SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
@@ -3186,6 +3236,9 @@ using ell_const_view = basic_ell<detail::ref_storage<false>>;
 #undef SKETCHES_DETAIL_MERGE_OP
 #undef SKETCHES_DETAIL_MERGE_THROWING
 #undef SKETCHES_DETAIL_REFUSE_KEYS
+#undef SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS
+#undef SKETCHES_DETAIL_WIDEN_KEYS
+#undef SKETCHES_DETAIL_WIDEN_WEIGHTED_KEYS
 #undef SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH
 #undef SKETCHES_DETAIL_FAMILY_TYPES
 

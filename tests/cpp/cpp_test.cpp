@@ -1941,6 +1941,70 @@ void golden_case(const std::string &dir, const char *name) {
     CHECK(Family::from_bytes(golden, mem.ptr, mem.size).to_bytes() == golden);
 }
 
+/* Signed and other non-uint64 integer keys, held in variables, on every
+   family's single-key members: they compile under -Wsign-conversion -Werror
+   (this file's flags; clang's -Wconversion includes it) and mean the key's
+   64-bit value. Each call converted the key implicitly to the std::uint64_t
+   overload, a sign-conversion warning at every call with an int or a
+   std::int64_t (the int64_t the docs show). */
+template <class K>
+void signed_keys_of_width(K key) {
+    const u64 wide = static_cast<u64>(key);
+    sketches::bloom_filter b = sketches::bloom_filter::create(1000, 0.01);
+    CHECK(b.add(key) && !b.add(wide) && b.contains(key) && b.try_contains(key).value);
+    CHECK(b.try_add(key).ok() && !b.add_concurrent(key) && b.contains_concurrent(key));
+    CHECK(b.try_add_concurrent(key).ok() && b.try_contains_concurrent(key).value);
+    sketches::sbbf_filter sb = sketches::sbbf_filter::create(1000, 0.01);
+    CHECK(sb.add(key) && sb.contains(wide) && sb.contains(key) && !sb.add_concurrent(key));
+    sketches::counting_filter cf = sketches::counting_filter::create(1000, 0.01);
+    CHECK(cf.add(key) && cf.contains(wide) && cf.remove(key) && !cf.contains(key));
+    CHECK(cf.try_add(key).ok() && cf.try_remove(key) == status::ok && !cf.try_contains(key).value);
+    sketches::cuckoo_filter ck = sketches::cuckoo_filter::create(1000, 0.01);
+    CHECK(ck.add(key) && ck.try_add(key) == status::ok && ck.count(key) == 2 && ck.try_count(key).value == 2);
+    CHECK(ck.remove(key) && ck.try_remove(key) == status::ok && !ck.contains(wide));
+    sketches::hll_sketch h = sketches::hll_sketch::create(12);
+    CHECK(h.add(key) && !h.add(wide) && !h.try_add(key).value);
+    h.densify();
+    CHECK(!h.add_concurrent(key) && !h.try_add_concurrent(key).value);
+    sketches::ull_sketch u = sketches::ull_sketch::create(12);
+    CHECK(u.add(key) && !u.add(wide) && !u.try_add(key).value);
+    sketches::ell_sketch e = sketches::ell_sketch::create(sketches::ell_sketch::make_params(12));
+    CHECK(e.add(key) && !e.add(wide) && !e.try_add(key).value);
+    sketches::minhash_sketch m = sketches::minhash_sketch::create(64);
+    CHECK(m.add(key) && !m.add(wide) && !m.try_add(key).value);
+    sketches::countmin_sketch cm = sketches::countmin_sketch::create(0.01, 0.01);
+    cm.add(key);
+    cm.add(key, 2);
+    CHECK(cm.try_add(key) == status::ok && cm.try_add(key, 3) == status::ok);
+    CHECK(cm.estimate(key) == 7 && cm.estimate(wide) == 7 && cm.try_estimate(key).value == 7);
+    sketches::topk_sketch t = sketches::topk_sketch::create(8, 16);
+    t.add(key);
+    t.add(key, 2);
+    CHECK(t.try_add(key) == status::ok && t.try_add(key, 3) == status::ok);
+    CHECK(t.estimate(key).count == 7 && t.estimate(wide).count == 7 && t.try_estimate(key).value.listed);
+    sketches::fuse_filter fu = sketches::fuse_filter::build(std::vector<u64>{wide}, 0.01);
+    CHECK(fu.contains(key) && fu.try_contains(key).value);
+    CHECK(sketches::hash(key) == sketches::hash(wide) && sketches::hash(key, 9) == sketches::hash(wide, 9));
+}
+
+void test_signed_keys() {
+    int i = -3;
+    std::int64_t l = -(std::int64_t{1} << 40);
+    long long ll = -5;
+    short sh = -7;
+    unsigned int ui = 4000000000u;
+    signed_keys_of_width(i);
+    signed_keys_of_width(l);
+    signed_keys_of_width(ll);
+    signed_keys_of_width(sh);
+    signed_keys_of_width(ui);
+    // A Parquet-mode split-block filter still refuses keys narrower than 64
+    // bits, and takes a std::int64_t as an INT64 value.
+    sketches::sbbf_filter column = sketches::sbbf_filter::create(sketches::sbbf_filter::plan_parquet(100, 0.01));
+    EXPECT_ERROR(column.add(i), status::invalid_argument);
+    CHECK(column.add(l) && column.contains_hash(sketches::parquet_hash_i64(l)));
+}
+
 void test_golden() {
     const char *dir = std::getenv("SKETCHES_PARQUET_DIR");
     if (dir == nullptr) {
@@ -1975,7 +2039,8 @@ int main() {
                        {"hll", test_hll},           {"ull", test_ull},     {"countmin", test_countmin},
                        {"topk", test_topk},         {"minhash", test_minhash}, {"fuse", test_fuse},
                        {"ell", test_ell},           {"tokens", test_tokens}, {"parquet", test_parquet},
-                       {"concurrent", test_concurrent}, {"golden", test_golden}};
+                       {"concurrent", test_concurrent}, {"golden", test_golden},
+                       {"signed keys", test_signed_keys}};
     for (const auto &t : tests) {
         try {
             t.run();
