@@ -761,6 +761,25 @@ struct image_hooks {
     static result<std::size_t> export_size(const void *, std::size_t len) noexcept { return {sketches::status::ok, len}; }
 };
 
+/// A value an object keeps beside its buffer (its token, its hash); with
+/// ResetOnMove (owning objects), a move leaves the source's value-initialized.
+template <class T, bool ResetOnMove>
+struct kept {
+    T value{};
+};
+template <class T>
+struct kept<T, true> {
+    T value{};
+    kept() noexcept = default;
+    kept(kept &&other) noexcept : value(std::exchange(other.value, T{})) {}
+    kept &operator=(kept &&other) noexcept {
+        if (this != &other) value = std::exchange(other.value, T{});
+        return *this;
+    }
+    kept(const kept &) = delete;
+    kept &operator=(const kept &) = delete;
+};
+
 /// Storage, conversions and the operations every family shares: stats,
 /// clear, export/import, verify, clone. Family is the family's template
 /// (basic_bloom, ...), Api its C functions.
@@ -780,9 +799,10 @@ class sketch_base {
     /// True when the family checks integer keys narrower than 64 bits itself.
     static constexpr bool checks_narrow_keys = Api::checks_narrow_keys;
 
-    /// An owning object without a buffer (also what a move leaves behind),
-    /// or a null view. Every call on it reports status::buffer_too_small
-    /// (NULL with length 0 is an empty buffer to the C ABI).
+    /// An owning object without a buffer (also what a move leaves behind,
+    /// with an all-zero token), or a null view. Every call on it reports
+    /// status::buffer_too_small (NULL with length 0 is an empty buffer to
+    /// the C ABI), but clone(), which gives another empty object.
     sketch_base() noexcept = default;
     /// Adopts an allocated buffer (used by the factories).
     sketch_base(adopt_t, owned_storage &&buf) noexcept : storage_(std::move(buf)) { static_cast<void>(refresh_token()); }
@@ -803,12 +823,12 @@ class sketch_base {
     template <class S2, class S = Storage,
               std::enable_if_t<!S::is_owning && !S::is_mutable && !S2::is_owning && !std::is_same_v<S2, S>, int> = 0>
     sketch_base(const Family<S2> &other) noexcept
-        : storage_(other.data(), other.size()), token_(other.token()), hash_kind_(other.hash_kind()) {}
+        : storage_(other.data(), other.size()), token_{other.token()}, hash_kind_{other.hash_kind()} {}
     /// A read-only view of an owning sketch; it borrows the buffer, so the
     /// sketch must outlive it.
     template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
     sketch_base(const owned_type &other) noexcept
-        : storage_(other.data(), other.size()), token_(other.token()), hash_kind_(other.hash_kind()) {}
+        : storage_(other.data(), other.size()), token_{other.token()}, hash_kind_{other.hash_kind()} {}
     /// Deleted: a read-only view of a temporary owning sketch
     /// (`bloom_const_view v = bloom_filter::from_bytes(b);`) would point into
     /// a buffer freed at the end of the statement, as const_view() would.
@@ -819,17 +839,17 @@ class sketch_base {
     /// A mutable view of an owning sketch.
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
     sketch_base(owned_type &other) noexcept
-        : storage_(other.data(), other.size()), token_(other.token()), hash_kind_(other.hash_kind()) {}
+        : storage_(other.data(), other.size()), token_{other.token()}, hash_kind_{other.hash_kind()} {}
     /// A view over memory whose token the caller already holds (view(),
     /// const_view()): nothing is validated.
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
     sketch_base(with_token_t, void *data, std::size_t size, const sketch_token &token,
                 std::uint32_t hash_kind) noexcept
-        : storage_(data, size), token_(token), hash_kind_(hash_kind) {}
+        : storage_(data, size), token_{token}, hash_kind_{hash_kind} {}
     template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
     sketch_base(with_token_t, const void *data, std::size_t size, const sketch_token &token,
                 std::uint32_t hash_kind) noexcept
-        : storage_(data, size), token_(token), hash_kind_(hash_kind) {}
+        : storage_(data, size), token_{token}, hash_kind_{hash_kind} {}
 
     /// The live image bytes (not sealed: use to_bytes to ship them).
     [[nodiscard]] const void *data() const noexcept { return storage_.data(); }
@@ -855,28 +875,28 @@ class sketch_base {
     /// image yet, and after refresh_token() failed. A token that no longer
     /// matches (the memory was re-initialized or imported into behind the
     /// object's back) only makes those calls validate in full, as without it.
-    [[nodiscard]] const sketch_token &token() const noexcept { return token_; }
+    [[nodiscard]] const sketch_token &token() const noexcept { return token_.value; }
     /// The image's hash (SKETCH_HASH_XXH3, or SKETCH_HASH_XXH64 for a
     /// Parquet-mode split-block filter) read when the token was taken; 0
     /// when the token is all zero. Like the token, it describes the image
     /// as of then: after re-initializing a view's memory behind its back,
     /// call refresh_token().
-    [[nodiscard]] std::uint32_t hash_kind() const noexcept { return hash_kind_; }
+    [[nodiscard]] std::uint32_t hash_kind() const noexcept { return hash_kind_.value; }
     /// Takes the token again from the image in the buffer (after writing a
     /// different image into a view's memory with a C call). Returns the
     /// status of sketch_<family>_token (status::ok for families without
     /// tokens); on failure the token is all zero.
     sketches::status refresh_token() noexcept {
-        token_ = sketch_token{};
-        hash_kind_ = 0;
+        token_.value = sketch_token{};
+        hash_kind_.value = 0;
         if constexpr (Api::has_token) {
             if (size() == 0) return sketches::status::buffer_too_small;
             sketch_token t{};
             sketches::status s = st(Api::token(data(), size(), &t));
             if (s != sketches::status::ok) return s;
-            token_ = t;
+            token_.value = t;
             sketch_image_info info{};
-            if (sketch_image_inspect(data(), size(), &info) == SKETCH_OK) hash_kind_ = info.hash;
+            if (sketch_image_inspect(data(), size(), &info) == SKETCH_OK) hash_kind_.value = info.hash;
             return s;
         } else {
             return sketches::status::ok;
@@ -888,11 +908,11 @@ class sketch_base {
     /// temporary owning object (`bloom_filter::create(...).const_view()`)
     /// it is deleted: the buffer would be freed at the end of the statement.
     [[nodiscard]] const_view_type const_view() const & noexcept {
-        return const_view_type(with_token, data(), size(), token_, hash_kind_);
+        return const_view_type(with_token, data(), size(), token_.value, hash_kind_.value);
     }
     template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
     [[nodiscard]] const_view_type const_view() const && noexcept {
-        return const_view_type(with_token, data(), size(), token_, hash_kind_);
+        return const_view_type(with_token, data(), size(), token_.value, hash_kind_.value);
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
     const_view_type const_view() const && = delete;
@@ -900,11 +920,11 @@ class sketch_base {
     /// const_view() does (deleted on a temporary owning object).
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     [[nodiscard]] view_type view() & noexcept {
-        return view_type(with_token, storage_.data(), storage_.size(), token_, hash_kind_);
+        return view_type(with_token, storage_.data(), storage_.size(), token_.value, hash_kind_.value);
     }
     template <class S = Storage, std::enable_if_t<S::is_mutable && !S::is_owning, int> = 0>
     [[nodiscard]] view_type view() && noexcept {
-        return view_type(with_token, storage_.data(), storage_.size(), token_, hash_kind_);
+        return view_type(with_token, storage_.data(), storage_.size(), token_.value, hash_kind_.value);
     }
     template <class S = Storage, std::enable_if_t<S::is_mutable && S::is_owning, int> = 0>
     view_type view() && = delete;
@@ -1039,8 +1059,10 @@ class sketch_base {
 
   private:
     Storage storage_;
-    sketch_token token_{};
-    std::uint32_t hash_kind_ = 0;
+    // An owning object's move leaves the source's token and hash zero, as
+    // its buffer is empty (a view's copy keeps them, as it keeps the memory).
+    kept<sketch_token, Storage::is_owning> token_;
+    kept<std::uint32_t, Storage::is_owning> hash_kind_;
 };
 
 /// `init` on caller memory, returning a view of it.

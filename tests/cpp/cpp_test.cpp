@@ -364,6 +364,10 @@ void check_storage(Filter &f, Init init_view) {
     EXPECT_ERROR(c.stats(), status::buffer_too_small);
     EXPECT_ERROR(c.to_bytes(), status::buffer_too_small);
     CHECK(c.try_contains("x").status == status::buffer_too_small);
+    // It keeps no token nor hash either (they stayed the image's, so a
+    // Parquet-mode filter's int key reported invalid_argument; see test_parquet).
+    const sketch_token no_token{};
+    CHECK(std::memcmp(&c.token(), &no_token, sizeof no_token) == 0 && c.hash_kind() == 0);
     Filter empty_clone = c.clone();
     CHECK(empty_clone.size() == 0);
     c = std::move(moved);
@@ -857,6 +861,19 @@ void test_parquet() {
     // false for a value of the INT32 column), by every member taking a key.
     EXPECT_ERROR(column.contains(42), status::invalid_argument);
     EXPECT_ERROR(column.contains(std::int32_t{42}), status::invalid_argument);
+    {
+        // A moved-from Parquet-mode filter reports its empty buffer, as
+        // every moved-from sketch does, for an int key too (it kept the
+        // image's hash and said invalid_argument).
+        sketches::sbbf_filter donor = column.clone();
+        sketches::sbbf_filter taken = std::move(donor);
+        CHECK(donor.hash_kind() == 0 && taken.hash_kind() == SKETCH_HASH_XXH64); // NOLINT(bugprone-use-after-move)
+        CHECK(donor.try_contains(std::int32_t{42}).status == status::buffer_too_small);
+        CHECK(donor.try_add(std::int32_t{42}).status == status::buffer_too_small);
+        CHECK(taken.try_add(std::int32_t{42}).status == status::invalid_argument);
+        donor = std::move(taken);
+        CHECK(donor.hash_kind() == SKETCH_HASH_XXH64 && taken.hash_kind() == 0); // NOLINT(bugprone-use-after-move)
+    }
     EXPECT_ERROR(column.const_view().contains(std::uint16_t{7}), status::invalid_argument);
     EXPECT_ERROR(column.add(42), status::invalid_argument);
     EXPECT_ERROR(column.view().add(std::int16_t{-3}), status::invalid_argument);
