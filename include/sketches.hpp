@@ -402,6 +402,10 @@ class packed_keys {
     [[nodiscard]] std::string_view operator[](std::size_t i) const noexcept {
         return std::string_view(data_).substr(offsets_[i], offsets_[i + 1] - offsets_[i]);
     }
+    /// The keys as a packed_view: it borrows this object's buffers, so it
+    /// is valid while the object lives unchanged (`packed_view v =
+    /// load_keys();` of a returned packed_keys dangles at once; passing a
+    /// temporary straight to a batch call is fine).
     [[nodiscard]] packed_view view() const noexcept {
         return packed_view{data_.data(), data_.size(), offsets_.empty() ? zero_ : offsets_.data(), size()};
     }
@@ -1499,9 +1503,11 @@ template <class Keys, detail::if_keys<Keys> = 0>
     }
 
 #define SKETCHES_DETAIL_CAPACITY_THROWING                                                                      \
-    /** SKETCH_CAPACITY_* bits, 0 while within the plan. O(1). */                                              \
+    /** SKETCH_CAPACITY_* bits, 0 while within the plan. O(1) for Bloom, counting and cuckoo filters; a     \
+        split-block filter sums a short series, and one loaded from a Parquet bitset (from_parquet_bitset,     \
+        load_parquet_bitset) reads every block on each call (O(size)): call it once per loaded filter. */      \
     [[nodiscard]] std::uint32_t capacity_flags() const { return detail::value(try_capacity_flags()); }        \
-    /** True once the filter is past what it was planned for. O(1). */                                         \
+    /** True once the filter is past what it was planned for (cost as capacity_flags). */                      \
     [[nodiscard]] bool over_capacity() const { return capacity_flags() != 0; }
 
 /* Merge-like calls (dst, dst_len, src, src_len). */
