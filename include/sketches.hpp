@@ -30,7 +30,8 @@
  * the sketch do not compile on a *_const_view. A named owning object
  * converts implicitly to its views (and a view to the const view), and
  * every operation taking "another sketch" (merge, jaccard) takes any of the
- * three, a temporary owning sketch included; a view of a temporary owning
+ * three, a temporary owning sketch included, or the sketch itself (a.merge(a)
+ * merges a copy, as a.merge(a.clone()) does); a view of a temporary owning
  * sketch (`bloom_const_view v = bloom_filter::from_bytes(b);`) does not
  * compile, since its buffer dies with the statement.
  *
@@ -105,6 +106,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -1035,6 +1037,25 @@ class sketch_base {
     sketches::status check_keys() const noexcept {
         return sketches::status::ok;
     }
+    /// Runs `call(src, src_len)`, a merge-like C call reading `src` into
+    /// this image; when `src` shares this buffer (a.merge(a), or a view of
+    /// a's memory), on a copy of it, so the result is that of merging an
+    /// equal sketch (the C call refuses overlapping buffers, status::overlap).
+    template <class Call>
+    sketches::status merge_source(const void *src, std::size_t src_len, Call &&call) noexcept {
+        std::less<const unsigned char *> before;
+        const auto *s = static_cast<const unsigned char *>(src);
+        const auto *d = static_cast<const unsigned char *>(data());
+        if (s == nullptr || d == nullptr || src_len == 0 || size() == 0 || !before(s, d + size()) ||
+            !before(d, s + src_len)) {
+            return st(call(src, src_len));
+        }
+        owned_storage copy;
+        sketches::status r = owned_storage::allocate(src_len, copy);
+        if (r != sketches::status::ok) return r;
+        std::memcpy(copy.data(), src, src_len);
+        return st(call(static_cast<const void *>(copy.data()), src_len));
+    }
     /// After a call that shortened the image in place (a split-block fold):
     /// the object covers its first `size` bytes, with the token taken again.
     void shrink_image(std::size_t size) noexcept {
@@ -1513,10 +1534,15 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* Merge-like calls (dst, dst_len, src, src_len). */
 /* `other` is any sketch of the family: a view, or an owning sketch, also a
    temporary one (which lives until the call returns), through the second
-   overload (a read-only view of a temporary owning sketch does not compile). */
+   overload (a read-only view of a temporary owning sketch does not compile).
+   `other` may be this sketch itself (a.merge(a)) or a view of its memory:
+   the call then merges a copy of it, as an equal sketch would merge. */
 #define SKETCHES_DETAIL_MERGE_OP(NAME, CFUNC)                                                                  \
     status try_##NAME(const const_view_type &other) noexcept {                                                \
-        return detail::st(CFUNC(this->mdata(), this->size(), other.data(), other.size()));                    \
+        void *buf = this->mdata();                                                                             \
+        return this->merge_source(other.data(), other.size(), [&](const void *src, std::size_t src_len) {     \
+            return CFUNC(buf, this->size(), src, src_len);                                                     \
+        });                                                                                                    \
     }                                                                                                          \
     status try_##NAME(const owned_type &other) noexcept { return try_##NAME(other.const_view()); }
 #define SKETCHES_DETAIL_MERGE_THROWING(NAME)                                                                   \
@@ -2199,8 +2225,10 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     /// Inserts every fingerprint of `other`, all or nothing (status::full:
     /// unchanged), with caller scratch (8-byte aligned, at least size() bytes).
     status try_merge(const const_view_type &other, void *scratch, std::size_t scratch_len) noexcept {
-        return detail::st(
-            sketch_cuckoo_merge(this->mdata(), this->size(), other.data(), other.size(), scratch, scratch_len));
+        void *buf = this->mdata();
+        return this->merge_source(other.data(), other.size(), [&](const void *src, std::size_t src_len) {
+            return sketch_cuckoo_merge(buf, this->size(), src, src_len, scratch, scratch_len);
+        });
     }
     /// The same with scratch allocated for the call.
     status try_merge(const const_view_type &other) noexcept {

@@ -507,7 +507,10 @@ void test_bloom() {
     EXPECT_ERROR(u.merge(other_seed), status::incompatible);
     EXPECT_ERROR(u.intersect(other_seed), status::incompatible);
     CHECK(u.to_bytes() == before);
-    EXPECT_ERROR(u.merge(u), status::overlap);
+    sketches::bloom_filter u2 = u.clone();
+    u.merge(u); // merges a copy (see test_merge_with_itself)
+    u2.merge(u2.clone());
+    CHECK(same_image(u, u2) && u.contains("only-b"));
     CHECK(u.try_merge(other_seed) == status::incompatible && u.try_intersect(b) == status::ok);
     sketches::bloom_const_view bv = b;
     u.merge(bv); // any storage of the family
@@ -1352,7 +1355,9 @@ void test_topk() {
     single.merge(other);
     CHECK(single.list()[0].key == "k0");
     EXPECT_ERROR(single.merge(topk_sketch::create(32, 8, 2)), status::incompatible);
-    EXPECT_ERROR(single.merge(single), status::overlap);
+    topk_sketch doubled = single.clone();
+    doubled.merge(doubled); // merges a copy (see test_merge_with_itself)
+    CHECK(doubled.list()[0].key == "k0" && doubled.list()[0].count == 2 * single.list()[0].count);
 
     std::vector<std::uint8_t> bytes = single.to_bytes();
     topk_sketch::verify(bytes);
@@ -1589,7 +1594,9 @@ void test_ell() {
     CHECK(std::memcmp(static_cast<const unsigned char *>(x.data()) + 128,
                       static_cast<const unsigned char *>(both.data()) + 128, x.size() - 128) == 0);
     CHECK(std::isnan(x.martingale_estimate()) && x.estimate() == both.ml_estimate() && x.stats().martingale == 0);
-    EXPECT_ERROR(x.merge(x), status::overlap);
+    ell_sketch same = x.clone();
+    x.merge(x); // merges a copy (see test_merge_with_itself)
+    CHECK(x.estimate() == same.estimate());
     EXPECT_ERROR(x.merge(ell_sketch::create(p12, 6)), status::incompatible);
     ell_sketch low = ell_sketch::create(p10, 5);
     EXPECT_ERROR(low.merge(both), status::incompatible); // d = 20 cannot give d = 24
@@ -2022,6 +2029,74 @@ void test_signed_keys() {
     CHECK(column.add(l) && column.contains_hash(sketches::parquet_hash_i64(l)));
 }
 
+/* Merging a sketch with itself (a.merge(a), as a loop over shards that
+   starts with the total does, or with a view of its own memory) gives what
+   merging an equal copy gives, in every family with a merge, as in the Go,
+   Java and Python bindings: it threw sketches::error(overlap), the C call's
+   refusal of overlapping buffers. */
+template <class S>
+void merge_with_itself(const S &original) {
+    S a = original.clone(), b = original.clone();
+    a.merge(a);
+    b.merge(b.clone());
+    CHECK(same_image(a, b));
+    S c = original.clone(), d = original.clone();
+    typename S::view_type v = c;
+    CHECK(c.try_merge(v) == status::ok && d.try_merge(d.clone()) == status::ok && same_image(c, d));
+    S e = original.clone();
+    typename S::const_view_type cv = e;
+    v = e;
+    v.merge(cv);
+    CHECK(same_image(e, d));
+}
+
+void test_merge_with_itself() {
+    std::vector<std::string> keys = make_keys("self-", 50);
+    auto bloom = sketches::bloom_filter::create(1000, 0.01);
+    bloom.add_batch(keys);
+    merge_with_itself(bloom);
+    sketches::bloom_filter inter = bloom.clone();
+    inter.intersect(inter);
+    CHECK(same_image(inter, bloom));
+    auto sbbf = sketches::sbbf_filter::create(1000, 0.01);
+    sbbf.add_batch(keys);
+    merge_with_itself(sbbf);
+    sketches::sbbf_filter sinter = sbbf.clone();
+    CHECK(sinter.try_intersect(sinter) == status::ok && same_image(sinter, sbbf));
+    auto counting = sketches::counting_filter::create(1000, 0.01);
+    counting.add_batch(keys);
+    merge_with_itself(counting);
+    auto cuckoo = sketches::cuckoo_filter::create(1000, 0.01);
+    cuckoo.add_batch(keys);
+    merge_with_itself(cuckoo);
+    sketches::cuckoo_filter ck = cuckoo.clone(), ck2 = cuckoo.clone();
+    aligned_buffer scratch(ck.size());
+    ck.merge(ck, scratch.ptr, scratch.size);
+    ck2.merge(ck2.clone(), scratch.ptr, scratch.size);
+    CHECK(same_image(ck, ck2));
+    auto hll = sketches::hll_sketch::create(10);
+    hll.add_batch(keys);
+    merge_with_itself(hll);
+    auto ull = sketches::ull_sketch::create(10);
+    ull.add_batch(keys);
+    merge_with_itself(ull);
+    auto ell = sketches::ell_sketch::create(sketches::ell_sketch::make_params(10));
+    ell.add_batch(keys);
+    merge_with_itself(ell);
+    auto cm = sketches::countmin_sketch::create(0.01, 0.01);
+    cm.add_batch(keys);
+    merge_with_itself(cm);
+    sketches::countmin_sketch cm2 = cm.clone();
+    cm2.merge(cm2);
+    CHECK(cm2.estimate(keys[0]) == 2 * cm.estimate(keys[0]));
+    auto topk = sketches::topk_sketch::create(64, 16);
+    topk.add_batch(keys);
+    merge_with_itself(topk);
+    auto mh = sketches::minhash_sketch::create(64);
+    mh.add_batch(keys);
+    merge_with_itself(mh);
+}
+
 void test_golden() {
     const char *dir = std::getenv("SKETCHES_PARQUET_DIR");
     if (dir == nullptr) {
@@ -2057,7 +2132,7 @@ int main() {
                        {"topk", test_topk},         {"minhash", test_minhash}, {"fuse", test_fuse},
                        {"ell", test_ell},           {"tokens", test_tokens}, {"parquet", test_parquet},
                        {"concurrent", test_concurrent}, {"golden", test_golden},
-                       {"signed keys", test_signed_keys}};
+                       {"signed keys", test_signed_keys}, {"merge with itself", test_merge_with_itself}};
     for (const auto &t : tests) {
         try {
             t.run();
