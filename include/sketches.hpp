@@ -863,7 +863,8 @@ class sketch_base {
     [[nodiscard]] void *data() noexcept {
         return storage_.data();
     }
-    /// Length of the buffer in bytes (the image length for owning objects).
+    /// Length of the buffer in bytes (the image length for owning objects,
+    /// but after a view of one folded its split-block image: see fold).
     [[nodiscard]] std::size_t size() const noexcept { return storage_.size(); }
     /// The live bytes as a byte_view into the buffer. Deleted on a temporary
     /// owning object, as view() is: the buffer dies with the statement.
@@ -1833,8 +1834,11 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     /// Halves the block count `folds` times in place (OR-ing adjacent
     /// blocks, as Parquet writers shrink an under-filled filter); every key
     /// stays present. The object then covers the shorter image (size(),
-    /// bitset(), to_bytes()). status::invalid_argument when the block count
-    /// is not divisible by 2^folds; nothing changes on error.
+    /// bitset(), to_bytes()); other objects over the same memory (the owner
+    /// of a view that folded, other views) keep their longer size() and
+    /// answer for the folded image, whose bytes to_bytes() and clone() give.
+    /// status::invalid_argument when the block count is not divisible by
+    /// 2^folds; nothing changes on error.
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     sketches::status try_fold(std::uint32_t folds) noexcept {
         std::size_t new_len = 0;
