@@ -27,9 +27,13 @@
  * array, an mmap'ed file, shared memory) and never free it. The buffer is
  * the image: data()/size() are the live bytes, to_bytes() the exported image
  * with its checksum, from_bytes() the checked import. Operations that change
- * the sketch do not compile on a *_const_view. An owning object converts
- * implicitly to its views (and a view to the const view), so every
- * operation taking "another sketch" (merge, jaccard) takes any of the three.
+ * the sketch do not compile on a *_const_view. A named owning object
+ * converts implicitly to its views (and a view to the const view), and
+ * every operation taking "another sketch" (merge, jaccard) takes any of the
+ * three, a temporary owning sketch included, or the sketch itself (a.merge(a)
+ * merges a copy, as a.merge(a.clone()) does); a view of a temporary owning
+ * sketch (`bloom_const_view v = bloom_filter::from_bytes(b);`) does not
+ * compile, since its buffer dies with the statement.
  *
  * Keys. Every single-key operation takes a byte_view (std::string_view,
  * const char * (C string), std::string, std::vector<uint8_t>, std::array of
@@ -102,6 +106,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -399,6 +404,10 @@ class packed_keys {
     [[nodiscard]] std::string_view operator[](std::size_t i) const noexcept {
         return std::string_view(data_).substr(offsets_[i], offsets_[i + 1] - offsets_[i]);
     }
+    /// The keys as a packed_view: it borrows this object's buffers, so it
+    /// is valid while the object lives unchanged (`packed_view v =
+    /// load_keys();` of a returned packed_keys dangles at once; passing a
+    /// temporary straight to a batch call is fine).
     [[nodiscard]] packed_view view() const noexcept {
         return packed_view{data_.data(), data_.size(), offsets_.empty() ? zero_ : offsets_.data(), size()};
     }
@@ -570,6 +579,20 @@ constexpr bool is_refused_key_v = (std::is_arithmetic_v<K> && !is_integer_key_v<
 template <class K>
 using if_refused_key = std::enable_if_t<is_refused_key_v<remove_cvref_t<K>>, int>;
 
+/* An integer key other than std::uint64_t (an int, a std::int64_t, a long
+   long): the members taking a key take it as it is and widen it to its
+   64-bit value themselves, as their batches do, instead of the caller's
+   implicit conversion to the std::uint64_t overload, which warns under
+   -Wsign-conversion (and clang's -Wconversion) at every call with a signed
+   key. Base::checks_narrow_keys (a split-block filter, whose Parquet mode
+   refuses keys narrower than 64 bits through its own overload) leaves those
+   to the family. */
+template <class K, class Base>
+constexpr bool is_widened_key_v = is_integer_key_v<K> && !std::is_same_v<K, std::uint64_t> &&
+                                  (sizeof(K) == sizeof(std::uint64_t) || !Base::checks_narrow_keys);
+template <class K, class Base>
+using if_widened_key = std::enable_if_t<is_widened_key_v<K, Base>, int>;
+
 /* A char pointer (or a writable char array) followed by an integer, as in
    C's (key, key_len): hash(s.data(), s.size()) and countmin add(p, n) read
    the pointer as a C string (strlen: past the end of a buffer without a
@@ -737,8 +760,30 @@ struct image_hooks {
     /// True for the families with tokens (Bloom, split-block, HyperLogLog):
     /// their single-key calls pass the object's token (see sketch_token).
     static constexpr bool has_token = false;
+    /// True for the split-block filter, whose members check integer keys
+    /// narrower than 64 bits against its mode themselves.
+    static constexpr bool checks_narrow_keys = false;
     /// Bytes export writes at most (the image length for every family but HLL).
     static result<std::size_t> export_size(const void *, std::size_t len) noexcept { return {sketches::status::ok, len}; }
+};
+
+/// A value an object keeps beside its buffer (its token, its hash); with
+/// ResetOnMove (owning objects), a move leaves the source's value-initialized.
+template <class T, bool ResetOnMove>
+struct kept {
+    T value{};
+};
+template <class T>
+struct kept<T, true> {
+    T value{};
+    kept() noexcept = default;
+    kept(kept &&other) noexcept : value(std::exchange(other.value, T{})) {}
+    kept &operator=(kept &&other) noexcept {
+        if (this != &other) value = std::exchange(other.value, T{});
+        return *this;
+    }
+    kept(const kept &) = delete;
+    kept &operator=(const kept &) = delete;
 };
 
 /// Storage, conversions and the operations every family shares: stats,
@@ -757,10 +802,13 @@ class sketch_base {
     static constexpr bool is_mutable = Storage::is_mutable;
     /// True when the family has clear() (every family but the binary fuse filter).
     static constexpr bool has_clear = Api::has_clear;
+    /// True when the family checks integer keys narrower than 64 bits itself.
+    static constexpr bool checks_narrow_keys = Api::checks_narrow_keys;
 
-    /// An owning object without a buffer (also what a move leaves behind),
-    /// or a null view. Every call on it reports status::buffer_too_small
-    /// (NULL with length 0 is an empty buffer to the C ABI).
+    /// An owning object without a buffer (also what a move leaves behind,
+    /// with an all-zero token), or a null view. Every call on it reports
+    /// status::buffer_too_small (NULL with length 0 is an empty buffer to
+    /// the C ABI), but clone(), which gives another empty object.
     sketch_base() noexcept = default;
     /// Adopts an allocated buffer (used by the factories).
     sketch_base(adopt_t, owned_storage &&buf) noexcept : storage_(std::move(buf)) { static_cast<void>(refresh_token()); }
@@ -777,25 +825,37 @@ class sketch_base {
     sketch_base(const void *data, std::size_t size) noexcept : storage_(data, size) {
         static_cast<void>(refresh_token());
     }
-    /// A read-only view of any sketch of the family.
+    /// A read-only view of a mutable view of the family.
     template <class S2, class S = Storage,
-              std::enable_if_t<!S::is_owning && !S::is_mutable && !std::is_same_v<S2, S>, int> = 0>
+              std::enable_if_t<!S::is_owning && !S::is_mutable && !S2::is_owning && !std::is_same_v<S2, S>, int> = 0>
     sketch_base(const Family<S2> &other) noexcept
-        : storage_(other.data(), other.size()), token_(other.token()), hash_kind_(other.hash_kind()) {}
+        : storage_(other.data(), other.size()), token_{other.token()}, hash_kind_{other.hash_kind()} {}
+    /// A read-only view of an owning sketch; it borrows the buffer, so the
+    /// sketch must outlive it.
+    template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
+    sketch_base(const owned_type &other) noexcept
+        : storage_(other.data(), other.size()), token_{other.token()}, hash_kind_{other.hash_kind()} {}
+    /// Deleted: a read-only view of a temporary owning sketch
+    /// (`bloom_const_view v = bloom_filter::from_bytes(b);`) would point into
+    /// a buffer freed at the end of the statement, as const_view() would.
+    /// The members taking another sketch (merge, intersect, jaccard) take a
+    /// temporary owning sketch through their own overload.
+    template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
+    sketch_base(const owned_type &&other) = delete;
     /// A mutable view of an owning sketch.
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
     sketch_base(owned_type &other) noexcept
-        : storage_(other.data(), other.size()), token_(other.token()), hash_kind_(other.hash_kind()) {}
+        : storage_(other.data(), other.size()), token_{other.token()}, hash_kind_{other.hash_kind()} {}
     /// A view over memory whose token the caller already holds (view(),
     /// const_view()): nothing is validated.
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
     sketch_base(with_token_t, void *data, std::size_t size, const sketch_token &token,
                 std::uint32_t hash_kind) noexcept
-        : storage_(data, size), token_(token), hash_kind_(hash_kind) {}
+        : storage_(data, size), token_{token}, hash_kind_{hash_kind} {}
     template <class S = Storage, std::enable_if_t<!S::is_owning && !S::is_mutable, int> = 0>
     sketch_base(with_token_t, const void *data, std::size_t size, const sketch_token &token,
                 std::uint32_t hash_kind) noexcept
-        : storage_(data, size), token_(token), hash_kind_(hash_kind) {}
+        : storage_(data, size), token_{token}, hash_kind_{hash_kind} {}
 
     /// The live image bytes (not sealed: use to_bytes to ship them).
     [[nodiscard]] const void *data() const noexcept { return storage_.data(); }
@@ -803,7 +863,8 @@ class sketch_base {
     [[nodiscard]] void *data() noexcept {
         return storage_.data();
     }
-    /// Length of the buffer in bytes (the image length for owning objects).
+    /// Length of the buffer in bytes (the image length for owning objects,
+    /// but after a view of one folded its split-block image: see fold).
     [[nodiscard]] std::size_t size() const noexcept { return storage_.size(); }
     /// The live bytes as a byte_view into the buffer. Deleted on a temporary
     /// owning object, as view() is: the buffer dies with the statement.
@@ -821,28 +882,28 @@ class sketch_base {
     /// image yet, and after refresh_token() failed. A token that no longer
     /// matches (the memory was re-initialized or imported into behind the
     /// object's back) only makes those calls validate in full, as without it.
-    [[nodiscard]] const sketch_token &token() const noexcept { return token_; }
+    [[nodiscard]] const sketch_token &token() const noexcept { return token_.value; }
     /// The image's hash (SKETCH_HASH_XXH3, or SKETCH_HASH_XXH64 for a
     /// Parquet-mode split-block filter) read when the token was taken; 0
     /// when the token is all zero. Like the token, it describes the image
     /// as of then: after re-initializing a view's memory behind its back,
     /// call refresh_token().
-    [[nodiscard]] std::uint32_t hash_kind() const noexcept { return hash_kind_; }
+    [[nodiscard]] std::uint32_t hash_kind() const noexcept { return hash_kind_.value; }
     /// Takes the token again from the image in the buffer (after writing a
     /// different image into a view's memory with a C call). Returns the
     /// status of sketch_<family>_token (status::ok for families without
     /// tokens); on failure the token is all zero.
     sketches::status refresh_token() noexcept {
-        token_ = sketch_token{};
-        hash_kind_ = 0;
+        token_.value = sketch_token{};
+        hash_kind_.value = 0;
         if constexpr (Api::has_token) {
             if (size() == 0) return sketches::status::buffer_too_small;
             sketch_token t{};
             sketches::status s = st(Api::token(data(), size(), &t));
             if (s != sketches::status::ok) return s;
-            token_ = t;
+            token_.value = t;
             sketch_image_info info{};
-            if (sketch_image_inspect(data(), size(), &info) == SKETCH_OK) hash_kind_ = info.hash;
+            if (sketch_image_inspect(data(), size(), &info) == SKETCH_OK) hash_kind_.value = info.hash;
             return s;
         } else {
             return sketches::status::ok;
@@ -854,11 +915,11 @@ class sketch_base {
     /// temporary owning object (`bloom_filter::create(...).const_view()`)
     /// it is deleted: the buffer would be freed at the end of the statement.
     [[nodiscard]] const_view_type const_view() const & noexcept {
-        return const_view_type(with_token, data(), size(), token_, hash_kind_);
+        return const_view_type(with_token, data(), size(), token_.value, hash_kind_.value);
     }
     template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
     [[nodiscard]] const_view_type const_view() const && noexcept {
-        return const_view_type(with_token, data(), size(), token_, hash_kind_);
+        return const_view_type(with_token, data(), size(), token_.value, hash_kind_.value);
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
     const_view_type const_view() const && = delete;
@@ -866,11 +927,11 @@ class sketch_base {
     /// const_view() does (deleted on a temporary owning object).
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     [[nodiscard]] view_type view() & noexcept {
-        return view_type(with_token, storage_.data(), storage_.size(), token_, hash_kind_);
+        return view_type(with_token, storage_.data(), storage_.size(), token_.value, hash_kind_.value);
     }
     template <class S = Storage, std::enable_if_t<S::is_mutable && !S::is_owning, int> = 0>
     [[nodiscard]] view_type view() && noexcept {
-        return view_type(with_token, storage_.data(), storage_.size(), token_, hash_kind_);
+        return view_type(with_token, storage_.data(), storage_.size(), token_.value, hash_kind_.value);
     }
     template <class S = Storage, std::enable_if_t<S::is_mutable && S::is_owning, int> = 0>
     view_type view() && = delete;
@@ -977,6 +1038,25 @@ class sketch_base {
     sketches::status check_keys() const noexcept {
         return sketches::status::ok;
     }
+    /// Runs `call(src, src_len)`, a merge-like C call reading `src` into
+    /// this image; when `src` shares this buffer (a.merge(a), or a view of
+    /// a's memory), on a copy of it, so the result is that of merging an
+    /// equal sketch (the C call refuses overlapping buffers, status::overlap).
+    template <class Call>
+    sketches::status merge_source(const void *src, std::size_t src_len, Call &&call) noexcept {
+        std::less<const unsigned char *> before;
+        const auto *s = static_cast<const unsigned char *>(src);
+        const auto *d = static_cast<const unsigned char *>(data());
+        if (s == nullptr || d == nullptr || src_len == 0 || size() == 0 || !before(s, d + size()) ||
+            !before(d, s + src_len)) {
+            return st(call(src, src_len));
+        }
+        owned_storage copy;
+        sketches::status r = owned_storage::allocate(src_len, copy);
+        if (r != sketches::status::ok) return r;
+        std::memcpy(copy.data(), src, src_len);
+        return st(call(static_cast<const void *>(copy.data()), src_len));
+    }
     /// After a call that shortened the image in place (a split-block fold):
     /// the object covers its first `size` bytes, with the token taken again.
     void shrink_image(std::size_t size) noexcept {
@@ -1005,8 +1085,10 @@ class sketch_base {
 
   private:
     Storage storage_;
-    sketch_token token_{};
-    std::uint32_t hash_kind_ = 0;
+    // An owning object's move leaves the source's token and hash zero, as
+    // its buffer is empty (a view's copy keeps them, as it keeps the memory).
+    kept<sketch_token, Storage::is_owning> token_;
+    kept<std::uint32_t, Storage::is_owning> hash_kind_;
 };
 
 /// `init` on caller memory, returning a view of it.
@@ -1036,6 +1118,12 @@ void hash(P &&, N) = delete;
 /// The canonical hash of an integer key (its 8 little-endian bytes).
 [[nodiscard]] inline std::uint64_t hash(std::uint64_t key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_u64(key, seed);
+}
+/// The same for any other integer key (an int, a std::int64_t: its 64-bit
+/// value, without a -Wsign-conversion warning at the call).
+template <class K, std::enable_if_t<detail::is_integer_key_v<K> && !std::is_same_v<K, std::uint64_t>, int> = 0>
+[[nodiscard]] std::uint64_t hash(K key, std::uint64_t seed = 0) noexcept {
+    return sketch_hash_u64(static_cast<std::uint64_t>(key), seed);
 }
 /// Deleted: a character, bool, floating-point or 128-bit argument is
 /// neither a byte key nor a 64-bit integer key (see detail::is_refused_key_v).
@@ -1129,7 +1217,30 @@ template <class Keys, detail::if_keys<Keys> = 0>
    overload; CONST is `const` for the queries. */
 #define SKETCHES_DETAIL_REFUSE_KEYS(NAME, CONST)                                                               \
     template <class K, detail::if_refused_key<K> = 0, class... A>                                              \
-    void NAME(K, A...) CONST = delete;
+    void NAME(K, A...) CONST = delete;                                                                         \
+    SKETCHES_DETAIL_WIDEN_KEYS(NAME, CONST)
+
+/* The overload of the single-key member NAME for integer keys other than
+   std::uint64_t (see detail::is_widened_key_v): the key's 64-bit value. */
+#define SKETCHES_DETAIL_WIDEN_KEYS(NAME, CONST)                                                                \
+    template <class K, detail::if_widened_key<K, base> = 0>                                                   \
+    decltype(auto) NAME(K key) CONST noexcept(noexcept(NAME(std::uint64_t{}))) {                              \
+        return NAME(static_cast<std::uint64_t>(key));                                                          \
+    }
+
+/* SKETCHES_DETAIL_REFUSE_KEYS for a (key, weight) member (Count-Min and
+   Top-k add). */
+#define SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(NAME)                                                             \
+    template <class K, detail::if_refused_key<K> = 0, class... A>                                              \
+    void NAME(K, A...) = delete;                                                                               \
+    SKETCHES_DETAIL_WIDEN_WEIGHTED_KEYS(NAME)
+
+/* The same for a (key, weight) member (Count-Min and Top-k add). */
+#define SKETCHES_DETAIL_WIDEN_WEIGHTED_KEYS(NAME)                                                              \
+    template <class K, detail::if_widened_key<K, base> = 0>                                                   \
+    decltype(auto) NAME(K key, std::uint64_t weight = 1) noexcept(noexcept(NAME(std::uint64_t{}, std::uint64_t{}))) { \
+        return NAME(static_cast<std::uint64_t>(key), weight);                                                  \
+    }
 
 /* The deleted overload of a (key, weight) member for a char pointer and a
    length (see detail::is_char_pointer_v). */
@@ -1414,18 +1525,30 @@ template <class Keys, detail::if_keys<Keys> = 0>
     }
 
 #define SKETCHES_DETAIL_CAPACITY_THROWING                                                                      \
-    /** SKETCH_CAPACITY_* bits, 0 while within the plan. O(1). */                                              \
+    /** SKETCH_CAPACITY_* bits, 0 while within the plan. O(1) for Bloom, counting and cuckoo filters; a     \
+        split-block filter sums a short series, and one loaded from a Parquet bitset (from_parquet_bitset,     \
+        load_parquet_bitset) reads every block on each call (O(size)): call it once per loaded filter. */      \
     [[nodiscard]] std::uint32_t capacity_flags() const { return detail::value(try_capacity_flags()); }        \
-    /** True once the filter is past what it was planned for. O(1). */                                         \
+    /** True once the filter is past what it was planned for (cost as capacity_flags). */                      \
     [[nodiscard]] bool over_capacity() const { return capacity_flags() != 0; }
 
 /* Merge-like calls (dst, dst_len, src, src_len). */
+/* `other` is any sketch of the family: a view, or an owning sketch, also a
+   temporary one (which lives until the call returns), through the second
+   overload (a read-only view of a temporary owning sketch does not compile).
+   `other` may be this sketch itself (a.merge(a)) or a view of its memory:
+   the call then merges a copy of it, as an equal sketch would merge. */
 #define SKETCHES_DETAIL_MERGE_OP(NAME, CFUNC)                                                                  \
     status try_##NAME(const const_view_type &other) noexcept {                                                \
-        return detail::st(CFUNC(this->mdata(), this->size(), other.data(), other.size()));                    \
-    }
+        void *buf = this->mdata();                                                                             \
+        return this->merge_source(other.data(), other.size(), [&](const void *src, std::size_t src_len) {     \
+            return CFUNC(buf, this->size(), src, src_len);                                                     \
+        });                                                                                                    \
+    }                                                                                                          \
+    status try_##NAME(const owned_type &other) noexcept { return try_##NAME(other.const_view()); }
 #define SKETCHES_DETAIL_MERGE_THROWING(NAME)                                                                   \
-    void NAME(const const_view_type &other) { detail::check(try_##NAME(other)); }
+    void NAME(const const_view_type &other) { detail::check(try_##NAME(other)); }                             \
+    void NAME(const owned_type &other) { detail::check(try_##NAME(other)); }
 
 /* The type names of a family template. */
 #define SKETCHES_DETAIL_FAMILY_TYPES                                                                           \
@@ -1480,6 +1603,7 @@ struct bloom_api : bloom_api_base {
 };
 struct sbbf_api : sbbf_api_base {
     static constexpr bool has_token = true;
+    static constexpr bool checks_narrow_keys = true;
     static constexpr auto token = &sketch_sbbf_token;
 };
 SKETCHES_DETAIL_API(counting_api, sketch_counting, sketch_counting_stats, clear)
@@ -1507,6 +1631,7 @@ struct fuse_api : image_hooks {
    compact image imports into). */
 struct hll_api {
     static constexpr bool has_clear = true;
+    static constexpr bool checks_narrow_keys = false;
     using stats = sketch_hll_stats;
     static constexpr auto get_stats = &sketch_hll_get_stats;
     static constexpr auto clear = &sketch_hll_reset;
@@ -1709,8 +1834,11 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     /// Halves the block count `folds` times in place (OR-ing adjacent
     /// blocks, as Parquet writers shrink an under-filled filter); every key
     /// stays present. The object then covers the shorter image (size(),
-    /// bitset(), to_bytes()). status::invalid_argument when the block count
-    /// is not divisible by 2^folds; nothing changes on error.
+    /// bitset(), to_bytes()); other objects over the same memory (the owner
+    /// of a view that folded, other views) keep their longer size() and
+    /// answer for the folded image, whose bytes to_bytes() and clone() give.
+    /// status::invalid_argument when the block count is not divisible by
+    /// 2^folds; nothing changes on error.
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     sketches::status try_fold(std::uint32_t folds) noexcept {
         std::size_t new_len = 0;
@@ -2101,8 +2229,10 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     /// Inserts every fingerprint of `other`, all or nothing (status::full:
     /// unchanged), with caller scratch (8-byte aligned, at least size() bytes).
     status try_merge(const const_view_type &other, void *scratch, std::size_t scratch_len) noexcept {
-        return detail::st(
-            sketch_cuckoo_merge(this->mdata(), this->size(), other.data(), other.size(), scratch, scratch_len));
+        void *buf = this->mdata();
+        return this->merge_source(other.data(), other.size(), [&](const void *src, std::size_t src_len) {
+            return sketch_cuckoo_merge(buf, this->size(), src, src_len, scratch, scratch_len);
+        });
     }
     /// The same with scratch allocated for the call.
     status try_merge(const const_view_type &other) noexcept {
@@ -2111,6 +2241,11 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         if (s != status::ok) return s;
         return try_merge(other, scratch.data(), scratch.size());
     }
+    /// The same for an owning sketch (also a temporary one).
+    status try_merge(const owned_type &other, void *scratch, std::size_t scratch_len) noexcept {
+        return try_merge(other.const_view(), scratch, scratch_len);
+    }
+    status try_merge(const owned_type &other) noexcept { return try_merge(other.const_view()); }
 
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] static cuckoo_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
@@ -2173,6 +2308,10 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     /// All-or-nothing merge; throws error(status::full) when it does not fit.
     void merge(const const_view_type &other) { detail::check(try_merge(other)); }
     void merge(const const_view_type &other, void *scratch, std::size_t scratch_len) {
+        detail::check(try_merge(other, scratch, scratch_len));
+    }
+    void merge(const owned_type &other) { detail::check(try_merge(other)); }
+    void merge(const owned_type &other, void *scratch, std::size_t scratch_len) {
         detail::check(try_merge(other, scratch, scratch_len));
     }
 
@@ -2452,7 +2591,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_countmin_add_u64(this->mdata(), this->size(), key, weight));
     }
-    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
+    SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(try_add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(try_add)
     status try_add_hash(std::uint64_t hash, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_countmin_add_hash(this->mdata(), this->size(), hash, weight));
@@ -2553,7 +2692,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
     void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
-    SKETCHES_DETAIL_REFUSE_KEYS(add, )
+    SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     void add_hash(std::uint64_t hash, std::uint64_t weight = 1) { detail::check(try_add_hash(hash, weight)); }
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -2644,7 +2783,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
         return detail::st(sketch_topk_add_u64(this->mdata(), this->size(), key, weight));
     }
-    SKETCHES_DETAIL_REFUSE_KEYS(try_add, )
+    SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(try_add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(try_add)
     /// Adds keys (all or nothing: a key too long changes nothing); `weights`
     /// empty (1 each) or one per key.
@@ -2728,7 +2867,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     }
     void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
     void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
-    SKETCHES_DETAIL_REFUSE_KEYS(add, )
+    SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
@@ -2792,6 +2931,7 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
         double out = 0;
         return this->make(sketch_minhash_jaccard(this->data(), this->size(), other.data(), other.size(), &out), out);
     }
+    result<double> try_jaccard(const owned_type &other) const noexcept { return try_jaccard(other.const_view()); }
     /// The k densified signature values into `out` (exactly k).
     status try_signature_into(array_view<std::uint64_t> out) const noexcept {
         return detail::st(sketch_minhash_signature(this->data(), this->size(), out.data(), out.size()));
@@ -2822,6 +2962,7 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
     [[nodiscard]] double jaccard(const const_view_type &other) const { return detail::value(try_jaccard(other)); }
+    [[nodiscard]] double jaccard(const owned_type &other) const { return detail::value(try_jaccard(other)); }
     void signature_into(array_view<std::uint64_t> out) const { detail::check(try_signature_into(out)); }
     [[nodiscard]] std::vector<std::uint64_t> signature() const { return detail::value(try_signature()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
@@ -3156,6 +3297,9 @@ using ell_const_view = basic_ell<detail::ref_storage<false>>;
 #undef SKETCHES_DETAIL_MERGE_OP
 #undef SKETCHES_DETAIL_MERGE_THROWING
 #undef SKETCHES_DETAIL_REFUSE_KEYS
+#undef SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS
+#undef SKETCHES_DETAIL_WIDEN_KEYS
+#undef SKETCHES_DETAIL_WIDEN_WEIGHTED_KEYS
 #undef SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH
 #undef SKETCHES_DETAIL_FAMILY_TYPES
 

@@ -364,6 +364,10 @@ void check_storage(Filter &f, Init init_view) {
     EXPECT_ERROR(c.stats(), status::buffer_too_small);
     EXPECT_ERROR(c.to_bytes(), status::buffer_too_small);
     CHECK(c.try_contains("x").status == status::buffer_too_small);
+    // It keeps no token nor hash either (they stayed the image's, so a
+    // Parquet-mode filter's int key reported invalid_argument; see test_parquet).
+    const sketch_token no_token{};
+    CHECK(std::memcmp(&c.token(), &no_token, sizeof no_token) == 0 && c.hash_kind() == 0);
     Filter empty_clone = c.clone();
     CHECK(empty_clone.size() == 0);
     c = std::move(moved);
@@ -503,7 +507,10 @@ void test_bloom() {
     EXPECT_ERROR(u.merge(other_seed), status::incompatible);
     EXPECT_ERROR(u.intersect(other_seed), status::incompatible);
     CHECK(u.to_bytes() == before);
-    EXPECT_ERROR(u.merge(u), status::overlap);
+    sketches::bloom_filter u2 = u.clone();
+    u.merge(u); // merges a copy (see test_merge_with_itself)
+    u2.merge(u2.clone());
+    CHECK(same_image(u, u2) && u.contains("only-b"));
     CHECK(u.try_merge(other_seed) == status::incompatible && u.try_intersect(b) == status::ok);
     sketches::bloom_const_view bv = b;
     u.merge(bv); // any storage of the family
@@ -857,6 +864,19 @@ void test_parquet() {
     // false for a value of the INT32 column), by every member taking a key.
     EXPECT_ERROR(column.contains(42), status::invalid_argument);
     EXPECT_ERROR(column.contains(std::int32_t{42}), status::invalid_argument);
+    {
+        // A moved-from Parquet-mode filter reports its empty buffer, as
+        // every moved-from sketch does, for an int key too (it kept the
+        // image's hash and said invalid_argument).
+        sketches::sbbf_filter donor = column.clone();
+        sketches::sbbf_filter taken = std::move(donor);
+        CHECK(donor.hash_kind() == 0 && taken.hash_kind() == SKETCH_HASH_XXH64); // NOLINT(bugprone-use-after-move)
+        CHECK(donor.try_contains(std::int32_t{42}).status == status::buffer_too_small);
+        CHECK(donor.try_add(std::int32_t{42}).status == status::buffer_too_small);
+        CHECK(taken.try_add(std::int32_t{42}).status == status::invalid_argument);
+        donor = std::move(taken);
+        CHECK(donor.hash_kind() == SKETCH_HASH_XXH64 && taken.hash_kind() == 0); // NOLINT(bugprone-use-after-move)
+    }
     EXPECT_ERROR(column.const_view().contains(std::uint16_t{7}), status::invalid_argument);
     EXPECT_ERROR(column.add(42), status::invalid_argument);
     EXPECT_ERROR(column.view().add(std::int16_t{-3}), status::invalid_argument);
@@ -1335,7 +1355,9 @@ void test_topk() {
     single.merge(other);
     CHECK(single.list()[0].key == "k0");
     EXPECT_ERROR(single.merge(topk_sketch::create(32, 8, 2)), status::incompatible);
-    EXPECT_ERROR(single.merge(single), status::overlap);
+    topk_sketch doubled = single.clone();
+    doubled.merge(doubled); // merges a copy (see test_merge_with_itself)
+    CHECK(doubled.list()[0].key == "k0" && doubled.list()[0].count == 2 * single.list()[0].count);
 
     std::vector<std::uint8_t> bytes = single.to_bytes();
     topk_sketch::verify(bytes);
@@ -1572,7 +1594,9 @@ void test_ell() {
     CHECK(std::memcmp(static_cast<const unsigned char *>(x.data()) + 128,
                       static_cast<const unsigned char *>(both.data()) + 128, x.size() - 128) == 0);
     CHECK(std::isnan(x.martingale_estimate()) && x.estimate() == both.ml_estimate() && x.stats().martingale == 0);
-    EXPECT_ERROR(x.merge(x), status::overlap);
+    ell_sketch same = x.clone();
+    x.merge(x); // merges a copy (see test_merge_with_itself)
+    CHECK(x.estimate() == same.estimate());
     EXPECT_ERROR(x.merge(ell_sketch::create(p12, 6)), status::incompatible);
     ell_sketch low = ell_sketch::create(p10, 5);
     EXPECT_ERROR(low.merge(both), status::incompatible); // d = 20 cannot give d = 24
@@ -1941,6 +1965,138 @@ void golden_case(const std::string &dir, const char *name) {
     CHECK(Family::from_bytes(golden, mem.ptr, mem.size).to_bytes() == golden);
 }
 
+/* Signed and other non-uint64 integer keys, held in variables, on every
+   family's single-key members: they compile under -Wsign-conversion -Werror
+   (this file's flags; clang's -Wconversion includes it) and mean the key's
+   64-bit value. Each call converted the key implicitly to the std::uint64_t
+   overload, a sign-conversion warning at every call with an int or a
+   std::int64_t (the int64_t the docs show). */
+template <class K>
+void signed_keys_of_width(K key) {
+    const u64 wide = static_cast<u64>(key);
+    sketches::bloom_filter b = sketches::bloom_filter::create(1000, 0.01);
+    CHECK(b.add(key) && !b.add(wide) && b.contains(key) && b.try_contains(key).value);
+    CHECK(b.try_add(key).ok() && !b.add_concurrent(key) && b.contains_concurrent(key));
+    CHECK(b.try_add_concurrent(key).ok() && b.try_contains_concurrent(key).value);
+    sketches::sbbf_filter sb = sketches::sbbf_filter::create(1000, 0.01);
+    CHECK(sb.add(key) && sb.contains(wide) && sb.contains(key) && !sb.add_concurrent(key));
+    sketches::counting_filter cf = sketches::counting_filter::create(1000, 0.01);
+    CHECK(cf.add(key) && cf.contains(wide) && cf.remove(key) && !cf.contains(key));
+    CHECK(cf.try_add(key).ok() && cf.try_remove(key) == status::ok && !cf.try_contains(key).value);
+    sketches::cuckoo_filter ck = sketches::cuckoo_filter::create(1000, 0.01);
+    CHECK(ck.add(key) && ck.try_add(key) == status::ok && ck.count(key) == 2 && ck.try_count(key).value == 2);
+    CHECK(ck.remove(key) && ck.try_remove(key) == status::ok && !ck.contains(wide));
+    sketches::hll_sketch h = sketches::hll_sketch::create(12);
+    CHECK(h.add(key) && !h.add(wide) && !h.try_add(key).value);
+    h.densify();
+    CHECK(!h.add_concurrent(key) && !h.try_add_concurrent(key).value);
+    sketches::ull_sketch u = sketches::ull_sketch::create(12);
+    CHECK(u.add(key) && !u.add(wide) && !u.try_add(key).value);
+    sketches::ell_sketch e = sketches::ell_sketch::create(sketches::ell_sketch::make_params(12));
+    CHECK(e.add(key) && !e.add(wide) && !e.try_add(key).value);
+    sketches::minhash_sketch m = sketches::minhash_sketch::create(64);
+    CHECK(m.add(key) && !m.add(wide) && !m.try_add(key).value);
+    sketches::countmin_sketch cm = sketches::countmin_sketch::create(0.01, 0.01);
+    cm.add(key);
+    cm.add(key, 2);
+    CHECK(cm.try_add(key) == status::ok && cm.try_add(key, 3) == status::ok);
+    CHECK(cm.estimate(key) == 7 && cm.estimate(wide) == 7 && cm.try_estimate(key).value == 7);
+    sketches::topk_sketch t = sketches::topk_sketch::create(8, 16);
+    t.add(key);
+    t.add(key, 2);
+    CHECK(t.try_add(key) == status::ok && t.try_add(key, 3) == status::ok);
+    CHECK(t.estimate(key).count == 7 && t.estimate(wide).count == 7 && t.try_estimate(key).value.listed);
+    sketches::fuse_filter fu = sketches::fuse_filter::build(std::vector<u64>{wide}, 0.01);
+    CHECK(fu.contains(key) && fu.try_contains(key).value);
+    CHECK(sketches::hash(key) == sketches::hash(wide) && sketches::hash(key, 9) == sketches::hash(wide, 9));
+}
+
+void test_signed_keys() {
+    int i = -3;
+    std::int64_t l = -(std::int64_t{1} << 40);
+    long long ll = -5;
+    short sh = -7;
+    unsigned int ui = 4000000000u;
+    signed_keys_of_width(i);
+    signed_keys_of_width(l);
+    signed_keys_of_width(ll);
+    signed_keys_of_width(sh);
+    signed_keys_of_width(ui);
+    // A Parquet-mode split-block filter still refuses keys narrower than 64
+    // bits, and takes a std::int64_t as an INT64 value.
+    sketches::sbbf_filter column = sketches::sbbf_filter::create(sketches::sbbf_filter::plan_parquet(100, 0.01));
+    EXPECT_ERROR(column.add(i), status::invalid_argument);
+    CHECK(column.add(l) && column.contains_hash(sketches::parquet_hash_i64(l)));
+}
+
+/* Merging a sketch with itself (a.merge(a), as a loop over shards that
+   starts with the total does, or with a view of its own memory) gives what
+   merging an equal copy gives, in every family with a merge, as in the Go,
+   Java and Python bindings: it threw sketches::error(overlap), the C call's
+   refusal of overlapping buffers. */
+template <class S>
+void merge_with_itself(const S &original) {
+    S a = original.clone(), b = original.clone();
+    a.merge(a);
+    b.merge(b.clone());
+    CHECK(same_image(a, b));
+    S c = original.clone(), d = original.clone();
+    typename S::view_type v = c;
+    CHECK(c.try_merge(v) == status::ok && d.try_merge(d.clone()) == status::ok && same_image(c, d));
+    S e = original.clone();
+    typename S::const_view_type cv = e;
+    v = e;
+    v.merge(cv);
+    CHECK(same_image(e, d));
+}
+
+void test_merge_with_itself() {
+    std::vector<std::string> keys = make_keys("self-", 50);
+    auto bloom = sketches::bloom_filter::create(1000, 0.01);
+    bloom.add_batch(keys);
+    merge_with_itself(bloom);
+    sketches::bloom_filter inter = bloom.clone();
+    inter.intersect(inter);
+    CHECK(same_image(inter, bloom));
+    auto sbbf = sketches::sbbf_filter::create(1000, 0.01);
+    sbbf.add_batch(keys);
+    merge_with_itself(sbbf);
+    sketches::sbbf_filter sinter = sbbf.clone();
+    CHECK(sinter.try_intersect(sinter) == status::ok && same_image(sinter, sbbf));
+    auto counting = sketches::counting_filter::create(1000, 0.01);
+    counting.add_batch(keys);
+    merge_with_itself(counting);
+    auto cuckoo = sketches::cuckoo_filter::create(1000, 0.01);
+    cuckoo.add_batch(keys);
+    merge_with_itself(cuckoo);
+    sketches::cuckoo_filter ck = cuckoo.clone(), ck2 = cuckoo.clone();
+    aligned_buffer scratch(ck.size());
+    ck.merge(ck, scratch.ptr, scratch.size);
+    ck2.merge(ck2.clone(), scratch.ptr, scratch.size);
+    CHECK(same_image(ck, ck2));
+    auto hll = sketches::hll_sketch::create(10);
+    hll.add_batch(keys);
+    merge_with_itself(hll);
+    auto ull = sketches::ull_sketch::create(10);
+    ull.add_batch(keys);
+    merge_with_itself(ull);
+    auto ell = sketches::ell_sketch::create(sketches::ell_sketch::make_params(10));
+    ell.add_batch(keys);
+    merge_with_itself(ell);
+    auto cm = sketches::countmin_sketch::create(0.01, 0.01);
+    cm.add_batch(keys);
+    merge_with_itself(cm);
+    sketches::countmin_sketch cm2 = cm.clone();
+    cm2.merge(cm2);
+    CHECK(cm2.estimate(keys[0]) == 2 * cm.estimate(keys[0]));
+    auto topk = sketches::topk_sketch::create(64, 16);
+    topk.add_batch(keys);
+    merge_with_itself(topk);
+    auto mh = sketches::minhash_sketch::create(64);
+    mh.add_batch(keys);
+    merge_with_itself(mh);
+}
+
 void test_golden() {
     const char *dir = std::getenv("SKETCHES_PARQUET_DIR");
     if (dir == nullptr) {
@@ -1975,7 +2131,8 @@ int main() {
                        {"hll", test_hll},           {"ull", test_ull},     {"countmin", test_countmin},
                        {"topk", test_topk},         {"minhash", test_minhash}, {"fuse", test_fuse},
                        {"ell", test_ell},           {"tokens", test_tokens}, {"parquet", test_parquet},
-                       {"concurrent", test_concurrent}, {"golden", test_golden}};
+                       {"concurrent", test_concurrent}, {"golden", test_golden},
+                       {"signed keys", test_signed_keys}, {"merge with itself", test_merge_with_itself}};
     for (const auto &t : tests) {
         try {
             t.run();

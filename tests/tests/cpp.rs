@@ -136,6 +136,18 @@ fn views_of_temporary_owning_sketches_do_not_compile() {
     });
 }
 
+/// A read-only view made of a temporary owning sketch
+/// (`bloom_const_view v = bloom_filter::from_bytes(b);`) does not compile: it
+/// pointed into a buffer freed at the end of the statement. Read-only views
+/// of named sketches and of views, and temporaries passed to merge,
+/// intersect and jaccard, compile.
+#[test]
+fn const_views_of_temporary_owning_sketches_do_not_compile() {
+    compiles_only_with("cpp_const_view_of_temporary_fail.cpp", "-DNAMED_OWNER", |err| {
+        err.matches("deleted").count() >= 2
+    });
+}
+
 /// In the GNU dialects (g++'s default), where __int128 is integral, a
 /// container of 128-bit integers is not a key range: cut to 64 bits, keys
 /// differing only in their high half became one key.
