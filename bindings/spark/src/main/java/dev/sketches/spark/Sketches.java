@@ -147,6 +147,11 @@ public final class Sketches {
                 + " non-null keys, as its image (BINARY).", 3, 3, (fn, a, s) -> {
                     int capacity = intParam(fn, "capacity", a.get(1));
                     int maxKeyLength = intParam(fn, "max_key_len", a.get(2));
+                    if (a.get(0).dataType() instanceof IntegralType && maxKeyLength < 8) {
+                        // Else every row's key fails the task: an integer key is its 8 bytes.
+                        throw new IllegalArgumentException(fn + ": max_key_len must be at least 8 for "
+                                + a.get(0).dataType().sql() + " keys (an integer key takes 8 bytes), not " + maxKeyLength);
+                    }
                     // Sized, not made: a Top-k sketch takes up to 2 GiB, too much to allocate on the driver.
                     sized(fn, Family.TOPK, () -> TopK.imageBytes(capacity, maxKeyLength));
                     AggSpec.Factory f = () -> TopK.create(capacity, maxKeyLength);

@@ -114,6 +114,9 @@ class ErrorsTest {
                 () -> spark.sql("SELECT sketch_hll_estimate('abc')").collectAsList());
         failsNaming("sketch_topk_items", "key_type",
                 () -> spark.sql("SELECT sketch_topk_items(sketch_topk_agg(id, 8, 8), 'int') FROM range(10)").collectAsList());
+        // Integer keys take 8 bytes: a smaller max_key_len fails at analysis, not on every task's first row.
+        failsNaming("sketch_topk_agg", "max_key_len must be at least 8 for INT keys",
+                () -> spark.sql("SELECT sketch_topk_agg(CAST(id AS INT), 8, 4) FROM range(10)"));
         failsNaming("sketch_topk_agg", "longer than max_key_len",
                 () -> spark.sql("SELECT sketch_topk_agg(concat('key-', id), 8, 4) FROM range(10)").collectAsList());
     }
