@@ -20,8 +20,10 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.classic.ExpressionUtils;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
@@ -231,6 +233,19 @@ public final class Sketches {
         for (Definition d : FUNCTIONS.values()) {
             scala.Function1<Seq<Expression>, Expression> builder = args -> build(d, args, classic);
             registry.createOrReplaceTempFunction(d.name(), builder, "java_udf");
+        }
+        // Again under the identifiers Spark gave them (Spark 4.2 qualifies temporary functions by
+        // the session namespace), now with the usage texts, so DESCRIBE FUNCTION shows the
+        // arguments: createOrReplaceTempFunction registers none ("Usage: N/A.").
+        for (FunctionIdentifier id : CollectionConverters.asJava(registry.listFunction())) {
+            Definition d = FUNCTIONS.get(id.funcName());
+            scala.Option<scala.Tuple2<ExpressionInfo, scala.Function1<Seq<Expression>, Expression>>> entry =
+                    d == null ? scala.Option.empty() : registry.lookupFunctionEntry(id);
+            if (entry.isDefined() && "java_udf".equals(entry.get()._1().getSource())) {
+                ExpressionInfo info = new ExpressionInfo(Sketches.class.getName(), id.database().getOrElse(() -> null),
+                        d.name(), d.usage(), "", "", "", "", "", "", "java_udf");
+                registry.registerFunction(id, info, entry.get()._2());
+            }
         }
     }
 

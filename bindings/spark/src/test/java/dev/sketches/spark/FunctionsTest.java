@@ -181,4 +181,17 @@ class FunctionsTest {
         assertTrue(Sketches.functionNames().contains("sketch_jaccard"));
         assertTrue(Sketches.usage("sketch_hll_agg").startsWith("sketch_hll_agg(key, p)"));
     }
+
+    /**
+     * DESCRIBE FUNCTION shows each function's usage text (the arguments, their ranges, the null
+     * rule): it read "Usage: N/A." for every function, the texts reaching only Sketches.usage.
+     */
+    @Test
+    void describeFunctionShowsTheUsage() {
+        for (String name : Sketches.functionNames()) {
+            List<Row> rows = spark.sql("DESCRIBE FUNCTION " + name).collectAsList();
+            String text = rows.stream().map(x -> x.getString(0)).reduce("", (x, y) -> x + "\n" + y);
+            assertTrue(text.contains("Usage: " + Sketches.usage(name)), text);
+        }
+    }
 }
