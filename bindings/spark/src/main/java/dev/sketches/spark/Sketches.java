@@ -22,6 +22,7 @@ import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
+import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
@@ -62,7 +63,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * of STRUCT(item, count, error), key_type 'string' (default), 'long' or 'binary'), {@code
  * sketch_jaccard(a, b)} (DOUBLE).
  *
- * <p>Keys: STRING hashes as its UTF-8 bytes, TINYINT/SMALLINT/INT/BIGINT as the value's 8
+ * <p>Keys: STRING hashes as its UTF-8 bytes (the bytes Spark holds, also when not valid UTF-8), TINYINT/SMALLINT/INT/BIGINT as the value's 8
  * little-endian bytes, BINARY as is: the rule of every binding, so a Spark-built image answers C
  * and Go queries for the same keys (against a Parquet-mode split-block filter image, {@code
  * sketch_sbbf_contains} hashes as Spark's Parquet writer stores a column of the key's type: INT,
@@ -189,7 +190,8 @@ public final class Sketches {
                 + " least the true count); null when either is null.", 2, 2, (fn, a, s) -> {
                     image(fn, a.get(0));
                     key(fn, a.get(1));
-                    return udf(s, fn, functions.udf(new ScalarFunctions.CmsEstimate(fn), DataTypes.LongType), a);
+                    return udf(s, fn, functions.udf(new ScalarFunctions.CmsEstimate(fn), DataTypes.LongType),
+                            List.of(a.get(0), stringBytes(a.get(1))));
                 });
         define("sketch_topk_items", "_FUNC_(image [, key_type]) - the Top-k sketch's listed keys, largest"
                 + " count first, as ARRAY<STRUCT<item, count: BIGINT, error: BIGINT>>; key_type 'string'"
@@ -519,7 +521,7 @@ public final class Sketches {
                     }
                     UserDefinedFunction f = functions.udf(
                             new ScalarFunctions.Contains(fn, family, keyType), DataTypes.BooleanType);
-                    return udf(s, fn, f, a);
+                    return udf(s, fn, f, List.of(a.get(0), stringBytes(a.get(1))));
                 });
     }
 
@@ -544,13 +546,25 @@ public final class Sketches {
     /** A key-adding aggregate over {@code key} with the input encoder its type needs. */
     private static Expression aggregate(
             org.apache.spark.sql.classic.SparkSession session, String fn, Expression key, AggSpec spec) {
+        key(fn, key.dataType());
+        key = stringBytes(key);
         Encoder<Object> encoder = anyEncoder(keyEncoder(fn, key.dataType()));
         UserDefinedFunction f = functions.udaf(new SketchAggregator(spec, false), encoder).withName(fn).asNonNullable();
-        if (key.dataType() instanceof StringType && !key.dataType().equals(DataTypes.StringType)) {
-            // A collated STRING: the encoder takes only the default collation; the bytes are the same.
-            key = session.expression(ExpressionUtils.column(key).cast(DataTypes.StringType));
-        }
         return aggregateExpression(session, f, key);
+    }
+
+    /**
+     * A STRING key (of any collation) as its bytes, CAST to BINARY: the UTF-8 bytes Spark holds,
+     * also when they are not valid UTF-8 (a column read from a file or cast from BINARY), which a
+     * Java String would have turned into U+FFFD, making such keys one key and unequal to the
+     * same BINARY key or the Parquet file's BYTE_ARRAY value. Other keys are returned as they are.
+     */
+    private static Expression stringBytes(Expression key) {
+        if (!(key.dataType() instanceof StringType)) {
+            return key;
+        }
+        // A Cast the user did not write: column names keep showing the key as written ("sketch_hll_agg(k)").
+        return new Cast(key, DataTypes.BinaryType, scala.Option.empty());
     }
 
     private static Expression aggregateExpression(

@@ -48,6 +48,38 @@ class FunctionsTest {
         assertArrayEquals((byte[]) r.getAs(3), (byte[]) r.getAs(2));
     }
 
+    /**
+     * A STRING key hashes as the bytes Spark holds, also when they are not valid UTF-8 (a column
+     * read from a file or cast from BINARY): the functions took it as a Java String, which turns
+     * each invalid sequence into U+FFFD, so three such distinct keys counted as one and a STRING
+     * key did not find its own bytes added as BINARY (or in a Parquet file's filter).
+     */
+    @Test
+    void stringKeysAreTheBytesSparkHolds() {
+        spark.sql("SELECT CAST(unhex(h) AS STRING) AS k FROM VALUES ('FF'), ('FE'), ('C0'), ('6B31') AS t(h)")
+                .createOrReplaceTempView("raw_string_keys");
+        Row r = spark.sql("SELECT sketch_hll_agg(k, 12), sketch_hll_agg(CAST(k AS BINARY), 12),"
+                + " sketch_hll_estimate(sketch_hll_agg(k, 12)), count(DISTINCT k) FROM raw_string_keys").first();
+        HyperLogLog expected = HyperLogLog.create(12);
+        for (byte[] k : new byte[][] {{(byte) 0xff}, {(byte) 0xfe}, {(byte) 0xc0}, {'k', '1'}}) {
+            expected.add(k);
+        }
+        assertArrayEquals(expected.toByteArray(), r.getAs(0));
+        assertArrayEquals(expected.toByteArray(), r.getAs(1));
+        assertEquals(4L, r.getLong(2));
+        assertEquals(4L, r.getLong(3));
+        Row c = spark.sql("WITH img AS (SELECT sketch_bloom_agg(CAST(k AS BINARY), 10, 0.01) AS b,"
+                + " sketch_cms_agg(CAST(k AS BINARY), 0.01, 0.01) AS c, sketch_fuse_agg(CAST(k AS BINARY), 16) AS f"
+                + " FROM raw_string_keys)"
+                + " SELECT count_if(sketch_bloom_contains(b, k)), sum(sketch_cms_estimate(c, k)),"
+                + " count_if(sketch_fuse_contains(f, k)) FROM raw_string_keys CROSS JOIN img").first();
+        assertEquals(4L, c.getLong(0));
+        assertEquals(4L, c.getLong(1));
+        assertEquals(4L, c.getLong(2));
+        // Plain strings keep their column names and images.
+        assertEquals("sketch_hll_agg(k)", spark.sql("SELECT sketch_hll_agg(k, 12) FROM raw_string_keys").columns()[0]);
+    }
+
     @Test
     void filterContains() {
         spark.range(0, 4000).selectExpr("concat('x', id) AS k").createOrReplaceTempView("filter_keys");
