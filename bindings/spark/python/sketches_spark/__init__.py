@@ -19,6 +19,8 @@ __all__ = [
     "register",
     "bloom_agg",
     "sbbf_agg",
+    "counting_agg",
+    "cuckoo_agg",
     "hll_agg",
     "ull_agg",
     "ell_agg",
@@ -28,6 +30,9 @@ __all__ = [
     "fuse_agg",
     "union_agg",
     "bloom_contains",
+    "sbbf_contains",
+    "counting_contains",
+    "cuckoo_contains",
     "fuse_contains",
     "hll_estimate",
     "ull_estimate",
@@ -59,6 +64,21 @@ def bloom_agg(key, items: int, fpp: float) -> Column:
 def sbbf_agg(key, items: int, fpp: float) -> Column:
     """``sketch_sbbf_agg(key, items, fpp)``: split-block Bloom filter image of the keys."""
     return F.call_function("sketch_sbbf_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
+
+
+def counting_agg(key, items: int, fpp: float) -> Column:
+    """``sketch_counting_agg(key, items, fpp)``: counting Bloom filter image of the keys."""
+    return F.call_function("sketch_counting_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
+
+
+def cuckoo_agg(key, items: int, fpp: float) -> Column:
+    """``sketch_cuckoo_agg(key, items, fpp)``: cuckoo filter image of the keys.
+
+    A key is stored once per input partition that holds it, so when keys repeat across partitions
+    de-duplicate them first (``df.select(k).distinct().agg(cuckoo_agg(k, ...))``, or SQL
+    ``sketch_cuckoo_agg(DISTINCT key, ...)``), else the filter fills up and the query fails.
+    """
+    return F.call_function("sketch_cuckoo_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
 
 
 def hll_agg(key, p: int) -> Column:
@@ -129,6 +149,25 @@ def _image(image) -> Column:
 def bloom_contains(image, key) -> Column:
     """``sketch_bloom_contains(image, key)``: false when the key was certainly never added."""
     return F.call_function("sketch_bloom_contains", _image(image), _col(key))
+
+
+def sbbf_contains(image, key) -> Column:
+    """``sketch_sbbf_contains(image, key)``: false when the key was certainly never added.
+
+    Against a Parquet-mode image (a Parquet file's bitset) the key hashes as the file stores a
+    column of its Spark type, so cast it to the column's type.
+    """
+    return F.call_function("sketch_sbbf_contains", _image(image), _col(key))
+
+
+def counting_contains(image, key) -> Column:
+    """``sketch_counting_contains(image, key)``: false when the key is certainly not held."""
+    return F.call_function("sketch_counting_contains", _image(image), _col(key))
+
+
+def cuckoo_contains(image, key) -> Column:
+    """``sketch_cuckoo_contains(image, key)``: false when the key is certainly not held."""
+    return F.call_function("sketch_cuckoo_contains", _image(image), _col(key))
 
 
 def fuse_contains(image, key) -> Column:

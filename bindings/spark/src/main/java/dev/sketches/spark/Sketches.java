@@ -302,6 +302,32 @@ public final class Sketches {
     }
 
     /**
+     * {@code sketch_counting_agg(key, items, fpp)}: a counting Bloom filter image of the keys.
+     *
+     * @param key a STRING, integral or BINARY column
+     * @param items distinct keys the filter is planned for (at least 1)
+     * @param fpp false-positive rate at that count, in (0, 1)
+     * @return the aggregate column (BINARY)
+     */
+    public static Column countingAgg(Column key, long items, double fpp) {
+        return functions.call_function("sketch_counting_agg", key, functions.lit(items), functions.lit(fpp));
+    }
+
+    /**
+     * {@code sketch_cuckoo_agg(key, items, fpp)}: a cuckoo filter image of the keys. A key is stored
+     * once per input partition that holds it: de-duplicate keys that repeat across partitions first
+     * ({@code df.select(k).distinct()}, or SQL {@code sketch_cuckoo_agg(DISTINCT key, ...)}).
+     *
+     * @param key a STRING, integral or BINARY column
+     * @param items distinct keys the filter is planned for (at least 1)
+     * @param fpp false-positive rate at that count, in (0, 1)
+     * @return the aggregate column (BINARY)
+     */
+    public static Column cuckooAgg(Column key, long items, double fpp) {
+        return functions.call_function("sketch_cuckoo_agg", key, functions.lit(items), functions.lit(fpp));
+    }
+
+    /**
      * {@code sketch_hll_agg(key, p)}: a HyperLogLog image of the keys.
      *
      * @param key a STRING, integral or BINARY column
@@ -430,6 +456,40 @@ public final class Sketches {
     }
 
     /**
+     * {@code sketch_sbbf_contains(image, key)}: whether the split-block Bloom filter may hold the key
+     * (against a Parquet-mode image, the key hashes as the file stores a column of its Spark type).
+     *
+     * @param image a split-block Bloom filter image (a literal is read once per executor)
+     * @param key a STRING, integral or BINARY column (Parquet mode: also FLOAT, DOUBLE, DATE, DECIMAL)
+     * @return the BOOLEAN column
+     */
+    public static Column sbbfContains(Column image, Column key) {
+        return functions.call_function("sketch_sbbf_contains", image, key);
+    }
+
+    /**
+     * {@code sketch_counting_contains(image, key)}: whether the counting Bloom filter may hold the key.
+     *
+     * @param image a counting Bloom filter image (a literal is read once per executor)
+     * @param key a STRING, integral or BINARY column
+     * @return the BOOLEAN column
+     */
+    public static Column countingContains(Column image, Column key) {
+        return functions.call_function("sketch_counting_contains", image, key);
+    }
+
+    /**
+     * {@code sketch_cuckoo_contains(image, key)}: whether the cuckoo filter may hold the key.
+     *
+     * @param image a cuckoo filter image (a literal is read once per executor)
+     * @param key a STRING, integral or BINARY column
+     * @return the BOOLEAN column
+     */
+    public static Column cuckooContains(Column image, Column key) {
+        return functions.call_function("sketch_cuckoo_contains", image, key);
+    }
+
+    /**
      * {@code sketch_fuse_contains(image, key)}: whether the binary fuse filter may hold the key (no
      * false negatives for the keys it was built from; false positives at rate 2^-bits).
      *
@@ -460,6 +520,59 @@ public final class Sketches {
      */
     public static Column hllEstimate(Column image) {
         return functions.call_function("sketch_hll_estimate", image);
+    }
+
+    /**
+     * {@code sketch_ull_estimate(image)}: the distinct-count estimate of an UltraLogLog image.
+     *
+     * @param image an UltraLogLog image column
+     * @return the BIGINT column
+     */
+    public static Column ullEstimate(Column image) {
+        return functions.call_function("sketch_ull_estimate", image);
+    }
+
+    /**
+     * {@code sketch_cms_estimate(image, key)}: the Count-Min estimate of the key's count.
+     *
+     * @param image a Count-Min image column (a literal is read once per executor)
+     * @param key a STRING, integral or BINARY column
+     * @return the BIGINT column (at least the key's true count)
+     */
+    public static Column cmsEstimate(Column image, Column key) {
+        return functions.call_function("sketch_cms_estimate", image, key);
+    }
+
+    /**
+     * {@code sketch_topk_items(image)}: the Top-k sketch's listed keys as strings, largest count first.
+     *
+     * @param image a Top-k image column
+     * @return the ARRAY&lt;STRUCT&lt;item: STRING, count: BIGINT, error: BIGINT&gt;&gt; column
+     */
+    public static Column topkItems(Column image) {
+        return functions.call_function("sketch_topk_items", image);
+    }
+
+    /**
+     * {@code sketch_topk_items(image, key_type)}: the Top-k sketch's listed keys, largest count first.
+     *
+     * @param image a Top-k image column
+     * @param keyType "string" (UTF-8), "long" (keys added as integers) or "binary"
+     * @return the ARRAY&lt;STRUCT&lt;item, count: BIGINT, error: BIGINT&gt;&gt; column
+     */
+    public static Column topkItems(Column image, String keyType) {
+        return functions.call_function("sketch_topk_items", image, functions.lit(keyType));
+    }
+
+    /**
+     * {@code sketch_jaccard(a, b)}: the Jaccard similarity of two MinHash images of equal k.
+     *
+     * @param a a MinHash image column
+     * @param b a MinHash image column
+     * @return the DOUBLE column
+     */
+    public static Column jaccard(Column a, Column b) {
+        return functions.call_function("sketch_jaccard", a, b);
     }
 
     // ---- builders ----
