@@ -216,6 +216,30 @@ class FunctionsTest {
     }
 
     /**
+     * The aggregates work as window functions (running, sliding and partitioned frames), as the
+     * README says: small HyperLogLog sketches count exactly, so the estimates are the frames' counts.
+     */
+    @Test
+    void windowFunctions() {
+        List<Row> rows = spark.sql("SELECT id,"
+                + " sketch_hll_estimate(sketch_hll_agg(id % 7, 12) OVER (ORDER BY id)),"
+                + " sketch_hll_estimate(sketch_hll_agg(id, 12) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)),"
+                + " sketch_hll_estimate(sketch_hll_agg(id, 12) OVER (PARTITION BY id % 3)),"
+                + " sketch_fuse_contains(sketch_fuse_agg(id, 16) OVER (ORDER BY id), 5),"
+                + " sketch_hll_estimate(sketch_hll_union_agg(h) OVER (ORDER BY id))"
+                + " FROM (SELECT id, sketch_hll_agg(id, 10) AS h FROM range(0, 30, 1, 3) GROUP BY id) ORDER BY id")
+                .collectAsList();
+        for (Row r : rows) {
+            long id = r.getLong(0);
+            assertEquals(Math.min(id + 1, 7), r.getLong(1), "running " + id);
+            assertEquals(Math.min(id + 1, 3), r.getLong(2), "sliding " + id);
+            assertEquals(10L, r.getLong(3), "partitioned " + id);
+            assertEquals(id >= 5, r.getBoolean(4), "fuse " + id);
+            assertEquals(id + 1, r.getLong(5), "union " + id);
+        }
+    }
+
+    /**
      * Every SQL function has a DataFrame helper named after it (sketch_cms_estimate: cmsEstimate;
      * the union aggregates: unionAgg): the counting and cuckoo aggregates, sbbf/counting/cuckoo
      * contains, ull and cms estimates, topk_items and jaccard had none, so Java users fell back to
