@@ -12,6 +12,7 @@ TINYINT and DATE as INT32, FLOAT and DOUBLE as their IEEE-754 bits, DECIMAL as i
 FLOAT, DOUBLE, DATE and DECIMAL keys are taken only there); null keys are skipped.
 """
 
+from py4j.java_gateway import JavaPackage
 from pyspark.sql import Column, SparkSession
 from pyspark.sql import functions as F
 
@@ -46,10 +47,19 @@ __all__ = [
 def register(spark: SparkSession) -> None:
     """Registers every ``sketch_*`` function in ``spark`` (a classic, non-Connect session).
 
-    Raises ``py4j.protocol.Py4JError`` (or a ``TypeError`` from Py4J) when the sketches jars are
-    not on the driver's class path.
+    Raises ``RuntimeError`` when the sketches jars are not on the driver's class path (add both
+    with ``spark-submit --jars`` or ``--packages``, or ``spark.jars``, before the session starts).
     """
-    spark._jvm.dev.sketches.spark.Sketches.register(spark._jsparkSession)
+    sketches = spark._jvm.dev.sketches.spark.Sketches
+    if isinstance(sketches, JavaPackage):
+        # Py4J's placeholder for a name it found no class for: calling it raised the cryptic
+        # "TypeError: 'JavaPackage' object is not callable".
+        raise RuntimeError(
+            "sketches_spark.register: the class dev.sketches.spark.Sketches is not on the Spark driver's"
+            " class path: add the jars dev.sketches:sketches-spark_2.13 and dev.sketches:sketches"
+            " (spark-submit --jars or --packages, or spark.jars) before the session starts"
+        )
+    sketches.register(spark._jsparkSession)
 
 
 def _col(c):

@@ -108,6 +108,37 @@ class PySparkExampleTest {
         assertEquals("ok", out.strip(), out);
     }
 
+    /**
+     * register in a session whose driver lacks the jars says so, naming the class and how to add
+     * them: it raised Py4J's "TypeError: 'JavaPackage' object is not callable" (py4j gives a
+     * package placeholder for a class it cannot find).
+     */
+    @Test
+    void pythonRegisterWithoutTheJars() throws Exception {
+        String python = System.getProperty("sketches.python", "python3");
+        assumeTrue(run(python, "-c", "import pyspark") == 0, "pyspark is not installed for " + python);
+        Path base = Paths.get(System.getProperty("basedir", "."));
+        String script = "from py4j.java_gateway import JavaPackage\n"
+                + "import sketches_spark as sk\n"
+                + "class O: pass\n"
+                + "spark = O(); spark._jsparkSession = None; spark._jvm = O(); spark._jvm.dev = O()\n"
+                + "spark._jvm.dev.sketches = O(); spark._jvm.dev.sketches.spark = O()\n"
+                + "spark._jvm.dev.sketches.spark.Sketches = JavaPackage('dev.sketches.spark.Sketches', None)\n"
+                + "try:\n"
+                + "    sk.register(spark)\n"
+                + "except RuntimeError as e:\n"
+                + "    assert 'dev.sketches.spark.Sketches is not on the Spark driver' in str(e), e\n"
+                + "    assert '--jars' in str(e), e\n"
+                + "    print('ok')\n";
+        ProcessBuilder pb = new ProcessBuilder(python, "-c", script).redirectErrorStream(true);
+        pb.environment().put("PYTHONPATH", base.resolve("python").toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python did not finish");
+        assertEquals(0, p.exitValue(), out);
+        assertEquals("ok", out.strip(), out);
+    }
+
     private static String location(Class<?> c) throws Exception {
         return Paths.get(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
