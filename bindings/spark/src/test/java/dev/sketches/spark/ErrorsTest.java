@@ -21,7 +21,12 @@ class ErrorsTest {
         byte[] hll = Checks.golden("hll_dense");
         failsNaming("sketch_bloom_contains", "different sketch family", () -> spark.range(3)
                 .select(call_function("sketch_bloom_contains", lit(hll), col("id"))).collectAsList());
+        // The message says which family the image holds (an HLL image given where an ELL one was meant).
+        failsNaming("sketch_ell_estimate", "(it is a HyperLogLog sketch image)", () -> spark.range(1)
+                .select(call_function("sketch_ell_estimate", lit(hll))).collectAsList());
         spark.range(1).select(lit(hll).alias("img")).createOrReplaceTempView("hll_images");
+        failsNaming("sketch_cms_union_agg", "(it is a HyperLogLog sketch image)",
+                () -> spark.sql("SELECT sketch_cms_union_agg(img) FROM hll_images").collectAsList());
         failsNaming("sketch_cms_union_agg", "different sketch family",
                 () -> spark.sql("SELECT sketch_cms_union_agg(img) FROM hll_images").collectAsList());
     }
