@@ -12,6 +12,7 @@ TINYINT and DATE as INT32, FLOAT and DOUBLE as their IEEE-754 bits, DECIMAL as i
 FLOAT, DOUBLE, DATE and DECIMAL keys are taken only there); null keys are skipped.
 """
 
+from py4j.java_gateway import JavaPackage
 from pyspark.sql import Column, SparkSession
 from pyspark.sql import functions as F
 
@@ -19,6 +20,8 @@ __all__ = [
     "register",
     "bloom_agg",
     "sbbf_agg",
+    "counting_agg",
+    "cuckoo_agg",
     "hll_agg",
     "ull_agg",
     "ell_agg",
@@ -28,6 +31,9 @@ __all__ = [
     "fuse_agg",
     "union_agg",
     "bloom_contains",
+    "sbbf_contains",
+    "counting_contains",
+    "cuckoo_contains",
     "fuse_contains",
     "hll_estimate",
     "ull_estimate",
@@ -41,10 +47,19 @@ __all__ = [
 def register(spark: SparkSession) -> None:
     """Registers every ``sketch_*`` function in ``spark`` (a classic, non-Connect session).
 
-    Raises ``py4j.protocol.Py4JError`` (or a ``TypeError`` from Py4J) when the sketches jars are
-    not on the driver's class path.
+    Raises ``RuntimeError`` when the sketches jars are not on the driver's class path (add both
+    with ``spark-submit --jars`` or ``--packages``, or ``spark.jars``, before the session starts).
     """
-    spark._jvm.dev.sketches.spark.Sketches.register(spark._jsparkSession)
+    sketches = spark._jvm.dev.sketches.spark.Sketches
+    if isinstance(sketches, JavaPackage):
+        # Py4J's placeholder for a name it found no class for: calling it raised the cryptic
+        # "TypeError: 'JavaPackage' object is not callable".
+        raise RuntimeError(
+            "sketches_spark.register: the class dev.sketches.spark.Sketches is not on the Spark driver's"
+            " class path: add the jars dev.sketches:sketches-spark_2.13 and dev.sketches:sketches"
+            " (spark-submit --jars or --packages, or spark.jars) before the session starts"
+        )
+    sketches.register(spark._jsparkSession)
 
 
 def _col(c):
@@ -59,6 +74,21 @@ def bloom_agg(key, items: int, fpp: float) -> Column:
 def sbbf_agg(key, items: int, fpp: float) -> Column:
     """``sketch_sbbf_agg(key, items, fpp)``: split-block Bloom filter image of the keys."""
     return F.call_function("sketch_sbbf_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
+
+
+def counting_agg(key, items: int, fpp: float) -> Column:
+    """``sketch_counting_agg(key, items, fpp)``: counting Bloom filter image of the keys."""
+    return F.call_function("sketch_counting_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
+
+
+def cuckoo_agg(key, items: int, fpp: float) -> Column:
+    """``sketch_cuckoo_agg(key, items, fpp)``: cuckoo filter image of the keys.
+
+    A key is stored once per input partition that holds it, so when keys repeat across partitions
+    de-duplicate them first (``df.select(k).distinct().agg(cuckoo_agg(k, ...))``, or SQL
+    ``sketch_cuckoo_agg(DISTINCT key, ...)``), else the filter fills up and the query fails.
+    """
+    return F.call_function("sketch_cuckoo_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
 
 
 def hll_agg(key, p: int) -> Column:
@@ -129,6 +159,25 @@ def _image(image) -> Column:
 def bloom_contains(image, key) -> Column:
     """``sketch_bloom_contains(image, key)``: false when the key was certainly never added."""
     return F.call_function("sketch_bloom_contains", _image(image), _col(key))
+
+
+def sbbf_contains(image, key) -> Column:
+    """``sketch_sbbf_contains(image, key)``: false when the key was certainly never added.
+
+    Against a Parquet-mode image (a Parquet file's bitset) the key hashes as the file stores a
+    column of its Spark type, so cast it to the column's type.
+    """
+    return F.call_function("sketch_sbbf_contains", _image(image), _col(key))
+
+
+def counting_contains(image, key) -> Column:
+    """``sketch_counting_contains(image, key)``: false when the key is certainly not held."""
+    return F.call_function("sketch_counting_contains", _image(image), _col(key))
+
+
+def cuckoo_contains(image, key) -> Column:
+    """``sketch_cuckoo_contains(image, key)``: false when the key is certainly not held."""
+    return F.call_function("sketch_cuckoo_contains", _image(image), _col(key))
 
 
 def fuse_contains(image, key) -> Column:

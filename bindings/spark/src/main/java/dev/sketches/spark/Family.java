@@ -417,6 +417,27 @@ enum Family {
         }
     };
 
+    /**
+     * The family of an image's header family id ({@code dev.sketches.Sketches.FAMILY_*}), or null
+     * for an id no family has.
+     */
+    static Family byId(int id) {
+        return switch (id) {
+            case dev.sketches.Sketches.FAMILY_BLOOM -> BLOOM;
+            case dev.sketches.Sketches.FAMILY_SPLIT_BLOCK_BLOOM -> SPLIT_BLOCK_BLOOM;
+            case dev.sketches.Sketches.FAMILY_COUNTING_BLOOM -> COUNTING_BLOOM;
+            case dev.sketches.Sketches.FAMILY_CUCKOO -> CUCKOO;
+            case dev.sketches.Sketches.FAMILY_HYPERLOGLOG -> HYPERLOGLOG;
+            case dev.sketches.Sketches.FAMILY_ULTRALOGLOG -> ULTRALOGLOG;
+            case dev.sketches.Sketches.FAMILY_COUNT_MIN -> COUNT_MIN;
+            case dev.sketches.Sketches.FAMILY_TOPK -> TOPK;
+            case dev.sketches.Sketches.FAMILY_MINHASH -> MINHASH;
+            case dev.sketches.Sketches.FAMILY_BINARY_FUSE -> BINARY_FUSE;
+            case dev.sketches.Sketches.FAMILY_EXALOGLOG -> EXALOGLOG;
+            default -> null;
+        };
+    }
+
     /** Offset of the precision in a HyperLogLog or UltraLogLog image (the layout every binding shares). */
     private static final int PRECISION = 48;
 

@@ -34,7 +34,8 @@ import org.apache.spark.sql.types.FloatType;
  * The Spark UDFs behind the scalar {@code sketch_*} functions. Each keeps the last image it read
  * (compared by reference: a literal or a scalar subquery's result is the same array on every row),
  * and the functions taking a filter (the binary fuse filter included) or Count-Min image also go
- * through the executor-wide {@link ImageCache}. Null images or keys give null. Keys follow the aggregates' rule: String as UTF-8,
+ * through the executor-wide {@link ImageCache}. Null images or keys give null. Keys follow the aggregates' rule: a STRING
+ * arrives as its bytes (cast to BINARY at analysis, so bytes that are not valid UTF-8 are kept),
  * integral numbers as 8 little-endian bytes, byte[] as is; except against a Parquet-mode
  * split-block Bloom filter (made by another binding, e.g. from a Parquet file's bitset), which
  * hashes a key as Spark's Parquet writer stores a column of its Spark type: STRING and BINARY as

@@ -274,7 +274,20 @@ public final class SketchBuffer implements Serializable {
             return family.read(image);
         } catch (SketchException e) {
             throw new IllegalArgumentException(function + ": not a valid " + family.title + " image ("
-                    + image.length + " bytes): " + e.statusText(), e);
+                    + image.length + " bytes): " + e.statusText() + otherFamily(e, image), e);
+        }
+    }
+
+    /** For an image of another family, which one it holds (" (it is a HyperLogLog sketch image)"); else "". */
+    private static String otherFamily(SketchException e, byte[] image) {
+        if (e.status() != Status.WRONG_FAMILY) {
+            return "";
+        }
+        try {
+            Family other = Family.byId(dev.sketches.Sketches.inspect(image).family());
+            return other == null ? "" : " (it is a " + other.title + " image)";
+        } catch (SketchException | IllegalArgumentException ignored) {
+            return "";
         }
     }
 

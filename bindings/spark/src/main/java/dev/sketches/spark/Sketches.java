@@ -20,8 +20,11 @@ import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.FunctionIdentifier;
 import org.apache.spark.sql.catalyst.analysis.FunctionRegistry;
+import org.apache.spark.sql.catalyst.expressions.Cast;
 import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.ExpressionInfo;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.classic.ExpressionUtils;
 import org.apache.spark.sql.expressions.UserDefinedFunction;
@@ -60,7 +63,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * of STRUCT(item, count, error), key_type 'string' (default), 'long' or 'binary'), {@code
  * sketch_jaccard(a, b)} (DOUBLE).
  *
- * <p>Keys: STRING hashes as its UTF-8 bytes, TINYINT/SMALLINT/INT/BIGINT as the value's 8
+ * <p>Keys: STRING hashes as its UTF-8 bytes (the bytes Spark holds, also when not valid UTF-8), TINYINT/SMALLINT/INT/BIGINT as the value's 8
  * little-endian bytes, BINARY as is: the rule of every binding, so a Spark-built image answers C
  * and Go queries for the same keys (against a Parquet-mode split-block filter image, {@code
  * sketch_sbbf_contains} hashes as Spark's Parquet writer stores a column of the key's type: INT,
@@ -147,6 +150,11 @@ public final class Sketches {
                 + " non-null keys, as its image (BINARY).", 3, 3, (fn, a, s) -> {
                     int capacity = intParam(fn, "capacity", a.get(1));
                     int maxKeyLength = intParam(fn, "max_key_len", a.get(2));
+                    if (a.get(0).dataType() instanceof IntegralType && maxKeyLength < 8) {
+                        // Else every row's key fails the task: an integer key is its 8 bytes.
+                        throw new IllegalArgumentException(fn + ": max_key_len must be at least 8 for "
+                                + a.get(0).dataType().sql() + " keys (an integer key takes 8 bytes), not " + maxKeyLength);
+                    }
                     // Sized, not made: a Top-k sketch takes up to 2 GiB, too much to allocate on the driver.
                     sized(fn, Family.TOPK, () -> TopK.imageBytes(capacity, maxKeyLength));
                     AggSpec.Factory f = () -> TopK.create(capacity, maxKeyLength);
@@ -182,7 +190,8 @@ public final class Sketches {
                 + " least the true count); null when either is null.", 2, 2, (fn, a, s) -> {
                     image(fn, a.get(0));
                     key(fn, a.get(1));
-                    return udf(s, fn, functions.udf(new ScalarFunctions.CmsEstimate(fn), DataTypes.LongType), a);
+                    return udf(s, fn, functions.udf(new ScalarFunctions.CmsEstimate(fn), DataTypes.LongType),
+                            List.of(a.get(0), stringBytes(a.get(1))));
                 });
         define("sketch_topk_items", "_FUNC_(image [, key_type]) - the Top-k sketch's listed keys, largest"
                 + " count first, as ARRAY<STRUCT<item, count: BIGINT, error: BIGINT>>; key_type 'string'"
@@ -226,6 +235,19 @@ public final class Sketches {
         for (Definition d : FUNCTIONS.values()) {
             scala.Function1<Seq<Expression>, Expression> builder = args -> build(d, args, classic);
             registry.createOrReplaceTempFunction(d.name(), builder, "java_udf");
+        }
+        // Again under the identifiers Spark gave them (Spark 4.2 qualifies temporary functions by
+        // the session namespace), now with the usage texts, so DESCRIBE FUNCTION shows the
+        // arguments: createOrReplaceTempFunction registers none ("Usage: N/A.").
+        for (FunctionIdentifier id : CollectionConverters.asJava(registry.listFunction())) {
+            Definition d = FUNCTIONS.get(id.funcName());
+            scala.Option<scala.Tuple2<ExpressionInfo, scala.Function1<Seq<Expression>, Expression>>> entry =
+                    d == null ? scala.Option.empty() : registry.lookupFunctionEntry(id);
+            if (entry.isDefined() && "java_udf".equals(entry.get()._1().getSource())) {
+                ExpressionInfo info = new ExpressionInfo(Sketches.class.getName(), id.database().getOrElse(() -> null),
+                        d.name(), d.usage(), "", "", "", "", "", "", "java_udf");
+                registry.registerFunction(id, info, entry.get()._2());
+            }
         }
     }
 
@@ -277,6 +299,32 @@ public final class Sketches {
      */
     public static Column sbbfAgg(Column key, long items, double fpp) {
         return functions.call_function("sketch_sbbf_agg", key, functions.lit(items), functions.lit(fpp));
+    }
+
+    /**
+     * {@code sketch_counting_agg(key, items, fpp)}: a counting Bloom filter image of the keys.
+     *
+     * @param key a STRING, integral or BINARY column
+     * @param items distinct keys the filter is planned for (at least 1)
+     * @param fpp false-positive rate at that count, in (0, 1)
+     * @return the aggregate column (BINARY)
+     */
+    public static Column countingAgg(Column key, long items, double fpp) {
+        return functions.call_function("sketch_counting_agg", key, functions.lit(items), functions.lit(fpp));
+    }
+
+    /**
+     * {@code sketch_cuckoo_agg(key, items, fpp)}: a cuckoo filter image of the keys. A key is stored
+     * once per input partition that holds it: de-duplicate keys that repeat across partitions first
+     * ({@code df.select(k).distinct()}, or SQL {@code sketch_cuckoo_agg(DISTINCT key, ...)}).
+     *
+     * @param key a STRING, integral or BINARY column
+     * @param items distinct keys the filter is planned for (at least 1)
+     * @param fpp false-positive rate at that count, in (0, 1)
+     * @return the aggregate column (BINARY)
+     */
+    public static Column cuckooAgg(Column key, long items, double fpp) {
+        return functions.call_function("sketch_cuckoo_agg", key, functions.lit(items), functions.lit(fpp));
     }
 
     /**
@@ -408,6 +456,40 @@ public final class Sketches {
     }
 
     /**
+     * {@code sketch_sbbf_contains(image, key)}: whether the split-block Bloom filter may hold the key
+     * (against a Parquet-mode image, the key hashes as the file stores a column of its Spark type).
+     *
+     * @param image a split-block Bloom filter image (a literal is read once per executor)
+     * @param key a STRING, integral or BINARY column (Parquet mode: also FLOAT, DOUBLE, DATE, DECIMAL)
+     * @return the BOOLEAN column
+     */
+    public static Column sbbfContains(Column image, Column key) {
+        return functions.call_function("sketch_sbbf_contains", image, key);
+    }
+
+    /**
+     * {@code sketch_counting_contains(image, key)}: whether the counting Bloom filter may hold the key.
+     *
+     * @param image a counting Bloom filter image (a literal is read once per executor)
+     * @param key a STRING, integral or BINARY column
+     * @return the BOOLEAN column
+     */
+    public static Column countingContains(Column image, Column key) {
+        return functions.call_function("sketch_counting_contains", image, key);
+    }
+
+    /**
+     * {@code sketch_cuckoo_contains(image, key)}: whether the cuckoo filter may hold the key.
+     *
+     * @param image a cuckoo filter image (a literal is read once per executor)
+     * @param key a STRING, integral or BINARY column
+     * @return the BOOLEAN column
+     */
+    public static Column cuckooContains(Column image, Column key) {
+        return functions.call_function("sketch_cuckoo_contains", image, key);
+    }
+
+    /**
      * {@code sketch_fuse_contains(image, key)}: whether the binary fuse filter may hold the key (no
      * false negatives for the keys it was built from; false positives at rate 2^-bits).
      *
@@ -438,6 +520,59 @@ public final class Sketches {
      */
     public static Column hllEstimate(Column image) {
         return functions.call_function("sketch_hll_estimate", image);
+    }
+
+    /**
+     * {@code sketch_ull_estimate(image)}: the distinct-count estimate of an UltraLogLog image.
+     *
+     * @param image an UltraLogLog image column
+     * @return the BIGINT column
+     */
+    public static Column ullEstimate(Column image) {
+        return functions.call_function("sketch_ull_estimate", image);
+    }
+
+    /**
+     * {@code sketch_cms_estimate(image, key)}: the Count-Min estimate of the key's count.
+     *
+     * @param image a Count-Min image column (a literal is read once per executor)
+     * @param key a STRING, integral or BINARY column
+     * @return the BIGINT column (at least the key's true count)
+     */
+    public static Column cmsEstimate(Column image, Column key) {
+        return functions.call_function("sketch_cms_estimate", image, key);
+    }
+
+    /**
+     * {@code sketch_topk_items(image)}: the Top-k sketch's listed keys as strings, largest count first.
+     *
+     * @param image a Top-k image column
+     * @return the ARRAY&lt;STRUCT&lt;item: STRING, count: BIGINT, error: BIGINT&gt;&gt; column
+     */
+    public static Column topkItems(Column image) {
+        return functions.call_function("sketch_topk_items", image);
+    }
+
+    /**
+     * {@code sketch_topk_items(image, key_type)}: the Top-k sketch's listed keys, largest count first.
+     *
+     * @param image a Top-k image column
+     * @param keyType "string" (UTF-8), "long" (keys added as integers) or "binary"
+     * @return the ARRAY&lt;STRUCT&lt;item, count: BIGINT, error: BIGINT&gt;&gt; column
+     */
+    public static Column topkItems(Column image, String keyType) {
+        return functions.call_function("sketch_topk_items", image, functions.lit(keyType));
+    }
+
+    /**
+     * {@code sketch_jaccard(a, b)}: the Jaccard similarity of two MinHash images of equal k.
+     *
+     * @param a a MinHash image column
+     * @param b a MinHash image column
+     * @return the DOUBLE column
+     */
+    public static Column jaccard(Column a, Column b) {
+        return functions.call_function("sketch_jaccard", a, b);
     }
 
     // ---- builders ----
@@ -499,7 +634,7 @@ public final class Sketches {
                     }
                     UserDefinedFunction f = functions.udf(
                             new ScalarFunctions.Contains(fn, family, keyType), DataTypes.BooleanType);
-                    return udf(s, fn, f, a);
+                    return udf(s, fn, f, List.of(a.get(0), stringBytes(a.get(1))));
                 });
     }
 
@@ -524,13 +659,25 @@ public final class Sketches {
     /** A key-adding aggregate over {@code key} with the input encoder its type needs. */
     private static Expression aggregate(
             org.apache.spark.sql.classic.SparkSession session, String fn, Expression key, AggSpec spec) {
+        key(fn, key.dataType());
+        key = stringBytes(key);
         Encoder<Object> encoder = anyEncoder(keyEncoder(fn, key.dataType()));
         UserDefinedFunction f = functions.udaf(new SketchAggregator(spec, false), encoder).withName(fn).asNonNullable();
-        if (key.dataType() instanceof StringType && !key.dataType().equals(DataTypes.StringType)) {
-            // A collated STRING: the encoder takes only the default collation; the bytes are the same.
-            key = session.expression(ExpressionUtils.column(key).cast(DataTypes.StringType));
-        }
         return aggregateExpression(session, f, key);
+    }
+
+    /**
+     * A STRING key (of any collation) as its bytes, CAST to BINARY: the UTF-8 bytes Spark holds,
+     * also when they are not valid UTF-8 (a column read from a file or cast from BINARY), which a
+     * Java String would have turned into U+FFFD, making such keys one key and unequal to the
+     * same BINARY key or the Parquet file's BYTE_ARRAY value. Other keys are returned as they are.
+     */
+    private static Expression stringBytes(Expression key) {
+        if (!(key.dataType() instanceof StringType)) {
+            return key;
+        }
+        // A Cast the user did not write: column names keep showing the key as written ("sketch_hll_agg(k)").
+        return new Cast(key, DataTypes.BinaryType, scala.Option.empty());
     }
 
     private static Expression aggregateExpression(

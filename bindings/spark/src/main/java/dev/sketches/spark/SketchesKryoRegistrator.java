@@ -23,7 +23,9 @@ import org.apache.spark.serializer.KryoRegistrator;
  * comma-separated list). Each class is written with Kryo's {@link JavaSerializer}, so a sketch
  * travels as its checksummed exported image and is read back through the checked import, as under
  * Java serialization. Without it Kryo copies a sketch's fields, and the image field is transient:
- * the copy arrives without its image and throws {@link NullPointerException} when used.
+ * the copy arrives without its image and throws {@link IllegalStateException} naming this
+ * registrator when used (Spark's Kryo makes the copy through the class's no-argument constructor;
+ * a Kryo that skips constructors leaves the field null: {@link NullPointerException}).
  */
 public final class SketchesKryoRegistrator implements KryoRegistrator {
     /** The sketch classes of the Java binding, every family. */

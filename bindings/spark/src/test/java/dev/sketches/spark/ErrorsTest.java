@@ -21,7 +21,12 @@ class ErrorsTest {
         byte[] hll = Checks.golden("hll_dense");
         failsNaming("sketch_bloom_contains", "different sketch family", () -> spark.range(3)
                 .select(call_function("sketch_bloom_contains", lit(hll), col("id"))).collectAsList());
+        // The message says which family the image holds (an HLL image given where an ELL one was meant).
+        failsNaming("sketch_ell_estimate", "(it is a HyperLogLog sketch image)", () -> spark.range(1)
+                .select(call_function("sketch_ell_estimate", lit(hll))).collectAsList());
         spark.range(1).select(lit(hll).alias("img")).createOrReplaceTempView("hll_images");
+        failsNaming("sketch_cms_union_agg", "(it is a HyperLogLog sketch image)",
+                () -> spark.sql("SELECT sketch_cms_union_agg(img) FROM hll_images").collectAsList());
         failsNaming("sketch_cms_union_agg", "different sketch family",
                 () -> spark.sql("SELECT sketch_cms_union_agg(img) FROM hll_images").collectAsList());
     }
@@ -114,6 +119,9 @@ class ErrorsTest {
                 () -> spark.sql("SELECT sketch_hll_estimate('abc')").collectAsList());
         failsNaming("sketch_topk_items", "key_type",
                 () -> spark.sql("SELECT sketch_topk_items(sketch_topk_agg(id, 8, 8), 'int') FROM range(10)").collectAsList());
+        // Integer keys take 8 bytes: a smaller max_key_len fails at analysis, not on every task's first row.
+        failsNaming("sketch_topk_agg", "max_key_len must be at least 8 for INT keys",
+                () -> spark.sql("SELECT sketch_topk_agg(CAST(id AS INT), 8, 4) FROM range(10)"));
         failsNaming("sketch_topk_agg", "longer than max_key_len",
                 () -> spark.sql("SELECT sketch_topk_agg(concat('key-', id), 8, 4) FROM range(10)").collectAsList());
     }
@@ -208,6 +216,42 @@ class ErrorsTest {
                 + " FROM range(5)").first();
         assertArrayEquals(HyperLogLog.create(12).toByteArray(), e.getAs(0));
         assertNull(e.get(1));
+    }
+
+    /**
+     * Every aggregate over no row, or only null keys, returns the empty sketch of its parameters
+     * (the image the Java binding makes; the binary fuse filter of no key), globally and for a
+     * group whose keys are all null, as the README says; estimates of it are 0.
+     */
+    @Test
+    void emptyGroupsGiveEmptySketches() {
+        Object[][] cases = {
+            {"sketch_bloom_agg(k, 100, 0.01)", dev.sketches.BloomFilter.create(100, 0.01).toByteArray()},
+            {"sketch_sbbf_agg(k, 100, 0.01)", dev.sketches.SplitBlockBloomFilter.create(100, 0.01).toByteArray()},
+            {"sketch_counting_agg(k, 100, 0.01)", dev.sketches.CountingBloomFilter.create(100, 0.01).toByteArray()},
+            {"sketch_cuckoo_agg(k, 100, 0.01)", dev.sketches.CuckooFilter.create(100, 0.01).toByteArray()},
+            {"sketch_hll_agg(k, 12)", HyperLogLog.create(12).toByteArray()},
+            {"sketch_ull_agg(k, 12)", dev.sketches.UltraLogLog.create(12).toByteArray()},
+            {"sketch_ell_agg(k, 12, 24)", dev.sketches.ExaLogLog.create(12, 24, 0).toByteArray()},
+            {"sketch_cms_agg(k, 0.01, 0.01)", dev.sketches.CountMinSketch.create(0.01, 0.01).toByteArray()},
+            {"sketch_topk_agg(k, 8, 16)", dev.sketches.TopK.create(8, 16).toByteArray()},
+            {"sketch_minhash_agg(k, 16)", dev.sketches.MinHash.create(16).toByteArray()},
+            {"sketch_fuse_agg(k, 8)", dev.sketches.BinaryFuseFilter.build(new byte[0][], 8, 0).toByteArray()},
+        };
+        for (Object[] c : cases) {
+            Row global = spark.sql("SELECT " + c[0] + " FROM (SELECT CAST(id AS STRING) AS k FROM range(10) WHERE id < 0)")
+                    .first();
+            assertArrayEquals((byte[]) c[1], global.getAs(0), c[0] + " over no row");
+            Row nulls = spark.sql("SELECT g, " + c[0] + " FROM (SELECT id % 2 AS g, CAST(NULL AS STRING) AS k"
+                    + " FROM range(0, 10, 1, 3)) GROUP BY g").first();
+            assertArrayEquals((byte[]) c[1], nulls.getAs(1), c[0] + " over null keys");
+        }
+        Row e = spark.sql("SELECT sketch_hll_estimate(sketch_hll_agg(id, 12)), sketch_ull_estimate(sketch_ull_agg(id, 12)),"
+                + " sketch_ell_estimate(sketch_ell_agg(id, 12)), size(sketch_topk_items(sketch_topk_agg(id, 4, 8)))"
+                + " FROM range(0)").first();
+        for (int i = 0; i < 4; i++) {
+            org.junit.jupiter.api.Assertions.assertEquals(0L, ((Number) e.get(i)).longValue(), "column " + i);
+        }
     }
 
     /** An untyped NULL (type VOID) as an image or key is a null like any other: null answers, no key. */

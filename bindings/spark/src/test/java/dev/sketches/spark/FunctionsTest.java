@@ -10,6 +10,7 @@ import dev.sketches.BloomFilter;
 import dev.sketches.HyperLogLog;
 import dev.sketches.UltraLogLog;
 import java.util.List;
+import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.Test;
@@ -46,6 +47,38 @@ class FunctionsTest {
                 + " FROM (SELECT concat('Key', id) AS k FROM range(0, 100, 1, 1))").first();
         assertArrayEquals((byte[]) r.getAs(1), (byte[]) r.getAs(0));
         assertArrayEquals((byte[]) r.getAs(3), (byte[]) r.getAs(2));
+    }
+
+    /**
+     * A STRING key hashes as the bytes Spark holds, also when they are not valid UTF-8 (a column
+     * read from a file or cast from BINARY): the functions took it as a Java String, which turns
+     * each invalid sequence into U+FFFD, so three such distinct keys counted as one and a STRING
+     * key did not find its own bytes added as BINARY (or in a Parquet file's filter).
+     */
+    @Test
+    void stringKeysAreTheBytesSparkHolds() {
+        spark.sql("SELECT CAST(unhex(h) AS STRING) AS k FROM VALUES ('FF'), ('FE'), ('C0'), ('6B31') AS t(h)")
+                .createOrReplaceTempView("raw_string_keys");
+        Row r = spark.sql("SELECT sketch_hll_agg(k, 12), sketch_hll_agg(CAST(k AS BINARY), 12),"
+                + " sketch_hll_estimate(sketch_hll_agg(k, 12)), count(DISTINCT k) FROM raw_string_keys").first();
+        HyperLogLog expected = HyperLogLog.create(12);
+        for (byte[] k : new byte[][] {{(byte) 0xff}, {(byte) 0xfe}, {(byte) 0xc0}, {'k', '1'}}) {
+            expected.add(k);
+        }
+        assertArrayEquals(expected.toByteArray(), r.getAs(0));
+        assertArrayEquals(expected.toByteArray(), r.getAs(1));
+        assertEquals(4L, r.getLong(2));
+        assertEquals(4L, r.getLong(3));
+        Row c = spark.sql("WITH img AS (SELECT sketch_bloom_agg(CAST(k AS BINARY), 10, 0.01) AS b,"
+                + " sketch_cms_agg(CAST(k AS BINARY), 0.01, 0.01) AS c, sketch_fuse_agg(CAST(k AS BINARY), 16) AS f"
+                + " FROM raw_string_keys)"
+                + " SELECT count_if(sketch_bloom_contains(b, k)), sum(sketch_cms_estimate(c, k)),"
+                + " count_if(sketch_fuse_contains(f, k)) FROM raw_string_keys CROSS JOIN img").first();
+        assertEquals(4L, c.getLong(0));
+        assertEquals(4L, c.getLong(1));
+        assertEquals(4L, c.getLong(2));
+        // Plain strings keep their column names and images.
+        assertEquals("sketch_hll_agg(k)", spark.sql("SELECT sketch_hll_agg(k, 12) FROM raw_string_keys").columns()[0]);
     }
 
     @Test
@@ -180,5 +213,84 @@ class FunctionsTest {
         assertTrue(r.getBoolean(1));
         assertTrue(Sketches.functionNames().contains("sketch_jaccard"));
         assertTrue(Sketches.usage("sketch_hll_agg").startsWith("sketch_hll_agg(key, p)"));
+    }
+
+    /**
+     * The aggregates work as window functions (running, sliding and partitioned frames), as the
+     * README says: small HyperLogLog sketches count exactly, so the estimates are the frames' counts.
+     */
+    @Test
+    void windowFunctions() {
+        List<Row> rows = spark.sql("SELECT id,"
+                + " sketch_hll_estimate(sketch_hll_agg(id % 7, 12) OVER (ORDER BY id)),"
+                + " sketch_hll_estimate(sketch_hll_agg(id, 12) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)),"
+                + " sketch_hll_estimate(sketch_hll_agg(id, 12) OVER (PARTITION BY id % 3)),"
+                + " sketch_fuse_contains(sketch_fuse_agg(id, 16) OVER (ORDER BY id), 5),"
+                + " sketch_hll_estimate(sketch_hll_union_agg(h) OVER (ORDER BY id))"
+                + " FROM (SELECT id, sketch_hll_agg(id, 10) AS h FROM range(0, 30, 1, 3) GROUP BY id) ORDER BY id")
+                .collectAsList();
+        for (Row r : rows) {
+            long id = r.getLong(0);
+            assertEquals(Math.min(id + 1, 7), r.getLong(1), "running " + id);
+            assertEquals(Math.min(id + 1, 3), r.getLong(2), "sliding " + id);
+            assertEquals(10L, r.getLong(3), "partitioned " + id);
+            assertEquals(id >= 5, r.getBoolean(4), "fuse " + id);
+            assertEquals(id + 1, r.getLong(5), "union " + id);
+        }
+    }
+
+    /**
+     * Every SQL function has a DataFrame helper named after it (sketch_cms_estimate: cmsEstimate;
+     * the union aggregates: unionAgg): the counting and cuckoo aggregates, sbbf/counting/cuckoo
+     * contains, ull and cms estimates, topk_items and jaccard had none, so Java users fell back to
+     * call_function for half of them. The new ones answer as their SQL functions.
+     */
+    @Test
+    void everyFunctionHasAHelper() {
+        for (String name : Sketches.functionNames()) {
+            String helper = name.endsWith("_union_agg") ? "unionAgg" : camel(name.substring("sketch_".length()));
+            boolean found = java.util.Arrays.stream(Sketches.class.getMethods()).anyMatch(m -> m.getName().equals(helper)
+                    && java.lang.reflect.Modifier.isStatic(m.getModifiers()) && m.getReturnType() == Column.class);
+            assertTrue(found, name + " has no helper " + helper);
+        }
+        Row r = spark.range(0, 1000).agg(Sketches.countingAgg(col("id"), 1000, 0.01).alias("c"),
+                Sketches.cuckooAgg(col("id"), 1000, 0.01).alias("k"), Sketches.sbbfAgg(col("id"), 1000, 0.01).alias("s"),
+                Sketches.cmsAgg(col("id"), 0.001, 0.01).alias("m"), Sketches.topkAgg(col("id"), 4, 8).alias("t"),
+                Sketches.minhashAgg(col("id"), 64).alias("h"), Sketches.ullAgg(col("id"), 12).alias("u"))
+                .select(Sketches.countingContains(col("c"), lit(5L)), Sketches.cuckooContains(col("k"), lit(5L)),
+                        Sketches.sbbfContains(col("s"), lit(5L)), Sketches.cmsEstimate(col("m"), lit(5L)),
+                        Sketches.topkItems(col("t"), "long"), Sketches.jaccard(col("h"), col("h")),
+                        Sketches.ullEstimate(col("u")), Sketches.topkItems(col("t")))
+                .first();
+        assertTrue(r.getBoolean(0));
+        assertTrue(r.getBoolean(1));
+        assertTrue(r.getBoolean(2));
+        assertTrue(r.getLong(3) >= 1);
+        assertEquals(4, r.getList(4).size());
+        assertTrue(((Row) r.getList(4).get(0)).get(0) instanceof Long);
+        assertEquals(1.0, r.getDouble(5));
+        assertEquals(1000, r.getLong(6), 1000 * 0.05);
+        assertTrue(((Row) r.getList(7).get(0)).get(0) instanceof String);
+    }
+
+    private static String camel(String snake) {
+        StringBuilder b = new StringBuilder();
+        for (String part : snake.split("_")) {
+            b.append(b.length() == 0 ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+        }
+        return b.toString();
+    }
+
+    /**
+     * DESCRIBE FUNCTION shows each function's usage text (the arguments, their ranges, the null
+     * rule): it read "Usage: N/A." for every function, the texts reaching only Sketches.usage.
+     */
+    @Test
+    void describeFunctionShowsTheUsage() {
+        for (String name : Sketches.functionNames()) {
+            List<Row> rows = spark.sql("DESCRIBE FUNCTION " + name).collectAsList();
+            String text = rows.stream().map(x -> x.getString(0)).reduce("", (x, y) -> x + "\n" + y);
+            assertTrue(text.contains("Usage: " + Sketches.usage(name)), text);
+        }
     }
 }

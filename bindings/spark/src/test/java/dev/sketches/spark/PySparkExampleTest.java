@@ -63,6 +63,82 @@ class PySparkExampleTest {
         assertTrue(out.contains("ok"), out);
     }
 
+    /**
+     * Every SQL function (but the union aggregates, one union_agg) has a Python wrapper named after
+     * it that calls it, with the SQL arguments in the same order and names, the optional ones with
+     * defaults: counting_agg, cuckoo_agg and the sbbf, counting and cuckoo contains had none.
+     */
+    @Test
+    void pythonWrapsEveryFunction() throws Exception {
+        String python = System.getProperty("sketches.python", "python3");
+        assumeTrue(run(python, "-c", "import pyspark") == 0, "pyspark is not installed for " + python);
+        Path base = Paths.get(System.getProperty("basedir", "."));
+        StringBuilder usages = new StringBuilder();
+        for (String name : Sketches.functionNames()) {
+            usages.append(Sketches.usage(name)).append('\n');
+        }
+        String script = "import inspect, os, re, sketches_spark as sk\n"
+                + "bad = []\n"
+                + "for usage in os.environ['SKETCHES_USAGES'].splitlines():\n"
+                + "    m = re.match(r'sketch_(\\w+)\\(([^)]*)\\)', usage)\n"
+                + "    name, args = m.group(1), m.group(2)\n"
+                + "    if name.endswith('_union_agg'):\n"
+                + "        continue\n"
+                + "    fn = getattr(sk, name, None)\n"
+                + "    if fn is None or name not in sk.__all__:\n"
+                + "        bad.append('no wrapper ' + name); continue\n"
+                + "    required, _, optional = args.partition('[')\n"
+                + "    req = [a.strip() for a in required.split(',') if a.strip()]\n"
+                + "    opt = [a.strip() for a in optional.replace(']', '').split(',') if a.strip()]\n"
+                + "    params = inspect.signature(fn).parameters\n"
+                + "    if list(params) != req + opt:\n"
+                + "        bad.append('%s%s is not sketch_%s(%s)' % (name, list(params), name, args))\n"
+                + "    elif any(params[a].default is inspect.Parameter.empty for a in opt):\n"
+                + "        bad.append(name + ': optional arguments without defaults')\n"
+                + "    elif '\"sketch_%s\"' % name not in inspect.getsource(fn):\n"
+                + "        bad.append(name + ' does not call sketch_' + name)\n"
+                + "print(bad or 'ok')\n";
+        ProcessBuilder pb = new ProcessBuilder(python, "-c", script).redirectErrorStream(true);
+        pb.environment().put("PYTHONPATH", base.resolve("python").toString());
+        pb.environment().put("SKETCHES_USAGES", usages.toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python did not finish");
+        assertEquals(0, p.exitValue(), out);
+        assertEquals("ok", out.strip(), out);
+    }
+
+    /**
+     * register in a session whose driver lacks the jars says so, naming the class and how to add
+     * them: it raised Py4J's "TypeError: 'JavaPackage' object is not callable" (py4j gives a
+     * package placeholder for a class it cannot find).
+     */
+    @Test
+    void pythonRegisterWithoutTheJars() throws Exception {
+        String python = System.getProperty("sketches.python", "python3");
+        assumeTrue(run(python, "-c", "import pyspark") == 0, "pyspark is not installed for " + python);
+        Path base = Paths.get(System.getProperty("basedir", "."));
+        String script = "from py4j.java_gateway import JavaPackage\n"
+                + "import sketches_spark as sk\n"
+                + "class O: pass\n"
+                + "spark = O(); spark._jsparkSession = None; spark._jvm = O(); spark._jvm.dev = O()\n"
+                + "spark._jvm.dev.sketches = O(); spark._jvm.dev.sketches.spark = O()\n"
+                + "spark._jvm.dev.sketches.spark.Sketches = JavaPackage('dev.sketches.spark.Sketches', None)\n"
+                + "try:\n"
+                + "    sk.register(spark)\n"
+                + "except RuntimeError as e:\n"
+                + "    assert 'dev.sketches.spark.Sketches is not on the Spark driver' in str(e), e\n"
+                + "    assert '--jars' in str(e), e\n"
+                + "    print('ok')\n";
+        ProcessBuilder pb = new ProcessBuilder(python, "-c", script).redirectErrorStream(true);
+        pb.environment().put("PYTHONPATH", base.resolve("python").toString());
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python did not finish");
+        assertEquals(0, p.exitValue(), out);
+        assertEquals("ok", out.strip(), out);
+    }
+
     private static String location(Class<?> c) throws Exception {
         return Paths.get(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     }
