@@ -8,6 +8,7 @@ import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +21,7 @@ import org.junit.jupiter.api.Test;
 class PySparkExampleTest {
     @Test
     void seedExamples() throws Exception {
-        String python = System.getProperty("sketches.python", "python3");
-        assumeTrue(run(python, "-c", "import pyspark") == 0, "pyspark is not installed for " + python);
+        String python = pythonWithPyspark();
         String classes = location(Sketches.class);
         String binding = location(dev.sketches.BloomFilter.class);
         Path base = Paths.get(System.getProperty("basedir", "."));
@@ -42,9 +42,6 @@ class PySparkExampleTest {
      */
     @Test
     void pythonUnionAggRejectsFuse() throws Exception {
-        String python = System.getProperty("sketches.python", "python3");
-        assumeTrue(run(python, "-c", "import pyspark") == 0, "pyspark is not installed for " + python);
-        Path base = Paths.get(System.getProperty("basedir", "."));
         String script = "import sketches_spark as sk\n"
                 + "for fam in ('fuse', 'bogus'):\n"
                 + "    try:\n"
@@ -54,12 +51,7 @@ class PySparkExampleTest {
                 + "    else:\n"
                 + "        raise SystemExit('no ValueError for ' + fam)\n"
                 + "print('ok')\n";
-        ProcessBuilder pb = new ProcessBuilder(python, "-c", script).redirectErrorStream(true);
-        pb.environment().put("PYTHONPATH", base.resolve("python").toString());
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python did not finish");
-        assertEquals(0, p.exitValue(), out);
+        String out = runScript(script, Map.of());
         assertTrue(out.contains("ok"), out);
     }
 
@@ -70,9 +62,6 @@ class PySparkExampleTest {
      */
     @Test
     void pythonWrapsEveryFunction() throws Exception {
-        String python = System.getProperty("sketches.python", "python3");
-        assumeTrue(run(python, "-c", "import pyspark") == 0, "pyspark is not installed for " + python);
-        Path base = Paths.get(System.getProperty("basedir", "."));
         StringBuilder usages = new StringBuilder();
         for (String name : Sketches.functionNames()) {
             usages.append(Sketches.usage(name)).append('\n');
@@ -98,13 +87,7 @@ class PySparkExampleTest {
                 + "    elif '\"sketch_%s\"' % name not in inspect.getsource(fn):\n"
                 + "        bad.append(name + ' does not call sketch_' + name)\n"
                 + "print(bad or 'ok')\n";
-        ProcessBuilder pb = new ProcessBuilder(python, "-c", script).redirectErrorStream(true);
-        pb.environment().put("PYTHONPATH", base.resolve("python").toString());
-        pb.environment().put("SKETCHES_USAGES", usages.toString());
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python did not finish");
-        assertEquals(0, p.exitValue(), out);
+        String out = runScript(script, Map.of("SKETCHES_USAGES", usages.toString()));
         assertEquals("ok", out.strip(), out);
     }
 
@@ -115,9 +98,6 @@ class PySparkExampleTest {
      */
     @Test
     void pythonRegisterWithoutTheJars() throws Exception {
-        String python = System.getProperty("sketches.python", "python3");
-        assumeTrue(run(python, "-c", "import pyspark") == 0, "pyspark is not installed for " + python);
-        Path base = Paths.get(System.getProperty("basedir", "."));
         String script = "from py4j.java_gateway import JavaPackage\n"
                 + "import sketches_spark as sk\n"
                 + "class O: pass\n"
@@ -130,13 +110,32 @@ class PySparkExampleTest {
                 + "    assert 'dev.sketches.spark.Sketches is not on the Spark driver' in str(e), e\n"
                 + "    assert '--jars' in str(e), e\n"
                 + "    print('ok')\n";
+        String out = runScript(script, Map.of());
+        assertEquals("ok", out.strip(), out);
+    }
+
+    /** The Python of {@code sketches.python} (default python3); the test is skipped without pyspark. */
+    private static String pythonWithPyspark() {
+        String python = System.getProperty("sketches.python", "python3");
+        assumeTrue(run(python, "-c", "import pyspark") == 0, "pyspark is not installed for " + python);
+        return python;
+    }
+
+    /**
+     * Runs {@code python -c script} with this module's Python package on PYTHONPATH and {@code
+     * env} added; returns its output once it exited with 0 (skipped without pyspark).
+     */
+    private static String runScript(String script, Map<String, String> env) throws Exception {
+        String python = pythonWithPyspark();
+        Path base = Paths.get(System.getProperty("basedir", "."));
         ProcessBuilder pb = new ProcessBuilder(python, "-c", script).redirectErrorStream(true);
         pb.environment().put("PYTHONPATH", base.resolve("python").toString());
+        pb.environment().putAll(env);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(2, TimeUnit.MINUTES), "python did not finish");
         assertEquals(0, p.exitValue(), out);
-        assertEquals("ok", out.strip(), out);
+        return out;
     }
 
     private static String location(Class<?> c) throws Exception {
