@@ -63,6 +63,14 @@ type HLLStats struct {
 	ImageBytes    uint64  // live image length in bytes
 }
 
+// HLLSize returns the image size in bytes of NewHLL(precision) without
+// building it; precisions outside 4..18 give an error matching
+// ErrInvalidParameter.
+func HLLSize(precision uint8) (uint64, error) {
+	n, s := cCardinalitySize(FamilyHLL, precision)
+	return n, errorOf("HLLSize", s)
+}
+
 // NewHLL returns an empty sketch of precision p (4..18; p = 14 is 12 KiB of
 // registers, ~0.65% error).
 func NewHLL(precision uint8, opts ...Option) (*HLL, error) {
