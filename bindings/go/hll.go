@@ -247,9 +247,13 @@ func (h *HLL) RegisterEstimate() float64 {
 }
 
 // Merge adds other's stream to h: h then estimates the union. Same seed
-// required, and other's precision must be at least h's (a higher precision
-// folds down); else an error matching ErrIncompatible and h is unchanged.
-// other may be h itself (see Bloom.Union).
+// required, and a dense other's precision must be at least h's (a higher
+// precision folds down); else an error matching ErrIncompatible and h is
+// unchanged. An other still in its exact small mode (it holds whole
+// hashes) merges at any precision, so mixed precisions can merge while the
+// inputs are small and fail once one is dense: merge into the lowest
+// precision, or Downsize the others to it first. other may be h itself
+// (see Bloom.Union).
 func (h *HLL) Merge(other *HLL) error {
 	s := cMerge(FamilyHLL, h.img, mergeSource(h.img, other.img))
 	h.retoken()

@@ -156,7 +156,11 @@ impl HyperLogLog {
     }
 
     /// In-place union with a sketch of the same seed and a precision at
-    /// least this one's (higher precisions fold down).
+    /// least this one's (higher precisions fold down); a lower precision
+    /// raises SketchError (INCOMPATIBLE, nothing changed) once ``other`` is
+    /// dense, but merges while it is in its exact small mode (it holds
+    /// whole hashes): merge into the lowest precision, or ``downsize`` the
+    /// others to it first.
     fn merge(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<()> {
         boundary::merge_into(py, slf, other, |d, s| hll::wrap_mut(d)?.merge(&hll::wrap(s)?))
     }
