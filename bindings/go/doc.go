@@ -60,6 +60,10 @@
 // (so AddUint64(k) and Add(le8(k)) are the same key), hashed with XXH3-64
 // and the image's seed (WithSeed; default 0). A sketch built in Go answers
 // a query made from C, Java or Python for the same key, and the reverse.
+// A nil []byte is the empty key (zero bytes), in batches too: a nil
+// element of AddBytes adds the empty key, where Python skips None keys and
+// Spark NULL rows, and Java refuses a null key; drop such elements first
+// when they stand for missing values.
 //
 // # Parquet bloom filters
 //
