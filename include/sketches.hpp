@@ -301,6 +301,28 @@ class byte_view {
     std::size_t size_ = 0;
 };
 
+/// A Count-Min or Top-k weight: an integer of any width. A negative one
+/// (a signed weight below 0) makes the add return status::invalid_argument
+/// and change nothing, as Java and Python refuse it (an implicit conversion
+/// to std::uint64_t made add(key, -1) a weight of 2^64 - 1, saturating the
+/// key's counts); a floating-point or bool weight does not compile (2.5
+/// was the weight 2).
+class weight_value {
+  public:
+    template <class W, std::enable_if_t<std::is_integral_v<W> && !std::is_same_v<W, bool>, int> = 0>
+    constexpr weight_value(W w) noexcept
+        : value_(static_cast<std::uint64_t>(w)), negative_(std::is_signed_v<W> && w < W{}) {}
+    template <class W, std::enable_if_t<std::is_floating_point_v<W> || std::is_same_v<W, bool>, int> = 0>
+    weight_value(W) = delete;
+
+    [[nodiscard]] constexpr std::uint64_t value() const noexcept { return value_; }
+    [[nodiscard]] constexpr bool negative() const noexcept { return negative_; }
+
+  private:
+    std::uint64_t value_;
+    bool negative_;
+};
+
 /// A pointer and a count of T (T const for inputs): built from a std::vector,
 /// std::array, built-in array, std::span (C++20), an initializer list (const
 /// T only, for the duration of the call) or (pointer, count).
@@ -1238,7 +1260,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* The same for a (key, weight) member (Count-Min and Top-k add). */
 #define SKETCHES_DETAIL_WIDEN_WEIGHTED_KEYS(NAME)                                                              \
     template <class K, detail::if_widened_key<K, base> = 0>                                                   \
-    decltype(auto) NAME(K key, std::uint64_t weight = 1) noexcept(noexcept(NAME(std::uint64_t{}, std::uint64_t{}))) { \
+    decltype(auto) NAME(K key, weight_value weight = 1) noexcept(noexcept(NAME(std::uint64_t{}, weight_value{1}))) { \
         return NAME(static_cast<std::uint64_t>(key), weight);                                                  \
     }
 
@@ -2585,16 +2607,19 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
 
     /// Adds `weight` occurrences of a key.
-    status try_add(byte_view key, std::uint64_t weight = 1) noexcept {
-        return detail::st(sketch_countmin_add(this->mdata(), this->size(), key.data(), key.size(), weight));
+    status try_add(byte_view key, weight_value weight = 1) noexcept {
+        if (weight.negative()) return status::invalid_argument;
+        return detail::st(sketch_countmin_add(this->mdata(), this->size(), key.data(), key.size(), weight.value()));
     }
-    status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
-        return detail::st(sketch_countmin_add_u64(this->mdata(), this->size(), key, weight));
+    status try_add(std::uint64_t key, weight_value weight = 1) noexcept {
+        if (weight.negative()) return status::invalid_argument;
+        return detail::st(sketch_countmin_add_u64(this->mdata(), this->size(), key, weight.value()));
     }
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(try_add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(try_add)
-    status try_add_hash(std::uint64_t hash, std::uint64_t weight = 1) noexcept {
-        return detail::st(sketch_countmin_add_hash(this->mdata(), this->size(), hash, weight));
+    status try_add_hash(std::uint64_t hash, weight_value weight = 1) noexcept {
+        if (weight.negative()) return status::invalid_argument;
+        return detail::st(sketch_countmin_add_hash(this->mdata(), this->size(), hash, weight.value()));
     }
     /// Adds keys; `weights` empty (1 each) or one per key.
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -2690,11 +2715,11 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
                                         std::uint64_t seed = 0) {
         return detail::value(try_init(buf, len, params, seed));
     }
-    void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
-    void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
+    void add(byte_view key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
+    void add(std::uint64_t key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
-    void add_hash(std::uint64_t hash, std::uint64_t weight = 1) { detail::check(try_add_hash(hash, weight)); }
+    void add_hash(std::uint64_t hash, weight_value weight = 1) { detail::check(try_add_hash(hash, weight)); }
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
         detail::check(try_add_batch(keys, weights));
@@ -2777,11 +2802,13 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
             buf, len, [&] { return sketch_topk_init(buf, len, capacity, max_key_len, seed); });
     }
 
-    status try_add(byte_view key, std::uint64_t weight = 1) noexcept {
-        return detail::st(sketch_topk_add(this->mdata(), this->size(), key.data(), key.size(), weight));
+    status try_add(byte_view key, weight_value weight = 1) noexcept {
+        if (weight.negative()) return status::invalid_argument;
+        return detail::st(sketch_topk_add(this->mdata(), this->size(), key.data(), key.size(), weight.value()));
     }
-    status try_add(std::uint64_t key, std::uint64_t weight = 1) noexcept {
-        return detail::st(sketch_topk_add_u64(this->mdata(), this->size(), key, weight));
+    status try_add(std::uint64_t key, weight_value weight = 1) noexcept {
+        if (weight.negative()) return status::invalid_argument;
+        return detail::st(sketch_topk_add_u64(this->mdata(), this->size(), key, weight.value()));
     }
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(try_add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(try_add)
@@ -2865,8 +2892,8 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
                                         std::uint64_t seed = 0) {
         return detail::value(try_init(buf, len, capacity, max_key_len, seed));
     }
-    void add(byte_view key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
-    void add(std::uint64_t key, std::uint64_t weight = 1) { detail::check(try_add(key, weight)); }
+    void add(byte_view key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
+    void add(std::uint64_t key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     template <class Keys, detail::if_keys<Keys> = 0>

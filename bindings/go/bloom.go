@@ -83,6 +83,23 @@ func PlanBloomBits(bits uint64, hashes uint32) (BloomParams, error) {
 	return p, errorOf("PlanBloomBits", s)
 }
 
+// BloomSize returns the image size in bytes of NewBloom(items, fpr) without
+// building it (the Size() of that filter). Errors as for PlanBloom.
+func BloomSize(items uint64, fpr float64) (uint64, error) {
+	p, err := PlanBloom(items, fpr)
+	if err != nil {
+		return 0, err
+	}
+	return BloomSizeWithParams(p)
+}
+
+// BloomSizeWithParams returns the image size in bytes of
+// NewBloomWithParams(p) without building it.
+func BloomSizeWithParams(p BloomParams) (uint64, error) {
+	n, s := cBloomSize(p, false)
+	return n, errorOf("BloomSize", s)
+}
+
 // NewBloom returns an empty filter planned for items distinct items at
 // false-positive rate fpr (see PlanBloom). Its memory is Size() bytes,
 // about 1.2 bytes per item at 1%.

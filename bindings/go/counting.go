@@ -32,6 +32,23 @@ type CountingBloomStats struct {
 	Capacity          CapacityFlags // over-capacity flags, 0 while within the plan
 }
 
+// CountingBloomSize returns the image size in bytes of
+// NewCountingBloom(items, fpr) without building it. Errors as for PlanBloom.
+func CountingBloomSize(items uint64, fpr float64) (uint64, error) {
+	p, err := PlanBloom(items, fpr)
+	if err != nil {
+		return 0, err
+	}
+	return CountingBloomSizeWithParams(p)
+}
+
+// CountingBloomSizeWithParams returns the image size in bytes of
+// NewCountingBloomWithParams(p) without building it.
+func CountingBloomSizeWithParams(p BloomParams) (uint64, error) {
+	n, s := cBloomSize(p, true)
+	return n, errorOf("CountingBloomSize", s)
+}
+
 // NewCountingBloom returns an empty counting filter planned for items
 // distinct items at false-positive rate fpr (planned like a Bloom filter,
 // one 4-bit counter per bit: four times its memory).

@@ -56,6 +56,23 @@ func PlanCountMinSize(width uint64, depth uint32) (CountMinParams, error) {
 	return p, errorOf("PlanCountMinSize", s)
 }
 
+// CountMinSize returns the image size in bytes of NewCountMin(epsilon,
+// delta) without building it. Errors as for PlanCountMin.
+func CountMinSize(epsilon, delta float64) (uint64, error) {
+	p, err := PlanCountMin(epsilon, delta)
+	if err != nil {
+		return 0, err
+	}
+	return CountMinSizeWithParams(p)
+}
+
+// CountMinSizeWithParams returns the image size in bytes of
+// NewCountMinWithParams(p) without building it.
+func CountMinSizeWithParams(p CountMinParams) (uint64, error) {
+	n, s := cCountMinSize(p)
+	return n, errorOf("CountMinSize", s)
+}
+
 // NewCountMin returns an empty sketch planned for (epsilon, delta).
 func NewCountMin(epsilon, delta float64, opts ...Option) (*CountMin, error) {
 	p, err := PlanCountMin(epsilon, delta)

@@ -66,6 +66,23 @@ func PlanCuckooBuckets(buckets uint64, fingerprintBits uint32) (CuckooParams, er
 	return p, errorOf("PlanCuckooBuckets", s)
 }
 
+// CuckooSize returns the image size in bytes of NewCuckoo(items, fpr)
+// without building it. Errors as for PlanCuckoo.
+func CuckooSize(items uint64, fpr float64) (uint64, error) {
+	p, err := PlanCuckoo(items, fpr)
+	if err != nil {
+		return 0, err
+	}
+	return CuckooSizeWithParams(p)
+}
+
+// CuckooSizeWithParams returns the image size in bytes of
+// NewCuckooWithParams(p) without building it.
+func CuckooSizeWithParams(p CuckooParams) (uint64, error) {
+	n, s := cCuckooSize(p)
+	return n, errorOf("CuckooSize", s)
+}
+
 // NewCuckoo returns an empty filter planned for items items at rate fpr.
 func NewCuckoo(items uint64, fpr float64, opts ...Option) (*Cuckoo, error) {
 	p, err := PlanCuckoo(items, fpr)

@@ -36,7 +36,12 @@
 // placed on 64-byte boundaries), or the caller's bytes for the Wrap
 // functions. There is nothing to free, no finalizer and no C allocation;
 // the garbage collector reclaims a sketch like any slice. Size reports the
-// image length: the whole memory of the sketch.
+// image length: the whole memory of the sketch. A size function per
+// family (BloomSize, SplitBlockSize, SplitBlockParquetSize,
+// CountingBloomSize, CuckooSize, BinaryFuseSize, HLLSize, ULLSize, ELLSize,
+// CountMinSize, TopKSize, MinHashSize; the WithParams forms for explicit
+// parameters) gives that length from the constructor's arguments without
+// building the sketch, for a memory budget.
 //
 // A sketch value refers to its image as a slice refers to its array:
 // copying the struct (g := *f, or passing a Bloom by value) copies the
@@ -55,6 +60,10 @@
 // (so AddUint64(k) and Add(le8(k)) are the same key), hashed with XXH3-64
 // and the image's seed (WithSeed; default 0). A sketch built in Go answers
 // a query made from C, Java or Python for the same key, and the reverse.
+// A nil []byte is the empty key (zero bytes), in batches too: a nil
+// element of AddBytes adds the empty key, where Python skips None keys and
+// Spark NULL rows, and Java refuses a null key; drop such elements first
+// when they stand for missing values.
 //
 // # Parquet bloom filters
 //

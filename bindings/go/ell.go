@@ -57,6 +57,19 @@ func PlanELL(relativeError float64, d uint8) (ELLParams, error) {
 	return p, errorOf("PlanELL", s)
 }
 
+// ELLSize returns the image size in bytes of NewELL(precision, d) without
+// building it (errors as for NewELL).
+func ELLSize(precision, d uint8) (uint64, error) {
+	return ELLSizeWithParams(ELLParams{T: 2, D: d, Precision: precision})
+}
+
+// ELLSizeWithParams returns the image size in bytes of NewELLWithParams(p)
+// without building it.
+func ELLSizeWithParams(p ELLParams) (uint64, error) {
+	n, s := cELLSize(p)
+	return n, errorOf("ELLSize", s)
+}
+
 // NewELL returns an empty sketch of precision p (2..24) with d = 20 or 24
 // history bits (t = 2): p = 12, d = 20 is 14 KiB of registers, ~0.57%
 // error after merges and ~0.50% before. Other values give an error

@@ -65,6 +65,20 @@ func PlanBinaryFuseBits(keys uint64, fingerprintBits uint32) (BinaryFuseParams, 
 	return p, errorOf("PlanBinaryFuseBits", s)
 }
 
+// BinaryFuseSize returns the image size in bytes of a filter built from
+// keys keys (duplicates included: the constructors plan for the length of
+// their key list) of fingerprintBits (8 or 16) without building it. Errors
+// as for the constructors' parameters (ErrInvalidParameter).
+func BinaryFuseSize(keys uint64, fingerprintBits uint32) (uint64, error) {
+	const op = "BinaryFuseSize"
+	p, s := cFusePlanBits(keys, fingerprintBits)
+	if s != 0 {
+		return 0, errorOf(op, s)
+	}
+	size, _, s := cFuseSizes(p)
+	return size, errorOf(op, s)
+}
+
 // NewBinaryFuseStrings builds a filter of string keys (their UTF-8 bytes)
 // with fingerprintBits-bit fingerprints (8 or 16). Duplicate keys are
 // allowed and stored once; no keys give an empty filter. The keys are

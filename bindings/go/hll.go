@@ -63,6 +63,14 @@ type HLLStats struct {
 	ImageBytes    uint64  // live image length in bytes
 }
 
+// HLLSize returns the image size in bytes of NewHLL(precision) without
+// building it; precisions outside 4..18 give an error matching
+// ErrInvalidParameter.
+func HLLSize(precision uint8) (uint64, error) {
+	n, s := cCardinalitySize(FamilyHLL, precision)
+	return n, errorOf("HLLSize", s)
+}
+
 // NewHLL returns an empty sketch of precision p (4..18; p = 14 is 12 KiB of
 // registers, ~0.65% error).
 func NewHLL(precision uint8, opts ...Option) (*HLL, error) {
@@ -239,9 +247,13 @@ func (h *HLL) RegisterEstimate() float64 {
 }
 
 // Merge adds other's stream to h: h then estimates the union. Same seed
-// required, and other's precision must be at least h's (a higher precision
-// folds down); else an error matching ErrIncompatible and h is unchanged.
-// other may be h itself (see Bloom.Union).
+// required, and a dense other's precision must be at least h's (a higher
+// precision folds down); else an error matching ErrIncompatible and h is
+// unchanged. An other still in its exact small mode (it holds whole
+// hashes) merges at any precision, so mixed precisions can merge while the
+// inputs are small and fail once one is dense: merge into the lowest
+// precision, or Downsize the others to it first. other may be h itself
+// (see Bloom.Union).
 func (h *HLL) Merge(other *HLL) error {
 	s := cMerge(FamilyHLL, h.img, mergeSource(h.img, other.img))
 	h.retoken()

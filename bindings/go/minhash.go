@@ -25,6 +25,13 @@ type MinHashStats struct {
 	Seed   uint64 // hash seed
 }
 
+// MinHashSize returns the image size in bytes of NewMinHash(k) without
+// building it (errors as for NewMinHash).
+func MinHashSize(k uint32) (uint64, error) {
+	n, s := cMinHashSize(k)
+	return n, errorOf("MinHashSize", s)
+}
+
 // NewMinHash returns an empty sketch of k registers (1 ..= 2^20; 8 bytes
 // each). Signature and Jaccard cost about k*k/filled on a sketch with few
 // filled registers: keep k well below the distinct items it will see.

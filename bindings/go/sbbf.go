@@ -102,6 +102,34 @@ func PlanSplitBlockBlocks(blocks uint64, parquet bool) (SplitBlockParams, error)
 	return p, errorOf("PlanSplitBlockBlocks", s)
 }
 
+// SplitBlockSize returns the image size in bytes of NewSplitBlock(items,
+// fpr) without building it. Errors as for PlanSplitBlock.
+func SplitBlockSize(items uint64, fpr float64) (uint64, error) {
+	p, err := PlanSplitBlock(items, fpr)
+	if err != nil {
+		return 0, err
+	}
+	return SplitBlockSizeWithParams(p)
+}
+
+// SplitBlockParquetSize returns the image size in bytes of
+// NewSplitBlockParquet(ndv, fpp) without building it. Errors as for
+// PlanSplitBlockParquet.
+func SplitBlockParquetSize(ndv uint64, fpp float64) (uint64, error) {
+	p, err := PlanSplitBlockParquet(ndv, fpp)
+	if err != nil {
+		return 0, err
+	}
+	return SplitBlockSizeWithParams(p)
+}
+
+// SplitBlockSizeWithParams returns the image size in bytes of
+// NewSplitBlockWithParams(p) without building it.
+func SplitBlockSizeWithParams(p SplitBlockParams) (uint64, error) {
+	n, s := cSplitBlockSize(p)
+	return n, errorOf("SplitBlockSize", s)
+}
+
 // NewSplitBlock returns an empty native filter planned for items distinct
 // items at false-positive rate fpr. Errors as for PlanSplitBlock and
 // NewSplitBlockWithParams.

@@ -48,6 +48,13 @@ type TopKStats struct {
 	MinCount  uint64 // smallest count when full (every estimate's overestimation bound), else 0
 }
 
+// TopKSize returns the image size in bytes of NewTopK(capacity, maxKeyLen)
+// without building it (errors as for NewTopK).
+func TopKSize(capacity, maxKeyLen uint32) (uint64, error) {
+	n, s := cTopKSize(capacity, maxKeyLen)
+	return n, errorOf("TopKSize", s)
+}
+
 // NewTopK returns an empty sketch of capacity counters (1 ..= 2^20) holding
 // keys of up to maxKeyLen bytes (1 ..= 4096; integer keys need 8).
 func NewTopK(capacity, maxKeyLen uint32, opts ...Option) (*TopK, error) {

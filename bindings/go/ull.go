@@ -47,6 +47,14 @@ type ULLStats struct {
 	ImageBytes   uint64  // image length in bytes
 }
 
+// ULLSize returns the image size in bytes of NewULL(precision) without
+// building it; precisions outside 4..18 give an error matching
+// ErrInvalidParameter.
+func ULLSize(precision uint8) (uint64, error) {
+	n, s := cCardinalitySize(FamilyULL, precision)
+	return n, errorOf("ULLSize", s)
+}
+
 // NewULL returns an empty sketch of precision p (4..18; p = 13 is 8 KiB of
 // registers, ~0.73% error).
 func NewULL(precision uint8, opts ...Option) (*ULL, error) {

@@ -2050,6 +2050,42 @@ void merge_with_itself(const S &original) {
     CHECK(same_image(e, d));
 }
 
+/* A negative weight (a signed integer below 0) is refused with
+   status::invalid_argument and nothing changes, as Java and Python refuse
+   it: it converted to std::uint64_t, so add(key, -1) added 2^64 - 1
+   occurrences (the key's counts and the total saturated). Non-negative
+   signed weights of any width are their value. */
+u64 count_of(u64 estimate) { return estimate; }
+u64 count_of(const sketches::topk_estimate &estimate) { return estimate.count; }
+
+template <class S>
+void negative_weights_refused(S s) {
+    s.add("kept", 3);
+    const std::vector<std::uint8_t> before = s.to_bytes();
+    const int minus_one = -1;
+    const long long big_negative = -(1LL << 40);
+    CHECK(s.try_add("x", minus_one) == status::invalid_argument);
+    CHECK(s.try_add("x", big_negative) == status::invalid_argument);
+    CHECK(s.try_add(std::string_view("x"), -1) == status::invalid_argument);
+    CHECK(s.try_add(u64{7}, -2) == status::invalid_argument);
+    CHECK(s.try_add(7, static_cast<short>(-3)) == status::invalid_argument);
+    EXPECT_ERROR(s.add("x", -1), status::invalid_argument);
+    EXPECT_ERROR(s.add(u64{7}, -1), status::invalid_argument);
+    CHECK(s.to_bytes() == before);
+    CHECK(s.try_add("x", 5) == status::ok);
+    CHECK(s.try_add("x", std::int8_t{2}) == status::ok);
+    CHECK(count_of(s.estimate("x")) == 7);
+}
+
+void test_negative_weights() {
+    negative_weights_refused(sketches::countmin_sketch::create(0.01, 0.01));
+    negative_weights_refused(sketches::topk_sketch::create(8, 16));
+    auto c = sketches::countmin_sketch::create(0.01, 0.01);
+    CHECK(c.try_add_hash(42, -1) == status::invalid_argument);
+    EXPECT_ERROR(c.add_hash(42, -1), status::invalid_argument);
+    CHECK(c.stats().total == 0);
+}
+
 void test_merge_with_itself() {
     std::vector<std::string> keys = make_keys("self-", 50);
     auto bloom = sketches::bloom_filter::create(1000, 0.01);
@@ -2132,7 +2168,8 @@ int main() {
                        {"topk", test_topk},         {"minhash", test_minhash}, {"fuse", test_fuse},
                        {"ell", test_ell},           {"tokens", test_tokens}, {"parquet", test_parquet},
                        {"concurrent", test_concurrent}, {"golden", test_golden},
-                       {"signed keys", test_signed_keys}, {"merge with itself", test_merge_with_itself}};
+                       {"signed keys", test_signed_keys}, {"merge with itself", test_merge_with_itself},
+                       {"negative weights", test_negative_weights}};
     for (const auto &t : tests) {
         try {
             t.run();

@@ -111,12 +111,19 @@ impl BloomFilter {
         Ok(BloomFilter::adopt(image))
     }
 
-    /// Exact image size in bytes for ``items`` at ``fpr`` (what the filter
-    /// will use), without building it.
+    /// Exact image size in bytes of the filter the constructor makes from
+    /// the same arguments (``items`` at ``fpr``, or ``bits=`` and
+    /// ``hashes=``), without building it; the constructor's errors.
     #[staticmethod]
-    #[pyo3(signature = (items, fpr = 0.01))]
-    fn size_for(py: Python<'_>, items: u64, fpr: f64) -> PyResult<u64> {
-        BloomParams::for_items(items, fpr).and_then(|p| p.image_len()).raise(py)
+    #[pyo3(signature = (items = None, fpr = 0.01, *, bits = None, hashes = None))]
+    fn size_for(
+        py: Python<'_>,
+        items: Option<u64>,
+        fpr: f64,
+        bits: Option<u64>,
+        hashes: Option<u32>,
+    ) -> PyResult<u64> {
+        plan(py, items, fpr, bits, hashes)?.image_len().raise(py)
     }
 
     /// Adds a key; returns True when it was new (some probed bit was unset).

@@ -121,9 +121,10 @@ impl ExaLogLog {
         Ok(ExaLogLog { image })
     }
 
-    /// Exact image size in bytes for a precision and ``d``.
+    /// Exact image size in bytes for a precision and ``d`` (the
+    /// constructor's defaults when not given).
     #[staticmethod]
-    #[pyo3(signature = (precision, d = 20))]
+    #[pyo3(signature = (precision = 12, d = 20))]
     fn size_for(py: Python<'_>, precision: u8, d: u32) -> PyResult<u64> {
         ell::image_len(config(py, d)?, precision).raise(py)
     }

@@ -144,19 +144,29 @@ impl BinaryFuseFilter {
     }
 
     /// Exact image size in bytes of a filter of ``keys`` keys (what it will
-    /// use), without building it. Raises ``SketchError`` (``INVALID_PARAMETER``).
+    /// use), without building it; the width from ``fingerprint_bits`` or
+    /// ``fpr=`` as for the constructor (8 bits when neither is given; the
+    /// second positional argument is ``fingerprint_bits``, the
+    /// constructor's is ``fpr``). Raises ``SketchError``
+    /// (``INVALID_PARAMETER``), or ValueError when both are given.
     #[staticmethod]
-    #[pyo3(signature = (keys, fingerprint_bits = 8))]
-    fn size_for(py: Python<'_>, keys: u64, fingerprint_bits: u32) -> PyResult<u64> {
-        params(py, keys, fingerprint_bits)?.image_len().raise(py)
+    #[pyo3(signature = (keys, fingerprint_bits = None, *, fpr = None))]
+    fn size_for(py: Python<'_>, keys: u64, fingerprint_bits: Option<u32>, fpr: Option<f64>) -> PyResult<u64> {
+        params(py, keys, width(py, fpr, fingerprint_bits)?.into())?.image_len().raise(py)
     }
 
     /// Bytes of temporary memory the build of ``keys`` keys allocates
-    /// (about 32 per key; freed when the constructor returns).
+    /// (about 32 per key; freed when the constructor returns); arguments
+    /// as for ``size_for``.
     #[staticmethod]
-    #[pyo3(signature = (keys, fingerprint_bits = 8))]
-    fn scratch_size_for(py: Python<'_>, keys: u64, fingerprint_bits: u32) -> PyResult<u64> {
-        params(py, keys, fingerprint_bits)?.scratch_len().raise(py)
+    #[pyo3(signature = (keys, fingerprint_bits = None, *, fpr = None))]
+    fn scratch_size_for(
+        py: Python<'_>,
+        keys: u64,
+        fingerprint_bits: Option<u32>,
+        fpr: Option<f64>,
+    ) -> PyResult<u64> {
+        params(py, keys, width(py, fpr, fingerprint_bits)?.into())?.scratch_len().raise(py)
     }
 
     /// True when the key may be in the set; False when it certainly is not.

@@ -87,8 +87,10 @@ impl HyperLogLog {
         Ok(HyperLogLog::adopt(image))
     }
 
-    /// Exact image size in bytes for a precision.
+    /// Exact image size in bytes for a precision (the constructor's default
+    /// when not given).
     #[staticmethod]
+    #[pyo3(signature = (precision = 14))]
     fn size_for(py: Python<'_>, precision: u8) -> PyResult<u64> {
         hll::image_len(precision).raise(py)
     }
@@ -156,7 +158,11 @@ impl HyperLogLog {
     }
 
     /// In-place union with a sketch of the same seed and a precision at
-    /// least this one's (higher precisions fold down).
+    /// least this one's (higher precisions fold down); a lower precision
+    /// raises SketchError (INCOMPATIBLE, nothing changed) once ``other`` is
+    /// dense, but merges while it is in its exact small mode (it holds
+    /// whole hashes): merge into the lowest precision, or ``downsize`` the
+    /// others to it first.
     fn merge(slf: &Bound<'_, Self>, py: Python<'_>, other: &Bound<'_, Self>) -> PyResult<()> {
         boundary::merge_into(py, slf, other, |d, s| hll::wrap_mut(d)?.merge(&hll::wrap(s)?))
     }

@@ -192,13 +192,21 @@ impl SplitBlockBloomFilter {
         Ok(SplitBlockBloomFilter::adopt(image))
     }
 
-    /// Exact image size in bytes for ``items`` at ``fpr`` (what the filter
-    /// will use), without building it; ``parquet`` and ``sizing`` as for the
-    /// constructor (the size before any fold).
+    /// Exact image size in bytes of the filter the constructor makes from
+    /// the same arguments (``items`` at ``fpr``, or ``blocks=``; ``parquet``
+    /// and ``sizing`` as for the constructor), without building it (the
+    /// size before any fold); the constructor's errors.
     #[staticmethod]
-    #[pyo3(signature = (items, fpr = 0.01, parquet = false, *, sizing = None))]
-    fn size_for(py: Python<'_>, items: u64, fpr: f64, parquet: bool, sizing: Option<&str>) -> PyResult<u64> {
-        plan(py, Some(items), fpr, None, parquet, sizing)?.image_len().raise(py)
+    #[pyo3(signature = (items = None, fpr = 0.01, parquet = false, *, blocks = None, sizing = None))]
+    fn size_for(
+        py: Python<'_>,
+        items: Option<u64>,
+        fpr: f64,
+        parquet: bool,
+        blocks: Option<u64>,
+        sizing: Option<&str>,
+    ) -> PyResult<u64> {
+        plan(py, items, fpr, blocks, parquet, sizing)?.image_len().raise(py)
     }
 
     /// A Parquet-mode filter sized as a Parquet writer sizes a column's

@@ -66,8 +66,10 @@ impl UltraLogLog {
         Ok(UltraLogLog { image })
     }
 
-    /// Exact image size in bytes for a precision.
+    /// Exact image size in bytes for a precision (the constructor's default
+    /// when not given).
     #[staticmethod]
+    #[pyo3(signature = (precision = 14))]
     fn size_for(py: Python<'_>, precision: u8) -> PyResult<u64> {
         ull::image_len(precision).raise(py)
     }

@@ -547,3 +547,44 @@ def test_every_family_sizes_without_building() -> None:
         with pytest.raises(ValueError) as sized:
             cls.size_for(*args, **kwargs)
         assert type(sized.value) is type(made.value) and str(sized.value) == str(made.value), (cls, args)
+
+
+def test_size_for_takes_every_constructor_form() -> None:
+    """The README's promise, for the forms the first test missed: Bloom's
+    bits=/hashes=, the split-block filter's blocks= (native and Parquet),
+    the distinct counters' default precision (HyperLogLog() and
+    size_for() alike) and the fuse filter's fpr= (as Java's imageBytes,
+    Go's XSize and C++'s image_size cover every constructor)."""
+    keys = [f"k{i}" for i in range(1000)]
+    cases = [
+        (sketches.BloomFilter, (), {"bits": 1 << 16, "hashes": 5}),
+        (sketches.SplitBlockBloomFilter, (), {"blocks": 64}),
+        (sketches.SplitBlockBloomFilter, (), {"blocks": 64, "parquet": True}),
+        (sketches.SplitBlockBloomFilter, (1000, 0.01), {"parquet": True, "sizing": "duckdb"}),
+        (sketches.HyperLogLog, (), {}),
+        (sketches.UltraLogLog, (), {}),
+        (sketches.ExaLogLog, (), {}),
+        (sketches.ExaLogLog, (10,), {"d": 24}),
+    ]
+    for cls, args, kwargs in cases:
+        assert cls.size_for(*args, **kwargs) == cls(*args, **kwargs).nbytes, (cls, args, kwargs)
+    for kwargs in [{"fpr": 1e-4}, {"fpr": 0.01}, {"fingerprint_bits": 16}, {}]:
+        f = sketches.BinaryFuseFilter(keys, **kwargs)
+        assert sketches.BinaryFuseFilter.size_for(len(keys), **kwargs) == f.nbytes, kwargs
+        assert sketches.BinaryFuseFilter.scratch_size_for(len(keys), **kwargs) > 0
+    for cls, args, kwargs in [
+        (sketches.BloomFilter, (), {"bits": 1 << 16}),
+        (sketches.BloomFilter, (), {}),
+        (sketches.SplitBlockBloomFilter, (), {"blocks": 64, "parquet": True, "sizing": "duckdb"}),
+        (sketches.SplitBlockBloomFilter, (100, 0.01), {"blocks": 64}),
+    ]:
+        with pytest.raises(ValueError) as made:
+            cls(*args, **kwargs)
+        with pytest.raises(ValueError) as sized:
+            cls.size_for(*args, **kwargs)
+        assert type(sized.value) is type(made.value) and str(sized.value) == str(made.value), (cls, args)
+    with pytest.raises(ValueError) as made:
+        sketches.BinaryFuseFilter(keys, 0.01, fingerprint_bits=8)
+    with pytest.raises(ValueError) as sized:
+        sketches.BinaryFuseFilter.size_for(len(keys), fpr=0.01, fingerprint_bits=8)
+    assert str(sized.value) == str(made.value)

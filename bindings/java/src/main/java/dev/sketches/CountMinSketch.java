@@ -386,6 +386,21 @@ public final class CountMinSketch implements Serializable {
     }
 
     /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public void add(char key) {
+        throw Native.charKey();
+    }
+
+    /**
      * Adds {@code weight} occurrences of a long key.
      *
      * @param key the key
@@ -399,6 +414,22 @@ public final class CountMinSketch implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @param weight the weight
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public void add(char key, long weight) {
+        throw Native.charKey();
     }
 
     /**
@@ -481,6 +512,22 @@ public final class CountMinSketch implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public long estimate(char key) {
+        throw Native.charKey();
     }
 
     /**

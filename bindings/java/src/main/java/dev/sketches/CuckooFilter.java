@@ -263,6 +263,22 @@ public final class CuckooFilter implements Serializable {
     }
 
     /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public boolean add(char key) {
+        throw Native.charKey();
+    }
+
+    /**
      * Adds the remaining bytes of a buffer as one key (the buffer's position does not move).
      *
      * @param key the key bytes
@@ -331,6 +347,22 @@ public final class CuckooFilter implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public boolean contains(char key) {
+        throw Native.charKey();
     }
 
     /**
@@ -405,6 +437,22 @@ public final class CuckooFilter implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public boolean remove(char key) {
+        throw Native.charKey();
     }
 
     /**
@@ -778,6 +826,22 @@ public final class CuckooFilter implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public int count(char key) {
+        throw Native.charKey();
     }
 
     /**

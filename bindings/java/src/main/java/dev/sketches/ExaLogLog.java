@@ -236,6 +236,22 @@ public final class ExaLogLog implements Serializable {
     }
 
     /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public boolean add(char key) {
+        throw Native.charKey();
+    }
+
+    /**
      * Adds the remaining bytes of a buffer as one key (the buffer's position does not move).
      *
      * @param key the key bytes

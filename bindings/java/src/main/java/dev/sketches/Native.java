@@ -612,6 +612,13 @@ final class Native {
         return v[7] + " bytes, seed " + v[6] + ", hash " + (v[1] == 2 ? "XXH64 (Parquet)" : "XXH3-64");
     }
 
+    /** The refusal of a char key (the char overloads of the single-key methods). */
+    static IllegalArgumentException charKey() {
+        return new IllegalArgumentException(
+                "a char is not a key (Java would widen it to its integer code): pass String.valueOf(c) for"
+                        + " the character, or (long) c for the integer");
+    }
+
     /** A bad-parameter refusal of the native planner becomes an IllegalArgumentException. */
     static RuntimeException parameter(SketchException e) {
         if (e.status() == Status.INVALID_PARAMETER) {

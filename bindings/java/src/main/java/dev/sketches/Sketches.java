@@ -103,6 +103,23 @@ public final class Sketches {
     }
 
     /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would hash as the integer 120, not as the key "x" that the other bindings
+     * (and {@link #hash(String, long)}) hash; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @param seed the seed
+     * @return never returns
+     * @throws IllegalArgumentException always
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public static long hash(char key, long seed) {
+        throw Native.charKey();
+    }
+
+    /**
      * What the common header of an image says ({@code sketch_image_inspect}): magic, version,
      * ids and lengths are checked, not the family header or the checksum.
      *

@@ -658,6 +658,22 @@ public final class SplitBlockBloomFilter implements Serializable {
     }
 
     /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public boolean add(char key) {
+        throw Native.charKey();
+    }
+
+    /**
      * Adds an {@code int} key. In native mode as {@code (long) key}
      * (its 8 little-endian bytes, as every family hashes an integer key); in Parquet mode as an
      * INT32 value (Parquet's hash of its 4 little-endian bytes, {@link #parquetHash(int)}), as a
@@ -743,6 +759,22 @@ public final class SplitBlockBloomFilter implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public boolean contains(char key) {
+        throw Native.charKey();
     }
 
     /**
@@ -1152,6 +1184,22 @@ public final class SplitBlockBloomFilter implements Serializable {
     }
 
     /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public boolean addConcurrent(char key) {
+        throw Native.charKey();
+    }
+
+    /**
      * Adds an {@code int} key, hashed as {@link #add(int)} hashes it; one of the concurrent methods.
      *
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
@@ -1246,6 +1294,22 @@ public final class SplitBlockBloomFilter implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public boolean containsConcurrent(char key) {
+        throw Native.charKey();
     }
 
     /**

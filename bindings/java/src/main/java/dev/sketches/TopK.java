@@ -240,6 +240,21 @@ public final class TopK implements Serializable {
     }
 
     /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public void add(char key) {
+        throw Native.charKey();
+    }
+
+    /**
      * Adds {@code weight} occurrences of a long key (stored as its 8 little-endian bytes).
      *
      * @param key the key
@@ -256,6 +271,22 @@ public final class TopK implements Serializable {
         } finally {
             Reference.reachabilityFence(img);
         }
+    }
+
+    /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @param weight the weight
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public void add(char key, long weight) {
+        throw Native.charKey();
     }
 
     /**
@@ -335,6 +366,22 @@ public final class TopK implements Serializable {
      */
     public Estimate estimate(long key) {
         return estimate(leBytes(key));
+    }
+
+    /**
+     * Refused: a {@code char} is not a key. Without this overload Java widens it to the {@code long}
+     * one, so {@code 'x'} would be the integer 120, not the key "x" that the other bindings (and
+     * this class's String overload) use; the C++ binding refuses a char key at compile time.
+     * Pass {@code String.valueOf(c)} for the character, or {@code (long) c} for its code.
+     *
+     * @param key the character
+     * @return never returns
+     * @throws IllegalArgumentException always (nothing changes)
+     * @deprecated a char is not a key: use {@code String.valueOf(c)} or {@code (long) c}
+     */
+    @Deprecated
+    public Estimate estimate(char key) {
+        throw Native.charKey();
     }
 
     /**

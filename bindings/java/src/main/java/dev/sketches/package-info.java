@@ -10,6 +10,13 @@
  * so there is nothing to close or free. Images are byte-identical to those C, C++ and Go programs
  * make for the same keys.
  *
+ * <p>Keys: {@code byte[]} as they are, {@code String} as its UTF-8 bytes, {@code long} (and {@code
+ * int}, {@code short}, {@code byte}, widened with their sign; a Parquet-mode {@link
+ * dev.sketches.SplitBlockBloomFilter} takes an {@code int} as an INT32 value) as its 8
+ * little-endian bytes. A {@code char} is not a key: the single-key methods refuse it with
+ * IllegalArgumentException (Java would widen {@code 'x'} to the integer 120, not the key "x");
+ * pass {@code String.valueOf(c)}.
+ *
  * <pre>{@code
  * BloomFilter seen = BloomFilter.create(1_000_000, 0.01);
  * if (seen.add("alice")) { ... }                  // true: new to the filter

@@ -54,6 +54,9 @@ class DetachedTest {
                 if (Modifier.isStatic(m.getModifiers()) || ALLOWED.contains(m.getName())) {
                     continue;
                 }
+                if (List.of(m.getParameterTypes()).contains(char.class)) {
+                    continue; // a char key is refused by its type, before the image (CharKeyTest)
+                }
                 Object[] args = new Object[m.getParameterCount()];
                 Class<?>[] types = m.getParameterTypes();
                 for (int i = 0; i < args.length; i++) {

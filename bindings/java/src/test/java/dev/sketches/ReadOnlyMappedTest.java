@@ -219,6 +219,8 @@ class ReadOnlyMappedTest {
             return 1L;
         } else if (type == int.class) {
             return 4;
+        } else if (type == char.class) {
+            return 'x'; // refused alike on both (CharKeyTest)
         } else if (type == double.class) {
             return 0.5;
         } else if (type == boolean.class) {
