@@ -290,6 +290,11 @@ impl<'a> Counting<'a> {
         self.params
     }
 
+    /// The hash seed stored in the image.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// The hash function and seed of this image.
     pub fn key_hasher(&self) -> KeyHasher {
         KeyHasher { kind: HashKind::Xxh3, seed: self.seed }

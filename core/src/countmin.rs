@@ -236,6 +236,11 @@ impl ImageFamily for CountMinImage {
     }
 }
 
+/// Exact image size in bytes for `params` (see [`CountMinParams::image_len`]).
+pub fn image_len(params: &CountMinParams) -> Result<u64> {
+    params.image_len()
+}
+
 /// Writes an empty sketch into `buf` (8-byte aligned, at least
 /// `params.image_len()` bytes).
 /// Errors: [`Error::InvalidParameter`], [`Error::BufferTooSmall`],
@@ -342,6 +347,11 @@ impl<'a> CountMin<'a> {
     /// Parameters.
     pub fn params(&self) -> CountMinParams {
         self.params
+    }
+
+    /// The hash seed stored in the image.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The hash function and seed of this image.

@@ -490,6 +490,11 @@ impl<'a> Cuckoo<'a> {
         self.params
     }
 
+    /// The hash seed stored in the image.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// The hash function and seed of this image.
     pub fn key_hasher(&self) -> hash::KeyHasher {
         hash::KeyHasher { kind: HashKind::Xxh3, seed: self.seed }
@@ -532,6 +537,12 @@ impl<'a> Cuckoo<'a> {
     /// how often it was added and not removed).
     pub fn count(&self, key: &[u8]) -> u32 {
         self.count_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// [`Cuckoo::count`] for an integer key (hashed as its 8 little-endian
+    /// bytes, as [`CuckooMut::add_u64`] stores it).
+    pub fn count_u64(&self, key: u64) -> u32 {
+        self.count_hash(hash::hash_u64(key, self.seed))
     }
 
     /// [`Cuckoo::count`] for a precomputed hash.

@@ -269,6 +269,12 @@ impl<'a> MinHash<'a> {
         Ok(())
     }
 
+    /// True when `other` has the same `k` and seed: the rule of
+    /// [`MinHash::jaccard`] and [`MinHashMut::merge`].
+    pub fn is_compatible(&self, other: &MinHash<'_>) -> bool {
+        self.k == other.k && self.seed == other.seed
+    }
+
     /// Estimated Jaccard similarity `|A ∩ B| / |A ∪ B|` of the two sets: the
     /// fraction of equal densified bins. Two empty sketches give 1, one
     /// empty and one not give 0. Cost: as [`MinHash::signature`] of both
@@ -276,7 +282,7 @@ impl<'a> MinHash<'a> {
     ///
     /// Errors: [`Error::Incompatible`] unless `k` and the seed are equal.
     pub fn jaccard(&self, other: &MinHash<'_>) -> Result<f64> {
-        if self.k != other.k || self.seed != other.seed {
+        if !self.is_compatible(other) {
             return Err(Error::Incompatible);
         }
         let (a_empty, b_empty) = (self.is_empty(), other.is_empty());
@@ -342,7 +348,7 @@ impl<'a> MinHashMut<'a> {
     /// Merge: register-wise minimum; afterwards the sketch is that of the union.
     /// Errors: [`Error::Incompatible`] unless `k` and the seed are equal.
     pub fn merge(&mut self, other: &MinHash<'_>) -> Result<()> {
-        if self.k != other.k || self.seed != other.seed {
+        if !self.as_ref().is_compatible(other) {
             return Err(Error::Incompatible);
         }
         for (d, s) in self.registers.as_chunks_mut::<8>().0.iter_mut().zip(other.registers.as_chunks::<8>().0)

@@ -202,6 +202,11 @@ impl TopKParams {
     }
 }
 
+/// Exact image size in bytes for `params` (see [`TopKParams::image_len`]).
+pub fn image_len(params: &TopKParams) -> Result<u64> {
+    params.image_len()
+}
+
 /// One listed key with its estimate. `TopKItem::default()` (an empty key,
 /// count 0) fills the array [`TopK::top`] writes into.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -424,6 +429,12 @@ impl<'a> TopK<'a> {
     /// Parameters.
     pub fn params(&self) -> TopKParams {
         self.layout.params
+    }
+
+    /// The hash seed stored in the image (it places keys in the index; a
+    /// merge needs equal seeds).
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// Counters in use.
