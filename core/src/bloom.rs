@@ -531,6 +531,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 
 /// Copies the live image in `src` to `dst` with its checksum (the checked
 /// serialized form). Returns the bytes written (the image length).
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<BloomImage>(src, dst)
 }
@@ -547,12 +549,16 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 /// Verifies untrusted bytes (exact length, headers, checksum) and copies them
 /// into the 8-byte aligned `dst`. `dst` is written only on success.
 /// Returns the image length.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<BloomImage>(src, dst)
 }
 
 /// Verifies untrusted bytes in place (exact length, headers, checksum)
 /// without copying, for example an `mmap`ed file.
+///
+/// Errors: as [`crate::image::verify`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<BloomImage>(bytes).map(|_| ())
 }

@@ -287,6 +287,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<CuckooImage>(src, dst)
 }
@@ -301,11 +303,15 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Verifies untrusted bytes and copies them into the aligned `dst`.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<CuckooImage>(src, dst)
 }
 
 /// Verifies untrusted bytes in place.
+///
+/// Errors: as [`crate::image::verify`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<CuckooImage>(bytes).map(|_| ())
 }
