@@ -206,6 +206,17 @@ fn image_len_for_bits(bits: u64) -> u64 {
     image::padded_len(HEADER_LEN as u64 + body_len_for_bits(bits))
 }
 
+/// The false-positive rate `(X/m)^k` of `set_bits` = X set bits.
+fn fill_fpr(params: &BloomParams, set_bits: u64) -> f64 {
+    let fill = set_bits.min(params.bits) as f64 / params.bits as f64;
+    libm::pow(fill, f64::from(params.hashes))
+}
+
+/// The over-capacity flags of a filter with these counters.
+fn capacity_of(params: &BloomParams, inserted: u64, set_bits: u64) -> CapacityFlags {
+    CapacityFlags::evaluate(inserted, params.planned_items, fill_fpr(params, set_bits), params.planned_fpr)
+}
+
 fn classic_fpr(bits: u64, hashes: u32, items: f64) -> f64 {
     let k = f64::from(hashes);
     libm::pow(-libm::expm1(-k * items / bits as f64), k)
@@ -706,8 +717,7 @@ impl<'a> Bloom<'a> {
 
     /// Current false-positive rate estimated from the set bits, `(X/m)^k`. O(1).
     pub fn estimated_fpr(&self) -> f64 {
-        let fill = self.set_bits() as f64 / self.params.bits as f64;
-        libm::pow(fill, f64::from(self.params.hashes))
+        fill_fpr(&self.params, self.set_bits())
     }
 
     /// Distinct items estimated from the set bits (Swamidass & Baldi):
@@ -723,12 +733,7 @@ impl<'a> Bloom<'a> {
 
     /// The over-capacity signal, O(1): see [`CapacityFlags`].
     pub fn capacity(&self) -> CapacityFlags {
-        CapacityFlags::evaluate(
-            self.inserted(),
-            self.params.planned_items,
-            self.estimated_fpr(),
-            self.params.planned_fpr,
-        )
+        capacity_of(&self.params, self.inserted(), self.set_bits())
     }
 
     /// All statistics at once. O(1).
@@ -1026,6 +1031,18 @@ impl SharedBloom<'_> {
         }
         self.count_adds(hashes.len() as u64, inserted, set_bits);
         Ok(())
+    }
+
+    /// The over-capacity signal, O(1), as [`Bloom::capacity`], from the
+    /// inserted and set-bit counters (atomic loads): a writer can watch for
+    /// overfill without copying the image out. Thread-safe. Exact once
+    /// every add has returned; while adds run, each counter reads as some
+    /// value it passed through, so a flag may show an add or two late, and
+    /// "inserted" depends on the order of concurrent adds (see
+    /// [`SharedBloom`]).
+    pub fn capacity(&self) -> CapacityFlags {
+        let counter = |off: usize| self.words.load(off / 8);
+        capacity_of(&self.params, counter(OFF_INSERTED), counter(OFF_SET_BITS))
     }
 
     /// Tests a precomputed hash (false: certainly never added). Thread-safe.

@@ -569,3 +569,38 @@ fn the_fast_paths_give_the_plain_calls_bytes_and_answers() {
     assert!(try_wrap_trusted(fast.as_ref(), &crate::image::Token::default()).is_none());
     assert!(try_wrap_mut_trusted(fast.as_mut(), &crate::image::Token::default()).is_none());
 }
+
+/// The shared view had no over-capacity signal: writers adding through it
+/// could not see the overfill the flags exist for without copying the whole
+/// image out. `SharedBloom::capacity` reads the counters in place and
+/// equals `Bloom::capacity` of the same image.
+#[test]
+fn the_shared_view_reports_over_capacity() {
+    use crate::shared::AtomicWords;
+    use crate::test_util::{from_atomic, in_threads, to_atomic};
+    let params = BloomParams::for_items(1_000, 0.01).unwrap();
+    let words = to_atomic(new_filter(&params, 4).as_ref());
+    let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+    let same_as_plain = |shared: &SharedBloom<'_>| {
+        let copy = AlignedBuf::from_bytes(&from_atomic(&words));
+        assert_eq!(shared.capacity(), wrap(copy.as_ref()).unwrap().capacity());
+    };
+    assert!(shared.capacity().is_within_plan());
+    in_threads(4, |t| {
+        let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+        (t as u64 * 200..t as u64 * 200 + 200).for_each(|k| {
+            shared.add_u64(k);
+        });
+    });
+    assert!(shared.capacity().is_within_plan(), "800 of 1,000 items");
+    same_as_plain(&shared);
+    in_threads(4, |t| {
+        let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+        (10_000 + t as u64 * 2_500..10_000 + t as u64 * 2_500 + 2_500).for_each(|k| {
+            shared.add_u64(k);
+        });
+    });
+    let flags = shared.capacity();
+    assert!(flags.over_planned_items() && flags.fpr_above_twice_planned(), "{flags:?}");
+    same_as_plain(&shared);
+}
