@@ -226,13 +226,15 @@ impl<'a> MinHash<'a> {
         self.registers.chunks_exact(8).filter(|c| get_u64(c, 0) != Some(EMPTY)).count() as u32
     }
 
-    /// True when no item was added.
+    /// True when no item was added. O(k), as [`MinHash::filled`].
     pub fn is_empty(&self) -> bool {
         self.filled() == 0
     }
 
     /// The densified value of bin `i` (see the module docs); [`EMPTY`] only
-    /// when the whole sketch is empty.
+    /// when the whole sketch is empty. An `i` at or above `k` names no bin
+    /// and reads like an empty one (a filled bin's value found by probing),
+    /// not [`EMPTY`] as [`MinHash::register`] does: check `i < k` first.
     ///
     /// Cost: O(1) for a filled bin; an empty bin probes about `k / filled`
     /// bins (at most `64 k`, then O(k) more when the sketch is empty).

@@ -591,7 +591,8 @@ impl<'a> TopK<'a> {
     /// Writes the listed keys, largest count first (ties: smaller error
     /// first), into `out`; returns how many were written (at most
     /// `out.len()`; pass `capacity` slots for all). No allocation: each key
-    /// is inserted into the sorted prefix.
+    /// is inserted into the sorted prefix, so the cost is up to
+    /// `used · out.len()` moves (quadratic in the capacity for all of them).
     pub fn top(&self, out: &mut [TopKItem<'a>]) -> usize {
         self.top_as(out, |item| item, |item| (item.count, item.error))
     }
