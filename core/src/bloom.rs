@@ -192,8 +192,13 @@ impl BloomParams {
     }
 
     /// Theoretical false-positive rate after `items` distinct insertions:
-    /// `(1 - e^{-k·items/m})^k`.
+    /// `(1 - e^{-k·items/m})^k`, in `[0, 1]`. A negative count gives 0 (as
+    /// [`crate::sbbf::theoretical_fpr`]; the formula alone gave a negative
+    /// or huge "rate"), an infinite one 1, NaN NaN.
     pub fn fpr_at(&self, items: f64) -> f64 {
+        if items < 0.0 {
+            return 0.0;
+        }
         classic_fpr(self.bits, self.hashes, items)
     }
 }

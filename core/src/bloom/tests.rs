@@ -604,3 +604,22 @@ fn the_shared_view_reports_over_capacity() {
     assert!(flags.over_planned_items() && flags.fpr_above_twice_planned(), "{flags:?}");
     same_as_plain(&shared);
 }
+
+/// `fpr_at` of a negative count was the formula's value: negative for an
+/// odd `k` (-3.5e10 for m = 100, k = 7 at -50 items), above 1 for an even
+/// one. It is 0 now, as the split-block filter's `theoretical_fpr` gives.
+#[test]
+fn fpr_at_stays_a_rate_for_any_count() {
+    for (bits, hashes) in [(100, 7), (100, 6), (9_586, 7), (MAX_BITS, MAX_HASHES)] {
+        let p = BloomParams::with_bits(bits, hashes).unwrap();
+        for items in [-50.0, -1.0, -0.0, 0.0, f64::NEG_INFINITY, -1e300] {
+            assert_eq!(p.fpr_at(items), 0.0, "m {bits} k {hashes} at {items}");
+        }
+        for items in [1.0, 50.0, 1e6, 1e300, f64::INFINITY] {
+            let f = p.fpr_at(items);
+            assert!((0.0..=1.0).contains(&f), "m {bits} k {hashes} at {items}: {f}");
+        }
+        assert_eq!(p.fpr_at(f64::INFINITY), 1.0);
+        assert!(p.fpr_at(f64::NAN).is_nan());
+    }
+}
