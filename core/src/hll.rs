@@ -670,8 +670,10 @@ pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     Ok(full)
 }
 
-/// Writes into `buf` a sketch of precision `p` (at most `src`'s) holding
-/// what `src` holds: `src`'s registers folded down, or its hashes. Same seed.
+/// Writes into `buf` a sketch of precision `p` holding what `src` holds:
+/// `src`'s registers folded down (`p` at most `src`'s), or, while `src` is
+/// in small mode, its hashes replayed (any `p`, higher ones included: the
+/// hashes hold every bit a register needs). Same seed.
 /// Errors: as [`init`], and [`Error::Incompatible`] when `p` is above `src`'s
 /// precision while `src` is dense.
 pub fn downsize<'a>(src: &Hll<'_>, buf: &'a mut [u8], p: u8) -> Result<HllMut<'a>> {
