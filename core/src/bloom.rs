@@ -192,8 +192,13 @@ impl BloomParams {
     }
 
     /// Theoretical false-positive rate after `items` distinct insertions:
-    /// `(1 - e^{-k·items/m})^k`.
+    /// `(1 - e^{-k·items/m})^k`, in `[0, 1]`. A negative count gives 0 (as
+    /// [`crate::sbbf::theoretical_fpr`]; the formula alone gave a negative
+    /// or huge "rate"), an infinite one 1, NaN NaN.
     pub fn fpr_at(&self, items: f64) -> f64 {
+        if items < 0.0 {
+            return 0.0;
+        }
         classic_fpr(self.bits, self.hashes, items)
     }
 }
@@ -204,6 +209,17 @@ fn body_len_for_bits(bits: u64) -> u64 {
 
 fn image_len_for_bits(bits: u64) -> u64 {
     image::padded_len(HEADER_LEN as u64 + body_len_for_bits(bits))
+}
+
+/// The false-positive rate `(X/m)^k` of `set_bits` = X set bits.
+fn fill_fpr(params: &BloomParams, set_bits: u64) -> f64 {
+    let fill = set_bits.min(params.bits) as f64 / params.bits as f64;
+    libm::pow(fill, f64::from(params.hashes))
+}
+
+/// The over-capacity flags of a filter with these counters.
+fn capacity_of(params: &BloomParams, inserted: u64, set_bits: u64) -> CapacityFlags {
+    CapacityFlags::evaluate(inserted, params.planned_items, fill_fpr(params, set_bits), params.planned_fpr)
 }
 
 fn classic_fpr(bits: u64, hashes: u32, items: f64) -> f64 {
@@ -531,6 +547,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 
 /// Copies the live image in `src` to `dst` with its checksum (the checked
 /// serialized form). Returns the bytes written (the image length).
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<BloomImage>(src, dst)
 }
@@ -547,12 +565,16 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 /// Verifies untrusted bytes (exact length, headers, checksum) and copies them
 /// into the 8-byte aligned `dst`. `dst` is written only on success.
 /// Returns the image length.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<BloomImage>(src, dst)
 }
 
 /// Verifies untrusted bytes in place (exact length, headers, checksum)
 /// without copying, for example an `mmap`ed file.
+///
+/// Errors: as [`crate::image::verify`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<BloomImage>(bytes).map(|_| ())
 }
@@ -700,8 +722,7 @@ impl<'a> Bloom<'a> {
 
     /// Current false-positive rate estimated from the set bits, `(X/m)^k`. O(1).
     pub fn estimated_fpr(&self) -> f64 {
-        let fill = self.set_bits() as f64 / self.params.bits as f64;
-        libm::pow(fill, f64::from(self.params.hashes))
+        fill_fpr(&self.params, self.set_bits())
     }
 
     /// Distinct items estimated from the set bits (Swamidass & Baldi):
@@ -717,12 +738,7 @@ impl<'a> Bloom<'a> {
 
     /// The over-capacity signal, O(1): see [`CapacityFlags`].
     pub fn capacity(&self) -> CapacityFlags {
-        CapacityFlags::evaluate(
-            self.inserted(),
-            self.params.planned_items,
-            self.estimated_fpr(),
-            self.params.planned_fpr,
-        )
+        capacity_of(&self.params, self.inserted(), self.set_bits())
     }
 
     /// All statistics at once. O(1).
@@ -1020,6 +1036,18 @@ impl SharedBloom<'_> {
         }
         self.count_adds(hashes.len() as u64, inserted, set_bits);
         Ok(())
+    }
+
+    /// The over-capacity signal, O(1), as [`Bloom::capacity`], from the
+    /// inserted and set-bit counters (atomic loads): a writer can watch for
+    /// overfill without copying the image out. Thread-safe. Exact once
+    /// every add has returned; while adds run, each counter reads as some
+    /// value it passed through, so a flag may show an add or two late, and
+    /// "inserted" depends on the order of concurrent adds (see
+    /// [`SharedBloom`]).
+    pub fn capacity(&self) -> CapacityFlags {
+        let counter = |off: usize| self.words.load(off / 8);
+        capacity_of(&self.params, counter(OFF_INSERTED), counter(OFF_SET_BITS))
     }
 
     /// Tests a precomputed hash (false: certainly never added). Thread-safe.

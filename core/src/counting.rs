@@ -202,6 +202,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<CountingImage>(src, dst)
 }
@@ -217,11 +219,15 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 
 /// Verifies untrusted bytes and copies them into the aligned `dst` (written
 /// only on success). Returns the image length.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<CountingImage>(src, dst)
 }
 
 /// Verifies untrusted bytes in place (exact length, headers, checksum).
+///
+/// Errors: as [`crate::image::verify`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<CountingImage>(bytes).map(|_| ())
 }
@@ -288,6 +294,11 @@ impl<'a> Counting<'a> {
     /// Parameters (`bits` = counters).
     pub fn params(&self) -> BloomParams {
         self.params
+    }
+
+    /// The hash seed stored in the image.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The hash function and seed of this image.

@@ -236,6 +236,11 @@ impl ImageFamily for CountMinImage {
     }
 }
 
+/// Exact image size in bytes for `params` (see [`CountMinParams::image_len`]).
+pub fn image_len(params: &CountMinParams) -> Result<u64> {
+    params.image_len()
+}
+
 /// Writes an empty sketch into `buf` (8-byte aligned, at least
 /// `params.image_len()` bytes).
 /// Errors: [`Error::InvalidParameter`], [`Error::BufferTooSmall`],
@@ -276,6 +281,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<CountMinImage>(src, dst)
 }
@@ -291,11 +298,15 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 
 /// Verifies untrusted bytes and copies them into the aligned `dst` (written
 /// only on success). Returns the image length.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<CountMinImage>(src, dst)
 }
 
 /// Verifies untrusted bytes in place (exact length, headers, checksum).
+///
+/// Errors: as [`crate::image::verify`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<CountMinImage>(bytes).map(|_| ())
 }
@@ -342,6 +353,11 @@ impl<'a> CountMin<'a> {
     /// Parameters.
     pub fn params(&self) -> CountMinParams {
         self.params
+    }
+
+    /// The hash seed stored in the image.
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The hash function and seed of this image.

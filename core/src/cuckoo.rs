@@ -287,6 +287,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<CuckooImage>(src, dst)
 }
@@ -301,11 +303,15 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Verifies untrusted bytes and copies them into the aligned `dst`.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<CuckooImage>(src, dst)
 }
 
 /// Verifies untrusted bytes in place.
+///
+/// Errors: as [`crate::image::verify`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<CuckooImage>(bytes).map(|_| ())
 }
@@ -490,6 +496,11 @@ impl<'a> Cuckoo<'a> {
         self.params
     }
 
+    /// The hash seed stored in the image.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// The hash function and seed of this image.
     pub fn key_hasher(&self) -> hash::KeyHasher {
         hash::KeyHasher { kind: HashKind::Xxh3, seed: self.seed }
@@ -532,6 +543,12 @@ impl<'a> Cuckoo<'a> {
     /// how often it was added and not removed).
     pub fn count(&self, key: &[u8]) -> u32 {
         self.count_hash(hash::hash_bytes(key, self.seed))
+    }
+
+    /// [`Cuckoo::count`] for an integer key (hashed as its 8 little-endian
+    /// bytes, as [`CuckooMut::add_u64`] stores it).
+    pub fn count_u64(&self, key: u64) -> u32 {
+        self.count_hash(hash::hash_u64(key, self.seed))
     }
 
     /// [`Cuckoo::count`] for a precomputed hash.

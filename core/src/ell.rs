@@ -660,6 +660,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<EllImage>(src, dst)
 }
@@ -682,6 +684,8 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 
 /// Verifies untrusted bytes as [`verify`] and copies them into the aligned
 /// `dst` (written only on success). Returns the image length.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<EllImage>(src, dst)
 }

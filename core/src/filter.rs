@@ -14,7 +14,24 @@ use crate::hash;
 /// mean block load λ), except a split-block filter loaded from a Parquet
 /// bitset, whose counters do not count its items: it scans (O(m)), see
 /// [`crate::sbbf::Sbbf::capacity`].
+///
+/// The type is `#[must_use]`: a `filter.capacity();` whose flags are
+/// dropped unread is the silent overfill again, so it does not compile
+/// under `#![deny(unused_must_use)]` (a warning otherwise):
+///
+/// ```compile_fail
+/// #![deny(unused_must_use)]
+/// use sketches_core::bloom::{self, BloomParams};
+/// use sketches_core::image::ImageBuf;
+/// # fn main() -> Result<(), sketches_core::Error> {
+/// let mut buf = ImageBuf::<1344>::new();
+/// let filter = bloom::init(&mut buf, &BloomParams::for_items(1_000, 0.01)?, 0)?;
+/// filter.as_ref().capacity(); // error: unused `CapacityFlags` that must be used
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[must_use = "the flags are the over-capacity signal: check them (`is_within_plan`)"]
 pub struct CapacityFlags(pub u32);
 
 impl CapacityFlags {

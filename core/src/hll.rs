@@ -540,6 +540,8 @@ fn with_full_validation_mut<'a, R>(buf: &'a mut [u8], f: impl FnOnce(HllMut<'a>)
 
 /// Bytes [`export`] writes for the live image in `src`: the full image when
 /// dense, the header plus 8 bytes per stored hash in small mode.
+///
+/// Errors: as [`wrap`].
 pub fn exported_len(src: &[u8]) -> Result<usize> {
     let view = wrap(src)?;
     Ok(match view.mode() {
@@ -552,6 +554,9 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 /// alignment needed, at least [`exported_len`] bytes): compact in small
 /// mode, the full image when dense. `dst` is written only on success.
 /// Returns the bytes written.
+///
+/// Errors: as [`wrap`] for `src`; [`Error::BufferTooSmall`] when `dst` is
+/// shorter than [`exported_len`] (nothing written).
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let view = wrap(src)?;
     let len = exported_len(src)?;
@@ -643,6 +648,9 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 /// `dst` (8-byte aligned, at least [`image_len`] of its precision; a compact
 /// image expands to the full length). `dst` is written only on success.
 /// Returns the live image length.
+///
+/// Errors: as [`verify`]; [`Error::BufferTooSmall`] when `dst` is shorter
+/// than the live image ([`import_len`]), [`Error::Misaligned`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let (_, layout) = image::verify::<HllImage>(src)?;
     let full = HEADER_LEN + body_len(layout.p);
@@ -662,8 +670,10 @@ pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     Ok(full)
 }
 
-/// Writes into `buf` a sketch of precision `p` (at most `src`'s) holding
-/// what `src` holds: `src`'s registers folded down, or its hashes. Same seed.
+/// Writes into `buf` a sketch of precision `p` holding what `src` holds:
+/// `src`'s registers folded down (`p` at most `src`'s), or, while `src` is
+/// in small mode, its hashes replayed (any `p`, higher ones included: the
+/// hashes hold every bit a register needs). Same seed.
 /// Errors: as [`init`], and [`Error::Incompatible`] when `p` is above `src`'s
 /// precision while `src` is dense.
 pub fn downsize<'a>(src: &Hll<'_>, buf: &'a mut [u8], p: u8) -> Result<HllMut<'a>> {

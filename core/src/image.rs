@@ -720,6 +720,14 @@ fn unsupported_or_damaged(bytes: &[u8], error: Error) -> Error {
 /// not required. A hash id this build or family does not use is
 /// [`Error::UnsupportedHash`] when the checksum holds and
 /// [`Error::ChecksumMismatch`] when it fails.
+///
+/// Errors: the common header's ([`Error::BufferTooSmall`] for fewer bytes
+/// than a header, [`Error::BadMagic`], [`Error::UnsupportedVersion`],
+/// [`Error::CorruptHeader`], [`Error::UnsupportedHash`]);
+/// [`Error::WrongFamily`]; [`Error::LengthMismatch`] when `bytes` is shorter
+/// or longer than the image its header states (trailing bytes included);
+/// the family header's errors; [`Error::ChecksumMismatch`];
+/// [`Error::CorruptBody`] for non-zero padding or a body its family rejects.
 pub fn verify<F: ImageFamily>(bytes: &[u8]) -> Result<(CommonHeader, F::Layout)> {
     // Received bytes are checked against the length their header states
     // first: a truncated image is a length mismatch, not a short buffer.
@@ -752,6 +760,10 @@ fn check_body<F: ImageFamily>(common: &CommonHeader, layout: &F::Layout, bytes: 
 /// Checked import: verifies `src` as in [`verify`] and copies it into `dst`,
 /// which must be 8-byte aligned and at least as long as the image. `dst` is
 /// written only on success. Returns the image length.
+///
+/// Errors: as [`verify`]; then [`Error::BufferTooSmall`] when `dst` is
+/// shorter than the image ([`import_len`] sizes it) and [`Error::Misaligned`]
+/// when it does not start on an 8-byte boundary.
 pub fn import<F: ImageFamily>(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let (common, _) = verify::<F>(src)?;
     // Length first, then alignment (as `start_image`): an empty or NULL
@@ -766,6 +778,9 @@ pub fn import<F: ImageFamily>(src: &[u8], dst: &mut [u8]) -> Result<usize> {
 
 /// The number of bytes [`export`] writes for the live image at the start of
 /// `src` (validated as family `F`): its image length.
+///
+/// Errors: as [`open`] (the family's `wrap`): [`Error::BufferTooSmall`],
+/// [`Error::Misaligned`], the header errors, [`Error::WrongFamily`].
 pub fn exported_len<F: ImageFamily>(src: &[u8]) -> Result<usize> {
     Ok(open::<F>(src)?.0.image_len)
 }
@@ -773,6 +788,10 @@ pub fn exported_len<F: ImageFamily>(src: &[u8]) -> Result<usize> {
 /// Export: copies the live image at the start of `src` (validated as family
 /// `F`) into `dst` and writes its checksum there. `src` is not modified; `dst`
 /// needs no alignment and is written only on success. Returns the bytes written.
+///
+/// Errors: as [`exported_len`] for `src`; [`Error::BufferTooSmall`] when
+/// `dst` is shorter than [`exported_len`] (nothing written: size `dst` with
+/// it and call again).
 pub fn export<F: ImageFamily>(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     let (common, _) = open::<F>(src)?;
     let image = src.get(..common.image_len).ok_or(Error::BufferTooSmall)?;

@@ -61,10 +61,13 @@
 //! # The shape every family shares
 //!
 //! Each family module ([`bloom`], [`sbbf`], ...) offers the same calls:
-//! * sizing: `XxxParams::for_items` / `with_*` (or a precision `p`) plan the
-//!   parameters; `image_len` returns the exact byte count of the image;
-//! * `init(buf, &params, seed)` (`init(buf, p, seed)` for the distinct
-//!   counters) writes a fresh image into `buf` and returns a mutable view
+//! * sizing: `XxxParams::for_items` / `with_*` plan the parameters
+//!   (`CountMinParams::for_error`, `FuseParams::for_fpr`; a precision `p`
+//!   for the distinct counters, `k` for MinHash); `image_len` returns the
+//!   exact byte count of the image;
+//! * `init(buf, &params, seed)` (`init(buf, p, seed)` for HyperLogLog and
+//!   UltraLogLog, `init(buf, config, p, seed)` for ExaLogLog, `init(buf, k,
+//!   seed)` for MinHash) writes a fresh image into `buf` and returns a mutable view
 //!   (`BloomMut`, ...); `wrap(&buf)` and `wrap_mut(&mut buf)` validate an
 //!   existing image (its header, once) and return a view over it,
 //!   zero-copy. `buf` may be longer than the image. The static [`fuse`]
@@ -73,6 +76,8 @@
 //!   little-endian bytes, `add_hash` for a precomputed hash, and most
 //!   families have a batch `add_hashes`), queries on the read-only view
 //!   (`as_ref()` of a mutable one): `contains`, `estimate`, `stats`, ...;
+//!   `clear()` empties a sketch (`reset()` for HyperLogLog, UltraLogLog
+//!   and ExaLogLog);
 //! * `merge` (`union` for the Bloom filters) of compatible images: same
 //!   parameters and seed, see each family for the rule;
 //! * `export(src, dst)` copies the image and seals it with a checksum;

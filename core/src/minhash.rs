@@ -154,6 +154,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<MinHashImage>(src, dst)
 }
@@ -169,11 +171,15 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 
 /// Verifies untrusted bytes and copies them into the aligned `dst` (written
 /// only on success). Returns the image length.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<MinHashImage>(src, dst)
 }
 
 /// Verifies untrusted bytes in place (exact length, headers, checksum).
+///
+/// Errors: as [`crate::image::verify`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<MinHashImage>(bytes).map(|_| ())
 }
@@ -220,13 +226,15 @@ impl<'a> MinHash<'a> {
         self.registers.chunks_exact(8).filter(|c| get_u64(c, 0) != Some(EMPTY)).count() as u32
     }
 
-    /// True when no item was added.
+    /// True when no item was added. O(k), as [`MinHash::filled`].
     pub fn is_empty(&self) -> bool {
         self.filled() == 0
     }
 
     /// The densified value of bin `i` (see the module docs); [`EMPTY`] only
-    /// when the whole sketch is empty.
+    /// when the whole sketch is empty. An `i` at or above `k` names no bin
+    /// and reads like an empty one (a filled bin's value found by probing),
+    /// not [`EMPTY`] as [`MinHash::register`] does: check `i < k` first.
     ///
     /// Cost: O(1) for a filled bin; an empty bin probes about `k / filled`
     /// bins (at most `64 k`, then O(k) more when the sketch is empty).
@@ -269,6 +277,12 @@ impl<'a> MinHash<'a> {
         Ok(())
     }
 
+    /// True when `other` has the same `k` and seed: the rule of
+    /// [`MinHash::jaccard`] and [`MinHashMut::merge`].
+    pub fn is_compatible(&self, other: &MinHash<'_>) -> bool {
+        self.k == other.k && self.seed == other.seed
+    }
+
     /// Estimated Jaccard similarity `|A ∩ B| / |A ∪ B|` of the two sets: the
     /// fraction of equal densified bins. Two empty sketches give 1, one
     /// empty and one not give 0. Cost: as [`MinHash::signature`] of both
@@ -276,7 +290,7 @@ impl<'a> MinHash<'a> {
     ///
     /// Errors: [`Error::Incompatible`] unless `k` and the seed are equal.
     pub fn jaccard(&self, other: &MinHash<'_>) -> Result<f64> {
-        if self.k != other.k || self.seed != other.seed {
+        if !self.is_compatible(other) {
             return Err(Error::Incompatible);
         }
         let (a_empty, b_empty) = (self.is_empty(), other.is_empty());
@@ -342,7 +356,7 @@ impl<'a> MinHashMut<'a> {
     /// Merge: register-wise minimum; afterwards the sketch is that of the union.
     /// Errors: [`Error::Incompatible`] unless `k` and the seed are equal.
     pub fn merge(&mut self, other: &MinHash<'_>) -> Result<()> {
-        if self.k != other.k || self.seed != other.seed {
+        if !self.as_ref().is_compatible(other) {
             return Err(Error::Incompatible);
         }
         for (d, s) in self.registers.as_chunks_mut::<8>().0.iter_mut().zip(other.registers.as_chunks::<8>().0)

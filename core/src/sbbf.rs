@@ -733,6 +733,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Copies the live image in `src` to `dst` with its checksum. Returns the bytes written.
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<SbbfImage>(src, dst)
 }
@@ -748,11 +750,15 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 
 /// Verifies untrusted bytes and copies them into the 8-byte aligned `dst`
 /// (written only on success). Returns the image length.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<SbbfImage>(src, dst)
 }
 
 /// Verifies untrusted bytes in place (exact length, headers, checksum).
+///
+/// Errors: as [`crate::image::verify`].
 pub fn verify(bytes: &[u8]) -> Result<()> {
     image::verify::<SbbfImage>(bytes).map(|_| ())
 }
@@ -955,17 +961,57 @@ pub mod kernels {
 }
 
 /// Sum over blocks of the product of word fills, and the set bit count.
+/// Items estimated from `set_bits`, and the measured rate, of a filter
+/// whose blocks' `fpr_sum` and `set_bits` a scan gave: (fill, items, rate).
+fn fill_estimates(params: &SbbfParams, fpr_sum: f64, set_bits: u64) -> (f64, f64, f64) {
+    let fill = set_bits as f64 / params.bits() as f64;
+    // Each insert sets one bit in each word of its block: the expected
+    // fill after j inserts per block is 1 - (31/32)^j.
+    let estimated_items = if fill >= 1.0 {
+        f64::INFINITY
+    } else {
+        params.blocks as f64 * libm::log1p(-fill) / libm::log(31.0 / 32.0)
+    };
+    (fill, estimated_items, fpr_sum / params.blocks as f64)
+}
+
+/// The capacity flags of a loaded filter, from a scan of its blocks.
+fn fill_capacity(params: &SbbfParams, fpr_sum: f64, set_bits: u64) -> CapacityFlags {
+    let (_, items, fpr) = fill_estimates(params, fpr_sum, set_bits);
+    // `as` saturates: an infinite estimate is above any plan.
+    CapacityFlags::evaluate(items as u64, params.planned_items, fpr, params.planned_fpr)
+}
+
+/// The capacity flags of a filter that counted its `inserted` items.
+fn counted_capacity(params: &SbbfParams, inserted: u64) -> CapacityFlags {
+    CapacityFlags::evaluate(
+        inserted,
+        params.planned_items,
+        params.fpr_at(inserted as f64),
+        params.planned_fpr,
+    )
+}
+
+/// One block's share of [`scan`]: the product of its eight words' fills
+/// (the block's false-positive rate) and its set bits.
+#[inline]
+fn block_census(lanes: impl Iterator<Item = u32>) -> (f64, u64) {
+    let (mut product, mut set) = (1.0, 0u64);
+    for lane in lanes {
+        let ones = lane.count_ones();
+        set += u64::from(ones);
+        product *= f64::from(ones) / 32.0;
+    }
+    (product, set)
+}
+
 fn scan(body: &[u8]) -> (f64, u64) {
-    let mut fpr_sum = 0.0;
-    let mut set = 0u64;
+    let (mut fpr_sum, mut set) = (0.0, 0u64);
     for block in body.chunks_exact(BLOCK_BYTES) {
-        let mut product = 1.0;
-        for chunk in block.chunks_exact(4) {
-            let ones = chunk.try_into().map(u32::from_le_bytes).unwrap_or(0).count_ones();
-            set += u64::from(ones);
-            product *= f64::from(ones) / 32.0;
-        }
+        let lanes = block.chunks_exact(4).map(|c| c.try_into().map(u32::from_le_bytes).unwrap_or(0));
+        let (product, ones) = block_census(lanes);
         fpr_sum += product;
+        set += ones;
     }
     (fpr_sum, set)
 }
@@ -1095,34 +1141,14 @@ impl<'a> Sbbf<'a> {
     pub fn capacity(&self) -> CapacityFlags {
         if self.is_loaded() {
             let (fpr_sum, set_bits) = scan(self.body);
-            return self.fill_capacity(fpr_sum, set_bits);
+            return fill_capacity(&self.params, fpr_sum, set_bits);
         }
-        let inserted = self.inserted();
-        CapacityFlags::evaluate(
-            inserted,
-            self.params.planned_items,
-            self.params.fpr_at(inserted as f64),
-            self.params.planned_fpr,
-        )
+        counted_capacity(&self.params, self.inserted())
     }
 
     /// Items estimated from `set_bits`, and the measured rate.
     fn fill_estimates(&self, fpr_sum: f64, set_bits: u64) -> (f64, f64, f64) {
-        let fill = set_bits as f64 / self.params.bits() as f64;
-        // Each insert sets one bit in each word of its block: the expected
-        // fill after j inserts per block is 1 - (31/32)^j.
-        let estimated_items = if fill >= 1.0 {
-            f64::INFINITY
-        } else {
-            self.params.blocks as f64 * libm::log1p(-fill) / libm::log(31.0 / 32.0)
-        };
-        (fill, estimated_items, fpr_sum / self.params.blocks as f64)
-    }
-
-    fn fill_capacity(&self, fpr_sum: f64, set_bits: u64) -> CapacityFlags {
-        let (_, items, fpr) = self.fill_estimates(fpr_sum, set_bits);
-        // `as` saturates: an infinite estimate is above any plan.
-        CapacityFlags::evaluate(items as u64, self.params.planned_items, fpr, self.params.planned_fpr)
+        fill_estimates(&self.params, fpr_sum, set_bits)
     }
 
     /// All statistics; scans the blocks (O(m)). For a loaded image
@@ -1131,7 +1157,8 @@ impl<'a> Sbbf<'a> {
     pub fn stats(&self) -> SbbfStats {
         let (fpr_sum, set_bits) = scan(self.body);
         let (fill, estimated_items, estimated_fpr) = self.fill_estimates(fpr_sum, set_bits);
-        let capacity = if self.is_loaded() { self.fill_capacity(fpr_sum, set_bits) } else { self.capacity() };
+        let capacity =
+            if self.is_loaded() { fill_capacity(&self.params, fpr_sum, set_bits) } else { self.capacity() };
         SbbfStats {
             params: self.params,
             seed: self.seed,
@@ -1419,6 +1446,31 @@ impl SharedSbbf<'_> {
             SbbfMode::Parquet => ((h >> 32) * (blocks & 0x1_ffff_ffff)) >> 32,
         };
         HEADER_LEN / 8 + 4 * block as usize
+    }
+
+    /// The over-capacity signal, as [`Sbbf::capacity`], read in place with
+    /// atomic loads, so that writers can watch for overfill without copying
+    /// the image out. Thread-safe. Without a scan (the inserted counter
+    /// against the plan) unless the image is loaded ([`Sbbf::is_loaded`]):
+    /// then it scans the blocks (O(m)). Exact once every add has returned;
+    /// while adds run, the counter and the blocks read as values they
+    /// passed through, and "inserted" depends on the order of concurrent
+    /// adds (see [`SharedSbbf`]).
+    pub fn capacity(&self) -> CapacityFlags {
+        let header: [u8; 16] = self.words.snapshot();
+        let flags = image::get_u32(&header, image::OFF_FLAGS).unwrap_or(0);
+        if flags & FLAG_LOADED == 0 {
+            return counted_capacity(&self.params, self.words.load(OFF_INSERTED / 8));
+        }
+        let (mut fpr_sum, mut set_bits) = (0.0, 0u64);
+        for block in 0..self.params.blocks {
+            let first = HEADER_LEN / 8 + 4 * block as usize;
+            let words = (first..first + 4).map(|w| self.words.load(w));
+            let (product, set) = block_census(words.flat_map(|w| [w as u32, (w >> 32) as u32]));
+            fpr_sum += product;
+            set_bits += set;
+        }
+        fill_capacity(&self.params, fpr_sum, set_bits)
     }
 
     /// Adds a byte key; true when a bit was new. Thread-safe.

@@ -21,6 +21,19 @@
 //! example "inserted" counts of Bloom filters depend on the order, and the
 //! martingale estimates of HyperLogLog and UltraLogLog stop applying).
 //!
+//! The shared views also answer queries in place, concurrently with the
+//! adds: `contains` (filters), `capacity` (the over-capacity signal of the
+//! Bloom and split-block filters) and `estimate` (HyperLogLog,
+//! UltraLogLog). Everything else (`stats`, `merge`, `export`, ...) takes
+//! the bytes, after the adds.
+//!
+//! Mixing with plain writers: a shared view borrows the words (`&[AtomicU64]`)
+//! for its whole life, so safe Rust cannot hold a `&mut [u8]` view (`wrap_mut`,
+//! `merge`, `clear`, `fold`, ...) over the same memory at the same time; copy
+//! the words back into bytes once the adding threads are done, as the example
+//! does. (Through the C ABI nothing stops it: a plain write concurrent with
+//! the concurrent adds is a data race, see the header's thread-safety notes.)
+//!
 //! Ordering: relaxed everywhere except where a family says otherwise
 //! (HyperLogLog registers that straddle two words). The results become
 //! visible to other threads no later than the synchronization that ends

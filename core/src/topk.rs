@@ -202,6 +202,11 @@ impl TopKParams {
     }
 }
 
+/// Exact image size in bytes for `params` (see [`TopKParams::image_len`]).
+pub fn image_len(params: &TopKParams) -> Result<u64> {
+    params.image_len()
+}
+
 /// One listed key with its estimate. `TopKItem::default()` (an empty key,
 /// count 0) fills the array [`TopK::top`] writes into.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -312,6 +317,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<TopKImage>(src, dst)
 }
@@ -405,6 +412,8 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 
 /// Verifies untrusted bytes as [`verify`] and copies them into the aligned
 /// `dst` (written only on success). Returns the image length.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<TopKImage>(src, dst)
 }
@@ -424,6 +433,12 @@ impl<'a> TopK<'a> {
     /// Parameters.
     pub fn params(&self) -> TopKParams {
         self.layout.params
+    }
+
+    /// The hash seed stored in the image (it places keys in the index; a
+    /// merge needs equal seeds).
+    pub fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// Counters in use.
@@ -576,7 +591,8 @@ impl<'a> TopK<'a> {
     /// Writes the listed keys, largest count first (ties: smaller error
     /// first), into `out`; returns how many were written (at most
     /// `out.len()`; pass `capacity` slots for all). No allocation: each key
-    /// is inserted into the sorted prefix.
+    /// is inserted into the sorted prefix, so the cost is up to
+    /// `used · out.len()` moves (quadratic in the capacity for all of them).
     pub fn top(&self, out: &mut [TopKItem<'a>]) -> usize {
         self.top_as(out, |item| item, |item| (item.count, item.error))
     }

@@ -219,6 +219,8 @@ pub fn exported_len(src: &[u8]) -> Result<usize> {
 }
 
 /// Copies the live image to `dst` with its checksum. Returns the bytes written.
+///
+/// Errors: as [`crate::image::export`].
 pub fn export(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::export::<UllImage>(src, dst)
 }
@@ -302,6 +304,8 @@ pub fn import_len(src: &[u8]) -> Result<usize> {
 
 /// Verifies untrusted bytes as [`verify`] and copies them into the aligned
 /// `dst` (written only on success). Returns the image length.
+///
+/// Errors: as [`crate::image::import`].
 pub fn import(src: &[u8], dst: &mut [u8]) -> Result<usize> {
     image::import::<UllImage>(src, dst)
 }

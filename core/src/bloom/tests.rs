@@ -569,3 +569,57 @@ fn the_fast_paths_give_the_plain_calls_bytes_and_answers() {
     assert!(try_wrap_trusted(fast.as_ref(), &crate::image::Token::default()).is_none());
     assert!(try_wrap_mut_trusted(fast.as_mut(), &crate::image::Token::default()).is_none());
 }
+
+/// The shared view had no over-capacity signal: writers adding through it
+/// could not see the overfill the flags exist for without copying the whole
+/// image out. `SharedBloom::capacity` reads the counters in place and
+/// equals `Bloom::capacity` of the same image.
+#[test]
+fn the_shared_view_reports_over_capacity() {
+    use crate::shared::AtomicWords;
+    use crate::test_util::{from_atomic, in_threads, to_atomic};
+    let params = BloomParams::for_items(1_000, 0.01).unwrap();
+    let words = to_atomic(new_filter(&params, 4).as_ref());
+    let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+    let same_as_plain = |shared: &SharedBloom<'_>| {
+        let copy = AlignedBuf::from_bytes(&from_atomic(&words));
+        assert_eq!(shared.capacity(), wrap(copy.as_ref()).unwrap().capacity());
+    };
+    assert!(shared.capacity().is_within_plan());
+    in_threads(4, |t| {
+        let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+        (t as u64 * 200..t as u64 * 200 + 200).for_each(|k| {
+            shared.add_u64(k);
+        });
+    });
+    assert!(shared.capacity().is_within_plan(), "800 of 1,000 items");
+    same_as_plain(&shared);
+    in_threads(4, |t| {
+        let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+        (10_000 + t as u64 * 2_500..10_000 + t as u64 * 2_500 + 2_500).for_each(|k| {
+            shared.add_u64(k);
+        });
+    });
+    let flags = shared.capacity();
+    assert!(flags.over_planned_items() && flags.fpr_above_twice_planned(), "{flags:?}");
+    same_as_plain(&shared);
+}
+
+/// `fpr_at` of a negative count was the formula's value: negative for an
+/// odd `k` (-3.5e10 for m = 100, k = 7 at -50 items), above 1 for an even
+/// one. It is 0 now, as the split-block filter's `theoretical_fpr` gives.
+#[test]
+fn fpr_at_stays_a_rate_for_any_count() {
+    for (bits, hashes) in [(100, 7), (100, 6), (9_586, 7), (MAX_BITS, MAX_HASHES)] {
+        let p = BloomParams::with_bits(bits, hashes).unwrap();
+        for items in [-50.0, -1.0, -0.0, 0.0, f64::NEG_INFINITY, -1e300] {
+            assert_eq!(p.fpr_at(items), 0.0, "m {bits} k {hashes} at {items}");
+        }
+        for items in [1.0, 50.0, 1e6, 1e300, f64::INFINITY] {
+            let f = p.fpr_at(items);
+            assert!((0.0..=1.0).contains(&f), "m {bits} k {hashes} at {items}: {f}");
+        }
+        assert_eq!(p.fpr_at(f64::INFINITY), 1.0);
+        assert!(p.fpr_at(f64::NAN).is_nan());
+    }
+}

@@ -282,3 +282,13 @@ fn batch_queries_match_single_queries_on_mixed_keys() {
         }
     }
 }
+
+/// `seed()`, as the Bloom and split-block views have it.
+#[test]
+fn the_view_tells_its_seed() {
+    let params = BloomParams::for_items(100, 0.01).unwrap();
+    let buf = new_filter(&params, 91);
+    let v = wrap(buf.as_ref()).unwrap();
+    assert_eq!(v.seed(), 91);
+    assert_eq!(v.seed(), v.key_hasher().seed);
+}

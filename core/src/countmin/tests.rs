@@ -274,3 +274,16 @@ fn corrupted_images_are_rejected() {
     check_corruption(&exported, HEADER_LEN, 500, import, verify, exercise);
     fuzz_images(buf.as_ref(), HEADER_LEN, 10_000, exercise);
 }
+
+/// `countmin::image_len(&params)` and `seed()`, as the filters have them.
+#[test]
+fn free_image_len_and_seed_as_the_other_families() {
+    let params = CountMinParams::with_size(100, 3).unwrap();
+    assert_eq!(image_len(&params), params.image_len());
+    let bad = CountMinParams { counter_bits: 16, ..params };
+    assert_eq!(image_len(&bad), Err(Error::InvalidParameter));
+    let buf = fresh(&params, 5);
+    let v = wrap(buf.as_ref()).unwrap();
+    assert_eq!(v.seed(), 5);
+    assert_eq!(v.seed(), v.stats().seed);
+}

@@ -391,3 +391,22 @@ fn bucket_words_and_batch_queries_for_every_width() {
         assert!(batch[..3_800].iter().all(|x| *x), "no false negatives, bits={bits}");
     }
 }
+
+/// The integer-key and seed accessors every other filter has: `count` had
+/// no `_u64` form (as `contains_u64`, `add_u64`, `remove_u64` do), and the
+/// view had no `seed()` (Bloom, split-block, HLL, ... do).
+#[test]
+fn count_u64_and_seed_as_the_other_forms() {
+    let params = CuckooParams::for_items(100, 0.01).unwrap();
+    let mut buf = new_filter(&params, 77);
+    let mut f = wrap_mut(buf.as_mut()).unwrap();
+    for _ in 0..3 {
+        f.add_u64(42).unwrap();
+    }
+    let v = f.as_ref();
+    assert_eq!(v.count_u64(42), 3);
+    assert_eq!(v.count_u64(42), v.count(&42u64.to_le_bytes()));
+    assert_eq!(v.count_u64(43), v.count(&43u64.to_le_bytes()));
+    assert_eq!(v.seed(), 77);
+    assert_eq!(v.seed(), v.key_hasher().seed);
+}

@@ -814,3 +814,25 @@ fn set_register_values_writes_m_registers_whatever_the_iterator_yields() {
         }
     }
 }
+
+/// `downsize` of a small-mode sketch to a higher precision replays its
+/// hashes (the docs said "at most src's" precision, yet only a dense source
+/// is refused): the result equals the sketch of the same keys built at that
+/// precision, byte for byte.
+#[test]
+fn downsize_of_a_small_sketch_may_raise_the_precision() {
+    let keys = 0..100u64;
+    let build = |p: u8| {
+        let mut buf = AlignedBuf::new(image_len(p).unwrap() as usize);
+        let mut s = init(buf.as_mut(), p, 8).unwrap();
+        keys.clone().for_each(|k| {
+            s.add_u64(k);
+        });
+        buf
+    };
+    let small = build(10);
+    assert_eq!(wrap(small.as_ref()).unwrap().mode(), HllMode::Small);
+    let mut up = AlignedBuf::new(image_len(14).unwrap() as usize);
+    downsize(&wrap(small.as_ref()).unwrap(), up.as_mut(), 14).unwrap();
+    assert_eq!(up.as_ref(), build(14).as_ref());
+}

@@ -202,3 +202,21 @@ fn out_of_range_bins_read_empty_and_never_overflow() {
         }
     }
 }
+
+/// `is_compatible`, as every other family with a merge has it: the rule of
+/// `jaccard` and `merge` (same `k` and seed).
+#[test]
+fn is_compatible_is_the_merge_rule() {
+    let (a, b) = (sketch_of(16, 1, 0..10), sketch_of(16, 1, 5..20));
+    let (other_k, other_seed) = (fresh(32, 1), fresh(16, 2));
+    let va = wrap(a.as_ref()).unwrap();
+    assert!(va.is_compatible(&wrap(b.as_ref()).unwrap()));
+    for other in [&other_k, &other_seed] {
+        let vo = wrap(other.as_ref()).unwrap();
+        assert!(!va.is_compatible(&vo));
+        assert_eq!(va.jaccard(&vo), Err(Error::Incompatible));
+        let mut copy = AlignedBuf::from_bytes(a.as_ref());
+        assert_eq!(wrap_mut(copy.as_mut()).unwrap().merge(&vo), Err(Error::Incompatible));
+        assert_eq!(copy.as_ref(), a.as_ref());
+    }
+}

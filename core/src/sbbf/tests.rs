@@ -512,3 +512,38 @@ fn the_fast_paths_give_the_plain_calls_bytes_and_answers() {
         assert!(try_wrap_trusted(&fast.as_ref()[..half], &kept).is_none());
     }
 }
+
+/// The shared view had no over-capacity signal (as the Bloom filter's):
+/// `SharedSbbf::capacity` reads it in place and equals `Sbbf::capacity` of
+/// the same image, counted (native and Parquet mode) and loaded (a scan).
+#[test]
+fn the_shared_view_reports_over_capacity() {
+    use crate::shared::AtomicWords;
+    use crate::test_util::{from_atomic, to_atomic};
+    let native = SbbfParams::for_items(1_000, 0.01).unwrap();
+    let parquet = SbbfParams::for_parquet(1_000, 0.01).unwrap();
+    let mut rng = SplitMix64(9);
+    let bitset: Vec<u8> = (0..parquet.blocks * 32).map(|_| (rng.next_u64() | rng.next_u64()) as u8).collect();
+    let mut loaded = AlignedBuf::new(parquet.image_len().unwrap() as usize);
+    load_parquet_bitset(loaded.as_mut(), &bitset, &parquet).unwrap();
+    for image in [new_filter(&native, 4), new_filter(&parquet, 0), loaded] {
+        let words = to_atomic(image.as_ref());
+        let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
+        let plain = || AlignedBuf::from_bytes(&from_atomic(&words));
+        let is_loaded = wrap(image.as_ref()).unwrap().is_loaded();
+        assert_eq!(shared.capacity(), wrap(plain().as_ref()).unwrap().capacity());
+        assert_eq!(
+            shared.capacity().is_within_plan(),
+            !is_loaded,
+            "a bitset three quarters full is over its plan"
+        );
+        for (n, k) in (0..20_000u64).enumerate() {
+            shared.add_u64(k);
+            if n == 500 || n == 19_999 {
+                assert_eq!(shared.capacity(), wrap(plain().as_ref()).unwrap().capacity(), "after {n} adds");
+            }
+        }
+        let flags = shared.capacity();
+        assert!(flags.over_planned_items() && flags.fpr_above_twice_planned(), "{flags:?}");
+    }
+}

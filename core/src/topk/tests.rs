@@ -419,3 +419,16 @@ fn validate_agrees_with_image_len_at_the_limits() {
     assert_eq!(largest.validate(), Err(Error::InvalidParameter));
     assert!(TopKParams { capacity: MAX_CAPACITY, max_key_len: 4_000 }.validate().is_ok());
 }
+
+/// `topk::image_len(&params)` and `seed()`, as the other families have them.
+#[test]
+fn free_image_len_and_seed_as_the_other_families() {
+    let params = TopKParams { capacity: 8, max_key_len: 16 };
+    assert_eq!(image_len(&params), params.image_len());
+    assert_eq!(image_len(&TopKParams { capacity: 0, max_key_len: 16 }), Err(Error::InvalidParameter));
+    let mut buf = AlignedBuf::new(params.image_len().unwrap() as usize);
+    init(buf.as_mut(), &params, 13).unwrap();
+    let v = wrap(buf.as_ref()).unwrap();
+    assert_eq!(v.seed(), 13);
+    assert_eq!(v.seed(), v.stats().seed);
+}
