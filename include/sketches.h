@@ -1620,6 +1620,11 @@ sketch_status sketch_bloom_contains_hash_batch(const void *buf,
 /**
  * Union: `dst |= src`. Both must have equal bits, hashes and seed.
  *
+ * Counters: `add_calls` becomes the sum; `inserted` grows by the
+ * smaller of `src`'s inserted count and the number of bits the union set,
+ * so a union with a copy of `dst` or with a shard of the same keys leaves
+ * it (and the over-planned-items flag) unchanged.
+ *
  * Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP` when the
  * buffers overlap, image errors for either buffer.
  *
@@ -4993,6 +4998,11 @@ sketch_status sketch_sbbf_contains_hash_batch(const void *buf,
 
 /**
  * Union: `dst |= src`. Both must have equal block count, mode and seed.
+ *
+ * Counters: `add_calls` becomes the sum; `inserted` grows by the
+ * smaller of `src`'s inserted count and the number of bits the union set,
+ * so a union with a copy of `dst` or with a shard of the same keys leaves
+ * it (and the over-planned-items flag) unchanged.
  *
  * Errors: `SKETCH_INCOMPATIBLE` (nothing changes), `SKETCH_OVERLAP` when the
  * buffers overlap, image errors for either buffer.

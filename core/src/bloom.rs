@@ -871,7 +871,13 @@ impl<'a> BloomMut<'a> {
 
     /// Union: sets every bit set in `other` (bitwise OR). Afterwards the
     /// filter answers "maybe" for every key either filter did. The add-call
-    /// and inserted counters become the sums (an upper bound on distinct items).
+    /// counter becomes the sum. The inserted counter grows by `other`'s
+    /// inserted count or by the number of bits the union set, whichever is
+    /// smaller: still an upper bound on what adding `other`'s keys here
+    /// would have counted (each such key sets a bit no other key sets
+    /// first), and unchanged when `other` sets no new bit, so merging
+    /// a filter with a copy of itself, or with shards of the same keys,
+    /// does not raise the over-planned-items signal.
     ///
     /// Errors: [`Error::Incompatible`] unless `m`, `k` and seed are equal;
     /// nothing changes then.
@@ -879,9 +885,9 @@ impl<'a> BloomMut<'a> {
         if !self.as_ref().is_compatible(other) {
             return Err(Error::Incompatible);
         }
-        filter::or_into(self.body, other.body);
+        let new_bits = filter::or_into_counting_new(self.body, other.body);
         let calls = self.as_ref().add_calls().saturating_add(other.add_calls());
-        let inserted = self.as_ref().inserted().saturating_add(other.inserted());
+        let inserted = self.as_ref().inserted().saturating_add(other.inserted().min(new_bits));
         self.set_counters(calls, inserted);
         Ok(())
     }

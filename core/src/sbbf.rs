@@ -1304,14 +1304,22 @@ impl<'a> SbbfMut<'a> {
         put_u64(self.header, OFF_INSERTED, i.min(c));
     }
 
-    /// Union (bitwise OR); counters become the sums.
-    /// Errors: [`Error::Incompatible`] unless blocks, mode and seed are equal.
+    /// Union (bitwise OR). The add-call counter becomes the sum. The
+    /// inserted counter grows by `other`'s inserted count or by the number
+    /// of bits the union set, whichever is smaller: still an upper bound on
+    /// what adding `other`'s keys here would have counted (each such key
+    /// sets a bit no other key sets first), and unchanged when `other` sets
+    /// no new bit, so merging a filter with a copy of itself, or with shards
+    /// of the same keys, does not raise the over-planned-items signal.
+    ///
+    /// Errors: [`Error::Incompatible`] unless blocks, mode and seed are
+    /// equal; nothing changes then.
     pub fn union(&mut self, other: &Sbbf<'_>) -> Result<()> {
         if !self.as_ref().is_compatible(other) {
             return Err(Error::Incompatible);
         }
-        filter::or_into(self.body, other.body);
-        let (calls, inserted) = (other.add_calls(), other.inserted());
+        let new_bits = filter::or_into_counting_new(self.body, other.body);
+        let (calls, inserted) = (other.add_calls(), other.inserted().min(new_bits));
         self.bump(calls, inserted);
         if other.is_loaded() {
             self.set_loaded(true);
