@@ -624,6 +624,16 @@ fn count_set_bits(body: &[u8], bits: u64) -> u64 {
     total
 }
 
+/// The set bits of `body` at or past bit `bits` (never probed; set only in a
+/// damaged image), which [`count_set_bits`] leaves out. Reads at most the
+/// last 8 bytes.
+fn set_bits_past_end(body: &[u8], bits: u64) -> u64 {
+    let full = (bits / 8) as usize;
+    let tail = filter::count_ones(body.get(full..).unwrap_or(&[]));
+    let kept = (1u8 << (bits % 8)) - 1;
+    tail.saturating_sub(u64::from((body.get(full).copied().unwrap_or(0) & kept).count_ones()))
+}
+
 /// A read-only view of a validated Bloom image. Cheap to copy; `Sync`.
 #[derive(Copy, Clone)]
 pub struct Bloom<'a> {
@@ -885,10 +895,11 @@ impl<'a> BloomMut<'a> {
         if !self.as_ref().is_compatible(other) {
             return Err(Error::Incompatible);
         }
-        let new_bits = filter::or_into_counting_new(self.body, other.body);
+        let counts = filter::or_into_counting(self.body, other.body);
+        let set = counts.set_bits.saturating_sub(set_bits_past_end(self.body, self.params.bits));
         let calls = self.as_ref().add_calls().saturating_add(other.add_calls());
-        let inserted = self.as_ref().inserted().saturating_add(other.inserted().min(new_bits));
-        self.set_counters(calls, inserted);
+        let inserted = self.as_ref().inserted().saturating_add(other.inserted().min(counts.new_bits));
+        self.set_counters(calls, inserted, set);
         Ok(())
     }
 
@@ -905,12 +916,11 @@ impl<'a> BloomMut<'a> {
         filter::and_into(self.body, other.body);
         let calls = self.as_ref().add_calls().min(other.add_calls());
         let inserted = self.as_ref().inserted().min(other.inserted());
-        self.set_counters(calls, inserted);
+        self.set_counters(calls, inserted, count_set_bits(self.body, self.params.bits));
         Ok(())
     }
 
-    fn set_counters(&mut self, calls: u64, inserted: u64) {
-        let set = count_set_bits(self.body, self.params.bits);
+    fn set_counters(&mut self, calls: u64, inserted: u64, set: u64) {
         put_u64(self.header, OFF_ADD_CALLS, calls);
         put_u64(self.header, OFF_INSERTED, inserted.min(calls));
         put_u64(self.header, OFF_SET_BITS, set);
@@ -919,7 +929,7 @@ impl<'a> BloomMut<'a> {
     /// Removes every item: zeroes the bits and the counters.
     pub fn clear(&mut self) {
         self.body.fill(0);
-        self.set_counters(0, 0);
+        self.set_counters(0, 0, 0);
     }
 }
 

@@ -86,27 +86,38 @@ pub(crate) fn count_ones(bytes: &[u8]) -> u64 {
     total
 }
 
-/// `dst |= src`, returning how many bits of `dst` went from 0 to 1
-/// (8 bytes at a time).
+/// `dst |= src` (8 bytes at a time), returning how many bits of `dst` went
+/// from 0 to 1 and how many are set afterwards, in one pass.
 ///
 /// The unions of the Bloom and split-block filters bound their "inserted"
-/// counter with it: each of `src`'s keys that would set a new bit if it were
-/// added to `dst` sets at least one bit no other key sets first, so no more
-/// of them than this count can be new.
-pub(crate) fn or_into_counting_new(dst: &mut [u8], src: &[u8]) -> u64 {
+/// counter with the first count: each of `src`'s keys that would set a new
+/// bit if it were added to `dst` sets at least one bit no other key sets
+/// first, so no more of them than this count can be new.
+pub(crate) fn or_into_counting(dst: &mut [u8], src: &[u8]) -> OrCounts {
     let (dst_words, dst_rest) = dst.as_chunks_mut::<8>();
     let (src_words, src_rest) = src.as_chunks::<8>();
-    let mut new_bits: u64 = 0;
+    let mut counts = OrCounts { new_bits: 0, set_bits: 0 };
     for (d, s) in dst_words.iter_mut().zip(src_words) {
         let (old, add) = (u64::from_le_bytes(*d), u64::from_le_bytes(*s));
-        new_bits += u64::from((add & !old).count_ones());
+        counts.new_bits += u64::from((add & !old).count_ones());
+        counts.set_bits += u64::from((old | add).count_ones());
         *d = (old | add).to_le_bytes();
     }
     for (d, s) in dst_rest.iter_mut().zip(src_rest) {
-        new_bits += u64::from((*s & !*d).count_ones());
+        counts.new_bits += u64::from((*s & !*d).count_ones());
         *d |= *s;
+        counts.set_bits += u64::from(d.count_ones());
     }
-    new_bits
+    counts
+}
+
+/// What [`or_into_counting`] counted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct OrCounts {
+    /// Bits that went from 0 to 1.
+    pub(crate) new_bits: u64,
+    /// Bits set after the OR, over the whole of `dst`.
+    pub(crate) set_bits: u64,
 }
 
 /// `dst &= src`, byte-wise (vectorized by the compiler).

@@ -1318,7 +1318,7 @@ impl<'a> SbbfMut<'a> {
         if !self.as_ref().is_compatible(other) {
             return Err(Error::Incompatible);
         }
-        let new_bits = filter::or_into_counting_new(self.body, other.body);
+        let new_bits = filter::or_into_counting(self.body, other.body).new_bits;
         let (calls, inserted) = (other.add_calls(), other.inserted().min(new_bits));
         self.bump(calls, inserted);
         if other.is_loaded() {

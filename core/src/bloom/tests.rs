@@ -309,6 +309,30 @@ fn unions_of_the_same_keys_do_not_count_them_again() {
 }
 
 #[test]
+fn union_counts_set_bits_within_the_filter_only() {
+    // The union counts bits as it ORs; bits past `m` in the last word (set
+    // only in a damaged body) stay out of the set-bit counter, as a recount
+    // leaves them out.
+    for items in [1000, 1001, 1003, 3000] {
+        let params = BloomParams::for_items(items, 0.01).unwrap();
+        let mut a = filled(&params, 3, 0..500);
+        let mut b = filled(&params, 3, 400..900);
+        let bits = params.bits;
+        for buf in [&mut a, &mut b] {
+            let f = wrap_mut(buf.as_mut()).unwrap();
+            let last = f.body.len() - 1;
+            if !bits.is_multiple_of(64) {
+                f.body[last] |= 0x80; // the top bit of the last word lies past `m`
+            }
+        }
+        wrap_mut(a.as_mut()).unwrap().union(&wrap(b.as_ref()).unwrap()).unwrap();
+        let f = wrap(a.as_ref()).unwrap();
+        assert_eq!(f.set_bits(), f.recount_set_bits(), "m = {bits}");
+        assert_eq!(set_bits_past_end(f.body(), bits), u64::from(!bits.is_multiple_of(64)), "m = {bits}");
+    }
+}
+
+#[test]
 fn incompatible_filters_do_not_merge() {
     let p1 = BloomParams::for_items(1000, 0.01).unwrap();
     let p2 = BloomParams::for_items(1000, 0.02).unwrap();
