@@ -1841,6 +1841,24 @@ sketch_status sketch_bloom_add_concurrent_u64_batch(void *buf,
                                                     bool *was_new);
 
 /**
+ * The over-capacity signal read with atomic loads, safe while other threads
+ * add with the concurrent functions: `*flags` gets `SKETCH_CAPACITY_*` bits, 0
+ * while the filter is within its plan. O(1): the inserted and set-bit counters
+ * against the plan, as `sketch_bloom_capacity` does. A writer can watch for
+ * "planned for 100k, got 1M" without stopping the adds or copying the image
+ * out. Exact once every add has returned; while adds run, each counter reads
+ * as a value it passed through, so a flag can show an add or two late.
+ *
+ * Errors: `SKETCH_NULL_POINTER` (buf or flags), `SKETCH_MISALIGNED`
+ * (`buf` not 8-byte aligned), image errors, `SKETCH_WRONG_FAMILY`;
+ * `*flags` is written only on success.
+ *
+ * # Safety
+ * As for `sketch_bloom_add_concurrent`; `flags` writable.
+ */
+sketch_status sketch_bloom_capacity_concurrent(const void *buf, size_t len, uint32_t *flags);
+
+/**
  * Tests a byte key with atomic loads, safe while other threads add with
  * the concurrent functions (it sees every add that returned before it).
  *
@@ -5225,6 +5243,25 @@ sketch_status sketch_sbbf_add_concurrent_u64_batch(void *buf,
                                                    const uint64_t *keys,
                                                    size_t count,
                                                    bool *was_new);
+
+/**
+ * The over-capacity signal read with atomic loads, safe while other threads
+ * add with the concurrent functions: `*flags` gets `SKETCH_CAPACITY_*` bits, 0
+ * while the filter is within its plan. O(1) (the inserted counter against the
+ * plan) unless the filter was loaded from a Parquet bitset: then it scans
+ * every block (O(m)), as `sketch_sbbf_capacity` does. A writer can watch for
+ * "planned for 100k, got 1M" without stopping the adds or copying the image
+ * out. Exact once every add has returned; while adds run, each counter reads
+ * as a value it passed through, so a flag can show an add or two late.
+ *
+ * Errors: `SKETCH_NULL_POINTER` (buf or flags), `SKETCH_MISALIGNED`
+ * (`buf` not 8-byte aligned), image errors, `SKETCH_WRONG_FAMILY`;
+ * `*flags` is written only on success.
+ *
+ * # Safety
+ * As for `sketch_sbbf_add_concurrent`; `flags` writable.
+ */
+sketch_status sketch_sbbf_capacity_concurrent(const void *buf, size_t len, uint32_t *flags);
 
 /**
  * Tests a byte key with atomic loads, safe while other threads add with

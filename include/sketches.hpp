@@ -88,7 +88,8 @@
  * concurrently on one image; the others need exclusive access. Except the
  * concurrent members of bloom, sbbf, hll and ull (add_concurrent,
  * add_concurrent_hash, add_concurrent_batch, contains_concurrent*,
- * estimate_concurrent, and their try_ forms), which any number of threads
+ * capacity_flags_concurrent, over_capacity_concurrent, estimate_concurrent,
+ * and their try_ forms), which any number of threads
  * may call on one image at once (atomic operations on its 64-bit words;
  * the image must be 8-byte aligned). While any of them runs, no other
  * member may touch that image. Once the adding threads are joined, the
@@ -1517,12 +1518,23 @@ template <class Keys, detail::if_keys<Keys> = 0>
 #define SKETCHES_DETAIL_CONCURRENT_FILTER_OPS(PREFIX)                                                          \
     SKETCHES_DETAIL_ADD_BOOL_OPS(add_concurrent, PREFIX##_add_concurrent)                                      \
     SKETCHES_DETAIL_KEY_BATCH_BOOL_OPS(add_concurrent, PREFIX##_add_concurrent, false)                         \
-    SKETCHES_DETAIL_CONTAINS_OPS(contains_concurrent, PREFIX##_contains_concurrent)
+    SKETCHES_DETAIL_CONTAINS_OPS(contains_concurrent, PREFIX##_contains_concurrent)                            \
+    result<std::uint32_t> try_capacity_flags_concurrent() const noexcept {                                    \
+        std::uint32_t flags = 0;                                                                               \
+        return this->make(PREFIX##_capacity_concurrent(this->data(), this->size(), &flags), flags);           \
+    }
 
 #define SKETCHES_DETAIL_CONCURRENT_FILTER_THROWING                                                             \
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add_concurrent)                                                          \
     SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING(add_concurrent)                                                    \
-    SKETCHES_DETAIL_CONTAINS_THROWING(contains_concurrent)
+    SKETCHES_DETAIL_CONTAINS_THROWING(contains_concurrent)                                                     \
+    /** capacity_flags read with atomic loads while other threads add (exact once they are done; a flag can  \
+        show an add or two late). Same cost as capacity_flags. */                                             \
+    [[nodiscard]] std::uint32_t capacity_flags_concurrent() const {                                            \
+        return detail::value(try_capacity_flags_concurrent());                                                 \
+    }                                                                                                          \
+    /** over_capacity read with atomic loads while other threads add. */                                       \
+    [[nodiscard]] bool over_capacity_concurrent() const { return capacity_flags_concurrent() != 0; }
 
 /* The distinct counters' (the value of a single add: the sketch changed). */
 #define SKETCHES_DETAIL_CONCURRENT_COUNTER_OPS(PREFIX)                                                         \
@@ -1683,7 +1695,8 @@ struct hll_api {
 /// over_capacity. Concurrent adds and queries from many threads at once:
 /// add_concurrent, add_concurrent_hash, add_concurrent_batch,
 /// contains_concurrent, contains_concurrent_hash, contains_concurrent_batch,
-/// contains_concurrent_hash_batch (see Threads at the top). Shared by every
+/// contains_concurrent_hash_batch, capacity_flags_concurrent,
+/// over_capacity_concurrent (see Threads at the top). Shared by every
 /// family: stats, clear, to_bytes / export_to,
 /// from_bytes / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.

@@ -1137,6 +1137,31 @@ unsafe fn add_concurrent_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, out:
     }
 }
 
+/// The over-capacity signal read with atomic loads, safe while other threads
+/// add with the concurrent functions: `*flags` gets `SKETCH_CAPACITY_*` bits, 0
+/// while the filter is within its plan. O(1): the inserted and set-bit counters
+/// against the plan, as `sketch_bloom_capacity` does. A writer can watch for
+/// "planned for 100k, got 1M" without stopping the adds or copying the image
+/// out. Exact once every add has returned; while adds run, each counter reads
+/// as a value it passed through, so a flag can show an add or two late.
+///
+/// Errors: `SKETCH_NULL_POINTER` (buf or flags), `SKETCH_MISALIGNED`
+/// (`buf` not 8-byte aligned), image errors, `SKETCH_WRONG_FAMILY`;
+/// `*flags` is written only on success.
+///
+/// # Safety
+/// As for `sketch_bloom_add_concurrent`; `flags` writable.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_bloom_capacity_concurrent(
+    buf: *const c_void,
+    len: usize,
+    flags: *mut u32,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { shared::one(buf, len, flags, true, |w| Ok(bloom::wrap_shared(w)?.capacity().0)) })
+}
+
 /// Tests a byte key with atomic loads, safe while other threads add with
 /// the concurrent functions (it sees every add that returned before it).
 ///

@@ -1228,6 +1228,32 @@ unsafe fn add_concurrent_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, out:
     }
 }
 
+/// The over-capacity signal read with atomic loads, safe while other threads
+/// add with the concurrent functions: `*flags` gets `SKETCH_CAPACITY_*` bits, 0
+/// while the filter is within its plan. O(1) (the inserted counter against the
+/// plan) unless the filter was loaded from a Parquet bitset: then it scans
+/// every block (O(m)), as `sketch_sbbf_capacity` does. A writer can watch for
+/// "planned for 100k, got 1M" without stopping the adds or copying the image
+/// out. Exact once every add has returned; while adds run, each counter reads
+/// as a value it passed through, so a flag can show an add or two late.
+///
+/// Errors: `SKETCH_NULL_POINTER` (buf or flags), `SKETCH_MISALIGNED`
+/// (`buf` not 8-byte aligned), image errors, `SKETCH_WRONG_FAMILY`;
+/// `*flags` is written only on success.
+///
+/// # Safety
+/// As for `sketch_sbbf_add_concurrent`; `flags` writable.
+#[cfg(target_has_atomic = "64")]
+#[no_mangle]
+pub unsafe extern "C" fn sketch_sbbf_capacity_concurrent(
+    buf: *const c_void,
+    len: usize,
+    flags: *mut u32,
+) -> sketch_status {
+    // SAFETY: caller contract.
+    run(|| unsafe { shared::one(buf, len, flags, true, |w| Ok(sbbf::wrap_shared(w)?.capacity().0)) })
+}
+
 /// Tests a byte key with atomic loads, safe while other threads add with
 /// the concurrent functions (it sees every add that returned before it).
 ///

@@ -5,7 +5,9 @@
  * forms), while other threads query it; the final image must equal the
  * image of the same adds made one at a time, except the fields each family
  * documents as order-dependent (the filters' "inserted" counts; the martingale
- * estimate fields of HLL and ULL, which concurrent adds end). Built with
+ * estimate fields of HLL and ULL, which concurrent adds end). The filters'
+ * over-capacity signal is read with sketch_*_capacity_concurrent while the
+ * adds run, and must raise on overfilled filters as the plain call does. Built with
  * -Wall -Wextra -Werror, run plain and under ThreadSanitizer by
  * tests/tests/concurrent.rs. Prints "N passed, N failed".
  */
@@ -111,6 +113,13 @@ static void *adder(void *arg) {
                 if (job->family == ULL) s = sketch_ull_add_concurrent_packed(job->buf, job->len, packed, at, offsets + lo, count);
             }
             if (s != SKETCH_OK) job->errors++;
+        }
+        /* The over-capacity signal, read while the other threads add. */
+        if (job->family == BLOOM || job->family == SBBF) {
+            uint32_t flags = 99;
+            sketch_status s = job->family == BLOOM ? sketch_bloom_capacity_concurrent(job->buf, job->len, &flags)
+                                                   : sketch_sbbf_capacity_concurrent(job->buf, job->len, &flags);
+            if (s != SKETCH_OK || flags != 0) job->errors++; /* planned for 200,000: within plan */
         }
     }
     sketch_status s = SKETCH_OK;
@@ -286,6 +295,21 @@ static void run_family(enum family f) {
                     : f == HLL   ? sketch_hll_export(conc, len, out, len, &written)
                                  : sketch_ull_export(conc, len, out, len, &written);
     CHECK(s == SKETCH_OK && written == len);
+    if (f == BLOOM || f == SBBF) {
+        uint32_t plain = 99, shared = 99;
+        CHECK((f == BLOOM ? sketch_bloom_capacity(conc, len, &plain) : sketch_sbbf_capacity(conc, len, &plain)) == SKETCH_OK);
+        CHECK((f == BLOOM ? sketch_bloom_capacity_concurrent(conc, len, &shared)
+                          : sketch_sbbf_capacity_concurrent(conc, len, &shared)) == SKETCH_OK);
+        CHECK(plain == shared && plain == 0);
+        uint32_t untouched = 99;
+        CHECK(sketch_bloom_capacity_concurrent(conc, len, NULL) == SKETCH_NULL_POINTER);
+        CHECK(sketch_sbbf_capacity_concurrent(NULL, len, &untouched) == SKETCH_NULL_POINTER);
+        CHECK(sketch_sbbf_capacity_concurrent(conc + 8, len - 8, &untouched) != SKETCH_OK);
+        CHECK(sketch_bloom_capacity_concurrent(conc + 1, len - 1, &untouched) == SKETCH_MISALIGNED);
+        CHECK((f == BLOOM ? sketch_sbbf_capacity_concurrent(conc, len, &untouched)
+                          : sketch_bloom_capacity_concurrent(conc, len, &untouched)) == SKETCH_WRONG_FAMILY);
+        CHECK(untouched == 99);
+    }
     /* Misuse: NULL, misaligned, wrong family. */
     CHECK(sketch_bloom_add_concurrent_u64(NULL, len, 1, NULL) == SKETCH_NULL_POINTER);
     CHECK(sketch_bloom_add_concurrent_u64(conc + 1, len - 1, 1, NULL) == SKETCH_MISALIGNED);
@@ -296,7 +320,54 @@ static void run_family(enum family f) {
     free(seq);
 }
 
+/* Filters planned for 1,000 keys and given 20,000 through the concurrent
+ * adds: the concurrent over-capacity signal raises both flags, as the plain
+ * one does; a split-block filter loaded from a full Parquet bitset (no
+ * counted adds) raises them from its fill. */
+static void overfill(void) {
+    struct sketch_bloom_params bp;
+    struct sketch_sbbf_params sp;
+    uint64_t bsize = 0, ssize = 0;
+    CHECK(sketch_bloom_plan(1000, 0.01, &bp) == SKETCH_OK && sketch_bloom_size(&bp, &bsize) == SKETCH_OK);
+    CHECK(sketch_sbbf_plan(1000, 0.01, &sp) == SKETCH_OK && sketch_sbbf_size(&sp, &ssize) == SKETCH_OK);
+    unsigned char *b = aligned_alloc(SKETCH_IMAGE_ALIGN, (size_t)bsize), *sb = aligned_alloc(SKETCH_IMAGE_ALIGN, (size_t)ssize);
+    if (b == NULL || sb == NULL) exit(2);
+    CHECK(sketch_bloom_init(b, (size_t)bsize, &bp, 7) == SKETCH_OK);
+    CHECK(sketch_sbbf_init(sb, (size_t)ssize, &sp, 7) == SKETCH_OK);
+    uint32_t flags = 99;
+    CHECK(sketch_bloom_capacity_concurrent(b, (size_t)bsize, &flags) == SKETCH_OK && flags == 0);
+    CHECK(sketch_sbbf_capacity_concurrent(sb, (size_t)ssize, &flags) == SKETCH_OK && flags == 0);
+    for (uint64_t k = 0; k < 20000; k++) {
+        CHECK(sketch_bloom_add_concurrent_u64(b, (size_t)bsize, k, NULL) == SKETCH_OK);
+        CHECK(sketch_sbbf_add_concurrent_u64(sb, (size_t)ssize, k, NULL) == SKETCH_OK);
+    }
+    const uint32_t both = SKETCH_CAPACITY_OVER_PLANNED_ITEMS | SKETCH_CAPACITY_FPR_ABOVE_TWICE_PLANNED;
+    uint32_t plain = 0;
+    CHECK(sketch_bloom_capacity_concurrent(b, (size_t)bsize, &flags) == SKETCH_OK && flags == both);
+    CHECK(sketch_bloom_capacity(b, (size_t)bsize, &plain) == SKETCH_OK && plain == flags);
+    CHECK(sketch_sbbf_capacity_concurrent(sb, (size_t)ssize, &flags) == SKETCH_OK && flags == both);
+    CHECK(sketch_sbbf_capacity(sb, (size_t)ssize, &plain) == SKETCH_OK && plain == flags);
+    /* Loaded from an all-ones bitset: no adds counted, the fill decides. */
+    enum { BITSET = 4096 };
+    static unsigned char ones[BITSET];
+    memset(ones, 0xff, sizeof ones);
+    struct sketch_sbbf_params pp;
+    uint64_t psize = 0;
+    CHECK(sketch_sbbf_plan_parquet_bitset(BITSET, 0.01, &pp) == SKETCH_OK && sketch_sbbf_size(&pp, &psize) == SKETCH_OK);
+    unsigned char *loaded = aligned_alloc(SKETCH_IMAGE_ALIGN, (size_t)psize);
+    if (loaded == NULL) exit(2);
+    CHECK(sketch_sbbf_load_parquet_bitset(loaded, (size_t)psize, ones, BITSET, &pp) == SKETCH_OK);
+    flags = 0;
+    CHECK(sketch_sbbf_capacity_concurrent(loaded, (size_t)psize, &flags) == SKETCH_OK);
+    CHECK(sketch_sbbf_capacity(loaded, (size_t)psize, &plain) == SKETCH_OK && plain == flags);
+    CHECK((flags & SKETCH_CAPACITY_FPR_ABOVE_TWICE_PLANNED) != 0);
+    free(loaded);
+    free(b);
+    free(sb);
+}
+
 int main(void) {
+    overfill();
     run_family(BLOOM);
     run_family(SBBF);
     run_family(HLL);

@@ -1774,6 +1774,8 @@ void check_concurrent_filter(Filter conc, Filter seq) {
             for (u64 k : early) misses += conc.contains_concurrent(k) ? 0 : 1;
             if (conc.try_contains_concurrent_batch(early, hits) != status::ok) misses++;
             for (bool h : hits) misses += h ? 0 : 1;
+            // The over-capacity signal, read while the adders run.
+            if (conc.try_capacity_flags_concurrent().status != status::ok) misses++;
         }
     });
     bool ok = add_from_threads(conc, seq_add, [seed](Filter &f, int form, const std::vector<std::string> &keys,
@@ -1831,7 +1833,15 @@ void check_concurrent_filter(Filter conc, Filter seq) {
     std::memcpy(raw.bytes() + 4, conc.data(), conc.size());
     typename Filter::view_type shifted(raw.bytes() + 4, conc.size());
     CHECK(shifted.try_add_concurrent("x").status == status::misaligned);
+    CHECK(shifted.try_capacity_flags_concurrent().status == status::misaligned);
     CHECK(std::memcmp(raw.bytes() + 4, conc.data(), conc.size()) == 0);
+    // After the join the concurrent signal equals the plain one; overfilled
+    // through the concurrent adds, both flags rise in both.
+    CHECK(conc.capacity_flags_concurrent() == conc.capacity_flags());
+    for (u64 i = 0; i < 40000; i++) static_cast<void>(conc.add_concurrent(u64{5000000} + i));
+    CHECK(conc.capacity_flags_concurrent() == (SKETCH_CAPACITY_OVER_PLANNED_ITEMS | SKETCH_CAPACITY_FPR_ABOVE_TWICE_PLANNED));
+    CHECK(conc.capacity_flags_concurrent() == conc.capacity_flags() && conc.over_capacity_concurrent());
+    CHECK(conc.const_view().over_capacity_concurrent());
 }
 
 template <class Counter>
