@@ -129,28 +129,46 @@ func (c *CountMin) AddUint64(key, weight uint64) {
 }
 
 // AddStrings adds many string keys (packed batches); weights is nil (1
-// each) or holds one weight per key (it panics otherwise).
-func (c *CountMin) AddStrings(keys []string, weights []uint64) {
-	checkWeights(len(keys), weights)
-	must("CountMin.AddStrings", countMinAdd(c.img, keys, weights))
-}
-
-// AddBytes adds many byte keys (see AddStrings for weights).
-func (c *CountMin) AddBytes(keys [][]byte, weights []uint64) {
-	checkWeights(len(keys), weights)
-	must("CountMin.AddBytes", countMinAdd(c.img, keys, weights))
-}
-
-// AddUint64s adds many integer keys in one call (see AddStrings for weights).
-func (c *CountMin) AddUint64s(keys, weights []uint64) {
-	checkWeights(len(keys), weights)
-	must("CountMin.AddUint64s", cCountMinAddU64s(c.img, keys, weights))
-}
-
-func checkWeights(n int, weights []uint64) {
-	if weights != nil && len(weights) != n {
-		panic("sketches: " + itoa(len(weights)) + " weights for " + itoa(n) + " keys")
+// each) or holds one weight per key. A weights slice of another length
+// gives an error matching ErrInvalidArgument that names both lengths, and
+// nothing is added; a zero-value receiver gives an *Error with
+// StatusBufferTooSmall (no image). Needs exclusive access.
+func (c *CountMin) AddStrings(keys []string, weights []uint64) error {
+	const op = "CountMin.AddStrings"
+	if err := checkWeights(op, len(keys), weights); err != nil {
+		return err
 	}
+	return errorOf(op, countMinAdd(c.img, keys, weights))
+}
+
+// AddBytes adds many byte keys (see AddStrings for weights and errors).
+func (c *CountMin) AddBytes(keys [][]byte, weights []uint64) error {
+	const op = "CountMin.AddBytes"
+	if err := checkWeights(op, len(keys), weights); err != nil {
+		return err
+	}
+	return errorOf(op, countMinAdd(c.img, keys, weights))
+}
+
+// AddUint64s adds many integer keys in one call (see AddStrings for
+// weights and errors).
+func (c *CountMin) AddUint64s(keys, weights []uint64) error {
+	const op = "CountMin.AddUint64s"
+	if err := checkWeights(op, len(keys), weights); err != nil {
+		return err
+	}
+	return errorOf(op, cCountMinAddU64s(c.img, keys, weights))
+}
+
+// checkWeights refuses a weights slice that is neither nil nor one weight
+// per key (the weighted batches of CountMin and TopK): an *Error matching
+// ErrInvalidArgument naming both lengths, before anything changes.
+func checkWeights(op string, keys int, weights []uint64) error {
+	if weights != nil && len(weights) != keys {
+		return &Error{Code: StatusInvalidArgument, Op: op,
+			Detail: itoa(len(weights)) + " weights for " + itoa(keys) + " keys: pass nil (weight 1 each) or one weight per key"}
+	}
+	return nil
 }
 
 // chunkWeights returns the weights of keys [start, start+n), nil for nil.

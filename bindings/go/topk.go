@@ -106,9 +106,10 @@ func (t *TopK) AddUint64(key, weight uint64) error {
 }
 
 // AddStrings adds many string keys (packed batches); weights is nil (1
-// each) or one per key (it panics otherwise). All or nothing: a key longer
-// than the maximum gives an error matching ErrKeyTooLong before anything
-// changes.
+// each) or one per key. All or nothing: a weights slice of another length
+// gives an error matching ErrInvalidArgument that names both lengths, and
+// a key longer than the maximum one matching ErrKeyTooLong, before
+// anything changes.
 func (t *TopK) AddStrings(keys []string, weights []uint64) error {
 	return topkAdd(t, keys, weights, "TopK.AddStrings")
 }
@@ -120,12 +121,16 @@ func (t *TopK) AddBytes(keys [][]byte, weights []uint64) error {
 
 // AddUint64s adds many integer keys in one call (see AddStrings).
 func (t *TopK) AddUint64s(keys, weights []uint64) error {
-	checkWeights(len(keys), weights)
+	if err := checkWeights("TopK.AddUint64s", len(keys), weights); err != nil {
+		return err
+	}
 	return errorOf("TopK.AddUint64s", cTopKAddU64s(t.img, keys, weights))
 }
 
 func topkAdd[K keyList](t *TopK, keys K, weights []uint64, op string) error {
-	checkWeights(len(keys), weights)
+	if err := checkWeights(op, len(keys), weights); err != nil {
+		return err
+	}
 	st, s := cTopKStats(t.img)
 	if s != 0 {
 		return errorOf(op, s)
