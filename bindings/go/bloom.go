@@ -213,6 +213,43 @@ func (f *Bloom) ContainsUint64(key uint64) bool {
 	return r
 }
 
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether it was new (as Add). For keys hashed once and used
+// with several sketches. Needs exclusive access.
+func (f *Bloom) AddHash(h uint64) bool {
+	n, s := cAddHash(FamilyBloom, f.img, &f.tok, h)
+	must("Bloom.AddHash", s)
+	return n
+}
+
+// ContainsHash is Contains for a key given by its precomputed hash
+// (computed as for AddHash). Safe for concurrent use with the other
+// reading methods.
+func (f *Bloom) ContainsHash(h uint64) bool {
+	r, s := cContainsHash(FamilyBloom, f.img, &f.tok, h)
+	must("Bloom.ContainsHash", s)
+	return r
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (f *Bloom) AddHashes(hashes []uint64) {
+	must("Bloom.AddHashes", cFilterAddHashes(FamilyBloom, f.img, hashes, nil))
+}
+
+// ContainsHashes answers ContainsHash for many precomputed hashes:
+// results[i] for hashes[i], written into results when it has room for
+// len(hashes) (pass nil to allocate). Returns the results slice. Safe for
+// concurrent use with the other reading methods.
+func (f *Bloom) ContainsHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("Bloom.ContainsHashes", cFilterContainsHashes(FamilyBloom, f.img, hashes, out))
+	return out
+}
+
 // AddStrings adds many string keys, crossing into C once per few thousand
 // keys (packed batches).
 func (f *Bloom) AddStrings(keys []string) {

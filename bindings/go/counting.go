@@ -153,6 +153,56 @@ func (f *CountingBloom) RemoveUint64(key uint64) error {
 	return errorOf("CountingBloom.RemoveUint64", cCountingRemoveU64(f.img, key))
 }
 
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether it was new (as Add). Needs exclusive access.
+func (f *CountingBloom) AddHash(h uint64) bool {
+	n, s := cAddHash(FamilyCountingBloom, f.img, nil, h)
+	must("CountingBloom.AddHash", s)
+	return n
+}
+
+// ContainsHash is Contains for a key given by its precomputed hash
+// (computed as for AddHash). Safe for concurrent use with the other
+// reading methods.
+func (f *CountingBloom) ContainsHash(h uint64) bool {
+	r, s := cContainsHash(FamilyCountingBloom, f.img, nil, h)
+	must("CountingBloom.ContainsHash", s)
+	return r
+}
+
+// RemoveHash is Remove for a key given by its precomputed hash (computed
+// as for AddHash): an absent one gives an error matching ErrNotPresent and
+// nothing changes. Needs exclusive access.
+func (f *CountingBloom) RemoveHash(h uint64) error {
+	return errorOf("CountingBloom.RemoveHash", cRemoveHash(FamilyCountingBloom, f.img, h))
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call. Needs exclusive access.
+func (f *CountingBloom) AddHashes(hashes []uint64) {
+	must("CountingBloom.AddHashes", cFilterAddHashes(FamilyCountingBloom, f.img, hashes, nil))
+}
+
+// ContainsHashes answers ContainsHash for many precomputed hashes into
+// results (see Bloom.ContainsHashes). Safe for concurrent use with the
+// other reading methods.
+func (f *CountingBloom) ContainsHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("CountingBloom.ContainsHashes", cFilterContainsHashes(FamilyCountingBloom, f.img, hashes, out))
+	return out
+}
+
+// RemoveHashes removes many precomputed hashes and returns how many were
+// removed; when some were not present (nothing changed for them) the error
+// matches ErrNotPresent (see RemoveStrings). Needs exclusive access.
+func (f *CountingBloom) RemoveHashes(hashes []uint64) (int, error) {
+	out := make([]bool, len(hashes))
+	return removedResult("CountingBloom.RemoveHashes", out, cRemoveHashes(FamilyCountingBloom, f.img, hashes, out))
+}
+
 // AddStrings adds many string keys (packed batches).
 func (f *CountingBloom) AddStrings(keys []string) {
 	must("CountingBloom.AddStrings", filterAdd(FamilyCountingBloom, f.img, keys, nil))

@@ -185,6 +185,52 @@ func countMinAdd[K keyList](b []byte, keys K, weights []uint64) int32 {
 	})
 }
 
+// AddHash adds weight occurrences of a key given by its precomputed hash:
+// Hash(key, seed) of a byte or string key, HashUint64(key, seed) of an
+// integer key, with seed the sketch's (Stats().Seed), the XXH3-64 hash
+// every binding computes for that key, so AddHash(Hash(k, seed), w) is
+// Add(k, w). Needs exclusive access.
+func (c *CountMin) AddHash(h, weight uint64) {
+	must("CountMin.AddHash", cCountMinAddHash(c.img, h, weight))
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call; weights as for AddStrings (nil: 1 each; another length than
+// hashes: an error matching ErrInvalidArgument naming both lengths, and
+// nothing is added). Needs exclusive access.
+func (c *CountMin) AddHashes(hashes, weights []uint64) error {
+	const op = "CountMin.AddHashes"
+	if err := checkWeights(op, len(hashes), weights); err != nil {
+		return err
+	}
+	return errorOf(op, cCountMinAddHashes(c.img, hashes, weights))
+}
+
+// EstimateHash is Estimate for a key given by its precomputed hash
+// (computed as for AddHash). Safe for concurrent use with the other
+// reading methods.
+func (c *CountMin) EstimateHash(h uint64) uint64 {
+	e, s := cCountMinEstimateHash(c.img, h)
+	must("CountMin.EstimateHash", s)
+	return e
+}
+
+// EstimateHashes estimates many precomputed hashes: results[i] for
+// hashes[i], written into results when it has room for len(hashes) (nil
+// allocates); results may be hashes itself or share memory with it, as
+// for EstimateUint64s. Safe for concurrent use with the other reading
+// methods.
+func (c *CountMin) EstimateHashes(hashes []uint64, results []uint64) []uint64 {
+	out := u64sFor(results, len(hashes))
+	dst := out
+	if overlapU64s(hashes, out) { // the library refuses an output over its input
+		dst = make([]uint64, len(out))
+	}
+	must("CountMin.EstimateHashes", cCountMinEstimateHashes(c.img, hashes, dst))
+	copy(out, dst)
+	return out
+}
+
 // Estimate returns the estimated count of a byte key: never below the
 // truth while the truth is below the counter maximum (an estimate equal to
 // the maximum, math.MaxUint32 with 32-bit counters, may be below it).

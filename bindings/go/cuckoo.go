@@ -200,6 +200,60 @@ func (f *Cuckoo) RemoveUint64(key uint64) error {
 	return errorOf("Cuckoo.RemoveUint64", cCuckooRemoveU64(f.img, key))
 }
 
+// AddHash inserts a key by its precomputed hash: Hash(key, seed) of a
+// byte or string key, HashUint64(key, seed) of an integer key, with seed
+// the sketch's (Stats().Seed), the XXH3-64 hash every binding computes
+// for that key, so AddHash(Hash(k, seed)) is Add(k).
+// When it cannot be placed the error matches ErrFull and the filter is
+// unchanged. Needs exclusive access.
+func (f *Cuckoo) AddHash(h uint64) error {
+	return errorOf("Cuckoo.AddHash", cCuckooAddHash(f.img, h))
+}
+
+// ContainsHash is Contains for a key given by its precomputed hash
+// (computed as for AddHash). Safe for concurrent use with the other
+// reading methods.
+func (f *Cuckoo) ContainsHash(h uint64) bool {
+	r, s := cContainsHash(FamilyCuckoo, f.img, nil, h)
+	must("Cuckoo.ContainsHash", s)
+	return r
+}
+
+// RemoveHash is Remove for a key given by its precomputed hash (computed
+// as for AddHash): an absent one gives an error matching ErrNotPresent and
+// nothing changes. Needs exclusive access.
+func (f *Cuckoo) RemoveHash(h uint64) error {
+	return errorOf("Cuckoo.RemoveHash", cRemoveHash(FamilyCuckoo, f.img, h))
+}
+
+// AddHashes inserts many precomputed hashes (computed as for AddHash) in
+// one call and returns how many were placed; when some did not fit
+// (nothing changed for them) the error matches ErrFull. Needs exclusive
+// access.
+func (f *Cuckoo) AddHashes(hashes []uint64) (int, error) {
+	return cuckooBatch(f.img, "Cuckoo.AddHashes", len(hashes), false, func() int32 {
+		return cFilterAddHashes(FamilyCuckoo, f.img, hashes, nil)
+	})
+}
+
+// RemoveHashes removes one stored copy of each of many precomputed hashes
+// and returns how many were removed; when some had no stored copy the
+// error matches ErrNotPresent (see RemoveStrings). Needs exclusive access.
+func (f *Cuckoo) RemoveHashes(hashes []uint64) (int, error) {
+	return cuckooBatch(f.img, "Cuckoo.RemoveHashes", len(hashes), true, func() int32 {
+		return cRemoveHashes(FamilyCuckoo, f.img, hashes, nil)
+	})
+}
+
+// ContainsHashes answers ContainsHash for many precomputed hashes into
+// results (see Bloom.ContainsHashes). Safe for concurrent use with the
+// other reading methods.
+func (f *Cuckoo) ContainsHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("Cuckoo.ContainsHashes", cFilterContainsHashes(FamilyCuckoo, f.img, hashes, out))
+	return out
+}
+
 // AddStrings inserts many string keys (packed batches) and returns how
 // many were placed; when some did not fit (nothing changed for them) the
 // error matches ErrFull.

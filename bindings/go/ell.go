@@ -147,6 +147,23 @@ func (e *ELL) AddUint64s(keys []uint64) {
 	must("ELL.AddUint64s", cSetAddU64s(FamilyELL, e.img, keys))
 }
 
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether the sketch changed (as Add). Needs exclusive access.
+func (e *ELL) AddHash(h uint64) bool {
+	c, s := cAddHash(FamilyELL, e.img, nil, h)
+	must("ELL.AddHash", s)
+	return c
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (e *ELL) AddHashes(hashes []uint64) {
+	must("ELL.AddHashes", cSetAddHashes(FamilyELL, e.img, hashes))
+}
+
 // Estimate returns the distinct-count estimate: the martingale estimate
 // (O(1)) while the sketch saw only its own stream, else the
 // maximum-likelihood estimate from the registers (O(2^p)).

@@ -211,6 +211,25 @@ func (f *BinaryFuse) ContainsUint64s(keys []uint64, results []bool) []bool {
 	return out
 }
 
+// ContainsHash is Contains for a key given by its precomputed hash:
+// Hash(key, seed) of a byte or string key, HashUint64(key, seed) of an
+// integer key, with seed the filter's (Stats().Seed), so
+// ContainsHash(Hash(k, seed)) is Contains(k).
+// Safe for concurrent use.
+func (f *BinaryFuse) ContainsHash(h uint64) bool {
+	r, s := cContainsHash(FamilyBinaryFuse, f.img, nil, h)
+	must("BinaryFuse.ContainsHash", s)
+	return r
+}
+
+// ContainsHashes answers ContainsHash for many precomputed hashes into
+// results (see Bloom.ContainsHashes). Safe for concurrent use.
+func (f *BinaryFuse) ContainsHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("BinaryFuse.ContainsHashes", cFilterContainsHashes(FamilyBinaryFuse, f.img, hashes, out))
+	return out
+}
+
 // Stats returns the filter's statistics, O(1).
 func (f *BinaryFuse) Stats() BinaryFuseStats {
 	st, s := cFuseStats(f.img)

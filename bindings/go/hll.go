@@ -145,6 +145,23 @@ func (h *HLL) AddUint64s(keys []uint64) {
 	must("HLL.AddUint64s", cSetAddU64s(FamilyHLL, h.img, keys))
 }
 
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether the sketch changed (as Add). Needs exclusive access.
+func (h *HLL) AddHash(hash uint64) bool {
+	c, s := cAddHash(FamilyHLL, h.img, &h.tok, hash)
+	must("HLL.AddHash", s)
+	return c
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (h *HLL) AddHashes(hashes []uint64) {
+	must("HLL.AddHashes", cSetAddHashes(FamilyHLL, h.img, hashes))
+}
+
 func setAdd[K keyList](f Family, b []byte, keys K) int32 {
 	return packed(keys, func(_ int, data []byte, offs []uint32) int32 {
 		return cSetAddPacked(f, b, data, offs)

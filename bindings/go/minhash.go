@@ -101,6 +101,23 @@ func (m *MinHash) AddUint64s(keys []uint64) {
 	must("MinHash.AddUint64s", cSetAddU64s(FamilyMinHash, m.img, keys))
 }
 
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether the sketch changed (as Add). Needs exclusive access.
+func (m *MinHash) AddHash(h uint64) bool {
+	c, s := cAddHash(FamilyMinHash, m.img, nil, h)
+	must("MinHash.AddHash", s)
+	return c
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (m *MinHash) AddHashes(hashes []uint64) {
+	must("MinHash.AddHashes", cSetAddHashes(FamilyMinHash, m.img, hashes))
+}
+
 // Jaccard returns the estimated Jaccard similarity of the two sets (0..1;
 // two empty sketches give 1). Different k or seed: ErrIncompatible.
 //

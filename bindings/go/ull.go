@@ -110,6 +110,23 @@ func (u *ULL) AddUint64s(keys []uint64) {
 	must("ULL.AddUint64s", cSetAddU64s(FamilyULL, u.img, keys))
 }
 
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether the sketch changed (as Add). Needs exclusive access.
+func (u *ULL) AddHash(h uint64) bool {
+	c, s := cAddHash(FamilyULL, u.img, nil, h)
+	must("ULL.AddHash", s)
+	return c
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (u *ULL) AddHashes(hashes []uint64) {
+	must("ULL.AddHashes", cSetAddHashes(FamilyULL, u.img, hashes))
+}
+
 // AddConcurrent adds a byte key and reports whether a register changed,
 // with atomic operations: any number of goroutines may call it, and the
 // other Concurrent methods, at once on one sketch, while no other method
