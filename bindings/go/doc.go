@@ -60,6 +60,12 @@
 // (so AddUint64(k) and Add(le8(k)) are the same key), hashed with XXH3-64
 // and the image's seed (WithSeed; default 0). A sketch built in Go answers
 // a query made from C, Java or Python for the same key, and the reverse.
+// Hash(key, seed) and HashUint64(key, seed) compute that hash once; every
+// type but TopK (which stores its keys) takes it in its hash forms
+// (AddHash, AddHashes, and ContainsHash, ContainsHashes, RemoveHash,
+// RemoveHashes, EstimateHash, EstimateHashes where the family has the key
+// form), which act exactly as the key would: the same image bytes and
+// answers.
 // A nil []byte is the empty key (zero bytes), in batches too: a nil
 // element of AddBytes adds the empty key, where Python skips None keys and
 // Spark NULL rows, and Java refuses a null key; drop such elements first
