@@ -260,3 +260,93 @@ func removals[S encoding.BinaryMarshaler](t *testing.T, name string, full S, hs 
 		t.Fatalf("%s.RemoveHashes with an absent hash: %d, %v", name, n, err)
 	}
 }
+
+// The hash forms on a zero value panic with an *Error, as the key forms
+// do (the token forms included: a zero token and no image), and those with
+// an error result return it (TestZeroValueErrorResults).
+func TestHashFormsZeroValues(t *testing.T) {
+	var (
+		bl Bloom
+		cb CountingBloom
+		ck Cuckoo
+		fu BinaryFuse
+		hl HLL
+		ul ULL
+		el ELL
+		mh MinHash
+		cm CountMin
+	)
+	hs := []uint64{1, 2}
+	for name, call := range map[string]func(){
+		"Bloom.AddHash":                func() { bl.AddHash(1) },
+		"Bloom.ContainsHash":           func() { bl.ContainsHash(1) },
+		"Bloom.AddHashes":              func() { bl.AddHashes(hs) },
+		"Bloom.ContainsHashes":         func() { bl.ContainsHashes(hs, nil) },
+		"CountingBloom.AddHash":        func() { cb.AddHash(1) },
+		"CountingBloom.ContainsHash":   func() { cb.ContainsHash(1) },
+		"CountingBloom.AddHashes":      func() { cb.AddHashes(hs) },
+		"CountingBloom.ContainsHashes": func() { cb.ContainsHashes(hs, nil) },
+		"Cuckoo.ContainsHash":          func() { ck.ContainsHash(1) },
+		"Cuckoo.ContainsHashes":        func() { ck.ContainsHashes(hs, nil) },
+		"BinaryFuse.ContainsHash":      func() { fu.ContainsHash(1) },
+		"BinaryFuse.ContainsHashes":    func() { fu.ContainsHashes(hs, nil) },
+		"HLL.AddHash":                  func() { hl.AddHash(1) },
+		"HLL.AddHashes":                func() { hl.AddHashes(hs) },
+		"ULL.AddHash":                  func() { ul.AddHash(1) },
+		"ULL.AddHashes":                func() { ul.AddHashes(hs) },
+		"ELL.AddHash":                  func() { el.AddHash(1) },
+		"ELL.AddHashes":                func() { el.AddHashes(hs) },
+		"MinHash.AddHash":              func() { mh.AddHash(1) },
+		"MinHash.AddHashes":            func() { mh.AddHashes(hs) },
+		"CountMin.AddHash":             func() { cm.AddHash(1, 1) },
+		"CountMin.EstimateHash":        func() { cm.EstimateHash(1) },
+		"CountMin.EstimateHashes":      func() { cm.EstimateHashes(hs, nil) },
+	} {
+		expectPanic(t, name+" on a zero value", call)
+	}
+}
+
+// Empty and nil hash batches are no-ops on a live sketch (the library
+// takes NULL with a count of 0), with empty results.
+func TestHashFormsEmptyBatches(t *testing.T) {
+	bl, _ := NewBloom(100, 0.01)
+	cb, _ := NewCountingBloom(100, 0.01)
+	ck, _ := NewCuckoo(100, 0.01)
+	fu, err := NewBinaryFuseStrings([]string{"a"}, 8)
+	check(t, err)
+	hl, _ := NewHLL(10)
+	ul, _ := NewULL(10)
+	el, _ := NewELL(10, 20)
+	mh, _ := NewMinHash(16)
+	cm, _ := NewCountMin(0.1, 0.1)
+	for _, hs := range [][]uint64{nil, {}} {
+		before := [][]byte{marshal(t, bl), marshal(t, cb), marshal(t, ck), marshal(t, hl), marshal(t, ul), marshal(t, el), marshal(t, mh), marshal(t, cm)}
+		bl.AddHashes(hs)
+		cb.AddHashes(hs)
+		hl.AddHashes(hs)
+		ul.AddHashes(hs)
+		el.AddHashes(hs)
+		mh.AddHashes(hs)
+		check(t, cm.AddHashes(hs, nil))
+		check(t, cm.AddHashes(hs, []uint64{}))
+		if n, err := ck.AddHashes(hs); n != 0 || err != nil {
+			t.Fatal(n, err)
+		}
+		if n, err := ck.RemoveHashes(hs); n != 0 || err != nil {
+			t.Fatal(n, err)
+		}
+		if n, err := cb.RemoveHashes(hs); n != 0 || err != nil {
+			t.Fatal(n, err)
+		}
+		if len(bl.ContainsHashes(hs, nil))+len(cb.ContainsHashes(hs, nil))+len(ck.ContainsHashes(hs, nil))+
+			len(fu.ContainsHashes(hs, nil))+len(cm.EstimateHashes(hs, nil)) != 0 {
+			t.Fatal("results for no hashes")
+		}
+		after := [][]byte{marshal(t, bl), marshal(t, cb), marshal(t, ck), marshal(t, hl), marshal(t, ul), marshal(t, el), marshal(t, mh), marshal(t, cm)}
+		for i := range before {
+			if !bytes.Equal(before[i], after[i]) {
+				t.Fatalf("sketch %d changed by an empty batch", i)
+			}
+		}
+	}
+}
