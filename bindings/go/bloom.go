@@ -419,10 +419,11 @@ func (f *Bloom) ContainsConcurrentUint64s(keys []uint64, results []bool) []bool 
 // (else an error matching ErrIncompatible, and f is unchanged). other may
 // be f itself, or a struct copy sharing its image (an accumulator that is
 // also one of the parts it loops over): the merge then reads a temporary
-// copy, as f.Union(f.Clone()) does. The same holds for every type's Merge,
-// Union and Intersect.
+// copy, as f.Union(f.Clone()) does. A nil or zero-value other gives an
+// *Error saying so (StatusBufferTooSmall) and f is unchanged. The same
+// holds for every type's Merge, Union and Intersect, and MinHash.Jaccard.
 func (f *Bloom) Union(other *Bloom) error {
-	s := cMerge(FamilyBloom, f.img, mergeSource(f.img, other.img))
+	s := cMerge(FamilyBloom, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("Bloom.Union", s)
 }
@@ -437,7 +438,7 @@ func (f *Bloom) Merge(other *Bloom) error {
 // Intersect sets f to the intersection of f and other (bitwise AND). Same
 // rules as Union.
 func (f *Bloom) Intersect(other *Bloom) error {
-	s := cIntersect(FamilyBloom, f.img, mergeSource(f.img, other.img))
+	s := cIntersect(FamilyBloom, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("Bloom.Intersect", s)
 }

@@ -284,7 +284,7 @@ func removedResult(op string, removed []bool, s int32) (int, error) {
 // and f unchanged). other may be f itself: its counters then double (see
 // Bloom.Union).
 func (f *CountingBloom) Merge(other *CountingBloom) error {
-	return errorOf("CountingBloom.Merge", cMerge(FamilyCountingBloom, f.img, mergeSource(f.img, other.img)))
+	return errorOf("CountingBloom.Merge", cMerge(FamilyCountingBloom, f.img, mergeSource(f.img, other.image())))
 }
 
 // Stats returns the filter's statistics, O(1).

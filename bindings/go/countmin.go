@@ -297,7 +297,7 @@ func (c *CountMin) Total() uint64 { return c.Stats().Total }
 // ErrIncompatible and c unchanged); the update modes may differ. other may
 // be c itself: its counts then double (see Bloom.Union).
 func (c *CountMin) Merge(other *CountMin) error {
-	return errorOf("CountMin.Merge", cMerge(FamilyCountMin, c.img, mergeSource(c.img, other.img)))
+	return errorOf("CountMin.Merge", cMerge(FamilyCountMin, c.img, mergeSource(c.img, other.image())))
 }
 
 // Stats returns the sketch's statistics, O(1).

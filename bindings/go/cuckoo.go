@@ -367,7 +367,7 @@ func (f *Cuckoo) Merge(other *Cuckoo) error {
 	if err != nil {
 		return err
 	}
-	return errorOf(op, cCuckooMerge(f.img, mergeSource(f.img, other.img), scratch))
+	return errorOf(op, cCuckooMerge(f.img, mergeSource(f.img, other.image()), scratch))
 }
 
 // Stats returns the filter's statistics, O(1).

@@ -199,7 +199,7 @@ func (e *ELL) MartingaleEstimate() (float64, bool) {
 // matching ErrIncompatible and e is unchanged. other may be e itself (see
 // Bloom.Union).
 func (e *ELL) Merge(other *ELL) error {
-	return errorOf("ELL.Merge", cMerge(FamilyELL, e.img, mergeSource(e.img, other.img)))
+	return errorOf("ELL.Merge", cMerge(FamilyELL, e.img, mergeSource(e.img, other.image())))
 }
 
 // Downsize returns a new sketch of precision p and d history bits holding

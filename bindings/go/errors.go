@@ -147,7 +147,7 @@ func errorOf(op string, s int32) error {
 }
 
 // zeroValueDetail explains StatusBufferTooSmall from a method.
-const zeroValueDetail = "no image: a zero value (sketches come from a constructor, a Wrap function or UnmarshalBinary), as receiver or argument"
+const zeroValueDetail = "no image: a zero value (sketches come from a constructor, a Wrap function or UnmarshalBinary), as receiver or argument, or a nil argument"
 
 // must panics with an *Error when s is not StatusOK. The operations that use
 // it cannot fail on an image this package created or imported (checked

@@ -272,7 +272,7 @@ func (h *HLL) RegisterEstimate() float64 {
 // precision, or Downsize the others to it first. other may be h itself
 // (see Bloom.Union).
 func (h *HLL) Merge(other *HLL) error {
-	s := cMerge(FamilyHLL, h.img, mergeSource(h.img, other.img))
+	s := cMerge(FamilyHLL, h.img, mergeSource(h.img, other.image()))
 	h.retoken()
 	return errorOf("HLL.Merge", s)
 }

@@ -124,7 +124,7 @@ func (m *MinHash) AddHashes(hashes []uint64) {
 // Cost: that of Signature for both sketches, quadratic in k for a sketch
 // that saw few distinct items (see Signature).
 func (m *MinHash) Jaccard(other *MinHash) (float64, error) {
-	j, s := cMinHashJaccard(m.img, other.img)
+	j, s := cMinHashJaccard(m.img, other.image())
 	return j, errorOf("MinHash.Jaccard", s)
 }
 
@@ -147,7 +147,7 @@ func (m *MinHash) Signature() []uint64 {
 // and seed required, else ErrIncompatible and m unchanged. other may be m
 // itself (see Bloom.Union).
 func (m *MinHash) Merge(other *MinHash) error {
-	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, mergeSource(m.img, other.img)))
+	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, mergeSource(m.img, other.image())))
 }
 
 // K returns the number of registers.

@@ -448,7 +448,7 @@ func (f *SplitBlock) ContainsConcurrentUint64s(keys []uint64, results []bool) []
 // else ErrIncompatible and f unchanged). other may be f itself (see
 // Bloom.Union).
 func (f *SplitBlock) Union(other *SplitBlock) error {
-	s := cMerge(FamilySplitBlock, f.img, mergeSource(f.img, other.img))
+	s := cMerge(FamilySplitBlock, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("SplitBlock.Union", s)
 }
@@ -461,7 +461,7 @@ func (f *SplitBlock) Merge(other *SplitBlock) error {
 
 // Intersect sets f to the intersection of f and other (rules of Union).
 func (f *SplitBlock) Intersect(other *SplitBlock) error {
-	s := cIntersect(FamilySplitBlock, f.img, mergeSource(f.img, other.img))
+	s := cIntersect(FamilySplitBlock, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("SplitBlock.Intersect", s)
 }

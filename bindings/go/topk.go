@@ -195,7 +195,7 @@ func (t *TopK) List() []TopKItem {
 // seed, else ErrIncompatible and t unchanged), keeping both guarantees.
 // other may be t itself: its stream then counts twice (see Bloom.Union).
 func (t *TopK) Merge(other *TopK) error {
-	return errorOf("TopK.Merge", cMerge(FamilyTopK, t.img, mergeSource(t.img, other.img)))
+	return errorOf("TopK.Merge", cMerge(FamilyTopK, t.img, mergeSource(t.img, other.image())))
 }
 
 // Stats returns the sketch's statistics, O(1).

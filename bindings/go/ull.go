@@ -215,7 +215,7 @@ func (u *ULL) MLEstimate() float64 {
 // u's, folding down), else ErrIncompatible and u unchanged. other may be
 // u itself (see Bloom.Union).
 func (u *ULL) Merge(other *ULL) error {
-	return errorOf("ULL.Merge", cMerge(FamilyULL, u.img, mergeSource(u.img, other.img)))
+	return errorOf("ULL.Merge", cMerge(FamilyULL, u.img, mergeSource(u.img, other.image())))
 }
 
 // ToHLL returns the HyperLogLog the same hashes give (same precision and seed).
