@@ -72,7 +72,7 @@ type BloomStats struct {
 // outside (0, 1), m above 2^56.
 func PlanBloom(items uint64, fpr float64) (BloomParams, error) {
 	p, s := cBloomPlan(items, fpr)
-	return p, errorOf("PlanBloom", s)
+	return p, paramError("PlanBloom", s, "items "+utoa(items)+", fpr "+ftoa(fpr))
 }
 
 // PlanBloomBits plans a filter of explicit bits and hashes; the planned
@@ -80,7 +80,7 @@ func PlanBloom(items uint64, fpr float64) (BloomParams, error) {
 // that count.
 func PlanBloomBits(bits uint64, hashes uint32) (BloomParams, error) {
 	p, s := cBloomPlanBits(bits, hashes)
-	return p, errorOf("PlanBloomBits", s)
+	return p, paramError("PlanBloomBits", s, "bits "+utoa(bits)+", hashes "+utoa(uint64(hashes)))
 }
 
 // BloomSize returns the image size in bytes of NewBloom(items, fpr) without
@@ -97,7 +97,7 @@ func BloomSize(items uint64, fpr float64) (uint64, error) {
 // NewBloomWithParams(p) without building it.
 func BloomSizeWithParams(p BloomParams) (uint64, error) {
 	n, s := cBloomSize(p, false)
-	return n, errorOf("BloomSize", s)
+	return n, paramError("BloomSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewBloom returns an empty filter planned for items distinct items at
@@ -117,14 +117,14 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 	o := applyOptions(opts)
 	n, s := cBloomSize(p, false)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cBloomInit(b, p, o.seed, false); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return bloomOf(b), nil
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"math"
+	"strconv"
 	"sync"
 	"unsafe"
 )
@@ -89,12 +90,7 @@ func cloneImage(b []byte) []byte {
 	return c
 }
 
-func utoa(n uint64) string {
-	if n <= math.MaxInt {
-		return itoa(int(n))
-	}
-	return "more than " + itoa(math.MaxInt)
-}
+func utoa(n uint64) string { return strconv.FormatUint(n, 10) }
 
 // ---- packing -------------------------------------------------------------------
 

@@ -46,7 +46,7 @@ func CountingBloomSize(items uint64, fpr float64) (uint64, error) {
 // NewCountingBloomWithParams(p) without building it.
 func CountingBloomSizeWithParams(p BloomParams) (uint64, error) {
 	n, s := cBloomSize(p, true)
-	return n, errorOf("CountingBloomSize", s)
+	return n, paramError("CountingBloomSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewCountingBloom returns an empty counting filter planned for items
@@ -67,14 +67,14 @@ func NewCountingBloomWithParams(p BloomParams, opts ...Option) (*CountingBloom, 
 	o := applyOptions(opts)
 	n, s := cBloomSize(p, true)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cBloomInit(b, p, o.seed, true); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return &CountingBloom{img: b}, nil
 }

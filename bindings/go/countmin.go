@@ -47,13 +47,13 @@ type CountMinStats struct {
 // Conservative on the result to change those). Both must be in (0, 1).
 func PlanCountMin(epsilon, delta float64) (CountMinParams, error) {
 	p, s := cCountMinPlan(epsilon, delta)
-	return p, errorOf("PlanCountMin", s)
+	return p, paramError("PlanCountMin", s, "epsilon "+ftoa(epsilon)+", delta "+ftoa(delta))
 }
 
 // PlanCountMinSize plans an explicit width x depth (32-bit counters, plain update).
 func PlanCountMinSize(width uint64, depth uint32) (CountMinParams, error) {
 	p, s := cCountMinPlanSize(width, depth)
-	return p, errorOf("PlanCountMinSize", s)
+	return p, paramError("PlanCountMinSize", s, "width "+utoa(width)+", depth "+utoa(uint64(depth)))
 }
 
 // CountMinSize returns the image size in bytes of NewCountMin(epsilon,
@@ -70,7 +70,7 @@ func CountMinSize(epsilon, delta float64) (uint64, error) {
 // NewCountMinWithParams(p) without building it.
 func CountMinSizeWithParams(p CountMinParams) (uint64, error) {
 	n, s := cCountMinSize(p)
-	return n, errorOf("CountMinSize", s)
+	return n, paramError("CountMinSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewCountMin returns an empty sketch planned for (epsilon, delta).
@@ -88,14 +88,14 @@ func NewCountMinWithParams(p CountMinParams, opts ...Option) (*CountMin, error) 
 	o := applyOptions(opts)
 	n, s := cCountMinSize(p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cCountMinInit(b, p, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return &CountMin{img: b}, nil
 }

@@ -56,14 +56,14 @@ type CuckooStats struct {
 // must be in (1.2e-4, 1).
 func PlanCuckoo(items uint64, fpr float64) (CuckooParams, error) {
 	p, s := cCuckooPlan(items, fpr)
-	return p, errorOf("PlanCuckoo", s)
+	return p, paramError("PlanCuckoo", s, "items "+utoa(items)+", fpr "+ftoa(fpr))
 }
 
 // PlanCuckooBuckets plans an explicit bucket count and fingerprint width
 // (8, 12 or 16).
 func PlanCuckooBuckets(buckets uint64, fingerprintBits uint32) (CuckooParams, error) {
 	p, s := cCuckooPlanBuckets(buckets, fingerprintBits)
-	return p, errorOf("PlanCuckooBuckets", s)
+	return p, paramError("PlanCuckooBuckets", s, "buckets "+utoa(buckets)+", fingerprint bits "+utoa(uint64(fingerprintBits)))
 }
 
 // CuckooSize returns the image size in bytes of NewCuckoo(items, fpr)
@@ -80,7 +80,7 @@ func CuckooSize(items uint64, fpr float64) (uint64, error) {
 // NewCuckooWithParams(p) without building it.
 func CuckooSizeWithParams(p CuckooParams) (uint64, error) {
 	n, s := cCuckooSize(p)
-	return n, errorOf("CuckooSize", s)
+	return n, paramError("CuckooSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewCuckoo returns an empty filter planned for items items at rate fpr.
@@ -98,14 +98,14 @@ func NewCuckooWithParams(p CuckooParams, opts ...Option) (*Cuckoo, error) {
 	o := applyOptions(opts)
 	n, s := cCuckooSize(p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cCuckooInit(b, p, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return &Cuckoo{img: b}, nil
 }

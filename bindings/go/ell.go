@@ -54,7 +54,7 @@ type ELLStats struct {
 // (about 8.4e-5 for d = 24, 8.9e-5 for d = 20).
 func PlanELL(relativeError float64, d uint8) (ELLParams, error) {
 	p, s := cELLPlan(relativeError, d)
-	return p, errorOf("PlanELL", s)
+	return p, paramError("PlanELL", s, "relative error "+ftoa(relativeError)+", d "+itoa(int(d)))
 }
 
 // ELLSize returns the image size in bytes of NewELL(precision, d) without
@@ -67,7 +67,7 @@ func ELLSize(precision, d uint8) (uint64, error) {
 // without building it.
 func ELLSizeWithParams(p ELLParams) (uint64, error) {
 	n, s := cELLSize(p)
-	return n, errorOf("ELLSize", s)
+	return n, paramError("ELLSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewELL returns an empty sketch of precision p (2..24) with d = 20 or 24
@@ -87,7 +87,7 @@ func NewELLWithParams(p ELLParams, opts ...Option) (*ELL, error) {
 		return nil, err
 	}
 	if s := cELLInit(b, p, applyOptions(opts).seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return &ELL{img: b}, nil
 }
@@ -95,7 +95,7 @@ func NewELLWithParams(p ELLParams, opts ...Option) (*ELL, error) {
 func newELLImage(op string, p ELLParams) ([]byte, error) {
 	n, s := cELLSize(p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return newImage(op, n)
 }
@@ -215,7 +215,12 @@ func (e *ELL) Downsize(precision, d uint8) (*ELL, error) {
 		return nil, err
 	}
 	if s := cELLDownsize(e.img, b, p); s != 0 {
-		return nil, errorOf(op, s)
+		err := errorOf(op, s)
+		if x, ok := err.(*Error); ok && x.Detail == "" {
+			x.Detail = "to precision " + itoa(int(precision)) + ", d " + itoa(int(d)) +
+				": both must be at most the source's"
+		}
+		return nil, err
 	}
 	return &ELL{img: b}, nil
 }

@@ -162,3 +162,19 @@ func must(op string, s int32) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// ftoa formats a rate or error argument for a message (NaN, +Inf included).
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// paramError is errorOf for the planning, sizing and constructing
+// functions: a parameter the library refuses (StatusInvalidParameter, or
+// StatusInvalidArgument) names the arguments given in its Detail
+// ("precision 25"), since the library's text does not say which value was
+// out of range.
+func paramError(op string, s int32, args string) error {
+	err := errorOf(op, s)
+	if e, ok := err.(*Error); ok && e.Detail == "" && (e.Code == StatusInvalidParameter || e.Code == StatusInvalidArgument) {
+		e.Detail = args
+	}
+	return err
+}

@@ -55,14 +55,14 @@ type BinaryFuseStats struct {
 // (ErrInvalidParameter): fpr outside (0, 1) or below 2^-16, keys above 2^31.
 func PlanBinaryFuse(keys uint64, fpr float64) (BinaryFuseParams, error) {
 	p, s := cFusePlan(keys, fpr)
-	return p, errorOf("PlanBinaryFuse", s)
+	return p, paramError("PlanBinaryFuse", s, "keys "+utoa(keys)+", fpr "+ftoa(fpr))
 }
 
 // PlanBinaryFuseBits plans a filter for keys keys with an explicit
 // fingerprint width, 8 or 16 bits (else ErrInvalidParameter).
 func PlanBinaryFuseBits(keys uint64, fingerprintBits uint32) (BinaryFuseParams, error) {
 	p, s := cFusePlanBits(keys, fingerprintBits)
-	return p, errorOf("PlanBinaryFuseBits", s)
+	return p, paramError("PlanBinaryFuseBits", s, "keys "+utoa(keys)+", fingerprint bits "+utoa(uint64(fingerprintBits)))
 }
 
 // BinaryFuseSize returns the image size in bytes of a filter built from
@@ -73,10 +73,10 @@ func BinaryFuseSize(keys uint64, fingerprintBits uint32) (uint64, error) {
 	const op = "BinaryFuseSize"
 	p, s := cFusePlanBits(keys, fingerprintBits)
 	if s != 0 {
-		return 0, errorOf(op, s)
+		return 0, paramError(op, s, "keys "+utoa(keys)+", fingerprint bits "+utoa(uint64(fingerprintBits)))
 	}
 	size, _, s := cFuseSizes(p)
-	return size, errorOf(op, s)
+	return size, paramError(op, s, "keys "+utoa(keys)+", fingerprint bits "+utoa(uint64(fingerprintBits)))
 }
 
 // NewBinaryFuseStrings builds a filter of string keys (their UTF-8 bytes)
@@ -110,7 +110,7 @@ func NewBinaryFuseUint64s(keys []uint64, fingerprintBits uint32, opts ...Option)
 
 func buildFuse[K keyList](op string, keys K, bits uint32, opts []Option) (*BinaryFuse, error) {
 	if _, s := cFusePlanBits(uint64(len(keys)), bits); s != 0 { // refuse before packing
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "keys "+itoa(len(keys))+", fingerprint bits "+utoa(uint64(bits)))
 	}
 	data, offs, err := packAll(op, keys)
 	if err != nil {
@@ -128,11 +128,11 @@ func newFuse(op string, count uint64, bits uint32, opts []Option,
 	o := applyOptions(opts)
 	p, s := cFusePlanBits(count, bits)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "keys "+utoa(count)+", fingerprint bits "+utoa(uint64(bits)))
 	}
 	size, scratchSize, s := cFuseSizes(p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "keys "+utoa(count)+", fingerprint bits "+utoa(uint64(bits)))
 	}
 	b, err := newImage(op, size)
 	if err != nil {
@@ -143,7 +143,7 @@ func newFuse(op string, count uint64, bits uint32, opts []Option,
 	}
 	scratch := make([]byte, scratchSize)
 	if s := build(b, p, o.seed, scratch); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "keys "+utoa(count)+", fingerprint bits "+utoa(uint64(bits)))
 	}
 	return &BinaryFuse{img: b}, nil
 }

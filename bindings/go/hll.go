@@ -68,7 +68,7 @@ type HLLStats struct {
 // ErrInvalidParameter.
 func HLLSize(precision uint8) (uint64, error) {
 	n, s := cCardinalitySize(FamilyHLL, precision)
-	return n, errorOf("HLLSize", s)
+	return n, paramError("HLLSize", s, "precision "+itoa(int(precision)))
 }
 
 // NewHLL returns an empty sketch of precision p (4..18; p = 14 is 12 KiB of
@@ -85,14 +85,14 @@ func newCardinality(op string, f Family, p uint8, opts []Option) ([]byte, error)
 	o := applyOptions(opts)
 	n, s := cCardinalitySize(f, p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "precision "+itoa(int(p)))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cCardinalityInit(f, b, p, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "precision "+itoa(int(p)))
 	}
 	return b, nil
 }
@@ -284,14 +284,14 @@ func (h *HLL) Downsize(p uint8) (*HLL, error) {
 	const op = "HLL.Downsize"
 	n, s := cCardinalitySize(FamilyHLL, p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "precision "+itoa(int(p)))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cHLLDownsize(h.img, b, p); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "precision "+itoa(int(p)))
 	}
 	return hllOf(b), nil
 }

@@ -29,7 +29,7 @@ type MinHashStats struct {
 // building it (errors as for NewMinHash).
 func MinHashSize(k uint32) (uint64, error) {
 	n, s := cMinHashSize(k)
-	return n, errorOf("MinHashSize", s)
+	return n, paramError("MinHashSize", s, "k "+utoa(uint64(k)))
 }
 
 // NewMinHash returns an empty sketch of k registers (1 ..= 2^20; 8 bytes
@@ -40,14 +40,14 @@ func NewMinHash(k uint32, opts ...Option) (*MinHash, error) {
 	o := applyOptions(opts)
 	n, s := cMinHashSize(k)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "k "+utoa(uint64(k)))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cMinHashInit(b, k, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "k "+utoa(uint64(k)))
 	}
 	return &MinHash{img: b}, nil
 }

@@ -116,7 +116,7 @@ func (s ParquetSizing) String() string {
 // an unknown sizing or a filter too large. Safe for concurrent use.
 func PlanSplitBlockParquetSizing(ndv uint64, fpp float64, sizing ParquetSizing) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlanParquetSizing(ndv, fpp, sizing)
-	return p, errorOf("PlanSplitBlockParquetSizing", s)
+	return p, paramError("PlanSplitBlockParquetSizing", s, "ndv "+utoa(ndv)+", fpp "+ftoa(fpp)+", sizing "+utoa(uint64(sizing)))
 }
 
 // PlanSplitBlockParquetBitset returns the Parquet-mode parameters of a

@@ -77,7 +77,7 @@ type SplitBlockStats struct {
 // format's block count. Safe for concurrent use.
 func PlanSplitBlock(items uint64, fpr float64) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlan(items, fpr, false)
-	return p, errorOf("PlanSplitBlock", s)
+	return p, paramError("PlanSplitBlock", s, "items "+utoa(items)+", fpr "+ftoa(fpr))
 }
 
 // PlanSplitBlockParquet plans a Parquet-mode filter the way Parquet writers
@@ -88,7 +88,7 @@ func PlanSplitBlock(items uint64, fpr float64) (SplitBlockParams, error) {
 // small to size. Safe for concurrent use.
 func PlanSplitBlockParquet(ndv uint64, fpp float64) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlan(ndv, fpp, true)
-	return p, errorOf("PlanSplitBlockParquet", s)
+	return p, paramError("PlanSplitBlockParquet", s, "ndv "+utoa(ndv)+", fpp "+ftoa(fpp))
 }
 
 // PlanSplitBlockBlocks plans a filter of an explicit block count, for
@@ -99,7 +99,7 @@ func PlanSplitBlockParquet(ndv uint64, fpp float64) (SplitBlockParams, error) {
 // concurrent use.
 func PlanSplitBlockBlocks(blocks uint64, parquet bool) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlanBlocks(blocks, parquet)
-	return p, errorOf("PlanSplitBlockBlocks", s)
+	return p, paramError("PlanSplitBlockBlocks", s, "blocks "+utoa(blocks))
 }
 
 // SplitBlockSize returns the image size in bytes of NewSplitBlock(items,
@@ -127,7 +127,7 @@ func SplitBlockParquetSize(ndv uint64, fpp float64) (uint64, error) {
 // NewSplitBlockWithParams(p) without building it.
 func SplitBlockSizeWithParams(p SplitBlockParams) (uint64, error) {
 	n, s := cSplitBlockSize(p)
-	return n, errorOf("SplitBlockSize", s)
+	return n, paramError("SplitBlockSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewSplitBlock returns an empty native filter planned for items distinct
@@ -169,14 +169,14 @@ func NewSplitBlockWithParams(p SplitBlockParams, opts ...Option) (*SplitBlock, e
 	o := applyOptions(opts)
 	n, s := cSplitBlockSize(p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cSplitBlockInit(b, p, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return splitBlockOf(b), nil
 }

@@ -52,7 +52,7 @@ type TopKStats struct {
 // without building it (errors as for NewTopK).
 func TopKSize(capacity, maxKeyLen uint32) (uint64, error) {
 	n, s := cTopKSize(capacity, maxKeyLen)
-	return n, errorOf("TopKSize", s)
+	return n, paramError("TopKSize", s, "capacity "+utoa(uint64(capacity))+", max key length "+utoa(uint64(maxKeyLen)))
 }
 
 // NewTopK returns an empty sketch of capacity counters (1 ..= 2^20) holding
@@ -62,14 +62,14 @@ func NewTopK(capacity, maxKeyLen uint32, opts ...Option) (*TopK, error) {
 	o := applyOptions(opts)
 	n, s := cTopKSize(capacity, maxKeyLen)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "capacity "+utoa(uint64(capacity))+", max key length "+utoa(uint64(maxKeyLen)))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cTopKInit(b, capacity, maxKeyLen, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "capacity "+utoa(uint64(capacity))+", max key length "+utoa(uint64(maxKeyLen)))
 	}
 	return &TopK{img: b}, nil
 }

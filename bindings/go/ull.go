@@ -52,7 +52,7 @@ type ULLStats struct {
 // ErrInvalidParameter.
 func ULLSize(precision uint8) (uint64, error) {
 	n, s := cCardinalitySize(FamilyULL, precision)
-	return n, errorOf("ULLSize", s)
+	return n, paramError("ULLSize", s, "precision "+itoa(int(precision)))
 }
 
 // NewULL returns an empty sketch of precision p (4..18; p = 13 is 8 KiB of
