@@ -139,8 +139,21 @@
 // image; a built BinaryFuse is never written, so it needs no lock at all);
 // writes need exclusive access (for example a sync.RWMutex: RLock
 // around queries, Lock around adds and merges). Each type's documentation
-// lists which methods read and which write. Distinct sketches are
-// independent.
+// lists which methods read and which write (String and Format read too).
+// Distinct sketches are independent. A merge (Merge, Union, Intersect) and
+// MinHash.Jaccard read their argument as a query does: a shard being
+// merged into a total may be queried meanwhile, but no goroutine may add
+// to it until the merge returns (hold its read lock while merging it, or
+// merge a Clone taken under that lock). A nil or zero-value argument is
+// an error, not a panic.
+//
+// There is no Close: a sketch's image is Go memory the garbage collector
+// reclaims once no value refers to it (a call in progress keeps it alive),
+// so no method can use freed memory. The one exception is memory the
+// caller manages: a Wrap function's buffer (an mmap'ed file, say) must
+// stay mapped, and writable for the changing methods, while any value
+// wrapping it is used; unmapping it first makes the next call fault, as
+// any access to unmapped memory does.
 //
 // Bloom, SplitBlock, HLL and ULL also have Concurrent methods, which any
 // number of goroutines may call at once on one sketch without a lock (the
