@@ -20,8 +20,8 @@ import "fmt"
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
-// AddConcurrentUint64s, AddConcurrentStringsReportNew and the
-// ContainsConcurrent forms) are the exception: any number of goroutines
+// AddConcurrentUint64s, AddConcurrentHash, AddConcurrentStringsReportNew
+// and the ContainsConcurrent forms, ContainsConcurrentHash(es) included) are the exception: any number of goroutines
 // may call them at once on one filter, with no lock (the library sets and
 // tests bits with atomic operations on the image's 64-bit words). While
 // any of them runs, no other method may be called on the filter, the
@@ -411,6 +411,33 @@ func (f *Bloom) ContainsConcurrentBytes(keys [][]byte, results []bool) []bool {
 func (f *Bloom) ContainsConcurrentUint64s(keys []uint64, results []bool) []bool {
 	out := boolsFor(results, len(keys))
 	must("Bloom.ContainsConcurrentUint64s", cFilterContainsConcurrentU64s(FamilyBloom, f.img, keys, out))
+	return out
+}
+
+// AddConcurrentHash is AddHash (a precomputed hash, computed as for
+// AddHash) with atomic operations: safe for any number of goroutines at
+// once on one filter while only Concurrent methods run on it, and reports
+// whether it was new as AddConcurrent does.
+func (f *Bloom) AddConcurrentHash(h uint64) bool {
+	n, s := cAddConcurrentHash(FamilyBloom, f.img, h)
+	must("Bloom.AddConcurrentHash", s)
+	return n
+}
+
+// ContainsConcurrentHash is ContainsHash with atomic loads: safe while
+// other goroutines add through the Concurrent methods (see
+// ContainsConcurrent).
+func (f *Bloom) ContainsConcurrentHash(h uint64) bool {
+	r, s := cContainsConcurrentHash(FamilyBloom, f.img, h)
+	must("Bloom.ContainsConcurrentHash", s)
+	return r
+}
+
+// ContainsConcurrentHashes is ContainsHashes with atomic loads: safe while
+// other goroutines add through the Concurrent methods.
+func (f *Bloom) ContainsConcurrentHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("Bloom.ContainsConcurrentHashes", cContainsConcurrentHashes(FamilyBloom, f.img, hashes, out))
 	return out
 }
 

@@ -66,6 +66,12 @@ SK_U64_BOOL(sk_minhash_add_hash, sketch_minhash_add_hash)
 SK_U64_BOOL(sk_fuse_contains_hash, sketch_fuse_contains_hash)
 SK_U64_WEIGHT(sk_countmin_add_hash, sketch_countmin_add_hash)
 SK_U64_COUNT(sk_countmin_estimate_hash, sketch_countmin_estimate_hash)
+SK_U64_BOOL(sk_bloom_add_concurrent_hash, sketch_bloom_add_concurrent_hash)
+SK_U64_BOOL(sk_bloom_contains_concurrent_hash, sketch_bloom_contains_concurrent_hash)
+SK_U64_BOOL(sk_sbbf_add_concurrent_hash, sketch_sbbf_add_concurrent_hash)
+SK_U64_BOOL(sk_sbbf_contains_concurrent_hash, sketch_sbbf_contains_concurrent_hash)
+SK_U64_BOOL(sk_hll_add_concurrent_hash, sketch_hll_add_concurrent_hash)
+SK_U64_BOOL(sk_ull_add_concurrent_hash, sketch_ull_add_concurrent_hash)
 SK_KEY_BOOL(sk_counting_add, sketch_counting_add)
 SK_U64_BOOL(sk_counting_add_u64, sketch_counting_add_u64)
 SK_KEY_BOOL(sk_counting_contains, sketch_counting_contains)
@@ -220,6 +226,24 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sk_countmin_add_hash
 #cgo noescape sk_countmin_estimate_hash
 #cgo nocallback sk_countmin_estimate_hash
+#cgo noescape sk_bloom_add_concurrent_hash
+#cgo nocallback sk_bloom_add_concurrent_hash
+#cgo noescape sk_bloom_contains_concurrent_hash
+#cgo nocallback sk_bloom_contains_concurrent_hash
+#cgo noescape sk_sbbf_add_concurrent_hash
+#cgo nocallback sk_sbbf_add_concurrent_hash
+#cgo noescape sk_sbbf_contains_concurrent_hash
+#cgo nocallback sk_sbbf_contains_concurrent_hash
+#cgo noescape sk_hll_add_concurrent_hash
+#cgo nocallback sk_hll_add_concurrent_hash
+#cgo noescape sk_ull_add_concurrent_hash
+#cgo nocallback sk_ull_add_concurrent_hash
+#cgo noescape sketch_bloom_contains_concurrent_hash_batch
+#cgo nocallback sketch_bloom_contains_concurrent_hash_batch
+#cgo noescape sketch_sbbf_contains_concurrent_hash_batch
+#cgo nocallback sketch_sbbf_contains_concurrent_hash_batch
+#cgo noescape sketch_fuse_build_hash_batch
+#cgo nocallback sketch_fuse_build_hash_batch
 #cgo noescape sketch_bloom_add_hash_batch
 #cgo nocallback sketch_bloom_add_hash_batch
 #cgo noescape sketch_bloom_contains_hash_batch
@@ -1509,6 +1533,66 @@ func cCountMinAddHashes(b []byte, hashes, weights []uint64) int32 {
 func cCountMinEstimateHashes(b []byte, hashes, out []uint64) int32 {
 	p, n := img(b)
 	return int32(C.sketch_countmin_estimate_hash_batch(p, n, u64s(hashes), C.size_t(len(hashes)), u64s(out)))
+}
+
+// cAddConcurrentHash adds a precomputed hash with atomic operations to a
+// Bloom, split-block, HLL or ULL sketch (the _concurrent_hash forms).
+func cAddConcurrentHash(f Family, b []byte, h uint64) (bool, int32) {
+	p, n := img(b)
+	k := C.uint64_t(h)
+	var o C.bool
+	var s C.sketch_status
+	switch f {
+	case FamilyBloom:
+		s = C.sk_bloom_add_concurrent_hash(bp(p), n, k, &o)
+	case FamilySplitBlock:
+		s = C.sk_sbbf_add_concurrent_hash(bp(p), n, k, &o)
+	case FamilyHLL:
+		s = C.sk_hll_add_concurrent_hash(bp(p), n, k, &o)
+	case FamilyULL:
+		s = C.sk_ull_add_concurrent_hash(bp(p), n, k, &o)
+	default:
+		return false, int32(StatusWrongFamily)
+	}
+	return bool(o), int32(s)
+}
+
+// cContainsConcurrentHash answers a precomputed hash with atomic loads
+// (Bloom or split-block filter).
+func cContainsConcurrentHash(f Family, b []byte, h uint64) (bool, int32) {
+	p, n := img(b)
+	k := C.uint64_t(h)
+	var o C.bool
+	var s C.sketch_status
+	switch f {
+	case FamilyBloom:
+		s = C.sk_bloom_contains_concurrent_hash(bp(p), n, k, &o)
+	case FamilySplitBlock:
+		s = C.sk_sbbf_contains_concurrent_hash(bp(p), n, k, &o)
+	default:
+		return false, int32(StatusWrongFamily)
+	}
+	return bool(o), int32(s)
+}
+
+// cContainsConcurrentHashes is cContainsConcurrentHash for many hashes.
+func cContainsConcurrentHashes(f Family, b []byte, hashes []uint64, out []bool) int32 {
+	p, n := img(b)
+	k, cnt := u64s(hashes), C.size_t(len(hashes))
+	switch f {
+	case FamilyBloom:
+		return int32(C.sketch_bloom_contains_concurrent_hash_batch(p, n, k, cnt, bools(out)))
+	case FamilySplitBlock:
+		return int32(C.sketch_sbbf_contains_concurrent_hash_batch(p, n, k, cnt, bools(out)))
+	}
+	return int32(StatusWrongFamily)
+}
+
+func cFuseBuildHashes(b []byte, p BinaryFuseParams, seed uint64, hashes []uint64, scratch []byte) int32 {
+	ptr, n := img(b)
+	cp := cFuseParams(p)
+	return int32(C.sketch_fuse_build_hash_batch(ptr, n, &cp, C.uint64_t(seed), u64s(hashes), C.size_t(len(hashes)),
+		bytesPtr(scratch), C.size_t(len(scratch))))
 }
 
 // ---- Parquet interop -----------------------------------------------------------

@@ -27,7 +27,8 @@
 // zero-copy Wrap function; all but the binary fuse filter merge. The binary fuse filter
 // is static: its constructors (NewBinaryFuseStrings, NewBinaryFuseBytes,
 // NewBinaryFuseUint64s) build it from the whole key set in one C call, and
-// it has no Add or Remove methods.
+// it has no Add or Remove methods (NewBinaryFuseHashes builds it from
+// precomputed hashes).
 //
 // # Memory
 //
@@ -158,8 +159,9 @@
 // Bloom, SplitBlock, HLL and ULL also have Concurrent methods, which any
 // number of goroutines may call at once on one sketch without a lock (the
 // library updates and reads the image with atomic operations on its 64-bit
-// words): AddConcurrent, AddConcurrentString, AddConcurrentUint64 and the
-// batches AddConcurrentStrings, AddConcurrentBytes and AddConcurrentUint64s
+// words): AddConcurrent, AddConcurrentString, AddConcurrentUint64,
+// AddConcurrentHash and the batches AddConcurrentStrings,
+// AddConcurrentBytes and AddConcurrentUint64s
 // on all four; AddConcurrentStringsReportNew and the ContainsConcurrent
 // forms on the filters; EstimateConcurrent on the distinct counters. While
 // any of them runs on a sketch, no other method may be called on it, the

@@ -108,6 +108,21 @@ func NewBinaryFuseUint64s(keys []uint64, fingerprintBits uint32, opts ...Option)
 	})
 }
 
+// NewBinaryFuseHashes builds a filter of precomputed hashes: Hash(key,
+// seed) or HashUint64(key, seed) of each key, with seed the one given by
+// WithSeed (default 0), which the image records so that Contains hashes
+// queries the same way; the filter then equals the one built from the keys
+// and answers Contains(key) and ContainsHash(h) alike. Repeated hashes are
+// stored once. The hashes must be uniformly distributed (XXH3's are);
+// otherwise the build may fail with ErrBuildFailed. Other errors as for
+// NewBinaryFuseStrings.
+func NewBinaryFuseHashes(hashes []uint64, fingerprintBits uint32, opts ...Option) (*BinaryFuse, error) {
+	const op = "NewBinaryFuseHashes"
+	return newFuse(op, uint64(len(hashes)), fingerprintBits, opts, func(b []byte, p BinaryFuseParams, seed uint64, scratch []byte) int32 {
+		return cFuseBuildHashes(b, p, seed, hashes, scratch)
+	})
+}
+
 func buildFuse[K keyList](op string, keys K, bits uint32, opts []Option) (*BinaryFuse, error) {
 	if _, s := cFusePlanBits(uint64(len(keys)), bits); s != 0 { // refuse before packing
 		return nil, paramError(op, s, "keys "+itoa(len(keys))+", fingerprint bits "+utoa(uint64(bits)))

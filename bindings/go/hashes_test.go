@@ -6,6 +6,8 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -275,34 +277,48 @@ func TestHashFormsZeroValues(t *testing.T) {
 		el ELL
 		mh MinHash
 		cm CountMin
+		sb SplitBlock
 	)
 	hs := []uint64{1, 2}
 	for name, call := range map[string]func(){
-		"Bloom.AddHash":                func() { bl.AddHash(1) },
-		"Bloom.ContainsHash":           func() { bl.ContainsHash(1) },
-		"Bloom.AddHashes":              func() { bl.AddHashes(hs) },
-		"Bloom.ContainsHashes":         func() { bl.ContainsHashes(hs, nil) },
-		"CountingBloom.AddHash":        func() { cb.AddHash(1) },
-		"CountingBloom.ContainsHash":   func() { cb.ContainsHash(1) },
-		"CountingBloom.AddHashes":      func() { cb.AddHashes(hs) },
-		"CountingBloom.ContainsHashes": func() { cb.ContainsHashes(hs, nil) },
-		"Cuckoo.ContainsHash":          func() { ck.ContainsHash(1) },
-		"Cuckoo.ContainsHashes":        func() { ck.ContainsHashes(hs, nil) },
-		"BinaryFuse.ContainsHash":      func() { fu.ContainsHash(1) },
-		"BinaryFuse.ContainsHashes":    func() { fu.ContainsHashes(hs, nil) },
-		"HLL.AddHash":                  func() { hl.AddHash(1) },
-		"HLL.AddHashes":                func() { hl.AddHashes(hs) },
-		"ULL.AddHash":                  func() { ul.AddHash(1) },
-		"ULL.AddHashes":                func() { ul.AddHashes(hs) },
-		"ELL.AddHash":                  func() { el.AddHash(1) },
-		"ELL.AddHashes":                func() { el.AddHashes(hs) },
-		"MinHash.AddHash":              func() { mh.AddHash(1) },
-		"MinHash.AddHashes":            func() { mh.AddHashes(hs) },
-		"CountMin.AddHash":             func() { cm.AddHash(1, 1) },
-		"CountMin.EstimateHash":        func() { cm.EstimateHash(1) },
-		"CountMin.EstimateHashes":      func() { cm.EstimateHashes(hs, nil) },
+		"Bloom.AddHash":                       func() { bl.AddHash(1) },
+		"Bloom.ContainsHash":                  func() { bl.ContainsHash(1) },
+		"Bloom.AddHashes":                     func() { bl.AddHashes(hs) },
+		"Bloom.ContainsHashes":                func() { bl.ContainsHashes(hs, nil) },
+		"CountingBloom.AddHash":               func() { cb.AddHash(1) },
+		"CountingBloom.ContainsHash":          func() { cb.ContainsHash(1) },
+		"CountingBloom.AddHashes":             func() { cb.AddHashes(hs) },
+		"CountingBloom.ContainsHashes":        func() { cb.ContainsHashes(hs, nil) },
+		"Cuckoo.ContainsHash":                 func() { ck.ContainsHash(1) },
+		"Cuckoo.ContainsHashes":               func() { ck.ContainsHashes(hs, nil) },
+		"BinaryFuse.ContainsHash":             func() { fu.ContainsHash(1) },
+		"BinaryFuse.ContainsHashes":           func() { fu.ContainsHashes(hs, nil) },
+		"HLL.AddHash":                         func() { hl.AddHash(1) },
+		"HLL.AddHashes":                       func() { hl.AddHashes(hs) },
+		"ULL.AddHash":                         func() { ul.AddHash(1) },
+		"ULL.AddHashes":                       func() { ul.AddHashes(hs) },
+		"ELL.AddHash":                         func() { el.AddHash(1) },
+		"ELL.AddHashes":                       func() { el.AddHashes(hs) },
+		"MinHash.AddHash":                     func() { mh.AddHash(1) },
+		"MinHash.AddHashes":                   func() { mh.AddHashes(hs) },
+		"CountMin.AddHash":                    func() { cm.AddHash(1, 1) },
+		"CountMin.EstimateHash":               func() { cm.EstimateHash(1) },
+		"CountMin.EstimateHashes":             func() { cm.EstimateHashes(hs, nil) },
+		"Bloom.AddConcurrentHash":             func() { bl.AddConcurrentHash(1) },
+		"Bloom.ContainsConcurrentHash":        func() { bl.ContainsConcurrentHash(1) },
+		"Bloom.ContainsConcurrentHashes":      func() { bl.ContainsConcurrentHashes(hs, nil) },
+		"SplitBlock.AddConcurrentHash":        func() { sb.AddConcurrentHash(1) },
+		"SplitBlock.ContainsConcurrentHash":   func() { sb.ContainsConcurrentHash(1) },
+		"SplitBlock.ContainsConcurrentHashes": func() { sb.ContainsConcurrentHashes(hs, nil) },
+		"ULL.AddConcurrentHash":               func() { ul.AddConcurrentHash(1) },
 	} {
 		expectPanic(t, name+" on a zero value", call)
+	}
+	if _, err := hl.AddConcurrentHash(1); err == nil || !strings.Contains(err.Error(), "zero value") {
+		t.Fatalf("HLL.AddConcurrentHash on a zero value: %v", err)
+	}
+	if _, err := NewBinaryFuseHashes([]uint64{1}, 0); !errors.Is(err, ErrInvalidParameter) {
+		t.Fatalf("NewBinaryFuseHashes with 0-bit fingerprints: %v", err)
 	}
 }
 
@@ -348,5 +364,134 @@ func TestHashFormsEmptyBatches(t *testing.T) {
 				t.Fatalf("sketch %d changed by an empty batch", i)
 			}
 		}
+	}
+}
+
+// The concurrent hash forms (AddConcurrentHash on Bloom, SplitBlock, HLL
+// and ULL; ContainsConcurrentHash and ContainsConcurrentHashes on the
+// filters) act as the concurrent key forms: one goroutine's adds give the
+// same image byte for byte, and adds from many goroutines at once the same
+// bits or registers, every hash then reported present. The binary fuse
+// filter built from the hashes (NewBinaryFuseHashes) is the one built from
+// the keys. None of these existed in Go before (the test did not compile).
+func TestConcurrentHashFormsEqualKeyForms(t *testing.T) {
+	strs := keys("conc-hash-", 0, 4000)
+	hs := keyHashes(strs, nil, hashSeed)
+	seed := WithSeed(hashSeed)
+	parts := 4
+	spread := func(add func(i int)) {
+		var wg sync.WaitGroup
+		for g := 0; g < parts; g++ {
+			wg.Add(1)
+			go func(g int) {
+				defer wg.Done()
+				for i := g; i < len(hs); i += parts {
+					add(i)
+				}
+			}(g)
+		}
+		wg.Wait()
+	}
+
+	bl := func() *Bloom { f, _ := NewBloom(4000, 0.01, seed); return f }
+	sb := func() *SplitBlock { f, _ := NewSplitBlock(4000, 0.01, seed); return f }
+	byKey, byHash, shared := bl(), bl(), bl()
+	for i := range hs {
+		if byKey.AddConcurrentString(strs[i]) != byHash.AddConcurrentHash(hs[i]) {
+			t.Fatalf("Bloom.AddConcurrentHash %d answered otherwise", i)
+		}
+	}
+	sameImage(t, "Bloom.AddConcurrentHash", byKey, byHash)
+	spread(func(i int) { shared.AddConcurrentHash(hs[i]) })
+	if shared.Stats().SetBits != byKey.Stats().SetBits || slices.Contains(shared.ContainsConcurrentHashes(hs, nil), false) {
+		t.Fatal("Bloom: concurrent hash adds differ from the key adds")
+	}
+	for i, h := range hs {
+		if !shared.ContainsConcurrentHash(h) {
+			t.Fatalf("Bloom.ContainsConcurrentHash %d: false", i)
+		}
+	}
+	absent := keyHashes(keys("nope-", 0, 2000), nil, hashSeed)
+	if !slices.Equal(shared.ContainsConcurrentHashes(absent, nil), shared.ContainsHashes(absent, nil)) {
+		t.Fatal("Bloom.ContainsConcurrentHashes differs from ContainsHashes")
+	}
+
+	sByKey, sByHash, sShared := sb(), sb(), sb()
+	for i := range hs {
+		if sByKey.AddConcurrentString(strs[i]) != sByHash.AddConcurrentHash(hs[i]) {
+			t.Fatalf("SplitBlock.AddConcurrentHash %d answered otherwise", i)
+		}
+	}
+	sameImage(t, "SplitBlock.AddConcurrentHash", sByKey, sByHash)
+	spread(func(i int) { sShared.AddConcurrentHash(hs[i]) })
+	if !bytes.Equal(sShared.Bitset(), sByKey.Bitset()) || slices.Contains(sShared.ContainsConcurrentHashes(hs, nil), false) {
+		t.Fatal("SplitBlock: concurrent hash adds differ from the key adds")
+	}
+	for i, h := range hs {
+		if !sShared.ContainsConcurrentHash(h) {
+			t.Fatalf("SplitBlock.ContainsConcurrentHash %d: false", i)
+		}
+	}
+
+	hl := func() *HLL { h, _ := NewHLL(12, seed); h.Densify(); return h }
+	hByKey, hByHash, hShared := hl(), hl(), hl()
+	for i := range hs {
+		a, err1 := hByKey.AddConcurrentString(strs[i])
+		b, err2 := hByHash.AddConcurrentHash(hs[i])
+		if a != b || err1 != nil || err2 != nil {
+			t.Fatalf("HLL.AddConcurrentHash %d: %v %v, %v %v", i, a, b, err1, err2)
+		}
+	}
+	sameImage(t, "HLL.AddConcurrentHash", hByKey, hByHash)
+	spread(func(i int) {
+		if _, err := hShared.AddConcurrentHash(hs[i]); err != nil {
+			t.Error(err)
+		}
+	})
+	if hShared.RegisterEstimate() != hByKey.RegisterEstimate() {
+		t.Fatal("HLL: concurrent hash adds differ from the key adds")
+	}
+	small, _ := NewHLL(12, seed)
+	if _, err := small.AddConcurrentHash(hs[0]); !errors.Is(err, ErrSmallMode) {
+		t.Fatalf("HLL.AddConcurrentHash in small mode: %v", err)
+	}
+
+	ul := func() *ULL { u, _ := NewULL(12, seed); return u }
+	uByKey, uByHash, uShared := ul(), ul(), ul()
+	for i := range hs {
+		if uByKey.AddConcurrentString(strs[i]) != uByHash.AddConcurrentHash(hs[i]) {
+			t.Fatalf("ULL.AddConcurrentHash %d answered otherwise", i)
+		}
+	}
+	sameImage(t, "ULL.AddConcurrentHash", uByKey, uByHash)
+	spread(func(i int) { uShared.AddConcurrentHash(hs[i]) })
+	if uShared.RegisterEstimate() != uByKey.RegisterEstimate() {
+		t.Fatal("ULL: concurrent hash adds differ from the key adds")
+	}
+
+	ints := u64Keys(0, 500)
+	fromKeys, err := NewBinaryFuseStrings(strs, 16, seed)
+	check(t, err)
+	fromHashes, err := NewBinaryFuseHashes(hs, 16, seed)
+	check(t, err)
+	sameImage(t, "NewBinaryFuseHashes", fromKeys, fromHashes)
+	// Repeated hashes are stored once, as repeated keys are (the plan is
+	// for the list's length, so the image is that of the keys with repeats).
+	repeated := append(slices.Clone(strs), strs[:10]...)
+	fromRepeatedKeys, err := NewBinaryFuseStrings(repeated, 16, seed)
+	check(t, err)
+	fromRepeatedHashes, err := NewBinaryFuseHashes(keyHashes(repeated, nil, hashSeed), 16, seed)
+	check(t, err)
+	sameImage(t, "NewBinaryFuseHashes with repeats", fromRepeatedKeys, fromRepeatedHashes)
+	if slices.Contains(fromRepeatedHashes.ContainsStrings(strs, nil), false) {
+		t.Fatal("NewBinaryFuseHashes with repeats lost a key")
+	}
+	intsByKey, err := NewBinaryFuseUint64s(ints, 8, seed)
+	check(t, err)
+	intsByHash, err := NewBinaryFuseHashes(keyHashes(nil, ints, hashSeed), 8, seed)
+	check(t, err)
+	sameImage(t, "NewBinaryFuseHashes of integer keys", intsByKey, intsByHash)
+	if _, err := NewBinaryFuseHashes(hs, 9); !errors.Is(err, ErrInvalidParameter) {
+		t.Fatalf("NewBinaryFuseHashes with 9-bit fingerprints: %v", err)
 	}
 }

@@ -21,8 +21,9 @@ import "fmt"
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
-// AddConcurrentUint64s, EstimateConcurrent) are the exception: any number
-// of goroutines may call them at once on one sketch, with no lock (the
+// AddConcurrentUint64s, AddConcurrentHash, EstimateConcurrent) are the
+// exception: any number of goroutines may call them at once on one
+// sketch, with no lock (the
 // library raises registers with atomic compare-and-swaps on the image's
 // 64-bit words). They need a dense sketch: a new sketch starts in its
 // exact small mode, and so does one after Reset or one unmarshalled or
@@ -210,6 +211,15 @@ func (h *HLL) AddConcurrentString(key string) (bool, error) {
 func (h *HLL) AddConcurrentUint64(key uint64) (bool, error) {
 	c, s := cHLLAddConcurrentU64(h.img, key)
 	return c, errorOf("HLL.AddConcurrentUint64", s)
+}
+
+// AddConcurrentHash is AddHash (a precomputed hash, computed as for
+// AddHash) with atomic operations: safe for any number of goroutines at
+// once on one sketch while only Concurrent methods run on it. Errors as
+// AddConcurrent (ErrSmallMode before Densify).
+func (h *HLL) AddConcurrentHash(hash uint64) (bool, error) {
+	c, s := cAddConcurrentHash(FamilyHLL, h.img, hash)
+	return c, errorOf("HLL.AddConcurrentHash", s)
 }
 
 // AddConcurrentStrings is AddStrings (packed batches) with atomic

@@ -29,7 +29,10 @@ func TestParameterErrorsNameTheValue(t *testing.T) {
 		{"PlanBloom: sketch parameter out of range (items 0, fpr 0.01)", func() error { _, err := NewBloom(0, 0.01); return err }},
 		{"(items 18446744073709551615, fpr 1e-10)", func() error { _, err := NewBloom(math.MaxUint64, 1e-10); return err }},
 		{"PlanBloomBits: sketch parameter out of range (bits 0, hashes 7)", func() error { _, err := PlanBloomBits(0, 7); return err }},
-		{"Hashes:0", func() error { _, err := NewBloomWithParams(BloomParams{Bits: 64, Hashes: 0, PlannedItems: 1, PlannedFPR: 0.1}); return err }},
+		{"Hashes:0", func() error {
+			_, err := NewBloomWithParams(BloomParams{Bits: 64, Hashes: 0, PlannedItems: 1, PlannedFPR: 0.1})
+			return err
+		}},
 		{"(items 1000, fpr 1.5)", func() error { _, err := NewCountingBloom(1000, 1.5); return err }},
 		{"(items 1000, fpr -1)", func() error { _, err := NewCuckoo(1000, -1); return err }},
 		{"(buckets 8, fingerprint bits 9)", func() error { _, err := PlanCuckooBuckets(8, 9); return err }},
@@ -38,7 +41,10 @@ func TestParameterErrorsNameTheValue(t *testing.T) {
 		{"(blocks 0)", func() error { _, err := PlanSplitBlockBlocks(0, false); return err }},
 		{"(epsilon NaN, delta 0.1)", func() error { _, err := NewCountMin(math.NaN(), 0.1); return err }},
 		{"(width 0, depth 4)", func() error { _, err := PlanCountMinSize(0, 4); return err }},
-		{"CounterBits:16", func() error { _, err := NewCountMinWithParams(CountMinParams{Width: 8, Depth: 2, CounterBits: 16}); return err }},
+		{"CounterBits:16", func() error {
+			_, err := NewCountMinWithParams(CountMinParams{Width: 8, Depth: 2, CounterBits: 16})
+			return err
+		}},
 		{"(keys 3, fingerprint bits 12)", func() error { _, err := NewBinaryFuseStrings([]string{"a", "b", "c"}, 12); return err }},
 		{"(keys 1, fingerprint bits 0)", func() error { _, err := NewBinaryFuseUint64s([]uint64{1}, 0); return err }},
 		{"(keys 10, fingerprint bits 4)", func() error { _, err := BinaryFuseSize(10, 4); return err }},

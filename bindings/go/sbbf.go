@@ -22,8 +22,8 @@ import "fmt"
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
-// AddConcurrentUint64s, AddConcurrentStringsReportNew and the
-// ContainsConcurrent forms) are the exception: any number of goroutines
+// AddConcurrentUint64s, AddConcurrentHash, AddConcurrentStringsReportNew
+// and the ContainsConcurrent forms, ContainsConcurrentHash(es) included) are the exception: any number of goroutines
 // may call them at once on one filter, with no lock (the library sets and
 // tests a block's bits with atomic operations on its 64-bit words), in
 // both modes. While any of them runs, no other method may be called on the
@@ -441,6 +441,33 @@ func (f *SplitBlock) ContainsConcurrentBytes(keys [][]byte, results []bool) []bo
 func (f *SplitBlock) ContainsConcurrentUint64s(keys []uint64, results []bool) []bool {
 	out := boolsFor(results, len(keys))
 	must("SplitBlock.ContainsConcurrentUint64s", cFilterContainsConcurrentU64s(FamilySplitBlock, f.img, keys, out))
+	return out
+}
+
+// AddConcurrentHash is AddHash (a precomputed hash, computed as for
+// AddHash) with atomic operations: safe for any number of goroutines at
+// once on one filter while only Concurrent methods run on it, and reports
+// whether it was new as AddConcurrent does.
+func (f *SplitBlock) AddConcurrentHash(h uint64) bool {
+	n, s := cAddConcurrentHash(FamilySplitBlock, f.img, h)
+	must("SplitBlock.AddConcurrentHash", s)
+	return n
+}
+
+// ContainsConcurrentHash is ContainsHash with atomic loads: safe while
+// other goroutines add through the Concurrent methods (see
+// ContainsConcurrent).
+func (f *SplitBlock) ContainsConcurrentHash(h uint64) bool {
+	r, s := cContainsConcurrentHash(FamilySplitBlock, f.img, h)
+	must("SplitBlock.ContainsConcurrentHash", s)
+	return r
+}
+
+// ContainsConcurrentHashes is ContainsHashes with atomic loads: safe while
+// other goroutines add through the Concurrent methods.
+func (f *SplitBlock) ContainsConcurrentHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("SplitBlock.ContainsConcurrentHashes", cContainsConcurrentHashes(FamilySplitBlock, f.img, hashes, out))
 	return out
 }
 

@@ -20,8 +20,9 @@ import "fmt"
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
-// AddConcurrentUint64s, EstimateConcurrent) are the exception: any number
-// of goroutines may call them at once on one sketch, with no lock (the
+// AddConcurrentUint64s, AddConcurrentHash, EstimateConcurrent) are the
+// exception: any number of goroutines may call them at once on one
+// sketch, with no lock (the
 // library raises each 8-bit register with an atomic compare-and-swap on
 // the 64-bit word holding it). While any of them runs, no other method may
 // be called on the sketch, the reading ones included (Estimate, Stats,
@@ -152,6 +153,15 @@ func (u *ULL) AddConcurrentString(key string) bool {
 func (u *ULL) AddConcurrentUint64(key uint64) bool {
 	c, s := cULLAddConcurrentU64(u.img, key)
 	must("ULL.AddConcurrentUint64", s)
+	return c
+}
+
+// AddConcurrentHash is AddHash (a precomputed hash, computed as for
+// AddHash) with atomic operations: safe for any number of goroutines at
+// once on one sketch while only Concurrent methods run on it.
+func (u *ULL) AddConcurrentHash(h uint64) bool {
+	c, s := cAddConcurrentHash(FamilyULL, u.img, h)
+	must("ULL.AddConcurrentHash", s)
 	return c
 }
 
