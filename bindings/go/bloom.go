@@ -157,6 +157,12 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 // MarshalBinary (the same length as the live image for every family but a
 // small HLL, whose export is compact), before unmapping. The same holds
 // for every Wrap function.
+//
+// UnmarshalBinary and UnmarshalText on a wrapped filter replace its image
+// with a checked copy in Go memory: from then on the filter neither reads
+// nor writes b, and the file behind a mapping keeps its old bytes. To load
+// an image into b, Verify it, copy it over b (the lengths must match) and
+// wrap b again. The same holds for every Wrap function.
 func WrapBloom(b []byte) (*Bloom, error) {
 	img, err := wrapImage("WrapBloom", b, FamilyBloom, func(b []byte) int32 {
 		_, s := cFilterCapacity(FamilyBloom, b)
