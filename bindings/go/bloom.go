@@ -177,7 +177,7 @@ func WrapBloom(b []byte) (*Bloom, error) {
 // Add adds a byte key and reports whether it was new to the filter (some
 // probed bit was unset): test-and-insert for dedup in one call.
 func (f *Bloom) Add(key []byte) bool {
-	n, s := cBloomAdd(f.img, &f.tok, bytesPtr(key), len(key))
+	n, s := cBloomAdd(f.img, &f.tok, keyApart(key, f.img), len(key))
 	must("Bloom.Add", s)
 	return n
 }
@@ -311,7 +311,7 @@ func (f *Bloom) ContainsUint64s(keys []uint64, results []bool) []bool {
 // it (see the type's Concurrency paragraph). Of racing adds of one key,
 // more than one may report it new (each set one of its bits first).
 func (f *Bloom) AddConcurrent(key []byte) bool {
-	n, s := cBloomAddConcurrent(f.img, bytesPtr(key), len(key))
+	n, s := cBloomAddConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("Bloom.AddConcurrent", s)
 	return n
 }
@@ -373,7 +373,7 @@ func (f *Bloom) AddConcurrentStringsReportNew(keys []string, results []bool) []b
 // (and no other method runs on the filter). It sees every add that
 // returned before it started; an add still running may or may not be seen.
 func (f *Bloom) ContainsConcurrent(key []byte) bool {
-	r, s := cBloomContainsConcurrent(f.img, bytesPtr(key), len(key))
+	r, s := cBloomContainsConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("Bloom.ContainsConcurrent", s)
 	return r
 }

@@ -33,6 +33,26 @@ func bytesPtr(b []byte) unsafe.Pointer {
 	return unsafe.Pointer(&b[0])
 }
 
+// keyApart is bytesPtr for the key of a call that writes img (a
+// single-key add or removal) or reads it with atomic loads (the
+// ContainsConcurrent forms): a key sharing memory with the image, such as
+// bytes of SplitBlock.Bitset or of a wrapped buffer, is copied first and
+// the copy passed, so the key is the bytes it held when the call began.
+// The library refuses a key it would read while writing the image
+// (StatusOverlap), which the methods without an error result turned into
+// a panic. Keys apart from the image, every key but those, pass as they
+// are, with no allocation.
+func keyApart(key, img []byte) unsafe.Pointer {
+	if len(key) == 0 {
+		return nil
+	}
+	k0, i0 := uintptr(unsafe.Pointer(&key[0])), uintptr(unsafe.Pointer(unsafe.SliceData(img)))
+	if k0 < i0+uintptr(len(img)) && i0 < k0+uintptr(len(key)) {
+		return unsafe.Pointer(&append([]byte(nil), key...)[0])
+	}
+	return unsafe.Pointer(&key[0])
+}
+
 // strPtr is bytesPtr for a string (its UTF-8 bytes, no copy).
 func strPtr(s string) unsafe.Pointer {
 	if len(s) == 0 {

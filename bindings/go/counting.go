@@ -95,7 +95,7 @@ func WrapCountingBloom(b []byte) (*CountingBloom, error) {
 // Add adds a byte key (increments its counters, saturating at 15) and
 // reports whether it was new (some counter was 0).
 func (f *CountingBloom) Add(key []byte) bool {
-	n, s := cCountingAdd(f.img, bytesPtr(key), len(key))
+	n, s := cCountingAdd(f.img, keyApart(key, f.img), len(key))
 	must("CountingBloom.Add", s)
 	return n
 }
@@ -140,7 +140,7 @@ func (f *CountingBloom) ContainsUint64(key uint64) bool {
 // matching ErrNotPresent and nothing changes. Only remove keys that were
 // added: removing a false positive can cause false negatives for others.
 func (f *CountingBloom) Remove(key []byte) error {
-	return errorOf("CountingBloom.Remove", cCountingRemove(f.img, bytesPtr(key), len(key)))
+	return errorOf("CountingBloom.Remove", cCountingRemove(f.img, keyApart(key, f.img), len(key)))
 }
 
 // RemoveString is Remove for a string key.

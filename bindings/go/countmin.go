@@ -115,7 +115,7 @@ func WrapCountMin(b []byte) (*CountMin, error) {
 
 // Add adds weight occurrences of a byte key.
 func (c *CountMin) Add(key []byte, weight uint64) {
-	must("CountMin.Add", cCountMinAdd(c.img, bytesPtr(key), len(key), weight))
+	must("CountMin.Add", cCountMinAdd(c.img, keyApart(key, c.img), len(key), weight))
 }
 
 // AddString adds weight occurrences of a string key (its UTF-8 bytes).

@@ -127,7 +127,7 @@ func WrapCuckoo(b []byte) (*Cuckoo, error) {
 // ErrFull and the filter is unchanged. Adding a key twice stores two copies
 // (see Count); a 9th copy never fits (see the type's doc).
 func (f *Cuckoo) Add(key []byte) error {
-	return errorOf("Cuckoo.Add", cCuckooAdd(f.img, bytesPtr(key), len(key)))
+	return errorOf("Cuckoo.Add", cCuckooAdd(f.img, keyApart(key, f.img), len(key)))
 }
 
 // AddString is Add for a string key.
@@ -187,7 +187,7 @@ func (f *Cuckoo) CountUint64(key uint64) int {
 // matching ErrNotPresent and nothing changes. Only remove keys that were
 // added: removing a false positive deletes another key's fingerprint.
 func (f *Cuckoo) Remove(key []byte) error {
-	return errorOf("Cuckoo.Remove", cCuckooRemove(f.img, bytesPtr(key), len(key)))
+	return errorOf("Cuckoo.Remove", cCuckooRemove(f.img, keyApart(key, f.img), len(key)))
 }
 
 // RemoveString is Remove for a string key.

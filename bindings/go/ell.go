@@ -115,7 +115,7 @@ func WrapELL(b []byte) (*ELL, error) {
 
 // Add adds a byte key and reports whether a register changed.
 func (e *ELL) Add(key []byte) bool {
-	c, s := cELLAdd(e.img, bytesPtr(key), len(key))
+	c, s := cELLAdd(e.img, keyApart(key, e.img), len(key))
 	must("ELL.Add", s)
 	return c
 }

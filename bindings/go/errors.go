@@ -23,7 +23,7 @@ const (
 	StatusLengthMismatch     Status = 11 // the byte count differs from the recorded image length
 	StatusIncompatible       Status = 12 // the sketches differ in parameters, seed or hash
 	StatusUnsupportedHash    Status = 13 // the image names a hash this family cannot use
-	StatusOverlap            Status = 14 // written memory overlaps another argument; nothing changed (the Go merges read a copy of a sketch merged with itself)
+	StatusOverlap            Status = 14 // written memory overlaps another argument; nothing changed (the Go merges read a copy of a sketch merged with itself, and a key inside the image is copied before an add)
 	StatusInternalError      Status = 15 // reserved, no longer produced
 	StatusNotPresent         Status = 16 // a removal found the item absent; nothing changed
 	StatusFull               Status = 17 // the filter has no room for the item; nothing changed

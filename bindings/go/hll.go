@@ -114,7 +114,7 @@ func WrapHLL(b []byte) (*HLL, error) {
 
 // Add adds a byte key and reports whether the sketch changed.
 func (h *HLL) Add(key []byte) bool {
-	c, s := cHLLAdd(h.img, &h.tok, bytesPtr(key), len(key))
+	c, s := cHLLAdd(h.img, &h.tok, keyApart(key, h.img), len(key))
 	must("HLL.Add", s)
 	return c
 }
@@ -192,7 +192,7 @@ func (h *HLL) Densify() {
 // image, or a shared mapping whose other writer died inside an add. Other
 // errors are those of an unusable image (a zero value: no panic here).
 func (h *HLL) AddConcurrent(key []byte) (bool, error) {
-	c, s := cHLLAddConcurrent(h.img, bytesPtr(key), len(key))
+	c, s := cHLLAddConcurrent(h.img, keyApart(key, h.img), len(key))
 	return c, errorOf("HLL.AddConcurrent", s)
 }
 

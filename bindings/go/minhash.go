@@ -67,7 +67,7 @@ func WrapMinHash(b []byte) (*MinHash, error) {
 
 // Add adds a byte key and reports whether a register changed.
 func (m *MinHash) Add(key []byte) bool {
-	c, s := cMinHashAdd(m.img, bytesPtr(key), len(key))
+	c, s := cMinHashAdd(m.img, keyApart(key, m.img), len(key))
 	must("MinHash.Add", s)
 	return c
 }

@@ -197,7 +197,7 @@ func WrapSplitBlock(b []byte) (*SplitBlock, error) {
 
 // Add adds a byte key and reports whether it was new to the filter.
 func (f *SplitBlock) Add(key []byte) bool {
-	n, s := cSplitBlockAdd(f.img, &f.tok, bytesPtr(key), len(key))
+	n, s := cSplitBlockAdd(f.img, &f.tok, keyApart(key, f.img), len(key))
 	must("SplitBlock.Add", s)
 	return n
 }
@@ -339,7 +339,7 @@ func (f *SplitBlock) ContainsUint64s(keys []uint64, results []bool) []bool {
 // Concurrency paragraph). Of racing adds of one key, more than one may
 // report it new (each set one of its bits first).
 func (f *SplitBlock) AddConcurrent(key []byte) bool {
-	n, s := cSplitBlockAddConcurrent(f.img, bytesPtr(key), len(key))
+	n, s := cSplitBlockAddConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("SplitBlock.AddConcurrent", s)
 	return n
 }
@@ -398,7 +398,7 @@ func (f *SplitBlock) AddConcurrentStringsReportNew(keys []string, results []bool
 // (and no other method runs on the filter). It sees every add that
 // returned before it started; an add still running may or may not be seen.
 func (f *SplitBlock) ContainsConcurrent(key []byte) bool {
-	r, s := cSplitBlockContainsConcurrent(f.img, bytesPtr(key), len(key))
+	r, s := cSplitBlockContainsConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("SplitBlock.ContainsConcurrent", s)
 	return r
 }

@@ -92,7 +92,7 @@ func WrapTopK(b []byte) (*TopK, error) {
 // is no occurrence and changes nothing: it takes no counter and evicts no
 // key (the bytes of an empty response do not push out a heavy hitter).
 func (t *TopK) Add(key []byte, weight uint64) error {
-	return errorOf("TopK.Add", cTopKAdd(t.img, bytesPtr(key), len(key), weight))
+	return errorOf("TopK.Add", cTopKAdd(t.img, keyApart(key, t.img), len(key), weight))
 }
 
 // AddString is Add for a string key (its UTF-8 bytes).

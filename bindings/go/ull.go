@@ -81,7 +81,7 @@ func WrapULL(b []byte) (*ULL, error) {
 
 // Add adds a byte key and reports whether a register changed.
 func (u *ULL) Add(key []byte) bool {
-	c, s := cULLAdd(u.img, bytesPtr(key), len(key))
+	c, s := cULLAdd(u.img, keyApart(key, u.img), len(key))
 	must("ULL.Add", s)
 	return c
 }
@@ -133,7 +133,7 @@ func (u *ULL) AddHashes(hashes []uint64) {
 // other Concurrent methods, at once on one sketch, while no other method
 // runs on it (see the type's Concurrency paragraph).
 func (u *ULL) AddConcurrent(key []byte) bool {
-	c, s := cULLAddConcurrent(u.img, bytesPtr(key), len(key))
+	c, s := cULLAddConcurrent(u.img, keyApart(key, u.img), len(key))
 	must("ULL.AddConcurrent", s)
 	return c
 }
