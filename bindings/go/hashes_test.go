@@ -495,3 +495,57 @@ func TestConcurrentHashFormsEqualKeyForms(t *testing.T) {
 		t.Fatalf("NewBinaryFuseHashes with 9-bit fingerprints: %v", err)
 	}
 }
+
+// The hash queries are reading methods: many goroutines may call them at
+// once on one sketch (Bloom's token is only read), with the sequential
+// answers. Run under -race by make go-test.
+func TestConcurrentHashQueries(t *testing.T) {
+	strs := keys("q-hash-", 0, 3000)
+	hs := keyHashes(strs, nil, 0)
+	q := append(slices.Clone(hs[:1500]), keyHashes(keys("q-absent-", 0, 1500), nil, 0)...)
+	bl, _ := NewBloom(3000, 0.01)
+	cb, _ := NewCountingBloom(3000, 0.01)
+	ck, _ := NewCuckoo(3000, 0.01)
+	cm, _ := NewCountMin(0.01, 0.01)
+	bl.AddHashes(hs)
+	cb.AddHashes(hs)
+	if _, err := ck.AddHashes(hs); err != nil {
+		t.Fatal(err)
+	}
+	check(t, cm.AddHashes(hs, nil))
+	fu, err := NewBinaryFuseHashes(hs, 8)
+	check(t, err)
+	type answers struct {
+		bl, cb, ck, fu []bool
+		cm             []uint64
+	}
+	ask := func(single bool) answers {
+		var a answers
+		if !single {
+			return answers{bl.ContainsHashes(q, nil), cb.ContainsHashes(q, nil), ck.ContainsHashes(q, nil),
+				fu.ContainsHashes(q, nil), cm.EstimateHashes(q, nil)}
+		}
+		for _, h := range q {
+			a.bl = append(a.bl, bl.ContainsHash(h))
+			a.cb = append(a.cb, cb.ContainsHash(h))
+			a.ck = append(a.ck, ck.ContainsHash(h))
+			a.fu = append(a.fu, fu.ContainsHash(h))
+			a.cm = append(a.cm, cm.EstimateHash(h))
+		}
+		return a
+	}
+	want := ask(false)
+	var wg sync.WaitGroup
+	for g := 0; g < 6; g++ {
+		wg.Add(1)
+		go func(single bool) {
+			defer wg.Done()
+			got := ask(single)
+			if !slices.Equal(got.bl, want.bl) || !slices.Equal(got.cb, want.cb) || !slices.Equal(got.ck, want.ck) ||
+				!slices.Equal(got.fu, want.fu) || !slices.Equal(got.cm, want.cm) {
+				t.Error("concurrent hash answers differ from the sequential ones")
+			}
+		}(g%2 == 0)
+	}
+	wg.Wait()
+}
