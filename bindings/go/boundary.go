@@ -173,7 +173,10 @@ func packStrings(p *packer, keys []string, fn packFunc) int32 {
 		data := p.data
 		count, n := fillStrings(data, p.offs[:len(ks)+1], ks)
 		if count == 0 { // the key alone is larger than a chunk: a call of its own
-			data = bigKey(len(ks[0]))
+			var ok bool
+			if data, ok = bigKey(len(ks[0])); !ok {
+				return statusBatchKeyTooLong
+			}
 			count, n = fillStrings(data, p.offs[:2], ks[:1])
 		}
 		if s := fn(start, data[:n], p.offs[:count+1]); s != 0 {
@@ -192,7 +195,10 @@ func packBytes(p *packer, keys [][]byte, fn packFunc) int32 {
 		data := p.data
 		count, n := fillBytes(data, p.offs[:len(ks)+1], ks)
 		if count == 0 {
-			data = bigKey(len(ks[0]))
+			var ok bool
+			if data, ok = bigKey(len(ks[0])); !ok {
+				return statusBatchKeyTooLong
+			}
 			count, n = fillBytes(data, p.offs[:2], ks[:1])
 		}
 		if s := fn(start, data[:n], p.offs[:count+1]); s != 0 {
@@ -250,12 +256,14 @@ func fillBytes(data []byte, offs []uint32, keys [][]byte) (count, n int) {
 	return len(keys), n
 }
 
-// bigKey returns a buffer for one key larger than a chunk (a call of its own).
-func bigKey(n int) []byte {
+// bigKey returns a buffer for one key larger than a chunk (a call of its
+// own), or false for a key of 4 GiB or more, which the packed layout's
+// 32-bit offsets cannot hold.
+func bigKey(n int) ([]byte, bool) {
 	if uint64(n) > math.MaxUint32 {
-		panic("sketches: a key in a batch is 4 GiB or longer (packed offsets are 32-bit)")
+		return nil, false
 	}
-	return make([]byte, n)
+	return make([]byte, n), true
 }
 
 // putOther copies k to data[n:] (which has room) for keys outside 8-16

@@ -130,7 +130,10 @@
 // fail on a sound image (Add, Contains, Estimate, Stats, ...) return no
 // error; they panic with an *Error only when called on a zero value, or on
 // a wrapped image that other code rewrote or that was never verified and
-// holds a body its format forbids. HLL's concurrent methods return an error
+// holds a body its format forbids, or (the batches) given a key of 4 GiB or
+// more, which the packed layout's 32-bit offsets cannot hold
+// (ErrInvalidArgument; the keys before it were processed; the batches
+// with an error result return it). HLL's concurrent methods return an error
 // instead: a sketch in its exact small mode refuses them (ErrSmallMode; see
 // Concurrency).
 //

@@ -140,11 +140,23 @@ func errorOf(op string, s int32) error {
 	if s == 0 {
 		return nil
 	}
+	if s == statusBatchKeyTooLong {
+		return &Error{Code: StatusInvalidArgument, Op: op, Detail: batchKeyTooLongDetail}
+	}
 	if Status(s) == StatusBufferTooSmall {
 		return &Error{Code: Status(s), Op: op, Detail: zeroValueDetail}
 	}
 	return &Error{Code: Status(s), Op: op}
 }
+
+// statusBatchKeyTooLong is the binding's own status (never a C one: those
+// are not negative) for a batch holding a key of 4 GiB or more, which the
+// packed layout's 32-bit offsets cannot address; the keys before it (in
+// earlier chunks) were processed. errorOf and must report it as
+// StatusInvalidArgument with batchKeyTooLongDetail.
+const statusBatchKeyTooLong int32 = -1
+
+const batchKeyTooLongDetail = "a key in the batch is 4 GiB or longer (packed offsets are 32-bit); the keys before it were processed, the rest not"
 
 // zeroValueDetail explains StatusBufferTooSmall from a method.
 const zeroValueDetail = "no image: a zero value (sketches come from a constructor, a Wrap function or UnmarshalBinary), as receiver or argument, or a nil argument"
@@ -156,6 +168,9 @@ const zeroValueDetail = "no image: a zero value (sketches come from a constructo
 // holds values the format forbids (the library stays memory-safe, but may
 // then find its header inconsistent after an update).
 func must(op string, s int32) {
+	if s == statusBatchKeyTooLong {
+		panic(errorOf(op, s))
+	}
 	if s != 0 {
 		panic(&Error{Code: Status(s), Op: op, Detail: "a zero value, or a wrapped image changed behind the sketch or never verified"})
 	}
