@@ -453,7 +453,7 @@ func (f *Bloom) ContainsConcurrentHashes(hashes []uint64, results []bool) []bool
 // be f itself, or a struct copy sharing its image (an accumulator that is
 // also one of the parts it loops over): the merge then reads a temporary
 // copy, as f.Union(f.Clone()) does. A nil or zero-value other gives an
-// *Error saying so (StatusBufferTooSmall) and f is unchanged. The same
+// *Error matching ErrNoImage and f is unchanged. The same
 // holds for every type's Merge, Union and Intersect, and MinHash.Jaccard.
 func (f *Bloom) Union(other *Bloom) error {
 	s := cMerge(FamilyBloom, f.img, mergeSource(f.img, other.image()))

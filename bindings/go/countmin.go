@@ -131,8 +131,8 @@ func (c *CountMin) AddUint64(key, weight uint64) {
 // AddStrings adds many string keys (packed batches); weights is nil (1
 // each) or holds one weight per key. A weights slice of another length
 // gives an error matching ErrInvalidArgument that names both lengths, and
-// nothing is added; a zero-value receiver gives an *Error with
-// StatusBufferTooSmall (no image). Needs exclusive access.
+// nothing is added; a zero-value receiver gives an error matching
+// ErrNoImage. Needs exclusive access.
 func (c *CountMin) AddStrings(keys []string, weights []uint64) error {
 	const op = "CountMin.AddStrings"
 	if err := checkWeights(op, len(keys), weights); err != nil {

@@ -125,6 +125,12 @@ var (
 	// library's attempt bound (practically only for keys whose hashes are
 	// not uniformly distributed); nothing was built.
 	ErrBuildFailed = &Error{Code: StatusBuildFailed}
+	// ErrNoImage: the sketch has no image: a zero value (sketches come
+	// from a constructor, a Wrap function or UnmarshalBinary) used as a
+	// receiver, or a zero value or nil pointer passed as the other sketch
+	// of Merge, Union, Intersect or Jaccard (StatusBufferTooSmall; nothing
+	// changed). The methods without an error result panic with it.
+	ErrNoImage = &Error{Code: StatusBufferTooSmall}
 	// ErrSmallMode: a concurrent HLL method (AddConcurrent*,
 	// EstimateConcurrent) was called on a sketch still in its exact small
 	// mode; nothing changed. Call HLL.Densify first (exclusive access).

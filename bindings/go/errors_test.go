@@ -237,6 +237,9 @@ func TestZeroValueErrorResults(t *testing.T) {
 			if !strings.Contains(err.Error(), "zero value") {
 				t.Errorf("%s on a zero value: %q does not say so", name, err)
 			}
+			if !errors.Is(err, ErrNoImage) {
+				t.Errorf("%s on a zero value: %v does not match ErrNoImage", name, err)
+			}
 		}()
 	}
 	// A zero-value argument to a merge, likewise.

@@ -65,7 +65,7 @@ func TestNilSketchArgumentIsAnError(t *testing.T) {
 			return c.call()
 		}()
 		var e *Error
-		if !errors.As(err, &e) || e.Op != c.op || !strings.Contains(err.Error(), "nil argument") {
+		if !errors.As(err, &e) || e.Op != c.op || !strings.Contains(err.Error(), "nil argument") || !errors.Is(err, ErrNoImage) {
 			t.Fatalf("%s(nil): %v", c.op, err)
 		}
 		if !bytes.Equal(before, marshal(t, c.recv)) {
