@@ -20,8 +20,8 @@ import "fmt"
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
-// AddConcurrentUint64s, AddConcurrentStringsReportNew and the
-// ContainsConcurrent forms) are the exception: any number of goroutines
+// AddConcurrentUint64s, AddConcurrentHash, AddConcurrentStringsReportNew
+// and the ContainsConcurrent forms, ContainsConcurrentHash(es) included) are the exception: any number of goroutines
 // may call them at once on one filter, with no lock (the library sets and
 // tests bits with atomic operations on the image's 64-bit words). While
 // any of them runs, no other method may be called on the filter, the
@@ -72,7 +72,7 @@ type BloomStats struct {
 // outside (0, 1), m above 2^56.
 func PlanBloom(items uint64, fpr float64) (BloomParams, error) {
 	p, s := cBloomPlan(items, fpr)
-	return p, errorOf("PlanBloom", s)
+	return p, paramError("PlanBloom", s, "items "+utoa(items)+", fpr "+ftoa(fpr))
 }
 
 // PlanBloomBits plans a filter of explicit bits and hashes; the planned
@@ -80,7 +80,7 @@ func PlanBloom(items uint64, fpr float64) (BloomParams, error) {
 // that count.
 func PlanBloomBits(bits uint64, hashes uint32) (BloomParams, error) {
 	p, s := cBloomPlanBits(bits, hashes)
-	return p, errorOf("PlanBloomBits", s)
+	return p, paramError("PlanBloomBits", s, "bits "+utoa(bits)+", hashes "+utoa(uint64(hashes)))
 }
 
 // BloomSize returns the image size in bytes of NewBloom(items, fpr) without
@@ -97,7 +97,7 @@ func BloomSize(items uint64, fpr float64) (uint64, error) {
 // NewBloomWithParams(p) without building it.
 func BloomSizeWithParams(p BloomParams) (uint64, error) {
 	n, s := cBloomSize(p, false)
-	return n, errorOf("BloomSize", s)
+	return n, paramError("BloomSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewBloom returns an empty filter planned for items distinct items at
@@ -117,14 +117,14 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 	o := applyOptions(opts)
 	n, s := cBloomSize(p, false)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cBloomInit(b, p, o.seed, false); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return bloomOf(b), nil
 }
@@ -157,6 +157,12 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 // MarshalBinary (the same length as the live image for every family but a
 // small HLL, whose export is compact), before unmapping. The same holds
 // for every Wrap function.
+//
+// UnmarshalBinary and UnmarshalText on a wrapped filter replace its image
+// with a checked copy in Go memory: from then on the filter neither reads
+// nor writes b, and the file behind a mapping keeps its old bytes. To load
+// an image into b, Verify it, copy it over b (the lengths must match) and
+// wrap b again. The same holds for every Wrap function.
 func WrapBloom(b []byte) (*Bloom, error) {
 	img, err := wrapImage("WrapBloom", b, FamilyBloom, func(b []byte) int32 {
 		_, s := cFilterCapacity(FamilyBloom, b)
@@ -171,7 +177,7 @@ func WrapBloom(b []byte) (*Bloom, error) {
 // Add adds a byte key and reports whether it was new to the filter (some
 // probed bit was unset): test-and-insert for dedup in one call.
 func (f *Bloom) Add(key []byte) bool {
-	n, s := cBloomAdd(f.img, &f.tok, bytesPtr(key), len(key))
+	n, s := cBloomAdd(f.img, &f.tok, keyApart(key, f.img), len(key))
 	must("Bloom.Add", s)
 	return n
 }
@@ -211,6 +217,43 @@ func (f *Bloom) ContainsUint64(key uint64) bool {
 	r, s := cBloomContainsU64(f.img, &f.tok, key)
 	must("Bloom.ContainsUint64", s)
 	return r
+}
+
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether it was new (as Add). For keys hashed once and used
+// with several sketches. Needs exclusive access.
+func (f *Bloom) AddHash(h uint64) bool {
+	n, s := cAddHash(FamilyBloom, f.img, &f.tok, h)
+	must("Bloom.AddHash", s)
+	return n
+}
+
+// ContainsHash is Contains for a key given by its precomputed hash
+// (computed as for AddHash). Safe for concurrent use with the other
+// reading methods.
+func (f *Bloom) ContainsHash(h uint64) bool {
+	r, s := cContainsHash(FamilyBloom, f.img, &f.tok, h)
+	must("Bloom.ContainsHash", s)
+	return r
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (f *Bloom) AddHashes(hashes []uint64) {
+	must("Bloom.AddHashes", cFilterAddHashes(FamilyBloom, f.img, hashes, nil))
+}
+
+// ContainsHashes answers ContainsHash for many precomputed hashes:
+// results[i] for hashes[i], written into results when it has room for
+// len(hashes) (pass nil to allocate). Returns the results slice. Safe for
+// concurrent use with the other reading methods.
+func (f *Bloom) ContainsHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("Bloom.ContainsHashes", cFilterContainsHashes(FamilyBloom, f.img, hashes, out))
+	return out
 }
 
 // AddStrings adds many string keys, crossing into C once per few thousand
@@ -268,7 +311,7 @@ func (f *Bloom) ContainsUint64s(keys []uint64, results []bool) []bool {
 // it (see the type's Concurrency paragraph). Of racing adds of one key,
 // more than one may report it new (each set one of its bits first).
 func (f *Bloom) AddConcurrent(key []byte) bool {
-	n, s := cBloomAddConcurrent(f.img, bytesPtr(key), len(key))
+	n, s := cBloomAddConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("Bloom.AddConcurrent", s)
 	return n
 }
@@ -330,7 +373,7 @@ func (f *Bloom) AddConcurrentStringsReportNew(keys []string, results []bool) []b
 // (and no other method runs on the filter). It sees every add that
 // returned before it started; an add still running may or may not be seen.
 func (f *Bloom) ContainsConcurrent(key []byte) bool {
-	r, s := cBloomContainsConcurrent(f.img, bytesPtr(key), len(key))
+	r, s := cBloomContainsConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("Bloom.ContainsConcurrent", s)
 	return r
 }
@@ -377,15 +420,43 @@ func (f *Bloom) ContainsConcurrentUint64s(keys []uint64, results []bool) []bool 
 	return out
 }
 
+// AddConcurrentHash is AddHash (a precomputed hash, computed as for
+// AddHash) with atomic operations: safe for any number of goroutines at
+// once on one filter while only Concurrent methods run on it, and reports
+// whether it was new as AddConcurrent does.
+func (f *Bloom) AddConcurrentHash(h uint64) bool {
+	n, s := cAddConcurrentHash(FamilyBloom, f.img, h)
+	must("Bloom.AddConcurrentHash", s)
+	return n
+}
+
+// ContainsConcurrentHash is ContainsHash with atomic loads: safe while
+// other goroutines add through the Concurrent methods (see
+// ContainsConcurrent).
+func (f *Bloom) ContainsConcurrentHash(h uint64) bool {
+	r, s := cContainsConcurrentHash(FamilyBloom, f.img, h)
+	must("Bloom.ContainsConcurrentHash", s)
+	return r
+}
+
+// ContainsConcurrentHashes is ContainsHashes with atomic loads: safe while
+// other goroutines add through the Concurrent methods.
+func (f *Bloom) ContainsConcurrentHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("Bloom.ContainsConcurrentHashes", cContainsConcurrentHashes(FamilyBloom, f.img, hashes, out))
+	return out
+}
+
 // Union sets f to the union of f and other (bitwise OR): f then answers
 // true for every key added to either. Both need equal bits, hashes and seed
 // (else an error matching ErrIncompatible, and f is unchanged). other may
 // be f itself, or a struct copy sharing its image (an accumulator that is
 // also one of the parts it loops over): the merge then reads a temporary
-// copy, as f.Union(f.Clone()) does. The same holds for every type's Merge,
-// Union and Intersect.
+// copy, as f.Union(f.Clone()) does. A nil or zero-value other gives an
+// *Error matching ErrNoImage and f is unchanged. The same
+// holds for every type's Merge, Union and Intersect, and MinHash.Jaccard.
 func (f *Bloom) Union(other *Bloom) error {
-	s := cMerge(FamilyBloom, f.img, mergeSource(f.img, other.img))
+	s := cMerge(FamilyBloom, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("Bloom.Union", s)
 }
@@ -400,7 +471,7 @@ func (f *Bloom) Merge(other *Bloom) error {
 // Intersect sets f to the intersection of f and other (bitwise AND). Same
 // rules as Union.
 func (f *Bloom) Intersect(other *Bloom) error {
-	s := cIntersect(FamilyBloom, f.img, mergeSource(f.img, other.img))
+	s := cIntersect(FamilyBloom, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("Bloom.Intersect", s)
 }

@@ -10,6 +10,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"math"
+	"strconv"
 	"sync"
 	"unsafe"
 )
@@ -30,6 +31,26 @@ func bytesPtr(b []byte) unsafe.Pointer {
 		return nil
 	}
 	return unsafe.Pointer(&b[0])
+}
+
+// keyApart is bytesPtr for the key of a call that writes img (a
+// single-key add or removal) or reads it with atomic loads (the
+// ContainsConcurrent forms): a key sharing memory with the image, such as
+// bytes of SplitBlock.Bitset or of a wrapped buffer, is copied first and
+// the copy passed, so the key is the bytes it held when the call began.
+// The library refuses a key it would read while writing the image
+// (StatusOverlap), which the methods without an error result turned into
+// a panic. Keys apart from the image, every key but those, pass as they
+// are, with no allocation.
+func keyApart(key, img []byte) unsafe.Pointer {
+	if len(key) == 0 {
+		return nil
+	}
+	k0, i0 := uintptr(unsafe.Pointer(&key[0])), uintptr(unsafe.Pointer(unsafe.SliceData(img)))
+	if k0 < i0+uintptr(len(img)) && i0 < k0+uintptr(len(key)) {
+		return unsafe.Pointer(&append([]byte(nil), key...)[0])
+	}
+	return unsafe.Pointer(&key[0])
 }
 
 // strPtr is bytesPtr for a string (its UTF-8 bytes, no copy).
@@ -89,12 +110,7 @@ func cloneImage(b []byte) []byte {
 	return c
 }
 
-func utoa(n uint64) string {
-	if n <= math.MaxInt {
-		return itoa(int(n))
-	}
-	return "more than " + itoa(math.MaxInt)
-}
+func utoa(n uint64) string { return strconv.FormatUint(n, 10) }
 
 // ---- packing -------------------------------------------------------------------
 
@@ -157,7 +173,10 @@ func packStrings(p *packer, keys []string, fn packFunc) int32 {
 		data := p.data
 		count, n := fillStrings(data, p.offs[:len(ks)+1], ks)
 		if count == 0 { // the key alone is larger than a chunk: a call of its own
-			data = bigKey(len(ks[0]))
+			var ok bool
+			if data, ok = bigKey(len(ks[0])); !ok {
+				return statusBatchKeyTooLong
+			}
 			count, n = fillStrings(data, p.offs[:2], ks[:1])
 		}
 		if s := fn(start, data[:n], p.offs[:count+1]); s != 0 {
@@ -176,7 +195,10 @@ func packBytes(p *packer, keys [][]byte, fn packFunc) int32 {
 		data := p.data
 		count, n := fillBytes(data, p.offs[:len(ks)+1], ks)
 		if count == 0 {
-			data = bigKey(len(ks[0]))
+			var ok bool
+			if data, ok = bigKey(len(ks[0])); !ok {
+				return statusBatchKeyTooLong
+			}
 			count, n = fillBytes(data, p.offs[:2], ks[:1])
 		}
 		if s := fn(start, data[:n], p.offs[:count+1]); s != 0 {
@@ -234,12 +256,14 @@ func fillBytes(data []byte, offs []uint32, keys [][]byte) (count, n int) {
 	return len(keys), n
 }
 
-// bigKey returns a buffer for one key larger than a chunk (a call of its own).
-func bigKey(n int) []byte {
+// bigKey returns a buffer for one key larger than a chunk (a call of its
+// own), or false for a key of 4 GiB or more, which the packed layout's
+// 32-bit offsets cannot hold.
+func bigKey(n int) ([]byte, bool) {
 	if uint64(n) > math.MaxUint32 {
-		panic("sketches: a key in a batch is 4 GiB or longer (packed offsets are 32-bit)")
+		return nil, false
 	}
-	return make([]byte, n)
+	return make([]byte, n), true
 }
 
 // putOther copies k to data[n:] (which has room) for keys outside 8-16

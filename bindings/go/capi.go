@@ -49,6 +49,29 @@ SK_KEY_BOOL_TOKEN(sk_sbbf_contains, sketch_sbbf_contains_with_token)
 SK_U64_BOOL_TOKEN(sk_sbbf_contains_u64, sketch_sbbf_contains_u64_with_token)
 SK_U64_BOOL_TOKEN(sk_sbbf_add_hash, sketch_sbbf_add_hash_with_token)
 SK_U64_BOOL_TOKEN(sk_sbbf_contains_hash, sketch_sbbf_contains_hash_with_token)
+// The precomputed-hash forms of every family that has them (split-block
+// above): the hash is sketch_hash of the key with the image's seed.
+SK_U64_BOOL_TOKEN(sk_bloom_add_hash, sketch_bloom_add_hash_with_token)
+SK_U64_BOOL_TOKEN(sk_bloom_contains_hash, sketch_bloom_contains_hash_with_token)
+SK_U64_BOOL_TOKEN(sk_hll_add_hash, sketch_hll_add_hash_with_token)
+SK_U64_BOOL(sk_counting_add_hash, sketch_counting_add_hash)
+SK_U64_BOOL(sk_counting_contains_hash, sketch_counting_contains_hash)
+SK_U64(sk_counting_remove_hash, sketch_counting_remove_hash)
+SK_U64(sk_cuckoo_add_hash, sketch_cuckoo_add_hash)
+SK_U64_BOOL(sk_cuckoo_contains_hash, sketch_cuckoo_contains_hash)
+SK_U64(sk_cuckoo_remove_hash, sketch_cuckoo_remove_hash)
+SK_U64_BOOL(sk_ull_add_hash, sketch_ull_add_hash)
+SK_U64_BOOL(sk_ell_add_hash, sketch_ell_add_hash)
+SK_U64_BOOL(sk_minhash_add_hash, sketch_minhash_add_hash)
+SK_U64_BOOL(sk_fuse_contains_hash, sketch_fuse_contains_hash)
+SK_U64_WEIGHT(sk_countmin_add_hash, sketch_countmin_add_hash)
+SK_U64_COUNT(sk_countmin_estimate_hash, sketch_countmin_estimate_hash)
+SK_U64_BOOL(sk_bloom_add_concurrent_hash, sketch_bloom_add_concurrent_hash)
+SK_U64_BOOL(sk_bloom_contains_concurrent_hash, sketch_bloom_contains_concurrent_hash)
+SK_U64_BOOL(sk_sbbf_add_concurrent_hash, sketch_sbbf_add_concurrent_hash)
+SK_U64_BOOL(sk_sbbf_contains_concurrent_hash, sketch_sbbf_contains_concurrent_hash)
+SK_U64_BOOL(sk_hll_add_concurrent_hash, sketch_hll_add_concurrent_hash)
+SK_U64_BOOL(sk_ull_add_concurrent_hash, sketch_ull_add_concurrent_hash)
 SK_KEY_BOOL(sk_counting_add, sketch_counting_add)
 SK_U64_BOOL(sk_counting_add_u64, sketch_counting_add_u64)
 SK_KEY_BOOL(sk_counting_contains, sketch_counting_contains)
@@ -173,6 +196,84 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sk_sbbf_add_hash
 #cgo noescape sk_sbbf_contains_hash
 #cgo nocallback sk_sbbf_contains_hash
+#cgo noescape sk_bloom_add_hash
+#cgo nocallback sk_bloom_add_hash
+#cgo noescape sk_bloom_contains_hash
+#cgo nocallback sk_bloom_contains_hash
+#cgo noescape sk_hll_add_hash
+#cgo nocallback sk_hll_add_hash
+#cgo noescape sk_counting_add_hash
+#cgo nocallback sk_counting_add_hash
+#cgo noescape sk_counting_contains_hash
+#cgo nocallback sk_counting_contains_hash
+#cgo noescape sk_counting_remove_hash
+#cgo nocallback sk_counting_remove_hash
+#cgo noescape sk_cuckoo_add_hash
+#cgo nocallback sk_cuckoo_add_hash
+#cgo noescape sk_cuckoo_contains_hash
+#cgo nocallback sk_cuckoo_contains_hash
+#cgo noescape sk_cuckoo_remove_hash
+#cgo nocallback sk_cuckoo_remove_hash
+#cgo noescape sk_ull_add_hash
+#cgo nocallback sk_ull_add_hash
+#cgo noescape sk_ell_add_hash
+#cgo nocallback sk_ell_add_hash
+#cgo noescape sk_minhash_add_hash
+#cgo nocallback sk_minhash_add_hash
+#cgo noescape sk_fuse_contains_hash
+#cgo nocallback sk_fuse_contains_hash
+#cgo noescape sk_countmin_add_hash
+#cgo nocallback sk_countmin_add_hash
+#cgo noescape sk_countmin_estimate_hash
+#cgo nocallback sk_countmin_estimate_hash
+#cgo noescape sk_bloom_add_concurrent_hash
+#cgo nocallback sk_bloom_add_concurrent_hash
+#cgo noescape sk_bloom_contains_concurrent_hash
+#cgo nocallback sk_bloom_contains_concurrent_hash
+#cgo noescape sk_sbbf_add_concurrent_hash
+#cgo nocallback sk_sbbf_add_concurrent_hash
+#cgo noescape sk_sbbf_contains_concurrent_hash
+#cgo nocallback sk_sbbf_contains_concurrent_hash
+#cgo noescape sk_hll_add_concurrent_hash
+#cgo nocallback sk_hll_add_concurrent_hash
+#cgo noescape sk_ull_add_concurrent_hash
+#cgo nocallback sk_ull_add_concurrent_hash
+#cgo noescape sketch_bloom_contains_concurrent_hash_batch
+#cgo nocallback sketch_bloom_contains_concurrent_hash_batch
+#cgo noescape sketch_sbbf_contains_concurrent_hash_batch
+#cgo nocallback sketch_sbbf_contains_concurrent_hash_batch
+#cgo noescape sketch_fuse_build_hash_batch
+#cgo nocallback sketch_fuse_build_hash_batch
+#cgo noescape sketch_bloom_add_hash_batch
+#cgo nocallback sketch_bloom_add_hash_batch
+#cgo noescape sketch_bloom_contains_hash_batch
+#cgo nocallback sketch_bloom_contains_hash_batch
+#cgo noescape sketch_counting_add_hash_batch
+#cgo nocallback sketch_counting_add_hash_batch
+#cgo noescape sketch_counting_contains_hash_batch
+#cgo nocallback sketch_counting_contains_hash_batch
+#cgo noescape sketch_counting_remove_hash_batch
+#cgo nocallback sketch_counting_remove_hash_batch
+#cgo noescape sketch_cuckoo_add_hash_batch
+#cgo nocallback sketch_cuckoo_add_hash_batch
+#cgo noescape sketch_cuckoo_contains_hash_batch
+#cgo nocallback sketch_cuckoo_contains_hash_batch
+#cgo noescape sketch_cuckoo_remove_hash_batch
+#cgo nocallback sketch_cuckoo_remove_hash_batch
+#cgo noescape sketch_fuse_contains_hash_batch
+#cgo nocallback sketch_fuse_contains_hash_batch
+#cgo noescape sketch_hll_add_hash_batch
+#cgo nocallback sketch_hll_add_hash_batch
+#cgo noescape sketch_ull_add_hash_batch
+#cgo nocallback sketch_ull_add_hash_batch
+#cgo noescape sketch_ell_add_hash_batch
+#cgo nocallback sketch_ell_add_hash_batch
+#cgo noescape sketch_minhash_add_hash_batch
+#cgo nocallback sketch_minhash_add_hash_batch
+#cgo noescape sketch_countmin_add_hash_batch
+#cgo nocallback sketch_countmin_add_hash_batch
+#cgo noescape sketch_countmin_estimate_hash_batch
+#cgo nocallback sketch_countmin_estimate_hash_batch
 #cgo noescape sk_hash_xxh64
 #cgo nocallback sk_hash_xxh64
 #cgo noescape sk_hash
@@ -1277,6 +1378,221 @@ func cSplitBlockContainsHash(b []byte, t *imageToken, h uint64) (bool, int32) {
 	var o C.bool
 	s := C.sk_sbbf_contains_hash(bp(p), n, tp(t), C.uint64_t(h), &o)
 	return bool(o), int32(s)
+}
+
+// ---- precomputed hashes (every family but split-block, above, and Top-k) ------
+
+// cAddHash adds a precomputed hash to a Bloom, counting Bloom, HLL, ULL,
+// ELL or MinHash sketch and reports whether it was new (changed the
+// sketch). t is the image's token for Bloom and HLL, ignored otherwise.
+func cAddHash(f Family, b []byte, t *imageToken, h uint64) (bool, int32) {
+	p, n := img(b)
+	k := C.uint64_t(h)
+	var o C.bool
+	var s C.sketch_status
+	switch f {
+	case FamilyBloom:
+		s = C.sk_bloom_add_hash(bp(p), n, tp(t), k, &o)
+	case FamilyCountingBloom:
+		s = C.sk_counting_add_hash(bp(p), n, k, &o)
+	case FamilyHLL:
+		s = C.sk_hll_add_hash(bp(p), n, tp(t), k, &o)
+	case FamilyULL:
+		s = C.sk_ull_add_hash(bp(p), n, k, &o)
+	case FamilyELL:
+		s = C.sk_ell_add_hash(bp(p), n, k, &o)
+	case FamilyMinHash:
+		s = C.sk_minhash_add_hash(bp(p), n, k, &o)
+	default:
+		return false, int32(StatusWrongFamily)
+	}
+	return bool(o), int32(s)
+}
+
+// cContainsHash answers a precomputed hash's membership in a Bloom,
+// counting Bloom, cuckoo or binary fuse filter (t: Bloom's token).
+func cContainsHash(f Family, b []byte, t *imageToken, h uint64) (bool, int32) {
+	p, n := img(b)
+	k := C.uint64_t(h)
+	var o C.bool
+	var s C.sketch_status
+	switch f {
+	case FamilyBloom:
+		s = C.sk_bloom_contains_hash(bp(p), n, tp(t), k, &o)
+	case FamilyCountingBloom:
+		s = C.sk_counting_contains_hash(bp(p), n, k, &o)
+	case FamilyCuckoo:
+		s = C.sk_cuckoo_contains_hash(bp(p), n, k, &o)
+	case FamilyBinaryFuse:
+		s = C.sk_fuse_contains_hash(bp(p), n, k, &o)
+	default:
+		return false, int32(StatusWrongFamily)
+	}
+	return bool(o), int32(s)
+}
+
+func cCuckooAddHash(b []byte, h uint64) int32 {
+	p, n := img(b)
+	return int32(C.sk_cuckoo_add_hash(bp(p), n, C.uint64_t(h)))
+}
+
+// cRemoveHash removes a precomputed hash from a counting Bloom or cuckoo filter.
+func cRemoveHash(f Family, b []byte, h uint64) int32 {
+	p, n := img(b)
+	switch f {
+	case FamilyCountingBloom:
+		return int32(C.sk_counting_remove_hash(bp(p), n, C.uint64_t(h)))
+	case FamilyCuckoo:
+		return int32(C.sk_cuckoo_remove_hash(bp(p), n, C.uint64_t(h)))
+	}
+	return int32(StatusWrongFamily)
+}
+
+// cFilterAddHashes adds precomputed hashes to a Bloom, counting Bloom or
+// cuckoo filter (out: nil, or per hash was-new / placed).
+func cFilterAddHashes(f Family, b []byte, hashes []uint64, out []bool) int32 {
+	p, n := img(b)
+	k, cnt := u64s(hashes), C.size_t(len(hashes))
+	switch f {
+	case FamilyBloom:
+		return int32(C.sketch_bloom_add_hash_batch(p, n, k, cnt, bools(out)))
+	case FamilyCountingBloom:
+		return int32(C.sketch_counting_add_hash_batch(p, n, k, cnt, bools(out)))
+	case FamilyCuckoo:
+		return int32(C.sketch_cuckoo_add_hash_batch(p, n, k, cnt, bools(out)))
+	}
+	return int32(StatusWrongFamily)
+}
+
+// cFilterContainsHashes answers precomputed hashes' membership in a Bloom,
+// counting Bloom, cuckoo or binary fuse filter.
+func cFilterContainsHashes(f Family, b []byte, hashes []uint64, out []bool) int32 {
+	p, n := img(b)
+	k, cnt := u64s(hashes), C.size_t(len(hashes))
+	switch f {
+	case FamilyBloom:
+		return int32(C.sketch_bloom_contains_hash_batch(p, n, k, cnt, bools(out)))
+	case FamilyCountingBloom:
+		return int32(C.sketch_counting_contains_hash_batch(p, n, k, cnt, bools(out)))
+	case FamilyCuckoo:
+		return int32(C.sketch_cuckoo_contains_hash_batch(p, n, k, cnt, bools(out)))
+	case FamilyBinaryFuse:
+		return int32(C.sketch_fuse_contains_hash_batch(p, n, k, cnt, bools(out)))
+	}
+	return int32(StatusWrongFamily)
+}
+
+// cRemoveHashes removes precomputed hashes from a counting Bloom or
+// cuckoo filter (out: nil, or per hash removed).
+func cRemoveHashes(f Family, b []byte, hashes []uint64, out []bool) int32 {
+	p, n := img(b)
+	k, cnt := u64s(hashes), C.size_t(len(hashes))
+	switch f {
+	case FamilyCountingBloom:
+		return int32(C.sketch_counting_remove_hash_batch(p, n, k, cnt, bools(out)))
+	case FamilyCuckoo:
+		return int32(C.sketch_cuckoo_remove_hash_batch(p, n, k, cnt, bools(out)))
+	}
+	return int32(StatusWrongFamily)
+}
+
+// cSetAddHashes adds precomputed hashes to an HLL, ULL, ELL or MinHash sketch.
+func cSetAddHashes(f Family, b []byte, hashes []uint64) int32 {
+	p, n := img(b)
+	k, cnt := u64s(hashes), C.size_t(len(hashes))
+	switch f {
+	case FamilyHLL:
+		return int32(C.sketch_hll_add_hash_batch(p, n, k, cnt))
+	case FamilyULL:
+		return int32(C.sketch_ull_add_hash_batch(p, n, k, cnt))
+	case FamilyELL:
+		return int32(C.sketch_ell_add_hash_batch(p, n, k, cnt))
+	case FamilyMinHash:
+		return int32(C.sketch_minhash_add_hash_batch(p, n, k, cnt))
+	}
+	return int32(StatusWrongFamily)
+}
+
+func cCountMinAddHash(b []byte, h, w uint64) int32 {
+	p, n := img(b)
+	return int32(C.sk_countmin_add_hash(bp(p), n, C.uint64_t(h), C.uint64_t(w)))
+}
+
+func cCountMinEstimateHash(b []byte, h uint64) (uint64, int32) {
+	p, n := img(b)
+	var o C.uint64_t
+	s := C.sk_countmin_estimate_hash(bp(p), n, C.uint64_t(h), &o)
+	return uint64(o), int32(s)
+}
+
+func cCountMinAddHashes(b []byte, hashes, weights []uint64) int32 {
+	p, n := img(b)
+	return int32(C.sketch_countmin_add_hash_batch(p, n, u64s(hashes), C.size_t(len(hashes)), u64s(weights)))
+}
+
+func cCountMinEstimateHashes(b []byte, hashes, out []uint64) int32 {
+	p, n := img(b)
+	return int32(C.sketch_countmin_estimate_hash_batch(p, n, u64s(hashes), C.size_t(len(hashes)), u64s(out)))
+}
+
+// cAddConcurrentHash adds a precomputed hash with atomic operations to a
+// Bloom, split-block, HLL or ULL sketch (the _concurrent_hash forms).
+func cAddConcurrentHash(f Family, b []byte, h uint64) (bool, int32) {
+	p, n := img(b)
+	k := C.uint64_t(h)
+	var o C.bool
+	var s C.sketch_status
+	switch f {
+	case FamilyBloom:
+		s = C.sk_bloom_add_concurrent_hash(bp(p), n, k, &o)
+	case FamilySplitBlock:
+		s = C.sk_sbbf_add_concurrent_hash(bp(p), n, k, &o)
+	case FamilyHLL:
+		s = C.sk_hll_add_concurrent_hash(bp(p), n, k, &o)
+	case FamilyULL:
+		s = C.sk_ull_add_concurrent_hash(bp(p), n, k, &o)
+	default:
+		return false, int32(StatusWrongFamily)
+	}
+	return bool(o), int32(s)
+}
+
+// cContainsConcurrentHash answers a precomputed hash with atomic loads
+// (Bloom or split-block filter).
+func cContainsConcurrentHash(f Family, b []byte, h uint64) (bool, int32) {
+	p, n := img(b)
+	k := C.uint64_t(h)
+	var o C.bool
+	var s C.sketch_status
+	switch f {
+	case FamilyBloom:
+		s = C.sk_bloom_contains_concurrent_hash(bp(p), n, k, &o)
+	case FamilySplitBlock:
+		s = C.sk_sbbf_contains_concurrent_hash(bp(p), n, k, &o)
+	default:
+		return false, int32(StatusWrongFamily)
+	}
+	return bool(o), int32(s)
+}
+
+// cContainsConcurrentHashes is cContainsConcurrentHash for many hashes.
+func cContainsConcurrentHashes(f Family, b []byte, hashes []uint64, out []bool) int32 {
+	p, n := img(b)
+	k, cnt := u64s(hashes), C.size_t(len(hashes))
+	switch f {
+	case FamilyBloom:
+		return int32(C.sketch_bloom_contains_concurrent_hash_batch(p, n, k, cnt, bools(out)))
+	case FamilySplitBlock:
+		return int32(C.sketch_sbbf_contains_concurrent_hash_batch(p, n, k, cnt, bools(out)))
+	}
+	return int32(StatusWrongFamily)
+}
+
+func cFuseBuildHashes(b []byte, p BinaryFuseParams, seed uint64, hashes []uint64, scratch []byte) int32 {
+	ptr, n := img(b)
+	cp := cFuseParams(p)
+	return int32(C.sketch_fuse_build_hash_batch(ptr, n, &cp, C.uint64_t(seed), u64s(hashes), C.size_t(len(hashes)),
+		bytesPtr(scratch), C.size_t(len(scratch))))
 }
 
 // ---- Parquet interop -----------------------------------------------------------

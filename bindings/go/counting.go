@@ -46,7 +46,7 @@ func CountingBloomSize(items uint64, fpr float64) (uint64, error) {
 // NewCountingBloomWithParams(p) without building it.
 func CountingBloomSizeWithParams(p BloomParams) (uint64, error) {
 	n, s := cBloomSize(p, true)
-	return n, errorOf("CountingBloomSize", s)
+	return n, paramError("CountingBloomSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewCountingBloom returns an empty counting filter planned for items
@@ -67,14 +67,14 @@ func NewCountingBloomWithParams(p BloomParams, opts ...Option) (*CountingBloom, 
 	o := applyOptions(opts)
 	n, s := cBloomSize(p, true)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cBloomInit(b, p, o.seed, true); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return &CountingBloom{img: b}, nil
 }
@@ -95,7 +95,7 @@ func WrapCountingBloom(b []byte) (*CountingBloom, error) {
 // Add adds a byte key (increments its counters, saturating at 15) and
 // reports whether it was new (some counter was 0).
 func (f *CountingBloom) Add(key []byte) bool {
-	n, s := cCountingAdd(f.img, bytesPtr(key), len(key))
+	n, s := cCountingAdd(f.img, keyApart(key, f.img), len(key))
 	must("CountingBloom.Add", s)
 	return n
 }
@@ -140,7 +140,7 @@ func (f *CountingBloom) ContainsUint64(key uint64) bool {
 // matching ErrNotPresent and nothing changes. Only remove keys that were
 // added: removing a false positive can cause false negatives for others.
 func (f *CountingBloom) Remove(key []byte) error {
-	return errorOf("CountingBloom.Remove", cCountingRemove(f.img, bytesPtr(key), len(key)))
+	return errorOf("CountingBloom.Remove", cCountingRemove(f.img, keyApart(key, f.img), len(key)))
 }
 
 // RemoveString is Remove for a string key.
@@ -151,6 +151,56 @@ func (f *CountingBloom) RemoveString(key string) error {
 // RemoveUint64 is Remove for an integer key.
 func (f *CountingBloom) RemoveUint64(key uint64) error {
 	return errorOf("CountingBloom.RemoveUint64", cCountingRemoveU64(f.img, key))
+}
+
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether it was new (as Add). Needs exclusive access.
+func (f *CountingBloom) AddHash(h uint64) bool {
+	n, s := cAddHash(FamilyCountingBloom, f.img, nil, h)
+	must("CountingBloom.AddHash", s)
+	return n
+}
+
+// ContainsHash is Contains for a key given by its precomputed hash
+// (computed as for AddHash). Safe for concurrent use with the other
+// reading methods.
+func (f *CountingBloom) ContainsHash(h uint64) bool {
+	r, s := cContainsHash(FamilyCountingBloom, f.img, nil, h)
+	must("CountingBloom.ContainsHash", s)
+	return r
+}
+
+// RemoveHash is Remove for a key given by its precomputed hash (computed
+// as for AddHash): an absent one gives an error matching ErrNotPresent and
+// nothing changes. Needs exclusive access.
+func (f *CountingBloom) RemoveHash(h uint64) error {
+	return errorOf("CountingBloom.RemoveHash", cRemoveHash(FamilyCountingBloom, f.img, h))
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call. Needs exclusive access.
+func (f *CountingBloom) AddHashes(hashes []uint64) {
+	must("CountingBloom.AddHashes", cFilterAddHashes(FamilyCountingBloom, f.img, hashes, nil))
+}
+
+// ContainsHashes answers ContainsHash for many precomputed hashes into
+// results (see Bloom.ContainsHashes). Safe for concurrent use with the
+// other reading methods.
+func (f *CountingBloom) ContainsHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("CountingBloom.ContainsHashes", cFilterContainsHashes(FamilyCountingBloom, f.img, hashes, out))
+	return out
+}
+
+// RemoveHashes removes many precomputed hashes and returns how many were
+// removed; when some were not present (nothing changed for them) the error
+// matches ErrNotPresent (see RemoveStrings). Needs exclusive access.
+func (f *CountingBloom) RemoveHashes(hashes []uint64) (int, error) {
+	out := make([]bool, len(hashes))
+	return removedResult("CountingBloom.RemoveHashes", out, cRemoveHashes(FamilyCountingBloom, f.img, hashes, out))
 }
 
 // AddStrings adds many string keys (packed batches).
@@ -234,7 +284,7 @@ func removedResult(op string, removed []bool, s int32) (int, error) {
 // and f unchanged). other may be f itself: its counters then double (see
 // Bloom.Union).
 func (f *CountingBloom) Merge(other *CountingBloom) error {
-	return errorOf("CountingBloom.Merge", cMerge(FamilyCountingBloom, f.img, mergeSource(f.img, other.img)))
+	return errorOf("CountingBloom.Merge", cMerge(FamilyCountingBloom, f.img, mergeSource(f.img, other.image())))
 }
 
 // Stats returns the filter's statistics, O(1).

@@ -47,13 +47,13 @@ type CountMinStats struct {
 // Conservative on the result to change those). Both must be in (0, 1).
 func PlanCountMin(epsilon, delta float64) (CountMinParams, error) {
 	p, s := cCountMinPlan(epsilon, delta)
-	return p, errorOf("PlanCountMin", s)
+	return p, paramError("PlanCountMin", s, "epsilon "+ftoa(epsilon)+", delta "+ftoa(delta))
 }
 
 // PlanCountMinSize plans an explicit width x depth (32-bit counters, plain update).
 func PlanCountMinSize(width uint64, depth uint32) (CountMinParams, error) {
 	p, s := cCountMinPlanSize(width, depth)
-	return p, errorOf("PlanCountMinSize", s)
+	return p, paramError("PlanCountMinSize", s, "width "+utoa(width)+", depth "+utoa(uint64(depth)))
 }
 
 // CountMinSize returns the image size in bytes of NewCountMin(epsilon,
@@ -70,7 +70,7 @@ func CountMinSize(epsilon, delta float64) (uint64, error) {
 // NewCountMinWithParams(p) without building it.
 func CountMinSizeWithParams(p CountMinParams) (uint64, error) {
 	n, s := cCountMinSize(p)
-	return n, errorOf("CountMinSize", s)
+	return n, paramError("CountMinSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewCountMin returns an empty sketch planned for (epsilon, delta).
@@ -88,14 +88,14 @@ func NewCountMinWithParams(p CountMinParams, opts ...Option) (*CountMin, error) 
 	o := applyOptions(opts)
 	n, s := cCountMinSize(p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cCountMinInit(b, p, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return &CountMin{img: b}, nil
 }
@@ -115,7 +115,7 @@ func WrapCountMin(b []byte) (*CountMin, error) {
 
 // Add adds weight occurrences of a byte key.
 func (c *CountMin) Add(key []byte, weight uint64) {
-	must("CountMin.Add", cCountMinAdd(c.img, bytesPtr(key), len(key), weight))
+	must("CountMin.Add", cCountMinAdd(c.img, keyApart(key, c.img), len(key), weight))
 }
 
 // AddString adds weight occurrences of a string key (its UTF-8 bytes).
@@ -129,28 +129,46 @@ func (c *CountMin) AddUint64(key, weight uint64) {
 }
 
 // AddStrings adds many string keys (packed batches); weights is nil (1
-// each) or holds one weight per key (it panics otherwise).
-func (c *CountMin) AddStrings(keys []string, weights []uint64) {
-	checkWeights(len(keys), weights)
-	must("CountMin.AddStrings", countMinAdd(c.img, keys, weights))
-}
-
-// AddBytes adds many byte keys (see AddStrings for weights).
-func (c *CountMin) AddBytes(keys [][]byte, weights []uint64) {
-	checkWeights(len(keys), weights)
-	must("CountMin.AddBytes", countMinAdd(c.img, keys, weights))
-}
-
-// AddUint64s adds many integer keys in one call (see AddStrings for weights).
-func (c *CountMin) AddUint64s(keys, weights []uint64) {
-	checkWeights(len(keys), weights)
-	must("CountMin.AddUint64s", cCountMinAddU64s(c.img, keys, weights))
-}
-
-func checkWeights(n int, weights []uint64) {
-	if weights != nil && len(weights) != n {
-		panic("sketches: " + itoa(len(weights)) + " weights for " + itoa(n) + " keys")
+// each) or holds one weight per key. A weights slice of another length
+// gives an error matching ErrInvalidArgument that names both lengths, and
+// nothing is added; a zero-value receiver gives an error matching
+// ErrNoImage. Needs exclusive access.
+func (c *CountMin) AddStrings(keys []string, weights []uint64) error {
+	const op = "CountMin.AddStrings"
+	if err := checkWeights(op, len(keys), weights); err != nil {
+		return err
 	}
+	return errorOf(op, countMinAdd(c.img, keys, weights))
+}
+
+// AddBytes adds many byte keys (see AddStrings for weights and errors).
+func (c *CountMin) AddBytes(keys [][]byte, weights []uint64) error {
+	const op = "CountMin.AddBytes"
+	if err := checkWeights(op, len(keys), weights); err != nil {
+		return err
+	}
+	return errorOf(op, countMinAdd(c.img, keys, weights))
+}
+
+// AddUint64s adds many integer keys in one call (see AddStrings for
+// weights and errors).
+func (c *CountMin) AddUint64s(keys, weights []uint64) error {
+	const op = "CountMin.AddUint64s"
+	if err := checkWeights(op, len(keys), weights); err != nil {
+		return err
+	}
+	return errorOf(op, cCountMinAddU64s(c.img, keys, weights))
+}
+
+// checkWeights refuses a weights slice that is neither nil nor one weight
+// per key (the weighted batches of CountMin and TopK): an *Error matching
+// ErrInvalidArgument naming both lengths, before anything changes.
+func checkWeights(op string, keys int, weights []uint64) error {
+	if weights != nil && len(weights) != keys {
+		return &Error{Code: StatusInvalidArgument, Op: op,
+			Detail: itoa(len(weights)) + " weights for " + itoa(keys) + " keys: pass nil (weight 1 each) or one weight per key"}
+	}
+	return nil
 }
 
 // chunkWeights returns the weights of keys [start, start+n), nil for nil.
@@ -165,6 +183,52 @@ func countMinAdd[K keyList](b []byte, keys K, weights []uint64) int32 {
 	return packed(keys, func(start int, data []byte, offs []uint32) int32 {
 		return cCountMinAddPacked(b, data, offs, chunkWeights(weights, start, len(offs)-1))
 	})
+}
+
+// AddHash adds weight occurrences of a key given by its precomputed hash:
+// Hash(key, seed) of a byte or string key, HashUint64(key, seed) of an
+// integer key, with seed the sketch's (Stats().Seed), the XXH3-64 hash
+// every binding computes for that key, so AddHash(Hash(k, seed), w) is
+// Add(k, w). Needs exclusive access.
+func (c *CountMin) AddHash(h, weight uint64) {
+	must("CountMin.AddHash", cCountMinAddHash(c.img, h, weight))
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call; weights as for AddStrings (nil: 1 each; another length than
+// hashes: an error matching ErrInvalidArgument naming both lengths, and
+// nothing is added). Needs exclusive access.
+func (c *CountMin) AddHashes(hashes, weights []uint64) error {
+	const op = "CountMin.AddHashes"
+	if err := checkWeights(op, len(hashes), weights); err != nil {
+		return err
+	}
+	return errorOf(op, cCountMinAddHashes(c.img, hashes, weights))
+}
+
+// EstimateHash is Estimate for a key given by its precomputed hash
+// (computed as for AddHash). Safe for concurrent use with the other
+// reading methods.
+func (c *CountMin) EstimateHash(h uint64) uint64 {
+	e, s := cCountMinEstimateHash(c.img, h)
+	must("CountMin.EstimateHash", s)
+	return e
+}
+
+// EstimateHashes estimates many precomputed hashes: results[i] for
+// hashes[i], written into results when it has room for len(hashes) (nil
+// allocates); results may be hashes itself or share memory with it, as
+// for EstimateUint64s. Safe for concurrent use with the other reading
+// methods.
+func (c *CountMin) EstimateHashes(hashes []uint64, results []uint64) []uint64 {
+	out := u64sFor(results, len(hashes))
+	dst := out
+	if overlapU64s(hashes, out) { // the library refuses an output over its input
+		dst = make([]uint64, len(out))
+	}
+	must("CountMin.EstimateHashes", cCountMinEstimateHashes(c.img, hashes, dst))
+	copy(out, dst)
+	return out
 }
 
 // Estimate returns the estimated count of a byte key: never below the
@@ -233,7 +297,7 @@ func (c *CountMin) Total() uint64 { return c.Stats().Total }
 // ErrIncompatible and c unchanged); the update modes may differ. other may
 // be c itself: its counts then double (see Bloom.Union).
 func (c *CountMin) Merge(other *CountMin) error {
-	return errorOf("CountMin.Merge", cMerge(FamilyCountMin, c.img, mergeSource(c.img, other.img)))
+	return errorOf("CountMin.Merge", cMerge(FamilyCountMin, c.img, mergeSource(c.img, other.image())))
 }
 
 // Stats returns the sketch's statistics, O(1).

@@ -56,14 +56,14 @@ type CuckooStats struct {
 // must be in (1.2e-4, 1).
 func PlanCuckoo(items uint64, fpr float64) (CuckooParams, error) {
 	p, s := cCuckooPlan(items, fpr)
-	return p, errorOf("PlanCuckoo", s)
+	return p, paramError("PlanCuckoo", s, "items "+utoa(items)+", fpr "+ftoa(fpr))
 }
 
 // PlanCuckooBuckets plans an explicit bucket count and fingerprint width
 // (8, 12 or 16).
 func PlanCuckooBuckets(buckets uint64, fingerprintBits uint32) (CuckooParams, error) {
 	p, s := cCuckooPlanBuckets(buckets, fingerprintBits)
-	return p, errorOf("PlanCuckooBuckets", s)
+	return p, paramError("PlanCuckooBuckets", s, "buckets "+utoa(buckets)+", fingerprint bits "+utoa(uint64(fingerprintBits)))
 }
 
 // CuckooSize returns the image size in bytes of NewCuckoo(items, fpr)
@@ -80,7 +80,7 @@ func CuckooSize(items uint64, fpr float64) (uint64, error) {
 // NewCuckooWithParams(p) without building it.
 func CuckooSizeWithParams(p CuckooParams) (uint64, error) {
 	n, s := cCuckooSize(p)
-	return n, errorOf("CuckooSize", s)
+	return n, paramError("CuckooSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewCuckoo returns an empty filter planned for items items at rate fpr.
@@ -98,14 +98,14 @@ func NewCuckooWithParams(p CuckooParams, opts ...Option) (*Cuckoo, error) {
 	o := applyOptions(opts)
 	n, s := cCuckooSize(p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cCuckooInit(b, p, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return &Cuckoo{img: b}, nil
 }
@@ -127,7 +127,7 @@ func WrapCuckoo(b []byte) (*Cuckoo, error) {
 // ErrFull and the filter is unchanged. Adding a key twice stores two copies
 // (see Count); a 9th copy never fits (see the type's doc).
 func (f *Cuckoo) Add(key []byte) error {
-	return errorOf("Cuckoo.Add", cCuckooAdd(f.img, bytesPtr(key), len(key)))
+	return errorOf("Cuckoo.Add", cCuckooAdd(f.img, keyApart(key, f.img), len(key)))
 }
 
 // AddString is Add for a string key.
@@ -187,7 +187,7 @@ func (f *Cuckoo) CountUint64(key uint64) int {
 // matching ErrNotPresent and nothing changes. Only remove keys that were
 // added: removing a false positive deletes another key's fingerprint.
 func (f *Cuckoo) Remove(key []byte) error {
-	return errorOf("Cuckoo.Remove", cCuckooRemove(f.img, bytesPtr(key), len(key)))
+	return errorOf("Cuckoo.Remove", cCuckooRemove(f.img, keyApart(key, f.img), len(key)))
 }
 
 // RemoveString is Remove for a string key.
@@ -198,6 +198,60 @@ func (f *Cuckoo) RemoveString(key string) error {
 // RemoveUint64 is Remove for an integer key.
 func (f *Cuckoo) RemoveUint64(key uint64) error {
 	return errorOf("Cuckoo.RemoveUint64", cCuckooRemoveU64(f.img, key))
+}
+
+// AddHash inserts a key by its precomputed hash: Hash(key, seed) of a
+// byte or string key, HashUint64(key, seed) of an integer key, with seed
+// the sketch's (Stats().Seed), the XXH3-64 hash every binding computes
+// for that key, so AddHash(Hash(k, seed)) is Add(k).
+// When it cannot be placed the error matches ErrFull and the filter is
+// unchanged. Needs exclusive access.
+func (f *Cuckoo) AddHash(h uint64) error {
+	return errorOf("Cuckoo.AddHash", cCuckooAddHash(f.img, h))
+}
+
+// ContainsHash is Contains for a key given by its precomputed hash
+// (computed as for AddHash). Safe for concurrent use with the other
+// reading methods.
+func (f *Cuckoo) ContainsHash(h uint64) bool {
+	r, s := cContainsHash(FamilyCuckoo, f.img, nil, h)
+	must("Cuckoo.ContainsHash", s)
+	return r
+}
+
+// RemoveHash is Remove for a key given by its precomputed hash (computed
+// as for AddHash): an absent one gives an error matching ErrNotPresent and
+// nothing changes. Needs exclusive access.
+func (f *Cuckoo) RemoveHash(h uint64) error {
+	return errorOf("Cuckoo.RemoveHash", cRemoveHash(FamilyCuckoo, f.img, h))
+}
+
+// AddHashes inserts many precomputed hashes (computed as for AddHash) in
+// one call and returns how many were placed; when some did not fit
+// (nothing changed for them) the error matches ErrFull. Needs exclusive
+// access.
+func (f *Cuckoo) AddHashes(hashes []uint64) (int, error) {
+	return cuckooBatch(f.img, "Cuckoo.AddHashes", len(hashes), false, func() int32 {
+		return cFilterAddHashes(FamilyCuckoo, f.img, hashes, nil)
+	})
+}
+
+// RemoveHashes removes one stored copy of each of many precomputed hashes
+// and returns how many were removed; when some had no stored copy the
+// error matches ErrNotPresent (see RemoveStrings). Needs exclusive access.
+func (f *Cuckoo) RemoveHashes(hashes []uint64) (int, error) {
+	return cuckooBatch(f.img, "Cuckoo.RemoveHashes", len(hashes), true, func() int32 {
+		return cRemoveHashes(FamilyCuckoo, f.img, hashes, nil)
+	})
+}
+
+// ContainsHashes answers ContainsHash for many precomputed hashes into
+// results (see Bloom.ContainsHashes). Safe for concurrent use with the
+// other reading methods.
+func (f *Cuckoo) ContainsHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("Cuckoo.ContainsHashes", cFilterContainsHashes(FamilyCuckoo, f.img, hashes, out))
+	return out
 }
 
 // AddStrings inserts many string keys (packed batches) and returns how
@@ -313,7 +367,7 @@ func (f *Cuckoo) Merge(other *Cuckoo) error {
 	if err != nil {
 		return err
 	}
-	return errorOf(op, cCuckooMerge(f.img, mergeSource(f.img, other.img), scratch))
+	return errorOf(op, cCuckooMerge(f.img, mergeSource(f.img, other.image()), scratch))
 }
 
 // Stats returns the filter's statistics, O(1).

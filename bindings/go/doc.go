@@ -27,7 +27,8 @@
 // zero-copy Wrap function; all but the binary fuse filter merge. The binary fuse filter
 // is static: its constructors (NewBinaryFuseStrings, NewBinaryFuseBytes,
 // NewBinaryFuseUint64s) build it from the whole key set in one C call, and
-// it has no Add or Remove methods.
+// it has no Add or Remove methods (NewBinaryFuseHashes builds it from
+// precomputed hashes).
 //
 // # Memory
 //
@@ -60,6 +61,12 @@
 // (so AddUint64(k) and Add(le8(k)) are the same key), hashed with XXH3-64
 // and the image's seed (WithSeed; default 0). A sketch built in Go answers
 // a query made from C, Java or Python for the same key, and the reverse.
+// Hash(key, seed) and HashUint64(key, seed) compute that hash once; every
+// type but TopK (which stores its keys) takes it in its hash forms
+// (AddHash, AddHashes, and ContainsHash, ContainsHashes, RemoveHash,
+// RemoveHashes, EstimateHash, EstimateHashes where the family has the key
+// form), which act exactly as the key would: the same image bytes and
+// answers.
 // A nil []byte is the empty key (zero bytes), in batches too: a nil
 // element of AddBytes adds the empty key, where Python skips None keys and
 // Spark NULL rows, and Java refuses a null key; drop such elements first
@@ -123,7 +130,10 @@
 // fail on a sound image (Add, Contains, Estimate, Stats, ...) return no
 // error; they panic with an *Error only when called on a zero value, or on
 // a wrapped image that other code rewrote or that was never verified and
-// holds a body its format forbids. HLL's concurrent methods return an error
+// holds a body its format forbids, or (the batches) given a key of 4 GiB or
+// more, which the packed layout's 32-bit offsets cannot hold
+// (ErrInvalidArgument; the keys before it were processed; the batches
+// with an error result return it). HLL's concurrent methods return an error
 // instead: a sketch in its exact small mode refuses them (ErrSmallMode; see
 // Concurrency).
 //
@@ -133,14 +143,28 @@
 // image; a built BinaryFuse is never written, so it needs no lock at all);
 // writes need exclusive access (for example a sync.RWMutex: RLock
 // around queries, Lock around adds and merges). Each type's documentation
-// lists which methods read and which write. Distinct sketches are
-// independent.
+// lists which methods read and which write (String and Format read too).
+// Distinct sketches are independent. A merge (Merge, Union, Intersect) and
+// MinHash.Jaccard read their argument as a query does: a shard being
+// merged into a total may be queried meanwhile, but no goroutine may add
+// to it until the merge returns (hold its read lock while merging it, or
+// merge a Clone taken under that lock). A nil or zero-value argument is
+// an error, not a panic.
+//
+// There is no Close: a sketch's image is Go memory the garbage collector
+// reclaims once no value refers to it (a call in progress keeps it alive),
+// so no method can use freed memory. The one exception is memory the
+// caller manages: a Wrap function's buffer (an mmap'ed file, say) must
+// stay mapped, and writable for the changing methods, while any value
+// wrapping it is used; unmapping it first makes the next call fault, as
+// any access to unmapped memory does.
 //
 // Bloom, SplitBlock, HLL and ULL also have Concurrent methods, which any
 // number of goroutines may call at once on one sketch without a lock (the
 // library updates and reads the image with atomic operations on its 64-bit
-// words): AddConcurrent, AddConcurrentString, AddConcurrentUint64 and the
-// batches AddConcurrentStrings, AddConcurrentBytes and AddConcurrentUint64s
+// words): AddConcurrent, AddConcurrentString, AddConcurrentUint64,
+// AddConcurrentHash and the batches AddConcurrentStrings,
+// AddConcurrentBytes and AddConcurrentUint64s
 // on all four; AddConcurrentStringsReportNew and the ContainsConcurrent
 // forms on the filters; EstimateConcurrent on the distinct counters. While
 // any of them runs on a sketch, no other method may be called on it, the

@@ -54,7 +54,7 @@ type ELLStats struct {
 // (about 8.4e-5 for d = 24, 8.9e-5 for d = 20).
 func PlanELL(relativeError float64, d uint8) (ELLParams, error) {
 	p, s := cELLPlan(relativeError, d)
-	return p, errorOf("PlanELL", s)
+	return p, paramError("PlanELL", s, "relative error "+ftoa(relativeError)+", d "+itoa(int(d)))
 }
 
 // ELLSize returns the image size in bytes of NewELL(precision, d) without
@@ -67,7 +67,7 @@ func ELLSize(precision, d uint8) (uint64, error) {
 // without building it.
 func ELLSizeWithParams(p ELLParams) (uint64, error) {
 	n, s := cELLSize(p)
-	return n, errorOf("ELLSize", s)
+	return n, paramError("ELLSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewELL returns an empty sketch of precision p (2..24) with d = 20 or 24
@@ -87,7 +87,7 @@ func NewELLWithParams(p ELLParams, opts ...Option) (*ELL, error) {
 		return nil, err
 	}
 	if s := cELLInit(b, p, applyOptions(opts).seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return &ELL{img: b}, nil
 }
@@ -95,7 +95,7 @@ func NewELLWithParams(p ELLParams, opts ...Option) (*ELL, error) {
 func newELLImage(op string, p ELLParams) ([]byte, error) {
 	n, s := cELLSize(p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return newImage(op, n)
 }
@@ -115,7 +115,7 @@ func WrapELL(b []byte) (*ELL, error) {
 
 // Add adds a byte key and reports whether a register changed.
 func (e *ELL) Add(key []byte) bool {
-	c, s := cELLAdd(e.img, bytesPtr(key), len(key))
+	c, s := cELLAdd(e.img, keyApart(key, e.img), len(key))
 	must("ELL.Add", s)
 	return c
 }
@@ -145,6 +145,23 @@ func (e *ELL) AddBytes(keys [][]byte) { must("ELL.AddBytes", setAdd(FamilyELL, e
 // AddUint64s adds many integer keys in one call.
 func (e *ELL) AddUint64s(keys []uint64) {
 	must("ELL.AddUint64s", cSetAddU64s(FamilyELL, e.img, keys))
+}
+
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether the sketch changed (as Add). Needs exclusive access.
+func (e *ELL) AddHash(h uint64) bool {
+	c, s := cAddHash(FamilyELL, e.img, nil, h)
+	must("ELL.AddHash", s)
+	return c
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (e *ELL) AddHashes(hashes []uint64) {
+	must("ELL.AddHashes", cSetAddHashes(FamilyELL, e.img, hashes))
 }
 
 // Estimate returns the distinct-count estimate: the martingale estimate
@@ -182,7 +199,7 @@ func (e *ELL) MartingaleEstimate() (float64, bool) {
 // matching ErrIncompatible and e is unchanged. other may be e itself (see
 // Bloom.Union).
 func (e *ELL) Merge(other *ELL) error {
-	return errorOf("ELL.Merge", cMerge(FamilyELL, e.img, mergeSource(e.img, other.img)))
+	return errorOf("ELL.Merge", cMerge(FamilyELL, e.img, mergeSource(e.img, other.image())))
 }
 
 // Downsize returns a new sketch of precision p and d history bits holding
@@ -198,7 +215,12 @@ func (e *ELL) Downsize(precision, d uint8) (*ELL, error) {
 		return nil, err
 	}
 	if s := cELLDownsize(e.img, b, p); s != 0 {
-		return nil, errorOf(op, s)
+		err := errorOf(op, s)
+		if x, ok := err.(*Error); ok && x.Detail == "" {
+			x.Detail = "to precision " + itoa(int(precision)) + ", d " + itoa(int(d)) +
+				": both must be at most the source's"
+		}
+		return nil, err
 	}
 	return &ELL{img: b}, nil
 }

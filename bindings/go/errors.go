@@ -23,7 +23,7 @@ const (
 	StatusLengthMismatch     Status = 11 // the byte count differs from the recorded image length
 	StatusIncompatible       Status = 12 // the sketches differ in parameters, seed or hash
 	StatusUnsupportedHash    Status = 13 // the image names a hash this family cannot use
-	StatusOverlap            Status = 14 // written memory overlaps another argument; nothing changed (the Go merges read a copy of a sketch merged with itself)
+	StatusOverlap            Status = 14 // written memory overlaps another argument; nothing changed (the Go merges read a copy of a sketch merged with itself, and a key inside the image is copied before an add)
 	StatusInternalError      Status = 15 // reserved, no longer produced
 	StatusNotPresent         Status = 16 // a removal found the item absent; nothing changed
 	StatusFull               Status = 17 // the filter has no room for the item; nothing changed
@@ -125,6 +125,12 @@ var (
 	// library's attempt bound (practically only for keys whose hashes are
 	// not uniformly distributed); nothing was built.
 	ErrBuildFailed = &Error{Code: StatusBuildFailed}
+	// ErrNoImage: the sketch has no image: a zero value (sketches come
+	// from a constructor, a Wrap function or UnmarshalBinary) used as a
+	// receiver, or a zero value or nil pointer passed as the other sketch
+	// of Merge, Union, Intersect or Jaccard (StatusBufferTooSmall; nothing
+	// changed). The methods without an error result panic with it.
+	ErrNoImage = &Error{Code: StatusBufferTooSmall}
 	// ErrSmallMode: a concurrent HLL method (AddConcurrent*,
 	// EstimateConcurrent) was called on a sketch still in its exact small
 	// mode; nothing changed. Call HLL.Densify first (exclusive access).
@@ -140,14 +146,26 @@ func errorOf(op string, s int32) error {
 	if s == 0 {
 		return nil
 	}
+	if s == statusBatchKeyTooLong {
+		return &Error{Code: StatusInvalidArgument, Op: op, Detail: batchKeyTooLongDetail}
+	}
 	if Status(s) == StatusBufferTooSmall {
 		return &Error{Code: Status(s), Op: op, Detail: zeroValueDetail}
 	}
 	return &Error{Code: Status(s), Op: op}
 }
 
+// statusBatchKeyTooLong is the binding's own status (never a C one: those
+// are not negative) for a batch holding a key of 4 GiB or more, which the
+// packed layout's 32-bit offsets cannot address; the keys before it (in
+// earlier chunks) were processed. errorOf and must report it as
+// StatusInvalidArgument with batchKeyTooLongDetail.
+const statusBatchKeyTooLong int32 = -1
+
+const batchKeyTooLongDetail = "a key in the batch is 4 GiB or longer (packed offsets are 32-bit); the keys before it were processed, the rest not"
+
 // zeroValueDetail explains StatusBufferTooSmall from a method.
-const zeroValueDetail = "no image: a zero value (sketches come from a constructor, a Wrap function or UnmarshalBinary), as receiver or argument"
+const zeroValueDetail = "no image: a zero value (sketches come from a constructor, a Wrap function or UnmarshalBinary), as receiver or argument, or a nil argument"
 
 // must panics with an *Error when s is not StatusOK. The operations that use
 // it cannot fail on an image this package created or imported (checked
@@ -156,9 +174,28 @@ const zeroValueDetail = "no image: a zero value (sketches come from a constructo
 // holds values the format forbids (the library stays memory-safe, but may
 // then find its header inconsistent after an update).
 func must(op string, s int32) {
+	if s == statusBatchKeyTooLong {
+		panic(errorOf(op, s))
+	}
 	if s != 0 {
 		panic(&Error{Code: Status(s), Op: op, Detail: "a zero value, or a wrapped image changed behind the sketch or never verified"})
 	}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// ftoa formats a rate or error argument for a message (NaN, +Inf included).
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// paramError is errorOf for the planning, sizing and constructing
+// functions: a parameter the library refuses (StatusInvalidParameter, or
+// StatusInvalidArgument) names the arguments given in its Detail
+// ("precision 25"), since the library's text does not say which value was
+// out of range.
+func paramError(op string, s int32, args string) error {
+	err := errorOf(op, s)
+	if e, ok := err.(*Error); ok && e.Detail == "" && (e.Code == StatusInvalidParameter || e.Code == StatusInvalidArgument) {
+		e.Detail = args
+	}
+	return err
+}

@@ -190,6 +190,7 @@ func TestZeroValueErrorResults(t *testing.T) {
 		counting CountingBloom
 		topk     TopK
 		ull      ULL
+		countMin CountMin
 	)
 	ks := []string{"a", "b"}
 	for name, call := range map[string]func() (int, error){
@@ -208,6 +209,17 @@ func TestZeroValueErrorResults(t *testing.T) {
 		"TopK.AddStrings":             func() (int, error) { return 0, topk.AddStrings(ks, nil) },
 		"TopK.AddBytes":               func() (int, error) { return 0, topk.AddBytes(byteKeys(ks), nil) },
 		"ULL.ToHLL":                   func() (int, error) { _, err := ull.ToHLL(); return 0, err },
+		"Cuckoo.AddHash":              func() (int, error) { return 0, cuckoo.AddHash(1) },
+		"Cuckoo.RemoveHash":           func() (int, error) { return 0, cuckoo.RemoveHash(1) },
+		"Cuckoo.AddHashes":            func() (int, error) { return cuckoo.AddHashes([]uint64{1}) },
+		"Cuckoo.RemoveHashes":         func() (int, error) { return cuckoo.RemoveHashes([]uint64{1}) },
+		"CountingBloom.RemoveHash":    func() (int, error) { return 0, counting.RemoveHash(1) },
+		"CountingBloom.RemoveHashes":  func() (int, error) { return counting.RemoveHashes([]uint64{1}) },
+		"TopK.AddUint64s":             func() (int, error) { return 0, topk.AddUint64s([]uint64{1}, nil) },
+		"CountMin.AddStrings":         func() (int, error) { return 0, countMin.AddStrings(ks, nil) },
+		"CountMin.AddBytes":           func() (int, error) { return 0, countMin.AddBytes(byteKeys(ks), nil) },
+		"CountMin.AddUint64s":         func() (int, error) { return 0, countMin.AddUint64s([]uint64{1}, nil) },
+		"CountMin.AddHashes":          func() (int, error) { return 0, countMin.AddHashes([]uint64{1}, nil) },
 	} {
 		func() {
 			defer func() {
@@ -224,6 +236,9 @@ func TestZeroValueErrorResults(t *testing.T) {
 			// sketch image" alone read as a key or output buffer problem.
 			if !strings.Contains(err.Error(), "zero value") {
 				t.Errorf("%s on a zero value: %q does not say so", name, err)
+			}
+			if !errors.Is(err, ErrNoImage) {
+				t.Errorf("%s on a zero value: %v does not match ErrNoImage", name, err)
 			}
 		}()
 	}

@@ -272,3 +272,31 @@ func ExampleNewSplitBlockParquet() {
 	// INT64 42: true
 	// INT32 42: false
 }
+
+// Hash a key once and use the hash with every sketch of that seed: the
+// hash forms act exactly as the key would, so a pipeline that fans each
+// event out to a filter, a distinct counter and a frequency sketch hashes
+// it once instead of three times.
+func ExampleHash() {
+	const seed = 42
+	seen, _ := sketches.NewBloom(10_000, 0.01, sketches.WithSeed(seed))
+	users, _ := sketches.NewHLL(12, sketches.WithSeed(seed))
+	hits, _ := sketches.NewCountMin(0.001, 0.01, sketches.WithSeed(seed))
+	for _, user := range []string{"alice", "bob", "alice"} {
+		h := sketches.Hash([]byte(user), seed)
+		seen.AddHash(h)
+		users.AddHash(h)
+		hits.AddHash(h, 1)
+	}
+	fmt.Println("alice seen:", seen.ContainsString("alice"))
+	fmt.Printf("distinct users: %.0f\n", users.Estimate())
+	fmt.Println("alice hits:", hits.EstimateString("alice"))
+	// A weights slice that does not match the keys is an error, not a panic.
+	err := hits.AddHashes([]uint64{sketches.Hash([]byte("carol"), seed)}, []uint64{1, 2})
+	fmt.Println(errors.Is(err, sketches.ErrInvalidArgument), err)
+	// Output:
+	// alice seen: true
+	// distinct users: 2
+	// alice hits: 2
+	// true sketches: CountMin.AddHashes: invalid call argument (2 weights for 1 keys: pass nil (weight 1 each) or one weight per key)
+}

@@ -55,14 +55,14 @@ type BinaryFuseStats struct {
 // (ErrInvalidParameter): fpr outside (0, 1) or below 2^-16, keys above 2^31.
 func PlanBinaryFuse(keys uint64, fpr float64) (BinaryFuseParams, error) {
 	p, s := cFusePlan(keys, fpr)
-	return p, errorOf("PlanBinaryFuse", s)
+	return p, paramError("PlanBinaryFuse", s, "keys "+utoa(keys)+", fpr "+ftoa(fpr))
 }
 
 // PlanBinaryFuseBits plans a filter for keys keys with an explicit
 // fingerprint width, 8 or 16 bits (else ErrInvalidParameter).
 func PlanBinaryFuseBits(keys uint64, fingerprintBits uint32) (BinaryFuseParams, error) {
 	p, s := cFusePlanBits(keys, fingerprintBits)
-	return p, errorOf("PlanBinaryFuseBits", s)
+	return p, paramError("PlanBinaryFuseBits", s, "keys "+utoa(keys)+", fingerprint bits "+utoa(uint64(fingerprintBits)))
 }
 
 // BinaryFuseSize returns the image size in bytes of a filter built from
@@ -73,10 +73,10 @@ func BinaryFuseSize(keys uint64, fingerprintBits uint32) (uint64, error) {
 	const op = "BinaryFuseSize"
 	p, s := cFusePlanBits(keys, fingerprintBits)
 	if s != 0 {
-		return 0, errorOf(op, s)
+		return 0, paramError(op, s, "keys "+utoa(keys)+", fingerprint bits "+utoa(uint64(fingerprintBits)))
 	}
 	size, _, s := cFuseSizes(p)
-	return size, errorOf(op, s)
+	return size, paramError(op, s, "keys "+utoa(keys)+", fingerprint bits "+utoa(uint64(fingerprintBits)))
 }
 
 // NewBinaryFuseStrings builds a filter of string keys (their UTF-8 bytes)
@@ -108,9 +108,24 @@ func NewBinaryFuseUint64s(keys []uint64, fingerprintBits uint32, opts ...Option)
 	})
 }
 
+// NewBinaryFuseHashes builds a filter of precomputed hashes: Hash(key,
+// seed) or HashUint64(key, seed) of each key, with seed the one given by
+// WithSeed (default 0), which the image records so that Contains hashes
+// queries the same way; the filter then equals the one built from the keys
+// and answers Contains(key) and ContainsHash(h) alike. Repeated hashes are
+// stored once. The hashes must be uniformly distributed (XXH3's are);
+// otherwise the build may fail with ErrBuildFailed. Other errors as for
+// NewBinaryFuseStrings.
+func NewBinaryFuseHashes(hashes []uint64, fingerprintBits uint32, opts ...Option) (*BinaryFuse, error) {
+	const op = "NewBinaryFuseHashes"
+	return newFuse(op, uint64(len(hashes)), fingerprintBits, opts, func(b []byte, p BinaryFuseParams, seed uint64, scratch []byte) int32 {
+		return cFuseBuildHashes(b, p, seed, hashes, scratch)
+	})
+}
+
 func buildFuse[K keyList](op string, keys K, bits uint32, opts []Option) (*BinaryFuse, error) {
 	if _, s := cFusePlanBits(uint64(len(keys)), bits); s != 0 { // refuse before packing
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "keys "+itoa(len(keys))+", fingerprint bits "+utoa(uint64(bits)))
 	}
 	data, offs, err := packAll(op, keys)
 	if err != nil {
@@ -128,11 +143,11 @@ func newFuse(op string, count uint64, bits uint32, opts []Option,
 	o := applyOptions(opts)
 	p, s := cFusePlanBits(count, bits)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "keys "+utoa(count)+", fingerprint bits "+utoa(uint64(bits)))
 	}
 	size, scratchSize, s := cFuseSizes(p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "keys "+utoa(count)+", fingerprint bits "+utoa(uint64(bits)))
 	}
 	b, err := newImage(op, size)
 	if err != nil {
@@ -143,7 +158,7 @@ func newFuse(op string, count uint64, bits uint32, opts []Option,
 	}
 	scratch := make([]byte, scratchSize)
 	if s := build(b, p, o.seed, scratch); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "keys "+utoa(count)+", fingerprint bits "+utoa(uint64(bits)))
 	}
 	return &BinaryFuse{img: b}, nil
 }
@@ -208,6 +223,25 @@ func (f *BinaryFuse) ContainsBytes(keys [][]byte, results []bool) []bool {
 func (f *BinaryFuse) ContainsUint64s(keys []uint64, results []bool) []bool {
 	out := boolsFor(results, len(keys))
 	must("BinaryFuse.ContainsUint64s", cFilterContainsU64s(FamilyBinaryFuse, f.img, keys, out))
+	return out
+}
+
+// ContainsHash is Contains for a key given by its precomputed hash:
+// Hash(key, seed) of a byte or string key, HashUint64(key, seed) of an
+// integer key, with seed the filter's (Stats().Seed), so
+// ContainsHash(Hash(k, seed)) is Contains(k).
+// Safe for concurrent use.
+func (f *BinaryFuse) ContainsHash(h uint64) bool {
+	r, s := cContainsHash(FamilyBinaryFuse, f.img, nil, h)
+	must("BinaryFuse.ContainsHash", s)
+	return r
+}
+
+// ContainsHashes answers ContainsHash for many precomputed hashes into
+// results (see Bloom.ContainsHashes). Safe for concurrent use.
+func (f *BinaryFuse) ContainsHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("BinaryFuse.ContainsHashes", cFilterContainsHashes(FamilyBinaryFuse, f.img, hashes, out))
 	return out
 }
 

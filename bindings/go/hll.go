@@ -21,8 +21,9 @@ import "fmt"
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
-// AddConcurrentUint64s, EstimateConcurrent) are the exception: any number
-// of goroutines may call them at once on one sketch, with no lock (the
+// AddConcurrentUint64s, AddConcurrentHash, EstimateConcurrent) are the
+// exception: any number of goroutines may call them at once on one
+// sketch, with no lock (the
 // library raises registers with atomic compare-and-swaps on the image's
 // 64-bit words). They need a dense sketch: a new sketch starts in its
 // exact small mode, and so does one after Reset or one unmarshalled or
@@ -68,7 +69,7 @@ type HLLStats struct {
 // ErrInvalidParameter.
 func HLLSize(precision uint8) (uint64, error) {
 	n, s := cCardinalitySize(FamilyHLL, precision)
-	return n, errorOf("HLLSize", s)
+	return n, paramError("HLLSize", s, "precision "+itoa(int(precision)))
 }
 
 // NewHLL returns an empty sketch of precision p (4..18; p = 14 is 12 KiB of
@@ -85,14 +86,14 @@ func newCardinality(op string, f Family, p uint8, opts []Option) ([]byte, error)
 	o := applyOptions(opts)
 	n, s := cCardinalitySize(f, p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "precision "+itoa(int(p)))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cCardinalityInit(f, b, p, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "precision "+itoa(int(p)))
 	}
 	return b, nil
 }
@@ -113,7 +114,7 @@ func WrapHLL(b []byte) (*HLL, error) {
 
 // Add adds a byte key and reports whether the sketch changed.
 func (h *HLL) Add(key []byte) bool {
-	c, s := cHLLAdd(h.img, &h.tok, bytesPtr(key), len(key))
+	c, s := cHLLAdd(h.img, &h.tok, keyApart(key, h.img), len(key))
 	must("HLL.Add", s)
 	return c
 }
@@ -145,6 +146,23 @@ func (h *HLL) AddUint64s(keys []uint64) {
 	must("HLL.AddUint64s", cSetAddU64s(FamilyHLL, h.img, keys))
 }
 
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether the sketch changed (as Add). Needs exclusive access.
+func (h *HLL) AddHash(hash uint64) bool {
+	c, s := cAddHash(FamilyHLL, h.img, &h.tok, hash)
+	must("HLL.AddHash", s)
+	return c
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (h *HLL) AddHashes(hashes []uint64) {
+	must("HLL.AddHashes", cSetAddHashes(FamilyHLL, h.img, hashes))
+}
+
 func setAdd[K keyList](f Family, b []byte, keys K) int32 {
 	return packed(keys, func(_ int, data []byte, offs []uint32) int32 {
 		return cSetAddPacked(f, b, data, offs)
@@ -174,7 +192,7 @@ func (h *HLL) Densify() {
 // image, or a shared mapping whose other writer died inside an add. Other
 // errors are those of an unusable image (a zero value: no panic here).
 func (h *HLL) AddConcurrent(key []byte) (bool, error) {
-	c, s := cHLLAddConcurrent(h.img, bytesPtr(key), len(key))
+	c, s := cHLLAddConcurrent(h.img, keyApart(key, h.img), len(key))
 	return c, errorOf("HLL.AddConcurrent", s)
 }
 
@@ -193,6 +211,15 @@ func (h *HLL) AddConcurrentString(key string) (bool, error) {
 func (h *HLL) AddConcurrentUint64(key uint64) (bool, error) {
 	c, s := cHLLAddConcurrentU64(h.img, key)
 	return c, errorOf("HLL.AddConcurrentUint64", s)
+}
+
+// AddConcurrentHash is AddHash (a precomputed hash, computed as for
+// AddHash) with atomic operations: safe for any number of goroutines at
+// once on one sketch while only Concurrent methods run on it. Errors as
+// AddConcurrent (ErrSmallMode before Densify).
+func (h *HLL) AddConcurrentHash(hash uint64) (bool, error) {
+	c, s := cAddConcurrentHash(FamilyHLL, h.img, hash)
+	return c, errorOf("HLL.AddConcurrentHash", s)
 }
 
 // AddConcurrentStrings is AddStrings (packed batches) with atomic
@@ -255,7 +282,7 @@ func (h *HLL) RegisterEstimate() float64 {
 // precision, or Downsize the others to it first. other may be h itself
 // (see Bloom.Union).
 func (h *HLL) Merge(other *HLL) error {
-	s := cMerge(FamilyHLL, h.img, mergeSource(h.img, other.img))
+	s := cMerge(FamilyHLL, h.img, mergeSource(h.img, other.image()))
 	h.retoken()
 	return errorOf("HLL.Merge", s)
 }
@@ -267,14 +294,14 @@ func (h *HLL) Downsize(p uint8) (*HLL, error) {
 	const op = "HLL.Downsize"
 	n, s := cCardinalitySize(FamilyHLL, p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "precision "+itoa(int(p)))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cHLLDownsize(h.img, b, p); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "precision "+itoa(int(p)))
 	}
 	return hllOf(b), nil
 }

@@ -207,3 +207,84 @@ func applyOptions(opts []Option) options {
 	}
 	return o
 }
+
+// image returns the image of a sketch passed as an argument (the other
+// sketch of Merge, Union, Intersect and Jaccard): nil for a nil pointer, so
+// a nil argument gives the zero value's error (StatusBufferTooSmall, saying
+// so) instead of a nil-pointer panic, and the receiver is unchanged.
+func (f *Bloom) image() []byte {
+	if f == nil {
+		return nil
+	}
+	return f.img
+}
+
+func (f *SplitBlock) image() []byte {
+	if f == nil {
+		return nil
+	}
+	return f.img
+}
+
+func (f *CountingBloom) image() []byte {
+	if f == nil {
+		return nil
+	}
+	return f.img
+}
+
+func (f *Cuckoo) image() []byte {
+	if f == nil {
+		return nil
+	}
+	return f.img
+}
+
+func (f *BinaryFuse) image() []byte {
+	if f == nil {
+		return nil
+	}
+	return f.img
+}
+
+func (h *HLL) image() []byte {
+	if h == nil {
+		return nil
+	}
+	return h.img
+}
+
+func (u *ULL) image() []byte {
+	if u == nil {
+		return nil
+	}
+	return u.img
+}
+
+func (e *ELL) image() []byte {
+	if e == nil {
+		return nil
+	}
+	return e.img
+}
+
+func (c *CountMin) image() []byte {
+	if c == nil {
+		return nil
+	}
+	return c.img
+}
+
+func (t *TopK) image() []byte {
+	if t == nil {
+		return nil
+	}
+	return t.img
+}
+
+func (m *MinHash) image() []byte {
+	if m == nil {
+		return nil
+	}
+	return m.img
+}

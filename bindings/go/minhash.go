@@ -29,7 +29,7 @@ type MinHashStats struct {
 // building it (errors as for NewMinHash).
 func MinHashSize(k uint32) (uint64, error) {
 	n, s := cMinHashSize(k)
-	return n, errorOf("MinHashSize", s)
+	return n, paramError("MinHashSize", s, "k "+utoa(uint64(k)))
 }
 
 // NewMinHash returns an empty sketch of k registers (1 ..= 2^20; 8 bytes
@@ -40,14 +40,14 @@ func NewMinHash(k uint32, opts ...Option) (*MinHash, error) {
 	o := applyOptions(opts)
 	n, s := cMinHashSize(k)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "k "+utoa(uint64(k)))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cMinHashInit(b, k, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "k "+utoa(uint64(k)))
 	}
 	return &MinHash{img: b}, nil
 }
@@ -67,7 +67,7 @@ func WrapMinHash(b []byte) (*MinHash, error) {
 
 // Add adds a byte key and reports whether a register changed.
 func (m *MinHash) Add(key []byte) bool {
-	c, s := cMinHashAdd(m.img, bytesPtr(key), len(key))
+	c, s := cMinHashAdd(m.img, keyApart(key, m.img), len(key))
 	must("MinHash.Add", s)
 	return c
 }
@@ -101,13 +101,30 @@ func (m *MinHash) AddUint64s(keys []uint64) {
 	must("MinHash.AddUint64s", cSetAddU64s(FamilyMinHash, m.img, keys))
 }
 
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether the sketch changed (as Add). Needs exclusive access.
+func (m *MinHash) AddHash(h uint64) bool {
+	c, s := cAddHash(FamilyMinHash, m.img, nil, h)
+	must("MinHash.AddHash", s)
+	return c
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (m *MinHash) AddHashes(hashes []uint64) {
+	must("MinHash.AddHashes", cSetAddHashes(FamilyMinHash, m.img, hashes))
+}
+
 // Jaccard returns the estimated Jaccard similarity of the two sets (0..1;
 // two empty sketches give 1). Different k or seed: ErrIncompatible.
 //
 // Cost: that of Signature for both sketches, quadratic in k for a sketch
 // that saw few distinct items (see Signature).
 func (m *MinHash) Jaccard(other *MinHash) (float64, error) {
-	j, s := cMinHashJaccard(m.img, other.img)
+	j, s := cMinHashJaccard(m.img, other.image())
 	return j, errorOf("MinHash.Jaccard", s)
 }
 
@@ -130,7 +147,7 @@ func (m *MinHash) Signature() []uint64 {
 // and seed required, else ErrIncompatible and m unchanged. other may be m
 // itself (see Bloom.Union).
 func (m *MinHash) Merge(other *MinHash) error {
-	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, mergeSource(m.img, other.img)))
+	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, mergeSource(m.img, other.image())))
 }
 
 // K returns the number of registers.

@@ -17,17 +17,20 @@ func HashXXH64(key []byte, seed uint64) uint64 {
 }
 
 // Hash returns the canonical hash of key (XXH3-64 with seed): what every
-// family hashes a byte key to, so Hash(key, seed) passed to a native-mode
-// SplitBlock's AddHash or ContainsHash, where seed is the filter's, equals
-// Add(key) or Contains(key). Hash once, then query several filters of one
-// seed. A nil or empty key hashes as the empty key. Safe for concurrent use.
+// family hashes a byte key to, so Hash(key, seed), where seed is the
+// sketch's, passed to the hash forms (AddHash, AddHashes, ContainsHash,
+// ContainsHashes, RemoveHash, RemoveHashes, EstimateHash, EstimateHashes:
+// every type but TopK, and SplitBlock in native mode) equals the key's
+// form (Add(key), Contains(key), ...). Hash once, then add to or query
+// several sketches of one seed. A nil or empty key hashes as the empty
+// key. Safe for concurrent use.
 func Hash(key []byte, seed uint64) uint64 {
 	return cHash(bytesPtr(key), len(key), seed)
 }
 
 // HashUint64 returns the canonical hash of an integer key (its 8
-// little-endian bytes, as AddUint64 hashes it) with seed. Safe for
-// concurrent use.
+// little-endian bytes, as AddUint64 hashes it) with seed: the hash the
+// hash forms (see Hash) take for that integer key. Safe for concurrent use.
 func HashUint64(key, seed uint64) uint64 { return cHashUint64(key, seed) }
 
 // ParquetHashInt32 returns Parquet's bloom filter hash of an INT32 value
@@ -113,7 +116,7 @@ func (s ParquetSizing) String() string {
 // an unknown sizing or a filter too large. Safe for concurrent use.
 func PlanSplitBlockParquetSizing(ndv uint64, fpp float64, sizing ParquetSizing) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlanParquetSizing(ndv, fpp, sizing)
-	return p, errorOf("PlanSplitBlockParquetSizing", s)
+	return p, paramError("PlanSplitBlockParquetSizing", s, "ndv "+utoa(ndv)+", fpp "+ftoa(fpp)+", sizing "+utoa(uint64(sizing)))
 }
 
 // PlanSplitBlockParquetBitset returns the Parquet-mode parameters of a

@@ -22,8 +22,8 @@ import "fmt"
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
-// AddConcurrentUint64s, AddConcurrentStringsReportNew and the
-// ContainsConcurrent forms) are the exception: any number of goroutines
+// AddConcurrentUint64s, AddConcurrentHash, AddConcurrentStringsReportNew
+// and the ContainsConcurrent forms, ContainsConcurrentHash(es) included) are the exception: any number of goroutines
 // may call them at once on one filter, with no lock (the library sets and
 // tests a block's bits with atomic operations on its 64-bit words), in
 // both modes. While any of them runs, no other method may be called on the
@@ -77,7 +77,7 @@ type SplitBlockStats struct {
 // format's block count. Safe for concurrent use.
 func PlanSplitBlock(items uint64, fpr float64) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlan(items, fpr, false)
-	return p, errorOf("PlanSplitBlock", s)
+	return p, paramError("PlanSplitBlock", s, "items "+utoa(items)+", fpr "+ftoa(fpr))
 }
 
 // PlanSplitBlockParquet plans a Parquet-mode filter the way Parquet writers
@@ -88,7 +88,7 @@ func PlanSplitBlock(items uint64, fpr float64) (SplitBlockParams, error) {
 // small to size. Safe for concurrent use.
 func PlanSplitBlockParquet(ndv uint64, fpp float64) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlan(ndv, fpp, true)
-	return p, errorOf("PlanSplitBlockParquet", s)
+	return p, paramError("PlanSplitBlockParquet", s, "ndv "+utoa(ndv)+", fpp "+ftoa(fpp))
 }
 
 // PlanSplitBlockBlocks plans a filter of an explicit block count, for
@@ -99,7 +99,7 @@ func PlanSplitBlockParquet(ndv uint64, fpp float64) (SplitBlockParams, error) {
 // concurrent use.
 func PlanSplitBlockBlocks(blocks uint64, parquet bool) (SplitBlockParams, error) {
 	p, s := cSplitBlockPlanBlocks(blocks, parquet)
-	return p, errorOf("PlanSplitBlockBlocks", s)
+	return p, paramError("PlanSplitBlockBlocks", s, "blocks "+utoa(blocks))
 }
 
 // SplitBlockSize returns the image size in bytes of NewSplitBlock(items,
@@ -127,7 +127,7 @@ func SplitBlockParquetSize(ndv uint64, fpp float64) (uint64, error) {
 // NewSplitBlockWithParams(p) without building it.
 func SplitBlockSizeWithParams(p SplitBlockParams) (uint64, error) {
 	n, s := cSplitBlockSize(p)
-	return n, errorOf("SplitBlockSize", s)
+	return n, paramError("SplitBlockSize", s, fmt.Sprintf("%+v", p))
 }
 
 // NewSplitBlock returns an empty native filter planned for items distinct
@@ -169,14 +169,14 @@ func NewSplitBlockWithParams(p SplitBlockParams, opts ...Option) (*SplitBlock, e
 	o := applyOptions(opts)
 	n, s := cSplitBlockSize(p)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cSplitBlockInit(b, p, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, fmt.Sprintf("%+v", p))
 	}
 	return splitBlockOf(b), nil
 }
@@ -197,7 +197,7 @@ func WrapSplitBlock(b []byte) (*SplitBlock, error) {
 
 // Add adds a byte key and reports whether it was new to the filter.
 func (f *SplitBlock) Add(key []byte) bool {
-	n, s := cSplitBlockAdd(f.img, &f.tok, bytesPtr(key), len(key))
+	n, s := cSplitBlockAdd(f.img, &f.tok, keyApart(key, f.img), len(key))
 	must("SplitBlock.Add", s)
 	return n
 }
@@ -339,7 +339,7 @@ func (f *SplitBlock) ContainsUint64s(keys []uint64, results []bool) []bool {
 // Concurrency paragraph). Of racing adds of one key, more than one may
 // report it new (each set one of its bits first).
 func (f *SplitBlock) AddConcurrent(key []byte) bool {
-	n, s := cSplitBlockAddConcurrent(f.img, bytesPtr(key), len(key))
+	n, s := cSplitBlockAddConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("SplitBlock.AddConcurrent", s)
 	return n
 }
@@ -398,7 +398,7 @@ func (f *SplitBlock) AddConcurrentStringsReportNew(keys []string, results []bool
 // (and no other method runs on the filter). It sees every add that
 // returned before it started; an add still running may or may not be seen.
 func (f *SplitBlock) ContainsConcurrent(key []byte) bool {
-	r, s := cSplitBlockContainsConcurrent(f.img, bytesPtr(key), len(key))
+	r, s := cSplitBlockContainsConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("SplitBlock.ContainsConcurrent", s)
 	return r
 }
@@ -444,11 +444,38 @@ func (f *SplitBlock) ContainsConcurrentUint64s(keys []uint64, results []bool) []
 	return out
 }
 
+// AddConcurrentHash is AddHash (a precomputed hash, computed as for
+// AddHash) with atomic operations: safe for any number of goroutines at
+// once on one filter while only Concurrent methods run on it, and reports
+// whether it was new as AddConcurrent does.
+func (f *SplitBlock) AddConcurrentHash(h uint64) bool {
+	n, s := cAddConcurrentHash(FamilySplitBlock, f.img, h)
+	must("SplitBlock.AddConcurrentHash", s)
+	return n
+}
+
+// ContainsConcurrentHash is ContainsHash with atomic loads: safe while
+// other goroutines add through the Concurrent methods (see
+// ContainsConcurrent).
+func (f *SplitBlock) ContainsConcurrentHash(h uint64) bool {
+	r, s := cContainsConcurrentHash(FamilySplitBlock, f.img, h)
+	must("SplitBlock.ContainsConcurrentHash", s)
+	return r
+}
+
+// ContainsConcurrentHashes is ContainsHashes with atomic loads: safe while
+// other goroutines add through the Concurrent methods.
+func (f *SplitBlock) ContainsConcurrentHashes(hashes []uint64, results []bool) []bool {
+	out := boolsFor(results, len(hashes))
+	must("SplitBlock.ContainsConcurrentHashes", cContainsConcurrentHashes(FamilySplitBlock, f.img, hashes, out))
+	return out
+}
+
 // Union sets f to the union of f and other (same blocks, mode and seed,
 // else ErrIncompatible and f unchanged). other may be f itself (see
 // Bloom.Union).
 func (f *SplitBlock) Union(other *SplitBlock) error {
-	s := cMerge(FamilySplitBlock, f.img, mergeSource(f.img, other.img))
+	s := cMerge(FamilySplitBlock, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("SplitBlock.Union", s)
 }
@@ -461,7 +488,7 @@ func (f *SplitBlock) Merge(other *SplitBlock) error {
 
 // Intersect sets f to the intersection of f and other (rules of Union).
 func (f *SplitBlock) Intersect(other *SplitBlock) error {
-	s := cIntersect(FamilySplitBlock, f.img, mergeSource(f.img, other.img))
+	s := cIntersect(FamilySplitBlock, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("SplitBlock.Intersect", s)
 }

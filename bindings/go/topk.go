@@ -52,7 +52,7 @@ type TopKStats struct {
 // without building it (errors as for NewTopK).
 func TopKSize(capacity, maxKeyLen uint32) (uint64, error) {
 	n, s := cTopKSize(capacity, maxKeyLen)
-	return n, errorOf("TopKSize", s)
+	return n, paramError("TopKSize", s, "capacity "+utoa(uint64(capacity))+", max key length "+utoa(uint64(maxKeyLen)))
 }
 
 // NewTopK returns an empty sketch of capacity counters (1 ..= 2^20) holding
@@ -62,14 +62,14 @@ func NewTopK(capacity, maxKeyLen uint32, opts ...Option) (*TopK, error) {
 	o := applyOptions(opts)
 	n, s := cTopKSize(capacity, maxKeyLen)
 	if s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "capacity "+utoa(uint64(capacity))+", max key length "+utoa(uint64(maxKeyLen)))
 	}
 	b, err := newImage(op, n)
 	if err != nil {
 		return nil, err
 	}
 	if s := cTopKInit(b, capacity, maxKeyLen, o.seed); s != 0 {
-		return nil, errorOf(op, s)
+		return nil, paramError(op, s, "capacity "+utoa(uint64(capacity))+", max key length "+utoa(uint64(maxKeyLen)))
 	}
 	return &TopK{img: b}, nil
 }
@@ -92,7 +92,7 @@ func WrapTopK(b []byte) (*TopK, error) {
 // is no occurrence and changes nothing: it takes no counter and evicts no
 // key (the bytes of an empty response do not push out a heavy hitter).
 func (t *TopK) Add(key []byte, weight uint64) error {
-	return errorOf("TopK.Add", cTopKAdd(t.img, bytesPtr(key), len(key), weight))
+	return errorOf("TopK.Add", cTopKAdd(t.img, keyApart(key, t.img), len(key), weight))
 }
 
 // AddString is Add for a string key (its UTF-8 bytes).
@@ -106,9 +106,10 @@ func (t *TopK) AddUint64(key, weight uint64) error {
 }
 
 // AddStrings adds many string keys (packed batches); weights is nil (1
-// each) or one per key (it panics otherwise). All or nothing: a key longer
-// than the maximum gives an error matching ErrKeyTooLong before anything
-// changes.
+// each) or one per key. All or nothing: a weights slice of another length
+// gives an error matching ErrInvalidArgument that names both lengths, and
+// a key longer than the maximum one matching ErrKeyTooLong, before
+// anything changes.
 func (t *TopK) AddStrings(keys []string, weights []uint64) error {
 	return topkAdd(t, keys, weights, "TopK.AddStrings")
 }
@@ -120,12 +121,16 @@ func (t *TopK) AddBytes(keys [][]byte, weights []uint64) error {
 
 // AddUint64s adds many integer keys in one call (see AddStrings).
 func (t *TopK) AddUint64s(keys, weights []uint64) error {
-	checkWeights(len(keys), weights)
+	if err := checkWeights("TopK.AddUint64s", len(keys), weights); err != nil {
+		return err
+	}
 	return errorOf("TopK.AddUint64s", cTopKAddU64s(t.img, keys, weights))
 }
 
 func topkAdd[K keyList](t *TopK, keys K, weights []uint64, op string) error {
-	checkWeights(len(keys), weights)
+	if err := checkWeights(op, len(keys), weights); err != nil {
+		return err
+	}
 	st, s := cTopKStats(t.img)
 	if s != 0 {
 		return errorOf(op, s)
@@ -190,7 +195,7 @@ func (t *TopK) List() []TopKItem {
 // seed, else ErrIncompatible and t unchanged), keeping both guarantees.
 // other may be t itself: its stream then counts twice (see Bloom.Union).
 func (t *TopK) Merge(other *TopK) error {
-	return errorOf("TopK.Merge", cMerge(FamilyTopK, t.img, mergeSource(t.img, other.img)))
+	return errorOf("TopK.Merge", cMerge(FamilyTopK, t.img, mergeSource(t.img, other.image())))
 }
 
 // Stats returns the sketch's statistics, O(1).

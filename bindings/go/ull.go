@@ -20,8 +20,9 @@ import "fmt"
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
-// AddConcurrentUint64s, EstimateConcurrent) are the exception: any number
-// of goroutines may call them at once on one sketch, with no lock (the
+// AddConcurrentUint64s, AddConcurrentHash, EstimateConcurrent) are the
+// exception: any number of goroutines may call them at once on one
+// sketch, with no lock (the
 // library raises each 8-bit register with an atomic compare-and-swap on
 // the 64-bit word holding it). While any of them runs, no other method may
 // be called on the sketch, the reading ones included (Estimate, Stats,
@@ -52,7 +53,7 @@ type ULLStats struct {
 // ErrInvalidParameter.
 func ULLSize(precision uint8) (uint64, error) {
 	n, s := cCardinalitySize(FamilyULL, precision)
-	return n, errorOf("ULLSize", s)
+	return n, paramError("ULLSize", s, "precision "+itoa(int(precision)))
 }
 
 // NewULL returns an empty sketch of precision p (4..18; p = 13 is 8 KiB of
@@ -80,7 +81,7 @@ func WrapULL(b []byte) (*ULL, error) {
 
 // Add adds a byte key and reports whether a register changed.
 func (u *ULL) Add(key []byte) bool {
-	c, s := cULLAdd(u.img, bytesPtr(key), len(key))
+	c, s := cULLAdd(u.img, keyApart(key, u.img), len(key))
 	must("ULL.Add", s)
 	return c
 }
@@ -110,12 +111,29 @@ func (u *ULL) AddUint64s(keys []uint64) {
 	must("ULL.AddUint64s", cSetAddU64s(FamilyULL, u.img, keys))
 }
 
+// AddHash adds a key by its precomputed hash: Hash(key, seed) of a byte
+// or string key, HashUint64(key, seed) of an integer key, with seed the
+// sketch's (Stats().Seed), the XXH3-64 hash every binding computes for
+// that key, so AddHash(Hash(k, seed)) is Add(k),
+// and reports whether the sketch changed (as Add). Needs exclusive access.
+func (u *ULL) AddHash(h uint64) bool {
+	c, s := cAddHash(FamilyULL, u.img, nil, h)
+	must("ULL.AddHash", s)
+	return c
+}
+
+// AddHashes adds many precomputed hashes (computed as for AddHash) in one
+// call, as AddHash does one by one. Needs exclusive access.
+func (u *ULL) AddHashes(hashes []uint64) {
+	must("ULL.AddHashes", cSetAddHashes(FamilyULL, u.img, hashes))
+}
+
 // AddConcurrent adds a byte key and reports whether a register changed,
 // with atomic operations: any number of goroutines may call it, and the
 // other Concurrent methods, at once on one sketch, while no other method
 // runs on it (see the type's Concurrency paragraph).
 func (u *ULL) AddConcurrent(key []byte) bool {
-	c, s := cULLAddConcurrent(u.img, bytesPtr(key), len(key))
+	c, s := cULLAddConcurrent(u.img, keyApart(key, u.img), len(key))
 	must("ULL.AddConcurrent", s)
 	return c
 }
@@ -135,6 +153,15 @@ func (u *ULL) AddConcurrentString(key string) bool {
 func (u *ULL) AddConcurrentUint64(key uint64) bool {
 	c, s := cULLAddConcurrentU64(u.img, key)
 	must("ULL.AddConcurrentUint64", s)
+	return c
+}
+
+// AddConcurrentHash is AddHash (a precomputed hash, computed as for
+// AddHash) with atomic operations: safe for any number of goroutines at
+// once on one sketch while only Concurrent methods run on it.
+func (u *ULL) AddConcurrentHash(h uint64) bool {
+	c, s := cAddConcurrentHash(FamilyULL, u.img, h)
+	must("ULL.AddConcurrentHash", s)
 	return c
 }
 
@@ -198,7 +225,7 @@ func (u *ULL) MLEstimate() float64 {
 // u's, folding down), else ErrIncompatible and u unchanged. other may be
 // u itself (see Bloom.Union).
 func (u *ULL) Merge(other *ULL) error {
-	return errorOf("ULL.Merge", cMerge(FamilyULL, u.img, mergeSource(u.img, other.img)))
+	return errorOf("ULL.Merge", cMerge(FamilyULL, u.img, mergeSource(u.img, other.image())))
 }
 
 // ToHLL returns the HyperLogLog the same hashes give (same precision and seed).
