@@ -13,7 +13,7 @@ use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use sketches_core::hash::{HashKind, KeyHasher};
 use sketches_core::image::{self, IMAGE_ALIGN};
 use sketches_core::Error;
@@ -461,6 +461,63 @@ pub(crate) fn int_key(key: &Bound<'_, PyAny>) -> PyResult<u64> {
     }
 }
 
+/// A 64-bit unsigned argument given as a Python integer: a weight
+/// (`CountMinSketch.add`, `TopK.add`) or a precomputed hash (`add_hash`,
+/// `contains_hash`). Ints and objects with `__index__` (NumPy integers) in
+/// 0 .. 2**64-1 pass; a value outside it raises ValueError naming it (as
+/// the batch forms do: one exception type for a bad value, single or in a
+/// batch); a bool (Python or NumPy) or a non-integer raises TypeError
+/// (`add("k", True)` is not the weight 1, as C++ does not compile a bool
+/// weight). Nothing changes when it fails.
+fn unsigned_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    let py = obj.py();
+    let type_name = || obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "a {what} is an integer in 0 .. 2**64-1, not a bool ({}); pass int(value) to mean 0 or 1",
+            obj.repr()?
+        )));
+    }
+    match obj.extract::<u64>() {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
+            // Shown as the int it is (a NumPy scalar's repr is np.int64(-1)).
+            let value = py.get_type::<PyInt>().call1((obj,))?;
+            Err(PyValueError::new_err(format!(
+                "{what} {value} is out of range: a {what} is an integer in 0 .. 2**64-1 (nothing changed)"
+            )))
+        }
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "a {what} is an integer in 0 .. 2**64-1, not {} ({})",
+            type_name(),
+            obj.repr()?
+        ))),
+    }
+}
+
+/// A weight argument: see [`unsigned_arg`] (ValueError out of 0 ..
+/// 2**64-1, TypeError for a bool or a non-integer).
+#[derive(Copy, Clone)]
+pub(crate) struct Weight(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Weight {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        unsigned_arg(&obj, "weight").map(Weight)
+    }
+}
+
+/// A precomputed 64-bit hash argument: see [`unsigned_arg`].
+#[derive(Copy, Clone)]
+pub(crate) struct Hash64(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Hash64 {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        unsigned_arg(&obj, "hash").map(Hash64)
+    }
+}
+
 /// Calls `f` with the bytes of one key: `str` as UTF-8, `bytes` / `bytearray`
 /// / `memoryview` (any contiguous buffer) as they are, `int` (and NumPy
 /// integer scalars) as 8 little-endian bytes.
@@ -473,6 +530,9 @@ pub(crate) fn with_key<R>(key: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) ->
         return Ok(f(b.as_bytes()));
     }
     if key.is_instance_of::<PyInt>() {
+        if key.is_instance_of::<PyBool>() {
+            return Err(bool_key_error(key));
+        }
         return Ok(f(&int_key(key)?.to_le_bytes()));
     }
     // A buffer of one or more dimensions (bytearray, memoryview, a NumPy
@@ -566,6 +626,16 @@ fn parquet_key_check(key: &Bound<'_, PyAny>) -> PyResult<()> {
          (np.asarray(values, np.int32) for an INT32 column); str, bytes and \
          NumPy int64/uint64 values are keys as they are"
     )))
+}
+
+/// TypeError for a bool key: `True` is not silently the integer key 1 (a
+/// NumPy bool scalar or array and a pyarrow bool column are refused as
+/// keys too, and C++ does not compile a bool key).
+fn bool_key_error(key: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "a bool is not a key ({}): pass int(value) for the integer key 0 or 1, or str(value)",
+        key.repr().map(|r| r.to_string()).unwrap_or_default()
+    ))
 }
 
 fn key_type_error(key: &Bound<'_, PyAny>) -> PyErr {

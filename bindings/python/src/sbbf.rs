@@ -1,6 +1,6 @@
 //! `sketches.SplitBlockBloomFilter`: split-block Bloom filter (`sketches_core::sbbf`).
 
-use crate::boundary::{self, py_bool, with_key_for, Family, Image, ListMode, PyBuf, Raise, CHUNK};
+use crate::boundary::{self, py_bool, with_key_for, Family, Hash64, Image, ListMode, PyBuf, Raise, CHUNK};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -329,16 +329,18 @@ impl SplitBlockBloomFilter {
 
     /// Adds a precomputed 64-bit hash (0 .. 2**64-1): in Parquet mode one of
     /// the ``parquet_hash_*`` functions' results, in native mode
-    /// ``sketches.hash(key, seed)``. Returns True when it was new.
-    fn add_hash(&mut self, py: Python<'_>, hash: u64) -> PyResult<bool> {
+    /// ``sketches.hash(key, seed)``. Returns True when it was new. A value
+    /// outside 0 .. 2**64-1 raises ValueError naming it (as ``add_hashes``
+    /// does), a bool or a float TypeError.
+    fn add_hash(&mut self, py: Python<'_>, hash: Hash64) -> PyResult<bool> {
         let mut f = sbbf::wrap_mut_with(self.image.bytes_mut()?, &self.token).raise(py)?;
-        Ok(f.add_hash(hash))
+        Ok(f.add_hash(hash.0))
     }
 
     /// True when the precomputed hash may have been added (see ``add_hash``).
-    fn contains_hash(&self, py: Python<'_>, hash: u64) -> PyResult<bool> {
+    fn contains_hash(&self, py: Python<'_>, hash: Hash64) -> PyResult<bool> {
         let f = sbbf::wrap_with(self.image.bytes(), &self.token).raise(py)?;
-        Ok(f.contains_hash(hash))
+        Ok(f.contains_hash(hash.0))
     }
 
     /// Adds a batch of precomputed hashes (a NumPy uint64 array such as

@@ -17,7 +17,9 @@ Keys hash by one rule everywhere: ``str`` as its UTF-8 bytes, ``bytes`` /
 ``bytearray`` / ``memoryview`` as they are, ``int`` as its 8 little-endian
 bytes (0 .. 2**64-1; negative ints down to -2**63 as their two's complement,
 so ``-1`` and ``2**64 - 1`` are the same key, as an int64 and a uint64 column
-holding the same bits are), with XXH3-64 and the image's seed. A filter built
+holding the same bits are), with XXH3-64 and the image's seed. A bool is not
+a key (TypeError). Weights and precomputed hashes are integers in
+0 .. 2**64-1: ValueError naming a value out of range, single or in a batch. A filter built
 here answers a C or Go query for the same key.
 
 Batch methods (``add_many``, ``contains_many``, ...) take a list or tuple of
