@@ -313,6 +313,7 @@ impl ConcurrentSketch {
         } else {
             let len = image.image_len();
             let bytes = image.bytes().get(..len).ok_or(Error::BufferTooSmall).raise(py)?;
+            let _aliases = image.hold(py, false)?;
             (len, py.detach(|| words_of(bytes)))
         };
         let this =

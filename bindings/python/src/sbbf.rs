@@ -159,8 +159,10 @@ impl SplitBlockBloomFilter {
         op: impl FnOnce(&mut [u8]) -> Result<u32, Error> + Send,
     ) -> PyResult<u32> {
         let raw = self.image.writable_raw()?;
+        let aliases = self.image.hold(py, true)?;
         // SAFETY: the image is exclusively borrowed through `&mut self`.
         let folds = py.detach(|| op(unsafe { raw.bytes_mut() })).raise(py)?;
+        drop(aliases);
         if folds > 0 {
             self.image.shrink(py)?;
             self.token = sbbf::token(self.image.bytes()).unwrap_or_default();
@@ -355,6 +357,7 @@ impl SplitBlockBloomFilter {
         let (_keep, input) = hash_array(py, hashes)?;
         let src = input.raw();
         let dst = self.image.writable_raw()?;
+        let _aliases = self.image.hold(py, true)?;
         let (array, out) = boundary::numpy_zeros(py, src.len() / 8, "bool")?;
         let out_raw = out.raw();
         py.detach(move || {
@@ -379,6 +382,7 @@ impl SplitBlockBloomFilter {
         let (_keep, input) = hash_array(py, hashes)?;
         let src = input.raw();
         let img = self.image.raw();
+        let _aliases = self.image.hold(py, false)?;
         let (array, out) = boundary::numpy_zeros(py, src.len() / 8, "bool")?;
         let out_raw = out.raw();
         py.detach(move || {

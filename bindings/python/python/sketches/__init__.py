@@ -32,8 +32,11 @@ Many threads adding to one sketch: :class:`ConcurrentSketch` (``sketch.concurren
 copies a BloomFilter, SplitBlockBloomFilter, HyperLogLog or UltraLogLog into
 atomic words that any number of threads add to at once; ``snapshot()`` gives the
 result as an ordinary sketch. The ordinary classes take one updating call at a
-time: an update called while another thread's update of the same object runs
-raises ``RuntimeError: Already borrowed``.
+time: an update called while another thread's call on the same object runs
+(or any call while an update runs) raises ``RuntimeError: Already borrowed``
+and changes nothing; queries run in parallel. Objects that ``wrap``
+overlapping memory of one buffer follow this rule together, as one object.
+:class:`BinaryFuseFilter` is read-only: any number of threads query it.
 
 Parquet bloom filters: ``SplitBlockBloomFilter(..., parquet=True)`` is
 byte-compatible with them. ``SplitBlockBloomFilter.for_parquet(ndv, fpp,
