@@ -76,7 +76,10 @@ class _Sketch:
         """Checked import of exported bytes; damaged bytes raise SketchError."""
     @classmethod
     def wrap(cls: type[_S], buffer: Buffer) -> _S:
-        """Zero-copy view over a live image in an 8-byte aligned buffer."""
+        """Zero-copy view over a live image in an 8-byte aligned buffer, held
+        (not resizable or closable: BufferError) while the sketch lives.
+        Objects wrapping overlapping memory take turns as one object
+        (RuntimeError "Already borrowed" during another's update)."""
     @staticmethod
     def verify(data: Buffer) -> None:
         """Checks exported bytes as from_bytes does; raises SketchError when damaged."""
