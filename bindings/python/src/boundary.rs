@@ -13,11 +13,13 @@ use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use sketches_core::hash::{HashKind, KeyHasher};
 use sketches_core::image::{self, IMAGE_ALIGN};
 use sketches_core::Error;
 use std::alloc::Layout;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 // ---------------------------------------------------------------- errors
 
@@ -236,7 +238,22 @@ enum Owner {
 pub(crate) struct Image {
     raw: Raw,
     writable: bool,
+    /// Nonzero for a wrapped buffer: its entry in [`WRAPS`] once the Python
+    /// object exists (see [`hold_aliases`]); 0 for owned memory, which
+    /// nothing else can see.
+    alias_id: u64,
     _owner: Owner,
+}
+
+impl Drop for Image {
+    fn drop(&mut self) {
+        // First, before the buffer export is released (which may run Python
+        // code): the registry never names an object being torn down.
+        if self.alias_id != 0 {
+            let mut wraps = WRAPS.lock().unwrap_or_else(PoisonError::into_inner);
+            wraps.0.retain(|e| e.id != self.alias_id);
+        }
+    }
 }
 
 // SAFETY: the memory is owned (heap) or held by a buffer export (which
@@ -256,7 +273,12 @@ impl Image {
         if ptr.is_null() {
             return Err(PyMemoryError::new_err(format!("cannot allocate {len} bytes for a sketch image")));
         }
-        Ok(Image { raw: Raw { ptr, len }, writable: true, _owner: Owner::Own(Aligned { ptr, layout }) })
+        Ok(Image {
+            raw: Raw { ptr, len },
+            writable: true,
+            alias_id: 0,
+            _owner: Owner::Own(Aligned { ptr, layout }),
+        })
     }
 
     /// A zero-copy view of a Python buffer (writable or read-only).
@@ -264,7 +286,8 @@ impl Image {
         let buf = PyBuf::get(obj)?;
         let raw = buf.raw();
         let writable = !buf.readonly();
-        Ok(Image { raw, writable, _owner: Owner::Borrowed(buf) })
+        let alias_id = NEXT_ALIAS_ID.fetch_add(1, Ordering::Relaxed);
+        Ok(Image { raw, writable, alias_id, _owner: Owner::Borrowed(buf) })
     }
 
     #[inline(always)]
@@ -311,12 +334,21 @@ impl Image {
         let len = self.image_len();
         let mut copy = Image::zeroed(len)?;
         let (src, dst) = (self.raw, copy.raw);
+        let _aliases = self.hold(py, false)?;
         py.detach(move || {
             // SAFETY: src is alive (borrowed self), dst freshly owned.
             unsafe { dst.bytes_mut().copy_from_slice(&src.bytes()[..len]) }
         });
         copy.writable = true;
         Ok(copy)
+    }
+
+    /// Borrows every other live sketch object wrapping memory that overlaps
+    /// this image (see [`hold_aliases`]) for a detached read (`exclusive`
+    /// false) or write (true) of it; call before detaching, keep the result
+    /// until the detached section returned. Free for owned images.
+    pub(crate) fn hold<'py>(&self, py: Python<'py>, exclusive: bool) -> PyResult<AliasHolds<'py>> {
+        hold_aliases(py, &[(self, exclusive)])
     }
 
     /// After an in-place change that shortened the live image (a fold):
@@ -328,6 +360,121 @@ impl Image {
         }
         Ok(())
     }
+}
+
+// ------------------------------------------- aliases of wrapped memory
+
+/// Something kept until it is dropped (a pyo3 borrow of another object).
+pub(crate) trait Held {}
+impl<T> Held for T {}
+
+/// The borrows [`hold_aliases`] took; dropped (released) after the
+/// detached section, attached.
+pub(crate) struct AliasHolds<'py>(#[allow(dead_code)] Vec<Box<dyn Held + 'py>>);
+
+/// Borrows a registered object (shared, or exclusively with `true`).
+type HoldFn = for<'py> fn(Bound<'py, PyAny>, bool) -> PyResult<Box<dyn Held + 'py>>;
+
+/// A live sketch object made by `wrap`: its memory range and a way to
+/// borrow it. `object` is a borrowed pointer (no reference held): the entry
+/// is removed by the object's `Image::drop`, the first thing its
+/// deallocation does, and the registry is read with the GIL held.
+struct WrapEntry {
+    id: u64,
+    start: usize,
+    end: usize,
+    object: *mut pyo3::ffi::PyObject,
+    hold: HoldFn,
+}
+
+/// The live wrapped objects of this process.
+struct Wraps(Vec<WrapEntry>);
+
+// SAFETY: the pointers are only turned into objects with the GIL held
+// (`hold_aliases`), while their entries exist (see `WrapEntry`).
+unsafe impl Send for Wraps {}
+
+static WRAPS: Mutex<Wraps> = Mutex::new(Wraps(Vec::new()));
+static NEXT_ALIAS_ID: AtomicU64 = AtomicU64::new(1);
+
+fn hold_object<'py, F>(object: Bound<'py, PyAny>, exclusive: bool) -> PyResult<Box<dyn Held + 'py>>
+where
+    F: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::False>,
+{
+    let object = object.cast_into::<F>().map_err(PyErr::from)?;
+    let busy = |e: PyErr| {
+        pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "{e}: another sketch object wrapping the same memory is in use by another thread (objects \
+             wrapping one buffer take one updating call at a time between them, as one object does)"
+        ))
+    };
+    Ok(if exclusive {
+        Box::new(object.try_borrow_mut().map_err(|e| busy(e.into()))?)
+    } else {
+        Box::new(object.try_borrow().map_err(|e| busy(e.into()))?)
+    })
+}
+
+/// Records a new wrapped object (called by `wrap` once it exists).
+fn register_wrap<F>(object: &Bound<'_, F>)
+where
+    F: Family + pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::False>,
+{
+    let this = object.borrow();
+    let image = this.image();
+    let start = image.raw.ptr as usize;
+    let entry = WrapEntry {
+        id: image.alias_id,
+        start,
+        end: start + image.raw.len,
+        object: object.as_ptr(),
+        hold: hold_object::<F>,
+    };
+    WRAPS.lock().unwrap_or_else(PoisonError::into_inner).0.push(entry);
+}
+
+/// Before a detached read or write of wrapped images: borrows every *other*
+/// live sketch object of this process whose wrapped memory overlaps one of
+/// them (shared for reads, exclusively when some use writes), so that no
+/// other object over the same buffer (a second `wrap` of one mmap, NumPy
+/// array or shared memory) reads or writes it meanwhile: its calls raise
+/// RuntimeError ("Already borrowed") as a second call on one object does,
+/// and when one of them is in a call already, this raises RuntimeError
+/// and nothing runs. The images of `uses` are already borrowed by the
+/// calling method and are not borrowed again. Without this, two objects
+/// over one buffer updated from two threads lost updates (Count-Min
+/// counts below the true count, Bloom bits and so false negatives).
+pub(crate) fn hold_aliases<'py>(py: Python<'py>, uses: &[(&Image, bool)]) -> PyResult<AliasHolds<'py>> {
+    let mut holds = AliasHolds(Vec::new());
+    if uses.iter().all(|(image, _)| image.alias_id == 0) {
+        return Ok(holds);
+    }
+    let mut others: Vec<(Bound<'py, PyAny>, HoldFn, bool)> = Vec::new();
+    {
+        let wraps = WRAPS.lock().unwrap_or_else(PoisonError::into_inner);
+        for e in &wraps.0 {
+            if uses.iter().any(|(image, _)| image.alias_id == e.id) {
+                continue;
+            }
+            let mut need: Option<bool> = None;
+            for (image, exclusive) in uses {
+                let (a, len) = (image.raw.ptr as usize, image.raw.len);
+                if image.alias_id != 0 && len != 0 && a < e.end && e.start < a + len {
+                    need = Some(need.unwrap_or(false) || *exclusive);
+                }
+            }
+            if let Some(exclusive) = need {
+                // SAFETY: the entry exists, so the object is alive (its
+                // deallocation removes the entry first), and the GIL is held.
+                let object = unsafe { Bound::from_borrowed_ptr(py, e.object) };
+                others.push((object, e.hold, exclusive));
+            }
+        }
+    }
+    for (object, hold, exclusive) in others {
+        holds.0.push(hold(object, exclusive)?);
+    }
+    Ok(holds)
 }
 
 /// What every family tells the shared code: how to validate, export and
@@ -374,13 +521,18 @@ pub(crate) fn from_bytes<F: Family>(py: Python<'_>, data: &Bound<'_, PyAny>) -> 
 }
 
 /// `Family.wrap(buffer)`: zero-copy over a Python buffer, header validated once.
-pub(crate) fn wrap<F: Family>(py: Python<'_>, buffer: &Bound<'_, PyAny>) -> PyResult<F> {
+pub(crate) fn wrap<'py, F>(py: Python<'py>, buffer: &Bound<'py, PyAny>) -> PyResult<Bound<'py, F>>
+where
+    F: Family + pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::False> + Into<PyClassInitializer<F>>,
+{
     let image = Image::borrowed(buffer)?;
     match F::check(image.bytes()) {
         Err(Error::Misaligned) => Err(Error::Misaligned).raise_hint(py, ALIGN_HINT),
         other => other.raise(py),
     }?;
-    Ok(F::from_image(image))
+    let object = Bound::new(py, F::from_image(image))?;
+    register_wrap(&object);
+    Ok(object)
 }
 
 /// `bytes(sketch)`: the exported image with its checksum.
@@ -388,6 +540,7 @@ pub(crate) fn export<'py, F: Family>(py: Python<'py>, sketch: &F) -> PyResult<Bo
     let src = sketch.image().raw();
     // SAFETY: borrowed by the caller for this call.
     let len = F::exported_len(unsafe { src.bytes() }).raise(py)?;
+    let _aliases = sketch.image().hold(py, false)?;
     PyBytes::new_with(py, len, |dst| {
         let out = Raw { ptr: dst.as_mut_ptr(), len: dst.len() };
         py.detach(move || {
@@ -421,8 +574,10 @@ where
     } else {
         None
     };
-    // Keep `other` borrowed (its memory alive and unchanged) during the call.
-    let other_guard = if same { None } else { Some(other.try_borrow()?) };
+    // Keep `other` borrowed (its memory alive and unchanged) during the call
+    // (not when merging from the private copy: `other` may then be an alias
+    // of `target`, which is borrowed exclusively below).
+    let other_guard = if copy.is_some() { None } else { Some(other.try_borrow()?) };
     let src = match (&copy, &other_guard) {
         (Some(c), _) => c.raw(),
         (None, Some(o)) => o.image().raw(),
@@ -430,6 +585,10 @@ where
     };
     let mut t = target.try_borrow_mut()?;
     let dst = t.image_mut().writable_raw()?;
+    let _aliases = match &other_guard {
+        Some(o) => hold_aliases(py, &[(t.image(), true), (o.image(), false)])?,
+        None => t.image().hold(py, true)?,
+    };
     let result = py.detach(move || {
         // SAFETY: dst exclusively borrowed; src borrowed shared (or a private copy);
         // they do not overlap (checked above).
@@ -461,6 +620,63 @@ pub(crate) fn int_key(key: &Bound<'_, PyAny>) -> PyResult<u64> {
     }
 }
 
+/// A 64-bit unsigned argument given as a Python integer: a weight
+/// (`CountMinSketch.add`, `TopK.add`) or a precomputed hash (`add_hash`,
+/// `contains_hash`). Ints and objects with `__index__` (NumPy integers) in
+/// 0 .. 2**64-1 pass; a value outside it raises ValueError naming it (as
+/// the batch forms do: one exception type for a bad value, single or in a
+/// batch); a bool (Python or NumPy) or a non-integer raises TypeError
+/// (`add("k", True)` is not the weight 1, as C++ does not compile a bool
+/// weight). Nothing changes when it fails.
+fn unsigned_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    let py = obj.py();
+    let type_name = || obj.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "a {what} is an integer in 0 .. 2**64-1, not a bool ({}); pass int(value) to mean 0 or 1",
+            obj.repr()?
+        )));
+    }
+    match obj.extract::<u64>() {
+        Ok(v) => Ok(v),
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => {
+            // Shown as the int it is (a NumPy scalar's repr is np.int64(-1)).
+            let value = py.get_type::<PyInt>().call1((obj,))?;
+            Err(PyValueError::new_err(format!(
+                "{what} {value} is out of range: a {what} is an integer in 0 .. 2**64-1 (nothing changed)"
+            )))
+        }
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "a {what} is an integer in 0 .. 2**64-1, not {} ({})",
+            type_name(),
+            obj.repr()?
+        ))),
+    }
+}
+
+/// A weight argument: see [`unsigned_arg`] (ValueError out of 0 ..
+/// 2**64-1, TypeError for a bool or a non-integer).
+#[derive(Copy, Clone)]
+pub(crate) struct Weight(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Weight {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        unsigned_arg(&obj, "weight").map(Weight)
+    }
+}
+
+/// A precomputed 64-bit hash argument: see [`unsigned_arg`].
+#[derive(Copy, Clone)]
+pub(crate) struct Hash64(pub u64);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Hash64 {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        unsigned_arg(&obj, "hash").map(Hash64)
+    }
+}
+
 /// Calls `f` with the bytes of one key: `str` as UTF-8, `bytes` / `bytearray`
 /// / `memoryview` (any contiguous buffer) as they are, `int` (and NumPy
 /// integer scalars) as 8 little-endian bytes.
@@ -473,6 +689,9 @@ pub(crate) fn with_key<R>(key: &Bound<'_, PyAny>, f: impl FnOnce(&[u8]) -> R) ->
         return Ok(f(b.as_bytes()));
     }
     if key.is_instance_of::<PyInt>() {
+        if key.is_instance_of::<PyBool>() {
+            return Err(bool_key_error(key));
+        }
         return Ok(f(&int_key(key)?.to_le_bytes()));
     }
     // A buffer of one or more dimensions (bytearray, memoryview, a NumPy
@@ -566,6 +785,16 @@ fn parquet_key_check(key: &Bound<'_, PyAny>) -> PyResult<()> {
          (np.asarray(values, np.int32) for an INT32 column); str, bytes and \
          NumPy int64/uint64 values are keys as they are"
     )))
+}
+
+/// TypeError for a bool key: `True` is not silently the integer key 1 (a
+/// NumPy bool scalar or array and a pyarrow bool column are refused as
+/// keys too, and C++ does not compile a bool key).
+fn bool_key_error(key: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!(
+        "a bool is not a key ({}): pass int(value) for the integer key 0 or 1, or str(value)",
+        key.repr().map(|r| r.to_string()).unwrap_or_default()
+    ))
 }
 
 fn key_type_error(key: &Bound<'_, PyAny>) -> PyErr {
@@ -1188,6 +1417,7 @@ pub(crate) fn update_batch<'py, T: OutElem>(
     body: impl FnOnce(&mut [u8], &Batch, &mut [T]) -> Result<(), Error> + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     let raw = image.writable_raw()?;
+    let _aliases = image.hold(py, true)?;
     batch_with_output(py, keys, mode, move |batch, out| {
         // SAFETY: the image is exclusively borrowed by the calling method
         // (`&mut self`) for the whole call.
@@ -1205,6 +1435,7 @@ pub(crate) fn query_batch<'py, T: OutElem>(
     body: impl FnOnce(&[u8], &Batch, &mut [T]) -> Result<(), Error> + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     let raw = image.raw();
+    let _aliases = image.hold(py, false)?;
     batch_with_output(py, keys, mode, move |batch, out| {
         // SAFETY: the image is borrowed (shared) by the calling method for
         // the whole call.
@@ -1220,6 +1451,7 @@ pub(crate) fn update_batch_silent(
     body: impl FnOnce(&mut [u8], &Batch) -> Result<(), Error> + Send,
 ) -> PyResult<()> {
     let raw = image.writable_raw()?;
+    let _aliases = image.hold(py, true)?;
     py.detach(|| {
         // SAFETY: exclusively borrowed by the calling method.
         body(unsafe { raw.bytes_mut() }, batch)
@@ -1234,6 +1466,7 @@ pub(crate) fn mutate(
     body: impl FnOnce(&mut [u8]) -> Result<(), Error> + Send,
 ) -> PyResult<()> {
     let raw = image.writable_raw()?;
+    let _aliases = image.hold(py, true)?;
     // SAFETY: exclusively borrowed by the calling method.
     py.detach(|| body(unsafe { raw.bytes_mut() })).raise(py)
 }
@@ -1252,6 +1485,7 @@ where
     let image = target.try_borrow()?.image().duplicate(py)?;
     let other = other.try_borrow()?;
     let (dst, src) = (image.raw(), other.image().raw());
+    let _aliases = other.image().hold(py, false)?;
     // SAFETY: `image` is fresh and ours; `other` stays borrowed; distinct memory.
     py.detach(move || op(unsafe { dst.bytes_mut() }, unsafe { src.bytes() })).raise(py)?;
     Ok(F::from_image(image))

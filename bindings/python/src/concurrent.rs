@@ -33,8 +33,8 @@
 
 use crate::bloom::BloomFilter;
 use crate::boundary::{
-    self, header_seed, with_key, with_key_for, Batch, Family, Image, ListMode, PyBuf, Raise, ALIGN_HINT,
-    CHUNK,
+    self, header_seed, with_key, with_key_for, Batch, Family, Hash64, Image, ListMode, PyBuf, Raise,
+    ALIGN_HINT, CHUNK,
 };
 use crate::hll::HyperLogLog;
 use crate::sbbf::SplitBlockBloomFilter;
@@ -313,6 +313,7 @@ impl ConcurrentSketch {
         } else {
             let len = image.image_len();
             let bytes = image.bytes().get(..len).ok_or(Error::BufferTooSmall).raise(py)?;
+            let _aliases = image.hold(py, false)?;
             (len, py.detach(|| words_of(bytes)))
         };
         let this =
@@ -586,16 +587,16 @@ impl ConcurrentSketch {
     /// natively ``sketches.hash(key, seed)``); True when some bit was new.
     /// Thread-safe: any number of threads at once. ``TypeError`` for the
     /// other families.
-    fn add_hash(&self, py: Python<'_>, hash: u64) -> PyResult<bool> {
+    fn add_hash(&self, py: Python<'_>, hash: Hash64) -> PyResult<bool> {
         let f = self.sbbf_view(py, "add_hash")?;
         let _adding = self.adding();
-        Ok(f.add_hash(hash))
+        Ok(f.add_hash(hash.0))
     }
 
     /// Split-block filters only: True when the precomputed hash may have
     /// been added (atomic loads; see ``add_hash``). Thread-safe, during adds.
-    fn contains_hash(&self, py: Python<'_>, hash: u64) -> PyResult<bool> {
-        Ok(self.sbbf_view(py, "contains_hash")?.contains_hash(hash))
+    fn contains_hash(&self, py: Python<'_>, hash: Hash64) -> PyResult<bool> {
+        Ok(self.sbbf_view(py, "contains_hash")?.contains_hash(hash.0))
     }
 
     /// Split-block filters only: adds a batch of precomputed hashes (a NumPy

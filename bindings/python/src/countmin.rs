@@ -1,6 +1,6 @@
 //! `sketches.CountMinSketch`: frequency estimates (`sketches_core::countmin`).
 
-use crate::boundary::{self, with_key, Batch, Family, Image, ListMode, Raise, CHUNK};
+use crate::boundary::{self, with_key, Batch, Family, Image, ListMode, Raise, Weight, CHUNK};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -116,11 +116,14 @@ impl CountMinSketch {
         plan(py, epsilon, delta, width, depth, conservative, counter_bits)?.image_len().raise(py)
     }
 
-    /// Adds ``weight`` occurrences of a key.
-    #[pyo3(signature = (key, weight = 1))]
-    fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>, weight: u64) -> PyResult<()> {
+    /// Adds ``weight`` occurrences of a key. ``weight`` is an integer in 0 ..
+    /// 2**64-1 (a NumPy integer too): a value outside it raises ValueError
+    /// naming it, a bool or a float TypeError, as ``add_many``'s weights do;
+    /// nothing changes then. A bool key raises TypeError.
+    #[pyo3(signature = (key, weight = Weight(1)), text_signature = "($self, key, weight=1)")]
+    fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>, weight: Weight) -> PyResult<()> {
         let mut s = countmin::wrap_mut(self.image.bytes_mut()?).raise(py)?;
-        with_key(key, |k| s.add(k, weight))
+        with_key(key, |k| s.add(k, weight.0))
     }
 
     /// Adds a batch of keys (shapes as ``BloomFilter.add_many``; nulls

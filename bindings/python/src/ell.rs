@@ -85,6 +85,10 @@ fn reduced(
     let image = Image::zeroed(len as usize)?;
     let (dst, a) = (image.raw(), src.image.raw());
     let b = more.map(|m| m.image.raw());
+    let _aliases = match more {
+        Some(m) => boundary::hold_aliases(py, &[(&src.image, false), (&m.image, false)])?,
+        None => src.image.hold(py, false)?,
+    };
     let result = py.detach(move || {
         // SAFETY: `image` is fresh and ours; the sources are borrowed by
         // the caller for this call and distinct from it.
@@ -284,6 +288,7 @@ impl ExaLogLog {
         let m = self.view()?.registers();
         let (array, out) = boundary::numpy_zeros(py, m, "uint32")?;
         let (src, raw) = (self.image.raw(), out.raw());
+        let _aliases = self.image.hold(py, false)?;
         py.detach(move || {
             // SAFETY: the image is borrowed by this method, the array's
             // export held by `out`; distinct memory.

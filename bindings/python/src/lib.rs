@@ -73,15 +73,23 @@ macro_rules! shared_methods {
             /// NumPy array, memoryview): no copy, the header is validated once,
             /// updates write into the buffer. The buffer must be 8-byte aligned
             /// (else `SketchError` with status `MISALIGNED` and how to fix it)
-            /// and is held (cannot be resized) while the sketch lives. A
+            /// and is held while the sketch lives: a bytearray cannot be
+            /// resized, an mmap or SharedMemory closed (BufferError). A
             /// read-only buffer gives a read-only sketch. The body is not
-            /// checksummed: use `from_bytes` for untrusted bytes.
+            /// checksummed: use `from_bytes` for untrusted bytes. Several
+            /// objects wrapping overlapping memory of this process take
+            /// turns as one object does: while one runs an update, a call on
+            /// another raises RuntimeError ("Already borrowed"), queries run
+            /// in parallel. Writes to the buffer by other code (the
+            /// bytearray or array itself, another process) while a call
+            /// runs are not held off: don't (use `ConcurrentSketch.wrap`
+            /// for several writers).
             #[classmethod]
-            fn wrap(
-                _cls: &pyo3::Bound<'_, pyo3::types::PyType>,
-                py: pyo3::Python<'_>,
-                buffer: &pyo3::Bound<'_, pyo3::PyAny>,
-            ) -> pyo3::PyResult<Self> {
+            fn wrap<'py>(
+                _cls: &pyo3::Bound<'py, pyo3::types::PyType>,
+                py: pyo3::Python<'py>,
+                buffer: &pyo3::Bound<'py, pyo3::PyAny>,
+            ) -> pyo3::PyResult<pyo3::Bound<'py, Self>> {
                 crate::boundary::wrap::<Self>(py, buffer)
             }
 

@@ -1,6 +1,6 @@
 //! `sketches.SplitBlockBloomFilter`: split-block Bloom filter (`sketches_core::sbbf`).
 
-use crate::boundary::{self, py_bool, with_key_for, Family, Image, ListMode, PyBuf, Raise, CHUNK};
+use crate::boundary::{self, py_bool, with_key_for, Family, Hash64, Image, ListMode, PyBuf, Raise, CHUNK};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -159,8 +159,10 @@ impl SplitBlockBloomFilter {
         op: impl FnOnce(&mut [u8]) -> Result<u32, Error> + Send,
     ) -> PyResult<u32> {
         let raw = self.image.writable_raw()?;
+        let aliases = self.image.hold(py, true)?;
         // SAFETY: the image is exclusively borrowed through `&mut self`.
         let folds = py.detach(|| op(unsafe { raw.bytes_mut() })).raise(py)?;
+        drop(aliases);
         if folds > 0 {
             self.image.shrink(py)?;
             self.token = sbbf::token(self.image.bytes()).unwrap_or_default();
@@ -329,16 +331,18 @@ impl SplitBlockBloomFilter {
 
     /// Adds a precomputed 64-bit hash (0 .. 2**64-1): in Parquet mode one of
     /// the ``parquet_hash_*`` functions' results, in native mode
-    /// ``sketches.hash(key, seed)``. Returns True when it was new.
-    fn add_hash(&mut self, py: Python<'_>, hash: u64) -> PyResult<bool> {
+    /// ``sketches.hash(key, seed)``. Returns True when it was new. A value
+    /// outside 0 .. 2**64-1 raises ValueError naming it (as ``add_hashes``
+    /// does), a bool or a float TypeError.
+    fn add_hash(&mut self, py: Python<'_>, hash: Hash64) -> PyResult<bool> {
         let mut f = sbbf::wrap_mut_with(self.image.bytes_mut()?, &self.token).raise(py)?;
-        Ok(f.add_hash(hash))
+        Ok(f.add_hash(hash.0))
     }
 
     /// True when the precomputed hash may have been added (see ``add_hash``).
-    fn contains_hash(&self, py: Python<'_>, hash: u64) -> PyResult<bool> {
+    fn contains_hash(&self, py: Python<'_>, hash: Hash64) -> PyResult<bool> {
         let f = sbbf::wrap_with(self.image.bytes(), &self.token).raise(py)?;
-        Ok(f.contains_hash(hash))
+        Ok(f.contains_hash(hash.0))
     }
 
     /// Adds a batch of precomputed hashes (a NumPy uint64 array such as
@@ -353,6 +357,7 @@ impl SplitBlockBloomFilter {
         let (_keep, input) = hash_array(py, hashes)?;
         let src = input.raw();
         let dst = self.image.writable_raw()?;
+        let _aliases = self.image.hold(py, true)?;
         let (array, out) = boundary::numpy_zeros(py, src.len() / 8, "bool")?;
         let out_raw = out.raw();
         py.detach(move || {
@@ -377,6 +382,7 @@ impl SplitBlockBloomFilter {
         let (_keep, input) = hash_array(py, hashes)?;
         let src = input.raw();
         let img = self.image.raw();
+        let _aliases = self.image.hold(py, false)?;
         let (array, out) = boundary::numpy_zeros(py, src.len() / 8, "bool")?;
         let out_raw = out.raw();
         py.detach(move || {

@@ -1,6 +1,6 @@
 //! `sketches.TopK`: heavy hitters with Space-Saving (`sketches_core::topk`).
 
-use crate::boundary::{self, with_key, Batch, Family, Image, ListMode, Raise};
+use crate::boundary::{self, with_key, Batch, Family, Image, ListMode, Raise, Weight};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use sketches_core::topk::{self, TopKItem, TopKParams};
@@ -76,11 +76,14 @@ impl TopK {
         TopKParams { capacity, max_key_len }.image_len().raise(py)
     }
 
-    /// Adds ``weight`` occurrences of a key.
-    #[pyo3(signature = (key, weight = 1))]
-    fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>, weight: u64) -> PyResult<()> {
+    /// Adds ``weight`` occurrences of a key. ``weight`` is an integer in 0 ..
+    /// 2**64-1 (a NumPy integer too): a value outside it raises ValueError
+    /// naming it, a bool or a float TypeError, as ``add_many``'s weights do;
+    /// nothing changes then. A bool key raises TypeError.
+    #[pyo3(signature = (key, weight = Weight(1)), text_signature = "($self, key, weight=1)")]
+    fn add(&mut self, py: Python<'_>, key: &Bound<'_, PyAny>, weight: Weight) -> PyResult<()> {
         let mut s = topk::wrap_mut(self.image.bytes_mut()?).raise(py)?;
-        with_key(key, |k| s.add(k, weight))?.raise(py)
+        with_key(key, |k| s.add(k, weight.0))?.raise(py)
     }
 
     /// Adds a batch of keys (shapes as ``BloomFilter.add_many``; nulls

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import sketches
@@ -118,3 +119,18 @@ def test_batches_take_the_keys_add_takes_and_nulls_are_not_present() -> None:
     # A NumPy integer is its int (add() hashed str(np.int64(9)), so 9 was not found).
     assert bf.add(np.int64(9)) is False and 9 in bf and np.uint8(9) in bf
     assert bf.add_many([np.int32(10)]).tolist() == [False] and 10 in bf and "10" not in bf
+
+
+def test_bool_keys_are_their_str_as_in_pybloom_live() -> None:
+    """The drop-in passed bools to the native add, which hashed True as the
+    integer 1 and now refuses bools (TypeError); pybloom-live hashes
+    ``str(True)``, so the drop-in does, single and in a batch."""
+    from sketches.compat import BloomFilter
+
+    bf = BloomFilter(capacity=100, error_rate=0.01)
+    assert bf.add(True) is False
+    assert True in bf and "True" in bf
+    assert 1 not in bf and False not in bf
+    assert bf.add_many([False, None]).tolist() == [False, False]  # True: already present
+    assert bf.add_many(["False", True]).tolist() == [True, True]
+    assert np.False_ in bf

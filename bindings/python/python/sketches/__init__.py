@@ -17,7 +17,9 @@ Keys hash by one rule everywhere: ``str`` as its UTF-8 bytes, ``bytes`` /
 ``bytearray`` / ``memoryview`` as they are, ``int`` as its 8 little-endian
 bytes (0 .. 2**64-1; negative ints down to -2**63 as their two's complement,
 so ``-1`` and ``2**64 - 1`` are the same key, as an int64 and a uint64 column
-holding the same bits are), with XXH3-64 and the image's seed. A filter built
+holding the same bits are), with XXH3-64 and the image's seed. A bool is not
+a key (TypeError). Weights and precomputed hashes are integers in
+0 .. 2**64-1: ValueError naming a value out of range, single or in a batch. A filter built
 here answers a C or Go query for the same key.
 
 Batch methods (``add_many``, ``contains_many``, ...) take a list or tuple of
@@ -30,8 +32,11 @@ Many threads adding to one sketch: :class:`ConcurrentSketch` (``sketch.concurren
 copies a BloomFilter, SplitBlockBloomFilter, HyperLogLog or UltraLogLog into
 atomic words that any number of threads add to at once; ``snapshot()`` gives the
 result as an ordinary sketch. The ordinary classes take one updating call at a
-time: an update called while another thread's update of the same object runs
-raises ``RuntimeError: Already borrowed``.
+time: an update called while another thread's call on the same object runs
+(or any call while an update runs) raises ``RuntimeError: Already borrowed``
+and changes nothing; queries run in parallel. Objects that ``wrap``
+overlapping memory of one buffer follow this rule together, as one object.
+:class:`BinaryFuseFilter` is read-only: any number of threads query it.
 
 Parquet bloom filters: ``SplitBlockBloomFilter(..., parquet=True)`` is
 byte-compatible with them. ``SplitBlockBloomFilter.for_parquet(ndv, fpp,

@@ -85,13 +85,90 @@ def pieces(keys: Any) -> List[Piece]:
     return [("list", list(keys))]
 
 
-def _exact_u64(values: List[Any], range_text: str) -> np.ndarray:
-    """Integers (anything with ``__index__``) as uint64, exactly: a float or a
-    numeric str raises TypeError (``int()`` would truncate 2.9 to 2 and parse "5")."""
-    ints = [operator.index(v) for v in values]
-    if any(v < 0 or v >= 1 << 64 for v in ints):
-        raise ValueError(range_text)
+def _plural(what: str) -> str:
+    return what + ("es" if what.endswith("h") else "s")
+
+
+def _exact_u64(values: List[Any], what: str) -> np.ndarray:
+    """Integers (anything with ``__index__``) as uint64, exactly, checked one
+    by one: a bool, a float or a numeric str raises TypeError (``int()``
+    would take True as 1, truncate 2.9 to 2 and parse "5"), a value outside
+    0 .. 2**64-1 ValueError; both name the value and its index."""
+    plural = _plural(what)
+    ints = []
+    for i, v in enumerate(values):
+        if isinstance(v, (bool, np.bool_)):
+            raise TypeError(f"{plural} are integers in 0 .. 2**64-1, not bool ({v!r} at index {i}); pass int(value)")
+        try:
+            ints.append(operator.index(v))
+        except TypeError:
+            raise TypeError(
+                f"{plural} are integers in 0 .. 2**64-1, not {type(v).__name__} ({v!r} at index {i})"
+            ) from None
+        if ints[-1] < 0 or ints[-1] >= 1 << 64:
+            raise ValueError(
+                f"{what} {ints[-1]} at index {i} is out of range: {plural} are integers in 0 .. 2**64-1 (nothing changed)"
+            )
     return np.array(ints, dtype=np.uint64)
+
+
+def _unsigned_array(values: Any, what: str) -> np.ndarray:
+    """A batch of weights or hashes as a contiguous, aligned 1-D uint64 array,
+    by one rule whatever its shape (list, tuple, iterable, NumPy array,
+    pyarrow column): the errors of the single-value forms (``add(key,
+    weight)``, ``add_hash(h)``), TypeError for a bool or non-integer and
+    ValueError for a value outside 0 .. 2**64-1, naming the first bad value."""
+    pa = sys.modules.get("pyarrow")
+    if pa is not None and isinstance(values, (pa.Array, pa.ChunkedArray)):
+        if values.null_count:
+            # NumPy would read them as NaN and the error would say "not integers".
+            raise ValueError(
+                f"null {what}s: every key needs a {what} (fill_null(...) or drop the rows)"
+                if what == "weight"
+                else f"null {what}es: drop them first (array.drop_null())"
+            )
+        values = np.asarray(values.to_numpy(zero_copy_only=False))
+    elif not isinstance(values, np.ndarray):
+        if hasattr(values, "__array__") and not isinstance(values, (list, tuple)):
+            values = np.asarray(values)  # a pandas Series keeps its dtype
+        else:
+            # Python ints exactly, one by one: NumPy would turn a list mixing
+            # huge and negative ints into floats and a list mixing bools and
+            # ints into ints.
+            try:
+                items = list(values)
+            except TypeError:
+                raise TypeError(
+                    f"{_plural(what)} are a sequence (list, NumPy array, pyarrow column), not "
+                    f"{type(values).__name__}"
+                ) from None
+            return _exact_u64(items, what)
+    arr = values
+    plural = _plural(what)
+    if arr.ndim != 1:
+        raise ValueError(f"{plural} must be a one-dimensional sequence")
+    kind = arr.dtype.kind
+    if kind == "O":
+        return _exact_u64(arr.tolist(), what)
+    if len(arr) == 0:
+        return np.zeros(0, np.uint64)
+    if kind == "b":
+        raise TypeError((
+            f"{plural} are integers in 0 .. 2**64-1, not bool (a NumPy bool array); "
+            "pass array.astype(np.uint64)"
+        ))
+    if kind == "i":
+        negative = np.flatnonzero(arr < 0)
+        if len(negative):
+            i = int(negative[0])
+            raise ValueError(
+                f"{what} {int(arr[i])} at index {i} is out of range: {plural} are integers in 0 .. 2**64-1 "
+                "(nothing changed)"
+            )
+    elif kind != "u":
+        raise TypeError(f"{plural} are integers in 0 .. 2**64-1, not {arr.dtype}")
+    # Aligned too: a uint64 view at an odd address (np.frombuffer(..., offset=1)) is copied.
+    return np.require(arr, dtype=np.uint64, requirements=["C", "A"])
 
 
 def parquet_keys_check(keys: Any) -> None:
@@ -132,55 +209,20 @@ def parquet_keys_check(keys: Any) -> None:
 
 
 def u64_array(values: Any, n: int) -> np.ndarray:
-    """Per-key unsigned 64-bit values (weights) as a contiguous uint64 array of length ``n``."""
-    pa = sys.modules.get("pyarrow")
-    if pa is not None and isinstance(values, (pa.Array, pa.ChunkedArray)) and values.null_count:
-        # NumPy would read them as NaN and the error would say "not integers".
-        raise ValueError("null weights: every key needs a weight (fill_null(1) or drop the rows)")
-    arr = np.asarray(values)
-    if arr.ndim != 1 or len(arr) != n:
-        raise ValueError(f"expected {n} weights, one per key")
-    if arr.dtype.kind == "i":
-        if len(arr) and arr.min() < 0:
-            raise ValueError("weights must be non-negative")
-    elif arr.dtype.kind == "O":
-        arr = _exact_u64(arr.tolist(), "weights must be integers in 0 .. 2**64-1")
-    elif arr.dtype.kind not in "u":
-        raise TypeError("weights must be integers")
-    # Aligned too: a uint64 view at an odd address (np.frombuffer(..., offset=1)) is copied.
-    return np.require(arr, dtype=np.uint64, requirements=["C", "A"])
+    """Per-key weights as a contiguous uint64 array of length ``n`` (see
+    ``_unsigned_array`` for the errors)."""
+    arr = _unsigned_array(values, "weight")
+    if len(arr) != n:
+        raise ValueError(f"expected {n} weights, one per key, not {len(arr)}")
+    return arr
 
 
 def hash_array(hashes: Any) -> np.ndarray:
-    """Precomputed 64-bit hashes as a contiguous 1-D uint64 array (ints
-    converted, negative values refused)."""
+    """Precomputed 64-bit hashes as a contiguous 1-D uint64 array (see
+    ``_unsigned_array`` for the errors)."""
     if isinstance(hashes, _ONE_VALUE):
         raise TypeError("add_hashes/contains_hashes take a sequence of 64-bit hashes; use add_hash() for one")
-    pa = sys.modules.get("pyarrow")
-    if pa is not None and isinstance(hashes, (pa.Array, pa.ChunkedArray)):
-        if hashes.null_count:
-            raise ValueError("null hashes: drop them first (array.drop_null())")
-        hashes = np.asarray(hashes.to_numpy(zero_copy_only=False))
-    if not isinstance(hashes, np.ndarray):
-        # Python ints exactly (NumPy would turn a list mixing small and huge ints into floats).
-        values = [operator.index(v) for v in hashes]
-        if any(v < 0 or v >= 1 << 64 for v in values):
-            raise ValueError("hashes must be in 0 .. 2**64-1")
-        return np.array(values, dtype=np.uint64)
-    arr = hashes
-    if arr.ndim != 1:
-        raise ValueError("hashes must be a one-dimensional sequence")
-    if arr.dtype.kind == "i":
-        if len(arr) and arr.min() < 0:
-            raise ValueError("hashes must be non-negative (0 .. 2**64-1)")
-    elif arr.dtype.kind == "O":
-        arr = _exact_u64(arr.tolist(), "hashes must be in 0 .. 2**64-1")
-    elif arr.dtype.kind not in "u":
-        if len(arr) == 0:
-            return np.zeros(0, np.uint64)
-        raise TypeError(f"hashes must be unsigned 64-bit integers, not {arr.dtype}")
-    # Aligned too: a uint64 view at an odd address (np.frombuffer(..., offset=1)) is copied.
-    return np.require(arr, dtype=np.uint64, requirements=["C", "A"])
+    return _unsigned_array(hashes, "hash")
 
 
 def _parquet_numeric(arr: np.ndarray) -> Tuple[str, np.ndarray]:

@@ -9,7 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 Key = Union[str, bytes, bytearray, memoryview, int]
-"""A key: str (hashed as UTF-8), bytes-like (as is), int (8 little-endian bytes).
+"""A key: str (hashed as UTF-8), bytes-like (as is), int (8 little-endian bytes);
+a bool raises TypeError.
 A Parquet-mode SplitBlockBloomFilter refuses Python ints (TypeError: INT32 or
 INT64?) and takes NumPy int64/uint64 scalars as INT64 values."""
 Keys = Union[Sequence[Optional[Key]], Iterable[Optional[Key]], npt.NDArray[np.integer[Any]], Any]
@@ -18,6 +19,8 @@ or a pyarrow Binary/String/LargeBinary/LargeString/integer Array or ChunkedArray
 Buffer = Any
 """Any object with the buffer protocol (bytes, bytearray, memoryview, mmap, NumPy array)."""
 Weights = Union[Sequence[int], npt.NDArray[np.integer[Any]], Any]
+"""One integer in 0 .. 2**64-1 per key (ValueError naming a value out of range,
+TypeError for bools and floats), as a single ``add(key, weight)`` takes."""
 ParquetSizing = Literal["parquet-rs", "duckdb", "arrow-cpp", "pyarrow"]
 """A Parquet writer's bitset sizing rule (pyarrow = arrow-cpp)."""
 
@@ -73,7 +76,10 @@ class _Sketch:
         """Checked import of exported bytes; damaged bytes raise SketchError."""
     @classmethod
     def wrap(cls: type[_S], buffer: Buffer) -> _S:
-        """Zero-copy view over a live image in an 8-byte aligned buffer."""
+        """Zero-copy view over a live image in an 8-byte aligned buffer, held
+        (not resizable or closable: BufferError) while the sketch lives.
+        Objects wrapping overlapping memory take turns as one object
+        (RuntimeError "Already borrowed" during another's update)."""
     @staticmethod
     def verify(data: Buffer) -> None:
         """Checks exported bytes as from_bytes does; raises SketchError when damaged."""

@@ -24,7 +24,7 @@ What differs:
 * hashing follows the library rule: ``str`` as UTF-8, bytes as they are,
   ``int`` as 8 little-endian bytes (so ``5`` and ``"5"`` are different keys,
   whereas pybloom-live hashes ``str(5)``; NumPy integers as the int they
-  hold); any other key (float, tuple, ...)
+  hold); any other key (bool, float, tuple, ...)
   is hashed as ``str(key)`` like pybloom-live does;
 * sizing: the filter is planned with m = -n ln p / ln^2 2 bits and
   k = round(m/n ln 2) probes over the whole bit array (pybloom-live splits
@@ -51,6 +51,8 @@ __all__ = ["BloomFilter"]
 
 
 def _key(key: Any) -> Any:
+    if isinstance(key, bool):
+        return str(key)  # "True", as pybloom-live hashes it (the native layer refuses bools)
     if isinstance(key, (str, bytes, bytearray, memoryview, int)):
         return key
     if isinstance(key, numbers.Integral):
