@@ -193,11 +193,13 @@ public final class BloomFilter implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the filter
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a Bloom filter ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#LENGTH_MISMATCH}, {@link Status#WRONG_FAMILY},
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static BloomFilter fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new BloomFilter(Native.importedWithToken(bytes, BloomFilter::nImportSize, BloomFilter::nImport));
     }
 
@@ -211,10 +213,12 @@ public final class BloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a Bloom filter of that length
      */
     public static BloomFilter wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new BloomFilter(Native.wrappedWithToken(buffer, BloomFilter::nCapacity));
     }
 
@@ -225,10 +229,12 @@ public final class BloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a Bloom filter
      */
     public static BloomFilter wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new BloomFilter(Native.wrappedWithToken(buffer, BloomFilter::nVerifyAt));
     }
 
@@ -240,9 +246,11 @@ public final class BloomFilter implements Serializable {
      * @param key the key bytes
      * @return true when the key was new to the filter (some probed bit was unset): test-and-insert
      *     for deduplication in one call
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
@@ -256,8 +264,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
@@ -306,8 +316,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -331,8 +343,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContains(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
@@ -345,8 +359,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return contains(Native.utf8(key));
@@ -393,8 +409,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -418,8 +436,10 @@ public final class BloomFilter implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -429,8 +449,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -444,8 +466,10 @@ public final class BloomFilter implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -454,8 +478,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -469,8 +495,10 @@ public final class BloomFilter implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -479,8 +507,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -499,10 +529,13 @@ public final class BloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param wasNew null, or at least count slots receiving whether each key was new
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing
      *     offsets within {@code data} (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets, boolean[] wasNew) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets), wasNew);
     }
 
@@ -523,8 +556,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -539,8 +574,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -555,8 +592,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAll(keys, out);
         return out;
@@ -567,8 +606,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAll(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -586,9 +627,12 @@ public final class BloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPacked(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         containsPacked0(data, offsets, Native.checkPacked(data, offsets), results);
     }
@@ -619,9 +663,11 @@ public final class BloomFilter implements Serializable {
      * @param key the key bytes
      * @return true when this call set a new bit (as {@link #add(byte[])}; when several threads add
      *     the same key at once, more than one of them may get true)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean addConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
@@ -637,8 +683,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when this call set a new bit
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return addConcurrent(Native.utf8(key));
@@ -692,8 +740,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call set a new bit
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -723,8 +773,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContainsConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -739,8 +791,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return containsConcurrent(Native.utf8(key));
@@ -793,8 +847,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -818,8 +874,10 @@ public final class BloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -832,8 +890,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(byte[][] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -850,8 +910,10 @@ public final class BloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -863,8 +925,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(String[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -881,8 +945,10 @@ public final class BloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -894,8 +960,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAllConcurrent(long[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -918,10 +986,13 @@ public final class BloomFilter implements Serializable {
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param wasNew null, or at least count slots receiving whether each key's add set a new bit
      *     (as {@link #addAllConcurrent(byte[][], boolean[])})
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing offsets
      *     within {@code data} (nothing is added)
      */
     public void addPackedConcurrent(byte[] data, int[] offsets, boolean[] wasNew) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         Native.checkOut(wasNew, count);
         img.checkWritable();
@@ -942,8 +1013,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
@@ -961,8 +1034,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
@@ -980,8 +1055,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAllConcurrent(keys, out);
         return out;
@@ -995,8 +1072,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAllConcurrent(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -1018,9 +1097,12 @@ public final class BloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPackedConcurrent(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         int count = Native.checkPacked(data, offsets);
         Native.checkOut(results, count);
@@ -1040,11 +1122,13 @@ public final class BloomFilter implements Serializable {
      * Union: afterwards this filter holds both filters' keys ({@code this |= other}).
      *
      * @param other a filter with equal bits, probes and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this filter itself (a copy of it
      *     is merged, as an equal filter would be)
      */
     public void merge(BloomFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {
@@ -1063,9 +1147,11 @@ public final class BloomFilter implements Serializable {
      * about the rate of the union).
      *
      * @param other a filter with equal bits, probes and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ
      */
     public void intersect(BloomFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {

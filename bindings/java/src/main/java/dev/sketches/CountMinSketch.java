@@ -277,9 +277,11 @@ public final class CountMinSketch implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a Count-Min sketch; nothing is kept
      */
     public static CountMinSketch fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new CountMinSketch(Native.imported(bytes, CountMinSketch::nImportSize, CountMinSketch::nImport));
     }
 
@@ -290,10 +292,12 @@ public final class CountMinSketch implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a Count-Min sketch of that length
      */
     public static CountMinSketch wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CountMinSketch(Native.wrapped(buffer, (a, n) -> nStats(a, n, new long[6], new double[3])));
     }
 
@@ -303,10 +307,12 @@ public final class CountMinSketch implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a Count-Min sketch
      */
     public static CountMinSketch wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CountMinSketch(Native.wrapped(buffer, CountMinSketch::nVerifyAt));
     }
 
@@ -323,9 +329,11 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of a key.
      *
      * @param key the key bytes
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public void add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -334,9 +342,11 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key bytes
      * @param weight non-negative weight
+     * @throws NullPointerException when {@code key} is null
      * @throws IllegalArgumentException when the weight is negative
      */
     public void add(byte[] key, long weight) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         checkWeight(weight);
         try {
@@ -350,8 +360,10 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of a String key (UTF-8).
      *
      * @param key the key
+     * @throws NullPointerException when {@code key} is null
      */
     public void add(String key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -360,8 +372,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key
      * @param weight non-negative weight
+     * @throws NullPointerException when {@code key} is null
      */
     public void add(String key, long weight) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             add(Native.utf8(key), weight);
@@ -436,8 +450,10 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of the remaining bytes of a buffer (position unchanged).
      *
      * @param key the key bytes
+     * @throws NullPointerException when {@code key} is null
      */
     public void add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -446,8 +462,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key bytes
      * @param weight non-negative weight
+     * @throws NullPointerException when {@code key} is null
      */
     public void add(ByteBuffer key, long weight) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         checkWeight(weight);
         int pos = key.position();
@@ -473,8 +491,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key bytes
      * @return the estimate (unsigned)
+     * @throws NullPointerException when {@code key} is null
      */
     public long estimate(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nEstimate(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -487,8 +507,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key
      * @return the estimate (unsigned)
+     * @throws NullPointerException when {@code key} is null
      */
     public long estimate(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return estimate(Native.utf8(key));
@@ -535,8 +557,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key bytes
      * @return the estimate (unsigned)
+     * @throws NullPointerException when {@code key} is null
      */
     public long estimate(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -560,8 +584,10 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -570,8 +596,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         img.checkWritable();
         try {
@@ -585,8 +613,10 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -595,8 +625,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         img.checkWritable();
         try {
@@ -610,8 +642,10 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -620,8 +654,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         img.checkWritable();
         try {
@@ -640,9 +676,12 @@ public final class CountMinSketch implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param weights null (1 each), or one non-negative weight per key
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets or weights are invalid (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets, long[] weights) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets), weights);
     }
 
@@ -672,8 +711,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @return per key its estimate (unsigned)
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public long[] estimateAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         long[] out = new long[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -688,8 +729,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @return per key its estimate (unsigned)
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public long[] estimateAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         long[] out = new long[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -704,8 +747,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @return per key its estimate (unsigned)
+     * @throws NullPointerException when {@code keys} is null
      */
     public long[] estimateAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         long[] out = new long[keys.length];
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
@@ -723,9 +768,12 @@ public final class CountMinSketch implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @return per key its estimate (unsigned)
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public long[] estimatePacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         return estimatePacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
@@ -747,11 +795,13 @@ public final class CountMinSketch implements Serializable {
      * Merge: counter-wise saturating addition of {@code other}.
      *
      * @param other a sketch with equal width, depth, counter width, update rule and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this sketch itself (a copy of it
      *     is merged, as an equal sketch would be)
      */
     public void merge(CountMinSketch other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {

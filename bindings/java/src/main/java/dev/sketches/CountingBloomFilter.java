@@ -172,11 +172,13 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the filter
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a counting Bloom filter ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#LENGTH_MISMATCH}, {@link Status#WRONG_FAMILY},
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static CountingBloomFilter fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new CountingBloomFilter(Native.imported(bytes, CountingBloomFilter::nImportSize, CountingBloomFilter::nImport));
     }
 
@@ -190,10 +192,12 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a counting Bloom filter of that length
      */
     public static CountingBloomFilter wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CountingBloomFilter(Native.wrapped(buffer, CountingBloomFilter::nCapacity));
     }
 
@@ -204,10 +208,12 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a counting Bloom filter
      */
     public static CountingBloomFilter wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CountingBloomFilter(Native.wrapped(buffer, CountingBloomFilter::nVerifyAt));
     }
 
@@ -218,9 +224,11 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when the key was new to the filter (some probed counter was 0)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
@@ -234,8 +242,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
@@ -284,8 +294,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -309,8 +321,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContains(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -323,8 +337,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return contains(Native.utf8(key));
@@ -371,8 +387,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -397,8 +415,10 @@ public final class CountingBloomFilter implements Serializable {
      * @param key the key bytes
      * @return true when removed, false when some counter was 0 (the key is certainly absent;
      *     nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nRemove(img.addr(), img.len, key, 0, key.length);
@@ -412,8 +432,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when removed, false when certainly absent (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return remove(Native.utf8(key));
@@ -462,8 +484,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when removed, false when certainly absent (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -488,8 +512,10 @@ public final class CountingBloomFilter implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -499,8 +525,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -514,8 +542,10 @@ public final class CountingBloomFilter implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -524,8 +554,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -539,8 +571,10 @@ public final class CountingBloomFilter implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -549,8 +583,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -569,10 +605,13 @@ public final class CountingBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param wasNew null, or at least count slots receiving whether each key was new
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing
      *     offsets within {@code data} (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets, boolean[] wasNew) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets), wasNew);
     }
 
@@ -593,8 +632,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly not present
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -609,8 +650,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -625,8 +668,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAll(keys, out);
         return out;
@@ -637,8 +682,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAll(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -656,9 +703,12 @@ public final class CountingBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPacked(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         containsPacked0(data, offsets, Native.checkPacked(data, offsets), results);
     }
@@ -681,8 +731,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] removeAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
         try {
@@ -698,8 +750,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] removeAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
         try {
@@ -715,8 +769,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] removeAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
         try {
@@ -735,9 +791,12 @@ public final class CountingBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is removed)
      */
     public boolean[] removePacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         return removePacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
@@ -760,11 +819,13 @@ public final class CountingBloomFilter implements Serializable {
      * Merge: counter-wise saturating addition of {@code other} (the filter of both multisets).
      *
      * @param other a filter with equal counters, probes and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this filter itself (a copy of it
      *     is merged, as an equal filter would be)
      */
     public void merge(CountingBloomFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {

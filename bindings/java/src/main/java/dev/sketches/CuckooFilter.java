@@ -170,11 +170,13 @@ public final class CuckooFilter implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the filter
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a cuckoo filter ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#LENGTH_MISMATCH}, {@link Status#WRONG_FAMILY},
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static CuckooFilter fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new CuckooFilter(Native.imported(bytes, CuckooFilter::nImportSize, CuckooFilter::nImport));
     }
 
@@ -188,10 +190,12 @@ public final class CuckooFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a cuckoo filter of that length
      */
     public static CuckooFilter wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CuckooFilter(Native.wrapped(buffer, CuckooFilter::nCapacity));
     }
 
@@ -202,10 +206,12 @@ public final class CuckooFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a cuckoo filter
      */
     public static CuckooFilter wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CuckooFilter(Native.wrapped(buffer, CuckooFilter::nVerifyAt));
     }
 
@@ -217,9 +223,11 @@ public final class CuckooFilter implements Serializable {
      * @param key the key bytes
      * @return true when stored, false when the filter is full (no room within 500 relocations;
      *     nothing changed)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
@@ -233,8 +241,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key
      * @return true when stored, false when the filter is full (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
@@ -283,8 +293,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when stored, false when the filter is full (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -308,8 +320,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContains(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -322,8 +336,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return contains(Native.utf8(key));
@@ -370,8 +386,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -395,8 +413,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when removed, false when the fingerprint is not stored (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nRemove(img.addr(), img.len, key, 0, key.length);
@@ -410,8 +430,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key
      * @return true when removed, false when certainly absent (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return remove(Native.utf8(key));
@@ -460,8 +482,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when removed, false when certainly absent (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -487,8 +511,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return how many were stored (fewer than {@code keys.length} only when the filter filled up)
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public int addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         return addAllChunked(keys, null);
     }
 
@@ -497,11 +523,13 @@ public final class CuckooFilter implements Serializable {
      * for it).
      *
      * @param keys the keys
-     * @param added at least {@code keys.length} slots
+     * @param added null, or at least {@code keys.length} slots
      * @return how many were stored
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public int addAll(byte[][] keys, boolean[] added) {
-        return addAllChunked(keys, Objects.requireNonNull(added, "added"));
+        Objects.requireNonNull(keys, "keys");
+        return addAllChunked(keys, added);
     }
 
     /**
@@ -509,8 +537,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return how many were stored
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public int addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         return addAllChunked(keys, null);
     }
 
@@ -518,11 +548,13 @@ public final class CuckooFilter implements Serializable {
      * Adds every String key (UTF-8), reporting per key whether it was stored.
      *
      * @param keys the keys
-     * @param added at least {@code keys.length} slots
+     * @param added null, or at least {@code keys.length} slots
      * @return how many were stored
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public int addAll(String[] keys, boolean[] added) {
-        return addAllChunked(keys, Objects.requireNonNull(added, "added"));
+        Objects.requireNonNull(keys, "keys");
+        return addAllChunked(keys, added);
     }
 
     /**
@@ -530,8 +562,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return how many were stored
+     * @throws NullPointerException when {@code keys} is null
      */
     public int addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         return addAll(keys, null);
     }
 
@@ -541,8 +575,10 @@ public final class CuckooFilter implements Serializable {
      * @param keys the keys
      * @param added null, or at least {@code keys.length} slots
      * @return how many were stored
+     * @throws NullPointerException when {@code keys} is null
      */
     public int addAll(long[] keys, boolean[] added) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(added, keys.length);
         img.checkWritable();
         boolean[] out = added != null ? added : new boolean[Math.min(keys.length, Native.CHUNK)];
@@ -568,10 +604,13 @@ public final class CuckooFilter implements Serializable {
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param added null, or at least count slots receiving whether each key was stored
      * @return how many were stored
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing
      *     offsets within {@code data} (nothing is added)
      */
     public int addPacked(byte[] data, int[] offsets, boolean[] added) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         return addPacked0(data, offsets, Native.checkPacked(data, offsets), added);
     }
 
@@ -626,8 +665,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly not present
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -642,8 +683,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -658,8 +701,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAll(keys, out);
         return out;
@@ -670,8 +715,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAll(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -689,9 +736,12 @@ public final class CuckooFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPacked(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         containsPacked0(data, offsets, Native.checkPacked(data, offsets), results);
     }
@@ -715,9 +765,11 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean[] removeAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
         try {
@@ -733,8 +785,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] removeAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
         try {
@@ -750,8 +804,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] removeAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
         try {
@@ -770,9 +826,12 @@ public final class CuckooFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is removed)
      */
     public boolean[] removePacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         return removePacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
@@ -795,8 +854,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return the count
+     * @throws NullPointerException when {@code key} is null
      */
     public int count(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nCount(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -809,8 +870,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key
      * @return the count
+     * @throws NullPointerException when {@code key} is null
      */
     public int count(String key) {
+        Objects.requireNonNull(key, "key");
         return count(Native.utf8(key));
     }
 
@@ -850,8 +913,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return the count
+     * @throws NullPointerException when {@code key} is null
      */
     public int count(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -873,12 +938,14 @@ public final class CuckooFilter implements Serializable {
      * temporary buffer of this filter's size is the workspace).
      *
      * @param other a filter with equal buckets, fingerprint width and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#FULL} when not everything fits (nothing changes),
      *     {@link Status#INCOMPATIBLE} when the parameters differ; {@code other} may be this
      *     filter itself (a copy of it is merged, as an equal filter would be: every fingerprint
      *     twice)
      */
     public void merge(CuckooFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image scratch = Native.fresh(img.len);
         Native.Image src = other.img.mergeSourceFor(img);

@@ -5,6 +5,7 @@ import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * ExaLogLog distinct counting ({@code sketch_ell_*}, Ertl 2024): precision p = 2..24, m = 2^p
@@ -148,11 +149,13 @@ public final class ExaLogLog implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not an ExaLogLog ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#CORRUPT_BODY}, {@link Status#WRONG_FAMILY}, ...);
      *     nothing is kept
      */
     public static ExaLogLog fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new ExaLogLog(Native.imported(bytes, ExaLogLog::nImportSize, ExaLogLog::nImport));
     }
 
@@ -163,10 +166,12 @@ public final class ExaLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of an ExaLogLog of that length
      */
     public static ExaLogLog wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new ExaLogLog(Native.wrapped(buffer, ExaLogLog::nMartingaleEstimate));
     }
 
@@ -176,10 +181,12 @@ public final class ExaLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not an ExaLogLog
      */
     public static ExaLogLog wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new ExaLogLog(Native.wrapped(buffer, ExaLogLog::nVerifyAt));
     }
 
@@ -190,9 +197,11 @@ public final class ExaLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed (a register changed)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
@@ -206,8 +215,10 @@ public final class ExaLogLog implements Serializable {
      *
      * @param key the key
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
@@ -256,8 +267,10 @@ public final class ExaLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -282,8 +295,10 @@ public final class ExaLogLog implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
@@ -296,8 +311,10 @@ public final class ExaLogLog implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
@@ -310,8 +327,10 @@ public final class ExaLogLog implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
@@ -328,9 +347,12 @@ public final class ExaLogLog implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         img.checkWritable();
         try {
@@ -395,12 +417,14 @@ public final class ExaLogLog implements Serializable {
      *
      * @param other a sketch with the same seed and a precision and d at least this one's (larger
      *     ones are reduced exactly)
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
      *     precision or d is lower (nothing changes); {@code other} may be this sketch itself (a
      *     copy of it is merged, as an equal sketch would be)
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public void merge(ExaLogLog other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {

@@ -5,6 +5,7 @@ import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * HyperLogLog distinct counting ({@code sketch_hll_*}): precision p = 4..18, m = 2^p registers of
@@ -136,11 +137,13 @@ public final class HyperLogLog implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a HyperLogLog ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#CORRUPT_BODY}, {@link Status#WRONG_FAMILY}, ...);
      *     nothing is kept
      */
     public static HyperLogLog fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         // sketch_hll_import_size gives the live size: a compact small-mode export is shorter.
         return new HyperLogLog(Native.importedWithToken(bytes, HyperLogLog::nImportSize, HyperLogLog::nImport));
     }
@@ -154,10 +157,12 @@ public final class HyperLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a live HyperLogLog of that length
      */
     public static HyperLogLog wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new HyperLogLog(Native.wrappedWithToken(buffer, HyperLogLog::nEstimate));
     }
 
@@ -168,10 +173,12 @@ public final class HyperLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged, compact or not a HyperLogLog
      */
     public static HyperLogLog wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new HyperLogLog(Native.wrappedWithToken(buffer, (addr, len) -> {
             nVerifyAt(addr, len);
             nEstimate(addr, len);
@@ -185,9 +192,11 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed (a new hash in small mode, a raised register when dense)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
@@ -201,8 +210,10 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
@@ -251,8 +262,10 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -277,8 +290,10 @@ public final class HyperLogLog implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
@@ -291,8 +306,10 @@ public final class HyperLogLog implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
@@ -305,8 +322,10 @@ public final class HyperLogLog implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
@@ -323,9 +342,12 @@ public final class HyperLogLog implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
@@ -353,11 +375,13 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean addConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
@@ -373,10 +397,12 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public boolean addConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return addConcurrent(Native.utf8(key));
@@ -432,10 +458,12 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public boolean addConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -460,10 +488,12 @@ public final class HyperLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public void addAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
@@ -478,10 +508,12 @@ public final class HyperLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public void addAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
@@ -496,10 +528,12 @@ public final class HyperLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public void addAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
@@ -518,11 +552,14 @@ public final class HyperLogLog implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public void addPackedConcurrent(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         img.checkWritable();
         try {
@@ -623,11 +660,13 @@ public final class HyperLogLog implements Serializable {
      *
      * @param other a sketch with the same seed and a precision at least this one's (a higher
      *     precision folds down), or any precision while it is in small mode
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
      *     precision is lower and it is dense (nothing changes); {@code other} may be this sketch
      *     itself (a copy of it is merged, as an equal sketch would be)
      */
     public void merge(HyperLogLog other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {

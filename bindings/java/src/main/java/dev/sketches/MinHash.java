@@ -5,6 +5,7 @@ import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * MinHash similarity ({@code sketch_minhash_*}): k registers filled by one-permutation hashing
@@ -103,9 +104,11 @@ public final class MinHash implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a MinHash sketch; nothing is kept
      */
     public static MinHash fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new MinHash(Native.imported(bytes, MinHash::nImportSize, MinHash::nImport));
     }
 
@@ -116,10 +119,12 @@ public final class MinHash implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a MinHash sketch of that length
      */
     public static MinHash wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new MinHash(Native.wrapped(buffer, (a, n) -> nStats(a, n, new long[3])));
     }
 
@@ -128,10 +133,12 @@ public final class MinHash implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a MinHash sketch
      */
     public static MinHash wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new MinHash(Native.wrapped(buffer, MinHash::nVerifyAt));
     }
 
@@ -142,9 +149,11 @@ public final class MinHash implements Serializable {
      *
      * @param key the key bytes
      * @return true when its bin's minimum dropped
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
@@ -158,8 +167,10 @@ public final class MinHash implements Serializable {
      *
      * @param key the key
      * @return true when its bin's minimum dropped
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
@@ -208,8 +219,10 @@ public final class MinHash implements Serializable {
      *
      * @param key the key bytes
      * @return true when its bin's minimum dropped
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -234,8 +247,10 @@ public final class MinHash implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
@@ -248,8 +263,10 @@ public final class MinHash implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
@@ -262,8 +279,10 @@ public final class MinHash implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
@@ -280,9 +299,12 @@ public final class MinHash implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
@@ -304,9 +326,11 @@ public final class MinHash implements Serializable {
      *
      * @param other a sketch with the same k and seed
      * @return the estimate
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when k or the seed differ
      */
     public double jaccard(MinHash other) {
+        Objects.requireNonNull(other, "other");
         try {
             return nJaccard(img.addr(), img.len, other.img.addr(), other.img.len);
         } catch (SketchException e) {
@@ -336,11 +360,13 @@ public final class MinHash implements Serializable {
      * Merge: register-wise minimum of {@code other} (the sketch of the union).
      *
      * @param other a sketch with the same k and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when k or the seed differ (nothing
      *     changes); {@code other} may be this sketch itself (a copy of it
      *     is merged, as an equal sketch would be)
      */
     public void merge(MinHash other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {

@@ -365,6 +365,19 @@ final class Native {
         return true;
     }
 
+    /**
+     * Key {@code i} of a batch ({@code keys}, as every batch parameter is named), checked before
+     * the batch changes anything.
+     *
+     * @throws NullPointerException "keys[i] is null" when it is null
+     */
+    static <T> T nonNullKey(T key, int i) {
+        if (key == null) {
+            throw new NullPointerException("keys[" + i + "] is null");
+        }
+        return key;
+    }
+
     /** UTF-8 bytes of a String key. */
     static byte[] utf8(String key) {
         return key.getBytes(StandardCharsets.UTF_8);
@@ -381,8 +394,8 @@ final class Native {
     static Packed pack(byte[][] keys) {
         Objects.requireNonNull(keys, "keys");
         long total = 0;
-        for (byte[] k : keys) {
-            total += Objects.requireNonNull(k, "a key is null").length;
+        for (int i = 0; i < keys.length; i++) {
+            total += nonNullKey(keys[i], i).length;
         }
         byte[] data = new byte[checkBatchBytes(total)];
         int[] offsets = new int[keys.length + 1];
@@ -405,8 +418,8 @@ final class Native {
     static Packed pack(String[] keys) {
         Objects.requireNonNull(keys, "keys");
         long chars = 0;
-        for (String k : keys) {
-            chars += Objects.requireNonNull(k, "a key is null").length();
+        for (int i = 0; i < keys.length; i++) {
+            chars += nonNullKey(keys[i], i).length();
         }
         // Invariant: data has room for pos + the chars of every key not yet packed (all-ASCII case).
         byte[] data = new byte[checkBatchBytes(chars)];
@@ -469,8 +482,8 @@ final class Native {
      */
     static void forChunks(String[] keys, PackedCall call) {
         Objects.requireNonNull(keys, "keys");
-        for (String k : keys) {
-            Objects.requireNonNull(k, "a key is null");
+        for (int i = 0; i < keys.length; i++) {
+            nonNullKey(keys[i], i);
         }
         int[] offsets = new int[Math.min(CHUNK, keys.length) + 1];
         char[] chars = new char[1024];
@@ -518,8 +531,8 @@ final class Native {
     /** Runs a byte-string batch chunk by chunk, each chunk packed into buffers reused across chunks. */
     static void forChunks(byte[][] keys, PackedCall call) {
         Objects.requireNonNull(keys, "keys");
-        for (byte[] k : keys) {
-            Objects.requireNonNull(k, "a key is null");
+        for (int i = 0; i < keys.length; i++) {
+            nonNullKey(keys[i], i);
         }
         int[] offsets = new int[Math.min(CHUNK, keys.length) + 1];
         byte[] data = new byte[0];

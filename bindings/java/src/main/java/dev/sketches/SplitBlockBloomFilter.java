@@ -222,6 +222,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws NullPointerException when {@code sizing} is null
      */
     public static SplitBlockBloomFilter forParquet(long distinctValues, double fpp, ParquetSizing sizing) {
+        Objects.requireNonNull(sizing, "sizing");
         return init(planParquet(distinctValues, fpp, sizing), 0);
     }
 
@@ -238,11 +239,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws NullPointerException when {@code sizing} is null
      */
     public static long imageBytesForParquet(long distinctValues, double fpp, ParquetSizing sizing) {
+        Objects.requireNonNull(sizing, "sizing");
         return planParquet(distinctValues, fpp, sizing)[4];
     }
 
     private static long[] planParquet(long items, double fpp, ParquetSizing sizing) {
-        Objects.requireNonNull(sizing, "sizing");
         if (items < 1) {
             throw new IllegalArgumentException("the item count must be at least 1: " + items);
         }
@@ -339,11 +340,13 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the filter
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a split-block Bloom filter ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#LENGTH_MISMATCH}, {@link Status#WRONG_FAMILY},
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static SplitBlockBloomFilter fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new SplitBlockBloomFilter(
                 Native.importedWithToken(bytes, SplitBlockBloomFilter::nImportSize, SplitBlockBloomFilter::nImport));
     }
@@ -360,10 +363,12 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a split-block Bloom filter of that length
      */
     public static SplitBlockBloomFilter wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new SplitBlockBloomFilter(Native.wrappedWithToken(buffer, SplitBlockBloomFilter::nCapacity));
     }
 
@@ -374,10 +379,12 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a split-block Bloom filter
      */
     public static SplitBlockBloomFilter wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new SplitBlockBloomFilter(Native.wrappedWithToken(buffer, SplitBlockBloomFilter::nVerifyAt));
     }
 
@@ -554,6 +561,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws NullPointerException when {@code value} is null
      */
     public static long parquetHash(byte[] value) {
+        Objects.requireNonNull(value, "value");
         return nParquetHashBytes(value, 0, value.length);
     }
 
@@ -571,6 +579,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws NullPointerException when {@code value} is null
      */
     public static long parquetHash(String value) {
+        Objects.requireNonNull(value, "value");
         return parquetHash(Native.utf8(Objects.requireNonNull(value, "value")));
     }
 
@@ -586,6 +595,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws NullPointerException when {@code value} is null
      */
     public static long parquetHash(ByteBuffer value) {
+        Objects.requireNonNull(value, "value");
         int pos = value.position();
         int n = value.remaining();
         try {
@@ -611,9 +621,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param key the key bytes
      * @return true when the key was new to the filter (some probed bit was unset): test-and-insert
      *     for deduplication in one call
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
@@ -627,8 +639,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
@@ -694,8 +708,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -719,8 +735,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContains(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
@@ -733,8 +751,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return contains(Native.utf8(key));
@@ -797,8 +817,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -859,9 +881,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      * <p>Thread safety: a change (exclusive access).
      *
      * @param hashes the hashes
+     * @throws NullPointerException when {@code hashes} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public void addAllHashes(long[] hashes) {
+        Objects.requireNonNull(hashes, "hashes");
         addAllHashes(hashes, null);
     }
 
@@ -874,6 +898,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param hashes the hashes
      * @param wasNew null, or at least {@code hashes.length} slots; slot i receives whether hash i
      *     set a new bit
+     * @throws NullPointerException when {@code hashes} is null
      * @throws IllegalArgumentException when {@code wasNew} is too short (nothing is added)
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
@@ -897,8 +922,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param hashes the hashes
      * @return per hash: false when certainly never added
+     * @throws NullPointerException when {@code hashes} is null
      */
     public boolean[] containsAllHashes(long[] hashes) {
+        Objects.requireNonNull(hashes, "hashes");
         boolean[] out = new boolean[hashes.length];
         containsAllHashes(hashes, out);
         return out;
@@ -911,6 +938,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param hashes the hashes
      * @param results at least {@code hashes.length} slots; slot i receives hash i's answer
+     * @throws NullPointerException when {@code hashes} or {@code results} is null
      * @throws IllegalArgumentException when {@code results} is too short
      */
     public void containsAllHashes(long[] hashes, boolean[] results) {
@@ -933,8 +961,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -944,8 +974,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -959,8 +991,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -969,8 +1003,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -984,8 +1020,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -994,8 +1032,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -1014,10 +1054,13 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param wasNew null, or at least count slots receiving whether each key was new
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing
      *     offsets within {@code data} (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets, boolean[] wasNew) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets), wasNew);
     }
 
@@ -1038,8 +1081,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -1054,8 +1099,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -1070,8 +1117,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAll(keys, out);
         return out;
@@ -1082,8 +1131,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAll(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -1101,9 +1152,12 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPacked(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         containsPacked0(data, offsets, Native.checkPacked(data, offsets), results);
     }
@@ -1134,9 +1188,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param key the key bytes
      * @return true when this call set a new bit (as {@link #add(byte[])}; when several threads add
      *     the same key at once, more than one of them may get true)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean addConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
@@ -1152,8 +1208,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when this call set a new bit
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return addConcurrent(Native.utf8(key));
@@ -1219,8 +1277,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call set a new bit
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -1250,8 +1310,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContainsConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -1266,8 +1328,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return containsConcurrent(Native.utf8(key));
@@ -1333,8 +1397,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -1358,8 +1424,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -1372,8 +1440,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(byte[][] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -1390,8 +1460,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -1403,8 +1475,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(String[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -1421,8 +1495,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -1434,8 +1510,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAllConcurrent(long[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -1458,10 +1536,13 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param wasNew null, or at least count slots receiving whether each key's add set a new bit
      *     (as {@link #addAllConcurrent(byte[][], boolean[])})
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing offsets
      *     within {@code data} (nothing is added)
      */
     public void addPackedConcurrent(byte[] data, int[] offsets, boolean[] wasNew) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         Native.checkOut(wasNew, count);
         img.checkWritable();
@@ -1482,8 +1563,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
@@ -1501,8 +1584,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
@@ -1520,8 +1605,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAllConcurrent(keys, out);
         return out;
@@ -1535,8 +1622,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAllConcurrent(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -1558,9 +1647,12 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPackedConcurrent(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         int count = Native.checkPacked(data, offsets);
         Native.checkOut(results, count);
@@ -1580,11 +1672,13 @@ public final class SplitBlockBloomFilter implements Serializable {
      * Union: afterwards this filter holds both filters' keys ({@code this |= other}).
      *
      * @param other a filter with equal blocks, mode and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this filter itself (a copy of it
      *     is merged, as an equal filter would be)
      */
     public void merge(SplitBlockBloomFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {
@@ -1603,9 +1697,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      * about the rate of the union).
      *
      * @param other a filter with equal blocks, mode and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ
      */
     public void intersect(SplitBlockBloomFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Heavy hitters by Space-Saving ({@code sketch_topk_*}): {@code capacity} counters, keys stored
@@ -124,9 +125,11 @@ public final class TopK implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a Top-k sketch; nothing is kept
      */
     public static TopK fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new TopK(Native.imported(bytes, TopK::nImportSize, TopK::nImport));
     }
 
@@ -137,10 +140,12 @@ public final class TopK implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a Top-k sketch of that length
      */
     public static TopK wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new TopK(Native.wrapped(buffer, (a, n) -> nStats(a, n, new long[6])));
     }
 
@@ -149,10 +154,12 @@ public final class TopK implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a Top-k sketch
      */
     public static TopK wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new TopK(Native.wrapped(buffer, TopK::nVerifyAt));
     }
 
@@ -169,10 +176,12 @@ public final class TopK implements Serializable {
      * Adds one occurrence of a key.
      *
      * @param key the key bytes
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the
      *     maximum key length (nothing changes)
      */
     public void add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -181,9 +190,11 @@ public final class TopK implements Serializable {
      *
      * @param key the key bytes
      * @param weight non-negative weight (0 changes nothing: no counter is taken, no key evicted)
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
      */
     public void add(byte[] key, long weight) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         checkWeight(weight);
         try {
@@ -197,10 +208,12 @@ public final class TopK implements Serializable {
      * Adds one occurrence of a String key (UTF-8).
      *
      * @param key the key
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
      *     maximum key length (nothing changes)
      */
     public void add(String key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -209,11 +222,13 @@ public final class TopK implements Serializable {
      *
      * @param key the key
      * @param weight non-negative weight (0 changes nothing: no counter is taken, no key evicted)
+     * @throws NullPointerException when {@code key} is null
      * @throws IllegalArgumentException when the weight is negative
      * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
      *     maximum key length (nothing changes)
      */
     public void add(String key, long weight) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             add(Native.utf8(key), weight);
@@ -293,9 +308,11 @@ public final class TopK implements Serializable {
      * Adds one occurrence of the remaining bytes of a buffer (position unchanged).
      *
      * @param key the key bytes
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
      */
     public void add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -304,10 +321,12 @@ public final class TopK implements Serializable {
      *
      * @param key the key bytes
      * @param weight non-negative weight (0 changes nothing: no counter is taken, no key evicted)
+     * @throws NullPointerException when {@code key} is null
      * @throws IllegalArgumentException when the weight is negative
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
      */
     public void add(ByteBuffer key, long weight) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         checkWeight(weight);
         int pos = key.position();
@@ -332,10 +351,12 @@ public final class TopK implements Serializable {
      *
      * @param key the key bytes
      * @return its count bound, error and whether it is listed
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the maximum
      *     key length (such a key is never listed; check its length first to avoid the exception)
      */
     public Estimate estimate(byte[] key) {
+        Objects.requireNonNull(key, "key");
         long[] v = new long[3];
         try {
             nEstimate(img.addr(), img.len, key, 0, key.length, v);
@@ -350,10 +371,12 @@ public final class TopK implements Serializable {
      *
      * @param key the key
      * @return its count bound, error and whether it is listed
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
      *     maximum key length
      */
     public Estimate estimate(String key) {
+        Objects.requireNonNull(key, "key");
         return estimate(Native.utf8(key));
     }
 
@@ -389,10 +412,12 @@ public final class TopK implements Serializable {
      *
      * @param key the key bytes
      * @return its count bound, error and whether it is listed
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the maximum
      *     key length
      */
     public Estimate estimate(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         byte[] array;
@@ -431,9 +456,11 @@ public final class TopK implements Serializable {
      * Adds one occurrence of every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -443,9 +470,11 @@ public final class TopK implements Serializable {
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
      *     nothing)
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
      */
     public void addAll(byte[][] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         Native.Packed p = Native.pack(keys);
         addPacked0(p.data(), p.offsets(), p.count(), weights);
     }
@@ -454,8 +483,10 @@ public final class TopK implements Serializable {
      * Adds one occurrence of every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -465,8 +496,10 @@ public final class TopK implements Serializable {
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
      *     nothing)
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         Native.Packed p = Native.pack(keys);
         addPacked0(p.data(), p.offsets(), p.count(), weights);
     }
@@ -475,8 +508,10 @@ public final class TopK implements Serializable {
      * Adds one occurrence of every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -486,8 +521,10 @@ public final class TopK implements Serializable {
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
      *     nothing)
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         if (keys.length > 0 && maxKeyLength < 8) {
             throw new SketchException(Status.KEY_TOO_LONG, "TopK.addAll(long[])");
@@ -510,10 +547,13 @@ public final class TopK implements Serializable {
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
      *     nothing)
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets or weights are invalid (nothing is added)
      * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets, long[] weights) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets), weights);
     }
 
@@ -603,7 +643,7 @@ public final class TopK implements Serializable {
          * @throws NullPointerException when {@code key} is null
          */
         public Item {
-            key = key.clone();
+            key = Objects.requireNonNull(key, "key").clone();
         }
 
         /**
@@ -667,11 +707,13 @@ public final class TopK implements Serializable {
      * estimates; both guarantees hold for the combined stream.
      *
      * @param other a sketch with equal capacity, maximum key length and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this sketch itself (a copy of it
      *     is merged, as an equal sketch would be)
      */
     public void merge(TopK other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {

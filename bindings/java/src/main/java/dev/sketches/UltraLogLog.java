@@ -5,6 +5,7 @@ import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * UltraLogLog distinct counting ({@code sketch_ull_*}, Ertl 2023): precision p = 4..18, m = 2^p
@@ -120,11 +121,13 @@ public final class UltraLogLog implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a UltraLogLog ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#CORRUPT_BODY}, {@link Status#WRONG_FAMILY}, ...);
      *     nothing is kept
      */
     public static UltraLogLog fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new UltraLogLog(Native.imported(bytes, UltraLogLog::nImportSize, UltraLogLog::nImport));
     }
 
@@ -135,10 +138,12 @@ public final class UltraLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of an UltraLogLog of that length
      */
     public static UltraLogLog wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new UltraLogLog(Native.wrapped(buffer, UltraLogLog::nEstimate));
     }
 
@@ -149,10 +154,12 @@ public final class UltraLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not an UltraLogLog
      */
     public static UltraLogLog wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new UltraLogLog(Native.wrapped(buffer, UltraLogLog::nVerifyAt));
     }
 
@@ -163,9 +170,11 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed (a register changed)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
@@ -179,8 +188,10 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
@@ -229,8 +240,10 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -255,8 +268,10 @@ public final class UltraLogLog implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
@@ -269,8 +284,10 @@ public final class UltraLogLog implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
@@ -283,8 +300,10 @@ public final class UltraLogLog implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
@@ -301,9 +320,12 @@ public final class UltraLogLog implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
@@ -332,9 +354,11 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean addConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
@@ -350,8 +374,10 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return addConcurrent(Native.utf8(key));
@@ -405,8 +431,10 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -431,8 +459,10 @@ public final class UltraLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
@@ -447,8 +477,10 @@ public final class UltraLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
@@ -463,8 +495,10 @@ public final class UltraLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
@@ -483,9 +517,12 @@ public final class UltraLogLog implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      */
     public void addPackedConcurrent(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         img.checkWritable();
         try {
@@ -555,11 +592,13 @@ public final class UltraLogLog implements Serializable {
      *
      * @param other a sketch with the same seed and a precision at least this one's (a higher
      *     precision folds down)
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
      *     precision is lower (nothing changes); {@code other} may be this sketch itself (a copy
      *     of it is merged, as an equal sketch would be)
      */
     public void merge(UltraLogLog other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
         try {

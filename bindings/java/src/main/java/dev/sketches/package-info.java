@@ -59,7 +59,11 @@
  *
  * <p>Errors: {@link dev.sketches.SketchException} carries the C status ({@link
  * dev.sketches.Status}); bad arguments at the Java boundary throw {@link
- * IllegalArgumentException}. The native library is loaded from the jar on first use (override:
+ * IllegalArgumentException}. A null argument throws {@link NullPointerException} whose message is
+ * the parameter's name ({@code "key"}, {@code "other"}, {@code "buffer"}, ...), and a null element
+ * of a batch one reading {@code "keys[i] is null"}, both before anything changes (a batch adds
+ * none of its keys); only the parameters documented as "null, or ..." accept null (the per-key
+ * outputs {@code wasNew} and {@code added}, and {@code weights}, 1 each). The native library is loaded from the jar on first use (override:
  * {@code -Ddev.sketches.native.path=/path/to/libsketches_jni.so}).
  */
 package dev.sketches;
