@@ -36,9 +36,10 @@ import java.util.Objects;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
- * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
- * ({@code add*}, {@code merge}, {@code intersect}, {@code clear}) needs exclusive access (no
- * concurrent query or change of the same filter).
+ * isOverCapacity}, {@code toByteArray}, {@code imageBytes}, {@code image}) may run concurrently
+ * from any number of threads; a call that changes the filter ({@code add*}, {@code merge}, {@code
+ * intersect}, {@code clear}) needs exclusive access (no concurrent query or change of the same
+ * filter).
  *
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
  * {@code addPackedConcurrent}, {@code containsConcurrent}, {@code containsAllConcurrent} and {@code
@@ -54,6 +55,11 @@ import java.util.Objects;
  * counts every add that set a bit, and never exceeds {@code addCalls}), and so may the {@link
  * Sketches#CAPACITY_OVER_PLANNED_ITEMS} flag computed from it. Two threads adding the same key at
  * once may both be told it was new.
+ *
+ * <p>A sketch passed as the argument of {@code merge} or {@code intersect} is only read: for it the
+ * call is a query. Nothing detects a call made against these rules: it can lose changes or answer
+ * from a half-made change, but native code reads and writes only within the image, so it does not
+ * crash the JVM.
  */
 public final class BloomFilter implements Serializable {
     static {

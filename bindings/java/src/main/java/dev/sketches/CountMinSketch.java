@@ -29,9 +29,13 @@ import java.util.Objects;
  * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
- * <p>Thread safety: queries ({@code estimate*}, {@code stats}, {@code total}, {@code
- * toByteArray}) may run concurrently; {@code add*}, {@code merge} and {@code clear} need
- * exclusive access.
+ * <p>Thread safety: queries ({@code estimate*}, {@code stats}, {@code total}, {@code toByteArray},
+ * {@code imageBytes}, {@code image}) may run concurrently; {@code add*}, {@code merge} and {@code
+ * clear} need exclusive access.
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query.
+ * Nothing detects a call made against these rules: it can lose changes or answer from a half-made
+ * change, but native code reads and writes only within the image, so it does not crash the JVM.
  */
 public final class CountMinSketch implements Serializable {
     static {

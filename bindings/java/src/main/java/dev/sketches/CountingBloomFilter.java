@@ -31,9 +31,13 @@ import java.util.Objects;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
- * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
- * ({@code add*}, {@code remove*}, {@code merge}, {@code clear}) needs exclusive access (no
- * concurrent query or change of the same filter).
+ * isOverCapacity}, {@code toByteArray}, {@code imageBytes}, {@code image}) may run concurrently
+ * from any number of threads; a call that changes the filter ({@code add*}, {@code remove*}, {@code
+ * merge}, {@code clear}) needs exclusive access (no concurrent query or change of the same filter).
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query.
+ * Nothing detects a call made against these rules: it can lose changes or answer from a half-made
+ * change, but native code reads and writes only within the image, so it does not crash the JVM.
  */
 public final class CountingBloomFilter implements Serializable {
     static {

@@ -32,8 +32,13 @@ import java.util.Objects;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code estimate}, {@code mlEstimate}, {@code martingaleEstimate},
- * {@code stats}, {@code toByteArray}, {@code downsize}) may run concurrently; {@code add*}, {@code
- * merge} and {@code clear} need exclusive access (no concurrent query or change of the same sketch).
+ * {@code stats}, {@code toByteArray}, {@code imageBytes}, {@code image}, {@code downsize}) may run
+ * concurrently; {@code add*}, {@code merge} and {@code clear} need exclusive access (no concurrent
+ * query or change of the same sketch).
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query.
+ * Nothing detects a call made against these rules: it can lose changes or answer from a half-made
+ * change, but native code reads and writes only within the image, so it does not crash the JVM.
  */
 public final class ExaLogLog implements Serializable {
     static {

@@ -38,8 +38,8 @@ import java.util.Objects;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code estimate}, {@code registerEstimate}, {@code stats}, {@code
- * toByteArray}, {@code downsize}) may run concurrently; {@code add*}, {@code merge}, {@code clear}
- * and {@code densify} need exclusive access.
+ * toByteArray}, {@code imageBytes}, {@code image}, {@code downsize}) may run concurrently; {@code
+ * add*}, {@code merge}, {@code clear} and {@code densify} need exclusive access.
  *
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
  * {@code addPackedConcurrent} and {@code estimateConcurrent} (the C ABI's {@code
@@ -58,6 +58,10 @@ import java.util.Objects;
  * finds it held for about a second (a damaged image, or a process that died inside a concurrent add
  * on a shared mapped file) throws {@link SketchException} with {@link Status#CORRUPT_HEADER}; a
  * batch then stops at that key, the keys before it are added.
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query.
+ * Nothing detects a call made against these rules: it can lose changes or answer from a half-made
+ * change, but native code reads and writes only within the image, so it does not crash the JVM.
  */
 public final class HyperLogLog implements Serializable {
     static {

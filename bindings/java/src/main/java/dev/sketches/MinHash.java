@@ -26,8 +26,13 @@ import java.util.Objects;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code jaccard}, {@code signature}, {@code stats}, {@code
- * toByteArray}) may run concurrently; {@code add*}, {@code merge} and {@code clear} need
- * exclusive access.
+ * toByteArray}, {@code imageBytes}, {@code image}) may run concurrently; {@code add*}, {@code
+ * merge} and {@code clear} need exclusive access.
+ *
+ * <p>A sketch passed as the argument of {@code merge} or {@code jaccard} is only read: for it the
+ * call is a query. Nothing detects a call made against these rules: it can lose changes or answer
+ * from a half-made change, but native code reads and writes only within the image, so it does not
+ * crash the JVM.
  */
 public final class MinHash implements Serializable {
     static {

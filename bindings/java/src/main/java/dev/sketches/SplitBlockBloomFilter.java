@@ -57,10 +57,10 @@ import java.util.Objects;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
- * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
+ * isOverCapacity}, {@code isParquetMode}, {@code bitset}, {@code toByteArray}, {@code imageBytes},
+ * {@code image}) may run concurrently from any number of threads; a call that changes the filter
  * ({@code add*}, {@code merge}, {@code intersect}, {@code clear}, {@code fold}, {@code
- * foldToTargetFpp}) needs exclusive access (no
- * concurrent query or change of the same filter).
+ * foldToTargetFpp}) needs exclusive access (no concurrent query or change of the same filter).
  *
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
  * {@code addPackedConcurrent}, {@code containsConcurrent}, {@code containsAllConcurrent} and {@code
@@ -75,6 +75,11 @@ import java.util.Objects;
  * at a time, in any order. {@code inserted} (adds that set a new bit) depends on how the threads'
  * adds interleaved: it may differ from a sequential run's, and so may the capacity flags computed
  * from it. Two threads adding the same key at once may both be told it was new.
+ *
+ * <p>A sketch passed as the argument of {@code merge} or {@code intersect} is only read: for it the
+ * call is a query. Nothing detects a call made against these rules: it can lose changes or answer
+ * from a half-made change, but native code reads and writes only within the image, so it does not
+ * crash the JVM.
  */
 public final class SplitBlockBloomFilter implements Serializable {
     static {

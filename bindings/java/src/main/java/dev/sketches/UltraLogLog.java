@@ -29,9 +29,9 @@ import java.util.Objects;
  * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
- * <p>Thread safety: queries ({@code estimate}, {@code registerEstimate}, {@code mlEstimate},
- * {@code stats}, {@code toByteArray}, {@code toHyperLogLog}) may run concurrently; {@code add*},
- * {@code merge} and {@code clear} need exclusive access.
+ * <p>Thread safety: queries ({@code estimate}, {@code registerEstimate}, {@code mlEstimate}, {@code
+ * stats}, {@code toByteArray}, {@code imageBytes}, {@code image}, {@code toHyperLogLog}) may run
+ * concurrently; {@code add*}, {@code merge} and {@code clear} need exclusive access.
  *
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
  * {@code addPackedConcurrent} and {@code estimateConcurrent} (the C ABI's {@code
@@ -44,6 +44,10 @@ import java.util.Objects;
  * it (as a merge does), after which {@link #estimate()} is the FGRA estimate from the registers and
  * {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the FGRA estimate while
  * adds run (exact once they are done).
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query.
+ * Nothing detects a call made against these rules: it can lose changes or answer from a half-made
+ * change, but native code reads and writes only within the image, so it does not crash the JVM.
  */
 public final class UltraLogLog implements Serializable {
     static {

@@ -7,7 +7,10 @@
  * dev.sketches.HyperLogLog}, {@link dev.sketches.UltraLogLog}, {@link dev.sketches.ExaLogLog},
  * {@link dev.sketches.CountMinSketch}, {@link dev.sketches.TopK}, {@link dev.sketches.MinHash}.
  * Each object owns its image (the exported bytes are the live memory plus a checksum),
- * so there is nothing to close or free. Images are byte-identical to those C, C++ and Go programs
+ * so there is nothing to close or free (no class is {@link AutoCloseable}: the garbage collector
+ * frees the image once the object is unreachable, never while a call runs). Sketches are mutable,
+ * so {@code equals} and {@code hashCode} are Object's (identity); two sketches hold the same
+ * content when their {@code toByteArray()} bytes are equal. Images are byte-identical to those C, C++ and Go programs
  * make for the same keys.
  *
  * <p>Keys: {@code byte[]} as they are, {@code String} as its UTF-8 bytes, {@code long} (and {@code
