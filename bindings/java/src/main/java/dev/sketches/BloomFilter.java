@@ -57,9 +57,13 @@ import java.util.Objects;
  * once may both be told it was new.
  *
  * <p>A sketch passed as the argument of {@code merge} or {@code intersect} is only read: for it the
- * call is a query. Nothing detects a call made against these rules: it can lose changes or answer
- * from a half-made change, but native code reads and writes only within the image, so it does not
- * crash the JVM.
+ * call is a query. Two changes that overlap on one sketch (two threads adding to a shared filter,
+ * say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). A query that overlaps a change is not detected: it may answer from a
+ * half-made change. Native code reads and writes only within the image, so no such race crashes the
+ * JVM.
  */
 public final class BloomFilter implements Serializable {
     static {
@@ -258,9 +262,11 @@ public final class BloomFilter implements Serializable {
     public boolean add(byte[] key) {
         Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -279,9 +285,11 @@ public final class BloomFilter implements Serializable {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, img.token, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -294,9 +302,11 @@ public final class BloomFilter implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, img.token, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -329,6 +339,7 @@ public final class BloomFilter implements Serializable {
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, img.token, key, pos, n);
@@ -340,6 +351,7 @@ public final class BloomFilter implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -461,9 +473,11 @@ public final class BloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -490,9 +504,11 @@ public final class BloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -519,11 +535,13 @@ public final class BloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -548,11 +566,13 @@ public final class BloomFilter implements Serializable {
     private void addPacked0(byte[] data, int[] offsets, int count, boolean[] wasNew) {
         Native.checkOut(wasNew, count);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -1137,11 +1157,13 @@ public final class BloomFilter implements Serializable {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
+        img.beginChange();
         try {
             nUnion(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -1160,11 +1182,13 @@ public final class BloomFilter implements Serializable {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
+        img.beginChange();
         try {
             nIntersect(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -1174,9 +1198,11 @@ public final class BloomFilter implements Serializable {
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }

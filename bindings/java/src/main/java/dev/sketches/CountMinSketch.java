@@ -33,9 +33,13 @@ import java.util.Objects;
  * {@code imageBytes}, {@code image}) may run concurrently; {@code add*}, {@code merge} and {@code
  * clear} need exclusive access.
  *
- * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query.
- * Nothing detects a call made against these rules: it can lose changes or answer from a half-made
- * change, but native code reads and writes only within the image, so it does not crash the JVM.
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query. Two
+ * changes that overlap on one sketch (two threads adding to a shared filter, say) are detected: the
+ * one that starts second throws {@link java.util.ConcurrentModificationException} before native
+ * code runs and changes nothing, so every change that returned is in the sketch (one
+ * compare-and-set per change call; the concurrent methods take none). A query that overlaps a
+ * change is not detected: it may answer from a half-made change. Native code reads and writes only
+ * within the image, so no such race crashes the JVM.
  */
 public final class CountMinSketch implements Serializable {
     static {
@@ -353,9 +357,11 @@ public final class CountMinSketch implements Serializable {
         Objects.requireNonNull(key, "key");
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAdd(img.addr(), img.len, key, 0, key.length, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -387,9 +393,11 @@ public final class CountMinSketch implements Serializable {
         }
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAddStr(img.addr(), img.len, key, n, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -427,9 +435,11 @@ public final class CountMinSketch implements Serializable {
     public void add(long key, long weight) {
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAddU64(img.addr(), img.len, key, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -474,6 +484,7 @@ public final class CountMinSketch implements Serializable {
         checkWeight(weight);
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 nAddBuf(img.addr(), img.len, key, pos, n, weight);
@@ -485,6 +496,7 @@ public final class CountMinSketch implements Serializable {
                 nAdd(img.addr(), img.len, copy, 0, n, weight);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -606,9 +618,11 @@ public final class CountMinSketch implements Serializable {
         Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, weights, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -635,9 +649,11 @@ public final class CountMinSketch implements Serializable {
         Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, weights, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -664,11 +680,13 @@ public final class CountMinSketch implements Serializable {
         Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -692,11 +710,13 @@ public final class CountMinSketch implements Serializable {
     private void addPacked0(byte[] data, int[] offsets, int count, long[] weights) {
         checkWeights(weights, count);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -808,11 +828,13 @@ public final class CountMinSketch implements Serializable {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -822,9 +844,11 @@ public final class CountMinSketch implements Serializable {
     /** Sets every counter and the total to zero (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }

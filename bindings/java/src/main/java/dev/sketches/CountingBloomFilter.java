@@ -35,9 +35,13 @@ import java.util.Objects;
  * from any number of threads; a call that changes the filter ({@code add*}, {@code remove*}, {@code
  * merge}, {@code clear}) needs exclusive access (no concurrent query or change of the same filter).
  *
- * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query.
- * Nothing detects a call made against these rules: it can lose changes or answer from a half-made
- * change, but native code reads and writes only within the image, so it does not crash the JVM.
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query. Two
+ * changes that overlap on one sketch (two threads adding to a shared filter, say) are detected: the
+ * one that starts second throws {@link java.util.ConcurrentModificationException} before native
+ * code runs and changes nothing, so every change that returned is in the sketch (one
+ * compare-and-set per change call; the concurrent methods take none). A query that overlaps a
+ * change is not detected: it may answer from a half-made change. Native code reads and writes only
+ * within the image, so no such race crashes the JVM.
  */
 public final class CountingBloomFilter implements Serializable {
     static {
@@ -234,9 +238,11 @@ public final class CountingBloomFilter implements Serializable {
     public boolean add(byte[] key) {
         Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -255,9 +261,11 @@ public final class CountingBloomFilter implements Serializable {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -270,9 +278,11 @@ public final class CountingBloomFilter implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -305,6 +315,7 @@ public final class CountingBloomFilter implements Serializable {
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, key, pos, n);
@@ -316,6 +327,7 @@ public final class CountingBloomFilter implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -424,9 +436,11 @@ public final class CountingBloomFilter implements Serializable {
     public boolean remove(byte[] key) {
         Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemove(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -445,9 +459,11 @@ public final class CountingBloomFilter implements Serializable {
             return remove(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemoveStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -460,9 +476,11 @@ public final class CountingBloomFilter implements Serializable {
      */
     public boolean remove(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemoveU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -495,6 +513,7 @@ public final class CountingBloomFilter implements Serializable {
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nRemoveBuf(img.addr(), img.len, key, pos, n);
@@ -506,6 +525,7 @@ public final class CountingBloomFilter implements Serializable {
             key.duplicate().get(copy);
             return nRemove(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -535,9 +555,11 @@ public final class CountingBloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -564,9 +586,11 @@ public final class CountingBloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -593,11 +617,13 @@ public final class CountingBloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -622,11 +648,13 @@ public final class CountingBloomFilter implements Serializable {
     private void addPacked0(byte[] data, int[] offsets, int count, boolean[] wasNew) {
         Native.checkOut(wasNew, count);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -741,9 +769,11 @@ public final class CountingBloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -760,9 +790,11 @@ public final class CountingBloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -779,11 +811,13 @@ public final class CountingBloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nRemoveU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -807,11 +841,13 @@ public final class CountingBloomFilter implements Serializable {
     private boolean[] removePacked0(byte[] data, int[] offsets, int count) {
         img.checkWritable();
         boolean[] out = new boolean[count];
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nRemovePacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -832,11 +868,13 @@ public final class CountingBloomFilter implements Serializable {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -846,9 +884,11 @@ public final class CountingBloomFilter implements Serializable {
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }

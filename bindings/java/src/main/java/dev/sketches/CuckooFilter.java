@@ -35,9 +35,13 @@ import java.util.Objects;
  * {@code remove*}, {@code merge}, {@code clear}) needs exclusive access (no concurrent query or
  * change of the same filter).
  *
- * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query.
- * Nothing detects a call made against these rules: it can lose changes or answer from a half-made
- * change, but native code reads and writes only within the image, so it does not crash the JVM.
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query. Two
+ * changes that overlap on one sketch (two threads adding to a shared filter, say) are detected: the
+ * one that starts second throws {@link java.util.ConcurrentModificationException} before native
+ * code runs and changes nothing, so every change that returned is in the sketch (one
+ * compare-and-set per change call; the concurrent methods take none). A query that overlaps a
+ * change is not detected: it may answer from a half-made change. Native code reads and writes only
+ * within the image, so no such race crashes the JVM.
  */
 public final class CuckooFilter implements Serializable {
     static {
@@ -234,9 +238,11 @@ public final class CuckooFilter implements Serializable {
     public boolean add(byte[] key) {
         Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -255,9 +261,11 @@ public final class CuckooFilter implements Serializable {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -270,9 +278,11 @@ public final class CuckooFilter implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -305,6 +315,7 @@ public final class CuckooFilter implements Serializable {
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, key, pos, n);
@@ -316,6 +327,7 @@ public final class CuckooFilter implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -423,9 +435,11 @@ public final class CuckooFilter implements Serializable {
     public boolean remove(byte[] key) {
         Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemove(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -444,9 +458,11 @@ public final class CuckooFilter implements Serializable {
             return remove(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemoveStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -459,9 +475,11 @@ public final class CuckooFilter implements Serializable {
      */
     public boolean remove(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemoveU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -494,6 +512,7 @@ public final class CuckooFilter implements Serializable {
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nRemoveBuf(img.addr(), img.len, key, pos, n);
@@ -505,6 +524,7 @@ public final class CuckooFilter implements Serializable {
             key.duplicate().get(copy);
             return nRemove(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -588,6 +608,7 @@ public final class CuckooFilter implements Serializable {
         img.checkWritable();
         boolean[] out = added != null ? added : new boolean[Math.min(keys.length, Native.CHUNK)];
         int stored = 0;
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 int n = Math.min(Native.CHUNK, keys.length - from);
@@ -596,6 +617,7 @@ public final class CuckooFilter implements Serializable {
                 stored += count(out, at, n);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return stored;
@@ -624,6 +646,7 @@ public final class CuckooFilter implements Serializable {
         img.checkWritable();
         boolean[] out = added != null ? added : new boolean[Math.min(count, Native.CHUNK)];
         int stored = 0;
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 int n = Math.min(Native.CHUNK, count - from);
@@ -632,6 +655,7 @@ public final class CuckooFilter implements Serializable {
                 stored += count(out, at, n);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return stored;
@@ -643,6 +667,7 @@ public final class CuckooFilter implements Serializable {
         img.checkWritable();
         boolean[] out = added != null ? added : new boolean[count];
         Native.PackedCall call = (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, out, from);
+        img.beginChange();
         try {
             if (keys instanceof String[] s) {
                 Native.forChunks(s, call);
@@ -650,6 +675,7 @@ public final class CuckooFilter implements Serializable {
                 Native.forChunks((byte[][]) keys, call);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return count(out, 0, count);
@@ -777,9 +803,11 @@ public final class CuckooFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -796,9 +824,11 @@ public final class CuckooFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -815,11 +845,13 @@ public final class CuckooFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nRemoveU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -843,11 +875,13 @@ public final class CuckooFilter implements Serializable {
     private boolean[] removePacked0(byte[] data, int[] offsets, int count) {
         img.checkWritable();
         boolean[] out = new boolean[count];
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nRemovePacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -954,11 +988,13 @@ public final class CuckooFilter implements Serializable {
         img.checkWritable();
         Native.Image scratch = Native.fresh(img.len);
         Native.Image src = other.img.mergeSourceFor(img);
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len, scratch.addr(), scratch.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -969,9 +1005,11 @@ public final class CuckooFilter implements Serializable {
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }

@@ -36,9 +36,13 @@ import java.util.Objects;
  * concurrently; {@code add*}, {@code merge} and {@code clear} need exclusive access (no concurrent
  * query or change of the same sketch).
  *
- * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query.
- * Nothing detects a call made against these rules: it can lose changes or answer from a half-made
- * change, but native code reads and writes only within the image, so it does not crash the JVM.
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query. Two
+ * changes that overlap on one sketch (two threads adding to a shared filter, say) are detected: the
+ * one that starts second throws {@link java.util.ConcurrentModificationException} before native
+ * code runs and changes nothing, so every change that returned is in the sketch (one
+ * compare-and-set per change call; the concurrent methods take none). A query that overlaps a
+ * change is not detected: it may answer from a half-made change. Native code reads and writes only
+ * within the image, so no such race crashes the JVM.
  */
 public final class ExaLogLog implements Serializable {
     static {
@@ -208,9 +212,11 @@ public final class ExaLogLog implements Serializable {
     public boolean add(byte[] key) {
         Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -229,9 +235,11 @@ public final class ExaLogLog implements Serializable {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -244,9 +252,11 @@ public final class ExaLogLog implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -279,6 +289,7 @@ public final class ExaLogLog implements Serializable {
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, key, pos, n);
@@ -290,6 +301,7 @@ public final class ExaLogLog implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -305,9 +317,11 @@ public final class ExaLogLog implements Serializable {
     public void addAll(byte[][] keys) {
         Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -321,9 +335,11 @@ public final class ExaLogLog implements Serializable {
     public void addAll(String[] keys) {
         Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -337,11 +353,13 @@ public final class ExaLogLog implements Serializable {
     public void addAll(long[] keys) {
         Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -360,11 +378,13 @@ public final class ExaLogLog implements Serializable {
         Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -432,11 +452,13 @@ public final class ExaLogLog implements Serializable {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -473,9 +495,11 @@ public final class ExaLogLog implements Serializable {
      */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nReset(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }

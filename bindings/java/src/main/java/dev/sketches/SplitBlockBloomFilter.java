@@ -77,9 +77,13 @@ import java.util.Objects;
  * from it. Two threads adding the same key at once may both be told it was new.
  *
  * <p>A sketch passed as the argument of {@code merge} or {@code intersect} is only read: for it the
- * call is a query. Nothing detects a call made against these rules: it can lose changes or answer
- * from a half-made change, but native code reads and writes only within the image, so it does not
- * crash the JVM.
+ * call is a query. Two changes that overlap on one sketch (two threads adding to a shared filter,
+ * say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). A query that overlaps a change is not detected: it may answer from a
+ * half-made change. Native code reads and writes only within the image, so no such race crashes the
+ * JVM.
  */
 public final class SplitBlockBloomFilter implements Serializable {
     static {
@@ -632,9 +636,11 @@ public final class SplitBlockBloomFilter implements Serializable {
     public boolean add(byte[] key) {
         Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -653,9 +659,11 @@ public final class SplitBlockBloomFilter implements Serializable {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, img.token, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -669,9 +677,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, img.token, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -720,6 +730,7 @@ public final class SplitBlockBloomFilter implements Serializable {
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, img.token, key, pos, n);
@@ -731,6 +742,7 @@ public final class SplitBlockBloomFilter implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -856,9 +868,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      */
     public boolean addHash(long hash) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddHash(img.addr(), img.len, img.token, hash);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -911,11 +925,13 @@ public final class SplitBlockBloomFilter implements Serializable {
         Objects.requireNonNull(hashes, "hashes");
         Native.checkOut(wasNew, hashes.length);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < hashes.length; from += Native.CHUNK) {
                 nAddHashes(img.addr(), img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -985,9 +1001,11 @@ public final class SplitBlockBloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -1014,9 +1032,11 @@ public final class SplitBlockBloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -1043,11 +1063,13 @@ public final class SplitBlockBloomFilter implements Serializable {
         Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -1072,11 +1094,13 @@ public final class SplitBlockBloomFilter implements Serializable {
     private void addPacked0(byte[] data, int[] offsets, int count, boolean[] wasNew) {
         Native.checkOut(wasNew, count);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -1686,11 +1710,13 @@ public final class SplitBlockBloomFilter implements Serializable {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
+        img.beginChange();
         try {
             nUnion(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -1709,11 +1735,13 @@ public final class SplitBlockBloomFilter implements Serializable {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
+        img.beginChange();
         try {
             nIntersect(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -1743,21 +1771,28 @@ public final class SplitBlockBloomFilter implements Serializable {
             throw new IllegalArgumentException("the fold count must be at least 0: " + folds);
         }
         img.checkWritable();
-        long newLen;
+        // The image this change holds: shrinkTo replaces the field with a shorter view of it.
+        Native.Image folding = img;
+        folding.beginChange();
         try {
-            newLen = nFold(img.addr(), img.len, folds);
-        } catch (SketchException e) {
-            if (e.status() == Status.INVALID_ARGUMENT) {
-                long[] v = new long[2];
-                nBitset(img.addr(), img.len, v);
-                throw new IllegalArgumentException("cannot fold " + v[1] / 32 + " blocks " + folds
-                        + " times: the block count must be divisible by 2^" + folds + " (" + e.getMessage() + ")", e);
+            long newLen;
+            try {
+                newLen = nFold(folding.addr(), folding.len, folds);
+            } catch (SketchException e) {
+                if (e.status() == Status.INVALID_ARGUMENT) {
+                    long[] v = new long[2];
+                    nBitset(folding.addr(), folding.len, v);
+                    throw new IllegalArgumentException("cannot fold " + v[1] / 32 + " blocks " + folds
+                            + " times: the block count must be divisible by 2^" + folds + " (" + e.getMessage() + ")",
+                            e);
+                }
+                throw badArgument(e);
             }
-            throw badArgument(e);
+            shrinkTo(newLen);
         } finally {
-            Reference.reachabilityFence(img);
+            folding.endChange();
+            Reference.reachabilityFence(folding);
         }
-        shrinkTo(newLen);
     }
 
     /**
@@ -1783,14 +1818,20 @@ public final class SplitBlockBloomFilter implements Serializable {
     public int foldToTargetFpp(double fpp) {
         img.checkWritable();
         long[] out = new long[2];
+        // The image this change holds: shrinkTo replaces the field with a shorter view of it.
+        Native.Image folding = img;
+        folding.beginChange();
         try {
-            nFoldToTargetFpp(img.addr(), img.len, fpp, out);
-        } catch (SketchException e) {
-            throw badArgument(e);
+            try {
+                nFoldToTargetFpp(folding.addr(), folding.len, fpp, out);
+            } catch (SketchException e) {
+                throw badArgument(e);
+            }
+            shrinkTo(out[1]);
         } finally {
-            Reference.reachabilityFence(img);
+            folding.endChange();
+            Reference.reachabilityFence(folding);
         }
-        shrinkTo(out[1]);
         return (int) out[0];
     }
 
@@ -1805,9 +1846,11 @@ public final class SplitBlockBloomFilter implements Serializable {
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }

@@ -41,9 +41,13 @@ import java.util.Objects;
  * {@code imageBytes}, {@code image}) may run concurrently; {@code add*}, {@code merge} and {@code
  * clear} need exclusive access.
  *
- * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query.
- * Nothing detects a call made against these rules: it can lose changes or answer from a half-made
- * change, but native code reads and writes only within the image, so it does not crash the JVM.
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query. Two
+ * changes that overlap on one sketch (two threads adding to a shared filter, say) are detected: the
+ * one that starts second throws {@link java.util.ConcurrentModificationException} before native
+ * code runs and changes nothing, so every change that returned is in the sketch (one
+ * compare-and-set per change call; the concurrent methods take none). A query that overlaps a
+ * change is not detected: it may answer from a half-made change. Native code reads and writes only
+ * within the image, so no such race crashes the JVM.
  */
 public final class TopK implements Serializable {
     static {
@@ -202,9 +206,11 @@ public final class TopK implements Serializable {
         Objects.requireNonNull(key, "key");
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAdd(img.addr(), img.len, key, 0, key.length, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -241,9 +247,11 @@ public final class TopK implements Serializable {
         }
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAddStr(img.addr(), img.len, key, n, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -286,9 +294,11 @@ public final class TopK implements Serializable {
     public void add(long key, long weight) {
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAddU64(img.addr(), img.len, key, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -336,6 +346,7 @@ public final class TopK implements Serializable {
         checkWeight(weight);
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 nAddBuf(img.addr(), img.len, key, pos, n, weight);
@@ -347,6 +358,7 @@ public final class TopK implements Serializable {
                 nAdd(img.addr(), img.len, copy, 0, n, weight);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -535,11 +547,13 @@ public final class TopK implements Serializable {
             throw new SketchException(Status.KEY_TOO_LONG, "TopK.addAll(long[])");
         }
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -571,11 +585,13 @@ public final class TopK implements Serializable {
             }
         }
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -721,11 +737,13 @@ public final class TopK implements Serializable {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image src = other.img.mergeSourceFor(img);
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
         } catch (SketchException e) {
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -735,9 +753,11 @@ public final class TopK implements Serializable {
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
