@@ -60,6 +60,23 @@
  * skip constructors, {@code StdInstantiatorStrategy} alone, leaves the field null: {@link
  * NullPointerException}).
  *
+ * <p>Wrapped buffers ({@code wrap}, {@code wrapVerified}): the sketch uses the caller's memory
+ * for as long as it is used, and keeps the buffer object reachable. The JDK's own buffers are
+ * safe: memory from {@link java.nio.ByteBuffer#allocateDirect} or {@code FileChannel.map} stays
+ * while the sketch (through the buffer) is reachable, and a MemorySegment's buffer (Java 22+) is
+ * checked before each call, so a closed Arena gives {@link IllegalStateException} (an Arena closed
+ * by another thread while a call runs is not seen: close it only once no call can run). Memory
+ * released by other means while the sketch is used is not seen either: a pooled buffer returned to
+ * its pool (Netty's {@code ByteBuf.nioBuffer()}), a buffer freed with {@code
+ * Unsafe.invokeCleaner}, memory of {@code JNI NewDirectByteBuffer} freed by native code, a mapped
+ * file truncated by another process (SIGBUS): native code then reads and writes memory that is no
+ * longer the image, which crashes the JVM or corrupts whatever uses it next, as Java code reading
+ * such a buffer would. Writes to the buffer by other code (another object wrapping it, a writable
+ * alias of a read-only buffer, another process sharing a mapped file) are changes the sketch
+ * does not see coming: made while a call runs they give that call wrong answers, as a change
+ * racing a query does; a rewritten header is seen (the next call checks it again), and native code
+ * stays within the buffer's bytes whatever they hold.
+ *
  * <p>Errors: {@link dev.sketches.SketchException} carries the C status ({@link
  * dev.sketches.Status}); bad arguments at the Java boundary throw {@link
  * IllegalArgumentException}. A null argument throws {@link NullPointerException} whose message is
