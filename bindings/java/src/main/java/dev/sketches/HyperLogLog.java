@@ -63,9 +63,11 @@ import java.util.Objects;
  * changes that overlap on one sketch (two threads adding to a shared filter, say) are detected: the
  * one that starts second throws {@link java.util.ConcurrentModificationException} before native
  * code runs and changes nothing, so every change that returned is in the sketch (one
- * compare-and-set per change call; the concurrent methods take none). A query that overlaps a
- * change is not detected: it may answer from a half-made change. Native code reads and writes only
- * within the image, so no such race crashes the JVM.
+ * compare-and-set per change call; the concurrent methods take none). An export ({@code
+ * toByteArray}, Java serialization) that overlaps a change throws ConcurrentModificationException
+ * too, rather than return an image mixing bytes from before and after the change under a valid
+ * checksum. Other queries that overlap a change are not detected: they may answer from a half-made
+ * change. Native code reads and writes only within the image, so no such race crashes the JVM.
  */
 public final class HyperLogLog implements Serializable {
     static {
@@ -778,6 +780,8 @@ public final class HyperLogLog implements Serializable {
      * 8 bytes per stored hash).
      *
      * @return a new array with the exported image
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
         long n;

@@ -837,6 +837,39 @@ final class Native {
             }
         }
 
+        /**
+         * Starts a read that must see the image whole (an export), for {@link #endWholeRead}.
+         *
+         * @return the change count to compare at the end
+         * @throws java.util.ConcurrentModificationException when a change is running
+         */
+        int beginWholeRead() {
+            int c = (int) CHANGING.getAcquire(this);
+            if ((c & 1) != 0) {
+                throw wholeReadRaced();
+            }
+            return c;
+        }
+
+        /**
+         * Ends a read {@link #beginWholeRead} started: throws when a change ran meanwhile, so what
+         * was read may mix bytes from before and after it.
+         *
+         * @throws java.util.ConcurrentModificationException when a change ran since
+         */
+        void endWholeRead(int started) {
+            VarHandle.acquireFence(); // the image reads above happen before the count is read again
+            if ((int) CHANGING.getAcquire(this) != started) {
+                throw wholeReadRaced();
+            }
+        }
+
+        private static java.util.ConcurrentModificationException wholeReadRaced() {
+            return new java.util.ConcurrentModificationException("another thread changed this sketch during the"
+                    + " export: it needs exclusive access against changes (an image read during an add would mix"
+                    + " bytes from before and after it under a valid checksum); nothing was exported");
+        }
+
         /** Ends the change {@link #beginChange} started (the thread that started it calls it). */
         void endChange() {
             CHANGING.setRelease(this, (int) CHANGING.getVolatile(this) + 1);
@@ -964,12 +997,19 @@ final class Native {
         return img;
     }
 
-    /** Exports an image (with its checksum) into a new array of at most {@code bytes} bytes. */
+    /**
+     * Exports an image (with its checksum) into a new array of at most {@code bytes} bytes.
+     *
+     * @throws java.util.ConcurrentModificationException when a change of the image ran during the
+     *     export (its bytes would mix two states under one valid checksum)
+     */
     static byte[] exported(Image img, long bytes, Exporter exporter) {
         byte[] out = new byte[checkBatchBytes(bytes)];
         int n;
+        int changes = img.beginWholeRead();
         try {
             n = exporter.run(img.addr(), img.len, out);
+            img.endWholeRead(changes);
         } finally {
             Reference.reachabilityFence(img);
         }

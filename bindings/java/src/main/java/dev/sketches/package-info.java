@@ -50,7 +50,9 @@
  * caller's buffer and read back as an ordinary owned, writable sketch: the buffer is not
  * serialized, and changes to the copy do not reach it. Serializing costs one export (the image
  * size in bytes, copied, plus the checksum pass) and is a query: it may run concurrently with other
- * queries, not with a change or with the concurrent methods; a wrapped buffer whose memory the JDK
+ * queries, not with a change or with the concurrent methods (a change running meanwhile makes it
+ * throw {@link java.util.ConcurrentModificationException}, not write a torn image; the concurrent
+ * methods are not seen); a wrapped buffer whose memory the JDK
  * released throws {@link IllegalStateException} as every other call does. Kryo does not use this
  * form by itself: register each sketch class with Kryo's {@code JavaSerializer} (in Spark, {@code
  * dev.sketches.spark.SketchesKryoRegistrator}); an unregistered sketch is copied by Kryo without its
