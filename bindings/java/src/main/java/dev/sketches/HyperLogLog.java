@@ -784,13 +784,7 @@ public final class HyperLogLog implements Serializable {
      *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
-        long n;
-        try {
-            n = nExportedSize(img.addr(), img.len);
-        } finally {
-            Reference.reachabilityFence(img);
-        }
-        return Native.exported(img, n, HyperLogLog::nExport);
+        return Native.exported(img, HyperLogLog::nExportedSize, HyperLogLog::nExport);
     }
 
     /**

@@ -1004,15 +1004,37 @@ final class Native {
      *     export (its bytes would mix two states under one valid checksum)
      */
     static byte[] exported(Image img, long bytes, Exporter exporter) {
-        byte[] out = new byte[checkBatchBytes(bytes)];
-        int n;
+        return exported(img, (buf, len) -> bytes, exporter);
+    }
+
+    /** sketch_*_exported_size(buf, len): the bytes an export of the image takes now. */
+    @FunctionalInterface
+    interface ExportSizer {
+        long run(long buf, long len);
+    }
+
+    /**
+     * Exports an image into a new array of the size {@code sizer} gives; the size and the export
+     * are read as one whole read ({@link Image#beginWholeRead}), so a change between them (a
+     * HyperLogLog's small mode growing) is reported as the race it is, not as a short buffer.
+     *
+     * @throws java.util.ConcurrentModificationException when a change of the image ran during the
+     *     export (its bytes would mix two states under one valid checksum)
+     */
+    static byte[] exported(Image img, ExportSizer sizer, Exporter exporter) {
         int changes = img.beginWholeRead();
+        byte[] out;
+        int n;
         try {
+            out = new byte[checkBatchBytes(sizer.run(img.addr(), img.len))];
             n = exporter.run(img.addr(), img.len, out);
-            img.endWholeRead(changes);
+        } catch (SketchException e) {
+            img.endWholeRead(changes); // a change ran meanwhile: that, not the refusal, is the cause
+            throw e;
         } finally {
             Reference.reachabilityFence(img);
         }
+        img.endWholeRead(changes);
         return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
