@@ -1313,12 +1313,23 @@ public final class BloomFilter implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_BLOOM, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("BloomFilter");
     }

@@ -58,6 +58,10 @@ public final class TopK implements Serializable {
 
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
+    /**
+     * The longest key the image stores, read once from it (keys are checked against it first).
+     * Never in a stream (the proxy is written); not transient so that a Kryo field copy keeps it.
+     */
     private final int maxKeyLength;
 
     /**
@@ -838,12 +842,23 @@ public final class TopK implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_TOPK, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("TopK");
     }
