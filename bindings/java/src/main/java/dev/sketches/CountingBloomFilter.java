@@ -35,15 +35,18 @@ import java.util.Objects;
  * from any number of threads; a call that changes the filter ({@code add*}, {@code remove*}, {@code
  * merge}, {@code clear}) needs exclusive access (no concurrent query or change of the same filter).
  *
- * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query. Two
- * changes that overlap on one sketch (two threads adding to a shared filter, say) are detected: the
- * one that starts second throws {@link java.util.ConcurrentModificationException} before native
- * code runs and changes nothing, so every change that returned is in the sketch (one
- * compare-and-set per change call; the concurrent methods take none). An export ({@code
- * toByteArray}, Java serialization) that overlaps a change throws ConcurrentModificationException
- * too, rather than return an image mixing bytes from before and after the change under a valid
- * checksum. Other queries that overlap a change are not detected: they may answer from a half-made
- * change. Native code reads and writes only within the image, so no such race crashes the JVM.
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
+ * a change of it by another thread while the merge reads it makes the merge throw {@link
+ * java.util.ConcurrentModificationException} (this sketch may then hold part of that change: it was
+ * read half-made). Two changes that overlap on one sketch (two threads adding to a shared filter,
+ * say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
+ * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
+ * and after the change under a valid checksum. Other queries that overlap a change are not
+ * detected: they may answer from a half-made change. Native code reads and writes only within the
+ * image, so no such race crashes the JVM.
  */
 public final class CountingBloomFilter implements Serializable {
     static {
@@ -865,15 +868,28 @@ public final class CountingBloomFilter implements Serializable {
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this filter itself (a copy of it
      *     is merged, as an equal filter would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(CountingBloomFilter other) {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
         img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
             img.endChange();

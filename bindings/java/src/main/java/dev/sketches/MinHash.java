@@ -30,8 +30,10 @@ import java.util.Objects;
  * merge} and {@code clear} need exclusive access.
  *
  * <p>A sketch passed as the argument of {@code merge} or {@code jaccard} is only read: for it the
- * call is a query. Two changes that overlap on one sketch (two threads adding to a shared filter,
- * say) are detected: the one that starts second throws {@link
+ * call is a query, and a change of it by another thread while the merge reads it makes the merge
+ * throw {@link java.util.ConcurrentModificationException} (this sketch may then hold part of that
+ * change: it was read half-made). Two changes that overlap on one sketch (two threads adding to a
+ * shared filter, say) are detected: the one that starts second throws {@link
  * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
  * change that returned is in the sketch (one compare-and-set per change call; the concurrent
  * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
@@ -391,15 +393,28 @@ public final class MinHash implements Serializable {
      * @throws SketchException {@link Status#INCOMPATIBLE} when k or the seed differ (nothing
      *     changes); {@code other} may be this sketch itself (a copy of it
      *     is merged, as an equal sketch would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(MinHash other) {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
         img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
             img.endChange();

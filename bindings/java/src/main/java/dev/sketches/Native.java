@@ -864,6 +864,21 @@ final class Native {
             }
         }
 
+        /**
+         * Ends the read of a merge's source that {@link #beginWholeRead} started: throws when a
+         * change of the source ran meanwhile (the merge read a half-made source).
+         *
+         * @throws java.util.ConcurrentModificationException when a change ran since
+         */
+        void endSourceRead(int started) {
+            VarHandle.acquireFence(); // the source reads above happen before the count is read again
+            if ((int) CHANGING.getAcquire(this) != started) {
+                throw new java.util.ConcurrentModificationException("another thread changed the sketch passed in"
+                        + " during the merge (it is only read, so it must not change meanwhile): this sketch may hold"
+                        + " part of that change");
+            }
+        }
+
         private static java.util.ConcurrentModificationException wholeReadRaced() {
             return new java.util.ConcurrentModificationException("another thread changed this sketch during the"
                     + " export: it needs exclusive access against changes (an image read during an add would mix"

@@ -77,8 +77,10 @@ import java.util.Objects;
  * from it. Two threads adding the same key at once may both be told it was new.
  *
  * <p>A sketch passed as the argument of {@code merge} or {@code intersect} is only read: for it the
- * call is a query. Two changes that overlap on one sketch (two threads adding to a shared filter,
- * say) are detected: the one that starts second throws {@link
+ * call is a query, and a change of it by another thread while the merge reads it makes the merge
+ * throw {@link java.util.ConcurrentModificationException} (this sketch may then hold part of that
+ * change: it was read half-made). Two changes that overlap on one sketch (two threads adding to a
+ * shared filter, say) are detected: the one that starts second throws {@link
  * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
  * change that returned is in the sketch (one compare-and-set per change call; the concurrent
  * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
@@ -1707,15 +1709,28 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this filter itself (a copy of it
      *     is merged, as an equal filter would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(SplitBlockBloomFilter other) {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
         img.beginChange();
         try {
             nUnion(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
             img.endChange();
@@ -1732,15 +1747,28 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param other a filter with equal blocks, mode and seed
      * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void intersect(SplitBlockBloomFilter other) {
         Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
         img.beginChange();
         try {
             nIntersect(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
             img.endChange();
