@@ -494,15 +494,22 @@ public final class ExaLogLog implements Serializable {
      * @throws IllegalArgumentException when a parameter is out of range
      * @throws SketchException {@link Status#INCOMPATIBLE} when the precision or d is above this
      *     sketch's
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch
+     *     meanwhile (against the thread-safety rules; nothing is returned)
      */
     public ExaLogLog downsize(int precision, int d) {
         Native.Image dst = Native.fresh(imageBytes(precision, d));
+        int changes = img.beginWholeRead(); // the source is read whole: a change meanwhile is refused
         try {
             nDownsize(img.addr(), img.len, dst.addr(), dst.len, precision, d);
+        } catch (SketchException e) {
+            img.endWholeRead(changes); // a change ran meanwhile: that is the cause
+            throw e;
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(dst);
         }
+        img.endWholeRead(changes);
         return new ExaLogLog(dst);
     }
 

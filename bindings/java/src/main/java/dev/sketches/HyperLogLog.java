@@ -735,15 +735,22 @@ public final class HyperLogLog implements Serializable {
      * @throws IllegalArgumentException when the precision is out of range
      * @throws SketchException {@link Status#INCOMPATIBLE} when the precision is above this
      *     sketch's and it is dense
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch
+     *     meanwhile (against the thread-safety rules; nothing is returned)
      */
     public HyperLogLog downsize(int precision) {
         Native.Image dst = Native.freshWithToken(imageBytes(precision));
+        int changes = img.beginWholeRead(); // the source is read whole: a change meanwhile is refused
         try {
             nDownsize(img.addr(), img.len, dst.addr(), dst.len, precision);
+        } catch (SketchException e) {
+            img.endWholeRead(changes); // a change ran meanwhile: that is the cause
+            throw e;
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(dst);
         }
+        img.endWholeRead(changes);
         return new HyperLogLog(dst);
     }
 

@@ -880,9 +880,9 @@ final class Native {
         }
 
         private static java.util.ConcurrentModificationException wholeReadRaced() {
-            return new java.util.ConcurrentModificationException("another thread changed this sketch during the"
-                    + " export: it needs exclusive access against changes (an image read during an add would mix"
-                    + " bytes from before and after it under a valid checksum); nothing was exported");
+            return new java.util.ConcurrentModificationException("another thread changed this sketch while it was"
+                    + " read whole (an export or a conversion, which need exclusive access against changes: what"
+                    + " they read would mix bytes from before and after the change); nothing was returned");
         }
 
         /** Ends the change {@link #beginChange} started (the thread that started it calls it). */

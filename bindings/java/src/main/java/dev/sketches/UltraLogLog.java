@@ -675,17 +675,24 @@ public final class UltraLogLog implements Serializable {
      * largest update value.
      *
      * @return a new HyperLogLog
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch
+     *     meanwhile (against the thread-safety rules; nothing is returned)
      */
     public HyperLogLog toHyperLogLog() {
         Stats s = stats();
         HyperLogLog h = HyperLogLog.create(s.precision(), s.seed());
         Native.Image dst = h.img();
+        int changes = img.beginWholeRead(); // the source is read whole: a change meanwhile is refused
         try {
             nToHll(img.addr(), img.len, dst.addr(), dst.len);
+        } catch (SketchException e) {
+            img.endWholeRead(changes); // a change ran meanwhile: that is the cause
+            throw e;
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(dst);
         }
+        img.endWholeRead(changes);
         h.refreshToken();
         return h;
     }
