@@ -52,11 +52,11 @@ import java.util.Objects;
  * say) are detected: the one that starts second throws {@link
  * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
  * change that returned is in the sketch (one compare-and-set per change call; the concurrent
- * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
- * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
- * and after the change under a valid checksum. Other queries that overlap a change are not
- * detected: they may answer from a half-made change. Native code reads and writes only within the
- * image, so no such race crashes the JVM.
+ * methods take none). An export ({@code toByteArray}, Java serialization) or a conversion ({@code
+ * toHyperLogLog}) that overlaps a change throws ConcurrentModificationException too, rather than
+ * return an image or sketch mixing bytes from before and after the change under a valid checksum.
+ * Other queries that overlap a change are not detected: they may answer from a half-made change.
+ * Native code reads and writes only within the image, so no such race crashes the JVM.
  */
 public final class UltraLogLog implements Serializable {
     static {
