@@ -3,7 +3,6 @@ package dev.sketches;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidObjectException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -166,7 +165,7 @@ final class Native {
             }
             bytes = in.readAllBytes();
         } catch (IOException e) {
-            throw new UncheckedIOException("reading the native library from the jar", e);
+            throw linkError("cannot read the native library from the jar (dev/sketches/" + resource + ")", e);
         }
         String hash = sha256(bytes).substring(0, 16);
         Path dir = Paths.get(System.getProperty("java.io.tmpdir"));
@@ -211,8 +210,20 @@ final class Native {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("extracting the native library to " + target, e);
+            throw linkError("cannot extract the native library to " + target + " (" + e + "): set -Djava.io.tmpdir to a"
+                    + " directory this process may write, or -D" + PATH_PROPERTY + "=<file> to load a copy", e);
         }
+    }
+
+    /**
+     * An UnsatisfiedLinkError (what a missing platform library throws too) with {@code cause}: an
+     * Error, so a family's static initializer passes it on as it is, where an unchecked exception
+     * became an ExceptionInInitializerError without a message.
+     */
+    private static UnsatisfiedLinkError linkError(String message, Throwable cause) {
+        UnsatisfiedLinkError e = new UnsatisfiedLinkError(message);
+        e.initCause(cause);
+        return e;
     }
 
     /**
