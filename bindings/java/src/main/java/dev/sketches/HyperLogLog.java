@@ -754,7 +754,13 @@ public final class HyperLogLog implements Serializable {
         return new HyperLogLog(dst);
     }
 
-    /** Empties the sketch (same precision and seed). */
+    /**
+     * Empties the sketch (same precision and seed). It starts again in its exact small mode, as a
+     * new sketch does: call {@link #densify()} again before sharing it with concurrent adds (they
+     * throw {@link SketchException} with {@link Status#SMALL_MODE} on a small-mode sketch).
+     *
+     * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
+     */
     public void clear() {
         img.checkWritable();
         img.beginChange();
