@@ -78,12 +78,14 @@ public final class BinaryFuseFilter implements Serializable {
      * @param fingerprintBits 8 (rate 2^-8) or 16 (rate 2^-16)
      * @param seed hash seed
      * @return the filter
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws IllegalArgumentException when the width is not 8 or 16, or the filter or its build
      *     memory would not fit in one ByteBuffer (2 GiB; more than about 60 million keys), or the
      *     keys total more than 2 GiB
      * @throws SketchException {@link Status#BUILD_FAILED} when no fuse seed worked (nothing is kept)
      */
     public static BinaryFuseFilter build(byte[][] keys, int fingerprintBits, long seed) {
+        Objects.requireNonNull(keys, "keys");
         Native.Packed p = Native.pack(keys);
         return buildPacked0(p.data(), p.offsets(), p.count(), fingerprintBits, seed);
     }
@@ -95,10 +97,12 @@ public final class BinaryFuseFilter implements Serializable {
      * @param fingerprintBits 8 (rate 2^-8) or 16 (rate 2^-16)
      * @param seed hash seed
      * @return the filter
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws IllegalArgumentException as {@link #build(byte[][], int, long)}
      * @throws SketchException {@link Status#BUILD_FAILED} when no fuse seed worked
      */
     public static BinaryFuseFilter build(String[] keys, int fingerprintBits, long seed) {
+        Objects.requireNonNull(keys, "keys");
         Native.Packed p = Native.pack(keys);
         return buildPacked0(p.data(), p.offsets(), p.count(), fingerprintBits, seed);
     }
@@ -110,6 +114,7 @@ public final class BinaryFuseFilter implements Serializable {
      * @param fingerprintBits 8 (rate 2^-8) or 16 (rate 2^-16)
      * @param seed hash seed
      * @return the filter
+     * @throws NullPointerException when {@code keys} is null
      * @throws IllegalArgumentException as {@link #build(byte[][], int, long)}
      * @throws SketchException {@link Status#BUILD_FAILED} when no fuse seed worked
      */
@@ -129,11 +134,14 @@ public final class BinaryFuseFilter implements Serializable {
      * @param fingerprintBits 8 (rate 2^-8) or 16 (rate 2^-16)
      * @param seed hash seed
      * @return the filter
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing offsets
      *     within {@code data}, or as {@link #build(byte[][], int, long)}
      * @throws SketchException {@link Status#BUILD_FAILED} when no fuse seed worked
      */
     public static BinaryFuseFilter buildPacked(byte[] data, int[] offsets, int fingerprintBits, long seed) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         return buildPacked0(data, offsets, Native.checkPacked(data, offsets), fingerprintBits, seed);
     }
 
@@ -199,11 +207,13 @@ public final class BinaryFuseFilter implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the filter
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a binary fuse filter ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#LENGTH_MISMATCH}, {@link Status#WRONG_FAMILY},
      *     {@link Status#CORRUPT_HEADER}, ...); nothing is kept
      */
     public static BinaryFuseFilter fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new BinaryFuseFilter(Native.imported(bytes, BinaryFuseFilter::nImportSize, BinaryFuseFilter::nImport));
     }
 
@@ -215,10 +225,12 @@ public final class BinaryFuseFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a binary fuse filter of that length
      */
     public static BinaryFuseFilter wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new BinaryFuseFilter(Native.wrapped(buffer, BinaryFuseFilter::nCheck));
     }
 
@@ -228,10 +240,12 @@ public final class BinaryFuseFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a binary fuse filter
      */
     public static BinaryFuseFilter wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new BinaryFuseFilter(Native.wrapped(buffer, BinaryFuseFilter::nVerifyAt));
     }
 
@@ -243,8 +257,10 @@ public final class BinaryFuseFilter implements Serializable {
      * @param key the key bytes
      * @return false when the key is certainly not in the set, true when it is (always) or for a
      *     false positive (rate 2^-fingerprintBits)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContains(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -257,8 +273,10 @@ public final class BinaryFuseFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key is certainly not in the set
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return contains(Native.utf8(key));
@@ -305,8 +323,10 @@ public final class BinaryFuseFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key is certainly not in the set
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -331,8 +351,10 @@ public final class BinaryFuseFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly not in the set
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -347,8 +369,10 @@ public final class BinaryFuseFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly not in the set
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -363,8 +387,10 @@ public final class BinaryFuseFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly not in the set
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAll(keys, out);
         return out;
@@ -375,8 +401,10 @@ public final class BinaryFuseFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAll(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -394,9 +422,12 @@ public final class BinaryFuseFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPacked(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         int count = Native.checkPacked(data, offsets);
         Native.checkOut(results, count);
@@ -484,12 +515,21 @@ public final class BinaryFuseFilter implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_BINARY_FUSE, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("BinaryFuseFilter");
     }

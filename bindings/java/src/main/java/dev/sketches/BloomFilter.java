@@ -36,9 +36,10 @@ import java.util.Objects;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
- * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
- * ({@code add*}, {@code merge}, {@code intersect}, {@code clear}) needs exclusive access (no
- * concurrent query or change of the same filter).
+ * isOverCapacity}, {@code toByteArray}, {@code imageBytes}, {@code image}) may run concurrently
+ * from any number of threads; a call that changes the filter ({@code add*}, {@code merge}, {@code
+ * intersect}, {@code clear}) needs exclusive access (no concurrent query or change of the same
+ * filter).
  *
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
  * {@code addPackedConcurrent}, {@code containsConcurrent}, {@code containsAllConcurrent} and {@code
@@ -54,6 +55,19 @@ import java.util.Objects;
  * counts every add that set a bit, and never exceeds {@code addCalls}), and so may the {@link
  * Sketches#CAPACITY_OVER_PLANNED_ITEMS} flag computed from it. Two threads adding the same key at
  * once may both be told it was new.
+ *
+ * <p>A sketch passed as the argument of {@code merge} or {@code intersect} is only read: for it the
+ * call is a query, and a change of it by another thread while the merge reads it makes the merge
+ * throw {@link java.util.ConcurrentModificationException} (this sketch may then hold part of that
+ * change: it was read half-made). Two changes that overlap on one sketch (two threads adding to a
+ * shared filter, say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
+ * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
+ * and after the change under a valid checksum. Other queries that overlap a change are not
+ * detected: they may answer from a half-made change. Native code reads and writes only within the
+ * image, so no such race crashes the JVM.
  */
 public final class BloomFilter implements Serializable {
     static {
@@ -193,11 +207,13 @@ public final class BloomFilter implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the filter
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a Bloom filter ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#LENGTH_MISMATCH}, {@link Status#WRONG_FAMILY},
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static BloomFilter fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new BloomFilter(Native.importedWithToken(bytes, BloomFilter::nImportSize, BloomFilter::nImport));
     }
 
@@ -211,10 +227,12 @@ public final class BloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a Bloom filter of that length
      */
     public static BloomFilter wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new BloomFilter(Native.wrappedWithToken(buffer, BloomFilter::nCapacity));
     }
 
@@ -225,10 +243,12 @@ public final class BloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a Bloom filter
      */
     public static BloomFilter wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new BloomFilter(Native.wrappedWithToken(buffer, BloomFilter::nVerifyAt));
     }
 
@@ -240,13 +260,17 @@ public final class BloomFilter implements Serializable {
      * @param key the key bytes
      * @return true when the key was new to the filter (some probed bit was unset): test-and-insert
      *     for deduplication in one call
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -256,16 +280,20 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, img.token, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -278,9 +306,11 @@ public final class BloomFilter implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, img.token, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -306,11 +336,14 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, img.token, key, pos, n);
@@ -322,6 +355,7 @@ public final class BloomFilter implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -331,8 +365,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContains(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
@@ -345,8 +381,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return contains(Native.utf8(key));
@@ -393,8 +431,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -418,8 +458,10 @@ public final class BloomFilter implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -429,13 +471,17 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -444,8 +490,10 @@ public final class BloomFilter implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -454,13 +502,17 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -469,8 +521,10 @@ public final class BloomFilter implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -479,15 +533,19 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -499,21 +557,26 @@ public final class BloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param wasNew null, or at least count slots receiving whether each key was new
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing
      *     offsets within {@code data} (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets, boolean[] wasNew) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets), wasNew);
     }
 
     private void addPacked0(byte[] data, int[] offsets, int count, boolean[] wasNew) {
         Native.checkOut(wasNew, count);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -523,8 +586,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -539,8 +604,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -555,8 +622,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAll(keys, out);
         return out;
@@ -567,8 +636,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAll(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -586,9 +657,12 @@ public final class BloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPacked(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         containsPacked0(data, offsets, Native.checkPacked(data, offsets), results);
     }
@@ -619,9 +693,11 @@ public final class BloomFilter implements Serializable {
      * @param key the key bytes
      * @return true when this call set a new bit (as {@link #add(byte[])}; when several threads add
      *     the same key at once, more than one of them may get true)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean addConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
@@ -637,8 +713,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when this call set a new bit
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return addConcurrent(Native.utf8(key));
@@ -692,8 +770,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call set a new bit
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -723,8 +803,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContainsConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -739,8 +821,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return containsConcurrent(Native.utf8(key));
@@ -793,8 +877,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -818,8 +904,10 @@ public final class BloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -832,8 +920,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(byte[][] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -850,8 +940,10 @@ public final class BloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -863,8 +955,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(String[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -881,8 +975,10 @@ public final class BloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -894,8 +990,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAllConcurrent(long[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -918,10 +1016,13 @@ public final class BloomFilter implements Serializable {
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param wasNew null, or at least count slots receiving whether each key's add set a new bit
      *     (as {@link #addAllConcurrent(byte[][], boolean[])})
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing offsets
      *     within {@code data} (nothing is added)
      */
     public void addPackedConcurrent(byte[] data, int[] offsets, boolean[] wasNew) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         Native.checkOut(wasNew, count);
         img.checkWritable();
@@ -942,8 +1043,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
@@ -961,8 +1064,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
@@ -980,8 +1085,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAllConcurrent(keys, out);
         return out;
@@ -995,8 +1102,10 @@ public final class BloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAllConcurrent(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -1018,9 +1127,12 @@ public final class BloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPackedConcurrent(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         int count = Native.checkPacked(data, offsets);
         Native.checkOut(results, count);
@@ -1040,18 +1152,35 @@ public final class BloomFilter implements Serializable {
      * Union: afterwards this filter holds both filters' keys ({@code this |= other}).
      *
      * @param other a filter with equal bits, probes and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this filter itself (a copy of it
      *     is merged, as an equal filter would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(BloomFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nUnion(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -1063,16 +1192,33 @@ public final class BloomFilter implements Serializable {
      * about the rate of the union).
      *
      * @param other a filter with equal bits, probes and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void intersect(BloomFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nIntersect(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -1082,9 +1228,11 @@ public final class BloomFilter implements Serializable {
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -1152,6 +1300,8 @@ public final class BloomFilter implements Serializable {
      * Exports the image with its checksum: the bytes every binding reads back.
      *
      * @return a new array of {@link #imageBytes()} bytes
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
         return Native.exported(img, img.len, BloomFilter::nExport);
@@ -1191,12 +1341,23 @@ public final class BloomFilter implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_BLOOM, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("BloomFilter");
     }

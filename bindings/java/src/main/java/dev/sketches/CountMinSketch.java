@@ -29,9 +29,22 @@ import java.util.Objects;
  * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
- * <p>Thread safety: queries ({@code estimate*}, {@code stats}, {@code total}, {@code
- * toByteArray}) may run concurrently; {@code add*}, {@code merge} and {@code clear} need
- * exclusive access.
+ * <p>Thread safety: queries ({@code estimate*}, {@code stats}, {@code total}, {@code toByteArray},
+ * {@code imageBytes}, {@code image}) may run concurrently; {@code add*}, {@code merge} and {@code
+ * clear} need exclusive access.
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
+ * a change of it by another thread while the merge reads it makes the merge throw {@link
+ * java.util.ConcurrentModificationException} (this sketch may then hold part of that change: it was
+ * read half-made). Two changes that overlap on one sketch (two threads adding to a shared filter,
+ * say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
+ * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
+ * and after the change under a valid checksum. Other queries that overlap a change are not
+ * detected: they may answer from a half-made change. Native code reads and writes only within the
+ * image, so no such race crashes the JVM.
  */
 public final class CountMinSketch implements Serializable {
     static {
@@ -277,9 +290,11 @@ public final class CountMinSketch implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a Count-Min sketch; nothing is kept
      */
     public static CountMinSketch fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new CountMinSketch(Native.imported(bytes, CountMinSketch::nImportSize, CountMinSketch::nImport));
     }
 
@@ -290,10 +305,12 @@ public final class CountMinSketch implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a Count-Min sketch of that length
      */
     public static CountMinSketch wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CountMinSketch(Native.wrapped(buffer, (a, n) -> nStats(a, n, new long[6], new double[3])));
     }
 
@@ -303,10 +320,12 @@ public final class CountMinSketch implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a Count-Min sketch
      */
     public static CountMinSketch wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CountMinSketch(Native.wrapped(buffer, CountMinSketch::nVerifyAt));
     }
 
@@ -323,9 +342,11 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of a key.
      *
      * @param key the key bytes
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public void add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -334,14 +355,18 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key bytes
      * @param weight non-negative weight
+     * @throws NullPointerException when {@code key} is null
      * @throws IllegalArgumentException when the weight is negative
      */
     public void add(byte[] key, long weight) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAdd(img.addr(), img.len, key, 0, key.length, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -350,8 +375,10 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of a String key (UTF-8).
      *
      * @param key the key
+     * @throws NullPointerException when {@code key} is null
      */
     public void add(String key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -360,8 +387,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key
      * @param weight non-negative weight
+     * @throws NullPointerException when {@code key} is null
      */
     public void add(String key, long weight) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             add(Native.utf8(key), weight);
@@ -369,9 +398,11 @@ public final class CountMinSketch implements Serializable {
         }
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAddStr(img.addr(), img.len, key, n, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -409,9 +440,11 @@ public final class CountMinSketch implements Serializable {
     public void add(long key, long weight) {
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAddU64(img.addr(), img.len, key, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -436,8 +469,10 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of the remaining bytes of a buffer (position unchanged).
      *
      * @param key the key bytes
+     * @throws NullPointerException when {@code key} is null
      */
     public void add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -446,12 +481,15 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key bytes
      * @param weight non-negative weight
+     * @throws NullPointerException when {@code key} is null
      */
     public void add(ByteBuffer key, long weight) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         checkWeight(weight);
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 nAddBuf(img.addr(), img.len, key, pos, n, weight);
@@ -463,6 +501,7 @@ public final class CountMinSketch implements Serializable {
                 nAdd(img.addr(), img.len, copy, 0, n, weight);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -473,8 +512,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key bytes
      * @return the estimate (unsigned)
+     * @throws NullPointerException when {@code key} is null
      */
     public long estimate(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nEstimate(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -487,8 +528,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key
      * @return the estimate (unsigned)
+     * @throws NullPointerException when {@code key} is null
      */
     public long estimate(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return estimate(Native.utf8(key));
@@ -535,8 +578,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param key the key bytes
      * @return the estimate (unsigned)
+     * @throws NullPointerException when {@code key} is null
      */
     public long estimate(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -560,8 +605,10 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -570,13 +617,17 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, weights, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -585,8 +636,10 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -595,13 +648,17 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, weights, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -610,8 +667,10 @@ public final class CountMinSketch implements Serializable {
      * Adds one occurrence of every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -620,15 +679,19 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -640,20 +703,25 @@ public final class CountMinSketch implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param weights null (1 each), or one non-negative weight per key
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets or weights are invalid (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets, long[] weights) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets), weights);
     }
 
     private void addPacked0(byte[] data, int[] offsets, int count, long[] weights) {
         checkWeights(weights, count);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -672,8 +740,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @return per key its estimate (unsigned)
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public long[] estimateAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         long[] out = new long[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -688,8 +758,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @return per key its estimate (unsigned)
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public long[] estimateAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         long[] out = new long[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nEstimatePacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -704,8 +776,10 @@ public final class CountMinSketch implements Serializable {
      *
      * @param keys the keys
      * @return per key its estimate (unsigned)
+     * @throws NullPointerException when {@code keys} is null
      */
     public long[] estimateAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         long[] out = new long[keys.length];
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
@@ -723,9 +797,12 @@ public final class CountMinSketch implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @return per key its estimate (unsigned)
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public long[] estimatePacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         return estimatePacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
@@ -747,18 +824,35 @@ public final class CountMinSketch implements Serializable {
      * Merge: counter-wise saturating addition of {@code other}.
      *
      * @param other a sketch with equal width, depth, counter width, update rule and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this sketch itself (a copy of it
      *     is merged, as an equal sketch would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(CountMinSketch other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -768,9 +862,11 @@ public final class CountMinSketch implements Serializable {
     /** Sets every counter and the total to zero (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -821,6 +917,8 @@ public final class CountMinSketch implements Serializable {
      * Exports the image with its checksum.
      *
      * @return a new array of {@link #imageBytes()} bytes
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
         return Native.exported(img, img.len, CountMinSketch::nExport);
@@ -854,12 +952,23 @@ public final class CountMinSketch implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_COUNT_MIN, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("CountMinSketch");
     }

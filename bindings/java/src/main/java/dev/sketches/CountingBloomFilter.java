@@ -31,9 +31,22 @@ import java.util.Objects;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
- * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
- * ({@code add*}, {@code remove*}, {@code merge}, {@code clear}) needs exclusive access (no
- * concurrent query or change of the same filter).
+ * isOverCapacity}, {@code toByteArray}, {@code imageBytes}, {@code image}) may run concurrently
+ * from any number of threads; a call that changes the filter ({@code add*}, {@code remove*}, {@code
+ * merge}, {@code clear}) needs exclusive access (no concurrent query or change of the same filter).
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
+ * a change of it by another thread while the merge reads it makes the merge throw {@link
+ * java.util.ConcurrentModificationException} (this sketch may then hold part of that change: it was
+ * read half-made). Two changes that overlap on one sketch (two threads adding to a shared filter,
+ * say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
+ * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
+ * and after the change under a valid checksum. Other queries that overlap a change are not
+ * detected: they may answer from a half-made change. Native code reads and writes only within the
+ * image, so no such race crashes the JVM.
  */
 public final class CountingBloomFilter implements Serializable {
     static {
@@ -172,11 +185,13 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the filter
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a counting Bloom filter ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#LENGTH_MISMATCH}, {@link Status#WRONG_FAMILY},
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static CountingBloomFilter fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new CountingBloomFilter(Native.imported(bytes, CountingBloomFilter::nImportSize, CountingBloomFilter::nImport));
     }
 
@@ -190,10 +205,12 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a counting Bloom filter of that length
      */
     public static CountingBloomFilter wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CountingBloomFilter(Native.wrapped(buffer, CountingBloomFilter::nCapacity));
     }
 
@@ -204,10 +221,12 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a counting Bloom filter
      */
     public static CountingBloomFilter wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CountingBloomFilter(Native.wrapped(buffer, CountingBloomFilter::nVerifyAt));
     }
 
@@ -218,13 +237,17 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when the key was new to the filter (some probed counter was 0)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -234,16 +257,20 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -256,9 +283,11 @@ public final class CountingBloomFilter implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -284,11 +313,14 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, key, pos, n);
@@ -300,6 +332,7 @@ public final class CountingBloomFilter implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -309,8 +342,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContains(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -323,8 +358,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return contains(Native.utf8(key));
@@ -371,8 +408,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -397,12 +436,16 @@ public final class CountingBloomFilter implements Serializable {
      * @param key the key bytes
      * @return true when removed, false when some counter was 0 (the key is certainly absent;
      *     nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemove(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -412,16 +455,20 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when removed, false when certainly absent (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return remove(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemoveStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -434,9 +481,11 @@ public final class CountingBloomFilter implements Serializable {
      */
     public boolean remove(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemoveU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -462,11 +511,14 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when removed, false when certainly absent (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nRemoveBuf(img.addr(), img.len, key, pos, n);
@@ -478,6 +530,7 @@ public final class CountingBloomFilter implements Serializable {
             key.duplicate().get(copy);
             return nRemove(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -488,8 +541,10 @@ public final class CountingBloomFilter implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -499,13 +554,17 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -514,8 +573,10 @@ public final class CountingBloomFilter implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -524,13 +585,17 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -539,8 +604,10 @@ public final class CountingBloomFilter implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -549,15 +616,19 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -569,21 +640,26 @@ public final class CountingBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param wasNew null, or at least count slots receiving whether each key was new
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing
      *     offsets within {@code data} (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets, boolean[] wasNew) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets), wasNew);
     }
 
     private void addPacked0(byte[] data, int[] offsets, int count, boolean[] wasNew) {
         Native.checkOut(wasNew, count);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -593,8 +669,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly not present
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -609,8 +687,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -625,8 +705,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAll(keys, out);
         return out;
@@ -637,8 +719,10 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAll(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -656,9 +740,12 @@ public final class CountingBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPacked(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         containsPacked0(data, offsets, Native.checkPacked(data, offsets), results);
     }
@@ -681,13 +768,17 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] removeAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -698,13 +789,17 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] removeAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -715,15 +810,19 @@ public final class CountingBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] removeAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nRemoveU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -735,20 +834,25 @@ public final class CountingBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is removed)
      */
     public boolean[] removePacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         return removePacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
     private boolean[] removePacked0(byte[] data, int[] offsets, int count) {
         img.checkWritable();
         boolean[] out = new boolean[count];
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nRemovePacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -760,18 +864,35 @@ public final class CountingBloomFilter implements Serializable {
      * Merge: counter-wise saturating addition of {@code other} (the filter of both multisets).
      *
      * @param other a filter with equal counters, probes and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this filter itself (a copy of it
      *     is merged, as an equal filter would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(CountingBloomFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -781,9 +902,11 @@ public final class CountingBloomFilter implements Serializable {
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -852,6 +975,8 @@ public final class CountingBloomFilter implements Serializable {
      * Exports the image with its checksum: the bytes every binding reads back.
      *
      * @return a new array of {@link #imageBytes()} bytes
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
         return Native.exported(img, img.len, CountingBloomFilter::nExport);
@@ -886,12 +1011,23 @@ public final class CountingBloomFilter implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_COUNTING_BLOOM, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("CountingBloomFilter");
     }

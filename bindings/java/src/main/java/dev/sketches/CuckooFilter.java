@@ -29,10 +29,24 @@ import java.util.Objects;
  * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
- * <p>Thread safety: queries ({@code contains*}, {@code count}, {@code stats}, {@code capacityFlags}, {@code
- * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
- * ({@code add*}, {@code remove*}, {@code merge}, {@code clear}) needs exclusive access (no
- * concurrent query or change of the same filter).
+ * <p>Thread safety: queries ({@code contains*}, {@code count}, {@code stats}, {@code
+ * capacityFlags}, {@code isOverCapacity}, {@code toByteArray}, {@code imageBytes}, {@code image})
+ * may run concurrently from any number of threads; a call that changes the filter ({@code add*},
+ * {@code remove*}, {@code merge}, {@code clear}) needs exclusive access (no concurrent query or
+ * change of the same filter).
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
+ * a change of it by another thread while the merge reads it makes the merge throw {@link
+ * java.util.ConcurrentModificationException} (this sketch may then hold part of that change: it was
+ * read half-made). Two changes that overlap on one sketch (two threads adding to a shared filter,
+ * say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
+ * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
+ * and after the change under a valid checksum. Other queries that overlap a change are not
+ * detected: they may answer from a half-made change. Native code reads and writes only within the
+ * image, so no such race crashes the JVM.
  */
 public final class CuckooFilter implements Serializable {
     static {
@@ -170,11 +184,13 @@ public final class CuckooFilter implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the filter
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a cuckoo filter ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#LENGTH_MISMATCH}, {@link Status#WRONG_FAMILY},
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static CuckooFilter fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new CuckooFilter(Native.imported(bytes, CuckooFilter::nImportSize, CuckooFilter::nImport));
     }
 
@@ -188,10 +204,12 @@ public final class CuckooFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a cuckoo filter of that length
      */
     public static CuckooFilter wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CuckooFilter(Native.wrapped(buffer, CuckooFilter::nCapacity));
     }
 
@@ -202,10 +220,12 @@ public final class CuckooFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a cuckoo filter
      */
     public static CuckooFilter wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new CuckooFilter(Native.wrapped(buffer, CuckooFilter::nVerifyAt));
     }
 
@@ -217,13 +237,17 @@ public final class CuckooFilter implements Serializable {
      * @param key the key bytes
      * @return true when stored, false when the filter is full (no room within 500 relocations;
      *     nothing changed)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -233,16 +257,20 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key
      * @return true when stored, false when the filter is full (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -255,9 +283,11 @@ public final class CuckooFilter implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -283,11 +313,14 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when stored, false when the filter is full (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, key, pos, n);
@@ -299,6 +332,7 @@ public final class CuckooFilter implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -308,8 +342,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContains(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -322,8 +358,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return contains(Native.utf8(key));
@@ -370,8 +408,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -395,12 +435,16 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when removed, false when the fingerprint is not stored (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemove(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -410,16 +454,20 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key
      * @return true when removed, false when certainly absent (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return remove(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemoveStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -432,9 +480,11 @@ public final class CuckooFilter implements Serializable {
      */
     public boolean remove(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nRemoveU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -460,11 +510,14 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when removed, false when certainly absent (nothing changed)
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean remove(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nRemoveBuf(img.addr(), img.len, key, pos, n);
@@ -476,6 +529,7 @@ public final class CuckooFilter implements Serializable {
             key.duplicate().get(copy);
             return nRemove(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -487,8 +541,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return how many were stored (fewer than {@code keys.length} only when the filter filled up)
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public int addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         return addAllChunked(keys, null);
     }
 
@@ -497,11 +553,13 @@ public final class CuckooFilter implements Serializable {
      * for it).
      *
      * @param keys the keys
-     * @param added at least {@code keys.length} slots
+     * @param added null, or at least {@code keys.length} slots
      * @return how many were stored
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public int addAll(byte[][] keys, boolean[] added) {
-        return addAllChunked(keys, Objects.requireNonNull(added, "added"));
+        Objects.requireNonNull(keys, "keys");
+        return addAllChunked(keys, added);
     }
 
     /**
@@ -509,8 +567,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return how many were stored
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public int addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         return addAllChunked(keys, null);
     }
 
@@ -518,11 +578,13 @@ public final class CuckooFilter implements Serializable {
      * Adds every String key (UTF-8), reporting per key whether it was stored.
      *
      * @param keys the keys
-     * @param added at least {@code keys.length} slots
+     * @param added null, or at least {@code keys.length} slots
      * @return how many were stored
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public int addAll(String[] keys, boolean[] added) {
-        return addAllChunked(keys, Objects.requireNonNull(added, "added"));
+        Objects.requireNonNull(keys, "keys");
+        return addAllChunked(keys, added);
     }
 
     /**
@@ -530,8 +592,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return how many were stored
+     * @throws NullPointerException when {@code keys} is null
      */
     public int addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         return addAll(keys, null);
     }
 
@@ -541,12 +605,15 @@ public final class CuckooFilter implements Serializable {
      * @param keys the keys
      * @param added null, or at least {@code keys.length} slots
      * @return how many were stored
+     * @throws NullPointerException when {@code keys} is null
      */
     public int addAll(long[] keys, boolean[] added) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(added, keys.length);
         img.checkWritable();
         boolean[] out = added != null ? added : new boolean[Math.min(keys.length, Native.CHUNK)];
         int stored = 0;
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 int n = Math.min(Native.CHUNK, keys.length - from);
@@ -555,6 +622,7 @@ public final class CuckooFilter implements Serializable {
                 stored += count(out, at, n);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return stored;
@@ -568,10 +636,13 @@ public final class CuckooFilter implements Serializable {
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param added null, or at least count slots receiving whether each key was stored
      * @return how many were stored
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing
      *     offsets within {@code data} (nothing is added)
      */
     public int addPacked(byte[] data, int[] offsets, boolean[] added) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         return addPacked0(data, offsets, Native.checkPacked(data, offsets), added);
     }
 
@@ -580,6 +651,7 @@ public final class CuckooFilter implements Serializable {
         img.checkWritable();
         boolean[] out = added != null ? added : new boolean[Math.min(count, Native.CHUNK)];
         int stored = 0;
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 int n = Math.min(Native.CHUNK, count - from);
@@ -588,6 +660,7 @@ public final class CuckooFilter implements Serializable {
                 stored += count(out, at, n);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return stored;
@@ -599,6 +672,7 @@ public final class CuckooFilter implements Serializable {
         img.checkWritable();
         boolean[] out = added != null ? added : new boolean[count];
         Native.PackedCall call = (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, out, from);
+        img.beginChange();
         try {
             if (keys instanceof String[] s) {
                 Native.forChunks(s, call);
@@ -606,6 +680,7 @@ public final class CuckooFilter implements Serializable {
                 Native.forChunks((byte[][]) keys, call);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return count(out, 0, count);
@@ -626,8 +701,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly not present
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -642,8 +719,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -658,8 +737,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAll(keys, out);
         return out;
@@ -670,8 +751,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAll(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -689,9 +772,12 @@ public final class CuckooFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPacked(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         containsPacked0(data, offsets, Native.checkPacked(data, offsets), results);
     }
@@ -715,14 +801,18 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean[] removeAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -733,13 +823,17 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] removeAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nRemovePacked(img.addr(), img.len, d, o, 0, n, out, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -750,15 +844,19 @@ public final class CuckooFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] removeAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         boolean[] out = new boolean[keys.length];
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nRemoveU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), out, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -770,20 +868,25 @@ public final class CuckooFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @return per key whether it was removed
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is removed)
      */
     public boolean[] removePacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         return removePacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
     private boolean[] removePacked0(byte[] data, int[] offsets, int count) {
         img.checkWritable();
         boolean[] out = new boolean[count];
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nRemovePacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), out, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         return out;
@@ -795,8 +898,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return the count
+     * @throws NullPointerException when {@code key} is null
      */
     public int count(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nCount(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -809,8 +914,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key
      * @return the count
+     * @throws NullPointerException when {@code key} is null
      */
     public int count(String key) {
+        Objects.requireNonNull(key, "key");
         return count(Native.utf8(key));
     }
 
@@ -850,8 +957,10 @@ public final class CuckooFilter implements Serializable {
      *
      * @param key the key bytes
      * @return the count
+     * @throws NullPointerException when {@code key} is null
      */
     public int count(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -873,20 +982,37 @@ public final class CuckooFilter implements Serializable {
      * temporary buffer of this filter's size is the workspace).
      *
      * @param other a filter with equal buckets, fingerprint width and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#FULL} when not everything fits (nothing changes),
      *     {@link Status#INCOMPATIBLE} when the parameters differ; {@code other} may be this
      *     filter itself (a copy of it is merged, as an equal filter would be: every fingerprint
      *     twice)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(CuckooFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
         Native.Image scratch = Native.fresh(img.len);
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len, scratch.addr(), scratch.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -897,9 +1023,11 @@ public final class CuckooFilter implements Serializable {
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -964,6 +1092,8 @@ public final class CuckooFilter implements Serializable {
      * Exports the image with its checksum: the bytes every binding reads back.
      *
      * @return a new array of {@link #imageBytes()} bytes
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
         return Native.exported(img, img.len, CuckooFilter::nExport);
@@ -998,12 +1128,23 @@ public final class CuckooFilter implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_CUCKOO, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("CuckooFilter");
     }

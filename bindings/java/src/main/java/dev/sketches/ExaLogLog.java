@@ -5,6 +5,7 @@ import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * ExaLogLog distinct counting ({@code sketch_ell_*}, Ertl 2024): precision p = 2..24, m = 2^p
@@ -31,8 +32,22 @@ import java.nio.ByteBuffer;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code estimate}, {@code mlEstimate}, {@code martingaleEstimate},
- * {@code stats}, {@code toByteArray}, {@code downsize}) may run concurrently; {@code add*}, {@code
- * merge} and {@code clear} need exclusive access (no concurrent query or change of the same sketch).
+ * {@code stats}, {@code toByteArray}, {@code imageBytes}, {@code image}, {@code downsize}) may run
+ * concurrently; {@code add*}, {@code merge} and {@code clear} need exclusive access (no concurrent
+ * query or change of the same sketch).
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
+ * a change of it by another thread while the merge reads it makes the merge throw {@link
+ * java.util.ConcurrentModificationException} (this sketch may then hold part of that change: it was
+ * read half-made). Two changes that overlap on one sketch (two threads adding to a shared filter,
+ * say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) or a conversion ({@code
+ * downsize}) that overlaps a change throws ConcurrentModificationException too, rather than return
+ * an image or sketch mixing bytes from before and after the change under a valid checksum. Other
+ * queries that overlap a change are not detected: they may answer from a half-made change. Native
+ * code reads and writes only within the image, so no such race crashes the JVM.
  */
 public final class ExaLogLog implements Serializable {
     static {
@@ -148,11 +163,13 @@ public final class ExaLogLog implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not an ExaLogLog ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#CORRUPT_BODY}, {@link Status#WRONG_FAMILY}, ...);
      *     nothing is kept
      */
     public static ExaLogLog fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new ExaLogLog(Native.imported(bytes, ExaLogLog::nImportSize, ExaLogLog::nImport));
     }
 
@@ -163,10 +180,12 @@ public final class ExaLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of an ExaLogLog of that length
      */
     public static ExaLogLog wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new ExaLogLog(Native.wrapped(buffer, ExaLogLog::nMartingaleEstimate));
     }
 
@@ -176,10 +195,12 @@ public final class ExaLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not an ExaLogLog
      */
     public static ExaLogLog wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new ExaLogLog(Native.wrapped(buffer, ExaLogLog::nVerifyAt));
     }
 
@@ -190,13 +211,17 @@ public final class ExaLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed (a register changed)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -206,16 +231,20 @@ public final class ExaLogLog implements Serializable {
      *
      * @param key the key
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -228,9 +257,11 @@ public final class ExaLogLog implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -256,11 +287,14 @@ public final class ExaLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, key, pos, n);
@@ -272,6 +306,7 @@ public final class ExaLogLog implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -282,12 +317,16 @@ public final class ExaLogLog implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -296,12 +335,16 @@ public final class ExaLogLog implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -310,14 +353,18 @@ public final class ExaLogLog implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -328,16 +375,21 @@ public final class ExaLogLog implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -395,19 +447,36 @@ public final class ExaLogLog implements Serializable {
      *
      * @param other a sketch with the same seed and a precision and d at least this one's (larger
      *     ones are reduced exactly)
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
      *     precision or d is lower (nothing changes); {@code other} may be this sketch itself (a
      *     copy of it is merged, as an equal sketch would be)
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(ExaLogLog other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -425,15 +494,22 @@ public final class ExaLogLog implements Serializable {
      * @throws IllegalArgumentException when a parameter is out of range
      * @throws SketchException {@link Status#INCOMPATIBLE} when the precision or d is above this
      *     sketch's
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch
+     *     meanwhile (against the thread-safety rules; nothing is returned)
      */
     public ExaLogLog downsize(int precision, int d) {
         Native.Image dst = Native.fresh(imageBytes(precision, d));
+        int changes = img.beginWholeRead(); // the source is read whole: a change meanwhile is refused
         try {
             nDownsize(img.addr(), img.len, dst.addr(), dst.len, precision, d);
+        } catch (SketchException e) {
+            img.endWholeRead(changes); // a change ran meanwhile: that is the cause
+            throw e;
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(dst);
         }
+        img.endWholeRead(changes);
         return new ExaLogLog(dst);
     }
 
@@ -444,9 +520,11 @@ public final class ExaLogLog implements Serializable {
      */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nReset(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -487,6 +565,8 @@ public final class ExaLogLog implements Serializable {
      * Exports the image with its checksum.
      *
      * @return a new array of {@link #imageBytes()} bytes
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
         return Native.exported(img, img.len, ExaLogLog::nExport);
@@ -520,12 +600,23 @@ public final class ExaLogLog implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_EXALOGLOG, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("ExaLogLog");
     }

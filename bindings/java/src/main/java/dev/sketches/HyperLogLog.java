@@ -5,6 +5,7 @@ import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * HyperLogLog distinct counting ({@code sketch_hll_*}): precision p = 4..18, m = 2^p registers of
@@ -37,8 +38,8 @@ import java.nio.ByteBuffer;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code estimate}, {@code registerEstimate}, {@code stats}, {@code
- * toByteArray}, {@code downsize}) may run concurrently; {@code add*}, {@code merge}, {@code clear}
- * and {@code densify} need exclusive access.
+ * toByteArray}, {@code imageBytes}, {@code image}, {@code downsize}) may run concurrently; {@code
+ * add*}, {@code merge}, {@code clear} and {@code densify} need exclusive access.
  *
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
  * {@code addPackedConcurrent} and {@code estimateConcurrent} (the C ABI's {@code
@@ -57,6 +58,19 @@ import java.nio.ByteBuffer;
  * finds it held for about a second (a damaged image, or a process that died inside a concurrent add
  * on a shared mapped file) throws {@link SketchException} with {@link Status#CORRUPT_HEADER}; a
  * batch then stops at that key, the keys before it are added.
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
+ * a change of it by another thread while the merge reads it makes the merge throw {@link
+ * java.util.ConcurrentModificationException} (this sketch may then hold part of that change: it was
+ * read half-made). Two changes that overlap on one sketch (two threads adding to a shared filter,
+ * say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) or a conversion ({@code
+ * downsize}) that overlaps a change throws ConcurrentModificationException too, rather than return
+ * an image or sketch mixing bytes from before and after the change under a valid checksum. Other
+ * queries that overlap a change are not detected: they may answer from a half-made change. Native
+ * code reads and writes only within the image, so no such race crashes the JVM.
  */
 public final class HyperLogLog implements Serializable {
     static {
@@ -136,11 +150,13 @@ public final class HyperLogLog implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a HyperLogLog ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#CORRUPT_BODY}, {@link Status#WRONG_FAMILY}, ...);
      *     nothing is kept
      */
     public static HyperLogLog fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         // sketch_hll_import_size gives the live size: a compact small-mode export is shorter.
         return new HyperLogLog(Native.importedWithToken(bytes, HyperLogLog::nImportSize, HyperLogLog::nImport));
     }
@@ -154,10 +170,12 @@ public final class HyperLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a live HyperLogLog of that length
      */
     public static HyperLogLog wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new HyperLogLog(Native.wrappedWithToken(buffer, HyperLogLog::nEstimate));
     }
 
@@ -168,10 +186,12 @@ public final class HyperLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged, compact or not a HyperLogLog
      */
     public static HyperLogLog wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new HyperLogLog(Native.wrappedWithToken(buffer, (addr, len) -> {
             nVerifyAt(addr, len);
             nEstimate(addr, len);
@@ -185,13 +205,17 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed (a new hash in small mode, a raised register when dense)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -201,16 +225,20 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, img.token, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -223,9 +251,11 @@ public final class HyperLogLog implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, img.token, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -251,11 +281,14 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, img.token, key, pos, n);
@@ -267,6 +300,7 @@ public final class HyperLogLog implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -277,12 +311,16 @@ public final class HyperLogLog implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -291,12 +329,16 @@ public final class HyperLogLog implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -305,14 +347,18 @@ public final class HyperLogLog implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -323,19 +369,24 @@ public final class HyperLogLog implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
     private void addPacked0(byte[] data, int[] offsets, int count) {
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -353,11 +404,13 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean addConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
@@ -373,10 +426,12 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public boolean addConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return addConcurrent(Native.utf8(key));
@@ -432,10 +487,12 @@ public final class HyperLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public boolean addConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -460,10 +517,12 @@ public final class HyperLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public void addAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
@@ -478,10 +537,12 @@ public final class HyperLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public void addAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
@@ -496,10 +557,12 @@ public final class HyperLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public void addAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
@@ -518,11 +581,14 @@ public final class HyperLogLog implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      * @throws SketchException {@link Status#SMALL_MODE} when the sketch is still in its exact small
      *     mode (nothing changes): call {@link #densify()} first
      */
     public void addPackedConcurrent(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         img.checkWritable();
         try {
@@ -573,9 +639,11 @@ public final class HyperLogLog implements Serializable {
      */
     public void densify() {
         img.checkWritable();
+        img.beginChange();
         try {
             nDensify(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
         refreshToken();
@@ -623,18 +691,35 @@ public final class HyperLogLog implements Serializable {
      *
      * @param other a sketch with the same seed and a precision at least this one's (a higher
      *     precision folds down), or any precision while it is in small mode
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
      *     precision is lower and it is dense (nothing changes); {@code other} may be this sketch
      *     itself (a copy of it is merged, as an equal sketch would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(HyperLogLog other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -650,24 +735,39 @@ public final class HyperLogLog implements Serializable {
      * @throws IllegalArgumentException when the precision is out of range
      * @throws SketchException {@link Status#INCOMPATIBLE} when the precision is above this
      *     sketch's and it is dense
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch
+     *     meanwhile (against the thread-safety rules; nothing is returned)
      */
     public HyperLogLog downsize(int precision) {
         Native.Image dst = Native.freshWithToken(imageBytes(precision));
+        int changes = img.beginWholeRead(); // the source is read whole: a change meanwhile is refused
         try {
             nDownsize(img.addr(), img.len, dst.addr(), dst.len, precision);
+        } catch (SketchException e) {
+            img.endWholeRead(changes); // a change ran meanwhile: that is the cause
+            throw e;
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(dst);
         }
+        img.endWholeRead(changes);
         return new HyperLogLog(dst);
     }
 
-    /** Empties the sketch (same precision and seed). */
+    /**
+     * Empties the sketch (same precision and seed). It starts again in its exact small mode, as a
+     * new sketch does: call {@link #densify()} again before sharing it with concurrent adds (they
+     * throw {@link SketchException} with {@link Status#SMALL_MODE} on a small-mode sketch).
+     *
+     * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
+     */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nReset(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -709,15 +809,11 @@ public final class HyperLogLog implements Serializable {
      * 8 bytes per stored hash).
      *
      * @return a new array with the exported image
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
-        long n;
-        try {
-            n = nExportedSize(img.addr(), img.len);
-        } finally {
-            Reference.reachabilityFence(img);
-        }
-        return Native.exported(img, n, HyperLogLog::nExport);
+        return Native.exported(img, HyperLogLog::nExportedSize, HyperLogLog::nExport);
     }
 
     /**
@@ -761,12 +857,23 @@ public final class HyperLogLog implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_HYPERLOGLOG, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("HyperLogLog");
     }

@@ -5,6 +5,7 @@ import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * MinHash similarity ({@code sketch_minhash_*}): k registers filled by one-permutation hashing
@@ -25,8 +26,21 @@ import java.nio.ByteBuffer;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code jaccard}, {@code signature}, {@code stats}, {@code
- * toByteArray}) may run concurrently; {@code add*}, {@code merge} and {@code clear} need
- * exclusive access.
+ * toByteArray}, {@code imageBytes}, {@code image}) may run concurrently; {@code add*}, {@code
+ * merge} and {@code clear} need exclusive access.
+ *
+ * <p>A sketch passed as the argument of {@code merge} or {@code jaccard} is only read: for it the
+ * call is a query, and a change of it by another thread while the merge reads it makes the merge
+ * throw {@link java.util.ConcurrentModificationException} (this sketch may then hold part of that
+ * change: it was read half-made). Two changes that overlap on one sketch (two threads adding to a
+ * shared filter, say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
+ * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
+ * and after the change under a valid checksum. Other queries that overlap a change are not
+ * detected: they may answer from a half-made change. Native code reads and writes only within the
+ * image, so no such race crashes the JVM.
  */
 public final class MinHash implements Serializable {
     static {
@@ -103,9 +117,11 @@ public final class MinHash implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a MinHash sketch; nothing is kept
      */
     public static MinHash fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new MinHash(Native.imported(bytes, MinHash::nImportSize, MinHash::nImport));
     }
 
@@ -116,10 +132,12 @@ public final class MinHash implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a MinHash sketch of that length
      */
     public static MinHash wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new MinHash(Native.wrapped(buffer, (a, n) -> nStats(a, n, new long[3])));
     }
 
@@ -128,10 +146,12 @@ public final class MinHash implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a MinHash sketch
      */
     public static MinHash wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new MinHash(Native.wrapped(buffer, MinHash::nVerifyAt));
     }
 
@@ -142,13 +162,17 @@ public final class MinHash implements Serializable {
      *
      * @param key the key bytes
      * @return true when its bin's minimum dropped
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -158,16 +182,20 @@ public final class MinHash implements Serializable {
      *
      * @param key the key
      * @return true when its bin's minimum dropped
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -180,9 +208,11 @@ public final class MinHash implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -208,11 +238,14 @@ public final class MinHash implements Serializable {
      *
      * @param key the key bytes
      * @return true when its bin's minimum dropped
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, key, pos, n);
@@ -224,6 +257,7 @@ public final class MinHash implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -234,12 +268,16 @@ public final class MinHash implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -248,12 +286,16 @@ public final class MinHash implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -262,14 +304,18 @@ public final class MinHash implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -280,19 +326,24 @@ public final class MinHash implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
     private void addPacked0(byte[] data, int[] offsets, int count) {
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -304,9 +355,11 @@ public final class MinHash implements Serializable {
      *
      * @param other a sketch with the same k and seed
      * @return the estimate
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when k or the seed differ
      */
     public double jaccard(MinHash other) {
+        Objects.requireNonNull(other, "other");
         try {
             return nJaccard(img.addr(), img.len, other.img.addr(), other.img.len);
         } catch (SketchException e) {
@@ -336,18 +389,35 @@ public final class MinHash implements Serializable {
      * Merge: register-wise minimum of {@code other} (the sketch of the union).
      *
      * @param other a sketch with the same k and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when k or the seed differ (nothing
      *     changes); {@code other} may be this sketch itself (a copy of it
      *     is merged, as an equal sketch would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(MinHash other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -357,9 +427,11 @@ public final class MinHash implements Serializable {
     /** Empties the sketch (same k and seed). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -392,6 +464,8 @@ public final class MinHash implements Serializable {
      * Exports the image with its checksum.
      *
      * @return a new array of {@link #imageBytes()} bytes
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
         return Native.exported(img, img.len, MinHash::nExport);
@@ -425,12 +499,23 @@ public final class MinHash implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_MINHASH, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("MinHash");
     }

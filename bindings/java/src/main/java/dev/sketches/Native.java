@@ -3,7 +3,6 @@ package dev.sketches;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidObjectException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +15,8 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.UserPrincipal;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -164,7 +165,7 @@ final class Native {
             }
             bytes = in.readAllBytes();
         } catch (IOException e) {
-            throw new UncheckedIOException("reading the native library from the jar", e);
+            throw linkError("cannot read the native library from the jar (dev/sketches/" + resource + ")", e);
         }
         String hash = sha256(bytes).substring(0, 16);
         Path dir = Paths.get(System.getProperty("java.io.tmpdir"));
@@ -209,8 +210,20 @@ final class Native {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("extracting the native library to " + target, e);
+            throw linkError("cannot extract the native library to " + target + " (" + e + "): set -Djava.io.tmpdir to a"
+                    + " directory this process may write, or -D" + PATH_PROPERTY + "=<file> to load a copy", e);
         }
+    }
+
+    /**
+     * An UnsatisfiedLinkError (what a missing platform library throws too) with {@code cause}: an
+     * Error, so a family's static initializer passes it on as it is, where an unchecked exception
+     * became an ExceptionInInitializerError without a message.
+     */
+    private static UnsatisfiedLinkError linkError(String message, Throwable cause) {
+        UnsatisfiedLinkError e = new UnsatisfiedLinkError(message);
+        e.initCause(cause);
+        return e;
     }
 
     /**
@@ -365,6 +378,19 @@ final class Native {
         return true;
     }
 
+    /**
+     * Key {@code i} of a batch ({@code keys}, as every batch parameter is named), checked before
+     * the batch changes anything.
+     *
+     * @throws NullPointerException "keys[i] is null" when it is null
+     */
+    static <T> T nonNullKey(T key, int i) {
+        if (key == null) {
+            throw new NullPointerException("keys[" + i + "] is null");
+        }
+        return key;
+    }
+
     /** UTF-8 bytes of a String key. */
     static byte[] utf8(String key) {
         return key.getBytes(StandardCharsets.UTF_8);
@@ -381,8 +407,8 @@ final class Native {
     static Packed pack(byte[][] keys) {
         Objects.requireNonNull(keys, "keys");
         long total = 0;
-        for (byte[] k : keys) {
-            total += Objects.requireNonNull(k, "a key is null").length;
+        for (int i = 0; i < keys.length; i++) {
+            total += nonNullKey(keys[i], i).length;
         }
         byte[] data = new byte[checkBatchBytes(total)];
         int[] offsets = new int[keys.length + 1];
@@ -405,8 +431,8 @@ final class Native {
     static Packed pack(String[] keys) {
         Objects.requireNonNull(keys, "keys");
         long chars = 0;
-        for (String k : keys) {
-            chars += Objects.requireNonNull(k, "a key is null").length();
+        for (int i = 0; i < keys.length; i++) {
+            chars += nonNullKey(keys[i], i).length();
         }
         // Invariant: data has room for pos + the chars of every key not yet packed (all-ASCII case).
         byte[] data = new byte[checkBatchBytes(chars)];
@@ -469,8 +495,8 @@ final class Native {
      */
     static void forChunks(String[] keys, PackedCall call) {
         Objects.requireNonNull(keys, "keys");
-        for (String k : keys) {
-            Objects.requireNonNull(k, "a key is null");
+        for (int i = 0; i < keys.length; i++) {
+            nonNullKey(keys[i], i);
         }
         int[] offsets = new int[Math.min(CHUNK, keys.length) + 1];
         char[] chars = new char[1024];
@@ -518,8 +544,8 @@ final class Native {
     /** Runs a byte-string batch chunk by chunk, each chunk packed into buffers reused across chunks. */
     static void forChunks(byte[][] keys, PackedCall call) {
         Objects.requireNonNull(keys, "keys");
-        for (byte[] k : keys) {
-            Objects.requireNonNull(k, "a key is null");
+        for (int i = 0; i < keys.length; i++) {
+            nonNullKey(keys[i], i);
         }
         int[] offsets = new int[Math.min(CHUNK, keys.length) + 1];
         byte[] data = new byte[0];
@@ -666,6 +692,23 @@ final class Native {
         /** Why there is no image (a {@link #detached} stand-in), or null for a real image. */
         private final String missing;
 
+        /**
+         * Odd while a change runs on this image ({@link #beginChange} to {@link #endChange}), even
+         * otherwise; read and written through {@link #CHANGING}.
+         */
+        @SuppressWarnings("unused") // accessed through the VarHandle
+        private volatile int changing;
+
+        private static final VarHandle CHANGING;
+
+        static {
+            try {
+                CHANGING = MethodHandles.lookup().findVarHandle(Image.class, "changing", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
         /** An image in memory this binding allocated (no guard). */
         Image(ByteBuffer buffer, boolean readOnly) {
             this(buffer, readOnly, null, false);
@@ -782,6 +825,80 @@ final class Native {
         /** A little-endian view of the token's bytes (tests); null when the image has no token. */
         ByteBuffer tokenBytes() {
             return tokenMemory == null ? null : tokenMemory.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        /**
+         * Starts a change of the image (an add, remove, merge, clear, fold, ...: the methods that
+         * need exclusive access), which {@link #endChange} ends in a {@code finally}. A change
+         * already running on the image, on another thread (or on this one: a change never calls
+         * another), is a caller's race that would lose adds (bits, registers, counters written
+         * from stale reads: false negatives in a filter) or leave the image half-made: it is
+         * refused here before native code runs, with ConcurrentModificationException, and the
+         * refused call changes nothing. Costs one compare-and-set (a few nanoseconds uncontended);
+         * the concurrent methods ({@code *Concurrent}) do not take it.
+         *
+         * @throws java.util.ConcurrentModificationException when a change is running
+         */
+        void beginChange() {
+            int c = (int) CHANGING.getVolatile(this);
+            if ((c & 1) != 0 || !CHANGING.compareAndSet(this, c, c + 1)) {
+                throw new java.util.ConcurrentModificationException("another thread is changing this sketch: a change"
+                        + " (add, remove, merge, clear, ...) needs exclusive access; nothing was changed by this call"
+                        + " (use the *Concurrent methods, or synchronize)");
+            }
+        }
+
+        /**
+         * Starts a read that must see the image whole (an export), for {@link #endWholeRead}.
+         *
+         * @return the change count to compare at the end
+         * @throws java.util.ConcurrentModificationException when a change is running
+         */
+        int beginWholeRead() {
+            int c = (int) CHANGING.getAcquire(this);
+            if ((c & 1) != 0) {
+                throw wholeReadRaced();
+            }
+            return c;
+        }
+
+        /**
+         * Ends a read {@link #beginWholeRead} started: throws when a change ran meanwhile, so what
+         * was read may mix bytes from before and after it.
+         *
+         * @throws java.util.ConcurrentModificationException when a change ran since
+         */
+        void endWholeRead(int started) {
+            VarHandle.acquireFence(); // the image reads above happen before the count is read again
+            if ((int) CHANGING.getAcquire(this) != started) {
+                throw wholeReadRaced();
+            }
+        }
+
+        /**
+         * Ends the read of a merge's source that {@link #beginWholeRead} started: throws when a
+         * change of the source ran meanwhile (the merge read a half-made source).
+         *
+         * @throws java.util.ConcurrentModificationException when a change ran since
+         */
+        void endSourceRead(int started) {
+            VarHandle.acquireFence(); // the source reads above happen before the count is read again
+            if ((int) CHANGING.getAcquire(this) != started) {
+                throw new java.util.ConcurrentModificationException("another thread changed the sketch passed in"
+                        + " during the merge (it is only read, so it must not change meanwhile): this sketch may hold"
+                        + " part of that change");
+            }
+        }
+
+        private static java.util.ConcurrentModificationException wholeReadRaced() {
+            return new java.util.ConcurrentModificationException("another thread changed this sketch while it was"
+                    + " read whole (an export or a conversion, which need exclusive access against changes: what"
+                    + " they read would mix bytes from before and after the change); nothing was returned");
+        }
+
+        /** Ends the change {@link #beginChange} started (the thread that started it calls it). */
+        void endChange() {
+            CHANGING.setRelease(this, (int) CHANGING.getVolatile(this) + 1);
         }
 
         /** Throws ReadOnlyBufferException when the image was wrapped from a read-only buffer. */
@@ -906,15 +1023,44 @@ final class Native {
         return img;
     }
 
-    /** Exports an image (with its checksum) into a new array of at most {@code bytes} bytes. */
+    /**
+     * Exports an image (with its checksum) into a new array of at most {@code bytes} bytes.
+     *
+     * @throws java.util.ConcurrentModificationException when a change of the image ran during the
+     *     export (its bytes would mix two states under one valid checksum)
+     */
     static byte[] exported(Image img, long bytes, Exporter exporter) {
-        byte[] out = new byte[checkBatchBytes(bytes)];
+        return exported(img, (buf, len) -> bytes, exporter);
+    }
+
+    /** sketch_*_exported_size(buf, len): the bytes an export of the image takes now. */
+    @FunctionalInterface
+    interface ExportSizer {
+        long run(long buf, long len);
+    }
+
+    /**
+     * Exports an image into a new array of the size {@code sizer} gives; the size and the export
+     * are read as one whole read ({@link Image#beginWholeRead}), so a change between them (a
+     * HyperLogLog's small mode growing) is reported as the race it is, not as a short buffer.
+     *
+     * @throws java.util.ConcurrentModificationException when a change of the image ran during the
+     *     export (its bytes would mix two states under one valid checksum)
+     */
+    static byte[] exported(Image img, ExportSizer sizer, Exporter exporter) {
+        int changes = img.beginWholeRead();
+        byte[] out;
         int n;
         try {
+            out = new byte[checkBatchBytes(sizer.run(img.addr(), img.len))];
             n = exporter.run(img.addr(), img.len, out);
+        } catch (SketchException e) {
+            img.endWholeRead(changes); // a change ran meanwhile: that, not the refusal, is the cause
+            throw e;
         } finally {
             Reference.reachabilityFence(img);
         }
+        img.endWholeRead(changes);
         return n == out.length ? out : Arrays.copyOf(out, n);
     }
 

@@ -71,6 +71,7 @@ public final class Sketches {
      * @param key the key bytes
      * @param seed the seed (an image's seed to match its hashing)
      * @return the 64-bit hash
+     * @throws NullPointerException when {@code key} is null
      */
     public static long hash(byte[] key, long seed) {
         Objects.requireNonNull(key, "key");
@@ -84,8 +85,10 @@ public final class Sketches {
      * @param key the key
      * @param seed the seed
      * @return the 64-bit hash
+     * @throws NullPointerException when {@code key} is null
      */
     public static long hash(String key, long seed) {
+        Objects.requireNonNull(key, "key");
         return hash(Native.utf8(Objects.requireNonNull(key, "key")), seed);
     }
 
@@ -127,6 +130,7 @@ public final class Sketches {
      *     length its header records throws {@link Status#BUFFER_TOO_SMALL}; bytes after the image
      *     are ignored)
      * @return the header fields
+     * @throws NullPointerException when {@code image} is null
      * @throws SketchException when the bytes are no image ({@link Status#BAD_MAGIC}, {@link
      *     Status#BUFFER_TOO_SMALL}, {@link Status#UNSUPPORTED_VERSION}, ...)
      */

@@ -57,10 +57,10 @@ import java.util.Objects;
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
- * toByteArray}) may run concurrently from any number of threads; a call that changes the filter
+ * isOverCapacity}, {@code isParquetMode}, {@code bitset}, {@code toByteArray}, {@code imageBytes},
+ * {@code image}) may run concurrently from any number of threads; a call that changes the filter
  * ({@code add*}, {@code merge}, {@code intersect}, {@code clear}, {@code fold}, {@code
- * foldToTargetFpp}) needs exclusive access (no
- * concurrent query or change of the same filter).
+ * foldToTargetFpp}) needs exclusive access (no concurrent query or change of the same filter).
  *
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
  * {@code addPackedConcurrent}, {@code containsConcurrent}, {@code containsAllConcurrent} and {@code
@@ -75,6 +75,19 @@ import java.util.Objects;
  * at a time, in any order. {@code inserted} (adds that set a new bit) depends on how the threads'
  * adds interleaved: it may differ from a sequential run's, and so may the capacity flags computed
  * from it. Two threads adding the same key at once may both be told it was new.
+ *
+ * <p>A sketch passed as the argument of {@code merge} or {@code intersect} is only read: for it the
+ * call is a query, and a change of it by another thread while the merge reads it makes the merge
+ * throw {@link java.util.ConcurrentModificationException} (this sketch may then hold part of that
+ * change: it was read half-made). Two changes that overlap on one sketch (two threads adding to a
+ * shared filter, say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
+ * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
+ * and after the change under a valid checksum. Other queries that overlap a change are not
+ * detected: they may answer from a half-made change. Native code reads and writes only within the
+ * image, so no such race crashes the JVM.
  */
 public final class SplitBlockBloomFilter implements Serializable {
     static {
@@ -222,6 +235,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws NullPointerException when {@code sizing} is null
      */
     public static SplitBlockBloomFilter forParquet(long distinctValues, double fpp, ParquetSizing sizing) {
+        Objects.requireNonNull(sizing, "sizing");
         return init(planParquet(distinctValues, fpp, sizing), 0);
     }
 
@@ -238,11 +252,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws NullPointerException when {@code sizing} is null
      */
     public static long imageBytesForParquet(long distinctValues, double fpp, ParquetSizing sizing) {
+        Objects.requireNonNull(sizing, "sizing");
         return planParquet(distinctValues, fpp, sizing)[4];
     }
 
     private static long[] planParquet(long items, double fpp, ParquetSizing sizing) {
-        Objects.requireNonNull(sizing, "sizing");
         if (items < 1) {
             throw new IllegalArgumentException("the item count must be at least 1: " + items);
         }
@@ -339,11 +353,13 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the filter
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a split-block Bloom filter ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#LENGTH_MISMATCH}, {@link Status#WRONG_FAMILY},
      *     {@link Status#BAD_MAGIC}, ...); nothing is kept
      */
     public static SplitBlockBloomFilter fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new SplitBlockBloomFilter(
                 Native.importedWithToken(bytes, SplitBlockBloomFilter::nImportSize, SplitBlockBloomFilter::nImport));
     }
@@ -360,10 +376,12 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a split-block Bloom filter of that length
      */
     public static SplitBlockBloomFilter wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new SplitBlockBloomFilter(Native.wrappedWithToken(buffer, SplitBlockBloomFilter::nCapacity));
     }
 
@@ -374,10 +392,12 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a filter over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a split-block Bloom filter
      */
     public static SplitBlockBloomFilter wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new SplitBlockBloomFilter(Native.wrappedWithToken(buffer, SplitBlockBloomFilter::nVerifyAt));
     }
 
@@ -554,6 +574,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws NullPointerException when {@code value} is null
      */
     public static long parquetHash(byte[] value) {
+        Objects.requireNonNull(value, "value");
         return nParquetHashBytes(value, 0, value.length);
     }
 
@@ -571,6 +592,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws NullPointerException when {@code value} is null
      */
     public static long parquetHash(String value) {
+        Objects.requireNonNull(value, "value");
         return parquetHash(Native.utf8(Objects.requireNonNull(value, "value")));
     }
 
@@ -586,6 +608,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @throws NullPointerException when {@code value} is null
      */
     public static long parquetHash(ByteBuffer value) {
+        Objects.requireNonNull(value, "value");
         int pos = value.position();
         int n = value.remaining();
         try {
@@ -611,13 +634,17 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param key the key bytes
      * @return true when the key was new to the filter (some probed bit was unset): test-and-insert
      *     for deduplication in one call
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -627,16 +654,20 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, img.token, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -650,9 +681,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, img.token, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -694,11 +727,14 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when the key was new to the filter
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, img.token, key, pos, n);
@@ -710,6 +746,7 @@ public final class SplitBlockBloomFilter implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, img.token, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -719,8 +756,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContains(img.addr(), img.len, img.token, key, 0, key.length);
         } finally {
@@ -733,8 +772,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return contains(Native.utf8(key));
@@ -797,8 +838,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean contains(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -829,9 +872,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      */
     public boolean addHash(long hash) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddHash(img.addr(), img.len, img.token, hash);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -859,9 +904,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      * <p>Thread safety: a change (exclusive access).
      *
      * @param hashes the hashes
+     * @throws NullPointerException when {@code hashes} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public void addAllHashes(long[] hashes) {
+        Objects.requireNonNull(hashes, "hashes");
         addAllHashes(hashes, null);
     }
 
@@ -874,6 +921,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param hashes the hashes
      * @param wasNew null, or at least {@code hashes.length} slots; slot i receives whether hash i
      *     set a new bit
+     * @throws NullPointerException when {@code hashes} is null
      * @throws IllegalArgumentException when {@code wasNew} is too short (nothing is added)
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
@@ -881,11 +929,13 @@ public final class SplitBlockBloomFilter implements Serializable {
         Objects.requireNonNull(hashes, "hashes");
         Native.checkOut(wasNew, hashes.length);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < hashes.length; from += Native.CHUNK) {
                 nAddHashes(img.addr(), img.len, hashes, from, Math.min(Native.CHUNK, hashes.length - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -897,8 +947,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param hashes the hashes
      * @return per hash: false when certainly never added
+     * @throws NullPointerException when {@code hashes} is null
      */
     public boolean[] containsAllHashes(long[] hashes) {
+        Objects.requireNonNull(hashes, "hashes");
         boolean[] out = new boolean[hashes.length];
         containsAllHashes(hashes, out);
         return out;
@@ -911,6 +963,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param hashes the hashes
      * @param results at least {@code hashes.length} slots; slot i receives hash i's answer
+     * @throws NullPointerException when {@code hashes} or {@code results} is null
      * @throws IllegalArgumentException when {@code results} is too short
      */
     public void containsAllHashes(long[] hashes, boolean[] results) {
@@ -933,8 +986,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -944,13 +999,17 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -959,8 +1018,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -969,13 +1030,17 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n, wasNew, from));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -984,8 +1049,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -994,15 +1061,19 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -1014,21 +1085,26 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param wasNew null, or at least count slots receiving whether each key was new
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing
      *     offsets within {@code data} (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets, boolean[] wasNew) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets), wasNew);
     }
 
     private void addPacked0(byte[] data, int[] offsets, int count, boolean[] wasNew) {
         Native.checkOut(wasNew, count);
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), wasNew, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -1038,8 +1114,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -1054,8 +1132,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys, (d, o, from, n) -> nContainsPacked(img.addr(), img.len, d, o, 0, n, out, from));
@@ -1070,8 +1150,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAll(keys, out);
         return out;
@@ -1082,8 +1164,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAll(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -1101,9 +1185,12 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPacked(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         containsPacked0(data, offsets, Native.checkPacked(data, offsets), results);
     }
@@ -1134,9 +1221,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param key the key bytes
      * @return true when this call set a new bit (as {@link #add(byte[])}; when several threads add
      *     the same key at once, more than one of them may get true)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the filter wraps a read-only buffer
      */
     public boolean addConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
@@ -1152,8 +1241,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key
      * @return true when this call set a new bit
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return addConcurrent(Native.utf8(key));
@@ -1219,8 +1310,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call set a new bit
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -1250,8 +1343,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         try {
             return nContainsConcurrent(img.addr(), img.len, key, 0, key.length);
         } finally {
@@ -1266,8 +1361,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return containsConcurrent(Native.utf8(key));
@@ -1333,8 +1430,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param key the key bytes
      * @return false when the key was certainly never added, true when it may have been
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean containsConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         try {
@@ -1358,8 +1457,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -1372,8 +1473,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(byte[][] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -1390,8 +1493,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -1403,8 +1508,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(String[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -1421,8 +1528,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAllConcurrent(keys, null);
     }
 
@@ -1434,8 +1543,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param wasNew null, or at least {@code keys.length} slots
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAllConcurrent(long[] keys, boolean[] wasNew) {
+        Objects.requireNonNull(keys, "keys");
         Native.checkOut(wasNew, keys.length);
         img.checkWritable();
         try {
@@ -1458,10 +1569,13 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param wasNew null, or at least count slots receiving whether each key's add set a new bit
      *     (as {@link #addAllConcurrent(byte[][], boolean[])})
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are not count + 1 non-decreasing offsets
      *     within {@code data} (nothing is added)
      */
     public void addPackedConcurrent(byte[] data, int[] offsets, boolean[] wasNew) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         Native.checkOut(wasNew, count);
         img.checkWritable();
@@ -1482,8 +1596,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
@@ -1501,8 +1617,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public boolean[] containsAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         try {
             Native.forChunks(keys,
@@ -1520,8 +1638,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @return per key: false when certainly never added
+     * @throws NullPointerException when {@code keys} is null
      */
     public boolean[] containsAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         boolean[] out = new boolean[keys.length];
         containsAllConcurrent(keys, out);
         return out;
@@ -1535,8 +1655,10 @@ public final class SplitBlockBloomFilter implements Serializable {
      *
      * @param keys the keys
      * @param results at least {@code keys.length} slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code keys} or {@code results} is null
      */
     public void containsAllConcurrent(long[] keys, boolean[] results) {
+        Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(results, "results");
         Native.checkOut(results, keys.length);
         try {
@@ -1558,9 +1680,12 @@ public final class SplitBlockBloomFilter implements Serializable {
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param results at least count slots; slot i receives key i's answer
+     * @throws NullPointerException when {@code data}, {@code offsets} or {@code results} is null
      * @throws IllegalArgumentException when the offsets are invalid
      */
     public void containsPackedConcurrent(byte[] data, int[] offsets, boolean[] results) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         Objects.requireNonNull(results, "results");
         int count = Native.checkPacked(data, offsets);
         Native.checkOut(results, count);
@@ -1580,18 +1705,35 @@ public final class SplitBlockBloomFilter implements Serializable {
      * Union: afterwards this filter holds both filters' keys ({@code this |= other}).
      *
      * @param other a filter with equal blocks, mode and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this filter itself (a copy of it
      *     is merged, as an equal filter would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(SplitBlockBloomFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nUnion(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -1603,16 +1745,33 @@ public final class SplitBlockBloomFilter implements Serializable {
      * about the rate of the union).
      *
      * @param other a filter with equal blocks, mode and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void intersect(SplitBlockBloomFilter other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nIntersect(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -1642,21 +1801,28 @@ public final class SplitBlockBloomFilter implements Serializable {
             throw new IllegalArgumentException("the fold count must be at least 0: " + folds);
         }
         img.checkWritable();
-        long newLen;
+        // The image this change holds: shrinkTo replaces the field with a shorter view of it.
+        Native.Image folding = img;
+        folding.beginChange();
         try {
-            newLen = nFold(img.addr(), img.len, folds);
-        } catch (SketchException e) {
-            if (e.status() == Status.INVALID_ARGUMENT) {
-                long[] v = new long[2];
-                nBitset(img.addr(), img.len, v);
-                throw new IllegalArgumentException("cannot fold " + v[1] / 32 + " blocks " + folds
-                        + " times: the block count must be divisible by 2^" + folds + " (" + e.getMessage() + ")", e);
+            long newLen;
+            try {
+                newLen = nFold(folding.addr(), folding.len, folds);
+            } catch (SketchException e) {
+                if (e.status() == Status.INVALID_ARGUMENT) {
+                    long[] v = new long[2];
+                    nBitset(folding.addr(), folding.len, v);
+                    throw new IllegalArgumentException("cannot fold " + v[1] / 32 + " blocks " + folds
+                            + " times: the block count must be divisible by 2^" + folds + " (" + e.getMessage() + ")",
+                            e);
+                }
+                throw badArgument(e);
             }
-            throw badArgument(e);
+            shrinkTo(newLen);
         } finally {
-            Reference.reachabilityFence(img);
+            folding.endChange();
+            Reference.reachabilityFence(folding);
         }
-        shrinkTo(newLen);
     }
 
     /**
@@ -1682,14 +1848,20 @@ public final class SplitBlockBloomFilter implements Serializable {
     public int foldToTargetFpp(double fpp) {
         img.checkWritable();
         long[] out = new long[2];
+        // The image this change holds: shrinkTo replaces the field with a shorter view of it.
+        Native.Image folding = img;
+        folding.beginChange();
         try {
-            nFoldToTargetFpp(img.addr(), img.len, fpp, out);
-        } catch (SketchException e) {
-            throw badArgument(e);
+            try {
+                nFoldToTargetFpp(folding.addr(), folding.len, fpp, out);
+            } catch (SketchException e) {
+                throw badArgument(e);
+            }
+            shrinkTo(out[1]);
         } finally {
-            Reference.reachabilityFence(img);
+            folding.endChange();
+            Reference.reachabilityFence(folding);
         }
-        shrinkTo(out[1]);
         return (int) out[0];
     }
 
@@ -1704,9 +1876,11 @@ public final class SplitBlockBloomFilter implements Serializable {
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -1814,6 +1988,8 @@ public final class SplitBlockBloomFilter implements Serializable {
      * Exports the image with its checksum: the bytes every binding reads back.
      *
      * @return a new array of {@link #imageBytes()} bytes
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
         return Native.exported(img, img.len, SplitBlockBloomFilter::nExport);
@@ -1853,12 +2029,23 @@ public final class SplitBlockBloomFilter implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_SPLIT_BLOCK_BLOOM, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("SplitBlockBloomFilter");
     }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Heavy hitters by Space-Saving ({@code sketch_topk_*}): {@code capacity} counters, keys stored
@@ -36,8 +37,22 @@ import java.util.List;
  * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
- * <p>Thread safety: queries ({@code estimate}, {@code top}, {@code stats}, {@code toByteArray})
- * may run concurrently; {@code add*}, {@code merge} and {@code clear} need exclusive access.
+ * <p>Thread safety: queries ({@code estimate}, {@code top}, {@code stats}, {@code toByteArray},
+ * {@code imageBytes}, {@code image}) may run concurrently; {@code add*}, {@code merge} and {@code
+ * clear} need exclusive access.
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
+ * a change of it by another thread while the merge reads it makes the merge throw {@link
+ * java.util.ConcurrentModificationException} (this sketch may then hold part of that change: it was
+ * read half-made). Two changes that overlap on one sketch (two threads adding to a shared filter,
+ * say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
+ * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
+ * and after the change under a valid checksum. Other queries that overlap a change are not
+ * detected: they may answer from a half-made change. Native code reads and writes only within the
+ * image, so no such race crashes the JVM.
  */
 public final class TopK implements Serializable {
     static {
@@ -46,6 +61,10 @@ public final class TopK implements Serializable {
 
     // transient: Java serialization writes the proxy; Kryo's field copier must skip native memory.
     private final transient Native.Image img;
+    /**
+     * The longest key the image stores, read once from it (keys are checked against it first).
+     * Never in a stream (the proxy is written); not transient so that a Kryo field copy keeps it.
+     */
     private final int maxKeyLength;
 
     /**
@@ -124,9 +143,11 @@ public final class TopK implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a Top-k sketch; nothing is kept
      */
     public static TopK fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new TopK(Native.imported(bytes, TopK::nImportSize, TopK::nImport));
     }
 
@@ -137,10 +158,12 @@ public final class TopK implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of a Top-k sketch of that length
      */
     public static TopK wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new TopK(Native.wrapped(buffer, (a, n) -> nStats(a, n, new long[6])));
     }
 
@@ -149,10 +172,12 @@ public final class TopK implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not a Top-k sketch
      */
     public static TopK wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new TopK(Native.wrapped(buffer, TopK::nVerifyAt));
     }
 
@@ -169,10 +194,12 @@ public final class TopK implements Serializable {
      * Adds one occurrence of a key.
      *
      * @param key the key bytes
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the
      *     maximum key length (nothing changes)
      */
     public void add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -181,14 +208,18 @@ public final class TopK implements Serializable {
      *
      * @param key the key bytes
      * @param weight non-negative weight (0 changes nothing: no counter is taken, no key evicted)
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
      */
     public void add(byte[] key, long weight) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAdd(img.addr(), img.len, key, 0, key.length, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -197,10 +228,12 @@ public final class TopK implements Serializable {
      * Adds one occurrence of a String key (UTF-8).
      *
      * @param key the key
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
      *     maximum key length (nothing changes)
      */
     public void add(String key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -209,11 +242,13 @@ public final class TopK implements Serializable {
      *
      * @param key the key
      * @param weight non-negative weight (0 changes nothing: no counter is taken, no key evicted)
+     * @throws NullPointerException when {@code key} is null
      * @throws IllegalArgumentException when the weight is negative
      * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
      *     maximum key length (nothing changes)
      */
     public void add(String key, long weight) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             add(Native.utf8(key), weight);
@@ -221,9 +256,11 @@ public final class TopK implements Serializable {
         }
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAddStr(img.addr(), img.len, key, n, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -266,9 +303,11 @@ public final class TopK implements Serializable {
     public void add(long key, long weight) {
         img.checkWritable();
         checkWeight(weight);
+        img.beginChange();
         try {
             nAddU64(img.addr(), img.len, key, weight);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -293,9 +332,11 @@ public final class TopK implements Serializable {
      * Adds one occurrence of the remaining bytes of a buffer (position unchanged).
      *
      * @param key the key bytes
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
      */
     public void add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         add(key, 1);
     }
 
@@ -304,14 +345,17 @@ public final class TopK implements Serializable {
      *
      * @param key the key bytes
      * @param weight non-negative weight (0 changes nothing: no counter is taken, no key evicted)
+     * @throws NullPointerException when {@code key} is null
      * @throws IllegalArgumentException when the weight is negative
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is too long (nothing changes)
      */
     public void add(ByteBuffer key, long weight) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         checkWeight(weight);
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 nAddBuf(img.addr(), img.len, key, pos, n, weight);
@@ -323,6 +367,7 @@ public final class TopK implements Serializable {
                 nAdd(img.addr(), img.len, copy, 0, n, weight);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -332,10 +377,12 @@ public final class TopK implements Serializable {
      *
      * @param key the key bytes
      * @return its count bound, error and whether it is listed
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the maximum
      *     key length (such a key is never listed; check its length first to avoid the exception)
      */
     public Estimate estimate(byte[] key) {
+        Objects.requireNonNull(key, "key");
         long[] v = new long[3];
         try {
             nEstimate(img.addr(), img.len, key, 0, key.length, v);
@@ -350,10 +397,12 @@ public final class TopK implements Serializable {
      *
      * @param key the key
      * @return its count bound, error and whether it is listed
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when its UTF-8 bytes are longer than the
      *     maximum key length
      */
     public Estimate estimate(String key) {
+        Objects.requireNonNull(key, "key");
         return estimate(Native.utf8(key));
     }
 
@@ -389,10 +438,12 @@ public final class TopK implements Serializable {
      *
      * @param key the key bytes
      * @return its count bound, error and whether it is listed
+     * @throws NullPointerException when {@code key} is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when the key is longer than the maximum
      *     key length
      */
     public Estimate estimate(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         int pos = key.position();
         int n = key.remaining();
         byte[] array;
@@ -431,9 +482,11 @@ public final class TopK implements Serializable {
      * Adds one occurrence of every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -443,9 +496,11 @@ public final class TopK implements Serializable {
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
      *     nothing)
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
      */
     public void addAll(byte[][] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         Native.Packed p = Native.pack(keys);
         addPacked0(p.data(), p.offsets(), p.count(), weights);
     }
@@ -454,8 +509,10 @@ public final class TopK implements Serializable {
      * Adds one occurrence of every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -465,8 +522,10 @@ public final class TopK implements Serializable {
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
      *     nothing)
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         Native.Packed p = Native.pack(keys);
         addPacked0(p.data(), p.offsets(), p.count(), weights);
     }
@@ -475,8 +534,10 @@ public final class TopK implements Serializable {
      * Adds one occurrence of every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         addAll(keys, null);
     }
 
@@ -486,18 +547,22 @@ public final class TopK implements Serializable {
      * @param keys the keys
      * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
      *     nothing)
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys, long[] weights) {
+        Objects.requireNonNull(keys, "keys");
         checkWeights(weights, keys.length);
         if (keys.length > 0 && maxKeyLength < 8) {
             throw new SketchException(Status.KEY_TOO_LONG, "TopK.addAll(long[])");
         }
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from), weights, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -510,10 +575,13 @@ public final class TopK implements Serializable {
      * @param offsets count + 1 non-decreasing offsets into {@code data}
      * @param weights null (1 each), or one non-negative weight per key (a key of weight 0 changes
      *     nothing)
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets or weights are invalid (nothing is added)
      * @throws SketchException {@link Status#KEY_TOO_LONG} when some key is too long (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets, long[] weights) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets), weights);
     }
 
@@ -526,11 +594,13 @@ public final class TopK implements Serializable {
             }
         }
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from), weights, from);
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -603,7 +673,7 @@ public final class TopK implements Serializable {
          * @throws NullPointerException when {@code key} is null
          */
         public Item {
-            key = key.clone();
+            key = Objects.requireNonNull(key, "key").clone();
         }
 
         /**
@@ -667,18 +737,35 @@ public final class TopK implements Serializable {
      * estimates; both guarantees hold for the combined stream.
      *
      * @param other a sketch with equal capacity, maximum key length and seed
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the parameters differ (nothing
      *     changes); {@code other} may be this sketch itself (a copy of it
      *     is merged, as an equal sketch would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(TopK other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -688,9 +775,11 @@ public final class TopK implements Serializable {
     /** Removes every key (parameters and seed stay). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nClear(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -726,6 +815,8 @@ public final class TopK implements Serializable {
      * Exports the image with its checksum.
      *
      * @return a new array of {@link #imageBytes()} bytes
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
         return Native.exported(img, img.len, TopK::nExport);
@@ -767,12 +858,23 @@ public final class TopK implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_TOPK, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("TopK");
     }

@@ -5,6 +5,7 @@ import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * UltraLogLog distinct counting ({@code sketch_ull_*}, Ertl 2023): precision p = 4..18, m = 2^p
@@ -28,9 +29,9 @@ import java.nio.ByteBuffer;
  * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
- * <p>Thread safety: queries ({@code estimate}, {@code registerEstimate}, {@code mlEstimate},
- * {@code stats}, {@code toByteArray}, {@code toHyperLogLog}) may run concurrently; {@code add*},
- * {@code merge} and {@code clear} need exclusive access.
+ * <p>Thread safety: queries ({@code estimate}, {@code registerEstimate}, {@code mlEstimate}, {@code
+ * stats}, {@code toByteArray}, {@code imageBytes}, {@code image}, {@code toHyperLogLog}) may run
+ * concurrently; {@code add*}, {@code merge} and {@code clear} need exclusive access.
  *
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
  * {@code addPackedConcurrent} and {@code estimateConcurrent} (the C ABI's {@code
@@ -43,6 +44,19 @@ import java.nio.ByteBuffer;
  * it (as a merge does), after which {@link #estimate()} is the FGRA estimate from the registers and
  * {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the FGRA estimate while
  * adds run (exact once they are done).
+ *
+ * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
+ * a change of it by another thread while the merge reads it makes the merge throw {@link
+ * java.util.ConcurrentModificationException} (this sketch may then hold part of that change: it was
+ * read half-made). Two changes that overlap on one sketch (two threads adding to a shared filter,
+ * say) are detected: the one that starts second throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
+ * change that returned is in the sketch (one compare-and-set per change call; the concurrent
+ * methods take none). An export ({@code toByteArray}, Java serialization) or a conversion ({@code
+ * toHyperLogLog}) that overlaps a change throws ConcurrentModificationException too, rather than
+ * return an image or sketch mixing bytes from before and after the change under a valid checksum.
+ * Other queries that overlap a change are not detected: they may answer from a half-made change.
+ * Native code reads and writes only within the image, so no such race crashes the JVM.
  */
 public final class UltraLogLog implements Serializable {
     static {
@@ -120,11 +134,13 @@ public final class UltraLogLog implements Serializable {
      *
      * @param bytes the bytes {@link #toByteArray()} (or any binding's export) produced
      * @return the sketch
+     * @throws NullPointerException when {@code bytes} is null
      * @throws SketchException when the bytes are damaged or not a UltraLogLog ({@link
      *     Status#CHECKSUM_MISMATCH}, {@link Status#CORRUPT_BODY}, {@link Status#WRONG_FAMILY}, ...);
      *     nothing is kept
      */
     public static UltraLogLog fromByteArray(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
         return new UltraLogLog(Native.imported(bytes, UltraLogLog::nImportSize, UltraLogLog::nImport));
     }
 
@@ -135,10 +151,12 @@ public final class UltraLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary (a mapped file qualifies)
      * @return a sketch over the buffer's bytes from its position to its limit
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the headers are not those of an UltraLogLog of that length
      */
     public static UltraLogLog wrap(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new UltraLogLog(Native.wrapped(buffer, UltraLogLog::nEstimate));
     }
 
@@ -149,10 +167,12 @@ public final class UltraLogLog implements Serializable {
      *
      * @param buffer a direct buffer starting on an 8-byte boundary holding exactly one exported image
      * @return a sketch over the buffer
+     * @throws NullPointerException when {@code buffer} is null
      * @throws IllegalArgumentException when the buffer is not direct or not 8-byte aligned
      * @throws SketchException when the bytes are damaged or not an UltraLogLog
      */
     public static UltraLogLog wrapVerified(ByteBuffer buffer) {
+        Objects.requireNonNull(buffer, "buffer");
         return new UltraLogLog(Native.wrapped(buffer, UltraLogLog::nVerifyAt));
     }
 
@@ -163,13 +183,17 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed (a register changed)
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean add(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
+        img.beginChange();
         try {
             return nAdd(img.addr(), img.len, key, 0, key.length);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -179,16 +203,20 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return add(Native.utf8(key));
         }
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddStr(img.addr(), img.len, key, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -201,9 +229,11 @@ public final class UltraLogLog implements Serializable {
      */
     public boolean add(long key) {
         img.checkWritable();
+        img.beginChange();
         try {
             return nAddU64(img.addr(), img.len, key);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -229,11 +259,14 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when the sketch changed
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean add(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
+        img.beginChange();
         try {
             if (Native.direct(key, pos, n)) {
                 return nAddBuf(img.addr(), img.len, key, pos, n);
@@ -245,6 +278,7 @@ public final class UltraLogLog implements Serializable {
             key.duplicate().get(copy);
             return nAdd(img.addr(), img.len, copy, 0, n);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -255,12 +289,16 @@ public final class UltraLogLog implements Serializable {
      * Adds every key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -269,12 +307,16 @@ public final class UltraLogLog implements Serializable {
      * Adds every String key (UTF-8).
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAll(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddPacked(img.addr(), img.len, d, o, 0, n));
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -283,14 +325,18 @@ public final class UltraLogLog implements Serializable {
      * Adds every long key.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAll(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
                 nAddU64s(img.addr(), img.len, keys, from, Math.min(Native.CHUNK, keys.length - from));
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -301,19 +347,24 @@ public final class UltraLogLog implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      */
     public void addPacked(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         addPacked0(data, offsets, Native.checkPacked(data, offsets));
     }
 
     private void addPacked0(byte[] data, int[] offsets, int count) {
         img.checkWritable();
+        img.beginChange();
         try {
             for (int from = 0; from < count; from += Native.CHUNK) {
                 nAddPacked(img.addr(), img.len, data, offsets, from, Math.min(Native.CHUNK, count - from));
             }
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -332,9 +383,11 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      * @throws java.nio.ReadOnlyBufferException when the sketch wraps a read-only buffer
      */
     public boolean addConcurrent(byte[] key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         try {
             return nAddConcurrent(img.addr(), img.len, key, 0, key.length);
@@ -350,8 +403,10 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(String key) {
+        Objects.requireNonNull(key, "key");
         int n = key.length();
         if (n > Native.STR_MAX) {
             return addConcurrent(Native.utf8(key));
@@ -405,8 +460,10 @@ public final class UltraLogLog implements Serializable {
      *
      * @param key the key bytes
      * @return true when this call raised a register
+     * @throws NullPointerException when {@code key} is null
      */
     public boolean addConcurrent(ByteBuffer key) {
+        Objects.requireNonNull(key, "key");
         img.checkWritable();
         int pos = key.position();
         int n = key.remaining();
@@ -431,8 +488,10 @@ public final class UltraLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(byte[][] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
@@ -447,8 +506,10 @@ public final class UltraLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} or one of its keys is null
      */
     public void addAllConcurrent(String[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             Native.forChunks(keys, (d, o, from, n) -> nAddConcurrentPacked(img.addr(), img.len, d, o, 0, n));
@@ -463,8 +524,10 @@ public final class UltraLogLog implements Serializable {
      * <p>Thread safety: as {@link #addConcurrent(byte[])}.
      *
      * @param keys the keys
+     * @throws NullPointerException when {@code keys} is null
      */
     public void addAllConcurrent(long[] keys) {
+        Objects.requireNonNull(keys, "keys");
         img.checkWritable();
         try {
             for (int from = 0; from < keys.length; from += Native.CHUNK) {
@@ -483,9 +546,12 @@ public final class UltraLogLog implements Serializable {
      *
      * @param data the key bytes
      * @param offsets count + 1 non-decreasing offsets into {@code data}
+     * @throws NullPointerException when {@code data} or {@code offsets} is null
      * @throws IllegalArgumentException when the offsets are invalid (nothing is added)
      */
     public void addPackedConcurrent(byte[] data, int[] offsets) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(offsets, "offsets");
         int count = Native.checkPacked(data, offsets);
         img.checkWritable();
         try {
@@ -555,18 +621,35 @@ public final class UltraLogLog implements Serializable {
      *
      * @param other a sketch with the same seed and a precision at least this one's (a higher
      *     precision folds down)
+     * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when the seeds differ or {@code other}'s
      *     precision is lower (nothing changes); {@code other} may be this sketch itself (a copy
      *     of it is merged, as an equal sketch would be)
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; see the class notes)
      */
     public void merge(UltraLogLog other) {
+        Objects.requireNonNull(other, "other");
         img.checkWritable();
+        // The source is only read: a change of it meanwhile (another thread's) is refused.
+        int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
+        if (src != other.img) {
+            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+        }
+        img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
         } catch (SketchException e) {
+            if (src == other.img) {
+                other.img.endSourceRead(otherChanges);
+            }
             throw Native.incompatible(e, img, other.img);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
             Reference.reachabilityFence(src);
@@ -592,17 +675,24 @@ public final class UltraLogLog implements Serializable {
      * largest update value.
      *
      * @return a new HyperLogLog
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch
+     *     meanwhile (against the thread-safety rules; nothing is returned)
      */
     public HyperLogLog toHyperLogLog() {
         Stats s = stats();
         HyperLogLog h = HyperLogLog.create(s.precision(), s.seed());
         Native.Image dst = h.img();
+        int changes = img.beginWholeRead(); // the source is read whole: a change meanwhile is refused
         try {
             nToHll(img.addr(), img.len, dst.addr(), dst.len);
+        } catch (SketchException e) {
+            img.endWholeRead(changes); // a change ran meanwhile: that is the cause
+            throw e;
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(dst);
         }
+        img.endWholeRead(changes);
         h.refreshToken();
         return h;
     }
@@ -610,9 +700,11 @@ public final class UltraLogLog implements Serializable {
     /** Empties the sketch (same precision and seed). */
     public void clear() {
         img.checkWritable();
+        img.beginChange();
         try {
             nReset(img.addr(), img.len);
         } finally {
+            img.endChange();
             Reference.reachabilityFence(img);
         }
     }
@@ -650,6 +742,8 @@ public final class UltraLogLog implements Serializable {
      * Exports the image with its checksum.
      *
      * @return a new array of {@link #imageBytes()} bytes
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (against the thread-safety rules; nothing is returned)
      */
     public byte[] toByteArray() {
         return Native.exported(img, img.len, UltraLogLog::nExport);
@@ -683,12 +777,23 @@ public final class UltraLogLog implements Serializable {
     /** Unused by streams ({@code writeReplace} writes the proxy); kept as Serializable requires. */
     private static final long serialVersionUID = 1L;
 
-    /** Serialization writes the proxy holding {@link #toByteArray()}'s export (a query). */
+    /**
+     * Serialization writes the proxy holding {@link #toByteArray()}'s export (a query).
+     *
+     * @return the serialization proxy
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export
+     */
     private Object writeReplace() {
         return new SerializedSketch(Sketches.FAMILY_ULTRALOGLOG, toByteArray());
     }
 
-    /** Refuses a stream naming this class instead of the proxy (made by hand to skip the import). */
+    /**
+     * Refuses a stream naming this class instead of the proxy (made by hand to skip the import).
+     *
+     * @param in the stream (not read)
+     * @throws InvalidObjectException always
+     */
     private void readObject(ObjectInputStream in) throws InvalidObjectException {
         throw Native.proxyRequired("UltraLogLog");
     }

@@ -7,7 +7,10 @@
  * dev.sketches.HyperLogLog}, {@link dev.sketches.UltraLogLog}, {@link dev.sketches.ExaLogLog},
  * {@link dev.sketches.CountMinSketch}, {@link dev.sketches.TopK}, {@link dev.sketches.MinHash}.
  * Each object owns its image (the exported bytes are the live memory plus a checksum),
- * so there is nothing to close or free. Images are byte-identical to those C, C++ and Go programs
+ * so there is nothing to close or free (no class is {@link AutoCloseable}: the garbage collector
+ * frees the image once the object is unreachable, never while a call runs). Sketches are mutable,
+ * so {@code equals} and {@code hashCode} are Object's (identity); two sketches hold the same
+ * content when their {@code toByteArray()} bytes are equal. Images are byte-identical to those C, C++ and Go programs
  * make for the same keys.
  *
  * <p>Keys: {@code byte[]} as they are, {@code String} as its UTF-8 bytes, {@code long} (and {@code
@@ -47,7 +50,9 @@
  * caller's buffer and read back as an ordinary owned, writable sketch: the buffer is not
  * serialized, and changes to the copy do not reach it. Serializing costs one export (the image
  * size in bytes, copied, plus the checksum pass) and is a query: it may run concurrently with other
- * queries, not with a change or with the concurrent methods; a wrapped buffer whose memory the JDK
+ * queries, not with a change or with the concurrent methods (a change running meanwhile makes it
+ * throw {@link java.util.ConcurrentModificationException}, not write a torn image; the concurrent
+ * methods are not seen); a wrapped buffer whose memory the JDK
  * released throws {@link IllegalStateException} as every other call does. Kryo does not use this
  * form by itself: register each sketch class with Kryo's {@code JavaSerializer} (in Spark, {@code
  * dev.sketches.spark.SketchesKryoRegistrator}); an unregistered sketch is copied by Kryo without its
@@ -57,9 +62,30 @@
  * skip constructors, {@code StdInstantiatorStrategy} alone, leaves the field null: {@link
  * NullPointerException}).
  *
+ * <p>Wrapped buffers ({@code wrap}, {@code wrapVerified}): the sketch uses the caller's memory
+ * for as long as it is used, and keeps the buffer object reachable. The JDK's own buffers are
+ * safe: memory from {@link java.nio.ByteBuffer#allocateDirect} or {@code FileChannel.map} stays
+ * while the sketch (through the buffer) is reachable, and a MemorySegment's buffer (Java 22+) is
+ * checked before each call, so a closed Arena gives {@link IllegalStateException} (an Arena closed
+ * by another thread while a call runs is not seen: close it only once no call can run). Memory
+ * released by other means while the sketch is used is not seen either: a pooled buffer returned to
+ * its pool (Netty's {@code ByteBuf.nioBuffer()}), a buffer freed with {@code
+ * Unsafe.invokeCleaner}, memory of {@code JNI NewDirectByteBuffer} freed by native code, a mapped
+ * file truncated by another process (SIGBUS): native code then reads and writes memory that is no
+ * longer the image, which crashes the JVM or corrupts whatever uses it next, as Java code reading
+ * such a buffer would. Writes to the buffer by other code (another object wrapping it, a writable
+ * alias of a read-only buffer, another process sharing a mapped file) are changes the sketch
+ * does not see coming: made while a call runs they give that call wrong answers, as a change
+ * racing a query does; a rewritten header is seen (the next call checks it again), and native code
+ * stays within the buffer's bytes whatever they hold.
+ *
  * <p>Errors: {@link dev.sketches.SketchException} carries the C status ({@link
  * dev.sketches.Status}); bad arguments at the Java boundary throw {@link
- * IllegalArgumentException}. The native library is loaded from the jar on first use (override:
+ * IllegalArgumentException}. A null argument throws {@link NullPointerException} whose message is
+ * the parameter's name ({@code "key"}, {@code "other"}, {@code "buffer"}, ...), and a null element
+ * of a batch one reading {@code "keys[i] is null"}, both before anything changes (a batch adds
+ * none of its keys); only the parameters documented as "null, or ..." accept null (the per-key
+ * outputs {@code wasNew} and {@code added}, and {@code weights}, 1 each). The native library is loaded from the jar on first use (override:
  * {@code -Ddev.sketches.native.path=/path/to/libsketches_jni.so}).
  */
 package dev.sketches;

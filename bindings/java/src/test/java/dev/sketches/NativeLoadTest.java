@@ -140,6 +140,24 @@ class NativeLoadTest {
     }
 
     /**
+     * The library cannot be loaded: the first use of any class throws UnsatisfiedLinkError saying
+     * why and what to set. A temporary directory that does not exist (or may not be written) gave
+     * an ExceptionInInitializerError without a message, its cause an UncheckedIOException naming
+     * neither the reason nor a remedy; a platform the jar has no library for names the property.
+     */
+    @Test
+    void aLibraryThatCannotBeLoadedSaysWhyAndWhatToSet(@TempDir Path tmp) throws Exception {
+        String out = run("-Djava.io.tmpdir=" + tmp.resolve("missing"));
+        assertTrue(out.contains("java.lang.UnsatisfiedLinkError: cannot extract the native library to "), out);
+        assertTrue(out.contains("NoSuchFileException") && out.contains("-Djava.io.tmpdir")
+                && out.contains("-D" + Native.PATH_PROPERTY), out);
+        assertTrue(!out.contains("ExceptionInInitializerError"), out);
+        out = run("-Dos.arch=riscv64");
+        assertTrue(out.contains("java.lang.UnsatisfiedLinkError: no native library for linux-riscv64 in the jar"), out);
+        assertTrue(out.contains("-D" + Native.PATH_PROPERTY), out);
+    }
+
+    /**
      * In a shared temporary directory the library's name may be taken by something this user
      * cannot replace (another user's file; here a directory): the load falls back to a private copy.
      */
