@@ -21,7 +21,8 @@ import "fmt"
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
 // AddConcurrentUint64s, AddConcurrentHash, AddConcurrentStringsReportNew
-// and the ContainsConcurrent forms, ContainsConcurrentHash(es) included) are the exception: any number of goroutines
+// the ContainsConcurrent forms, ContainsConcurrentHash(es) included, and
+// OverCapacityConcurrent) are the exception: any number of goroutines
 // may call them at once on one filter, with no lock (the library sets and
 // tests bits with atomic operations on the image's 64-bit words). While
 // any of them runs, no other method may be called on the filter, the
@@ -489,6 +490,20 @@ func (f *Bloom) Stats() BloomStats {
 func (f *Bloom) OverCapacity() CapacityFlags {
 	c, s := cFilterCapacity(FamilyBloom, f.img)
 	must("Bloom.OverCapacity", s)
+	return c
+}
+
+// OverCapacityConcurrent is OverCapacity read with atomic loads: any number
+// of goroutines may call it while others add through the Concurrent
+// methods, so a service can watch for "planned for 100k, got 1M" and
+// rotate the filter without stopping its writers. Its cost is
+// OverCapacity's. Exact once the adding goroutines are done; while they
+// run, each counter reads as a value it passed through, so a flag can show
+// an add or two late. It panics with an *Error on a zero-value Bloom, as
+// OverCapacity does.
+func (f *Bloom) OverCapacityConcurrent() CapacityFlags {
+	c, s := cFilterCapacityConcurrent(FamilyBloom, f.img)
+	must("Bloom.OverCapacityConcurrent", s)
 	return c
 }
 

@@ -400,6 +400,8 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_bloom_get_stats
 #cgo noescape sketch_bloom_capacity
 #cgo nocallback sketch_bloom_capacity
+#cgo noescape sketch_bloom_capacity_concurrent
+#cgo nocallback sketch_bloom_capacity_concurrent
 #cgo noescape sketch_bloom_clear
 #cgo nocallback sketch_bloom_clear
 #cgo noescape sk_bloom_export
@@ -444,6 +446,8 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_sbbf_get_stats
 #cgo noescape sketch_sbbf_capacity
 #cgo nocallback sketch_sbbf_capacity
+#cgo noescape sketch_sbbf_capacity_concurrent
+#cgo nocallback sketch_sbbf_capacity_concurrent
 #cgo noescape sketch_sbbf_clear
 #cgo nocallback sketch_sbbf_clear
 #cgo noescape sk_sbbf_export
@@ -1168,6 +1172,24 @@ func cFilterCapacity(f Family, b []byte) (CapacityFlags, int32) {
 		s = C.sketch_counting_capacity(p, n, &o)
 	case FamilyCuckoo:
 		s = C.sketch_cuckoo_capacity(p, n, &o)
+	default:
+		return 0, int32(StatusWrongFamily)
+	}
+	return CapacityFlags(o), int32(s)
+}
+
+// cFilterCapacityConcurrent is cFilterCapacity read with atomic loads, safe
+// while other goroutines add through the Concurrent methods (Bloom and
+// split-block filters only).
+func cFilterCapacityConcurrent(f Family, b []byte) (CapacityFlags, int32) {
+	p, n := img(b)
+	var o C.uint32_t
+	var s C.sketch_status
+	switch f {
+	case FamilyBloom:
+		s = C.sketch_bloom_capacity_concurrent(p, n, &o)
+	case FamilySplitBlock:
+		s = C.sketch_sbbf_capacity_concurrent(p, n, &o)
 	default:
 		return 0, int32(StatusWrongFamily)
 	}

@@ -135,6 +135,8 @@ type concurrentFilter interface {
 	ContainsConcurrentStrings([]string, []bool) []bool
 	ContainsConcurrentBytes([][]byte, []bool) []bool
 	ContainsConcurrentUint64s([]uint64, []bool) []bool
+	OverCapacity() CapacityFlags
+	OverCapacityConcurrent() CapacityFlags
 }
 
 // filterForm adds goroutine g's keys k to f through one concurrent form,
@@ -262,8 +264,18 @@ func checkConcurrentFilter[F concurrentFilter](t *testing.T, mk func() F, image 
 				n, err := form.add(f, ks[g])
 				reported[g] = n
 				return err
-			}, nil)
+			}, func() error {
+				// The over-capacity signal, read while the adds run
+				// (planned for every key: it stays within the plan).
+				if c := f.OverCapacityConcurrent(); c != 0 {
+					return errors.New("OverCapacityConcurrent raised " + strconv.Itoa(int(c)) + " within the plan")
+				}
+				return nil
+			})
 			check(t, err)
+			if f.OverCapacityConcurrent() != f.OverCapacity() {
+				t.Fatal("OverCapacityConcurrent differs from OverCapacity after the join")
+			}
 			for g := range ks { // the reference: the same adds, one at a time
 				if form.ints {
 					ref.AddUint64s(ks[g].ints)
@@ -686,6 +698,40 @@ func TestHLLConcurrentSmallMode(t *testing.T) {
 
 // The filters' and ULL's concurrent methods panic with an *Error only on a
 // zero value, like the plain ones.
+// TestOverCapacityConcurrent: filters planned for 1,000 keys get 20,000
+// from 8 goroutines through the Concurrent adds while another goroutine
+// read OverCapacityConcurrent (under -race: with no data race), and
+// after the join it has both flags, as OverCapacity does.
+func TestOverCapacityConcurrent(t *testing.T) {
+	bloom, err := NewBloom(1000, 0.01)
+	check(t, err)
+	sbbf, err := NewSplitBlock(1000, 0.01)
+	check(t, err)
+	for name, f := range map[string]concurrentFilter{"Bloom": bloom, "SplitBlock": sbbf} {
+		t.Run(name, func(t *testing.T) {
+			if f.OverCapacityConcurrent() != 0 {
+				t.Fatal("an empty filter is over capacity")
+			}
+			err := runConcurrent(func(g int) error {
+				for i := range 5 {
+					f.AddConcurrentUint64s(u64Keys(g*2500+i*500, g*2500+(i+1)*500))
+				}
+				return nil
+			}, func() error {
+				if c := f.OverCapacityConcurrent(); c&^(OverPlannedItems|FPRAboveTwicePlanned) != 0 {
+					return errors.New("OverCapacityConcurrent: unknown flags " + c.String())
+				}
+				return nil
+			})
+			check(t, err)
+			want := OverPlannedItems | FPRAboveTwicePlanned
+			if got := f.OverCapacityConcurrent(); got != want || f.OverCapacity() != got {
+				t.Fatalf("OverCapacityConcurrent %v, OverCapacity %v, want %v", got, f.OverCapacity(), want)
+			}
+		})
+	}
+}
+
 func TestConcurrentZeroValues(t *testing.T) {
 	var f Bloom
 	var s SplitBlock
@@ -697,6 +743,8 @@ func TestConcurrentZeroValues(t *testing.T) {
 		"SplitBlock.ContainsConcurrentString": func() { s.ContainsConcurrentString("x") },
 		"ULL.AddConcurrentUint64":             func() { u.AddConcurrentUint64(1) },
 		"ULL.EstimateConcurrent":              func() { u.EstimateConcurrent() },
+		"Bloom.OverCapacityConcurrent":        func() { f.OverCapacityConcurrent() },
+		"SplitBlock.OverCapacityConcurrent":   func() { s.OverCapacityConcurrent() },
 	} {
 		expectPanic(t, what, call)
 	}

@@ -23,7 +23,8 @@ import "fmt"
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
 // AddConcurrentUint64, AddConcurrentStrings, AddConcurrentBytes,
 // AddConcurrentUint64s, AddConcurrentHash, AddConcurrentStringsReportNew
-// and the ContainsConcurrent forms, ContainsConcurrentHash(es) included) are the exception: any number of goroutines
+// the ContainsConcurrent forms, ContainsConcurrentHash(es) included, and
+// OverCapacityConcurrent) are the exception: any number of goroutines
 // may call them at once on one filter, with no lock (the library sets and
 // tests a block's bits with atomic operations on its 64-bit words), in
 // both modes. While any of them runs, no other method may be called on the
@@ -509,6 +510,20 @@ func (f *SplitBlock) Stats() SplitBlockStats {
 func (f *SplitBlock) OverCapacity() CapacityFlags {
 	c, s := cFilterCapacity(FamilySplitBlock, f.img)
 	must("SplitBlock.OverCapacity", s)
+	return c
+}
+
+// OverCapacityConcurrent is OverCapacity read with atomic loads: any number
+// of goroutines may call it while others add through the Concurrent
+// methods, so a service can watch for "planned for 100k, got 1M" and
+// rotate the filter without stopping its writers. Its cost is
+// OverCapacity's. Exact once the adding goroutines are done; while they
+// run, each counter reads as a value it passed through, so a flag can show
+// an add or two late. It panics with an *Error on a zero-value SplitBlock, as
+// OverCapacity does.
+func (f *SplitBlock) OverCapacityConcurrent() CapacityFlags {
+	c, s := cFilterCapacityConcurrent(FamilySplitBlock, f.img)
+	must("SplitBlock.OverCapacityConcurrent", s)
 	return c
 }
 

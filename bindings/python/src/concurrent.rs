@@ -664,6 +664,36 @@ impl ConcurrentSketch {
         }
     }
 
+    /// Filters only: the ``CAPACITY_*`` flags (0 while within the plan), as
+    /// the source class's ``capacity_flags``, read with atomic loads, so
+    /// that a thread can watch for "planned for 100k, got 1M" while others
+    /// add. Exact once the adds are done; during them a flag can show an add
+    /// or two late. O(1), except a split-block filter loaded from a Parquet
+    /// bitset, which scans its blocks (GIL released). ``TypeError`` for
+    /// HyperLogLog and UltraLogLog. Thread-safe: any number of threads at
+    /// once, during adds.
+    #[getter]
+    fn capacity_flags(&self, py: Python<'_>) -> PyResult<u32> {
+        match self.view().raise(py)? {
+            View::Bloom(f) => Ok(f.capacity().0),
+            View::Sbbf(f) => Ok(py.detach(|| f.capacity().0)),
+            View::Hll(_) | View::Ull(_) => Err(PyTypeError::new_err(format!(
+                "capacity_flags is for BloomFilter and SplitBlockBloomFilter; this ConcurrentSketch holds a {} \
+                 (use estimate())",
+                self.kind.name()
+            ))),
+        }
+    }
+
+    /// Filters only: True once ``capacity_flags`` is not 0 (more keys than
+    /// planned, or the estimated false-positive rate above twice the planned
+    /// one), read with atomic loads while other threads add. ``TypeError``
+    /// for HyperLogLog and UltraLogLog. Thread-safe.
+    #[getter]
+    fn over_capacity(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.capacity_flags(py)? != 0)
+    }
+
     /// A new ordinary sketch of the source's class (``kind``) holding a copy
     /// of the current words (atomic loads). It waits for the add calls in
     /// flight to return and holds new adds off while it copies, so it is

@@ -440,3 +440,59 @@ def test_ordinary_sketch_still_refuses_concurrent_updates() -> None:
     assert f.add_calls == (3 * THREADS - len(refused)) * len(keys)
     assert c.contains_many(keys).all()
     assert c.snapshot().add_calls == 3 * len(keys)
+
+
+@pytest.mark.parametrize("family", sorted(FILTERS))
+def test_capacity_is_read_during_adds_and_rises_as_the_plain_signal(family: str) -> None:
+    """A thread watches ``over_capacity`` while 8 threads overfill a filter
+    planned for 1,000 keys; after the join both flags are up, as on the
+    snapshot (the source class's plain signal)."""
+    make = {
+        "bloom": lambda: sketches.BloomFilter(1000, 0.01, seed=3),
+        "sbbf": lambda: sketches.SplitBlockBloomFilter(1000, 0.01, seed=3),
+        "sbbf-parquet": lambda: sketches.SplitBlockBloomFilter(1000, 0.01, parquet=True),
+    }[family]
+    c = make().concurrent()
+    assert c.capacity_flags == 0 and not c.over_capacity
+    done = threading.Event()
+    seen: list[int] = []
+
+    def watch() -> None:
+        while not done.is_set():
+            seen.append(c.capacity_flags)
+
+    def add(r: range) -> None:
+        for part in range(r.start, r.stop, 500):
+            c.add_many(np.arange(part, part + 500, dtype=np.uint64))
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    adders = [threading.Thread(target=add, args=(range(t * 2500, (t + 1) * 2500),)) for t in range(THREADS)]
+    for t in adders:
+        t.start()
+    for t in adders:
+        t.join()
+    done.set()
+    watcher.join()
+    both = sketches.CAPACITY_OVER_PLANNED_ITEMS | sketches.CAPACITY_FPR_ABOVE_TWICE_PLANNED
+    assert set(seen) <= {0, 1, 2, both}
+    assert c.capacity_flags == both and c.over_capacity
+    assert c.snapshot().capacity_flags == c.capacity_flags
+
+
+def test_capacity_of_a_loaded_parquet_bitset_follows_its_fill() -> None:
+    """A filter loaded from an all-ones Parquet bitset has counted no adds:
+    its concurrent signal comes from the fill (a scan), as the plain one."""
+    full = sketches.SplitBlockBloomFilter.from_parquet_bitset(b"\xff" * 4096, 0.01)
+    c = full.concurrent()
+    assert c.capacity_flags == full.capacity_flags
+    assert c.capacity_flags & sketches.CAPACITY_FPR_ABOVE_TWICE_PLANNED and c.over_capacity
+
+
+def test_capacity_is_for_filters_only() -> None:
+    for family in ("hll", "ull"):
+        c = FAMILIES[family]().concurrent()
+        with pytest.raises(TypeError, match="BloomFilter and SplitBlockBloomFilter"):
+            c.capacity_flags  # noqa: B018
+        with pytest.raises(TypeError, match="BloomFilter and SplitBlockBloomFilter"):
+            c.over_capacity  # noqa: B018

@@ -581,6 +581,13 @@ class ConcurrentSketch:
     ) -> npt.NDArray[np.bool_]: ...
     def estimate(self) -> float:
         """HyperLogLog/UltraLogLog only: the register estimate (approximate during adds)."""
+    @property
+    def capacity_flags(self) -> int:
+        """Filters only (TypeError otherwise): CAPACITY_* flags read with atomic loads
+        while other threads add (exact once they are done). Thread-safe."""
+    @property
+    def over_capacity(self) -> bool:
+        """Filters only (TypeError otherwise): capacity_flags != 0. Thread-safe."""
     def snapshot(self) -> Any:
         """A new sketch of the source's class with the current words (consistent, exact once adds are done;
         on a wrapped buffer, other processes' adds may be caught half done: retried, then SketchError)."""
