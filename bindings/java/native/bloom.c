@@ -51,6 +51,7 @@ SK_MERGE(BloomFilter, nUnion, sketch_bloom_union)
 SK_MERGE(BloomFilter, nIntersect, sketch_bloom_intersect)
 SK_VOID_OP(BloomFilter, nClear, sketch_bloom_clear)
 SK_U32_OUT(BloomFilter, nCapacity, sketch_bloom_capacity)
+SK_U32_OUT(BloomFilter, nCapacityConcurrent, sketch_bloom_capacity_concurrent)
 SK_IMAGE_OPS(BloomFilter, sketch_bloom)
 SK_TOKEN_FILL(BloomFilter, sketch_bloom)
 

@@ -55,6 +55,7 @@ SK_MERGE(SplitBlockBloomFilter, nUnion, sketch_sbbf_union)
 SK_MERGE(SplitBlockBloomFilter, nIntersect, sketch_sbbf_intersect)
 SK_VOID_OP(SplitBlockBloomFilter, nClear, sketch_sbbf_clear)
 SK_U32_OUT(SplitBlockBloomFilter, nCapacity, sketch_sbbf_capacity)
+SK_U32_OUT(SplitBlockBloomFilter, nCapacityConcurrent, sketch_sbbf_capacity_concurrent)
 SK_IMAGE_OPS(SplitBlockBloomFilter, sketch_sbbf)
 SK_TOKEN_FILL(SplitBlockBloomFilter, sketch_sbbf)
 

@@ -42,8 +42,9 @@ import java.util.Objects;
  * filter).
  *
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
- * {@code addPackedConcurrent}, {@code containsConcurrent}, {@code containsAllConcurrent} and {@code
- * containsPackedConcurrent} (the C ABI's {@code sketch_bloom_*_concurrent}, atomic operations on
+ * {@code addPackedConcurrent}, {@code containsConcurrent}, {@code containsAllConcurrent}, {@code
+ * containsPackedConcurrent}, {@code capacityFlagsConcurrent} and {@code isOverCapacityConcurrent}
+ * (the C ABI's {@code sketch_bloom_*_concurrent}, atomic operations on
  * the image's 64-bit words). Any number of threads may call them on one filter at once; while any
  * of them runs, no other method may be called on it (not even {@code contains}, {@code stats} or
  * {@code toByteArray}). A concurrent query sees every concurrent add that returned before it (on
@@ -1262,6 +1263,39 @@ public final class BloomFilter implements Serializable {
     }
 
     /**
+     * {@link #capacityFlags()} read with atomic loads; one of the concurrent methods: any number of
+     * threads may call it while others add through the concurrent methods, so a service can watch
+     * for "planned for 100k, got 1M" and rotate the filter without stopping its writers. Same cost
+     * as {@code capacityFlags()}. Exact once the adding threads are done; while they run, each
+     * counter reads as a value it passed through, so a flag can show an add or two late.
+     *
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
+     *
+     * @return the capacity flags
+     * @throws SketchException {@link Status#MISALIGNED} for a wrapped buffer whose address is not a
+     *     multiple of 8 (as every concurrent method)
+     */
+    public int capacityFlagsConcurrent() {
+        try {
+            return nCapacityConcurrent(img.addr(), img.len);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+    }
+
+    /**
+     * {@link #isOverCapacity()} read with atomic loads ({@link #capacityFlagsConcurrent()} is not
+     * 0); one of the concurrent methods.
+     *
+     * <p>Thread safety: as {@link #containsConcurrent(byte[])}.
+     *
+     * @return true when more items arrived than planned or the rate is above twice the plan
+     */
+    public boolean isOverCapacityConcurrent() {
+        return capacityFlagsConcurrent() != 0;
+    }
+
+    /**
      * Every statistic, O(1).
      *
      * @return the statistics
@@ -1432,6 +1466,8 @@ public final class BloomFilter implements Serializable {
     private static native void nClear(long buf, long len);
 
     private static native int nCapacity(long buf, long len);
+
+    private static native int nCapacityConcurrent(long buf, long len);
 
     private static native void nStats(long buf, long len, long[] l, double[] d);
 
