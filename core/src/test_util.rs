@@ -204,6 +204,51 @@ pub fn check_merge_laws(
     assert_eq!(body(combine(a, a).as_ref()), body(a), "idempotent");
 }
 
+/// What [`check_union_counts`] reads of a filter image: its inserted and
+/// add-call counters, and whether its capacity flags are clear.
+pub struct UnionCounters {
+    pub inserted: u64,
+    pub add_calls: u64,
+    pub within_plan: bool,
+}
+
+/// Checks the union's "inserted" counter of a set filter (Bloom,
+/// split-block) planned for 2,000 keys: a filter merged with a copy of
+/// itself, or with shards that hold the same keys (a Spark aggregate over
+/// partitions that all saw the hot keys), must not look over its plan
+/// (before, every union added the other's inserted count, so 1,000 keys
+/// merged with themselves 4 times counted 16,000); a subset adds nothing;
+/// disjoint shards add their counts; and the count stays an upper bound of
+/// the sequential adds' count. `filled(keys)` makes a filter of the integer
+/// keys, `union` merges the second image into the first.
+pub fn check_union_counts(
+    filled: &dyn Fn(core::ops::Range<u64>) -> AlignedBuf,
+    union: &dyn Fn(&mut [u8], &[u8]),
+    counters: fn(&[u8]) -> UnionCounters,
+) {
+    let merged = |base: core::ops::Range<u64>, other: core::ops::Range<u64>| {
+        let mut dst = filled(base);
+        union(dst.as_mut(), filled(other).as_ref());
+        counters(dst.as_ref()).inserted
+    };
+    let mut total = filled(0..1000);
+    for _ in 0..4 {
+        let copy = AlignedBuf::from_bytes(total.as_ref());
+        union(total.as_mut(), copy.as_ref());
+    }
+    let single = counters(filled(0..1000).as_ref()).inserted;
+    let t = counters(total.as_ref());
+    assert_eq!((t.inserted, t.add_calls), (single, 16_000));
+    assert!(t.within_plan, "self-unions raised the capacity flags");
+    assert_eq!(merged(0..1000, 200..700), single, "a subset added to the count");
+    let sequential = counters(filled(0..1900).as_ref()).inserted;
+    let disjoint = merged(0..1000, 1000..1900);
+    assert_eq!(disjoint, single + counters(filled(1000..1900).as_ref()).inserted);
+    assert!(disjoint >= sequential, "{disjoint} < {sequential}");
+    let overlap = merged(0..1000, 900..1900);
+    assert!(overlap >= sequential && overlap <= single + 1000, "{overlap} vs {sequential}");
+}
+
 /// Re-seals a damaged exported image with a valid checksum, as a hostile
 /// writer would, so that only the family's body checks stand in the way.
 pub fn reseal(bytes: &mut [u8]) {

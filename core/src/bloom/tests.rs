@@ -270,42 +270,19 @@ fn union_and_intersection_laws() {
 
 #[test]
 fn unions_of_the_same_keys_do_not_count_them_again() {
-    // A filter merged with a copy of itself, or with shards that hold the
-    // same keys (a Spark aggregate over partitions that all saw the hot
-    // keys), must not look over its plan: before, every union added the
-    // other's inserted count, so 1,000 keys merged with themselves 4 times
-    // counted 16,000 against a plan of 2,000.
     let params = BloomParams::for_items(2000, 0.01).unwrap();
-    let mut total = filled(&params, 9, 0..1000);
-    for _ in 0..4 {
-        let copy = AlignedBuf::from_bytes(total.as_ref());
-        wrap_mut(total.as_mut()).unwrap().union(&wrap(copy.as_ref()).unwrap()).unwrap();
-    }
-    let t = wrap(total.as_ref()).unwrap();
-    let single = wrap(filled(&params, 9, 0..1000).as_ref()).unwrap().inserted();
-    assert_eq!(t.inserted(), single);
-    assert_eq!(t.add_calls(), 16_000);
-    assert!(t.capacity().is_within_plan(), "{:?}", t.stats());
-    // A subset adds nothing; disjoint shards still add their counts, and the
-    // union's count stays an upper bound of the sequential adds' count.
-    let mut sub = filled(&params, 9, 0..1000);
-    wrap_mut(sub.as_mut()).unwrap().union(&wrap(filled(&params, 9, 200..700).as_ref()).unwrap()).unwrap();
-    assert_eq!(wrap(sub.as_ref()).unwrap().inserted(), single);
-    let mut halves = filled(&params, 9, 0..1000);
-    let other = filled(&params, 9, 1000..1900);
-    wrap_mut(halves.as_mut()).unwrap().union(&wrap(other.as_ref()).unwrap()).unwrap();
-    let sequential = wrap(filled(&params, 9, 0..1900).as_ref()).unwrap().inserted();
-    let merged = wrap(halves.as_ref()).unwrap().inserted();
-    assert_eq!(merged, single + wrap(other.as_ref()).unwrap().inserted());
-    assert!(merged >= sequential, "{merged} < {sequential}");
-    // Overlapping shards: at most the sum, at least the sequential count.
-    let mut overlap = filled(&params, 9, 0..1000);
-    wrap_mut(overlap.as_mut())
-        .unwrap()
-        .union(&wrap(filled(&params, 9, 900..1900).as_ref()).unwrap())
-        .unwrap();
-    let o = wrap(overlap.as_ref()).unwrap().inserted();
-    assert!(o >= sequential && o <= single + 1000, "{o} vs {sequential}");
+    crate::test_util::check_union_counts(
+        &|keys| filled(&params, 9, keys),
+        &|d, s| wrap_mut(d).unwrap().union(&wrap(s).unwrap()).unwrap(),
+        |image| {
+            let f = wrap(image).unwrap();
+            crate::test_util::UnionCounters {
+                inserted: f.inserted(),
+                add_calls: f.add_calls(),
+                within_plan: f.capacity().is_within_plan(),
+            }
+        },
+    );
 }
 
 #[test]
