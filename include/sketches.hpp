@@ -50,7 +50,9 @@
  * integer elements through the _u64_batch form (no copy when the container
  * holds contiguous uint64_t/int64_t), and a packed_view / packed_keys
  * (Arrow Binary layout: one data buffer plus count + 1 uint32 offsets)
- * through the _packed form. Batches of up to 64 keys use no heap memory
+ * through the _packed form (a packed_view of a temporary packed_keys,
+ * `packed_view v = load_keys();`, does not compile: it would dangle; pass
+ * the temporary itself, which lives until the batch call returns). Batches of up to 64 keys use no heap memory
  * (but for the std::vector the value-returning forms return); larger ones
  * allocate a scratch array for the key slices or copied integers, and one
  * for a per-key output the C call requires when none is given (counting
@@ -428,18 +430,39 @@ class packed_keys {
         return std::string_view(data_).substr(offsets_[i], offsets_[i + 1] - offsets_[i]);
     }
     /// The keys as a packed_view: it borrows this object's buffers, so it
-    /// is valid while the object lives unchanged (`packed_view v =
-    /// load_keys();` of a returned packed_keys dangles at once; passing a
-    /// temporary straight to a batch call is fine).
-    [[nodiscard]] packed_view view() const noexcept {
+    /// is valid while the object lives unchanged. Deleted on a temporary
+    /// (`packed_view v = load_keys();` or `load_keys().view()` pointed into
+    /// buffers freed at the end of the statement); a temporary passed
+    /// straight to a batch call is fine: the batch members take a
+    /// packed_source, which the temporary outlives.
+    [[nodiscard]] packed_view view() const & noexcept {
         return packed_view{data_.data(), data_.size(), offsets_.empty() ? zero_ : offsets_.data(), size()};
     }
-    operator packed_view() const noexcept { return view(); }
+    packed_view view() const && = delete;
+    operator packed_view() const & noexcept { return view(); }
+    operator packed_view() const && = delete;
 
   private:
     static constexpr std::uint32_t zero_[1] = {0};
     std::string data_;
     std::vector<std::uint32_t> offsets_;
+};
+
+/// What the batch members (and hash_batch, the fuse build) take as packed
+/// keys: a packed_view, or a packed_keys object, a temporary one included
+/// (`f.add_batch(sketches::packed_keys(keys))`: it lives until the call
+/// returns). Only a parameter type: keep a packed_keys or a packed_view of a
+/// named packed_keys, not a packed_source.
+struct packed_source : packed_view {
+    /// No keys (`f.add_batch({})`).
+    constexpr packed_source() noexcept = default;
+    constexpr packed_source(const packed_view &keys) noexcept : packed_view(keys) {}
+    /// Deleted: a braced list of keys is not packed keys (see packed_view).
+    packed_source(std::initializer_list<byte_view>) = delete;
+    /// The keys of a packed_keys (a template, so that a braced list of keys
+    /// is not taken for one: see packed_view).
+    template <class K, std::enable_if_t<std::is_same_v<K, packed_keys>, int> = 0>
+    packed_source(const K &keys) noexcept : packed_view(keys.view()) {}
 };
 
 /* ------------------------------------------------------------------ */
@@ -1197,7 +1220,7 @@ status try_hash_batch(const Keys &keys, std::uint64_t seed, array_view<std::uint
         keys, n, [&](const sketch_slice *k, std::size_t c) { return sketch_hash_batch(k, c, seed, out.data()); },
         [&](const std::uint64_t *k, std::size_t c) { return sketch_hash_u64_batch(k, c, seed, out.data()); });
 }
-inline status try_hash_batch(const packed_view &keys, std::uint64_t seed, array_view<std::uint64_t> out) noexcept {
+inline status try_hash_batch(const packed_source &keys, std::uint64_t seed, array_view<std::uint64_t> out) noexcept {
     status s = detail::out_required(out, keys.count);
     if (s != status::ok) return s;
     return detail::st(sketch_hash_packed(keys.data, keys.data_len, keys.offsets, keys.count, seed, out.data()));
@@ -1218,7 +1241,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     detail::check(try_hash_batch(keys, seed, out));
     return out;
 }
-[[nodiscard]] inline std::vector<std::uint64_t> hash_batch(const packed_view &keys, std::uint64_t seed = 0) {
+[[nodiscard]] inline std::vector<std::uint64_t> hash_batch(const packed_source &keys, std::uint64_t seed = 0) {
     std::vector<std::uint64_t> out(keys.count);
     detail::check(try_hash_batch(keys, seed, out));
     return out;
@@ -1327,7 +1350,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
                 return CFN##_u64_batch(this->data(), this->size(), k, c, results.data());                      \
             });                                                                                                \
     }                                                                                                          \
-    status try_##NAME##_batch(const packed_view &keys, array_view<bool> results) const noexcept {              \
+    status try_##NAME##_batch(const packed_source &keys, array_view<bool> results) const noexcept {            \
         status s = detail::out_required(results, keys.count);                                                  \
         if (s != status::ok) return s;                                                                         \
         return detail::st(CFN##_packed(this->data(), this->size(), keys.data, keys.data_len, keys.offsets,     \
@@ -1350,7 +1373,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     void NAME##_batch(const Keys &keys, array_view<bool> results) const {                                      \
         detail::check(try_##NAME##_batch(keys, results));                                                      \
     }                                                                                                          \
-    void NAME##_batch(const packed_view &keys, array_view<bool> results) const {                               \
+    void NAME##_batch(const packed_source &keys, array_view<bool> results) const {                             \
         detail::check(try_##NAME##_batch(keys, results));                                                      \
     }                                                                                                          \
     void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) const {           \
@@ -1364,7 +1387,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
         detail::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), n)));                              \
         return std::vector<bool>(out.data(), out.data() + n);                                                  \
     }                                                                                                          \
-    [[nodiscard]] std::vector<bool> NAME##_batch(const packed_view &keys) const {                              \
+    [[nodiscard]] std::vector<bool> NAME##_batch(const packed_source &keys) const {                            \
         detail::scratch<bool> out;                                                                             \
         detail::check(out.reserve(keys.count));                                                                \
         detail::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), keys.count)));                     \
@@ -1395,7 +1418,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
             keys, n, [&](const sketch_slice *k, std::size_t c) { return CFN##_batch(buf, this->size(), k, c, ptr); }, \
             [&](const std::uint64_t *k, std::size_t c) { return CFN##_u64_batch(buf, this->size(), k, c, ptr); }); \
     }                                                                                                          \
-    status try_##NAME##_batch(const packed_view &keys, array_view<bool> out = {}) noexcept {                   \
+    status try_##NAME##_batch(const packed_source &keys, array_view<bool> out = {}) noexcept {                 \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
         status s = REQUIRED && out.empty() ? tmp.reserve(keys.count) : detail::out_ptr(out, keys.count, ptr);  \
@@ -1423,7 +1446,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     void NAME##_batch(const Keys &keys, array_view<bool> out = {}) {                                           \
         detail::check(try_##NAME##_batch(keys, out));                                                          \
     }                                                                                                          \
-    void NAME##_batch(const packed_view &keys, array_view<bool> out = {}) {                                    \
+    void NAME##_batch(const packed_source &keys, array_view<bool> out = {}) {                                  \
         detail::check(try_##NAME##_batch(keys, out));                                                          \
     }
 
@@ -1443,7 +1466,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
             keys, n, [&](const sketch_slice *k, std::size_t c) { return CFN##_batch(buf, this->size(), k, c); }, \
             [&](const std::uint64_t *k, std::size_t c) { return CFN##_u64_batch(buf, this->size(), k, c); });  \
     }                                                                                                          \
-    status try_##NAME##_batch(const packed_view &keys) noexcept {                                              \
+    status try_##NAME##_batch(const packed_source &keys) noexcept {                                            \
         return detail::st(                                                                                     \
             CFN##_packed(this->mdata(), this->size(), keys.data, keys.data_len, keys.offsets, keys.count));    \
     }
@@ -1460,7 +1483,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     void NAME##_batch(const Keys &keys) {                                                                      \
         detail::check(try_##NAME##_batch(keys));                                                               \
     }                                                                                                          \
-    void NAME##_batch(const packed_view &keys) { detail::check(try_##NAME##_batch(keys)); }
+    void NAME##_batch(const packed_source &keys) { detail::check(try_##NAME##_batch(keys)); }
 
 #define SKETCHES_DETAIL_BATCH_PLAIN_THROWING                                                                   \
     SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(add)                                                              \
@@ -2310,7 +2333,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         std::size_t n = detail::key_count(keys);
         return count_added(n, added, [&](array_view<bool> out) { return try_add_batch(keys, out); });
     }
-    std::size_t add_batch(const packed_view &keys, array_view<bool> added = {}) {
+    std::size_t add_batch(const packed_source &keys, array_view<bool> added = {}) {
         return count_added(keys.count, added, [&](array_view<bool> out) { return try_add_batch(keys, out); });
     }
     std::size_t add_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> added = {}) {
@@ -2332,7 +2355,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         std::size_t n = detail::key_count(keys);
         return count_added(n, removed, [&](array_view<bool> out) { return try_remove_batch(keys, out); });
     }
-    std::size_t remove_batch(const packed_view &keys, array_view<bool> removed = {}) {
+    std::size_t remove_batch(const packed_source &keys, array_view<bool> removed = {}) {
         return count_added(keys.count, removed, [&](array_view<bool> out) { return try_remove_batch(keys, out); });
     }
     std::size_t remove_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> removed = {}) {
@@ -2649,7 +2672,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
                 return sketch_countmin_add_u64_batch(buf, this->size(), k, c, w);
             });
     }
-    status try_add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) noexcept {
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, keys.count, w);
         if (s != status::ok) return s;
@@ -2693,7 +2716,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
                 return sketch_countmin_estimate_u64_batch(this->data(), this->size(), k, c, out.data());
             });
     }
-    status try_estimate_batch(const packed_view &keys, array_view<std::uint64_t> out) const noexcept {
+    status try_estimate_batch(const packed_source &keys, array_view<std::uint64_t> out) const noexcept {
         status s = detail::out_required(out, keys.count);
         if (s != status::ok) return s;
         return detail::st(sketch_countmin_estimate_packed(this->data(), this->size(), keys.data, keys.data_len,
@@ -2737,7 +2760,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
         detail::check(try_add_batch(keys, weights));
     }
-    void add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) {
+    void add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) {
         detail::check(try_add_batch(keys, weights));
     }
     void add_hash_batch(array_view<const std::uint64_t> hashes, array_view<const std::uint64_t> weights = {}) {
@@ -2751,7 +2774,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     void estimate_batch(const Keys &keys, array_view<std::uint64_t> out) const {
         detail::check(try_estimate_batch(keys, out));
     }
-    void estimate_batch(const packed_view &keys, array_view<std::uint64_t> out) const {
+    void estimate_batch(const packed_source &keys, array_view<std::uint64_t> out) const {
         detail::check(try_estimate_batch(keys, out));
     }
     void estimate_hash_batch(array_view<const std::uint64_t> hashes, array_view<std::uint64_t> out) const {
@@ -2763,7 +2786,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
         detail::check(try_estimate_batch(keys, out));
         return out;
     }
-    [[nodiscard]] std::vector<std::uint64_t> estimate_batch(const packed_view &keys) const {
+    [[nodiscard]] std::vector<std::uint64_t> estimate_batch(const packed_source &keys) const {
         std::vector<std::uint64_t> out(keys.count);
         detail::check(try_estimate_batch(keys, out));
         return out;
@@ -2838,7 +2861,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
             keys, n, [&](const sketch_slice *k, std::size_t c) { return sketch_topk_add_batch(buf, this->size(), k, c, w); },
             [&](const std::uint64_t *k, std::size_t c) { return sketch_topk_add_u64_batch(buf, this->size(), k, c, w); });
     }
-    status try_add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) noexcept {
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, keys.count, w);
         if (s != status::ok) return s;
@@ -2913,7 +2936,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
         detail::check(try_add_batch(keys, weights));
     }
-    void add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) {
+    void add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) {
         detail::check(try_add_batch(keys, weights));
     }
     [[nodiscard]] topk_estimate estimate(byte_view key) const { return detail::value(try_estimate(key)); }
@@ -3077,7 +3100,7 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
                                    }));
     }
     static result<view_type> try_build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
-                                            const packed_view &keys, const fuse_params &params,
+                                            const packed_source &keys, const fuse_params &params,
                                             std::uint64_t seed = 0) noexcept {
         return built(buf, len,
                      detail::st(sketch_fuse_build_packed(buf, len, &params, seed, keys.data, keys.data_len,
@@ -3106,13 +3129,13 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
         if (!p.ok()) return result<owned_type>{p.status, {}};
         return try_build(keys, p.value, seed);
     }
-    static result<owned_type> try_build(const packed_view &keys, const fuse_params &params,
+    static result<owned_type> try_build(const packed_source &keys, const fuse_params &params,
                                         std::uint64_t seed = 0) noexcept {
         return build_owned(params, [&](void *buf, std::size_t len, void *w, std::size_t wl) {
             return try_build_into(buf, len, w, wl, keys, params, seed).status;
         });
     }
-    static result<owned_type> try_build(const packed_view &keys, double fpr, std::uint64_t seed = 0) noexcept {
+    static result<owned_type> try_build(const packed_source &keys, double fpr, std::uint64_t seed = 0) noexcept {
         result<fuse_params> p = try_plan(keys.count, fpr);
         if (!p.ok()) return result<owned_type>{p.status, {}};
         return try_build(keys, p.value, seed);
@@ -3151,10 +3174,10 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
     [[nodiscard]] static owned_type build(const Keys &keys, double fpr, std::uint64_t seed = 0) {
         return detail::value(try_build(keys, fpr, seed));
     }
-    [[nodiscard]] static owned_type build(const packed_view &keys, const fuse_params &params, std::uint64_t seed = 0) {
+    [[nodiscard]] static owned_type build(const packed_source &keys, const fuse_params &params, std::uint64_t seed = 0) {
         return detail::value(try_build(keys, params, seed));
     }
-    [[nodiscard]] static owned_type build(const packed_view &keys, double fpr, std::uint64_t seed = 0) {
+    [[nodiscard]] static owned_type build(const packed_source &keys, double fpr, std::uint64_t seed = 0) {
         return detail::value(try_build(keys, fpr, seed));
     }
     [[nodiscard]] static owned_type build_hashes(array_view<const std::uint64_t> hashes, const fuse_params &params,
@@ -3171,7 +3194,7 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
         return detail::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
     }
     static view_type build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
-                                const packed_view &keys, const fuse_params &params, std::uint64_t seed = 0) {
+                                const packed_source &keys, const fuse_params &params, std::uint64_t seed = 0) {
         return detail::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
     }
     static view_type build_hashes_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,

@@ -206,3 +206,16 @@ fn char_pointer_and_length_pairs_do_not_compile() {
         err.matches("deleted").count() >= 7 && err.contains("hash_xxh64")
     });
 }
+
+/// A packed_view of a temporary packed_keys (`packed_view v = load_keys();`,
+/// `load_keys().view()`) does not compile: it pointed into buffers freed at
+/// the end of the statement (the batch read freed memory). Views of a named
+/// packed_keys, and temporaries passed straight to a batch member,
+/// hash_batch or the fuse build (parameters of type packed_source, which the
+/// temporary outlives), compile.
+#[test]
+fn packed_views_of_temporary_packed_keys_do_not_compile() {
+    compiles_only_with("cpp_packed_view_of_temporary_fail.cpp", "-DNAMED_KEYS", |err| {
+        err.matches("deleted").count() >= 2 && err.contains("packed_keys::view() const &&")
+    });
+}
