@@ -82,9 +82,15 @@
  * try_ forms are declared, so no code path can abort on an error. Define
  * SKETCHES_EXCEPTIONS to 0 to get the same in an exception-enabled build.
  * The owning types allocate with the nothrow aligned operator new and report
- * status::out_of_memory (a wrapper-only value, -1) from the try_ forms; the
- * try_ forms that return std containers (try_to_bytes, topk try_list,
- * hash vectors) allocate them as the standard library does.
+ * status::out_of_memory (a wrapper-only value, -1) from the try_ forms, as
+ * do the try_ forms that fill standard containers (try_to_bytes, topk
+ * try_list, minhash try_signature, packed_keys::try_push_back): they catch
+ * the container's std::bad_alloc and never throw. Built with
+ * -fno-exceptions, the standard library cannot report that failure and
+ * aborts; the forms writing into caller memory allocate no container and
+ * never abort: try_export_to, try_list_into, try_signature_into, batches
+ * from a packed_view over your own buffers (batches of more than 64 keys
+ * allocate their scratch with the nothrow operator new: out_of_memory).
  *
  * Threads. As for the C ABI: const member functions only read and may run
  * concurrently on one image; the others need exclusive access. Except the
@@ -122,12 +128,17 @@
 #include <utility>
 #include <vector>
 
-#ifndef SKETCHES_EXCEPTIONS
+/* Whether the compiler has exceptions (whatever SKETCHES_EXCEPTIONS says):
+   the try_ forms that fill standard containers then catch their allocation
+   failure and report status::out_of_memory. */
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
-#define SKETCHES_EXCEPTIONS 1
+#define SKETCHES_DETAIL_CAN_CATCH 1
 #else
-#define SKETCHES_EXCEPTIONS 0
+#define SKETCHES_DETAIL_CAN_CATCH 0
 #endif
+
+#ifndef SKETCHES_EXCEPTIONS
+#define SKETCHES_EXCEPTIONS SKETCHES_DETAIL_CAN_CATCH
 #endif
 
 namespace sketches {
@@ -386,27 +397,34 @@ class packed_keys {
     packed_keys() = default;
 
     /// Appends a key; status::invalid_argument (nothing appended) once the
-    /// data would pass 4 GiB, the limit of 32-bit offsets. When an
-    /// allocation throws, nothing is appended either.
-    sketches::status try_push_back(byte_view key) {
+    /// data would pass 4 GiB, the limit of 32-bit offsets, and
+    /// status::out_of_memory (nothing appended) when the buffers cannot
+    /// grow. Never throws; built with -fno-exceptions, the standard
+    /// library aborts on that allocation failure instead (see "Errors" at
+    /// the top: a packed_view over your own buffers allocates nothing).
+    sketches::status try_push_back(byte_view key) noexcept {
         if (key.size() > std::numeric_limits<std::uint32_t>::max() - data_.size()) {
             return sketches::status::invalid_argument;
         }
-        // Room for the new offset first: once the bytes are appended, the
-        // offset must go in without an allocation that could throw.
-        std::size_t need = offsets_.size() + (offsets_.empty() ? 2 : 1);
-        if (need > offsets_.capacity()) {
-            offsets_.reserve(need > 2 * offsets_.capacity() ? need : 2 * offsets_.capacity());
+#if SKETCHES_DETAIL_CAN_CATCH
+        try {
+            append(key);
+        } catch (const std::bad_alloc &) {
+            return sketches::status::out_of_memory;
+        } catch (const std::length_error &) {
+            return sketches::status::out_of_memory;
         }
-        if (offsets_.empty()) offsets_.push_back(0);
-        data_.append(static_cast<const char *>(key.data()), key.size());
-        offsets_.push_back(static_cast<std::uint32_t>(data_.size()));
+#else
+        append(key);
+#endif
         return sketches::status::ok;
     }
 #if SKETCHES_EXCEPTIONS
-    /// Appends a key; throws sketches::error(invalid_argument) past 4 GiB of data.
+    /// Appends a key; throws sketches::error(invalid_argument) past 4 GiB of
+    /// data and std::bad_alloc when the buffers cannot grow (nothing appended).
     void push_back(byte_view key) {
         sketches::status s = try_push_back(key);
+        if (s == sketches::status::out_of_memory) throw std::bad_alloc();
         if (s != sketches::status::ok) throw error(s);
     }
     /// Packs every key of a container.
@@ -443,6 +461,21 @@ class packed_keys {
     operator packed_view() const && = delete;
 
   private:
+    /* Appends a key of at most the bytes left below 4 GiB; when an
+       allocation throws, nothing is appended (the bytes and the offsets
+       stay as they were). */
+    void append(byte_view key) {
+        // Room for the new offset first: once the bytes are appended, the
+        // offset must go in without an allocation that could throw.
+        std::size_t need = offsets_.size() + (offsets_.empty() ? 2 : 1);
+        if (need > offsets_.capacity()) {
+            offsets_.reserve(need > 2 * offsets_.capacity() ? need : 2 * offsets_.capacity());
+        }
+        if (offsets_.empty()) offsets_.push_back(0);
+        data_.append(static_cast<const char *>(key.data()), key.size());
+        offsets_.push_back(static_cast<std::uint32_t>(data_.size()));
+    }
+
     static constexpr std::uint32_t zero_[1] = {0};
     std::string data_;
     std::vector<std::uint32_t> offsets_;
@@ -799,6 +832,29 @@ template <class Owned, class Init>
     return r;
 }
 
+/// Runs `fill(r)`, which fills the standard container of `r`, and reports
+/// its allocation failure as status::out_of_memory (value empty) instead of
+/// throwing: the try_ forms returning containers never throw. Built with
+/// -fno-exceptions, the standard library aborts on that failure instead.
+template <class T, class Fill>
+[[nodiscard]] result<T> filled(Fill &&fill) noexcept {
+    result<T> r;
+#if SKETCHES_DETAIL_CAN_CATCH
+    try {
+        fill(r);
+    } catch (const std::bad_alloc &) {
+        r.status = sketches::status::out_of_memory;
+        r.value = T{};
+    } catch (const std::length_error &) {
+        r.status = sketches::status::out_of_memory;
+        r.value = T{};
+    }
+#else
+    fill(r);
+#endif
+    return r;
+}
+
 /// What every family's C API has in common (a family's Api lists its functions).
 struct image_hooks {
     /// False for a family without a clear/reset call (the static binary fuse filter).
@@ -999,19 +1055,21 @@ class sketch_base {
         r.status = st(Api::export_(data(), size(), out, out_len, &r.value));
         return r;
     }
-    /// The exported image (what from_bytes and every binding read).
-    result<std::vector<std::uint8_t>> try_to_bytes() const {
-        result<std::vector<std::uint8_t>> r;
-        result<std::size_t> n = Api::export_size(data(), size());
-        if (!n.ok()) {
-            r.status = n.status;
-            return r;
-        }
-        r.value.resize(n.value);
-        result<std::size_t> w = try_export_to(r.value.data(), r.value.size());
-        r.status = w.status;
-        r.value.resize(w.ok() ? w.value : 0);
-        return r;
+    /// The exported image (what from_bytes and every binding read);
+    /// status::out_of_memory when the vector cannot be allocated (see
+    /// detail::filled; try_export_to into your own buffer allocates nothing).
+    result<std::vector<std::uint8_t>> try_to_bytes() const noexcept {
+        return filled<std::vector<std::uint8_t>>([&](result<std::vector<std::uint8_t>> &r) {
+            result<std::size_t> n = Api::export_size(data(), size());
+            if (!n.ok()) {
+                r.status = n.status;
+                return;
+            }
+            r.value.resize(n.value);
+            result<std::size_t> w = try_export_to(r.value.data(), r.value.size());
+            r.status = w.status;
+            r.value.resize(w.ok() ? w.value : 0);
+        });
     }
     /// An owning copy of the live image: the image's length as its header
     /// records it, not the rest of a view's larger buffer (the whole buffer
@@ -2895,24 +2953,27 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
     result<std::size_t> try_list_into(array_view<topk_item> items) const && = delete;
-    /// Every listed key, largest count first, keys copied.
-    result<std::vector<topk_entry>> try_list() const {
-        result<std::vector<topk_entry>> r;
-        result<topk_stats> s = this->try_stats();
-        if (!s.ok()) {
-            r.status = s.status;
-            return r;
-        }
-        std::vector<topk_item> items(s.value.used);
-        result<std::size_t> n = try_list_into(items);
-        r.status = n.status;
-        if (!n.ok()) return r;
-        r.value.reserve(n.value);
-        for (std::size_t i = 0; i < n.value; i++) {
-            const topk_item &it = items[i];
-            r.value.push_back(topk_entry{std::string(reinterpret_cast<const char *>(it.key), it.key_len), it.count, it.error});
-        }
-        return r;
+    /// Every listed key, largest count first, keys copied;
+    /// status::out_of_memory when the copies cannot be allocated (see
+    /// detail::filled; try_list_into allocates nothing).
+    result<std::vector<topk_entry>> try_list() const noexcept {
+        return detail::filled<std::vector<topk_entry>>([&](result<std::vector<topk_entry>> &r) {
+            result<topk_stats> s = this->try_stats();
+            if (!s.ok()) {
+                r.status = s.status;
+                return;
+            }
+            std::vector<topk_item> items(s.value.used);
+            result<std::size_t> n = try_list_into(items);
+            r.status = n.status;
+            if (!n.ok()) return;
+            r.value.reserve(n.value);
+            for (std::size_t i = 0; i < n.value; i++) {
+                const topk_item &it = items[i];
+                r.value.push_back(
+                    topk_entry{std::string(reinterpret_cast<const char *>(it.key), it.key_len), it.count, it.error});
+            }
+        });
     }
     /// Keeps the keys with the largest combined estimates.
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_topk_merge)
@@ -2999,17 +3060,19 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
     status try_signature_into(array_view<std::uint64_t> out) const noexcept {
         return detail::st(sketch_minhash_signature(this->data(), this->size(), out.data(), out.size()));
     }
-    result<std::vector<std::uint64_t>> try_signature() const {
-        result<std::vector<std::uint64_t>> r;
-        result<minhash_stats> s = this->try_stats();
-        if (!s.ok()) {
-            r.status = s.status;
-            return r;
-        }
-        r.value.resize(s.value.registers);
-        r.status = try_signature_into(r.value);
-        if (!r.ok()) r.value.clear();
-        return r;
+    /// The signature as a vector; status::out_of_memory when it cannot be
+    /// allocated (see detail::filled; try_signature_into allocates nothing).
+    result<std::vector<std::uint64_t>> try_signature() const noexcept {
+        return detail::filled<std::vector<std::uint64_t>>([&](result<std::vector<std::uint64_t>> &r) {
+            result<minhash_stats> s = this->try_stats();
+            if (!s.ok()) {
+                r.status = s.status;
+                return;
+            }
+            r.value.resize(s.value.registers);
+            r.status = try_signature_into(r.value);
+            if (!r.ok()) r.value.clear();
+        });
     }
     /// Register-wise minimum (the sketch of the union).
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_minhash_merge)

@@ -2168,6 +2168,63 @@ void test_golden() {
     golden_case<ell_sketch, ull_sketch>(golden, "ell_d24");
 }
 
+/* The try_ forms that fill standard containers (to_bytes, Top-k list,
+   MinHash signature, packed_keys::try_push_back) report an allocation
+   failure as status::out_of_memory and never throw: they threw
+   std::bad_alloc, out of a try_ form the header promises noexcept and
+   status-returning (a service's try_to_bytes of a snapshot escaped its
+   status handling). Nothing changes. */
+void test_allocation_failures() {
+    static_assert(noexcept(std::declval<const sketches::bloom_filter &>().try_to_bytes()));
+    static_assert(noexcept(std::declval<const sketches::topk_const_view &>().try_list()));
+    static_assert(noexcept(std::declval<const sketches::minhash_sketch &>().try_signature()));
+    static_assert(noexcept(std::declval<sketches::packed_keys &>().try_push_back("k")));
+    auto f = sketches::bloom_filter::create(1000, 0.01);
+    static_cast<void>(f.add("alice"));
+    auto t = sketches::topk_sketch::create(8, 16);
+    t.add("alice", 3);
+    auto m = sketches::minhash_sketch::create(64);
+    static_cast<void>(m.add("alice"));
+    sketches::packed_keys keys;
+    keys.push_back("a");
+
+    fail_allocations = true;
+    sketches::result<std::vector<std::uint8_t>> bytes{status::ok, {}};
+    sketches::result<std::vector<sketches::topk_entry>> list{status::ok, {}};
+    sketches::result<std::vector<u64>> sig{status::ok, {}};
+    status pushed = status::ok;
+    bool threw = false;
+    try {
+        bytes = f.try_to_bytes();
+        list = t.try_list();
+        sig = m.try_signature();
+        pushed = keys.try_push_back("b");
+    } catch (const std::bad_alloc &) {
+        threw = true;
+    }
+    fail_allocations = false;
+    CHECK(!threw);
+    CHECK(bytes.status == status::out_of_memory && bytes.value.empty());
+    CHECK(list.status == status::out_of_memory && list.value.empty());
+    CHECK(sig.status == status::out_of_memory && sig.value.empty());
+    CHECK(pushed == status::out_of_memory && keys.size() == 1 && keys[0] == "a");
+    // Nothing changed: the same calls succeed once memory is back.
+    CHECK(f.try_to_bytes().value == f.to_bytes() && f.contains("alice"));
+    CHECK(t.try_list().value.size() == 1 && t.list()[0].key == "alice" && t.list()[0].count == 3);
+    CHECK(m.try_signature().value == m.signature());
+    CHECK(keys.try_push_back("b") == status::ok && keys.size() == 2 && keys[1] == "b");
+    // The throwing forms still throw std::bad_alloc.
+    fail_allocations = true;
+    bool to_bytes_threw = false;
+    try {
+        static_cast<void>(f.to_bytes());
+    } catch (const std::bad_alloc &) {
+        to_bytes_threw = true;
+    }
+    fail_allocations = false;
+    CHECK(to_bytes_threw);
+}
+
 int main() {
     struct {
         const char *name;
@@ -2179,7 +2236,8 @@ int main() {
                        {"ell", test_ell},           {"tokens", test_tokens}, {"parquet", test_parquet},
                        {"concurrent", test_concurrent}, {"golden", test_golden},
                        {"signed keys", test_signed_keys}, {"merge with itself", test_merge_with_itself},
-                       {"negative weights", test_negative_weights}};
+                       {"negative weights", test_negative_weights},
+                       {"allocation failures", test_allocation_failures}};
     for (const auto &t : tests) {
         try {
             t.run();
