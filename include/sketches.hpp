@@ -71,8 +71,9 @@
  *    C status numbers) or result<T> {status, value}: the C call's status,
  *    outputs written only on success, exactly as in C. Always available.
  *  - xxx(...) returns the value and throws sketches::error (a
- *    std::runtime_error whose status() is the status and what() is
- *    sketch_status_str) on failure; allocation failure throws std::bad_alloc.
+ *    std::runtime_error whose status() is the status, family() the
+ *    family's name, "bloom", ..., and what() "bloom: " + sketch_status_str)
+ *    on failure; allocation failure throws std::bad_alloc.
  *    Two C statuses are outcomes rather than errors in this form: a cuckoo
  *    add that finds no room returns false (SKETCH_FULL) and a remove of an
  *    absent key returns false (SKETCH_NOT_PRESENT); nothing changed in
@@ -183,14 +184,25 @@ enum class [[nodiscard]] status : std::int32_t {
                                                 : sketch_status_str(static_cast<std::int32_t>(s));
 }
 
-/// The exception the throwing forms raise: status() and what() = its text.
+/// The exception the throwing forms raise: status() is the status,
+/// family() the family whose operation failed ("bloom", "sbbf", "counting",
+/// "cuckoo", "hll", "ull", "countmin", "topk", "minhash", "fuse", "ell": the
+/// C prefix sketch_<family>_; "" for the free functions and packed_keys),
+/// and what() is "<family>: <status_text>" ("bloom: checksum mismatch"),
+/// or the status text alone without a family.
 class error : public std::runtime_error {
   public:
-    explicit error(sketches::status s) : std::runtime_error(status_text(s)), status_(s) {}
+    explicit error(sketches::status s, const char *family = nullptr)
+        : std::runtime_error(family == nullptr || *family == '\0' ? std::string(status_text(s))
+                                                                  : std::string(family) + ": " + status_text(s)),
+          status_(s), family_(family == nullptr ? "" : family) {}
     [[nodiscard]] sketches::status status() const noexcept { return status_; }
+    /// The family's name (a static string), or "".
+    [[nodiscard]] const char *family() const noexcept { return family_; }
 
   private:
     sketches::status status_;
+    const char *family_;
 };
 
 /// A status and, when it is ok, a value (value-initialized otherwise).
@@ -802,16 +814,16 @@ template <class Keys, class SliceFn, class U64Fn>
 }
 
 #if SKETCHES_EXCEPTIONS
-[[noreturn]] inline void throw_status(sketches::status s) {
+[[noreturn]] inline void throw_status(sketches::status s, const char *family = nullptr) {
     if (s == sketches::status::out_of_memory) throw std::bad_alloc();
-    throw error(s);
+    throw error(s, family);
 }
-inline void check(sketches::status s) {
-    if (s != sketches::status::ok) throw_status(s);
+inline void check(sketches::status s, const char *family = nullptr) {
+    if (s != sketches::status::ok) throw_status(s, family);
 }
 template <class T>
-[[nodiscard]] T value(result<T> &&r) {
-    check(r.status);
+[[nodiscard]] T value(result<T> &&r, const char *family = nullptr) {
+    check(r.status, family);
     return std::move(r.value);
 }
 #endif
@@ -1135,6 +1147,14 @@ class sketch_base {
 #endif
 
   protected:
+#if SKETCHES_EXCEPTIONS
+    /// The throwing forms' checks: a sketches::error naming the family.
+    static void check(sketches::status s) { detail::check(s, Api::family); }
+    template <class T>
+    [[nodiscard]] static T value(result<T> &&r) {
+        return detail::value(std::move(r), Api::family);
+    }
+#endif
     /// Checks a batch's key type against the image before the call:
     /// status::ok here; a family hides it to refuse keys its mode would
     /// hash wrongly (a Parquet-mode split-block filter).
@@ -1424,37 +1444,37 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* Throwing forms of the queries. */
 #define SKETCHES_DETAIL_CONTAINS_THROWING(NAME)                                                                \
     SKETCHES_DETAIL_REFUSE_KEYS(NAME, const)                                                                   \
-    [[nodiscard]] bool NAME(byte_view key) const { return detail::value(try_##NAME(key)); }                    \
-    [[nodiscard]] bool NAME(std::uint64_t key) const { return detail::value(try_##NAME(key)); }                \
-    [[nodiscard]] bool NAME##_hash(std::uint64_t hash) const { return detail::value(try_##NAME##_hash(hash)); } \
+    [[nodiscard]] bool NAME(byte_view key) const { return base::value(try_##NAME(key)); }                      \
+    [[nodiscard]] bool NAME(std::uint64_t key) const { return base::value(try_##NAME(key)); }                  \
+    [[nodiscard]] bool NAME##_hash(std::uint64_t hash) const { return base::value(try_##NAME##_hash(hash)); }   \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
     void NAME##_batch(const Keys &keys, array_view<bool> results) const {                                      \
-        detail::check(try_##NAME##_batch(keys, results));                                                      \
+        base::check(try_##NAME##_batch(keys, results));                                                        \
     }                                                                                                          \
     void NAME##_batch(const packed_source &keys, array_view<bool> results) const {                             \
-        detail::check(try_##NAME##_batch(keys, results));                                                      \
+        base::check(try_##NAME##_batch(keys, results));                                                        \
     }                                                                                                          \
     void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) const {           \
-        detail::check(try_##NAME##_hash_batch(hashes, results));                                               \
+        base::check(try_##NAME##_hash_batch(hashes, results));                                                 \
     }                                                                                                          \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
     [[nodiscard]] std::vector<bool> NAME##_batch(const Keys &keys) const {                                     \
         std::size_t n = detail::key_count(keys);                                                               \
         detail::scratch<bool> out;                                                                             \
-        detail::check(out.reserve(n));                                                                         \
-        detail::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), n)));                              \
+        base::check(out.reserve(n));                                                                           \
+        base::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), n)));                                \
         return std::vector<bool>(out.data(), out.data() + n);                                                  \
     }                                                                                                          \
     [[nodiscard]] std::vector<bool> NAME##_batch(const packed_source &keys) const {                            \
         detail::scratch<bool> out;                                                                             \
-        detail::check(out.reserve(keys.count));                                                                \
-        detail::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), keys.count)));                     \
+        base::check(out.reserve(keys.count));                                                                  \
+        base::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), keys.count)));                       \
         return std::vector<bool>(out.data(), out.data() + keys.count);                                         \
     }                                                                                                          \
     [[nodiscard]] std::vector<bool> NAME##_hash_batch(array_view<const std::uint64_t> hashes) const {          \
         detail::scratch<bool> out;                                                                             \
-        detail::check(out.reserve(hashes.size()));                                                             \
-        detail::check(try_##NAME##_hash_batch(hashes, array_view<bool>(out.data(), hashes.size())));           \
+        base::check(out.reserve(hashes.size()));                                                               \
+        base::check(try_##NAME##_hash_batch(hashes, array_view<bool>(out.data(), hashes.size())));             \
         return std::vector<bool>(out.data(), out.data() + hashes.size());                                      \
     }
 
@@ -1502,16 +1522,16 @@ template <class Keys, detail::if_keys<Keys> = 0>
 #define SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING(NAME)                                                          \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
     void NAME##_batch(const Keys &keys, array_view<bool> out = {}) {                                           \
-        detail::check(try_##NAME##_batch(keys, out));                                                          \
+        base::check(try_##NAME##_batch(keys, out));                                                            \
     }                                                                                                          \
     void NAME##_batch(const packed_source &keys, array_view<bool> out = {}) {                                  \
-        detail::check(try_##NAME##_batch(keys, out));                                                          \
+        base::check(try_##NAME##_batch(keys, out));                                                            \
     }
 
 #define SKETCHES_DETAIL_BATCH_BOOL_THROWING(NAME)                                                              \
     SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING(NAME)                                                              \
     void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> out = {}) {                \
-        detail::check(try_##NAME##_hash_batch(hashes, out));                                                   \
+        base::check(try_##NAME##_hash_batch(hashes, out));                                                     \
     }
 
 /* Batch adds over keys without per-key outputs (HLL, ULL, MinHash, ELL). */
@@ -1539,13 +1559,13 @@ template <class Keys, detail::if_keys<Keys> = 0>
 #define SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(NAME)                                                         \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
     void NAME##_batch(const Keys &keys) {                                                                      \
-        detail::check(try_##NAME##_batch(keys));                                                               \
+        base::check(try_##NAME##_batch(keys));                                                                 \
     }                                                                                                          \
-    void NAME##_batch(const packed_source &keys) { detail::check(try_##NAME##_batch(keys)); }
+    void NAME##_batch(const packed_source &keys) { base::check(try_##NAME##_batch(keys)); }
 
 #define SKETCHES_DETAIL_BATCH_PLAIN_THROWING                                                                   \
     SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(add)                                                              \
-    void add_hash_batch(array_view<const std::uint64_t> hashes) { detail::check(try_add_hash_batch(hashes)); }
+    void add_hash_batch(array_view<const std::uint64_t> hashes) { base::check(try_add_hash_batch(hashes)); }
 
 /* Single adds reporting a bool (was_new / changed): NAME(key),
    NAME(integer), NAME_hash(hash). */
@@ -1585,9 +1605,9 @@ template <class Keys, detail::if_keys<Keys> = 0>
 
 #define SKETCHES_DETAIL_ADD_BOOL_THROWING(NAME)                                                                \
     SKETCHES_DETAIL_REFUSE_KEYS(NAME, )                                                                        \
-    bool NAME(byte_view key) { return detail::value(try_##NAME(key)); }                                        \
-    bool NAME(std::uint64_t key) { return detail::value(try_##NAME(key)); }                                    \
-    bool NAME##_hash(std::uint64_t hash) { return detail::value(try_##NAME##_hash(hash)); }
+    bool NAME(byte_view key) { return base::value(try_##NAME(key)); }                                          \
+    bool NAME(std::uint64_t key) { return base::value(try_##NAME(key)); }                                      \
+    bool NAME##_hash(std::uint64_t hash) { return base::value(try_##NAME##_hash(hash)); }
 
 /* Concurrent adds and queries (sketch_{bloom,sbbf,hll,ull}_*_concurrent*):
    any number of threads may call these members on one image at once (the
@@ -1612,7 +1632,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     /** capacity_flags read with atomic loads while other threads add (exact once they are done; a flag can  \
         show an add or two late). Same cost as capacity_flags. */                                             \
     [[nodiscard]] std::uint32_t capacity_flags_concurrent() const {                                            \
-        return detail::value(try_capacity_flags_concurrent());                                                 \
+        return base::value(try_capacity_flags_concurrent());                                                   \
     }                                                                                                          \
     /** over_capacity read with atomic loads while other threads add. */                                       \
     [[nodiscard]] bool over_capacity_concurrent() const { return capacity_flags_concurrent() != 0; }
@@ -1630,7 +1650,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 #define SKETCHES_DETAIL_CONCURRENT_COUNTER_THROWING                                                            \
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add_concurrent)                                                          \
     SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(add_concurrent)                                                   \
-    [[nodiscard]] double estimate_concurrent() const { return detail::value(try_estimate_concurrent()); }
+    [[nodiscard]] double estimate_concurrent() const { return base::value(try_estimate_concurrent()); }
 
 /* The bloom-like families' shared parts: capacity flags. */
 #define SKETCHES_DETAIL_CAPACITY_OPS(PREFIX)                                                                   \
@@ -1643,7 +1663,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     /** SKETCH_CAPACITY_* bits, 0 while within the plan. O(1) for Bloom, counting and cuckoo filters; a     \
         split-block filter sums a short series, and one loaded from a Parquet bitset (from_parquet_bitset,     \
         load_parquet_bitset) reads every block on each call (O(size)): call it once per loaded filter. */      \
-    [[nodiscard]] std::uint32_t capacity_flags() const { return detail::value(try_capacity_flags()); }        \
+    [[nodiscard]] std::uint32_t capacity_flags() const { return base::value(try_capacity_flags()); }          \
     /** True once the filter is past what it was planned for (cost as capacity_flags). */                      \
     [[nodiscard]] bool over_capacity() const { return capacity_flags() != 0; }
 
@@ -1662,8 +1682,8 @@ template <class Keys, detail::if_keys<Keys> = 0>
     }                                                                                                          \
     status try_##NAME(const owned_type &other) noexcept { return try_##NAME(other.const_view()); }
 #define SKETCHES_DETAIL_MERGE_THROWING(NAME)                                                                   \
-    void NAME(const const_view_type &other) { detail::check(try_##NAME(other)); }                             \
-    void NAME(const owned_type &other) { detail::check(try_##NAME(other)); }
+    void NAME(const const_view_type &other) { base::check(try_##NAME(other)); }                               \
+    void NAME(const owned_type &other) { base::check(try_##NAME(other)); }
 
 /* The type names of a family template. */
 #define SKETCHES_DETAIL_FAMILY_TYPES                                                                           \
@@ -1700,8 +1720,9 @@ template <class Storage>
 class basic_ell;
 
 namespace detail {
-#define SKETCHES_DETAIL_API(NAME, PREFIX, STATS, CLEAR)                                                        \
+#define SKETCHES_DETAIL_API(NAME, PREFIX, STATS, CLEAR, FAMILY)                                                \
     struct NAME : image_hooks {                                                                                \
+        static constexpr const char *family = FAMILY;                                                          \
         using stats = STATS;                                                                                   \
         static constexpr auto get_stats = &PREFIX##_get_stats;                                                 \
         static constexpr auto clear = &PREFIX##_##CLEAR;                                                       \
@@ -1710,8 +1731,8 @@ namespace detail {
         static constexpr auto verify = &PREFIX##_verify;                                                       \
         static constexpr auto import_size = &PREFIX##_import_size;                                             \
     };
-SKETCHES_DETAIL_API(bloom_api_base, sketch_bloom, sketch_bloom_stats, clear)
-SKETCHES_DETAIL_API(sbbf_api_base, sketch_sbbf, sketch_sbbf_stats, clear)
+SKETCHES_DETAIL_API(bloom_api_base, sketch_bloom, sketch_bloom_stats, clear, "bloom")
+SKETCHES_DETAIL_API(sbbf_api_base, sketch_sbbf, sketch_sbbf_stats, clear, "sbbf")
 struct bloom_api : bloom_api_base {
     static constexpr bool has_token = true;
     static constexpr auto token = &sketch_bloom_token;
@@ -1721,17 +1742,18 @@ struct sbbf_api : sbbf_api_base {
     static constexpr bool checks_narrow_keys = true;
     static constexpr auto token = &sketch_sbbf_token;
 };
-SKETCHES_DETAIL_API(counting_api, sketch_counting, sketch_counting_stats, clear)
-SKETCHES_DETAIL_API(cuckoo_api, sketch_cuckoo, sketch_cuckoo_stats, clear)
-SKETCHES_DETAIL_API(ull_api, sketch_ull, sketch_ull_stats, reset)
-SKETCHES_DETAIL_API(countmin_api, sketch_countmin, sketch_countmin_stats, clear)
-SKETCHES_DETAIL_API(topk_api, sketch_topk, sketch_topk_stats, clear)
-SKETCHES_DETAIL_API(minhash_api, sketch_minhash, sketch_minhash_stats, clear)
-SKETCHES_DETAIL_API(ell_api, sketch_ell, sketch_ell_stats, reset)
+SKETCHES_DETAIL_API(counting_api, sketch_counting, sketch_counting_stats, clear, "counting")
+SKETCHES_DETAIL_API(cuckoo_api, sketch_cuckoo, sketch_cuckoo_stats, clear, "cuckoo")
+SKETCHES_DETAIL_API(ull_api, sketch_ull, sketch_ull_stats, reset, "ull")
+SKETCHES_DETAIL_API(countmin_api, sketch_countmin, sketch_countmin_stats, clear, "countmin")
+SKETCHES_DETAIL_API(topk_api, sketch_topk, sketch_topk_stats, clear, "topk")
+SKETCHES_DETAIL_API(minhash_api, sketch_minhash, sketch_minhash_stats, clear, "minhash")
+SKETCHES_DETAIL_API(ell_api, sketch_ell, sketch_ell_stats, reset, "ell")
 #undef SKETCHES_DETAIL_API
 
 /* The binary fuse filter is static: built once, no clear. */
 struct fuse_api : image_hooks {
+    static constexpr const char *family = "fuse";
     static constexpr bool has_clear = false;
     using stats = sketch_fuse_stats;
     static constexpr auto get_stats = &sketch_fuse_get_stats;
@@ -1745,6 +1767,7 @@ struct fuse_api : image_hooks {
    differs from the live length (sketch_hll_import_size gives the live size a
    compact image imports into). */
 struct hll_api {
+    static constexpr const char *family = "hll";
     static constexpr bool has_clear = true;
     static constexpr bool checks_narrow_keys = false;
     using stats = sketch_hll_stats;
@@ -1837,21 +1860,21 @@ class basic_bloom : public detail::sketch_base<basic_bloom, detail::bloom_api, S
     SKETCHES_DETAIL_MERGE_OP(intersect, sketch_bloom_intersect)
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static bloom_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static bloom_params plan(std::uint64_t items, double fpr) { return base::value(try_plan(items, fpr)); }
     [[nodiscard]] static bloom_params plan_bits(std::uint64_t bits, std::uint32_t hashes) {
-        return detail::value(try_plan_bits(bits, hashes));
+        return base::value(try_plan_bits(bits, hashes));
     }
     [[nodiscard]] static std::uint64_t image_size(const bloom_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const bloom_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_create(items, fpr, seed));
+        return base::value(try_create(items, fpr, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const bloom_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
     /// Adds a key; true when it was new (some probed bit was unset).
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
@@ -2042,50 +2065,50 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
 #undef SKETCHES_DETAIL_SBBF_NARROW_KEY
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static sbbf_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static sbbf_params plan(std::uint64_t items, double fpr) { return base::value(try_plan(items, fpr)); }
     [[nodiscard]] static sbbf_params plan_parquet(std::uint64_t ndv, double fpp) {
-        return detail::value(try_plan_parquet(ndv, fpp));
+        return base::value(try_plan_parquet(ndv, fpp));
     }
     [[nodiscard]] static sbbf_params plan_blocks(std::uint64_t blocks, std::uint32_t mode) {
-        return detail::value(try_plan_blocks(blocks, mode));
+        return base::value(try_plan_blocks(blocks, mode));
     }
     [[nodiscard]] static sbbf_params plan_parquet(std::uint64_t ndv, double fpp, parquet_sizing sizing) {
-        return detail::value(try_plan_parquet(ndv, fpp, sizing));
+        return base::value(try_plan_parquet(ndv, fpp, sizing));
     }
     [[nodiscard]] static sbbf_params plan_parquet_bitset(std::size_t bitset_len, double fpr) {
-        return detail::value(try_plan_parquet_bitset(bitset_len, fpr));
+        return base::value(try_plan_parquet_bitset(bitset_len, fpr));
     }
     [[nodiscard]] static owned_type from_parquet_bitset(byte_view bitset, double fpr) {
-        return detail::value(try_from_parquet_bitset(bitset, fpr));
+        return base::value(try_from_parquet_bitset(bitset, fpr));
     }
     [[nodiscard]] static view_type load_parquet_bitset(void *buf, std::size_t len, byte_view bitset,
                                                        const sbbf_params &params) {
-        return detail::value(try_load_parquet_bitset(buf, len, bitset, params));
+        return base::value(try_load_parquet_bitset(buf, len, bitset, params));
     }
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     void fold(std::uint32_t folds) {
-        detail::check(try_fold(folds));
+        base::check(try_fold(folds));
     }
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     std::uint32_t fold_to_target_fpp(double fpp) {
-        return detail::value(try_fold_to_target_fpp(fpp));
+        return base::value(try_fold_to_target_fpp(fpp));
     }
     [[nodiscard]] static std::uint64_t image_size(const sbbf_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const sbbf_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_create(items, fpr, seed));
+        return base::value(try_create(items, fpr, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const sbbf_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
-    [[nodiscard]] byte_view bitset() const & { return detail::value(try_bitset()); }
+    [[nodiscard]] byte_view bitset() const & { return base::value(try_bitset()); }
     template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
     [[nodiscard]] byte_view bitset() const && {
-        return detail::value(try_bitset());
+        return base::value(try_bitset());
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
     byte_view bitset() const && = delete;
@@ -2099,19 +2122,19 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     /* The narrower integer keys' throwing forms (see try_add(K)). */
     template <class K, detail::if_narrow_integer_key<K> = 0>
     bool add(K key) {
-        return detail::value(try_add(key));
+        return base::value(try_add(key));
     }
     template <class K, detail::if_narrow_integer_key<K> = 0>
     [[nodiscard]] bool contains(K key) const {
-        return detail::value(try_contains(key));
+        return base::value(try_contains(key));
     }
     template <class K, detail::if_narrow_integer_key<K> = 0>
     bool add_concurrent(K key) {
-        return detail::value(try_add_concurrent(key));
+        return base::value(try_add_concurrent(key));
     }
     template <class K, detail::if_narrow_integer_key<K> = 0>
     [[nodiscard]] bool contains_concurrent(K key) const {
-        return detail::value(try_contains_concurrent(key));
+        return base::value(try_contains_concurrent(key));
     }
 #endif
 
@@ -2214,21 +2237,21 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     }
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static bloom_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static bloom_params plan(std::uint64_t items, double fpr) { return base::value(try_plan(items, fpr)); }
     [[nodiscard]] static bloom_params plan_bits(std::uint64_t counters, std::uint32_t hashes) {
-        return detail::value(try_plan_bits(counters, hashes));
+        return base::value(try_plan_bits(counters, hashes));
     }
     [[nodiscard]] static std::uint64_t image_size(const bloom_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const bloom_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_create(items, fpr, seed));
+        return base::value(try_create(items, fpr, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const bloom_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
@@ -2246,7 +2269,7 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
   private:
     static bool removed(status s) {
         if (s == status::not_present) return false;
-        detail::check(s);
+        base::check(s);
         return true;
     }
 #endif
@@ -2364,21 +2387,21 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     status try_merge(const owned_type &other) noexcept { return try_merge(other.const_view()); }
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static cuckoo_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static cuckoo_params plan(std::uint64_t items, double fpr) { return base::value(try_plan(items, fpr)); }
     [[nodiscard]] static cuckoo_params plan_buckets(std::uint64_t buckets, std::uint32_t fingerprint_bits) {
-        return detail::value(try_plan_buckets(buckets, fingerprint_bits));
+        return base::value(try_plan_buckets(buckets, fingerprint_bits));
     }
     [[nodiscard]] static std::uint64_t image_size(const cuckoo_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const cuckoo_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_create(items, fpr, seed));
+        return base::value(try_create(items, fpr, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const cuckoo_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
     /// Adds a key; false (nothing changed) when the filter has no room for it.
     [[nodiscard]] bool add(byte_view key) { return placed(try_add(key)); }
@@ -2398,8 +2421,8 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         return count_added(hashes.size(), added, [&](array_view<bool> out) { return try_add_hash_batch(hashes, out); });
     }
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
-    [[nodiscard]] std::uint32_t count(byte_view key) const { return detail::value(try_count(key)); }
-    [[nodiscard]] std::uint32_t count(std::uint64_t key) const { return detail::value(try_count(key)); }
+    [[nodiscard]] std::uint32_t count(byte_view key) const { return base::value(try_count(key)); }
+    [[nodiscard]] std::uint32_t count(std::uint64_t key) const { return base::value(try_count(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(count, const)
     /// Removes one copy; false (nothing changed) when absent.
     bool remove(byte_view key) { return removed(try_remove(key)); }
@@ -2422,34 +2445,34 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     }
     SKETCHES_DETAIL_CAPACITY_THROWING
     /// All-or-nothing merge; throws error(status::full) when it does not fit.
-    void merge(const const_view_type &other) { detail::check(try_merge(other)); }
+    void merge(const const_view_type &other) { base::check(try_merge(other)); }
     void merge(const const_view_type &other, void *scratch, std::size_t scratch_len) {
-        detail::check(try_merge(other, scratch, scratch_len));
+        base::check(try_merge(other, scratch, scratch_len));
     }
-    void merge(const owned_type &other) { detail::check(try_merge(other)); }
+    void merge(const owned_type &other) { base::check(try_merge(other)); }
     void merge(const owned_type &other, void *scratch, std::size_t scratch_len) {
-        detail::check(try_merge(other, scratch, scratch_len));
+        base::check(try_merge(other, scratch, scratch_len));
     }
 
   private:
     static bool placed(status s) {
         if (s == status::full) return false;
-        detail::check(s);
+        base::check(s);
         return true;
     }
     static bool removed(status s) {
         if (s == status::not_present) return false;
-        detail::check(s);
+        base::check(s);
         return true;
     }
     template <class Call>
     static std::size_t count_added(std::size_t n, array_view<bool> added, Call &&call) {
         detail::scratch<bool> tmp;
         if (added.empty()) {
-            detail::check(tmp.reserve(n));
+            base::check(tmp.reserve(n));
             added = array_view<bool>(tmp.data(), n);
         }
-        detail::check(call(added));
+        base::check(call(added));
         std::size_t placed_keys = 0;
         for (std::size_t i = 0; i < n; i++) placed_keys += added[i] ? 1u : 0u;
         return placed_keys;
@@ -2536,22 +2559,22 @@ class basic_hll : public detail::sketch_base<basic_hll, detail::hll_api, Storage
     }
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static std::uint64_t image_size(int p) { return detail::value(try_image_size(p)); }
-    [[nodiscard]] static owned_type create(int p, std::uint64_t seed = 0) { return detail::value(try_create(p, seed)); }
+    [[nodiscard]] static std::uint64_t image_size(int p) { return base::value(try_image_size(p)); }
+    [[nodiscard]] static owned_type create(int p, std::uint64_t seed = 0) { return base::value(try_create(p, seed)); }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, int p, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, p, seed));
+        return base::value(try_init(buf, len, p, seed));
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
     SKETCHES_DETAIL_CONCURRENT_COUNTER_THROWING
-    void densify() { detail::check(try_densify()); }
-    [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
-    [[nodiscard]] double register_estimate() const { return detail::value(try_register_estimate()); }
-    [[nodiscard]] std::size_t exported_size() const { return detail::value(try_exported_size()); }
+    void densify() { base::check(try_densify()); }
+    [[nodiscard]] double estimate() const { return base::value(try_estimate()); }
+    [[nodiscard]] double register_estimate() const { return base::value(try_register_estimate()); }
+    [[nodiscard]] std::size_t exported_size() const { return base::value(try_exported_size()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
-    [[nodiscard]] owned_type downsize(int p) const { return detail::value(try_downsize(p)); }
+    [[nodiscard]] owned_type downsize(int p) const { return base::value(try_downsize(p)); }
     [[nodiscard]] view_type downsize_into(int p, void *buf, std::size_t len) const {
-        return detail::value(try_downsize_into(p, buf, len));
+        return base::value(try_downsize_into(p, buf, len));
     }
 #endif
 };
@@ -2630,20 +2653,20 @@ class basic_ull : public detail::sketch_base<basic_ull, detail::ull_api, Storage
     }
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static std::uint64_t image_size(int p) { return detail::value(try_image_size(p)); }
-    [[nodiscard]] static owned_type create(int p, std::uint64_t seed = 0) { return detail::value(try_create(p, seed)); }
+    [[nodiscard]] static std::uint64_t image_size(int p) { return base::value(try_image_size(p)); }
+    [[nodiscard]] static owned_type create(int p, std::uint64_t seed = 0) { return base::value(try_create(p, seed)); }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, int p, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, p, seed));
+        return base::value(try_init(buf, len, p, seed));
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
     SKETCHES_DETAIL_CONCURRENT_COUNTER_THROWING
-    [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
-    [[nodiscard]] double register_estimate() const { return detail::value(try_register_estimate()); }
-    [[nodiscard]] double ml_estimate() const { return detail::value(try_ml_estimate()); }
+    [[nodiscard]] double estimate() const { return base::value(try_estimate()); }
+    [[nodiscard]] double register_estimate() const { return base::value(try_register_estimate()); }
+    [[nodiscard]] double ml_estimate() const { return base::value(try_ml_estimate()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
-    [[nodiscard]] hll_sketch to_hll() const { return detail::value(try_to_hll()); }
-    [[nodiscard]] hll_view to_hll_into(void *buf, std::size_t len) const { return detail::value(try_to_hll_into(buf, len)); }
+    [[nodiscard]] hll_sketch to_hll() const { return base::value(try_to_hll()); }
+    [[nodiscard]] hll_view to_hll_into(void *buf, std::size_t len) const { return base::value(try_to_hll_into(buf, len)); }
 #endif
 };
 using ull_sketch = basic_ull<detail::owned_storage>;
@@ -2791,67 +2814,67 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
 
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] static countmin_params plan(double epsilon, double delta) {
-        return detail::value(try_plan(epsilon, delta));
+        return base::value(try_plan(epsilon, delta));
     }
     [[nodiscard]] static countmin_params plan_size(std::uint64_t width, std::uint32_t depth) {
-        return detail::value(try_plan_size(width, depth));
+        return base::value(try_plan_size(width, depth));
     }
     [[nodiscard]] static std::uint64_t image_size(const countmin_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const countmin_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static owned_type create(double epsilon, double delta, std::uint64_t seed = 0) {
-        return detail::value(try_create(epsilon, delta, seed));
+        return base::value(try_create(epsilon, delta, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const countmin_params &params,
                                         std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
-    void add(byte_view key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
-    void add(std::uint64_t key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
+    void add(byte_view key, weight_value weight = 1) { base::check(try_add(key, weight)); }
+    void add(std::uint64_t key, weight_value weight = 1) { base::check(try_add(key, weight)); }
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
-    void add_hash(std::uint64_t hash, weight_value weight = 1) { detail::check(try_add_hash(hash, weight)); }
+    void add_hash(std::uint64_t hash, weight_value weight = 1) { base::check(try_add_hash(hash, weight)); }
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
-        detail::check(try_add_batch(keys, weights));
+        base::check(try_add_batch(keys, weights));
     }
     void add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) {
-        detail::check(try_add_batch(keys, weights));
+        base::check(try_add_batch(keys, weights));
     }
     void add_hash_batch(array_view<const std::uint64_t> hashes, array_view<const std::uint64_t> weights = {}) {
-        detail::check(try_add_hash_batch(hashes, weights));
+        base::check(try_add_hash_batch(hashes, weights));
     }
-    [[nodiscard]] std::uint64_t estimate(byte_view key) const { return detail::value(try_estimate(key)); }
-    [[nodiscard]] std::uint64_t estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
+    [[nodiscard]] std::uint64_t estimate(byte_view key) const { return base::value(try_estimate(key)); }
+    [[nodiscard]] std::uint64_t estimate(std::uint64_t key) const { return base::value(try_estimate(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
-    [[nodiscard]] std::uint64_t estimate_hash(std::uint64_t hash) const { return detail::value(try_estimate_hash(hash)); }
+    [[nodiscard]] std::uint64_t estimate_hash(std::uint64_t hash) const { return base::value(try_estimate_hash(hash)); }
     template <class Keys, detail::if_keys<Keys> = 0>
     void estimate_batch(const Keys &keys, array_view<std::uint64_t> out) const {
-        detail::check(try_estimate_batch(keys, out));
+        base::check(try_estimate_batch(keys, out));
     }
     void estimate_batch(const packed_source &keys, array_view<std::uint64_t> out) const {
-        detail::check(try_estimate_batch(keys, out));
+        base::check(try_estimate_batch(keys, out));
     }
     void estimate_hash_batch(array_view<const std::uint64_t> hashes, array_view<std::uint64_t> out) const {
-        detail::check(try_estimate_hash_batch(hashes, out));
+        base::check(try_estimate_hash_batch(hashes, out));
     }
     template <class Keys, detail::if_keys<Keys> = 0>
     [[nodiscard]] std::vector<std::uint64_t> estimate_batch(const Keys &keys) const {
         std::vector<std::uint64_t> out(detail::key_count(keys));
-        detail::check(try_estimate_batch(keys, out));
+        base::check(try_estimate_batch(keys, out));
         return out;
     }
     [[nodiscard]] std::vector<std::uint64_t> estimate_batch(const packed_source &keys) const {
         std::vector<std::uint64_t> out(keys.count);
-        detail::check(try_estimate_batch(keys, out));
+        base::check(try_estimate_batch(keys, out));
         return out;
     }
     [[nodiscard]] std::vector<std::uint64_t> estimate_hash_batch(array_view<const std::uint64_t> hashes) const {
         std::vector<std::uint64_t> out(hashes.size());
-        detail::check(try_estimate_hash_batch(hashes, out));
+        base::check(try_estimate_hash_batch(hashes, out));
         return out;
     }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
@@ -2980,37 +3003,37 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
 
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] static std::uint64_t image_size(std::uint32_t capacity, std::uint32_t max_key_len) {
-        return detail::value(try_image_size(capacity, max_key_len));
+        return base::value(try_image_size(capacity, max_key_len));
     }
     [[nodiscard]] static owned_type create(std::uint32_t capacity, std::uint32_t max_key_len, std::uint64_t seed = 0) {
-        return detail::value(try_create(capacity, max_key_len, seed));
+        return base::value(try_create(capacity, max_key_len, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, std::uint32_t capacity, std::uint32_t max_key_len,
                                         std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, capacity, max_key_len, seed));
+        return base::value(try_init(buf, len, capacity, max_key_len, seed));
     }
-    void add(byte_view key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
-    void add(std::uint64_t key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
+    void add(byte_view key, weight_value weight = 1) { base::check(try_add(key, weight)); }
+    void add(std::uint64_t key, weight_value weight = 1) { base::check(try_add(key, weight)); }
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     template <class Keys, detail::if_keys<Keys> = 0>
     void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
-        detail::check(try_add_batch(keys, weights));
+        base::check(try_add_batch(keys, weights));
     }
     void add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) {
-        detail::check(try_add_batch(keys, weights));
+        base::check(try_add_batch(keys, weights));
     }
-    [[nodiscard]] topk_estimate estimate(byte_view key) const { return detail::value(try_estimate(key)); }
-    [[nodiscard]] topk_estimate estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
+    [[nodiscard]] topk_estimate estimate(byte_view key) const { return base::value(try_estimate(key)); }
+    [[nodiscard]] topk_estimate estimate(std::uint64_t key) const { return base::value(try_estimate(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
-    std::size_t list_into(array_view<topk_item> items) const & { return detail::value(try_list_into(items)); }
+    std::size_t list_into(array_view<topk_item> items) const & { return base::value(try_list_into(items)); }
     template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
     std::size_t list_into(array_view<topk_item> items) const && {
-        return detail::value(try_list_into(items));
+        return base::value(try_list_into(items));
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
     std::size_t list_into(array_view<topk_item> items) const && = delete;
-    [[nodiscard]] std::vector<topk_entry> list() const { return detail::value(try_list()); }
+    [[nodiscard]] std::vector<topk_entry> list() const { return base::value(try_list()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
 #endif
 };
@@ -3078,19 +3101,19 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_minhash_merge)
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static std::uint64_t image_size(std::uint32_t k) { return detail::value(try_image_size(k)); }
+    [[nodiscard]] static std::uint64_t image_size(std::uint32_t k) { return base::value(try_image_size(k)); }
     [[nodiscard]] static owned_type create(std::uint32_t k, std::uint64_t seed = 0) {
-        return detail::value(try_create(k, seed));
+        return base::value(try_create(k, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, std::uint32_t k, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, k, seed));
+        return base::value(try_init(buf, len, k, seed));
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
-    [[nodiscard]] double jaccard(const const_view_type &other) const { return detail::value(try_jaccard(other)); }
-    [[nodiscard]] double jaccard(const owned_type &other) const { return detail::value(try_jaccard(other)); }
-    void signature_into(array_view<std::uint64_t> out) const { detail::check(try_signature_into(out)); }
-    [[nodiscard]] std::vector<std::uint64_t> signature() const { return detail::value(try_signature()); }
+    [[nodiscard]] double jaccard(const const_view_type &other) const { return base::value(try_jaccard(other)); }
+    [[nodiscard]] double jaccard(const owned_type &other) const { return base::value(try_jaccard(other)); }
+    void signature_into(array_view<std::uint64_t> out) const { base::check(try_signature_into(out)); }
+    [[nodiscard]] std::vector<std::uint64_t> signature() const { return base::value(try_signature()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
 #endif
 };
@@ -3219,51 +3242,51 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
     SKETCHES_DETAIL_CONTAINS_OPS(contains, sketch_fuse_contains)
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static fuse_params plan(std::uint64_t keys, double fpr) { return detail::value(try_plan(keys, fpr)); }
+    [[nodiscard]] static fuse_params plan(std::uint64_t keys, double fpr) { return base::value(try_plan(keys, fpr)); }
     [[nodiscard]] static fuse_params plan_bits(std::uint64_t keys, std::uint32_t fingerprint_bits) {
-        return detail::value(try_plan_bits(keys, fingerprint_bits));
+        return base::value(try_plan_bits(keys, fingerprint_bits));
     }
     [[nodiscard]] static std::uint64_t image_size(const fuse_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static std::uint64_t scratch_size(const fuse_params &params) {
-        return detail::value(try_scratch_size(params));
+        return base::value(try_scratch_size(params));
     }
     template <class Keys, detail::if_keys<Keys> = 0>
     [[nodiscard]] static owned_type build(const Keys &keys, const fuse_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_build(keys, params, seed));
+        return base::value(try_build(keys, params, seed));
     }
     template <class Keys, detail::if_keys<Keys> = 0>
     [[nodiscard]] static owned_type build(const Keys &keys, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_build(keys, fpr, seed));
+        return base::value(try_build(keys, fpr, seed));
     }
     [[nodiscard]] static owned_type build(const packed_source &keys, const fuse_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_build(keys, params, seed));
+        return base::value(try_build(keys, params, seed));
     }
     [[nodiscard]] static owned_type build(const packed_source &keys, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_build(keys, fpr, seed));
+        return base::value(try_build(keys, fpr, seed));
     }
     [[nodiscard]] static owned_type build_hashes(array_view<const std::uint64_t> hashes, const fuse_params &params,
                                                  std::uint64_t seed = 0) {
-        return detail::value(try_build_hashes(hashes, params, seed));
+        return base::value(try_build_hashes(hashes, params, seed));
     }
     [[nodiscard]] static owned_type build_hashes(array_view<const std::uint64_t> hashes, double fpr,
                                                  std::uint64_t seed = 0) {
-        return detail::value(try_build_hashes(hashes, fpr, seed));
+        return base::value(try_build_hashes(hashes, fpr, seed));
     }
     template <class Keys, detail::if_keys<Keys> = 0>
     static view_type build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len, const Keys &keys,
                                 const fuse_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
+        return base::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
     }
     static view_type build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
                                 const packed_source &keys, const fuse_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
+        return base::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
     }
     static view_type build_hashes_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
                                        array_view<const std::uint64_t> hashes, const fuse_params &params,
                                        std::uint64_t seed = 0) {
-        return detail::value(try_build_hashes_into(buf, len, scratch, scratch_len, hashes, params, seed));
+        return base::value(try_build_hashes_into(buf, len, scratch, scratch_len, hashes, params, seed));
     }
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
 #endif
@@ -3372,26 +3395,26 @@ class basic_ell : public detail::sketch_base<basic_ell, detail::ell_api, Storage
 
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] static ell_params plan(double relative_error, std::uint32_t d = 20) {
-        return detail::value(try_plan(relative_error, d));
+        return base::value(try_plan(relative_error, d));
     }
     [[nodiscard]] static std::uint64_t image_size(const ell_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const ell_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const ell_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
-    [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
-    [[nodiscard]] double ml_estimate() const { return detail::value(try_ml_estimate()); }
-    [[nodiscard]] double martingale_estimate() const { return detail::value(try_martingale_estimate()); }
+    [[nodiscard]] double estimate() const { return base::value(try_estimate()); }
+    [[nodiscard]] double ml_estimate() const { return base::value(try_ml_estimate()); }
+    [[nodiscard]] double martingale_estimate() const { return base::value(try_martingale_estimate()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
-    [[nodiscard]] owned_type downsize(const ell_params &params) const { return detail::value(try_downsize(params)); }
+    [[nodiscard]] owned_type downsize(const ell_params &params) const { return base::value(try_downsize(params)); }
     [[nodiscard]] view_type downsize_into(const ell_params &params, void *buf, std::size_t len) const {
-        return detail::value(try_downsize_into(params, buf, len));
+        return base::value(try_downsize_into(params, buf, len));
     }
 #endif
 };

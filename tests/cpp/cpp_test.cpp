@@ -51,16 +51,22 @@ void check(bool ok, const char *what, int line) {
 }
 #define CHECK(cond) check(static_cast<bool>(cond), #cond, __LINE__)
 
+/* What a sketches::error's what() says: "<family>: <status text>", or the
+   status text alone for an error without a family. */
+std::string error_text(const sketches::error &e) {
+    std::string text = sketch_status_str(static_cast<std::int32_t>(e.status()));
+    return *e.family() == '\0' ? text : std::string(e.family()) + ": " + text;
+}
+
 /* The expression throws sketches::error with status `expected`, whose what()
-   is sketch_status_str of it. */
+   is sketch_status_str of it, after the family's name. */
 #define EXPECT_ERROR(expr, expected)                                                                       \
     do {                                                                                                   \
         try {                                                                                              \
             static_cast<void>(expr);                                                                       \
             check(false, #expr " did not throw", __LINE__);                                                \
         } catch (const sketches::error &e_) {                                                              \
-            check(e_.status() == (expected) &&                                                             \
-                      std::strcmp(e_.what(), sketch_status_str(static_cast<std::int32_t>(expected))) == 0, \
+            check(e_.status() == (expected) && error_text(e_) == e_.what(),                                \
                   #expr " threw another status", __LINE__);                                                \
             if (e_.status() != (expected)) std::fprintf(stderr, "  got: %s\n", e_.what());                \
         }                                                                                                  \
@@ -2225,6 +2231,37 @@ void test_allocation_failures() {
     CHECK(to_bytes_threw);
 }
 
+/* A sketches::error names the family whose operation failed, so a service
+   logging what() can tell a damaged Bloom snapshot from a damaged HLL one:
+   what() was the bare status text ("checksum mismatch") for every family. */
+void test_error_names_the_family() {
+    auto f = sketches::bloom_filter::create(1000, 0.01);
+    std::vector<std::uint8_t> bad = f.to_bytes();
+    bad.back() ^= 1;
+    auto family_of = [](auto &&call) -> std::string {
+        try {
+            call();
+        } catch (const sketches::error &e) {
+            return std::string(e.family()) + "|" + e.what();
+        }
+        return "no error";
+    };
+    CHECK(family_of([&] { sketches::bloom_filter::verify(bad); }) ==
+          "bloom|bloom: " + std::string(sketch_status_str(SKETCH_CHECKSUM_MISMATCH)));
+    CHECK(family_of([&] { static_cast<void>(sketches::hll_sketch::from_bytes(bad)); }) ==
+          "hll|hll: " + std::string(sketch_status_str(SKETCH_WRONG_FAMILY)));
+    CHECK(family_of([&] { static_cast<void>(sketches::sbbf_filter::create(0, 0.01)); }).rfind("sbbf|sbbf: ", 0) == 0);
+    CHECK(family_of([&] { static_cast<void>(sketches::countmin_sketch::create(0.0, 0.01)); }).rfind("countmin|countmin: ", 0) == 0);
+    sketches::topk_const_view empty_topk;
+    CHECK(family_of([&] { static_cast<void>(empty_topk.list()); }).rfind("topk|topk: ", 0) == 0);
+    CHECK(family_of([&] { static_cast<void>(sketches::fuse_filter::from_bytes(bad)); }).rfind("fuse|fuse: ", 0) == 0);
+    // The free functions have no family: the status text alone.
+    CHECK(family_of([&] { static_cast<void>(sketches::inspect(sketches::byte_view(bad.data(), 3))); }) ==
+          "|" + std::string(sketch_status_str(SKETCH_BUFFER_TOO_SMALL)));
+    sketches::error plain(status::full);
+    CHECK(std::string(plain.family()).empty() && std::string(plain.what()) == sketch_status_str(SKETCH_FULL));
+}
+
 int main() {
     struct {
         const char *name;
@@ -2237,7 +2274,8 @@ int main() {
                        {"concurrent", test_concurrent}, {"golden", test_golden},
                        {"signed keys", test_signed_keys}, {"merge with itself", test_merge_with_itself},
                        {"negative weights", test_negative_weights},
-                       {"allocation failures", test_allocation_failures}};
+                       {"allocation failures", test_allocation_failures},
+                       {"error names the family", test_error_names_the_family}};
     for (const auto &t : tests) {
         try {
             t.run();
