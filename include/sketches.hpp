@@ -35,9 +35,12 @@
  * sketch (`bloom_const_view v = bloom_filter::from_bytes(b);`) does not
  * compile, since its buffer dies with the statement.
  *
- * Keys. Every single-key operation takes a byte_view (std::string_view,
- * const char * (C string), std::string, std::vector<uint8_t>, std::array of
- * bytes, std::span<const std::byte> in C++20, or (pointer, length)) or an
+ * Keys. Every single-key operation takes bytes (a byte_source parameter:
+ * std::string_view, const char * (C string), std::string,
+ * std::vector<uint8_t>, std::array of bytes, std::span<const std::byte> in
+ * C++20, or byte_view(pointer, length); a temporary container passed to the
+ * call lives until it returns, while a byte_view made of one, `byte_view k =
+ * make_key();`, does not compile, as it would dangle) or an
  * integer of up to 64 bits (hashed as its 8 little-endian bytes, the _u64 C
  * forms; a char, bool or floating-point argument does not compile rather
  * than being hashed as an integer: write std::string_view(&c, 1); nor does
@@ -293,13 +296,28 @@ struct contiguous<R, std::void_t<decltype(std::data(std::declval<R &>())),
     using element = std::remove_pointer_t<decltype(std::data(std::declval<R &>()))>;
 };
 
+/* A container a byte_view of an rvalue would dangle from: one that holds
+   its bytes (std::string, std::vector, std::array), not a view of bytes held
+   elsewhere (std::string_view, std::span, which are trivially copyable). */
+template <class E>
+struct is_std_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+template <class R>
+constexpr bool owns_its_bytes_v = !std::is_trivially_copyable_v<R> || is_std_array<R>::value;
+
 } // namespace detail
 
 /* ------------------------------------------------------------------ */
 /* Keys and arrays                                                      */
 /* ------------------------------------------------------------------ */
 
-/// A key: a pointer and a length of bytes (never owns them).
+/// A key: a pointer and a length of bytes (never owns them). Like a
+/// std::string_view it must not outlive the bytes, so one made of a
+/// temporary container that owns them (`byte_view k = make_key();` of a
+/// returned std::string, std::vector or std::array) does not compile: its
+/// bytes died with the statement. The members taking a key take a
+/// byte_source, which a temporary passed straight to the call outlives.
 class byte_view {
   public:
     constexpr byte_view() noexcept = default;
@@ -314,6 +332,12 @@ class byte_view {
                                    !std::is_array_v<R> && !std::is_same_v<R, byte_view>,
                                int> = 0>
     constexpr byte_view(const R &r) noexcept : data_(std::data(r)), size_(std::size(r)) {}
+    /// Deleted: a temporary owning container (its bytes die with the statement).
+    template <class R, class E = typename detail::contiguous<const R>::element,
+              std::enable_if_t<detail::contiguous<const R>::value && detail::is_byte_element<E>::value &&
+                                   !std::is_array_v<R> && detail::owns_its_bytes_v<R>,
+                               int> = 0>
+    byte_view(const R &&r) = delete;
 
     [[nodiscard]] constexpr const void *data() const noexcept { return data_; }
     [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
@@ -325,6 +349,26 @@ class byte_view {
   private:
     const void *data_ = nullptr;
     std::size_t size_ = 0;
+};
+
+/// What the members and functions taking one key or image bytes take: what
+/// a byte_view is made of, a temporary container included
+/// (`f.add(make_key())`, `bloom_filter::from_bytes(read_file())`: it lives
+/// until the call returns). Only a parameter type: keep a byte_view of a
+/// named object, not a byte_source.
+class byte_source : public byte_view {
+  public:
+    constexpr byte_source() noexcept = default;
+    constexpr byte_source(byte_view key) noexcept : byte_view(key) {}
+    constexpr byte_source(std::string_view s) noexcept : byte_view(s) {}
+    byte_source(const char *s) noexcept : byte_view(s) {}
+    /// A contiguous container of one-byte elements, as byte_view takes it,
+    /// also a temporary one.
+    template <class R, class E = typename detail::contiguous<const R>::element,
+              std::enable_if_t<detail::contiguous<const R>::value && detail::is_byte_element<E>::value &&
+                                   !std::is_array_v<R> && !std::is_base_of_v<byte_view, R>,
+                               int> = 0>
+    constexpr byte_source(const R &r) noexcept : byte_view(std::data(r), std::size(r)) {}
 };
 
 /// A Count-Min or Top-k weight: an integer of any width. A negative one
@@ -414,7 +458,7 @@ class packed_keys {
     /// grow. Never throws; built with -fno-exceptions, the standard
     /// library aborts on that allocation failure instead (see "Errors" at
     /// the top: a packed_view over your own buffers allocates nothing).
-    sketches::status try_push_back(byte_view key) noexcept {
+    sketches::status try_push_back(byte_source key) noexcept {
         if (key.size() > std::numeric_limits<std::uint32_t>::max() - data_.size()) {
             return sketches::status::invalid_argument;
         }
@@ -434,7 +478,7 @@ class packed_keys {
 #if SKETCHES_EXCEPTIONS
     /// Appends a key; throws sketches::error(invalid_argument) past 4 GiB of
     /// data and std::bad_alloc when the buffers cannot grow (nothing appended).
-    void push_back(byte_view key) {
+    void push_back(byte_source key) {
         sketches::status s = try_push_back(key);
         if (s == sketches::status::out_of_memory) throw std::bad_alloc();
         if (s != sketches::status::ok) throw error(s);
@@ -476,7 +520,7 @@ class packed_keys {
     /* Appends a key of at most the bytes left below 4 GiB; when an
        allocation throws, nothing is appended (the bytes and the offsets
        stay as they were). */
-    void append(byte_view key) {
+    void append(byte_source key) {
         // Room for the new offset first: once the bytes are appended, the
         // offset must go in without an allocation that could throw.
         std::size_t need = offsets_.size() + (offsets_.empty() ? 2 : 1);
@@ -707,7 +751,11 @@ struct key_range<R, std::void_t<decltype(std::begin(std::declval<const R &>())),
     using reference = decltype(*std::begin(std::declval<const R &>()));
     using element = remove_cvref_t<reference>;
     static constexpr bool integers = is_integer_key_v<element>;
-    static constexpr bool bytes = std::is_convertible_v<reference, byte_view>;
+    // As an lvalue: a by-value owning key (std::string, std::array) then
+    // counts, for with_keys' "owning temporaries" static_assert to refuse
+    // (a byte_view of the rvalue itself does not compile).
+    static constexpr bool bytes =
+        std::is_convertible_v<reference, byte_view> || std::is_convertible_v<const element &, byte_view>;
     static constexpr bool value = (integers || bytes) && !std::is_convertible_v<const R &, byte_view> &&
                                   !std::is_convertible_v<const R &, packed_view>;
 };
@@ -715,13 +763,6 @@ template <class R>
 constexpr bool is_key_range_v = key_range<R>::value;
 template <class R>
 using if_keys = std::enable_if_t<is_key_range_v<R>, int>;
-
-/* A std::array holds its bytes inside itself: one yielded by value (a
-   transform returning a fixed-size key) dies at the end of its iteration. */
-template <class E>
-struct is_std_array : std::false_type {};
-template <class T, std::size_t N>
-struct is_std_array<std::array<T, N>> : std::true_type {};
 
 template <class R>
 [[nodiscard]] std::size_t key_count(const R &keys) noexcept {
@@ -1101,11 +1142,11 @@ class sketch_base {
         return r;
     }
     /// Checks untrusted bytes in place (headers, exact length, checksum).
-    static sketches::status try_verify(byte_view bytes) noexcept { return st(Api::verify(bytes.data(), bytes.size())); }
+    static sketches::status try_verify(byte_source bytes) noexcept { return st(Api::verify(bytes.data(), bytes.size())); }
     /// Verifies untrusted bytes and gives the live size they import into
     /// (their length, except for a compact HyperLogLog image): what to
     /// allocate for from_bytes into caller memory.
-    static result<std::uint64_t> try_import_size(byte_view bytes) noexcept {
+    static result<std::uint64_t> try_import_size(byte_source bytes) noexcept {
         result<std::uint64_t> r;
         r.status = st(Api::verify(bytes.data(), bytes.size()));
         std::size_t live = 0;
@@ -1115,14 +1156,14 @@ class sketch_base {
     }
     /// Imports untrusted bytes into a new owning sketch. The bytes are
     /// verified before anything is allocated.
-    static result<owned_type> try_from_bytes(byte_view bytes) noexcept {
+    static result<owned_type> try_from_bytes(byte_source bytes) noexcept {
         return create_owned<owned_type>(try_import_size(bytes), [&](void *buf, std::size_t len) {
             return Api::import_(bytes.data(), bytes.size(), buf, len);
         });
     }
     /// Imports untrusted bytes into caller memory (8-byte aligned, `len`
     /// bytes, written only on success) and returns a view of it.
-    static result<view_type> try_from_bytes(byte_view bytes, void *buf, std::size_t len) noexcept {
+    static result<view_type> try_from_bytes(byte_source bytes, void *buf, std::size_t len) noexcept {
         result<view_type> r;
         r.status = st(Api::import_(bytes.data(), bytes.size(), buf, len));
         if (r.ok()) r.value = view_type(buf, len);
@@ -1138,10 +1179,10 @@ class sketch_base {
     std::size_t export_to(void *out, std::size_t out_len) const { return value(try_export_to(out, out_len)); }
     [[nodiscard]] std::vector<std::uint8_t> to_bytes() const { return value(try_to_bytes()); }
     [[nodiscard]] owned_type clone() const { return value(try_clone()); }
-    static void verify(byte_view bytes) { check(try_verify(bytes)); }
-    [[nodiscard]] static std::uint64_t import_size(byte_view bytes) { return value(try_import_size(bytes)); }
-    [[nodiscard]] static owned_type from_bytes(byte_view bytes) { return value(try_from_bytes(bytes)); }
-    [[nodiscard]] static view_type from_bytes(byte_view bytes, void *buf, std::size_t len) {
+    static void verify(byte_source bytes) { check(try_verify(bytes)); }
+    [[nodiscard]] static std::uint64_t import_size(byte_source bytes) { return value(try_import_size(bytes)); }
+    [[nodiscard]] static owned_type from_bytes(byte_source bytes) { return value(try_from_bytes(bytes)); }
+    [[nodiscard]] static view_type from_bytes(byte_source bytes, void *buf, std::size_t len) {
         return value(try_from_bytes(bytes, buf, len));
     }
 #endif
@@ -1232,7 +1273,7 @@ template <class View, class Init>
 
 /// The canonical hash of a byte key (XXH3-64 with `seed`): what every
 /// family's *_hash operations take, with the image's seed.
-[[nodiscard]] inline std::uint64_t hash(byte_view key, std::uint64_t seed = 0) noexcept {
+[[nodiscard]] inline std::uint64_t hash(byte_source key, std::uint64_t seed = 0) noexcept {
     return sketch_hash(key.data(), key.size(), seed);
 }
 /// Deleted: hash(p, n) with a char pointer hashed the C string at p with
@@ -1256,7 +1297,7 @@ void hash(K, A...) = delete;
 /// XXH64 of a byte key: what split-block filters in Parquet mode take (seed
 /// 0, over a fixed-width value's Parquet PLAIN encoding or a BYTE_ARRAY's raw
 /// bytes without the PLAIN length prefix; see the parquet_hash_* functions).
-[[nodiscard]] inline std::uint64_t hash_xxh64(byte_view key, std::uint64_t seed = 0) noexcept {
+[[nodiscard]] inline std::uint64_t hash_xxh64(byte_source key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_xxh64(key.data(), key.size(), seed);
 }
 /// Deleted: a char pointer and a length (see hash).
@@ -1275,7 +1316,7 @@ void hash_xxh64(P &&, N) = delete;
 [[nodiscard]] inline std::uint64_t parquet_hash_double(double value) noexcept { return sketch_parquet_hash_double(value); }
 /// Parquet's hash of a BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value (a string's
 /// UTF-8 bytes), without the length prefix of the PLAIN encoding.
-[[nodiscard]] inline std::uint64_t parquet_hash_bytes(byte_view value) noexcept {
+[[nodiscard]] inline std::uint64_t parquet_hash_bytes(byte_source value) noexcept {
     return sketch_parquet_hash_bytes(value.data(), value.size());
 }
 
@@ -1307,7 +1348,7 @@ inline status try_hash_batch(const packed_source &keys, std::uint64_t seed, arra
 [[nodiscard]] inline std::uint32_t version() noexcept { return sketch_version(); }
 [[nodiscard]] inline const char *version_string() noexcept { return sketch_version_string(); }
 /// Reads the common header of any image (to dispatch on its family).
-[[nodiscard]] inline result<image_info> try_inspect(byte_view bytes) noexcept {
+[[nodiscard]] inline result<image_info> try_inspect(byte_source bytes) noexcept {
     result<image_info> r;
     r.status = detail::st(sketch_image_inspect(bytes.data(), bytes.size(), &r.value));
     return r;
@@ -1324,7 +1365,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     detail::check(try_hash_batch(keys, seed, out));
     return out;
 }
-[[nodiscard]] inline image_info inspect(byte_view bytes) { return detail::value(try_inspect(bytes)); }
+[[nodiscard]] inline image_info inspect(byte_source bytes) { return detail::value(try_inspect(bytes)); }
 #endif
 
 /* Declares, inside a family template, the single-key and batch operations
@@ -1375,7 +1416,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* Single-key queries: NAME(key), NAME(integer), NAME_hash(hash). */
 #define SKETCHES_DETAIL_CONTAINS_OPS(NAME, CFN)                                                                \
     SKETCHES_DETAIL_REFUSE_KEYS(try_##NAME, const)                                                             \
-    result<bool> try_##NAME(byte_view key) const noexcept {                                                    \
+    result<bool> try_##NAME(byte_source key) const noexcept {                                                  \
         bool out = false;                                                                                      \
         return this->make(CFN(this->data(), this->size(), key.data(), key.size(), &out), out);                 \
     }                                                                                                          \
@@ -1393,7 +1434,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
    lets the C call skip the header validation. */
 #define SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(PREFIX)                                                             \
     SKETCHES_DETAIL_REFUSE_KEYS(try_contains, const)                                                           \
-    result<bool> try_contains(byte_view key) const noexcept {                                                  \
+    result<bool> try_contains(byte_source key) const noexcept {                                                \
         bool out = false;                                                                                      \
         return this->make(PREFIX##_contains_with_token(this->data(), this->size(), &this->token(), key.data(), \
                                                        key.size(), &out),                                      \
@@ -1444,7 +1485,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* Throwing forms of the queries. */
 #define SKETCHES_DETAIL_CONTAINS_THROWING(NAME)                                                                \
     SKETCHES_DETAIL_REFUSE_KEYS(NAME, const)                                                                   \
-    [[nodiscard]] bool NAME(byte_view key) const { return base::value(try_##NAME(key)); }                      \
+    [[nodiscard]] bool NAME(byte_source key) const { return base::value(try_##NAME(key)); }                    \
     [[nodiscard]] bool NAME(std::uint64_t key) const { return base::value(try_##NAME(key)); }                  \
     [[nodiscard]] bool NAME##_hash(std::uint64_t hash) const { return base::value(try_##NAME##_hash(hash)); }   \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
@@ -1571,7 +1612,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
    NAME(integer), NAME_hash(hash). */
 #define SKETCHES_DETAIL_ADD_BOOL_OPS(NAME, CFN)                                                                \
     SKETCHES_DETAIL_REFUSE_KEYS(try_##NAME, )                                                                  \
-    result<bool> try_##NAME(byte_view key) noexcept {                                                          \
+    result<bool> try_##NAME(byte_source key) noexcept {                                                        \
         bool out = false;                                                                                      \
         return this->make(CFN(this->mdata(), this->size(), key.data(), key.size(), &out), out);                \
     }                                                                                                          \
@@ -1587,7 +1628,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* Single adds reporting a bool, for the families with tokens. */
 #define SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(PREFIX)                                                             \
     SKETCHES_DETAIL_REFUSE_KEYS(try_add, )                                                                     \
-    result<bool> try_add(byte_view key) noexcept {                                                             \
+    result<bool> try_add(byte_source key) noexcept {                                                           \
         bool out = false;                                                                                      \
         return this->make(                                                                                     \
             PREFIX##_add_with_token(this->mdata(), this->size(), &this->token(), key.data(), key.size(), &out), \
@@ -1605,7 +1646,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 
 #define SKETCHES_DETAIL_ADD_BOOL_THROWING(NAME)                                                                \
     SKETCHES_DETAIL_REFUSE_KEYS(NAME, )                                                                        \
-    bool NAME(byte_view key) { return base::value(try_##NAME(key)); }                                          \
+    bool NAME(byte_source key) { return base::value(try_##NAME(key)); }                                        \
     bool NAME(std::uint64_t key) { return base::value(try_##NAME(key)); }                                      \
     bool NAME##_hash(std::uint64_t hash) { return base::value(try_##NAME##_hash(hash)); }
 
@@ -1955,7 +1996,7 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     /// file's filter does and can be added to, merged, folded and exported.
     /// Its capacity signal follows the fill of the blocks (an all-ones bitset
     /// is over capacity). Errors as try_plan_parquet_bitset.
-    static result<owned_type> try_from_parquet_bitset(byte_view bitset, double fpr) noexcept {
+    static result<owned_type> try_from_parquet_bitset(byte_source bitset, double fpr) noexcept {
         result<sbbf_params> p = try_plan_parquet_bitset(bitset.size(), fpr);
         if (!p.ok()) return result<owned_type>{p.status, {}};
         return detail::create_owned<owned_type>(try_image_size(p.value), [&](void *buf, std::size_t len) {
@@ -1965,7 +2006,7 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     /// As try_from_parquet_bitset, into caller memory (8-byte aligned, at
     /// least image_size(params) bytes, written only on success) with
     /// `params` from try_plan_parquet_bitset.
-    static result<view_type> try_load_parquet_bitset(void *buf, std::size_t len, byte_view bitset,
+    static result<view_type> try_load_parquet_bitset(void *buf, std::size_t len, byte_source bitset,
                                                      const sbbf_params &params) noexcept {
         return detail::init_view<view_type>(
             buf, len, [&] { return sketch_sbbf_load_parquet_bitset(buf, len, bitset.data(), bitset.size(), &params); });
@@ -2078,10 +2119,10 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     [[nodiscard]] static sbbf_params plan_parquet_bitset(std::size_t bitset_len, double fpr) {
         return base::value(try_plan_parquet_bitset(bitset_len, fpr));
     }
-    [[nodiscard]] static owned_type from_parquet_bitset(byte_view bitset, double fpr) {
+    [[nodiscard]] static owned_type from_parquet_bitset(byte_source bitset, double fpr) {
         return base::value(try_from_parquet_bitset(bitset, fpr));
     }
-    [[nodiscard]] static view_type load_parquet_bitset(void *buf, std::size_t len, byte_view bitset,
+    [[nodiscard]] static view_type load_parquet_bitset(void *buf, std::size_t len, byte_source bitset,
                                                        const sbbf_params &params) {
         return base::value(try_load_parquet_bitset(buf, len, bitset, params));
     }
@@ -2225,7 +2266,7 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     /// Counter-wise saturating addition.
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_counting_merge)
     /// Removes a key: status::not_present (nothing changed) when it is absent.
-    status try_remove(byte_view key) noexcept {
+    status try_remove(byte_source key) noexcept {
         return detail::st(sketch_counting_remove(this->mdata(), this->size(), key.data(), key.size()));
     }
     status try_remove(std::uint64_t key) noexcept {
@@ -2261,7 +2302,7 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     SKETCHES_DETAIL_CAPACITY_THROWING
     SKETCHES_DETAIL_MERGE_THROWING(merge)
     /// Removes a key; false (nothing changed) when it was absent.
-    bool remove(byte_view key) { return removed(try_remove(key)); }
+    bool remove(byte_source key) { return removed(try_remove(key)); }
     bool remove(std::uint64_t key) { return removed(try_remove(key)); }
     bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
     SKETCHES_DETAIL_REFUSE_KEYS(remove, )
@@ -2328,7 +2369,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     }
 
     /// Adds a key: status::full (image unchanged) when it cannot be placed.
-    status try_add(byte_view key) noexcept {
+    status try_add(byte_source key) noexcept {
         return detail::st(sketch_cuckoo_add(this->mdata(), this->size(), key.data(), key.size()));
     }
     status try_add(std::uint64_t key) noexcept { return detail::st(sketch_cuckoo_add_u64(this->mdata(), this->size(), key)); }
@@ -2340,7 +2381,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_cuckoo, add, add, false)
     SKETCHES_DETAIL_CONTAINS_OPS(contains, sketch_cuckoo_contains)
     /// Copies of the key's fingerprint stored (0..8).
-    result<std::uint32_t> try_count(byte_view key) const noexcept {
+    result<std::uint32_t> try_count(byte_source key) const noexcept {
         std::uint32_t n = 0;
         return this->make(sketch_cuckoo_count(this->data(), this->size(), key.data(), key.size(), &n), n);
     }
@@ -2351,7 +2392,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     SKETCHES_DETAIL_REFUSE_KEYS(try_count, const)
     /// Removes one copy: status::not_present (nothing changed) when absent.
     /// Only remove keys that were added.
-    status try_remove(byte_view key) noexcept {
+    status try_remove(byte_source key) noexcept {
         return detail::st(sketch_cuckoo_remove(this->mdata(), this->size(), key.data(), key.size()));
     }
     status try_remove(std::uint64_t key) noexcept {
@@ -2404,7 +2445,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         return base::value(try_init(buf, len, params, seed));
     }
     /// Adds a key; false (nothing changed) when the filter has no room for it.
-    [[nodiscard]] bool add(byte_view key) { return placed(try_add(key)); }
+    [[nodiscard]] bool add(byte_source key) { return placed(try_add(key)); }
     [[nodiscard]] bool add(std::uint64_t key) { return placed(try_add(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(add, )
     [[nodiscard]] bool add_hash(std::uint64_t hash) { return placed(try_add_hash(hash)); }
@@ -2421,11 +2462,11 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         return count_added(hashes.size(), added, [&](array_view<bool> out) { return try_add_hash_batch(hashes, out); });
     }
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
-    [[nodiscard]] std::uint32_t count(byte_view key) const { return base::value(try_count(key)); }
+    [[nodiscard]] std::uint32_t count(byte_source key) const { return base::value(try_count(key)); }
     [[nodiscard]] std::uint32_t count(std::uint64_t key) const { return base::value(try_count(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(count, const)
     /// Removes one copy; false (nothing changed) when absent.
-    bool remove(byte_view key) { return removed(try_remove(key)); }
+    bool remove(byte_source key) { return removed(try_remove(key)); }
     bool remove(std::uint64_t key) { return removed(try_remove(key)); }
     bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
     SKETCHES_DETAIL_REFUSE_KEYS(remove, )
@@ -2724,7 +2765,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
 
     /// Adds `weight` occurrences of a key.
-    status try_add(byte_view key, weight_value weight = 1) noexcept {
+    status try_add(byte_source key, weight_value weight = 1) noexcept {
         if (weight.negative()) return status::invalid_argument;
         return detail::st(sketch_countmin_add(this->mdata(), this->size(), key.data(), key.size(), weight.value()));
     }
@@ -2770,7 +2811,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
     /// Estimated count: never below the truth while no counter saturated
     /// (32-bit counters stop at 2^32 - 1; plan 64-bit ones for larger sums).
-    result<std::uint64_t> try_estimate(byte_view key) const noexcept {
+    result<std::uint64_t> try_estimate(byte_source key) const noexcept {
         std::uint64_t out = 0;
         return this->make(sketch_countmin_estimate(this->data(), this->size(), key.data(), key.size(), &out), out);
     }
@@ -2832,7 +2873,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
                                         std::uint64_t seed = 0) {
         return base::value(try_init(buf, len, params, seed));
     }
-    void add(byte_view key, weight_value weight = 1) { base::check(try_add(key, weight)); }
+    void add(byte_source key, weight_value weight = 1) { base::check(try_add(key, weight)); }
     void add(std::uint64_t key, weight_value weight = 1) { base::check(try_add(key, weight)); }
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
@@ -2847,7 +2888,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     void add_hash_batch(array_view<const std::uint64_t> hashes, array_view<const std::uint64_t> weights = {}) {
         base::check(try_add_hash_batch(hashes, weights));
     }
-    [[nodiscard]] std::uint64_t estimate(byte_view key) const { return base::value(try_estimate(key)); }
+    [[nodiscard]] std::uint64_t estimate(byte_source key) const { return base::value(try_estimate(key)); }
     [[nodiscard]] std::uint64_t estimate(std::uint64_t key) const { return base::value(try_estimate(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
     [[nodiscard]] std::uint64_t estimate_hash(std::uint64_t hash) const { return base::value(try_estimate_hash(hash)); }
@@ -2919,7 +2960,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
             buf, len, [&] { return sketch_topk_init(buf, len, capacity, max_key_len, seed); });
     }
 
-    status try_add(byte_view key, weight_value weight = 1) noexcept {
+    status try_add(byte_source key, weight_value weight = 1) noexcept {
         if (weight.negative()) return status::invalid_argument;
         return detail::st(sketch_topk_add(this->mdata(), this->size(), key.data(), key.size(), weight.value()));
     }
@@ -2950,7 +2991,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
                                                  keys.count, w));
     }
     /// The count bounds of one key (listed = it has a counter).
-    result<topk_estimate> try_estimate(byte_view key) const noexcept {
+    result<topk_estimate> try_estimate(byte_source key) const noexcept {
         result<topk_estimate> r;
         r.status = detail::st(sketch_topk_estimate(this->data(), this->size(), key.data(), key.size(), &r.value));
         return r;
@@ -3012,7 +3053,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
                                         std::uint64_t seed = 0) {
         return base::value(try_init(buf, len, capacity, max_key_len, seed));
     }
-    void add(byte_view key, weight_value weight = 1) { base::check(try_add(key, weight)); }
+    void add(byte_source key, weight_value weight = 1) { base::check(try_add(key, weight)); }
     void add(std::uint64_t key, weight_value weight = 1) { base::check(try_add(key, weight)); }
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
@@ -3023,7 +3064,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     void add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) {
         base::check(try_add_batch(keys, weights));
     }
-    [[nodiscard]] topk_estimate estimate(byte_view key) const { return base::value(try_estimate(key)); }
+    [[nodiscard]] topk_estimate estimate(byte_source key) const { return base::value(try_estimate(key)); }
     [[nodiscard]] topk_estimate estimate(std::uint64_t key) const { return base::value(try_estimate(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
     std::size_t list_into(array_view<topk_item> items) const & { return base::value(try_list_into(items)); }

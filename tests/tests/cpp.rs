@@ -219,3 +219,16 @@ fn packed_views_of_temporary_packed_keys_do_not_compile() {
         err.matches("deleted").count() >= 2 && err.contains("packed_keys::view() const &&")
     });
 }
+
+/// A byte_view of a temporary container that owns its bytes
+/// (`byte_view k = make_key();` of a returned std::string, std::vector or
+/// std::array) does not compile: it pointed into bytes freed at the end of
+/// the statement. byte_views of named containers and of string views, and
+/// temporaries passed straight to the members and functions taking a key or
+/// image bytes (parameters of type byte_source), compile.
+#[test]
+fn byte_views_of_temporary_owning_containers_do_not_compile() {
+    compiles_only_with("cpp_byte_view_of_temporary_fail.cpp", "-DNAMED_KEY", |err| {
+        err.matches("deleted").count() >= 3 && err.contains("byte_view(const R&&)")
+    });
+}
