@@ -109,6 +109,14 @@
  * "inserted" counts depend on the order and the HLL/ULL martingale
  * estimate ends (estimate() then reports the register estimate). An hll
  * must be dense first: densify() (exclusive), else status::small_mode.
+ * No member writes to the object itself but assignment, refresh_token and
+ * the ones changing its size (a split-block fold): the concurrent members
+ * may be called on one shared object, or each thread may hold its own view.
+ * Making a view from a pointer and a length (or refresh_token) reads the
+ * image's header for the token, which the concurrent adds write: that
+ * counts as touching the image, so make the threads' views before the
+ * adds start, or copy them from the owning sketch or from another view
+ * (`bloom_view v = shared;`, which reads nothing of the image).
  */
 #ifndef SKETCHES_HPP
 #define SKETCHES_HPP
@@ -972,6 +980,8 @@ class sketch_base {
     /// families with tokens, the view takes the image's token when the
     /// memory already holds a valid image; see token()). Like a
     /// std::string_view, a view must not outlive the memory it views.
+    /// Reading the header, this is not one of the concurrent members: while
+    /// other threads add concurrently, copy a view instead (see Threads).
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
     sketch_base(void *data, std::size_t size) noexcept : storage_(data, size) {
         static_cast<void>(refresh_token());
