@@ -483,6 +483,24 @@ class packed_keys {
 #endif
         return sketches::status::ok;
     }
+    /// Appends every key of a container (elements a byte_view is made of),
+    /// all or nothing: on status::invalid_argument (past 4 GiB of data) or
+    /// status::out_of_memory nothing is appended. Never throws: the form of
+    /// the constructor from a container that a -fno-exceptions build has.
+    template <class Keys>
+    sketches::status try_append(const Keys &keys) noexcept {
+        std::size_t bytes = data_.size();
+        std::size_t offsets = offsets_.size();
+        for (const auto &k : keys) {
+            sketches::status s = try_push_back(byte_view(k));
+            if (s != sketches::status::ok) {
+                data_.resize(bytes); // shrinking: no allocation
+                offsets_.resize(offsets);
+                return s;
+            }
+        }
+        return sketches::status::ok;
+    }
 #if SKETCHES_EXCEPTIONS
     /// Appends a key; throws sketches::error(invalid_argument) past 4 GiB of
     /// data and std::bad_alloc when the buffers cannot grow (nothing appended).

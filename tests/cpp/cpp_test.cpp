@@ -2193,18 +2193,21 @@ void test_allocation_failures() {
     static_cast<void>(m.add("alice"));
     sketches::packed_keys keys;
     keys.push_back("a");
+    std::vector<std::string> many = make_keys("many-", 100);
 
     fail_allocations = true;
     sketches::result<std::vector<std::uint8_t>> bytes{status::ok, {}};
     sketches::result<std::vector<sketches::topk_entry>> list{status::ok, {}};
     sketches::result<std::vector<u64>> sig{status::ok, {}};
     status pushed = status::ok;
+    status appended = status::ok;
     bool threw = false;
     try {
         bytes = f.try_to_bytes();
         list = t.try_list();
         sig = m.try_signature();
         pushed = keys.try_push_back("b");
+        appended = keys.try_append(many);
     } catch (const std::bad_alloc &) {
         threw = true;
     }
@@ -2214,11 +2217,13 @@ void test_allocation_failures() {
     CHECK(list.status == status::out_of_memory && list.value.empty());
     CHECK(sig.status == status::out_of_memory && sig.value.empty());
     CHECK(pushed == status::out_of_memory && keys.size() == 1 && keys[0] == "a");
+    CHECK(appended == status::out_of_memory && keys.size() == 1 && keys.view().data_len == 1); // all or nothing
     // Nothing changed: the same calls succeed once memory is back.
     CHECK(f.try_to_bytes().value == f.to_bytes() && f.contains("alice"));
     CHECK(t.try_list().value.size() == 1 && t.list()[0].key == "alice" && t.list()[0].count == 3);
     CHECK(m.try_signature().value == m.signature());
     CHECK(keys.try_push_back("b") == status::ok && keys.size() == 2 && keys[1] == "b");
+    CHECK(keys.try_append(many) == status::ok && keys.size() == 102 && keys[101] == many[99]);
     // The throwing forms still throw std::bad_alloc.
     fail_allocations = true;
     bool to_bytes_threw = false;
