@@ -216,6 +216,14 @@ class error : public std::runtime_error {
     const char *family_;
 };
 
+namespace detail {
+/* T is an owning sketch (bloom_filter, ...: a static is_owning that is true). */
+template <class T, class = void>
+struct owns_image : std::false_type {};
+template <class T>
+struct owns_image<T, std::void_t<decltype(T::is_owning)>> : std::bool_constant<T::is_owning> {};
+} // namespace detail
+
 /// A status and, when it is ok, a value (value-initialized otherwise).
 /// `if (r)` tests the status, for every T but bool: a result<bool> (the
 /// try_ forms of add and contains) has no conversion to bool, because
@@ -237,8 +245,31 @@ struct [[nodiscard]] result {
     explicit operator bool() const noexcept = delete;
     constexpr T &operator*() & noexcept { return value; }
     constexpr const T &operator*() const & noexcept { return value; }
-    constexpr T *operator->() noexcept { return &value; }
-    constexpr const T *operator->() const noexcept { return &value; }
+    /// The value of a temporary result, to move out
+    /// (`bloom_filter f = *bloom_filter::try_create(p);`); a view of it
+    /// (`bloom_const_view v = *bloom_filter::try_from_bytes(b);`) does not
+    /// compile, as for any temporary owning sketch.
+    constexpr T &&operator*() && noexcept { return std::move(value); }
+    constexpr const T &&operator*() const && noexcept { return std::move(value); }
+    constexpr T *operator->() & noexcept { return &value; }
+    constexpr const T *operator->() const & noexcept { return &value; }
+    /// On a temporary result: for values other than owning sketches
+    /// (`bloom_filter::try_plan(n, p)->bits`).
+    template <class U = T, std::enable_if_t<!detail::owns_image<U>::value, int> = 0>
+    constexpr T *operator->() && noexcept {
+        return &value;
+    }
+    template <class U = T, std::enable_if_t<!detail::owns_image<U>::value, int> = 0>
+    constexpr const T *operator->() const && noexcept {
+        return &value;
+    }
+    /// Deleted for a temporary owning sketch: `try_create(p)->const_view()`
+    /// (or view(), bytes()) pointed into a buffer freed at the end of the
+    /// statement. Name the result, or move the sketch out with `*`.
+    template <class U = T, std::enable_if_t<detail::owns_image<U>::value, int> = 0>
+    T *operator->() && = delete;
+    template <class U = T, std::enable_if_t<detail::owns_image<U>::value, int> = 0>
+    const T *operator->() const && = delete;
 };
 
 /// Alignment the owning types allocate with (a cache line; live images need 8).

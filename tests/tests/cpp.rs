@@ -232,3 +232,16 @@ fn byte_views_of_temporary_owning_containers_do_not_compile() {
         err.matches("deleted").count() >= 3 && err.contains("byte_view(const R&&)")
     });
 }
+
+/// A view or the bytes of the owning sketch inside a temporary result
+/// (`bloom_const_view v = *bloom_filter::try_from_bytes(b);`,
+/// `bloom_filter::try_create(p)->view()`) does not compile: it pointed into a
+/// buffer freed at the end of the statement. Views of a named result, the
+/// sketch moved out of a temporary result with `*`, and `->` on temporary
+/// results of other values (`try_plan(n, p)->bits`) compile.
+#[test]
+fn views_into_temporary_results_do_not_compile() {
+    compiles_only_with("cpp_result_of_temporary_fail.cpp", "-DNAMED_RESULT", |err| {
+        err.matches("deleted").count() >= 4 && err.contains("operator->() &&")
+    });
+}
