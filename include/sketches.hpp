@@ -433,8 +433,13 @@ class weight_value {
 };
 
 /// A pointer and a count of T (T const for inputs): built from a std::vector,
-/// std::array, built-in array, std::span (C++20), an initializer list (const
-/// T only, for the duration of the call) or (pointer, count).
+/// std::array, built-in array, std::span (C++20) or (pointer, count). Like a
+/// std::span it must not outlive the elements, so one made of a temporary
+/// container that owns them (`array_source<const std::uint64_t> w =
+/// make_weights();`, or of a braced list, `= {1, 2}`) does not compile: the
+/// elements died with the statement. The members taking arrays take an
+/// array_source, which a temporary (or a braced list) passed straight to the
+/// call outlives.
 template <class T>
 class array_view {
   public:
@@ -446,12 +451,21 @@ class array_view {
               std::enable_if_t<detail::contiguous<std::remove_reference_t<R>>::value &&
                                    std::is_convertible_v<E (*)[], T (*)[]> &&
                                    !std::is_array_v<std::remove_reference_t<R>> &&
-                                   !std::is_same_v<detail::remove_cvref_t<R>, array_view>,
+                                   !std::is_base_of_v<array_view, detail::remove_cvref_t<R>> &&
+                                   (std::is_lvalue_reference_v<R> || !detail::owns_its_bytes_v<detail::remove_cvref_t<R>>),
                                int> = 0>
     constexpr array_view(R &&r) noexcept : data_(std::data(r)), size_(std::size(r)) {}
+    /// Deleted: a temporary container that owns its elements.
+    template <class R, class E = typename detail::contiguous<std::remove_reference_t<R>>::element,
+              std::enable_if_t<detail::contiguous<std::remove_reference_t<R>>::value &&
+                                   std::is_convertible_v<E (*)[], T (*)[]> &&
+                                   !std::is_array_v<std::remove_reference_t<R>> && !std::is_lvalue_reference_v<R> &&
+                                   detail::owns_its_bytes_v<detail::remove_cvref_t<R>>,
+                               int> = 0>
+    array_view(R &&r) = delete;
+    /// Deleted: a braced list's array dies with the statement.
     template <class U = T, std::enable_if_t<std::is_const_v<U>, int> = 0>
-    constexpr array_view(std::initializer_list<std::remove_const_t<U>> list) noexcept
-        : data_(std::data(list)), size_(list.size()) {}
+    array_view(std::initializer_list<std::remove_const_t<U>> list) = delete;
 
     [[nodiscard]] constexpr T *data() const noexcept { return data_; }
     [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
@@ -463,6 +477,31 @@ class array_view {
   private:
     T *data_ = nullptr;
     std::size_t size_ = 0;
+};
+
+/// What the members taking an array (weights, hashes, per-key outputs)
+/// take: what an array_view is made of, temporaries included (a returned
+/// std::vector, or an initializer list for const T: `add_hash_batch({h1,
+/// h2})`), which live until the call returns. Only a parameter type: keep an
+/// array_view of a named container, not an array_source.
+template <class T>
+class array_source : public array_view<T> {
+  public:
+    constexpr array_source() noexcept = default;
+    constexpr array_source(array_view<T> v) noexcept : array_view<T>(v) {}
+    constexpr array_source(T *data, std::size_t size) noexcept : array_view<T>(data, size) {}
+    template <std::size_t N>
+    constexpr array_source(T (&a)[N]) noexcept : array_view<T>(a, N) {}
+    template <class R, class E = typename detail::contiguous<std::remove_reference_t<R>>::element,
+              std::enable_if_t<detail::contiguous<std::remove_reference_t<R>>::value &&
+                                   std::is_convertible_v<E (*)[], T (*)[]> &&
+                                   !std::is_array_v<std::remove_reference_t<R>> &&
+                                   !std::is_base_of_v<array_view<T>, detail::remove_cvref_t<R>>,
+                               int> = 0>
+    constexpr array_source(R &&r) noexcept : array_view<T>(std::data(r), std::size(r)) {}
+    template <class U = T, std::enable_if_t<std::is_const_v<U>, int> = 0>
+    constexpr array_source(std::initializer_list<std::remove_const_t<U>> list) noexcept
+        : array_view<T>(std::data(list), list.size()) {}
 };
 
 /// Keys in the Arrow Binary/String layout: key i is bytes
@@ -841,7 +880,7 @@ template <class R>
 /* Optional per-key output: empty means "not wanted" (NULL); otherwise it
    must hold at least n elements. */
 template <class T>
-[[nodiscard]] sketches::status out_ptr(array_view<T> out, std::size_t n, T *&ptr) noexcept {
+[[nodiscard]] sketches::status out_ptr(array_source<T> out, std::size_t n, T *&ptr) noexcept {
     if (out.empty()) {
         ptr = nullptr;
         return sketches::status::ok;
@@ -852,11 +891,11 @@ template <class T>
 }
 /* Required per-key output. */
 template <class T>
-[[nodiscard]] sketches::status out_required(array_view<T> out, std::size_t n) noexcept {
+[[nodiscard]] sketches::status out_required(array_source<T> out, std::size_t n) noexcept {
     return out.size() < n ? sketches::status::buffer_too_small : sketches::status::ok;
 }
 /* Optional weights: empty means 1 each (NULL); otherwise exactly n. */
-[[nodiscard]] inline sketches::status weights_ptr(array_view<const std::uint64_t> w, std::size_t n,
+[[nodiscard]] inline sketches::status weights_ptr(array_source<const std::uint64_t> w, std::size_t n,
                                                   const std::uint64_t *&ptr) noexcept {
     if (w.empty()) {
         ptr = nullptr;
@@ -1390,7 +1429,7 @@ enum class parquet_sizing : std::uint32_t {
 
 /// Hashes a container of keys (or packed keys) into `out` (at least as many values).
 template <class Keys, detail::if_keys<Keys> = 0>
-status try_hash_batch(const Keys &keys, std::uint64_t seed, array_view<std::uint64_t> out) noexcept {
+status try_hash_batch(const Keys &keys, std::uint64_t seed, array_source<std::uint64_t> out) noexcept {
     std::size_t n = detail::key_count(keys);
     status s = detail::out_required(out, n);
     if (s != status::ok) return s;
@@ -1398,7 +1437,7 @@ status try_hash_batch(const Keys &keys, std::uint64_t seed, array_view<std::uint
         keys, n, [&](const sketch_slice *k, std::size_t c) { return sketch_hash_batch(k, c, seed, out.data()); },
         [&](const std::uint64_t *k, std::size_t c) { return sketch_hash_u64_batch(k, c, seed, out.data()); });
 }
-inline status try_hash_batch(const packed_source &keys, std::uint64_t seed, array_view<std::uint64_t> out) noexcept {
+inline status try_hash_batch(const packed_source &keys, std::uint64_t seed, array_source<std::uint64_t> out) noexcept {
     status s = detail::out_required(out, keys.count);
     if (s != status::ok) return s;
     return detail::st(sketch_hash_packed(keys.data, keys.data_len, keys.offsets, keys.count, seed, out.data()));
@@ -1514,7 +1553,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* The batch queries: NAME_batch(keys | packed, results), NAME_hash_batch. */
 #define SKETCHES_DETAIL_CONTAINS_BATCH_OPS(NAME, CFN)                                                          \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
-    status try_##NAME##_batch(const Keys &keys, array_view<bool> results) const noexcept {                     \
+    status try_##NAME##_batch(const Keys &keys, array_source<bool> results) const noexcept {                   \
         std::size_t n = detail::key_count(keys);                                                               \
         status s = detail::out_required(results, n);                                                           \
         if (s == status::ok) s = this->template check_keys<Keys>();                                            \
@@ -1528,13 +1567,13 @@ template <class Keys, detail::if_keys<Keys> = 0>
                 return CFN##_u64_batch(this->data(), this->size(), k, c, results.data());                      \
             });                                                                                                \
     }                                                                                                          \
-    status try_##NAME##_batch(const packed_source &keys, array_view<bool> results) const noexcept {            \
+    status try_##NAME##_batch(const packed_source &keys, array_source<bool> results) const noexcept {          \
         status s = detail::out_required(results, keys.count);                                                  \
         if (s != status::ok) return s;                                                                         \
         return detail::st(CFN##_packed(this->data(), this->size(), keys.data, keys.data_len, keys.offsets,     \
                                        keys.count, results.data()));                                           \
     }                                                                                                          \
-    status try_##NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results)           \
+    status try_##NAME##_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> results)       \
         const noexcept {                                                                                       \
         status s = detail::out_required(results, hashes.size());                                               \
         if (s != status::ok) return s;                                                                         \
@@ -1548,13 +1587,13 @@ template <class Keys, detail::if_keys<Keys> = 0>
     [[nodiscard]] bool NAME(std::uint64_t key) const { return base::value(try_##NAME(key)); }                  \
     [[nodiscard]] bool NAME##_hash(std::uint64_t hash) const { return base::value(try_##NAME##_hash(hash)); }   \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
-    void NAME##_batch(const Keys &keys, array_view<bool> results) const {                                      \
+    void NAME##_batch(const Keys &keys, array_source<bool> results) const {                                    \
         base::check(try_##NAME##_batch(keys, results));                                                        \
     }                                                                                                          \
-    void NAME##_batch(const packed_source &keys, array_view<bool> results) const {                             \
+    void NAME##_batch(const packed_source &keys, array_source<bool> results) const {                           \
         base::check(try_##NAME##_batch(keys, results));                                                        \
     }                                                                                                          \
-    void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) const {           \
+    void NAME##_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> results) const {       \
         base::check(try_##NAME##_hash_batch(hashes, results));                                                 \
     }                                                                                                          \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
@@ -1571,7 +1610,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
         base::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), keys.count)));                       \
         return std::vector<bool>(out.data(), out.data() + keys.count);                                         \
     }                                                                                                          \
-    [[nodiscard]] std::vector<bool> NAME##_hash_batch(array_view<const std::uint64_t> hashes) const {          \
+    [[nodiscard]] std::vector<bool> NAME##_hash_batch(array_source<const std::uint64_t> hashes) const {        \
         detail::scratch<bool> out;                                                                             \
         base::check(out.reserve(hashes.size()));                                                               \
         base::check(try_##NAME##_hash_batch(hashes, array_view<bool>(out.data(), hashes.size())));             \
@@ -1583,7 +1622,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
    requires the output array (else NULL is allowed). */
 #define SKETCHES_DETAIL_KEY_BATCH_BOOL_OPS(NAME, CFN, REQUIRED)                                                \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
-    status try_##NAME##_batch(const Keys &keys, array_view<bool> out = {}) noexcept {                          \
+    status try_##NAME##_batch(const Keys &keys, array_source<bool> out = {}) noexcept {                        \
         std::size_t n = detail::key_count(keys);                                                               \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
@@ -1596,7 +1635,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
             keys, n, [&](const sketch_slice *k, std::size_t c) { return CFN##_batch(buf, this->size(), k, c, ptr); }, \
             [&](const std::uint64_t *k, std::size_t c) { return CFN##_u64_batch(buf, this->size(), k, c, ptr); }); \
     }                                                                                                          \
-    status try_##NAME##_batch(const packed_source &keys, array_view<bool> out = {}) noexcept {                 \
+    status try_##NAME##_batch(const packed_source &keys, array_source<bool> out = {}) noexcept {               \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
         status s = REQUIRED && out.empty() ? tmp.reserve(keys.count) : detail::out_ptr(out, keys.count, ptr);  \
@@ -1609,7 +1648,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* The same plus the hash batch: PREFIX is the C prefix, CNAME the C operation. */
 #define SKETCHES_DETAIL_BATCH_BOOL_OPS(PREFIX, NAME, CNAME, REQUIRED)                                          \
     SKETCHES_DETAIL_KEY_BATCH_BOOL_OPS(NAME, PREFIX##_##CNAME, REQUIRED)                                       \
-    status try_##NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> out = {}) noexcept { \
+    status try_##NAME##_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> out = {}) noexcept { \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
         status s = REQUIRED && out.empty() ? tmp.reserve(hashes.size()) : detail::out_ptr(out, hashes.size(), ptr); \
@@ -1621,16 +1660,16 @@ template <class Keys, detail::if_keys<Keys> = 0>
 
 #define SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING(NAME)                                                          \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
-    void NAME##_batch(const Keys &keys, array_view<bool> out = {}) {                                           \
+    void NAME##_batch(const Keys &keys, array_source<bool> out = {}) {                                         \
         base::check(try_##NAME##_batch(keys, out));                                                            \
     }                                                                                                          \
-    void NAME##_batch(const packed_source &keys, array_view<bool> out = {}) {                                  \
+    void NAME##_batch(const packed_source &keys, array_source<bool> out = {}) {                                \
         base::check(try_##NAME##_batch(keys, out));                                                            \
     }
 
 #define SKETCHES_DETAIL_BATCH_BOOL_THROWING(NAME)                                                              \
     SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING(NAME)                                                              \
-    void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> out = {}) {                \
+    void NAME##_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> out = {}) {            \
         base::check(try_##NAME##_hash_batch(hashes, out));                                                     \
     }
 
@@ -1652,7 +1691,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* The same for add, plus add_hash_batch. */
 #define SKETCHES_DETAIL_BATCH_PLAIN_OPS(PREFIX)                                                                \
     SKETCHES_DETAIL_KEY_BATCH_PLAIN_OPS(add, PREFIX##_add)                                                     \
-    status try_add_hash_batch(array_view<const std::uint64_t> hashes) noexcept {                               \
+    status try_add_hash_batch(array_source<const std::uint64_t> hashes) noexcept {                             \
         return detail::st(PREFIX##_add_hash_batch(this->mdata(), this->size(), hashes.data(), hashes.size())); \
     }
 
@@ -1665,7 +1704,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 
 #define SKETCHES_DETAIL_BATCH_PLAIN_THROWING                                                                   \
     SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(add)                                                              \
-    void add_hash_batch(array_view<const std::uint64_t> hashes) { base::check(try_add_hash_batch(hashes)); }
+    void add_hash_batch(array_source<const std::uint64_t> hashes) { base::check(try_add_hash_batch(hashes)); }
 
 /* Single adds reporting a bool (was_new / changed): NAME(key),
    NAME(integer), NAME_hash(hash). */
@@ -2510,15 +2549,15 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     [[nodiscard]] bool add_hash(std::uint64_t hash) { return placed(try_add_hash(hash)); }
     /// Adds keys; returns how many were placed (added[i], if given, says which).
     template <class Keys, detail::if_keys<Keys> = 0>
-    std::size_t add_batch(const Keys &keys, array_view<bool> added = {}) {
+    std::size_t add_batch(const Keys &keys, array_source<bool> added = {}) {
         std::size_t n = detail::key_count(keys);
-        return count_added(n, added, [&](array_view<bool> out) { return try_add_batch(keys, out); });
+        return count_added(n, added, [&](array_source<bool> out) { return try_add_batch(keys, out); });
     }
-    std::size_t add_batch(const packed_source &keys, array_view<bool> added = {}) {
-        return count_added(keys.count, added, [&](array_view<bool> out) { return try_add_batch(keys, out); });
+    std::size_t add_batch(const packed_source &keys, array_source<bool> added = {}) {
+        return count_added(keys.count, added, [&](array_source<bool> out) { return try_add_batch(keys, out); });
     }
-    std::size_t add_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> added = {}) {
-        return count_added(hashes.size(), added, [&](array_view<bool> out) { return try_add_hash_batch(hashes, out); });
+    std::size_t add_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> added = {}) {
+        return count_added(hashes.size(), added, [&](array_source<bool> out) { return try_add_hash_batch(hashes, out); });
     }
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
     [[nodiscard]] std::uint32_t count(byte_source key) const { return base::value(try_count(key)); }
@@ -2532,16 +2571,16 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     /// Removes one copy of each key; returns how many had one (removed[i],
     /// if given, says which).
     template <class Keys, detail::if_keys<Keys> = 0>
-    std::size_t remove_batch(const Keys &keys, array_view<bool> removed = {}) {
+    std::size_t remove_batch(const Keys &keys, array_source<bool> removed = {}) {
         std::size_t n = detail::key_count(keys);
-        return count_added(n, removed, [&](array_view<bool> out) { return try_remove_batch(keys, out); });
+        return count_added(n, removed, [&](array_source<bool> out) { return try_remove_batch(keys, out); });
     }
-    std::size_t remove_batch(const packed_source &keys, array_view<bool> removed = {}) {
-        return count_added(keys.count, removed, [&](array_view<bool> out) { return try_remove_batch(keys, out); });
+    std::size_t remove_batch(const packed_source &keys, array_source<bool> removed = {}) {
+        return count_added(keys.count, removed, [&](array_source<bool> out) { return try_remove_batch(keys, out); });
     }
-    std::size_t remove_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> removed = {}) {
+    std::size_t remove_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> removed = {}) {
         return count_added(hashes.size(), removed,
-                           [&](array_view<bool> out) { return try_remove_hash_batch(hashes, out); });
+                           [&](array_source<bool> out) { return try_remove_hash_batch(hashes, out); });
     }
     SKETCHES_DETAIL_CAPACITY_THROWING
     /// All-or-nothing merge; throws error(status::full) when it does not fit.
@@ -2566,7 +2605,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
         return true;
     }
     template <class Call>
-    static std::size_t count_added(std::size_t n, array_view<bool> added, Call &&call) {
+    static std::size_t count_added(std::size_t n, array_source<bool> added, Call &&call) {
         detail::scratch<bool> tmp;
         if (added.empty()) {
             base::check(tmp.reserve(n));
@@ -2840,7 +2879,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
     /// Adds keys; `weights` empty (1 each) or one per key.
     template <class Keys, detail::if_keys<Keys> = 0>
-    status try_add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_batch(const Keys &keys, array_source<const std::uint64_t> weights = {}) noexcept {
         std::size_t n = detail::key_count(keys);
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, n, w);
@@ -2853,15 +2892,15 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
                 return sketch_countmin_add_u64_batch(buf, this->size(), k, c, w);
             });
     }
-    status try_add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_batch(const packed_source &keys, array_source<const std::uint64_t> weights = {}) noexcept {
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, keys.count, w);
         if (s != status::ok) return s;
         return detail::st(sketch_countmin_add_packed(this->mdata(), this->size(), keys.data, keys.data_len,
                                                      keys.offsets, keys.count, w));
     }
-    status try_add_hash_batch(array_view<const std::uint64_t> hashes,
-                              array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_hash_batch(array_source<const std::uint64_t> hashes,
+                              array_source<const std::uint64_t> weights = {}) noexcept {
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, hashes.size(), w);
         if (s != status::ok) return s;
@@ -2884,7 +2923,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
         return this->make(sketch_countmin_estimate_hash(this->data(), this->size(), hash, &out), out);
     }
     template <class Keys, detail::if_keys<Keys> = 0>
-    status try_estimate_batch(const Keys &keys, array_view<std::uint64_t> out) const noexcept {
+    status try_estimate_batch(const Keys &keys, array_source<std::uint64_t> out) const noexcept {
         std::size_t n = detail::key_count(keys);
         status s = detail::out_required(out, n);
         if (s != status::ok) return s;
@@ -2897,13 +2936,13 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
                 return sketch_countmin_estimate_u64_batch(this->data(), this->size(), k, c, out.data());
             });
     }
-    status try_estimate_batch(const packed_source &keys, array_view<std::uint64_t> out) const noexcept {
+    status try_estimate_batch(const packed_source &keys, array_source<std::uint64_t> out) const noexcept {
         status s = detail::out_required(out, keys.count);
         if (s != status::ok) return s;
         return detail::st(sketch_countmin_estimate_packed(this->data(), this->size(), keys.data, keys.data_len,
                                                           keys.offsets, keys.count, out.data()));
     }
-    status try_estimate_hash_batch(array_view<const std::uint64_t> hashes, array_view<std::uint64_t> out) const noexcept {
+    status try_estimate_hash_batch(array_source<const std::uint64_t> hashes, array_source<std::uint64_t> out) const noexcept {
         status s = detail::out_required(out, hashes.size());
         if (s != status::ok) return s;
         return detail::st(
@@ -2938,13 +2977,13 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     void add_hash(std::uint64_t hash, weight_value weight = 1) { base::check(try_add_hash(hash, weight)); }
     template <class Keys, detail::if_keys<Keys> = 0>
-    void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
+    void add_batch(const Keys &keys, array_source<const std::uint64_t> weights = {}) {
         base::check(try_add_batch(keys, weights));
     }
-    void add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) {
+    void add_batch(const packed_source &keys, array_source<const std::uint64_t> weights = {}) {
         base::check(try_add_batch(keys, weights));
     }
-    void add_hash_batch(array_view<const std::uint64_t> hashes, array_view<const std::uint64_t> weights = {}) {
+    void add_hash_batch(array_source<const std::uint64_t> hashes, array_source<const std::uint64_t> weights = {}) {
         base::check(try_add_hash_batch(hashes, weights));
     }
     [[nodiscard]] std::uint64_t estimate(byte_source key) const { return base::value(try_estimate(key)); }
@@ -2952,13 +2991,13 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
     [[nodiscard]] std::uint64_t estimate_hash(std::uint64_t hash) const { return base::value(try_estimate_hash(hash)); }
     template <class Keys, detail::if_keys<Keys> = 0>
-    void estimate_batch(const Keys &keys, array_view<std::uint64_t> out) const {
+    void estimate_batch(const Keys &keys, array_source<std::uint64_t> out) const {
         base::check(try_estimate_batch(keys, out));
     }
-    void estimate_batch(const packed_source &keys, array_view<std::uint64_t> out) const {
+    void estimate_batch(const packed_source &keys, array_source<std::uint64_t> out) const {
         base::check(try_estimate_batch(keys, out));
     }
-    void estimate_hash_batch(array_view<const std::uint64_t> hashes, array_view<std::uint64_t> out) const {
+    void estimate_hash_batch(array_source<const std::uint64_t> hashes, array_source<std::uint64_t> out) const {
         base::check(try_estimate_hash_batch(hashes, out));
     }
     template <class Keys, detail::if_keys<Keys> = 0>
@@ -2972,7 +3011,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
         base::check(try_estimate_batch(keys, out));
         return out;
     }
-    [[nodiscard]] std::vector<std::uint64_t> estimate_hash_batch(array_view<const std::uint64_t> hashes) const {
+    [[nodiscard]] std::vector<std::uint64_t> estimate_hash_batch(array_source<const std::uint64_t> hashes) const {
         std::vector<std::uint64_t> out(hashes.size());
         base::check(try_estimate_hash_batch(hashes, out));
         return out;
@@ -3032,7 +3071,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     /// Adds keys (all or nothing: a key too long changes nothing); `weights`
     /// empty (1 each) or one per key.
     template <class Keys, detail::if_keys<Keys> = 0>
-    status try_add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_batch(const Keys &keys, array_source<const std::uint64_t> weights = {}) noexcept {
         std::size_t n = detail::key_count(keys);
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, n, w);
@@ -3042,7 +3081,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
             keys, n, [&](const sketch_slice *k, std::size_t c) { return sketch_topk_add_batch(buf, this->size(), k, c, w); },
             [&](const std::uint64_t *k, std::size_t c) { return sketch_topk_add_u64_batch(buf, this->size(), k, c, w); });
     }
-    status try_add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_batch(const packed_source &keys, array_source<const std::uint64_t> weights = {}) noexcept {
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, keys.count, w);
         if (s != status::ok) return s;
@@ -3065,17 +3104,17 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     /// sketch changes or is freed. Deleted on a temporary owning sketch
     /// (`topk_sketch::from_bytes(b).list_into(items)`): its buffer dies with
     /// the statement and every key pointer would dangle (use list()).
-    result<std::size_t> try_list_into(array_view<topk_item> items) const & noexcept {
+    result<std::size_t> try_list_into(array_source<topk_item> items) const & noexcept {
         result<std::size_t> r;
         r.status = detail::st(sketch_topk_list(this->data(), this->size(), items.data(), items.size(), &r.value));
         return r;
     }
     template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
-    result<std::size_t> try_list_into(array_view<topk_item> items) const && noexcept {
+    result<std::size_t> try_list_into(array_source<topk_item> items) const && noexcept {
         return try_list_into(items);
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
-    result<std::size_t> try_list_into(array_view<topk_item> items) const && = delete;
+    result<std::size_t> try_list_into(array_source<topk_item> items) const && = delete;
     /// Every listed key, largest count first, keys copied;
     /// status::out_of_memory when the copies cannot be allocated (see
     /// detail::filled; try_list_into allocates nothing).
@@ -3117,22 +3156,22 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     template <class Keys, detail::if_keys<Keys> = 0>
-    void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
+    void add_batch(const Keys &keys, array_source<const std::uint64_t> weights = {}) {
         base::check(try_add_batch(keys, weights));
     }
-    void add_batch(const packed_source &keys, array_view<const std::uint64_t> weights = {}) {
+    void add_batch(const packed_source &keys, array_source<const std::uint64_t> weights = {}) {
         base::check(try_add_batch(keys, weights));
     }
     [[nodiscard]] topk_estimate estimate(byte_source key) const { return base::value(try_estimate(key)); }
     [[nodiscard]] topk_estimate estimate(std::uint64_t key) const { return base::value(try_estimate(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
-    std::size_t list_into(array_view<topk_item> items) const & { return base::value(try_list_into(items)); }
+    std::size_t list_into(array_source<topk_item> items) const & { return base::value(try_list_into(items)); }
     template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
-    std::size_t list_into(array_view<topk_item> items) const && {
+    std::size_t list_into(array_source<topk_item> items) const && {
         return base::value(try_list_into(items));
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
-    std::size_t list_into(array_view<topk_item> items) const && = delete;
+    std::size_t list_into(array_source<topk_item> items) const && = delete;
     [[nodiscard]] std::vector<topk_entry> list() const { return base::value(try_list()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
 #endif
@@ -3180,7 +3219,7 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
     }
     result<double> try_jaccard(const owned_type &other) const noexcept { return try_jaccard(other.const_view()); }
     /// The k densified signature values into `out` (exactly k).
-    status try_signature_into(array_view<std::uint64_t> out) const noexcept {
+    status try_signature_into(array_source<std::uint64_t> out) const noexcept {
         return detail::st(sketch_minhash_signature(this->data(), this->size(), out.data(), out.size()));
     }
     /// The signature as a vector; status::out_of_memory when it cannot be
@@ -3212,7 +3251,7 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
     [[nodiscard]] double jaccard(const const_view_type &other) const { return base::value(try_jaccard(other)); }
     [[nodiscard]] double jaccard(const owned_type &other) const { return base::value(try_jaccard(other)); }
-    void signature_into(array_view<std::uint64_t> out) const { base::check(try_signature_into(out)); }
+    void signature_into(array_source<std::uint64_t> out) const { base::check(try_signature_into(out)); }
     [[nodiscard]] std::vector<std::uint64_t> signature() const { return base::value(try_signature()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
 #endif
@@ -3294,7 +3333,7 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
     }
     /// The same from precomputed hashes (sketches::hash(key, seed)).
     static result<view_type> try_build_hashes_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
-                                                   array_view<const std::uint64_t> hashes, const fuse_params &params,
+                                                   array_source<const std::uint64_t> hashes, const fuse_params &params,
                                                    std::uint64_t seed = 0) noexcept {
         return built(buf, len,
                      detail::st(sketch_fuse_build_hash_batch(buf, len, &params, seed, hashes.data(), hashes.size(),
@@ -3326,13 +3365,13 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
         if (!p.ok()) return result<owned_type>{p.status, {}};
         return try_build(keys, p.value, seed);
     }
-    static result<owned_type> try_build_hashes(array_view<const std::uint64_t> hashes, const fuse_params &params,
+    static result<owned_type> try_build_hashes(array_source<const std::uint64_t> hashes, const fuse_params &params,
                                                std::uint64_t seed = 0) noexcept {
         return build_owned(params, [&](void *buf, std::size_t len, void *w, std::size_t wl) {
             return try_build_hashes_into(buf, len, w, wl, hashes, params, seed).status;
         });
     }
-    static result<owned_type> try_build_hashes(array_view<const std::uint64_t> hashes, double fpr,
+    static result<owned_type> try_build_hashes(array_source<const std::uint64_t> hashes, double fpr,
                                                std::uint64_t seed = 0) noexcept {
         result<fuse_params> p = try_plan(hashes.size(), fpr);
         if (!p.ok()) return result<owned_type>{p.status, {}};
@@ -3366,11 +3405,11 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
     [[nodiscard]] static owned_type build(const packed_source &keys, double fpr, std::uint64_t seed = 0) {
         return base::value(try_build(keys, fpr, seed));
     }
-    [[nodiscard]] static owned_type build_hashes(array_view<const std::uint64_t> hashes, const fuse_params &params,
+    [[nodiscard]] static owned_type build_hashes(array_source<const std::uint64_t> hashes, const fuse_params &params,
                                                  std::uint64_t seed = 0) {
         return base::value(try_build_hashes(hashes, params, seed));
     }
-    [[nodiscard]] static owned_type build_hashes(array_view<const std::uint64_t> hashes, double fpr,
+    [[nodiscard]] static owned_type build_hashes(array_source<const std::uint64_t> hashes, double fpr,
                                                  std::uint64_t seed = 0) {
         return base::value(try_build_hashes(hashes, fpr, seed));
     }
@@ -3384,7 +3423,7 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
         return base::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
     }
     static view_type build_hashes_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
-                                       array_view<const std::uint64_t> hashes, const fuse_params &params,
+                                       array_source<const std::uint64_t> hashes, const fuse_params &params,
                                        std::uint64_t seed = 0) {
         return base::value(try_build_hashes_into(buf, len, scratch, scratch_len, hashes, params, seed));
     }

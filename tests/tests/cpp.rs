@@ -245,3 +245,16 @@ fn views_into_temporary_results_do_not_compile() {
         err.matches("deleted").count() >= 4 && err.contains("operator->() &&")
     });
 }
+
+/// An array_view of a temporary container that owns its elements
+/// (`array_view<const std::uint64_t> w = make_weights();`) or of a braced
+/// list (`= {3, 4}`) does not compile: it pointed into elements freed at the
+/// end of the statement. array_views of named containers, and temporaries
+/// and braced lists passed straight to the members taking weights, hashes
+/// or outputs (parameters of type array_source), compile.
+#[test]
+fn array_views_of_temporaries_do_not_compile() {
+    compiles_only_with("cpp_array_view_of_temporary_fail.cpp", "-DNAMED_ARRAY", |err| {
+        err.matches("deleted").count() >= 2 && err.contains("initializer_list")
+    });
+}
