@@ -55,7 +55,10 @@
  * (Arrow Binary layout: one data buffer plus count + 1 uint32 offsets)
  * through the _packed form (a packed_view of a temporary packed_keys,
  * `packed_view v = load_keys();`, does not compile: it would dangle; pass
- * the temporary itself, which lives until the batch call returns). Batches of up to 64 keys use no heap memory
+ * the temporary itself, which lives until the batch call returns).
+ * Weights, hashes and per-key outputs are array_sources (a vector, array,
+ * span, a temporary or braced list passed to the call; an array_view of a
+ * temporary does not compile). Batches of up to 64 keys use no heap memory
  * (but for the std::vector the value-returning forms return); larger ones
  * allocate a scratch array for the key slices or copied integers, and one
  * for a per-key output the C call requires when none is given (counting
