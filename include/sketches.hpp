@@ -35,9 +35,12 @@
  * sketch (`bloom_const_view v = bloom_filter::from_bytes(b);`) does not
  * compile, since its buffer dies with the statement.
  *
- * Keys. Every single-key operation takes a byte_view (std::string_view,
- * const char * (C string), std::string, std::vector<uint8_t>, std::array of
- * bytes, std::span<const std::byte> in C++20, or (pointer, length)) or an
+ * Keys. Every single-key operation takes bytes (a byte_source parameter:
+ * std::string_view, const char * (C string), std::string,
+ * std::vector<uint8_t>, std::array of bytes, std::span<const std::byte> in
+ * C++20, or byte_view(pointer, length); a temporary container passed to the
+ * call lives until it returns, while a byte_view made of one, `byte_view k =
+ * make_key();`, does not compile, as it would dangle) or an
  * integer of up to 64 bits (hashed as its 8 little-endian bytes, the _u64 C
  * forms; a char, bool or floating-point argument does not compile rather
  * than being hashed as an integer: write std::string_view(&c, 1); nor does
@@ -50,7 +53,12 @@
  * integer elements through the _u64_batch form (no copy when the container
  * holds contiguous uint64_t/int64_t), and a packed_view / packed_keys
  * (Arrow Binary layout: one data buffer plus count + 1 uint32 offsets)
- * through the _packed form. Batches of up to 64 keys use no heap memory
+ * through the _packed form (a packed_view of a temporary packed_keys,
+ * `packed_view v = load_keys();`, does not compile: it would dangle; pass
+ * the temporary itself, which lives until the batch call returns).
+ * Weights, hashes and per-key outputs are array_sources (a vector, array,
+ * span, a temporary or braced list passed to the call; an array_view of a
+ * temporary does not compile). Batches of up to 64 keys use no heap memory
  * (but for the std::vector the value-returning forms return); larger ones
  * allocate a scratch array for the key slices or copied integers, and one
  * for a per-key output the C call requires when none is given (counting
@@ -69,8 +77,9 @@
  *    C status numbers) or result<T> {status, value}: the C call's status,
  *    outputs written only on success, exactly as in C. Always available.
  *  - xxx(...) returns the value and throws sketches::error (a
- *    std::runtime_error whose status() is the status and what() is
- *    sketch_status_str) on failure; allocation failure throws std::bad_alloc.
+ *    std::runtime_error whose status() is the status, family() the
+ *    family's name, "bloom", ..., and what() "bloom: " + sketch_status_str)
+ *    on failure; allocation failure throws std::bad_alloc.
  *    Two C statuses are outcomes rather than errors in this form: a cuckoo
  *    add that finds no room returns false (SKETCH_FULL) and a remove of an
  *    absent key returns false (SKETCH_NOT_PRESENT); nothing changed in
@@ -80,9 +89,15 @@
  * try_ forms are declared, so no code path can abort on an error. Define
  * SKETCHES_EXCEPTIONS to 0 to get the same in an exception-enabled build.
  * The owning types allocate with the nothrow aligned operator new and report
- * status::out_of_memory (a wrapper-only value, -1) from the try_ forms; the
- * try_ forms that return std containers (try_to_bytes, topk try_list,
- * hash vectors) allocate them as the standard library does.
+ * status::out_of_memory (a wrapper-only value, -1) from the try_ forms, as
+ * do the try_ forms that fill standard containers (try_to_bytes, topk
+ * try_list, minhash try_signature, packed_keys::try_push_back): they catch
+ * the container's std::bad_alloc and never throw. Built with
+ * -fno-exceptions, the standard library cannot report that failure and
+ * aborts; the forms writing into caller memory allocate no container and
+ * never abort: try_export_to, try_list_into, try_signature_into, batches
+ * from a packed_view over your own buffers (batches of more than 64 keys
+ * allocate their scratch with the nothrow operator new: out_of_memory).
  *
  * Threads. As for the C ABI: const member functions only read and may run
  * concurrently on one image; the others need exclusive access. Except the
@@ -97,6 +112,14 @@
  * "inserted" counts depend on the order and the HLL/ULL martingale
  * estimate ends (estimate() then reports the register estimate). An hll
  * must be dense first: densify() (exclusive), else status::small_mode.
+ * No member writes to the object itself but assignment, refresh_token and
+ * the ones changing its size (a split-block fold): the concurrent members
+ * may be called on one shared object, or each thread may hold its own view.
+ * Making a view from a pointer and a length (or refresh_token) reads the
+ * image's header for the token, which the concurrent adds write: that
+ * counts as touching the image, so make the threads' views before the
+ * adds start, or copy them from the owning sketch or from another view
+ * (`bloom_view v = shared;`, which reads nothing of the image).
  */
 #ifndef SKETCHES_HPP
 #define SKETCHES_HPP
@@ -120,12 +143,17 @@
 #include <utility>
 #include <vector>
 
-#ifndef SKETCHES_EXCEPTIONS
+/* Whether the compiler has exceptions (whatever SKETCHES_EXCEPTIONS says):
+   the try_ forms that fill standard containers then catch their allocation
+   failure and report status::out_of_memory. */
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS) || defined(_CPPUNWIND)
-#define SKETCHES_EXCEPTIONS 1
+#define SKETCHES_DETAIL_CAN_CATCH 1
 #else
-#define SKETCHES_EXCEPTIONS 0
+#define SKETCHES_DETAIL_CAN_CATCH 0
 #endif
+
+#ifndef SKETCHES_EXCEPTIONS
+#define SKETCHES_EXCEPTIONS SKETCHES_DETAIL_CAN_CATCH
 #endif
 
 namespace sketches {
@@ -170,15 +198,34 @@ enum class [[nodiscard]] status : std::int32_t {
                                                 : sketch_status_str(static_cast<std::int32_t>(s));
 }
 
-/// The exception the throwing forms raise: status() and what() = its text.
+/// The exception the throwing forms raise: status() is the status,
+/// family() the family whose operation failed ("bloom", "sbbf", "counting",
+/// "cuckoo", "hll", "ull", "countmin", "topk", "minhash", "fuse", "ell": the
+/// C prefix sketch_<family>_; "" for the free functions and packed_keys),
+/// and what() is "<family>: <status_text>" ("bloom: checksum mismatch"),
+/// or the status text alone without a family.
 class error : public std::runtime_error {
   public:
-    explicit error(sketches::status s) : std::runtime_error(status_text(s)), status_(s) {}
+    explicit error(sketches::status s, const char *family = nullptr)
+        : std::runtime_error(family == nullptr || *family == '\0' ? std::string(status_text(s))
+                                                                  : std::string(family) + ": " + status_text(s)),
+          status_(s), family_(family == nullptr ? "" : family) {}
     [[nodiscard]] sketches::status status() const noexcept { return status_; }
+    /// The family's name (a static string), or "".
+    [[nodiscard]] const char *family() const noexcept { return family_; }
 
   private:
     sketches::status status_;
+    const char *family_;
 };
+
+namespace detail {
+/* T is an owning sketch (bloom_filter, ...: a static is_owning that is true). */
+template <class T, class = void>
+struct owns_image : std::false_type {};
+template <class T>
+struct owns_image<T, std::void_t<decltype(T::is_owning)>> : std::bool_constant<T::is_owning> {};
+} // namespace detail
 
 /// A status and, when it is ok, a value (value-initialized otherwise).
 /// `if (r)` tests the status, for every T but bool: a result<bool> (the
@@ -201,8 +248,31 @@ struct [[nodiscard]] result {
     explicit operator bool() const noexcept = delete;
     constexpr T &operator*() & noexcept { return value; }
     constexpr const T &operator*() const & noexcept { return value; }
-    constexpr T *operator->() noexcept { return &value; }
-    constexpr const T *operator->() const noexcept { return &value; }
+    /// The value of a temporary result, to move out
+    /// (`bloom_filter f = *bloom_filter::try_create(p);`); a view of it
+    /// (`bloom_const_view v = *bloom_filter::try_from_bytes(b);`) does not
+    /// compile, as for any temporary owning sketch.
+    constexpr T &&operator*() && noexcept { return std::move(value); }
+    constexpr const T &&operator*() const && noexcept { return std::move(value); }
+    constexpr T *operator->() & noexcept { return &value; }
+    constexpr const T *operator->() const & noexcept { return &value; }
+    /// On a temporary result: for values other than owning sketches
+    /// (`bloom_filter::try_plan(n, p)->bits`).
+    template <class U = T, std::enable_if_t<!detail::owns_image<U>::value, int> = 0>
+    constexpr T *operator->() && noexcept {
+        return &value;
+    }
+    template <class U = T, std::enable_if_t<!detail::owns_image<U>::value, int> = 0>
+    constexpr const T *operator->() const && noexcept {
+        return &value;
+    }
+    /// Deleted for a temporary owning sketch: `try_create(p)->const_view()`
+    /// (or view(), bytes()) pointed into a buffer freed at the end of the
+    /// statement. Name the result, or move the sketch out with `*`.
+    template <class U = T, std::enable_if_t<detail::owns_image<U>::value, int> = 0>
+    T *operator->() && = delete;
+    template <class U = T, std::enable_if_t<detail::owns_image<U>::value, int> = 0>
+    const T *operator->() const && = delete;
 };
 
 /// Alignment the owning types allocate with (a cache line; live images need 8).
@@ -268,13 +338,28 @@ struct contiguous<R, std::void_t<decltype(std::data(std::declval<R &>())),
     using element = std::remove_pointer_t<decltype(std::data(std::declval<R &>()))>;
 };
 
+/* A container a byte_view of an rvalue would dangle from: one that holds
+   its bytes (std::string, std::vector, std::array), not a view of bytes held
+   elsewhere (std::string_view, std::span, which are trivially copyable). */
+template <class E>
+struct is_std_array : std::false_type {};
+template <class T, std::size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+template <class R>
+constexpr bool owns_its_bytes_v = !std::is_trivially_copyable_v<R> || is_std_array<R>::value;
+
 } // namespace detail
 
 /* ------------------------------------------------------------------ */
 /* Keys and arrays                                                      */
 /* ------------------------------------------------------------------ */
 
-/// A key: a pointer and a length of bytes (never owns them).
+/// A key: a pointer and a length of bytes (never owns them). Like a
+/// std::string_view it must not outlive the bytes, so one made of a
+/// temporary container that owns them (`byte_view k = make_key();` of a
+/// returned std::string, std::vector or std::array) does not compile: its
+/// bytes died with the statement. The members taking a key take a
+/// byte_source, which a temporary passed straight to the call outlives.
 class byte_view {
   public:
     constexpr byte_view() noexcept = default;
@@ -289,6 +374,12 @@ class byte_view {
                                    !std::is_array_v<R> && !std::is_same_v<R, byte_view>,
                                int> = 0>
     constexpr byte_view(const R &r) noexcept : data_(std::data(r)), size_(std::size(r)) {}
+    /// Deleted: a temporary owning container (its bytes die with the statement).
+    template <class R, class E = typename detail::contiguous<const R>::element,
+              std::enable_if_t<detail::contiguous<const R>::value && detail::is_byte_element<E>::value &&
+                                   !std::is_array_v<R> && detail::owns_its_bytes_v<R>,
+                               int> = 0>
+    byte_view(const R &&r) = delete;
 
     [[nodiscard]] constexpr const void *data() const noexcept { return data_; }
     [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
@@ -300,6 +391,26 @@ class byte_view {
   private:
     const void *data_ = nullptr;
     std::size_t size_ = 0;
+};
+
+/// What the members and functions taking one key or image bytes take: what
+/// a byte_view is made of, a temporary container included
+/// (`f.add(make_key())`, `bloom_filter::from_bytes(read_file())`: it lives
+/// until the call returns). Only a parameter type: keep a byte_view of a
+/// named object, not a byte_source.
+class byte_source : public byte_view {
+  public:
+    constexpr byte_source() noexcept = default;
+    constexpr byte_source(byte_view key) noexcept : byte_view(key) {}
+    constexpr byte_source(std::string_view s) noexcept : byte_view(s) {}
+    byte_source(const char *s) noexcept : byte_view(s) {}
+    /// A contiguous container of one-byte elements, as byte_view takes it,
+    /// also a temporary one.
+    template <class R, class E = typename detail::contiguous<const R>::element,
+              std::enable_if_t<detail::contiguous<const R>::value && detail::is_byte_element<E>::value &&
+                                   !std::is_array_v<R> && !std::is_base_of_v<byte_view, R>,
+                               int> = 0>
+    constexpr byte_source(const R &r) noexcept : byte_view(std::data(r), std::size(r)) {}
 };
 
 /// A Count-Min or Top-k weight: an integer of any width. A negative one
@@ -325,8 +436,13 @@ class weight_value {
 };
 
 /// A pointer and a count of T (T const for inputs): built from a std::vector,
-/// std::array, built-in array, std::span (C++20), an initializer list (const
-/// T only, for the duration of the call) or (pointer, count).
+/// std::array, built-in array, std::span (C++20) or (pointer, count). Like a
+/// std::span it must not outlive the elements, so one made of a temporary
+/// container that owns them (`array_source<const std::uint64_t> w =
+/// make_weights();`, or of a braced list, `= {1, 2}`) does not compile: the
+/// elements died with the statement. The members taking arrays take an
+/// array_source, which a temporary (or a braced list) passed straight to the
+/// call outlives.
 template <class T>
 class array_view {
   public:
@@ -338,12 +454,21 @@ class array_view {
               std::enable_if_t<detail::contiguous<std::remove_reference_t<R>>::value &&
                                    std::is_convertible_v<E (*)[], T (*)[]> &&
                                    !std::is_array_v<std::remove_reference_t<R>> &&
-                                   !std::is_same_v<detail::remove_cvref_t<R>, array_view>,
+                                   !std::is_base_of_v<array_view, detail::remove_cvref_t<R>> &&
+                                   (std::is_lvalue_reference_v<R> || !detail::owns_its_bytes_v<detail::remove_cvref_t<R>>),
                                int> = 0>
     constexpr array_view(R &&r) noexcept : data_(std::data(r)), size_(std::size(r)) {}
+    /// Deleted: a temporary container that owns its elements.
+    template <class R, class E = typename detail::contiguous<std::remove_reference_t<R>>::element,
+              std::enable_if_t<detail::contiguous<std::remove_reference_t<R>>::value &&
+                                   std::is_convertible_v<E (*)[], T (*)[]> &&
+                                   !std::is_array_v<std::remove_reference_t<R>> && !std::is_lvalue_reference_v<R> &&
+                                   detail::owns_its_bytes_v<detail::remove_cvref_t<R>>,
+                               int> = 0>
+    array_view(R &&r) = delete;
+    /// Deleted: a braced list's array dies with the statement.
     template <class U = T, std::enable_if_t<std::is_const_v<U>, int> = 0>
-    constexpr array_view(std::initializer_list<std::remove_const_t<U>> list) noexcept
-        : data_(std::data(list)), size_(list.size()) {}
+    array_view(std::initializer_list<std::remove_const_t<U>> list) = delete;
 
     [[nodiscard]] constexpr T *data() const noexcept { return data_; }
     [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
@@ -355,6 +480,31 @@ class array_view {
   private:
     T *data_ = nullptr;
     std::size_t size_ = 0;
+};
+
+/// What the members taking an array (weights, hashes, per-key outputs)
+/// take: what an array_view is made of, temporaries included (a returned
+/// std::vector, or an initializer list for const T: `add_hash_batch({h1,
+/// h2})`), which live until the call returns. Only a parameter type: keep an
+/// array_view of a named container, not an array_source.
+template <class T>
+class array_source : public array_view<T> {
+  public:
+    constexpr array_source() noexcept = default;
+    constexpr array_source(array_view<T> v) noexcept : array_view<T>(v) {}
+    constexpr array_source(T *data, std::size_t size) noexcept : array_view<T>(data, size) {}
+    template <std::size_t N>
+    constexpr array_source(T (&a)[N]) noexcept : array_view<T>(a, N) {}
+    template <class R, class E = typename detail::contiguous<std::remove_reference_t<R>>::element,
+              std::enable_if_t<detail::contiguous<std::remove_reference_t<R>>::value &&
+                                   std::is_convertible_v<E (*)[], T (*)[]> &&
+                                   !std::is_array_v<std::remove_reference_t<R>> &&
+                                   !std::is_base_of_v<array_view<T>, detail::remove_cvref_t<R>>,
+                               int> = 0>
+    constexpr array_source(R &&r) noexcept : array_view<T>(std::data(r), std::size(r)) {}
+    template <class U = T, std::enable_if_t<std::is_const_v<U>, int> = 0>
+    constexpr array_source(std::initializer_list<std::remove_const_t<U>> list) noexcept
+        : array_view<T>(std::data(list), list.size()) {}
 };
 
 /// Keys in the Arrow Binary/String layout: key i is bytes
@@ -384,27 +534,52 @@ class packed_keys {
     packed_keys() = default;
 
     /// Appends a key; status::invalid_argument (nothing appended) once the
-    /// data would pass 4 GiB, the limit of 32-bit offsets. When an
-    /// allocation throws, nothing is appended either.
-    sketches::status try_push_back(byte_view key) {
+    /// data would pass 4 GiB, the limit of 32-bit offsets, and
+    /// status::out_of_memory (nothing appended) when the buffers cannot
+    /// grow. Never throws; built with -fno-exceptions, the standard
+    /// library aborts on that allocation failure instead (see "Errors" at
+    /// the top: a packed_view over your own buffers allocates nothing).
+    sketches::status try_push_back(byte_source key) noexcept {
         if (key.size() > std::numeric_limits<std::uint32_t>::max() - data_.size()) {
             return sketches::status::invalid_argument;
         }
-        // Room for the new offset first: once the bytes are appended, the
-        // offset must go in without an allocation that could throw.
-        std::size_t need = offsets_.size() + (offsets_.empty() ? 2 : 1);
-        if (need > offsets_.capacity()) {
-            offsets_.reserve(need > 2 * offsets_.capacity() ? need : 2 * offsets_.capacity());
+#if SKETCHES_DETAIL_CAN_CATCH
+        try {
+            append(key);
+        } catch (const std::bad_alloc &) {
+            return sketches::status::out_of_memory;
+        } catch (const std::length_error &) {
+            return sketches::status::out_of_memory;
         }
-        if (offsets_.empty()) offsets_.push_back(0);
-        data_.append(static_cast<const char *>(key.data()), key.size());
-        offsets_.push_back(static_cast<std::uint32_t>(data_.size()));
+#else
+        append(key);
+#endif
+        return sketches::status::ok;
+    }
+    /// Appends every key of a container (elements a byte_view is made of),
+    /// all or nothing: on status::invalid_argument (past 4 GiB of data) or
+    /// status::out_of_memory nothing is appended. Never throws: the form of
+    /// the constructor from a container that a -fno-exceptions build has.
+    template <class Keys>
+    sketches::status try_append(const Keys &keys) noexcept {
+        std::size_t bytes = data_.size();
+        std::size_t offsets = offsets_.size();
+        for (const auto &k : keys) {
+            sketches::status s = try_push_back(byte_view(k));
+            if (s != sketches::status::ok) {
+                data_.resize(bytes); // shrinking: no allocation
+                offsets_.resize(offsets);
+                return s;
+            }
+        }
         return sketches::status::ok;
     }
 #if SKETCHES_EXCEPTIONS
-    /// Appends a key; throws sketches::error(invalid_argument) past 4 GiB of data.
-    void push_back(byte_view key) {
+    /// Appends a key; throws sketches::error(invalid_argument) past 4 GiB of
+    /// data and std::bad_alloc when the buffers cannot grow (nothing appended).
+    void push_back(byte_source key) {
         sketches::status s = try_push_back(key);
+        if (s == sketches::status::out_of_memory) throw std::bad_alloc();
         if (s != sketches::status::ok) throw error(s);
     }
     /// Packs every key of a container.
@@ -428,18 +603,54 @@ class packed_keys {
         return std::string_view(data_).substr(offsets_[i], offsets_[i + 1] - offsets_[i]);
     }
     /// The keys as a packed_view: it borrows this object's buffers, so it
-    /// is valid while the object lives unchanged (`packed_view v =
-    /// load_keys();` of a returned packed_keys dangles at once; passing a
-    /// temporary straight to a batch call is fine).
-    [[nodiscard]] packed_view view() const noexcept {
+    /// is valid while the object lives unchanged. Deleted on a temporary
+    /// (`packed_view v = load_keys();` or `load_keys().view()` pointed into
+    /// buffers freed at the end of the statement); a temporary passed
+    /// straight to a batch call is fine: the batch members take a
+    /// packed_source, which the temporary outlives.
+    [[nodiscard]] packed_view view() const & noexcept {
         return packed_view{data_.data(), data_.size(), offsets_.empty() ? zero_ : offsets_.data(), size()};
     }
-    operator packed_view() const noexcept { return view(); }
+    packed_view view() const && = delete;
+    operator packed_view() const & noexcept { return view(); }
+    operator packed_view() const && = delete;
 
   private:
+    /* Appends a key of at most the bytes left below 4 GiB; when an
+       allocation throws, nothing is appended (the bytes and the offsets
+       stay as they were). */
+    void append(byte_source key) {
+        // Room for the new offset first: once the bytes are appended, the
+        // offset must go in without an allocation that could throw.
+        std::size_t need = offsets_.size() + (offsets_.empty() ? 2 : 1);
+        if (need > offsets_.capacity()) {
+            offsets_.reserve(need > 2 * offsets_.capacity() ? need : 2 * offsets_.capacity());
+        }
+        if (offsets_.empty()) offsets_.push_back(0);
+        data_.append(static_cast<const char *>(key.data()), key.size());
+        offsets_.push_back(static_cast<std::uint32_t>(data_.size()));
+    }
+
     static constexpr std::uint32_t zero_[1] = {0};
     std::string data_;
     std::vector<std::uint32_t> offsets_;
+};
+
+/// What the batch members (and hash_batch, the fuse build) take as packed
+/// keys: a packed_view, or a packed_keys object, a temporary one included
+/// (`f.add_batch(sketches::packed_keys(keys))`: it lives until the call
+/// returns). Only a parameter type: keep a packed_keys or a packed_view of a
+/// named packed_keys, not a packed_source.
+struct packed_source : packed_view {
+    /// No keys (`f.add_batch({})`).
+    constexpr packed_source() noexcept = default;
+    constexpr packed_source(const packed_view &keys) noexcept : packed_view(keys) {}
+    /// Deleted: a braced list of keys is not packed keys (see packed_view).
+    packed_source(std::initializer_list<byte_view>) = delete;
+    /// The keys of a packed_keys (a template, so that a braced list of keys
+    /// is not taken for one: see packed_view).
+    template <class K, std::enable_if_t<std::is_same_v<K, packed_keys>, int> = 0>
+    packed_source(const K &keys) noexcept : packed_view(keys.view()) {}
 };
 
 /* ------------------------------------------------------------------ */
@@ -639,7 +850,11 @@ struct key_range<R, std::void_t<decltype(std::begin(std::declval<const R &>())),
     using reference = decltype(*std::begin(std::declval<const R &>()));
     using element = remove_cvref_t<reference>;
     static constexpr bool integers = is_integer_key_v<element>;
-    static constexpr bool bytes = std::is_convertible_v<reference, byte_view>;
+    // As an lvalue: a by-value owning key (std::string, std::array) then
+    // counts, for with_keys' "owning temporaries" static_assert to refuse
+    // (a byte_view of the rvalue itself does not compile).
+    static constexpr bool bytes =
+        std::is_convertible_v<reference, byte_view> || std::is_convertible_v<const element &, byte_view>;
     static constexpr bool value = (integers || bytes) && !std::is_convertible_v<const R &, byte_view> &&
                                   !std::is_convertible_v<const R &, packed_view>;
 };
@@ -647,13 +862,6 @@ template <class R>
 constexpr bool is_key_range_v = key_range<R>::value;
 template <class R>
 using if_keys = std::enable_if_t<is_key_range_v<R>, int>;
-
-/* A std::array holds its bytes inside itself: one yielded by value (a
-   transform returning a fixed-size key) dies at the end of its iteration. */
-template <class E>
-struct is_std_array : std::false_type {};
-template <class T, std::size_t N>
-struct is_std_array<std::array<T, N>> : std::true_type {};
 
 template <class R>
 [[nodiscard]] std::size_t key_count(const R &keys) noexcept {
@@ -675,7 +883,7 @@ template <class R>
 /* Optional per-key output: empty means "not wanted" (NULL); otherwise it
    must hold at least n elements. */
 template <class T>
-[[nodiscard]] sketches::status out_ptr(array_view<T> out, std::size_t n, T *&ptr) noexcept {
+[[nodiscard]] sketches::status out_ptr(array_source<T> out, std::size_t n, T *&ptr) noexcept {
     if (out.empty()) {
         ptr = nullptr;
         return sketches::status::ok;
@@ -686,11 +894,11 @@ template <class T>
 }
 /* Required per-key output. */
 template <class T>
-[[nodiscard]] sketches::status out_required(array_view<T> out, std::size_t n) noexcept {
+[[nodiscard]] sketches::status out_required(array_source<T> out, std::size_t n) noexcept {
     return out.size() < n ? sketches::status::buffer_too_small : sketches::status::ok;
 }
 /* Optional weights: empty means 1 each (NULL); otherwise exactly n. */
-[[nodiscard]] inline sketches::status weights_ptr(array_view<const std::uint64_t> w, std::size_t n,
+[[nodiscard]] inline sketches::status weights_ptr(array_source<const std::uint64_t> w, std::size_t n,
                                                   const std::uint64_t *&ptr) noexcept {
     if (w.empty()) {
         ptr = nullptr;
@@ -746,16 +954,16 @@ template <class Keys, class SliceFn, class U64Fn>
 }
 
 #if SKETCHES_EXCEPTIONS
-[[noreturn]] inline void throw_status(sketches::status s) {
+[[noreturn]] inline void throw_status(sketches::status s, const char *family = nullptr) {
     if (s == sketches::status::out_of_memory) throw std::bad_alloc();
-    throw error(s);
+    throw error(s, family);
 }
-inline void check(sketches::status s) {
-    if (s != sketches::status::ok) throw_status(s);
+inline void check(sketches::status s, const char *family = nullptr) {
+    if (s != sketches::status::ok) throw_status(s, family);
 }
 template <class T>
-[[nodiscard]] T value(result<T> &&r) {
-    check(r.status);
+[[nodiscard]] T value(result<T> &&r, const char *family = nullptr) {
+    check(r.status, family);
     return std::move(r.value);
 }
 #endif
@@ -773,6 +981,29 @@ template <class Owned, class Init>
     if (!r.ok()) return r;
     r.status = st(init(buf.data(), buf.size()));
     if (r.ok()) r.value = Owned(adopt, std::move(buf));
+    return r;
+}
+
+/// Runs `fill(r)`, which fills the standard container of `r`, and reports
+/// its allocation failure as status::out_of_memory (value empty) instead of
+/// throwing: the try_ forms returning containers never throw. Built with
+/// -fno-exceptions, the standard library aborts on that failure instead.
+template <class T, class Fill>
+[[nodiscard]] result<T> filled(Fill &&fill) noexcept {
+    result<T> r;
+#if SKETCHES_DETAIL_CAN_CATCH
+    try {
+        fill(r);
+    } catch (const std::bad_alloc &) {
+        r.status = sketches::status::out_of_memory;
+        r.value = T{};
+    } catch (const std::length_error &) {
+        r.status = sketches::status::out_of_memory;
+        r.value = T{};
+    }
+#else
+    fill(r);
+#endif
     return r;
 }
 
@@ -840,6 +1071,8 @@ class sketch_base {
     /// families with tokens, the view takes the image's token when the
     /// memory already holds a valid image; see token()). Like a
     /// std::string_view, a view must not outlive the memory it views.
+    /// Reading the header, this is not one of the concurrent members: while
+    /// other threads add concurrently, copy a view instead (see Threads).
     template <class S = Storage, std::enable_if_t<!S::is_owning && S::is_mutable, int> = 0>
     sketch_base(void *data, std::size_t size) noexcept : storage_(data, size) {
         static_cast<void>(refresh_token());
@@ -976,19 +1209,21 @@ class sketch_base {
         r.status = st(Api::export_(data(), size(), out, out_len, &r.value));
         return r;
     }
-    /// The exported image (what from_bytes and every binding read).
-    result<std::vector<std::uint8_t>> try_to_bytes() const {
-        result<std::vector<std::uint8_t>> r;
-        result<std::size_t> n = Api::export_size(data(), size());
-        if (!n.ok()) {
-            r.status = n.status;
-            return r;
-        }
-        r.value.resize(n.value);
-        result<std::size_t> w = try_export_to(r.value.data(), r.value.size());
-        r.status = w.status;
-        r.value.resize(w.ok() ? w.value : 0);
-        return r;
+    /// The exported image (what from_bytes and every binding read);
+    /// status::out_of_memory when the vector cannot be allocated (see
+    /// detail::filled; try_export_to into your own buffer allocates nothing).
+    result<std::vector<std::uint8_t>> try_to_bytes() const noexcept {
+        return filled<std::vector<std::uint8_t>>([&](result<std::vector<std::uint8_t>> &r) {
+            result<std::size_t> n = Api::export_size(data(), size());
+            if (!n.ok()) {
+                r.status = n.status;
+                return;
+            }
+            r.value.resize(n.value);
+            result<std::size_t> w = try_export_to(r.value.data(), r.value.size());
+            r.status = w.status;
+            r.value.resize(w.ok() ? w.value : 0);
+        });
     }
     /// An owning copy of the live image: the image's length as its header
     /// records it, not the rest of a view's larger buffer (the whole buffer
@@ -1008,11 +1243,11 @@ class sketch_base {
         return r;
     }
     /// Checks untrusted bytes in place (headers, exact length, checksum).
-    static sketches::status try_verify(byte_view bytes) noexcept { return st(Api::verify(bytes.data(), bytes.size())); }
+    static sketches::status try_verify(byte_source bytes) noexcept { return st(Api::verify(bytes.data(), bytes.size())); }
     /// Verifies untrusted bytes and gives the live size they import into
     /// (their length, except for a compact HyperLogLog image): what to
     /// allocate for from_bytes into caller memory.
-    static result<std::uint64_t> try_import_size(byte_view bytes) noexcept {
+    static result<std::uint64_t> try_import_size(byte_source bytes) noexcept {
         result<std::uint64_t> r;
         r.status = st(Api::verify(bytes.data(), bytes.size()));
         std::size_t live = 0;
@@ -1022,14 +1257,14 @@ class sketch_base {
     }
     /// Imports untrusted bytes into a new owning sketch. The bytes are
     /// verified before anything is allocated.
-    static result<owned_type> try_from_bytes(byte_view bytes) noexcept {
+    static result<owned_type> try_from_bytes(byte_source bytes) noexcept {
         return create_owned<owned_type>(try_import_size(bytes), [&](void *buf, std::size_t len) {
             return Api::import_(bytes.data(), bytes.size(), buf, len);
         });
     }
     /// Imports untrusted bytes into caller memory (8-byte aligned, `len`
     /// bytes, written only on success) and returns a view of it.
-    static result<view_type> try_from_bytes(byte_view bytes, void *buf, std::size_t len) noexcept {
+    static result<view_type> try_from_bytes(byte_source bytes, void *buf, std::size_t len) noexcept {
         result<view_type> r;
         r.status = st(Api::import_(bytes.data(), bytes.size(), buf, len));
         if (r.ok()) r.value = view_type(buf, len);
@@ -1045,15 +1280,23 @@ class sketch_base {
     std::size_t export_to(void *out, std::size_t out_len) const { return value(try_export_to(out, out_len)); }
     [[nodiscard]] std::vector<std::uint8_t> to_bytes() const { return value(try_to_bytes()); }
     [[nodiscard]] owned_type clone() const { return value(try_clone()); }
-    static void verify(byte_view bytes) { check(try_verify(bytes)); }
-    [[nodiscard]] static std::uint64_t import_size(byte_view bytes) { return value(try_import_size(bytes)); }
-    [[nodiscard]] static owned_type from_bytes(byte_view bytes) { return value(try_from_bytes(bytes)); }
-    [[nodiscard]] static view_type from_bytes(byte_view bytes, void *buf, std::size_t len) {
+    static void verify(byte_source bytes) { check(try_verify(bytes)); }
+    [[nodiscard]] static std::uint64_t import_size(byte_source bytes) { return value(try_import_size(bytes)); }
+    [[nodiscard]] static owned_type from_bytes(byte_source bytes) { return value(try_from_bytes(bytes)); }
+    [[nodiscard]] static view_type from_bytes(byte_source bytes, void *buf, std::size_t len) {
         return value(try_from_bytes(bytes, buf, len));
     }
 #endif
 
   protected:
+#if SKETCHES_EXCEPTIONS
+    /// The throwing forms' checks: a sketches::error naming the family.
+    static void check(sketches::status s) { detail::check(s, Api::family); }
+    template <class T>
+    [[nodiscard]] static T value(result<T> &&r) {
+        return detail::value(std::move(r), Api::family);
+    }
+#endif
     /// Checks a batch's key type against the image before the call:
     /// status::ok here; a family hides it to refuse keys its mode would
     /// hash wrongly (a Parquet-mode split-block filter).
@@ -1131,7 +1374,7 @@ template <class View, class Init>
 
 /// The canonical hash of a byte key (XXH3-64 with `seed`): what every
 /// family's *_hash operations take, with the image's seed.
-[[nodiscard]] inline std::uint64_t hash(byte_view key, std::uint64_t seed = 0) noexcept {
+[[nodiscard]] inline std::uint64_t hash(byte_source key, std::uint64_t seed = 0) noexcept {
     return sketch_hash(key.data(), key.size(), seed);
 }
 /// Deleted: hash(p, n) with a char pointer hashed the C string at p with
@@ -1155,7 +1398,7 @@ void hash(K, A...) = delete;
 /// XXH64 of a byte key: what split-block filters in Parquet mode take (seed
 /// 0, over a fixed-width value's Parquet PLAIN encoding or a BYTE_ARRAY's raw
 /// bytes without the PLAIN length prefix; see the parquet_hash_* functions).
-[[nodiscard]] inline std::uint64_t hash_xxh64(byte_view key, std::uint64_t seed = 0) noexcept {
+[[nodiscard]] inline std::uint64_t hash_xxh64(byte_source key, std::uint64_t seed = 0) noexcept {
     return sketch_hash_xxh64(key.data(), key.size(), seed);
 }
 /// Deleted: a char pointer and a length (see hash).
@@ -1174,7 +1417,7 @@ void hash_xxh64(P &&, N) = delete;
 [[nodiscard]] inline std::uint64_t parquet_hash_double(double value) noexcept { return sketch_parquet_hash_double(value); }
 /// Parquet's hash of a BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY value (a string's
 /// UTF-8 bytes), without the length prefix of the PLAIN encoding.
-[[nodiscard]] inline std::uint64_t parquet_hash_bytes(byte_view value) noexcept {
+[[nodiscard]] inline std::uint64_t parquet_hash_bytes(byte_source value) noexcept {
     return sketch_parquet_hash_bytes(value.data(), value.size());
 }
 
@@ -1189,7 +1432,7 @@ enum class parquet_sizing : std::uint32_t {
 
 /// Hashes a container of keys (or packed keys) into `out` (at least as many values).
 template <class Keys, detail::if_keys<Keys> = 0>
-status try_hash_batch(const Keys &keys, std::uint64_t seed, array_view<std::uint64_t> out) noexcept {
+status try_hash_batch(const Keys &keys, std::uint64_t seed, array_source<std::uint64_t> out) noexcept {
     std::size_t n = detail::key_count(keys);
     status s = detail::out_required(out, n);
     if (s != status::ok) return s;
@@ -1197,7 +1440,7 @@ status try_hash_batch(const Keys &keys, std::uint64_t seed, array_view<std::uint
         keys, n, [&](const sketch_slice *k, std::size_t c) { return sketch_hash_batch(k, c, seed, out.data()); },
         [&](const std::uint64_t *k, std::size_t c) { return sketch_hash_u64_batch(k, c, seed, out.data()); });
 }
-inline status try_hash_batch(const packed_view &keys, std::uint64_t seed, array_view<std::uint64_t> out) noexcept {
+inline status try_hash_batch(const packed_source &keys, std::uint64_t seed, array_source<std::uint64_t> out) noexcept {
     status s = detail::out_required(out, keys.count);
     if (s != status::ok) return s;
     return detail::st(sketch_hash_packed(keys.data, keys.data_len, keys.offsets, keys.count, seed, out.data()));
@@ -1206,7 +1449,7 @@ inline status try_hash_batch(const packed_view &keys, std::uint64_t seed, array_
 [[nodiscard]] inline std::uint32_t version() noexcept { return sketch_version(); }
 [[nodiscard]] inline const char *version_string() noexcept { return sketch_version_string(); }
 /// Reads the common header of any image (to dispatch on its family).
-[[nodiscard]] inline result<image_info> try_inspect(byte_view bytes) noexcept {
+[[nodiscard]] inline result<image_info> try_inspect(byte_source bytes) noexcept {
     result<image_info> r;
     r.status = detail::st(sketch_image_inspect(bytes.data(), bytes.size(), &r.value));
     return r;
@@ -1218,12 +1461,12 @@ template <class Keys, detail::if_keys<Keys> = 0>
     detail::check(try_hash_batch(keys, seed, out));
     return out;
 }
-[[nodiscard]] inline std::vector<std::uint64_t> hash_batch(const packed_view &keys, std::uint64_t seed = 0) {
+[[nodiscard]] inline std::vector<std::uint64_t> hash_batch(const packed_source &keys, std::uint64_t seed = 0) {
     std::vector<std::uint64_t> out(keys.count);
     detail::check(try_hash_batch(keys, seed, out));
     return out;
 }
-[[nodiscard]] inline image_info inspect(byte_view bytes) { return detail::value(try_inspect(bytes)); }
+[[nodiscard]] inline image_info inspect(byte_source bytes) { return detail::value(try_inspect(bytes)); }
 #endif
 
 /* Declares, inside a family template, the single-key and batch operations
@@ -1274,7 +1517,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* Single-key queries: NAME(key), NAME(integer), NAME_hash(hash). */
 #define SKETCHES_DETAIL_CONTAINS_OPS(NAME, CFN)                                                                \
     SKETCHES_DETAIL_REFUSE_KEYS(try_##NAME, const)                                                             \
-    result<bool> try_##NAME(byte_view key) const noexcept {                                                    \
+    result<bool> try_##NAME(byte_source key) const noexcept {                                                  \
         bool out = false;                                                                                      \
         return this->make(CFN(this->data(), this->size(), key.data(), key.size(), &out), out);                 \
     }                                                                                                          \
@@ -1292,7 +1535,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
    lets the C call skip the header validation. */
 #define SKETCHES_DETAIL_CONTAINS_TOKEN_OPS(PREFIX)                                                             \
     SKETCHES_DETAIL_REFUSE_KEYS(try_contains, const)                                                           \
-    result<bool> try_contains(byte_view key) const noexcept {                                                  \
+    result<bool> try_contains(byte_source key) const noexcept {                                                \
         bool out = false;                                                                                      \
         return this->make(PREFIX##_contains_with_token(this->data(), this->size(), &this->token(), key.data(), \
                                                        key.size(), &out),                                      \
@@ -1313,7 +1556,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* The batch queries: NAME_batch(keys | packed, results), NAME_hash_batch. */
 #define SKETCHES_DETAIL_CONTAINS_BATCH_OPS(NAME, CFN)                                                          \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
-    status try_##NAME##_batch(const Keys &keys, array_view<bool> results) const noexcept {                     \
+    status try_##NAME##_batch(const Keys &keys, array_source<bool> results) const noexcept {                   \
         std::size_t n = detail::key_count(keys);                                                               \
         status s = detail::out_required(results, n);                                                           \
         if (s == status::ok) s = this->template check_keys<Keys>();                                            \
@@ -1327,13 +1570,13 @@ template <class Keys, detail::if_keys<Keys> = 0>
                 return CFN##_u64_batch(this->data(), this->size(), k, c, results.data());                      \
             });                                                                                                \
     }                                                                                                          \
-    status try_##NAME##_batch(const packed_view &keys, array_view<bool> results) const noexcept {              \
+    status try_##NAME##_batch(const packed_source &keys, array_source<bool> results) const noexcept {          \
         status s = detail::out_required(results, keys.count);                                                  \
         if (s != status::ok) return s;                                                                         \
         return detail::st(CFN##_packed(this->data(), this->size(), keys.data, keys.data_len, keys.offsets,     \
                                        keys.count, results.data()));                                           \
     }                                                                                                          \
-    status try_##NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results)           \
+    status try_##NAME##_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> results)       \
         const noexcept {                                                                                       \
         status s = detail::out_required(results, hashes.size());                                               \
         if (s != status::ok) return s;                                                                         \
@@ -1343,37 +1586,37 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* Throwing forms of the queries. */
 #define SKETCHES_DETAIL_CONTAINS_THROWING(NAME)                                                                \
     SKETCHES_DETAIL_REFUSE_KEYS(NAME, const)                                                                   \
-    [[nodiscard]] bool NAME(byte_view key) const { return detail::value(try_##NAME(key)); }                    \
-    [[nodiscard]] bool NAME(std::uint64_t key) const { return detail::value(try_##NAME(key)); }                \
-    [[nodiscard]] bool NAME##_hash(std::uint64_t hash) const { return detail::value(try_##NAME##_hash(hash)); } \
+    [[nodiscard]] bool NAME(byte_source key) const { return base::value(try_##NAME(key)); }                    \
+    [[nodiscard]] bool NAME(std::uint64_t key) const { return base::value(try_##NAME(key)); }                  \
+    [[nodiscard]] bool NAME##_hash(std::uint64_t hash) const { return base::value(try_##NAME##_hash(hash)); }   \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
-    void NAME##_batch(const Keys &keys, array_view<bool> results) const {                                      \
-        detail::check(try_##NAME##_batch(keys, results));                                                      \
+    void NAME##_batch(const Keys &keys, array_source<bool> results) const {                                    \
+        base::check(try_##NAME##_batch(keys, results));                                                        \
     }                                                                                                          \
-    void NAME##_batch(const packed_view &keys, array_view<bool> results) const {                               \
-        detail::check(try_##NAME##_batch(keys, results));                                                      \
+    void NAME##_batch(const packed_source &keys, array_source<bool> results) const {                           \
+        base::check(try_##NAME##_batch(keys, results));                                                        \
     }                                                                                                          \
-    void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> results) const {           \
-        detail::check(try_##NAME##_hash_batch(hashes, results));                                               \
+    void NAME##_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> results) const {       \
+        base::check(try_##NAME##_hash_batch(hashes, results));                                                 \
     }                                                                                                          \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
     [[nodiscard]] std::vector<bool> NAME##_batch(const Keys &keys) const {                                     \
         std::size_t n = detail::key_count(keys);                                                               \
         detail::scratch<bool> out;                                                                             \
-        detail::check(out.reserve(n));                                                                         \
-        detail::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), n)));                              \
+        base::check(out.reserve(n));                                                                           \
+        base::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), n)));                                \
         return std::vector<bool>(out.data(), out.data() + n);                                                  \
     }                                                                                                          \
-    [[nodiscard]] std::vector<bool> NAME##_batch(const packed_view &keys) const {                              \
+    [[nodiscard]] std::vector<bool> NAME##_batch(const packed_source &keys) const {                            \
         detail::scratch<bool> out;                                                                             \
-        detail::check(out.reserve(keys.count));                                                                \
-        detail::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), keys.count)));                     \
+        base::check(out.reserve(keys.count));                                                                  \
+        base::check(try_##NAME##_batch(keys, array_view<bool>(out.data(), keys.count)));                       \
         return std::vector<bool>(out.data(), out.data() + keys.count);                                         \
     }                                                                                                          \
-    [[nodiscard]] std::vector<bool> NAME##_hash_batch(array_view<const std::uint64_t> hashes) const {          \
+    [[nodiscard]] std::vector<bool> NAME##_hash_batch(array_source<const std::uint64_t> hashes) const {        \
         detail::scratch<bool> out;                                                                             \
-        detail::check(out.reserve(hashes.size()));                                                             \
-        detail::check(try_##NAME##_hash_batch(hashes, array_view<bool>(out.data(), hashes.size())));           \
+        base::check(out.reserve(hashes.size()));                                                               \
+        base::check(try_##NAME##_hash_batch(hashes, array_view<bool>(out.data(), hashes.size())));             \
         return std::vector<bool>(out.data(), out.data() + hashes.size());                                      \
     }
 
@@ -1382,7 +1625,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
    requires the output array (else NULL is allowed). */
 #define SKETCHES_DETAIL_KEY_BATCH_BOOL_OPS(NAME, CFN, REQUIRED)                                                \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
-    status try_##NAME##_batch(const Keys &keys, array_view<bool> out = {}) noexcept {                          \
+    status try_##NAME##_batch(const Keys &keys, array_source<bool> out = {}) noexcept {                        \
         std::size_t n = detail::key_count(keys);                                                               \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
@@ -1395,7 +1638,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
             keys, n, [&](const sketch_slice *k, std::size_t c) { return CFN##_batch(buf, this->size(), k, c, ptr); }, \
             [&](const std::uint64_t *k, std::size_t c) { return CFN##_u64_batch(buf, this->size(), k, c, ptr); }); \
     }                                                                                                          \
-    status try_##NAME##_batch(const packed_view &keys, array_view<bool> out = {}) noexcept {                   \
+    status try_##NAME##_batch(const packed_source &keys, array_source<bool> out = {}) noexcept {               \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
         status s = REQUIRED && out.empty() ? tmp.reserve(keys.count) : detail::out_ptr(out, keys.count, ptr);  \
@@ -1408,7 +1651,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* The same plus the hash batch: PREFIX is the C prefix, CNAME the C operation. */
 #define SKETCHES_DETAIL_BATCH_BOOL_OPS(PREFIX, NAME, CNAME, REQUIRED)                                          \
     SKETCHES_DETAIL_KEY_BATCH_BOOL_OPS(NAME, PREFIX##_##CNAME, REQUIRED)                                       \
-    status try_##NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> out = {}) noexcept { \
+    status try_##NAME##_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> out = {}) noexcept { \
         bool *ptr = nullptr;                                                                                   \
         detail::scratch<bool> tmp;                                                                             \
         status s = REQUIRED && out.empty() ? tmp.reserve(hashes.size()) : detail::out_ptr(out, hashes.size(), ptr); \
@@ -1420,17 +1663,17 @@ template <class Keys, detail::if_keys<Keys> = 0>
 
 #define SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING(NAME)                                                          \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
-    void NAME##_batch(const Keys &keys, array_view<bool> out = {}) {                                           \
-        detail::check(try_##NAME##_batch(keys, out));                                                          \
+    void NAME##_batch(const Keys &keys, array_source<bool> out = {}) {                                         \
+        base::check(try_##NAME##_batch(keys, out));                                                            \
     }                                                                                                          \
-    void NAME##_batch(const packed_view &keys, array_view<bool> out = {}) {                                    \
-        detail::check(try_##NAME##_batch(keys, out));                                                          \
+    void NAME##_batch(const packed_source &keys, array_source<bool> out = {}) {                                \
+        base::check(try_##NAME##_batch(keys, out));                                                            \
     }
 
 #define SKETCHES_DETAIL_BATCH_BOOL_THROWING(NAME)                                                              \
     SKETCHES_DETAIL_KEY_BATCH_BOOL_THROWING(NAME)                                                              \
-    void NAME##_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> out = {}) {                \
-        detail::check(try_##NAME##_hash_batch(hashes, out));                                                   \
+    void NAME##_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> out = {}) {            \
+        base::check(try_##NAME##_hash_batch(hashes, out));                                                     \
     }
 
 /* Batch adds over keys without per-key outputs (HLL, ULL, MinHash, ELL). */
@@ -1443,7 +1686,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
             keys, n, [&](const sketch_slice *k, std::size_t c) { return CFN##_batch(buf, this->size(), k, c); }, \
             [&](const std::uint64_t *k, std::size_t c) { return CFN##_u64_batch(buf, this->size(), k, c); });  \
     }                                                                                                          \
-    status try_##NAME##_batch(const packed_view &keys) noexcept {                                              \
+    status try_##NAME##_batch(const packed_source &keys) noexcept {                                            \
         return detail::st(                                                                                     \
             CFN##_packed(this->mdata(), this->size(), keys.data, keys.data_len, keys.offsets, keys.count));    \
     }
@@ -1451,26 +1694,26 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* The same for add, plus add_hash_batch. */
 #define SKETCHES_DETAIL_BATCH_PLAIN_OPS(PREFIX)                                                                \
     SKETCHES_DETAIL_KEY_BATCH_PLAIN_OPS(add, PREFIX##_add)                                                     \
-    status try_add_hash_batch(array_view<const std::uint64_t> hashes) noexcept {                               \
+    status try_add_hash_batch(array_source<const std::uint64_t> hashes) noexcept {                             \
         return detail::st(PREFIX##_add_hash_batch(this->mdata(), this->size(), hashes.data(), hashes.size())); \
     }
 
 #define SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(NAME)                                                         \
     template <class Keys, detail::if_keys<Keys> = 0>                                                           \
     void NAME##_batch(const Keys &keys) {                                                                      \
-        detail::check(try_##NAME##_batch(keys));                                                               \
+        base::check(try_##NAME##_batch(keys));                                                                 \
     }                                                                                                          \
-    void NAME##_batch(const packed_view &keys) { detail::check(try_##NAME##_batch(keys)); }
+    void NAME##_batch(const packed_source &keys) { base::check(try_##NAME##_batch(keys)); }
 
 #define SKETCHES_DETAIL_BATCH_PLAIN_THROWING                                                                   \
     SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(add)                                                              \
-    void add_hash_batch(array_view<const std::uint64_t> hashes) { detail::check(try_add_hash_batch(hashes)); }
+    void add_hash_batch(array_source<const std::uint64_t> hashes) { base::check(try_add_hash_batch(hashes)); }
 
 /* Single adds reporting a bool (was_new / changed): NAME(key),
    NAME(integer), NAME_hash(hash). */
 #define SKETCHES_DETAIL_ADD_BOOL_OPS(NAME, CFN)                                                                \
     SKETCHES_DETAIL_REFUSE_KEYS(try_##NAME, )                                                                  \
-    result<bool> try_##NAME(byte_view key) noexcept {                                                          \
+    result<bool> try_##NAME(byte_source key) noexcept {                                                        \
         bool out = false;                                                                                      \
         return this->make(CFN(this->mdata(), this->size(), key.data(), key.size(), &out), out);                \
     }                                                                                                          \
@@ -1486,7 +1729,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 /* Single adds reporting a bool, for the families with tokens. */
 #define SKETCHES_DETAIL_ADD_BOOL_TOKEN_OPS(PREFIX)                                                             \
     SKETCHES_DETAIL_REFUSE_KEYS(try_add, )                                                                     \
-    result<bool> try_add(byte_view key) noexcept {                                                             \
+    result<bool> try_add(byte_source key) noexcept {                                                           \
         bool out = false;                                                                                      \
         return this->make(                                                                                     \
             PREFIX##_add_with_token(this->mdata(), this->size(), &this->token(), key.data(), key.size(), &out), \
@@ -1504,9 +1747,9 @@ template <class Keys, detail::if_keys<Keys> = 0>
 
 #define SKETCHES_DETAIL_ADD_BOOL_THROWING(NAME)                                                                \
     SKETCHES_DETAIL_REFUSE_KEYS(NAME, )                                                                        \
-    bool NAME(byte_view key) { return detail::value(try_##NAME(key)); }                                        \
-    bool NAME(std::uint64_t key) { return detail::value(try_##NAME(key)); }                                    \
-    bool NAME##_hash(std::uint64_t hash) { return detail::value(try_##NAME##_hash(hash)); }
+    bool NAME(byte_source key) { return base::value(try_##NAME(key)); }                                        \
+    bool NAME(std::uint64_t key) { return base::value(try_##NAME(key)); }                                      \
+    bool NAME##_hash(std::uint64_t hash) { return base::value(try_##NAME##_hash(hash)); }
 
 /* Concurrent adds and queries (sketch_{bloom,sbbf,hll,ull}_*_concurrent*):
    any number of threads may call these members on one image at once (the
@@ -1531,7 +1774,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     /** capacity_flags read with atomic loads while other threads add (exact once they are done; a flag can  \
         show an add or two late). Same cost as capacity_flags. */                                             \
     [[nodiscard]] std::uint32_t capacity_flags_concurrent() const {                                            \
-        return detail::value(try_capacity_flags_concurrent());                                                 \
+        return base::value(try_capacity_flags_concurrent());                                                   \
     }                                                                                                          \
     /** over_capacity read with atomic loads while other threads add. */                                       \
     [[nodiscard]] bool over_capacity_concurrent() const { return capacity_flags_concurrent() != 0; }
@@ -1549,7 +1792,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
 #define SKETCHES_DETAIL_CONCURRENT_COUNTER_THROWING                                                            \
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add_concurrent)                                                          \
     SKETCHES_DETAIL_KEY_BATCH_PLAIN_THROWING(add_concurrent)                                                   \
-    [[nodiscard]] double estimate_concurrent() const { return detail::value(try_estimate_concurrent()); }
+    [[nodiscard]] double estimate_concurrent() const { return base::value(try_estimate_concurrent()); }
 
 /* The bloom-like families' shared parts: capacity flags. */
 #define SKETCHES_DETAIL_CAPACITY_OPS(PREFIX)                                                                   \
@@ -1562,7 +1805,7 @@ template <class Keys, detail::if_keys<Keys> = 0>
     /** SKETCH_CAPACITY_* bits, 0 while within the plan. O(1) for Bloom, counting and cuckoo filters; a     \
         split-block filter sums a short series, and one loaded from a Parquet bitset (from_parquet_bitset,     \
         load_parquet_bitset) reads every block on each call (O(size)): call it once per loaded filter. */      \
-    [[nodiscard]] std::uint32_t capacity_flags() const { return detail::value(try_capacity_flags()); }        \
+    [[nodiscard]] std::uint32_t capacity_flags() const { return base::value(try_capacity_flags()); }          \
     /** True once the filter is past what it was planned for (cost as capacity_flags). */                      \
     [[nodiscard]] bool over_capacity() const { return capacity_flags() != 0; }
 
@@ -1581,8 +1824,8 @@ template <class Keys, detail::if_keys<Keys> = 0>
     }                                                                                                          \
     status try_##NAME(const owned_type &other) noexcept { return try_##NAME(other.const_view()); }
 #define SKETCHES_DETAIL_MERGE_THROWING(NAME)                                                                   \
-    void NAME(const const_view_type &other) { detail::check(try_##NAME(other)); }                             \
-    void NAME(const owned_type &other) { detail::check(try_##NAME(other)); }
+    void NAME(const const_view_type &other) { base::check(try_##NAME(other)); }                               \
+    void NAME(const owned_type &other) { base::check(try_##NAME(other)); }
 
 /* The type names of a family template. */
 #define SKETCHES_DETAIL_FAMILY_TYPES                                                                           \
@@ -1619,8 +1862,9 @@ template <class Storage>
 class basic_ell;
 
 namespace detail {
-#define SKETCHES_DETAIL_API(NAME, PREFIX, STATS, CLEAR)                                                        \
+#define SKETCHES_DETAIL_API(NAME, PREFIX, STATS, CLEAR, FAMILY)                                                \
     struct NAME : image_hooks {                                                                                \
+        static constexpr const char *family = FAMILY;                                                          \
         using stats = STATS;                                                                                   \
         static constexpr auto get_stats = &PREFIX##_get_stats;                                                 \
         static constexpr auto clear = &PREFIX##_##CLEAR;                                                       \
@@ -1629,8 +1873,8 @@ namespace detail {
         static constexpr auto verify = &PREFIX##_verify;                                                       \
         static constexpr auto import_size = &PREFIX##_import_size;                                             \
     };
-SKETCHES_DETAIL_API(bloom_api_base, sketch_bloom, sketch_bloom_stats, clear)
-SKETCHES_DETAIL_API(sbbf_api_base, sketch_sbbf, sketch_sbbf_stats, clear)
+SKETCHES_DETAIL_API(bloom_api_base, sketch_bloom, sketch_bloom_stats, clear, "bloom")
+SKETCHES_DETAIL_API(sbbf_api_base, sketch_sbbf, sketch_sbbf_stats, clear, "sbbf")
 struct bloom_api : bloom_api_base {
     static constexpr bool has_token = true;
     static constexpr auto token = &sketch_bloom_token;
@@ -1640,17 +1884,18 @@ struct sbbf_api : sbbf_api_base {
     static constexpr bool checks_narrow_keys = true;
     static constexpr auto token = &sketch_sbbf_token;
 };
-SKETCHES_DETAIL_API(counting_api, sketch_counting, sketch_counting_stats, clear)
-SKETCHES_DETAIL_API(cuckoo_api, sketch_cuckoo, sketch_cuckoo_stats, clear)
-SKETCHES_DETAIL_API(ull_api, sketch_ull, sketch_ull_stats, reset)
-SKETCHES_DETAIL_API(countmin_api, sketch_countmin, sketch_countmin_stats, clear)
-SKETCHES_DETAIL_API(topk_api, sketch_topk, sketch_topk_stats, clear)
-SKETCHES_DETAIL_API(minhash_api, sketch_minhash, sketch_minhash_stats, clear)
-SKETCHES_DETAIL_API(ell_api, sketch_ell, sketch_ell_stats, reset)
+SKETCHES_DETAIL_API(counting_api, sketch_counting, sketch_counting_stats, clear, "counting")
+SKETCHES_DETAIL_API(cuckoo_api, sketch_cuckoo, sketch_cuckoo_stats, clear, "cuckoo")
+SKETCHES_DETAIL_API(ull_api, sketch_ull, sketch_ull_stats, reset, "ull")
+SKETCHES_DETAIL_API(countmin_api, sketch_countmin, sketch_countmin_stats, clear, "countmin")
+SKETCHES_DETAIL_API(topk_api, sketch_topk, sketch_topk_stats, clear, "topk")
+SKETCHES_DETAIL_API(minhash_api, sketch_minhash, sketch_minhash_stats, clear, "minhash")
+SKETCHES_DETAIL_API(ell_api, sketch_ell, sketch_ell_stats, reset, "ell")
 #undef SKETCHES_DETAIL_API
 
 /* The binary fuse filter is static: built once, no clear. */
 struct fuse_api : image_hooks {
+    static constexpr const char *family = "fuse";
     static constexpr bool has_clear = false;
     using stats = sketch_fuse_stats;
     static constexpr auto get_stats = &sketch_fuse_get_stats;
@@ -1664,6 +1909,7 @@ struct fuse_api : image_hooks {
    differs from the live length (sketch_hll_import_size gives the live size a
    compact image imports into). */
 struct hll_api {
+    static constexpr const char *family = "hll";
     static constexpr bool has_clear = true;
     static constexpr bool checks_narrow_keys = false;
     using stats = sketch_hll_stats;
@@ -1756,21 +2002,21 @@ class basic_bloom : public detail::sketch_base<basic_bloom, detail::bloom_api, S
     SKETCHES_DETAIL_MERGE_OP(intersect, sketch_bloom_intersect)
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static bloom_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static bloom_params plan(std::uint64_t items, double fpr) { return base::value(try_plan(items, fpr)); }
     [[nodiscard]] static bloom_params plan_bits(std::uint64_t bits, std::uint32_t hashes) {
-        return detail::value(try_plan_bits(bits, hashes));
+        return base::value(try_plan_bits(bits, hashes));
     }
     [[nodiscard]] static std::uint64_t image_size(const bloom_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const bloom_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_create(items, fpr, seed));
+        return base::value(try_create(items, fpr, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const bloom_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
     /// Adds a key; true when it was new (some probed bit was unset).
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
@@ -1851,7 +2097,7 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     /// file's filter does and can be added to, merged, folded and exported.
     /// Its capacity signal follows the fill of the blocks (an all-ones bitset
     /// is over capacity). Errors as try_plan_parquet_bitset.
-    static result<owned_type> try_from_parquet_bitset(byte_view bitset, double fpr) noexcept {
+    static result<owned_type> try_from_parquet_bitset(byte_source bitset, double fpr) noexcept {
         result<sbbf_params> p = try_plan_parquet_bitset(bitset.size(), fpr);
         if (!p.ok()) return result<owned_type>{p.status, {}};
         return detail::create_owned<owned_type>(try_image_size(p.value), [&](void *buf, std::size_t len) {
@@ -1861,7 +2107,7 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     /// As try_from_parquet_bitset, into caller memory (8-byte aligned, at
     /// least image_size(params) bytes, written only on success) with
     /// `params` from try_plan_parquet_bitset.
-    static result<view_type> try_load_parquet_bitset(void *buf, std::size_t len, byte_view bitset,
+    static result<view_type> try_load_parquet_bitset(void *buf, std::size_t len, byte_source bitset,
                                                      const sbbf_params &params) noexcept {
         return detail::init_view<view_type>(
             buf, len, [&] { return sketch_sbbf_load_parquet_bitset(buf, len, bitset.data(), bitset.size(), &params); });
@@ -1961,50 +2207,50 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
 #undef SKETCHES_DETAIL_SBBF_NARROW_KEY
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static sbbf_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static sbbf_params plan(std::uint64_t items, double fpr) { return base::value(try_plan(items, fpr)); }
     [[nodiscard]] static sbbf_params plan_parquet(std::uint64_t ndv, double fpp) {
-        return detail::value(try_plan_parquet(ndv, fpp));
+        return base::value(try_plan_parquet(ndv, fpp));
     }
     [[nodiscard]] static sbbf_params plan_blocks(std::uint64_t blocks, std::uint32_t mode) {
-        return detail::value(try_plan_blocks(blocks, mode));
+        return base::value(try_plan_blocks(blocks, mode));
     }
     [[nodiscard]] static sbbf_params plan_parquet(std::uint64_t ndv, double fpp, parquet_sizing sizing) {
-        return detail::value(try_plan_parquet(ndv, fpp, sizing));
+        return base::value(try_plan_parquet(ndv, fpp, sizing));
     }
     [[nodiscard]] static sbbf_params plan_parquet_bitset(std::size_t bitset_len, double fpr) {
-        return detail::value(try_plan_parquet_bitset(bitset_len, fpr));
+        return base::value(try_plan_parquet_bitset(bitset_len, fpr));
     }
-    [[nodiscard]] static owned_type from_parquet_bitset(byte_view bitset, double fpr) {
-        return detail::value(try_from_parquet_bitset(bitset, fpr));
+    [[nodiscard]] static owned_type from_parquet_bitset(byte_source bitset, double fpr) {
+        return base::value(try_from_parquet_bitset(bitset, fpr));
     }
-    [[nodiscard]] static view_type load_parquet_bitset(void *buf, std::size_t len, byte_view bitset,
+    [[nodiscard]] static view_type load_parquet_bitset(void *buf, std::size_t len, byte_source bitset,
                                                        const sbbf_params &params) {
-        return detail::value(try_load_parquet_bitset(buf, len, bitset, params));
+        return base::value(try_load_parquet_bitset(buf, len, bitset, params));
     }
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     void fold(std::uint32_t folds) {
-        detail::check(try_fold(folds));
+        base::check(try_fold(folds));
     }
     template <class S = Storage, std::enable_if_t<S::is_mutable, int> = 0>
     std::uint32_t fold_to_target_fpp(double fpp) {
-        return detail::value(try_fold_to_target_fpp(fpp));
+        return base::value(try_fold_to_target_fpp(fpp));
     }
     [[nodiscard]] static std::uint64_t image_size(const sbbf_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const sbbf_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_create(items, fpr, seed));
+        return base::value(try_create(items, fpr, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const sbbf_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
-    [[nodiscard]] byte_view bitset() const & { return detail::value(try_bitset()); }
+    [[nodiscard]] byte_view bitset() const & { return base::value(try_bitset()); }
     template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
     [[nodiscard]] byte_view bitset() const && {
-        return detail::value(try_bitset());
+        return base::value(try_bitset());
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
     byte_view bitset() const && = delete;
@@ -2018,19 +2264,19 @@ class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Stor
     /* The narrower integer keys' throwing forms (see try_add(K)). */
     template <class K, detail::if_narrow_integer_key<K> = 0>
     bool add(K key) {
-        return detail::value(try_add(key));
+        return base::value(try_add(key));
     }
     template <class K, detail::if_narrow_integer_key<K> = 0>
     [[nodiscard]] bool contains(K key) const {
-        return detail::value(try_contains(key));
+        return base::value(try_contains(key));
     }
     template <class K, detail::if_narrow_integer_key<K> = 0>
     bool add_concurrent(K key) {
-        return detail::value(try_add_concurrent(key));
+        return base::value(try_add_concurrent(key));
     }
     template <class K, detail::if_narrow_integer_key<K> = 0>
     [[nodiscard]] bool contains_concurrent(K key) const {
-        return detail::value(try_contains_concurrent(key));
+        return base::value(try_contains_concurrent(key));
     }
 #endif
 
@@ -2121,7 +2367,7 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     /// Counter-wise saturating addition.
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_counting_merge)
     /// Removes a key: status::not_present (nothing changed) when it is absent.
-    status try_remove(byte_view key) noexcept {
+    status try_remove(byte_source key) noexcept {
         return detail::st(sketch_counting_remove(this->mdata(), this->size(), key.data(), key.size()));
     }
     status try_remove(std::uint64_t key) noexcept {
@@ -2133,21 +2379,21 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     }
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static bloom_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static bloom_params plan(std::uint64_t items, double fpr) { return base::value(try_plan(items, fpr)); }
     [[nodiscard]] static bloom_params plan_bits(std::uint64_t counters, std::uint32_t hashes) {
-        return detail::value(try_plan_bits(counters, hashes));
+        return base::value(try_plan_bits(counters, hashes));
     }
     [[nodiscard]] static std::uint64_t image_size(const bloom_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const bloom_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_create(items, fpr, seed));
+        return base::value(try_create(items, fpr, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const bloom_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
@@ -2157,7 +2403,7 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
     SKETCHES_DETAIL_CAPACITY_THROWING
     SKETCHES_DETAIL_MERGE_THROWING(merge)
     /// Removes a key; false (nothing changed) when it was absent.
-    bool remove(byte_view key) { return removed(try_remove(key)); }
+    bool remove(byte_source key) { return removed(try_remove(key)); }
     bool remove(std::uint64_t key) { return removed(try_remove(key)); }
     bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
     SKETCHES_DETAIL_REFUSE_KEYS(remove, )
@@ -2165,7 +2411,7 @@ class basic_counting : public detail::sketch_base<basic_counting, detail::counti
   private:
     static bool removed(status s) {
         if (s == status::not_present) return false;
-        detail::check(s);
+        base::check(s);
         return true;
     }
 #endif
@@ -2224,7 +2470,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     }
 
     /// Adds a key: status::full (image unchanged) when it cannot be placed.
-    status try_add(byte_view key) noexcept {
+    status try_add(byte_source key) noexcept {
         return detail::st(sketch_cuckoo_add(this->mdata(), this->size(), key.data(), key.size()));
     }
     status try_add(std::uint64_t key) noexcept { return detail::st(sketch_cuckoo_add_u64(this->mdata(), this->size(), key)); }
@@ -2236,7 +2482,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     SKETCHES_DETAIL_BATCH_BOOL_OPS(sketch_cuckoo, add, add, false)
     SKETCHES_DETAIL_CONTAINS_OPS(contains, sketch_cuckoo_contains)
     /// Copies of the key's fingerprint stored (0..8).
-    result<std::uint32_t> try_count(byte_view key) const noexcept {
+    result<std::uint32_t> try_count(byte_source key) const noexcept {
         std::uint32_t n = 0;
         return this->make(sketch_cuckoo_count(this->data(), this->size(), key.data(), key.size(), &n), n);
     }
@@ -2247,7 +2493,7 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     SKETCHES_DETAIL_REFUSE_KEYS(try_count, const)
     /// Removes one copy: status::not_present (nothing changed) when absent.
     /// Only remove keys that were added.
-    status try_remove(byte_view key) noexcept {
+    status try_remove(byte_source key) noexcept {
         return detail::st(sketch_cuckoo_remove(this->mdata(), this->size(), key.data(), key.size()));
     }
     status try_remove(std::uint64_t key) noexcept {
@@ -2283,92 +2529,92 @@ class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api
     status try_merge(const owned_type &other) noexcept { return try_merge(other.const_view()); }
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static cuckoo_params plan(std::uint64_t items, double fpr) { return detail::value(try_plan(items, fpr)); }
+    [[nodiscard]] static cuckoo_params plan(std::uint64_t items, double fpr) { return base::value(try_plan(items, fpr)); }
     [[nodiscard]] static cuckoo_params plan_buckets(std::uint64_t buckets, std::uint32_t fingerprint_bits) {
-        return detail::value(try_plan_buckets(buckets, fingerprint_bits));
+        return base::value(try_plan_buckets(buckets, fingerprint_bits));
     }
     [[nodiscard]] static std::uint64_t image_size(const cuckoo_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const cuckoo_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static owned_type create(std::uint64_t items, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_create(items, fpr, seed));
+        return base::value(try_create(items, fpr, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const cuckoo_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
     /// Adds a key; false (nothing changed) when the filter has no room for it.
-    [[nodiscard]] bool add(byte_view key) { return placed(try_add(key)); }
+    [[nodiscard]] bool add(byte_source key) { return placed(try_add(key)); }
     [[nodiscard]] bool add(std::uint64_t key) { return placed(try_add(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(add, )
     [[nodiscard]] bool add_hash(std::uint64_t hash) { return placed(try_add_hash(hash)); }
     /// Adds keys; returns how many were placed (added[i], if given, says which).
     template <class Keys, detail::if_keys<Keys> = 0>
-    std::size_t add_batch(const Keys &keys, array_view<bool> added = {}) {
+    std::size_t add_batch(const Keys &keys, array_source<bool> added = {}) {
         std::size_t n = detail::key_count(keys);
-        return count_added(n, added, [&](array_view<bool> out) { return try_add_batch(keys, out); });
+        return count_added(n, added, [&](array_source<bool> out) { return try_add_batch(keys, out); });
     }
-    std::size_t add_batch(const packed_view &keys, array_view<bool> added = {}) {
-        return count_added(keys.count, added, [&](array_view<bool> out) { return try_add_batch(keys, out); });
+    std::size_t add_batch(const packed_source &keys, array_source<bool> added = {}) {
+        return count_added(keys.count, added, [&](array_source<bool> out) { return try_add_batch(keys, out); });
     }
-    std::size_t add_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> added = {}) {
-        return count_added(hashes.size(), added, [&](array_view<bool> out) { return try_add_hash_batch(hashes, out); });
+    std::size_t add_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> added = {}) {
+        return count_added(hashes.size(), added, [&](array_source<bool> out) { return try_add_hash_batch(hashes, out); });
     }
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
-    [[nodiscard]] std::uint32_t count(byte_view key) const { return detail::value(try_count(key)); }
-    [[nodiscard]] std::uint32_t count(std::uint64_t key) const { return detail::value(try_count(key)); }
+    [[nodiscard]] std::uint32_t count(byte_source key) const { return base::value(try_count(key)); }
+    [[nodiscard]] std::uint32_t count(std::uint64_t key) const { return base::value(try_count(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(count, const)
     /// Removes one copy; false (nothing changed) when absent.
-    bool remove(byte_view key) { return removed(try_remove(key)); }
+    bool remove(byte_source key) { return removed(try_remove(key)); }
     bool remove(std::uint64_t key) { return removed(try_remove(key)); }
     bool remove_hash(std::uint64_t hash) { return removed(try_remove_hash(hash)); }
     SKETCHES_DETAIL_REFUSE_KEYS(remove, )
     /// Removes one copy of each key; returns how many had one (removed[i],
     /// if given, says which).
     template <class Keys, detail::if_keys<Keys> = 0>
-    std::size_t remove_batch(const Keys &keys, array_view<bool> removed = {}) {
+    std::size_t remove_batch(const Keys &keys, array_source<bool> removed = {}) {
         std::size_t n = detail::key_count(keys);
-        return count_added(n, removed, [&](array_view<bool> out) { return try_remove_batch(keys, out); });
+        return count_added(n, removed, [&](array_source<bool> out) { return try_remove_batch(keys, out); });
     }
-    std::size_t remove_batch(const packed_view &keys, array_view<bool> removed = {}) {
-        return count_added(keys.count, removed, [&](array_view<bool> out) { return try_remove_batch(keys, out); });
+    std::size_t remove_batch(const packed_source &keys, array_source<bool> removed = {}) {
+        return count_added(keys.count, removed, [&](array_source<bool> out) { return try_remove_batch(keys, out); });
     }
-    std::size_t remove_hash_batch(array_view<const std::uint64_t> hashes, array_view<bool> removed = {}) {
+    std::size_t remove_hash_batch(array_source<const std::uint64_t> hashes, array_source<bool> removed = {}) {
         return count_added(hashes.size(), removed,
-                           [&](array_view<bool> out) { return try_remove_hash_batch(hashes, out); });
+                           [&](array_source<bool> out) { return try_remove_hash_batch(hashes, out); });
     }
     SKETCHES_DETAIL_CAPACITY_THROWING
     /// All-or-nothing merge; throws error(status::full) when it does not fit.
-    void merge(const const_view_type &other) { detail::check(try_merge(other)); }
+    void merge(const const_view_type &other) { base::check(try_merge(other)); }
     void merge(const const_view_type &other, void *scratch, std::size_t scratch_len) {
-        detail::check(try_merge(other, scratch, scratch_len));
+        base::check(try_merge(other, scratch, scratch_len));
     }
-    void merge(const owned_type &other) { detail::check(try_merge(other)); }
+    void merge(const owned_type &other) { base::check(try_merge(other)); }
     void merge(const owned_type &other, void *scratch, std::size_t scratch_len) {
-        detail::check(try_merge(other, scratch, scratch_len));
+        base::check(try_merge(other, scratch, scratch_len));
     }
 
   private:
     static bool placed(status s) {
         if (s == status::full) return false;
-        detail::check(s);
+        base::check(s);
         return true;
     }
     static bool removed(status s) {
         if (s == status::not_present) return false;
-        detail::check(s);
+        base::check(s);
         return true;
     }
     template <class Call>
-    static std::size_t count_added(std::size_t n, array_view<bool> added, Call &&call) {
+    static std::size_t count_added(std::size_t n, array_source<bool> added, Call &&call) {
         detail::scratch<bool> tmp;
         if (added.empty()) {
-            detail::check(tmp.reserve(n));
+            base::check(tmp.reserve(n));
             added = array_view<bool>(tmp.data(), n);
         }
-        detail::check(call(added));
+        base::check(call(added));
         std::size_t placed_keys = 0;
         for (std::size_t i = 0; i < n; i++) placed_keys += added[i] ? 1u : 0u;
         return placed_keys;
@@ -2455,22 +2701,22 @@ class basic_hll : public detail::sketch_base<basic_hll, detail::hll_api, Storage
     }
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static std::uint64_t image_size(int p) { return detail::value(try_image_size(p)); }
-    [[nodiscard]] static owned_type create(int p, std::uint64_t seed = 0) { return detail::value(try_create(p, seed)); }
+    [[nodiscard]] static std::uint64_t image_size(int p) { return base::value(try_image_size(p)); }
+    [[nodiscard]] static owned_type create(int p, std::uint64_t seed = 0) { return base::value(try_create(p, seed)); }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, int p, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, p, seed));
+        return base::value(try_init(buf, len, p, seed));
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
     SKETCHES_DETAIL_CONCURRENT_COUNTER_THROWING
-    void densify() { detail::check(try_densify()); }
-    [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
-    [[nodiscard]] double register_estimate() const { return detail::value(try_register_estimate()); }
-    [[nodiscard]] std::size_t exported_size() const { return detail::value(try_exported_size()); }
+    void densify() { base::check(try_densify()); }
+    [[nodiscard]] double estimate() const { return base::value(try_estimate()); }
+    [[nodiscard]] double register_estimate() const { return base::value(try_register_estimate()); }
+    [[nodiscard]] std::size_t exported_size() const { return base::value(try_exported_size()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
-    [[nodiscard]] owned_type downsize(int p) const { return detail::value(try_downsize(p)); }
+    [[nodiscard]] owned_type downsize(int p) const { return base::value(try_downsize(p)); }
     [[nodiscard]] view_type downsize_into(int p, void *buf, std::size_t len) const {
-        return detail::value(try_downsize_into(p, buf, len));
+        return base::value(try_downsize_into(p, buf, len));
     }
 #endif
 };
@@ -2549,20 +2795,20 @@ class basic_ull : public detail::sketch_base<basic_ull, detail::ull_api, Storage
     }
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static std::uint64_t image_size(int p) { return detail::value(try_image_size(p)); }
-    [[nodiscard]] static owned_type create(int p, std::uint64_t seed = 0) { return detail::value(try_create(p, seed)); }
+    [[nodiscard]] static std::uint64_t image_size(int p) { return base::value(try_image_size(p)); }
+    [[nodiscard]] static owned_type create(int p, std::uint64_t seed = 0) { return base::value(try_create(p, seed)); }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, int p, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, p, seed));
+        return base::value(try_init(buf, len, p, seed));
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
     SKETCHES_DETAIL_CONCURRENT_COUNTER_THROWING
-    [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
-    [[nodiscard]] double register_estimate() const { return detail::value(try_register_estimate()); }
-    [[nodiscard]] double ml_estimate() const { return detail::value(try_ml_estimate()); }
+    [[nodiscard]] double estimate() const { return base::value(try_estimate()); }
+    [[nodiscard]] double register_estimate() const { return base::value(try_register_estimate()); }
+    [[nodiscard]] double ml_estimate() const { return base::value(try_ml_estimate()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
-    [[nodiscard]] hll_sketch to_hll() const { return detail::value(try_to_hll()); }
-    [[nodiscard]] hll_view to_hll_into(void *buf, std::size_t len) const { return detail::value(try_to_hll_into(buf, len)); }
+    [[nodiscard]] hll_sketch to_hll() const { return base::value(try_to_hll()); }
+    [[nodiscard]] hll_view to_hll_into(void *buf, std::size_t len) const { return base::value(try_to_hll_into(buf, len)); }
 #endif
 };
 using ull_sketch = basic_ull<detail::owned_storage>;
@@ -2620,7 +2866,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
 
     /// Adds `weight` occurrences of a key.
-    status try_add(byte_view key, weight_value weight = 1) noexcept {
+    status try_add(byte_source key, weight_value weight = 1) noexcept {
         if (weight.negative()) return status::invalid_argument;
         return detail::st(sketch_countmin_add(this->mdata(), this->size(), key.data(), key.size(), weight.value()));
     }
@@ -2636,7 +2882,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
     /// Adds keys; `weights` empty (1 each) or one per key.
     template <class Keys, detail::if_keys<Keys> = 0>
-    status try_add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_batch(const Keys &keys, array_source<const std::uint64_t> weights = {}) noexcept {
         std::size_t n = detail::key_count(keys);
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, n, w);
@@ -2649,15 +2895,15 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
                 return sketch_countmin_add_u64_batch(buf, this->size(), k, c, w);
             });
     }
-    status try_add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_batch(const packed_source &keys, array_source<const std::uint64_t> weights = {}) noexcept {
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, keys.count, w);
         if (s != status::ok) return s;
         return detail::st(sketch_countmin_add_packed(this->mdata(), this->size(), keys.data, keys.data_len,
                                                      keys.offsets, keys.count, w));
     }
-    status try_add_hash_batch(array_view<const std::uint64_t> hashes,
-                              array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_hash_batch(array_source<const std::uint64_t> hashes,
+                              array_source<const std::uint64_t> weights = {}) noexcept {
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, hashes.size(), w);
         if (s != status::ok) return s;
@@ -2666,7 +2912,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
     }
     /// Estimated count: never below the truth while no counter saturated
     /// (32-bit counters stop at 2^32 - 1; plan 64-bit ones for larger sums).
-    result<std::uint64_t> try_estimate(byte_view key) const noexcept {
+    result<std::uint64_t> try_estimate(byte_source key) const noexcept {
         std::uint64_t out = 0;
         return this->make(sketch_countmin_estimate(this->data(), this->size(), key.data(), key.size(), &out), out);
     }
@@ -2680,7 +2926,7 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
         return this->make(sketch_countmin_estimate_hash(this->data(), this->size(), hash, &out), out);
     }
     template <class Keys, detail::if_keys<Keys> = 0>
-    status try_estimate_batch(const Keys &keys, array_view<std::uint64_t> out) const noexcept {
+    status try_estimate_batch(const Keys &keys, array_source<std::uint64_t> out) const noexcept {
         std::size_t n = detail::key_count(keys);
         status s = detail::out_required(out, n);
         if (s != status::ok) return s;
@@ -2693,13 +2939,13 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
                 return sketch_countmin_estimate_u64_batch(this->data(), this->size(), k, c, out.data());
             });
     }
-    status try_estimate_batch(const packed_view &keys, array_view<std::uint64_t> out) const noexcept {
+    status try_estimate_batch(const packed_source &keys, array_source<std::uint64_t> out) const noexcept {
         status s = detail::out_required(out, keys.count);
         if (s != status::ok) return s;
         return detail::st(sketch_countmin_estimate_packed(this->data(), this->size(), keys.data, keys.data_len,
                                                           keys.offsets, keys.count, out.data()));
     }
-    status try_estimate_hash_batch(array_view<const std::uint64_t> hashes, array_view<std::uint64_t> out) const noexcept {
+    status try_estimate_hash_batch(array_source<const std::uint64_t> hashes, array_source<std::uint64_t> out) const noexcept {
         status s = detail::out_required(out, hashes.size());
         if (s != status::ok) return s;
         return detail::st(
@@ -2710,67 +2956,67 @@ class basic_countmin : public detail::sketch_base<basic_countmin, detail::countm
 
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] static countmin_params plan(double epsilon, double delta) {
-        return detail::value(try_plan(epsilon, delta));
+        return base::value(try_plan(epsilon, delta));
     }
     [[nodiscard]] static countmin_params plan_size(std::uint64_t width, std::uint32_t depth) {
-        return detail::value(try_plan_size(width, depth));
+        return base::value(try_plan_size(width, depth));
     }
     [[nodiscard]] static std::uint64_t image_size(const countmin_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const countmin_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static owned_type create(double epsilon, double delta, std::uint64_t seed = 0) {
-        return detail::value(try_create(epsilon, delta, seed));
+        return base::value(try_create(epsilon, delta, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const countmin_params &params,
                                         std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
-    void add(byte_view key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
-    void add(std::uint64_t key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
+    void add(byte_source key, weight_value weight = 1) { base::check(try_add(key, weight)); }
+    void add(std::uint64_t key, weight_value weight = 1) { base::check(try_add(key, weight)); }
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
-    void add_hash(std::uint64_t hash, weight_value weight = 1) { detail::check(try_add_hash(hash, weight)); }
+    void add_hash(std::uint64_t hash, weight_value weight = 1) { base::check(try_add_hash(hash, weight)); }
     template <class Keys, detail::if_keys<Keys> = 0>
-    void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
-        detail::check(try_add_batch(keys, weights));
+    void add_batch(const Keys &keys, array_source<const std::uint64_t> weights = {}) {
+        base::check(try_add_batch(keys, weights));
     }
-    void add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) {
-        detail::check(try_add_batch(keys, weights));
+    void add_batch(const packed_source &keys, array_source<const std::uint64_t> weights = {}) {
+        base::check(try_add_batch(keys, weights));
     }
-    void add_hash_batch(array_view<const std::uint64_t> hashes, array_view<const std::uint64_t> weights = {}) {
-        detail::check(try_add_hash_batch(hashes, weights));
+    void add_hash_batch(array_source<const std::uint64_t> hashes, array_source<const std::uint64_t> weights = {}) {
+        base::check(try_add_hash_batch(hashes, weights));
     }
-    [[nodiscard]] std::uint64_t estimate(byte_view key) const { return detail::value(try_estimate(key)); }
-    [[nodiscard]] std::uint64_t estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
+    [[nodiscard]] std::uint64_t estimate(byte_source key) const { return base::value(try_estimate(key)); }
+    [[nodiscard]] std::uint64_t estimate(std::uint64_t key) const { return base::value(try_estimate(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
-    [[nodiscard]] std::uint64_t estimate_hash(std::uint64_t hash) const { return detail::value(try_estimate_hash(hash)); }
+    [[nodiscard]] std::uint64_t estimate_hash(std::uint64_t hash) const { return base::value(try_estimate_hash(hash)); }
     template <class Keys, detail::if_keys<Keys> = 0>
-    void estimate_batch(const Keys &keys, array_view<std::uint64_t> out) const {
-        detail::check(try_estimate_batch(keys, out));
+    void estimate_batch(const Keys &keys, array_source<std::uint64_t> out) const {
+        base::check(try_estimate_batch(keys, out));
     }
-    void estimate_batch(const packed_view &keys, array_view<std::uint64_t> out) const {
-        detail::check(try_estimate_batch(keys, out));
+    void estimate_batch(const packed_source &keys, array_source<std::uint64_t> out) const {
+        base::check(try_estimate_batch(keys, out));
     }
-    void estimate_hash_batch(array_view<const std::uint64_t> hashes, array_view<std::uint64_t> out) const {
-        detail::check(try_estimate_hash_batch(hashes, out));
+    void estimate_hash_batch(array_source<const std::uint64_t> hashes, array_source<std::uint64_t> out) const {
+        base::check(try_estimate_hash_batch(hashes, out));
     }
     template <class Keys, detail::if_keys<Keys> = 0>
     [[nodiscard]] std::vector<std::uint64_t> estimate_batch(const Keys &keys) const {
         std::vector<std::uint64_t> out(detail::key_count(keys));
-        detail::check(try_estimate_batch(keys, out));
+        base::check(try_estimate_batch(keys, out));
         return out;
     }
-    [[nodiscard]] std::vector<std::uint64_t> estimate_batch(const packed_view &keys) const {
+    [[nodiscard]] std::vector<std::uint64_t> estimate_batch(const packed_source &keys) const {
         std::vector<std::uint64_t> out(keys.count);
-        detail::check(try_estimate_batch(keys, out));
+        base::check(try_estimate_batch(keys, out));
         return out;
     }
-    [[nodiscard]] std::vector<std::uint64_t> estimate_hash_batch(array_view<const std::uint64_t> hashes) const {
+    [[nodiscard]] std::vector<std::uint64_t> estimate_hash_batch(array_source<const std::uint64_t> hashes) const {
         std::vector<std::uint64_t> out(hashes.size());
-        detail::check(try_estimate_hash_batch(hashes, out));
+        base::check(try_estimate_hash_batch(hashes, out));
         return out;
     }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
@@ -2815,7 +3061,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
             buf, len, [&] { return sketch_topk_init(buf, len, capacity, max_key_len, seed); });
     }
 
-    status try_add(byte_view key, weight_value weight = 1) noexcept {
+    status try_add(byte_source key, weight_value weight = 1) noexcept {
         if (weight.negative()) return status::invalid_argument;
         return detail::st(sketch_topk_add(this->mdata(), this->size(), key.data(), key.size(), weight.value()));
     }
@@ -2828,7 +3074,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     /// Adds keys (all or nothing: a key too long changes nothing); `weights`
     /// empty (1 each) or one per key.
     template <class Keys, detail::if_keys<Keys> = 0>
-    status try_add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_batch(const Keys &keys, array_source<const std::uint64_t> weights = {}) noexcept {
         std::size_t n = detail::key_count(keys);
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, n, w);
@@ -2838,7 +3084,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
             keys, n, [&](const sketch_slice *k, std::size_t c) { return sketch_topk_add_batch(buf, this->size(), k, c, w); },
             [&](const std::uint64_t *k, std::size_t c) { return sketch_topk_add_u64_batch(buf, this->size(), k, c, w); });
     }
-    status try_add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) noexcept {
+    status try_add_batch(const packed_source &keys, array_source<const std::uint64_t> weights = {}) noexcept {
         const std::uint64_t *w = nullptr;
         status s = detail::weights_ptr(weights, keys.count, w);
         if (s != status::ok) return s;
@@ -2846,7 +3092,7 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
                                                  keys.count, w));
     }
     /// The count bounds of one key (listed = it has a counter).
-    result<topk_estimate> try_estimate(byte_view key) const noexcept {
+    result<topk_estimate> try_estimate(byte_source key) const noexcept {
         result<topk_estimate> r;
         r.status = detail::st(sketch_topk_estimate(this->data(), this->size(), key.data(), key.size(), &r.value));
         return r;
@@ -2861,72 +3107,75 @@ class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Stor
     /// sketch changes or is freed. Deleted on a temporary owning sketch
     /// (`topk_sketch::from_bytes(b).list_into(items)`): its buffer dies with
     /// the statement and every key pointer would dangle (use list()).
-    result<std::size_t> try_list_into(array_view<topk_item> items) const & noexcept {
+    result<std::size_t> try_list_into(array_source<topk_item> items) const & noexcept {
         result<std::size_t> r;
         r.status = detail::st(sketch_topk_list(this->data(), this->size(), items.data(), items.size(), &r.value));
         return r;
     }
     template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
-    result<std::size_t> try_list_into(array_view<topk_item> items) const && noexcept {
+    result<std::size_t> try_list_into(array_source<topk_item> items) const && noexcept {
         return try_list_into(items);
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
-    result<std::size_t> try_list_into(array_view<topk_item> items) const && = delete;
-    /// Every listed key, largest count first, keys copied.
-    result<std::vector<topk_entry>> try_list() const {
-        result<std::vector<topk_entry>> r;
-        result<topk_stats> s = this->try_stats();
-        if (!s.ok()) {
-            r.status = s.status;
-            return r;
-        }
-        std::vector<topk_item> items(s.value.used);
-        result<std::size_t> n = try_list_into(items);
-        r.status = n.status;
-        if (!n.ok()) return r;
-        r.value.reserve(n.value);
-        for (std::size_t i = 0; i < n.value; i++) {
-            const topk_item &it = items[i];
-            r.value.push_back(topk_entry{std::string(reinterpret_cast<const char *>(it.key), it.key_len), it.count, it.error});
-        }
-        return r;
+    result<std::size_t> try_list_into(array_source<topk_item> items) const && = delete;
+    /// Every listed key, largest count first, keys copied;
+    /// status::out_of_memory when the copies cannot be allocated (see
+    /// detail::filled; try_list_into allocates nothing).
+    result<std::vector<topk_entry>> try_list() const noexcept {
+        return detail::filled<std::vector<topk_entry>>([&](result<std::vector<topk_entry>> &r) {
+            result<topk_stats> s = this->try_stats();
+            if (!s.ok()) {
+                r.status = s.status;
+                return;
+            }
+            std::vector<topk_item> items(s.value.used);
+            result<std::size_t> n = try_list_into(items);
+            r.status = n.status;
+            if (!n.ok()) return;
+            r.value.reserve(n.value);
+            for (std::size_t i = 0; i < n.value; i++) {
+                const topk_item &it = items[i];
+                r.value.push_back(
+                    topk_entry{std::string(reinterpret_cast<const char *>(it.key), it.key_len), it.count, it.error});
+            }
+        });
     }
     /// Keeps the keys with the largest combined estimates.
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_topk_merge)
 
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] static std::uint64_t image_size(std::uint32_t capacity, std::uint32_t max_key_len) {
-        return detail::value(try_image_size(capacity, max_key_len));
+        return base::value(try_image_size(capacity, max_key_len));
     }
     [[nodiscard]] static owned_type create(std::uint32_t capacity, std::uint32_t max_key_len, std::uint64_t seed = 0) {
-        return detail::value(try_create(capacity, max_key_len, seed));
+        return base::value(try_create(capacity, max_key_len, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, std::uint32_t capacity, std::uint32_t max_key_len,
                                         std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, capacity, max_key_len, seed));
+        return base::value(try_init(buf, len, capacity, max_key_len, seed));
     }
-    void add(byte_view key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
-    void add(std::uint64_t key, weight_value weight = 1) { detail::check(try_add(key, weight)); }
+    void add(byte_source key, weight_value weight = 1) { base::check(try_add(key, weight)); }
+    void add(std::uint64_t key, weight_value weight = 1) { base::check(try_add(key, weight)); }
     SKETCHES_DETAIL_REFUSE_WEIGHTED_KEYS(add)
     SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH(add)
     template <class Keys, detail::if_keys<Keys> = 0>
-    void add_batch(const Keys &keys, array_view<const std::uint64_t> weights = {}) {
-        detail::check(try_add_batch(keys, weights));
+    void add_batch(const Keys &keys, array_source<const std::uint64_t> weights = {}) {
+        base::check(try_add_batch(keys, weights));
     }
-    void add_batch(const packed_view &keys, array_view<const std::uint64_t> weights = {}) {
-        detail::check(try_add_batch(keys, weights));
+    void add_batch(const packed_source &keys, array_source<const std::uint64_t> weights = {}) {
+        base::check(try_add_batch(keys, weights));
     }
-    [[nodiscard]] topk_estimate estimate(byte_view key) const { return detail::value(try_estimate(key)); }
-    [[nodiscard]] topk_estimate estimate(std::uint64_t key) const { return detail::value(try_estimate(key)); }
+    [[nodiscard]] topk_estimate estimate(byte_source key) const { return base::value(try_estimate(key)); }
+    [[nodiscard]] topk_estimate estimate(std::uint64_t key) const { return base::value(try_estimate(key)); }
     SKETCHES_DETAIL_REFUSE_KEYS(estimate, const)
-    std::size_t list_into(array_view<topk_item> items) const & { return detail::value(try_list_into(items)); }
+    std::size_t list_into(array_source<topk_item> items) const & { return base::value(try_list_into(items)); }
     template <class S = Storage, std::enable_if_t<!S::is_owning, int> = 0>
-    std::size_t list_into(array_view<topk_item> items) const && {
-        return detail::value(try_list_into(items));
+    std::size_t list_into(array_source<topk_item> items) const && {
+        return base::value(try_list_into(items));
     }
     template <class S = Storage, std::enable_if_t<S::is_owning, int> = 0>
-    std::size_t list_into(array_view<topk_item> items) const && = delete;
-    [[nodiscard]] std::vector<topk_entry> list() const { return detail::value(try_list()); }
+    std::size_t list_into(array_source<topk_item> items) const && = delete;
+    [[nodiscard]] std::vector<topk_entry> list() const { return base::value(try_list()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
 #endif
 };
@@ -2973,38 +3222,40 @@ class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_
     }
     result<double> try_jaccard(const owned_type &other) const noexcept { return try_jaccard(other.const_view()); }
     /// The k densified signature values into `out` (exactly k).
-    status try_signature_into(array_view<std::uint64_t> out) const noexcept {
+    status try_signature_into(array_source<std::uint64_t> out) const noexcept {
         return detail::st(sketch_minhash_signature(this->data(), this->size(), out.data(), out.size()));
     }
-    result<std::vector<std::uint64_t>> try_signature() const {
-        result<std::vector<std::uint64_t>> r;
-        result<minhash_stats> s = this->try_stats();
-        if (!s.ok()) {
-            r.status = s.status;
-            return r;
-        }
-        r.value.resize(s.value.registers);
-        r.status = try_signature_into(r.value);
-        if (!r.ok()) r.value.clear();
-        return r;
+    /// The signature as a vector; status::out_of_memory when it cannot be
+    /// allocated (see detail::filled; try_signature_into allocates nothing).
+    result<std::vector<std::uint64_t>> try_signature() const noexcept {
+        return detail::filled<std::vector<std::uint64_t>>([&](result<std::vector<std::uint64_t>> &r) {
+            result<minhash_stats> s = this->try_stats();
+            if (!s.ok()) {
+                r.status = s.status;
+                return;
+            }
+            r.value.resize(s.value.registers);
+            r.status = try_signature_into(r.value);
+            if (!r.ok()) r.value.clear();
+        });
     }
     /// Register-wise minimum (the sketch of the union).
     SKETCHES_DETAIL_MERGE_OP(merge, sketch_minhash_merge)
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static std::uint64_t image_size(std::uint32_t k) { return detail::value(try_image_size(k)); }
+    [[nodiscard]] static std::uint64_t image_size(std::uint32_t k) { return base::value(try_image_size(k)); }
     [[nodiscard]] static owned_type create(std::uint32_t k, std::uint64_t seed = 0) {
-        return detail::value(try_create(k, seed));
+        return base::value(try_create(k, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, std::uint32_t k, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, k, seed));
+        return base::value(try_init(buf, len, k, seed));
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
-    [[nodiscard]] double jaccard(const const_view_type &other) const { return detail::value(try_jaccard(other)); }
-    [[nodiscard]] double jaccard(const owned_type &other) const { return detail::value(try_jaccard(other)); }
-    void signature_into(array_view<std::uint64_t> out) const { detail::check(try_signature_into(out)); }
-    [[nodiscard]] std::vector<std::uint64_t> signature() const { return detail::value(try_signature()); }
+    [[nodiscard]] double jaccard(const const_view_type &other) const { return base::value(try_jaccard(other)); }
+    [[nodiscard]] double jaccard(const owned_type &other) const { return base::value(try_jaccard(other)); }
+    void signature_into(array_source<std::uint64_t> out) const { base::check(try_signature_into(out)); }
+    [[nodiscard]] std::vector<std::uint64_t> signature() const { return base::value(try_signature()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
 #endif
 };
@@ -3077,7 +3328,7 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
                                    }));
     }
     static result<view_type> try_build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
-                                            const packed_view &keys, const fuse_params &params,
+                                            const packed_source &keys, const fuse_params &params,
                                             std::uint64_t seed = 0) noexcept {
         return built(buf, len,
                      detail::st(sketch_fuse_build_packed(buf, len, &params, seed, keys.data, keys.data_len,
@@ -3085,7 +3336,7 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
     }
     /// The same from precomputed hashes (sketches::hash(key, seed)).
     static result<view_type> try_build_hashes_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
-                                                   array_view<const std::uint64_t> hashes, const fuse_params &params,
+                                                   array_source<const std::uint64_t> hashes, const fuse_params &params,
                                                    std::uint64_t seed = 0) noexcept {
         return built(buf, len,
                      detail::st(sketch_fuse_build_hash_batch(buf, len, &params, seed, hashes.data(), hashes.size(),
@@ -3106,24 +3357,24 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
         if (!p.ok()) return result<owned_type>{p.status, {}};
         return try_build(keys, p.value, seed);
     }
-    static result<owned_type> try_build(const packed_view &keys, const fuse_params &params,
+    static result<owned_type> try_build(const packed_source &keys, const fuse_params &params,
                                         std::uint64_t seed = 0) noexcept {
         return build_owned(params, [&](void *buf, std::size_t len, void *w, std::size_t wl) {
             return try_build_into(buf, len, w, wl, keys, params, seed).status;
         });
     }
-    static result<owned_type> try_build(const packed_view &keys, double fpr, std::uint64_t seed = 0) noexcept {
+    static result<owned_type> try_build(const packed_source &keys, double fpr, std::uint64_t seed = 0) noexcept {
         result<fuse_params> p = try_plan(keys.count, fpr);
         if (!p.ok()) return result<owned_type>{p.status, {}};
         return try_build(keys, p.value, seed);
     }
-    static result<owned_type> try_build_hashes(array_view<const std::uint64_t> hashes, const fuse_params &params,
+    static result<owned_type> try_build_hashes(array_source<const std::uint64_t> hashes, const fuse_params &params,
                                                std::uint64_t seed = 0) noexcept {
         return build_owned(params, [&](void *buf, std::size_t len, void *w, std::size_t wl) {
             return try_build_hashes_into(buf, len, w, wl, hashes, params, seed).status;
         });
     }
-    static result<owned_type> try_build_hashes(array_view<const std::uint64_t> hashes, double fpr,
+    static result<owned_type> try_build_hashes(array_source<const std::uint64_t> hashes, double fpr,
                                                std::uint64_t seed = 0) noexcept {
         result<fuse_params> p = try_plan(hashes.size(), fpr);
         if (!p.ok()) return result<owned_type>{p.status, {}};
@@ -3133,51 +3384,51 @@ class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Stor
     SKETCHES_DETAIL_CONTAINS_OPS(contains, sketch_fuse_contains)
 
 #if SKETCHES_EXCEPTIONS
-    [[nodiscard]] static fuse_params plan(std::uint64_t keys, double fpr) { return detail::value(try_plan(keys, fpr)); }
+    [[nodiscard]] static fuse_params plan(std::uint64_t keys, double fpr) { return base::value(try_plan(keys, fpr)); }
     [[nodiscard]] static fuse_params plan_bits(std::uint64_t keys, std::uint32_t fingerprint_bits) {
-        return detail::value(try_plan_bits(keys, fingerprint_bits));
+        return base::value(try_plan_bits(keys, fingerprint_bits));
     }
     [[nodiscard]] static std::uint64_t image_size(const fuse_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static std::uint64_t scratch_size(const fuse_params &params) {
-        return detail::value(try_scratch_size(params));
+        return base::value(try_scratch_size(params));
     }
     template <class Keys, detail::if_keys<Keys> = 0>
     [[nodiscard]] static owned_type build(const Keys &keys, const fuse_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_build(keys, params, seed));
+        return base::value(try_build(keys, params, seed));
     }
     template <class Keys, detail::if_keys<Keys> = 0>
     [[nodiscard]] static owned_type build(const Keys &keys, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_build(keys, fpr, seed));
+        return base::value(try_build(keys, fpr, seed));
     }
-    [[nodiscard]] static owned_type build(const packed_view &keys, const fuse_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_build(keys, params, seed));
+    [[nodiscard]] static owned_type build(const packed_source &keys, const fuse_params &params, std::uint64_t seed = 0) {
+        return base::value(try_build(keys, params, seed));
     }
-    [[nodiscard]] static owned_type build(const packed_view &keys, double fpr, std::uint64_t seed = 0) {
-        return detail::value(try_build(keys, fpr, seed));
+    [[nodiscard]] static owned_type build(const packed_source &keys, double fpr, std::uint64_t seed = 0) {
+        return base::value(try_build(keys, fpr, seed));
     }
-    [[nodiscard]] static owned_type build_hashes(array_view<const std::uint64_t> hashes, const fuse_params &params,
+    [[nodiscard]] static owned_type build_hashes(array_source<const std::uint64_t> hashes, const fuse_params &params,
                                                  std::uint64_t seed = 0) {
-        return detail::value(try_build_hashes(hashes, params, seed));
+        return base::value(try_build_hashes(hashes, params, seed));
     }
-    [[nodiscard]] static owned_type build_hashes(array_view<const std::uint64_t> hashes, double fpr,
+    [[nodiscard]] static owned_type build_hashes(array_source<const std::uint64_t> hashes, double fpr,
                                                  std::uint64_t seed = 0) {
-        return detail::value(try_build_hashes(hashes, fpr, seed));
+        return base::value(try_build_hashes(hashes, fpr, seed));
     }
     template <class Keys, detail::if_keys<Keys> = 0>
     static view_type build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len, const Keys &keys,
                                 const fuse_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
+        return base::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
     }
     static view_type build_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
-                                const packed_view &keys, const fuse_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
+                                const packed_source &keys, const fuse_params &params, std::uint64_t seed = 0) {
+        return base::value(try_build_into(buf, len, scratch, scratch_len, keys, params, seed));
     }
     static view_type build_hashes_into(void *buf, std::size_t len, void *scratch, std::size_t scratch_len,
-                                       array_view<const std::uint64_t> hashes, const fuse_params &params,
+                                       array_source<const std::uint64_t> hashes, const fuse_params &params,
                                        std::uint64_t seed = 0) {
-        return detail::value(try_build_hashes_into(buf, len, scratch, scratch_len, hashes, params, seed));
+        return base::value(try_build_hashes_into(buf, len, scratch, scratch_len, hashes, params, seed));
     }
     SKETCHES_DETAIL_CONTAINS_THROWING(contains)
 #endif
@@ -3286,26 +3537,26 @@ class basic_ell : public detail::sketch_base<basic_ell, detail::ell_api, Storage
 
 #if SKETCHES_EXCEPTIONS
     [[nodiscard]] static ell_params plan(double relative_error, std::uint32_t d = 20) {
-        return detail::value(try_plan(relative_error, d));
+        return base::value(try_plan(relative_error, d));
     }
     [[nodiscard]] static std::uint64_t image_size(const ell_params &params) {
-        return detail::value(try_image_size(params));
+        return base::value(try_image_size(params));
     }
     [[nodiscard]] static owned_type create(const ell_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_create(params, seed));
+        return base::value(try_create(params, seed));
     }
     [[nodiscard]] static view_type init(void *buf, std::size_t len, const ell_params &params, std::uint64_t seed = 0) {
-        return detail::value(try_init(buf, len, params, seed));
+        return base::value(try_init(buf, len, params, seed));
     }
     SKETCHES_DETAIL_ADD_BOOL_THROWING(add)
     SKETCHES_DETAIL_BATCH_PLAIN_THROWING
-    [[nodiscard]] double estimate() const { return detail::value(try_estimate()); }
-    [[nodiscard]] double ml_estimate() const { return detail::value(try_ml_estimate()); }
-    [[nodiscard]] double martingale_estimate() const { return detail::value(try_martingale_estimate()); }
+    [[nodiscard]] double estimate() const { return base::value(try_estimate()); }
+    [[nodiscard]] double ml_estimate() const { return base::value(try_ml_estimate()); }
+    [[nodiscard]] double martingale_estimate() const { return base::value(try_martingale_estimate()); }
     SKETCHES_DETAIL_MERGE_THROWING(merge)
-    [[nodiscard]] owned_type downsize(const ell_params &params) const { return detail::value(try_downsize(params)); }
+    [[nodiscard]] owned_type downsize(const ell_params &params) const { return base::value(try_downsize(params)); }
     [[nodiscard]] view_type downsize_into(const ell_params &params, void *buf, std::size_t len) const {
-        return detail::value(try_downsize_into(params, buf, len));
+        return base::value(try_downsize_into(params, buf, len));
     }
 #endif
 };

@@ -137,6 +137,14 @@ void test_filters() {
     sketches::packed_keys packed;
     for (const auto &k : keys) CHECK(packed.try_push_back(k) == status::ok);
     CHECK(f.try_contains_batch(packed.view(), out) == status::ok && out[50]);
+    // Packed from a container without the exception-only constructor:
+    // try_append (which did not exist, so a -fno-exceptions build packed a
+    // container key by key), the same keys as try_push_back one by one.
+    sketches::packed_keys appended;
+    CHECK(appended.try_append(keys) == status::ok && appended.size() == packed.size());
+    CHECK(appended.view().data_len == packed.view().data_len && appended[50] == packed[50]);
+    CHECK(appended.try_append(std::vector<std::string_view>{"x", "yz"}) == status::ok && appended.size() == packed.size() + 2);
+    CHECK(appended[packed.size() + 1] == "yz");
     std::vector<u64> ints{1, 2, 3};
     CHECK(f.try_add_batch(ints) == status::ok && f.try_add_hash_batch(ints) == status::ok);
     CHECK(f.try_contains_hash_batch(ints, small) == status::ok && small[0]);

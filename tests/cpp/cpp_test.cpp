@@ -51,16 +51,22 @@ void check(bool ok, const char *what, int line) {
 }
 #define CHECK(cond) check(static_cast<bool>(cond), #cond, __LINE__)
 
+/* What a sketches::error's what() says: "<family>: <status text>", or the
+   status text alone for an error without a family. */
+std::string error_text(const sketches::error &e) {
+    std::string text = sketch_status_str(static_cast<std::int32_t>(e.status()));
+    return *e.family() == '\0' ? text : std::string(e.family()) + ": " + text;
+}
+
 /* The expression throws sketches::error with status `expected`, whose what()
-   is sketch_status_str of it. */
+   is sketch_status_str of it, after the family's name. */
 #define EXPECT_ERROR(expr, expected)                                                                       \
     do {                                                                                                   \
         try {                                                                                              \
             static_cast<void>(expr);                                                                       \
             check(false, #expr " did not throw", __LINE__);                                                \
         } catch (const sketches::error &e_) {                                                              \
-            check(e_.status() == (expected) &&                                                             \
-                      std::strcmp(e_.what(), sketch_status_str(static_cast<std::int32_t>(expected))) == 0, \
+            check(e_.status() == (expected) && error_text(e_) == e_.what(),                                \
                   #expr " threw another status", __LINE__);                                                \
             if (e_.status() != (expected)) std::fprintf(stderr, "  got: %s\n", e_.what());                \
         }                                                                                                  \
@@ -2168,6 +2174,99 @@ void test_golden() {
     golden_case<ell_sketch, ull_sketch>(golden, "ell_d24");
 }
 
+/* The try_ forms that fill standard containers (to_bytes, Top-k list,
+   MinHash signature, packed_keys::try_push_back) report an allocation
+   failure as status::out_of_memory and never throw: they threw
+   std::bad_alloc, out of a try_ form the header promises noexcept and
+   status-returning (a service's try_to_bytes of a snapshot escaped its
+   status handling). Nothing changes. */
+void test_allocation_failures() {
+    static_assert(noexcept(std::declval<const sketches::bloom_filter &>().try_to_bytes()));
+    static_assert(noexcept(std::declval<const sketches::topk_const_view &>().try_list()));
+    static_assert(noexcept(std::declval<const sketches::minhash_sketch &>().try_signature()));
+    static_assert(noexcept(std::declval<sketches::packed_keys &>().try_push_back("k")));
+    auto f = sketches::bloom_filter::create(1000, 0.01);
+    static_cast<void>(f.add("alice"));
+    auto t = sketches::topk_sketch::create(8, 16);
+    t.add("alice", 3);
+    auto m = sketches::minhash_sketch::create(64);
+    static_cast<void>(m.add("alice"));
+    sketches::packed_keys keys;
+    keys.push_back("a");
+    std::vector<std::string> many = make_keys("many-", 100);
+
+    fail_allocations = true;
+    sketches::result<std::vector<std::uint8_t>> bytes{status::ok, {}};
+    sketches::result<std::vector<sketches::topk_entry>> list{status::ok, {}};
+    sketches::result<std::vector<u64>> sig{status::ok, {}};
+    status pushed = status::ok;
+    status appended = status::ok;
+    bool threw = false;
+    try {
+        bytes = f.try_to_bytes();
+        list = t.try_list();
+        sig = m.try_signature();
+        pushed = keys.try_push_back("b");
+        appended = keys.try_append(many);
+    } catch (const std::bad_alloc &) {
+        threw = true;
+    }
+    fail_allocations = false;
+    CHECK(!threw);
+    CHECK(bytes.status == status::out_of_memory && bytes.value.empty());
+    CHECK(list.status == status::out_of_memory && list.value.empty());
+    CHECK(sig.status == status::out_of_memory && sig.value.empty());
+    CHECK(pushed == status::out_of_memory && keys.size() == 1 && keys[0] == "a");
+    CHECK(appended == status::out_of_memory && keys.size() == 1 && keys.view().data_len == 1); // all or nothing
+    // Nothing changed: the same calls succeed once memory is back.
+    CHECK(f.try_to_bytes().value == f.to_bytes() && f.contains("alice"));
+    CHECK(t.try_list().value.size() == 1 && t.list()[0].key == "alice" && t.list()[0].count == 3);
+    CHECK(m.try_signature().value == m.signature());
+    CHECK(keys.try_push_back("b") == status::ok && keys.size() == 2 && keys[1] == "b");
+    CHECK(keys.try_append(many) == status::ok && keys.size() == 102 && keys[101] == many[99]);
+    // The throwing forms still throw std::bad_alloc.
+    fail_allocations = true;
+    bool to_bytes_threw = false;
+    try {
+        static_cast<void>(f.to_bytes());
+    } catch (const std::bad_alloc &) {
+        to_bytes_threw = true;
+    }
+    fail_allocations = false;
+    CHECK(to_bytes_threw);
+}
+
+/* A sketches::error names the family whose operation failed, so a service
+   logging what() can tell a damaged Bloom snapshot from a damaged HLL one:
+   what() was the bare status text ("checksum mismatch") for every family. */
+void test_error_names_the_family() {
+    auto f = sketches::bloom_filter::create(1000, 0.01);
+    std::vector<std::uint8_t> bad = f.to_bytes();
+    bad.back() ^= 1;
+    auto family_of = [](auto &&call) -> std::string {
+        try {
+            call();
+        } catch (const sketches::error &e) {
+            return std::string(e.family()) + "|" + e.what();
+        }
+        return "no error";
+    };
+    CHECK(family_of([&] { sketches::bloom_filter::verify(bad); }) ==
+          "bloom|bloom: " + std::string(sketch_status_str(SKETCH_CHECKSUM_MISMATCH)));
+    CHECK(family_of([&] { static_cast<void>(sketches::hll_sketch::from_bytes(bad)); }) ==
+          "hll|hll: " + std::string(sketch_status_str(SKETCH_WRONG_FAMILY)));
+    CHECK(family_of([&] { static_cast<void>(sketches::sbbf_filter::create(0, 0.01)); }).rfind("sbbf|sbbf: ", 0) == 0);
+    CHECK(family_of([&] { static_cast<void>(sketches::countmin_sketch::create(0.0, 0.01)); }).rfind("countmin|countmin: ", 0) == 0);
+    sketches::topk_const_view empty_topk;
+    CHECK(family_of([&] { static_cast<void>(empty_topk.list()); }).rfind("topk|topk: ", 0) == 0);
+    CHECK(family_of([&] { static_cast<void>(sketches::fuse_filter::from_bytes(bad)); }).rfind("fuse|fuse: ", 0) == 0);
+    // The free functions have no family: the status text alone.
+    CHECK(family_of([&] { static_cast<void>(sketches::inspect(sketches::byte_view(bad.data(), 3))); }) ==
+          "|" + std::string(sketch_status_str(SKETCH_BUFFER_TOO_SMALL)));
+    sketches::error plain(status::full);
+    CHECK(std::string(plain.family()).empty() && std::string(plain.what()) == sketch_status_str(SKETCH_FULL));
+}
+
 int main() {
     struct {
         const char *name;
@@ -2179,7 +2278,9 @@ int main() {
                        {"ell", test_ell},           {"tokens", test_tokens}, {"parquet", test_parquet},
                        {"concurrent", test_concurrent}, {"golden", test_golden},
                        {"signed keys", test_signed_keys}, {"merge with itself", test_merge_with_itself},
-                       {"negative weights", test_negative_weights}};
+                       {"negative weights", test_negative_weights},
+                       {"allocation failures", test_allocation_failures},
+                       {"error names the family", test_error_names_the_family}};
     for (const auto &t : tests) {
         try {
             t.run();

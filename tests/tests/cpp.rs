@@ -206,3 +206,55 @@ fn char_pointer_and_length_pairs_do_not_compile() {
         err.matches("deleted").count() >= 7 && err.contains("hash_xxh64")
     });
 }
+
+/// A packed_view of a temporary packed_keys (`packed_view v = load_keys();`,
+/// `load_keys().view()`) does not compile: it pointed into buffers freed at
+/// the end of the statement (the batch read freed memory). Views of a named
+/// packed_keys, and temporaries passed straight to a batch member,
+/// hash_batch or the fuse build (parameters of type packed_source, which the
+/// temporary outlives), compile.
+#[test]
+fn packed_views_of_temporary_packed_keys_do_not_compile() {
+    compiles_only_with("cpp_packed_view_of_temporary_fail.cpp", "-DNAMED_KEYS", |err| {
+        err.matches("deleted").count() >= 2 && err.contains("packed_keys::view() const &&")
+    });
+}
+
+/// A byte_view of a temporary container that owns its bytes
+/// (`byte_view k = make_key();` of a returned std::string, std::vector or
+/// std::array) does not compile: it pointed into bytes freed at the end of
+/// the statement. byte_views of named containers and of string views, and
+/// temporaries passed straight to the members and functions taking a key or
+/// image bytes (parameters of type byte_source), compile.
+#[test]
+fn byte_views_of_temporary_owning_containers_do_not_compile() {
+    compiles_only_with("cpp_byte_view_of_temporary_fail.cpp", "-DNAMED_KEY", |err| {
+        err.matches("deleted").count() >= 3 && err.contains("byte_view(const R&&)")
+    });
+}
+
+/// A view or the bytes of the owning sketch inside a temporary result
+/// (`bloom_const_view v = *bloom_filter::try_from_bytes(b);`,
+/// `bloom_filter::try_create(p)->view()`) does not compile: it pointed into a
+/// buffer freed at the end of the statement. Views of a named result, the
+/// sketch moved out of a temporary result with `*`, and `->` on temporary
+/// results of other values (`try_plan(n, p)->bits`) compile.
+#[test]
+fn views_into_temporary_results_do_not_compile() {
+    compiles_only_with("cpp_result_of_temporary_fail.cpp", "-DNAMED_RESULT", |err| {
+        err.matches("deleted").count() >= 4 && err.contains("operator->() &&")
+    });
+}
+
+/// An array_view of a temporary container that owns its elements
+/// (`array_view<const std::uint64_t> w = make_weights();`) or of a braced
+/// list (`= {3, 4}`) does not compile: it pointed into elements freed at the
+/// end of the statement. array_views of named containers, and temporaries
+/// and braced lists passed straight to the members taking weights, hashes
+/// or outputs (parameters of type array_source), compile.
+#[test]
+fn array_views_of_temporaries_do_not_compile() {
+    compiles_only_with("cpp_array_view_of_temporary_fail.cpp", "-DNAMED_ARRAY", |err| {
+        err.matches("deleted").count() >= 2 && err.contains("initializer_list")
+    });
+}
