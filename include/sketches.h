@@ -51,7 +51,7 @@
  *     sketch_{bloom,sbbf}_contains_concurrent, _contains_concurrent_u64,
  *       _contains_concurrent_hash, _contains_concurrent_batch,
  *       _contains_concurrent_packed, _contains_concurrent_u64_batch,
- *       _contains_concurrent_hash_batch;
+ *       _contains_concurrent_hash_batch, _capacity_concurrent;
  *     sketch_{hll,ull}_estimate_concurrent.
  *   While any of them runs on an image, only they may touch it. Once the
  *   adding threads are done, the bits/registers equal those of the same
