@@ -12,7 +12,8 @@
  *   same call (keys, hashes, weights, other outputs, a source image, the
  *   image a query reads): such a call returns SKETCH_OVERLAP and changes
  *   nothing. A key stored inside the image it is added to is refused too;
- *   read-only calls may read their keys out of the image.
+ *   read-only calls may read their keys out of the image, except the
+ *   concurrent queries (other threads may be writing it: SKETCH_OVERLAP).
  * - Memory: allocate live images with SKETCH_IMAGE_ALIGN (64); every
  *   sketch_*_size result is a multiple of it. Live images must be at least
  *   8-byte aligned (SKETCH_IMAGE_MIN_ALIGN); exported images need none.
