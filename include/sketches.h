@@ -20,7 +20,10 @@
  *   Lengths of memory the caller passes are size_t; sizes computed from
  *   parameters are uint64_t (an image may be planned larger than a 32-bit
  *   address space: check before allocating).
- * - No function keeps a pointer after it returns, calls back, blocks,
+ * - No function keeps a pointer after it returns, calls back, blocks
+ *   (save the HyperLogLog concurrent adds, which spin, a bounded number
+ *   of times, while another thread holds the image's lock word for a
+ *   register that straddles two words: see sketch_hll_add_concurrent),
  *   allocates or keeps state between calls (the one global is an atomic
  *   cache of the CPU's SIMD features on x86-64: any call that finds it
  *   empty stores the same detected value, safe from any thread);
