@@ -12,14 +12,18 @@
  *   same call (keys, hashes, weights, other outputs, a source image, the
  *   image a query reads): such a call returns SKETCH_OVERLAP and changes
  *   nothing. A key stored inside the image it is added to is refused too;
- *   read-only calls may read their keys out of the image.
+ *   read-only calls may read their keys out of the image, except the
+ *   concurrent queries (other threads may be writing it: SKETCH_OVERLAP).
  * - Memory: allocate live images with SKETCH_IMAGE_ALIGN (64); every
  *   sketch_*_size result is a multiple of it. Live images must be at least
  *   8-byte aligned (SKETCH_IMAGE_MIN_ALIGN); exported images need none.
  *   Lengths of memory the caller passes are size_t; sizes computed from
  *   parameters are uint64_t (an image may be planned larger than a 32-bit
  *   address space: check before allocating).
- * - No function keeps a pointer after it returns, calls back, blocks,
+ * - No function keeps a pointer after it returns, calls back, blocks
+ *   (save the HyperLogLog concurrent adds, which spin, a bounded number
+ *   of times, while another thread holds the image's lock word for a
+ *   register that straddles two words: see sketch_hll_add_concurrent),
  *   allocates or keeps state between calls (the one global is an atomic
  *   cache of the CPU's SIMD features on x86-64: any call that finds it
  *   empty stores the same detected value, safe from any thread);
@@ -51,7 +55,7 @@
  *     sketch_{bloom,sbbf}_contains_concurrent, _contains_concurrent_u64,
  *       _contains_concurrent_hash, _contains_concurrent_batch,
  *       _contains_concurrent_packed, _contains_concurrent_u64_batch,
- *       _contains_concurrent_hash_batch;
+ *       _contains_concurrent_hash_batch, _capacity_concurrent;
  *     sketch_{hll,ull}_estimate_concurrent.
  *   While any of them runs on an image, only they may touch it. Once the
  *   adding threads are done, the bits/registers equal those of the same

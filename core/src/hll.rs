@@ -1694,10 +1694,24 @@ impl SharedHll<'_> {
     /// The register estimate from a relaxed snapshot of the histogram:
     /// exact once the adds are done, approximate (each count a few adds
     /// behind or ahead) while they run. Thread-safe.
+    ///
+    /// While adds run, a count may be one below zero for a moment: when two
+    /// threads raise one register in turn (0 -> a, then a -> b), the second
+    /// may book "one fewer at a" before the first books "one more at a".
+    /// The word's two 32-bit counts are read as signed values (an even
+    /// entry's -1 borrowed one from the odd entry above it, which is given
+    /// back) and a negative count reads as 0.
     pub fn estimate(&self) -> f64 {
         let count = |v: usize| {
             let off = OFF_HISTOGRAM + 4 * v;
-            (self.words.load(off / 8) >> (8 * (off % 8))) as u32
+            let word = self.words.load(off / 8);
+            let low = word as u32 as i32;
+            let value = if off % 8 == 0 {
+                low
+            } else {
+                (word.wrapping_sub(low as i64 as u64) >> 32) as u32 as i32
+            };
+            value.max(0) as u32
         };
         let mut sum = 0u128;
         for v in 1..=usize::from(max_register(self.p)) {

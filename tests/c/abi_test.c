@@ -1367,6 +1367,19 @@ static void test_single_output_overlaps(void) {
     EXPECT(sketch_bloom_contains_u64_with_token(bloom, n, &token, 42, in_header), SKETCH_OVERLAP);
     EXPECT(sketch_bloom_view_contains_u64(&view, 42, in_header), SKETCH_OVERLAP);
     EXPECT(sketch_bloom_contains_concurrent_u64(bloom, n, 42, in_header), SKETCH_OVERLAP);
+    /* Keys read out of the image: answered by a plain query, refused by a
+     * concurrent one (other threads may be writing those bytes), as the
+     * header's conventions say. */
+    {
+        bool plain = false, shared = false;
+        struct sketch_slice in_image = {bloom + size - 16, 8};
+        const uint64_t *hashes_in_image = (const uint64_t *)(const void *)(bloom + size - 16);
+        EXPECT(sketch_bloom_contains(bloom, n, bloom + size - 16, 8, &plain), SKETCH_OK);
+        EXPECT(sketch_bloom_contains_concurrent(bloom, n, bloom + size - 16, 8, &shared), SKETCH_OVERLAP);
+        EXPECT(sketch_bloom_contains_concurrent_batch(bloom, n, &in_image, 1, &shared), SKETCH_OVERLAP);
+        EXPECT(sketch_bloom_contains_concurrent_hash_batch(bloom, n, hashes_in_image, 2, &shared), SKETCH_OVERLAP);
+        EXPECT(sketch_bloom_contains_hash_batch(bloom, n, hashes_in_image, 1, &plain), SKETCH_OK);
+    }
     EXPECT(sketch_bloom_get_stats(bloom, n, (struct sketch_bloom_stats *)(void *)(bloom + 64)), SKETCH_OVERLAP);
     EXPECT(sketch_bloom_capacity(bloom, n, (uint32_t *)(void *)(bloom + 8)), SKETCH_OVERLAP);
     EXPECT(sketch_bloom_token(bloom, n, (sketch_token *)(void *)(bloom + 64)), SKETCH_OVERLAP);

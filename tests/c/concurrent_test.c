@@ -97,6 +97,16 @@ static void *adder(void *arg) {
                     break;
             }
             if (s != SKETCH_OK) job->errors++;
+            /* The HyperLogLog estimate read while every thread adds (most
+             * registers still rising from 0, when two threads raising one
+             * register in turn may book their histogram changes out of
+             * order): at least half this thread's j + 1 distinct keys, at
+             * most half again every key of every thread. */
+            if (job->family == HLL && j % 16 == 0) {
+                double e = -1;
+                s = sketch_hll_estimate_concurrent(job->buf, job->len, &e);
+                if (s != SKETCH_OK || !(e >= (j + 1) / 2.0 && e <= 3.0 * THREADS * N)) job->errors++;
+            }
         }
         if (part >= 2) {
             sketch_status s = SKETCH_OK;

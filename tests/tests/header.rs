@@ -117,3 +117,48 @@ fn cpp_const_views_refuse_changes_at_compile_time() {
     assert!(!out.status.success(), "adding through a const view compiled");
     assert!(stderr.contains("not available on a *_const_view"), "{stderr}");
 }
+
+/// The thread-safety notes at the top of the header name every function
+/// that may run on an image other threads are changing (each `_concurrent`
+/// function the header declares), and nothing the header does not declare:
+/// a C user picks the calls a thread may make on a shared image from that
+/// list.
+#[test]
+fn thread_safety_notes_list_every_concurrent_function() {
+    let header = std::fs::read_to_string(workspace().join("include/sketches.h")).unwrap();
+    let start = header.find("Except the concurrent functions").expect("thread-safety notes");
+    let end = start + header[start..].find("While any of them runs").expect("end of the list");
+    let list = header[start..end].split_once("64-bit words):").map_or("", |(_, l)| l);
+    // "sketch_{a,b}_x, _y, _z;" names sketch_a_x, sketch_a_y, ... sketch_b_z.
+    let mut listed = std::collections::BTreeSet::new();
+    let mut families: Vec<String> = Vec::new();
+    for token in list.split(|c: char| c.is_whitespace() || c == ';' || c == '.').filter(|t| !t.is_empty()) {
+        let token = token.trim_end_matches(',');
+        let suffix = if let Some(rest) = token.strip_prefix("sketch_{") {
+            let (names, suffix) = rest.split_once('}').expect("sketch_{families}_name");
+            families = names.split(',').map(str::to_owned).collect();
+            suffix
+        } else if token.starts_with('_') {
+            token
+        } else {
+            continue;
+        };
+        for family in &families {
+            listed.insert(format!("sketch_{family}{suffix}"));
+        }
+    }
+    // Declarations: "sketch_status sketch_x_concurrent(const void *buf," (not comments).
+    let declared: std::collections::BTreeSet<String> = header
+        .lines()
+        .filter(|line| line.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .filter_map(|line| line.split_once('(').map(|(head, _)| head))
+        .filter_map(|head| head.rsplit(' ').next())
+        .filter(|name| name.starts_with("sketch_") && name.contains("_concurrent"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(declared.len(), 42, "the header declares 42 concurrent functions: {declared:?}");
+    let missing: Vec<_> = declared.difference(&listed).collect();
+    let unknown: Vec<_> = listed.difference(&declared).collect();
+    assert!(missing.is_empty(), "declared but not in the thread-safety notes: {missing:?}");
+    assert!(unknown.is_empty(), "in the thread-safety notes but not declared: {unknown:?}");
+}
