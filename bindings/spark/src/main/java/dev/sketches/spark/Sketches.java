@@ -793,7 +793,6 @@ public final class Sketches {
         }
     }
 
-    /** Makes one sketch on the driver to check the parameters, then returns the factory. */
     /** The largest image a Java sketch holds: one direct ByteBuffer, 64-byte aligned. */
     private static final long MAX_IMAGE_BYTES = Integer.MAX_VALUE - 128;
 
@@ -815,6 +814,11 @@ public final class Sketches {
         }
     }
 
+    /**
+     * Makes one sketch on the driver to check the parameters, then returns the factory.
+     *
+     * @throws IllegalArgumentException naming {@code fn} when the library refuses the parameters
+     */
     private static AggSpec.Factory checked(String fn, AggSpec.Factory factory) {
         try {
             factory.create();
