@@ -1706,7 +1706,7 @@ impl SharedHll<'_> {
             let off = OFF_HISTOGRAM + 4 * v;
             let word = self.words.load(off / 8);
             let low = word as u32 as i32;
-            let value = if off % 8 == 0 {
+            let value = if off.is_multiple_of(8) {
                 low
             } else {
                 (word.wrapping_sub(low as i64 as u64) >> 32) as u32 as i32
