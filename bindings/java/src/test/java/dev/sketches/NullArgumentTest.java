@@ -10,7 +10,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -247,45 +246,6 @@ class NullArgumentTest {
     }
 
     private static Object sample(Class<?> type, Map<Class<?>, Supplier<Object>> fams) {
-        if (fams.containsKey(type)) {
-            return fams.get(type).get();
-        } else if (type == byte[].class) {
-            return new byte[] {1, 0, 0, 0, 0, 0, 0, 0};
-        } else if (type == String.class) {
-            return "k";
-        } else if (type == ByteBuffer.class) {
-            return ByteBuffer.wrap(new byte[] {1, 0, 0, 0, 0, 0, 0, 0});
-        } else if (type == long[].class) {
-            return new long[] {1, 2, 1000};
-        } else if (type == byte[][].class) {
-            return new byte[][] {{1}, {2}};
-        } else if (type == String[].class) {
-            return new String[] {"k", "j"};
-        } else if (type == int[].class) {
-            return new int[] {0, 1};
-        } else if (type == boolean[].class) {
-            return new boolean[3];
-        } else if (type == ParquetSizing.class) {
-            return ParquetSizing.DUCKDB;
-        } else if (type == long.class) {
-            return 1L;
-        } else if (type == int.class) {
-            return 4;
-        } else if (type == char.class) {
-            return 'x';
-        } else if (type == short.class) {
-            return (short) 1;
-        } else if (type == byte.class) {
-            return (byte) 1;
-        } else if (type == float.class) {
-            return 1f;
-        } else if (type == double.class) {
-            return 0.5;
-        } else if (type == boolean.class) {
-            return false;
-        } else if (type == Object.class) {
-            return "k";
-        }
-        throw new AssertionError("no sample for " + type);
+        return fams.containsKey(type) ? fams.get(type).get() : TestKeys.sampleArgument(type);
     }
 }

@@ -150,7 +150,7 @@ class ReadOnlyMappedTest {
         Object[] args = new Object[m.getParameterCount()];
         Class<?>[] types = m.getParameterTypes();
         for (int i = 0; i < args.length; i++) {
-            args[i] = types[i] == cls ? (sketchArg != null ? sketchArg : fam.filled().get()) : sample(types[i]);
+            args[i] = types[i] == cls ? (sketchArg != null ? sketchArg : fam.filled().get()) : TestKeys.sampleArgument(types[i]);
         }
         if (cls == ExaLogLog.class && m.getName().equals("downsize")) {
             args[1] = 20;
@@ -196,36 +196,5 @@ class ReadOnlyMappedTest {
             return r.getClass().getSimpleName(); // another sketch (downsize, toHyperLogLog)
         }
         return String.valueOf(r);
-    }
-
-    private static Object sample(Class<?> type) {
-        if (type == byte[].class) {
-            return new byte[] {1, 0, 0, 0, 0, 0, 0, 0};
-        } else if (type == String.class) {
-            return "k";
-        } else if (type == ByteBuffer.class) {
-            return ByteBuffer.wrap(new byte[] {1, 0, 0, 0, 0, 0, 0, 0});
-        } else if (type == long[].class) {
-            return new long[] {1, 2, 1000};
-        } else if (type == byte[][].class) {
-            return new byte[][] {{1}, {2}};
-        } else if (type == String[].class) {
-            return new String[] {"k", "j"};
-        } else if (type == int[].class) {
-            return new int[] {0, 1};
-        } else if (type == boolean[].class) {
-            return new boolean[3];
-        } else if (type == long.class) {
-            return 1L;
-        } else if (type == int.class) {
-            return 4;
-        } else if (type == char.class) {
-            return 'x'; // refused alike on both (CharKeyTest)
-        } else if (type == double.class) {
-            return 0.5;
-        } else if (type == boolean.class) {
-            return false;
-        }
-        throw new AssertionError("no sample for " + type);
     }
 }

@@ -70,4 +70,51 @@ final class TestKeys {
         b.put(bytes).clear();
         return b;
     }
+
+    /**
+     * A valid argument of {@code type} for the reflective tests that call every public method
+     * (NullArgumentTest, ReadOnlyMappedTest): small keys, batches, parameters.
+     *
+     * @throws AssertionError for a type without a sample
+     */
+    static Object sampleArgument(Class<?> type) {
+        if (type == byte[].class) {
+            return new byte[] {1, 0, 0, 0, 0, 0, 0, 0};
+        } else if (type == String.class) {
+            return "k";
+        } else if (type == ByteBuffer.class) {
+            return ByteBuffer.wrap(new byte[] {1, 0, 0, 0, 0, 0, 0, 0});
+        } else if (type == long[].class) {
+            return new long[] {1, 2, 1000};
+        } else if (type == byte[][].class) {
+            return new byte[][] {{1}, {2}};
+        } else if (type == String[].class) {
+            return new String[] {"k", "j"};
+        } else if (type == int[].class) {
+            return new int[] {0, 1};
+        } else if (type == boolean[].class) {
+            return new boolean[3];
+        } else if (type == ParquetSizing.class) {
+            return ParquetSizing.DUCKDB;
+        } else if (type == long.class) {
+            return 1L;
+        } else if (type == int.class) {
+            return 4;
+        } else if (type == char.class) {
+            return 'x';
+        } else if (type == short.class) {
+            return (short) 1;
+        } else if (type == byte.class) {
+            return (byte) 1;
+        } else if (type == float.class) {
+            return 1f;
+        } else if (type == double.class) {
+            return 0.5;
+        } else if (type == boolean.class) {
+            return false;
+        } else if (type == Object.class) {
+            return "k";
+        }
+        throw new AssertionError("no sample for " + type);
+    }
 }
