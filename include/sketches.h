@@ -4187,7 +4187,7 @@ sketch_status sketch_hll_get_stats(const void *buf, size_t len, struct sketch_hl
  * Adds a byte key. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about five seconds (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added). An add that finds the lock held by another adding thread spins briefly, then yields its thread, then sleeps 1 ms at a time, so a descheduled holder gets to finish however many threads add.
  *
  * # Safety
  * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -4203,7 +4203,7 @@ sketch_status sketch_hll_add_concurrent(void *buf,
  * Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about five seconds (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added). An add that finds the lock held by another adding thread spins briefly, then yields its thread, then sleeps 1 ms at a time, so a descheduled holder gets to finish however many threads add.
  *
  * # Safety
  * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -4218,7 +4218,7 @@ sketch_status sketch_hll_add_concurrent_u64(void *buf,
  * Adds a precomputed hash. From any number of threads at once on one image (the
  * concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
  *
- * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
+ * Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about five seconds (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added). An add that finds the lock held by another adding thread spins briefly, then yields its thread, then sleeps 1 ms at a time, so a descheduled holder gets to finish however many threads add.
  *
  * # Safety
  * `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent

@@ -188,8 +188,11 @@ func (h *HLL) Densify() {
 // The sketch must be dense (Densify): in small mode the error matches
 // ErrSmallMode and nothing changes. An error matching ErrCorrupt
 // (StatusCorruptHeader) means the image's lock word for the registers that
-// straddle two 64-bit words stayed set for about a second: a damaged
-// image, or a shared mapping whose other writer died inside an add. Other
+// straddle two 64-bit words stayed set for about five seconds: a damaged
+// image, or a shared mapping whose other writer died inside an add. (An
+// add that finds the lock held by another adding goroutine spins, then
+// yields its thread, then sleeps 1 ms at a time, so a holder descheduled
+// among many more threads than cores gets to finish.) Other
 // errors are those of an unusable image (a zero value: no panic here).
 func (h *HLL) AddConcurrent(key []byte) (bool, error) {
 	c, s := cHLLAddConcurrent(h.img, keyApart(key, h.img), len(key))

@@ -1486,12 +1486,89 @@ pub use cardinality::{MAX_PRECISION, MIN_PRECISION};
 const OFF_STRADDLE_LOCK: usize = 352;
 
 #[cfg(target_has_atomic = "64")]
-/// How many times a concurrent add spins on a held straddle lock before it
-/// gives up with [`Error::CorruptHeader`] (about a second: far longer than
-/// a holder needs, even one descheduled for several time slices, and
-/// finite, so a lock word left set by a damaged image or a process that
-/// died inside an add cannot hang the caller).
-const STRADDLE_SPIN_LIMIT: u32 = 1 << 24;
+/// How many times [`spin_lock_wait`] lets a concurrent add retry a held
+/// straddle lock before it gives up with [`Error::CorruptHeader`] (0.05 to
+/// 1 second, depending on how long the CPU's spin-wait hint pauses: far
+/// longer than a running holder needs, and finite, so a lock word left set
+/// by a damaged image or a process that died inside an add cannot hang the
+/// caller).
+pub const STRADDLE_SPIN_LIMIT: u32 = 1 << 24;
+
+#[cfg(target_has_atomic = "64")]
+/// What a concurrent add does each time it finds the straddle lock held
+/// (see [`SharedHll`]): called with the number of failed tries so far
+/// (1, 2, ...), it waits a little and returns true to try again, or returns
+/// false to give up, failing the add with [`Error::CorruptHeader`] with
+/// nothing changed. It must return false after a bounded number of tries
+/// (or a bounded time) so that a lock word left set forever cannot hang
+/// the caller. Called only under contention, never on the uncontended
+/// path. Set with [`SharedHll::with_lock_wait`]; the default is
+/// [`spin_lock_wait`].
+pub type LockWait = fn(tries: u32) -> bool;
+
+#[cfg(target_has_atomic = "64")]
+/// The default [`LockWait`], for targets without threads to yield to or a
+/// clock (firmware): one spin-wait hint per try, giving up after
+/// [`STRADDLE_SPIN_LIMIT`] tries. A holder that is descheduled for longer
+/// than that (far more adding threads than cores) makes the add fail; an
+/// operating-system caller should pass a wait that yields and sleeps
+/// ([`lock_wait_step`]; the C ABI and the bindings do).
+pub fn spin_lock_wait(tries: u32) -> bool {
+    if tries >= STRADDLE_SPIN_LIMIT {
+        return false;
+    }
+    core::hint::spin_loop();
+    true
+}
+
+#[cfg(target_has_atomic = "64")]
+/// What a [`LockWait`] of a caller with an operating system does at a
+/// given try (see [`lock_wait_step`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LockWaitStep {
+    /// One spin-wait hint (`core::hint::spin_loop`): a running holder
+    /// releases the lock within nanoseconds.
+    Spin,
+    /// Yield the thread to the scheduler (`sched_yield`).
+    Yield,
+    /// Sleep for 1 ms, so that a descheduled holder gets a core even when
+    /// every other thread is busy.
+    Sleep,
+    /// Give up: the add fails with [`Error::CorruptHeader`].
+    GiveUp,
+}
+
+#[cfg(target_has_atomic = "64")]
+/// How many tries of [`lock_wait_step`] spin (the first ones).
+pub const LOCK_WAIT_SPINS: u32 = 1 << 10;
+#[cfg(target_has_atomic = "64")]
+/// How many tries of [`lock_wait_step`] yield the thread, after the spins.
+pub const LOCK_WAIT_YIELDS: u32 = 1 << 12;
+#[cfg(target_has_atomic = "64")]
+/// How many tries of [`lock_wait_step`] sleep 1 ms, after the yields
+/// (about five seconds), before it gives up.
+pub const LOCK_WAIT_SLEEPS: u32 = 5000;
+
+#[cfg(target_has_atomic = "64")]
+/// The wait schedule for callers with an operating system (the C ABI and
+/// the bindings use it in their [`LockWait`]): [`LOCK_WAIT_SPINS`] spins,
+/// then [`LOCK_WAIT_YIELDS`] thread yields, then [`LOCK_WAIT_SLEEPS`]
+/// sleeps of 1 ms, then give up. A holder descheduled among many more
+/// adding threads than cores thus gets to run and finish, however many
+/// threads add, and a lock word that stays set (a damaged image, or a
+/// process that died inside an add on a shared mapping) fails the add
+/// after about five seconds. `tries` counts from 1.
+pub const fn lock_wait_step(tries: u32) -> LockWaitStep {
+    if tries <= LOCK_WAIT_SPINS {
+        LockWaitStep::Spin
+    } else if tries <= LOCK_WAIT_SPINS + LOCK_WAIT_YIELDS {
+        LockWaitStep::Yield
+    } else if tries <= LOCK_WAIT_SPINS + LOCK_WAIT_YIELDS + LOCK_WAIT_SLEEPS {
+        LockWaitStep::Sleep
+    } else {
+        LockWaitStep::GiveUp
+    }
+}
 
 #[cfg(target_has_atomic = "64")]
 /// A shared view of a dense live HyperLogLog that many threads may add to
@@ -1502,10 +1579,11 @@ const STRADDLE_SPIN_LIMIT: u32 = 1 << 24;
 /// registers); those are raised under a tiny lock word in the reserved
 /// header area, held for two compare-and-swaps (an add may spin briefly
 /// while another thread raises a straddling register; the check that
-/// finds nothing to raise takes no lock). The spin is bounded: a lock word
-/// that stays set for about a second (a damaged image, or a process that
-/// died inside an add on a shared mapping) fails the add with
-/// [`Error::CorruptHeader`] instead of hanging; exclusive calls refuse such
+/// finds nothing to raise takes no lock). The wait is bounded: a lock word
+/// that stays set longer than the view's [`LockWait`] allows (a damaged
+/// image, or a process that died inside an add on a shared mapping; the
+/// default [`spin_lock_wait`] spins up to [`STRADDLE_SPIN_LIMIT`] times)
+/// fails the add with [`Error::CorruptHeader`] instead of hanging; exclusive calls refuse such
 /// an image too (the word is reserved and must be 0 outside shared adds). The histogram and the register
 /// sum are kept with atomic additions, so once every add has returned the
 /// registers, histogram, sum and register estimate equal those of the same
@@ -1521,6 +1599,7 @@ pub struct SharedHll<'a> {
     words: AtomicWords<'a>,
     p: u8,
     seed: u64,
+    lock_wait: LockWait,
 }
 
 #[cfg(target_has_atomic = "64")]
@@ -1566,11 +1645,21 @@ pub fn wrap_shared(words: AtomicWords<'_>) -> Result<SharedHll<'_>> {
     let header: [u8; 64] = words.snapshot();
     let common = words.common(&header, FamilyId::HyperLogLog)?;
     let p = shared_shape(&common, &header, &words)?;
-    Ok(SharedHll { words, p, seed: common.seed })
+    Ok(SharedHll { words, p, seed: common.seed, lock_wait: spin_lock_wait })
 }
 
 #[cfg(target_has_atomic = "64")]
 impl SharedHll<'_> {
+    /// The same view, waiting for a held straddle lock with `wait` instead
+    /// of [`spin_lock_wait`] (see [`LockWait`]): an operating-system caller
+    /// passes a wait that yields the thread or sleeps, so that a lock
+    /// holder descheduled among many more threads than cores gets to run
+    /// and finish instead of failing the waiting add.
+    #[must_use]
+    pub fn with_lock_wait(self, wait: LockWait) -> Self {
+        SharedHll { lock_wait: wait, ..self }
+    }
+
     /// Precision `p`.
     pub fn precision(&self) -> u8 {
         self.p
@@ -1605,7 +1694,8 @@ impl SharedHll<'_> {
 
     /// Adds a precomputed hash; true when a register rose. Thread-safe.
     /// Errors: [`Error::CorruptHeader`] when the straddle lock word stays
-    /// set (see [`SharedHll`]); nothing changed.
+    /// set longer than the view's [`LockWait`] allows (see [`SharedHll`]);
+    /// nothing changed.
     pub fn add_hash(&self, h: u64) -> Result<bool> {
         let (i, k) = split_hash(h, self.p);
         let bit = HEADER_LEN * 8 + 6 * i;
@@ -1646,13 +1736,12 @@ impl SharedHll<'_> {
             return Ok(None);
         }
         let Some(lock) = self.words.word(OFF_STRADDLE_LOCK / 8) else { return Ok(None) };
-        let mut spins = 0u32;
+        let mut tries = 0u32;
         while lock.compare_exchange_weak(0, 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
-            spins += 1;
-            if spins >= STRADDLE_SPIN_LIMIT {
+            tries = tries.saturating_add(1);
+            if !(self.lock_wait)(tries) {
                 return Err(Error::CorruptHeader);
             }
-            core::hint::spin_loop();
         }
         let old = read(Ordering::Acquire);
         let raised = old < k;

@@ -742,7 +742,7 @@ pub unsafe extern "C" fn sketch_hll_get_stats(
 /// Adds a byte key. From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about five seconds (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added). An add that finds the lock held by another adding thread spins briefly, then yields its thread, then sleeps 1 ms at a time, so a descheduled holder gets to finish however many threads add.
 ///
 /// # Safety
 /// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -759,14 +759,14 @@ pub unsafe extern "C" fn sketch_hll_add_concurrent(
     // SAFETY: caller contract.
     run(|| unsafe {
         let key = filter::key_apart(key, key_len, buf, len)?;
-        shared::one(buf, len, changed, false, |w| hll::wrap_shared(w)?.add(key))
+        shared::one(buf, len, changed, false, |w| shared_hll(w)?.add(key))
     })
 }
 
 /// Adds an integer key (8 little-endian bytes). From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about five seconds (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added). An add that finds the lock held by another adding thread spins briefly, then yields its thread, then sleeps 1 ms at a time, so a descheduled holder gets to finish however many threads add.
 ///
 /// # Safety
 /// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -780,13 +780,13 @@ pub unsafe extern "C" fn sketch_hll_add_concurrent_u64(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    run(|| unsafe { shared::one(buf, len, changed, false, |w| hll::wrap_shared(w)?.add_u64(key)) })
+    run(|| unsafe { shared::one(buf, len, changed, false, |w| shared_hll(w)?.add_u64(key)) })
 }
 
 /// Adds a precomputed hash. From any number of threads at once on one image (the
 /// concurrent functions only; see the header's thread-safety notes). `changed` (NULL: not wanted) receives true when a register changed.
 ///
-/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about a second (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added).
+/// Errors: `SKETCH_NULL_POINTER`, `SKETCH_MISALIGNED`, image errors, `SKETCH_SMALL_MODE` (densify first: `sketch_hll_densify`); `SKETCH_CORRUPT_HEADER` when the image's straddle lock word stays set for about five seconds (a damaged image, or a process that died inside a concurrent add; a batch stops at that key, the keys before it are added). An add that finds the lock held by another adding thread spins briefly, then yields its thread, then sleeps 1 ms at a time, so a descheduled holder gets to finish however many threads add.
 ///
 /// # Safety
 /// `buf`: `len` bytes, 8-byte aligned, accessed only through the concurrent
@@ -800,7 +800,7 @@ pub unsafe extern "C" fn sketch_hll_add_concurrent_hash(
     changed: *mut bool,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    run(|| unsafe { shared::one(buf, len, changed, false, |w| hll::wrap_shared(w)?.add_hash(hash)) })
+    run(|| unsafe { shared::one(buf, len, changed, false, |w| shared_hll(w)?.add_hash(hash)) })
 }
 
 /// Adds `count` byte keys (`sketch_slice` array). From any number of threads at once on one image (the
@@ -878,7 +878,7 @@ unsafe fn add_concurrent_keys(buf: *mut c_void, len: usize, keys: Keys<'_>, out:
             len,
             keys,
             out,
-            |w| hll::wrap_shared(w).map(|s| (s, s.key_hasher())),
+            |w| shared_hll(w).map(|s| (s, s.key_hasher())),
             |s, h, o| {
                 let _ = o;
                 s.add_hashes(h)
@@ -907,7 +907,7 @@ pub unsafe extern "C" fn sketch_hll_estimate_concurrent(
     out: *mut f64,
 ) -> sketch_status {
     // SAFETY: caller contract.
-    run(|| unsafe { shared::one(buf, len, out, true, |w| Ok(hll::wrap_shared(w)?.estimate())) })
+    run(|| unsafe { shared::one(buf, len, out, true, |w| Ok(shared_hll(w)?.estimate())) })
 }
 
 /// Converts a sketch in its exact small mode to dense registers (a no-op
@@ -928,9 +928,113 @@ pub unsafe extern "C" fn sketch_hll_densify(buf: *mut c_void, len: usize) -> ske
     })
 }
 
+/// The shared view of the caller's image, waiting for a straddle lock held
+/// by another thread with `shared::lock_wait` (spin, yield, sleep).
+fn shared_hll(words: sketches_core::shared::AtomicWords<'_>) -> sketches_core::Result<hll::SharedHll<'_>> {
+    Ok(hll::wrap_shared(words)?.with_lock_wait(shared::lock_wait))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use core::sync::atomic::{AtomicU64, Ordering};
+    use sketches_core::cardinality::split_hash;
+
+    const P: u8 = 10;
+
+    /// A dense image at precision `P`, seed 5, as atomic words (8-byte
+    /// aligned), with its length in bytes.
+    fn dense_image() -> (Vec<AtomicU64>, usize) {
+        let mut size = 0u64;
+        // SAFETY: a valid out pointer.
+        assert_eq!(unsafe { sketch_hll_size(P, &mut size) }, SKETCH_OK);
+        let len = usize::try_from(size).unwrap();
+        let image: Vec<AtomicU64> = (0..len / 8).map(|_| AtomicU64::new(0)).collect();
+        let buf = image.as_ptr().cast_mut().cast::<c_void>();
+        // SAFETY: `len` bytes, 8-byte aligned, only this thread touches them.
+        unsafe {
+            assert_eq!(sketch_hll_init(buf, len, P, 5), SKETCH_OK);
+            assert_eq!(sketch_hll_densify(buf, len), SKETCH_OK);
+        }
+        (image, len)
+    }
+
+    fn straddles(h: u64) -> bool {
+        (hll::HEADER_LEN * 8 + 6 * split_hash(h, P).0) % 64 > 58
+    }
+
+    /// The image's straddle lock word.
+    fn lock_word(image: &[AtomicU64]) -> &AtomicU64 {
+        &image[352 / 8]
+    }
+
+    /// A concurrent add that finds a register's straddle lock held by a
+    /// thread that does not run for a while (here it holds the lock for two
+    /// seconds, far longer than the core's default spin of 2^24 tries, as a
+    /// holder descheduled among many more adding threads than cores may)
+    /// waits for it and succeeds, and the registers end up as plain adds
+    /// leave them. With the default spin the add failed with
+    /// SKETCH_CORRUPT_HEADER.
+    #[test]
+    fn concurrent_adds_wait_for_a_lock_holder_that_is_not_running() {
+        let (image, len) = dense_image();
+        let buf = image.as_ptr().cast_mut().cast::<c_void>();
+        let (expected, _) = dense_image();
+        let plain = expected.as_ptr().cast_mut().cast::<c_void>();
+        let hashes: Vec<u64> = (0..2000).map(|k| hash::hash_u64(k, 5)).collect();
+        assert!(hashes.iter().any(|h| straddles(*h) && split_hash(*h, P).1 > 0));
+        let lock = lock_word(&image);
+        lock.store(1, Ordering::Release);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_secs(2));
+                lock.store(0, Ordering::Release);
+            });
+            for h in &hashes {
+                // SAFETY: the image is live; every access to it while the
+                // holder runs is atomic (its store, these concurrent adds).
+                let status = unsafe { sketch_hll_add_concurrent_hash(buf, len, *h, core::ptr::null_mut()) };
+                assert_eq!(status, SKETCH_OK, "hash {h:#x}");
+            }
+        });
+        for h in &hashes {
+            // SAFETY: the plain image, used by this thread only.
+            assert_eq!(unsafe { sketch_hll_add_hash(plain, len, *h, core::ptr::null_mut()) }, SKETCH_OK);
+        }
+        let registers = |words: &[AtomicU64]| -> Vec<u64> {
+            words[hll::HEADER_LEN / 8..].iter().map(|w| w.load(Ordering::Relaxed)).collect()
+        };
+        assert_eq!(registers(&image), registers(&expected));
+        assert_eq!(lock.load(Ordering::Relaxed), 0);
+    }
+
+    /// A lock word that stays set (a damaged image, or a process that died
+    /// inside an add on a shared mapping) fails an add that needs it with
+    /// SKETCH_CORRUPT_HEADER after the bounded wait (about five seconds of
+    /// sleeps), changing nothing; adds to registers inside one word still
+    /// work.
+    #[test]
+    fn a_lock_word_that_stays_set_fails_the_add_after_a_bounded_wait() {
+        let (image, len) = dense_image();
+        let buf = image.as_ptr().cast_mut().cast::<c_void>();
+        let hashes = || (0..u64::MAX).map(|k| hash::hash_u64(k, 5));
+        let straddling = hashes().find(|h| straddles(*h) && split_hash(*h, P).1 > 0).unwrap();
+        let inside = hashes().find(|h| !straddles(*h)).unwrap();
+        lock_word(&image).store(1, Ordering::Release);
+        let snapshot =
+            |words: &[AtomicU64]| -> Vec<u64> { words.iter().map(|w| w.load(Ordering::Relaxed)).collect() };
+        let before = snapshot(&image);
+        let mut changed = true;
+        // SAFETY: the image is live and only this thread touches it.
+        let status = unsafe { sketch_hll_add_concurrent_hash(buf, len, straddling, &mut changed) };
+        assert_eq!(status, crate::status::SKETCH_CORRUPT_HEADER);
+        assert!(changed, "outputs are written only on success");
+        assert_eq!(snapshot(&image), before);
+        // SAFETY: as above.
+        assert_eq!(unsafe { sketch_hll_add_concurrent_hash(buf, len, inside, &mut changed) }, SKETCH_OK);
+        assert!(changed);
+    }
 
     #[test]
     fn constants_match_the_core() {

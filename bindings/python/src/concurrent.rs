@@ -375,7 +375,7 @@ impl ConcurrentSketch {
         Ok(match self.kind {
             Kind::Bloom => View::Bloom(bloom::wrap_shared(words)?),
             Kind::Sbbf => View::Sbbf(sbbf::wrap_shared(words)?),
-            Kind::Hll => View::Hll(hll::wrap_shared(words)?),
+            Kind::Hll => View::Hll(hll::wrap_shared(words)?.with_lock_wait(lock_wait)),
             Kind::Ull => View::Ull(ull::wrap_shared(words)?),
         })
     }
@@ -830,3 +830,20 @@ concurrent_method!(BloomFilter);
 concurrent_method!(SplitBlockBloomFilter);
 concurrent_method!(HyperLogLog);
 concurrent_method!(UltraLogLog);
+
+/// How a HyperLogLog add waits for a register lock another thread (or
+/// process) holds: the core's schedule (`hll::lock_wait_step`: spin, then
+/// thread yields, then 1 ms sleeps, giving up with a `SketchError`
+/// (CORRUPT_HEADER) after about five seconds), so a holder descheduled
+/// among many more adding threads than cores gets to finish. `add_many`
+/// waits with the GIL released; a single-key add waits holding it (the
+/// holder, another thread's `add_many` or another process, needs no GIL).
+fn lock_wait(tries: u32) -> bool {
+    match hll::lock_wait_step(tries) {
+        hll::LockWaitStep::Spin => std::hint::spin_loop(),
+        hll::LockWaitStep::Yield => std::thread::yield_now(),
+        hll::LockWaitStep::Sleep => std::thread::sleep(std::time::Duration::from_millis(1)),
+        hll::LockWaitStep::GiveUp => return false,
+    }
+    true
+}

@@ -283,6 +283,29 @@ def test_wrapped_snapshot_that_never_validates_raises() -> None:
     assert body(c.snapshot()) == body(h)
 
 
+def test_adds_wait_for_a_lock_holder_that_is_not_running() -> None:
+    """A HyperLogLog straddle lock word held for two seconds (a holder
+    descheduled among many more adding threads than cores, or another
+    process's add) makes the adds that need it wait, not fail: they spin,
+    yield, then sleep until it is released (the old bounded spin gave up
+    with CORRUPT_HEADER well before), and the registers end up as plain adds
+    leave them."""
+    arr = aligned_copy(fresh("hll"))
+    c = sketches.ConcurrentSketch.wrap(arr)
+    lock = arr.view(np.uint8)[352:360]
+    lock[0] = 1
+    release = threading.Timer(2.0, lambda: lock.__setitem__(0, 0))
+    release.start()
+    keys = np.arange(20_000, dtype=np.uint64)
+    try:
+        assert c.add_many(keys) is None
+    finally:
+        release.join()
+    plain = fresh("hll")
+    plain.add_many(keys)
+    assert body(c.snapshot()) == body(plain)
+
+
 def test_densify() -> None:
     keys = np.arange(700, dtype=np.uint64)
     h = sketches.HyperLogLog(14, seed=4)

@@ -673,20 +673,101 @@ fn a_stuck_straddle_lock_fails_instead_of_hanging() {
     let shared = wrap_shared(AtomicWords::new(&words)).unwrap();
     // A hash whose register straddles two words (bits 62..67: register 10
     // of the body's first word pair), and one whose register does not.
-    let straddling = (0..u64::MAX)
-        .map(|k| crate::hash::hash_u64(k, 5))
-        .find(|h| {
-            let (i, k) = split_hash(*h, 10);
-            (HEADER_LEN * 8 + 6 * i) % 64 > 58 && k > 0
-        })
-        .unwrap();
-    let inside = (0..u64::MAX)
-        .map(|k| crate::hash::hash_u64(k, 5))
-        .find(|h| (HEADER_LEN * 8 + 6 * split_hash(*h, 10).0) % 64 <= 58)
-        .unwrap();
+    let (straddling, inside) = straddling_and_inside_hashes();
     assert_eq!(shared.add_hash(straddling), Err(Error::CorruptHeader));
     assert_eq!(shared.add_hash(inside), Ok(true));
     assert_eq!(shared.add_hashes(&[inside, straddling]), Err(Error::CorruptHeader));
+}
+
+/// A hash whose register straddles two 64-bit words at p = 10 (bits
+/// 62..67 of a word pair, value above 0), and one whose register sits
+/// inside one word (seed 5).
+fn straddling_and_inside_hashes() -> (u64, u64) {
+    let hashes = || (0..u64::MAX).map(|k| crate::hash::hash_u64(k, 5));
+    let bit = |h: u64| (HEADER_LEN * 8 + 6 * split_hash(h, 10).0) % 64;
+    let straddling = hashes().find(|h| bit(*h) > 58 && split_hash(*h, 10).1 > 0).unwrap();
+    let inside = hashes().find(|h| bit(*h) <= 58).unwrap();
+    (straddling, inside)
+}
+
+/// The image words whose straddle lock [`release_at_third_try`] releases,
+/// and the tries the waits below were called with (one test uses them).
+static LOCK_WAIT_STATE: std::sync::Mutex<(Option<&'static [core::sync::atomic::AtomicU64]>, Vec<u32>)> =
+    std::sync::Mutex::new((None, Vec::new()));
+
+/// A wait that records its tries and, at the third, releases the lock as
+/// a holder finishing its raise would.
+fn release_at_third_try(tries: u32) -> bool {
+    let mut state = LOCK_WAIT_STATE.lock().unwrap();
+    state.1.push(tries);
+    if let (3, Some(words)) = (tries, state.0) {
+        words[OFF_STRADDLE_LOCK / 8].store(0, core::sync::atomic::Ordering::Release);
+    }
+    true
+}
+
+/// A wait that records its tries and gives up at the fourth.
+fn give_up_at_fourth_try(tries: u32) -> bool {
+    LOCK_WAIT_STATE.lock().unwrap().1.push(tries);
+    tries < 4
+}
+
+/// An add that finds the straddle lock held calls the view's wait with
+/// 1, 2, 3, ... until the lock is free, then raises the register; a wait
+/// that gives up fails the add with CorruptHeader and changes nothing;
+/// adds inside one word never wait.
+#[test]
+fn a_held_straddle_lock_is_waited_for_with_the_views_wait() {
+    use crate::shared::AtomicWords;
+    use crate::test_util::to_atomic;
+    let mut image = fresh(10, 5);
+    wrap_mut(image.as_mut()).unwrap().densify_now();
+    let words: &'static [core::sync::atomic::AtomicU64] =
+        std::boxed::Box::leak(to_atomic(image.as_ref()).into_boxed_slice());
+    let (straddling, inside) = straddling_and_inside_hashes();
+    let lock = &words[OFF_STRADDLE_LOCK / 8];
+    LOCK_WAIT_STATE.lock().unwrap().0 = Some(words);
+
+    lock.store(1, core::sync::atomic::Ordering::Release);
+    let gives_up = wrap_shared(AtomicWords::new(words)).unwrap().with_lock_wait(give_up_at_fourth_try);
+    let before: Vec<u64> = words.iter().map(|w| w.load(core::sync::atomic::Ordering::Relaxed)).collect();
+    assert_eq!(gives_up.add_hash(straddling), Err(Error::CorruptHeader));
+    let after: Vec<u64> = words.iter().map(|w| w.load(core::sync::atomic::Ordering::Relaxed)).collect();
+    assert_eq!(before, after, "a failed add changes nothing");
+    assert_eq!(core::mem::take(&mut LOCK_WAIT_STATE.lock().unwrap().1), [1, 2, 3, 4]);
+
+    let waits = wrap_shared(AtomicWords::new(words)).unwrap().with_lock_wait(release_at_third_try);
+    assert_eq!(waits.add_hash(inside), Ok(true));
+    assert!(LOCK_WAIT_STATE.lock().unwrap().1.is_empty(), "an add inside one word takes no lock");
+    assert_eq!(waits.add_hash(straddling), Ok(true));
+    assert_eq!(core::mem::take(&mut LOCK_WAIT_STATE.lock().unwrap().1), [1, 2, 3]);
+    assert_eq!(lock.load(core::sync::atomic::Ordering::Acquire), 0, "released after the raise");
+    assert_eq!(waits.add_hash(straddling), Ok(false), "the register was raised");
+    LOCK_WAIT_STATE.lock().unwrap().0 = None;
+}
+
+/// The operating-system wait schedule: spins, then yields, then 1 ms
+/// sleeps (about five seconds of them), then gives up, at these tries.
+#[test]
+fn lock_wait_steps_spin_then_yield_then_sleep_then_give_up() {
+    use LockWaitStep::*;
+    let yields_from = LOCK_WAIT_SPINS + 1;
+    let sleeps_from = LOCK_WAIT_SPINS + LOCK_WAIT_YIELDS + 1;
+    let gives_up_at = LOCK_WAIT_SPINS + LOCK_WAIT_YIELDS + LOCK_WAIT_SLEEPS + 1;
+    for (tries, step) in [
+        (1, Spin),
+        (yields_from - 1, Spin),
+        (yields_from, Yield),
+        (sleeps_from - 1, Yield),
+        (sleeps_from, Sleep),
+        (gives_up_at - 1, Sleep),
+        (gives_up_at, GiveUp),
+        (u32::MAX, GiveUp),
+    ] {
+        assert_eq!(lock_wait_step(tries), step, "try {tries}");
+    }
+    assert_eq!(LOCK_WAIT_SLEEPS, 5000, "the documented five seconds of 1 ms sleeps");
+    assert!(spin_lock_wait(STRADDLE_SPIN_LIMIT - 1) && !spin_lock_wait(STRADDLE_SPIN_LIMIT));
 }
 
 fn token_ops() -> crate::test_util::TokenOps {

@@ -55,8 +55,10 @@ import java.util.Objects;
  * {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the register estimate
  * while adds run (a few adds behind or ahead; exact once they are done). One register in 16
  * straddles two words and is raised under a lock word in the image's header: a concurrent add that
- * finds it held for about a second (a damaged image, or a process that died inside a concurrent add
- * on a shared mapped file) throws {@link SketchException} with {@link Status#CORRUPT_HEADER}; a
+ * finds it held by another adding thread spins briefly, then yields, then sleeps 1 ms at a time (so a
+ * holder descheduled among many more threads than cores gets to finish); one that finds it held for
+ * about five seconds (a damaged image, or a process that died inside a concurrent add on a shared
+ * mapped file) throws {@link SketchException} with {@link Status#CORRUPT_HEADER}; a
  * batch then stops at that key, the keys before it are added.
  *
  * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
