@@ -113,6 +113,8 @@ use crate::image::{CommonHeader, FamilyId, Fresh, ImageFamily, Token};
 use crate::shared::AtomicWords;
 use crate::simd;
 #[cfg(target_has_atomic = "64")]
+use core::marker::PhantomData;
+#[cfg(target_has_atomic = "64")]
 use core::sync::atomic::Ordering;
 
 /// Byte length of the HyperLogLog header (common + family header).
@@ -1486,7 +1488,7 @@ pub use cardinality::{MAX_PRECISION, MIN_PRECISION};
 const OFF_STRADDLE_LOCK: usize = 352;
 
 #[cfg(target_has_atomic = "64")]
-/// How many times [`spin_lock_wait`] lets a concurrent add retry a held
+/// How many times [`SpinLockWait`] lets a concurrent add retry a held
 /// straddle lock before it gives up with [`Error::CorruptHeader`] (0.05 to
 /// 1 second, depending on how long the CPU's spin-wait hint pauses: far
 /// longer than a running holder needs, and finite, so a lock word left set
@@ -1496,29 +1498,39 @@ pub const STRADDLE_SPIN_LIMIT: u32 = 1 << 24;
 
 #[cfg(target_has_atomic = "64")]
 /// What a concurrent add does each time it finds the straddle lock held
-/// (see [`SharedHll`]): called with the number of failed tries so far
-/// (1, 2, ...), it waits a little and returns true to try again, or returns
-/// false to give up, failing the add with [`Error::CorruptHeader`] with
-/// nothing changed. It must return false after a bounded number of tries
-/// (or a bounded time) so that a lock word left set forever cannot hang
-/// the caller. Called only under contention, never on the uncontended
-/// path. Set with [`SharedHll::with_lock_wait`]; the default is
-/// [`spin_lock_wait`].
-pub type LockWait = fn(tries: u32) -> bool;
+/// (see [`SharedHll`]): [`LockWait::wait`] is called with the number of
+/// failed tries so far (1, 2, ...); it waits a little and returns true to
+/// try again, or returns false to give up, failing the add with
+/// [`Error::CorruptHeader`] with nothing changed. It must return false
+/// after a bounded number of tries (or a bounded time) so that a lock word
+/// left set forever cannot hang the caller. Called only under contention,
+/// never on the uncontended path. Chosen with
+/// [`SharedHll::with_lock_wait`] (a type, so the call is direct and its
+/// stack use known); the default is [`SpinLockWait`].
+pub trait LockWait {
+    /// Waits after failed try number `tries`; false gives up.
+    fn wait(tries: u32) -> bool;
+}
 
 #[cfg(target_has_atomic = "64")]
 /// The default [`LockWait`], for targets without threads to yield to or a
 /// clock (firmware): one spin-wait hint per try, giving up after
 /// [`STRADDLE_SPIN_LIMIT`] tries. A holder that is descheduled for longer
 /// than that (far more adding threads than cores) makes the add fail; an
-/// operating-system caller should pass a wait that yields and sleeps
+/// operating-system caller should use a wait that yields and sleeps
 /// ([`lock_wait_step`]; the C ABI and the bindings do).
-pub fn spin_lock_wait(tries: u32) -> bool {
-    if tries >= STRADDLE_SPIN_LIMIT {
-        return false;
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SpinLockWait;
+
+#[cfg(target_has_atomic = "64")]
+impl LockWait for SpinLockWait {
+    fn wait(tries: u32) -> bool {
+        if tries >= STRADDLE_SPIN_LIMIT {
+            return false;
+        }
+        core::hint::spin_loop();
+        true
     }
-    core::hint::spin_loop();
-    true
 }
 
 #[cfg(target_has_atomic = "64")]
@@ -1582,7 +1594,7 @@ pub const fn lock_wait_step(tries: u32) -> LockWaitStep {
 /// finds nothing to raise takes no lock). The wait is bounded: a lock word
 /// that stays set longer than the view's [`LockWait`] allows (a damaged
 /// image, or a process that died inside an add on a shared mapping; the
-/// default [`spin_lock_wait`] spins up to [`STRADDLE_SPIN_LIMIT`] times)
+/// default [`SpinLockWait`] spins up to [`STRADDLE_SPIN_LIMIT`] times)
 /// fails the add with [`Error::CorruptHeader`] instead of hanging; exclusive calls refuse such
 /// an image too (the word is reserved and must be 0 outside shared adds). The histogram and the register
 /// sum are kept with atomic additions, so once every add has returned the
@@ -1594,13 +1606,24 @@ pub const fn lock_wait_step(tries: u32) -> LockWaitStep {
 ///
 /// The exact small mode is not concurrent: the image must be dense
 /// ([`HllMut::densify_now`]), else [`Error::SmallMode`].
-#[derive(Copy, Clone)]
-pub struct SharedHll<'a> {
+///
+/// `W` is how an add waits for a held lock (see [`LockWait`]).
+pub struct SharedHll<'a, W = SpinLockWait> {
     words: AtomicWords<'a>,
     p: u8,
     seed: u64,
-    lock_wait: LockWait,
+    lock_wait: PhantomData<fn() -> W>,
 }
+
+#[cfg(target_has_atomic = "64")]
+impl<W> Clone for SharedHll<'_, W> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+#[cfg(target_has_atomic = "64")]
+impl<W> Copy for SharedHll<'_, W> {}
 
 #[cfg(target_has_atomic = "64")]
 crate::image::debug_view!(SharedHll [p, seed] shared);
@@ -1645,19 +1668,19 @@ pub fn wrap_shared(words: AtomicWords<'_>) -> Result<SharedHll<'_>> {
     let header: [u8; 64] = words.snapshot();
     let common = words.common(&header, FamilyId::HyperLogLog)?;
     let p = shared_shape(&common, &header, &words)?;
-    Ok(SharedHll { words, p, seed: common.seed, lock_wait: spin_lock_wait })
+    Ok(SharedHll { words, p, seed: common.seed, lock_wait: PhantomData })
 }
 
 #[cfg(target_has_atomic = "64")]
-impl SharedHll<'_> {
-    /// The same view, waiting for a held straddle lock with `wait` instead
-    /// of [`spin_lock_wait`] (see [`LockWait`]): an operating-system caller
-    /// passes a wait that yields the thread or sleeps, so that a lock
-    /// holder descheduled among many more threads than cores gets to run
-    /// and finish instead of failing the waiting add.
+impl<'a, W: LockWait> SharedHll<'a, W> {
+    /// The same view, waiting for a held straddle lock with `V` (see
+    /// [`LockWait`]): an operating-system caller passes a wait that yields
+    /// the thread and sleeps, so that a lock holder descheduled among many
+    /// more threads than cores gets to run and finish instead of failing
+    /// the waiting add.
     #[must_use]
-    pub fn with_lock_wait(self, wait: LockWait) -> Self {
-        SharedHll { lock_wait: wait, ..self }
+    pub fn with_lock_wait<V: LockWait>(self) -> SharedHll<'a, V> {
+        SharedHll { words: self.words, p: self.p, seed: self.seed, lock_wait: PhantomData }
     }
 
     /// Precision `p`.
@@ -1739,7 +1762,7 @@ impl SharedHll<'_> {
         let mut tries = 0u32;
         while lock.compare_exchange_weak(0, 1, Ordering::Acquire, Ordering::Relaxed).is_err() {
             tries = tries.saturating_add(1);
-            if !(self.lock_wait)(tries) {
+            if !W::wait(tries) {
                 return Err(Error::CorruptHeader);
             }
         }

@@ -929,10 +929,12 @@ pub unsafe extern "C" fn sketch_hll_densify(buf: *mut c_void, len: usize) -> ske
 }
 
 /// The shared view of the caller's image, waiting for a straddle lock held
-/// by another thread with `shared::lock_wait` (spin, yield, sleep).
+/// by another thread with `shared::OsLockWait` (spin, yield, sleep).
 #[cfg(target_has_atomic = "64")]
-fn shared_hll(words: sketches_core::shared::AtomicWords<'_>) -> sketches_core::Result<hll::SharedHll<'_>> {
-    Ok(hll::wrap_shared(words)?.with_lock_wait(shared::lock_wait))
+fn shared_hll(
+    words: sketches_core::shared::AtomicWords<'_>,
+) -> sketches_core::Result<hll::SharedHll<'_, shared::OsLockWait>> {
+    Ok(hll::wrap_shared(words)?.with_lock_wait::<shared::OsLockWait>())
 }
 
 #[cfg(test)]

@@ -150,41 +150,46 @@ pub(crate) unsafe fn query_hashes<'a, V>(
     Ok(())
 }
 
-/// How a concurrent add waits for a register lock another thread holds
-/// (`sketches_core::hll::LockWait`), on a Unix-like system: the core's
-/// schedule (`hll::lock_wait_step`: spin, then `sched_yield`, then 1 ms
-/// sleeps, giving up after about five seconds), so a holder descheduled
-/// among many more adding threads than cores gets to finish. Elsewhere
-/// (bare metal, where the library has no scheduler to yield to) the core's
-/// default bounded spin.
+/// How a concurrent HyperLogLog add waits for a register lock another
+/// thread holds (`sketches_core::hll::LockWait`). On a Unix-like system:
+/// the core's schedule (`hll::lock_wait_step`: spin, then `sched_yield`,
+/// then 1 ms sleeps, giving up after about five seconds), so a holder
+/// descheduled among many more adding threads than cores gets to finish.
+/// Elsewhere (bare metal, where the library has no scheduler to yield to):
+/// the core's default bounded spin.
+pub(crate) struct OsLockWait;
+
 #[cfg(unix)]
-pub(crate) fn lock_wait(tries: u32) -> bool {
-    use sketches_core::hll::{lock_wait_step, LockWaitStep};
-    extern "C" {
-        fn sched_yield() -> core::ffi::c_int;
-        fn usleep(microseconds: core::ffi::c_uint) -> core::ffi::c_int;
+impl sketches_core::hll::LockWait for OsLockWait {
+    fn wait(tries: u32) -> bool {
+        use sketches_core::hll::{lock_wait_step, LockWaitStep};
+        extern "C" {
+            fn sched_yield() -> core::ffi::c_int;
+            fn usleep(microseconds: core::ffi::c_uint) -> core::ffi::c_int;
+        }
+        match lock_wait_step(tries) {
+            LockWaitStep::Spin => core::hint::spin_loop(),
+            // SAFETY: POSIX sched_yield takes no arguments and only
+            // reschedules the calling thread; its result (always 0 on
+            // Linux) is not needed.
+            LockWaitStep::Yield => unsafe {
+                sched_yield();
+            },
+            // SAFETY: POSIX usleep with an argument below 1,000,000 only
+            // suspends the calling thread; an early wake-up (EINTR) just
+            // makes this try shorter.
+            LockWaitStep::Sleep => unsafe {
+                usleep(1000);
+            },
+            LockWaitStep::GiveUp => return false,
+        }
+        true
     }
-    match lock_wait_step(tries) {
-        LockWaitStep::Spin => core::hint::spin_loop(),
-        // SAFETY: POSIX sched_yield takes no arguments and only reschedules
-        // the calling thread; its result (always 0 on Linux) is not needed.
-        LockWaitStep::Yield => unsafe {
-            sched_yield();
-        },
-        // SAFETY: POSIX usleep with an argument below 1,000,000 only
-        // suspends the calling thread; an early wake-up (EINTR) just
-        // makes this try shorter.
-        LockWaitStep::Sleep => unsafe {
-            usleep(1000);
-        },
-        LockWaitStep::GiveUp => return false,
-    }
-    true
 }
 
-/// See the Unix version: without an operating system to yield to, the
-/// core's default bounded spin.
 #[cfg(not(unix))]
-pub(crate) fn lock_wait(tries: u32) -> bool {
-    sketches_core::hll::spin_lock_wait(tries)
+impl sketches_core::hll::LockWait for OsLockWait {
+    fn wait(tries: u32) -> bool {
+        <sketches_core::hll::SpinLockWait as sketches_core::hll::LockWait>::wait(tries)
+    }
 }

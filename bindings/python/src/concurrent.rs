@@ -87,7 +87,7 @@ impl Kind {
 enum View<'a> {
     Bloom(bloom::SharedBloom<'a>),
     Sbbf(sbbf::SharedSbbf<'a>),
-    Hll(hll::SharedHll<'a>),
+    Hll(hll::SharedHll<'a, ThreadLockWait>),
     Ull(ull::SharedUll<'a>),
 }
 
@@ -375,7 +375,7 @@ impl ConcurrentSketch {
         Ok(match self.kind {
             Kind::Bloom => View::Bloom(bloom::wrap_shared(words)?),
             Kind::Sbbf => View::Sbbf(sbbf::wrap_shared(words)?),
-            Kind::Hll => View::Hll(hll::wrap_shared(words)?.with_lock_wait(lock_wait)),
+            Kind::Hll => View::Hll(hll::wrap_shared(words)?.with_lock_wait::<ThreadLockWait>()),
             Kind::Ull => View::Ull(ull::wrap_shared(words)?),
         })
     }
@@ -838,12 +838,16 @@ concurrent_method!(UltraLogLog);
 /// among many more adding threads than cores gets to finish. `add_many`
 /// waits with the GIL released; a single-key add waits holding it (the
 /// holder, another thread's `add_many` or another process, needs no GIL).
-fn lock_wait(tries: u32) -> bool {
-    match hll::lock_wait_step(tries) {
-        hll::LockWaitStep::Spin => std::hint::spin_loop(),
-        hll::LockWaitStep::Yield => std::thread::yield_now(),
-        hll::LockWaitStep::Sleep => std::thread::sleep(std::time::Duration::from_millis(1)),
-        hll::LockWaitStep::GiveUp => return false,
+struct ThreadLockWait;
+
+impl hll::LockWait for ThreadLockWait {
+    fn wait(tries: u32) -> bool {
+        match hll::lock_wait_step(tries) {
+            hll::LockWaitStep::Spin => std::hint::spin_loop(),
+            hll::LockWaitStep::Yield => std::thread::yield_now(),
+            hll::LockWaitStep::Sleep => std::thread::sleep(std::time::Duration::from_millis(1)),
+            hll::LockWaitStep::GiveUp => return false,
+        }
+        true
     }
-    true
 }

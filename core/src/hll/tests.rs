@@ -697,19 +697,27 @@ static LOCK_WAIT_STATE: std::sync::Mutex<(Option<&'static [core::sync::atomic::A
 
 /// A wait that records its tries and, at the third, releases the lock as
 /// a holder finishing its raise would.
-fn release_at_third_try(tries: u32) -> bool {
-    let mut state = LOCK_WAIT_STATE.lock().unwrap();
-    state.1.push(tries);
-    if let (3, Some(words)) = (tries, state.0) {
-        words[OFF_STRADDLE_LOCK / 8].store(0, core::sync::atomic::Ordering::Release);
+struct ReleaseAtThirdTry;
+
+impl LockWait for ReleaseAtThirdTry {
+    fn wait(tries: u32) -> bool {
+        let mut state = LOCK_WAIT_STATE.lock().unwrap();
+        state.1.push(tries);
+        if let (3, Some(words)) = (tries, state.0) {
+            words[OFF_STRADDLE_LOCK / 8].store(0, core::sync::atomic::Ordering::Release);
+        }
+        true
     }
-    true
 }
 
 /// A wait that records its tries and gives up at the fourth.
-fn give_up_at_fourth_try(tries: u32) -> bool {
-    LOCK_WAIT_STATE.lock().unwrap().1.push(tries);
-    tries < 4
+struct GiveUpAtFourthTry;
+
+impl LockWait for GiveUpAtFourthTry {
+    fn wait(tries: u32) -> bool {
+        LOCK_WAIT_STATE.lock().unwrap().1.push(tries);
+        tries < 4
+    }
 }
 
 /// An add that finds the straddle lock held calls the view's wait with
@@ -729,14 +737,14 @@ fn a_held_straddle_lock_is_waited_for_with_the_views_wait() {
     LOCK_WAIT_STATE.lock().unwrap().0 = Some(words);
 
     lock.store(1, core::sync::atomic::Ordering::Release);
-    let gives_up = wrap_shared(AtomicWords::new(words)).unwrap().with_lock_wait(give_up_at_fourth_try);
+    let gives_up = wrap_shared(AtomicWords::new(words)).unwrap().with_lock_wait::<GiveUpAtFourthTry>();
     let before: Vec<u64> = words.iter().map(|w| w.load(core::sync::atomic::Ordering::Relaxed)).collect();
     assert_eq!(gives_up.add_hash(straddling), Err(Error::CorruptHeader));
     let after: Vec<u64> = words.iter().map(|w| w.load(core::sync::atomic::Ordering::Relaxed)).collect();
     assert_eq!(before, after, "a failed add changes nothing");
     assert_eq!(core::mem::take(&mut LOCK_WAIT_STATE.lock().unwrap().1), [1, 2, 3, 4]);
 
-    let waits = wrap_shared(AtomicWords::new(words)).unwrap().with_lock_wait(release_at_third_try);
+    let waits = wrap_shared(AtomicWords::new(words)).unwrap().with_lock_wait::<ReleaseAtThirdTry>();
     assert_eq!(waits.add_hash(inside), Ok(true));
     assert!(LOCK_WAIT_STATE.lock().unwrap().1.is_empty(), "an add inside one word takes no lock");
     assert_eq!(waits.add_hash(straddling), Ok(true));
@@ -767,7 +775,7 @@ fn lock_wait_steps_spin_then_yield_then_sleep_then_give_up() {
         assert_eq!(lock_wait_step(tries), step, "try {tries}");
     }
     assert_eq!(LOCK_WAIT_SLEEPS, 5000, "the documented five seconds of 1 ms sleeps");
-    assert!(spin_lock_wait(STRADDLE_SPIN_LIMIT - 1) && !spin_lock_wait(STRADDLE_SPIN_LIMIT));
+    assert!(SpinLockWait::wait(STRADDLE_SPIN_LIMIT - 1) && !SpinLockWait::wait(STRADDLE_SPIN_LIMIT));
 }
 
 fn token_ops() -> crate::test_util::TokenOps {
