@@ -81,8 +81,12 @@ final class ImageStats {
         new Field("expected_fpp", DataTypes.DoubleType, true,
                 "filters: false-positive rate expected at the current fill (fuse: 2^-bits)"),
         new Field("capacity_flags", DataTypes.createArrayType(DataTypes.StringType, false), true,
-                "bloom, sbbf, counting, cuckoo: the raised flags, '" + OVER_PLANNED_ITEMS + "' and '"
-                        + FPP_ABOVE_TWICE_PLANNED + "' (empty within the plan)"),
+                "bloom, sbbf, counting, cuckoo: the flags the image carries (what every binding's"
+                        + " capacity flags report), '" + OVER_PLANNED_ITEMS + "' and '" + FPP_ABOVE_TWICE_PLANNED
+                        + "', empty within the plan; bloom and sbbf take them from the items counter, which"
+                        + " counts a key again for each input partition whose partial filter set a new bit"
+                        + " for it, so they can be raised for a filter within its plan: over_capacity"
+                        + " judges those two by their bits"),
         new Field("over_capacity", DataTypes.BooleanType, true, "as sketch_over_capacity(image)"),
         new Field("parquet_mode", DataTypes.BooleanType, true, "sbbf: hashes as Parquet does"),
         new Field("blocks", DataTypes.LongType, true, "sbbf: 32-byte blocks"),
@@ -171,18 +175,25 @@ final class ImageStats {
     }
 
     /**
-     * Whether the sketch is past its plan: for the Bloom, split-block, counting Bloom and cuckoo
-     * filters whether a capacity flag is raised (more keys than planned, or the expected rate
-     * above twice the planned one); for the binary fuse filter false (built for exactly its keys,
-     * its rate is 2^-bits whatever their count); for Top-k whether a key was ever evicted (more
+     * Whether the sketch is past its plan: for the Bloom and split-block filters whether the keys
+     * estimated from the set bits exceed the planned keys or the rate expected at the current fill
+     * exceeds twice the planned one (the core's capacity rule, applied to the bits: the image's
+     * own flags come from its inserted counter, which counts a key again in every partial filter
+     * of a Spark aggregate where it set a new bit of the merge, so they raise false alarms for
+     * keys repeated across input partitions; the bits do not depend on the partitioning); for the
+     * counting Bloom and cuckoo filters whether a capacity flag is raised (their counters are
+     * what the filter holds); for the binary fuse filter false (built for exactly its keys, its
+     * rate is 2^-bits whatever their count); for Top-k whether a key was ever evicted (more
      * distinct keys than counters: some counts are upper bounds); null for the other families,
      * which have no plan to exceed.
      */
     static Boolean overCapacity(Object sketch) {
         if (sketch instanceof BloomFilter f) {
-            return f.capacityFlags() != 0;
+            BloomFilter.Stats st = f.stats();
+            return pastPlanByBits(st.estimatedItems(), st.plannedItems(), st.estimatedFpr(), st.plannedFpr());
         } else if (sketch instanceof SplitBlockBloomFilter f) {
-            return f.capacityFlags() != 0;
+            SplitBlockBloomFilter.Stats st = f.stats();
+            return pastPlanByBits(st.estimatedItems(), st.plannedItems(), st.estimatedFpr(), st.plannedFpr());
         } else if (sketch instanceof CountingBloomFilter f) {
             return f.capacityFlags() != 0;
         } else if (sketch instanceof CuckooFilter f) {
@@ -193,6 +204,17 @@ final class ImageStats {
             return evicted(t);
         }
         return null;
+    }
+
+    /**
+     * The core's capacity rule ({@code CapacityFlags::evaluate}, as it judges a loaded split-block
+     * image whose counters do not count its keys) on the figures of the bits: keys estimated from
+     * them (rounded down; infinity when every bit is set) above the planned keys, or the expected
+     * rate above twice the planned one.
+     */
+    private static boolean pastPlanByBits(double estimatedItems, long plannedItems, double expectedFpp,
+            double plannedFpp) {
+        return (long) estimatedItems > plannedItems || expectedFpp > 2.0 * plannedFpp;
     }
 
     /**
@@ -219,6 +241,8 @@ final class ImageStats {
             BloomFilter.Stats st = f.stats();
             set(v, "seed", st.seed());
             filter(v, st.plannedItems(), st.plannedFpr(), st.inserted(), st.fill(), st.estimatedFpr(), st.capacityFlags());
+            set(v, "over_capacity", pastPlanByBits(st.estimatedItems(), st.plannedItems(), st.estimatedFpr(),
+                    st.plannedFpr()));
             set(v, "add_calls", st.addCalls());
             set(v, "estimated_items", st.estimatedItems());
             set(v, "bits", st.bits());
@@ -228,6 +252,8 @@ final class ImageStats {
             SplitBlockBloomFilter.Stats st = f.stats();
             set(v, "seed", st.seed());
             filter(v, st.plannedItems(), st.plannedFpr(), st.inserted(), st.fill(), st.estimatedFpr(), st.capacityFlags());
+            set(v, "over_capacity", pastPlanByBits(st.estimatedItems(), st.plannedItems(), st.estimatedFpr(),
+                    st.plannedFpr()));
             set(v, "add_calls", st.addCalls());
             set(v, "estimated_items", st.estimatedItems());
             set(v, "bits", st.blocks() * 256);

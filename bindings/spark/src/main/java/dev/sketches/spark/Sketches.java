@@ -227,9 +227,13 @@ public final class Sketches {
                     return udf(s, fn, functions.udf(new ScalarFunctions.Stats(fn), ImageStats.SCHEMA), a);
                 });
         define("sketch_over_capacity", "_FUNC_(image) - BOOLEAN, whether the sketch is past its plan: for"
-                + " Bloom, split-block, counting Bloom and cuckoo filters true when a capacity flag is raised"
-                + " (more keys than planned, or the false-positive rate expected at the current fill above"
-                + " twice the planned one); false for a binary fuse filter (static: built for exactly its keys,"
+                + " Bloom and split-block filters true when the keys estimated from the set bits exceed the"
+                + " planned keys or the false-positive rate expected at the current fill exceeds twice the"
+                + " planned one (judged by the bits, which do not depend on Spark's partitioning, not by the"
+                + " image's capacity flags, whose items counter counts keys repeated across input partitions"
+                + " again); for counting Bloom and cuckoo filters true when a capacity flag is raised (more"
+                + " keys than planned, or the expected rate above twice the planned one); false for a binary"
+                + " fuse filter (static: built for exactly its keys,"
                 + " rate 2^-bits); for Top-k true when a key was evicted (more distinct keys than counters:"
                 + " some counts are upper bounds); null for HyperLogLog, UltraLogLog, ExaLogLog, Count-Min and"
                 + " MinHash (no plan to exceed) and for a null image; a damaged image fails the query.", 1, 1,
@@ -610,8 +614,10 @@ public final class Sketches {
     }
 
     /**
-     * {@code sketch_over_capacity(image)}: whether the sketch is past its plan (filters: a capacity
-     * flag raised; binary fuse filter: false; Top-k: a key was evicted; other families: null).
+     * {@code sketch_over_capacity(image)}: whether the sketch is past its plan (Bloom and split-block
+     * filters: items or rate estimated from the bits above the plan; counting Bloom and cuckoo
+     * filters: a capacity flag raised; binary fuse filter: false; Top-k: a key was evicted; other
+     * families: null).
      *
      * @param image a BINARY column of images of any families
      * @return the BOOLEAN column
