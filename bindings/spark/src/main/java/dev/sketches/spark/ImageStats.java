@@ -113,7 +113,8 @@ final class ImageStats {
         new Field("depth", DataTypes.IntegerType, true, "cms: rows"),
         new Field("counter_bits", DataTypes.IntegerType, true, "cms: 32 or 64"),
         new Field("conservative", DataTypes.BooleanType, true, "cms: conservative update"),
-        new Field("total", DataTypes.LongType, true, "cms, topk: total weight of the keys added"),
+        new Field("total", DataTypes.LongType, true, "cms, topk: total weight of the keys added (unsigned, saturating at 2^64 - 1, which"
+                + " reads -1)"),
         new Field("epsilon", DataTypes.DoubleType, true, "cms: e / width"),
         new Field("delta", DataTypes.DoubleType, true, "cms: e^-depth"),
         new Field("error_bound", DataTypes.DoubleType, true,
