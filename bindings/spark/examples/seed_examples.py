@@ -1,5 +1,6 @@
 """The seed's PySpark examples with the sketches functions: Bloom de-duplication of orders, a
-Bloom-filter pre-filtered join, and approximate distinct counts.
+Bloom-filter pre-filtered join, approximate distinct counts, and the health of unioned daily
+filters (sketch_stats, sketch_over_capacity).
 
 Run with the two jars on the class path, for example:
 
@@ -95,12 +96,36 @@ def approx_distinct(spark):
         assert abs(v - 10000) < 650, v
 
 
+def filter_health(spark):
+    """Daily Bloom filters planned for 2,000 users a day, unioned over the days: with 5x the
+    traffic the union is past its plan and sketch_stats shows its expected false-positive rate far
+    above the planned 1%; at half the traffic it is within plan."""
+    for users, over in ((10_000, True), (1_000, False)):
+        daily = spark.range(0, users, 1, 4).selectExpr("id % 5 AS day", "id AS user_id")
+        days = daily.groupBy("day").agg(sk.bloom_agg("user_id", 2_000, 0.01).alias("users"))
+        s = days.agg(sk.union_agg("bloom", "users").alias("u")).select(
+            sk.stats("u").alias("s"), sk.over_capacity("u").alias("over")
+        ).first()
+        print(
+            "filter health, %d users: over capacity %s, expected fpp %.4f (planned %.2f), flags %s"
+            % (users, s.over, s.s.expected_fpp, s.s.planned_fpp, s.s.capacity_flags)
+        )
+        assert s.over is over, s
+        assert s.s.family == "bloom" and s.s.planned_items == 2_000, s
+        assert (s.s.expected_fpp > 0.3) if over else (s.s.expected_fpp < 0.01), s
+    # One struct type across families: the estimate and its standard error next to it.
+    h = spark.range(0, 50_000).agg(sk.hll_agg("id", 12).alias("h")).select(sk.stats("h").alias("s")).first().s
+    assert h.family == "hll" and h.expected_fpp is None and abs(h.estimate - 50_000) < 4 * h.standard_error * 50_000, h
+    print("hll: estimate %.0f, relative standard error %.4f" % (h.estimate, h.standard_error))
+
+
 def main():
     spark = session()
     try:
         order_dedup(spark)
         bloom_join(spark)
         approx_distinct(spark)
+        filter_health(spark)
     finally:
         spark.stop()
     print("all examples passed")

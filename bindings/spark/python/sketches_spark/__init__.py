@@ -41,6 +41,8 @@ __all__ = [
     "cms_estimate",
     "topk_items",
     "jaccard",
+    "stats",
+    "over_capacity",
 ]
 
 
@@ -213,3 +215,26 @@ def topk_items(image, key_type: str = "string") -> Column:
 def jaccard(a, b) -> Column:
     """``sketch_jaccard(a, b)``: Jaccard similarity of two MinHash images (DOUBLE)."""
     return F.call_function("sketch_jaccard", _image(a), _image(b))
+
+
+def stats(image) -> Column:
+    """``sketch_stats(image)``: STRUCT describing an image of any family (null for a null image).
+
+    One struct type for every family (``family``, ``size_bytes``, ``seed``, the filters'
+    ``planned_items``, ``planned_fpp``, ``items``, ``fill_ratio``, ``expected_fpp``,
+    ``capacity_flags``, ``over_capacity``, the distinct counters' ``estimate`` and
+    ``standard_error``, Count-Min's ``width``, ``depth``, ``total``, ``error_bound``, Top-k's
+    ``capacity``, ``used``, MinHash's ``registers``, ...); a field the family does not have is null.
+    ``spark.sql("DESCRIBE FUNCTION sketch_stats")`` lists every field.
+    """
+    return F.call_function("sketch_stats", _image(image))
+
+
+def over_capacity(image) -> Column:
+    """``sketch_over_capacity(image)``: BOOLEAN, whether the sketch is past its plan.
+
+    Filters (bloom, sbbf, counting, cuckoo): a capacity flag is raised (more keys than planned, or
+    the expected false-positive rate above twice the planned one); fuse: false; Top-k: a key was
+    evicted; null for hll, ull, ell, cms and minhash images (no plan) and for a null image.
+    """
+    return F.call_function("sketch_over_capacity", _image(image))

@@ -50,7 +50,7 @@ import org.apache.spark.sql.types.FloatType;
 final class ScalarFunctions {
     private ScalarFunctions() {}
 
-    /** The last image a reader read, and its sketch. */
+    /** The last image a reader read, and its sketch (or the answer computed from it). */
     private record Last(byte[] image, Object sketch) {}
 
     /** Reads images for one function, remembering the last one. */
@@ -308,6 +308,64 @@ final class ScalarFunctions {
                 throw new IllegalArgumentException(function + ": the MinHash images cannot be compared: "
                         + e.statusText() + " (they need equal k and seed)", e);
             }
+        }
+    }
+
+    /**
+     * {@code sketch_stats(image)}: the {@link ImageStats#SCHEMA} struct of an image of any family;
+     * remembers the last image it read and its row (an image repeated by reference is read once).
+     */
+    static final class Stats implements UDF1<byte[], Row> {
+        private static final long serialVersionUID = 1L;
+
+        private final String function;
+        private transient volatile Last last;
+
+        Stats(String function) {
+            this.function = function;
+        }
+
+        @Override
+        public Row call(byte[] image) {
+            if (image == null) {
+                return null;
+            }
+            Last l = last;
+            if (l != null && l.image == image) {
+                return (Row) l.sketch;
+            }
+            Row row = ImageStats.row(ImageStats.read(function, image), image.length);
+            last = new Last(image, row);
+            return row;
+        }
+    }
+
+    /**
+     * {@code sketch_over_capacity(image)}: BOOLEAN, {@link ImageStats#overCapacity} of an image of
+     * any family (null for the families without a plan); remembers the last image and its answer.
+     */
+    static final class OverCapacity implements UDF1<byte[], Boolean> {
+        private static final long serialVersionUID = 1L;
+
+        private final String function;
+        private transient volatile Last last;
+
+        OverCapacity(String function) {
+            this.function = function;
+        }
+
+        @Override
+        public Boolean call(byte[] image) {
+            if (image == null) {
+                return null;
+            }
+            Last l = last;
+            if (l != null && l.image == image) {
+                return (Boolean) l.sketch;
+            }
+            Boolean over = ImageStats.overCapacity(ImageStats.read(function, image).sketch());
+            last = new Last(image, over);
+            return over;
         }
     }
 

@@ -61,7 +61,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * (BOOLEAN), {@code sketch_<hll|ull|ell>_estimate(image)} (BIGINT), {@code
  * sketch_cms_estimate(image, key)} (BIGINT), {@code sketch_topk_items(image [, key_type])} (ARRAY
  * of STRUCT(item, count, error), key_type 'string' (default), 'long' or 'binary'), {@code
- * sketch_jaccard(a, b)} (DOUBLE).
+ * sketch_jaccard(a, b)} (DOUBLE), and over an image of any family {@code sketch_stats(image)} (a
+ * STRUCT of the family's figures, one type for every family) and {@code
+ * sketch_over_capacity(image)} (BOOLEAN, null for families without a plan).
  *
  * <p>Keys: STRING hashes as its UTF-8 bytes (the bytes Spark holds, also when not valid UTF-8), TINYINT/SMALLINT/INT/BIGINT as the value's 8
  * little-endian bytes, BINARY as is: the rule of every binding, so a Spark-built image answers C
@@ -215,6 +217,29 @@ public final class Sketches {
                     image(fn, a.get(0));
                     image(fn, a.get(1));
                     return udf(s, fn, functions.udf(new ScalarFunctions.Jaccard(fn), DataTypes.DoubleType), a);
+                });
+        define("sketch_stats", "_FUNC_(image) - what an image of any family holds, as one STRUCT for every"
+                + " family (a field the image's family does not have is null, so a column mixing families"
+                + " has one type: SELECT s.family, s.expected_fpp FROM (SELECT _FUNC_(img) AS s ...)); null"
+                + " when the image is null; an image that is damaged or no sketch image fails the query."
+                + " Fields: " + ImageStats.fieldsDoc() + ".", 1, 1, (fn, a, s) -> {
+                    image(fn, a.get(0));
+                    return udf(s, fn, functions.udf(new ScalarFunctions.Stats(fn), ImageStats.SCHEMA), a);
+                });
+        define("sketch_over_capacity", "_FUNC_(image) - BOOLEAN, whether the sketch is past its plan: for"
+                + " Bloom and split-block filters true when the keys estimated from the set bits exceed the"
+                + " planned keys or the false-positive rate expected at the current fill exceeds twice the"
+                + " planned one (judged by the bits, which do not depend on Spark's partitioning, not by the"
+                + " image's capacity flags, whose items counter counts keys repeated across input partitions"
+                + " again); for counting Bloom and cuckoo filters true when a capacity flag is raised (more"
+                + " keys than planned, or the expected rate above twice the planned one); false for a binary"
+                + " fuse filter (static: built for exactly its keys,"
+                + " rate 2^-bits); for Top-k true when a key was evicted (more distinct keys than counters:"
+                + " some counts are upper bounds); null for HyperLogLog, UltraLogLog, ExaLogLog, Count-Min and"
+                + " MinHash (no plan to exceed) and for a null image; a damaged image fails the query.", 1, 1,
+                (fn, a, s) -> {
+                    image(fn, a.get(0));
+                    return udf(s, fn, functions.udf(new ScalarFunctions.OverCapacity(fn), DataTypes.BooleanType), a);
                 });
     }
 
@@ -573,6 +598,32 @@ public final class Sketches {
      */
     public static Column jaccard(Column a, Column b) {
         return functions.call_function("sketch_jaccard", a, b);
+    }
+
+    /**
+     * {@code sketch_stats(image)}: what an image of any family holds (family, size, plan, fill,
+     * expected false-positive rate, capacity flags, estimate and standard error, ...; see {@link
+     * #usage usage("sketch_stats")} for every field), one struct type for every family, with null
+     * for the fields a family does not have.
+     *
+     * @param image a BINARY column of images of any families
+     * @return the STRUCT column (null where the image is null)
+     */
+    public static Column stats(Column image) {
+        return functions.call_function("sketch_stats", image);
+    }
+
+    /**
+     * {@code sketch_over_capacity(image)}: whether the sketch is past its plan (Bloom and split-block
+     * filters: items or rate estimated from the bits above the plan; counting Bloom and cuckoo
+     * filters: a capacity flag raised; binary fuse filter: false; Top-k: a key was evicted; other
+     * families: null).
+     *
+     * @param image a BINARY column of images of any families
+     * @return the BOOLEAN column
+     */
+    public static Column overCapacity(Column image) {
+        return functions.call_function("sketch_over_capacity", image);
     }
 
     // ---- builders ----
