@@ -211,6 +211,17 @@ fn image_len_for_bits(bits: u64) -> u64 {
     image::padded_len(HEADER_LEN as u64 + body_len_for_bits(bits))
 }
 
+/// Distinct items estimated from `set` set bits (Swamidass & Baldi):
+/// `-m/k · ln(1 - X/m)`; infinite when every bit is set.
+fn items_from_set_bits(params: &BloomParams, set: u64) -> f64 {
+    let m = params.bits as f64;
+    let x = set as f64;
+    if x >= m {
+        return f64::INFINITY;
+    }
+    -m / f64::from(params.hashes) * libm::log1p(-x / m)
+}
+
 /// The false-positive rate `(X/m)^k` of `set_bits` = X set bits.
 fn fill_fpr(params: &BloomParams, set_bits: u64) -> f64 {
     let fill = set_bits.min(params.bits) as f64 / params.bits as f64;
@@ -738,12 +749,7 @@ impl<'a> Bloom<'a> {
     /// Distinct items estimated from the set bits (Swamidass & Baldi):
     /// `-m/k · ln(1 - X/m)`; infinite when every bit is set. O(1).
     pub fn estimated_items(&self) -> f64 {
-        let m = self.params.bits as f64;
-        let x = self.set_bits() as f64;
-        if x >= m {
-            return f64::INFINITY;
-        }
-        -m / f64::from(self.params.hashes) * libm::log1p(-x / m)
+        items_from_set_bits(&self.params, self.set_bits())
     }
 
     /// The over-capacity signal, O(1): see [`CapacityFlags`].
@@ -881,13 +887,14 @@ impl<'a> BloomMut<'a> {
 
     /// Union: sets every bit set in `other` (bitwise OR). Afterwards the
     /// filter answers "maybe" for every key either filter did. The add-call
-    /// counter becomes the sum. The inserted counter grows by `other`'s
-    /// inserted count or by the number of bits the union set, whichever is
-    /// smaller: still an upper bound on what adding `other`'s keys here
-    /// would have counted (each such key sets a bit no other key sets
-    /// first), and unchanged when `other` sets no new bit, so merging
-    /// a filter with a copy of itself, or with shards of the same keys,
-    /// does not raise the over-planned-items signal.
+    /// counter becomes the sum. The inserted counter becomes the distinct
+    /// items estimated from the union's set bits
+    /// ([`Bloom::estimated_items`]), kept between the larger of the two
+    /// counts and this count plus the smaller of `other`'s count and the
+    /// bits the union set: unchanged when `other` adds no bit (a copy of
+    /// this filter, or a subset), the distinct keys within the estimate's
+    /// error when shards of partly the same keys are merged (so the
+    /// over-planned-items signal follows the keys, not the partitioning).
     ///
     /// Errors: [`Error::Incompatible`] unless `m`, `k` and seed are equal;
     /// nothing changes then.
@@ -898,7 +905,9 @@ impl<'a> BloomMut<'a> {
         let counts = filter::or_into_counting(self.body, other.body);
         let set = counts.set_bits.saturating_sub(set_bits_past_end(self.body, self.params.bits));
         let calls = self.as_ref().add_calls().saturating_add(other.add_calls());
-        let inserted = self.as_ref().inserted().saturating_add(other.inserted().min(counts.new_bits));
+        let estimated = items_from_set_bits(&self.params, set);
+        let inserted =
+            filter::union_inserted(self.as_ref().inserted(), other.inserted(), counts.new_bits, estimated);
         self.set_counters(calls, inserted, set);
         Ok(())
     }

@@ -111,6 +111,32 @@ pub(crate) fn or_into_counting(dst: &mut [u8], src: &[u8]) -> OrCounts {
     counts
 }
 
+/// The inserted count of a Bloom or split-block filter after a union:
+/// the distinct keys estimated from the union's set bits
+/// (`estimated_items`), kept between two bounds. The upper bound is
+/// `dst + min(src, new_bits)`: each of `src`'s keys that would be new here
+/// sets at least one bit no other key sets first, so no more of them than
+/// the bits the union set can be new (exact, and the count unchanged, when
+/// `src` is a subset: merging a filter with a copy of itself). The lower
+/// bound is the larger of the two counts (the union holds every key of
+/// each), capped by the upper one. Without the estimate, shards whose keys
+/// partly overlap (the same users in every input partition of a Spark
+/// aggregate) added nearly their whole counts: 10,000 distinct keys in 8
+/// partitions counted 20,353 and raised over-planned-items against a plan
+/// of 20,000. With it the count is within the estimate's error of the
+/// distinct keys (a fraction of a percent near the plan), whatever the
+/// partitioning; an infinite estimate (every bit set) takes the upper bound.
+pub(crate) fn union_inserted(dst: u64, src: u64, new_bits: u64, estimated_items: f64) -> u64 {
+    let upper = dst.saturating_add(src.min(new_bits));
+    let lower = dst.max(src).min(upper);
+    if estimated_items.is_nan() || estimated_items >= upper as f64 {
+        return upper;
+    }
+    // A float in [0, upper) rounds to an integer in [0, upper]: `as`
+    // saturates, negative estimates (none: the bits only grow) give 0.
+    (libm::round(estimated_items) as u64).clamp(lower, upper)
+}
+
 /// What [`or_into_counting`] counted.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) struct OrCounts {

@@ -965,14 +965,18 @@ pub mod kernels {
 /// whose blocks' `fpr_sum` and `set_bits` a scan gave: (fill, items, rate).
 fn fill_estimates(params: &SbbfParams, fpr_sum: f64, set_bits: u64) -> (f64, f64, f64) {
     let fill = set_bits as f64 / params.bits() as f64;
-    // Each insert sets one bit in each word of its block: the expected
-    // fill after j inserts per block is 1 - (31/32)^j.
-    let estimated_items = if fill >= 1.0 {
-        f64::INFINITY
-    } else {
-        params.blocks as f64 * libm::log1p(-fill) / libm::log(31.0 / 32.0)
-    };
-    (fill, estimated_items, fpr_sum / params.blocks as f64)
+    (fill, items_from_set_bits(params, set_bits), fpr_sum / params.blocks as f64)
+}
+
+/// Distinct items estimated from `set_bits` set bits; infinite when every
+/// bit is set. Each insert sets one bit in each word of its block: the
+/// expected fill after j inserts per block is 1 - (31/32)^j.
+fn items_from_set_bits(params: &SbbfParams, set_bits: u64) -> f64 {
+    let fill = set_bits as f64 / params.bits() as f64;
+    if fill >= 1.0 {
+        return f64::INFINITY;
+    }
+    params.blocks as f64 * libm::log1p(-fill) / libm::log(31.0 / 32.0)
 }
 
 /// The capacity flags of a loaded filter, from a scan of its blocks.
@@ -1305,12 +1309,14 @@ impl<'a> SbbfMut<'a> {
     }
 
     /// Union (bitwise OR). The add-call counter becomes the sum. The
-    /// inserted counter grows by `other`'s inserted count or by the number
-    /// of bits the union set, whichever is smaller: still an upper bound on
-    /// what adding `other`'s keys here would have counted (each such key
-    /// sets a bit no other key sets first), and unchanged when `other` sets
-    /// no new bit, so merging a filter with a copy of itself, or with shards
-    /// of the same keys, does not raise the over-planned-items signal.
+    /// inserted counter becomes the distinct items estimated from the
+    /// union's set bits ([`SbbfStats::estimated_items`]), kept between the
+    /// larger of the two counts and this count plus the smaller of
+    /// `other`'s count and the bits the union set: unchanged when `other`
+    /// adds no bit (a copy of this filter, or a subset), the distinct keys
+    /// within the estimate's error when shards of partly the same keys are
+    /// merged (so the over-planned-items signal follows the keys, not the
+    /// partitioning).
     ///
     /// Errors: [`Error::Incompatible`] unless blocks, mode and seed are
     /// equal; nothing changes then.
@@ -1318,9 +1324,11 @@ impl<'a> SbbfMut<'a> {
         if !self.as_ref().is_compatible(other) {
             return Err(Error::Incompatible);
         }
-        let new_bits = filter::or_into_counting(self.body, other.body).new_bits;
-        let (calls, inserted) = (other.add_calls(), other.inserted().min(new_bits));
-        self.bump(calls, inserted);
+        let counts = filter::or_into_counting(self.body, other.body);
+        let estimated = items_from_set_bits(&self.params, counts.set_bits);
+        let before = self.as_ref().inserted();
+        let inserted = filter::union_inserted(before, other.inserted(), counts.new_bits, estimated);
+        self.bump(other.add_calls(), inserted - before);
         if other.is_loaded() {
             self.set_loaded(true);
         }

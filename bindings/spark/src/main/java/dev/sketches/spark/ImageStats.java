@@ -68,8 +68,8 @@ final class ImageStats {
         new Field("planned_fpp", DataTypes.DoubleType, true,
                 "filters: false-positive rate planned at that count (cuckoo: at full load; fuse: 2^-bits)"),
         new Field("items", DataTypes.LongType, true,
-                "filters: keys held (bloom, sbbf: adds that set a new bit, summed over merged partial"
-                        + " filters; counting: adds minus removals; cuckoo: stored fingerprints; fuse: distinct keys)"),
+                "filters: keys held (bloom, sbbf: adds that set a new bit; after merges of partial"
+                        + " filters the distinct keys estimated from the bits; counting: adds minus removals; cuckoo: stored fingerprints; fuse: distinct keys)"),
         new Field("add_calls", DataTypes.LongType, true, "bloom, sbbf, counting: adds, duplicates included"),
         new Field("estimated_items", DataTypes.DoubleType, true,
                 "bloom, sbbf: distinct keys estimated from the set bits (Infinity when all are set)"),
@@ -83,10 +83,8 @@ final class ImageStats {
         new Field("capacity_flags", DataTypes.createArrayType(DataTypes.StringType, false), true,
                 "bloom, sbbf, counting, cuckoo: the flags the image carries (what every binding's"
                         + " capacity flags report), '" + OVER_PLANNED_ITEMS + "' and '" + FPP_ABOVE_TWICE_PLANNED
-                        + "', empty within the plan; bloom and sbbf take them from the items counter, which"
-                        + " counts a key again for each input partition whose partial filter set a new bit"
-                        + " for it, so they can be raised for a filter within its plan: over_capacity"
-                        + " judges those two by their bits"),
+                        + "', empty within the plan; bloom and sbbf take them from the items counter"
+                        + " (over_capacity judges those two by their bits)"),
         new Field("over_capacity", DataTypes.BooleanType, true, "as sketch_over_capacity(image)"),
         new Field("parquet_mode", DataTypes.BooleanType, true, "sbbf: hashes as Parquet does"),
         new Field("blocks", DataTypes.LongType, true, "sbbf: 32-byte blocks"),
@@ -178,10 +176,9 @@ final class ImageStats {
     /**
      * Whether the sketch is past its plan: for the Bloom and split-block filters whether the keys
      * estimated from the set bits exceed the planned keys or the rate expected at the current fill
-     * exceeds twice the planned one (the core's capacity rule, applied to the bits: the image's
-     * own flags come from its inserted counter, which counts a key again in every partial filter
-     * of a Spark aggregate where it set a new bit of the merge, so they raise false alarms for
-     * keys repeated across input partitions; the bits do not depend on the partitioning); for the
+     * exceeds twice the planned one (the core's capacity rule, applied to the bits, which do not
+     * depend on the partitioning; the image's own flags come from its inserted counter, which a
+     * merge sets to the distinct keys estimated from the same bits, kept between two bounds); for the
      * counting Bloom and cuckoo filters whether a capacity flag is raised (their counters are
      * what the filter holds); for the binary fuse filter false (built for exactly its keys, its
      * rate is 2^-bits whatever their count); for Top-k whether a key was ever evicted (more
