@@ -104,6 +104,31 @@
 // copied back over it (see WrapBloom). Inspect tells the family of any
 // image.
 //
+// # Read-only mappings
+//
+// A file mapped read-only (PROT_READ) cannot be written: a changing method
+// (Add, a batch add, Merge, Union, Intersect, Clear, Reset, Remove, Densify,
+// Fold, ...) on a Wrap of it faults inside the library, and that SIGSEGV
+// kills the process; no recover catches it. Wrap such memory with the
+// ReadOnly form of the family's Wrap function (WrapBloomReadOnly,
+// WrapSplitBlockReadOnly, WrapCountingBloomReadOnly, WrapCuckooReadOnly,
+// WrapBinaryFuseReadOnly, WrapHLLReadOnly, WrapULLReadOnly, WrapELLReadOnly,
+// WrapCountMinReadOnly, WrapTopKReadOnly, WrapMinHashReadOnly): the same
+// checks and zero-copy queries, and every changing method, UnmarshalBinary
+// and UnmarshalText included, refuses before anything is written, with an
+// *Error matching ErrReadOnly (StatusReadOnly). The methods with an error
+// result return it; the others (Add, AddStrings, Clear, ...: they have no
+// error result) panic with it, a panic recover catches (net/http's
+// handlers recover it too), where the fault would end the service. The
+// sketch and the mapping are unchanged either way. Every reading method
+// works, MarshalBinary and the text forms included, and a read-only
+// sketch may be the argument of another sketch's Merge (or Jaccard);
+// Clone gives a writable copy in Go memory, and ReadOnly reports the mode.
+// Each family is a separate function, not an option of Wrap, so that the
+// read-only choice is visible where the memory is wrapped and the Wrap
+// functions keep their signatures (function values of type
+// func([]byte) (*Bloom, error) stay valid).
+//
 // Every type is also an encoding.TextMarshaler, TextUnmarshaler and
 // TextAppender, which encoding/json, encoding/xml and YAML libraries use:
 // MarshalText returns the standard, padded base64
@@ -155,9 +180,10 @@
 // reclaims once no value refers to it (a call in progress keeps it alive),
 // so no method can use freed memory. The one exception is memory the
 // caller manages: a Wrap function's buffer (an mmap'ed file, say) must
-// stay mapped, and writable for the changing methods, while any value
-// wrapping it is used; unmapping it first makes the next call fault, as
-// any access to unmapped memory does.
+// stay mapped, and writable for the changing methods (or be wrapped with a
+// ReadOnly form, which refuses them: see Read-only mappings), while any
+// value wrapping it is used; unmapping it first makes the next call fault,
+// as any access to unmapped memory does.
 //
 // Bloom, SplitBlock, HLL and ULL also have Concurrent methods, which any
 // number of goroutines may call at once on one sketch without a lock (the

@@ -32,11 +32,18 @@ const (
 	StatusKeyTooLong         Status = 20 // the key is longer than the sketch's maximum; nothing changed
 	StatusBuildFailed        Status = 21 // a static filter could not be built within its attempt bound; nothing written
 	StatusSmallMode          Status = 22 // an HLL in its exact small mode was given to a concurrent add: densify it first
+	// StatusReadOnly is the binding's own status (negative: never a C
+	// code) for a changing method called on a read-only wrap
+	// (WrapBloomReadOnly, ...): nothing was written.
+	StatusReadOnly Status = -2
 )
 
 // String returns the library's text for the status ("unknown status code"
 // for numbers it does not know).
 func (s Status) String() string {
+	if s == StatusReadOnly {
+		return "the sketch is a read-only wrap: changing methods refuse"
+	}
 	return statusText(int32(s))
 }
 
@@ -135,6 +142,11 @@ var (
 	// EstimateConcurrent) was called on a sketch still in its exact small
 	// mode; nothing changed. Call HLL.Densify first (exclusive access).
 	ErrSmallMode = &Error{Code: StatusSmallMode}
+	// ErrReadOnly: a changing method (Add, Merge, Clear, Remove, the
+	// batches, Fold, UnmarshalBinary, ...) was called on a read-only wrap
+	// (WrapBloomReadOnly, ...); nothing was written. Methods with an error
+	// result return it, the others panic with it (StatusReadOnly).
+	ErrReadOnly = &Error{Code: StatusReadOnly}
 )
 
 // errorOf returns nil for StatusOK and an *Error otherwise. The binding
@@ -198,4 +210,23 @@ func paramError(op string, s int32, args string) error {
 		e.Detail = args
 	}
 	return err
+}
+
+// readOnlyDetail explains StatusReadOnly.
+const readOnlyDetail = "a read-only wrap (Wrap...ReadOnly) is never written; Clone it for a writable copy"
+
+// readOnlyError is the error of the changing method op called on a
+// read-only wrap: it matches ErrReadOnly.
+func readOnlyError(op string) error {
+	return &Error{Code: StatusReadOnly, Op: op, Detail: readOnlyDetail}
+}
+
+// mustWritable panics with readOnlyError(op) when ro is set: the guard of
+// the changing methods without an error result, run before anything is
+// written, so a stray add on a read-only mapping is a panic recover
+// catches instead of a fault that kills the process.
+func mustWritable(ro bool, op string) {
+	if ro {
+		panic(readOnlyError(op))
+	}
 }

@@ -27,8 +27,16 @@ import (
 // AppendBinary, MarshalText, AppendText), so any number of goroutines may
 // query one filter at once with no lock; UnmarshalBinary and UnmarshalText
 // replace the image and need exclusive access.
+//
+// Read-only: a sketch from WrapBinaryFuseReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy) and MarshalBinary work as usual.
 type BinaryFuse struct {
 	img []byte
+	ro  bool // a read-only wrap: the changing methods refuse (see WrapBinaryFuseReadOnly)
 }
 
 // BinaryFuseParams are the parameters of a binary fuse filter.
@@ -177,6 +185,35 @@ func WrapBinaryFuse(b []byte) (*BinaryFuse, error) {
 	return &BinaryFuse{img: img}, nil
 }
 
+// WrapBinaryFuseReadOnly is WrapBinaryFuse for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapBinaryFuse uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapBinaryFuseReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapBinaryFuse: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapBinaryFuseReadOnly(b []byte) (*BinaryFuse, error) {
+	s, err := WrapBinaryFuse(b)
+	if err != nil {
+		return nil, withOp(err, "WrapBinaryFuseReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapBinaryFuseReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (f *BinaryFuse) ReadOnly() bool { return f.ro }
+
 // Contains reports false when key was certainly not in the set the filter
 // was built from, true when it was (always: no false negatives) or for a
 // false positive (rate 2^-FingerprintBits).
@@ -291,6 +328,9 @@ func (f BinaryFuse) AppendBinary(b []byte) ([]byte, error) {
 // padding: damaged bytes give an error matching ErrCorrupt (another
 // family: ErrWrongFamily), and f is then unchanged. data is copied.
 func (f *BinaryFuse) UnmarshalBinary(data []byte) error {
+	if f.ro {
+		return readOnlyError("BinaryFuse.UnmarshalBinary")
+	}
 	b, err := importImage("BinaryFuse.UnmarshalBinary", data, FamilyBinaryFuse)
 	if err != nil {
 		return err
@@ -314,5 +354,8 @@ func (f BinaryFuse) AppendText(b []byte) ([]byte, error) {
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // f is then unchanged (see Bloom.UnmarshalText). It writes f.
 func (f *BinaryFuse) UnmarshalText(text []byte) error {
+	if f.ro {
+		return readOnlyError("BinaryFuse.UnmarshalText")
+	}
 	return unmarshalText("BinaryFuse.UnmarshalText", text, f)
 }

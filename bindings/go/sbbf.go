@@ -36,8 +36,16 @@ import "fmt"
 // made one at a time, while Inserted (adds that set a new bit) depends on
 // the order of the adds, and so may OverCapacity's flags, which are
 // computed from it.
+//
+// Read-only: a sketch from WrapSplitBlockReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy) and MarshalBinary work as usual.
 type SplitBlock struct {
 	img []byte
+	ro  bool       // a read-only wrap: the changing methods refuse (see WrapSplitBlockReadOnly)
 	tok imageToken // img's token for the single-key calls (see imageToken)
 }
 
@@ -196,8 +204,38 @@ func WrapSplitBlock(b []byte) (*SplitBlock, error) {
 	return splitBlockOf(img), nil
 }
 
+// WrapSplitBlockReadOnly is WrapSplitBlock for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapSplitBlock uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapSplitBlockReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapSplitBlock: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapSplitBlockReadOnly(b []byte) (*SplitBlock, error) {
+	s, err := WrapSplitBlock(b)
+	if err != nil {
+		return nil, withOp(err, "WrapSplitBlockReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapSplitBlockReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (f *SplitBlock) ReadOnly() bool { return f.ro }
+
 // Add adds a byte key and reports whether it was new to the filter.
 func (f *SplitBlock) Add(key []byte) bool {
+	mustWritable(f.ro, "SplitBlock.Add")
 	n, s := cSplitBlockAdd(f.img, &f.tok, keyApart(key, f.img), len(key))
 	must("SplitBlock.Add", s)
 	return n
@@ -205,6 +243,7 @@ func (f *SplitBlock) Add(key []byte) bool {
 
 // AddString adds a string key (its UTF-8 bytes) and reports whether it was new.
 func (f *SplitBlock) AddString(key string) bool {
+	mustWritable(f.ro, "SplitBlock.AddString")
 	n, s := cSplitBlockAdd(f.img, &f.tok, strPtr(key), len(key))
 	must("SplitBlock.AddString", s)
 	return n
@@ -215,6 +254,7 @@ func (f *SplitBlock) AddString(key string) bool {
 // for an INT32 column use AddHash(ParquetHashInt32(v)), since the 8 bytes
 // of uint64(v) are not the 4 a writer hashes (see ContainsUint64).
 func (f *SplitBlock) AddUint64(key uint64) bool {
+	mustWritable(f.ro, "SplitBlock.AddUint64")
 	n, s := cSplitBlockAddU64(f.img, &f.tok, key)
 	must("SplitBlock.AddUint64", s)
 	return n
@@ -229,6 +269,7 @@ func (f *SplitBlock) AddUint64(key uint64) bool {
 // 0), the hash Parquet writers insert; in native mode
 // the canonical XXH3-64 hash with the filter's seed. Needs exclusive access.
 func (f *SplitBlock) AddHash(h uint64) bool {
+	mustWritable(f.ro, "SplitBlock.AddHash")
 	n, s := cSplitBlockAddHash(f.img, &f.tok, h)
 	must("SplitBlock.AddHash", s)
 	return n
@@ -247,6 +288,7 @@ func (f *SplitBlock) ContainsHash(h uint64) bool {
 // AddHashes adds many precomputed hashes (computed as for AddHash) in one
 // call, as AddHash does one by one. Needs exclusive access.
 func (f *SplitBlock) AddHashes(hashes []uint64) {
+	mustWritable(f.ro, "SplitBlock.AddHashes")
 	must("SplitBlock.AddHashes", cSplitBlockAddHashes(f.img, hashes, nil))
 }
 
@@ -288,23 +330,27 @@ func (f *SplitBlock) ContainsUint64(key uint64) bool {
 
 // AddStrings adds many string keys (packed batches).
 func (f *SplitBlock) AddStrings(keys []string) {
+	mustWritable(f.ro, "SplitBlock.AddStrings")
 	must("SplitBlock.AddStrings", filterAdd(FamilySplitBlock, f.img, keys, nil))
 }
 
 // AddBytes adds many byte keys (packed batches).
 func (f *SplitBlock) AddBytes(keys [][]byte) {
+	mustWritable(f.ro, "SplitBlock.AddBytes")
 	must("SplitBlock.AddBytes", filterAdd(FamilySplitBlock, f.img, keys, nil))
 }
 
 // AddUint64s adds many integer keys in one call (INT64 values in Parquet
 // mode: see AddUint64).
 func (f *SplitBlock) AddUint64s(keys []uint64) {
+	mustWritable(f.ro, "SplitBlock.AddUint64s")
 	must("SplitBlock.AddUint64s", cFilterAddU64s(FamilySplitBlock, f.img, keys, nil))
 }
 
 // AddStringsReportNew adds many string keys and reports per key whether it
 // was new (see Bloom.AddStringsReportNew).
 func (f *SplitBlock) AddStringsReportNew(keys []string, results []bool) []bool {
+	mustWritable(f.ro, "SplitBlock.AddStringsReportNew")
 	out := boolsFor(results, len(keys))
 	must("SplitBlock.AddStringsReportNew", filterAdd(FamilySplitBlock, f.img, keys, out))
 	return out
@@ -340,6 +386,7 @@ func (f *SplitBlock) ContainsUint64s(keys []uint64, results []bool) []bool {
 // Concurrency paragraph). Of racing adds of one key, more than one may
 // report it new (each set one of its bits first).
 func (f *SplitBlock) AddConcurrent(key []byte) bool {
+	mustWritable(f.ro, "SplitBlock.AddConcurrent")
 	n, s := cSplitBlockAddConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("SplitBlock.AddConcurrent", s)
 	return n
@@ -349,6 +396,7 @@ func (f *SplitBlock) AddConcurrent(key []byte) bool {
 // bytes): safe for any number of goroutines at once on one filter while
 // only Concurrent methods run on it.
 func (f *SplitBlock) AddConcurrentString(key string) bool {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentString")
 	n, s := cSplitBlockAddConcurrent(f.img, strPtr(key), len(key))
 	must("SplitBlock.AddConcurrentString", s)
 	return n
@@ -358,6 +406,7 @@ func (f *SplitBlock) AddConcurrentString(key string) bool {
 // little-endian bytes): safe for any number of goroutines at once on one
 // filter while only Concurrent methods run on it.
 func (f *SplitBlock) AddConcurrentUint64(key uint64) bool {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentUint64")
 	n, s := cSplitBlockAddConcurrentU64(f.img, key)
 	must("SplitBlock.AddConcurrentUint64", s)
 	return n
@@ -367,6 +416,7 @@ func (f *SplitBlock) AddConcurrentUint64(key uint64) bool {
 // operations: safe for any number of goroutines at once on one filter
 // while only Concurrent methods run on it.
 func (f *SplitBlock) AddConcurrentStrings(keys []string) {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentStrings")
 	must("SplitBlock.AddConcurrentStrings", filterAddConcurrent(FamilySplitBlock, f.img, keys, nil))
 }
 
@@ -374,6 +424,7 @@ func (f *SplitBlock) AddConcurrentStrings(keys []string) {
 // number of goroutines at once on one filter while only Concurrent methods
 // run on it.
 func (f *SplitBlock) AddConcurrentBytes(keys [][]byte) {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentBytes")
 	must("SplitBlock.AddConcurrentBytes", filterAddConcurrent(FamilySplitBlock, f.img, keys, nil))
 }
 
@@ -381,6 +432,7 @@ func (f *SplitBlock) AddConcurrentBytes(keys [][]byte) {
 // number of goroutines at once on one filter while only Concurrent methods
 // run on it.
 func (f *SplitBlock) AddConcurrentUint64s(keys []uint64) {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentUint64s")
 	must("SplitBlock.AddConcurrentUint64s", cFilterAddConcurrentU64s(FamilySplitBlock, f.img, keys, nil))
 }
 
@@ -389,6 +441,7 @@ func (f *SplitBlock) AddConcurrentUint64s(keys []uint64) {
 // while only Concurrent methods run on it. Of racing adds of one key
 // (across goroutines), more than one may report it new.
 func (f *SplitBlock) AddConcurrentStringsReportNew(keys []string, results []bool) []bool {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentStringsReportNew")
 	out := boolsFor(results, len(keys))
 	must("SplitBlock.AddConcurrentStringsReportNew", filterAddConcurrent(FamilySplitBlock, f.img, keys, out))
 	return out
@@ -450,6 +503,7 @@ func (f *SplitBlock) ContainsConcurrentUint64s(keys []uint64, results []bool) []
 // once on one filter while only Concurrent methods run on it, and reports
 // whether it was new as AddConcurrent does.
 func (f *SplitBlock) AddConcurrentHash(h uint64) bool {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentHash")
 	n, s := cAddConcurrentHash(FamilySplitBlock, f.img, h)
 	must("SplitBlock.AddConcurrentHash", s)
 	return n
@@ -476,6 +530,9 @@ func (f *SplitBlock) ContainsConcurrentHashes(hashes []uint64, results []bool) [
 // else ErrIncompatible and f unchanged). other may be f itself (see
 // Bloom.Union).
 func (f *SplitBlock) Union(other *SplitBlock) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.Union")
+	}
 	s := cMerge(FamilySplitBlock, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("SplitBlock.Union", s)
@@ -484,11 +541,17 @@ func (f *SplitBlock) Union(other *SplitBlock) error {
 // Merge is Union under the name every other family's merge has (see
 // Bloom.Merge).
 func (f *SplitBlock) Merge(other *SplitBlock) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.Merge")
+	}
 	return withOp(f.Union(other), "SplitBlock.Merge")
 }
 
 // Intersect sets f to the intersection of f and other (rules of Union).
 func (f *SplitBlock) Intersect(other *SplitBlock) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.Intersect")
+	}
 	s := cIntersect(FamilySplitBlock, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("SplitBlock.Intersect", s)
@@ -538,6 +601,7 @@ func (f *SplitBlock) Bitset() []byte {
 
 // Clear removes every key; parameters and seed stay.
 func (f *SplitBlock) Clear() {
+	mustWritable(f.ro, "SplitBlock.Clear")
 	must("SplitBlock.Clear", cClear(FamilySplitBlock, f.img))
 	f.retoken()
 }
@@ -572,6 +636,9 @@ func (f SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces f with the checked filter in data (see
 // Bloom.UnmarshalBinary).
 func (f *SplitBlock) UnmarshalBinary(data []byte) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.UnmarshalBinary")
+	}
 	b, err := importImage("SplitBlock.UnmarshalBinary", data, FamilySplitBlock)
 	if err != nil {
 		return err
@@ -596,5 +663,8 @@ func (f SplitBlock) AppendText(b []byte) ([]byte, error) {
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // f is then unchanged (see Bloom.UnmarshalText). It writes f.
 func (f *SplitBlock) UnmarshalText(text []byte) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.UnmarshalText")
+	}
 	return unmarshalText("SplitBlock.UnmarshalText", text, f)
 }
