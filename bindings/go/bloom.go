@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // Bloom is a classic Bloom filter: k probes per key into m bits, enhanced
 // double hashing with 64-bit indexes (filters above 2^32 bits keep their
@@ -39,7 +42,7 @@ import "fmt"
 // it, with an error matching ErrReadOnly: returned by those with an
 // error result, the panic value of the others (recover catches it, where
 // a write to the mapping would kill the process); its reading methods,
-// Clone (a writable copy) and MarshalBinary work as usual.
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type Bloom struct {
 	img []byte
 	ro  bool       // a read-only wrap: the changing methods refuse (see WrapBloomReadOnly)
@@ -196,7 +199,7 @@ func WrapBloom(b []byte) (*Bloom, error) {
 // kills the process. Either way nothing is written, b and the sketch are
 // unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
 // keeps reading b. Every reading method works: queries, Stats, the
-// estimates, MarshalBinary, AppendBinary, the text forms, and
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
 // being the argument of another sketch's Merge. Clone returns a writable
 // copy in Go memory. ReadOnly reports the mode. Concurrency is as for
 // WrapBloom: a read-only sketch only reads, so any number of goroutines may
@@ -657,4 +660,49 @@ func (f *Bloom) UnmarshalText(text []byte) error {
 		return readOnlyError("Bloom.UnmarshalText")
 	}
 	return unmarshalText("Bloom.UnmarshalText", text, f)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the filter during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadBloom reads the image back.
+func (f Bloom) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("Bloom.WriteTo", FamilyBloom, f.img, len(f.img), w)
+}
+
+// ReadBloom reads exactly one Bloom image from r, such as one WriteTo or
+// MarshalBinary wrote, and returns the filter: the 48-byte common header,
+// then the rest of the length it records, and no byte more, so images
+// written one after another into a file or a socket read back one call
+// each (with a bufio.Reader for small reads). The image is then checked
+// as UnmarshalBinary checks it (headers, exact length, checksum; damaged
+// bytes give an error matching ErrCorrupt) and becomes the filter's image
+// without another copy.
+//
+// Memory grows as bytes arrive: at most 64 KiB before they do, then
+// doubling, so a header announcing a huge image on a short stream fails
+// without allocating it. To cap what one image may take, pass an
+// io.LimitReader: a longer image then fails as truncated.
+//
+// Errors: io.EOF itself when r ends before the first byte (the end of a
+// stream of images); an error matching ErrCorrupt and io.ErrUnexpectedEOF
+// (StatusLengthMismatch) when it ends inside the image; ErrCorrupt for
+// bytes that are not an image (StatusBadMagic) or whose header records
+// impossible lengths; ErrUnsupportedVersion for a newer format major
+// version and ErrWrongFamily for another family, both from the header
+// alone, before the body is read; r's own errors wrapped with the
+// operation. After an error the stream's position is inside the image.
+// Safe for concurrent use on distinct readers.
+func ReadBloom(r io.Reader) (*Bloom, error) {
+	img, err := readLive("ReadBloom", r, FamilyBloom)
+	if err != nil {
+		return nil, err
+	}
+	return bloomOf(img), nil
 }

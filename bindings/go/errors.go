@@ -58,7 +58,16 @@ type Error struct {
 	Op string
 	// Detail is extra context added by the binding (may be empty).
 	Detail string
+	// cause is the error of the io.Reader behind the status, if any
+	// (io.ErrUnexpectedEOF for a stream cut inside an image): Unwrap
+	// returns it.
+	cause error
 }
+
+// Unwrap returns the reader error behind the status (io.ErrUnexpectedEOF
+// for a truncated stream, see ReadBloom), or nil: errors.Is(err,
+// io.ErrUnexpectedEOF) then holds as well as errors.Is(err, ErrCorrupt).
+func (e *Error) Unwrap() error { return e.cause }
 
 // Error returns "sketches: <op>: <status text> [(<detail>)]".
 func (e *Error) Error() string {

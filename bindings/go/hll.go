@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // HLL is a HyperLogLog distinct counter: precision p = 4..18 (2^p 6-bit
 // registers, 0.75 * 2^p bytes plus a 384-byte header), exact while small
@@ -45,7 +48,7 @@ import "fmt"
 // it, with an error matching ErrReadOnly: returned by those with an
 // error result, the panic value of the others (recover catches it, where
 // a write to the mapping would kill the process); its reading methods,
-// Clone (a writable copy) and MarshalBinary work as usual.
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type HLL struct {
 	img []byte
 	ro  bool       // a read-only wrap: the changing methods refuse (see WrapHLLReadOnly)
@@ -131,7 +134,7 @@ func WrapHLL(b []byte) (*HLL, error) {
 // kills the process. Either way nothing is written, b and the sketch are
 // unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
 // keeps reading b. Every reading method works: queries, Stats, the
-// estimates, MarshalBinary, AppendBinary, the text forms, and
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
 // being the argument of another sketch's Merge. Clone returns a writable
 // copy in Go memory. ReadOnly reports the mode. Concurrency is as for
 // WrapHLL: a read-only sketch only reads, so any number of goroutines may
@@ -466,4 +469,36 @@ func (h *HLL) UnmarshalText(text []byte) error {
 		return readOnlyError("HLL.UnmarshalText")
 	}
 	return unmarshalText("HLL.UnmarshalText", text, h)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written: in dense
+// mode the image itself with a 48-byte header copy carrying the checksum,
+// no copy of the registers; in small mode the compact export, made in a
+// buffer first (it is small). w must neither keep nor change the bytes
+// (io.Writer's contract). It reads h during the whole write, as a query
+// does: other reading methods may run meanwhile, no changing one (for a
+// slow writer, MarshalBinary under the lock and write that). Errors: an
+// *Error for a zero value; w's own errors, wrapped with the operation
+// (errors.Is finds them). ReadHLL reads the image back.
+func (h HLL) WriteTo(w io.Writer) (int64, error) {
+	const op = "HLL.WriteTo"
+	n, s := cHLLExportedSize(h.img)
+	if s != 0 {
+		return 0, errorOf(op, s)
+	}
+	return writeImage(op, FamilyHLL, h.img, n, w)
+}
+
+// ReadHLL reads exactly one HLL image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadHLL(r io.Reader) (*HLL, error) {
+	img, err := readLive("ReadHLL", r, FamilyHLL)
+	if err != nil {
+		return nil, err
+	}
+	return hllOf(img), nil
 }

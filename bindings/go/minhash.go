@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // MinHash estimates the Jaccard similarity of sets from k registers
 // (one-permutation hashing with optimal densification: one hash per item);
@@ -20,7 +23,7 @@ import "fmt"
 // it, with an error matching ErrReadOnly: returned by those with an
 // error result, the panic value of the others (recover catches it, where
 // a write to the mapping would kill the process); its reading methods,
-// Clone (a writable copy) and MarshalBinary work as usual.
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type MinHash struct {
 	img []byte
 	ro  bool // a read-only wrap: the changing methods refuse (see WrapMinHashReadOnly)
@@ -84,7 +87,7 @@ func WrapMinHash(b []byte) (*MinHash, error) {
 // kills the process. Either way nothing is written, b and the sketch are
 // unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
 // keeps reading b. Every reading method works: queries, Stats, the
-// estimates, MarshalBinary, AppendBinary, the text forms, and
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
 // being the argument of another sketch's Merge. Clone returns a writable
 // copy in Go memory. ReadOnly reports the mode. Concurrency is as for
 // WrapMinHash: a read-only sketch only reads, so any number of goroutines may
@@ -274,4 +277,31 @@ func (m *MinHash) UnmarshalText(text []byte) error {
 		return readOnlyError("MinHash.UnmarshalText")
 	}
 	return unmarshalText("MinHash.UnmarshalText", text, m)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the sketch during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadMinHash reads the image back.
+func (m MinHash) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("MinHash.WriteTo", FamilyMinHash, m.img, len(m.img), w)
+}
+
+// ReadMinHash reads exactly one MinHash image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadMinHash(r io.Reader) (*MinHash, error) {
+	img, err := readLive("ReadMinHash", r, FamilyMinHash)
+	if err != nil {
+		return nil, err
+	}
+	return &MinHash{img: img}, nil
 }

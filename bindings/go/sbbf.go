@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // SplitBlock is a split-block Bloom filter: 256-bit blocks, one cache line
 // per operation, the fastest filter of the library. Built with
@@ -42,7 +45,7 @@ import "fmt"
 // it, with an error matching ErrReadOnly: returned by those with an
 // error result, the panic value of the others (recover catches it, where
 // a write to the mapping would kill the process); its reading methods,
-// Clone (a writable copy) and MarshalBinary work as usual.
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type SplitBlock struct {
 	img []byte
 	ro  bool       // a read-only wrap: the changing methods refuse (see WrapSplitBlockReadOnly)
@@ -215,7 +218,7 @@ func WrapSplitBlock(b []byte) (*SplitBlock, error) {
 // kills the process. Either way nothing is written, b and the sketch are
 // unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
 // keeps reading b. Every reading method works: queries, Stats, the
-// estimates, MarshalBinary, AppendBinary, the text forms, and
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
 // being the argument of another sketch's Merge. Clone returns a writable
 // copy in Go memory. ReadOnly reports the mode. Concurrency is as for
 // WrapSplitBlock: a read-only sketch only reads, so any number of goroutines may
@@ -667,4 +670,31 @@ func (f *SplitBlock) UnmarshalText(text []byte) error {
 		return readOnlyError("SplitBlock.UnmarshalText")
 	}
 	return unmarshalText("SplitBlock.UnmarshalText", text, f)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the filter during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadSplitBlock reads the image back.
+func (f SplitBlock) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("SplitBlock.WriteTo", FamilySplitBlock, f.img, len(f.img), w)
+}
+
+// ReadSplitBlock reads exactly one SplitBlock image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadSplitBlock(r io.Reader) (*SplitBlock, error) {
+	img, err := readLive("ReadSplitBlock", r, FamilySplitBlock)
+	if err != nil {
+		return nil, err
+	}
+	return splitBlockOf(img), nil
 }

@@ -3,6 +3,7 @@ package sketches
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 )
 
 // TopK is a Space-Saving heavy-hitters sketch with a fixed number of
@@ -26,7 +27,7 @@ import (
 // it, with an error matching ErrReadOnly: returned by those with an
 // error result, the panic value of the others (recover catches it, where
 // a write to the mapping would kill the process); its reading methods,
-// Clone (a writable copy) and MarshalBinary work as usual.
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type TopK struct {
 	img []byte
 	ro  bool // a read-only wrap: the changing methods refuse (see WrapTopKReadOnly)
@@ -106,7 +107,7 @@ func WrapTopK(b []byte) (*TopK, error) {
 // kills the process. Either way nothing is written, b and the sketch are
 // unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
 // keeps reading b. Every reading method works: queries, Stats, the
-// estimates, MarshalBinary, AppendBinary, the text forms, and
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
 // being the argument of another sketch's Merge. Clone returns a writable
 // copy in Go memory. ReadOnly reports the mode. Concurrency is as for
 // WrapTopK: a read-only sketch only reads, so any number of goroutines may
@@ -328,4 +329,31 @@ func (t *TopK) UnmarshalText(text []byte) error {
 		return readOnlyError("TopK.UnmarshalText")
 	}
 	return unmarshalText("TopK.UnmarshalText", text, t)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the sketch during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadTopK reads the image back.
+func (t TopK) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("TopK.WriteTo", FamilyTopK, t.img, len(t.img), w)
+}
+
+// ReadTopK reads exactly one TopK image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadTopK(r io.Reader) (*TopK, error) {
+	img, err := readLive("ReadTopK", r, FamilyTopK)
+	if err != nil {
+		return nil, err
+	}
+	return &TopK{img: img}, nil
 }
