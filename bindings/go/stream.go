@@ -100,7 +100,7 @@ func readImage(op string, r io.Reader, want Family) ([]byte, Family, error) {
 	}
 	if major := head[offMajor]; major > formatMajor {
 		return nil, 0, &Error{Code: StatusUnsupportedVersion, Op: op,
-			Detail: "format major version " + itoa(int(major)) + ", this library reads " + itoa(formatMajor)}
+			Detail: versionDetail(major)}
 	}
 	fam := Family(binary.LittleEndian.Uint16(head[offFamily:]))
 	if want != 0 && fam != want {
@@ -156,7 +156,7 @@ func readLive(op string, r io.Reader, f Family) ([]byte, error) {
 func adoptImage(op string, buf []byte, f Family) ([]byte, error) {
 	liveLen, s := cImportSize(f, buf)
 	if s != 0 {
-		return nil, untrustedError(op, s, len(buf))
+		return nil, untrustedError(op, s, buf)
 	}
 	if liveLen != len(buf) {
 		return importImage(op, buf, f)
