@@ -16,7 +16,8 @@ import (
 // only UnmarshalBinary (or UnmarshalText) may be called on it.
 //
 // Concurrency: the methods that only read (Contains*, Stats, OverCapacity,
-// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently on one filter; the methods that change it (Add*, Union, Merge,
 // Intersect, Clear, UnmarshalBinary, UnmarshalText) need exclusive access,
 // for example under a sync.RWMutex.

@@ -15,7 +15,8 @@ import (
 // may be called on it.
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Size,
-// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Remove*, Merge, Clear,
 // UnmarshalBinary, UnmarshalText) need exclusive access.
 //

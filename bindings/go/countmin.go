@@ -20,7 +20,8 @@ import (
 // called on it.
 //
 // Concurrency: the reading methods (Estimate*, Total, Stats, Size, Clone,
-// MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
 // UnmarshalText) need exclusive access.
 //

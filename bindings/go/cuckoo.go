@@ -25,7 +25,8 @@ import (
 // called on it.
 //
 // Concurrency: the reading methods (Contains*, Count*, Stats, OverCapacity,
-// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Remove*, Merge, Clear,
 // UnmarshalBinary, UnmarshalText) need exclusive access (the batch Add* and
 // Remove* methods count their result from the item count before and after,

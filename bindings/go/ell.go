@@ -23,7 +23,8 @@ import (
 //
 // Concurrency: the reading methods (Estimate, MLEstimate,
 // MartingaleEstimate, Stats, Params, Downsize, Size, Clone, MarshalBinary,
-// AppendBinary, MarshalText, AppendText) may run concurrently; the changing
+// AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run concurrently; the changing
 // ones (Add*, Merge, Reset, UnmarshalBinary, UnmarshalText) need exclusive
 // access.
 //

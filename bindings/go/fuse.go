@@ -25,7 +25,8 @@ import (
 //
 // Concurrency: every method except UnmarshalBinary and UnmarshalText only
 // reads the filter (Contains*, Stats, Size, Clone, MarshalBinary,
-// AppendBinary, MarshalText, AppendText), so any number of goroutines may
+// AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly), so any number of goroutines may
 // query one filter at once with no lock; UnmarshalBinary and UnmarshalText
 // replace the image and need exclusive access.
 //

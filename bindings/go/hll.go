@@ -18,7 +18,8 @@ import (
 //
 // Concurrency: the reading methods (Estimate, RegisterEstimate, Stats,
 // Precision, Size, Clone, Downsize, MarshalBinary, AppendBinary,
-// MarshalText, AppendText) may run concurrently; the changing ones (Add*,
+// MarshalText, AppendText, WriteTo,
+// ReadOnly) may run concurrently; the changing ones (Add*,
 // Merge, Reset, Densify, UnmarshalBinary, UnmarshalText) need exclusive
 // access.
 //

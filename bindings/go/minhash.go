@@ -14,7 +14,8 @@ import (
 // called on it.
 //
 // Concurrency: the reading methods (Jaccard, Signature, Stats, K, Size,
-// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
 // UnmarshalText) need exclusive access.
 //

@@ -19,7 +19,8 @@ import (
 // called on it.
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Bitset,
-// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Union, Merge, Intersect, Clear, Fold,
 // FoldToTargetFPP, UnmarshalBinary, UnmarshalText) need exclusive access.
 //
@@ -595,7 +596,9 @@ func (f *SplitBlock) OverCapacityConcurrent() CapacityFlags {
 
 // Bitset returns the filter's blocks, a view into the image (not a copy):
 // in Parquet mode, exactly the bitset a Parquet writer stores. It changes
-// as keys are added.
+// as keys are added. Do not write to it: on a read-only wrap it is the
+// read-only memory itself (a write faults), and on any filter a write
+// bypasses the filter's counters; bytes.Clone it for a copy to change.
 func (f *SplitBlock) Bitset() []byte {
 	off, n, s := cSplitBlockBitset(f.img)
 	must("SplitBlock.Bitset", s)

@@ -18,7 +18,8 @@ import (
 // called on it.
 //
 // Concurrency: the reading methods (Estimate*, List, Stats, Size, Clone,
-// MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
 // UnmarshalText) need exclusive access.
 //

@@ -18,7 +18,8 @@ import (
 //
 // Concurrency: the reading methods (Estimate, RegisterEstimate, MLEstimate,
 // Stats, Precision, ToHLL, Size, Clone, MarshalBinary, AppendBinary,
-// MarshalText, AppendText) may run concurrently; the changing ones (Add*,
+// MarshalText, AppendText, WriteTo,
+// ReadOnly) may run concurrently; the changing ones (Add*,
 // Merge, Reset, UnmarshalBinary, UnmarshalText) need exclusive access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
