@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // streamSketch is one sketch for the stream tests with its family's reader.
@@ -159,6 +160,24 @@ func TestReadStreamOfImages(t *testing.T) {
 	}
 	if _, err := ReadSketch(r); err != io.EOF {
 		t.Fatalf("ReadSketch at the end of the stream: %v, want io.EOF", err)
+	}
+
+	// Readers that return one byte per call, or the last bytes together
+	// with io.EOF, give the same sketches.
+	for name, rd := range map[string]io.Reader{
+		"one byte":     iotest.OneByteReader(bytes.NewReader(all)),
+		"data and EOF": iotest.DataErrReader(bytes.NewReader(all)),
+		"half reads":   iotest.HalfReader(bytes.NewReader(all)),
+	} {
+		for _, c := range cases {
+			got, err := ReadSketch(rd)
+			if err != nil || !bytes.Equal(exportOf(t, got), exportOf(t, c.s)) {
+				t.Fatalf("%s reader, %s: %v", name, c.name, err)
+			}
+		}
+		if _, err := ReadSketch(rd); err != io.EOF {
+			t.Fatalf("%s reader at the end: %v", name, err)
+		}
 	}
 }
 
