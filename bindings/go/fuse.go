@@ -187,22 +187,14 @@ func WrapBinaryFuse(b []byte) (*BinaryFuse, error) {
 	return &BinaryFuse{img: img}, nil
 }
 
-// WrapBinaryFuseReadOnly is WrapBinaryFuse for memory that must never be written, such as
-// a file mapped with PROT_READ: b is used in place as WrapBinaryFuse uses it
-// (the same alignment, header and family checks and errors, with Op
-// "WrapBinaryFuseReadOnly"), and every method that would change the sketch
-// refuses instead of writing b. The changing methods with an error
-// result return an error matching ErrReadOnly; the others (Add and the
-// batches without an error result) panic with that *Error, which
-// recover catches, where a write to a read-only mapping is a SIGSEGV that
-// kills the process. Either way nothing is written, b and the sketch are
-// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
-// keeps reading b. Every reading method works: queries, Stats, the
-// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
-// being the argument of another sketch's Merge. Clone returns a writable
-// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
-// WrapBinaryFuse: a read-only sketch only reads, so any number of goroutines may
-// query it at once, while nothing else writes b.
+// WrapBinaryFuseReadOnly is WrapBinaryFuse (the same checks and errors,
+// with Op "WrapBinaryFuseReadOnly") with UnmarshalBinary and UnmarshalText
+// refused with an error matching ErrReadOnly, so the value keeps reading
+// b, and ReadOnly reporting true. A built filter is never written, so
+// WrapBinaryFuse already suits a read-only mapping; this form gives every
+// family one read-only wrap with the same rules (see WrapBloomReadOnly).
+// Every other method reads, WriteTo and Clone (a writable copy) included,
+// and any number of goroutines may use them at once.
 func WrapBinaryFuseReadOnly(b []byte) (*BinaryFuse, error) {
 	s, err := WrapBinaryFuse(b)
 	if err != nil {
