@@ -4,7 +4,8 @@ import "strconv"
 
 // Status is a status code of the C library (sketch_status): stable numbers,
 // never reused, StatusOK = 0. Its text is the library's own
-// (sketch_status_str).
+// (sketch_status_str). One negative code is the binding's own:
+// StatusReadOnly.
 type Status int32
 
 // The status codes of include/sketches.h (SKETCH_*).
@@ -32,14 +33,16 @@ const (
 	StatusKeyTooLong         Status = 20 // the key is longer than the sketch's maximum; nothing changed
 	StatusBuildFailed        Status = 21 // a static filter could not be built within its attempt bound; nothing written
 	StatusSmallMode          Status = 22 // an HLL in its exact small mode was given to a concurrent add: densify it first
-	// StatusReadOnly is the binding's own status (negative: never a C
-	// code) for a changing method called on a read-only wrap
-	// (WrapBloomReadOnly, ...): nothing was written.
-	StatusReadOnly Status = -2
 )
 
+// StatusReadOnly is the binding's own status, not the C library's (its
+// codes are never negative): a changing method was called on a read-only
+// wrap (WrapBloomReadOnly, ...), and nothing was written. ErrReadOnly
+// matches it.
+const StatusReadOnly Status = -2
+
 // String returns the library's text for the status ("unknown status code"
-// for numbers it does not know).
+// for numbers it does not know), and the binding's for StatusReadOnly.
 func (s Status) String() string {
 	if s == StatusReadOnly {
 		return "the sketch is a read-only wrap: changing methods refuse"

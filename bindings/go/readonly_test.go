@@ -327,6 +327,13 @@ func TestWrapReadOnlyErrors(t *testing.T) {
 	if _, err := WrapULLReadOnly(img[:40]); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("truncated: %v", err)
 	}
+	r, err := WrapULLReadOnly(img)
+	check(t, err)
+	err = r.Merge(u)
+	if !errors.Is(err, ErrReadOnly) || errors.Is(err, ErrCorrupt) || errors.Is(err, ErrInvalidArgument) ||
+		err.Error() != "sketches: ULL.Merge: the sketch is a read-only wrap: changing methods refuse ("+readOnlyDetail+")" {
+		t.Fatalf("read-only Merge: %v", err)
+	}
 	w, err := WrapULL(img)
 	check(t, err)
 	if w.ReadOnly() {
