@@ -36,9 +36,9 @@ func imageChecksum(b []byte) uint64 {
 	return Hash(b[offReserved:], Hash(b[:offChecksum], 0))
 }
 
-// writeImage writes the exported image of the live image b of family f to
-// w: the common header with its checksum written (48 bytes copied), then
-// the rest of b itself, without copying it. exported is the length the
+// writeImage writes the exported image of the live image at the start of
+// b (family f) to w: the common header with its checksum written (48 bytes
+// copied), then the rest of the image itself, without copying it. exported is the length the
 // export writes; when it differs from len(b) (a small HLL's compact
 // export) the export is made into a buffer first.
 func writeImage(op string, f Family, b []byte, exported int, w io.Writer) (int64, error) {
@@ -48,9 +48,13 @@ func writeImage(op string, f Family, b []byte, exported int, w io.Writer) (int64
 		return 0, errorOf(op, int32(StatusBufferTooSmall))
 	case s != 0:
 		return 0, errorOf(op, s)
-	case info.Family != f || info.ImageBytes != uint64(len(b)):
-		return 0, &Error{Code: StatusCorruptHeader, Op: op, Detail: "the image header no longer matches the sketch"}
+	case info.Family != f:
+		return 0, &Error{Code: StatusWrongFamily, Op: op, Detail: "the image holds a " + info.Family.String()}
 	}
+	// As the export does, write the length the header records: shorter
+	// than b for a copy of a SplitBlock value made before a Fold.
+	b = b[:info.ImageBytes]
+	exported = min(exported, len(b))
 	if exported != len(b) {
 		img, err := appendExport(op, f, b, exported, nil)
 		if err != nil {

@@ -114,6 +114,29 @@ func TestWriteToIsMarshalBinary(t *testing.T) {
 	}
 }
 
+// A copy of a SplitBlock value made before a Fold keeps the old length
+// (doc.go, Memory): WriteTo writes what MarshalBinary exports for it, the
+// folded image the header records.
+func TestWriteToStaleCopyAfterFold(t *testing.T) {
+	f, err := NewSplitBlockParquet(4000, 0.01)
+	check(t, err)
+	f.AddStrings(keys("fold-", 0, 100))
+	g := *f
+	folds, err := f.FoldToTargetFPP(0.01)
+	check(t, err)
+	if folds == 0 || g.Size() == f.Size() {
+		t.Fatalf("%d folds", folds)
+	}
+	want, err := g.MarshalBinary()
+	check(t, err)
+	var buf bytes.Buffer
+	n, err := g.WriteTo(&buf)
+	check(t, err)
+	if !bytes.Equal(buf.Bytes(), want) || n != int64(len(want)) || len(want) != f.Size() {
+		t.Fatalf("stale copy: WriteTo %d bytes, MarshalBinary %d, folded size %d", buf.Len(), len(want), f.Size())
+	}
+}
+
 // Images of every family written one after another into one stream read
 // back in order, each with its family's reader and with ReadSketch, and
 // each read takes exactly its image's bytes; the end is io.EOF itself.
