@@ -37,10 +37,11 @@ func imageChecksum(b []byte) uint64 {
 }
 
 // writeImage writes the exported image of the live image at the start of
-// b (family f) to w: the common header with its checksum written (48 bytes
-// copied), then the rest of the image itself, without copying it. exported is the length the
-// export writes; when it differs from len(b) (a small HLL's compact
-// export) the export is made into a buffer first.
+// b (family f) to w: the common header with its checksum written (48
+// bytes copied), then the rest of the image itself, without copying it.
+// exported is the length the export writes; when it is shorter than the
+// image (a small HLL's compact export) the export is made into a buffer
+// first.
 func writeImage(op string, f Family, b []byte, exported int, w io.Writer) (int64, error) {
 	info, s := cInspect(b)
 	switch {
