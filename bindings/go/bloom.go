@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // Bloom is a classic Bloom filter: k probes per key into m bits, enhanced
 // double hashing with 64-bit indexes (filters above 2^32 bits keep their
@@ -13,7 +16,8 @@ import "fmt"
 // only UnmarshalBinary (or UnmarshalText) may be called on it.
 //
 // Concurrency: the methods that only read (Contains*, Stats, OverCapacity,
-// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently on one filter; the methods that change it (Add*, Union, Merge,
 // Intersect, Clear, UnmarshalBinary, UnmarshalText) need exclusive access,
 // for example under a sync.RWMutex.
@@ -33,8 +37,16 @@ import "fmt"
 // computed from the bits) equal those of the same adds made one at a time,
 // while Inserted (adds that set a new bit) depends on the order of the
 // adds, and so may the OverPlannedItems flag computed from it.
+//
+// Read-only: a sketch from WrapBloomReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type Bloom struct {
 	img []byte
+	ro  bool       // a read-only wrap: the changing methods refuse (see WrapBloomReadOnly)
 	tok imageToken // img's token for the single-key calls (see imageToken)
 }
 
@@ -133,8 +145,10 @@ func NewBloomWithParams(p BloomParams, opts ...Option) (*Bloom, error) {
 // WrapBloom uses b, a Bloom image in memory the caller owns (for example an
 // mmap'ed file written from MarshalBinary), without copying: the filter
 // reads and writes b itself, which must stay valid and unchanged by others
-// while the filter is in use (a read-only mapping allows only the reading
-// methods). b must start on an 8-byte boundary (else an error matching
+// while the filter is in use. A read-only mapping allows only the reading
+// methods: a changing one writes b, which faults and kills the process;
+// wrap such memory with WrapBloomReadOnly instead, whose changing methods
+// refuse with ErrReadOnly (the same holds for every Wrap function). b must start on an 8-byte boundary (else an error matching
 // ErrMisaligned) and hold a sound header (bytes that are not an image, or
 // fewer than the header or the length it records, such as a file cut short,
 // give an error matching ErrCorrupt; another family's image
@@ -175,9 +189,39 @@ func WrapBloom(b []byte) (*Bloom, error) {
 	return bloomOf(img), nil
 }
 
+// WrapBloomReadOnly is WrapBloom for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapBloom uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapBloomReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapBloom: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapBloomReadOnly(b []byte) (*Bloom, error) {
+	s, err := WrapBloom(b)
+	if err != nil {
+		return nil, withOp(err, "WrapBloomReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapBloomReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (f *Bloom) ReadOnly() bool { return f.ro }
+
 // Add adds a byte key and reports whether it was new to the filter (some
 // probed bit was unset): test-and-insert for dedup in one call.
 func (f *Bloom) Add(key []byte) bool {
+	mustWritable(f.ro, "Bloom.Add")
 	n, s := cBloomAdd(f.img, &f.tok, keyApart(key, f.img), len(key))
 	must("Bloom.Add", s)
 	return n
@@ -185,6 +229,7 @@ func (f *Bloom) Add(key []byte) bool {
 
 // AddString adds a string key (its UTF-8 bytes) and reports whether it was new.
 func (f *Bloom) AddString(key string) bool {
+	mustWritable(f.ro, "Bloom.AddString")
 	n, s := cBloomAdd(f.img, &f.tok, strPtr(key), len(key))
 	must("Bloom.AddString", s)
 	return n
@@ -193,6 +238,7 @@ func (f *Bloom) AddString(key string) bool {
 // AddUint64 adds an integer key (hashed as its 8 little-endian bytes) and
 // reports whether it was new.
 func (f *Bloom) AddUint64(key uint64) bool {
+	mustWritable(f.ro, "Bloom.AddUint64")
 	n, s := cBloomAddU64(f.img, &f.tok, key)
 	must("Bloom.AddUint64", s)
 	return n
@@ -227,6 +273,7 @@ func (f *Bloom) ContainsUint64(key uint64) bool {
 // and reports whether it was new (as Add). For keys hashed once and used
 // with several sketches. Needs exclusive access.
 func (f *Bloom) AddHash(h uint64) bool {
+	mustWritable(f.ro, "Bloom.AddHash")
 	n, s := cAddHash(FamilyBloom, f.img, &f.tok, h)
 	must("Bloom.AddHash", s)
 	return n
@@ -244,6 +291,7 @@ func (f *Bloom) ContainsHash(h uint64) bool {
 // AddHashes adds many precomputed hashes (computed as for AddHash) in one
 // call, as AddHash does one by one. Needs exclusive access.
 func (f *Bloom) AddHashes(hashes []uint64) {
+	mustWritable(f.ro, "Bloom.AddHashes")
 	must("Bloom.AddHashes", cFilterAddHashes(FamilyBloom, f.img, hashes, nil))
 }
 
@@ -260,16 +308,19 @@ func (f *Bloom) ContainsHashes(hashes []uint64, results []bool) []bool {
 // AddStrings adds many string keys, crossing into C once per few thousand
 // keys (packed batches).
 func (f *Bloom) AddStrings(keys []string) {
+	mustWritable(f.ro, "Bloom.AddStrings")
 	must("Bloom.AddStrings", filterAdd(FamilyBloom, f.img, keys, nil))
 }
 
 // AddBytes adds many byte keys (packed batches).
 func (f *Bloom) AddBytes(keys [][]byte) {
+	mustWritable(f.ro, "Bloom.AddBytes")
 	must("Bloom.AddBytes", filterAdd(FamilyBloom, f.img, keys, nil))
 }
 
 // AddUint64s adds many integer keys in one call.
 func (f *Bloom) AddUint64s(keys []uint64) {
+	mustWritable(f.ro, "Bloom.AddUint64s")
 	must("Bloom.AddUint64s", cFilterAddU64s(FamilyBloom, f.img, keys, nil))
 }
 
@@ -277,6 +328,7 @@ func (f *Bloom) AddUint64s(keys []uint64) {
 // was new (dedup of a batch): the answers go to results when it has room
 // for len(keys), else to a new slice, which is returned.
 func (f *Bloom) AddStringsReportNew(keys []string, results []bool) []bool {
+	mustWritable(f.ro, "Bloom.AddStringsReportNew")
 	out := boolsFor(results, len(keys))
 	must("Bloom.AddStringsReportNew", filterAdd(FamilyBloom, f.img, keys, out))
 	return out
@@ -312,6 +364,7 @@ func (f *Bloom) ContainsUint64s(keys []uint64, results []bool) []bool {
 // it (see the type's Concurrency paragraph). Of racing adds of one key,
 // more than one may report it new (each set one of its bits first).
 func (f *Bloom) AddConcurrent(key []byte) bool {
+	mustWritable(f.ro, "Bloom.AddConcurrent")
 	n, s := cBloomAddConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("Bloom.AddConcurrent", s)
 	return n
@@ -321,6 +374,7 @@ func (f *Bloom) AddConcurrent(key []byte) bool {
 // bytes): safe for any number of goroutines at once on one filter while
 // only Concurrent methods run on it.
 func (f *Bloom) AddConcurrentString(key string) bool {
+	mustWritable(f.ro, "Bloom.AddConcurrentString")
 	n, s := cBloomAddConcurrent(f.img, strPtr(key), len(key))
 	must("Bloom.AddConcurrentString", s)
 	return n
@@ -330,6 +384,7 @@ func (f *Bloom) AddConcurrentString(key string) bool {
 // little-endian bytes): safe for any number of goroutines at once on one
 // filter while only Concurrent methods run on it.
 func (f *Bloom) AddConcurrentUint64(key uint64) bool {
+	mustWritable(f.ro, "Bloom.AddConcurrentUint64")
 	n, s := cBloomAddConcurrentU64(f.img, key)
 	must("Bloom.AddConcurrentUint64", s)
 	return n
@@ -340,6 +395,7 @@ func (f *Bloom) AddConcurrentUint64(key uint64) bool {
 // at once on one filter while only Concurrent methods run on it. The
 // header counters are updated once per C call.
 func (f *Bloom) AddConcurrentStrings(keys []string) {
+	mustWritable(f.ro, "Bloom.AddConcurrentStrings")
 	must("Bloom.AddConcurrentStrings", filterAddConcurrent(FamilyBloom, f.img, keys, nil))
 }
 
@@ -347,6 +403,7 @@ func (f *Bloom) AddConcurrentStrings(keys []string) {
 // number of goroutines at once on one filter while only Concurrent methods
 // run on it.
 func (f *Bloom) AddConcurrentBytes(keys [][]byte) {
+	mustWritable(f.ro, "Bloom.AddConcurrentBytes")
 	must("Bloom.AddConcurrentBytes", filterAddConcurrent(FamilyBloom, f.img, keys, nil))
 }
 
@@ -354,6 +411,7 @@ func (f *Bloom) AddConcurrentBytes(keys [][]byte) {
 // number of goroutines at once on one filter while only Concurrent methods
 // run on it.
 func (f *Bloom) AddConcurrentUint64s(keys []uint64) {
+	mustWritable(f.ro, "Bloom.AddConcurrentUint64s")
 	must("Bloom.AddConcurrentUint64s", cFilterAddConcurrentU64s(FamilyBloom, f.img, keys, nil))
 }
 
@@ -364,6 +422,7 @@ func (f *Bloom) AddConcurrentUint64s(keys []uint64) {
 // goroutines), more than one may report it new. The answers go to results
 // when it has room for len(keys), else to a new slice, which is returned.
 func (f *Bloom) AddConcurrentStringsReportNew(keys []string, results []bool) []bool {
+	mustWritable(f.ro, "Bloom.AddConcurrentStringsReportNew")
 	out := boolsFor(results, len(keys))
 	must("Bloom.AddConcurrentStringsReportNew", filterAddConcurrent(FamilyBloom, f.img, keys, out))
 	return out
@@ -426,6 +485,7 @@ func (f *Bloom) ContainsConcurrentUint64s(keys []uint64, results []bool) []bool 
 // once on one filter while only Concurrent methods run on it, and reports
 // whether it was new as AddConcurrent does.
 func (f *Bloom) AddConcurrentHash(h uint64) bool {
+	mustWritable(f.ro, "Bloom.AddConcurrentHash")
 	n, s := cAddConcurrentHash(FamilyBloom, f.img, h)
 	must("Bloom.AddConcurrentHash", s)
 	return n
@@ -457,6 +517,9 @@ func (f *Bloom) ContainsConcurrentHashes(hashes []uint64, results []bool) []bool
 // *Error matching ErrNoImage and f is unchanged. The same
 // holds for every type's Merge, Union and Intersect, and MinHash.Jaccard.
 func (f *Bloom) Union(other *Bloom) error {
+	if f.ro {
+		return readOnlyError("Bloom.Union")
+	}
 	s := cMerge(FamilyBloom, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("Bloom.Union", s)
@@ -466,12 +529,18 @@ func (f *Bloom) Union(other *Bloom) error {
 // generic over sketches (an aggregator of per-shard sketches constrained by
 // interface{ Merge(*T) error }) takes Bloom filters too.
 func (f *Bloom) Merge(other *Bloom) error {
+	if f.ro {
+		return readOnlyError("Bloom.Merge")
+	}
 	return withOp(f.Union(other), "Bloom.Merge")
 }
 
 // Intersect sets f to the intersection of f and other (bitwise AND). Same
 // rules as Union.
 func (f *Bloom) Intersect(other *Bloom) error {
+	if f.ro {
+		return readOnlyError("Bloom.Intersect")
+	}
 	s := cIntersect(FamilyBloom, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("Bloom.Intersect", s)
@@ -509,6 +578,7 @@ func (f *Bloom) OverCapacityConcurrent() CapacityFlags {
 
 // Clear removes every key; parameters and seed stay.
 func (f *Bloom) Clear() {
+	mustWritable(f.ro, "Bloom.Clear")
 	must("Bloom.Clear", cClear(FamilyBloom, f.img))
 	f.retoken()
 }
@@ -552,6 +622,9 @@ func (f Bloom) AppendBinary(b []byte) ([]byte, error) {
 // length and checksum: damaged bytes give an error matching ErrCorrupt
 // (another family: ErrWrongFamily), and f is then unchanged. data is copied.
 func (f *Bloom) UnmarshalBinary(data []byte) error {
+	if f.ro {
+		return readOnlyError("Bloom.UnmarshalBinary")
+	}
 	b, err := importImage("Bloom.UnmarshalBinary", data, FamilyBloom)
 	if err != nil {
 		return err
@@ -584,5 +657,53 @@ func (f Bloom) AppendText(b []byte) ([]byte, error) { return appendText("Bloom.M
 // On any error f is unchanged. It writes f, so it needs exclusive access,
 // like UnmarshalBinary.
 func (f *Bloom) UnmarshalText(text []byte) error {
+	if f.ro {
+		return readOnlyError("Bloom.UnmarshalText")
+	}
 	return unmarshalText("Bloom.UnmarshalText", text, f)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the filter during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadBloom reads the image back.
+func (f Bloom) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("Bloom.WriteTo", FamilyBloom, f.img, len(f.img), w)
+}
+
+// ReadBloom reads exactly one Bloom image from r, such as one WriteTo or
+// MarshalBinary wrote, and returns the filter: the 48-byte common header,
+// then the rest of the length it records, and no byte more, so images
+// written one after another into a file or a socket read back one call
+// each (with a bufio.Reader for small reads). The image is then checked
+// as UnmarshalBinary checks it (headers, exact length, checksum; damaged
+// bytes give an error matching ErrCorrupt) and becomes the filter's image
+// without another copy.
+//
+// Memory grows as bytes arrive: at most 64 KiB before they do, then
+// doubling, so a header announcing a huge image on a short stream fails
+// without allocating it. To cap what one image may take, pass an
+// io.LimitReader: a longer image then fails as truncated.
+//
+// Errors: io.EOF itself when r ends before the first byte (the end of a
+// stream of images); an error matching ErrCorrupt and io.ErrUnexpectedEOF
+// (StatusLengthMismatch) when it ends inside the image; ErrCorrupt for
+// bytes that are not an image (StatusBadMagic) or whose header records
+// impossible lengths; ErrUnsupportedVersion for a newer format major
+// version and ErrWrongFamily for another family, both from the header
+// alone, before the body is read; r's own errors wrapped with the
+// operation. After an error the stream's position is inside the image.
+// Safe for concurrent use on distinct readers.
+func ReadBloom(r io.Reader) (*Bloom, error) {
+	img, err := readLive("ReadBloom", r, FamilyBloom)
+	if err != nil {
+		return nil, err
+	}
+	return bloomOf(img), nil
 }

@@ -437,7 +437,7 @@ func wrapImage(op string, b []byte, f Family, check func([]byte) int32) ([]byte,
 	if s != 0 {
 		// Truncated bytes are a length mismatch (ErrCorrupt), as for Inspect,
 		// Verify and the imports.
-		return nil, untrustedError(op, s, len(b))
+		return nil, untrustedError(op, s, b)
 	}
 	if info.Family != f {
 		return nil, &Error{Code: StatusWrongFamily, Op: op, Detail: "the image holds a " + info.Family.String()}
@@ -457,7 +457,7 @@ func wrapImage(op string, b []byte, f Family, check func([]byte) int32) ([]byte,
 func importImage(op string, data []byte, f Family) ([]byte, error) {
 	liveLen, s := cImportSize(f, data)
 	if s != 0 {
-		return nil, untrustedError(op, s, len(data))
+		return nil, untrustedError(op, s, data)
 	}
 	dst, err := newImage(op, uint64(liveLen))
 	if err != nil {
@@ -479,13 +479,25 @@ func importImage(op string, data []byte, f Family) ([]byte, error) {
 // records, as StatusBufferTooSmall; for bytes that should hold a whole
 // image that is truncation, a length mismatch (what the import reports
 // for missing bytes past the header), so it matches ErrCorrupt like any
-// other damage.
-func untrustedError(op string, s int32, n int) error {
+// other damage. An image of another format major version (newer:
+// StatusUnsupportedVersion; 0, which no writer ever produced:
+// StatusCorruptHeader) says which version it holds.
+func untrustedError(op string, s int32, b []byte) error {
 	if Status(s) == StatusBufferTooSmall {
 		return &Error{Code: StatusLengthMismatch, Op: op,
-			Detail: "truncated: " + itoa(n) + " bytes, fewer than the image header or the length it records"}
+			Detail: "truncated: " + itoa(len(b)) + " bytes, fewer than the image header or the length it records"}
+	}
+	if (Status(s) == StatusUnsupportedVersion || Status(s) == StatusCorruptHeader) && len(b) > offMajor &&
+		string(b[:len(imageMagic)]) == imageMagic && b[offMajor] != formatMajor {
+		return &Error{Code: Status(s), Op: op, Detail: versionDetail(b[offMajor])}
 	}
 	return errorOf(op, s)
+}
+
+// versionDetail names an image's format major version and the one this
+// library reads.
+func versionDetail(major byte) string {
+	return "format major version " + itoa(int(major)) + "; this library reads " + itoa(formatMajor)
 }
 
 // appendExport appends the exported image (checksum written, size bytes at

@@ -812,6 +812,14 @@ const (
 	_ = uint(len(imageToken{}) - C.SKETCH_TOKEN_WORDS)
 )
 
+// The format constants the stream reader checks in a common header before
+// the rest of the image has arrived (SKETCH_FORMAT_MAJOR,
+// SKETCH_COMMON_HEADER_BYTES).
+const (
+	formatMajor     = C.SKETCH_FORMAT_MAJOR
+	commonHeaderLen = C.SKETCH_COMMON_HEADER_BYTES
+)
+
 // tp passes a token to the _with_token shims (read only by C).
 func tp(t *imageToken) *C.sketch_token { return (*C.sketch_token)(unsafe.Pointer(t)) }
 

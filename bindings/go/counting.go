@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // CountingBloom is a counting Bloom filter: 4-bit saturating counters
 // instead of bits, so keys can be removed. A counter at 15 is never
@@ -12,11 +15,20 @@ import "fmt"
 // may be called on it.
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Size,
-// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Remove*, Merge, Clear,
 // UnmarshalBinary, UnmarshalText) need exclusive access.
+//
+// Read-only: a sketch from WrapCountingBloomReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type CountingBloom struct {
 	img []byte
+	ro  bool // a read-only wrap: the changing methods refuse (see WrapCountingBloomReadOnly)
 }
 
 // CountingBloomStats are the statistics of a counting Bloom filter.
@@ -92,9 +104,39 @@ func WrapCountingBloom(b []byte) (*CountingBloom, error) {
 	return &CountingBloom{img: img}, nil
 }
 
+// WrapCountingBloomReadOnly is WrapCountingBloom for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapCountingBloom uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapCountingBloomReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapCountingBloom: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapCountingBloomReadOnly(b []byte) (*CountingBloom, error) {
+	s, err := WrapCountingBloom(b)
+	if err != nil {
+		return nil, withOp(err, "WrapCountingBloomReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapCountingBloomReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (f *CountingBloom) ReadOnly() bool { return f.ro }
+
 // Add adds a byte key (increments its counters, saturating at 15) and
 // reports whether it was new (some counter was 0).
 func (f *CountingBloom) Add(key []byte) bool {
+	mustWritable(f.ro, "CountingBloom.Add")
 	n, s := cCountingAdd(f.img, keyApart(key, f.img), len(key))
 	must("CountingBloom.Add", s)
 	return n
@@ -102,6 +144,7 @@ func (f *CountingBloom) Add(key []byte) bool {
 
 // AddString adds a string key and reports whether it was new.
 func (f *CountingBloom) AddString(key string) bool {
+	mustWritable(f.ro, "CountingBloom.AddString")
 	n, s := cCountingAdd(f.img, strPtr(key), len(key))
 	must("CountingBloom.AddString", s)
 	return n
@@ -109,6 +152,7 @@ func (f *CountingBloom) AddString(key string) bool {
 
 // AddUint64 adds an integer key and reports whether it was new.
 func (f *CountingBloom) AddUint64(key uint64) bool {
+	mustWritable(f.ro, "CountingBloom.AddUint64")
 	n, s := cCountingAddU64(f.img, key)
 	must("CountingBloom.AddUint64", s)
 	return n
@@ -140,16 +184,25 @@ func (f *CountingBloom) ContainsUint64(key uint64) bool {
 // matching ErrNotPresent and nothing changes. Only remove keys that were
 // added: removing a false positive can cause false negatives for others.
 func (f *CountingBloom) Remove(key []byte) error {
+	if f.ro {
+		return readOnlyError("CountingBloom.Remove")
+	}
 	return errorOf("CountingBloom.Remove", cCountingRemove(f.img, keyApart(key, f.img), len(key)))
 }
 
 // RemoveString is Remove for a string key.
 func (f *CountingBloom) RemoveString(key string) error {
+	if f.ro {
+		return readOnlyError("CountingBloom.RemoveString")
+	}
 	return errorOf("CountingBloom.RemoveString", cCountingRemove(f.img, strPtr(key), len(key)))
 }
 
 // RemoveUint64 is Remove for an integer key.
 func (f *CountingBloom) RemoveUint64(key uint64) error {
+	if f.ro {
+		return readOnlyError("CountingBloom.RemoveUint64")
+	}
 	return errorOf("CountingBloom.RemoveUint64", cCountingRemoveU64(f.img, key))
 }
 
@@ -159,6 +212,7 @@ func (f *CountingBloom) RemoveUint64(key uint64) error {
 // that key, so AddHash(Hash(k, seed)) is Add(k),
 // and reports whether it was new (as Add). Needs exclusive access.
 func (f *CountingBloom) AddHash(h uint64) bool {
+	mustWritable(f.ro, "CountingBloom.AddHash")
 	n, s := cAddHash(FamilyCountingBloom, f.img, nil, h)
 	must("CountingBloom.AddHash", s)
 	return n
@@ -177,12 +231,16 @@ func (f *CountingBloom) ContainsHash(h uint64) bool {
 // as for AddHash): an absent one gives an error matching ErrNotPresent and
 // nothing changes. Needs exclusive access.
 func (f *CountingBloom) RemoveHash(h uint64) error {
+	if f.ro {
+		return readOnlyError("CountingBloom.RemoveHash")
+	}
 	return errorOf("CountingBloom.RemoveHash", cRemoveHash(FamilyCountingBloom, f.img, h))
 }
 
 // AddHashes adds many precomputed hashes (computed as for AddHash) in one
 // call. Needs exclusive access.
 func (f *CountingBloom) AddHashes(hashes []uint64) {
+	mustWritable(f.ro, "CountingBloom.AddHashes")
 	must("CountingBloom.AddHashes", cFilterAddHashes(FamilyCountingBloom, f.img, hashes, nil))
 }
 
@@ -199,22 +257,28 @@ func (f *CountingBloom) ContainsHashes(hashes []uint64, results []bool) []bool {
 // removed; when some were not present (nothing changed for them) the error
 // matches ErrNotPresent (see RemoveStrings). Needs exclusive access.
 func (f *CountingBloom) RemoveHashes(hashes []uint64) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("CountingBloom.RemoveHashes")
+	}
 	out := make([]bool, len(hashes))
 	return removedResult("CountingBloom.RemoveHashes", out, cRemoveHashes(FamilyCountingBloom, f.img, hashes, out))
 }
 
 // AddStrings adds many string keys (packed batches).
 func (f *CountingBloom) AddStrings(keys []string) {
+	mustWritable(f.ro, "CountingBloom.AddStrings")
 	must("CountingBloom.AddStrings", filterAdd(FamilyCountingBloom, f.img, keys, nil))
 }
 
 // AddBytes adds many byte keys (packed batches).
 func (f *CountingBloom) AddBytes(keys [][]byte) {
+	mustWritable(f.ro, "CountingBloom.AddBytes")
 	must("CountingBloom.AddBytes", filterAdd(FamilyCountingBloom, f.img, keys, nil))
 }
 
 // AddUint64s adds many integer keys in one call.
 func (f *CountingBloom) AddUint64s(keys []uint64) {
+	mustWritable(f.ro, "CountingBloom.AddUint64s")
 	must("CountingBloom.AddUint64s", cFilterAddU64s(FamilyCountingBloom, f.img, keys, nil))
 }
 
@@ -244,16 +308,25 @@ func (f *CountingBloom) ContainsUint64s(keys []uint64, results []bool) []bool {
 // removed; when some were not present (nothing changed for them) the error
 // matches ErrNotPresent.
 func (f *CountingBloom) RemoveStrings(keys []string) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("CountingBloom.RemoveStrings")
+	}
 	return removeKeys(f.img, keys, "CountingBloom.RemoveStrings")
 }
 
 // RemoveBytes removes many byte keys (see RemoveStrings).
 func (f *CountingBloom) RemoveBytes(keys [][]byte) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("CountingBloom.RemoveBytes")
+	}
 	return removeKeys(f.img, keys, "CountingBloom.RemoveBytes")
 }
 
 // RemoveUint64s removes many integer keys (see RemoveStrings).
 func (f *CountingBloom) RemoveUint64s(keys []uint64) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("CountingBloom.RemoveUint64s")
+	}
 	const op = "CountingBloom.RemoveUint64s"
 	out := make([]bool, len(keys))
 	return removedResult(op, out, cCountingRemoveU64s(f.img, keys, out))
@@ -284,6 +357,9 @@ func removedResult(op string, removed []bool, s int32) (int, error) {
 // and f unchanged). other may be f itself: its counters then double (see
 // Bloom.Union).
 func (f *CountingBloom) Merge(other *CountingBloom) error {
+	if f.ro {
+		return readOnlyError("CountingBloom.Merge")
+	}
 	return errorOf("CountingBloom.Merge", cMerge(FamilyCountingBloom, f.img, mergeSource(f.img, other.image())))
 }
 
@@ -302,7 +378,10 @@ func (f *CountingBloom) OverCapacity() CapacityFlags {
 }
 
 // Clear removes every key; parameters and seed stay.
-func (f *CountingBloom) Clear() { must("CountingBloom.Clear", cClear(FamilyCountingBloom, f.img)) }
+func (f *CountingBloom) Clear() {
+	mustWritable(f.ro, "CountingBloom.Clear")
+	must("CountingBloom.Clear", cClear(FamilyCountingBloom, f.img))
+}
 
 // Size returns the image size in bytes.
 func (f *CountingBloom) Size() int { return len(f.img) }
@@ -336,6 +415,9 @@ func (f CountingBloom) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces f with the checked filter in data (see
 // Bloom.UnmarshalBinary).
 func (f *CountingBloom) UnmarshalBinary(data []byte) error {
+	if f.ro {
+		return readOnlyError("CountingBloom.UnmarshalBinary")
+	}
 	b, err := importImage("CountingBloom.UnmarshalBinary", data, FamilyCountingBloom)
 	if err != nil {
 		return err
@@ -359,5 +441,35 @@ func (f CountingBloom) AppendText(b []byte) ([]byte, error) {
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // f is then unchanged (see Bloom.UnmarshalText). It writes f.
 func (f *CountingBloom) UnmarshalText(text []byte) error {
+	if f.ro {
+		return readOnlyError("CountingBloom.UnmarshalText")
+	}
 	return unmarshalText("CountingBloom.UnmarshalText", text, f)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the filter during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadCountingBloom reads the image back.
+func (f CountingBloom) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("CountingBloom.WriteTo", FamilyCountingBloom, f.img, len(f.img), w)
+}
+
+// ReadCountingBloom reads exactly one CountingBloom image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadCountingBloom(r io.Reader) (*CountingBloom, error) {
+	img, err := readLive("ReadCountingBloom", r, FamilyCountingBloom)
+	if err != nil {
+		return nil, err
+	}
+	return &CountingBloom{img: img}, nil
 }

@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // CountMin is a Count-Min sketch: width x depth counters of 32 or 64 bits
 // that saturate and never wrap, plain or conservative update, weights. An
@@ -17,11 +20,20 @@ import "fmt"
 // called on it.
 //
 // Concurrency: the reading methods (Estimate*, Total, Stats, Size, Clone,
-// MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
 // UnmarshalText) need exclusive access.
+//
+// Read-only: a sketch from WrapCountMinReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type CountMin struct {
 	img []byte
+	ro  bool // a read-only wrap: the changing methods refuse (see WrapCountMinReadOnly)
 }
 
 // CountMinParams are the parameters of a Count-Min sketch.
@@ -113,18 +125,50 @@ func WrapCountMin(b []byte) (*CountMin, error) {
 	return &CountMin{img: img}, nil
 }
 
+// WrapCountMinReadOnly is WrapCountMin for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapCountMin uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapCountMinReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapCountMin: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapCountMinReadOnly(b []byte) (*CountMin, error) {
+	s, err := WrapCountMin(b)
+	if err != nil {
+		return nil, withOp(err, "WrapCountMinReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapCountMinReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (c *CountMin) ReadOnly() bool { return c.ro }
+
 // Add adds weight occurrences of a byte key.
 func (c *CountMin) Add(key []byte, weight uint64) {
+	mustWritable(c.ro, "CountMin.Add")
 	must("CountMin.Add", cCountMinAdd(c.img, keyApart(key, c.img), len(key), weight))
 }
 
 // AddString adds weight occurrences of a string key (its UTF-8 bytes).
 func (c *CountMin) AddString(key string, weight uint64) {
+	mustWritable(c.ro, "CountMin.AddString")
 	must("CountMin.AddString", cCountMinAdd(c.img, strPtr(key), len(key), weight))
 }
 
 // AddUint64 adds weight occurrences of an integer key (its 8 little-endian bytes).
 func (c *CountMin) AddUint64(key, weight uint64) {
+	mustWritable(c.ro, "CountMin.AddUint64")
 	must("CountMin.AddUint64", cCountMinAddU64(c.img, key, weight))
 }
 
@@ -134,6 +178,9 @@ func (c *CountMin) AddUint64(key, weight uint64) {
 // nothing is added; a zero-value receiver gives an error matching
 // ErrNoImage. Needs exclusive access.
 func (c *CountMin) AddStrings(keys []string, weights []uint64) error {
+	if c.ro {
+		return readOnlyError("CountMin.AddStrings")
+	}
 	const op = "CountMin.AddStrings"
 	if err := checkWeights(op, len(keys), weights); err != nil {
 		return err
@@ -143,6 +190,9 @@ func (c *CountMin) AddStrings(keys []string, weights []uint64) error {
 
 // AddBytes adds many byte keys (see AddStrings for weights and errors).
 func (c *CountMin) AddBytes(keys [][]byte, weights []uint64) error {
+	if c.ro {
+		return readOnlyError("CountMin.AddBytes")
+	}
 	const op = "CountMin.AddBytes"
 	if err := checkWeights(op, len(keys), weights); err != nil {
 		return err
@@ -153,6 +203,9 @@ func (c *CountMin) AddBytes(keys [][]byte, weights []uint64) error {
 // AddUint64s adds many integer keys in one call (see AddStrings for
 // weights and errors).
 func (c *CountMin) AddUint64s(keys, weights []uint64) error {
+	if c.ro {
+		return readOnlyError("CountMin.AddUint64s")
+	}
 	const op = "CountMin.AddUint64s"
 	if err := checkWeights(op, len(keys), weights); err != nil {
 		return err
@@ -191,6 +244,7 @@ func countMinAdd[K keyList](b []byte, keys K, weights []uint64) int32 {
 // every binding computes for that key, so AddHash(Hash(k, seed), w) is
 // Add(k, w). Needs exclusive access.
 func (c *CountMin) AddHash(h, weight uint64) {
+	mustWritable(c.ro, "CountMin.AddHash")
 	must("CountMin.AddHash", cCountMinAddHash(c.img, h, weight))
 }
 
@@ -199,6 +253,9 @@ func (c *CountMin) AddHash(h, weight uint64) {
 // hashes: an error matching ErrInvalidArgument naming both lengths, and
 // nothing is added). Needs exclusive access.
 func (c *CountMin) AddHashes(hashes, weights []uint64) error {
+	if c.ro {
+		return readOnlyError("CountMin.AddHashes")
+	}
 	const op = "CountMin.AddHashes"
 	if err := checkWeights(op, len(hashes), weights); err != nil {
 		return err
@@ -297,6 +354,9 @@ func (c *CountMin) Total() uint64 { return c.Stats().Total }
 // ErrIncompatible and c unchanged); the update modes may differ. other may
 // be c itself: its counts then double (see Bloom.Union).
 func (c *CountMin) Merge(other *CountMin) error {
+	if c.ro {
+		return readOnlyError("CountMin.Merge")
+	}
 	return errorOf("CountMin.Merge", cMerge(FamilyCountMin, c.img, mergeSource(c.img, other.image())))
 }
 
@@ -308,7 +368,10 @@ func (c *CountMin) Stats() CountMinStats {
 }
 
 // Clear resets every counter and the total.
-func (c *CountMin) Clear() { must("CountMin.Clear", cClear(FamilyCountMin, c.img)) }
+func (c *CountMin) Clear() {
+	mustWritable(c.ro, "CountMin.Clear")
+	must("CountMin.Clear", cClear(FamilyCountMin, c.img))
+}
 
 // Size returns the image size in bytes.
 func (c *CountMin) Size() int { return len(c.img) }
@@ -340,6 +403,9 @@ func (c CountMin) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces c with the checked sketch in data (see
 // Bloom.UnmarshalBinary).
 func (c *CountMin) UnmarshalBinary(data []byte) error {
+	if c.ro {
+		return readOnlyError("CountMin.UnmarshalBinary")
+	}
 	b, err := importImage("CountMin.UnmarshalBinary", data, FamilyCountMin)
 	if err != nil {
 		return err
@@ -363,5 +429,35 @@ func (c CountMin) AppendText(b []byte) ([]byte, error) {
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // c is then unchanged (see Bloom.UnmarshalText). It writes c.
 func (c *CountMin) UnmarshalText(text []byte) error {
+	if c.ro {
+		return readOnlyError("CountMin.UnmarshalText")
+	}
 	return unmarshalText("CountMin.UnmarshalText", text, c)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the sketch during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadCountMin reads the image back.
+func (c CountMin) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("CountMin.WriteTo", FamilyCountMin, c.img, len(c.img), w)
+}
+
+// ReadCountMin reads exactly one CountMin image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadCountMin(r io.Reader) (*CountMin, error) {
+	img, err := readLive("ReadCountMin", r, FamilyCountMin)
+	if err != nil {
+		return nil, err
+	}
+	return &CountMin{img: img}, nil
 }

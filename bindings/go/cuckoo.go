@@ -3,6 +3,7 @@ package sketches
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 )
 
 // Cuckoo is a cuckoo filter: buckets of 4 fingerprints of 8, 12 or 16
@@ -24,13 +25,22 @@ import (
 // called on it.
 //
 // Concurrency: the reading methods (Contains*, Count*, Stats, OverCapacity,
-// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Remove*, Merge, Clear,
 // UnmarshalBinary, UnmarshalText) need exclusive access (the batch Add* and
 // Remove* methods count their result from the item count before and after,
 // which a concurrent writer would also change).
+//
+// Read-only: a sketch from WrapCuckooReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type Cuckoo struct {
 	img []byte
+	ro  bool // a read-only wrap: the changing methods refuse (see WrapCuckooReadOnly)
 }
 
 // CuckooParams are the parameters of a cuckoo filter.
@@ -123,20 +133,58 @@ func WrapCuckoo(b []byte) (*Cuckoo, error) {
 	return &Cuckoo{img: img}, nil
 }
 
+// WrapCuckooReadOnly is WrapCuckoo for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapCuckoo uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapCuckooReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapCuckoo: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapCuckooReadOnly(b []byte) (*Cuckoo, error) {
+	s, err := WrapCuckoo(b)
+	if err != nil {
+		return nil, withOp(err, "WrapCuckooReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapCuckooReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (f *Cuckoo) ReadOnly() bool { return f.ro }
+
 // Add inserts a byte key. When it cannot be placed the error matches
 // ErrFull and the filter is unchanged. Adding a key twice stores two copies
 // (see Count); a 9th copy never fits (see the type's doc).
 func (f *Cuckoo) Add(key []byte) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.Add")
+	}
 	return errorOf("Cuckoo.Add", cCuckooAdd(f.img, keyApart(key, f.img), len(key)))
 }
 
 // AddString is Add for a string key.
 func (f *Cuckoo) AddString(key string) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.AddString")
+	}
 	return errorOf("Cuckoo.AddString", cCuckooAdd(f.img, strPtr(key), len(key)))
 }
 
 // AddUint64 is Add for an integer key.
 func (f *Cuckoo) AddUint64(key uint64) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.AddUint64")
+	}
 	return errorOf("Cuckoo.AddUint64", cCuckooAddU64(f.img, key))
 }
 
@@ -187,16 +235,25 @@ func (f *Cuckoo) CountUint64(key uint64) int {
 // matching ErrNotPresent and nothing changes. Only remove keys that were
 // added: removing a false positive deletes another key's fingerprint.
 func (f *Cuckoo) Remove(key []byte) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.Remove")
+	}
 	return errorOf("Cuckoo.Remove", cCuckooRemove(f.img, keyApart(key, f.img), len(key)))
 }
 
 // RemoveString is Remove for a string key.
 func (f *Cuckoo) RemoveString(key string) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.RemoveString")
+	}
 	return errorOf("Cuckoo.RemoveString", cCuckooRemove(f.img, strPtr(key), len(key)))
 }
 
 // RemoveUint64 is Remove for an integer key.
 func (f *Cuckoo) RemoveUint64(key uint64) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.RemoveUint64")
+	}
 	return errorOf("Cuckoo.RemoveUint64", cCuckooRemoveU64(f.img, key))
 }
 
@@ -207,6 +264,9 @@ func (f *Cuckoo) RemoveUint64(key uint64) error {
 // When it cannot be placed the error matches ErrFull and the filter is
 // unchanged. Needs exclusive access.
 func (f *Cuckoo) AddHash(h uint64) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.AddHash")
+	}
 	return errorOf("Cuckoo.AddHash", cCuckooAddHash(f.img, h))
 }
 
@@ -223,6 +283,9 @@ func (f *Cuckoo) ContainsHash(h uint64) bool {
 // as for AddHash): an absent one gives an error matching ErrNotPresent and
 // nothing changes. Needs exclusive access.
 func (f *Cuckoo) RemoveHash(h uint64) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.RemoveHash")
+	}
 	return errorOf("Cuckoo.RemoveHash", cRemoveHash(FamilyCuckoo, f.img, h))
 }
 
@@ -231,6 +294,9 @@ func (f *Cuckoo) RemoveHash(h uint64) error {
 // (nothing changed for them) the error matches ErrFull. Needs exclusive
 // access.
 func (f *Cuckoo) AddHashes(hashes []uint64) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("Cuckoo.AddHashes")
+	}
 	return cuckooBatch(f.img, "Cuckoo.AddHashes", len(hashes), false, func() int32 {
 		return cFilterAddHashes(FamilyCuckoo, f.img, hashes, nil)
 	})
@@ -240,6 +306,9 @@ func (f *Cuckoo) AddHashes(hashes []uint64) (int, error) {
 // and returns how many were removed; when some had no stored copy the
 // error matches ErrNotPresent (see RemoveStrings). Needs exclusive access.
 func (f *Cuckoo) RemoveHashes(hashes []uint64) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("Cuckoo.RemoveHashes")
+	}
 	return cuckooBatch(f.img, "Cuckoo.RemoveHashes", len(hashes), true, func() int32 {
 		return cRemoveHashes(FamilyCuckoo, f.img, hashes, nil)
 	})
@@ -258,6 +327,9 @@ func (f *Cuckoo) ContainsHashes(hashes []uint64, results []bool) []bool {
 // many were placed; when some did not fit (nothing changed for them) the
 // error matches ErrFull.
 func (f *Cuckoo) AddStrings(keys []string) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("Cuckoo.AddStrings")
+	}
 	return cuckooBatch(f.img, "Cuckoo.AddStrings", len(keys), false, func() int32 {
 		return filterAdd(FamilyCuckoo, f.img, keys, nil)
 	})
@@ -265,6 +337,9 @@ func (f *Cuckoo) AddStrings(keys []string) (int, error) {
 
 // AddBytes inserts many byte keys (see AddStrings).
 func (f *Cuckoo) AddBytes(keys [][]byte) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("Cuckoo.AddBytes")
+	}
 	return cuckooBatch(f.img, "Cuckoo.AddBytes", len(keys), false, func() int32 {
 		return filterAdd(FamilyCuckoo, f.img, keys, nil)
 	})
@@ -272,6 +347,9 @@ func (f *Cuckoo) AddBytes(keys [][]byte) (int, error) {
 
 // AddUint64s inserts many integer keys in one call (see AddStrings).
 func (f *Cuckoo) AddUint64s(keys []uint64) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("Cuckoo.AddUint64s")
+	}
 	return cuckooBatch(f.img, "Cuckoo.AddUint64s", len(keys), false, func() int32 {
 		return cFilterAddU64s(FamilyCuckoo, f.img, keys, nil)
 	})
@@ -283,6 +361,9 @@ func (f *Cuckoo) AddUint64s(keys []uint64) (int, error) {
 // error matches ErrNotPresent. As with Remove, only remove keys that were
 // added.
 func (f *Cuckoo) RemoveStrings(keys []string) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("Cuckoo.RemoveStrings")
+	}
 	return cuckooBatch(f.img, "Cuckoo.RemoveStrings", len(keys), true, func() int32 {
 		return packed(keys, func(_ int, data []byte, offs []uint32) int32 {
 			return cCuckooRemovePacked(f.img, data, offs, nil)
@@ -292,6 +373,9 @@ func (f *Cuckoo) RemoveStrings(keys []string) (int, error) {
 
 // RemoveBytes removes many byte keys (see RemoveStrings).
 func (f *Cuckoo) RemoveBytes(keys [][]byte) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("Cuckoo.RemoveBytes")
+	}
 	return cuckooBatch(f.img, "Cuckoo.RemoveBytes", len(keys), true, func() int32 {
 		return packed(keys, func(_ int, data []byte, offs []uint32) int32 {
 			return cCuckooRemovePacked(f.img, data, offs, nil)
@@ -301,6 +385,9 @@ func (f *Cuckoo) RemoveBytes(keys [][]byte) (int, error) {
 
 // RemoveUint64s removes many integer keys in one call (see RemoveStrings).
 func (f *Cuckoo) RemoveUint64s(keys []uint64) (int, error) {
+	if f.ro {
+		return 0, readOnlyError("Cuckoo.RemoveUint64s")
+	}
 	return cuckooBatch(f.img, "Cuckoo.RemoveUint64s", len(keys), true, func() int32 {
 		return cCuckooRemoveU64s(f.img, keys, nil)
 	})
@@ -362,6 +449,9 @@ func (f *Cuckoo) ContainsUint64s(keys []uint64, results []bool) []bool {
 // temporary buffer of f's size. other may be f itself: every fingerprint
 // is then stored twice, if they fit (see Bloom.Union).
 func (f *Cuckoo) Merge(other *Cuckoo) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.Merge")
+	}
 	const op = "Cuckoo.Merge"
 	scratch, err := newImage(op, uint64(len(f.img)))
 	if err != nil {
@@ -385,7 +475,10 @@ func (f *Cuckoo) OverCapacity() CapacityFlags {
 }
 
 // Clear removes every item.
-func (f *Cuckoo) Clear() { must("Cuckoo.Clear", cClear(FamilyCuckoo, f.img)) }
+func (f *Cuckoo) Clear() {
+	mustWritable(f.ro, "Cuckoo.Clear")
+	must("Cuckoo.Clear", cClear(FamilyCuckoo, f.img))
+}
 
 // Size returns the image size in bytes.
 func (f *Cuckoo) Size() int { return len(f.img) }
@@ -417,6 +510,9 @@ func (f Cuckoo) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces f with the checked filter in data (see
 // Bloom.UnmarshalBinary).
 func (f *Cuckoo) UnmarshalBinary(data []byte) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.UnmarshalBinary")
+	}
 	b, err := importImage("Cuckoo.UnmarshalBinary", data, FamilyCuckoo)
 	if err != nil {
 		return err
@@ -438,5 +534,35 @@ func (f Cuckoo) AppendText(b []byte) ([]byte, error) { return appendText("Cuckoo
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // f is then unchanged (see Bloom.UnmarshalText). It writes f.
 func (f *Cuckoo) UnmarshalText(text []byte) error {
+	if f.ro {
+		return readOnlyError("Cuckoo.UnmarshalText")
+	}
 	return unmarshalText("Cuckoo.UnmarshalText", text, f)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the filter during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadCuckoo reads the image back.
+func (f Cuckoo) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("Cuckoo.WriteTo", FamilyCuckoo, f.img, len(f.img), w)
+}
+
+// ReadCuckoo reads exactly one Cuckoo image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadCuckoo(r io.Reader) (*Cuckoo, error) {
+	img, err := readLive("ReadCuckoo", r, FamilyCuckoo)
+	if err != nil {
+		return nil, err
+	}
+	return &Cuckoo{img: img}, nil
 }

@@ -104,6 +104,51 @@
 // copied back over it (see WrapBloom). Inspect tells the family of any
 // image.
 //
+// # Files and streams
+//
+// Every type is an io.WriterTo: WriteTo writes exactly MarshalBinary's
+// bytes to a file or socket without copying the image (only its 48-byte
+// common header is copied, to carry the checksum). An image's common
+// header records its total length, so a reader knows from the first 48
+// bytes how many follow: ReadBloom, ReadSplitBlock, ReadCountingBloom,
+// ReadCuckoo, ReadBinaryFuse, ReadHLL, ReadULL, ReadELL, ReadCountMin,
+// ReadTopK and ReadMinHash read exactly one image of their family from an
+// io.Reader (no byte past it), and ReadSketch one of any family, returned
+// as its type. Images written one after another read back one call each,
+// until io.EOF. What is read is checked as UnmarshalBinary checks it, and
+// memory grows only as bytes arrive (at most 64 KiB ahead of them), so a
+// forged length cannot make a reader allocate it; wrap the reader in an
+// io.LimitReader to cap one image's size. A stream cut inside an image
+// gives an error matching both ErrCorrupt and io.ErrUnexpectedEOF; another
+// family's image ErrWrongFamily and a newer format ErrUnsupportedVersion,
+// from the header alone. Errors of the caller's reader or writer come back
+// wrapped with the operation's name (errors.Is finds them), not as *Error.
+//
+// # Read-only mappings
+//
+// A file mapped read-only (PROT_READ) cannot be written: a changing method
+// (Add, a batch add, Merge, Union, Intersect, Clear, Reset, Remove, Densify,
+// Fold, ...) on a Wrap of it faults inside the library, and that SIGSEGV
+// kills the process; no recover catches it. Wrap such memory with the
+// ReadOnly form of the family's Wrap function (WrapBloomReadOnly,
+// WrapSplitBlockReadOnly, WrapCountingBloomReadOnly, WrapCuckooReadOnly,
+// WrapBinaryFuseReadOnly, WrapHLLReadOnly, WrapULLReadOnly, WrapELLReadOnly,
+// WrapCountMinReadOnly, WrapTopKReadOnly, WrapMinHashReadOnly): the same
+// checks and zero-copy queries, and every changing method, UnmarshalBinary
+// and UnmarshalText included, refuses before anything is written, with an
+// *Error matching ErrReadOnly (StatusReadOnly). The methods with an error
+// result return it; the others (Add, AddStrings, Clear, ...: they have no
+// error result) panic with it, a panic recover catches (net/http's
+// handlers recover it too), where the fault would end the service. The
+// sketch and the mapping are unchanged either way. Every reading method
+// works, MarshalBinary, WriteTo and the text forms included, and a read-only
+// sketch may be the argument of another sketch's Merge (or Jaccard);
+// Clone gives a writable copy in Go memory, and ReadOnly reports the mode.
+// Each family is a separate function, not an option of Wrap, so that the
+// read-only choice is visible where the memory is wrapped and the Wrap
+// functions keep their signatures (function values of type
+// func([]byte) (*Bloom, error) stay valid).
+//
 // Every type is also an encoding.TextMarshaler, TextUnmarshaler and
 // TextAppender, which encoding/json, encoding/xml and YAML libraries use:
 // MarshalText returns the standard, padded base64
@@ -126,14 +171,18 @@
 //
 // Every error is an *Error carrying the C status code (use errors.As), and
 // matches the sentinels ErrFull, ErrNotPresent, ErrCorrupt, ErrWrongFamily,
-// ErrIncompatible, ErrKeyTooLong, ... with errors.Is. Operations that cannot
+// ErrIncompatible, ErrKeyTooLong, ... with errors.Is; the one exception is
+// an error of the caller's io.Reader or io.Writer (see Files and streams),
+// returned wrapped with the operation's name. Operations that cannot
 // fail on a sound image (Add, Contains, Estimate, Stats, ...) return no
 // error; they panic with an *Error only when called on a zero value, or on
 // a wrapped image that other code rewrote or that was never verified and
 // holds a body its format forbids, or (the batches) given a key of 4 GiB or
 // more, which the packed layout's 32-bit offsets cannot hold
 // (ErrInvalidArgument; the keys before it were processed; the batches
-// with an error result return it). HLL's concurrent methods return an error
+// with an error result return it), or (the changing ones) on a read-only
+// wrap, before writing anything (ErrReadOnly; see Read-only mappings).
+// HLL's concurrent methods return an error
 // instead: a sketch in its exact small mode refuses them (ErrSmallMode; see
 // Concurrency).
 //
@@ -155,9 +204,10 @@
 // reclaims once no value refers to it (a call in progress keeps it alive),
 // so no method can use freed memory. The one exception is memory the
 // caller manages: a Wrap function's buffer (an mmap'ed file, say) must
-// stay mapped, and writable for the changing methods, while any value
-// wrapping it is used; unmapping it first makes the next call fault, as
-// any access to unmapped memory does.
+// stay mapped, and writable for the changing methods (or be wrapped with a
+// ReadOnly form, which refuses them: see Read-only mappings), while any
+// value wrapping it is used; unmapping it first makes the next call fault,
+// as any access to unmapped memory does.
 //
 // Bloom, SplitBlock, HLL and ULL also have Concurrent methods, which any
 // number of goroutines may call at once on one sketch without a lock (the

@@ -2,6 +2,7 @@ package sketches
 
 import (
 	"fmt"
+	"io"
 	"math"
 )
 
@@ -22,11 +23,20 @@ import (
 //
 // Concurrency: the reading methods (Estimate, MLEstimate,
 // MartingaleEstimate, Stats, Params, Downsize, Size, Clone, MarshalBinary,
-// AppendBinary, MarshalText, AppendText) may run concurrently; the changing
+// AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run concurrently; the changing
 // ones (Add*, Merge, Reset, UnmarshalBinary, UnmarshalText) need exclusive
 // access.
+//
+// Read-only: a sketch from WrapELLReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type ELL struct {
 	img []byte
+	ro  bool // a read-only wrap: the changing methods refuse (see WrapELLReadOnly)
 }
 
 // ELLParams are the parameters of an ExaLogLog sketch.
@@ -113,8 +123,38 @@ func WrapELL(b []byte) (*ELL, error) {
 	return &ELL{img: img}, nil
 }
 
+// WrapELLReadOnly is WrapELL for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapELL uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapELLReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapELL: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapELLReadOnly(b []byte) (*ELL, error) {
+	s, err := WrapELL(b)
+	if err != nil {
+		return nil, withOp(err, "WrapELLReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapELLReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (e *ELL) ReadOnly() bool { return e.ro }
+
 // Add adds a byte key and reports whether a register changed.
 func (e *ELL) Add(key []byte) bool {
+	mustWritable(e.ro, "ELL.Add")
 	c, s := cELLAdd(e.img, keyApart(key, e.img), len(key))
 	must("ELL.Add", s)
 	return c
@@ -123,6 +163,7 @@ func (e *ELL) Add(key []byte) bool {
 // AddString adds a string key (its UTF-8 bytes) and reports whether a
 // register changed.
 func (e *ELL) AddString(key string) bool {
+	mustWritable(e.ro, "ELL.AddString")
 	c, s := cELLAdd(e.img, strPtr(key), len(key))
 	must("ELL.AddString", s)
 	return c
@@ -131,19 +172,27 @@ func (e *ELL) AddString(key string) bool {
 // AddUint64 adds an integer key (its 8 little-endian bytes) and reports
 // whether a register changed.
 func (e *ELL) AddUint64(key uint64) bool {
+	mustWritable(e.ro, "ELL.AddUint64")
 	c, s := cELLAddU64(e.img, key)
 	must("ELL.AddUint64", s)
 	return c
 }
 
 // AddStrings adds many string keys (packed batches).
-func (e *ELL) AddStrings(keys []string) { must("ELL.AddStrings", setAdd(FamilyELL, e.img, keys)) }
+func (e *ELL) AddStrings(keys []string) {
+	mustWritable(e.ro, "ELL.AddStrings")
+	must("ELL.AddStrings", setAdd(FamilyELL, e.img, keys))
+}
 
 // AddBytes adds many byte keys (packed batches).
-func (e *ELL) AddBytes(keys [][]byte) { must("ELL.AddBytes", setAdd(FamilyELL, e.img, keys)) }
+func (e *ELL) AddBytes(keys [][]byte) {
+	mustWritable(e.ro, "ELL.AddBytes")
+	must("ELL.AddBytes", setAdd(FamilyELL, e.img, keys))
+}
 
 // AddUint64s adds many integer keys in one call.
 func (e *ELL) AddUint64s(keys []uint64) {
+	mustWritable(e.ro, "ELL.AddUint64s")
 	must("ELL.AddUint64s", cSetAddU64s(FamilyELL, e.img, keys))
 }
 
@@ -153,6 +202,7 @@ func (e *ELL) AddUint64s(keys []uint64) {
 // that key, so AddHash(Hash(k, seed)) is Add(k),
 // and reports whether the sketch changed (as Add). Needs exclusive access.
 func (e *ELL) AddHash(h uint64) bool {
+	mustWritable(e.ro, "ELL.AddHash")
 	c, s := cAddHash(FamilyELL, e.img, nil, h)
 	must("ELL.AddHash", s)
 	return c
@@ -161,6 +211,7 @@ func (e *ELL) AddHash(h uint64) bool {
 // AddHashes adds many precomputed hashes (computed as for AddHash) in one
 // call, as AddHash does one by one. Needs exclusive access.
 func (e *ELL) AddHashes(hashes []uint64) {
+	mustWritable(e.ro, "ELL.AddHashes")
 	must("ELL.AddHashes", cSetAddHashes(FamilyELL, e.img, hashes))
 }
 
@@ -199,6 +250,9 @@ func (e *ELL) MartingaleEstimate() (float64, bool) {
 // matching ErrIncompatible and e is unchanged. other may be e itself (see
 // Bloom.Union).
 func (e *ELL) Merge(other *ELL) error {
+	if e.ro {
+		return readOnlyError("ELL.Merge")
+	}
 	return errorOf("ELL.Merge", cMerge(FamilyELL, e.img, mergeSource(e.img, other.image())))
 }
 
@@ -237,7 +291,10 @@ func (e *ELL) Stats() ELLStats {
 
 // Reset empties the sketch (same parameters and seed; the martingale
 // estimate restarts at 0).
-func (e *ELL) Reset() { must("ELL.Reset", cClear(FamilyELL, e.img)) }
+func (e *ELL) Reset() {
+	mustWritable(e.ro, "ELL.Reset")
+	must("ELL.Reset", cClear(FamilyELL, e.img))
+}
 
 // Size returns the image size in bytes.
 func (e *ELL) Size() int { return len(e.img) }
@@ -277,6 +334,9 @@ func (e ELL) AppendBinary(b []byte) ([]byte, error) {
 // against the registers; O(2^p)): damaged bytes give an error matching
 // ErrCorrupt and e is then unchanged. data is copied.
 func (e *ELL) UnmarshalBinary(data []byte) error {
+	if e.ro {
+		return readOnlyError("ELL.UnmarshalBinary")
+	}
 	b, err := importImage("ELL.UnmarshalBinary", data, FamilyELL)
 	if err != nil {
 		return err
@@ -297,4 +357,36 @@ func (e ELL) AppendText(b []byte) ([]byte, error) { return appendText("ELL.Marsh
 // as UnmarshalBinary checks it: text that is not padded standard base64,
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // e is then unchanged (see Bloom.UnmarshalText). It writes e.
-func (e *ELL) UnmarshalText(text []byte) error { return unmarshalText("ELL.UnmarshalText", text, e) }
+func (e *ELL) UnmarshalText(text []byte) error {
+	if e.ro {
+		return readOnlyError("ELL.UnmarshalText")
+	}
+	return unmarshalText("ELL.UnmarshalText", text, e)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the sketch during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadELL reads the image back.
+func (e ELL) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("ELL.WriteTo", FamilyELL, e.img, len(e.img), w)
+}
+
+// ReadELL reads exactly one ELL image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadELL(r io.Reader) (*ELL, error) {
+	img, err := readLive("ReadELL", r, FamilyELL)
+	if err != nil {
+		return nil, err
+	}
+	return &ELL{img: img}, nil
+}

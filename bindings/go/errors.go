@@ -4,7 +4,8 @@ import "strconv"
 
 // Status is a status code of the C library (sketch_status): stable numbers,
 // never reused, StatusOK = 0. Its text is the library's own
-// (sketch_status_str).
+// (sketch_status_str). One negative code is the binding's own:
+// StatusReadOnly.
 type Status int32
 
 // The status codes of include/sketches.h (SKETCH_*).
@@ -34,9 +35,18 @@ const (
 	StatusSmallMode          Status = 22 // an HLL in its exact small mode was given to a concurrent add: densify it first
 )
 
+// StatusReadOnly is the binding's own status, not the C library's (its
+// codes are never negative): a changing method was called on a read-only
+// wrap (WrapBloomReadOnly, ...), and nothing was written. ErrReadOnly
+// matches it.
+const StatusReadOnly Status = -2
+
 // String returns the library's text for the status ("unknown status code"
-// for numbers it does not know).
+// for numbers it does not know), and the binding's for StatusReadOnly.
 func (s Status) String() string {
+	if s == StatusReadOnly {
+		return "the sketch is a read-only wrap: changing methods refuse"
+	}
 	return statusText(int32(s))
 }
 
@@ -51,7 +61,16 @@ type Error struct {
 	Op string
 	// Detail is extra context added by the binding (may be empty).
 	Detail string
+	// cause is the error of the io.Reader behind the status, if any
+	// (io.ErrUnexpectedEOF for a stream cut inside an image): Unwrap
+	// returns it.
+	cause error
 }
+
+// Unwrap returns the reader error behind the status (io.ErrUnexpectedEOF
+// for a truncated stream, see ReadBloom), or nil: errors.Is(err,
+// io.ErrUnexpectedEOF) then holds as well as errors.Is(err, ErrCorrupt).
+func (e *Error) Unwrap() error { return e.cause }
 
 // Error returns "sketches: <op>: <status text> [(<detail>)]".
 func (e *Error) Error() string {
@@ -135,6 +154,11 @@ var (
 	// EstimateConcurrent) was called on a sketch still in its exact small
 	// mode; nothing changed. Call HLL.Densify first (exclusive access).
 	ErrSmallMode = &Error{Code: StatusSmallMode}
+	// ErrReadOnly: a changing method (Add, Merge, Clear, Remove, the
+	// batches, Fold, UnmarshalBinary, ...) was called on a read-only wrap
+	// (WrapBloomReadOnly, ...); nothing was written. Methods with an error
+	// result return it, the others panic with it (StatusReadOnly).
+	ErrReadOnly = &Error{Code: StatusReadOnly}
 )
 
 // errorOf returns nil for StatusOK and an *Error otherwise. The binding
@@ -198,4 +222,23 @@ func paramError(op string, s int32, args string) error {
 		e.Detail = args
 	}
 	return err
+}
+
+// readOnlyDetail explains StatusReadOnly.
+const readOnlyDetail = "a read-only wrap (Wrap...ReadOnly) is never written; Clone it for a writable copy"
+
+// readOnlyError is the error of the changing method op called on a
+// read-only wrap: it matches ErrReadOnly.
+func readOnlyError(op string) error {
+	return &Error{Code: StatusReadOnly, Op: op, Detail: readOnlyDetail}
+}
+
+// mustWritable panics with readOnlyError(op) when ro is set: the guard of
+// the changing methods without an error result, run before anything is
+// written, so a stray add on a read-only mapping is a panic recover
+// catches instead of a fault that kills the process.
+func mustWritable(ro bool, op string) {
+	if ro {
+		panic(readOnlyError(op))
+	}
 }

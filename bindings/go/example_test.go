@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	sketches "example.invalid/sketches/bindings/go"
 )
@@ -299,4 +301,67 @@ func ExampleHash() {
 	// distinct users: 2
 	// alice hits: 2
 	// true sketches: CountMin.AddHashes: invalid call argument (2 weights for 1 keys: pass nil (weight 1 each) or one weight per key)
+}
+
+// Sketches written one after another into a file or a socket read back one
+// call each, with their own types, until io.EOF.
+func ExampleReadSketch() {
+	f, _ := sketches.NewBloom(1000, 0.01)
+	f.AddString("alice")
+	h, _ := sketches.NewHLL(12)
+	h.AddStrings([]string{"a", "b", "c"})
+
+	var stream bytes.Buffer // an *os.File or a net.Conn alike
+	f.WriteTo(&stream)      // the image itself, no copy
+	h.WriteTo(&stream)
+
+	for {
+		s, err := sketches.ReadSketch(&stream)
+		if err == io.EOF {
+			break
+		}
+		if err != nil { // errors.Is(err, sketches.ErrCorrupt), io.ErrUnexpectedEOF, ...
+			panic(err)
+		}
+		switch s := s.(type) {
+		case *sketches.Bloom:
+			fmt.Println("bloom has alice:", s.ContainsString("alice"))
+		case *sketches.HLL:
+			fmt.Println("hll estimate:", s.Estimate())
+		}
+	}
+	// Output:
+	// bloom has alice: true
+	// hll estimate: 3
+}
+
+// A filter file mapped read-only is wrapped with the ReadOnly form: a stray
+// change is an error (or, for methods without an error result, a panic
+// recover catches) instead of a fault that kills the process.
+func ExampleWrapBloomReadOnly() {
+	f, _ := sketches.NewBloom(1000, 0.01)
+	f.AddString("alice")
+	img, _ := f.MarshalBinary()
+	// In a service: mem, _ := syscall.Mmap(fd, 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	// (here: 8-byte aligned Go memory holding the same bytes).
+	words := make([]uint64, (len(img)+7)/8)
+	mem := unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(img))
+	copy(mem, img)
+	if err := sketches.Verify(mem); err != nil {
+		panic(err)
+	}
+	r, err := sketches.WrapBloomReadOnly(mem)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("alice:", r.ContainsString("alice"))
+	fmt.Println("merge refused:", errors.Is(r.Merge(f), sketches.ErrReadOnly))
+	func() {
+		defer func() { fmt.Println("add refused:", errors.Is(recover().(error), sketches.ErrReadOnly)) }()
+		r.AddString("bob")
+	}()
+	// Output:
+	// alice: true
+	// merge refused: true
+	// add refused: true
 }

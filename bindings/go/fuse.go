@@ -2,6 +2,7 @@ package sketches
 
 import (
 	"fmt"
+	"io"
 	"math"
 )
 
@@ -24,11 +25,20 @@ import (
 //
 // Concurrency: every method except UnmarshalBinary and UnmarshalText only
 // reads the filter (Contains*, Stats, Size, Clone, MarshalBinary,
-// AppendBinary, MarshalText, AppendText), so any number of goroutines may
+// AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly), so any number of goroutines may
 // query one filter at once with no lock; UnmarshalBinary and UnmarshalText
 // replace the image and need exclusive access.
+//
+// Read-only: a sketch from WrapBinaryFuseReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type BinaryFuse struct {
 	img []byte
+	ro  bool // a read-only wrap: the changing methods refuse (see WrapBinaryFuseReadOnly)
 }
 
 // BinaryFuseParams are the parameters of a binary fuse filter.
@@ -177,6 +187,27 @@ func WrapBinaryFuse(b []byte) (*BinaryFuse, error) {
 	return &BinaryFuse{img: img}, nil
 }
 
+// WrapBinaryFuseReadOnly is WrapBinaryFuse (the same checks and errors,
+// with Op "WrapBinaryFuseReadOnly") with UnmarshalBinary and UnmarshalText
+// refused with an error matching ErrReadOnly, so the value keeps reading
+// b, and ReadOnly reporting true. A built filter is never written, so
+// WrapBinaryFuse already suits a read-only mapping; this form gives every
+// family one read-only wrap with the same rules (see WrapBloomReadOnly).
+// Every other method reads, WriteTo and Clone (a writable copy) included,
+// and any number of goroutines may use them at once.
+func WrapBinaryFuseReadOnly(b []byte) (*BinaryFuse, error) {
+	s, err := WrapBinaryFuse(b)
+	if err != nil {
+		return nil, withOp(err, "WrapBinaryFuseReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapBinaryFuseReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (f *BinaryFuse) ReadOnly() bool { return f.ro }
+
 // Contains reports false when key was certainly not in the set the filter
 // was built from, true when it was (always: no false negatives) or for a
 // false positive (rate 2^-FingerprintBits).
@@ -291,6 +322,9 @@ func (f BinaryFuse) AppendBinary(b []byte) ([]byte, error) {
 // padding: damaged bytes give an error matching ErrCorrupt (another
 // family: ErrWrongFamily), and f is then unchanged. data is copied.
 func (f *BinaryFuse) UnmarshalBinary(data []byte) error {
+	if f.ro {
+		return readOnlyError("BinaryFuse.UnmarshalBinary")
+	}
 	b, err := importImage("BinaryFuse.UnmarshalBinary", data, FamilyBinaryFuse)
 	if err != nil {
 		return err
@@ -314,5 +348,35 @@ func (f BinaryFuse) AppendText(b []byte) ([]byte, error) {
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // f is then unchanged (see Bloom.UnmarshalText). It writes f.
 func (f *BinaryFuse) UnmarshalText(text []byte) error {
+	if f.ro {
+		return readOnlyError("BinaryFuse.UnmarshalText")
+	}
 	return unmarshalText("BinaryFuse.UnmarshalText", text, f)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the filter during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadBinaryFuse reads the image back.
+func (f BinaryFuse) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("BinaryFuse.WriteTo", FamilyBinaryFuse, f.img, len(f.img), w)
+}
+
+// ReadBinaryFuse reads exactly one BinaryFuse image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadBinaryFuse(r io.Reader) (*BinaryFuse, error) {
+	img, err := readLive("ReadBinaryFuse", r, FamilyBinaryFuse)
+	if err != nil {
+		return nil, err
+	}
+	return &BinaryFuse{img: img}, nil
 }

@@ -3,6 +3,7 @@ package sketches
 import (
 	"bytes"
 	"errors"
+	"io"
 	"testing"
 )
 
@@ -17,7 +18,9 @@ import (
 //     accepts (the library is memory-safe whatever the body holds; on a body
 //     the format forbids, calls may fail with an *Error matching ErrCorrupt);
 //   - exporting a wrapped image reseals its checksum, so importing that
-//     reaches the body checks.
+//     reaches the body checks;
+//   - ReadSketch reads the image the header announces from the front of
+//     the bytes and accepts it exactly when Verify accepts those bytes.
 // make go-test runs each target for a few seconds; run longer with
 //   go test -tags sketches_static -run '^$' -fuzz '^FuzzHLLImage$' -fuzztime 10m
 
@@ -50,6 +53,35 @@ func fuzzImage[T any, P interface {
 		exercise(P(&s))
 		var after T
 		check(t, P(&after).UnmarshalBinary(marshal(t, P(&s))))
+	}
+
+	// The stream reader takes the image the header announces from the
+	// front of data, and accepts it exactly when Verify accepts those bytes.
+	rd := bytes.NewReader(data)
+	got, rerr := ReadSketch(rd)
+	used := data[:len(data)-rd.Len()]
+	switch {
+	case len(data) == 0:
+		if rerr != io.EOF {
+			t.Fatalf("ReadSketch of no bytes: %v", rerr)
+		}
+	case rerr == nil:
+		if verr := Verify(used); verr != nil {
+			t.Fatalf("ReadSketch accepted %d bytes that Verify refuses: %v", len(used), verr)
+		}
+		out, err := got.(interface{ MarshalBinary() ([]byte, error) }).MarshalBinary()
+		check(t, err)
+		if fam != FamilyHLL && !bytes.Equal(out, used) {
+			t.Fatal("export(ReadSketch(bytes)) differs")
+		}
+	default:
+		var e *Error
+		if !errors.As(rerr, &e) || e.Code == StatusOK {
+			t.Fatalf("ReadSketch: not an *Error: %#v", rerr)
+		}
+		if Verify(used) == nil {
+			t.Fatalf("ReadSketch refused %d bytes that Verify accepts: %v", len(used), rerr)
+		}
 	}
 
 	mem := alignedCopy(data, 0)

@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // HLL is a HyperLogLog distinct counter: precision p = 4..18 (2^p 6-bit
 // registers, 0.75 * 2^p bytes plus a 384-byte header), exact while small
@@ -15,7 +18,8 @@ import "fmt"
 //
 // Concurrency: the reading methods (Estimate, RegisterEstimate, Stats,
 // Precision, Size, Clone, Downsize, MarshalBinary, AppendBinary,
-// MarshalText, AppendText) may run concurrently; the changing ones (Add*,
+// MarshalText, AppendText, WriteTo,
+// ReadOnly) may run concurrently; the changing ones (Add*,
 // Merge, Reset, Densify, UnmarshalBinary, UnmarshalText) need exclusive
 // access.
 //
@@ -39,8 +43,16 @@ import "fmt"
 // raises a register ends it, as a merge does (Stats.Martingale becomes
 // false), and Estimate then returns the register estimate (~1.04/sqrt(2^p)
 // instead of ~0.83/sqrt(2^p)).
+//
+// Read-only: a sketch from WrapHLLReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type HLL struct {
 	img []byte
+	ro  bool       // a read-only wrap: the changing methods refuse (see WrapHLLReadOnly)
 	tok imageToken // img's token for the single-key calls (see imageToken)
 }
 
@@ -112,8 +124,38 @@ func WrapHLL(b []byte) (*HLL, error) {
 	return hllOf(img), nil
 }
 
+// WrapHLLReadOnly is WrapHLL for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapHLL uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapHLLReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapHLL: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapHLLReadOnly(b []byte) (*HLL, error) {
+	s, err := WrapHLL(b)
+	if err != nil {
+		return nil, withOp(err, "WrapHLLReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapHLLReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (h *HLL) ReadOnly() bool { return h.ro }
+
 // Add adds a byte key and reports whether the sketch changed.
 func (h *HLL) Add(key []byte) bool {
+	mustWritable(h.ro, "HLL.Add")
 	c, s := cHLLAdd(h.img, &h.tok, keyApart(key, h.img), len(key))
 	must("HLL.Add", s)
 	return c
@@ -122,6 +164,7 @@ func (h *HLL) Add(key []byte) bool {
 // AddString adds a string key (its UTF-8 bytes) and reports whether the
 // sketch changed.
 func (h *HLL) AddString(key string) bool {
+	mustWritable(h.ro, "HLL.AddString")
 	c, s := cHLLAdd(h.img, &h.tok, strPtr(key), len(key))
 	must("HLL.AddString", s)
 	return c
@@ -130,19 +173,27 @@ func (h *HLL) AddString(key string) bool {
 // AddUint64 adds an integer key (its 8 little-endian bytes) and reports
 // whether the sketch changed.
 func (h *HLL) AddUint64(key uint64) bool {
+	mustWritable(h.ro, "HLL.AddUint64")
 	c, s := cHLLAddU64(h.img, &h.tok, key)
 	must("HLL.AddUint64", s)
 	return c
 }
 
 // AddStrings adds many string keys (packed batches).
-func (h *HLL) AddStrings(keys []string) { must("HLL.AddStrings", setAdd(FamilyHLL, h.img, keys)) }
+func (h *HLL) AddStrings(keys []string) {
+	mustWritable(h.ro, "HLL.AddStrings")
+	must("HLL.AddStrings", setAdd(FamilyHLL, h.img, keys))
+}
 
 // AddBytes adds many byte keys (packed batches).
-func (h *HLL) AddBytes(keys [][]byte) { must("HLL.AddBytes", setAdd(FamilyHLL, h.img, keys)) }
+func (h *HLL) AddBytes(keys [][]byte) {
+	mustWritable(h.ro, "HLL.AddBytes")
+	must("HLL.AddBytes", setAdd(FamilyHLL, h.img, keys))
+}
 
 // AddUint64s adds many integer keys in one call.
 func (h *HLL) AddUint64s(keys []uint64) {
+	mustWritable(h.ro, "HLL.AddUint64s")
 	must("HLL.AddUint64s", cSetAddU64s(FamilyHLL, h.img, keys))
 }
 
@@ -152,6 +203,7 @@ func (h *HLL) AddUint64s(keys []uint64) {
 // that key, so AddHash(Hash(k, seed)) is Add(k),
 // and reports whether the sketch changed (as Add). Needs exclusive access.
 func (h *HLL) AddHash(hash uint64) bool {
+	mustWritable(h.ro, "HLL.AddHash")
 	c, s := cAddHash(FamilyHLL, h.img, &h.tok, hash)
 	must("HLL.AddHash", s)
 	return c
@@ -160,6 +212,7 @@ func (h *HLL) AddHash(hash uint64) bool {
 // AddHashes adds many precomputed hashes (computed as for AddHash) in one
 // call, as AddHash does one by one. Needs exclusive access.
 func (h *HLL) AddHashes(hashes []uint64) {
+	mustWritable(h.ro, "HLL.AddHashes")
 	must("HLL.AddHashes", cSetAddHashes(FamilyHLL, h.img, hashes))
 }
 
@@ -176,6 +229,7 @@ func setAdd[K keyList](f Family, b []byte, keys K) int32 {
 // it needs exclusive access like Add: call it before sharing the sketch
 // between goroutines, never while a Concurrent method runs.
 func (h *HLL) Densify() {
+	mustWritable(h.ro, "HLL.Densify")
 	must("HLL.Densify", cHLLDensify(h.img))
 	h.retoken()
 }
@@ -195,6 +249,9 @@ func (h *HLL) Densify() {
 // among many more threads than cores gets to finish.) Other
 // errors are those of an unusable image (a zero value: no panic here).
 func (h *HLL) AddConcurrent(key []byte) (bool, error) {
+	if h.ro {
+		return false, readOnlyError("HLL.AddConcurrent")
+	}
 	c, s := cHLLAddConcurrent(h.img, keyApart(key, h.img), len(key))
 	return c, errorOf("HLL.AddConcurrent", s)
 }
@@ -204,6 +261,9 @@ func (h *HLL) AddConcurrent(key []byte) (bool, error) {
 // only Concurrent methods run on it. Errors as AddConcurrent (ErrSmallMode
 // before Densify).
 func (h *HLL) AddConcurrentString(key string) (bool, error) {
+	if h.ro {
+		return false, readOnlyError("HLL.AddConcurrentString")
+	}
 	c, s := cHLLAddConcurrent(h.img, strPtr(key), len(key))
 	return c, errorOf("HLL.AddConcurrentString", s)
 }
@@ -212,6 +272,9 @@ func (h *HLL) AddConcurrentString(key string) (bool, error) {
 // little-endian bytes): safe for any number of goroutines at once on one
 // sketch while only Concurrent methods run on it. Errors as AddConcurrent.
 func (h *HLL) AddConcurrentUint64(key uint64) (bool, error) {
+	if h.ro {
+		return false, readOnlyError("HLL.AddConcurrentUint64")
+	}
 	c, s := cHLLAddConcurrentU64(h.img, key)
 	return c, errorOf("HLL.AddConcurrentUint64", s)
 }
@@ -221,6 +284,9 @@ func (h *HLL) AddConcurrentUint64(key uint64) (bool, error) {
 // once on one sketch while only Concurrent methods run on it. Errors as
 // AddConcurrent (ErrSmallMode before Densify).
 func (h *HLL) AddConcurrentHash(hash uint64) (bool, error) {
+	if h.ro {
+		return false, readOnlyError("HLL.AddConcurrentHash")
+	}
 	c, s := cAddConcurrentHash(FamilyHLL, h.img, hash)
 	return c, errorOf("HLL.AddConcurrentHash", s)
 }
@@ -231,6 +297,9 @@ func (h *HLL) AddConcurrentHash(hash uint64) (bool, error) {
 // small mode ErrSmallMode and nothing added; on a stuck lock word the keys
 // before the failing one are added.
 func (h *HLL) AddConcurrentStrings(keys []string) error {
+	if h.ro {
+		return readOnlyError("HLL.AddConcurrentStrings")
+	}
 	return errorOf("HLL.AddConcurrentStrings", setAddConcurrent(FamilyHLL, h.img, keys))
 }
 
@@ -238,6 +307,9 @@ func (h *HLL) AddConcurrentStrings(keys []string) error {
 // number of goroutines at once on one sketch while only Concurrent methods
 // run on it. Errors as AddConcurrentStrings.
 func (h *HLL) AddConcurrentBytes(keys [][]byte) error {
+	if h.ro {
+		return readOnlyError("HLL.AddConcurrentBytes")
+	}
 	return errorOf("HLL.AddConcurrentBytes", setAddConcurrent(FamilyHLL, h.img, keys))
 }
 
@@ -245,6 +317,9 @@ func (h *HLL) AddConcurrentBytes(keys [][]byte) error {
 // number of goroutines at once on one sketch while only Concurrent methods
 // run on it. Errors as AddConcurrentStrings.
 func (h *HLL) AddConcurrentUint64s(keys []uint64) error {
+	if h.ro {
+		return readOnlyError("HLL.AddConcurrentUint64s")
+	}
 	return errorOf("HLL.AddConcurrentUint64s", cSetAddConcurrentU64s(FamilyHLL, h.img, keys))
 }
 
@@ -285,6 +360,9 @@ func (h *HLL) RegisterEstimate() float64 {
 // precision, or Downsize the others to it first. other may be h itself
 // (see Bloom.Union).
 func (h *HLL) Merge(other *HLL) error {
+	if h.ro {
+		return readOnlyError("HLL.Merge")
+	}
 	s := cMerge(FamilyHLL, h.img, mergeSource(h.img, other.image()))
 	h.retoken()
 	return errorOf("HLL.Merge", s)
@@ -321,6 +399,7 @@ func (h *HLL) Stats() HLLStats {
 
 // Reset empties the sketch (same precision and seed).
 func (h *HLL) Reset() {
+	mustWritable(h.ro, "HLL.Reset")
 	must("HLL.Reset", cClear(FamilyHLL, h.img))
 	h.retoken()
 }
@@ -365,6 +444,9 @@ func (h HLL) AppendBinary(b []byte) ([]byte, error) {
 // unchanged. data is copied; a compact image imports into the full image
 // of its precision (the size the library's import_size reports).
 func (h *HLL) UnmarshalBinary(data []byte) error {
+	if h.ro {
+		return readOnlyError("HLL.UnmarshalBinary")
+	}
 	b, err := importImage("HLL.UnmarshalBinary", data, FamilyHLL)
 	if err != nil {
 		return err
@@ -386,4 +468,41 @@ func (h HLL) AppendText(b []byte) ([]byte, error) { return appendText("HLL.Marsh
 // as UnmarshalBinary checks it: text that is not padded standard base64,
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // h is then unchanged (see Bloom.UnmarshalText). It writes h.
-func (h *HLL) UnmarshalText(text []byte) error { return unmarshalText("HLL.UnmarshalText", text, h) }
+func (h *HLL) UnmarshalText(text []byte) error {
+	if h.ro {
+		return readOnlyError("HLL.UnmarshalText")
+	}
+	return unmarshalText("HLL.UnmarshalText", text, h)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written: in dense
+// mode the image itself with a 48-byte header copy carrying the checksum,
+// no copy of the registers; in small mode the compact export, made in a
+// buffer first (it is small). w must neither keep nor change the bytes
+// (io.Writer's contract). It reads h during the whole write, as a query
+// does: other reading methods may run meanwhile, no changing one (for a
+// slow writer, MarshalBinary under the lock and write that). Errors: an
+// *Error for a zero value; w's own errors, wrapped with the operation
+// (errors.Is finds them). ReadHLL reads the image back.
+func (h HLL) WriteTo(w io.Writer) (int64, error) {
+	const op = "HLL.WriteTo"
+	n, s := cHLLExportedSize(h.img)
+	if s != 0 {
+		return 0, errorOf(op, s)
+	}
+	return writeImage(op, FamilyHLL, h.img, n, w)
+}
+
+// ReadHLL reads exactly one HLL image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadHLL(r io.Reader) (*HLL, error) {
+	img, err := readLive("ReadHLL", r, FamilyHLL)
+	if err != nil {
+		return nil, err
+	}
+	return hllOf(img), nil
+}

@@ -82,7 +82,7 @@ var (
 func Inspect(b []byte) (ImageInfo, error) {
 	info, s := cInspect(b)
 	if s != 0 {
-		return ImageInfo{}, untrustedError("Inspect", s, len(b))
+		return ImageInfo{}, untrustedError("Inspect", s, b)
 	}
 	return info, nil
 }
@@ -123,7 +123,7 @@ func formatSketch(s fmt.State, verb rune, f Family, b []byte) {
 func Verify(b []byte) error {
 	info, s := cInspect(b)
 	if s != 0 {
-		return untrustedError("Verify", s, len(b))
+		return untrustedError("Verify", s, b)
 	}
 	return errorOf("Verify", cVerify(info.Family, b))
 }

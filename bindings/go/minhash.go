@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // MinHash estimates the Jaccard similarity of sets from k registers
 // (one-permutation hashing with optimal densification: one hash per item);
@@ -11,11 +14,20 @@ import "fmt"
 // called on it.
 //
 // Concurrency: the reading methods (Jaccard, Signature, Stats, K, Size,
-// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// Clone, MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
 // UnmarshalText) need exclusive access.
+//
+// Read-only: a sketch from WrapMinHashReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type MinHash struct {
 	img []byte
+	ro  bool // a read-only wrap: the changing methods refuse (see WrapMinHashReadOnly)
 }
 
 // MinHashStats are the statistics of a MinHash sketch.
@@ -65,8 +77,38 @@ func WrapMinHash(b []byte) (*MinHash, error) {
 	return &MinHash{img: img}, nil
 }
 
+// WrapMinHashReadOnly is WrapMinHash for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapMinHash uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapMinHashReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapMinHash: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapMinHashReadOnly(b []byte) (*MinHash, error) {
+	s, err := WrapMinHash(b)
+	if err != nil {
+		return nil, withOp(err, "WrapMinHashReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapMinHashReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (m *MinHash) ReadOnly() bool { return m.ro }
+
 // Add adds a byte key and reports whether a register changed.
 func (m *MinHash) Add(key []byte) bool {
+	mustWritable(m.ro, "MinHash.Add")
 	c, s := cMinHashAdd(m.img, keyApart(key, m.img), len(key))
 	must("MinHash.Add", s)
 	return c
@@ -74,6 +116,7 @@ func (m *MinHash) Add(key []byte) bool {
 
 // AddString adds a string key (its UTF-8 bytes).
 func (m *MinHash) AddString(key string) bool {
+	mustWritable(m.ro, "MinHash.AddString")
 	c, s := cMinHashAdd(m.img, strPtr(key), len(key))
 	must("MinHash.AddString", s)
 	return c
@@ -81,6 +124,7 @@ func (m *MinHash) AddString(key string) bool {
 
 // AddUint64 adds an integer key (its 8 little-endian bytes).
 func (m *MinHash) AddUint64(key uint64) bool {
+	mustWritable(m.ro, "MinHash.AddUint64")
 	c, s := cMinHashAddU64(m.img, key)
 	must("MinHash.AddUint64", s)
 	return c
@@ -88,16 +132,19 @@ func (m *MinHash) AddUint64(key uint64) bool {
 
 // AddStrings adds many string keys (packed batches).
 func (m *MinHash) AddStrings(keys []string) {
+	mustWritable(m.ro, "MinHash.AddStrings")
 	must("MinHash.AddStrings", setAdd(FamilyMinHash, m.img, keys))
 }
 
 // AddBytes adds many byte keys (packed batches).
 func (m *MinHash) AddBytes(keys [][]byte) {
+	mustWritable(m.ro, "MinHash.AddBytes")
 	must("MinHash.AddBytes", setAdd(FamilyMinHash, m.img, keys))
 }
 
 // AddUint64s adds many integer keys in one call.
 func (m *MinHash) AddUint64s(keys []uint64) {
+	mustWritable(m.ro, "MinHash.AddUint64s")
 	must("MinHash.AddUint64s", cSetAddU64s(FamilyMinHash, m.img, keys))
 }
 
@@ -107,6 +154,7 @@ func (m *MinHash) AddUint64s(keys []uint64) {
 // that key, so AddHash(Hash(k, seed)) is Add(k),
 // and reports whether the sketch changed (as Add). Needs exclusive access.
 func (m *MinHash) AddHash(h uint64) bool {
+	mustWritable(m.ro, "MinHash.AddHash")
 	c, s := cAddHash(FamilyMinHash, m.img, nil, h)
 	must("MinHash.AddHash", s)
 	return c
@@ -115,6 +163,7 @@ func (m *MinHash) AddHash(h uint64) bool {
 // AddHashes adds many precomputed hashes (computed as for AddHash) in one
 // call, as AddHash does one by one. Needs exclusive access.
 func (m *MinHash) AddHashes(hashes []uint64) {
+	mustWritable(m.ro, "MinHash.AddHashes")
 	must("MinHash.AddHashes", cSetAddHashes(FamilyMinHash, m.img, hashes))
 }
 
@@ -147,6 +196,9 @@ func (m *MinHash) Signature() []uint64 {
 // and seed required, else ErrIncompatible and m unchanged. other may be m
 // itself (see Bloom.Union).
 func (m *MinHash) Merge(other *MinHash) error {
+	if m.ro {
+		return readOnlyError("MinHash.Merge")
+	}
 	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, mergeSource(m.img, other.image())))
 }
 
@@ -161,7 +213,10 @@ func (m *MinHash) Stats() MinHashStats {
 }
 
 // Clear empties the sketch.
-func (m *MinHash) Clear() { must("MinHash.Clear", cClear(FamilyMinHash, m.img)) }
+func (m *MinHash) Clear() {
+	mustWritable(m.ro, "MinHash.Clear")
+	must("MinHash.Clear", cClear(FamilyMinHash, m.img))
+}
 
 // Size returns the image size in bytes.
 func (m *MinHash) Size() int { return len(m.img) }
@@ -193,6 +248,9 @@ func (m MinHash) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces m with the checked sketch in data (see
 // Bloom.UnmarshalBinary).
 func (m *MinHash) UnmarshalBinary(data []byte) error {
+	if m.ro {
+		return readOnlyError("MinHash.UnmarshalBinary")
+	}
 	b, err := importImage("MinHash.UnmarshalBinary", data, FamilyMinHash)
 	if err != nil {
 		return err
@@ -216,5 +274,35 @@ func (m MinHash) AppendText(b []byte) ([]byte, error) {
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // m is then unchanged (see Bloom.UnmarshalText). It writes m.
 func (m *MinHash) UnmarshalText(text []byte) error {
+	if m.ro {
+		return readOnlyError("MinHash.UnmarshalText")
+	}
 	return unmarshalText("MinHash.UnmarshalText", text, m)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the sketch during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadMinHash reads the image back.
+func (m MinHash) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("MinHash.WriteTo", FamilyMinHash, m.img, len(m.img), w)
+}
+
+// ReadMinHash reads exactly one MinHash image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadMinHash(r io.Reader) (*MinHash, error) {
+	img, err := readLive("ReadMinHash", r, FamilyMinHash)
+	if err != nil {
+		return nil, err
+	}
+	return &MinHash{img: img}, nil
 }

@@ -11,8 +11,10 @@ import (
 )
 
 // The zero-copy path as a service uses it: an image written with
-// MarshalBinary, mapped read-only from its file, verified once, and queried
-// in place (a read-only mapping allows only the reading methods).
+// MarshalBinary, mapped read-only from its file, verified once, wrapped
+// with the ReadOnly form and queried in place. A stray change (a bug
+// elsewhere calling Add) is refused with ErrReadOnly instead of faulting
+// on the read-only mapping, which would kill the process.
 func TestWrapMappedFile(t *testing.T) {
 	f, _ := NewBloom(10000, 0.01, WithSeed(3))
 	ks := keys("mapped-", 0, 10000)
@@ -31,16 +33,31 @@ func TestWrapMappedFile(t *testing.T) {
 		check(t, Verify(mem))
 		switch name {
 		case "bloom":
-			w, err := WrapBloom(mem)
+			w, err := WrapBloomReadOnly(mem)
 			check(t, err)
 			if countTrue(w.ContainsStrings(ks, nil)) != len(ks) || !w.ContainsString(ks[7]) || w.Stats().AddCalls != 10000 {
 				t.Fatal("queries on the mapped filter")
 			}
+			// Add has no error result: it panics with the *Error.
+			func() {
+				defer func() {
+					if err, _ := recover().(error); !errors.Is(err, ErrReadOnly) {
+						t.Fatalf("stray Add on the read-only mapping: %v", err)
+					}
+				}()
+				w.AddString("stray")
+			}()
+			if err := w.Union(f); !errors.Is(err, ErrReadOnly) {
+				t.Fatalf("stray Union on the read-only mapping: %v", err)
+			}
 		case "hll":
-			w, err := WrapHLL(mem)
+			w, err := WrapHLLReadOnly(mem)
 			check(t, err)
 			if w.Estimate() != h.Estimate() {
 				t.Fatal("estimate of the mapped sketch")
+			}
+			if err := w.Merge(h); !errors.Is(err, ErrReadOnly) {
+				t.Fatalf("stray Merge on the read-only mapping: %v", err)
 			}
 		}
 		check(t, syscall.Munmap(mem))

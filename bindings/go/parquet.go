@@ -187,6 +187,9 @@ func NewSplitBlockFromParquetBitset(bitset []byte, fpr float64) (*SplitBlock, er
 // 2^folds (the filter is then unchanged); an *Error for a zero value.
 // Fold changes the filter: it needs exclusive access.
 func (f *SplitBlock) Fold(folds uint32) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.Fold")
+	}
 	n, s := cSplitBlockFold(f.img, folds)
 	if s != 0 {
 		return errorOf("SplitBlock.Fold", s)
@@ -208,6 +211,9 @@ func (f *SplitBlock) Fold(folds uint32) error {
 // which answers true for every value); an *Error for a zero value.
 // FoldToTargetFPP changes the filter: it needs exclusive access.
 func (f *SplitBlock) FoldToTargetFPP(fpp float64) (folds uint32, err error) {
+	if f.ro {
+		return 0, readOnlyError("SplitBlock.FoldToTargetFPP")
+	}
 	const op = "SplitBlock.FoldToTargetFPP"
 	k, n, s := cSplitBlockFoldToTargetFPP(f.img, fpp)
 	if Status(s) == StatusInvalidParameter {

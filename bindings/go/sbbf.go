@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // SplitBlock is a split-block Bloom filter: 256-bit blocks, one cache line
 // per operation, the fastest filter of the library. Built with
@@ -16,7 +19,8 @@ import "fmt"
 // called on it.
 //
 // Concurrency: the reading methods (Contains*, Stats, OverCapacity, Bitset,
-// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// Size, Clone, MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Union, Merge, Intersect, Clear, Fold,
 // FoldToTargetFPP, UnmarshalBinary, UnmarshalText) need exclusive access.
 //
@@ -36,8 +40,16 @@ import "fmt"
 // made one at a time, while Inserted (adds that set a new bit) depends on
 // the order of the adds, and so may OverCapacity's flags, which are
 // computed from it.
+//
+// Read-only: a sketch from WrapSplitBlockReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type SplitBlock struct {
 	img []byte
+	ro  bool       // a read-only wrap: the changing methods refuse (see WrapSplitBlockReadOnly)
 	tok imageToken // img's token for the single-key calls (see imageToken)
 }
 
@@ -196,8 +208,38 @@ func WrapSplitBlock(b []byte) (*SplitBlock, error) {
 	return splitBlockOf(img), nil
 }
 
+// WrapSplitBlockReadOnly is WrapSplitBlock for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapSplitBlock uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapSplitBlockReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapSplitBlock: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapSplitBlockReadOnly(b []byte) (*SplitBlock, error) {
+	s, err := WrapSplitBlock(b)
+	if err != nil {
+		return nil, withOp(err, "WrapSplitBlockReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapSplitBlockReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (f *SplitBlock) ReadOnly() bool { return f.ro }
+
 // Add adds a byte key and reports whether it was new to the filter.
 func (f *SplitBlock) Add(key []byte) bool {
+	mustWritable(f.ro, "SplitBlock.Add")
 	n, s := cSplitBlockAdd(f.img, &f.tok, keyApart(key, f.img), len(key))
 	must("SplitBlock.Add", s)
 	return n
@@ -205,6 +247,7 @@ func (f *SplitBlock) Add(key []byte) bool {
 
 // AddString adds a string key (its UTF-8 bytes) and reports whether it was new.
 func (f *SplitBlock) AddString(key string) bool {
+	mustWritable(f.ro, "SplitBlock.AddString")
 	n, s := cSplitBlockAdd(f.img, &f.tok, strPtr(key), len(key))
 	must("SplitBlock.AddString", s)
 	return n
@@ -215,6 +258,7 @@ func (f *SplitBlock) AddString(key string) bool {
 // for an INT32 column use AddHash(ParquetHashInt32(v)), since the 8 bytes
 // of uint64(v) are not the 4 a writer hashes (see ContainsUint64).
 func (f *SplitBlock) AddUint64(key uint64) bool {
+	mustWritable(f.ro, "SplitBlock.AddUint64")
 	n, s := cSplitBlockAddU64(f.img, &f.tok, key)
 	must("SplitBlock.AddUint64", s)
 	return n
@@ -229,6 +273,7 @@ func (f *SplitBlock) AddUint64(key uint64) bool {
 // 0), the hash Parquet writers insert; in native mode
 // the canonical XXH3-64 hash with the filter's seed. Needs exclusive access.
 func (f *SplitBlock) AddHash(h uint64) bool {
+	mustWritable(f.ro, "SplitBlock.AddHash")
 	n, s := cSplitBlockAddHash(f.img, &f.tok, h)
 	must("SplitBlock.AddHash", s)
 	return n
@@ -247,6 +292,7 @@ func (f *SplitBlock) ContainsHash(h uint64) bool {
 // AddHashes adds many precomputed hashes (computed as for AddHash) in one
 // call, as AddHash does one by one. Needs exclusive access.
 func (f *SplitBlock) AddHashes(hashes []uint64) {
+	mustWritable(f.ro, "SplitBlock.AddHashes")
 	must("SplitBlock.AddHashes", cSplitBlockAddHashes(f.img, hashes, nil))
 }
 
@@ -288,23 +334,27 @@ func (f *SplitBlock) ContainsUint64(key uint64) bool {
 
 // AddStrings adds many string keys (packed batches).
 func (f *SplitBlock) AddStrings(keys []string) {
+	mustWritable(f.ro, "SplitBlock.AddStrings")
 	must("SplitBlock.AddStrings", filterAdd(FamilySplitBlock, f.img, keys, nil))
 }
 
 // AddBytes adds many byte keys (packed batches).
 func (f *SplitBlock) AddBytes(keys [][]byte) {
+	mustWritable(f.ro, "SplitBlock.AddBytes")
 	must("SplitBlock.AddBytes", filterAdd(FamilySplitBlock, f.img, keys, nil))
 }
 
 // AddUint64s adds many integer keys in one call (INT64 values in Parquet
 // mode: see AddUint64).
 func (f *SplitBlock) AddUint64s(keys []uint64) {
+	mustWritable(f.ro, "SplitBlock.AddUint64s")
 	must("SplitBlock.AddUint64s", cFilterAddU64s(FamilySplitBlock, f.img, keys, nil))
 }
 
 // AddStringsReportNew adds many string keys and reports per key whether it
 // was new (see Bloom.AddStringsReportNew).
 func (f *SplitBlock) AddStringsReportNew(keys []string, results []bool) []bool {
+	mustWritable(f.ro, "SplitBlock.AddStringsReportNew")
 	out := boolsFor(results, len(keys))
 	must("SplitBlock.AddStringsReportNew", filterAdd(FamilySplitBlock, f.img, keys, out))
 	return out
@@ -340,6 +390,7 @@ func (f *SplitBlock) ContainsUint64s(keys []uint64, results []bool) []bool {
 // Concurrency paragraph). Of racing adds of one key, more than one may
 // report it new (each set one of its bits first).
 func (f *SplitBlock) AddConcurrent(key []byte) bool {
+	mustWritable(f.ro, "SplitBlock.AddConcurrent")
 	n, s := cSplitBlockAddConcurrent(f.img, keyApart(key, f.img), len(key))
 	must("SplitBlock.AddConcurrent", s)
 	return n
@@ -349,6 +400,7 @@ func (f *SplitBlock) AddConcurrent(key []byte) bool {
 // bytes): safe for any number of goroutines at once on one filter while
 // only Concurrent methods run on it.
 func (f *SplitBlock) AddConcurrentString(key string) bool {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentString")
 	n, s := cSplitBlockAddConcurrent(f.img, strPtr(key), len(key))
 	must("SplitBlock.AddConcurrentString", s)
 	return n
@@ -358,6 +410,7 @@ func (f *SplitBlock) AddConcurrentString(key string) bool {
 // little-endian bytes): safe for any number of goroutines at once on one
 // filter while only Concurrent methods run on it.
 func (f *SplitBlock) AddConcurrentUint64(key uint64) bool {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentUint64")
 	n, s := cSplitBlockAddConcurrentU64(f.img, key)
 	must("SplitBlock.AddConcurrentUint64", s)
 	return n
@@ -367,6 +420,7 @@ func (f *SplitBlock) AddConcurrentUint64(key uint64) bool {
 // operations: safe for any number of goroutines at once on one filter
 // while only Concurrent methods run on it.
 func (f *SplitBlock) AddConcurrentStrings(keys []string) {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentStrings")
 	must("SplitBlock.AddConcurrentStrings", filterAddConcurrent(FamilySplitBlock, f.img, keys, nil))
 }
 
@@ -374,6 +428,7 @@ func (f *SplitBlock) AddConcurrentStrings(keys []string) {
 // number of goroutines at once on one filter while only Concurrent methods
 // run on it.
 func (f *SplitBlock) AddConcurrentBytes(keys [][]byte) {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentBytes")
 	must("SplitBlock.AddConcurrentBytes", filterAddConcurrent(FamilySplitBlock, f.img, keys, nil))
 }
 
@@ -381,6 +436,7 @@ func (f *SplitBlock) AddConcurrentBytes(keys [][]byte) {
 // number of goroutines at once on one filter while only Concurrent methods
 // run on it.
 func (f *SplitBlock) AddConcurrentUint64s(keys []uint64) {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentUint64s")
 	must("SplitBlock.AddConcurrentUint64s", cFilterAddConcurrentU64s(FamilySplitBlock, f.img, keys, nil))
 }
 
@@ -389,6 +445,7 @@ func (f *SplitBlock) AddConcurrentUint64s(keys []uint64) {
 // while only Concurrent methods run on it. Of racing adds of one key
 // (across goroutines), more than one may report it new.
 func (f *SplitBlock) AddConcurrentStringsReportNew(keys []string, results []bool) []bool {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentStringsReportNew")
 	out := boolsFor(results, len(keys))
 	must("SplitBlock.AddConcurrentStringsReportNew", filterAddConcurrent(FamilySplitBlock, f.img, keys, out))
 	return out
@@ -450,6 +507,7 @@ func (f *SplitBlock) ContainsConcurrentUint64s(keys []uint64, results []bool) []
 // once on one filter while only Concurrent methods run on it, and reports
 // whether it was new as AddConcurrent does.
 func (f *SplitBlock) AddConcurrentHash(h uint64) bool {
+	mustWritable(f.ro, "SplitBlock.AddConcurrentHash")
 	n, s := cAddConcurrentHash(FamilySplitBlock, f.img, h)
 	must("SplitBlock.AddConcurrentHash", s)
 	return n
@@ -476,6 +534,9 @@ func (f *SplitBlock) ContainsConcurrentHashes(hashes []uint64, results []bool) [
 // else ErrIncompatible and f unchanged). other may be f itself (see
 // Bloom.Union).
 func (f *SplitBlock) Union(other *SplitBlock) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.Union")
+	}
 	s := cMerge(FamilySplitBlock, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("SplitBlock.Union", s)
@@ -484,11 +545,17 @@ func (f *SplitBlock) Union(other *SplitBlock) error {
 // Merge is Union under the name every other family's merge has (see
 // Bloom.Merge).
 func (f *SplitBlock) Merge(other *SplitBlock) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.Merge")
+	}
 	return withOp(f.Union(other), "SplitBlock.Merge")
 }
 
 // Intersect sets f to the intersection of f and other (rules of Union).
 func (f *SplitBlock) Intersect(other *SplitBlock) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.Intersect")
+	}
 	s := cIntersect(FamilySplitBlock, f.img, mergeSource(f.img, other.image()))
 	f.retoken()
 	return errorOf("SplitBlock.Intersect", s)
@@ -529,7 +596,9 @@ func (f *SplitBlock) OverCapacityConcurrent() CapacityFlags {
 
 // Bitset returns the filter's blocks, a view into the image (not a copy):
 // in Parquet mode, exactly the bitset a Parquet writer stores. It changes
-// as keys are added.
+// as keys are added. Do not write to it: on a read-only wrap it is the
+// read-only memory itself (a write faults), and on any filter a write
+// bypasses the filter's counters; bytes.Clone it for a copy to change.
 func (f *SplitBlock) Bitset() []byte {
 	off, n, s := cSplitBlockBitset(f.img)
 	must("SplitBlock.Bitset", s)
@@ -538,6 +607,7 @@ func (f *SplitBlock) Bitset() []byte {
 
 // Clear removes every key; parameters and seed stay.
 func (f *SplitBlock) Clear() {
+	mustWritable(f.ro, "SplitBlock.Clear")
 	must("SplitBlock.Clear", cClear(FamilySplitBlock, f.img))
 	f.retoken()
 }
@@ -572,6 +642,9 @@ func (f SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces f with the checked filter in data (see
 // Bloom.UnmarshalBinary).
 func (f *SplitBlock) UnmarshalBinary(data []byte) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.UnmarshalBinary")
+	}
 	b, err := importImage("SplitBlock.UnmarshalBinary", data, FamilySplitBlock)
 	if err != nil {
 		return err
@@ -596,5 +669,35 @@ func (f SplitBlock) AppendText(b []byte) ([]byte, error) {
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // f is then unchanged (see Bloom.UnmarshalText). It writes f.
 func (f *SplitBlock) UnmarshalText(text []byte) error {
+	if f.ro {
+		return readOnlyError("SplitBlock.UnmarshalText")
+	}
 	return unmarshalText("SplitBlock.UnmarshalText", text, f)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the filter during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadSplitBlock reads the image back.
+func (f SplitBlock) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("SplitBlock.WriteTo", FamilySplitBlock, f.img, len(f.img), w)
+}
+
+// ReadSplitBlock reads exactly one SplitBlock image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadSplitBlock(r io.Reader) (*SplitBlock, error) {
+	img, err := readLive("ReadSplitBlock", r, FamilySplitBlock)
+	if err != nil {
+		return nil, err
+	}
+	return splitBlockOf(img), nil
 }

@@ -3,6 +3,7 @@ package sketches
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 )
 
 // TopK is a Space-Saving heavy-hitters sketch with a fixed number of
@@ -17,11 +18,20 @@ import (
 // called on it.
 //
 // Concurrency: the reading methods (Estimate*, List, Stats, Size, Clone,
-// MarshalBinary, AppendBinary, MarshalText, AppendText) may run
+// MarshalBinary, AppendBinary, MarshalText, AppendText, WriteTo,
+// ReadOnly) may run
 // concurrently; the changing ones (Add*, Merge, Clear, UnmarshalBinary,
 // UnmarshalText) need exclusive access.
+//
+// Read-only: a sketch from WrapTopKReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type TopK struct {
 	img []byte
+	ro  bool // a read-only wrap: the changing methods refuse (see WrapTopKReadOnly)
 }
 
 // TopKItem is one listed key.
@@ -87,21 +97,59 @@ func WrapTopK(b []byte) (*TopK, error) {
 	return &TopK{img: img}, nil
 }
 
+// WrapTopKReadOnly is WrapTopK for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapTopK uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapTopKReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapTopK: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapTopKReadOnly(b []byte) (*TopK, error) {
+	s, err := WrapTopK(b)
+	if err != nil {
+		return nil, withOp(err, "WrapTopKReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapTopKReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (t *TopK) ReadOnly() bool { return t.ro }
+
 // Add adds weight occurrences of a byte key; a key longer than the maximum
 // gives an error matching ErrKeyTooLong and nothing changes. A weight of 0
 // is no occurrence and changes nothing: it takes no counter and evicts no
 // key (the bytes of an empty response do not push out a heavy hitter).
 func (t *TopK) Add(key []byte, weight uint64) error {
+	if t.ro {
+		return readOnlyError("TopK.Add")
+	}
 	return errorOf("TopK.Add", cTopKAdd(t.img, keyApart(key, t.img), len(key), weight))
 }
 
 // AddString is Add for a string key (its UTF-8 bytes).
 func (t *TopK) AddString(key string, weight uint64) error {
+	if t.ro {
+		return readOnlyError("TopK.AddString")
+	}
 	return errorOf("TopK.AddString", cTopKAdd(t.img, strPtr(key), len(key), weight))
 }
 
 // AddUint64 is Add for an integer key, stored as its 8 little-endian bytes.
 func (t *TopK) AddUint64(key, weight uint64) error {
+	if t.ro {
+		return readOnlyError("TopK.AddUint64")
+	}
 	return errorOf("TopK.AddUint64", cTopKAddU64(t.img, key, weight))
 }
 
@@ -111,16 +159,25 @@ func (t *TopK) AddUint64(key, weight uint64) error {
 // a key longer than the maximum one matching ErrKeyTooLong, before
 // anything changes.
 func (t *TopK) AddStrings(keys []string, weights []uint64) error {
+	if t.ro {
+		return readOnlyError("TopK.AddStrings")
+	}
 	return topkAdd(t, keys, weights, "TopK.AddStrings")
 }
 
 // AddBytes adds many byte keys (see AddStrings).
 func (t *TopK) AddBytes(keys [][]byte, weights []uint64) error {
+	if t.ro {
+		return readOnlyError("TopK.AddBytes")
+	}
 	return topkAdd(t, keys, weights, "TopK.AddBytes")
 }
 
 // AddUint64s adds many integer keys in one call (see AddStrings).
 func (t *TopK) AddUint64s(keys, weights []uint64) error {
+	if t.ro {
+		return readOnlyError("TopK.AddUint64s")
+	}
 	if err := checkWeights("TopK.AddUint64s", len(keys), weights); err != nil {
 		return err
 	}
@@ -195,6 +252,9 @@ func (t *TopK) List() []TopKItem {
 // seed, else ErrIncompatible and t unchanged), keeping both guarantees.
 // other may be t itself: its stream then counts twice (see Bloom.Union).
 func (t *TopK) Merge(other *TopK) error {
+	if t.ro {
+		return readOnlyError("TopK.Merge")
+	}
 	return errorOf("TopK.Merge", cMerge(FamilyTopK, t.img, mergeSource(t.img, other.image())))
 }
 
@@ -206,7 +266,10 @@ func (t *TopK) Stats() TopKStats {
 }
 
 // Clear removes every key.
-func (t *TopK) Clear() { must("TopK.Clear", cClear(FamilyTopK, t.img)) }
+func (t *TopK) Clear() {
+	mustWritable(t.ro, "TopK.Clear")
+	must("TopK.Clear", cClear(FamilyTopK, t.img))
+}
 
 // Size returns the image size in bytes.
 func (t *TopK) Size() int { return len(t.img) }
@@ -239,6 +302,9 @@ func (t TopK) AppendBinary(b []byte) ([]byte, error) {
 // headers, length, checksum and every counter, index slot and heap entry:
 // damaged bytes give an error matching ErrCorrupt and t is unchanged.
 func (t *TopK) UnmarshalBinary(data []byte) error {
+	if t.ro {
+		return readOnlyError("TopK.UnmarshalBinary")
+	}
 	b, err := importImage("TopK.UnmarshalBinary", data, FamilyTopK)
 	if err != nil {
 		return err
@@ -259,4 +325,36 @@ func (t TopK) AppendText(b []byte) ([]byte, error) { return appendText("TopK.Mar
 // as UnmarshalBinary checks it: text that is not padded standard base64,
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // t is then unchanged (see Bloom.UnmarshalText). It writes t.
-func (t *TopK) UnmarshalText(text []byte) error { return unmarshalText("TopK.UnmarshalText", text, t) }
+func (t *TopK) UnmarshalText(text []byte) error {
+	if t.ro {
+		return readOnlyError("TopK.UnmarshalText")
+	}
+	return unmarshalText("TopK.UnmarshalText", text, t)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the sketch during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadTopK reads the image back.
+func (t TopK) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("TopK.WriteTo", FamilyTopK, t.img, len(t.img), w)
+}
+
+// ReadTopK reads exactly one TopK image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadTopK(r io.Reader) (*TopK, error) {
+	img, err := readLive("ReadTopK", r, FamilyTopK)
+	if err != nil {
+		return nil, err
+	}
+	return &TopK{img: img}, nil
+}

@@ -1,6 +1,9 @@
 package sketches
 
-import "fmt"
+import (
+	"fmt"
+	"io"
+)
 
 // ULL is an UltraLogLog distinct counter: precision p = 4..18 (2^p 8-bit
 // registers plus a 128-byte header), about 28% less memory than HLL for the
@@ -15,7 +18,8 @@ import "fmt"
 //
 // Concurrency: the reading methods (Estimate, RegisterEstimate, MLEstimate,
 // Stats, Precision, ToHLL, Size, Clone, MarshalBinary, AppendBinary,
-// MarshalText, AppendText) may run concurrently; the changing ones (Add*,
+// MarshalText, AppendText, WriteTo,
+// ReadOnly) may run concurrently; the changing ones (Add*,
 // Merge, Reset, UnmarshalBinary, UnmarshalText) need exclusive access.
 //
 // The Concurrent methods (AddConcurrent, AddConcurrentString,
@@ -34,8 +38,16 @@ import "fmt"
 // concurrent add that raises a register ends it, as a merge does
 // (Stats.Martingale becomes false), and Estimate then returns the FGRA
 // register estimate (~0.78/sqrt(2^p) instead of ~0.66/sqrt(2^p)).
+//
+// Read-only: a sketch from WrapULLReadOnly (a file mapped PROT_READ, say)
+// never writes its image. Its changing methods refuse before touching
+// it, with an error matching ErrReadOnly: returned by those with an
+// error result, the panic value of the others (recover catches it, where
+// a write to the mapping would kill the process); its reading methods,
+// Clone (a writable copy), MarshalBinary and WriteTo work as usual.
 type ULL struct {
 	img []byte
+	ro  bool // a read-only wrap: the changing methods refuse (see WrapULLReadOnly)
 }
 
 // ULLStats are the statistics of an UltraLogLog sketch.
@@ -79,8 +91,38 @@ func WrapULL(b []byte) (*ULL, error) {
 	return &ULL{img: img}, nil
 }
 
+// WrapULLReadOnly is WrapULL for memory that must never be written, such as
+// a file mapped with PROT_READ: b is used in place as WrapULL uses it
+// (the same alignment, header and family checks and errors, with Op
+// "WrapULLReadOnly"), and every method that would change the sketch
+// refuses instead of writing b. The changing methods with an error
+// result return an error matching ErrReadOnly; the others (Add and the
+// batches without an error result) panic with that *Error, which
+// recover catches, where a write to a read-only mapping is a SIGSEGV that
+// kills the process. Either way nothing is written, b and the sketch are
+// unchanged. UnmarshalBinary and UnmarshalText refuse too, so the value
+// keeps reading b. Every reading method works: queries, Stats, the
+// estimates, MarshalBinary, AppendBinary, WriteTo, the text forms, and
+// being the argument of another sketch's Merge. Clone returns a writable
+// copy in Go memory. ReadOnly reports the mode. Concurrency is as for
+// WrapULL: a read-only sketch only reads, so any number of goroutines may
+// query it at once, while nothing else writes b.
+func WrapULLReadOnly(b []byte) (*ULL, error) {
+	s, err := WrapULL(b)
+	if err != nil {
+		return nil, withOp(err, "WrapULLReadOnly")
+	}
+	s.ro = true
+	return s, nil
+}
+
+// ReadOnly reports whether the sketch is a read-only wrap (WrapULLReadOnly),
+// whose changing methods refuse with ErrReadOnly. Safe for concurrent use.
+func (u *ULL) ReadOnly() bool { return u.ro }
+
 // Add adds a byte key and reports whether a register changed.
 func (u *ULL) Add(key []byte) bool {
+	mustWritable(u.ro, "ULL.Add")
 	c, s := cULLAdd(u.img, keyApart(key, u.img), len(key))
 	must("ULL.Add", s)
 	return c
@@ -88,6 +130,7 @@ func (u *ULL) Add(key []byte) bool {
 
 // AddString adds a string key (its UTF-8 bytes).
 func (u *ULL) AddString(key string) bool {
+	mustWritable(u.ro, "ULL.AddString")
 	c, s := cULLAdd(u.img, strPtr(key), len(key))
 	must("ULL.AddString", s)
 	return c
@@ -95,19 +138,27 @@ func (u *ULL) AddString(key string) bool {
 
 // AddUint64 adds an integer key (its 8 little-endian bytes).
 func (u *ULL) AddUint64(key uint64) bool {
+	mustWritable(u.ro, "ULL.AddUint64")
 	c, s := cULLAddU64(u.img, key)
 	must("ULL.AddUint64", s)
 	return c
 }
 
 // AddStrings adds many string keys (packed batches).
-func (u *ULL) AddStrings(keys []string) { must("ULL.AddStrings", setAdd(FamilyULL, u.img, keys)) }
+func (u *ULL) AddStrings(keys []string) {
+	mustWritable(u.ro, "ULL.AddStrings")
+	must("ULL.AddStrings", setAdd(FamilyULL, u.img, keys))
+}
 
 // AddBytes adds many byte keys (packed batches).
-func (u *ULL) AddBytes(keys [][]byte) { must("ULL.AddBytes", setAdd(FamilyULL, u.img, keys)) }
+func (u *ULL) AddBytes(keys [][]byte) {
+	mustWritable(u.ro, "ULL.AddBytes")
+	must("ULL.AddBytes", setAdd(FamilyULL, u.img, keys))
+}
 
 // AddUint64s adds many integer keys in one call.
 func (u *ULL) AddUint64s(keys []uint64) {
+	mustWritable(u.ro, "ULL.AddUint64s")
 	must("ULL.AddUint64s", cSetAddU64s(FamilyULL, u.img, keys))
 }
 
@@ -117,6 +168,7 @@ func (u *ULL) AddUint64s(keys []uint64) {
 // that key, so AddHash(Hash(k, seed)) is Add(k),
 // and reports whether the sketch changed (as Add). Needs exclusive access.
 func (u *ULL) AddHash(h uint64) bool {
+	mustWritable(u.ro, "ULL.AddHash")
 	c, s := cAddHash(FamilyULL, u.img, nil, h)
 	must("ULL.AddHash", s)
 	return c
@@ -125,6 +177,7 @@ func (u *ULL) AddHash(h uint64) bool {
 // AddHashes adds many precomputed hashes (computed as for AddHash) in one
 // call, as AddHash does one by one. Needs exclusive access.
 func (u *ULL) AddHashes(hashes []uint64) {
+	mustWritable(u.ro, "ULL.AddHashes")
 	must("ULL.AddHashes", cSetAddHashes(FamilyULL, u.img, hashes))
 }
 
@@ -133,6 +186,7 @@ func (u *ULL) AddHashes(hashes []uint64) {
 // other Concurrent methods, at once on one sketch, while no other method
 // runs on it (see the type's Concurrency paragraph).
 func (u *ULL) AddConcurrent(key []byte) bool {
+	mustWritable(u.ro, "ULL.AddConcurrent")
 	c, s := cULLAddConcurrent(u.img, keyApart(key, u.img), len(key))
 	must("ULL.AddConcurrent", s)
 	return c
@@ -142,6 +196,7 @@ func (u *ULL) AddConcurrent(key []byte) bool {
 // bytes): safe for any number of goroutines at once on one sketch while
 // only Concurrent methods run on it.
 func (u *ULL) AddConcurrentString(key string) bool {
+	mustWritable(u.ro, "ULL.AddConcurrentString")
 	c, s := cULLAddConcurrent(u.img, strPtr(key), len(key))
 	must("ULL.AddConcurrentString", s)
 	return c
@@ -151,6 +206,7 @@ func (u *ULL) AddConcurrentString(key string) bool {
 // little-endian bytes): safe for any number of goroutines at once on one
 // sketch while only Concurrent methods run on it.
 func (u *ULL) AddConcurrentUint64(key uint64) bool {
+	mustWritable(u.ro, "ULL.AddConcurrentUint64")
 	c, s := cULLAddConcurrentU64(u.img, key)
 	must("ULL.AddConcurrentUint64", s)
 	return c
@@ -160,6 +216,7 @@ func (u *ULL) AddConcurrentUint64(key uint64) bool {
 // AddHash) with atomic operations: safe for any number of goroutines at
 // once on one sketch while only Concurrent methods run on it.
 func (u *ULL) AddConcurrentHash(h uint64) bool {
+	mustWritable(u.ro, "ULL.AddConcurrentHash")
 	c, s := cAddConcurrentHash(FamilyULL, u.img, h)
 	must("ULL.AddConcurrentHash", s)
 	return c
@@ -169,6 +226,7 @@ func (u *ULL) AddConcurrentHash(h uint64) bool {
 // operations: safe for any number of goroutines at once on one sketch
 // while only Concurrent methods run on it.
 func (u *ULL) AddConcurrentStrings(keys []string) {
+	mustWritable(u.ro, "ULL.AddConcurrentStrings")
 	must("ULL.AddConcurrentStrings", setAddConcurrent(FamilyULL, u.img, keys))
 }
 
@@ -176,6 +234,7 @@ func (u *ULL) AddConcurrentStrings(keys []string) {
 // number of goroutines at once on one sketch while only Concurrent methods
 // run on it.
 func (u *ULL) AddConcurrentBytes(keys [][]byte) {
+	mustWritable(u.ro, "ULL.AddConcurrentBytes")
 	must("ULL.AddConcurrentBytes", setAddConcurrent(FamilyULL, u.img, keys))
 }
 
@@ -183,6 +242,7 @@ func (u *ULL) AddConcurrentBytes(keys [][]byte) {
 // number of goroutines at once on one sketch while only Concurrent methods
 // run on it.
 func (u *ULL) AddConcurrentUint64s(keys []uint64) {
+	mustWritable(u.ro, "ULL.AddConcurrentUint64s")
 	must("ULL.AddConcurrentUint64s", cSetAddConcurrentU64s(FamilyULL, u.img, keys))
 }
 
@@ -225,6 +285,9 @@ func (u *ULL) MLEstimate() float64 {
 // u's, folding down), else ErrIncompatible and u unchanged. other may be
 // u itself (see Bloom.Union).
 func (u *ULL) Merge(other *ULL) error {
+	if u.ro {
+		return readOnlyError("ULL.Merge")
+	}
 	return errorOf("ULL.Merge", cMerge(FamilyULL, u.img, mergeSource(u.img, other.image())))
 }
 
@@ -260,7 +323,10 @@ func (u *ULL) Stats() ULLStats {
 }
 
 // Reset empties the sketch (same precision and seed).
-func (u *ULL) Reset() { must("ULL.Reset", cClear(FamilyULL, u.img)) }
+func (u *ULL) Reset() {
+	mustWritable(u.ro, "ULL.Reset")
+	must("ULL.Reset", cClear(FamilyULL, u.img))
+}
 
 // Size returns the image size in bytes.
 func (u *ULL) Size() int { return len(u.img) }
@@ -292,6 +358,9 @@ func (u ULL) AppendBinary(b []byte) ([]byte, error) {
 // UnmarshalBinary replaces u with the checked sketch in data (headers,
 // length, checksum, register values; see HLL.UnmarshalBinary).
 func (u *ULL) UnmarshalBinary(data []byte) error {
+	if u.ro {
+		return readOnlyError("ULL.UnmarshalBinary")
+	}
 	b, err := importImage("ULL.UnmarshalBinary", data, FamilyULL)
 	if err != nil {
 		return err
@@ -312,4 +381,36 @@ func (u ULL) AppendText(b []byte) ([]byte, error) { return appendText("ULL.Marsh
 // as UnmarshalBinary checks it: text that is not padded standard base64,
 // and damaged or truncated images, give an error matching ErrCorrupt and
 // u is then unchanged (see Bloom.UnmarshalText). It writes u.
-func (u *ULL) UnmarshalText(text []byte) error { return unmarshalText("ULL.UnmarshalText", text, u) }
+func (u *ULL) UnmarshalText(text []byte) error {
+	if u.ro {
+		return readOnlyError("ULL.UnmarshalText")
+	}
+	return unmarshalText("ULL.UnmarshalText", text, u)
+}
+
+// WriteTo writes the exported image, exactly the bytes MarshalBinary
+// returns, to w (io.WriterTo), and returns the bytes written (Size()): a
+// 48-byte header copy carrying the checksum, then the rest of the live
+// image itself, with no copy of it. w must neither keep nor change the
+// bytes (io.Writer's contract). It reads the sketch during the whole
+// write, as a query does: other reading methods may run meanwhile, no
+// changing one (for a slow writer, MarshalBinary under the lock and write
+// that). It works on a read-only wrap. Errors: an *Error for a zero value;
+// w's own errors, wrapped with the operation (errors.Is finds them).
+// ReadULL reads the image back.
+func (u ULL) WriteTo(w io.Writer) (int64, error) {
+	return writeImage("ULL.WriteTo", FamilyULL, u.img, len(u.img), w)
+}
+
+// ReadULL reads exactly one ULL image from r, such as one WriteTo or
+// MarshalBinary wrote, and checks it as UnmarshalBinary does; the rules,
+// memory bounds and errors are ReadBloom's (io.EOF at the end of the
+// stream, ErrCorrupt with io.ErrUnexpectedEOF for a cut image,
+// ErrWrongFamily for another family's image).
+func ReadULL(r io.Reader) (*ULL, error) {
+	img, err := readLive("ReadULL", r, FamilyULL)
+	if err != nil {
+		return nil, err
+	}
+	return &ULL{img: img}, nil
+}
