@@ -6,8 +6,11 @@ lengths with bounded reads, damaged images and wrong families."""
 from __future__ import annotations
 
 import io
+import os
 import pickle
+import socket
 import struct
+import threading
 
 import pytest
 
@@ -316,6 +319,44 @@ def test_misbehaving_streams_raise_os_error() -> None:
 def test_text_streams_are_refused() -> None:
     with pytest.raises(TypeError):
         built(sketches.MinHash).write_to(io.StringIO())
+    with pytest.raises(TypeError, match="binary stream"):
+        sketches.read(io.StringIO("SKCH" + "x" * 60))
+
+
+def test_pipe_and_socket_carry_several_images() -> None:
+    images = [built(cls) for cls in EVERY]
+    expected = [bytes(s) for s in images]
+
+    def send(f) -> None:
+        with f:
+            for s in images:
+                s.write_to(f)
+
+    r, w = os.pipe()
+    writer = threading.Thread(target=send, args=(os.fdopen(w, "wb"),))
+    writer.start()  # the pipe's buffer is smaller than the images: reads see partial chunks
+    with os.fdopen(r, "rb", buffering=0) as f:
+        got = []
+        while (s := sketches.read(f)) is not None:
+            got.append(bytes(s))
+    writer.join()
+    assert got == expected
+
+    a, b = socket.socketpair()
+    with a, b:
+
+        def send_and_close() -> None:
+            send(a.makefile("wb"))
+            a.shutdown(socket.SHUT_WR)  # the reader's clean end
+
+        writer = threading.Thread(target=send_and_close)
+        writer.start()
+        with b.makefile("rb") as f:
+            got = []
+            while (s := sketches.read(f)) is not None:
+                got.append(bytes(s))
+        writer.join()
+        assert got == expected
 
 
 def test_pickle_is_unchanged() -> None:

@@ -94,6 +94,8 @@ def _read_some(f: Any, buf: bytearray, start: int, end: int) -> int:
             raise OSError(f"sketches.read: readinto returned {got} for a buffer of {want} bytes")
     else:
         data = f.read(want)
+        if isinstance(data, str):
+            raise TypeError("sketches.read needs a binary stream (open the file with 'rb'), not a text one")
         got = None if data is None else len(data)
         if got is not None:
             if got > want:
