@@ -265,6 +265,8 @@ def _install() -> None:
 
     write_to_method.__doc__ = write_to.__doc__
     read_method.__doc__ = read_family.__doc__
+    write_to_method.__name__ = write_to_method.__qualname__ = "write_to"
+    read_method.__name__ = read_method.__qualname__ = "read"
     for cls in _FAMILIES.values():
         cls.write_to = write_to_method  # type: ignore[attr-defined]
         cls.read = classmethod(read_method)  # type: ignore[attr-defined]
