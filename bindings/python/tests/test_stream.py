@@ -212,10 +212,11 @@ def test_forged_huge_length_from_a_short_stream_reads_in_bounded_chunks() -> Non
         assert max(reader.asked) <= 2 * (48 + len(body)), reader.asked
 
 
-def test_forged_huge_length_peak_memory_is_bounded() -> None:
+@pytest.mark.parametrize("body", [100_000, 1_000_000])
+def test_forged_huge_length_peak_memory_is_bounded(body: int) -> None:
     import tracemalloc
 
-    stream = io.BytesIO(_forged(1 << 40) + bytes(100_000))
+    stream = io.BytesIO(_forged(1 << 40) + bytes(body))
     tracemalloc.start()
     try:
         with pytest.raises(SketchError):
@@ -223,7 +224,8 @@ def test_forged_huge_length_peak_memory_is_bounded() -> None:
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < 2_000_000, peak
+    # The buffer doubles as bytes arrive: under 3x the bytes received (plus slack), never 2**40.
+    assert peak < 3 * (48 + body) + 200_000, peak
 
 
 def test_bad_magic_newer_major_and_damaged_headers() -> None:

@@ -49,7 +49,8 @@ _IMAGE_LEN_ALIGN = 8
 #: starts at this size (or the image's, when smaller) and doubles as bytes
 #: arrive, and no single ``read``/``readinto`` asks for more than the buffer's
 #: free room. A header announcing 2**40 bytes from a short stream costs at
-#: most about twice the bytes received, never the announced length.
+#: most about three times the bytes received (the doubled buffer while it
+#: grows), never the announced length.
 FIRST_READ_BYTES = 64 << 10
 
 #: The family ids of the common header (``FamilyId`` in core/src/image.rs).
@@ -186,7 +187,8 @@ def read(f: Any) -> Optional[Any]:
     exactly the remaining bytes of the image length it records, never a byte
     more, so the next image starts where this one ends. Memory grows as
     bytes arrive (from 64 KiB, doubling): a forged header announcing a huge
-    length costs about twice the bytes the stream really holds.
+    length costs at most about three times the bytes the stream really
+    holds.
 
     Errors (``SketchError``, a ValueError, with ``status``): the stream ends
     inside an image → ``LENGTH_MISMATCH`` naming the bytes received of those
