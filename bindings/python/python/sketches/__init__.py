@@ -47,6 +47,14 @@ a file, and the ``parquet_hash_*`` functions hash typed values (INT32, INT64,
 FLOAT, DOUBLE, BYTE_ARRAY; ``parquet_hash_many`` over NumPy arrays and pyarrow
 columns) for ``add_hash(es)`` / ``contains_hash(es)``.
 
+Files, sockets and pipes: ``sketch.write_to(f)`` writes ``bytes(sketch)`` to
+a binary file-like and returns the byte count; ``sketches.read(f)`` reads
+exactly one image of any family back (``Family.read(f)``: of that family
+only), never a byte past it, so images written one after another read back
+in order; both return/raise as documented in :func:`read` (None at a clean
+end of the stream, ``SketchError`` with ``status.LENGTH_MISMATCH`` for a
+stream that ends inside an image).
+
 ``sketches.compat.BloomFilter`` is a drop-in for pybloom-live's BloomFilter.
 """
 
@@ -83,6 +91,7 @@ from ._native import (
     parquet_hash_many,
     status_str,
 )
+from ._stream import FIRST_READ_BYTES, read
 
 __version__ = "0.1.0"
 
@@ -105,6 +114,8 @@ __all__ = [
     "hash",
     "hash_many",
     "inspect",
+    "read",
+    "FIRST_READ_BYTES",
     "parquet_hash_int32",
     "parquet_hash_int64",
     "parquet_hash_float",

@@ -18,6 +18,11 @@ Keys = Union[Sequence[Optional[Key]], Iterable[Optional[Key]], npt.NDArray[np.in
 or a pyarrow Binary/String/LargeBinary/LargeString/integer Array or ChunkedArray."""
 Buffer = Any
 """Any object with the buffer protocol (bytes, bytearray, memoryview, mmap, NumPy array)."""
+BinaryReader = Any
+"""A binary file-like with ``readinto(buffer) -> int | None`` or ``read(n) -> bytes | None``
+(a file opened "rb", io.BytesIO, socket.makefile("rb"), a raw stream)."""
+BinaryWriter = Any
+"""A binary file-like with ``write(bytes-like) -> int | None`` (a file opened "wb", io.BytesIO, a socket file)."""
 Weights = Union[Sequence[int], npt.NDArray[np.integer[Any]], Any]
 """One integer in 0 .. 2**64-1 per key (ValueError naming a value out of range,
 TypeError for bools and floats), as a single ``add(key, weight)`` takes."""
@@ -84,6 +89,17 @@ class _Sketch:
     def verify(data: Buffer) -> None:
         """Checks exported bytes as from_bytes does; raises SketchError when damaged."""
     def __bytes__(self) -> bytes: ...
+    def write_to(self, f: BinaryWriter) -> int:
+        """Writes exactly bytes(self) to a binary file-like (write called until
+        every byte is taken); returns the byte count. A raw non-blocking stream
+        taking nothing raises BlockingIOError (added by sketches._stream)."""
+    @classmethod
+    def read(cls: type[_S], f: BinaryReader) -> Optional[_S]:
+        """Reads exactly one image of this family from a binary file-like
+        (header, then exactly the length it records); None at a clean end of
+        the stream; SketchError LENGTH_MISMATCH when it ends inside the image,
+        WRONG_FAMILY (before the body is read) for another family, and what
+        from_bytes raises for a damaged image (added by sketches._stream)."""
     def to_bytes(self) -> bytes:
         """The exported image (checksummed)."""
     def copy(self: _S) -> _S:

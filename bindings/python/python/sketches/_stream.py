@@ -1,0 +1,277 @@
+"""Streaming IO: sketch images written to and read from binary file-likes.
+
+``sketch.write_to(f)`` writes exactly ``bytes(sketch)``; ``sketches.read(f)``
+and ``Family.read(f)`` read exactly one image back (the 48-byte common
+header first, then exactly the rest of the image length it records, never a
+byte more), so several images written one after another to one file, socket
+or pipe read back in order. The header layout (little-endian, SPEC.md
+section 2, ``core/src/image.rs``): magic ``SKCH`` at 0, format major at 4,
+family id at 6 (u16), header length at 10 (u16), image length at 24 (u64).
+
+Plain Python on purpose: it is IO over any object with ``read`` /
+``readinto`` / ``write``; the checks of the image itself are the native
+``from_bytes``.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from typing import Any, Optional, TypeVar
+
+from . import status
+from ._errors import SketchError
+from ._native import (
+    FORMAT_MAJOR,
+    BinaryFuseFilter,
+    BloomFilter,
+    CountingBloomFilter,
+    CountMinSketch,
+    CuckooFilter,
+    ExaLogLog,
+    HyperLogLog,
+    MinHash,
+    SplitBlockBloomFilter,
+    TopK,
+    UltraLogLog,
+    status_str,
+)
+
+_MAGIC = b"SKCH"
+_COMMON_HEADER_LEN = 48
+_OFF_MAJOR = 4
+_OFF_FAMILY = 6
+_OFF_HEADER_LEN = 10
+_OFF_IMAGE_LEN = 24
+_IMAGE_LEN_ALIGN = 8
+
+#: Bytes a read holds before the image's bytes have arrived: its buffer
+#: starts at this size (or the image's, when smaller) and doubles as bytes
+#: arrive, and no single ``read``/``readinto`` asks for more than the buffer's
+#: free room. A header announcing 2**40 bytes from a short stream costs at
+#: most about three times the bytes received (the doubled buffer while it
+#: grows), never the announced length.
+FIRST_READ_BYTES = 64 << 10
+
+#: The family ids of the common header (``FamilyId`` in core/src/image.rs).
+_FAMILIES: dict[int, type] = {
+    1: BloomFilter,
+    2: SplitBlockBloomFilter,
+    3: CountingBloomFilter,
+    4: CuckooFilter,
+    5: HyperLogLog,
+    6: UltraLogLog,
+    7: CountMinSketch,
+    8: TopK,
+    9: MinHash,
+    10: BinaryFuseFilter,
+    11: ExaLogLog,
+}
+_IDS: dict[type, int] = {cls: fid for fid, cls in _FAMILIES.items()}
+
+_STATUS_NAMES = {
+    value: name for name, value in vars(status).items() if name.isupper() and isinstance(value, int)
+}
+
+_S = TypeVar("_S")
+
+
+def _error(code: int, detail: str) -> SketchError:
+    """A SketchError worded as the native ones, with ``detail`` appended."""
+    reason = status_str(code)
+    return SketchError(code, reason, f"{reason} (SKETCH_{_STATUS_NAMES[code]}, status {code}): {detail}")
+
+
+def _read_some(f: Any, buf: bytearray, start: int, end: int) -> int:
+    """Reads at most ``end - start`` bytes of ``f`` into ``buf[start:end]``;
+    returns how many (0 at the end of the stream). BlockingIOError when a
+    non-blocking stream has no bytes ready (``read``/``readinto`` gave None)."""
+    want = end - start
+    readinto = getattr(f, "readinto", None)
+    if readinto is not None:
+        with memoryview(buf) as whole, whole[start:end] as room:
+            got = readinto(room)
+        if got is not None and not 0 <= got <= want:
+            raise OSError(f"sketches.read: readinto returned {got} for a buffer of {want} bytes")
+    else:
+        data = f.read(want)
+        if isinstance(data, str):
+            raise TypeError("sketches.read needs a binary stream (open the file with 'rb'), not a text one")
+        got = None if data is None else len(data)
+        if got is not None:
+            if got > want:
+                raise OSError(f"sketches.read: read({want}) returned {got} bytes")
+            buf[start : start + got] = data
+    if got is None:
+        raise BlockingIOError(
+            "sketches.read: the non-blocking stream has no bytes ready; the bytes "
+            "of the image read so far are lost (read images from a blocking stream)"
+        )
+    return got
+
+
+def _read_image(f: Any, want: Optional[type]) -> Optional[tuple[type, bytearray]]:
+    """Reads one exported image from ``f``: the common header, then exactly
+    the rest of the length it records. None at a clean end (no byte)."""
+    head = bytearray(_COMMON_HEADER_LEN)
+    have = 0
+    while have < _COMMON_HEADER_LEN:
+        got = _read_some(f, head, have, _COMMON_HEADER_LEN)
+        if got == 0:
+            if have == 0:
+                return None
+            raise _truncated(have, _COMMON_HEADER_LEN)
+        have += got
+    if head[:4] != _MAGIC:
+        raise _error(status.BAD_MAGIC, "the stream does not continue with an image")
+    major = head[_OFF_MAJOR]
+    if major > FORMAT_MAJOR:
+        raise _error(
+            status.UNSUPPORTED_VERSION,
+            f"the image has format major {major}, this binding reads up to {FORMAT_MAJOR}",
+        )
+    if major == 0:
+        raise _error(status.CORRUPT_HEADER, "format major 0")
+    (family_id,) = struct.unpack_from("<H", head, _OFF_FAMILY)
+    cls = _FAMILIES.get(family_id)
+    if cls is None:
+        raise _error(status.CORRUPT_HEADER, f"unknown family id {family_id}")
+    if want is not None and cls is not want:
+        raise _error(
+            status.WRONG_FAMILY,
+            f"the stream holds a {cls.__name__} image, not a {want.__name__}",
+        )
+    (header_len,) = struct.unpack_from("<H", head, _OFF_HEADER_LEN)
+    (size,) = struct.unpack_from("<Q", head, _OFF_IMAGE_LEN)
+    if (
+        header_len < _COMMON_HEADER_LEN
+        or header_len % _IMAGE_LEN_ALIGN
+        or size % _IMAGE_LEN_ALIGN
+        or size < header_len
+    ):
+        raise _error(
+            status.CORRUPT_HEADER,
+            f"the header records an image of {size} bytes and a header of {header_len}",
+        )
+    # Grown as bytes arrive, never allocated at the announced size up front.
+    buf = bytearray(min(size, FIRST_READ_BYTES))
+    buf[:_COMMON_HEADER_LEN] = head
+    while have < size:
+        if have == len(buf):
+            buf.extend(bytes(min(size, 2 * len(buf)) - len(buf)))
+        got = _read_some(f, buf, have, len(buf))
+        if got == 0:
+            raise _truncated(have, size)
+        have += got
+    return cls, buf
+
+
+def _truncated(have: int, size: int) -> SketchError:
+    """The error of a stream that ended inside an image (an EOFError as its cause)."""
+    detail = f"truncated stream: {have} of {size} image bytes"
+    err = _error(status.LENGTH_MISMATCH, detail)
+    err.__cause__ = EOFError(detail)
+    return err
+
+
+def read(f: Any) -> Optional[Any]:
+    """Reads exactly one image of any family from the binary file-like ``f``
+    and returns the sketch of the family its header names (``BloomFilter``,
+    ``HyperLogLog``, ...), or None at a clean end of the stream (no byte
+    left), so ``while (s := sketches.read(f)) is not None:`` reads every
+    image of a stream.
+
+    ``f`` needs ``readinto`` (preferred) or ``read``: a file opened ``"rb"``,
+    ``io.BytesIO``, ``socket.makefile("rb")``, a pipe, a raw stream that
+    returns fewer bytes than asked. It reads the 48-byte common header, then
+    exactly the remaining bytes of the image length it records, never a byte
+    more, so the next image starts where this one ends. Memory grows as
+    bytes arrive (from 64 KiB, doubling): a forged header announcing a huge
+    length costs at most about three times the bytes the stream really
+    holds.
+
+    Errors (``SketchError``, a ValueError, with ``status``): the stream ends
+    inside an image → ``LENGTH_MISMATCH`` naming the bytes received of those
+    announced (its ``__cause__`` an EOFError); not an image → ``BAD_MAGIC``;
+    a newer format major → ``UNSUPPORTED_VERSION``; a damaged header →
+    ``CORRUPT_HEADER``; a damaged body → what ``from_bytes`` raises (e.g.
+    ``CHECKSUM_MISMATCH``). The stream's own errors (OSError) pass through.
+    A non-blocking stream with no bytes ready raises BlockingIOError, and
+    the bytes of the image read so far are lost: read from blocking streams.
+    Thread-safety: as safe as ``f`` (do not share one stream between threads
+    reading at once).
+    """
+    got = _read_image(f, None)
+    if got is None:
+        return None
+    cls, buf = got
+    return cls.from_bytes(buf)
+
+
+def read_family(cls: type[_S], f: Any) -> Optional[_S]:
+    """``Family.read(f)``: as :func:`sketches.read`, for an image of ``cls``
+    only; another family's header raises ``SketchError`` (``WRONG_FAMILY``)
+    before its body is read (the header's 48 bytes are consumed)."""
+    want = cls if cls in _IDS else next((base for base in cls.__mro__ if base in _IDS), None)
+    if want is None:
+        raise TypeError(f"{cls.__name__} is not a sketch family")
+    got = _read_image(f, want)
+    if got is None:
+        return None
+    _, buf = got
+    return cls.from_bytes(buf)  # type: ignore[attr-defined, no-any-return]
+
+
+def write_to(sketch: Any, f: Any) -> int:
+    """``sketch.write_to(f)``: writes exactly ``bytes(sketch)`` (the
+    checksummed export that ``from_bytes``, ``sketches.read`` and every other
+    binding read) to the binary file-like ``f`` and returns the byte count.
+
+    Calls ``f.write`` until every byte is taken (raw streams may take fewer
+    per call). A raw non-blocking stream (``io.RawIOBase``) that takes
+    nothing (``write`` returns None) raises BlockingIOError whose
+    ``characters_written`` is the bytes already written; another writer
+    returning None is taken to have written everything. The stream's own
+    errors pass through. Thread-safety: the export is taken under the
+    sketch's usual borrow rule (an update running in another thread on the
+    same sketch raises RuntimeError); do not share ``f`` between writers.
+    """
+    data = bytes(sketch)
+    total = len(data)
+    done = 0
+    with memoryview(data) as view:
+        while done < total:
+            n = f.write(view[done:])
+            if n is None:
+                if isinstance(f, io.RawIOBase):
+                    raise BlockingIOError(
+                        0,
+                        f"sketches.write_to: the non-blocking stream took no bytes; {done} of {total} written",
+                        done,
+                    )
+                n = total - done
+            if not 0 < n <= total - done:
+                raise OSError(f"sketches.write_to: write returned {n} for {total - done} bytes")
+            done += n
+    return total
+
+
+def _install() -> None:
+    """Gives every family class its ``write_to`` method and ``read`` classmethod."""
+
+    def write_to_method(self: Any, f: Any) -> int:
+        return write_to(self, f)
+
+    def read_method(cls: Any, f: Any) -> Any:
+        return read_family(cls, f)
+
+    write_to_method.__doc__ = write_to.__doc__
+    read_method.__doc__ = read_family.__doc__
+    write_to_method.__name__ = write_to_method.__qualname__ = "write_to"
+    read_method.__name__ = read_method.__qualname__ = "read"
+    for cls in _FAMILIES.values():
+        cls.write_to = write_to_method  # type: ignore[attr-defined]
+        cls.read = classmethod(read_method)  # type: ignore[attr-defined]
+
+
+_install()
