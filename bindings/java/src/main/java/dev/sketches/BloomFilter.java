@@ -42,7 +42,7 @@ import java.util.Objects;
  * #readFrom(InputStream)} reads exactly one image back (the header, then exactly the bytes it
  * announces, no byte more), so images written one after another read back in order; it returns
  * null at the end of the stream. {@link Sketches#readSketch(InputStream)} reads an image of any
- * family.
+ * family. After an exception the stream stands inside the refused bytes: read no further images.
  *
  * <p>Thread safety: queries ({@code contains*}, {@code stats}, {@code capacityFlags}, {@code
  * isOverCapacity}, {@code toByteArray}, {@code writeTo}, {@code imageBytes}, {@code image}) may run concurrently

@@ -17,7 +17,8 @@ import java.util.Objects;
  *
  * <p>Streams: {@link #readSketch(InputStream)} reads one image of any family from a stream (each
  * family's {@code writeTo(OutputStream)} writes one); it returns null at the clean end of the
- * stream, so a loop reads every image of a file of images written one after another:
+ * stream, so a loop reads every image of a file of images written one after another (after an
+ * exception the stream stands inside the refused bytes: read no further images):
  *
  * <pre>{@code
  * try (InputStream in = new BufferedInputStream(Files.newInputStream(path))) {
