@@ -1,7 +1,10 @@
 package dev.sketches;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
+import java.io.OutputStream;
 import java.io.Serializable;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
@@ -29,8 +32,14 @@ import java.util.Objects;
  * <p>{@link java.io.Serializable}: the stream holds the exported image, read back through the
  * checked import (see the {@linkplain dev.sketches package documentation}).
  *
+ * <p>Streams: {@link #writeTo(OutputStream)} writes the export to a file or socket; {@link
+ * #readFrom(InputStream)} reads exactly one image back (the header, then exactly the bytes it
+ * announces, no byte more), so images written one after another read back in order; it returns
+ * null at the end of the stream. {@link Sketches#readSketch(InputStream)} reads an image of any
+ * family. After an exception the stream stands inside the refused bytes: read no further images.
+ *
  * <p>Thread safety: queries ({@code contains*}, {@code count}, {@code stats}, {@code
- * capacityFlags}, {@code isOverCapacity}, {@code toByteArray}, {@code imageBytes}, {@code image})
+ * capacityFlags}, {@code isOverCapacity}, {@code toByteArray}, {@code writeTo}, {@code imageBytes}, {@code image})
  * may run concurrently from any number of threads; a call that changes the filter ({@code add*},
  * {@code remove*}, {@code merge}, {@code clear}) needs exclusive access (no concurrent query or
  * change of the same filter).
@@ -1097,6 +1106,47 @@ public final class CuckooFilter implements Serializable {
      */
     public byte[] toByteArray() {
         return Native.exported(img, img.len, CuckooFilter::nExport);
+    }
+
+    /**
+     * Writes the export to {@code out}: exactly the bytes {@link #toByteArray()} returns (the
+     * stream is neither flushed nor closed). A query: thread-safe as {@code toByteArray} is.
+     *
+     * @param out the stream
+     * @return the bytes written (the export's length)
+     * @throws NullPointerException when {@code out} is null
+     * @throws IOException what {@code out} throws, unchanged (part of the image may have been written)
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
+     *     export (nothing is written)
+     */
+    public long writeTo(OutputStream out) throws IOException {
+        Objects.requireNonNull(out, "out");
+        return ImageStream.write(toByteArray(), out);
+    }
+
+    /**
+     * Reads exactly one exported image from {@code in} (the 48-byte common header, then exactly the
+     * rest of the length it announces, never a byte more) and checks it as {@link
+     * #fromByteArray(byte[])} does. The announced length is not trusted for allocation: the buffer
+     * grows as bytes arrive (from 64 KiB, doubling), so a forged header costs at most about twice
+     * the bytes received. Thread-safe (for distinct streams).
+     *
+     * @param in the stream, read by as many calls as it needs (not closed)
+     * @return the sketch, or null when the stream was at its end before the image's first byte (a
+     *     clean end: for loops reading images until the end)
+     * @throws NullPointerException when {@code in} is null
+     * @throws java.io.EOFException when the stream ends inside the image (the message says how many
+     *     bytes of how many arrived)
+     * @throws SketchException {@link Status#WRONG_FAMILY} for another family's image (found in the
+     *     header; the body is then not read), {@link Status#BAD_MAGIC}, {@link
+     *     Status#UNSUPPORTED_VERSION} or {@link Status#CORRUPT_HEADER} for a header that is no
+     *     image's (the body is not read), and what {@link #fromByteArray(byte[])} throws for a
+     *     damaged image ({@link Status#CHECKSUM_MISMATCH}, ...)
+     * @throws IOException what {@code in} throws, unchanged
+     */
+    public static CuckooFilter readFrom(InputStream in) throws IOException {
+        byte[] image = ImageStream.read(in, Sketches.FAMILY_CUCKOO, "CuckooFilter.readFrom");
+        return image == null ? null : fromByteArray(image);
     }
 
     /**

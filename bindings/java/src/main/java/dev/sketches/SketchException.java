@@ -41,6 +41,18 @@ public class SketchException extends RuntimeException {
     }
 
     /**
+     * A refusal the binding finds itself, with {@code detail} appended to the message.
+     *
+     * @param status the status number (not {@link Status#OK})
+     * @param operation the method that refused, for the message
+     * @param detail what was wrong (for example the family a stream holds)
+     */
+    SketchException(int status, String operation, String detail) {
+        super(operation + ": " + Status.text(status) + " (status " + status + ") [" + detail + "]");
+        this.status = status;
+    }
+
+    /**
      * The C status number, one of the {@link Status} constants.
      *
      * @return the status

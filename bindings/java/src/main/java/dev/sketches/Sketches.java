@@ -1,5 +1,7 @@
 package dev.sketches;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Objects;
 
 /**
@@ -12,6 +14,19 @@ import java.util.Objects;
  * java.nio.ByteBuffer}, its image: the same bytes C, C++ and Go programs read and write. Keys hash
  * by one rule in every language: byte strings (Strings as UTF-8) with XXH3-64 and the image's
  * seed, longs as their 8 little-endian bytes.
+ *
+ * <p>Streams: {@link #readSketch(InputStream)} reads one image of any family from a stream (each
+ * family's {@code writeTo(OutputStream)} writes one); it returns null at the clean end of the
+ * stream, so a loop reads every image of a file of images written one after another (after an
+ * exception the stream stands inside the refused bytes: read no further images):
+ *
+ * <pre>{@code
+ * try (InputStream in = new BufferedInputStream(Files.newInputStream(path))) {
+ *     for (Object s; (s = Sketches.readSketch(in)) != null; ) {
+ *         if (s instanceof HyperLogLog hll) { ... }
+ *     }
+ * }
+ * }</pre>
  *
  * <p>Thread safety: every method here is thread-safe.
  */
@@ -26,6 +41,12 @@ public final class Sketches {
     public static final int VERSION_MINOR = 1;
     /** Patch version. */
     public static final int VERSION_PATCH = 0;
+
+    /**
+     * The newest image format major version this library reads ({@code SKETCH_FORMAT_MAJOR}); an
+     * image of a newer major is refused with {@link Status#UNSUPPORTED_VERSION}.
+     */
+    public static final int FORMAT_MAJOR = 1;
 
     /** Family id of {@link BloomFilter}. */
     public static final int FAMILY_BLOOM = 1;
@@ -140,6 +161,53 @@ public final class Sketches {
         long[] v = new long[8];
         Native.inspect(image, v);
         return new ImageInfo((int) v[0], (int) v[1], (int) v[2], (int) v[3], (int) v[4], (int) v[5], v[6], v[7]);
+    }
+
+    /**
+     * Reads exactly one exported image of any family from {@code in} (the 48-byte common header,
+     * then exactly the rest of the length it announces, never a byte more) and checks it with the
+     * {@code fromByteArray} of the family its header names. The announced length is not trusted
+     * for allocation: the buffer grows as bytes arrive (from 64 KiB, doubling), so a forged header
+     * costs at most about twice the bytes received.
+     *
+     * @param in the stream, read by as many calls as it needs (not closed)
+     * @return a new sketch of the image's family ({@link BloomFilter}, {@link
+     *     SplitBlockBloomFilter}, {@link CountingBloomFilter}, {@link CuckooFilter}, {@link
+     *     BinaryFuseFilter}, {@link HyperLogLog}, {@link UltraLogLog}, {@link ExaLogLog}, {@link
+     *     CountMinSketch}, {@link TopK} or {@link MinHash}: use {@code instanceof} or a type
+     *     switch), or null when the stream was at its end before the image's first byte (a clean
+     *     end)
+     * @throws NullPointerException when {@code in} is null
+     * @throws java.io.EOFException when the stream ends inside the image (the message says how many
+     *     bytes of how many arrived)
+     * @throws SketchException {@link Status#BAD_MAGIC}, {@link Status#UNSUPPORTED_VERSION} or
+     *     {@link Status#CORRUPT_HEADER} (also for an unknown family id) for a header that is no
+     *     image's (the body is then not read), and what the family's {@code fromByteArray} throws for
+     *     a damaged image ({@link Status#CHECKSUM_MISMATCH}, ...)
+     * @throws IOException what {@code in} throws, unchanged
+     */
+    public static Object readSketch(InputStream in) throws IOException {
+        byte[] image = ImageStream.read(in, 0, "Sketches.readSketch");
+        if (image == null) {
+            return null;
+        }
+        // ImageStream.read accepted the family id, so it is one of these.
+        int family = (image[6] & 0xff) | (image[7] & 0xff) << 8;
+        return switch (family) {
+            case FAMILY_BLOOM -> BloomFilter.fromByteArray(image);
+            case FAMILY_SPLIT_BLOCK_BLOOM -> SplitBlockBloomFilter.fromByteArray(image);
+            case FAMILY_COUNTING_BLOOM -> CountingBloomFilter.fromByteArray(image);
+            case FAMILY_CUCKOO -> CuckooFilter.fromByteArray(image);
+            case FAMILY_HYPERLOGLOG -> HyperLogLog.fromByteArray(image);
+            case FAMILY_ULTRALOGLOG -> UltraLogLog.fromByteArray(image);
+            case FAMILY_COUNT_MIN -> CountMinSketch.fromByteArray(image);
+            case FAMILY_TOPK -> TopK.fromByteArray(image);
+            case FAMILY_MINHASH -> MinHash.fromByteArray(image);
+            case FAMILY_BINARY_FUSE -> BinaryFuseFilter.fromByteArray(image);
+            case FAMILY_EXALOGLOG -> ExaLogLog.fromByteArray(image);
+            default -> throw new SketchException(Status.CORRUPT_HEADER, "Sketches.readSketch",
+                    "the header names an unknown family " + family);
+        };
     }
 
     /**

@@ -36,6 +36,13 @@
  * double distinct = users.estimate();
  * }</pre>
  *
+ * <p>Streams (files, sockets): every class's {@code writeTo(OutputStream)} writes exactly its
+ * {@code toByteArray()} bytes; its static {@code readFrom(InputStream)} reads exactly one image back
+ * (the header, then exactly the bytes it announces, allocating as they arrive, never the announced
+ * length up front), and {@link dev.sketches.Sketches#readSketch(java.io.InputStream)} one image of
+ * any family. Both return null at the end of the stream and throw {@link java.io.EOFException} for
+ * a stream that ends inside an image, so images written one after another read back in order.
+ *
  * <p>Java serialization: every sketch class is {@link java.io.Serializable}, so a sketch can be a
  * field of a serializable object, captured in a Spark closure or broadcast. The serialized form is
  * the exported image ({@code toByteArray()}, the checksummed bytes every binding reads; the stream

@@ -113,6 +113,8 @@ class DetachedTest {
             return new int[] {0, 1};
         } else if (type == boolean[].class) {
             return new boolean[1];
+        } else if (type == java.io.OutputStream.class) {
+            return new java.io.ByteArrayOutputStream();
         } else if (type == long.class) {
             return 1L;
         } else if (type == int.class) {

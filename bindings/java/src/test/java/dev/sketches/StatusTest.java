@@ -74,6 +74,7 @@ class StatusTest {
         assertEquals(h.get("SKETCH_VERSION_MAJOR"), (long) Sketches.VERSION_MAJOR);
         assertEquals(h.get("SKETCH_VERSION_MINOR"), (long) Sketches.VERSION_MINOR);
         assertEquals(h.get("SKETCH_VERSION_PATCH"), (long) Sketches.VERSION_PATCH);
+        assertEquals(h.get("SKETCH_FORMAT_MAJOR"), (long) Sketches.FORMAT_MAJOR);
         assertTrue(TestKeys.header().contains("#define SKETCH_VERSION_STRING \"" + Sketches.VERSION + "\""));
         assertEquals(Sketches.VERSION_MAJOR * 10000 + Sketches.VERSION_MINOR * 100 + Sketches.VERSION_PATCH,
                 Sketches.nativeVersion());

@@ -84,6 +84,10 @@ final class TestKeys {
             return "k";
         } else if (type == ByteBuffer.class) {
             return ByteBuffer.wrap(new byte[] {1, 0, 0, 0, 0, 0, 0, 0});
+        } else if (type == java.io.OutputStream.class) {
+            return new java.io.ByteArrayOutputStream();
+        } else if (type == java.io.InputStream.class) {
+            return new java.io.ByteArrayInputStream(new byte[0]);
         } else if (type == long[].class) {
             return new long[] {1, 2, 1000};
         } else if (type == byte[][].class) {

@@ -1,0 +1,158 @@
+package dev.sketches;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Objects;
+
+/**
+ * Images on byte streams, shared by every family's {@code writeTo} and {@code readFrom} and by
+ * {@link Sketches#readSketch(java.io.InputStream)}.
+ *
+ * <p>A read takes exactly one image: the 48-byte common header, then exactly the remaining bytes
+ * its image-length field announces, never a byte more, so several images written one after
+ * another read back one by one. The announced length is untrusted: the buffer starts at {@link
+ * #FIRST_READ_BYTES} (or the image's length, when smaller) and doubles as bytes arrive, so a
+ * forged header announcing a huge image from a short stream costs at most about twice the bytes
+ * that arrived. The common header fields read here (little-endian, SPEC.md section 2): the magic
+ * at 0, the format major at 4, the family id at 6, the header length at 10, the image length at
+ * 24.
+ *
+ * <p>Thread safety: the methods keep no state; a stream must not be read or written by two threads
+ * at once.
+ */
+final class ImageStream {
+    private ImageStream() {}
+
+    /** Length of the common header every image starts with, in bytes. */
+    static final int COMMON_HEADER_BYTES = 48;
+    /** The most a read allocates before the bytes it announces arrive: 64 KiB. */
+    static final int FIRST_READ_BYTES = 64 << 10;
+    /** The longest image a Java array holds (a few bytes below {@code Integer.MAX_VALUE}). */
+    static final int MAX_IMAGE_BYTES = Integer.MAX_VALUE - 8;
+
+    private static final int OFF_MAJOR = 4;
+    private static final int OFF_FAMILY = 6;
+    private static final int OFF_HEADER_LEN = 10;
+    private static final int OFF_IMAGE_LEN = 24;
+
+    /**
+     * Writes an exported image to {@code out} (not flushed, not closed).
+     *
+     * @return the bytes written: {@code image.length}
+     * @throws IOException what {@code out} throws, unchanged
+     */
+    static long write(byte[] image, OutputStream out) throws IOException {
+        Objects.requireNonNull(out, "out");
+        out.write(image);
+        return image.length;
+    }
+
+    /**
+     * Reads exactly one image from {@code in}, checking the common header's magic, format major,
+     * family and lengths before the body is read (the rest is for the family's {@code
+     * fromByteArray}).
+     *
+     * @param in the stream
+     * @param family the family id the caller expects, or 0 for any known family
+     * @param op the caller's name for messages (for example "BloomFilter.readFrom")
+     * @return the image's bytes, exactly its length; null when the stream ended before its first byte
+     * @throws EOFException when the stream ends inside the image (the message names how many bytes
+     *     of how many arrived)
+     * @throws SketchException for a header that is no image's ({@link Status#BAD_MAGIC}, {@link
+     *     Status#UNSUPPORTED_VERSION}, {@link Status#CORRUPT_HEADER}) or another family's ({@link
+     *     Status#WRONG_FAMILY}); the body is then not read
+     * @throws IOException what {@code in} throws, unchanged
+     */
+    static byte[] read(InputStream in, int family, String op) throws IOException {
+        Objects.requireNonNull(in, "in");
+        byte[] head = new byte[COMMON_HEADER_BYTES];
+        int got = in.readNBytes(head, 0, head.length);
+        if (got == 0) {
+            return null;
+        }
+        if (got < head.length) {
+            throw truncated(op, got, "the " + COMMON_HEADER_BYTES + "-byte header");
+        }
+        if (head[0] != 'S' || head[1] != 'K' || head[2] != 'C' || head[3] != 'H') {
+            throw new SketchException(Status.BAD_MAGIC, op, "the stream does not continue with an image");
+        }
+        int major = head[OFF_MAJOR] & 0xff;
+        if (major > Sketches.FORMAT_MAJOR) {
+            throw new SketchException(Status.UNSUPPORTED_VERSION, op, "the image is of format major " + major
+                    + "; this library reads up to " + Sketches.FORMAT_MAJOR);
+        }
+        int found = u16(head, OFF_FAMILY);
+        String name = familyName(found);
+        if (name == null) {
+            throw new SketchException(Status.CORRUPT_HEADER, op, "the header names an unknown family " + found);
+        }
+        if (family != 0 && found != family) {
+            throw new SketchException(Status.WRONG_FAMILY, op, "the stream holds a " + name + " image");
+        }
+        long size = u64(head, OFF_IMAGE_LEN);
+        int headerBytes = u16(head, OFF_HEADER_LEN);
+        if (size < COMMON_HEADER_BYTES || headerBytes < COMMON_HEADER_BYTES || headerBytes > size) {
+            throw new SketchException(Status.CORRUPT_HEADER, op, "the header records an image of "
+                    + Long.toUnsignedString(size) + " bytes and a header of " + headerBytes);
+        }
+        if (size > MAX_IMAGE_BYTES) {
+            throw new SketchException(Status.CORRUPT_HEADER, op, "the header records an image of "
+                    + Long.toUnsignedString(size) + " bytes, more than a Java array holds");
+        }
+        int total = (int) size;
+        byte[] buf = new byte[Math.min(total, FIRST_READ_BYTES)];
+        System.arraycopy(head, 0, buf, 0, head.length);
+        int have = head.length;
+        while (have < total) {
+            if (have == buf.length) {
+                byte[] grown = new byte[(int) Math.min(total, 2L * buf.length)];
+                System.arraycopy(buf, 0, grown, 0, have);
+                buf = grown;
+            }
+            int want = buf.length - have;
+            int n = in.readNBytes(buf, have, want);
+            have += n;
+            if (n < want) {
+                throw truncated(op, have, total + " image bytes");
+            }
+        }
+        return buf;
+    }
+
+    /** The exception of a stream that ended after {@code have} bytes of {@code of}. */
+    private static EOFException truncated(String op, int have, String of) {
+        return new EOFException(op + ": the stream ended inside an image, after " + have + " bytes of " + of);
+    }
+
+    /** The class name of family id {@code family}, or null for an unknown id. */
+    static String familyName(int family) {
+        return switch (family) {
+            case Sketches.FAMILY_BLOOM -> "BloomFilter";
+            case Sketches.FAMILY_SPLIT_BLOCK_BLOOM -> "SplitBlockBloomFilter";
+            case Sketches.FAMILY_COUNTING_BLOOM -> "CountingBloomFilter";
+            case Sketches.FAMILY_CUCKOO -> "CuckooFilter";
+            case Sketches.FAMILY_HYPERLOGLOG -> "HyperLogLog";
+            case Sketches.FAMILY_ULTRALOGLOG -> "UltraLogLog";
+            case Sketches.FAMILY_COUNT_MIN -> "CountMinSketch";
+            case Sketches.FAMILY_TOPK -> "TopK";
+            case Sketches.FAMILY_MINHASH -> "MinHash";
+            case Sketches.FAMILY_BINARY_FUSE -> "BinaryFuseFilter";
+            case Sketches.FAMILY_EXALOGLOG -> "ExaLogLog";
+            default -> null;
+        };
+    }
+
+    private static int u16(byte[] b, int off) {
+        return (b[off] & 0xff) | (b[off + 1] & 0xff) << 8;
+    }
+
+    private static long u64(byte[] b, int off) {
+        long v = 0;
+        for (int i = 7; i >= 0; i--) {
+            v = v << 8 | (b[off + i] & 0xff);
+        }
+        return v;
+    }
+}
