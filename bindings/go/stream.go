@@ -190,7 +190,8 @@ func readerError(op string, err error) error {
 // *BinaryFuse, *HLL, *ULL, *ELL, *CountMin, *TopK or *MinHash (a type
 // switch dispatches on it). For a stream whose images' families vary.
 // Errors and memory are ReadBloom's; an unknown family id is an error
-// matching ErrWrongFamily.
+// matching ErrCorrupt (StatusCorruptHeader, as Inspect and every binding
+// report it).
 func ReadSketch(r io.Reader) (any, error) {
 	const op = "ReadSketch"
 	buf, fam, err := readImage(op, r, 0)
@@ -231,8 +232,9 @@ func ReadSketch(r io.Reader) (any, error) {
 	return nil, unknownFamily(op, fam)
 }
 
-// unknownFamily is the error of an image whose family id this binding has
-// no type for (ErrWrongFamily).
+// unknownFamily is the error of an image whose family id no family has
+// (ErrCorrupt, StatusCorruptHeader: the core's and the other bindings'
+// status for it).
 func unknownFamily(op string, fam Family) error {
-	return &Error{Code: StatusWrongFamily, Op: op, Detail: "unknown family id " + itoa(int(fam))}
+	return &Error{Code: StatusCorruptHeader, Op: op, Detail: "unknown family id " + itoa(int(fam))}
 }

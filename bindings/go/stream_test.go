@@ -350,7 +350,7 @@ func TestReadCorruptedStreams(t *testing.T) {
 	}
 	bad = bytes.Clone(img)
 	bad[offFamily] = 99
-	if _, err := ReadSketch(bytes.NewReader(bad)); !errors.Is(err, ErrWrongFamily) || !strings.Contains(err.Error(), "99") {
+	if _, err := ReadSketch(bytes.NewReader(bad)); !errors.As(err, &e) || e.Code != StatusCorruptHeader || !strings.Contains(err.Error(), "99") {
 		t.Fatalf("unknown family: %v", err)
 	}
 	newer := bytes.Clone(img)
