@@ -10,6 +10,8 @@
 #   make java-test   the Java binding's tests (bindings/java; also on the newest JDK found)
 #   make java-bench  the Java binding's JMH benchmarks beside Guava, stream-lib, DataSketches
 #   make spark-test  the Spark functions' tests in local mode (bindings/spark, on the Java binding)
+#   make test-32 the core, C ABI, C and C++ tests with a 32-bit usize (i686, -m32), and a
+#                wasm32 build of the core (not part of `make test`; installs multilib if missing)
 #   make characterize  the core's statistical tests with their full trial counts (long;
 #                `make test` runs them with fewer trials), log in target/characterize.log
 CC ?= cc
@@ -23,7 +25,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 
 .PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall \
 	python-venv python-lint python-test python-bench go-install go-test go-stand go-bench \
-	java-test java-bench spark-install spark-test spark-bench pyspark-venv characterize miri
+	java-test java-bench spark-install spark-test spark-bench pyspark-venv characterize miri test-32
 
 stand: examples
 	./build/stand
@@ -63,6 +65,27 @@ characterize:
 	mkdir -p target
 	bash -o pipefail -c 'SKETCHES_FULL_ACCURACY=1 cargo test -p sketches-core --release -- --nocapture \
 		2>&1 | tee target/characterize.log'
+
+# 32-bit targets (Cortex-M firmware, 32-bit Linux on armv7/i686, wasm32) where usize and
+# size_t are 32 bits: the core's unit tests (statistical ones included: the same 64-bit
+# hashes) and the C ABI's Rust tests built for i686-unknown-linux-gnu and run here; then
+# libsketches built for i686 with the C and C++ tests compiled -m32 against it (under
+# ASan + UBSan; valgrind needs i386 glibc debug symbols and ThreadSanitizer has no 32-bit
+# x86 runtime, so those two run only in the 64-bit `make test`), the golden images
+# rebuilt on i686 byte for byte, the damaged-image checks and the C examples; last, the
+# core built for wasm32-unknown-unknown (a compile check). Installs gcc-multilib and
+# g++-multilib with apt only when missing, and the two Rust targets (rustup: a no-op when
+# present). Not part of `make test`.
+TARGET_32 = i686-unknown-linux-gnu
+test-32:
+	dpkg -s gcc-multilib g++-multilib > /dev/null 2>&1 || \
+		(apt-get update && apt-get install -y gcc-multilib g++-multilib)
+	rustup target add $(TARGET_32) wasm32-unknown-unknown
+	cargo test -p sketches-core --lib --target $(TARGET_32)
+	cargo test -p sketches-ffi --target $(TARGET_32)
+	cargo test -p sketches-tests --target $(TARGET_32) --test c_abi --test concurrent --test cpp \
+		--test golden --test untrusted_images --test examples -- --skip valgrind --skip thread_sanitizer
+	cargo build -p sketches-core --target wasm32-unknown-unknown
 
 test: tools
 	cargo fmt --all -- --check

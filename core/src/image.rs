@@ -320,6 +320,9 @@ pub fn read_common(buf: &[u8]) -> Result<CommonHeader> {
 /// [`read_common`] of a header copied out of a buffer of `total_len` bytes
 /// (the image length must fit `total_len`; `buf` holds at least the common
 /// header). Used by the shared (atomic) views, which copy the header first.
+/// A stated image length past the address space (32-bit targets) reads as
+/// `usize::MAX`, which no buffer has: with `total_len` = `usize::MAX` the
+/// caller's comparison with the real length then fails.
 #[inline]
 pub fn read_common_in(buf: &[u8], total_len: usize) -> Result<CommonHeader> {
     if buf.len() < COMMON_HEADER_LEN {
@@ -355,7 +358,12 @@ pub fn read_common_in(buf: &[u8], total_len: usize) -> Result<CommonHeader> {
     if image_len_raw % MIN_IMAGE_ALIGN as u64 != 0 || image_len_raw < header_len as u64 {
         return Err(Error::CorruptHeader);
     }
-    let image_len = to_usize(image_len_raw)?;
+    // A length past the address space (possible only where usize is 32
+    // bits) saturates: it exceeds every `total_len` of a real buffer
+    // (`BufferTooSmall`, as before), and `verify` / `import_len`, which pass
+    // `usize::MAX`, report it as any length the bytes do not have:
+    // `LengthMismatch`, as on 64-bit targets.
+    let image_len = usize::try_from(image_len_raw).unwrap_or(usize::MAX);
     if image_len > total_len {
         return Err(Error::BufferTooSmall);
     }
@@ -1004,5 +1012,33 @@ mod tests {
         a.0[63] ^= 1;
         a.0[0] ^= 1;
         assert_ne!(checksum(&a.0), c);
+    }
+
+    /// Received bytes whose header states a length past a 32-bit address
+    /// space (8 GiB) are a length mismatch for `verify`, `import_len` and
+    /// `import`, as the documentation says and as on 64-bit targets. On
+    /// i686 (`make test-32`) they were `BufferTooSmall`, the error of a
+    /// short destination, because the length was converted to `usize`
+    /// before it was compared with the bytes.
+    #[test]
+    fn a_stated_length_past_the_address_space_is_a_length_mismatch() {
+        use crate::bloom::{self, BloomImage};
+        let params = bloom::BloomParams::for_items(100, 0.01).unwrap();
+        let mut live = ImageBuf::<512>::new();
+        bloom::init(&mut live, &params, 1).unwrap().add(b"k");
+        let mut wire = [0u8; 512];
+        let n = bloom::export(&live, &mut wire).unwrap();
+        let wire = &mut wire[..n];
+        put_u64(wire, OFF_IMAGE_LEN, 8 << 30);
+        let sum = checksum(wire);
+        put_u64(wire, OFF_CHECKSUM, sum);
+        assert_eq!(verify::<BloomImage>(wire).err(), Some(Error::LengthMismatch));
+        assert_eq!(import_len::<BloomImage>(wire), Err(Error::LengthMismatch));
+        let mut dst = ImageBuf::<512>::new();
+        assert_eq!(import::<BloomImage>(wire, &mut dst), Err(Error::LengthMismatch));
+        assert!(dst.iter().all(|&b| b == 0));
+        // A live image claiming that length is still too long for its buffer.
+        put_u64(&mut live, OFF_IMAGE_LEN, 8 << 30);
+        assert_eq!(read_common(&live), Err(Error::BufferTooSmall));
     }
 }

@@ -1173,15 +1173,16 @@ static void test_corruption(void) {
 
 /* The misuse gaps found in review: each refused or reported clearly. */
 static void test_misuse_gaps(void) {
-    /* Top-k estimate with a claimed length far beyond the key: refused with
-     * KEY_TOO_LONG before any byte is read (ASan would flag a read). */
+    /* Top-k estimate with a claimed length far beyond the key (PTRDIFF_MAX,
+     * the largest length any call accepts, on 32- and 64-bit targets alike):
+     * refused with KEY_TOO_LONG before any byte is read (ASan would flag a read). */
     uint64_t size = 0;
     EXPECT(sketch_topk_size(8, 16, &size), SKETCH_OK);
     unsigned char *topk = alloc_image(size);
     EXPECT(sketch_topk_init(topk, (size_t)size, 8, 16, 1), SKETCH_OK);
     char key16[16] = "0123456789abcdef";
     struct sketch_topk_key_estimate est;
-    EXPECT(sketch_topk_estimate(topk, (size_t)size, key16, (size_t)1 << 40, &est), SKETCH_KEY_TOO_LONG);
+    EXPECT(sketch_topk_estimate(topk, (size_t)size, key16, (size_t)PTRDIFF_MAX, &est), SKETCH_KEY_TOO_LONG);
     EXPECT(sketch_topk_estimate(topk, (size_t)size, key16, 17, &est), SKETCH_KEY_TOO_LONG);
     EXPECT(sketch_topk_add(topk, (size_t)size, key16, 17, 1), SKETCH_KEY_TOO_LONG);
     EXPECT(sketch_topk_estimate(topk, (size_t)size, key16, 16, &est), SKETCH_OK);
@@ -2192,9 +2193,11 @@ static void test_parquet_bitset_unreachable_rate(void) {
     EXPECT(sketch_sbbf_add_hash(image, (size_t)size, sketch_parquet_hash_i64(1), NULL), SKETCH_OK);
     EXPECT(sketch_sbbf_capacity(image, (size_t)size, &flags), SKETCH_OK);
     CHECK(flags == 0);
-    /* A reachable rate keeps the requested value. */
+    /* A reachable rate keeps the requested value. (The cast rounds the
+     * literal to double: with -m32, x87 math evaluates 0.01 in long double
+     * precision, FLT_EVAL_METHOD 2, and the exact value would never equal.) */
     EXPECT(sketch_sbbf_plan_parquet_bitset(sizeof bitset, 0.01, &p), SKETCH_OK);
-    CHECK(p.planned_fpr == 0.01 && p.planned_items > 1);
+    CHECK(p.planned_fpr == (double)0.01 && p.planned_items > 1);
 }
 
 /* A view of one family's image passed to another family's _view_ calls:
@@ -2704,9 +2707,14 @@ static void test_batch_argument_errors(void) {
     n = (size_t)size;
     EXPECT(sketch_countmin_init(image, n, &mp, 1), SKETCH_OK);
     memcpy(before, image, n);
-    EXPECT(sketch_countmin_add_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, (const uint64_t *)(void *)(raw + 4)),
+    /* Weights and results half their type's alignment off: 4 bytes where
+     * uint64_t is 8-aligned (x86-64, ARM), 2 where it is 4-aligned (i386,
+     * whose ABI makes a 4-aligned uint64_t array a valid one). */
+    const size_t half = _Alignof(uint64_t) / 2;
+    EXPECT(sketch_countmin_add_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, (const uint64_t *)(void *)(raw + half)),
            SKETCH_MISALIGNED);
-    EXPECT(sketch_countmin_estimate_u64_batch(image, n, (const uint64_t *)(void *)raw, 2, (uint64_t *)(void *)(raw + 68)),
+    EXPECT(sketch_countmin_estimate_u64_batch(image, n, (const uint64_t *)(void *)raw, 2,
+                                              (uint64_t *)(void *)(raw + 64 + half)),
            SKETCH_MISALIGNED);
     CHECK(memcmp(before, image, n) == 0);
     EXPECT(sketch_countmin_add_u64_batch(NULL, 0, NULL, 0, NULL), SKETCH_BUFFER_TOO_SMALL);

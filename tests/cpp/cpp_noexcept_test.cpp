@@ -302,7 +302,9 @@ void test_new_families() {
     sketches::result<std::uint64_t> bytes = sketches::fuse_filter::try_image_size(*p);
     sketches::result<std::uint64_t> work = sketches::fuse_filter::try_scratch_size(*p);
     CHECK(p.ok() && bytes.ok() && work.ok());
-    std::vector<u64> image(bytes.value / 8), scratch(work.value / 8 + 1);
+    // Sizes are uint64_t; these small ones fit any size_t (32-bit builds too).
+    std::vector<u64> image(static_cast<std::size_t>(bytes.value / 8)),
+        scratch(static_cast<std::size_t>(work.value / 8 + 1));
     sketches::result<sketches::fuse_view> v = sketches::fuse_filter::try_build_into(
         image.data(), image.size() * 8, scratch.data(), scratch.size() * 8, keys, *p, 3);
     CHECK(v.ok() && same_image(*v, *f));

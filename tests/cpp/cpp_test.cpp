@@ -18,6 +18,7 @@
 #include <exception>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <list>
 #include <map>
 #include <set>
@@ -77,9 +78,16 @@ using u64 = std::uint64_t;
 
 /* Aligned caller memory for the views. */
 struct aligned_buffer {
-    explicit aligned_buffer(std::size_t n) : size(n), ptr(std::aligned_alloc(64, (n + 64) / 64 * 64)) {
+    /* Takes the uint64_t the image_size functions return; a size past the
+       address space (a 32-bit size_t) ends the test rather than wrapping. */
+    explicit aligned_buffer(std::uint64_t n)
+        : size(checked_size(n)), ptr(std::aligned_alloc(64, (size + 64) / 64 * 64)) {
         if (ptr == nullptr) std::abort();
-        std::memset(ptr, 0, (n + 64) / 64 * 64);
+        std::memset(ptr, 0, (size + 64) / 64 * 64);
+    }
+    static std::size_t checked_size(std::uint64_t n) {
+        if (n > std::numeric_limits<std::size_t>::max() - 64) std::abort();
+        return static_cast<std::size_t>(n);
     }
     ~aligned_buffer() { std::free(ptr); }
     aligned_buffer(const aligned_buffer &) = delete;

@@ -4,6 +4,11 @@
 //! The library is built by a nested `cargo build --release -p sketches-clib`
 //! in its own target directory (`target/c-abi`), so the C tests always link
 //! the current sources whatever profile the outer `cargo test` uses.
+//!
+//! The C and C++ programs are built for the target the tests themselves are
+//! built for: under `cargo test --target i686-unknown-linux-gnu` (`make
+//! test-32`) the library is built for that triple and the programs with
+//! `-m32` (gcc-multilib), so a 32-bit `size_t` meets a 32-bit library.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -14,22 +19,44 @@ pub fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace root").to_path_buf()
 }
 
-/// Builds the static and shared library once per test process and returns
-/// the directory holding `libsketches.a` / `libsketches.so`.
+/// The Rust target triple these tests were built for, when it is not the
+/// host's (`cargo test --target ...`); `None` for a native build.
+pub fn cross_target() -> Option<&'static str> {
+    let (target, host) = (env!("SKETCHES_TESTS_TARGET"), env!("SKETCHES_TESTS_HOST"));
+    (target != host).then_some(target)
+}
+
+/// C and C++ compiler flags selecting the target the tests were built for:
+/// `-m32` for 32-bit x86 (i686 / i586 test binaries on an x86-64 host), none
+/// for a native build.
+pub fn target_cflags() -> &'static [&'static str] {
+    if cfg!(target_arch = "x86") {
+        &["-m32"]
+    } else {
+        &[]
+    }
+}
+
+/// Builds the static and shared library once per test process, for the
+/// tests' own target ([`cross_target`]), and returns the directory holding
+/// `libsketches.a` / `libsketches.so`.
 pub fn library_dir() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let root = workspace();
         let target = root.join("target").join("c-abi");
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let status = Command::new(cargo)
-            .args(["build", "--release", "-p", "sketches-clib", "--target-dir"])
-            .arg(&target)
-            .current_dir(&root)
-            .status()
-            .expect("run cargo build for sketches-clib");
+        let mut build = Command::new(cargo);
+        build.args(["build", "--release", "-p", "sketches-clib", "--target-dir"]).arg(&target);
+        if let Some(triple) = cross_target() {
+            build.args(["--target", triple]);
+        }
+        let status = build.current_dir(&root).status().expect("run cargo build for sketches-clib");
         assert!(status.success(), "building libsketches failed");
-        target.join("release")
+        match cross_target() {
+            Some(triple) => target.join(triple).join("release"),
+            None => target.join("release"),
+        }
     })
     .clone()
 }
@@ -68,20 +95,24 @@ pub fn cxx_compiler() -> String {
     std::env::var("CXX").unwrap_or_else(|_| "c++".into())
 }
 
-/// Where test binaries go.
+/// Where test binaries go: `target/c-tests`, or `target/c-tests/<triple>`
+/// for a [`cross_target`] build (a 32-bit and a native run never share one).
 pub fn out_dir() -> PathBuf {
-    let dir = workspace().join("target").join("c-tests");
+    let base = workspace().join("target").join("c-tests");
+    let dir = cross_target().map_or_else(|| base.clone(), |triple| base.join(triple));
     std::fs::create_dir_all(&dir).expect("create target/c-tests");
     dir
 }
 
 /// Compiles C sources into an executable linked statically with
-/// libsketches, with `-Wall -Wextra -Werror` and the given extra flags.
+/// libsketches, with `-Wall -Wextra -Werror`, the [`target_cflags`] and the
+/// given extra flags.
 pub fn compile_c(name: &str, sources: &[PathBuf], extra: &[&str]) -> PathBuf {
     let lib = library_dir();
     let exe = out_dir().join(name);
     let output = Command::new(c_compiler())
         .args(["-std=c11", "-O2", "-g", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .args(target_cflags())
         .args(extra)
         .arg("-I")
         .arg(workspace().join("include"))
@@ -98,7 +129,8 @@ pub fn compile_c(name: &str, sources: &[PathBuf], extra: &[&str]) -> PathBuf {
 
 /// Compiles C++ sources (`std` is for example `"c++17"`) into an executable
 /// linked statically with libsketches, with `-Wall -Wextra -Werror
-/// -pedantic` plus conversion and shadowing warnings and the given extra flags.
+/// -pedantic` plus conversion and shadowing warnings, the [`target_cflags`]
+/// and the given extra flags.
 pub fn compile_cxx(name: &str, sources: &[PathBuf], std: &str, extra: &[&str]) -> PathBuf {
     let lib = library_dir();
     let exe = out_dir().join(name);
@@ -106,6 +138,7 @@ pub fn compile_cxx(name: &str, sources: &[PathBuf], std: &str, extra: &[&str]) -
         .arg(format!("-std={std}"))
         .args(["-O2", "-g", "-Wall", "-Wextra", "-Werror", "-pedantic"])
         .args(["-Wconversion", "-Wsign-conversion", "-Wshadow", "-Wold-style-cast"])
+        .args(target_cflags())
         .args(extra)
         .arg("-I")
         .arg(workspace().join("include"))

@@ -46,6 +46,22 @@ fn sizes_up_to_2_pow_40_bits_and_beyond_are_plannable() {
     assert!(p.bits > 1 << 40);
 }
 
+/// A plan beyond a 32-bit address space (10^10 keys at 1%: 11.2 GiB) keeps
+/// its exact 64-bit size, and `init` refuses every buffer for it with
+/// `BufferTooSmall`, writing nothing: on 32-bit targets (`make test-32`),
+/// where the size is no `usize`, as on 64-bit ones. Never a wrapped size.
+#[test]
+fn plans_beyond_a_32_bit_address_space_keep_their_size_and_init_refuses_them() {
+    let p = BloomParams::for_items(10_000_000_000, 0.01).unwrap();
+    let len = p.image_len().unwrap();
+    assert_eq!(len, image_len_for_bits(p.bits));
+    assert!(len > 11 << 30 && len < 12 << 30, "{len}");
+    assert_eq!(usize::try_from(len).is_ok(), cfg!(target_pointer_width = "64"));
+    let mut buf = AlignedBuf::new(4096);
+    assert_eq!(init(buf.as_mut(), &p, 0).err(), Some(Error::BufferTooSmall));
+    assert!(buf.as_mut().iter().all(|b| *b == 0));
+}
+
 #[test]
 fn init_checks_alignment_and_size_without_writing() {
     let params = BloomParams::for_items(1000, 0.01).unwrap();
