@@ -312,60 +312,67 @@ final class ScalarFunctions {
     }
 
     /**
-     * {@code sketch_stats(image)}: the {@link ImageStats#SCHEMA} struct of an image of any family;
-     * remembers the last image it read and its row (an image repeated by reference is read once).
+     * A function of one image of any family (the family comes from its header): null for a null
+     * image; remembers the last image it read and its answer (an image repeated by reference is
+     * read once).
      */
-    static final class Stats implements UDF1<byte[], Row> {
+    abstract static class AnyFamilyFunction<T> implements UDF1<byte[], T> {
         private static final long serialVersionUID = 1L;
 
-        private final String function;
+        final String function;
         private transient volatile Last last;
 
-        Stats(String function) {
+        AnyFamilyFunction(String function) {
             this.function = function;
         }
 
+        /** The answer for a non-null image of {@code image.length} bytes, read by {@link ImageStats#read}. */
+        abstract T answer(ImageStats.Read read, int length);
+
         @Override
-        public Row call(byte[] image) {
+        @SuppressWarnings("unchecked")
+        public final T call(byte[] image) {
             if (image == null) {
                 return null;
             }
             Last l = last;
             if (l != null && l.image == image) {
-                return (Row) l.sketch;
+                return (T) l.sketch;
             }
-            Row row = ImageStats.row(ImageStats.read(function, image), image.length);
-            last = new Last(image, row);
-            return row;
+            T answer = answer(ImageStats.read(function, image), image.length);
+            last = new Last(image, answer);
+            return answer;
+        }
+    }
+
+    /** {@code sketch_stats(image)}: the {@link ImageStats#SCHEMA} struct of an image of any family. */
+    static final class Stats extends AnyFamilyFunction<Row> {
+        private static final long serialVersionUID = 1L;
+
+        Stats(String function) {
+            super(function);
+        }
+
+        @Override
+        Row answer(ImageStats.Read read, int length) {
+            return ImageStats.row(read, length);
         }
     }
 
     /**
      * {@code sketch_over_capacity(image)}: BOOLEAN, {@link ImageStats#overCapacity} of an image of
-     * any family (null for the families without a plan); remembers the last image and its answer.
+     * any family (null for the families without a plan).
      */
-    static final class OverCapacity implements UDF1<byte[], Boolean> {
+    static final class OverCapacity extends AnyFamilyFunction<Boolean> {
         private static final long serialVersionUID = 1L;
 
-        private final String function;
-        private transient volatile Last last;
-
         OverCapacity(String function) {
-            this.function = function;
+            super(function);
         }
 
         @Override
-        public Boolean call(byte[] image) {
-            if (image == null) {
-                return null;
-            }
-            Last l = last;
-            if (l != null && l.image == image) {
-                return (Boolean) l.sketch;
-            }
-            Boolean over = ImageStats.overCapacity(ImageStats.read(function, image).sketch());
-            last = new Last(image, over);
-            return over;
+        Boolean answer(ImageStats.Read read, int length) {
+            return ImageStats.overCapacity(read.sketch());
         }
     }
 
