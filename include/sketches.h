@@ -3103,15 +3103,15 @@ sketch_status sketch_cuckoo_verify(const void *bytes, size_t len);
 
 /**
  * Plans the smallest precision whose maximum-likelihood relative standard
- * error (what merged sketches report; 0.362/sqrt(2^p) for d = 20,
- * 0.344/sqrt(2^p) for d = 24) is at most `relative_error`, with `t = 2`
+ * error (what merged sketches report; 0.3622/sqrt(2^p) for d = 20,
+ * 0.3438/sqrt(2^p) for d = 24) is at most `relative_error`, with `t = 2`
  * and the given `d`. A sketch that only sees its own stream reports the
  * martingale estimate, about 12% more accurate.
  *
  * Errors: `SKETCH_NULL_POINTER` (out), `SKETCH_INVALID_PARAMETER` when `d`
  * is not 20 or 24, or `relative_error` is not in (0, 1) (NaN included) or
- * below what precision 24 reaches (about 8.4e-5 for d = 24, 8.9e-5 for
- * d = 20).
+ * below what precision 24 reaches (0.3438/4096, about 8.393e-5, for
+ * d = 24; 0.3622/4096, about 8.843e-5, for d = 20).
  *
  * # Safety
  * `out` must be valid for writing one `sketch_ell_params`.
