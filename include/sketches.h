@@ -21,10 +21,12 @@
  *   parameters are uint64_t (an image may be planned larger than a 32-bit
  *   address space: check before allocating).
  * - No function keeps a pointer after it returns, calls back, blocks
- *   (save the HyperLogLog concurrent adds, which spin, a bounded number
- *   of times, while another thread holds the image's lock word for a
- *   register that straddles two words: see sketch_hll_add_concurrent),
- *   allocates or keeps state between calls (the one global is an atomic
+ *   (save the HyperLogLog concurrent adds: while another thread holds the
+ *   image's lock word for a register that straddles two words they spin,
+ *   then on Unix yield the thread and sleep 1 ms at a time, giving up
+ *   after about five seconds with SKETCH_CORRUPT_HEADER; on bare metal
+ *   they only spin, a bounded number of times: see
+ *   sketch_hll_add_concurrent), allocates or keeps state between calls (the one global is an atomic
  *   cache of the CPU's SIMD features on x86-64: any call that finds it
  *   empty stores the same detected value, safe from any thread);
  *   bindings may pass memory pinned only

@@ -836,6 +836,115 @@ static void test_reporting_claims(void) {
     free(back);
 }
 
+/* Conversions and batches keep what their docs promise: sketch_hll_downsize
+ * ("holding what src holds", registers folded down; a higher precision only
+ * while src is in small mode; dst written only on success), sketch_ull_to_hll
+ * ("the HyperLogLog the same hashes give"), sketch_sbbf_fold (a block count
+ * not divisible by 2^folds: SKETCH_INVALID_ARGUMENT, nothing changes; every
+ * key stays present), sketch_cuckoo_add_u64_batch (a key that does not fit
+ * reports false, changes nothing for it, and the batch goes on). */
+static double hll_register_estimate(const unsigned char *src, size_t src_len, uint8_t p) {
+    /* a fresh dense sketch merged with src reports the estimate from the
+     * registers alone, a function of the registers */
+    uint64_t size = 0;
+    EXPECT(sketch_hll_size(p, &size), SKETCH_OK);
+    unsigned char *fresh = alloc_image(size);
+    EXPECT(sketch_hll_init(fresh, (size_t)size, p, 1), SKETCH_OK);
+    EXPECT(sketch_hll_densify(fresh, (size_t)size), SKETCH_OK);
+    EXPECT(sketch_hll_merge(fresh, (size_t)size, src, src_len), SKETCH_OK);
+    double est = -1;
+    EXPECT(sketch_hll_estimate(fresh, (size_t)size, &est), SKETCH_OK);
+    free(fresh);
+    return est;
+}
+
+static void test_conversion_claims(void) {
+    uint64_t s14 = 0, s12 = 0;
+    EXPECT(sketch_hll_size(14, &s14), SKETCH_OK);
+    EXPECT(sketch_hll_size(12, &s12), SKETCH_OK);
+    unsigned char *big = alloc_image(s14), *direct = alloc_image(s12), *down = alloc_image(s12);
+    EXPECT(sketch_hll_init(big, (size_t)s14, 14, 1), SKETCH_OK);
+    EXPECT(sketch_hll_init(direct, (size_t)s12, 12, 1), SKETCH_OK);
+    for (uint64_t k = 0; k < 20000; k++) {
+        EXPECT(sketch_hll_add_u64(big, (size_t)s14, k, NULL), SKETCH_OK);
+        EXPECT(sketch_hll_add_u64(direct, (size_t)s12, k, NULL), SKETCH_OK);
+    }
+    EXPECT(sketch_hll_downsize(big, (size_t)s14, down, (size_t)s12, 12), SKETCH_OK);
+    double from_down = hll_register_estimate(down, (size_t)s12, 12);
+    double from_direct = hll_register_estimate(direct, (size_t)s12, 12);
+    CHECK(from_down == from_direct && from_down > 18000 && from_down < 22000);
+    /* dense src to a higher precision: refused, dst untouched */
+    memset(big, 0xEE, (size_t)s14);
+    EXPECT(sketch_hll_downsize(down, (size_t)s12, big, (size_t)s14, 14), SKETCH_INCOMPATIBLE);
+    CHECK(big[0] == 0xEE && big[s14 - 1] == 0xEE);
+    /* small-mode src to a higher precision: the stored hashes */
+    EXPECT(sketch_hll_init(direct, (size_t)s12, 12, 1), SKETCH_OK);
+    for (uint64_t k = 0; k < 50; k++) EXPECT(sketch_hll_add_u64(direct, (size_t)s12, k, NULL), SKETCH_OK);
+    EXPECT(sketch_hll_downsize(direct, (size_t)s12, big, (size_t)s14, 14), SKETCH_OK);
+    double est = 0;
+    EXPECT(sketch_hll_estimate(big, (size_t)s14, &est), SKETCH_OK);
+    CHECK(est == 50.0);
+
+    /* ULL -> HLL: the registers of the HLL of the same hashes */
+    uint64_t us = 0;
+    EXPECT(sketch_ull_size(12, &us), SKETCH_OK);
+    unsigned char *ull = alloc_image(us);
+    EXPECT(sketch_ull_init(ull, (size_t)us, 12, 1), SKETCH_OK);
+    EXPECT(sketch_hll_init(direct, (size_t)s12, 12, 1), SKETCH_OK);
+    for (uint64_t k = 0; k < 20000; k++) {
+        EXPECT(sketch_ull_add_u64(ull, (size_t)us, k, NULL), SKETCH_OK);
+        EXPECT(sketch_hll_add_u64(direct, (size_t)s12, k, NULL), SKETCH_OK);
+    }
+    EXPECT(sketch_ull_to_hll(ull, (size_t)us, down, (size_t)s12), SKETCH_OK);
+    CHECK(hll_register_estimate(down, (size_t)s12, 12) == hll_register_estimate(direct, (size_t)s12, 12));
+    free(ull);
+    free(big);
+    free(direct);
+    free(down);
+
+    /* split-block fold */
+    struct sketch_sbbf_params sp;
+    EXPECT(sketch_sbbf_plan_blocks(12, SKETCH_SBBF_NATIVE, &sp), SKETCH_OK);
+    uint64_t size = 0;
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    unsigned char *sbbf = alloc_image(size);
+    EXPECT(sketch_sbbf_init(sbbf, (size_t)size, &sp, 1), SKETCH_OK);
+    for (uint64_t k = 0; k < 40; k++) EXPECT(sketch_sbbf_add_u64(sbbf, (size_t)size, k, NULL), SKETCH_OK);
+    unsigned char *before = snapshot(sbbf, (size_t)size);
+    size_t new_len = 12345;
+    EXPECT(sketch_sbbf_fold(sbbf, (size_t)size, 3, &new_len), SKETCH_INVALID_ARGUMENT); /* 12 / 8 */
+    CHECK(new_len == 12345 && memcmp(before, sbbf, (size_t)size) == 0);
+    EXPECT(sketch_sbbf_fold(sbbf, (size_t)size, 2, &new_len), SKETCH_OK);
+    CHECK(new_len < (size_t)size && new_len % SKETCH_IMAGE_ALIGN == 0);
+    int all = 1;
+    for (uint64_t k = 0; k < 40; k++) {
+        bool in = false;
+        EXPECT(sketch_sbbf_contains_u64(sbbf, new_len, k, &in), SKETCH_OK);
+        all &= in;
+    }
+    CHECK(all);
+    free(before);
+    free(sbbf);
+
+    /* cuckoo batch: the 9th and 10th copies do not fit, the next key does */
+    struct sketch_cuckoo_params cp;
+    EXPECT(sketch_cuckoo_plan_buckets(64, 16, &cp), SKETCH_OK);
+    EXPECT(sketch_cuckoo_size(&cp, &size), SKETCH_OK);
+    unsigned char *cuckoo = alloc_image(size);
+    EXPECT(sketch_cuckoo_init(cuckoo, (size_t)size, &cp, 1), SKETCH_OK);
+    const uint64_t keys[11] = {7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 8};
+    bool added[11];
+    memset(added, 0, sizeof added);
+    EXPECT(sketch_cuckoo_add_u64_batch(cuckoo, (size_t)size, keys, 11, added), SKETCH_OK);
+    int first_eight = 1;
+    for (int i = 0; i < 8; i++) first_eight &= added[i];
+    CHECK(first_eight && !added[8] && !added[9] && added[10]);
+    struct sketch_cuckoo_stats cs;
+    EXPECT(sketch_cuckoo_get_stats(cuckoo, (size_t)size, &cs), SKETCH_OK);
+    CHECK(cs.items == 9);
+    free(cuckoo);
+}
+
 int main(void) {
     test_topk_claims();
     test_fuse_claims();
@@ -849,6 +958,7 @@ int main(void) {
     test_bloom_and_shared_claims();
     test_planner_claims();
     test_reporting_claims();
+    test_conversion_claims();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
