@@ -945,6 +945,113 @@ static void test_conversion_claims(void) {
     free(cuckoo);
 }
 
+/* Count-Min merge: width, depth, counter width and seed must be equal, the
+ * update modes may differ (dst keeps its mode, estimates stay upper
+ * bounds); the stats' total is the sum of the weights and the error bound
+ * epsilon * N; import_size equals src_len for every family but HLL.
+ * Top-k list: key pointers point into buf; estimate's count - error is a
+ * lower bound of the truth. */
+static void test_countmin_topk_more_claims(void) {
+    struct sketch_countmin_params plain, cons;
+    EXPECT(sketch_countmin_plan_size(128, 4, &plain), SKETCH_OK);
+    cons = plain;
+    cons.conservative = 1;
+    uint64_t size = 0;
+    EXPECT(sketch_countmin_size(&plain, &size), SKETCH_OK);
+    size_t len = (size_t)size;
+    unsigned char *a = alloc_image(size), *b = alloc_image(size);
+    EXPECT(sketch_countmin_init(a, len, &cons, 1), SKETCH_OK);
+    EXPECT(sketch_countmin_init(b, len, &plain, 1), SKETCH_OK);
+    static uint64_t keys[1000], weights[1000];
+    uint64_t sum = 0;
+    for (int i = 0; i < 1000; i++) {
+        keys[i] = (uint64_t)i;
+        weights[i] = (uint64_t)(i % 5 + 1);
+        sum += weights[i];
+    }
+    EXPECT(sketch_countmin_add_u64_batch(a, len, keys, 500, weights), SKETCH_OK);
+    EXPECT(sketch_countmin_add_u64_batch(b, len, keys + 500, 500, weights + 500), SKETCH_OK);
+    EXPECT(sketch_countmin_merge(a, len, b, len), SKETCH_OK);
+    struct sketch_countmin_stats st;
+    EXPECT(sketch_countmin_get_stats(a, len, &st), SKETCH_OK);
+    CHECK(st.params.conservative == 1 && st.total == sum);
+    CHECK(fabs(st.error_bound - st.epsilon * (double)sum) <= 1e-9 * (double)sum);
+    static uint64_t est[1000];
+    EXPECT(sketch_countmin_estimate_u64_batch(a, len, keys, 1000, est), SKETCH_OK);
+    int upper = 1;
+    for (int i = 0; i < 1000; i++) upper &= est[i] >= weights[i];
+    CHECK(upper);
+    struct sketch_countmin_params deeper = plain;
+    deeper.depth = 5;
+    uint64_t deeper_size = 0;
+    EXPECT(sketch_countmin_size(&deeper, &deeper_size), SKETCH_OK);
+    unsigned char *c = alloc_image(deeper_size);
+    EXPECT(sketch_countmin_init(c, (size_t)deeper_size, &deeper, 1), SKETCH_OK);
+    unsigned char *before = snapshot(a, len);
+    EXPECT(sketch_countmin_merge(a, len, c, (size_t)deeper_size), SKETCH_INCOMPATIBLE);
+    CHECK(memcmp(before, a, len) == 0);
+    size_t exported = 0, written = 0, import_size = 0;
+    EXPECT(sketch_countmin_exported_size(a, len, &exported), SKETCH_OK);
+    unsigned char *out = alloc_image(exported);
+    EXPECT(sketch_countmin_export(a, len, out, exported, &written), SKETCH_OK);
+    EXPECT(sketch_countmin_import_size(out, written, &import_size), SKETCH_OK);
+    CHECK(import_size == written && written == len);
+    free(out);
+    free(before);
+    free(c);
+    free(a);
+    free(b);
+
+    uint64_t tsize = 0;
+    EXPECT(sketch_topk_size(8, 16, &tsize), SKETCH_OK);
+    unsigned char *t = alloc_image(tsize);
+    EXPECT(sketch_topk_init(t, (size_t)tsize, 8, 16, 1), SKETCH_OK);
+    /* 40 distinct keys, key i added i + 1 times */
+    for (uint64_t i = 0; i < 40; i++) EXPECT(sketch_topk_add_u64(t, (size_t)tsize, i, i + 1), SKETCH_OK);
+    struct sketch_topk_item items[8];
+    size_t n = 0;
+    EXPECT(sketch_topk_list(t, (size_t)tsize, items, 8, &n), SKETCH_OK);
+    int inside = 1, bounds = 1;
+    for (size_t i = 0; i < n; i++) {
+        inside &= items[i].key >= t && items[i].key + items[i].key_len <= t + tsize;
+        uint64_t key = 0;
+        for (int j = 7; j >= 0; j--) key = key << 8 | items[i].key[j];
+        bounds &= items[i].count - items[i].error <= key + 1 && items[i].count >= key + 1;
+    }
+    CHECK(n == 8 && inside && bounds);
+    free(t);
+}
+
+/* Split-block planning: Parquet-mode plans are power-of-two bytes from 32 B
+ * to 128 MiB ("the way Parquet writers size a column's bitset"); blocks of
+ * SKETCH_SBBF_BLOCK_BYTES; plan_blocks refuses 0 blocks and unknown modes;
+ * sketch_sbbf_plan refuses items 0 and fpr outside (0, 1). */
+static void test_sbbf_plan_claims(void) {
+    struct sketch_sbbf_params p;
+    const uint64_t ndv[5] = {1, 10, 1000, 1000000, 1000000000};
+    int pow2 = 1;
+    uint64_t smallest = UINT64_MAX, largest = 0;
+    for (int i = 0; i < 5; i++) {
+        EXPECT(sketch_sbbf_plan_parquet(ndv[i], 0.01, &p), SKETCH_OK);
+        uint64_t bytes = p.blocks * SKETCH_SBBF_BLOCK_BYTES;
+        pow2 &= (bytes & (bytes - 1)) == 0 && p.mode == SKETCH_SBBF_PARQUET;
+        if (bytes < smallest) smallest = bytes;
+        if (bytes > largest) largest = bytes;
+    }
+    CHECK(pow2 && smallest == 32 && largest == (uint64_t)128 << 20);
+    memset(&p, 0xA5, sizeof p);
+    EXPECT(sketch_sbbf_plan_blocks(0, SKETCH_SBBF_NATIVE, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan_blocks(4, 2, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan(0, 0.01, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan(10, 1.0, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan(10, 0.0, &p), SKETCH_INVALID_PARAMETER);
+    EXPECT(sketch_sbbf_plan_parquet(10, NAN, &p), SKETCH_INVALID_PARAMETER);
+    CHECK(p.blocks == SENTINEL_U64);
+    EXPECT(sketch_sbbf_plan(1000000, 0.01, &p), SKETCH_OK);
+    double bits_per_key = (double)(p.blocks * 256) / 1e6;
+    CHECK(p.mode == SKETCH_SBBF_NATIVE && bits_per_key > 9.5 && bits_per_key < 11.5); /* about 10.5 */
+}
+
 int main(void) {
     test_topk_claims();
     test_fuse_claims();
@@ -959,6 +1066,8 @@ int main(void) {
     test_planner_claims();
     test_reporting_claims();
     test_conversion_claims();
+    test_countmin_topk_more_claims();
+    test_sbbf_plan_claims();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
