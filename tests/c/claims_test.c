@@ -1052,6 +1052,83 @@ static void test_sbbf_plan_claims(void) {
     CHECK(p.mode == SKETCH_SBBF_NATIVE && bits_per_key > 9.5 && bits_per_key < 11.5); /* about 10.5 */
 }
 
+/* Counting batch removal: `removed` is required (NULL with count > 0:
+ * SKETCH_NULL_POINTER, nothing changes); keys are removed in order, so a
+ * key added once and listed twice is removed by the first entry and
+ * reported absent by the second; SKETCH_OK even when some were absent.
+ * MinHash batches: every pointer checked before anything is added. */
+static void test_batch_removal_claims(void) {
+    struct sketch_bloom_params p;
+    EXPECT(sketch_bloom_plan_bits(1u << 14, 3, &p), SKETCH_OK);
+    uint64_t size = 0;
+    EXPECT(sketch_counting_size(&p, &size), SKETCH_OK);
+    size_t len = (size_t)size;
+    unsigned char *c = alloc_image(size);
+    EXPECT(sketch_counting_init(c, len, &p, 1), SKETCH_OK);
+    EXPECT(sketch_counting_add_u64(c, len, 5, NULL), SKETCH_OK);
+    EXPECT(sketch_counting_add_u64(c, len, 6, NULL), SKETCH_OK);
+    unsigned char *before = snapshot(c, len);
+    const uint64_t keys[3] = {5, 5, 6};
+    EXPECT(sketch_counting_remove_u64_batch(c, len, keys, 3, NULL), SKETCH_NULL_POINTER);
+    CHECK(memcmp(before, c, len) == 0);
+    bool removed[3] = {false, true, false};
+    EXPECT(sketch_counting_remove_u64_batch(c, len, keys, 3, removed), SKETCH_OK);
+    CHECK(removed[0] && !removed[1] && removed[2]);
+    struct sketch_counting_stats st;
+    EXPECT(sketch_counting_get_stats(c, len, &st), SKETCH_OK);
+    CHECK(st.nonzero_counters == 0);
+    free(before);
+    free(c);
+
+    uint64_t msize = 0;
+    EXPECT(sketch_minhash_size(16, &msize), SKETCH_OK);
+    unsigned char *m = alloc_image(msize);
+    EXPECT(sketch_minhash_init(m, (size_t)msize, 16, 1), SKETCH_OK);
+    before = snapshot(m, (size_t)msize);
+    struct sketch_slice bad[2] = {{"a", 1}, {NULL, 3}};
+    EXPECT(sketch_minhash_add_batch(m, (size_t)msize, bad, 2), SKETCH_NULL_POINTER);
+    CHECK(memcmp(before, m, (size_t)msize) == 0);
+    const uint32_t offsets[3] = {0, 2, 1};
+    EXPECT(sketch_minhash_add_packed(m, (size_t)msize, "abc", 3, offsets, 2), SKETCH_INVALID_PARAMETER);
+    CHECK(memcmp(before, m, (size_t)msize) == 0);
+    free(before);
+    free(m);
+}
+
+/* README: "The buffer *is* the serialized image ... shipped by copying its
+ * bytes" once export has sealed them; header: "The checksum is written by
+ * sketch_*_export only": a copy of live bytes, never exported, is refused by
+ * import and verify (SKETCH_CHECKSUM_MISMATCH), the exported copy is taken,
+ * and the live bytes copied within one trusting program work as they are. */
+static void test_shipping_claims(void) {
+    struct sketch_bloom_params p;
+    EXPECT(sketch_bloom_plan(1000, 0.01, &p), SKETCH_OK);
+    uint64_t size = 0;
+    EXPECT(sketch_bloom_size(&p, &size), SKETCH_OK);
+    size_t len = (size_t)size;
+    unsigned char *live = alloc_image(size), *copy = alloc_image(size), *dst = alloc_image(size);
+    EXPECT(sketch_bloom_init(live, len, &p, 1), SKETCH_OK);
+    EXPECT(sketch_bloom_verify(live, len), SKETCH_CHECKSUM_MISMATCH); /* none after init */
+    EXPECT(sketch_bloom_add(live, len, "k", 1, NULL), SKETCH_OK);
+    memcpy(copy, live, len);
+    EXPECT(sketch_bloom_import(copy, len, dst, len), SKETCH_CHECKSUM_MISMATCH);
+    bool in = false;
+    EXPECT(sketch_bloom_contains(copy, len, "k", 1, &in), SKETCH_OK); /* trusted use */
+    CHECK(in);
+    size_t written = 0;
+    EXPECT(sketch_bloom_export(live, len, copy, len, &written), SKETCH_OK);
+    EXPECT(sketch_bloom_import(copy, written, dst, len), SKETCH_OK);
+    in = false;
+    EXPECT(sketch_bloom_contains(dst, len, "k", 1, &in), SKETCH_OK);
+    CHECK(in);
+    /* changed in place after the export: the old checksum no longer holds */
+    EXPECT(sketch_bloom_add(dst, len, "other", 5, NULL), SKETCH_OK);
+    EXPECT(sketch_bloom_verify(dst, len), SKETCH_CHECKSUM_MISMATCH);
+    free(live);
+    free(copy);
+    free(dst);
+}
+
 int main(void) {
     test_topk_claims();
     test_fuse_claims();
@@ -1068,6 +1145,8 @@ int main(void) {
     test_conversion_claims();
     test_countmin_topk_more_claims();
     test_sbbf_plan_claims();
+    test_batch_removal_claims();
+    test_shipping_claims();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
