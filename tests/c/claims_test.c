@@ -1129,6 +1129,180 @@ static void test_shipping_claims(void) {
     free(dst);
 }
 
+/* Header: "SKETCH_INVALID_ARGUMENT (count elements beyond the address
+ * space)", checked before anything is read or changed, for every batch
+ * shape of every family (a count whose array would not fit in memory, with
+ * a real two-element array behind it). */
+#define HUGE_U64 (SIZE_MAX / 8)
+#define HUGE_SLICES (SIZE_MAX / 16)
+#define HUGE_OFFSETS (SIZE_MAX / 4)
+static void test_huge_count_claims(void) {
+    static uint64_t ints[2] = {1, 2}, out64[2];
+    static bool res[2];
+    static struct sketch_slice slices[2] = {{"a", 1}, {"b", 1}};
+    static const uint32_t offs[3] = {0, 1, 2};
+    const char *data = "ab";
+    uint64_t size = 0;
+    unsigned char *img, *before;
+    size_t n;
+
+#define SWEEP_BEGIN(init_call)                  \
+    n = (size_t)size;                           \
+    img = alloc_image(size);                    \
+    EXPECT(init_call, SKETCH_OK);               \
+    before = snapshot(img, n)
+#define SWEEP_END()                             \
+    CHECK(memcmp(before, img, n) == 0);         \
+    free(before);                               \
+    free(img)
+#define HUGE(call) EXPECT(call, SKETCH_INVALID_ARGUMENT)
+
+    struct sketch_bloom_params bp;
+    EXPECT(sketch_bloom_plan(100, 0.01, &bp), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&bp, &size), SKETCH_OK);
+    SWEEP_BEGIN(sketch_bloom_init(img, n, &bp, 1));
+    HUGE(sketch_bloom_add_batch(img, n, slices, HUGE_SLICES, NULL));
+    HUGE(sketch_bloom_add_packed(img, n, data, 2, offs, HUGE_OFFSETS, NULL));
+    HUGE(sketch_bloom_add_u64_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_bloom_add_hash_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_bloom_contains_batch(img, n, slices, HUGE_SLICES, res));
+    HUGE(sketch_bloom_contains_packed(img, n, data, 2, offs, HUGE_OFFSETS, res));
+    HUGE(sketch_bloom_contains_u64_batch(img, n, ints, HUGE_U64, res));
+    HUGE(sketch_bloom_contains_hash_batch(img, n, ints, HUGE_U64, res));
+    SWEEP_END();
+
+    EXPECT(sketch_counting_size(&bp, &size), SKETCH_OK);
+    SWEEP_BEGIN(sketch_counting_init(img, n, &bp, 1));
+    HUGE(sketch_counting_add_batch(img, n, slices, HUGE_SLICES, NULL));
+    HUGE(sketch_counting_add_packed(img, n, data, 2, offs, HUGE_OFFSETS, NULL));
+    HUGE(sketch_counting_add_u64_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_counting_add_hash_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_counting_contains_batch(img, n, slices, HUGE_SLICES, res));
+    HUGE(sketch_counting_contains_packed(img, n, data, 2, offs, HUGE_OFFSETS, res));
+    HUGE(sketch_counting_contains_u64_batch(img, n, ints, HUGE_U64, res));
+    HUGE(sketch_counting_contains_hash_batch(img, n, ints, HUGE_U64, res));
+    HUGE(sketch_counting_remove_batch(img, n, slices, HUGE_SLICES, res));
+    HUGE(sketch_counting_remove_packed(img, n, data, 2, offs, HUGE_OFFSETS, res));
+    HUGE(sketch_counting_remove_u64_batch(img, n, ints, HUGE_U64, res));
+    HUGE(sketch_counting_remove_hash_batch(img, n, ints, HUGE_U64, res));
+    SWEEP_END();
+
+    struct sketch_sbbf_params sp;
+    EXPECT(sketch_sbbf_plan(100, 0.01, &sp), SKETCH_OK);
+    EXPECT(sketch_sbbf_size(&sp, &size), SKETCH_OK);
+    SWEEP_BEGIN(sketch_sbbf_init(img, n, &sp, 1));
+    HUGE(sketch_sbbf_add_batch(img, n, slices, HUGE_SLICES, NULL));
+    HUGE(sketch_sbbf_add_packed(img, n, data, 2, offs, HUGE_OFFSETS, NULL));
+    HUGE(sketch_sbbf_add_u64_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_sbbf_add_hash_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_sbbf_contains_batch(img, n, slices, HUGE_SLICES, res));
+    HUGE(sketch_sbbf_contains_packed(img, n, data, 2, offs, HUGE_OFFSETS, res));
+    HUGE(sketch_sbbf_contains_u64_batch(img, n, ints, HUGE_U64, res));
+    HUGE(sketch_sbbf_contains_hash_batch(img, n, ints, HUGE_U64, res));
+    SWEEP_END();
+
+    struct sketch_cuckoo_params cp;
+    EXPECT(sketch_cuckoo_plan(100, 0.01, &cp), SKETCH_OK);
+    EXPECT(sketch_cuckoo_size(&cp, &size), SKETCH_OK);
+    SWEEP_BEGIN(sketch_cuckoo_init(img, n, &cp, 1));
+    HUGE(sketch_cuckoo_add_batch(img, n, slices, HUGE_SLICES, NULL));
+    HUGE(sketch_cuckoo_add_packed(img, n, data, 2, offs, HUGE_OFFSETS, NULL));
+    HUGE(sketch_cuckoo_add_u64_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_cuckoo_add_hash_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_cuckoo_contains_batch(img, n, slices, HUGE_SLICES, res));
+    HUGE(sketch_cuckoo_contains_packed(img, n, data, 2, offs, HUGE_OFFSETS, res));
+    HUGE(sketch_cuckoo_contains_u64_batch(img, n, ints, HUGE_U64, res));
+    HUGE(sketch_cuckoo_contains_hash_batch(img, n, ints, HUGE_U64, res));
+    HUGE(sketch_cuckoo_remove_batch(img, n, slices, HUGE_SLICES, NULL));
+    HUGE(sketch_cuckoo_remove_packed(img, n, data, 2, offs, HUGE_OFFSETS, NULL));
+    HUGE(sketch_cuckoo_remove_u64_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_cuckoo_remove_hash_batch(img, n, ints, HUGE_U64, NULL));
+    SWEEP_END();
+
+    struct sketch_countmin_params mp;
+    EXPECT(sketch_countmin_plan_size(64, 2, &mp), SKETCH_OK);
+    EXPECT(sketch_countmin_size(&mp, &size), SKETCH_OK);
+    SWEEP_BEGIN(sketch_countmin_init(img, n, &mp, 1));
+    HUGE(sketch_countmin_add_batch(img, n, slices, HUGE_SLICES, NULL));
+    HUGE(sketch_countmin_add_packed(img, n, data, 2, offs, HUGE_OFFSETS, NULL));
+    HUGE(sketch_countmin_add_u64_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_countmin_add_hash_batch(img, n, ints, HUGE_U64, NULL));
+    HUGE(sketch_countmin_estimate_batch(img, n, slices, HUGE_SLICES, out64));
+    HUGE(sketch_countmin_estimate_packed(img, n, data, 2, offs, HUGE_OFFSETS, out64));
+    HUGE(sketch_countmin_estimate_u64_batch(img, n, ints, HUGE_U64, out64));
+    HUGE(sketch_countmin_estimate_hash_batch(img, n, ints, HUGE_U64, out64));
+    SWEEP_END();
+
+    EXPECT(sketch_topk_size(4, 8, &size), SKETCH_OK);
+    SWEEP_BEGIN(sketch_topk_init(img, n, 4, 8, 1));
+    HUGE(sketch_topk_add_batch(img, n, slices, HUGE_SLICES, NULL));
+    HUGE(sketch_topk_add_packed(img, n, data, 2, offs, HUGE_OFFSETS, NULL));
+    HUGE(sketch_topk_add_u64_batch(img, n, ints, HUGE_U64, NULL));
+    SWEEP_END();
+
+    EXPECT(sketch_hll_size(8, &size), SKETCH_OK);
+    SWEEP_BEGIN(sketch_hll_init(img, n, 8, 1));
+    HUGE(sketch_hll_add_batch(img, n, slices, HUGE_SLICES));
+    HUGE(sketch_hll_add_packed(img, n, data, 2, offs, HUGE_OFFSETS));
+    HUGE(sketch_hll_add_u64_batch(img, n, ints, HUGE_U64));
+    HUGE(sketch_hll_add_hash_batch(img, n, ints, HUGE_U64));
+    SWEEP_END();
+
+    EXPECT(sketch_ull_size(8, &size), SKETCH_OK);
+    SWEEP_BEGIN(sketch_ull_init(img, n, 8, 1));
+    HUGE(sketch_ull_add_batch(img, n, slices, HUGE_SLICES));
+    HUGE(sketch_ull_add_packed(img, n, data, 2, offs, HUGE_OFFSETS));
+    HUGE(sketch_ull_add_u64_batch(img, n, ints, HUGE_U64));
+    HUGE(sketch_ull_add_hash_batch(img, n, ints, HUGE_U64));
+    SWEEP_END();
+
+    struct sketch_ell_params ep = {2, 20, 6, 0};
+    EXPECT(sketch_ell_size(&ep, &size), SKETCH_OK);
+    SWEEP_BEGIN(sketch_ell_init(img, n, &ep, 1));
+    HUGE(sketch_ell_add_batch(img, n, slices, HUGE_SLICES));
+    HUGE(sketch_ell_add_packed(img, n, data, 2, offs, HUGE_OFFSETS));
+    HUGE(sketch_ell_add_u64_batch(img, n, ints, HUGE_U64));
+    HUGE(sketch_ell_add_hash_batch(img, n, ints, HUGE_U64));
+    SWEEP_END();
+
+    EXPECT(sketch_minhash_size(16, &size), SKETCH_OK);
+    SWEEP_BEGIN(sketch_minhash_init(img, n, 16, 1));
+    HUGE(sketch_minhash_add_batch(img, n, slices, HUGE_SLICES));
+    HUGE(sketch_minhash_add_packed(img, n, data, 2, offs, HUGE_OFFSETS));
+    HUGE(sketch_minhash_add_u64_batch(img, n, ints, HUGE_U64));
+    HUGE(sketch_minhash_add_hash_batch(img, n, ints, HUGE_U64));
+    SWEEP_END();
+
+    struct sketch_fuse_params fp;
+    EXPECT(sketch_fuse_plan_bits(4, 8, &fp), SKETCH_OK);
+    uint64_t scratch_size = 0;
+    EXPECT(sketch_fuse_size(&fp, &size), SKETCH_OK);
+    EXPECT(sketch_fuse_scratch_size(&fp, &scratch_size), SKETCH_OK);
+    unsigned char *scratch = alloc_image(scratch_size);
+    SWEEP_BEGIN(sketch_fuse_build_u64_batch(img, n, &fp, 1, ints, 2, scratch, (size_t)scratch_size));
+    HUGE(sketch_fuse_contains_batch(img, n, slices, HUGE_SLICES, res));
+    HUGE(sketch_fuse_contains_packed(img, n, data, 2, offs, HUGE_OFFSETS, res));
+    HUGE(sketch_fuse_contains_u64_batch(img, n, ints, HUGE_U64, res));
+    HUGE(sketch_fuse_contains_hash_batch(img, n, ints, HUGE_U64, res));
+    /* a build with a huge count: refused by the count check or the plan
+     * (more keys than params.keys), never read */
+    sketch_status s = sketch_fuse_build_u64_batch(img, n, &fp, 1, ints, HUGE_U64, scratch, (size_t)scratch_size);
+    CHECK(s == SKETCH_INVALID_ARGUMENT);
+    s = sketch_fuse_build_batch(img, n, &fp, 1, slices, HUGE_SLICES, scratch, (size_t)scratch_size);
+    CHECK(s == SKETCH_INVALID_ARGUMENT);
+    s = sketch_fuse_build_packed(img, n, &fp, 1, data, 2, offs, HUGE_OFFSETS, scratch, (size_t)scratch_size);
+    CHECK(s == SKETCH_INVALID_ARGUMENT);
+    SWEEP_END();
+    free(scratch);
+
+    HUGE(sketch_hash_batch(slices, HUGE_SLICES, 0, out64));
+    HUGE(sketch_hash_packed(data, 2, offs, HUGE_OFFSETS, 0, out64));
+    HUGE(sketch_hash_u64_batch(ints, HUGE_U64, 0, out64));
+#undef SWEEP_BEGIN
+#undef SWEEP_END
+#undef HUGE
+}
+
 int main(void) {
     test_topk_claims();
     test_fuse_claims();
@@ -1147,6 +1321,7 @@ int main(void) {
     test_sbbf_plan_claims();
     test_batch_removal_claims();
     test_shipping_claims();
+    test_huge_count_claims();
     printf("%d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
