@@ -24,6 +24,6 @@ int main(void) {
     sketch_bloom_capacity(buf, size, &flags); /* O(1) over-capacity signal */
     sketch_status s = sketch_bloom_contains(buf, 7, "bob", 3, &maybe);
     printf("capacity flags: %u; a 7-byte buffer gives: %s\n", flags, sketch_status_str(s));
-    free(buf); /* the buffer is the serialized image: nothing else to free */
+    free(buf); /* the image lives in the buffer: nothing else to free */
     return 0;
 }

@@ -21,10 +21,12 @@
  *   parameters are uint64_t (an image may be planned larger than a 32-bit
  *   address space: check before allocating).
  * - No function keeps a pointer after it returns, calls back, blocks
- *   (save the HyperLogLog concurrent adds, which spin, a bounded number
- *   of times, while another thread holds the image's lock word for a
- *   register that straddles two words: see sketch_hll_add_concurrent),
- *   allocates or keeps state between calls (the one global is an atomic
+ *   (save the HyperLogLog concurrent adds: while another thread holds the
+ *   image's lock word for a register that straddles two words they spin,
+ *   then on Unix yield the thread and sleep 1 ms at a time, giving up
+ *   after about five seconds with SKETCH_CORRUPT_HEADER; on bare metal
+ *   they only spin, a bounded number of times: see
+ *   sketch_hll_add_concurrent), allocates or keeps state between calls (the one global is an atomic
  *   cache of the CPU's SIMD features on x86-64: any call that finds it
  *   empty stores the same detected value, safe from any thread);
  *   bindings may pass memory pinned only
@@ -3103,15 +3105,15 @@ sketch_status sketch_cuckoo_verify(const void *bytes, size_t len);
 
 /**
  * Plans the smallest precision whose maximum-likelihood relative standard
- * error (what merged sketches report; 0.362/sqrt(2^p) for d = 20,
- * 0.344/sqrt(2^p) for d = 24) is at most `relative_error`, with `t = 2`
+ * error (what merged sketches report; 0.3622/sqrt(2^p) for d = 20,
+ * 0.3438/sqrt(2^p) for d = 24) is at most `relative_error`, with `t = 2`
  * and the given `d`. A sketch that only sees its own stream reports the
  * martingale estimate, about 12% more accurate.
  *
  * Errors: `SKETCH_NULL_POINTER` (out), `SKETCH_INVALID_PARAMETER` when `d`
  * is not 20 or 24, or `relative_error` is not in (0, 1) (NaN included) or
- * below what precision 24 reaches (about 8.4e-5 for d = 24, 8.9e-5 for
- * d = 20).
+ * below what precision 24 reaches (0.3438/4096, about 8.393e-5, for
+ * d = 24; 0.3622/4096, about 8.843e-5, for d = 20).
  *
  * # Safety
  * `out` must be valid for writing one `sketch_ell_params`.

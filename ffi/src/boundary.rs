@@ -251,6 +251,14 @@ impl Span {
     pub(crate) fn overlaps(self, other: Span) -> bool {
         overlaps(self.ptr, self.len, other.ptr, other.len)
     }
+
+    /// Whether the span is longer than any memory a call may be given
+    /// (`isize::MAX` bytes; a count whose byte length overflowed saturated
+    /// to `usize::MAX`).
+    #[inline(always)]
+    fn beyond_address_space(self) -> bool {
+        self.len > isize::MAX as usize
+    }
 }
 
 /// Refuses a call with `SKETCH_OVERLAP` when memory it writes (`written`:
@@ -262,8 +270,15 @@ impl Span {
 /// written over the keys, would be undefined behaviour; such calls fail
 /// instead, changing nothing. The keys are walked once, against every
 /// written span together (O(count) for `sketch_slice` arrays).
+///
+/// A span longer than the address space (a count beyond it) is
+/// `SKETCH_INVALID_ARGUMENT` first, as the array checks report it: its
+/// length means no memory, so an overlap computed from it would be noise.
 #[inline(always)]
 pub(crate) fn apart(written: &[Span], keys: Option<&Keys<'_>>, read: &[Span]) -> Status {
+    if written.iter().chain(read).any(|span| span.beyond_address_space()) {
+        return Err(Fail(SKETCH_INVALID_ARGUMENT));
+    }
     let mut clash = false;
     for (i, w) in written.iter().enumerate() {
         for other in written.iter().skip(i + 1).chain(read) {
@@ -554,6 +569,93 @@ pub(crate) fn part_of<T>(out: &mut [T], start: usize, n: usize) -> Result<&mut [
 
 #[cfg(test)]
 mod tests {
+    use crate::status::*;
+    use core::ffi::c_void;
+
+    /// One allocation: 64 bytes for two results, then an initialized Bloom
+    /// filter (so the results lie below the image, as static arrays below a
+    /// heap image do in C). Returns the memory and the image's length.
+    fn results_then_bloom_image() -> (Vec<u64>, usize) {
+        let mut params = core::mem::MaybeUninit::uninit();
+        // SAFETY: `params` is writable.
+        assert_eq!(unsafe { crate::bloom::sketch_bloom_plan(100, 0.01, params.as_mut_ptr()) }, SKETCH_OK);
+        // SAFETY: written by the plan above.
+        let params = unsafe { params.assume_init() };
+        let mut size = 0u64;
+        // SAFETY: valid params and output.
+        assert_eq!(unsafe { crate::bloom::sketch_bloom_size(&params, &mut size) }, SKETCH_OK);
+        let len = size as usize;
+        let mut memory = vec![0u64; 8 + len / 8];
+        // SAFETY: `memory[8..]` holds `len` writable, 8-byte aligned bytes.
+        let status =
+            unsafe { crate::bloom::sketch_bloom_init(memory[8..].as_mut_ptr().cast(), len, &params, 1) };
+        assert_eq!(status, SKETCH_OK);
+        (memory, len)
+    }
+
+    /// The header's batch convention: a count whose array would not fit in
+    /// the address space is `SKETCH_INVALID_ARGUMENT`, checked before the
+    /// overlap of the arrays (whose lengths it makes meaningless) and before
+    /// the image. The hash-array queries and removals returned
+    /// `SKETCH_OVERLAP` instead when the results lay below the image: the
+    /// results' span of `count` bytes reached it.
+    #[test]
+    fn a_count_beyond_the_address_space_is_an_invalid_argument_before_any_overlap() {
+        let (mut memory, len) = results_then_bloom_image();
+        let before = memory.clone();
+        let hashes = [1u64, 2];
+        let huge = usize::MAX / 8;
+        let results: *mut bool = memory.as_mut_ptr().cast();
+        // SAFETY: in bounds of `memory`.
+        let buf: *mut c_void = unsafe { memory.as_mut_ptr().add(8) }.cast();
+        // SAFETY: the calls must refuse the count before touching anything.
+        unsafe {
+            use crate::{bloom, counting, cuckoo, fuse, sbbf};
+            let h = hashes.as_ptr();
+            assert_eq!(
+                bloom::sketch_bloom_contains_hash_batch(buf, len, h, huge, results),
+                SKETCH_INVALID_ARGUMENT
+            );
+            assert_eq!(
+                bloom::sketch_bloom_contains_u64_batch(buf, len, h, huge, results),
+                SKETCH_INVALID_ARGUMENT
+            );
+            assert_eq!(
+                sbbf::sketch_sbbf_contains_hash_batch(buf, len, h, huge, results),
+                SKETCH_INVALID_ARGUMENT
+            );
+            assert_eq!(
+                counting::sketch_counting_contains_hash_batch(buf, len, h, huge, results),
+                SKETCH_INVALID_ARGUMENT
+            );
+            assert_eq!(
+                counting::sketch_counting_remove_hash_batch(buf, len, h, huge, results),
+                SKETCH_INVALID_ARGUMENT
+            );
+            assert_eq!(
+                cuckoo::sketch_cuckoo_contains_hash_batch(buf, len, h, huge, results),
+                SKETCH_INVALID_ARGUMENT
+            );
+            assert_eq!(
+                fuse::sketch_fuse_contains_hash_batch(buf, len, h, huge, results),
+                SKETCH_INVALID_ARGUMENT
+            );
+        }
+        assert_eq!(memory, before, "nothing written");
+        // A real overlap with a possible count is still an overlap.
+        // SAFETY: results written over the two hashes: refused before any write.
+        let status = unsafe {
+            crate::bloom::sketch_bloom_contains_hash_batch(
+                buf,
+                len,
+                hashes.as_ptr(),
+                2,
+                hashes.as_ptr().cast_mut().cast(),
+            )
+        };
+        assert_eq!(status, SKETCH_OVERLAP);
+    }
+
     #[test]
     fn write_all_fills_in_order_and_zeroes_what_the_values_do_not_reach() {
         let mut out = [7u64; 4];

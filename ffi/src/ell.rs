@@ -101,15 +101,15 @@ pub struct sketch_ell_stats {
 }
 
 /// Plans the smallest precision whose maximum-likelihood relative standard
-/// error (what merged sketches report; 0.362/sqrt(2^p) for d = 20,
-/// 0.344/sqrt(2^p) for d = 24) is at most `relative_error`, with `t = 2`
+/// error (what merged sketches report; 0.3622/sqrt(2^p) for d = 20,
+/// 0.3438/sqrt(2^p) for d = 24) is at most `relative_error`, with `t = 2`
 /// and the given `d`. A sketch that only sees its own stream reports the
 /// martingale estimate, about 12% more accurate.
 ///
 /// Errors: `SKETCH_NULL_POINTER` (out), `SKETCH_INVALID_PARAMETER` when `d`
 /// is not 20 or 24, or `relative_error` is not in (0, 1) (NaN included) or
-/// below what precision 24 reaches (about 8.4e-5 for d = 24, 8.9e-5 for
-/// d = 20).
+/// below what precision 24 reaches (0.3438/4096, about 8.393e-5, for
+/// d = 24; 0.3622/4096, about 8.843e-5, for d = 20).
 ///
 /// # Safety
 /// `out` must be valid for writing one `sketch_ell_params`.
@@ -613,5 +613,15 @@ mod tests {
         assert_eq!(plan(8.9e-5, 20), Ok((EllConfig::T2D20, ell::MAX_PRECISION)));
         assert_eq!(plan(8.8e-5, 20), Err(Error::InvalidParameter));
         assert_eq!(plan(7.6e-5, 24), Err(Error::InvalidParameter));
+        // The four-digit constants and limits the docs give: at 0.362/64
+        // (the three-digit constant the docs gave before) d = 20 needs
+        // precision 13, not 12.
+        assert_eq!(plan(8.394e-5, 24), Ok((EllConfig::T2D24, ell::MAX_PRECISION)));
+        assert_eq!(plan(8.392e-5, 24), Err(Error::InvalidParameter));
+        assert_eq!(plan(8.843e-5, 20), Ok((EllConfig::T2D20, ell::MAX_PRECISION)));
+        assert_eq!(plan(8.842e-5, 20), Err(Error::InvalidParameter));
+        assert_eq!(plan(0.3622 / 64.0, 20), Ok((EllConfig::T2D20, 12)));
+        assert_eq!(plan(0.362 / 64.0, 20), Ok((EllConfig::T2D20, 13)));
+        assert_eq!(plan(0.3438 / 64.0, 24), Ok((EllConfig::T2D24, 12)));
     }
 }

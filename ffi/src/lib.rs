@@ -24,6 +24,10 @@
 //! * No function keeps a pointer after it returns, calls back, blocks or
 //!   allocates: bindings may pass memory they only pin for the call (cgo,
 //!   JNI critical regions, FFM, the buffer protocol with the GIL released).
+//!   The one exception to "blocks": a concurrent HyperLogLog add that finds
+//!   a straddling register's lock word held by another thread spins, then
+//!   on Unix yields and sleeps 1 ms at a time, and gives up after about
+//!   five seconds (`SKETCH_CORRUPT_HEADER`; see `sketch_hll_add_concurrent`).
 //! * No exported function can reach a panic: the crate is `no_std` (no
 //!   std, no unwinder, no allocator), and the `panic_free` test links the
 //!   library with a panic handler that references an undefined symbol, so

@@ -1,6 +1,8 @@
 //! The C ABI test programs (tests/c/abi_test.c, and tests/c/fuse_ell_test.c
 //! for the binary fuse filter and ExaLogLog) pass, built with -Wall -Wextra
-//! -Werror, under AddressSanitizer + UBSan and under valgrind.
+//! -Werror, under AddressSanitizer + UBSan and under valgrind; tests/c/claims_test.c
+//! (the documentation's behavioural promises, one check per sentence) under
+//! AddressSanitizer + UBSan.
 
 use sketches_tests::{compile_c, have, run_ok, workspace};
 use std::process::Command;
@@ -55,5 +57,16 @@ fn fuse_ell_test_passes_under_valgrind() {
             .args(["--quiet", "--error-exitcode=3", "--leak-check=full", "--errors-for-leak-kinds=definite"])
             .arg(exe),
     );
+    check_summary(&out.stdout);
+}
+
+#[test]
+fn documented_claims_hold_under_address_and_undefined_sanitizers() {
+    let exe = compile_c(
+        "claims_test_asan",
+        &[workspace().join("tests/c/claims_test.c")],
+        &["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"],
+    );
+    let out = run_ok(Command::new(exe).env("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1"));
     check_summary(&out.stdout);
 }
