@@ -61,7 +61,7 @@ type ELLStats struct {
 // standard error (what merged sketches report) is at most relativeError,
 // with t = 2 and the given d (20 or 24). Errors (ErrInvalidParameter): d
 // not 20 or 24, relativeError outside (0, 1) or below what p = 24 reaches
-// (about 8.4e-5 for d = 24, 8.9e-5 for d = 20).
+// (about 8.393e-5 for d = 24, 8.843e-5 for d = 20).
 func PlanELL(relativeError float64, d uint8) (ELLParams, error) {
 	p, s := cELLPlan(relativeError, d)
 	return p, paramError("PlanELL", s, "relative error "+ftoa(relativeError)+", d "+itoa(int(d)))

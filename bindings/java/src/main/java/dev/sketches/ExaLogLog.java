@@ -126,7 +126,7 @@ public final class ExaLogLog implements Serializable {
      * at most {@code relativeError} ({@code sketch_ell_plan}).
      *
      * @param relativeError the target relative standard error, in (0, 1) and at least what
-     *     precision 24 reaches (about 8.4e-5 for d = 24, 8.9e-5 for d = 20)
+     *     precision 24 reaches (about 8.393e-5 for d = 24, 8.843e-5 for d = 20)
      * @param d {@link #D20} or {@link #D24}
      * @param seed hash seed
      * @return an empty sketch
