@@ -173,7 +173,7 @@ java-bench:
 # The fuzz crate is its own workspace (built with coverage instrumentation).
 fuzz-lint:
 	cd fuzz && cargo fmt -- --check
-	cd fuzz && cargo clippy --locked --release -- -D warnings
+	./fuzz/run.sh --clippy
 
 fuzz:
 	./fuzz/run.sh $(FUZZ_SECONDS)

@@ -13,7 +13,7 @@
 # models; seeds: one per family).
 #
 # Usage: fuzz/run.sh [seconds]     (default: $FUZZ_SECONDS or 120; split
-# between the two targets). A crash leaves its input in
+# between the two targets); fuzz/run.sh --clippy lints the targets instead. A crash leaves its input in
 # fuzz/target/artifacts/ and fails the run; replay it with
 # ./fuzz/target/<host>/release/<target> <file>.
 set -euo pipefail
@@ -24,6 +24,12 @@ host="$(rustc -vV | sed -n 's/^host: //p')"
 export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
 -Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
+if [ "$seconds" = "--clippy" ]; then
+    # `make fuzz-lint`: clippy with the build's flags and target, so the build
+    # after it reuses what clippy built (libFuzzer's C++ sources compile once)
+    # and the lints see the code as the fuzzers compile it (`--cfg fuzzing`).
+    exec cargo clippy --locked --release --target "$host" --bins -- -D warnings
+fi
 cargo build --locked --release --target "$host" --bins
 
 seeds=target/seeds
