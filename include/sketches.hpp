@@ -271,6 +271,11 @@ template <class T, class = void>
 struct owns_image : std::false_type {};
 template <class T>
 struct owns_image<T, std::void_t<decltype(T::is_owning)>> : std::bool_constant<T::is_owning> {};
+/* ... or an optional one, or a variant of them (what the stream reads give). */
+template <class T>
+struct owns_image<std::optional<T>, void> : owns_image<T> {};
+template <class... T>
+struct owns_image<std::variant<T...>, void> : std::disjunction<owns_image<T>...> {};
 } // namespace detail
 
 /// A status and, when it is ok, a value (value-initialized otherwise).
