@@ -1281,7 +1281,7 @@ inline image_read read_image(std::istream &in, std::uint16_t want) noexcept {
             std::memcpy(grown.data(), r.bytes.data(), r.bytes.size());
             r.bytes = std::move(grown);
         }
-        auto *room = static_cast<unsigned char *>(r.bytes.data()) + have;
+        auto *room = static_cast<unsigned char *>(r.bytes.data()) + static_cast<std::size_t>(have);
         std::size_t want_now = r.bytes.size() - static_cast<std::size_t>(have);
         std::size_t n = stream_read(in, room, want_now, failed, r.thrown);
         have += n;
