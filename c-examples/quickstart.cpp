@@ -1,10 +1,13 @@
-// The README's example in C++: plan, create, add, query, batch, export/import.
+// The README's example in C++: plan, create, add, query, batch, export/import, streams.
 #include "sketches.hpp"
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 int main() {
@@ -23,6 +26,16 @@ int main() {
     std::vector<std::uint8_t> bytes = filter.to_bytes();                // the image, with its checksum
     sketches::bloom_filter copy = sketches::bloom_filter::from_bytes(bytes); // checked import
     std::printf("copy has erin: %d\n", copy.contains("erin"));
+
+    std::stringstream file; // or a std::ofstream / std::ifstream, a socket's stream
+    filter.write_to(file);  // the to_bytes() bytes, without a copy of the image
+    sketches::hll_sketch visitors = sketches::hll_sketch::create(12);
+    visitors.add_batch(users);
+    visitors.write_to(file); // images back to back; each read takes exactly one
+    while (std::optional<sketches::any_sketch> s = sketches::read_sketch(file)) { // nullopt at the end
+        if (auto *bloom = std::get_if<sketches::bloom_filter>(&*s)) std::printf("read filter has dave: %d\n", bloom->contains("dave"));
+        if (auto *hll = std::get_if<sketches::hll_sketch>(&*s)) std::printf("visitors: %.0f\n", hll->estimate());
+    }
 
     // The try_ forms return the status instead of throwing (and are all a
     // -fno-exceptions build has); a view over 7 bytes of the image is too short.

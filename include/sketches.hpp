@@ -99,6 +99,31 @@
  * from a packed_view over your own buffers (batches of more than 64 keys
  * allocate their scratch with the nothrow operator new: out_of_memory).
  *
+ * Streams (files, sockets, pipes). s.write_to(out) writes exactly the
+ * exported image (the bytes of s.to_bytes(), without copying the image) to
+ * a std::ostream and returns the byte count, on the owning types and both
+ * views; bloom_filter::read_from(in) (each family's owning type) reads
+ * exactly one image back from a std::istream, never a byte more, so images
+ * written one after another read back one by one, and
+ * sketches::read_sketch(in) reads one of any family as a
+ * sketches::any_sketch (a std::variant of the eleven owning types, index
+ * = family id - 1). A read returns std::optional: std::nullopt at a clean
+ * end of the stream (no byte left), so `while (auto s =
+ * sketches::read_sketch(in))` reads every image. The length a header
+ * announces is untrusted: the buffer starts at 64 KiB and doubles as bytes
+ * arrive (a forged length costs about three times what arrived, and ends
+ * in a truncated-stream error). The image is checked as from_bytes checks
+ * it. A stream that ends inside an image is status::length_mismatch
+ * ("truncated stream: X of Y image bytes"); a header of no known family is
+ * status::corrupt_header; a failed stream (badbit, or failbit without its
+ * end) is status::stream_error, a wrapper-only status (-2). The try_ forms
+ * (try_write_to, try_read_from, try_read_sketch) return result<size_t> and
+ * read_result<T> (the status, the optional sketch, the bytes read and
+ * announced, and message() with the detail); the throwing forms throw
+ * sketches::error with that detail in what(), or pass on unchanged an
+ * exception the stream itself threw (its exceptions() mask). Writes are
+ * not flushed: check the stream after flush().
+ *
  * Threads. As for the C ABI: const member functions only read and may run
  * concurrently on one image; the others need exclusive access. Except the
  * concurrent members of bloom, sbbf, hll and ull (add_concurrent,
@@ -130,17 +155,23 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <initializer_list>
+#include <ios>
+#include <istream>
 #include <iterator>
 #include <limits>
 #include <memory>
 #include <new>
+#include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 /* Whether the compiler has exceptions (whatever SKETCHES_EXCEPTIONS says):
@@ -163,7 +194,8 @@ namespace sketches {
 /* ------------------------------------------------------------------ */
 
 /// The status of a call: the stable SKETCH_* numbers of sketches.h, plus
-/// out_of_memory (-1) for the wrapper's own allocations.
+/// out_of_memory (-1) for the wrapper's own allocations and stream_error
+/// (-2) for a failed std::istream / std::ostream (see "Streams" at the top).
 enum class [[nodiscard]] status : std::int32_t {
     ok = SKETCH_OK,
     null_pointer = SKETCH_NULL_POINTER,
@@ -190,12 +222,20 @@ enum class [[nodiscard]] status : std::int32_t {
     small_mode = SKETCH_SMALL_MODE,
     /// Wrapper only: an aligned buffer or batch scratch could not be allocated.
     out_of_memory = -1,
+    /// Wrapper only: the std::istream or std::ostream of a stream read or
+    /// write failed (its badbit, or its failbit without the end of the
+    /// stream: a stream already in a failed state, a device error, a write
+    /// the stream refused).
+    stream_error = -2,
 };
 
-/// Static text of a status (sketch_status_str; "out of memory" for out_of_memory).
+/// Static text of a status (sketch_status_str; "out of memory" for
+/// out_of_memory, "stream error (the std::istream or std::ostream failed)"
+/// for stream_error).
 [[nodiscard]] inline const char *status_text(sketches::status s) noexcept {
-    return s == sketches::status::out_of_memory ? "out of memory"
-                                                : sketch_status_str(static_cast<std::int32_t>(s));
+    if (s == sketches::status::out_of_memory) return "out of memory";
+    if (s == sketches::status::stream_error) return "stream error (the std::istream or std::ostream failed)";
+    return sketch_status_str(static_cast<std::int32_t>(s));
 }
 
 /// The exception the throwing forms raise: status() is the status,
@@ -203,12 +243,18 @@ enum class [[nodiscard]] status : std::int32_t {
 /// "cuckoo", "hll", "ull", "countmin", "topk", "minhash", "fuse", "ell": the
 /// C prefix sketch_<family>_; "" for the free functions and packed_keys),
 /// and what() is "<family>: <status_text>" ("bloom: checksum mismatch"),
-/// or the status text alone without a family.
+/// or the status text alone without a family; the stream reads add a
+/// detail after another ": " ("bloom: <length mismatch text>: truncated
+/// stream: 100 of 4096 image bytes").
 class error : public std::runtime_error {
   public:
     explicit error(sketches::status s, const char *family = nullptr)
         : std::runtime_error(family == nullptr || *family == '\0' ? std::string(status_text(s))
                                                                   : std::string(family) + ": " + status_text(s)),
+          status_(s), family_(family == nullptr ? "" : family) {}
+    /// The same with `detail` appended to what() after ": " (nothing when empty).
+    error(sketches::status s, const char *family, const std::string &detail)
+        : std::runtime_error(error(s, family).what() + (detail.empty() ? std::string() : ": " + detail)),
           status_(s), family_(family == nullptr ? "" : family) {}
     [[nodiscard]] sketches::status status() const noexcept { return status_; }
     /// The family's name (a static string), or "".
@@ -225,6 +271,11 @@ template <class T, class = void>
 struct owns_image : std::false_type {};
 template <class T>
 struct owns_image<T, std::void_t<decltype(T::is_owning)>> : std::bool_constant<T::is_owning> {};
+/* ... or an optional one, or a variant of them (what the stream reads give). */
+template <class T>
+struct owns_image<std::optional<T>, void> : owns_image<T> {};
+template <class... T>
+struct owns_image<std::variant<T...>, void> : std::disjunction<owns_image<T>...> {};
 } // namespace detail
 
 /// A status and, when it is ok, a value (value-initialized otherwise).
@@ -277,6 +328,37 @@ struct [[nodiscard]] result {
 
 /// Alignment the owning types allocate with (a cache line; live images need 8).
 inline constexpr std::size_t image_align = SKETCH_IMAGE_ALIGN;
+
+/// What a stream read (try_read_from, try_read_sketch) reports: the status,
+/// the sketch read (value, a std::optional: std::nullopt with status ok at
+/// a clean end of the stream, where no byte was left), and how far the read
+/// got, for logs and for message(). Like result<T>, `if (r)` tests the
+/// status; read `r.value` (or `*r`, a std::optional) on success.
+template <class T>
+struct [[nodiscard]] read_result : result<std::optional<T>> {
+    /// Bytes this read took from the stream, on failure too (a read that
+    /// failed leaves the stream inside the refused image: read no further
+    /// images from it).
+    std::uint64_t bytes_read = 0;
+    /// Length in bytes of the image the header announced (untrusted: what
+    /// the read was to take); SKETCH_COMMON_HEADER_BYTES (48) when the
+    /// stream ended inside the header, 0 before any byte arrived.
+    std::uint64_t image_bytes = 0;
+    /// The family id the header named (SKETCH_FAMILY_*; an unknown one for
+    /// status::corrupt_header), 0 before the header was complete.
+    std::uint16_t family_id = 0;
+
+    /// The status text, and after ": " what went wrong in the stream when
+    /// that says more: "truncated stream: X of Y image bytes" (Y is 48 when
+    /// the stream ended inside the header), "unknown family id N", "the
+    /// stream holds a <family> image", "the stream does not continue with
+    /// an image", "the stream failed after X of Y image bytes" (or "before
+    /// an image's first byte"). The text the
+    /// throwing forms' sketches::error::what() gives after the family name.
+    /// Allocates the string (std::bad_alloc when it cannot).
+    [[nodiscard]] std::string message() const;
+};
+
 
 /* C structs, used as they are. */
 using bloom_params = sketch_bloom_params;
@@ -1007,6 +1089,283 @@ template <class T, class Fill>
     return r;
 }
 
+/* ---- Streams: one exported image at a time (see "Streams" at the top) ---- */
+
+/// The name of family id `id` ("bloom", ... as sketches::error::family()
+/// gives it), or nullptr for an id no family has.
+[[nodiscard]] inline const char *family_name(std::uint16_t id) noexcept {
+    switch (id) {
+    case SKETCH_FAMILY_BLOOM: return "bloom";
+    case SKETCH_FAMILY_SPLIT_BLOCK_BLOOM: return "sbbf";
+    case SKETCH_FAMILY_COUNTING_BLOOM: return "counting";
+    case SKETCH_FAMILY_CUCKOO: return "cuckoo";
+    case SKETCH_FAMILY_HYPERLOGLOG: return "hll";
+    case SKETCH_FAMILY_ULTRALOGLOG: return "ull";
+    case SKETCH_FAMILY_COUNT_MIN: return "countmin";
+    case SKETCH_FAMILY_TOPK: return "topk";
+    case SKETCH_FAMILY_MINHASH: return "minhash";
+    case SKETCH_FAMILY_BINARY_FUSE: return "fuse";
+    case SKETCH_FAMILY_EXALOGLOG: return "ell";
+    default: return nullptr;
+    }
+}
+
+/* Offsets of the common header fields a stream read needs before the
+   image's bytes have arrived (little-endian; SPEC.md section 2): the family
+   id (u16), the hash id (u16), the image length (u64), the checksum (u64),
+   and the reserved word after it. */
+inline constexpr std::size_t off_family = 6;
+inline constexpr std::size_t off_hash = 8;
+inline constexpr std::size_t off_image_len = 24;
+inline constexpr std::size_t off_checksum = 32;
+inline constexpr std::size_t off_reserved = 40;
+
+/// The most a stream read allocates before the bytes the header announces
+/// have arrived (64 KiB, as in the Go, Java and Python bindings): the buffer
+/// starts at this size (or the image's, when smaller) and doubles as bytes
+/// arrive, so a forged header announcing a huge length from a short stream
+/// costs about three times the bytes that really arrived, never the length.
+inline constexpr std::size_t stream_first_read = std::size_t{64} << 10;
+
+[[nodiscard]] inline std::uint64_t load_le(const unsigned char *p, std::size_t bytes) noexcept {
+    std::uint64_t v = 0;
+    for (std::size_t i = bytes; i > 0; i--) v = v << 8 | p[i - 1];
+    return v;
+}
+
+/* What a stream threw when its badbit was set (the throwing forms rethrow
+   it unchanged); nothing to keep without exceptions. */
+#if SKETCHES_DETAIL_CAN_CATCH
+using stream_exception = std::exception_ptr;
+#else
+struct stream_exception {};
+#endif
+
+/* The largest count one istream::read / ostream::write takes. */
+[[nodiscard]] inline std::size_t stream_chunk(std::size_t n) noexcept {
+    constexpr auto most = static_cast<std::make_unsigned_t<std::streamsize>>(std::numeric_limits<std::streamsize>::max());
+    return static_cast<std::uint64_t>(n) > most ? static_cast<std::size_t>(most) : n;
+}
+
+/* Reads up to `n` bytes into `dst` with istream::read and returns how many
+   arrived (fewer at the end of the stream). `failed` is set when the stream
+   failed rather than ended: badbit, or failbit without eofbit (a stream in a
+   failed state before the call). An exception the stream throws for its
+   state (its exceptions() mask) is caught here: the state says what
+   happened; the one thrown with badbit is kept in `thrown`. */
+[[nodiscard]] inline std::size_t stream_read(std::istream &in, unsigned char *dst, std::size_t n, bool &failed,
+                                             stream_exception &thrown) noexcept {
+    std::size_t have = 0;
+    while (have < n) {
+        std::size_t want = stream_chunk(n - have);
+        std::streamsize got = 0;
+#if SKETCHES_DETAIL_CAN_CATCH
+        try {
+            in.read(reinterpret_cast<char *>(dst + have), static_cast<std::streamsize>(want));
+            got = in.gcount();
+        } catch (...) {
+            got = in.gcount();
+            if (in.bad()) thrown = std::current_exception();
+        }
+#else
+        static_cast<void>(thrown);
+        in.read(reinterpret_cast<char *>(dst + have), static_cast<std::streamsize>(want));
+        got = in.gcount();
+#endif
+        if (got > 0) have += static_cast<std::size_t>(got);
+        if (in.bad() || (in.fail() && !in.eof())) {
+            failed = true;
+            return have;
+        }
+        if (static_cast<std::size_t>(got) < want) return have;
+    }
+    return have;
+}
+
+/* Writes `n` bytes with ostream::write; false when the stream failed (it
+   was not good() before, or the write set badbit). An exception the stream
+   throws (its exceptions() mask) is caught and kept in `thrown`. */
+[[nodiscard]] inline bool stream_write(std::ostream &out, const unsigned char *src, std::size_t n,
+                                       stream_exception &thrown) noexcept {
+#if SKETCHES_DETAIL_CAN_CATCH
+    try {
+#else
+    static_cast<void>(thrown);
+#endif
+        do {
+            std::size_t chunk = stream_chunk(n);
+            out.write(reinterpret_cast<const char *>(src), static_cast<std::streamsize>(chunk));
+            src += chunk;
+            n -= chunk;
+        } while (n > 0 && !out.fail());
+#if SKETCHES_DETAIL_CAN_CATCH
+    } catch (...) {
+        thrown = std::current_exception();
+        return false;
+    }
+#endif
+    return !out.fail();
+}
+
+/// One exported image's bytes read from a stream, before its family's checks.
+struct image_read {
+    sketches::status status = sketches::status::ok;
+    /// No byte was left: the clean end of the stream.
+    bool end = false;
+    std::uint64_t bytes_read = 0;
+    std::uint64_t image_bytes = 0;
+    std::uint16_t family_id = 0;
+    /// The image (status ok): exactly image_bytes, aligned to image_align.
+    owned_storage bytes;
+    stream_exception thrown{};
+};
+
+/// Reads exactly one image from `in`: the common header, checked by
+/// sketch_image_inspect but for its hash id (which the family's import
+/// judges with the checksum, as from_bytes does), then exactly the rest of
+/// the length it announces, no byte more, into a buffer that grows as the
+/// bytes arrive. `want` is the family id the caller expects (0: any known
+/// family); another one is status::wrong_family before the body is read.
+inline image_read read_image(std::istream &in, std::uint16_t want) noexcept {
+    image_read r;
+    unsigned char head[SKETCH_COMMON_HEADER_BYTES];
+    bool failed = false;
+    std::size_t got = stream_read(in, head, sizeof head, failed, r.thrown);
+    r.bytes_read = got;
+    if (failed) {
+        r.status = sketches::status::stream_error;
+        r.image_bytes = got == 0 ? 0 : SKETCH_COMMON_HEADER_BYTES;
+        return r;
+    }
+    if (got == 0) {
+        r.end = true;
+        return r;
+    }
+    r.image_bytes = SKETCH_COMMON_HEADER_BYTES;
+    if (got < sizeof head) {
+        r.status = sketches::status::length_mismatch;
+        return r;
+    }
+    r.family_id = static_cast<std::uint16_t>(load_le(head + off_family, 2));
+    // The hash id is left to the import (an unknown one is unsupported_hash
+    // when the checksum holds and checksum_mismatch when it fails): inspect
+    // a copy naming XXH3. On the header alone, sketch_image_inspect gives
+    // SKETCH_BUFFER_TOO_SMALL for a valid header of a longer image.
+    unsigned char probe[SKETCH_COMMON_HEADER_BYTES];
+    std::memcpy(probe, head, sizeof probe);
+    probe[off_hash] = static_cast<unsigned char>(SKETCH_HASH_XXH3);
+    probe[off_hash + 1] = 0;
+    sketch_image_info info{};
+    sketch_status inspected = sketch_image_inspect(probe, sizeof probe, &info);
+    if (inspected != SKETCH_OK && inspected != SKETCH_BUFFER_TOO_SMALL) {
+        r.status = st(inspected);
+        return r;
+    }
+    if (want != 0 && r.family_id != want) {
+        r.status = sketches::status::wrong_family;
+        return r;
+    }
+    std::uint64_t size = load_le(head + off_image_len, 8);
+    r.image_bytes = size;
+    std::uint64_t first = size < stream_first_read ? size : stream_first_read;
+    r.status = owned_storage::allocate(first, r.bytes);
+    if (r.status != sketches::status::ok) return r;
+    std::memcpy(r.bytes.data(), head, sizeof head);
+    std::uint64_t have = sizeof head;
+    while (have < size) {
+        if (have == r.bytes.size()) {
+            std::uint64_t doubled = 2 * static_cast<std::uint64_t>(r.bytes.size());
+            owned_storage grown;
+            r.status = owned_storage::allocate(doubled < size ? doubled : size, grown);
+            if (r.status != sketches::status::ok) return r;
+            std::memcpy(grown.data(), r.bytes.data(), r.bytes.size());
+            r.bytes = std::move(grown);
+        }
+        auto *room = static_cast<unsigned char *>(r.bytes.data()) + static_cast<std::size_t>(have);
+        std::size_t want_now = r.bytes.size() - static_cast<std::size_t>(have);
+        std::size_t n = stream_read(in, room, want_now, failed, r.thrown);
+        have += n;
+        r.bytes_read = have;
+        if (failed || n < want_now) {
+            r.status = failed ? sketches::status::stream_error : sketches::status::length_mismatch;
+            r.bytes = owned_storage();
+            return r;
+        }
+    }
+    return r;
+}
+
+/// Checks an image read from a stream (family Api) as try_from_bytes does
+/// (headers, exact length, checksum, body rules) and makes the owning
+/// sketch: the read buffer itself when the import would be a copy of it,
+/// else (a compact HyperLogLog export) the import into a new buffer.
+template <class Api, class Owned>
+[[nodiscard]] result<Owned> adopt_image(owned_storage &&bytes) noexcept {
+    result<Owned> r;
+    std::size_t live = 0;
+    r.status = st(Api::verify(bytes.data(), bytes.size()));
+    if (r.ok()) r.status = st(Api::import_size(bytes.data(), bytes.size(), &live));
+    if (!r.ok()) return r;
+    if (live == bytes.size()) {
+        r.value = Owned(adopt, std::move(bytes));
+        return r;
+    }
+    return create_owned<Owned>(result<std::uint64_t>{sketches::status::ok, live}, [&](void *buf, std::size_t len) {
+        return Api::import_(bytes.data(), bytes.size(), buf, len);
+    });
+}
+
+/// What read_result::message() says after the status text (see there).
+[[nodiscard]] inline std::string stream_detail(sketches::status s, std::uint64_t bytes_read, std::uint64_t image_bytes,
+                                               std::uint16_t family_id) {
+    switch (s) {
+    case sketches::status::length_mismatch:
+        if (bytes_read < image_bytes) {
+            return "truncated stream: " + std::to_string(bytes_read) + " of " + std::to_string(image_bytes) +
+                   " image bytes";
+        }
+        return std::string();
+    case sketches::status::stream_error:
+        if (bytes_read == 0 && image_bytes == 0) return "the stream failed before an image's first byte";
+        return "the stream failed after " + std::to_string(bytes_read) + " of " + std::to_string(image_bytes) +
+               " image bytes";
+    case sketches::status::bad_magic:
+        return "the stream does not continue with an image";
+    case sketches::status::wrong_family:
+        if (const char *name = family_name(family_id)) return std::string("the stream holds a ") + name + " image";
+        return std::string();
+    case sketches::status::corrupt_header:
+        if (bytes_read >= SKETCH_COMMON_HEADER_BYTES && family_name(family_id) == nullptr) {
+            return "unknown family id " + std::to_string(family_id);
+        }
+        return std::string();
+    default:
+        return std::string();
+    }
+}
+
+/// Copies what a read learned of the stream into its read_result.
+template <class T>
+void note_read(read_result<T> &r, const image_read &img) noexcept {
+    r.bytes_read = img.bytes_read;
+    r.image_bytes = img.image_bytes;
+    r.family_id = img.family_id;
+}
+
+#if SKETCHES_EXCEPTIONS
+/// The throwing forms' end of a read: the sketch, std::nullopt at the clean
+/// end, or throws: the stream's own exception when it threw one with
+/// badbit, std::bad_alloc for out_of_memory, else sketches::error naming
+/// `family` with the detail of message().
+template <class T>
+[[nodiscard]] std::optional<T> read_value(read_result<T> &&r, const stream_exception &thrown, const char *family) {
+    if (r.ok()) return std::move(r.value);
+    if (r.status == sketches::status::stream_error && thrown) std::rethrow_exception(thrown);
+    if (r.status == sketches::status::out_of_memory) throw std::bad_alloc();
+    throw error(r.status, family, stream_detail(r.status, r.bytes_read, r.image_bytes, r.family_id));
+}
+#endif
+
 /// What every family's C API has in common (a family's Api lists its functions).
 struct image_hooks {
     /// False for a family without a clear/reset call (the static binary fuse filter).
@@ -1271,7 +1630,79 @@ class sketch_base {
         return r;
     }
 
+    /// Writes the exported image to `out` (the bytes to_bytes() gives: the
+    /// live image with its checksum, compact for a small HyperLogLog) with
+    /// std::ostream::write, and returns their count. The bytes are written
+    /// from the live image, with a 48-byte copy of the header carrying the
+    /// checksum: no copy of the image is made (but of a compact HyperLogLog
+    /// export). Errors: the live image's, as to_bytes gives them (nothing is
+    /// written then); status::stream_error when the stream is not good()
+    /// before the write or fails during it (badbit; how many bytes it took
+    /// is then unknown: discard what it holds). The stream is not flushed: a
+    /// buffered stream may report a device error only at flush(), so check
+    /// the stream after flushing before trusting the bytes delivered. An
+    /// exception the stream throws (its exceptions() mask) is reported as
+    /// status::stream_error. Thread-safety: a const member (reads the image;
+    /// no concurrent adds meanwhile); one stream must not be used by two
+    /// threads at once.
+    result<std::size_t> try_write_to(std::ostream &out) const noexcept {
+        stream_exception thrown{};
+        return write_image(out, thrown);
+    }
+    /// Reads exactly one exported image of this family from `in` (a file, a
+    /// socket's stream, a std::stringstream of several images written one
+    /// after another) into a new owning sketch: the 48-byte common header,
+    /// then exactly the rest of the image length it announces, never a byte
+    /// more, so the next read starts at the next image. The announced length
+    /// is untrusted: the buffer starts at 64 KiB (or the image's length,
+    /// when smaller) and doubles as bytes arrive, so a forged header
+    /// announcing a huge image from a short stream costs about three times
+    /// the bytes that arrived and ends in a truncated-stream error. The
+    /// image is then checked exactly as try_from_bytes checks it (headers,
+    /// exact length, checksum, body rules; a compact HyperLogLog export is
+    /// imported into its full image) and kept in its read buffer, aligned
+    /// to image_align, without a copy.
+    /// Outcomes: value std::nullopt with status::ok at a clean end of the
+    /// stream (no byte left, or a stream already at its end); status::
+    /// length_mismatch when the stream ends inside the image ("truncated
+    /// stream: X of Y image bytes", see read_result::message());
+    /// bad_magic, unsupported_version or corrupt_header (an unknown family
+    /// id included) for a header that is no image's, and wrong_family for
+    /// another family's image, both before the body is read; the statuses
+    /// of try_from_bytes for a damaged image (checksum_mismatch, ...);
+    /// out_of_memory; stream_error when the stream fails (badbit, or
+    /// failbit without its end: a stream in a failed state). The stream's
+    /// exceptions() mask does not change these outcomes (an exception it
+    /// throws is caught and its state read). After an error the stream
+    /// stands inside the refused image: read no further images from it.
+    /// Thread-safety: keeps no state; one stream must not be read by two
+    /// threads at once.
+    static read_result<owned_type> try_read_from(std::istream &in) noexcept {
+        stream_exception thrown{};
+        return read_from_stream(in, thrown);
+    }
+
 #if SKETCHES_EXCEPTIONS
+    /// try_write_to, throwing: the byte count written; sketches::error on
+    /// failure (status::stream_error for the stream's), or the stream's own
+    /// exception unchanged when it threw one (its exceptions() mask).
+    std::size_t write_to(std::ostream &out) const {
+        stream_exception thrown{};
+        result<std::size_t> r = write_image(out, thrown);
+        if (r.status == sketches::status::stream_error && thrown) std::rethrow_exception(thrown);
+        return value(std::move(r));
+    }
+    /// try_read_from, throwing: the sketch, or std::nullopt at a clean end
+    /// of the stream (`while (auto s = bloom_filter::read_from(in))` reads
+    /// every image of a stream of Bloom filters). Throws sketches::error
+    /// with the status try_read_from gives and what() "<family>: <status
+    /// text>: <detail>" ("bloom: ...: truncated stream: 100 of 4096 image
+    /// bytes"), std::bad_alloc for out_of_memory, or the stream's own
+    /// exception unchanged when it threw one for badbit.
+    [[nodiscard]] static std::optional<owned_type> read_from(std::istream &in) {
+        stream_exception thrown{};
+        return detail::read_value(read_from_stream(in, thrown), thrown, Api::family);
+    }
     [[nodiscard]] stats_type stats() const { return value(try_stats()); }
     template <class A = Api, std::enable_if_t<A::has_clear, int> = 0>
     void clear() {
@@ -1289,6 +1720,59 @@ class sketch_base {
 #endif
 
   protected:
+    /// try_write_to's body; `thrown` receives what the stream threw.
+    result<std::size_t> write_image(std::ostream &out, stream_exception &thrown) const noexcept {
+        result<std::size_t> r;
+        std::size_t exported = 0;
+        r.status = st(Api::exported_size(data(), size(), &exported));
+        sketch_image_info info{};
+        if (r.ok()) r.status = st(sketch_image_inspect(data(), size(), &info));
+        if (!r.ok()) return r;
+        bool written = false;
+        if (exported == info.image_bytes && exported >= SKETCH_COMMON_HEADER_BYTES) {
+            // The export is the live image with its checksum written: the
+            // format's rule (XXH3-64 of the bytes after the checksum field,
+            // seeded with XXH3-64 seed 0 of the bytes before it), computed
+            // in place; only the header is copied.
+            const auto *image = static_cast<const unsigned char *>(data());
+            unsigned char head[SKETCH_COMMON_HEADER_BYTES];
+            std::memcpy(head, image, sizeof head);
+            std::uint64_t sum = sketch_hash(image + off_reserved, exported - off_reserved,
+                                            sketch_hash(image, off_checksum, 0));
+            for (std::size_t i = 0; i < 8; i++) head[off_checksum + i] = static_cast<unsigned char>(sum >> (8 * i));
+            written = stream_write(out, head, sizeof head, thrown) &&
+                      stream_write(out, image + sizeof head, exported - sizeof head, thrown);
+        } else {
+            // A compact export (a small HyperLogLog): made into a buffer.
+            result<std::vector<std::uint8_t>> bytes = try_to_bytes();
+            if (!bytes.ok()) {
+                r.status = bytes.status;
+                return r;
+            }
+            exported = bytes.value.size();
+            written = stream_write(out, bytes.value.data(), exported, thrown);
+        }
+        if (!written) {
+            r.status = sketches::status::stream_error;
+            return r;
+        }
+        r.value = exported;
+        return r;
+    }
+    /// try_read_from's body; `thrown` receives what the stream threw with badbit.
+    static read_result<owned_type> read_from_stream(std::istream &in, stream_exception &thrown) noexcept {
+        read_result<owned_type> r;
+        image_read img = read_image(in, Api::family_id);
+        note_read(r, img);
+        thrown = img.thrown;
+        if (img.end) return r;
+        r.status = img.status;
+        if (!r.ok()) return r;
+        result<owned_type> sketch = adopt_image<Api, owned_type>(std::move(img.bytes));
+        r.status = sketch.status;
+        if (sketch.ok()) r.value = std::move(sketch.value);
+        return r;
+    }
 #if SKETCHES_EXCEPTIONS
     /// The throwing forms' checks: a sketches::error naming the family.
     static void check(sketches::status s) { detail::check(s, Api::family); }
@@ -1367,6 +1851,12 @@ template <class View, class Init>
 }
 
 } // namespace detail
+
+template <class T>
+std::string read_result<T>::message() const {
+    std::string detail = detail::stream_detail(this->status, bytes_read, image_bytes, family_id);
+    return detail.empty() ? std::string(status_text(this->status)) : status_text(this->status) + (": " + detail);
+}
 
 /* ------------------------------------------------------------------ */
 /* Free functions: hashing, version, inspection                         */
@@ -1862,19 +2352,21 @@ template <class Storage>
 class basic_ell;
 
 namespace detail {
-#define SKETCHES_DETAIL_API(NAME, PREFIX, STATS, CLEAR, FAMILY)                                                \
+#define SKETCHES_DETAIL_API(NAME, PREFIX, STATS, CLEAR, FAMILY, ID)                                            \
     struct NAME : image_hooks {                                                                                \
         static constexpr const char *family = FAMILY;                                                          \
+        static constexpr std::uint16_t family_id = ID;                                                         \
         using stats = STATS;                                                                                   \
         static constexpr auto get_stats = &PREFIX##_get_stats;                                                 \
         static constexpr auto clear = &PREFIX##_##CLEAR;                                                       \
         static constexpr auto export_ = &PREFIX##_export;                                                      \
+        static constexpr auto exported_size = &PREFIX##_exported_size;                                         \
         static constexpr auto import_ = &PREFIX##_import;                                                      \
         static constexpr auto verify = &PREFIX##_verify;                                                       \
         static constexpr auto import_size = &PREFIX##_import_size;                                             \
     };
-SKETCHES_DETAIL_API(bloom_api_base, sketch_bloom, sketch_bloom_stats, clear, "bloom")
-SKETCHES_DETAIL_API(sbbf_api_base, sketch_sbbf, sketch_sbbf_stats, clear, "sbbf")
+SKETCHES_DETAIL_API(bloom_api_base, sketch_bloom, sketch_bloom_stats, clear, "bloom", SKETCH_FAMILY_BLOOM)
+SKETCHES_DETAIL_API(sbbf_api_base, sketch_sbbf, sketch_sbbf_stats, clear, "sbbf", SKETCH_FAMILY_SPLIT_BLOCK_BLOOM)
 struct bloom_api : bloom_api_base {
     static constexpr bool has_token = true;
     static constexpr auto token = &sketch_bloom_token;
@@ -1884,22 +2376,24 @@ struct sbbf_api : sbbf_api_base {
     static constexpr bool checks_narrow_keys = true;
     static constexpr auto token = &sketch_sbbf_token;
 };
-SKETCHES_DETAIL_API(counting_api, sketch_counting, sketch_counting_stats, clear, "counting")
-SKETCHES_DETAIL_API(cuckoo_api, sketch_cuckoo, sketch_cuckoo_stats, clear, "cuckoo")
-SKETCHES_DETAIL_API(ull_api, sketch_ull, sketch_ull_stats, reset, "ull")
-SKETCHES_DETAIL_API(countmin_api, sketch_countmin, sketch_countmin_stats, clear, "countmin")
-SKETCHES_DETAIL_API(topk_api, sketch_topk, sketch_topk_stats, clear, "topk")
-SKETCHES_DETAIL_API(minhash_api, sketch_minhash, sketch_minhash_stats, clear, "minhash")
-SKETCHES_DETAIL_API(ell_api, sketch_ell, sketch_ell_stats, reset, "ell")
+SKETCHES_DETAIL_API(counting_api, sketch_counting, sketch_counting_stats, clear, "counting", SKETCH_FAMILY_COUNTING_BLOOM)
+SKETCHES_DETAIL_API(cuckoo_api, sketch_cuckoo, sketch_cuckoo_stats, clear, "cuckoo", SKETCH_FAMILY_CUCKOO)
+SKETCHES_DETAIL_API(ull_api, sketch_ull, sketch_ull_stats, reset, "ull", SKETCH_FAMILY_ULTRALOGLOG)
+SKETCHES_DETAIL_API(countmin_api, sketch_countmin, sketch_countmin_stats, clear, "countmin", SKETCH_FAMILY_COUNT_MIN)
+SKETCHES_DETAIL_API(topk_api, sketch_topk, sketch_topk_stats, clear, "topk", SKETCH_FAMILY_TOPK)
+SKETCHES_DETAIL_API(minhash_api, sketch_minhash, sketch_minhash_stats, clear, "minhash", SKETCH_FAMILY_MINHASH)
+SKETCHES_DETAIL_API(ell_api, sketch_ell, sketch_ell_stats, reset, "ell", SKETCH_FAMILY_EXALOGLOG)
 #undef SKETCHES_DETAIL_API
 
 /* The binary fuse filter is static: built once, no clear. */
 struct fuse_api : image_hooks {
     static constexpr const char *family = "fuse";
+    static constexpr std::uint16_t family_id = SKETCH_FAMILY_BINARY_FUSE;
     static constexpr bool has_clear = false;
     using stats = sketch_fuse_stats;
     static constexpr auto get_stats = &sketch_fuse_get_stats;
     static constexpr auto export_ = &sketch_fuse_export;
+    static constexpr auto exported_size = &sketch_fuse_exported_size;
     static constexpr auto import_ = &sketch_fuse_import;
     static constexpr auto verify = &sketch_fuse_verify;
     static constexpr auto import_size = &sketch_fuse_import_size;
@@ -1910,6 +2404,7 @@ struct fuse_api : image_hooks {
    compact image imports into). */
 struct hll_api {
     static constexpr const char *family = "hll";
+    static constexpr std::uint16_t family_id = SKETCH_FAMILY_HYPERLOGLOG;
     static constexpr bool has_clear = true;
     static constexpr bool checks_narrow_keys = false;
     using stats = sketch_hll_stats;
@@ -1918,6 +2413,7 @@ struct hll_api {
     static constexpr auto export_ = &sketch_hll_export;
     static constexpr auto import_ = &sketch_hll_import;
     static constexpr auto verify = &sketch_hll_verify;
+    static constexpr auto exported_size = &sketch_hll_exported_size;
     static result<std::size_t> export_size(const void *buf, std::size_t len) noexcept {
         result<std::size_t> r;
         r.status = st(sketch_hll_exported_size(buf, len, &r.value));
@@ -1943,8 +2439,8 @@ struct hll_api {
 /// contains_concurrent, contains_concurrent_hash, contains_concurrent_batch,
 /// contains_concurrent_hash_batch, capacity_flags_concurrent,
 /// over_capacity_concurrent (see Threads at the top). Shared by every
-/// family: stats, clear, to_bytes / export_to,
-/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// family: stats, clear, to_bytes / export_to / write_to,
+/// from_bytes / read_from / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_bloom : public detail::sketch_base<basic_bloom, detail::bloom_api, Storage> {
@@ -2051,8 +2547,8 @@ using bloom_const_view = basic_bloom<detail::ref_storage<false>>;
 /// column's values) is refused with status::invalid_argument, nothing
 /// changed: use parquet_hash_i32 and the _hash forms (or std::int64_t{v}
 /// for an INT64 column).
-/// Shared by every family: stats, clear, to_bytes / export_to,
-/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// Shared by every family: stats, clear, to_bytes / export_to / write_to,
+/// from_bytes / read_from / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_sbbf : public detail::sketch_base<basic_sbbf, detail::sbbf_api, Storage> {
@@ -2322,8 +2818,8 @@ using sbbf_const_view = basic_sbbf<detail::ref_storage<false>>;
 /// Counting Bloom filter (sketch_counting_*): 4-bit saturating counters.
 /// Planned with bloom_params (bits = counters). As bloom_filter (without
 /// intersect), plus remove(key) -> false when absent, remove_hash,
-/// remove_batch(keys [, removed]), remove_hash_batch; merge adds counters. Shared by every family: stats, clear, to_bytes / export_to,
-/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// remove_batch(keys [, removed]), remove_hash_batch; merge adds counters. Shared by every family: stats, clear, to_bytes / export_to / write_to,
+/// from_bytes / read_from / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_counting : public detail::sketch_base<basic_counting, detail::counting_api, Storage> {
@@ -2428,8 +2924,8 @@ using counting_const_view = basic_counting<detail::ref_storage<false>>;
 /// add_batch(keys [, added]) -> keys placed, add_hash_batch, contains (and
 /// batches), count(key), remove(key) -> false when absent, remove_hash,
 /// remove_batch(keys [, removed]) -> keys removed, remove_hash_batch,
-/// merge(other [, scratch]) all or nothing, capacity_flags, over_capacity. Shared by every family: stats, clear, to_bytes / export_to,
-/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// merge(other [, scratch]) all or nothing, capacity_flags, over_capacity. Shared by every family: stats, clear, to_bytes / export_to / write_to,
+/// from_bytes / read_from / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_cuckoo : public detail::sketch_base<basic_cuckoo, detail::cuckoo_api, Storage> {
@@ -2634,8 +3130,8 @@ using cuckoo_const_view = basic_cuckoo<detail::ref_storage<false>>;
 /// add_hash_batch; estimate, register_estimate, exported_size, merge,
 /// downsize(p), downsize_into(p, buf, len); densify() then add_concurrent,
 /// add_concurrent_hash, add_concurrent_batch, estimate_concurrent from many
-/// threads at once (see Threads at the top). Shared by every family: stats, clear, to_bytes / export_to,
-/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// threads at once (see Threads at the top). Shared by every family: stats, clear, to_bytes / export_to / write_to,
+/// from_bytes / read_from / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_hll : public detail::sketch_base<basic_hll, detail::hll_api, Storage> {
@@ -2732,8 +3228,8 @@ using hll_const_view = basic_hll<detail::ref_storage<false>>;
 /// add_hash_batch; estimate, register_estimate, ml_estimate, merge,
 /// to_hll(), to_hll_into(buf, len); add_concurrent, add_concurrent_hash,
 /// add_concurrent_batch, estimate_concurrent from many threads at once (see
-/// Threads at the top). Shared by every family: stats, clear, to_bytes / export_to,
-/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// Threads at the top). Shared by every family: stats, clear, to_bytes / export_to / write_to,
+/// from_bytes / read_from / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_ull : public detail::sketch_base<basic_ull, detail::ull_api, Storage> {
@@ -2822,8 +3318,8 @@ using ull_const_view = basic_ull<detail::ref_storage<false>>;
 /// plan(epsilon, delta), plan_size(width, depth), image_size, create, init;
 /// add(key [, weight]), add_hash, add_batch(keys [, weights]),
 /// add_hash_batch; estimate(key), estimate_hash, estimate_batch(keys [, out]),
-/// estimate_hash_batch; merge. Shared by every family: stats, clear, to_bytes / export_to,
-/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// estimate_hash_batch; merge. Shared by every family: stats, clear, to_bytes / export_to / write_to,
+/// from_bytes / read_from / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_countmin : public detail::sketch_base<basic_countmin, detail::countmin_api, Storage> {
@@ -3034,8 +3530,8 @@ using countmin_const_view = basic_countmin<detail::ref_storage<false>>;
 /// 8 little-endian bytes. image_size(capacity, max_key_len), create, init;
 /// add(key [, weight]), add_batch(keys [, weights]) all or nothing;
 /// estimate(key) -> {count, error, listed}; list() -> topk_entry (keys
-/// copied), list_into(items) (keys pointing into the buffer); merge. Shared by every family: stats, clear, to_bytes / export_to,
-/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// copied), list_into(items) (keys pointing into the buffer); merge. Shared by every family: stats, clear, to_bytes / export_to / write_to,
+/// from_bytes / read_from / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_topk : public detail::sketch_base<basic_topk, detail::topk_api, Storage> {
@@ -3188,8 +3684,8 @@ using topk_const_view = basic_topk<detail::ref_storage<false>>;
 /// MinHash (sketch_minhash_*): k registers, one-permutation hashing with
 /// densification. image_size(k), create(k [, seed]), init; add -> changed,
 /// add_hash, add_batch, add_hash_batch; jaccard(other), signature(),
-/// signature_into(out), merge (union). Shared by every family: stats, clear, to_bytes / export_to,
-/// from_bytes / import_size / verify, clone, data / size / bytes, view /
+/// signature_into(out), merge (union). Shared by every family: stats, clear, to_bytes / export_to / write_to,
+/// from_bytes / read_from / import_size / verify, clone, data / size / bytes, view /
 /// const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_minhash : public detail::sketch_base<basic_minhash, detail::minhash_api, Storage> {
@@ -3275,7 +3771,7 @@ using minhash_const_view = basic_minhash<detail::ref_storage<false>>;
 /// sketches::hash values with the same seed, build_into(buf, len, scratch,
 /// scratch_len, keys, params [, seed]) into caller memory (no allocation).
 /// contains (and batches). Shared by every family: stats, to_bytes /
-/// export_to, from_bytes / import_size / verify, clone, data / size / bytes,
+/// export_to / write_to, from_bytes / read_from / import_size / verify, clone, data / size / bytes,
 /// view / const_view; every operation also has a try_ form.
 template <class Storage>
 class basic_fuse : public detail::sketch_base<basic_fuse, detail::fuse_api, Storage> {
@@ -3467,8 +3963,8 @@ using fuse_const_view = basic_fuse<detail::ref_storage<false>>;
 /// add -> changed, add_hash, add_batch, add_hash_batch; estimate,
 /// ml_estimate, martingale_estimate (NaN after a merge), merge,
 /// downsize(params), downsize_into(params, buf, len). clear() is the C reset.
-/// Shared by every family: stats, clear, to_bytes / export_to, from_bytes /
-/// import_size / verify, clone, data / size / bytes, view / const_view;
+/// Shared by every family: stats, clear, to_bytes / export_to / write_to, from_bytes /
+/// read_from / import_size / verify, clone, data / size / bytes, view / const_view;
 /// every operation also has a try_ form.
 template <class Storage>
 class basic_ell : public detail::sketch_base<basic_ell, detail::ell_api, Storage> {
@@ -3563,6 +4059,77 @@ class basic_ell : public detail::sketch_base<basic_ell, detail::ell_api, Storage
 using ell_sketch = basic_ell<detail::owned_storage>;
 using ell_view = basic_ell<detail::ref_storage<true>>;
 using ell_const_view = basic_ell<detail::ref_storage<false>>;
+
+/* ---------------- Streams of images of any family ---------------- */
+
+/// The owning sketch of any family, as read_sketch gives it: alternative
+/// index() holds the family of id index() + 1 (SKETCH_FAMILY_BLOOM is 1, ...,
+/// SKETCH_FAMILY_EXALOGLOG 11); std::visit or std::get_if dispatch on it.
+using any_sketch = std::variant<bloom_filter, sbbf_filter, counting_filter, cuckoo_filter, hll_sketch, ull_sketch,
+                                countmin_sketch, topk_sketch, minhash_sketch, fuse_filter, ell_sketch>;
+
+namespace detail {
+/* Checks the image read for family Owned (Api) and stores the sketch in `r`. */
+template <class Owned, class Api>
+void adopt_any(read_result<any_sketch> &r, owned_storage &&bytes) noexcept {
+    result<Owned> sketch = adopt_image<Api, Owned>(std::move(bytes));
+    r.status = sketch.status;
+    if (sketch.ok()) r.value.emplace(std::in_place_type<Owned>, std::move(sketch.value));
+}
+
+/// try_read_sketch's body; `thrown` receives what the stream threw with badbit.
+inline read_result<any_sketch> read_any(std::istream &in, stream_exception &thrown) noexcept {
+    read_result<any_sketch> r;
+    image_read img = read_image(in, 0);
+    note_read(r, img);
+    thrown = img.thrown;
+    if (img.end) return r;
+    r.status = img.status;
+    if (!r.ok()) return r;
+    switch (img.family_id) {
+    case SKETCH_FAMILY_BLOOM: adopt_any<bloom_filter, bloom_api>(r, std::move(img.bytes)); break;
+    case SKETCH_FAMILY_SPLIT_BLOCK_BLOOM: adopt_any<sbbf_filter, sbbf_api>(r, std::move(img.bytes)); break;
+    case SKETCH_FAMILY_COUNTING_BLOOM: adopt_any<counting_filter, counting_api>(r, std::move(img.bytes)); break;
+    case SKETCH_FAMILY_CUCKOO: adopt_any<cuckoo_filter, cuckoo_api>(r, std::move(img.bytes)); break;
+    case SKETCH_FAMILY_HYPERLOGLOG: adopt_any<hll_sketch, hll_api>(r, std::move(img.bytes)); break;
+    case SKETCH_FAMILY_ULTRALOGLOG: adopt_any<ull_sketch, ull_api>(r, std::move(img.bytes)); break;
+    case SKETCH_FAMILY_COUNT_MIN: adopt_any<countmin_sketch, countmin_api>(r, std::move(img.bytes)); break;
+    case SKETCH_FAMILY_TOPK: adopt_any<topk_sketch, topk_api>(r, std::move(img.bytes)); break;
+    case SKETCH_FAMILY_MINHASH: adopt_any<minhash_sketch, minhash_api>(r, std::move(img.bytes)); break;
+    case SKETCH_FAMILY_BINARY_FUSE: adopt_any<fuse_filter, fuse_api>(r, std::move(img.bytes)); break;
+    case SKETCH_FAMILY_EXALOGLOG: adopt_any<ell_sketch, ell_api>(r, std::move(img.bytes)); break;
+    default: r.status = status::corrupt_header; break; // read_image refuses unknown ids first
+    }
+    return r;
+}
+} // namespace detail
+
+/// Reads exactly one exported image of any family from `in`, as each
+/// family's try_read_from does (the same bytes taken, the same checks, the
+/// same memory bound), and gives the owning sketch of the family its header
+/// names, for streams whose images' families vary. value is std::nullopt
+/// with status::ok at a clean end of the stream. Errors: those of
+/// try_read_from, but wrong_family; an unknown family id is
+/// status::corrupt_header ("unknown family id N"), as sketch_image_inspect
+/// and the other bindings report it. Thread-safety: keeps no state; one
+/// stream must not be read by two threads at once.
+inline read_result<any_sketch> try_read_sketch(std::istream &in) noexcept {
+    detail::stream_exception thrown{};
+    return detail::read_any(in, thrown);
+}
+#if SKETCHES_EXCEPTIONS
+/// try_read_sketch, throwing: the sketch, or std::nullopt at a clean end of
+/// the stream (`while (auto s = sketches::read_sketch(in))` reads every
+/// image). Throws as bloom_filter::read_from does, the sketches::error
+/// naming the image's family when the header named a known one ("hll:
+/// <checksum mismatch text>"), none otherwise.
+[[nodiscard]] inline std::optional<any_sketch> read_sketch(std::istream &in) {
+    detail::stream_exception thrown{};
+    read_result<any_sketch> r = detail::read_any(in, thrown);
+    const char *family = detail::family_name(r.family_id);
+    return detail::read_value(std::move(r), thrown, family);
+}
+#endif
 
 #undef SKETCHES_DETAIL_ADD_BOOL_OPS
 #undef SKETCHES_DETAIL_ADD_BOOL_THROWING

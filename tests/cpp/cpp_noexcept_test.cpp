@@ -9,10 +9,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
@@ -329,12 +332,82 @@ void test_new_families() {
     check_round_trip(*e);
 }
 
+/* The stream members exist only as try_ forms here, noexcept, and report
+   every outcome by value: the clean end (ok, no value), a truncated image
+   (length_mismatch with its message), a failed stream (stream_error), a
+   forged huge length (length_mismatch, not an allocation of it). */
+template <class T, class = void>
+struct has_throwing_read : std::false_type {};
+template <class T>
+struct has_throwing_read<T, std::void_t<decltype(T::read_from(std::declval<std::istream &>()))>> : std::true_type {};
+template <class T, class = void>
+struct has_throwing_write : std::false_type {};
+template <class T>
+struct has_throwing_write<T, std::void_t<decltype(std::declval<const T &>().write_to(std::declval<std::ostream &>()))>>
+    : std::true_type {};
+static_assert(!has_throwing_read<sketches::bloom_filter>::value && !has_throwing_write<sketches::hll_sketch>::value);
+static_assert(noexcept(sketches::bloom_filter::try_read_from(std::declval<std::istream &>())));
+static_assert(noexcept(std::declval<const sketches::topk_const_view &>().try_write_to(std::declval<std::ostream &>())));
+static_assert(noexcept(sketches::try_read_sketch(std::declval<std::istream &>())));
+
+void test_streams() {
+    std::vector<std::string> keys = make_keys("s", 500);
+    sketches::result<sketches::bloom_filter> b = sketches::bloom_filter::try_create(1000, 0.01);
+    sketches::result<sketches::hll_sketch> h = sketches::hll_sketch::try_create(11);
+    sketches::result<sketches::topk_sketch> t = sketches::topk_sketch::try_create(8, 16);
+    CHECK(b.ok() && h.ok() && t.ok() && b->try_add_batch(keys) == status::ok && h->try_add("one").ok());
+    CHECK(t->try_add_batch(keys) == status::ok);
+    std::stringstream io;
+    sketches::result<std::size_t> wb = b->try_write_to(io);
+    sketches::result<std::size_t> wh = sketches::hll_const_view(*h).try_write_to(io);
+    sketches::result<std::size_t> wt = sketches::topk_view(*t).try_write_to(io);
+    CHECK(wb.ok() && wh.ok() && wt.ok());
+    std::vector<std::uint8_t> bb = b->try_to_bytes().value, hb = h->try_to_bytes().value, tb = t->try_to_bytes().value;
+    CHECK(wb.value == bb.size() && wh.value == hb.size() && wt.value == tb.size());
+    CHECK(io.str() == std::string(bb.begin(), bb.end()) + std::string(hb.begin(), hb.end()) +
+                          std::string(tb.begin(), tb.end()));
+    sketches::read_result<sketches::bloom_filter> rb = sketches::bloom_filter::try_read_from(io);
+    CHECK(rb.ok() && rb.value && rb.value->try_contains(keys[3]).value && rb.bytes_read == wb.value);
+    sketches::read_result<sketches::any_sketch> rh = sketches::try_read_sketch(io);
+    CHECK(rh.ok() && rh.value && std::holds_alternative<sketches::hll_sketch>(*rh.value));
+    CHECK(rh.ok() && rh.value && std::get<sketches::hll_sketch>(*rh.value).try_estimate().value == 1.0);
+    sketches::read_result<sketches::topk_sketch> rt = sketches::topk_sketch::try_read_from(io);
+    CHECK(rt.ok() && rt.value && rt.value->try_to_bytes().value == t->try_to_bytes().value);
+    sketches::read_result<sketches::any_sketch> end = sketches::try_read_sketch(io);
+    CHECK(end.ok() && !end.value && end.bytes_read == 0);
+
+    std::vector<std::uint8_t> image = b->try_to_bytes().value;
+    std::istringstream cut(std::string(image.begin(), image.begin() + 100));
+    sketches::read_result<sketches::bloom_filter> rc = sketches::bloom_filter::try_read_from(cut);
+    CHECK(rc.status == status::length_mismatch && !rc.value && rc.bytes_read == 100 && rc.image_bytes == image.size());
+    CHECK(rc.message() == std::string(sketches::status_text(status::length_mismatch)) + ": truncated stream: 100 of " +
+                              std::to_string(image.size()) + " image bytes");
+    std::istringstream other(std::string(image.begin(), image.end()));
+    CHECK(sketches::hll_sketch::try_read_from(other).status == status::wrong_family);
+
+    std::vector<std::uint8_t> forged = image;
+    forged[24 + 5] = 1; // the image length: 2^40 more bytes announced
+    std::istringstream lie(std::string(forged.begin(), forged.end()));
+    sketches::read_result<sketches::any_sketch> rl = sketches::try_read_sketch(lie);
+    CHECK(rl.status == status::length_mismatch && rl.bytes_read == image.size() && rl.image_bytes > (u64{1} << 40));
+
+    std::ostringstream failed_state;
+    failed_state.setstate(std::ios::badbit);
+    CHECK(b->try_write_to(failed_state).status == status::stream_error && failed_state.str().empty());
+    std::istringstream unreadable(std::string(image.begin(), image.end()));
+    unreadable.setstate(std::ios::failbit);
+    sketches::read_result<sketches::bloom_filter> ru = sketches::bloom_filter::try_read_from(unreadable);
+    CHECK(ru.status == status::stream_error && !ru.value);
+    CHECK(std::string(sketches::status_text(status::stream_error)).find("stream") != std::string::npos);
+}
+
 }  // namespace
 
 int main() {
     test_filters();
     test_counters();
     test_new_families();
+    test_streams();
     std::printf("cpp_noexcept_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -3,7 +3,9 @@
 // string_view, C strings, std::string, byte containers, integers and
 // hashes; batches == single adds (whole images compared byte for byte) in
 // the slice, packed, integer and hash forms; move and clone; export/import
-// round trips; error paths throwing sketches::error with the right status.
+// round trips; streams (write_to, read_from, read_sketch: images of every
+// family back to back, truncated, damaged, forged, failing streams); error
+// paths throwing sketches::error with the right status.
 // Built by tests/tests/cpp.rs as C++17 and C++20 with -Wall -Wextra -Werror
 // (and conversion warnings), and under ASan/UBSan. Prints "N passed, N failed".
 #include "sketches.hpp"
@@ -25,6 +27,9 @@
 #include <sstream>
 #include <memory>
 #include <new>
+#include <optional>
+#include <streambuf>
+#include <variant>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -55,7 +60,7 @@ void check(bool ok, const char *what, int line) {
 /* What a sketches::error's what() says: "<family>: <status text>", or the
    status text alone for an error without a family. */
 std::string error_text(const sketches::error &e) {
-    std::string text = sketch_status_str(static_cast<std::int32_t>(e.status()));
+    std::string text = sketches::status_text(e.status());
     return *e.family() == '\0' ? text : std::string(e.family()) + ": " + text;
 }
 
@@ -68,6 +73,20 @@ std::string error_text(const sketches::error &e) {
             check(false, #expr " did not throw", __LINE__);                                                \
         } catch (const sketches::error &e_) {                                                              \
             check(e_.status() == (expected) && error_text(e_) == e_.what(),                                \
+                  #expr " threw another status", __LINE__);                                                \
+            if (e_.status() != (expected)) std::fprintf(stderr, "  got: %s\n", e_.what());                \
+        }                                                                                                  \
+    } while (0)
+
+/* The expression throws sketches::error with status `expected` (a stream
+   error: what() may carry a detail after the status text). */
+#define EXPECT_STREAM_ERROR(expr, expected)                                                                \
+    do {                                                                                                   \
+        try {                                                                                              \
+            static_cast<void>(expr);                                                                       \
+            check(false, #expr " did not throw", __LINE__);                                                \
+        } catch (const sketches::error &e_) {                                                              \
+            check(e_.status() == (expected) && std::string(e_.what()).find(error_text(e_)) == 0,           \
                   #expr " threw another status", __LINE__);                                                \
             if (e_.status() != (expected)) std::fprintf(stderr, "  got: %s\n", e_.what());                \
         }                                                                                                  \
@@ -1947,6 +1966,30 @@ void *operator new(std::size_t size) {
 [[gnu::noinline]] void operator delete(void *p) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete(void *p, std::size_t) noexcept { std::free(p); }
 
+/* The wrapper's aligned buffers (the aligned, nothrow operator new): the
+   largest size asked for is recorded, so a test can tell that a stream read
+   allocated only about what arrived, never the length a header announced. */
+std::atomic<std::size_t> largest_aligned{0};
+
+void *aligned_new(std::size_t size, std::align_val_t align) noexcept {
+    std::size_t seen = largest_aligned.load();
+    while (size > seen && !largest_aligned.compare_exchange_weak(seen, size)) {
+    }
+    void *p = nullptr;
+    std::size_t a = static_cast<std::size_t>(align) < sizeof(void *) ? sizeof(void *) : static_cast<std::size_t>(align);
+    return posix_memalign(&p, a, size == 0 ? 1 : size) == 0 ? p : nullptr;
+}
+void *operator new(std::size_t size, std::align_val_t align, const std::nothrow_t &) noexcept {
+    return aligned_new(size, align);
+}
+void *operator new(std::size_t size, std::align_val_t align) {
+    if (void *p = aligned_new(size, align)) return p;
+    throw std::bad_alloc();
+}
+[[gnu::noinline]] void operator delete(void *p, std::align_val_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void *p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void *p, std::align_val_t, const std::nothrow_t &) noexcept { std::free(p); }
+
 /* ---- Golden images (tests/golden, beside SKETCHES_PARQUET_DIR): every family and mode ---- */
 
 /* One golden image through the family's checked entry points: verify,
@@ -2275,6 +2318,406 @@ void test_error_names_the_family() {
     CHECK(std::string(plain.family()).empty() && std::string(plain.what()) == sketch_status_str(SKETCH_FULL));
 }
 
+/* ---- Streams: write_to, read_from, read_sketch ---- */
+
+/* One sketch of every family (and mode) with some keys in it, by family id
+   order: the images a stream test writes back to back. */
+struct stream_fixture {
+    std::vector<std::string> keys = make_keys("stream-", 300);
+    sketches::bloom_filter bloom = sketches::bloom_filter::create(1000, 0.01, 7);
+    sketches::sbbf_filter sbbf = sketches::sbbf_filter::create(1000, 0.01);
+    sketches::counting_filter counting = sketches::counting_filter::create(1000, 0.01);
+    sketches::cuckoo_filter cuckoo = sketches::cuckoo_filter::create(1000, 0.01);
+    sketches::hll_sketch hll_small = sketches::hll_sketch::create(12);
+    sketches::hll_sketch hll_dense = sketches::hll_sketch::create(10);
+    sketches::ull_sketch ull = sketches::ull_sketch::create(10);
+    sketches::countmin_sketch countmin = sketches::countmin_sketch::create(0.01, 0.01);
+    sketches::topk_sketch topk = sketches::topk_sketch::create(8, 16);
+    sketches::minhash_sketch minhash = sketches::minhash_sketch::create(64);
+    sketches::fuse_filter fuse = sketches::fuse_filter::build(keys, 0.01);
+    sketches::ell_sketch ell = sketches::ell_sketch::create(sketches::ell_sketch::make_params(10));
+
+    stream_fixture() {
+        bloom.add_batch(keys);
+        sbbf.add_batch(keys);
+        counting.add_batch(keys);
+        cuckoo.add_batch(keys);
+        static_cast<void>(hll_small.add("only"));
+        hll_dense.add_batch(keys);
+        hll_dense.densify();
+        ull.add_batch(keys);
+        countmin.add_batch(keys);
+        topk.add_batch(keys);
+        minhash.add_batch(keys);
+        ell.add_batch(keys);
+    }
+    /* Every image, as to_bytes gives it, with its family id. */
+    std::vector<std::pair<std::uint16_t, std::vector<std::uint8_t>>> images() const {
+        return {{SKETCH_FAMILY_BLOOM, bloom.to_bytes()},          {SKETCH_FAMILY_SPLIT_BLOCK_BLOOM, sbbf.to_bytes()},
+                {SKETCH_FAMILY_COUNTING_BLOOM, counting.to_bytes()}, {SKETCH_FAMILY_CUCKOO, cuckoo.to_bytes()},
+                {SKETCH_FAMILY_HYPERLOGLOG, hll_small.to_bytes()}, {SKETCH_FAMILY_HYPERLOGLOG, hll_dense.to_bytes()},
+                {SKETCH_FAMILY_ULTRALOGLOG, ull.to_bytes()},      {SKETCH_FAMILY_COUNT_MIN, countmin.to_bytes()},
+                {SKETCH_FAMILY_TOPK, topk.to_bytes()},            {SKETCH_FAMILY_MINHASH, minhash.to_bytes()},
+                {SKETCH_FAMILY_BINARY_FUSE, fuse.to_bytes()},     {SKETCH_FAMILY_EXALOGLOG, ell.to_bytes()}};
+    }
+};
+
+std::string as_string(const std::vector<std::uint8_t> &b) { return std::string(b.begin(), b.end()); }
+
+/* write_to on the owning sketch, a view and a const view writes exactly
+   to_bytes() and returns its length; the family's read_from reads it back
+   (the same image), consuming exactly its bytes. */
+template <class S>
+void stream_round_trip(const S &original) {
+    S s = original.clone();
+    const std::vector<std::uint8_t> bytes = s.to_bytes();
+    typename S::view_type v = s;
+    typename S::const_view_type cv = s;
+    std::stringstream io;
+    CHECK(s.write_to(io) == bytes.size());
+    CHECK(v.write_to(io) == bytes.size());
+    sketches::result<std::size_t> w = cv.try_write_to(io);
+    CHECK(w.ok() && w.value == bytes.size());
+    CHECK(io.str() == as_string(bytes) + as_string(bytes) + as_string(bytes));
+    for (int i = 0; i < 3; i++) {
+        std::optional<S> back = S::read_from(io);
+        CHECK(back && back->to_bytes() == bytes && back->size() == s.size());
+        CHECK(back && reinterpret_cast<std::uintptr_t>(back->data()) % sketches::image_align == 0);
+        CHECK(io.tellg() == static_cast<std::streamoff>((static_cast<std::size_t>(i) + 1) * bytes.size()));
+    }
+    CHECK(!S::read_from(io));
+    sketches::read_result<S> end = S::try_read_from(io);
+    CHECK(end.ok() && !end.value && end.bytes_read == 0);
+}
+
+/* A stream error of the image `bytes` (of family Family) cut at `cut` bytes:
+   the truncated-stream length mismatch, with the bytes received of those
+   announced (48 while inside the header). */
+template <class Family>
+void truncated_at(const std::vector<std::uint8_t> &bytes, std::size_t cut) {
+    std::uint64_t of = cut < 48 ? 48 : bytes.size();
+    std::string expected = "truncated stream: " + std::to_string(cut) + " of " + std::to_string(of) + " image bytes";
+    std::istringstream in(std::string(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(cut)));
+    sketches::read_result<Family> r = Family::try_read_from(in);
+    CHECK(r.status == status::length_mismatch && !r.value && r.bytes_read == cut && r.image_bytes == of);
+    CHECK(r.message() == std::string(sketches::status_text(status::length_mismatch)) + ": " + expected);
+    std::istringstream again(in.str());
+    sketches::read_result<sketches::any_sketch> any = sketches::try_read_sketch(again);
+    CHECK(any.status == status::length_mismatch && any.message() == r.message());
+    std::istringstream thrown(in.str());
+    try {
+        static_cast<void>(Family::read_from(thrown));
+        CHECK(false);
+    } catch (const sketches::error &e) {
+        CHECK(e.status() == status::length_mismatch && std::string(e.what()).find(expected) != std::string::npos);
+        CHECK(std::string(e.what()).rfind(e.family(), 0) == 0 && *e.family() != '\0');
+    }
+}
+
+/* The damaged-image cases of one family's image: every truncation point
+   of interest, a flipped body byte, a flipped hash id, a newer major
+   version, another family's reader, an unknown family id and a bad magic,
+   each with the status from_bytes gives the same bytes (or the header's). */
+template <class Family, class Other>
+void stream_refusals(const std::vector<std::uint8_t> &bytes) {
+    for (std::size_t cut : {std::size_t{1}, std::size_t{8}, std::size_t{47}, std::size_t{48}, std::size_t{56},
+                            bytes.size() / 2, bytes.size() - 8, bytes.size() - 1}) {
+        if (cut < bytes.size()) truncated_at<Family>(bytes, cut);
+    }
+    auto read_status = [](const std::vector<std::uint8_t> &b) {
+        std::istringstream in(as_string(b));
+        sketches::read_result<Family> r = Family::try_read_from(in);
+        std::istringstream in2(as_string(b));
+        sketches::read_result<sketches::any_sketch> any = sketches::try_read_sketch(in2);
+        check(r.status == any.status, "the family reader and read_sketch agree", __LINE__);
+        return r.status;
+    };
+    std::vector<std::uint8_t> bad = bytes;
+    bad[bad.size() - 9] ^= 0x10; // near the end (a compact HLL's hash count in its header refuses it first)
+    CHECK(read_status(bad) == Family::try_from_bytes(bad).status && read_status(bad) != status::ok);
+    bad = bytes;
+    bad[bad.size() - 1] ^= 0x01; // the last byte: covered by the checksum in every family
+    CHECK(read_status(bad) == Family::try_from_bytes(bad).status && read_status(bad) == status::checksum_mismatch);
+    bad = bytes;
+    bad[8] ^= 0x40; // the hash id: damage, not a newer writer, as from_bytes says
+    CHECK(read_status(bad) == Family::try_from_bytes(bad).status && read_status(bad) != status::ok);
+    bad = bytes;
+    bad[4] = 9; // a newer major version
+    CHECK(read_status(bad) == status::unsupported_version && Family::try_from_bytes(bad).status == status::unsupported_version);
+    bad = bytes;
+    bad[0] = 'X';
+    CHECK(read_status(bad) == status::bad_magic);
+    bad = bytes;
+    bad[6] = 99; // an unknown family id
+    bad[7] = 0;
+    CHECK(read_status(bad) == status::corrupt_header);
+    std::istringstream unknown(as_string(bad));
+    sketches::read_result<sketches::any_sketch> u = sketches::try_read_sketch(unknown);
+    CHECK(u.status == status::corrupt_header && u.bytes_read == 48 && u.family_id == 99);
+    CHECK(u.message() == std::string(sketches::status_text(status::corrupt_header)) + ": unknown family id 99");
+    std::istringstream unknown2(as_string(bad));
+    try {
+        static_cast<void>(sketches::read_sketch(unknown2));
+        CHECK(false);
+    } catch (const sketches::error &e) {
+        CHECK(e.status() == status::corrupt_header && *e.family() == '\0' &&
+              std::string(e.what()).find("unknown family id 99") != std::string::npos);
+    }
+    // Another family's reader refuses the header before the body is read.
+    std::istringstream other(as_string(bytes));
+    sketches::read_result<Other> o = Other::try_read_from(other);
+    CHECK(o.status == status::wrong_family && o.bytes_read == 48 && other.tellg() == 48);
+    std::istringstream other2(as_string(bytes));
+    try {
+        static_cast<void>(Other::read_from(other2));
+        CHECK(false);
+    } catch (const sketches::error &e) {
+        CHECK(e.status() == status::wrong_family &&
+              std::string(e.what()).find(std::string("the stream holds a ")) != std::string::npos);
+    }
+}
+
+/* An output stream buffer that takes `room` bytes, then refuses. */
+class limited_buf : public std::streambuf {
+  public:
+    explicit limited_buf(std::size_t room) : room_(room) {}
+    std::string taken;
+
+  protected:
+    int_type overflow(int_type c) override {
+        if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+        if (room_ == 0) return traits_type::eof();
+        room_--;
+        taken.push_back(traits_type::to_char_type(c));
+        return c;
+    }
+    std::streamsize xsputn(const char *s, std::streamsize n) override {
+        std::size_t k = std::min(static_cast<std::size_t>(n), room_);
+        taken.append(s, k);
+        room_ -= k;
+        return static_cast<std::streamsize>(k);
+    }
+
+  private:
+    std::size_t room_;
+};
+
+/* An input stream buffer over `data` whose device fails (throws) once
+   `fail_at` bytes have been read. */
+class failing_buf : public std::streambuf {
+  public:
+    failing_buf(std::string data, std::size_t fail_at) : data_(std::move(data)), fail_at_(fail_at) {}
+
+  protected:
+    int_type underflow() override {
+        if (pos_ >= fail_at_) throw std::runtime_error("device error");
+        if (pos_ >= data_.size()) return traits_type::eof();
+        std::size_t end = std::min(data_.size(), fail_at_);
+        setg(&data_[pos_], &data_[pos_], &data_[0] + end);
+        pos_ = end;
+        return traits_type::to_int_type(*gptr());
+    }
+
+  private:
+    std::string data_;
+    std::size_t fail_at_;
+    std::size_t pos_ = 0;
+};
+
+void test_streams() {
+    using namespace sketches;
+    stream_fixture fx;
+    // Every family back to back in one stream; read_sketch gives each as
+    // its family's type, in order, then "no image" at the clean end.
+    std::stringstream io;
+    std::size_t total = 0;
+    total += fx.bloom.write_to(io);
+    total += sbbf_view(fx.sbbf).write_to(io);
+    total += counting_const_view(fx.counting).write_to(io);
+    total += fx.cuckoo.write_to(io);
+    total += fx.hll_small.write_to(io);
+    total += fx.hll_dense.write_to(io);
+    total += fx.ull.write_to(io);
+    total += fx.countmin.write_to(io);
+    total += fx.topk.write_to(io);
+    total += fx.minhash.write_to(io);
+    total += fx.fuse.write_to(io);
+    total += fx.ell.write_to(io);
+    std::string expected;
+    for (const auto &image : fx.images()) expected += as_string(image.second);
+    CHECK(io.str() == expected && total == expected.size());
+    // A small HyperLogLog's export is compact: shorter than its live image.
+    CHECK(fx.hll_small.to_bytes().size() < fx.hll_small.size());
+    std::size_t at = 0;
+    for (const auto &image : fx.images()) {
+        std::optional<any_sketch> s = read_sketch(io);
+        at += image.second.size();
+        CHECK(s && s->index() + 1 == image.first && io.tellg() == static_cast<std::streamoff>(at));
+        if (s) CHECK(std::visit([](const auto &sk) { return sk.to_bytes(); }, *s) == image.second);
+    }
+    CHECK(!read_sketch(io));
+    read_result<any_sketch> end = try_read_sketch(io);
+    CHECK(end.ok() && !end.value && end.bytes_read == 0 && end.message() == status_text(status::ok));
+    // The read HyperLogLogs are their live images again.
+    {
+        std::stringstream hs;
+        fx.hll_small.write_to(hs);
+        std::optional<hll_sketch> h = hll_sketch::read_from(hs);
+        hll_sketch imported = hll_sketch::from_bytes(fx.hll_small.to_bytes());
+        CHECK(h && same_image(*h, imported) && h->size() == fx.hll_small.size());
+        CHECK(h && h->estimate() == fx.hll_small.estimate() && h->to_bytes() == fx.hll_small.to_bytes());
+    }
+    stream_round_trip(fx.bloom);
+    stream_round_trip(fx.sbbf);
+    stream_round_trip(fx.counting);
+    stream_round_trip(fx.cuckoo);
+    stream_round_trip(fx.hll_small);
+    stream_round_trip(fx.hll_dense);
+    stream_round_trip(fx.ull);
+    stream_round_trip(fx.countmin);
+    stream_round_trip(fx.topk);
+    stream_round_trip(fx.minhash);
+    stream_round_trip(fx.fuse);
+    stream_round_trip(fx.ell);
+    // A split-block view folded in place writes the folded image (the
+    // header's length), not the rest of its buffer, as to_bytes does.
+    {
+        sbbf_filter big = sbbf_filter::create(sbbf_filter::plan_parquet(100000, 0.01, parquet_sizing::arrow_cpp));
+        big.add_batch(fx.keys);
+        sbbf_view folded = big;
+        folded.fold(2);
+        std::stringstream fs;
+        CHECK(folded.write_to(fs) == folded.to_bytes().size() && fs.str() == as_string(folded.to_bytes()));
+        // The owner keeps its longer buffer and writes the folded image too.
+        CHECK(folded.to_bytes().size() < big.size() && big.to_bytes() == folded.to_bytes());
+        CHECK(big.write_to(fs) == folded.to_bytes().size());
+        CHECK(fs.str() == as_string(folded.to_bytes()) + as_string(folded.to_bytes()));
+    }
+
+    stream_refusals<bloom_filter, minhash_sketch>(fx.bloom.to_bytes());
+    stream_refusals<sbbf_filter, bloom_filter>(fx.sbbf.to_bytes());
+    stream_refusals<counting_filter, bloom_filter>(fx.counting.to_bytes());
+    stream_refusals<cuckoo_filter, bloom_filter>(fx.cuckoo.to_bytes());
+    stream_refusals<hll_sketch, ull_sketch>(fx.hll_small.to_bytes());
+    stream_refusals<hll_sketch, ull_sketch>(fx.hll_dense.to_bytes());
+    stream_refusals<ull_sketch, hll_sketch>(fx.ull.to_bytes());
+    stream_refusals<countmin_sketch, bloom_filter>(fx.countmin.to_bytes());
+    stream_refusals<topk_sketch, bloom_filter>(fx.topk.to_bytes());
+    stream_refusals<minhash_sketch, bloom_filter>(fx.minhash.to_bytes());
+    stream_refusals<fuse_filter, bloom_filter>(fx.fuse.to_bytes());
+    stream_refusals<ell_sketch, ull_sketch>(fx.ell.to_bytes());
+
+    // A header announcing 1 TiB on a short stream: a truncated-stream error
+    // once the stream ends, after buffers of about what arrived (no
+    // std::bad_alloc, no allocation of the announced length).
+    {
+        std::vector<std::uint8_t> forged = fx.bloom.to_bytes();
+        const std::uint64_t huge = std::uint64_t{1} << 40;
+        for (std::size_t i = 0; i < 8; i++) forged[24 + i] = static_cast<std::uint8_t>(huge >> (8 * i));
+        std::string short_stream = as_string(forged) + std::string(200000, '\0');
+        std::istringstream in(short_stream);
+        largest_aligned = 0;
+        bool bad_alloc = false;
+        read_result<any_sketch> r;
+        try {
+            r = try_read_sketch(in);
+        } catch (const std::bad_alloc &) {
+            bad_alloc = true;
+        }
+        CHECK(!bad_alloc && r.status == status::length_mismatch && r.bytes_read == short_stream.size());
+        CHECK(r.image_bytes == huge);
+        CHECK(r.message().find("truncated stream: " + std::to_string(short_stream.size()) + " of " +
+                               std::to_string(huge) + " image bytes") != std::string::npos);
+        CHECK(largest_aligned.load() <= 4 * short_stream.size());
+        std::istringstream again(short_stream);
+        EXPECT_STREAM_ERROR(bloom_filter::read_from(again), status::length_mismatch);
+    }
+
+    // Output streams: one in a failed state writes nothing and reports
+    // stream_error; one whose device refuses bytes part way reports it too
+    // (not success); with exceptions() enabled the stream's own exception
+    // reaches the throwing form's caller.
+    {
+        std::ostringstream failed_state;
+        failed_state.setstate(std::ios::failbit);
+        result<std::size_t> w = fx.bloom.try_write_to(failed_state);
+        CHECK(w.status == status::stream_error && w.value == 0 && failed_state.str().empty());
+        EXPECT_STREAM_ERROR(fx.bloom.write_to(failed_state), status::stream_error);
+        for (std::size_t room : {std::size_t{0}, std::size_t{10}, std::size_t{48}, std::size_t{100}}) {
+            limited_buf device(room);
+            std::ostream out(&device);
+            CHECK(fx.hll_dense.try_write_to(out).status == status::stream_error && out.bad());
+            limited_buf compact(room);
+            std::ostream out2(&compact);
+            CHECK(fx.hll_small.try_write_to(out2).status == status::stream_error && out2.bad());
+        }
+        limited_buf device(10);
+        std::ostream out(&device);
+        out.exceptions(std::ios::badbit);
+        bool stream_threw = false;
+        try {
+            fx.bloom.write_to(out);
+        } catch (const sketches::error &) {
+        } catch (const std::ios_base::failure &) {
+            stream_threw = true;
+        }
+        CHECK(stream_threw);
+        limited_buf device2(10);
+        std::ostream out2(&device2);
+        out2.exceptions(std::ios::badbit);
+        CHECK(fx.bloom.try_write_to(out2).status == status::stream_error);
+        // The live image's errors come first: an empty owning sketch.
+        bloom_filter empty;
+        std::ostringstream nothing;
+        CHECK(empty.try_write_to(nothing).status == status::buffer_too_small && nothing.str().empty());
+    }
+
+    // Input streams: a failed state that is not the end is stream_error; a
+    // device that fails inside an image is stream_error (the throwing form
+    // passes the device's exception on when the stream's exceptions() mask
+    // asks for it); an exceptions() mask on eof/fail changes nothing.
+    {
+        const std::string image = as_string(fx.bloom.to_bytes());
+        std::istringstream failed_state(image);
+        failed_state.setstate(std::ios::failbit);
+        read_result<bloom_filter> r = bloom_filter::try_read_from(failed_state);
+        CHECK(r.status == status::stream_error && !r.value);
+        CHECK(r.message() == std::string(status_text(status::stream_error)) +
+                                 ": the stream failed before an image's first byte");
+        for (std::size_t fail_at : {std::size_t{0}, std::size_t{20}, std::size_t{48}, image.size() / 2}) {
+            failing_buf device(image + image, fail_at);
+            std::istream in(&device);
+            read_result<any_sketch> f = try_read_sketch(in);
+            CHECK(f.status == status::stream_error && !f.value && f.bytes_read <= fail_at);
+            failing_buf device2(image, fail_at);
+            std::istream in2(&device2);
+            EXPECT_STREAM_ERROR(bloom_filter::read_from(in2), status::stream_error);
+            failing_buf device3(image, fail_at);
+            std::istream in3(&device3);
+            in3.exceptions(std::ios::badbit);
+            bool device_error = false;
+            try {
+                static_cast<void>(read_sketch(in3));
+            } catch (const sketches::error &) {
+            } catch (const std::ios_base::failure &) {
+                device_error = true; // a library that wraps the device's exception
+            } catch (const std::runtime_error &e) {
+                device_error = std::string(e.what()) == "device error";
+            }
+            CHECK(device_error);
+        }
+        std::istringstream masked(image + image.substr(0, 100));
+        masked.exceptions(std::ios::eofbit | std::ios::failbit | std::ios::badbit);
+        CHECK(bloom_filter::try_read_from(masked).ok());
+        CHECK(bloom_filter::try_read_from(masked).status == status::length_mismatch);
+        std::istringstream masked_end(image);
+        masked_end.exceptions(std::ios::eofbit | std::ios::failbit);
+        CHECK(bloom_filter::read_from(masked_end).has_value() && !bloom_filter::read_from(masked_end));
+        std::istringstream empty_stream;
+        CHECK(!read_sketch(empty_stream) && !bloom_filter::read_from(empty_stream));
+    }
+}
+
 int main() {
     struct {
         const char *name;
@@ -2288,7 +2731,8 @@ int main() {
                        {"signed keys", test_signed_keys}, {"merge with itself", test_merge_with_itself},
                        {"negative weights", test_negative_weights},
                        {"allocation failures", test_allocation_failures},
-                       {"error names the family", test_error_names_the_family}};
+                       {"error names the family", test_error_names_the_family},
+                       {"streams", test_streams}};
     for (const auto &t : tests) {
         try {
             t.run();

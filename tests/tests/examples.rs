@@ -176,7 +176,8 @@ fn readme_cpp_quickstart_example_runs() {
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "alice new: 1\nalice new again: 0\nbob maybe present: 0\ndave, frank maybe present: 1 0\n\
-         copy has erin: 1\ncapacity flags: 0; a 7-byte view gives: buffer too small for the sketch image\n\
+         copy has erin: 1\nread filter has dave: 1\nvisitors: 3\n\
+         capacity flags: 0; a 7-byte view gives: buffer too small for the sketch image\n\
          damaged bytes give: bloom: image checksum mismatch (corrupted bytes)\n"
     );
     let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
