@@ -15,29 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (cond) {                                                                  \
-            passed++;                                                                \
-        } else {                                                                     \
-            failed++;                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                            \
-    } while (0)
-
-#define EXPECT(call, status)                                                              \
-    do {                                                                                  \
-        sketch_status got_ = (call);                                                      \
-        if (got_ == (status)) {                                                           \
-            passed++;                                                                     \
-        } else {                                                                          \
-            failed++;                                                                     \
-            fprintf(stderr, "%s:%d: %s returned %d (%s), expected %d\n", __FILE__,        \
-                    __LINE__, #call, (int)got_, sketch_status_str((int)got_), (int)(status)); \
-        }                                                                                 \
-    } while (0)
+#include "check.h"
 
 /* A zeroed 64-byte aligned buffer of at least `bytes` bytes. */
 static unsigned char *alloc_image(uint64_t bytes) {

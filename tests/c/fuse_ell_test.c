@@ -17,30 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-
-#define CHECK(cond)                                                              \
-    do {                                                                         \
-        if (cond) {                                                              \
-            passed++;                                                            \
-        } else {                                                                 \
-            failed++;                                                            \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                        \
-    } while (0)
-
-#define EXPECT(call, status)                                                     \
-    do {                                                                         \
-        sketch_status got_ = (call);                                        \
-        if (got_ == (status)) {                                                  \
-            passed++;                                                            \
-        } else {                                                                 \
-            failed++;                                                            \
-            fprintf(stderr, "%s:%d: %s returned %d (%s), expected %d\n", __FILE__, \
-                    __LINE__, #call, (int)got_, sketch_status_str((int)got_),    \
-                    (int)(status));                                              \
-        }                                                                        \
-    } while (0)
+#include "check.h"
 
 /* Every live image length is a multiple of SKETCH_IMAGE_ALIGN (64). */
 #define PAD64(x) (((x) + 63) / 64 * 64)
