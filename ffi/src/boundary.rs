@@ -54,6 +54,14 @@ fn check(ptr: *const c_void, len: usize) -> Status {
     if ptr.is_null() && len != 0 {
         return Err(Fail(SKETCH_NULL_POINTER));
     }
+    within_address_space(len)
+}
+
+/// Refuses a length no memory can have (over `isize::MAX` bytes; a count
+/// whose byte length overflowed saturates to `usize::MAX`) with
+/// `SKETCH_INVALID_ARGUMENT`.
+#[inline(always)]
+fn within_address_space(len: usize) -> Status {
     if len > isize::MAX as usize {
         return Err(Fail(SKETCH_INVALID_ARGUMENT));
     }
@@ -251,14 +259,6 @@ impl Span {
     pub(crate) fn overlaps(self, other: Span) -> bool {
         overlaps(self.ptr, self.len, other.ptr, other.len)
     }
-
-    /// Whether the span is longer than any memory a call may be given
-    /// (`isize::MAX` bytes; a count whose byte length overflowed saturated
-    /// to `usize::MAX`).
-    #[inline(always)]
-    fn beyond_address_space(self) -> bool {
-        self.len > isize::MAX as usize
-    }
 }
 
 /// Refuses a call with `SKETCH_OVERLAP` when memory it writes (`written`:
@@ -276,8 +276,8 @@ impl Span {
 /// length means no memory, so an overlap computed from it would be noise.
 #[inline(always)]
 pub(crate) fn apart(written: &[Span], keys: Option<&Keys<'_>>, read: &[Span]) -> Status {
-    if written.iter().chain(read).any(|span| span.beyond_address_space()) {
-        return Err(Fail(SKETCH_INVALID_ARGUMENT));
+    for span in written.iter().chain(read) {
+        within_address_space(span.len)?;
     }
     let mut clash = false;
     for (i, w) in written.iter().enumerate() {
