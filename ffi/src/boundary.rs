@@ -54,18 +54,18 @@ fn check(ptr: *const c_void, len: usize) -> Status {
     if ptr.is_null() && len != 0 {
         return Err(Fail(SKETCH_NULL_POINTER));
     }
-    within_address_space(len)
-}
-
-/// Refuses a length no memory can have (over `isize::MAX` bytes; a count
-/// whose byte length overflowed saturates to `usize::MAX`) with
-/// `SKETCH_INVALID_ARGUMENT`.
-#[inline(always)]
-fn within_address_space(len: usize) -> Status {
-    if len > isize::MAX as usize {
+    if beyond_address_space(len) {
         return Err(Fail(SKETCH_INVALID_ARGUMENT));
     }
     Ok(())
+}
+
+/// Whether `len` bytes are more than any memory a call may be given (over
+/// `isize::MAX` bytes; a count whose byte length overflowed saturates to
+/// `usize::MAX`): `SKETCH_INVALID_ARGUMENT` wherever it is checked.
+#[inline(always)]
+fn beyond_address_space(len: usize) -> bool {
+    len > isize::MAX as usize
 }
 
 /// Borrows `len` bytes at `ptr` (NULL with length 0 is the empty slice).
@@ -276,8 +276,8 @@ impl Span {
 /// length means no memory, so an overlap computed from it would be noise.
 #[inline(always)]
 pub(crate) fn apart(written: &[Span], keys: Option<&Keys<'_>>, read: &[Span]) -> Status {
-    for span in written.iter().chain(read) {
-        within_address_space(span.len)?;
+    if written.iter().chain(read).any(|span| beyond_address_space(span.len)) {
+        return Err(Fail(SKETCH_INVALID_ARGUMENT));
     }
     let mut clash = false;
     for (i, w) in written.iter().enumerate() {
