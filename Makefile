@@ -6,6 +6,9 @@
 #   make miri    the C ABI's overlap tests under Miri (undefined behaviour fails them)
 #   make python-test   the Python binding's tests (venv in target/python-venv)
 #   make python-bench  the Python binding beside pybloom-live, rbloom, fastbloom-rs, datasketches
+#   make c-test  the C side alone: the C ABI's C tests (ASan/UBSan, valgrind), concurrent adds
+#                under TSan, the header drift check, the examples and the stand, install with pkg-config/CMake
+#   make cpp-test    the C++ wrapper's tests (C++17 and C++20, ASan/UBSan, TSan, -fno-exceptions)
 #   make go-test the Go binding's checks (bindings/go/ci.sh); make go-stand its stand
 #   make java-test   the Java binding's tests (bindings/java; also on the newest JDK found)
 #   make java-bench  the Java binding's JMH benchmarks beside Guava, stream-lib, DataSketches
@@ -25,7 +28,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 
 .PHONY: stand test lib header tools bench examples clean fuzz fuzz-lint install uninstall \
 	python-venv python-lint python-test python-bench go-install go-test go-stand go-bench \
-	java-test java-bench spark-install spark-test spark-bench pyspark-venv characterize miri test-32
+	c-test cpp-test java-test java-bench spark-install spark-test spark-bench pyspark-venv characterize miri test-32
 
 stand: examples
 	./build/stand
@@ -106,6 +109,13 @@ test: tools
 # The Python binding (bindings/python, its own cargo workspace): a venv with
 # pinned test dependencies, `pip install ./bindings/python`, then pytest. The
 # C library is built too: the tests compare images made through it.
+# `cargo test --workspace` in `make test` runs these too; the targets run one language's side alone.
+c-test: tools
+	cargo test -p sketches-tests --test c_abi --test concurrent --test header --test examples --test install
+
+cpp-test: tools
+	cargo test -p sketches-tests --test cpp
+
 python-venv:
 	./scripts/python-venv.sh
 
