@@ -4315,6 +4315,40 @@ sketch_status sketch_hll_densify(void *buf, size_t len);
 sketch_status sketch_image_inspect(const void *bytes, size_t len, struct sketch_image_info *out);
 
 /**
+ * Reads the common header at the start of `bytes` on its own, without the
+ * rest of the image: the first step of reading images from a file, socket
+ * or pipe. Read `SKETCH_COMMON_HEADER_BYTES` (48) bytes, call this, then
+ * read until `out->image_bytes` bytes in all have arrived (the 48 included)
+ * and pass them to the family's `_import` (or `_verify`), which checks
+ * the family header, the body and the checksum. Only the first 48 bytes
+ * are read; `len` may be larger (they are not checked against
+ * `image_bytes`: that is `sketch_image_inspect`, which refuses a header
+ * whose image is longer than `len` with `SKETCH_BUFFER_TOO_SMALL`).
+ *
+ * Checks what `sketch_image_inspect` checks of the common header: magic,
+ * a major version this library reads, known family and hash ids, the
+ * reserved field, the header length (at least 48, a multiple of 8) and the
+ * image length (a multiple of 8, at least the header length).
+ * `out->image_bytes` is the length as recorded, which a damaged or hostile
+ * header may make huge: bound it before allocating (on a 32-bit target it
+ * may exceed `SIZE_MAX`). Needs no alignment; `*out` is written only on
+ * success.
+ *
+ * Errors: `SKETCH_NULL_POINTER` (`out`, or `bytes` with a nonzero `len`),
+ * `SKETCH_BUFFER_TOO_SMALL` (`len` < 48, NULL `bytes` with `len` 0 too),
+ * `SKETCH_BAD_MAGIC`,
+ * `SKETCH_UNSUPPORTED_VERSION` (a newer major), `SKETCH_UNSUPPORTED_HASH`,
+ * `SKETCH_CORRUPT_HEADER`, `SKETCH_OVERLAP` (`out` inside the bytes).
+ * Thread-safety: only reads `bytes`; safe to call concurrently.
+ *
+ * # Safety
+ * Unless NULL, `bytes` must point to `len` readable bytes; `out` must be writable.
+ */
+sketch_status sketch_image_inspect_header(const void *bytes,
+                                          size_t len,
+                                          struct sketch_image_info *out);
+
+/**
  * Exact image size in bytes (a multiple of `SKETCH_IMAGE_ALIGN`) for `k` registers (1 ..= 2^20).
  *
  * Errors: `SKETCH_NULL_POINTER`, `SKETCH_INVALID_PARAMETER`.

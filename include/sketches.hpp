@@ -1110,13 +1110,12 @@ template <class T, class Fill>
     }
 }
 
-/* Offsets of the common header fields a stream read needs before the
-   image's bytes have arrived (little-endian; SPEC.md section 2): the family
-   id (u16), the hash id (u16), the image length (u64), the checksum (u64),
-   and the reserved word after it. */
+/* Offsets of the common header fields the stream functions touch
+   themselves (little-endian; SPEC.md section 2): the family id (u16) and the
+   hash id (u16) of a header read, the checksum (u64) a zero-copy write
+   seals, and the reserved word after it. */
 inline constexpr std::size_t off_family = 6;
 inline constexpr std::size_t off_hash = 8;
-inline constexpr std::size_t off_image_len = 24;
 inline constexpr std::size_t off_checksum = 32;
 inline constexpr std::size_t off_reserved = 40;
 
@@ -1221,7 +1220,7 @@ struct image_read {
 };
 
 /// Reads exactly one image from `in`: the common header, checked by
-/// sketch_image_inspect but for its hash id (which the family's import
+/// sketch_image_inspect_header but for its hash id (which the family's import
 /// judges with the checksum, as from_bytes does), then exactly the rest of
 /// the length it announces, no byte more, into a buffer that grows as the
 /// bytes arrive. `want` is the family id the caller expects (0: any known
@@ -1249,15 +1248,14 @@ inline image_read read_image(std::istream &in, std::uint16_t want) noexcept {
     r.family_id = static_cast<std::uint16_t>(load_le(head + off_family, 2));
     // The hash id is left to the import (an unknown one is unsupported_hash
     // when the checksum holds and checksum_mismatch when it fails): inspect
-    // a copy naming XXH3. On the header alone, sketch_image_inspect gives
-    // SKETCH_BUFFER_TOO_SMALL for a valid header of a longer image.
+    // the header alone in a copy naming XXH3.
     unsigned char probe[SKETCH_COMMON_HEADER_BYTES];
     std::memcpy(probe, head, sizeof probe);
     probe[off_hash] = static_cast<unsigned char>(SKETCH_HASH_XXH3);
     probe[off_hash + 1] = 0;
     sketch_image_info info{};
-    sketch_status inspected = sketch_image_inspect(probe, sizeof probe, &info);
-    if (inspected != SKETCH_OK && inspected != SKETCH_BUFFER_TOO_SMALL) {
+    sketch_status inspected = sketch_image_inspect_header(probe, sizeof probe, &info);
+    if (inspected != SKETCH_OK) {
         r.status = st(inspected);
         return r;
     }
@@ -1265,7 +1263,7 @@ inline image_read read_image(std::istream &in, std::uint16_t want) noexcept {
         r.status = sketches::status::wrong_family;
         return r;
     }
-    std::uint64_t size = load_le(head + off_image_len, 8);
+    std::uint64_t size = info.image_bytes;
     r.image_bytes = size;
     std::uint64_t first = size < stream_first_read ? size : stream_first_read;
     r.status = owned_storage::allocate(first, r.bytes);

@@ -816,6 +816,33 @@ pub fn inspect(bytes: &[u8]) -> Result<CommonHeader> {
     read_common(bytes)
 }
 
+/// Decodes the common header at the start of `bytes` without the rest of
+/// the image: the first step of a stream reader, which reads
+/// [`COMMON_HEADER_LEN`] bytes, learns the image's length here, then reads
+/// exactly that many bytes in all and imports them. Only the first
+/// [`COMMON_HEADER_LEN`] bytes are read; a longer `bytes` is not checked
+/// against the recorded length (that is [`inspect`]).
+///
+/// Returns the header and the image length it records in bytes, as stored:
+/// on a target whose `usize` is narrower than 64 bits a recorded length
+/// past the address space is returned as is, while the header's
+/// `image_len` reads `usize::MAX` (no buffer has that many bytes; check the
+/// `u64` before allocating). Checks what [`inspect`] checks of the common
+/// header (magic, major version, known family and hash ids, reserved field,
+/// header length at least [`COMMON_HEADER_LEN`] and a multiple of 8, image
+/// length a multiple of 8 and at least the header length), not the family
+/// header, the body or the checksum, which the import checks.
+///
+/// Errors: [`Error::BufferTooSmall`] (fewer than [`COMMON_HEADER_LEN`]
+/// bytes), [`Error::BadMagic`], [`Error::UnsupportedVersion`] (a newer
+/// major), [`Error::UnsupportedHash`], [`Error::CorruptHeader`].
+pub fn inspect_header(bytes: &[u8]) -> Result<(CommonHeader, u64)> {
+    let header = bytes.get(..COMMON_HEADER_LEN).ok_or(Error::BufferTooSmall)?;
+    let common = read_common_in(header, usize::MAX)?;
+    let recorded = get_u64(header, OFF_IMAGE_LEN).ok_or(Error::BufferTooSmall)?;
+    Ok((common, recorded))
+}
+
 /// `Debug` for a family's view: its name, the listed fields (parameters,
 /// seed) and the image's length in bytes, never the image's bytes, so that
 /// `{:?}` of a view over a megabyte filter prints one line.
@@ -999,6 +1026,42 @@ mod tests {
         let mut b = sample();
         b.0[OFF_IMAGE_LEN] = 63;
         assert_eq!(read_common(&b.0), Err(Error::CorruptHeader));
+    }
+
+    /// A stream reader holds only the 48 header bytes: `inspect` refuses
+    /// them (the image is longer) while `inspect_header` reads the length
+    /// they record, checking the same header fields with the same errors.
+    #[test]
+    fn inspect_header_reads_the_length_from_the_header_alone() {
+        let mut a = sample();
+        put_u64(&mut a.0, OFF_IMAGE_LEN, 1 << 40);
+        let head = &a.0[..COMMON_HEADER_LEN];
+        assert_eq!(inspect(head), Err(Error::BufferTooSmall));
+        let (h, recorded) = inspect_header(head).unwrap();
+        assert_eq!(recorded, 1 << 40);
+        assert_eq!((h.family, h.hash, h.seed, h.header_len), (FamilyId::Bloom, HashKind::Xxh3, 9, 48));
+        assert_eq!(h.image_len, usize::try_from(1u64 << 40).unwrap_or(usize::MAX));
+        // The bytes after the header are not read: the whole sample answers
+        // as its header does.
+        assert_eq!(inspect_header(&a.0), inspect_header(head));
+        assert_eq!(inspect_header(&a.0[..47]), Err(Error::BufferTooSmall));
+        let refused = |at: usize, value: u8| {
+            let mut b = sample();
+            b.0[at] = value;
+            let by_header = inspect_header(&b.0[..COMMON_HEADER_LEN]).map(|_| ());
+            assert_eq!(by_header, read_common(&b.0).map(|_| ()), "byte {at} = {value}");
+            by_header
+        };
+        assert_eq!(refused(0, b'X'), Err(Error::BadMagic));
+        assert_eq!(refused(OFF_MAJOR, 2), Err(Error::UnsupportedVersion));
+        assert_eq!(refused(OFF_MAJOR, 0), Err(Error::CorruptHeader));
+        assert_eq!(refused(OFF_FAMILY, 200), Err(Error::CorruptHeader));
+        assert_eq!(refused(OFF_HASH, 77), Err(Error::UnsupportedHash));
+        assert_eq!(refused(OFF_RESERVED + 3, 1), Err(Error::CorruptHeader));
+        assert_eq!(refused(OFF_IMAGE_LEN, 63), Err(Error::CorruptHeader));
+        assert_eq!(refused(OFF_IMAGE_LEN, 40), Err(Error::CorruptHeader)); // shorter than its header
+        assert_eq!(refused(OFF_HEADER_LEN, 40), Err(Error::CorruptHeader));
+        assert_eq!(refused(OFF_HEADER_LEN, 52), Err(Error::CorruptHeader));
     }
 
     #[test]

@@ -371,20 +371,69 @@ pub unsafe extern "C" fn sketch_image_inspect(
         // SAFETY: caller contract above.
         let bytes = unsafe { boundary::bytes(bytes, len)? };
         let h = sketches_core::image::inspect(bytes)?;
-        let info = sketch_image_info {
-            family: h.family as u16,
-            hash: h.hash.id(),
-            format_major: sketches_core::image::FORMAT_MAJOR,
-            format_minor: h.minor,
-            reserved: 0,
-            flags: h.flags,
-            header_bytes: h.header_len as u32,
-            seed: h.seed,
-            image_bytes: h.image_len as u64,
-        };
         // SAFETY: non-NULL checked; caller contract.
-        unsafe { boundary::write_out(out, info) }
+        unsafe { boundary::write_out(out, image_info(&h, h.image_len as u64)) }
     })
+}
+
+/// Reads the common header at the start of `bytes` on its own, without the
+/// rest of the image: the first step of reading images from a file, socket
+/// or pipe. Read `SKETCH_COMMON_HEADER_BYTES` (48) bytes, call this, then
+/// read until `out->image_bytes` bytes in all have arrived (the 48 included)
+/// and pass them to the family's `_import` (or `_verify`), which checks
+/// the family header, the body and the checksum. Only the first 48 bytes
+/// are read; `len` may be larger (they are not checked against
+/// `image_bytes`: that is `sketch_image_inspect`, which refuses a header
+/// whose image is longer than `len` with `SKETCH_BUFFER_TOO_SMALL`).
+///
+/// Checks what `sketch_image_inspect` checks of the common header: magic,
+/// a major version this library reads, known family and hash ids, the
+/// reserved field, the header length (at least 48, a multiple of 8) and the
+/// image length (a multiple of 8, at least the header length).
+/// `out->image_bytes` is the length as recorded, which a damaged or hostile
+/// header may make huge: bound it before allocating (on a 32-bit target it
+/// may exceed `SIZE_MAX`). Needs no alignment; `*out` is written only on
+/// success.
+///
+/// Errors: `SKETCH_NULL_POINTER` (`out`, or `bytes` with a nonzero `len`),
+/// `SKETCH_BUFFER_TOO_SMALL` (`len` < 48, NULL `bytes` with `len` 0 too),
+/// `SKETCH_BAD_MAGIC`,
+/// `SKETCH_UNSUPPORTED_VERSION` (a newer major), `SKETCH_UNSUPPORTED_HASH`,
+/// `SKETCH_CORRUPT_HEADER`, `SKETCH_OVERLAP` (`out` inside the bytes).
+/// Thread-safety: only reads `bytes`; safe to call concurrently.
+///
+/// # Safety
+/// Unless NULL, `bytes` must point to `len` readable bytes; `out` must be writable.
+#[no_mangle]
+pub unsafe extern "C" fn sketch_image_inspect_header(
+    bytes: *const c_void,
+    len: usize,
+    out: *mut sketch_image_info,
+) -> sketch_status {
+    run(|| {
+        boundary::require(out)?;
+        boundary::out_apart(out, bytes, len)?;
+        // SAFETY: caller contract above.
+        let bytes = unsafe { boundary::bytes(bytes, len)? };
+        let (h, recorded) = sketches_core::image::inspect_header(bytes)?;
+        // SAFETY: non-NULL checked; caller contract.
+        unsafe { boundary::write_out(out, image_info(&h, recorded)) }
+    })
+}
+
+/// The C form of a decoded common header; `image_bytes` as recorded.
+fn image_info(h: &sketches_core::image::CommonHeader, image_bytes: u64) -> sketch_image_info {
+    sketch_image_info {
+        family: h.family as u16,
+        hash: h.hash.id(),
+        format_major: sketches_core::image::FORMAT_MAJOR,
+        format_minor: h.minor,
+        reserved: 0,
+        flags: h.flags,
+        header_bytes: h.header_len as u32,
+        seed: h.seed,
+        image_bytes,
+    }
 }
 
 /// Shared body of every family's `export`.

@@ -7,7 +7,9 @@
 //! * `verify` and `import` agree, and never report an internal error (a
 //!   caught panic); `import_size` accepts whatever imports, gives the length
 //!   the import writes, and writes nothing when it refuses; `sketch_image_inspect`
-//!   returns a status on any bytes;
+//!   returns a status on any bytes, and `sketch_image_inspect_header` of the
+//!   first 48 agrees with it (the same fields, or the same error, or a
+//!   recorded length longer than the bytes);
 //! * an accepted image exports back to exactly the input bytes;
 //! * any sequence of operations on the imported image (keys cut from the
 //!   input) leaves an image that still exports and verifies, and merging a
@@ -739,7 +741,25 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut raw_info = image::sketch_image_info::default();
     // SAFETY: `image` is a live slice; `raw_info` is a local.
-    ok(unsafe { image::sketch_image_inspect(image.as_ptr().cast(), image.len(), &mut raw_info) });
+    let inspected = unsafe { image::sketch_image_inspect(image.as_ptr().cast(), image.len(), &mut raw_info) };
+    // What a stream reader learns from the first 48 bytes alone: the image's
+    // length and the same fields where inspect accepts the whole, the same
+    // error where the common header is bad.
+    let mut head_info = image::sketch_image_info::default();
+    let head_len = image.len().min(48);
+    // SAFETY: `image` holds at least `head_len` bytes; `head_info` is a local.
+    let by_header = unsafe { image::sketch_image_inspect_header(image.as_ptr().cast(), head_len, &mut head_info) };
+    if ok(inspected) {
+        assert!(ok(by_header), "inspect accepted an image whose header inspect_header refuses");
+        assert_eq!(format!("{head_info:?}"), format!("{raw_info:?}"), "inspect_header and inspect differ");
+    } else if ok(by_header) {
+        assert!(head_info.image_bytes > image.len() as u64, "inspect refused a header whose image fits");
+    } else {
+        assert_eq!(by_header, inspected, "inspect_header and inspect give different errors");
+    }
+    if imported {
+        assert!(ok(by_header), "imported an image whose header inspect_header refuses");
+    }
     if !imported {
         assert!(live.bytes().iter().all(|b| *b == 0), "a failed import wrote to its destination");
     } else {

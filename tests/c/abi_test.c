@@ -2697,6 +2697,168 @@ static void test_batch_argument_errors(void) {
     EXPECT(sketch_countmin_add_u64_batch(NULL, 0, NULL, 0, NULL), SKETCH_BUFFER_TOO_SMALL);
 }
 
+/* A byte stream (file, socket) in memory: reads hand out what is left. */
+struct byte_stream {
+    const unsigned char *bytes;
+    size_t len, at;
+};
+
+static size_t stream_take(struct byte_stream *s, void *into, size_t want) {
+    size_t n = s->len - s->at < want ? s->len - s->at : want;
+    memcpy(into, s->bytes + s->at, n);
+    s->at += n;
+    return n;
+}
+
+/* Reads one image the way the header tells a C reader to: 48 bytes,
+ * sketch_image_inspect_header, then exactly the rest of image_bytes, bounded
+ * by `limit`. Returns the status; on SKETCH_OK *image (malloc'ed, 64-byte
+ * aligned) holds *len bytes and *family the family id. */
+static sketch_status read_one_image(struct byte_stream *s, uint64_t limit, unsigned char **image, size_t *len,
+                                    uint16_t *family) {
+    unsigned char head[SKETCH_COMMON_HEADER_BYTES];
+    if (stream_take(s, head, sizeof head) != sizeof head) return SKETCH_LENGTH_MISMATCH;
+    struct sketch_image_info info;
+    sketch_status st = sketch_image_inspect_header(head, sizeof head, &info);
+    if (st != SKETCH_OK) return st;
+    if (info.image_bytes > limit) return SKETCH_BUFFER_TOO_SMALL;
+    size_t total = (size_t)info.image_bytes;
+    unsigned char *buf = aligned_alloc(SKETCH_IMAGE_ALIGN, PAD64(total));
+    if (buf == NULL) exit(2);
+    memcpy(buf, head, sizeof head);
+    if (stream_take(s, buf + sizeof head, total - sizeof head) != total - sizeof head) {
+        free(buf);
+        return SKETCH_LENGTH_MISMATCH;
+    }
+    *image = buf;
+    *len = total;
+    *family = info.family;
+    return SKETCH_OK;
+}
+
+/* sketch_image_inspect_header: a stream reader learns an image's length and
+ * family from its 48 header bytes alone (sketch_image_inspect refuses them:
+ * the image is longer), reads exactly the rest and imports it; two images
+ * back to back, one a compact small-mode HyperLogLog whose live image is
+ * larger than its export. Damaged headers give inspect's errors. */
+static void test_stream_reading(void) {
+    struct sketch_bloom_params bp;
+    uint64_t bloom_size = 0, hll_size = 0;
+    EXPECT(sketch_bloom_plan(1000, 0.01, &bp), SKETCH_OK);
+    EXPECT(sketch_bloom_size(&bp, &bloom_size), SKETCH_OK);
+    EXPECT(sketch_hll_size(12, &hll_size), SKETCH_OK);
+    unsigned char *bloom = alloc_image(bloom_size), *hll = alloc_image(hll_size);
+    size_t bl = (size_t)bloom_size, hl = (size_t)hll_size;
+    EXPECT(sketch_bloom_init(bloom, bl, &bp, 7), SKETCH_OK);
+    EXPECT(sketch_hll_init(hll, hl, 12, 7), SKETCH_OK);
+    bool was_new = false;
+    for (uint64_t k = 0; k < 100; k++) {
+        EXPECT(sketch_bloom_add_u64(bloom, bl, k, &was_new), SKETCH_OK);
+        EXPECT(sketch_hll_add_u64(hll, hl, k, &was_new), SKETCH_OK);
+    }
+    size_t bloom_out = 0, hll_out = 0, written = 0;
+    EXPECT(sketch_bloom_exported_size(bloom, bl, &bloom_out), SKETCH_OK);
+    EXPECT(sketch_hll_exported_size(hll, hl, &hll_out), SKETCH_OK);
+    CHECK(hll_out < hl); /* a small-mode export is compact */
+    unsigned char *wire = malloc(bloom_out + hll_out + 1);
+    if (wire == NULL) exit(2);
+    EXPECT(sketch_bloom_export(bloom, bl, wire + 1, bloom_out, &written), SKETCH_OK);
+    EXPECT(sketch_hll_export(hll, hl, wire + 1 + bloom_out, hll_out, &written), SKETCH_OK);
+
+    /* The header alone: inspect refuses it, inspect_header reads it, even at
+     * an odd address and from a longer buffer (only 48 bytes are read). */
+    struct sketch_image_info info, whole;
+    EXPECT(sketch_image_inspect(wire + 1, SKETCH_COMMON_HEADER_BYTES, &info), SKETCH_BUFFER_TOO_SMALL);
+    memset(&info, 0xAB, sizeof info);
+    EXPECT(sketch_image_inspect_header(wire + 1, SKETCH_COMMON_HEADER_BYTES, &info), SKETCH_OK);
+    EXPECT(sketch_image_inspect(wire + 1, bloom_out, &whole), SKETCH_OK);
+    CHECK(memcmp(&info, &whole, sizeof info) == 0);
+    CHECK(info.family == SKETCH_FAMILY_BLOOM && info.image_bytes == bloom_out && info.seed == 7);
+    EXPECT(sketch_image_inspect_header(wire + 1, bloom_out + hll_out, &info), SKETCH_OK);
+    CHECK(info.image_bytes == bloom_out);
+
+    /* Read both back in order, import each, and find the stream's end. */
+    struct byte_stream s = {wire + 1, bloom_out + hll_out, 0};
+    unsigned char *image = NULL;
+    size_t len = 0, live = 0;
+    uint16_t family = 0;
+    bool maybe = false;
+    EXPECT(read_one_image(&s, 1u << 20, &image, &len, &family), SKETCH_OK);
+    CHECK(family == SKETCH_FAMILY_BLOOM && len == bloom_out);
+    EXPECT(sketch_bloom_import_size(image, len, &live), SKETCH_OK);
+    unsigned char *back = alloc_image(live);
+    EXPECT(sketch_bloom_import(image, len, back, live), SKETCH_OK);
+    EXPECT(sketch_bloom_contains_u64(back, live, 42, &maybe), SKETCH_OK);
+    CHECK(maybe);
+    free(back);
+    free(image);
+    EXPECT(read_one_image(&s, 1u << 20, &image, &len, &family), SKETCH_OK);
+    CHECK(family == SKETCH_FAMILY_HYPERLOGLOG && len == hll_out);
+    EXPECT(sketch_hll_import_size(image, len, &live), SKETCH_OK);
+    CHECK(live == hl);
+    back = alloc_image(live);
+    EXPECT(sketch_hll_import(image, len, back, live), SKETCH_OK);
+    double estimate = 0;
+    EXPECT(sketch_hll_estimate(back, live, &estimate), SKETCH_OK);
+    CHECK(estimate > 95 && estimate < 105);
+    free(back);
+    free(image);
+    CHECK(s.at == s.len);
+    EXPECT(read_one_image(&s, 1u << 20, &image, &len, &family), SKETCH_LENGTH_MISMATCH);
+
+    /* A stream cut inside the second image, and a forged length a reader
+     * bounds before allocating. */
+    struct byte_stream cut = {wire + 1, bloom_out + hll_out - 8, 0};
+    EXPECT(read_one_image(&cut, 1u << 20, &image, &len, &family), SKETCH_OK);
+    free(image);
+    EXPECT(read_one_image(&cut, 1u << 20, &image, &len, &family), SKETCH_LENGTH_MISMATCH);
+    unsigned char head[SKETCH_COMMON_HEADER_BYTES];
+    memcpy(head, wire + 1, sizeof head);
+    uint64_t huge = UINT64_MAX - 7; /* a multiple of 8: a valid-looking length */
+    memcpy(head + 24, &huge, sizeof huge); /* little-endian machines */
+    EXPECT(sketch_image_inspect_header(head, sizeof head, &info), SKETCH_OK);
+    CHECK(info.image_bytes == huge);
+    struct byte_stream forged = {head, sizeof head, 0};
+    EXPECT(read_one_image(&forged, 1u << 20, &image, &len, &family), SKETCH_BUFFER_TOO_SMALL);
+
+    /* Damaged headers: the errors sketch_image_inspect gives, *out untouched. */
+    struct {
+        size_t at;
+        unsigned char value;
+        sketch_status want;
+    } damage[] = {
+        {0, 'X', SKETCH_BAD_MAGIC},
+        {4, SKETCH_FORMAT_MAJOR + 1, SKETCH_UNSUPPORTED_VERSION},
+        {6, 0xEE, SKETCH_CORRUPT_HEADER},  /* unknown family id */
+        {8, 0xEE, SKETCH_UNSUPPORTED_HASH},
+        {10, 52, SKETCH_CORRUPT_HEADER},   /* header length not a multiple of 8 */
+        {24, 0x03, SKETCH_CORRUPT_HEADER}, /* image length not a multiple of 8 */
+        {47, 1, SKETCH_CORRUPT_HEADER},    /* reserved */
+    };
+    for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
+        memcpy(head, wire + 1, sizeof head);
+        head[damage[i].at] = damage[i].value;
+        memset(&info, 0x5A, sizeof info);
+        struct sketch_image_info untouched;
+        memcpy(&untouched, &info, sizeof info);
+        EXPECT(sketch_image_inspect_header(head, sizeof head, &info), damage[i].want);
+        CHECK(memcmp(&info, &untouched, sizeof info) == 0);
+    }
+    EXPECT(sketch_image_inspect_header(wire + 1, SKETCH_COMMON_HEADER_BYTES - 1, &info), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_image_inspect_header(NULL, 0, &info), SKETCH_BUFFER_TOO_SMALL);
+    EXPECT(sketch_image_inspect_header(NULL, 48, &info), SKETCH_NULL_POINTER);
+    EXPECT(sketch_image_inspect_header(wire + 1, 48, NULL), SKETCH_NULL_POINTER);
+    unsigned char *aligned_wire = alloc_image(bloom_out);
+    memcpy(aligned_wire, wire + 1, bloom_out);
+    EXPECT(sketch_image_inspect_header(aligned_wire, bloom_out, (struct sketch_image_info *)(void *)(aligned_wire + 8)),
+           SKETCH_OVERLAP);
+    CHECK(memcmp(aligned_wire, wire + 1, bloom_out) == 0);
+    free(aligned_wire);
+    free(wire);
+    free(bloom);
+    free(hll);
+}
+
 int main(void) {
     test_status_and_version();
     test_hash();
@@ -2727,6 +2889,7 @@ int main(void) {
     test_documented_limits();
     test_documented_behaviours();
     test_batch_argument_errors();
+    test_stream_reading();
     printf("abi_test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }

@@ -1,5 +1,6 @@
 //! Every family's untrusted-bytes entry points in the C ABI (`_verify`,
-//! `_import`, `_import_size`, and `sketch_image_inspect`) over damaged
+//! `_import`, `_import_size`, `sketch_image_inspect` and, on the first 48
+//! bytes as a stream reader has them, `sketch_image_inspect_header`) over damaged
 //! copies of every golden image: another family's image, a newer major
 //! version, every truncation, every header bit flip, flips in the body,
 //! forged lengths (re-sealed with a valid checksum, as a hostile writer
@@ -151,12 +152,7 @@ fn every_import_entry_point_refuses_damaged_images_of_every_family() {
             }
             assert_eq!(v, SKETCH_OK, "{what}");
             assert!(size >= golden.len() && size % 64 == 0, "{what}: import size {size}");
-            let mut info = image::sketch_image_info::default();
-            // SAFETY: live slice; `info` is a local.
-            assert_eq!(
-                unsafe { image::sketch_image_inspect(golden.as_ptr().cast(), golden.len(), &mut info) },
-                0
-            );
+            assert_eq!(inspect_both(&golden, &what), SKETCH_OK);
 
             // A newer major version.
             let mut newer = golden.clone();
@@ -185,11 +181,7 @@ fn every_import_entry_point_refuses_damaged_images_of_every_family() {
                 // Re-sealed: only the header and body checks stand in the way.
                 reseal(&mut bad);
                 run(f, &bad, &format!("{what}, re-sealed"));
-                let mut info = image::sketch_image_info::default();
-                // SAFETY: live slice; `info` is a local.
-                let status =
-                    unsafe { image::sketch_image_inspect(bad.as_ptr().cast(), bad.len(), &mut info) };
-                assert_ne!(status, SKETCH_INTERNAL_ERROR, "{what}: inspect");
+                inspect_both(&bad, &what);
             }
 
             // Forged lengths (image length, header length), re-sealed.
@@ -200,6 +192,7 @@ fn every_import_entry_point_refuses_damaged_images_of_every_family() {
                     reseal(&mut bad);
                     let what = format!("{what}, field at {off} forged to {value}");
                     let (v, _, _, _) = run(f, &bad, &what);
+                    inspect_both(&bad, &what);
                     let original = u64::from_le_bytes({
                         let mut w = [0u8; 8];
                         w[..width].copy_from_slice(&golden[off..off + width]);
@@ -212,4 +205,32 @@ fn every_import_entry_point_refuses_damaged_images_of_every_family() {
             }
         }
     }
+}
+
+/// `sketch_image_inspect` of `bytes` and `sketch_image_inspect_header` of
+/// their first 48 bytes (what a stream reader holds first) agree: the same
+/// error for a bad common header, and where the whole image is there the
+/// same fields; the header alone is refused by inspect only for lengths it
+/// cannot check (an image longer than the bytes). Never the internal error;
+/// a refused call leaves its output as it was. Returns inspect's status.
+fn inspect_both(bytes: &[u8], what: &str) -> sketch_status {
+    let unset = image::sketch_image_info { seed: 0x5A5A, ..Default::default() };
+    let (mut whole, mut head) = (unset, unset);
+    // SAFETY: live slice; `whole` is a local.
+    let by_image = unsafe { image::sketch_image_inspect(bytes.as_ptr().cast(), bytes.len(), &mut whole) };
+    let head_len = bytes.len().min(48);
+    // SAFETY: live slice of `head_len` bytes; `head` is a local.
+    let by_header = unsafe { image::sketch_image_inspect_header(bytes.as_ptr().cast(), head_len, &mut head) };
+    assert_ne!(by_image, SKETCH_INTERNAL_ERROR, "{what}: inspect");
+    assert_ne!(by_header, SKETCH_INTERNAL_ERROR, "{what}: inspect_header");
+    if by_header != SKETCH_OK {
+        assert_eq!(by_header, by_image, "{what}: inspect_header and inspect disagree");
+        assert_eq!(head.seed, 0x5A5A, "{what}: a refused inspect_header wrote its output");
+    } else if by_image == SKETCH_OK {
+        assert_eq!(format!("{head:?}"), format!("{whole:?}"), "{what}: different fields");
+    } else {
+        assert_eq!(by_image, SKETCH_BUFFER_TOO_SMALL, "{what}: inspect refused a header inspect_header read");
+        assert!(head.image_bytes > bytes.len() as u64, "{what}: the image fits {} bytes", bytes.len());
+    }
+    by_image
 }
