@@ -48,7 +48,9 @@ FLOAT, DOUBLE, BYTE_ARRAY; ``parquet_hash_many`` over NumPy arrays and pyarrow
 columns) for ``add_hash(es)`` / ``contains_hash(es)``.
 
 Files, sockets and pipes: ``sketch.write_to(f)`` writes ``bytes(sketch)`` to
-a binary file-like and returns the byte count; ``sketches.read(f)`` reads
+a binary file-like and returns the byte count, straight from the live image
+in chunks of at most 1 MiB (no copy of the image; the sketch stays borrowed
+until the last ``write`` returned); ``sketches.read(f)`` reads
 exactly one image of any family back (``Family.read(f)``: of that family
 only), never a byte past it, so images written one after another read back
 in order; both return/raise as documented in :func:`read` (None at a clean

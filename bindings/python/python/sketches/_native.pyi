@@ -3,7 +3,7 @@ of the classes at run time for the full documentation."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Callable, Iterable, Literal, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -91,8 +91,12 @@ class _Sketch:
     def __bytes__(self) -> bytes: ...
     def write_to(self, f: BinaryWriter) -> int:
         """Writes exactly bytes(self) to a binary file-like (write called until
-        every byte is taken); returns the byte count. A raw non-blocking stream
-        taking nothing raises BlockingIOError (added by sketches._stream)."""
+        every byte is taken); returns the byte count. No copy of the image:
+        the checksum is computed on the live image, which goes out in chunks
+        of at most 1 MiB (each a fresh bytes). The sketch stays borrowed
+        until the last write returned: an update from another thread
+        meanwhile raises RuntimeError. A raw non-blocking stream taking
+        nothing raises BlockingIOError (added by sketches._stream)."""
     @classmethod
     def read(cls: type[_S], f: BinaryReader) -> Optional[_S]:
         """Reads exactly one image of this family from a binary file-like
@@ -102,6 +106,10 @@ class _Sketch:
         from_bytes raises for a damaged image (added by sketches._stream)."""
     def to_bytes(self) -> bytes:
         """The exported image (checksummed)."""
+    def _write_chunks(self, emit: Callable[[bytes, int], None], chunk_bytes: int) -> int:
+        """write_to's native part: emit(chunk, total) with the bytes of
+        bytes(self) in order, fresh bytes of at most chunk_bytes (>= 48)
+        each, the sketch borrowed until the last emit returned."""
     def copy(self: _S) -> _S:
         """An independent copy in its own aligned memory."""
     def __copy__(self: _S) -> _S: ...

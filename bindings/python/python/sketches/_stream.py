@@ -1,6 +1,7 @@
 """Streaming IO: sketch images written to and read from binary file-likes.
 
-``sketch.write_to(f)`` writes exactly ``bytes(sketch)``; ``sketches.read(f)``
+``sketch.write_to(f)`` writes exactly ``bytes(sketch)``, from the live image
+in chunks (no copy of the image); ``sketches.read(f)``
 and ``Family.read(f)`` read exactly one image back (the 48-byte common
 header first, then exactly the rest of the image length it records, never a
 byte more), so several images written one after another to one file, socket
@@ -10,7 +11,8 @@ family id at 6 (u16), header length at 10 (u16), image length at 24 (u64).
 
 Plain Python on purpose: it is IO over any object with ``read`` /
 ``readinto`` / ``write``; the checks of the image itself are the native
-``from_bytes``.
+``from_bytes``, and the chunks a write hands ``f.write`` come from the
+native ``_write_chunks``, which keeps the sketch borrowed while they go out.
 """
 
 from __future__ import annotations
@@ -52,6 +54,12 @@ _IMAGE_LEN_ALIGN = 8
 #: most about three times the bytes received (the doubled buffer while it
 #: grows), never the announced length.
 FIRST_READ_BYTES = 64 << 10
+
+#: The most bytes ``write_to`` hands one ``f.write`` call, and the most of
+#: the image it holds at a time: each chunk is copied out of the live image
+#: into a fresh ``bytes`` just before it is written, so writing a 1 GiB
+#: filter takes about this much memory, not another gibibyte.
+WRITE_CHUNK_BYTES = 1 << 20
 
 #: The family ids of the common header (``FamilyId`` in core/src/image.rs).
 _FAMILIES: dict[int, type] = {
@@ -227,33 +235,62 @@ def write_to(sketch: Any, f: Any) -> int:
     checksummed export that ``from_bytes``, ``sketches.read`` and every other
     binding read) to the binary file-like ``f`` and returns the byte count.
 
+    Memory: no copy of the image. The checksum is computed on the live
+    image in place, then the image goes out in chunks of at most
+    ``WRITE_CHUNK_BYTES`` (1 MiB), each copied into a fresh ``bytes`` just
+    before ``f.write`` gets it (a sink may keep what it is given), so
+    writing a 1 GiB filter takes about 1 MiB more, as Go's ``WriteTo`` and
+    C++'s ``write_to`` do. (A small-mode HyperLogLog's compact export, at
+    most about 8 KiB, is made whole first.)
+
     Calls ``f.write`` until every byte is taken (raw streams may take fewer
     per call). A raw non-blocking stream (``io.RawIOBase``) that takes
     nothing (``write`` returns None) raises BlockingIOError whose
     ``characters_written`` is the bytes already written; another writer
-    returning None is taken to have written everything. The stream's own
-    errors pass through. Thread-safety: the export is taken under the
-    sketch's usual borrow rule (an update running in another thread on the
-    same sketch raises RuntimeError); do not share ``f`` between writers.
+    returning None is taken to have written everything. Errors of the image
+    itself are raised as ``bytes(sketch)`` raises them, before anything is
+    written; the stream's own errors pass through (the bytes written before
+    are then a prefix of the image).
+
+    Thread-safety: the sketch stays borrowed (shared) for the whole write,
+    ``f.write`` calls included, and so do other objects wrapping the same
+    memory: queries (and ``bytes()``) run meanwhile, but an update from
+    another thread (or from ``f.write`` itself) raises RuntimeError and
+    changes nothing, so the bytes written are always the one image that was
+    checksummed. Updates wait for slow writers to finish: to go on updating
+    while a slow stream drains, write ``bytes(sketch)`` (a copy) instead.
+    Writes to a wrapped buffer by other code (the array itself, another
+    process) are not held off, as for every call: bytes they change after
+    the checksum make the written image fail its checksum when read
+    (``CHECKSUM_MISMATCH``), never load as a torn image. Do not share ``f``
+    between writers.
     """
-    data = bytes(sketch)
-    total = len(data)
     done = 0
-    with memoryview(data) as view:
-        while done < total:
-            n = f.write(view[done:])
-            if n is None:
-                if isinstance(f, io.RawIOBase):
-                    raise BlockingIOError(
-                        0,
-                        f"sketches.write_to: the non-blocking stream took no bytes; {done} of {total} written",
-                        done,
-                    )
-                n = total - done
-            if not 0 < n <= total - done:
-                raise OSError(f"sketches.write_to: write returned {n} for {total - done} bytes")
-            done += n
-    return total
+
+    def emit(chunk: bytes, total: int) -> None:
+        """Writes one chunk whole (``f.write`` until it took every byte)."""
+        nonlocal done
+        size = len(chunk)
+        taken = 0
+        with memoryview(chunk) as view:
+            while taken < size:
+                n = f.write(view[taken:])
+                if n is None:
+                    if isinstance(f, io.RawIOBase):
+                        raise BlockingIOError(
+                            0,
+                            "sketches.write_to: the non-blocking stream took no bytes; "
+                            f"{done + taken} of {total} written",
+                            done + taken,
+                        )
+                    n = size - taken
+                if not 0 < n <= size - taken:
+                    raise OSError(f"sketches.write_to: write returned {n} for {size - taken} bytes")
+                taken += n
+        done += size
+
+    written: int = sketch._write_chunks(emit, WRITE_CHUNK_BYTES)
+    return written
 
 
 def _install() -> None:
@@ -272,6 +309,7 @@ def _install() -> None:
     for cls in _FAMILIES.values():
         cls.write_to = write_to_method  # type: ignore[attr-defined]
         cls.read = classmethod(read_method)  # type: ignore[attr-defined]
+
 
 
 _install()
