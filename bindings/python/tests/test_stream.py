@@ -637,3 +637,81 @@ def test_a_sink_keeping_the_chunks_it_was_given_keeps_the_bytes_written() -> Non
     s.write_to(Keeps())
     s.add_many([f"later{i}" for i in range(10_000)])  # the live image changes afterwards
     assert b"".join(bytes(k) for k in kept) == expected
+
+
+# ---------------------------------------------- ConcurrentSketch streams
+
+
+CONCURRENT = [sketches.BloomFilter, sketches.SplitBlockBloomFilter, sketches.HyperLogLog, sketches.UltraLogLog]
+
+
+@pytest.mark.parametrize("cls", CONCURRENT, ids=lambda c: c.__name__)
+def test_concurrent_sketch_write_to_writes_its_snapshot_and_read_gives_one_back(cls) -> None:
+    c = built(cls).concurrent()
+    c.add_many([f"c{i}" for i in range(500)])
+    f = io.BytesIO()
+    n = c.write_to(f)
+    assert n == len(f.getvalue()) and f.getvalue() == bytes(c.snapshot())
+    f.write(bytes(built(sketches.MinHash)))
+    f.seek(0)
+    back = sketches.ConcurrentSketch.read(f)
+    assert isinstance(back, sketches.ConcurrentSketch) and back.kind == cls.__name__
+    assert bytes(back.snapshot()) == bytes(c.snapshot())
+    back.add("more")  # its own copy
+    assert f.tell() == n
+    with pytest.raises(SketchError) as e:
+        sketches.ConcurrentSketch.read(f)
+    assert e.value.status == status.WRONG_FAMILY and "MinHash" in str(e.value)
+    assert f.tell() == n + 48  # refused from the header alone
+    assert sketches.ConcurrentSketch.read(io.BytesIO()) is None
+    assert type(sketches.read(io.BytesIO(bytes(c.snapshot())))) is cls  # the ordinary class
+
+
+def test_concurrent_sketch_write_to_while_threads_add_is_a_consistent_image() -> None:
+    c = sketches.BloomFilter(200_000, 0.01).concurrent()
+    stop = threading.Event()
+    added: list[int] = []
+
+    def adder(t: int) -> None:
+        i = 0
+        while not stop.is_set():
+            c.add_many([f"t{t}-{j}" for j in range(i, i + 500)])
+            i += 500
+            added.append(t)
+
+    threads = [threading.Thread(target=adder, args=(t,)) for t in range(2)]
+    for t in threads:
+        t.start()
+    try:
+        for round in range(20):
+            c.add(f"mine{round}")  # returned before write_to began: in the image
+            f = io.BytesIO()
+            c.write_to(f)
+            f.seek(0)
+            got = sketches.BloomFilter.read(f)  # checksum and headers valid
+            assert all(f"mine{r}" in got for r in range(round + 1))
+            assert got.add_calls <= c.snapshot().add_calls
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    assert added
+    final = io.BytesIO()
+    c.write_to(final)
+    assert final.getvalue() == bytes(c.snapshot())  # exact once the adds are done
+
+
+def test_concurrent_sketch_over_shared_memory_writes_its_image() -> None:
+    h = sketches.HyperLogLog(12)
+    h.add_many([f"h{i}" for i in range(3000)])
+    h.densify()
+    image = bytes(h)
+    buf = aligned_buffer(len(image))
+    buf[: len(image)] = image
+    c = sketches.ConcurrentSketch.wrap(buf)
+    c.add_many([f"more{i}" for i in range(100)])
+    f = io.BytesIO()
+    assert c.write_to(f) == len(bytes(c.snapshot()))
+    f.seek(0)
+    back = sketches.read(f)
+    assert type(back) is sketches.HyperLogLog and bytes(back) == bytes(sketches.HyperLogLog.wrap(buf))

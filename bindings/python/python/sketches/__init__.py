@@ -31,7 +31,8 @@ is False/0). They release the GIL while the native code runs.
 Many threads adding to one sketch: :class:`ConcurrentSketch` (``sketch.concurrent()``)
 copies a BloomFilter, SplitBlockBloomFilter, HyperLogLog or UltraLogLog into
 atomic words that any number of threads add to at once; ``snapshot()`` gives the
-result as an ordinary sketch. The ordinary classes take one updating call at a
+result as an ordinary sketch, ``write_to(f)`` writes that snapshot's bytes and
+``ConcurrentSketch.read(f)`` reads one back. The ordinary classes take one updating call at a
 time: an update called while another thread's call on the same object runs
 (or any call while an update runs) raises ``RuntimeError: Already borrowed``
 and changes nothing; queries run in parallel. Objects that ``wrap``

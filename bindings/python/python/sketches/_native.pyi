@@ -560,7 +560,8 @@ class ConcurrentSketch:
     source's class. After the adding threads are joined, its bits/registers
     equal the same adds made one at a time; ``inserted`` (filters) and the
     martingale estimate (HyperLogLog, UltraLogLog) differ. Pickles as
-    ``ConcurrentSketch(self.snapshot())``.
+    ``ConcurrentSketch(self.snapshot())``; ``write_to(f)`` writes
+    ``bytes(self.snapshot())`` and ``ConcurrentSketch.read(f)`` reads one back.
 
     ``ConcurrentSketch.wrap(buffer)`` instead adds to the image in a
     writable, 8-byte aligned buffer (shared memory, mmap, NumPy array),
@@ -615,6 +616,18 @@ class ConcurrentSketch:
     def snapshot(self) -> Any:
         """A new sketch of the source's class with the current words (consistent, exact once adds are done;
         on a wrapped buffer, other processes' adds may be caught half done: retried, then SketchError)."""
+    def write_to(self, f: BinaryWriter) -> int:
+        """Writes bytes(self.snapshot()) to a binary file-like as the families'
+        write_to does; returns the byte count. Consistent as snapshot() is
+        (exactly the adds that returned before the copy; adds are held off
+        during the copy only, not while f is written). Memory: one copy of
+        the image (the snapshot). Added by sketches._stream."""
+    @classmethod
+    def read(cls, f: BinaryReader) -> Optional[ConcurrentSketch]:
+        """Reads one BloomFilter, SplitBlockBloomFilter, HyperLogLog or
+        UltraLogLog image (as sketches.read) into a new ConcurrentSketch (a
+        copy); None at a clean end of the stream; WRONG_FAMILY (before the
+        body is read) for another family. Added by sketches._stream."""
     @property
     def kind(self) -> str:
         """The source's class name."""
