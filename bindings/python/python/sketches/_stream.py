@@ -268,8 +268,9 @@ def write_to(sketch: Any, f: Any) -> int:
     memory: queries (and ``bytes()``) run meanwhile, but an update from
     another thread (or from ``f.write`` itself) raises RuntimeError and
     changes nothing, so the bytes written are always the one image that was
-    checksummed. Updates wait for slow writers to finish: to go on updating
-    while a slow stream drains, write ``bytes(sketch)`` (a copy) instead.
+    checksummed. Updates are refused, not queued, until a slow stream has
+    taken the last byte: to go on updating while it drains, write
+    ``bytes(sketch)`` (a copy of the image) instead.
     Writes to a wrapped buffer by other code (the array itself, another
     process) are not held off, as for every call: bytes they change after
     the checksum make the written image fail its checksum when read
