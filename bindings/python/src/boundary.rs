@@ -576,9 +576,9 @@ const OFF_CHECKSUM: usize = 32;
 /// another thread meanwhile raises RuntimeError and the chunks are all of
 /// the image that was checksummed. Writes to a wrapped buffer by other code
 /// (the array itself, another process) are not held off, as for every
-/// call; bytes they change after the checksum make the written image fail
-/// its checksum on read (`CHECKSUM_MISMATCH`), never a torn image under a
-/// valid one.
+/// call; a byte they change after the checksum and before its chunk is
+/// copied makes the written image fail its checksum on read
+/// (`CHECKSUM_MISMATCH`), never a torn image under a valid one.
 ///
 /// Errors: the live image's, as `bytes(sketch)` raises them, before the
 /// first `emit`; ValueError for `chunk_bytes` below 48; whatever `emit`

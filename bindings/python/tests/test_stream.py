@@ -413,6 +413,11 @@ def varied_sketches() -> list[tuple[str, object]]:
     wrapped.add_many([f"w{i}" for i in range(3000)])
     wrapped.fold(3)
     out.append(("sbbf_wrapped_folded", wrapped))
+    frozen = np.frombuffer(bytes(built(sketches.CountingBloomFilter)), dtype=np.uint64).copy()
+    frozen.flags.writeable = False
+    read_only = sketches.CountingBloomFilter.wrap(frozen)
+    assert not read_only.writable
+    out.append(("counting_read_only_wrap", read_only))
     bitset = bytes(range(256)) * 8  # 64 blocks of 32 bytes
     out.append(("sbbf_parquet_bitset", sketches.SplitBlockBloomFilter.from_parquet_bitset(bitset, 0.01)))
     a, b = sketches.BloomFilter(50_000, 0.01, seed=3), sketches.BloomFilter(50_000, 0.01, seed=3)
@@ -603,6 +608,8 @@ def test_write_errors_leave_the_sketch_free_and_report_the_bytes_written() -> No
     with pytest.raises(OSError, match="disk full"):
         s.write_to(Fails())
     s.add("after")  # the borrow ended with the error
+    with pytest.raises(ValueError, match="at least 48"):
+        s._write_chunks(lambda chunk, total: None, 47)
 
     class Blocks(io.RawIOBase):
         def __init__(self) -> None:

@@ -272,9 +272,10 @@ def write_to(sketch: Any, f: Any) -> int:
     taken the last byte: to go on updating while it drains, write
     ``bytes(sketch)`` (a copy of the image) instead.
     Writes to a wrapped buffer by other code (the array itself, another
-    process) are not held off, as for every call: bytes they change after
-    the checksum make the written image fail its checksum when read
-    (``CHECKSUM_MISMATCH``), never load as a torn image. Do not share ``f``
+    process) are not held off, as for every call: a byte they change after
+    the checksum and before its chunk is copied makes the written image
+    fail its checksum when read (``CHECKSUM_MISMATCH``), never load as a
+    torn image. Do not share ``f``
     between writers.
     """
     done = 0
