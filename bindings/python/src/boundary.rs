@@ -552,6 +552,92 @@ pub(crate) fn export<'py, F: Family>(py: Python<'py>, sketch: &F) -> PyResult<Bo
     })
 }
 
+/// Byte offset of the checksum field in the common header (SPEC.md section
+/// 2; the core's `image::export` writes the checksum there).
+const OFF_CHECKSUM: usize = 32;
+
+/// `sketch.write_to(f)`'s native part (`sketches._stream.write_to`): calls
+/// `emit(chunk, total)` with the bytes of `bytes(sketch)`, in order, as
+/// fresh `bytes` objects of at most `chunk_bytes` bytes each (the first one
+/// starting with the 48-byte common header) and the export's length
+/// `total`, and returns that length in bytes.
+///
+/// No copy of the image is made: the checksum is the core's
+/// (`image::checksum`, computed on the live image in place, which the
+/// export equals but for its checksum field), the header is sealed in a
+/// 48-byte copy, and each chunk is copied out of the live image just
+/// before its `emit`. A compact export (a small-mode HyperLogLog, at most
+/// `48 + 8 * 1024` bytes) is made by the core's export into one buffer.
+/// Peak memory: one chunk (plus that compact buffer), whatever the image.
+///
+/// Consistency: the caller (a `&self` method) keeps the sketch borrowed
+/// until the last `emit` returned, and this keeps every other object
+/// wrapping the same memory borrowed too (`hold`), so an update from
+/// another thread meanwhile raises RuntimeError and the chunks are all of
+/// the image that was checksummed. Writes to a wrapped buffer by other code
+/// (the array itself, another process) are not held off, as for every
+/// call; a byte they change after the checksum and before its chunk is
+/// copied makes the written image fail its checksum on read
+/// (`CHECKSUM_MISMATCH`), never a torn image under a valid one.
+///
+/// Errors: the live image's, as `bytes(sketch)` raises them, before the
+/// first `emit`; ValueError for `chunk_bytes` below 48; whatever `emit`
+/// raises, passed through (nothing more is emitted).
+pub(crate) fn write_chunks<F: Family>(
+    py: Python<'_>,
+    sketch: &F,
+    emit: &Bound<'_, PyAny>,
+    chunk_bytes: usize,
+) -> PyResult<usize> {
+    if chunk_bytes < image::COMMON_HEADER_LEN {
+        return Err(PyValueError::new_err(format!(
+            "chunk_bytes must be at least {} (the common header), not {chunk_bytes}",
+            image::COMMON_HEADER_LEN
+        )));
+    }
+    let live = sketch.image();
+    let src = live.raw();
+    // SAFETY: the sketch is borrowed by the caller for this call.
+    let exported = F::exported_len(unsafe { src.bytes() }).raise(py)?;
+    let _aliases = live.hold(py, false)?;
+    if exported != live.image_len() {
+        // The compact export of a small-mode HyperLogLog: made whole.
+        let data = export(py, sketch)?;
+        let all = data.as_bytes();
+        for start in (0..all.len()).step_by(chunk_bytes) {
+            let end = all.len().min(start + chunk_bytes);
+            emit.call1((PyBytes::new(py, &all[start..end]), all.len()))?;
+        }
+        return Ok(all.len());
+    }
+    // The image bytes, checked by `exported_len` to lie in the area.
+    let whole = Raw { ptr: src.ptr, len: exported.min(src.len) };
+    let mut head = [0u8; image::COMMON_HEADER_LEN];
+    // SAFETY: as above (borrowed, every alias held: nothing of ours writes it).
+    let sum = py.detach(move || image::checksum(unsafe { whole.bytes() }));
+    // SAFETY: as above.
+    head.copy_from_slice(&unsafe { whole.bytes() }[..image::COMMON_HEADER_LEN]);
+    head[OFF_CHECKSUM..OFF_CHECKSUM + 8].copy_from_slice(&sum.to_le_bytes());
+    let mut start = 0;
+    while start < whole.len {
+        let end = whole.len.min(start + chunk_bytes);
+        let chunk = PyBytes::new_with(py, end - start, |dst| {
+            let out = Raw { ptr: dst.as_mut_ptr(), len: dst.len() };
+            py.detach(move || {
+                // SAFETY: the image as above; `out` is the fresh bytes object's memory.
+                unsafe { out.bytes_mut() }.copy_from_slice(&unsafe { whole.bytes() }[start..end]);
+            });
+            if start == 0 {
+                dst[..head.len()].copy_from_slice(&head);
+            }
+            Ok(())
+        })?;
+        emit.call1((chunk, whole.len))?;
+        start = end;
+    }
+    Ok(whole.len)
+}
+
 /// Runs a binary operation (merge, union, intersection) of `other` into
 /// `target`. When both are the same object or their memory overlaps, the
 /// source is copied first. Runs detached.

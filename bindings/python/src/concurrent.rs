@@ -259,6 +259,13 @@ fn words_of(bytes: &[u8]) -> Box<[AtomicU64]> {
 /// is exact. While concurrent adds run, nothing but concurrent operations
 /// may touch the memory.
 ///
+/// Streams: ``write_to(f)`` writes ``bytes(snapshot())`` (one copy of the
+/// image, consistent as ``snapshot()`` is; adds are held off during the
+/// copy only, not while ``f`` is written), and ``ConcurrentSketch.read(f)``
+/// reads one Bloom, split-block, HyperLogLog or UltraLogLog image back into
+/// a new ``ConcurrentSketch`` (``sketches.read(f)`` gives the ordinary
+/// class). Both are added by ``sketches._stream``.
+///
 /// Pickling stores ``snapshot()``: unpickling gives a new
 /// ``ConcurrentSketch`` of that image (a private copy). A wrapped object
 /// refuses to pickle (``TypeError``), since the copy would not share the

@@ -110,6 +110,24 @@ macro_rules! shared_methods {
                 crate::boundary::export::<Self>(py, self)
             }
 
+            /// `write_to`'s native part (`sketches._stream.write_to` calls
+            /// it): `emit(chunk, total)` with the bytes of `bytes(sketch)`
+            /// in order, as fresh `bytes` of at most `chunk_bytes` (>= 48)
+            /// each, copied from the live image (no copy of the whole
+            /// image), and their total; returns the byte count. The sketch stays borrowed
+            /// (shared) until the last `emit` returned: an update from
+            /// another thread meanwhile raises RuntimeError. Errors: the
+            /// image's, as `bytes(sketch)`, before any `emit`; what `emit`
+            /// raises, passed through.
+            fn _write_chunks(
+                &self,
+                py: pyo3::Python<'_>,
+                emit: &pyo3::Bound<'_, pyo3::PyAny>,
+                chunk_bytes: usize,
+            ) -> pyo3::PyResult<usize> {
+                crate::boundary::write_chunks::<Self>(py, self, emit, chunk_bytes)
+            }
+
             /// Pickles as `Family.from_bytes(bytes(sketch))`.
             fn __reduce__<'py>(
                 slf: &pyo3::Bound<'py, Self>,

@@ -31,7 +31,8 @@ is False/0). They release the GIL while the native code runs.
 Many threads adding to one sketch: :class:`ConcurrentSketch` (``sketch.concurrent()``)
 copies a BloomFilter, SplitBlockBloomFilter, HyperLogLog or UltraLogLog into
 atomic words that any number of threads add to at once; ``snapshot()`` gives the
-result as an ordinary sketch. The ordinary classes take one updating call at a
+result as an ordinary sketch, ``write_to(f)`` writes that snapshot's bytes and
+``ConcurrentSketch.read(f)`` reads one back. The ordinary classes take one updating call at a
 time: an update called while another thread's call on the same object runs
 (or any call while an update runs) raises ``RuntimeError: Already borrowed``
 and changes nothing; queries run in parallel. Objects that ``wrap``
@@ -48,7 +49,9 @@ FLOAT, DOUBLE, BYTE_ARRAY; ``parquet_hash_many`` over NumPy arrays and pyarrow
 columns) for ``add_hash(es)`` / ``contains_hash(es)``.
 
 Files, sockets and pipes: ``sketch.write_to(f)`` writes ``bytes(sketch)`` to
-a binary file-like and returns the byte count; ``sketches.read(f)`` reads
+a binary file-like and returns the byte count, straight from the live image
+in chunks of at most 1 MiB (no copy of the image; the sketch stays borrowed
+until the last ``write`` returned); ``sketches.read(f)`` reads
 exactly one image of any family back (``Family.read(f)``: of that family
 only), never a byte past it, so images written one after another read back
 in order; both return/raise as documented in :func:`read` (None at a clean

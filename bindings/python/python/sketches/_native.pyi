@@ -3,7 +3,7 @@ of the classes at run time for the full documentation."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Callable, Iterable, Literal, Optional, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -91,8 +91,12 @@ class _Sketch:
     def __bytes__(self) -> bytes: ...
     def write_to(self, f: BinaryWriter) -> int:
         """Writes exactly bytes(self) to a binary file-like (write called until
-        every byte is taken); returns the byte count. A raw non-blocking stream
-        taking nothing raises BlockingIOError (added by sketches._stream)."""
+        every byte is taken); returns the byte count. No copy of the image:
+        the checksum is computed on the live image, which goes out in chunks
+        of at most 1 MiB (each a fresh bytes). The sketch stays borrowed
+        until the last write returned: an update from another thread
+        meanwhile raises RuntimeError. A raw non-blocking stream taking
+        nothing raises BlockingIOError (added by sketches._stream)."""
     @classmethod
     def read(cls: type[_S], f: BinaryReader) -> Optional[_S]:
         """Reads exactly one image of this family from a binary file-like
@@ -102,6 +106,10 @@ class _Sketch:
         from_bytes raises for a damaged image (added by sketches._stream)."""
     def to_bytes(self) -> bytes:
         """The exported image (checksummed)."""
+    def _write_chunks(self, emit: Callable[[bytes, int], None], chunk_bytes: int) -> int:
+        """write_to's native part: emit(chunk, total) with the bytes of
+        bytes(self) in order, fresh bytes of at most chunk_bytes (>= 48)
+        each, the sketch borrowed until the last emit returned."""
     def copy(self: _S) -> _S:
         """An independent copy in its own aligned memory."""
     def __copy__(self: _S) -> _S: ...
@@ -552,7 +560,8 @@ class ConcurrentSketch:
     source's class. After the adding threads are joined, its bits/registers
     equal the same adds made one at a time; ``inserted`` (filters) and the
     martingale estimate (HyperLogLog, UltraLogLog) differ. Pickles as
-    ``ConcurrentSketch(self.snapshot())``.
+    ``ConcurrentSketch(self.snapshot())``; ``write_to(f)`` writes
+    ``bytes(self.snapshot())`` and ``ConcurrentSketch.read(f)`` reads one back.
 
     ``ConcurrentSketch.wrap(buffer)`` instead adds to the image in a
     writable, 8-byte aligned buffer (shared memory, mmap, NumPy array),
@@ -607,6 +616,18 @@ class ConcurrentSketch:
     def snapshot(self) -> Any:
         """A new sketch of the source's class with the current words (consistent, exact once adds are done;
         on a wrapped buffer, other processes' adds may be caught half done: retried, then SketchError)."""
+    def write_to(self, f: BinaryWriter) -> int:
+        """Writes bytes(self.snapshot()) to a binary file-like as the families'
+        write_to does; returns the byte count. Consistent as snapshot() is
+        (exactly the adds that returned before the copy; adds are held off
+        during the copy only, not while f is written). Memory: one copy of
+        the image (the snapshot). Added by sketches._stream."""
+    @classmethod
+    def read(cls, f: BinaryReader) -> Optional[ConcurrentSketch]:
+        """Reads one BloomFilter, SplitBlockBloomFilter, HyperLogLog or
+        UltraLogLog image (as sketches.read) into a new ConcurrentSketch (a
+        copy); None at a clean end of the stream; WRONG_FAMILY (before the
+        body is read) for another family. Added by sketches._stream."""
     @property
     def kind(self) -> str:
         """The source's class name."""

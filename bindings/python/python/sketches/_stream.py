@@ -1,6 +1,7 @@
 """Streaming IO: sketch images written to and read from binary file-likes.
 
-``sketch.write_to(f)`` writes exactly ``bytes(sketch)``; ``sketches.read(f)``
+``sketch.write_to(f)`` writes exactly ``bytes(sketch)``, from the live image
+in chunks (no copy of the image); ``sketches.read(f)``
 and ``Family.read(f)`` read exactly one image back (the 48-byte common
 header first, then exactly the rest of the image length it records, never a
 byte more), so several images written one after another to one file, socket
@@ -10,7 +11,10 @@ family id at 6 (u16), header length at 10 (u16), image length at 24 (u64).
 
 Plain Python on purpose: it is IO over any object with ``read`` /
 ``readinto`` / ``write``; the checks of the image itself are the native
-``from_bytes``.
+``from_bytes``, and the chunks a write hands ``f.write`` come from the
+native ``_write_chunks``, which keeps the sketch borrowed while they go out.
+``ConcurrentSketch`` gets ``write_to`` (of its ``snapshot()``) and ``read``
+here too.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from ._native import (
     FORMAT_MAJOR,
     BinaryFuseFilter,
     BloomFilter,
+    ConcurrentSketch,
     CountingBloomFilter,
     CountMinSketch,
     CuckooFilter,
@@ -53,6 +58,12 @@ _IMAGE_LEN_ALIGN = 8
 #: grows), never the announced length.
 FIRST_READ_BYTES = 64 << 10
 
+#: The most bytes ``write_to`` hands one ``f.write`` call, and the most of
+#: the image it holds at a time: each chunk is copied out of the live image
+#: into a fresh ``bytes`` just before it is written, so writing a 1 GiB
+#: filter takes about this much memory, not another gibibyte.
+WRITE_CHUNK_BYTES = 1 << 20
+
 #: The family ids of the common header (``FamilyId`` in core/src/image.rs).
 _FAMILIES: dict[int, type] = {
     1: BloomFilter,
@@ -68,6 +79,9 @@ _FAMILIES: dict[int, type] = {
     11: ExaLogLog,
 }
 _IDS: dict[type, int] = {cls: fid for fid, cls in _FAMILIES.items()}
+
+#: The families a ``ConcurrentSketch`` holds (``ConcurrentSketch.read``).
+_CONCURRENT_FAMILIES = (BloomFilter, SplitBlockBloomFilter, HyperLogLog, UltraLogLog)
 
 _STATUS_NAMES = {
     value: name for name, value in vars(status).items() if name.isupper() and isinstance(value, int)
@@ -110,9 +124,12 @@ def _read_some(f: Any, buf: bytearray, start: int, end: int) -> int:
     return got
 
 
-def _read_image(f: Any, want: Optional[type]) -> Optional[tuple[type, bytearray]]:
+def _read_image(f: Any, want: tuple[type, ...], reader: str = "") -> Optional[tuple[type, bytearray]]:
     """Reads one exported image from ``f``: the common header, then exactly
-    the rest of the length it records. None at a clean end (no byte)."""
+    the rest of the length it records. None at a clean end (no byte).
+    ``want``: the families accepted (empty: any), another one raising
+    WRONG_FAMILY before the body is read; ``reader`` names the reading
+    class in that error when it is not the one family wanted."""
     head = bytearray(_COMMON_HEADER_LEN)
     have = 0
     while have < _COMMON_HEADER_LEN:
@@ -136,10 +153,12 @@ def _read_image(f: Any, want: Optional[type]) -> Optional[tuple[type, bytearray]
     cls = _FAMILIES.get(family_id)
     if cls is None:
         raise _error(status.CORRUPT_HEADER, f"unknown family id {family_id}")
-    if want is not None and cls is not want:
+    if want and cls not in want:
+        names = [w.__name__ for w in want]
+        expected = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
         raise _error(
             status.WRONG_FAMILY,
-            f"the stream holds a {cls.__name__} image, not a {want.__name__}",
+            f"the stream holds a {cls.__name__} image, not a {expected}" + (f" ({reader})" if reader else ""),
         )
     (header_len,) = struct.unpack_from("<H", head, _OFF_HEADER_LEN)
     (size,) = struct.unpack_from("<Q", head, _OFF_IMAGE_LEN)
@@ -201,7 +220,7 @@ def read(f: Any) -> Optional[Any]:
     Thread-safety: as safe as ``f`` (do not share one stream between threads
     reading at once).
     """
-    got = _read_image(f, None)
+    got = _read_image(f, ())
     if got is None:
         return None
     cls, buf = got
@@ -215,7 +234,7 @@ def read_family(cls: type[_S], f: Any) -> Optional[_S]:
     want = cls if cls in _IDS else next((base for base in cls.__mro__ if base in _IDS), None)
     if want is None:
         raise TypeError(f"{cls.__name__} is not a sketch family")
-    got = _read_image(f, want)
+    got = _read_image(f, (want,))
     if got is None:
         return None
     _, buf = got
@@ -227,37 +246,112 @@ def write_to(sketch: Any, f: Any) -> int:
     checksummed export that ``from_bytes``, ``sketches.read`` and every other
     binding read) to the binary file-like ``f`` and returns the byte count.
 
+    Memory: no copy of the image. The checksum is computed on the live
+    image in place, then the image goes out in chunks of at most
+    ``WRITE_CHUNK_BYTES`` (1 MiB), each copied into a fresh ``bytes`` just
+    before ``f.write`` gets it (a sink may keep what it is given), so
+    writing a 1 GiB filter takes about 1 MiB more, as Go's ``WriteTo`` and
+    C++'s ``write_to`` do. (A small-mode HyperLogLog's compact export, at
+    most about 8 KiB, is made whole first.)
+
     Calls ``f.write`` until every byte is taken (raw streams may take fewer
     per call). A raw non-blocking stream (``io.RawIOBase``) that takes
     nothing (``write`` returns None) raises BlockingIOError whose
     ``characters_written`` is the bytes already written; another writer
-    returning None is taken to have written everything. The stream's own
-    errors pass through. Thread-safety: the export is taken under the
-    sketch's usual borrow rule (an update running in another thread on the
-    same sketch raises RuntimeError); do not share ``f`` between writers.
+    returning None is taken to have written everything. Errors of the image
+    itself are raised as ``bytes(sketch)`` raises them, before anything is
+    written; the stream's own errors pass through (the bytes written before
+    are then a prefix of the image).
+
+    Thread-safety: the sketch stays borrowed (shared) for the whole write,
+    ``f.write`` calls included, and so do other objects wrapping the same
+    memory: queries (and ``bytes()``) run meanwhile, but an update from
+    another thread (or from ``f.write`` itself) raises RuntimeError and
+    changes nothing, so the bytes written are always the one image that was
+    checksummed. Updates are refused, not queued, until a slow stream has
+    taken the last byte: to go on updating while it drains, write
+    ``bytes(sketch)`` (a copy of the image) instead.
+    Writes to a wrapped buffer by other code (the array itself, another
+    process) are not held off, as for every call: a byte they change after
+    the checksum and before its chunk is copied makes the written image
+    fail its checksum when read (``CHECKSUM_MISMATCH``), never load as a
+    torn image. Do not share ``f``
+    between writers.
     """
-    data = bytes(sketch)
-    total = len(data)
     done = 0
-    with memoryview(data) as view:
-        while done < total:
-            n = f.write(view[done:])
-            if n is None:
-                if isinstance(f, io.RawIOBase):
-                    raise BlockingIOError(
-                        0,
-                        f"sketches.write_to: the non-blocking stream took no bytes; {done} of {total} written",
-                        done,
-                    )
-                n = total - done
-            if not 0 < n <= total - done:
-                raise OSError(f"sketches.write_to: write returned {n} for {total - done} bytes")
-            done += n
-    return total
+
+    def emit(chunk: bytes, total: int) -> None:
+        """Writes one chunk whole (``f.write`` until it took every byte)."""
+        nonlocal done
+        size = len(chunk)
+        taken = 0
+        with memoryview(chunk) as view:
+            while taken < size:
+                n = f.write(view[taken:])
+                if n is None:
+                    if isinstance(f, io.RawIOBase):
+                        raise BlockingIOError(
+                            0,
+                            "sketches.write_to: the non-blocking stream took no bytes; "
+                            f"{done + taken} of {total} written",
+                            done + taken,
+                        )
+                    n = size - taken
+                if not 0 < n <= size - taken:
+                    raise OSError(f"sketches.write_to: write returned {n} for {size - taken} bytes")
+                taken += n
+        done += size
+
+    written: int = sketch._write_chunks(emit, WRITE_CHUNK_BYTES)
+    return written
+
+
+def read_concurrent(f: Any) -> Optional[ConcurrentSketch]:
+    """``ConcurrentSketch.read(f)``: reads exactly one BloomFilter,
+    SplitBlockBloomFilter, HyperLogLog or UltraLogLog image from ``f`` (as
+    :func:`sketches.read`, such as ``ConcurrentSketch.write_to`` wrote) and
+    returns a ``ConcurrentSketch`` holding a copy of it (a small-mode
+    HyperLogLog densified in the copy, as ``ConcurrentSketch(sketch)``
+    does), or None at a clean end of the stream. Another family's header
+    raises ``SketchError`` (``WRONG_FAMILY``) before its body is read (the
+    header's 48 bytes are consumed); the other errors are
+    :func:`sketches.read`'s. Memory: the image read, then its copy in atomic
+    words (about twice the image at the peak). ``sketches.read(f)`` returns
+    the ordinary class instead. To share the image between processes, copy
+    ``bytes(sketches.read(f))`` into the shared memory and
+    ``ConcurrentSketch.wrap`` it there.
+    """
+    got = _read_image(f, _CONCURRENT_FAMILIES, "the families a ConcurrentSketch holds")
+    if got is None:
+        return None
+    cls, buf = got
+    sketch = cls.from_bytes(buf)  # type: ignore[attr-defined]
+    del buf
+    return ConcurrentSketch(sketch)
+
+
+def write_concurrent(sketch: ConcurrentSketch, f: Any) -> int:
+    """``ConcurrentSketch.write_to(f)``: writes ``bytes(sketch.snapshot())``
+    to ``f`` as :func:`write_to` does and returns the byte count.
+
+    Consistent as ``snapshot()`` is, whatever other threads do meanwhile:
+    the image is copied once, waiting for this object's add calls in flight
+    and holding new ones off during the copy only (not while ``f`` is
+    written), so it holds exactly the adds that returned before the copy,
+    with a valid checksum; adds go on during the write. For an object over
+    shared memory (``ConcurrentSketch.wrap``) other processes' adds are not
+    held off: a copy failing validation is taken again (up to 20 times),
+    then ``SketchError``, as ``snapshot()``. Memory: that one copy of the
+    image (the snapshot) plus a chunk; the adds cannot be held off while
+    ``f.write`` runs, so it is not written from the live words.
+    Thread-safety: any number of threads at once (do not share ``f``).
+    """
+    return write_to(sketch.snapshot(), f)
 
 
 def _install() -> None:
-    """Gives every family class its ``write_to`` method and ``read`` classmethod."""
+    """Gives every family class, and ``ConcurrentSketch``, its ``write_to``
+    method and ``read`` classmethod."""
 
     def write_to_method(self: Any, f: Any) -> int:
         return write_to(self, f)
@@ -272,6 +366,19 @@ def _install() -> None:
     for cls in _FAMILIES.values():
         cls.write_to = write_to_method  # type: ignore[attr-defined]
         cls.read = classmethod(read_method)  # type: ignore[attr-defined]
+
+    def concurrent_write_to(self: ConcurrentSketch, f: Any) -> int:
+        return write_concurrent(self, f)
+
+    def concurrent_read(cls: Any, f: Any) -> Optional[ConcurrentSketch]:
+        return read_concurrent(f)
+
+    concurrent_write_to.__doc__ = write_concurrent.__doc__
+    concurrent_read.__doc__ = read_concurrent.__doc__
+    concurrent_write_to.__name__ = concurrent_write_to.__qualname__ = "write_to"
+    concurrent_read.__name__ = concurrent_read.__qualname__ = "read"
+    setattr(ConcurrentSketch, "write_to", concurrent_write_to)
+    setattr(ConcurrentSketch, "read", classmethod(concurrent_read))
 
 
 _install()

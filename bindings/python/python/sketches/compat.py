@@ -184,8 +184,10 @@ class BloomFilter:
         return self.intersection(other)
 
     def tofile(self, f: BinaryIO) -> None:
-        """Writes the filter's exported image (checksummed) to a binary file object."""
-        f.write(bytes(self.filter))
+        """Writes the filter's exported image (checksummed) to a binary file
+        object: ``self.filter.write_to(f)`` (``write`` called until every
+        byte is taken, from the live image with no copy of it; its errors)."""
+        self.filter.write_to(f)
 
     @classmethod
     def fromfile(cls, f: BinaryIO, n: int = -1) -> "BloomFilter":
