@@ -161,6 +161,7 @@ SK_IMPORT(sk_ell_import, sketch_ell_import)
 SK_VERIFY(sk_ell_verify, sketch_ell_verify)
 SK_EXPORT(sk_ell_export, sketch_ell_export)
 static inline sketch_status sk_image_inspect(const uint8_t *b, size_t l, struct sketch_image_info *o) { return sketch_image_inspect(b, l, o); }
+static inline sketch_status sk_image_inspect_header(const uint8_t *b, size_t l, struct sketch_image_info *o) { return sketch_image_inspect_header(b, l, o); }
 static inline sketch_status sk_sbbf_load_parquet_bitset(uint8_t *b, size_t l, const uint8_t *bits, size_t bl, const struct sketch_sbbf_params *p) { return sketch_sbbf_load_parquet_bitset(b, l, bits, bl, p); }
 // The concurrent single-key calls (atomic operations on the image's words;
 // no tokens: they validate the immutable header on every call).
@@ -375,6 +376,8 @@ SK_U64_BOOL(sk_ull_add_concurrent_u64, sketch_ull_add_concurrent_u64)
 #cgo nocallback sketch_status_str
 #cgo noescape sk_image_inspect
 #cgo nocallback sk_image_inspect
+#cgo noescape sk_image_inspect_header
+#cgo nocallback sk_image_inspect_header
 
 #cgo noescape sketch_bloom_plan
 #cgo nocallback sketch_bloom_plan
@@ -814,10 +817,12 @@ const (
 
 // The format constants the stream reader checks in a common header before
 // the rest of the image has arrived (SKETCH_FORMAT_MAJOR,
-// SKETCH_COMMON_HEADER_BYTES).
+// SKETCH_COMMON_HEADER_BYTES), and the hash id it gives the header's copy
+// whose hash id the import judges instead (SKETCH_HASH_XXH3).
 const (
 	formatMajor     = C.SKETCH_FORMAT_MAJOR
 	commonHeaderLen = C.SKETCH_COMMON_HEADER_BYTES
+	hashXXH3        = C.SKETCH_HASH_XXH3
 )
 
 // tp passes a token to the _with_token shims (read only by C).
@@ -852,12 +857,24 @@ func cVersionString() string { return C.GoString(C.sketch_version_string()) }
 func cInspect(b []byte) (ImageInfo, int32) {
 	var o C.struct_sketch_image_info
 	s := C.sk_image_inspect(bp(bytesPtr(b)), C.size_t(len(b)), &o)
+	return imageInfoOf(&o), int32(s)
+}
+
+// cInspectHeader checks the common header in the first 48 bytes of b alone
+// (sketch_image_inspect_header): the image length it records need not fit b.
+func cInspectHeader(b []byte) (ImageInfo, int32) {
+	var o C.struct_sketch_image_info
+	s := C.sk_image_inspect_header(bp(bytesPtr(b)), C.size_t(len(b)), &o)
+	return imageInfoOf(&o), int32(s)
+}
+
+func imageInfoOf(o *C.struct_sketch_image_info) ImageInfo {
 	return ImageInfo{
 		Family: Family(o.family), Hash: uint16(o.hash),
 		FormatMajor: uint8(o.format_major), FormatMinor: uint8(o.format_minor),
 		Flags: uint32(o.flags), HeaderBytes: uint32(o.header_bytes),
 		Seed: uint64(o.seed), ImageBytes: uint64(o.image_bytes),
-	}, int32(s)
+	}
 }
 
 // ---- every family: export, import, verify, clear, merge ----------------------

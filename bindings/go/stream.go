@@ -9,11 +9,13 @@ import (
 
 // The common header fields the stream functions use (little-endian; the
 // layout of core/src/image.rs and SPEC.md section 2): the magic, the format
-// major version, the family id, the header length, the image length, and
-// the checksum, which covers every byte of the image but its own 8.
+// major version, the family id, the hash id, the header length, the image
+// length, and the checksum, which covers every byte of the image but its
+// own 8.
 const (
 	offMajor     = 4
 	offFamily    = 6
+	offHash      = 8
 	offHeaderLen = 10
 	offImageLen  = 24
 	offChecksum  = 32
@@ -100,22 +102,26 @@ func readImage(op string, r io.Reader, want Family) ([]byte, Family, error) {
 	case err != nil:
 		return nil, 0, readerError(op, err)
 	}
-	if string(head[:len(imageMagic)]) != imageMagic {
-		return nil, 0, &Error{Code: StatusBadMagic, Op: op, Detail: "the stream does not continue with an image"}
+	// The library checks the header alone (magic, version, ids, reserved
+	// field, lengths), so a bad one fails before its body is read. The hash
+	// id is left to the import, as from UnmarshalBinary (an unknown one is
+	// StatusUnsupportedHash when the checksum holds and
+	// StatusChecksumMismatch when it fails): the check reads a copy naming
+	// XXH3.
+	probe := head
+	binary.LittleEndian.PutUint16(probe[offHash:], hashXXH3)
+	info, s := cInspectHeader(probe[:])
+	if s != 0 {
+		return nil, 0, headerError(op, s, &head)
 	}
-	if major := head[offMajor]; major > formatMajor {
-		return nil, 0, &Error{Code: StatusUnsupportedVersion, Op: op,
-			Detail: versionDetail(major)}
-	}
-	fam := Family(binary.LittleEndian.Uint16(head[offFamily:]))
+	fam := info.Family
 	if want != 0 && fam != want {
 		return nil, 0, &Error{Code: StatusWrongFamily, Op: op, Detail: "the stream holds a " + fam.String() + " image"}
 	}
-	size := binary.LittleEndian.Uint64(head[offImageLen:])
-	headerLen := uint64(binary.LittleEndian.Uint16(head[offHeaderLen:]))
-	if size < commonHeaderLen || headerLen < commonHeaderLen || headerLen > size || size > math.MaxInt/2 {
+	size := info.ImageBytes
+	if size > math.MaxInt/2 {
 		return nil, 0, &Error{Code: StatusCorruptHeader, Op: op,
-			Detail: "the header records an image of " + utoa(size) + " bytes and a header of " + utoa(headerLen)}
+			Detail: "the header records an image of " + utoa(size) + " bytes"}
 	}
 	buf, err := newImage(op, min(size, streamFirstRead))
 	if err != nil {
@@ -170,6 +176,30 @@ func adoptImage(op string, buf []byte, f Family) ([]byte, error) {
 		return nil, errorOf(op, s)
 	}
 	return buf, nil
+}
+
+// headerError is the error of a stream whose next common header the
+// library refused with status s: it names what the header holds where
+// that is the reason (no image magic, another format major version, an
+// unknown family id, impossible lengths).
+func headerError(op string, s int32, head *[commonHeaderLen]byte) error {
+	family := binary.LittleEndian.Uint16(head[offFamily:])
+	size := binary.LittleEndian.Uint64(head[offImageLen:])
+	headerLen := uint64(binary.LittleEndian.Uint16(head[offHeaderLen:]))
+	switch {
+	case Status(s) == StatusBadMagic:
+		return &Error{Code: StatusBadMagic, Op: op, Detail: "the stream does not continue with an image"}
+	case head[offMajor] != formatMajor:
+		return &Error{Code: Status(s), Op: op, Detail: versionDetail(head[offMajor])}
+	case Status(s) != StatusCorruptHeader:
+		return errorOf(op, s)
+	case family == 0 || int(family) >= len(familyNames):
+		return unknownFamily(op, Family(family))
+	case size < headerLen || headerLen < commonHeaderLen || size%8 != 0 || headerLen%8 != 0:
+		return &Error{Code: StatusCorruptHeader, Op: op,
+			Detail: "the header records an image of " + utoa(size) + " bytes and a header of " + utoa(headerLen)}
+	}
+	return errorOf(op, s)
 }
 
 // truncatedStream is the error of a stream that ended inside an image:

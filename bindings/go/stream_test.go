@@ -287,7 +287,8 @@ func TestReadHugeLengthIsBounded(t *testing.T) {
 	f, err := NewBloom(100, 0.01)
 	check(t, err)
 	img := exportOf(t, f)
-	for _, size := range []uint64{1 << 30, 1 << 40, math.MaxInt / 2} {
+	// Image lengths are multiples of 8 (others fail from the header alone).
+	for _, size := range []uint64{1 << 30, 1 << 40, math.MaxInt / 2 &^ 7} {
 		forged := bytes.Clone(img)
 		binary.LittleEndian.PutUint64(forged[offImageLen:], size)
 		var before, after runtime.MemStats
@@ -350,8 +351,49 @@ func TestReadCorruptedStreams(t *testing.T) {
 	}
 	bad = bytes.Clone(img)
 	bad[offFamily] = 99
-	if _, err := ReadSketch(bytes.NewReader(bad)); !errors.As(err, &e) || e.Code != StatusCorruptHeader || !strings.Contains(err.Error(), "99") {
+	r = bytes.NewReader(bad)
+	if _, err := ReadSketch(r); !errors.As(err, &e) || e.Code != StatusCorruptHeader || !strings.Contains(err.Error(), "99") {
 		t.Fatalf("unknown family: %v", err)
+	}
+	// A header the library refuses on its own is refused before its body
+	// is read (the unknown family above read the whole image first).
+	if r.Len() != len(img)-commonHeaderLen {
+		t.Fatalf("unknown family: read %d bytes, want the header only", len(img)-r.Len())
+	}
+	for _, c := range []struct {
+		what   string
+		at     int
+		value  byte
+		code   Status
+		detail string
+	}{
+		{"major 0", offMajor, 0, StatusCorruptHeader, "format major version 0"},
+		{"reserved field", offReserved + 7, 1, StatusCorruptHeader, ""},
+		{"header length not a multiple of 8", offHeaderLen, 52, StatusCorruptHeader, "a header of 52"},
+		{"image length not a multiple of 8", offImageLen, img[offImageLen] | 3, StatusCorruptHeader, "bytes and a header of"},
+	} {
+		bad = bytes.Clone(img)
+		bad[c.at] = c.value
+		r = bytes.NewReader(bad)
+		_, err := ReadSketch(r)
+		if !errors.As(err, &e) || e.Code != c.code || !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), c.detail) {
+			t.Fatalf("%s: %v", c.what, err)
+		}
+		if r.Len() != len(img)-commonHeaderLen {
+			t.Fatalf("%s: read %d bytes, want the header only", c.what, len(img)-r.Len())
+		}
+	}
+	// An unknown hash id is the import's to judge, as from UnmarshalBinary:
+	// with the checksum holding, StatusUnsupportedHash.
+	var viaBytes, viaStream *Error
+	bad = bytes.Clone(img)
+	bad[offHash] = 0xEE
+	_, errBytes := ReadSketch(bytes.NewReader(bad))
+	if !errors.As(errBytes, &viaStream) || viaStream.Code != StatusChecksumMismatch {
+		t.Fatalf("unknown hash id, checksum failing: %v", errBytes)
+	}
+	if err := new(Bloom).UnmarshalBinary(bad); !errors.As(err, &viaBytes) || viaBytes.Code != viaStream.Code {
+		t.Fatalf("unknown hash id: UnmarshalBinary %v, ReadSketch %v", err, errBytes)
 	}
 	newer := bytes.Clone(img)
 	newer[offMajor] = formatMajor + 1
