@@ -227,11 +227,31 @@ fn status_str(status: i32) -> &'static str {
 
 /// The common header of any image (exported or live): family, hash, format
 /// version, flags, seed and lengths. Does not check the checksum.
+///
+/// `header_only=True` reads only the first 48 bytes (what a reader of a
+/// file or socket holds first) and does not need the rest of the image:
+/// `image_bytes` is then the length the header records, which a damaged or
+/// hostile header may make huge (bound it before reading that much). By
+/// default the data must hold the whole image (`BUFFER_TOO_SMALL` when it
+/// is shorter than the length recorded). Errors (`SketchError`):
+/// `BUFFER_TOO_SMALL`, `BAD_MAGIC`, `UNSUPPORTED_VERSION`,
+/// `UNSUPPORTED_HASH`, `CORRUPT_HEADER`.
 #[pyfunction]
-fn inspect<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (data, *, header_only = false))]
+fn inspect<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    header_only: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let buf = boundary::PyBuf::get(data)?;
     // SAFETY: the export is held by `buf`.
-    let h = sketches_core::image::inspect(unsafe { buf.raw().bytes() }).raise(py)?;
+    let bytes = unsafe { buf.raw().bytes() };
+    let (h, image_bytes) = if header_only {
+        sketches_core::image::inspect_header(bytes).raise(py)?
+    } else {
+        let h = sketches_core::image::inspect(bytes).raise(py)?;
+        (h, h.image_len as u64)
+    };
     let d = PyDict::new(py);
     // Exhaustive: a new core family fails to compile here until it is named.
     let family = match h.family {
@@ -255,7 +275,7 @@ fn inspect<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py
     d.set_item("flags", h.flags)?;
     d.set_item("header_bytes", h.header_len)?;
     d.set_item("seed", h.seed)?;
-    d.set_item("image_bytes", h.image_len)?;
+    d.set_item("image_bytes", image_bytes)?;
     Ok(d)
 }
 

@@ -252,6 +252,32 @@ def test_bad_magic_newer_major_and_damaged_headers() -> None:
     with pytest.raises(SketchError) as e:
         sketches.read(io.BytesIO(b"not an image at all, just some text bytes here...."))
     assert e.value.status == status.BAD_MAGIC
+    # Every check of the common header is the core's, from the 48 bytes
+    # alone: nothing past them is read (major 0 and the reserved field read
+    # the whole announced image before), and the error names the reason.
+    for at, value, words in ((4, 0, "format major 0"), (47, 1, "common header"), (6, 200, "unknown family id 200")):
+        bad = bytearray(data)
+        bad[at] = value
+        stream = io.BytesIO(bytes(bad))
+        with pytest.raises(SketchError) as e:
+            sketches.read(stream)
+        assert e.value.status == status.CORRUPT_HEADER and words in str(e.value), (at, str(e.value))
+        assert stream.tell() == 48, at
+
+
+def test_inspect_header_only_reads_the_recorded_length_from_48_bytes() -> None:
+    data = golden("bloom")
+    with pytest.raises(SketchError) as e:
+        sketches.inspect(data[:48])
+    assert e.value.status == status.BUFFER_TOO_SMALL
+    head = sketches.inspect(data[:48], header_only=True)
+    assert head == sketches.inspect(data)
+    assert head["image_bytes"] == len(data)
+    forged = _forged(1 << 40)
+    assert sketches.inspect(forged, header_only=True)["image_bytes"] == 1 << 40
+    with pytest.raises(SketchError) as e:
+        sketches.inspect(data[:47], header_only=True)
+    assert e.value.status == status.BUFFER_TOO_SMALL
 
 
 @pytest.mark.parametrize("kind", ["bloom", "hll_dense", "topk", "fuse8"])
@@ -266,6 +292,11 @@ def test_corrupted_bodies_raise_what_from_bytes_raises(kind: str) -> None:
         with pytest.raises(SketchError) as got:
             sketches.read(stream)
         assert got.value.status == expected.value.status
+        if offset < 48:
+            # A common header that fails its own checks (here the reserved
+            # field) stops the read after it: its length is not trusted.
+            assert stream.tell() == 48
+            continue
         assert stream.tell() == len(data)  # the damaged image is consumed, the next one intact
         assert bytes(sketches.read(stream)) == bytes(data)
 

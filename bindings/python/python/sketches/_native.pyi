@@ -70,8 +70,15 @@ def parquet_hash_many(values: Any) -> npt.NDArray[np.uint64]:
 def status_str(status: int) -> str:
     """The text of a status number (C's ``sketch_status_str``)."""
 
-def inspect(data: Buffer) -> dict[str, Any]:
-    """The common header of any image: family, hash id, versions, flags, seed, lengths."""
+def inspect(data: Buffer, *, header_only: bool = False) -> dict[str, Any]:
+    """The common header of any image: family, hash id, versions, flags, seed, lengths.
+
+    ``header_only=True`` reads only the first 48 bytes (what a reader of a
+    file or socket holds first): ``image_bytes`` is then the length the
+    header records, which a hostile header may make huge (bound it before
+    reading that much). By default ``data`` must hold the whole image
+    (``BUFFER_TOO_SMALL`` otherwise). Raises SketchError: BUFFER_TOO_SMALL,
+    BAD_MAGIC, UNSUPPORTED_VERSION, UNSUPPORTED_HASH, CORRUPT_HEADER."""
 
 class _Sketch:
     """Methods every family has (not a real base class at run time)."""

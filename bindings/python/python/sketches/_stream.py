@@ -7,7 +7,9 @@ header first, then exactly the rest of the image length it records, never a
 byte more), so several images written one after another to one file, socket
 or pipe read back in order. The header layout (little-endian, SPEC.md
 section 2, ``core/src/image.rs``): magic ``SKCH`` at 0, format major at 4,
-family id at 6 (u16), header length at 10 (u16), image length at 24 (u64).
+family id at 6 (u16), hash id at 8 (u16), header length at 10 (u16), image
+length at 24 (u64); the core checks it (``inspect(header_only=True)``), this
+module only names what it holds in the errors.
 
 Plain Python on purpose: it is IO over any object with ``read`` /
 ``readinto`` / ``write``; the checks of the image itself are the native
@@ -39,16 +41,18 @@ from ._native import (
     SplitBlockBloomFilter,
     TopK,
     UltraLogLog,
+    inspect,
     status_str,
 )
 
-_MAGIC = b"SKCH"
 _COMMON_HEADER_LEN = 48
 _OFF_MAJOR = 4
 _OFF_FAMILY = 6
+_OFF_HASH = 8
 _OFF_HEADER_LEN = 10
 _OFF_IMAGE_LEN = 24
 _IMAGE_LEN_ALIGN = 8
+_HASH_XXH3 = 1  # SKETCH_HASH_XXH3
 
 #: Bytes a read holds before the image's bytes have arrived: its buffer
 #: starts at this size (or the image's, when smaller) and doubles as bytes
@@ -139,38 +143,25 @@ def _read_image(f: Any, want: tuple[type, ...], reader: str = "") -> Optional[tu
                 return None
             raise _truncated(have, _COMMON_HEADER_LEN)
         have += got
-    if head[:4] != _MAGIC:
-        raise _error(status.BAD_MAGIC, "the stream does not continue with an image")
-    major = head[_OFF_MAJOR]
-    if major > FORMAT_MAJOR:
-        raise _error(
-            status.UNSUPPORTED_VERSION,
-            f"the image has format major {major}, this binding reads up to {FORMAT_MAJOR}",
-        )
-    if major == 0:
-        raise _error(status.CORRUPT_HEADER, "format major 0")
+    # The core checks the header alone (magic, version, ids, reserved
+    # field, lengths: ``inspect(header_only=True)``), so a bad one fails
+    # before its body is read. The hash id is left to ``from_bytes``, as for
+    # bytes (an unknown one is UNSUPPORTED_HASH when the checksum holds,
+    # CHECKSUM_MISMATCH when it fails): the check reads a copy naming XXH3.
+    probe = bytearray(head)
+    struct.pack_into("<H", probe, _OFF_HASH, _HASH_XXH3)
+    try:
+        size = inspect(probe, header_only=True)["image_bytes"]
+    except SketchError as refused:
+        raise _header_error(refused.status, head) from None
     (family_id,) = struct.unpack_from("<H", head, _OFF_FAMILY)
-    cls = _FAMILIES.get(family_id)
-    if cls is None:
-        raise _error(status.CORRUPT_HEADER, f"unknown family id {family_id}")
+    cls = _FAMILIES[family_id]
     if want and cls not in want:
         names = [w.__name__ for w in want]
         expected = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
         raise _error(
             status.WRONG_FAMILY,
             f"the stream holds a {cls.__name__} image, not a {expected}" + (f" ({reader})" if reader else ""),
-        )
-    (header_len,) = struct.unpack_from("<H", head, _OFF_HEADER_LEN)
-    (size,) = struct.unpack_from("<Q", head, _OFF_IMAGE_LEN)
-    if (
-        header_len < _COMMON_HEADER_LEN
-        or header_len % _IMAGE_LEN_ALIGN
-        or size % _IMAGE_LEN_ALIGN
-        or size < header_len
-    ):
-        raise _error(
-            status.CORRUPT_HEADER,
-            f"the header records an image of {size} bytes and a header of {header_len}",
         )
     # Grown as bytes arrive, never allocated at the announced size up front.
     buf = bytearray(min(size, FIRST_READ_BYTES))
@@ -183,6 +174,29 @@ def _read_image(f: Any, want: tuple[type, ...], reader: str = "") -> Optional[tu
             raise _truncated(have, size)
         have += got
     return cls, buf
+
+
+def _header_error(code: int, head: bytearray) -> SketchError:
+    """The error of a common header the core refused with status ``code``,
+    naming what the header holds where that is the reason (no image magic,
+    another format major, an unknown family id, impossible lengths)."""
+    major = head[_OFF_MAJOR]
+    (family_id,) = struct.unpack_from("<H", head, _OFF_FAMILY)
+    (header_len,) = struct.unpack_from("<H", head, _OFF_HEADER_LEN)
+    (size,) = struct.unpack_from("<Q", head, _OFF_IMAGE_LEN)
+    if code == status.BAD_MAGIC:
+        return _error(code, "the stream does not continue with an image")
+    if major > FORMAT_MAJOR:
+        return _error(code, f"the image has format major {major}, this binding reads up to {FORMAT_MAJOR}")
+    if major == 0:
+        return _error(code, "format major 0")
+    if code == status.CORRUPT_HEADER and family_id not in _FAMILIES:
+        return _error(code, f"unknown family id {family_id}")
+    if code == status.CORRUPT_HEADER and (
+        header_len < _COMMON_HEADER_LEN or header_len % _IMAGE_LEN_ALIGN or size % _IMAGE_LEN_ALIGN or size < header_len
+    ):
+        return _error(code, f"the header records an image of {size} bytes and a header of {header_len}")
+    return _error(code, "the image's common header is damaged")
 
 
 def _truncated(have: int, size: int) -> SketchError:
