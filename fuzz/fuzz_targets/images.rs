@@ -748,7 +748,8 @@ fuzz_target!(|data: &[u8]| {
     let mut head_info = image::sketch_image_info::default();
     let head_len = image.len().min(48);
     // SAFETY: `image` holds at least `head_len` bytes; `head_info` is a local.
-    let by_header = unsafe { image::sketch_image_inspect_header(image.as_ptr().cast(), head_len, &mut head_info) };
+    let by_header =
+        unsafe { image::sketch_image_inspect_header(image.as_ptr().cast(), head_len, &mut head_info) };
     if ok(inspected) {
         assert!(ok(by_header), "inspect accepted an image whose header inspect_header refuses");
         assert_eq!(format!("{head_info:?}"), format!("{raw_info:?}"), "inspect_header and inspect differ");
