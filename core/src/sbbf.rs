@@ -126,6 +126,21 @@
 //! callgrind and `core/benches/filters.rs` against sbbf-rs-safe (README,
 //! Performance).
 //!
+//! # Code size on firmware
+//!
+//! On firmware (`target_os = "none"`: the Cortex-M builds of the C ABI),
+//! flash is what counts, and a core has few or no cache misses to
+//! overlap: there [`SbbfMut::add`], [`SbbfMut::add_hash`],
+//! [`Sbbf::contains`] and [`Sbbf::contains_hash`] are one out-of-line copy
+//! each (the byte-key forms hash, then call the hash form), and so are the
+//! header checks ([`wrap`], [`wrap_mut`], and those behind a token:
+//! [`wrap_with`], [`wrap_trusted`] and their mutable forms), instead of a
+//! copy of both modes' hashing, kernels and checks in each of the C ABI's
+//! 18 single-key functions and their full paths (21.5 KB of the
+//! split-block functions' 85.9 KB on a Cortex-M4F). On every other target
+//! they stay in line, the code unchanged: sharing single-key bodies out of
+//! line made single-key calls 2-3x slower on x86-64.
+//!
 //! # Parquet interop
 //!
 //! * Hash values with [`crate::parquet`]'s typed helpers (or add a value's
@@ -164,6 +179,9 @@ pub const MAX_PARQUET_BLOCKS: u64 = 1 << 32;
 /// Items located ahead of their memory access in batch calls (8 cache
 /// misses in flight; 16 cost over 1 KiB of stack in the AVX2 kernels).
 const LANES: usize = 8;
+/// Whether this is a firmware build (`target_os = "none"`, the Cortex-M
+/// targets): see "Code size on firmware" in the module docs.
+const FIRMWARE: bool = cfg!(target_os = "none");
 
 /// Flag bit: Parquet-compatible hashing and block selection.
 pub const FLAG_PARQUET: u32 = 1;
@@ -558,7 +576,9 @@ pub fn init<'a>(buf: &'a mut [u8], params: &SbbfParams, seed: u64) -> Result<Sbb
 /// Validates the live image at the start of `buf` and returns a read-only
 /// view (zero-copy; the body is not checksummed). Errors as for
 /// [`crate::bloom::wrap`].
-#[inline]
+// In line on every target but firmware (see "Code size on firmware").
+#[cfg_attr(not(target_os = "none"), inline)]
+#[cfg_attr(target_os = "none", inline(never))]
 pub fn wrap(buf: &[u8]) -> Result<Sbbf<'_>> {
     let p = image::split::<SbbfImage>(buf)?;
     let header = p.header.try_into().map_err(|_| Error::CorruptHeader)?;
@@ -566,7 +586,9 @@ pub fn wrap(buf: &[u8]) -> Result<Sbbf<'_>> {
 }
 
 /// Like [`wrap`], returning a mutable view.
-#[inline]
+// In line on every target but firmware (see "Code size on firmware").
+#[cfg_attr(not(target_os = "none"), inline)]
+#[cfg_attr(target_os = "none", inline(never))]
 pub fn wrap_mut(buf: &mut [u8]) -> Result<SbbfMut<'_>> {
     let p = image::split_mut::<SbbfImage>(buf)?;
     let header = p.header.try_into().map_err(|_| Error::CorruptHeader)?;
@@ -698,7 +720,9 @@ fn open_trusted_mut(buf: &mut [u8], (params, seed, end): Trusted) -> Option<Sbbf
     Some(SbbfMut { header, body, params, seed })
 }
 
-#[inline(always)]
+// In line on every target but firmware (see "Code size on firmware").
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 fn wrap_by<'a, const COMPARE: bool>(buf: &'a [u8], token: &Token) -> Result<Sbbf<'a>> {
     match trusted::<COMPARE>(buf, token) {
         Some(decoded) => open_trusted(buf, decoded).ok_or(Error::CorruptHeader),
@@ -706,7 +730,9 @@ fn wrap_by<'a, const COMPARE: bool>(buf: &'a [u8], token: &Token) -> Result<Sbbf
     }
 }
 
-#[inline(always)]
+// In line on every target but firmware (see "Code size on firmware").
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 fn wrap_mut_by<'a, const COMPARE: bool>(buf: &'a mut [u8], token: &Token) -> Result<SbbfMut<'a>> {
     match trusted::<COMPARE>(buf, token) {
         Some(decoded) => open_trusted_mut(buf, decoded).ok_or(Error::CorruptHeader),
@@ -1058,9 +1084,11 @@ impl<'a> Sbbf<'a> {
     }
 
     /// True when `key` may have been added; false means certainly not.
-    #[inline(always)]
+    // In line on every target but firmware (see "Code size on firmware").
+    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[cfg_attr(target_os = "none", inline(never))]
     pub fn contains(&self, key: &[u8]) -> bool {
-        self.contains_by(key, hash::hash_bytes)
+        self.contains_by::<FIRMWARE>(key, hash::hash_bytes)
     }
 
     /// [`Sbbf::contains`] with a native-mode key of at most
@@ -1069,11 +1097,26 @@ impl<'a> Sbbf<'a> {
     /// fast paths.
     #[inline(always)]
     pub fn contains_inline(&self, key: &[u8]) -> bool {
-        self.contains_by(key, hash::hash_bytes_inline)
+        self.contains_by::<FIRMWARE>(key, hash::hash_bytes_inline)
     }
 
+    /// [`Sbbf::contains`] with `native_hash` for native-mode keys. With
+    /// `SHARED` (firmware builds, [`FIRMWARE`]): the key's hash, then the
+    /// one out-of-line [`Sbbf::contains_hash`], instead of both modes'
+    /// hashing and kernels in line (the same answer: tested on the host).
     #[inline(always)]
-    fn contains_by(&self, key: &[u8], native_hash: impl FnOnce(&[u8], u64) -> u64) -> bool {
+    fn contains_by<const SHARED: bool>(
+        &self,
+        key: &[u8],
+        native_hash: impl FnOnce(&[u8], u64) -> u64,
+    ) -> bool {
+        if SHARED {
+            let hash = match self.params.mode {
+                SbbfMode::Native => native_hash(key, self.seed),
+                SbbfMode::Parquet => hash::xxh64(key, 0),
+            };
+            return self.contains_hash(hash);
+        }
         // One mode branch for both the hash and the block rule.
         match self.params.mode {
             SbbfMode::Native => {
@@ -1093,7 +1136,9 @@ impl<'a> Sbbf<'a> {
     }
 
     /// [`Sbbf::contains`] for a precomputed hash ([`Sbbf::hash_key`]).
-    #[inline(always)]
+    // In line on every target but firmware (see "Code size on firmware").
+    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[cfg_attr(target_os = "none", inline(never))]
     pub fn contains_hash(&self, hash: u64) -> bool {
         match self.params.mode {
             SbbfMode::Native => simd::sbbf_contains_native(self.body, self.params.blocks, hash),
@@ -1222,9 +1267,11 @@ impl<'a> SbbfMut<'a> {
     }
 
     /// Adds `key`; returns true when it was new (at least one bit was unset).
-    #[inline(always)]
+    // In line on every target but firmware (see "Code size on firmware").
+    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[cfg_attr(target_os = "none", inline(never))]
     pub fn add(&mut self, key: &[u8]) -> bool {
-        self.add_by(key, hash::hash_bytes)
+        self.add_by::<FIRMWARE>(key, hash::hash_bytes)
     }
 
     /// [`SbbfMut::add`] with a native-mode key of at most
@@ -1233,11 +1280,26 @@ impl<'a> SbbfMut<'a> {
     /// paths.
     #[inline(always)]
     pub fn add_inline(&mut self, key: &[u8]) -> bool {
-        self.add_by(key, hash::hash_bytes_inline)
+        self.add_by::<FIRMWARE>(key, hash::hash_bytes_inline)
     }
 
+    /// [`SbbfMut::add`] with `native_hash` for native-mode keys. With
+    /// `SHARED` (firmware builds, [`FIRMWARE`]): the key's hash, then the
+    /// one out-of-line [`SbbfMut::add_hash`], instead of both modes'
+    /// hashing and kernels in line (the same result: tested on the host).
     #[inline(always)]
-    fn add_by(&mut self, key: &[u8], native_hash: impl FnOnce(&[u8], u64) -> u64) -> bool {
+    fn add_by<const SHARED: bool>(
+        &mut self,
+        key: &[u8],
+        native_hash: impl FnOnce(&[u8], u64) -> u64,
+    ) -> bool {
+        if SHARED {
+            let hash = match self.params.mode {
+                SbbfMode::Native => native_hash(key, self.seed),
+                SbbfMode::Parquet => hash::xxh64(key, 0),
+            };
+            return self.add_hash(hash);
+        }
         // One mode branch for both the hash and the block rule.
         let new = match self.params.mode {
             SbbfMode::Native => {
@@ -1258,7 +1320,9 @@ impl<'a> SbbfMut<'a> {
     }
 
     /// [`SbbfMut::add`] for a precomputed hash ([`Sbbf::hash_key`]).
-    #[inline(always)]
+    // In line on every target but firmware (see "Code size on firmware").
+    #[cfg_attr(not(target_os = "none"), inline(always))]
+    #[cfg_attr(target_os = "none", inline(never))]
     pub fn add_hash(&mut self, hash: u64) -> bool {
         let new = match self.params.mode {
             SbbfMode::Native => simd::sbbf_insert_native(self.body, self.params.blocks, hash),

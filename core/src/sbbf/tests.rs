@@ -530,6 +530,36 @@ fn the_fast_paths_give_the_plain_calls_bytes_and_answers() {
     }
 }
 
+/// The firmware shape of the single-key calls (`SHARED`: the key's hash,
+/// then the out-of-line hash form, compiled only for `target_os = "none"`,
+/// where no test runs) gives the in-line shape's results, counters and
+/// bytes in both modes, for keys of every length and both native hashes.
+#[test]
+fn the_firmware_single_key_shape_gives_the_in_line_results_and_bytes() {
+    for params in [SbbfParams::for_items(3000, 0.01).unwrap(), SbbfParams::for_parquet(3000, 0.01).unwrap()] {
+        let seed = if params.mode == SbbfMode::Parquet { 0 } else { 5 };
+        let (mut in_line, mut shared) = (new_filter(&params, seed), new_filter(&params, seed));
+        for (i, key) in keys_of_every_length(3000).enumerate() {
+            let expected = wrap_mut(in_line.as_mut()).unwrap().add_by::<false>(&key, hash::hash_bytes);
+            let mut f = wrap_mut(shared.as_mut()).unwrap();
+            let got = if i % 2 == 0 {
+                f.add_by::<true>(&key, hash::hash_bytes)
+            } else {
+                f.add_by::<true>(&key, hash::hash_bytes_inline)
+            };
+            assert_eq!(got, expected, "{:?}", params.mode);
+        }
+        assert_eq!(in_line.as_ref(), shared.as_ref(), "{:?}", params.mode);
+        let f = wrap(shared.as_ref()).unwrap();
+        assert!(f.inserted() > 2500 && f.add_calls() == 3000);
+        for key in keys_of_every_length(6000) {
+            let expected = f.contains_by::<false>(&key, hash::hash_bytes);
+            assert_eq!(f.contains_by::<true>(&key, hash::hash_bytes), expected);
+            assert_eq!(f.contains_by::<true>(&key, hash::hash_bytes_inline), expected);
+        }
+    }
+}
+
 /// The shared view had no over-capacity signal (as the Bloom filter's):
 /// `SharedSbbf::capacity` reads it in place and equals `Sbbf::capacity` of
 /// the same image, counted (native and Parquet mode) and loaded (a scan).
