@@ -81,6 +81,26 @@ JNIEXPORT void JNICALL SK_JNI(Native, inspect)(JNIEnv *env, jclass cls, jbyteArr
     (*env)->SetLongArrayRegion(env, out, 0, 8, v);
 }
 
+/* sketch_image_inspect_header over the first 48 bytes of `bytes` (an
+ * array of at least 48: the caller checks), copied out, not pinned. Returns
+ * the status without throwing (the stream reader words its own errors);
+ * fills out[0..8] as inspect does on SKETCH_OK only. */
+JNIEXPORT jint JNICALL SK_JNI(Native, inspectHeader)(JNIEnv *env, jclass cls, jbyteArray bytes,
+                                                     jlongArray out) {
+    (void)cls;
+    jbyte head[SKETCH_COMMON_HEADER_BYTES];
+    (*env)->GetByteArrayRegion(env, bytes, 0, SKETCH_COMMON_HEADER_BYTES, head);
+    if ((*env)->ExceptionCheck(env)) return SKETCH_BUFFER_TOO_SMALL;
+    struct sketch_image_info info;
+    memset(&info, 0, sizeof info);
+    int32_t st = sketch_image_inspect_header(head, sizeof head, &info);
+    if (st != SKETCH_OK) return st;
+    jlong v[8] = {info.family,       info.hash, info.format_major,      info.format_minor,
+                  (jlong)info.flags, info.header_bytes, (jlong)info.seed, (jlong)info.image_bytes};
+    (*env)->SetLongArrayRegion(env, out, 0, 8, v);
+    return SKETCH_OK;
+}
+
 /* As inspect, over an image in place (an Image's address and length). */
 JNIEXPORT void JNICALL SK_JNI(Native, inspectAt)(JNIEnv *env, jclass cls, jlong buf, jlong len,
                                                  jlongArray out) {

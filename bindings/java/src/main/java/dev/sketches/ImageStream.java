@@ -15,9 +15,9 @@ import java.util.Objects;
  * another read back one by one. The announced length is untrusted: the buffer starts at {@link
  * #FIRST_READ_BYTES} (or the image's length, when smaller) and doubles as bytes arrive, so a
  * forged header announcing a huge image from a short stream costs at most about twice the bytes
- * that arrived. The common header fields read here (little-endian, SPEC.md section 2): the magic
- * at 0, the format major at 4, the family id at 6, the header length at 10, the image length at
- * 24.
+ * that arrived. The common header fields named here (little-endian, SPEC.md section 2): the magic
+ * at 0, the format major at 4, the family id at 6, the hash id at 8, the header length at 10, the
+ * image length at 24; the library checks them, this class words the errors.
  *
  * <p>Thread safety: the methods keep no state; a stream must not be read or written by two threads
  * at once.
@@ -34,8 +34,11 @@ final class ImageStream {
 
     private static final int OFF_MAJOR = 4;
     private static final int OFF_FAMILY = 6;
+    private static final int OFF_HASH = 8;
     private static final int OFF_HEADER_LEN = 10;
     private static final int OFF_IMAGE_LEN = 24;
+    /** The hash id the header check reads in the header's copy (SKETCH_HASH_XXH3). */
+    private static final byte HASH_XXH3 = 1;
 
     /**
      * Writes an exported image to {@code out} (not flushed, not closed).
@@ -50,9 +53,9 @@ final class ImageStream {
     }
 
     /**
-     * Reads exactly one image from {@code in}, checking the common header's magic, format major,
-     * family and lengths before the body is read (the rest is for the family's {@code
-     * fromByteArray}).
+     * Reads exactly one image from {@code in}, checking the common header alone (magic, format
+     * major, family, reserved field, lengths: {@code sketch_image_inspect_header}) before the body is
+     * read (the rest, the hash id included, is for the family's {@code fromByteArray}).
      *
      * @param in the stream
      * @param family the family id the caller expects, or 0 for any known family
@@ -75,29 +78,26 @@ final class ImageStream {
         if (got < head.length) {
             throw truncated(op, got, "the " + COMMON_HEADER_BYTES + "-byte header");
         }
-        if (head[0] != 'S' || head[1] != 'K' || head[2] != 'C' || head[3] != 'H') {
-            throw new SketchException(Status.BAD_MAGIC, op, "the stream does not continue with an image");
+        // The library checks the header alone (magic, version, ids, reserved field, lengths:
+        // sketch_image_inspect_header), so a bad one fails before its body is read. The hash id is
+        // left to fromByteArray, as for bytes (an unknown one is UNSUPPORTED_HASH when the checksum
+        // holds, CHECKSUM_MISMATCH when it fails): the check reads a copy naming XXH3.
+        byte[] probe = head.clone();
+        probe[OFF_HASH] = HASH_XXH3;
+        probe[OFF_HASH + 1] = 0;
+        Native.load();
+        long[] info = new long[8];
+        int status = Native.inspectHeader(probe, info);
+        if (status != Status.OK) {
+            throw headerError(status, head, op);
         }
-        int major = head[OFF_MAJOR] & 0xff;
-        if (major > Sketches.FORMAT_MAJOR) {
-            throw new SketchException(Status.UNSUPPORTED_VERSION, op, "the image is of format major " + major
-                    + "; this library reads up to " + Sketches.FORMAT_MAJOR);
-        }
-        int found = u16(head, OFF_FAMILY);
+        int found = (int) info[0];
         String name = familyName(found);
-        if (name == null) {
-            throw new SketchException(Status.CORRUPT_HEADER, op, "the header names an unknown family " + found);
-        }
         if (family != 0 && found != family) {
             throw new SketchException(Status.WRONG_FAMILY, op, "the stream holds a " + name + " image");
         }
-        long size = u64(head, OFF_IMAGE_LEN);
-        int headerBytes = u16(head, OFF_HEADER_LEN);
-        if (size < COMMON_HEADER_BYTES || headerBytes < COMMON_HEADER_BYTES || headerBytes > size) {
-            throw new SketchException(Status.CORRUPT_HEADER, op, "the header records an image of "
-                    + Long.toUnsignedString(size) + " bytes and a header of " + headerBytes);
-        }
-        if (size > MAX_IMAGE_BYTES) {
+        long size = info[7];
+        if (Long.compareUnsigned(size, MAX_IMAGE_BYTES) > 0) {
             throw new SketchException(Status.CORRUPT_HEADER, op, "the header records an image of "
                     + Long.toUnsignedString(size) + " bytes, more than a Java array holds");
         }
@@ -119,6 +119,33 @@ final class ImageStream {
             }
         }
         return buf;
+    }
+
+    /**
+     * The exception for a common header the library refused with {@code status}, naming what the
+     * header holds where that is the reason (no image magic, another format major, an unknown family
+     * id, impossible lengths).
+     */
+    private static SketchException headerError(int status, byte[] head, String op) {
+        int major = head[OFF_MAJOR] & 0xff;
+        int found = u16(head, OFF_FAMILY);
+        long size = u64(head, OFF_IMAGE_LEN);
+        int headerBytes = u16(head, OFF_HEADER_LEN);
+        String detail;
+        if (status == Status.BAD_MAGIC) {
+            detail = "the stream does not continue with an image";
+        } else if (major != Sketches.FORMAT_MAJOR) {
+            detail = "the image is of format major " + major + "; this library reads up to " + Sketches.FORMAT_MAJOR;
+        } else if (status == Status.CORRUPT_HEADER && familyName(found) == null) {
+            detail = "the header names an unknown family " + found;
+        } else if (status == Status.CORRUPT_HEADER && (headerBytes < COMMON_HEADER_BYTES || headerBytes % 8 != 0
+                || size % 8 != 0 || Long.compareUnsigned(size, headerBytes) < 0)) {
+            detail = "the header records an image of " + Long.toUnsignedString(size) + " bytes and a header of "
+                    + headerBytes;
+        } else {
+            detail = "the image's common header is damaged";
+        }
+        return new SketchException(status, op, detail);
     }
 
     /** The exception of a stream that ended after {@code have} bytes of {@code of}. */

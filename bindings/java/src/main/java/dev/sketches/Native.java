@@ -306,6 +306,13 @@ final class Native {
     /** As {@link #inspect}, over {@code len} bytes of an image in place at {@code addr}. */
     static native void inspectAt(long addr, long len, long[] out);
 
+    /**
+     * sketch_image_inspect_header over the first 48 bytes of {@code head} (at least 48 long): the
+     * status, with out[8] filled as by {@link #inspect} only when it is {@link Status#OK}; throws
+     * nothing for a refused header.
+     */
+    static native int inspectHeader(byte[] head, long[] out);
+
     // ---- image buffers ----
 
     /**

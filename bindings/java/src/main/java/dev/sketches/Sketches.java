@@ -164,6 +164,37 @@ public final class Sketches {
     }
 
     /**
+     * What the common header at the start of {@code bytes} says, read from its first 48 bytes alone
+     * ({@code sketch_image_inspect_header}): what a reader of a file or socket holds before the rest
+     * of the image has arrived. Checks what {@link #inspect(byte[])} checks of the header (magic,
+     * version, ids, reserved field, lengths) but not that the image fits {@code bytes}: {@link
+     * ImageInfo#imageBytes()} is the length the header records, unsigned (compare it with {@link
+     * Long#compareUnsigned}), which a damaged or hostile header may make huge: bound it before
+     * reading that much.
+     *
+     * @param bytes at least the 48 header bytes (more are ignored)
+     * @return the header fields
+     * @throws NullPointerException when {@code bytes} is null
+     * @throws SketchException {@link Status#BUFFER_TOO_SMALL} for fewer than 48 bytes; {@link
+     *     Status#BAD_MAGIC}, {@link Status#UNSUPPORTED_VERSION}, {@link Status#UNSUPPORTED_HASH},
+     *     {@link Status#CORRUPT_HEADER} for a header that is no image's
+     */
+    public static ImageInfo inspectHeader(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
+        if (bytes.length < ImageStream.COMMON_HEADER_BYTES) {
+            throw new SketchException(Status.BUFFER_TOO_SMALL, "Sketches.inspectHeader",
+                    bytes.length + " bytes, fewer than the " + ImageStream.COMMON_HEADER_BYTES + "-byte header");
+        }
+        Native.load();
+        long[] v = new long[8];
+        int status = Native.inspectHeader(bytes, v);
+        if (status != Status.OK) {
+            throw new SketchException(status, "Sketches.inspectHeader");
+        }
+        return new ImageInfo((int) v[0], (int) v[1], (int) v[2], (int) v[3], (int) v[4], (int) v[5], v[6], v[7]);
+    }
+
+    /**
      * Reads exactly one exported image of any family from {@code in} (the 48-byte common header,
      * then exactly the rest of the length it announces, never a byte more) and checks it with the
      * {@code fromByteArray} of the family its header names. The announced length is not trusted

@@ -286,6 +286,51 @@ class StreamTest {
     }
 
     @Test
+    void aHeaderTheLibraryRefusesStopsTheReadAfterItsBytes() {
+        // Every check of the common header is the library's, from the 48 bytes alone: a major of 0
+        // and a set reserved field were read with the whole announced image first; the error still
+        // names the reason, and nothing past the header is read (its length is not trusted).
+        byte[] img = TestKeys.goldenImage("bloom");
+        Object[][] cases = {
+            {4, 0, "format major 0"}, {47, 1, "common header is damaged"}, {6, 99, "unknown family 99"},
+            {10, 52, "a header of 52"}, {24, (img[24] | 3), "and a header of"},
+        };
+        for (Object[] c : cases) {
+            byte[] bad = img.clone();
+            bad[(int) c[0]] = (byte) (int) c[1];
+            MeteredStream in = new MeteredStream(bad, Integer.MAX_VALUE);
+            SketchException e = assertThrows(SketchException.class, () -> Sketches.readSketch(in));
+            assertEquals(Status.CORRUPT_HEADER, e.status(), e.getMessage());
+            assertTrue(e.getMessage().contains((String) c[2]), e.getMessage());
+            assertEquals(48, in.consumed(), e.getMessage());
+        }
+        // An unknown hash id is fromByteArray's to judge, as for bytes.
+        byte[] hash = img.clone();
+        hash[8] = (byte) 0xEE;
+        assertEquals(assertThrows(SketchException.class, () -> BloomFilter.fromByteArray(hash)).status(),
+                assertThrows(SketchException.class, () -> BloomFilter.readFrom(new ByteArrayInputStream(hash)))
+                        .status());
+    }
+
+    @Test
+    void inspectHeaderReadsTheRecordedLengthFromTheHeaderAlone() {
+        byte[] img = TestKeys.goldenImage("bloom");
+        byte[] head = java.util.Arrays.copyOf(img, 48);
+        assertEquals(Status.BUFFER_TOO_SMALL,
+                assertThrows(SketchException.class, () -> Sketches.inspect(head)).status());
+        assertEquals(Sketches.inspect(img), Sketches.inspectHeader(head));
+        assertEquals(img.length, Sketches.inspectHeader(img).imageBytes());
+        assertEquals(-64L, Sketches.inspectHeader(withImageLength(img, -64L)).imageBytes());
+        assertEquals(Status.BUFFER_TOO_SMALL, assertThrows(SketchException.class,
+                () -> Sketches.inspectHeader(java.util.Arrays.copyOf(img, 47))).status());
+        byte[] magic = head.clone();
+        magic[0] = 'X';
+        assertEquals(Status.BAD_MAGIC,
+                assertThrows(SketchException.class, () -> Sketches.inspectHeader(magic)).status());
+        assertThrows(NullPointerException.class, () -> Sketches.inspectHeader(null));
+    }
+
+    @Test
     void wrongFamilyIsRefusedBeforeTheBodyIsRead() {
         byte[] bloom = TestKeys.goldenImage("bloom");
         MeteredStream in = new MeteredStream(bloom, Integer.MAX_VALUE);
