@@ -1942,6 +1942,17 @@ inline status try_hash_batch(const packed_source &keys, std::uint64_t seed, arra
     r.status = detail::st(sketch_image_inspect(bytes.data(), bytes.size(), &r.value));
     return r;
 }
+/// Reads the common header from the first 48 bytes alone
+/// (sketch_image_inspect_header): what a reader of a file or socket holds
+/// before the rest has arrived. image_bytes is the length the header
+/// records, which a damaged or hostile header may make huge: bound it before
+/// reading that much. status::buffer_too_small below 48 bytes; the header
+/// errors of try_inspect otherwise.
+[[nodiscard]] inline result<image_info> try_inspect_header(byte_source bytes) noexcept {
+    result<image_info> r;
+    r.status = detail::st(sketch_image_inspect_header(bytes.data(), bytes.size(), &r.value));
+    return r;
+}
 #if SKETCHES_EXCEPTIONS
 template <class Keys, detail::if_keys<Keys> = 0>
 [[nodiscard]] std::vector<std::uint64_t> hash_batch(const Keys &keys, std::uint64_t seed = 0) {
@@ -1955,6 +1966,9 @@ template <class Keys, detail::if_keys<Keys> = 0>
     return out;
 }
 [[nodiscard]] inline image_info inspect(byte_source bytes) { return detail::value(try_inspect(bytes)); }
+[[nodiscard]] inline image_info inspect_header(byte_source bytes) {
+    return detail::value(try_inspect_header(bytes));
+}
 #endif
 
 /* Declares, inside a family template, the single-key and batch operations

@@ -87,6 +87,23 @@ func Inspect(b []byte) (ImageInfo, error) {
 	return info, nil
 }
 
+// InspectHeader reads the common header from the first 48 bytes of b alone
+// (sketch_image_inspect_header): what a reader of a file or socket holds
+// before the rest of the image has arrived. It checks what Inspect checks
+// of the header (magic, version, ids, reserved field, lengths) but not
+// that the image fits b: ImageBytes is the length the header records,
+// which a damaged or hostile header may make huge (bound it before reading
+// that much). Bytes after the first 48 are not read. Errors are *Error:
+// fewer than 48 bytes match ErrCorrupt (StatusLengthMismatch, truncated),
+// and the header errors are Inspect's.
+func InspectHeader(b []byte) (ImageInfo, error) {
+	info, s := cInspectHeader(b)
+	if s != 0 {
+		return ImageInfo{}, untrustedError("InspectHeader", s, b)
+	}
+	return info, nil
+}
+
 // describe is the String form of a sketch of family f with live image b:
 // its type, image size and seed, read from the common header, never the
 // image bytes themselves. It reads as the other reading methods do: the

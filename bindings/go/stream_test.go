@@ -482,3 +482,37 @@ func TestGoldenImagesReadFromStream(t *testing.T) {
 		t.Fatalf("end: %v", err)
 	}
 }
+
+// InspectHeader reads an image's length from its 48 header bytes, where
+// Inspect needs the whole image; both refuse the same damaged headers.
+func TestInspectHeaderReadsTheRecordedLength(t *testing.T) {
+	f, err := NewBloom(1000, 0.01)
+	check(t, err)
+	img := exportOf(t, f)
+	if _, err := Inspect(img[:commonHeaderLen]); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Inspect of the header alone: %v", err)
+	}
+	head, err := InspectHeader(img[:commonHeaderLen])
+	check(t, err)
+	whole, err := Inspect(img)
+	check(t, err)
+	if head != whole || head.ImageBytes != uint64(len(img)) {
+		t.Fatalf("InspectHeader %+v, Inspect %+v", head, whole)
+	}
+	forged := bytes.Clone(img[:commonHeaderLen])
+	binary.LittleEndian.PutUint64(forged[offImageLen:], 1<<40)
+	if info, err := InspectHeader(forged); err != nil || info.ImageBytes != 1<<40 {
+		t.Fatalf("forged length: %+v %v", info, err)
+	}
+	if _, err := InspectHeader(img[:47]); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("47 bytes: %v", err)
+	}
+	bad := bytes.Clone(img)
+	bad[0] = 'X'
+	_, errHead := InspectHeader(bad)
+	_, errWhole := Inspect(bad)
+	var a, b *Error
+	if !errors.As(errHead, &a) || !errors.As(errWhole, &b) || a.Code != StatusBadMagic || b.Code != a.Code {
+		t.Fatalf("bad magic: InspectHeader %v, Inspect %v", errHead, errWhole)
+	}
+}

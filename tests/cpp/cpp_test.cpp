@@ -555,6 +555,18 @@ void test_bloom() {
     CHECK(sketches::inspect(f.to_bytes()).family == SKETCH_FAMILY_BLOOM);
     CHECK(sketches::try_inspect(std::string_view("xy")).status == status::buffer_too_small);
     EXPECT_ERROR(sketches::inspect(std::string_view("xy")), status::buffer_too_small);
+    {
+        // The header alone: inspect needs the whole image, inspect_header reads its length.
+        std::vector<unsigned char> image = f.to_bytes();
+        sketches::byte_view head(image.data(), SKETCH_COMMON_HEADER_BYTES);
+        CHECK(sketches::try_inspect(head).status == status::buffer_too_small);
+        sketches::image_info info = sketches::inspect_header(head);
+        CHECK(info.family == SKETCH_FAMILY_BLOOM && info.image_bytes == image.size());
+        CHECK(sketches::try_inspect_header(image).value.image_bytes == image.size());
+        EXPECT_ERROR(sketches::inspect_header(std::string_view("xy")), status::buffer_too_small);
+        image[0] = 'X';
+        CHECK(sketches::try_inspect_header(image).status == status::bad_magic);
+    }
 
     check_filter_batches<bloom_filter>([] { return bloom_filter::create(5000, 0.01, 3); }, 3);
     check_storage<bloom_filter, sketches::bloom_view, sketches::bloom_const_view>(
