@@ -1,8 +1,13 @@
 //! # sketches-ffi: the C ABI of `sketches-core`
 //!
-//! Builds `libsketches.so` and `libsketches.a`; `include/sketches.h` is
-//! generated from this crate by cbindgen (pinned version, see the README).
-//! The modules mirror the core one to one.
+//! The exported functions, as an rlib (Rust tests, benches and fuzz
+//! targets call them directly); the `clib/` crate packages them as
+//! `libsketches.so` and `libsketches.a` with the panic handler.
+//! `include/sketches.h` is generated from this crate by cbindgen (pinned
+//! in `scripts/install-test-tools.sh`). One module per core module (each
+//! family, `filter`, `hash`, `image`, `shared`; the core's `parquet`
+//! helpers are in `sbbf`), plus the C boundary's own: `boundary` (pointer
+//! and overlap checks, the panic guard) and `status`.
 //!
 //! Conventions (every function):
 //! * Names start with `sketch_`; types with `sketch_`; constants with `SKETCH_`.

@@ -34,8 +34,9 @@ atomic words that any number of threads add to at once; ``snapshot()`` gives the
 result as an ordinary sketch, ``write_to(f)`` writes that snapshot's bytes and
 ``ConcurrentSketch.read(f)`` reads one back. The ordinary classes take one updating call at a
 time: an update called while another thread's call on the same object runs
-(or any call while an update runs) raises ``RuntimeError: Already borrowed``
-and changes nothing; queries run in parallel. Objects that ``wrap``
+raises ``RuntimeError: Already borrowed`` and changes nothing, and a query
+called while an update runs raises ``RuntimeError: Already mutably
+borrowed``; queries run in parallel. Objects that ``wrap``
 overlapping memory of one buffer follow this rule together, as one object.
 :class:`BinaryFuseFilter` is read-only: any number of threads query it.
 
