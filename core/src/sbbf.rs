@@ -183,6 +183,17 @@ const LANES: usize = 8;
 /// targets): see "Code size on firmware" in the module docs.
 const FIRMWARE: bool = cfg!(target_os = "none");
 
+/// The hash of `key` in `mode`: `native_hash` with the filter's seed, or
+/// Parquet's XXH64 with seed 0 (the firmware shape of the byte-key forms,
+/// which then call the hash forms).
+#[inline(always)]
+fn mode_hash(mode: SbbfMode, seed: u64, key: &[u8], native_hash: impl FnOnce(&[u8], u64) -> u64) -> u64 {
+    match mode {
+        SbbfMode::Native => native_hash(key, seed),
+        SbbfMode::Parquet => hash::xxh64(key, 0),
+    }
+}
+
 /// Flag bit: Parquet-compatible hashing and block selection.
 pub const FLAG_PARQUET: u32 = 1;
 /// Flag bit: the body was loaded from outside; the add counters do not count
@@ -1111,11 +1122,7 @@ impl<'a> Sbbf<'a> {
         native_hash: impl FnOnce(&[u8], u64) -> u64,
     ) -> bool {
         if SHARED {
-            let hash = match self.params.mode {
-                SbbfMode::Native => native_hash(key, self.seed),
-                SbbfMode::Parquet => hash::xxh64(key, 0),
-            };
-            return self.contains_hash(hash);
+            return self.contains_hash(mode_hash(self.params.mode, self.seed, key, native_hash));
         }
         // One mode branch for both the hash and the block rule.
         match self.params.mode {
@@ -1294,11 +1301,7 @@ impl<'a> SbbfMut<'a> {
         native_hash: impl FnOnce(&[u8], u64) -> u64,
     ) -> bool {
         if SHARED {
-            let hash = match self.params.mode {
-                SbbfMode::Native => native_hash(key, self.seed),
-                SbbfMode::Parquet => hash::xxh64(key, 0),
-            };
-            return self.add_hash(hash);
+            return self.add_hash(mode_hash(self.params.mode, self.seed, key, native_hash));
         }
         // One mode branch for both the hash and the block rule.
         let new = match self.params.mode {

@@ -365,15 +365,10 @@ pub unsafe extern "C" fn sketch_image_inspect(
     len: usize,
     out: *mut sketch_image_info,
 ) -> sketch_status {
-    run(|| {
-        boundary::require(out)?;
-        boundary::out_apart(out, bytes, len)?;
-        // SAFETY: caller contract above.
-        let bytes = unsafe { boundary::bytes(bytes, len)? };
-        let h = sketches_core::image::inspect(bytes)?;
-        // SAFETY: non-NULL checked; caller contract.
-        unsafe { boundary::write_out(out, image_info(&h, h.image_len as u64)) }
-    })
+    // SAFETY: the caller's contract, as documented above.
+    unsafe {
+        inspect_with(bytes, len, out, |b| sketches_core::image::inspect(b).map(|h| (h, h.image_len as u64)))
+    }
 }
 
 /// Reads the common header at the start of `bytes` on its own, without the
@@ -410,30 +405,44 @@ pub unsafe extern "C" fn sketch_image_inspect_header(
     len: usize,
     out: *mut sketch_image_info,
 ) -> sketch_status {
+    // SAFETY: the caller's contract, as documented above.
+    unsafe { inspect_with(bytes, len, out, sketches_core::image::inspect_header) }
+}
+
+/// Shared body of `sketch_image_inspect` and `sketch_image_inspect_header`:
+/// `out` required and apart from the bytes, then `read` (which decodes the
+/// header and gives the image length to report) on the bytes, `*out`
+/// written only on success. A type parameter, not a function pointer, so
+/// the stack bound test follows the call.
+///
+/// # Safety
+/// Unless NULL, `bytes` must point to `len` readable bytes; `out` must be writable.
+unsafe fn inspect_with(
+    bytes: *const c_void,
+    len: usize,
+    out: *mut sketch_image_info,
+    read: impl FnOnce(&[u8]) -> sketches_core::Result<(sketches_core::image::CommonHeader, u64)>,
+) -> sketch_status {
     run(|| {
         boundary::require(out)?;
         boundary::out_apart(out, bytes, len)?;
         // SAFETY: caller contract above.
         let bytes = unsafe { boundary::bytes(bytes, len)? };
-        let (h, recorded) = sketches_core::image::inspect_header(bytes)?;
+        let (h, image_bytes) = read(bytes)?;
+        let info = sketch_image_info {
+            family: h.family as u16,
+            hash: h.hash.id(),
+            format_major: sketches_core::image::FORMAT_MAJOR,
+            format_minor: h.minor,
+            reserved: 0,
+            flags: h.flags,
+            header_bytes: h.header_len as u32,
+            seed: h.seed,
+            image_bytes,
+        };
         // SAFETY: non-NULL checked; caller contract.
-        unsafe { boundary::write_out(out, image_info(&h, recorded)) }
+        unsafe { boundary::write_out(out, info) }
     })
-}
-
-/// The C form of a decoded common header; `image_bytes` as recorded.
-fn image_info(h: &sketches_core::image::CommonHeader, image_bytes: u64) -> sketch_image_info {
-    sketch_image_info {
-        family: h.family as u16,
-        hash: h.hash.id(),
-        format_major: sketches_core::image::FORMAT_MAJOR,
-        format_minor: h.minor,
-        reserved: 0,
-        flags: h.flags,
-        header_bytes: h.header_len as u32,
-        seed: h.seed,
-        image_bytes,
-    }
 }
 
 /// Shared body of every family's `export`.

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ctypes
+import io
 import os
 from pathlib import Path
 
@@ -17,6 +18,23 @@ HEADER = ROOT / "include" / "sketches.h"
 
 def golden(name: str) -> bytes:
     return (GOLDEN / f"{name}_v1.img").read_bytes()
+
+
+class ShortWriter(io.RawIOBase):
+    """A raw stream (a pipe, a socket) taking at most ``most`` bytes per
+    write and returning how many it took; ``out`` holds them."""
+
+    def __init__(self, most: int = 7) -> None:
+        self.out = bytearray()
+        self.most = most
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, b) -> int:
+        chunk = bytes(b[: self.most])
+        self.out += chunk
+        return len(chunk)
 
 
 class BloomParams(ctypes.Structure):

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import sketches
+from conftest import ShortWriter
 from sketches.compat import BloomFilter
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -137,22 +138,9 @@ def test_bool_keys_are_their_str_as_in_pybloom_live() -> None:
 
 
 def test_tofile_completes_short_writes_of_raw_streams() -> None:
-    class ShortWriter(io.RawIOBase):
-        """A raw stream taking at most 1000 bytes per write (a pipe, a socket)."""
-
-        def __init__(self) -> None:
-            self.out = bytearray()
-
-        def writable(self) -> bool:
-            return True
-
-        def write(self, b) -> int:
-            self.out += bytes(b[:1000])
-            return min(1000, len(b))
-
     bf = BloomFilter(10_000, 0.001)
     bf.add("user_123")
-    w = ShortWriter()
+    w = ShortWriter(1000)
     bf.tofile(w)
     assert bytes(w.out) == bytes(bf.filter)  # every byte, not the first write's 1000
     assert "user_123" in BloomFilter.fromfile(io.BytesIO(bytes(w.out)))

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import sketches
-from conftest import golden
+from conftest import ShortWriter, golden
 from sketches import SketchError, status
 from test_families import ALL, make
 from test_golden import FAMILY, KINDS
@@ -81,21 +81,6 @@ class RecordingReader(io.RawIOBase):
     def readinto(self, b) -> int:
         self.asked.append(len(b))
         return self._f.readinto(b)
-
-
-class ShortWriter(io.RawIOBase):
-    """A raw stream taking at most 7 bytes per write."""
-
-    def __init__(self) -> None:
-        self.out = bytearray()
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, b) -> int:
-        chunk = bytes(b[:7])
-        self.out += chunk
-        return len(chunk)
 
 
 @pytest.mark.parametrize("cls", EVERY, ids=lambda c: c.__name__)
