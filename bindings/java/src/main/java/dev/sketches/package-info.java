@@ -93,8 +93,8 @@
  * image()} (a read-only view of its memory, or a slice of it) beside that sketch. Between them the
  * rules of one object apply: a change through one while a change through another runs throws
  * {@link java.util.ConcurrentModificationException} before native code runs and changes nothing,
- * and so does an export or conversion of one, or a merge reading one, while a change through
- * another runs (before, each object had a guard of its own: two threads adding through two wraps of
+ * and so does an export or conversion of one, or a merge or {@code jaccard} reading one, while a
+ * change through another runs (before, each object had a guard of its own: two threads adding through two wraps of
  * one buffer lost adds, and an export through one returned an image torn by an add through the
  * other under a valid checksum); other queries are not checked, as on one object. The cost of a
  * call stays that of one object (one compare-and-set per change): {@code wrap} looks up, once and
