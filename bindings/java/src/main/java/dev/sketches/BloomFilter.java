@@ -53,16 +53,20 @@ import java.util.Objects;
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
  * {@code addPackedConcurrent}, {@code containsConcurrent}, {@code containsAllConcurrent}, {@code
  * containsPackedConcurrent}, {@code capacityFlagsConcurrent} and {@code isOverCapacityConcurrent}
- * (the C ABI's {@code sketch_bloom_*_concurrent}, atomic operations on
- * the image's 64-bit words). Any number of threads may call them on one filter at once; while any
- * of them runs, no other method may be called on it (not even {@code contains}, {@code stats} or
- * {@code toByteArray}). A concurrent query sees every concurrent add that returned before it (on
- * its thread, or on a thread it synchronized with since); an add still running may or may not be
- * seen. Once the adding threads are done (joined), the bits and the {@code addCalls} and {@code
- * setBits} counters (so {@code fill}, {@code estimatedItems} and {@code estimatedFpr}) equal those
- * of the same adds made one at a time, in any order. {@code inserted} (adds that set a new bit)
- * depends on how the threads' adds interleaved: it may differ from a sequential run's (it still
- * counts every add that set a bit, and never exceeds {@code addCalls}), and so may the {@link
+ * (the C ABI's {@code sketch_bloom_*_concurrent}, atomic operations on the image's 64-bit words).
+ * Any number of threads may call them on one filter at once; while any of them runs, no other
+ * method may be called on it (not even {@code contains}, {@code stats} or {@code toByteArray}).
+ * Such a call (through this object or another over the same memory) is not refused, as the
+ * concurrent methods take no change guard: it races them, with the effects the {@linkplain
+ * dev.sketches package documentation} lists (adds lost, counters off, SketchException {@link
+ * Status#CORRUPT_HEADER} for a header left inconsistent, until the sketch is made anew), never a
+ * JVM crash. A concurrent query sees every concurrent add that returned before it (on its thread,
+ * or on a thread it synchronized with since); an add still running may or may not be seen. Once the
+ * adding threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
+ * (so {@code fill}, {@code estimatedItems} and {@code estimatedFpr}) equal those of the same adds
+ * made one at a time, in any order. {@code inserted} (adds that set a new bit) depends on how the
+ * threads' adds interleaved: it may differ from a sequential run's (it still counts every add that
+ * set a bit, and never exceeds {@code addCalls}), and so may the {@link
  * Sketches#CAPACITY_OVER_PLANNED_ITEMS} flag computed from it. Two threads adding the same key at
  * once may both be told it was new.
  *

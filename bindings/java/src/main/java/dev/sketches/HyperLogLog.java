@@ -54,20 +54,24 @@ import java.util.Objects;
  * {@code addPackedConcurrent} and {@code estimateConcurrent} (the C ABI's {@code
  * sketch_hll_*_concurrent}, atomic operations on the image's 64-bit words). Any number of threads
  * may call them on one sketch at once; while any of them runs, no other method may be called on it
- * (not even {@code estimate}, {@code stats} or {@code toByteArray}). They need dense registers: on a
+ * (not even {@code estimate}, {@code stats} or {@code toByteArray}). Such a call (through this
+ * object or another over the same memory) is not refused, as the concurrent methods take no change
+ * guard: it races them, with the effects the {@linkplain dev.sketches package documentation} lists
+ * (adds lost, counters off, SketchException {@link Status#CORRUPT_HEADER} for a header left
+ * inconsistent, until the sketch is made anew), never a JVM crash. They need dense registers: on a
  * sketch still in its exact small mode they throw {@link SketchException} with {@link
  * Status#SMALL_MODE} and change nothing, so call {@link #densify()} (exclusive) before sharing the
  * sketch. Once the adding threads are done (joined), the registers, and with them {@code
- * registersSet} and {@link #registerEstimate()}, equal those of the same adds made one at a time, in
- * any order. The martingale estimate does not survive concurrent adds: the first one that raises a
- * register ends it (as a merge does), after which {@link #estimate()} is the register estimate and
- * {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the register estimate
- * while adds run (a few adds behind or ahead; exact once they are done). One register in 16
- * straddles two words and is raised under a lock word in the image's header: a concurrent add that
- * finds it held by another adding thread spins briefly, then yields, then sleeps 1 ms at a time (so a
- * holder descheduled among many more threads than cores gets to finish); one that finds it held for
- * about five seconds (a damaged image, or a process that died inside a concurrent add on a shared
- * mapped file) throws {@link SketchException} with {@link Status#CORRUPT_HEADER}; a
+ * registersSet} and {@link #registerEstimate()}, equal those of the same adds made one at a time,
+ * in any order. The martingale estimate does not survive concurrent adds: the first one that raises
+ * a register ends it (as a merge does), after which {@link #estimate()} is the register estimate
+ * and {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the register
+ * estimate while adds run (a few adds behind or ahead; exact once they are done). One register in
+ * 16 straddles two words and is raised under a lock word in the image's header: a concurrent add
+ * that finds it held by another adding thread spins briefly, then yields, then sleeps 1 ms at a
+ * time (so a holder descheduled among many more threads than cores gets to finish); one that finds
+ * it held for about five seconds (a damaged image, or a process that died inside a concurrent add
+ * on a shared mapped file) throws {@link SketchException} with {@link Status#CORRUPT_HEADER}; a
  * batch then stops at that key, the keys before it are added.
  *
  * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and

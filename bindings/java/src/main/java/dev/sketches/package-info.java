@@ -112,7 +112,34 @@
  * them: two mappings of one file ({@code FileChannel.map} called twice, or two processes), and
  * objects whose classes another class loader loaded, are not seen as the same memory (map once and
  * share the buffer). The concurrent methods ({@code *Concurrent}) take no guard at all, on one
- * object as across objects.
+ * object as across objects (below).
+ *
+ * <p>The concurrent methods and the others on one memory. The concurrent methods ({@code
+ * addConcurrent}, {@code containsConcurrent}, ... of {@link dev.sketches.BloomFilter}, {@link
+ * dev.sketches.SplitBlockBloomFilter}, {@link dev.sketches.HyperLogLog} and {@link
+ * dev.sketches.UltraLogLog}) take no change guard, on purpose: they are atomic among themselves,
+ * and a counter they all updated would put contention on every concurrent add. So nothing records
+ * that they run, and a call of any other method while they run on the same memory (through the
+ * same object, or another over that memory), against the rules, is neither refused nor waited for:
+ * it races them. A change made so (an add, merge, clear, fold, densify, ...) reads and writes the
+ * image with plain loads and stores, so it can overwrite bits, registers and header counters that
+ * concurrent adds wrote meanwhile, and they can write into its half-made result: adds of either
+ * side may be lost (a filter may then answer false for a key whose add returned), counters may
+ * disagree with the body (statistics, capacity flags and estimates off), a fold or clear may keep
+ * part of a concurrent add, and a HyperLogLog cleared back to its small mode may hold registers of
+ * concurrent adds read as small-mode entries. A header left inconsistent is refused by later calls
+ * with {@link dev.sketches.SketchException} ({@link dev.sketches.Status#CORRUPT_HEADER}), {@code
+ * clear()} included, and the sketch must then be made anew (a new sketch, or a fresh image copied
+ * over the wrapped memory). A query or export made meanwhile sees a state between adds (an export
+ * checksums it as it is: it is not refused), and a HyperLogLog call that reads the header while a
+ * concurrent add holds the straddle lock word throws CORRUPT_HEADER. The concurrent adds may throw
+ * SketchException meanwhile too: {@link dev.sketches.Status#SMALL_MODE} after a HyperLogLog went
+ * back to small mode, CORRUPT_HEADER for a header they find half-written. None of this can crash
+ * the JVM: the concurrent methods write only within the image (atomic operations on its 64-bit
+ * words, each index checked against the length the call was given), every other native call checks
+ * the headers it relies on and stays within the image whatever its bytes hold, as on a damaged
+ * image, and the library has no panic path; the worst case is that of a damaged image, wrong
+ * answers and SketchException.
  *
  * <p>Errors: {@link dev.sketches.SketchException} carries the C status ({@link
  * dev.sketches.Status}); bad arguments at the Java boundary throw {@link
