@@ -88,25 +88,25 @@
  * whatever they hold. Other sketch objects over the same memory take turns with it (below).
  *
  * <p>Objects over one memory take turns as one object. That is {@code wrap} (or {@code
- * wrapVerified}) called twice on one buffer (a MappedByteBuffer shared by two request handlers,
- * its duplicate or slice), on overlapping slices of one direct buffer, or on a sketch's {@code
- * image()} (a read-only view of its memory, or a slice of it) beside that sketch. Between them the
- * rules of one object apply: a change through one while a change through another runs throws
- * {@link java.util.ConcurrentModificationException} before native code runs and changes nothing,
- * and so does an export or conversion of one, or a merge or {@code jaccard} reading one, while a
- * change through another runs (before, each object had a guard of its own: two threads adding through two wraps of
- * one buffer lost adds, and an export through one returned an image torn by an add through the
- * other under a valid checksum); other queries are not checked, as on one object. The cost of a
- * call stays that of one object (one compare-and-set per change): {@code wrap} looks up, once and
- * under one lock, the memory of the live wrapped objects (and of the sketches whose {@code
- * image()} was handed out) and gives the new object the change guard of those its memory overlaps.
- * When it overlaps objects that do not overlap each other (B wrapped over the end of A and the
- * start of C, after both), B takes the guards of all of them, one compare-and-set each: a change of
- * B excludes A and C, one of A or C excludes B, and A and C still change side by side. Objects
- * linked by a chain of overlaps may share a guard although their own memory does not overlap (A,
- * then B over part of A, then D over part of B only: A and D take turns), and a group keeps the
- * address range of its objects until all of them are unreachable, so a later wrap of memory that
- * only a gone member covered still joins the group; both cost turns (a
+ * wrapVerified}) called twice on one buffer (a MappedByteBuffer shared by two request handlers, its
+ * duplicate or slice), on overlapping slices of one direct buffer, or on a sketch's {@code image()}
+ * (a read-only view of its memory, or a slice of it) beside that sketch. Between them the rules of
+ * one object apply: a change through one while a change through another runs throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, and an
+ * export or conversion of one, or a merge or {@code jaccard} reading one, that overlaps a change
+ * through another throws it too (before, each object had a guard of its own: two threads adding
+ * through two wraps of one buffer lost adds, and an export through one returned an image torn by an
+ * add through the other under a valid checksum); other queries are not checked, as on one object.
+ * The cost of a call stays that of one object (one compare-and-set per change): {@code wrap} looks
+ * up, once and under one lock, the memory of the live wrapped objects (and of the sketches whose
+ * {@code image()} was handed out) and gives the new object the change guard of those its memory
+ * overlaps. When it overlaps objects that do not overlap each other (B wrapped over the end of A
+ * and the start of C, after both), B takes the guards of all of them, one compare-and-set each: a
+ * change of B excludes A and C, one of A or C excludes B, and A and C still change side by side.
+ * Objects linked by a chain of overlaps may share a guard although their own memory does not
+ * overlap (A, then B over part of A, then D over part of B only: A and D take turns), and a group
+ * keeps the address range of its objects until all of them are unreachable, so a later wrap of
+ * memory that only a gone member covered still joins the group; both cost turns (a
  * ConcurrentModificationException where no overlap is), never a missed overlap, and a merge between
  * two such objects works. What is compared is addresses of this process, as this class loader sees
  * them: two mappings of one file ({@code FileChannel.map} called twice, or two processes), and
