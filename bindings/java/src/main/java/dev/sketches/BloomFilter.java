@@ -53,16 +53,20 @@ import java.util.Objects;
  * <p>The concurrent methods are the exception: {@code addConcurrent}, {@code addAllConcurrent},
  * {@code addPackedConcurrent}, {@code containsConcurrent}, {@code containsAllConcurrent}, {@code
  * containsPackedConcurrent}, {@code capacityFlagsConcurrent} and {@code isOverCapacityConcurrent}
- * (the C ABI's {@code sketch_bloom_*_concurrent}, atomic operations on
- * the image's 64-bit words). Any number of threads may call them on one filter at once; while any
- * of them runs, no other method may be called on it (not even {@code contains}, {@code stats} or
- * {@code toByteArray}). A concurrent query sees every concurrent add that returned before it (on
- * its thread, or on a thread it synchronized with since); an add still running may or may not be
- * seen. Once the adding threads are done (joined), the bits and the {@code addCalls} and {@code
- * setBits} counters (so {@code fill}, {@code estimatedItems} and {@code estimatedFpr}) equal those
- * of the same adds made one at a time, in any order. {@code inserted} (adds that set a new bit)
- * depends on how the threads' adds interleaved: it may differ from a sequential run's (it still
- * counts every add that set a bit, and never exceeds {@code addCalls}), and so may the {@link
+ * (the C ABI's {@code sketch_bloom_*_concurrent}, atomic operations on the image's 64-bit words).
+ * Any number of threads may call them on one filter at once; while any of them runs, no other
+ * method may be called on it (not even {@code contains}, {@code stats} or {@code toByteArray}).
+ * Such a call (through this object or another over the same memory) is not refused, as the
+ * concurrent methods take no change guard: it races them, with the effects the {@linkplain
+ * dev.sketches package documentation} lists (adds lost, counters off, SketchException {@link
+ * Status#CORRUPT_HEADER} for a header left inconsistent, until the sketch is made anew), never a
+ * JVM crash. A concurrent query sees every concurrent add that returned before it (on its thread,
+ * or on a thread it synchronized with since); an add still running may or may not be seen. Once the
+ * adding threads are done (joined), the bits and the {@code addCalls} and {@code setBits} counters
+ * (so {@code fill}, {@code estimatedItems} and {@code estimatedFpr}) equal those of the same adds
+ * made one at a time, in any order. {@code inserted} (adds that set a new bit) depends on how the
+ * threads' adds interleaved: it may differ from a sequential run's (it still counts every add that
+ * set a bit, and never exceeds {@code addCalls}), and so may the {@link
  * Sketches#CAPACITY_OVER_PLANNED_ITEMS} flag computed from it. Two threads adding the same key at
  * once may both be told it was new.
  *
@@ -73,7 +77,10 @@ import java.util.Objects;
  * shared filter, say) are detected: the one that starts second throws {@link
  * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
  * change that returned is in the sketch (one compare-and-set per change call; the concurrent
- * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
+ * methods take none). Objects over overlapping memory of this process (one buffer wrapped twice,
+ * overlapping slices of one buffer, a wrap of another sketch's {@code image()}) take turns as one
+ * object: the same refusals apply between them (see the {@linkplain dev.sketches package
+ * documentation}). An export ({@code toByteArray}, Java serialization) that overlaps a change
  * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
  * and after the change under a valid checksum. Other queries that overlap a change are not
  * detected: they may answer from a half-made change. Native code reads and writes only within the
@@ -1176,17 +1183,17 @@ public final class BloomFilter implements Serializable {
         int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
         if (src != other.img) {
-            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+            other.img.endSourceRead(otherChanges, null); // a private copy, read whole already
         }
         img.beginChange();
         try {
             nUnion(img.addr(), img.len, src.addr(), src.len);
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
         } catch (SketchException e) {
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
             throw Native.incompatible(e, img, other.img);
         } finally {
@@ -1214,17 +1221,17 @@ public final class BloomFilter implements Serializable {
         int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
         if (src != other.img) {
-            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+            other.img.endSourceRead(otherChanges, null); // a private copy, read whole already
         }
         img.beginChange();
         try {
             nIntersect(img.addr(), img.len, src.addr(), src.len);
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
         } catch (SketchException e) {
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
             throw Native.incompatible(e, img, other.img);
         } finally {

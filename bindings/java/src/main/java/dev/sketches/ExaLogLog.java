@@ -52,7 +52,10 @@ import java.util.Objects;
  * say) are detected: the one that starts second throws {@link
  * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
  * change that returned is in the sketch (one compare-and-set per change call; the concurrent
- * methods take none). An export ({@code toByteArray}, Java serialization) or a conversion ({@code
+ * methods take none). Objects over overlapping memory of this process (one buffer wrapped twice,
+ * overlapping slices of one buffer, a wrap of another sketch's {@code image()}) take turns as one
+ * object: the same refusals apply between them (see the {@linkplain dev.sketches package
+ * documentation}). An export ({@code toByteArray}, Java serialization) or a conversion ({@code
  * downsize}) that overlaps a change throws ConcurrentModificationException too, rather than return
  * an image or sketch mixing bytes from before and after the change under a valid checksum. Other
  * queries that overlap a change are not detected: they may answer from a half-made change. Native
@@ -471,17 +474,17 @@ public final class ExaLogLog implements Serializable {
         int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
         if (src != other.img) {
-            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+            other.img.endSourceRead(otherChanges, null); // a private copy, read whole already
         }
         img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
         } catch (SketchException e) {
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
             throw Native.incompatible(e, img, other.img);
         } finally {

@@ -54,20 +54,24 @@ import java.util.Objects;
  * {@code addPackedConcurrent} and {@code estimateConcurrent} (the C ABI's {@code
  * sketch_hll_*_concurrent}, atomic operations on the image's 64-bit words). Any number of threads
  * may call them on one sketch at once; while any of them runs, no other method may be called on it
- * (not even {@code estimate}, {@code stats} or {@code toByteArray}). They need dense registers: on a
+ * (not even {@code estimate}, {@code stats} or {@code toByteArray}). Such a call (through this
+ * object or another over the same memory) is not refused, as the concurrent methods take no change
+ * guard: it races them, with the effects the {@linkplain dev.sketches package documentation} lists
+ * (adds lost, counters off, SketchException {@link Status#CORRUPT_HEADER} for a header left
+ * inconsistent, until the sketch is made anew), never a JVM crash. They need dense registers: on a
  * sketch still in its exact small mode they throw {@link SketchException} with {@link
  * Status#SMALL_MODE} and change nothing, so call {@link #densify()} (exclusive) before sharing the
  * sketch. Once the adding threads are done (joined), the registers, and with them {@code
- * registersSet} and {@link #registerEstimate()}, equal those of the same adds made one at a time, in
- * any order. The martingale estimate does not survive concurrent adds: the first one that raises a
- * register ends it (as a merge does), after which {@link #estimate()} is the register estimate and
- * {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the register estimate
- * while adds run (a few adds behind or ahead; exact once they are done). One register in 16
- * straddles two words and is raised under a lock word in the image's header: a concurrent add that
- * finds it held by another adding thread spins briefly, then yields, then sleeps 1 ms at a time (so a
- * holder descheduled among many more threads than cores gets to finish); one that finds it held for
- * about five seconds (a damaged image, or a process that died inside a concurrent add on a shared
- * mapped file) throws {@link SketchException} with {@link Status#CORRUPT_HEADER}; a
+ * registersSet} and {@link #registerEstimate()}, equal those of the same adds made one at a time,
+ * in any order. The martingale estimate does not survive concurrent adds: the first one that raises
+ * a register ends it (as a merge does), after which {@link #estimate()} is the register estimate
+ * and {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the register
+ * estimate while adds run (a few adds behind or ahead; exact once they are done). One register in
+ * 16 straddles two words and is raised under a lock word in the image's header: a concurrent add
+ * that finds it held by another adding thread spins briefly, then yields, then sleeps 1 ms at a
+ * time (so a holder descheduled among many more threads than cores gets to finish); one that finds
+ * it held for about five seconds (a damaged image, or a process that died inside a concurrent add
+ * on a shared mapped file) throws {@link SketchException} with {@link Status#CORRUPT_HEADER}; a
  * batch then stops at that key, the keys before it are added.
  *
  * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
@@ -77,7 +81,10 @@ import java.util.Objects;
  * say) are detected: the one that starts second throws {@link
  * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
  * change that returned is in the sketch (one compare-and-set per change call; the concurrent
- * methods take none). An export ({@code toByteArray}, Java serialization) or a conversion ({@code
+ * methods take none). Objects over overlapping memory of this process (one buffer wrapped twice,
+ * overlapping slices of one buffer, a wrap of another sketch's {@code image()}) take turns as one
+ * object: the same refusals apply between them (see the {@linkplain dev.sketches package
+ * documentation}). An export ({@code toByteArray}, Java serialization) or a conversion ({@code
  * downsize}) that overlaps a change throws ConcurrentModificationException too, rather than return
  * an image or sketch mixing bytes from before and after the change under a valid checksum. Other
  * queries that overlap a change are not detected: they may answer from a half-made change. Native
@@ -716,17 +723,17 @@ public final class HyperLogLog implements Serializable {
         int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
         if (src != other.img) {
-            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+            other.img.endSourceRead(otherChanges, null); // a private copy, read whole already
         }
         img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
         } catch (SketchException e) {
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
             throw Native.incompatible(e, img, other.img);
         } finally {

@@ -39,15 +39,19 @@ import java.util.Objects;
  * merge} and {@code clear} need exclusive access.
  *
  * <p>A sketch passed as the argument of {@code merge} or {@code jaccard} is only read: for it the
- * call is a query, and a change of it by another thread while the merge reads it makes the merge
- * throw {@link java.util.ConcurrentModificationException} (this sketch may then hold part of that
- * change: it was read half-made). Two changes that overlap on one sketch (two threads adding to a
+ * call is a query, and a change of it by another thread while the call reads it makes the call
+ * throw {@link java.util.ConcurrentModificationException} (after a merge this sketch may then hold
+ * part of that change: it was read half-made; {@code jaccard} returns nothing). Two changes that overlap on one sketch (two threads adding to a
  * shared filter, say) are detected: the one that starts second throws {@link
  * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
  * change that returned is in the sketch (one compare-and-set per change call; the concurrent
- * methods take none). An export ({@code toByteArray}, Java serialization) that overlaps a change
+ * methods take none). Objects over overlapping memory of this process (one buffer wrapped twice,
+ * overlapping slices of one buffer, a wrap of another sketch's {@code image()}) take turns as one
+ * object: the same refusals apply between them (see the {@linkplain dev.sketches package
+ * documentation}). An export ({@code toByteArray}, Java serialization) that overlaps a change
  * throws ConcurrentModificationException too, rather than return an image mixing bytes from before
- * and after the change under a valid checksum. Other queries that overlap a change are not
+ * and after the change under a valid checksum, and so does a {@code jaccard} that overlaps a change
+ * of this sketch (it reads both whole). Other queries that overlap a change are not
  * detected: they may answer from a half-made change. Native code reads and writes only within the
  * image, so no such race crashes the JVM.
  */
@@ -362,21 +366,36 @@ public final class MinHash implements Serializable {
     /**
      * The estimated Jaccard similarity of the two sets (0..1; two empty sketches give 1).
      *
+     * <p>Both sketches are read whole, as a merge reads its argument: a change of either (by
+     * another thread, or through another object over the same memory) while this reads them is
+     * refused with ConcurrentModificationException rather than answered from a half-made change.
+     * {@code other} may be this sketch (1.0).
+     *
      * @param other a sketch with the same k and seed
      * @return the estimate
      * @throws NullPointerException when {@code other} is null
      * @throws SketchException {@link Status#INCOMPATIBLE} when k or the seed differ
+     * @throws java.util.ConcurrentModificationException when another thread changes this sketch or
+     *     {@code other} meanwhile (against the thread-safety rules; nothing is returned)
      */
     public double jaccard(MinHash other) {
         Objects.requireNonNull(other, "other");
+        int changes = img.beginWholeRead();
+        int otherChanges = other.img.beginWholeRead();
+        double similarity;
         try {
-            return nJaccard(img.addr(), img.len, other.img.addr(), other.img.len);
+            similarity = nJaccard(img.addr(), img.len, other.img.addr(), other.img.len);
         } catch (SketchException e) {
+            img.endWholeRead(changes); // a change ran meanwhile: that, not the refusal, is the cause
+            other.img.endWholeRead(otherChanges);
             throw Native.incompatible(e, img, other.img);
         } finally {
             Reference.reachabilityFence(img);
             Reference.reachabilityFence(other.img);
         }
+        img.endWholeRead(changes);
+        other.img.endWholeRead(otherChanges);
+        return similarity;
     }
 
     /**
@@ -412,17 +431,17 @@ public final class MinHash implements Serializable {
         int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
         if (src != other.img) {
-            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+            other.img.endSourceRead(otherChanges, null); // a private copy, read whole already
         }
         img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
         } catch (SketchException e) {
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
             throw Native.incompatible(e, img, other.img);
         } finally {

@@ -18,12 +18,18 @@ import java.nio.file.attribute.UserPrincipal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -689,7 +695,7 @@ final class Native {
         /** The image's address; read through {@link #addr()}. */
         private final long base;
         /** A wrapped caller's buffer, read before each use of the address (see above); else null. */
-        private final ByteBuffer guard;
+        private final ByteBuffer callerBuffer;
         final long len;
         final boolean readOnly;
         /** The token's address (8-byte aligned), or 0 when the image has no token. */
@@ -700,52 +706,55 @@ final class Native {
         private final String missing;
 
         /**
-         * Odd while a change runs on this image ({@link #beginChange} to {@link #endChange}), even
-         * otherwise; read and written through {@link #CHANGING}.
+         * The change guard ({@link #beginChange}): this image's own, or the one shared by every
+         * object over memory that overlaps this image's ({@link Regions}: wrapped buffers), so
+         * that they take turns as one object.
          */
-        @SuppressWarnings("unused") // accessed through the VarHandle
-        private volatile int changing;
+        private final Guard guard;
 
-        private static final VarHandle CHANGING;
+        /**
+         * Further guards a change of this image takes with {@link #guard}, or null (the common
+         * case): a wrap whose memory overlapped objects of separate groups (each with its own
+         * guard) takes all of theirs, so it excludes each of them while they do not exclude each
+         * other ({@link Regions#join}).
+         */
+        private final Guard[] moreGuards;
 
-        static {
-            try {
-                CHANGING = MethodHandles.lookup().findVarHandle(Image.class, "changing", int.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
-        /** An image in memory this binding allocated (no guard). */
+        /** An image in memory this binding allocated, with a change guard of its own. */
         Image(ByteBuffer buffer, boolean readOnly) {
-            this(buffer, readOnly, null, false);
+            this(buffer, readOnly, null, false, new Guard[] {new Guard()});
         }
 
         /**
          * An image over {@code buffer}; {@code callerMemory}: a caller's buffer ({@code wrap}),
-         * whose memory is checked before each use of the address.
+         * whose memory is checked before each use of the address; {@code guards}: the change
+         * guards it takes, the first its own ({@link Regions#join} for a caller's buffer).
          */
-        Image(ByteBuffer buffer, boolean readOnly, ByteBuffer tokenMemory, boolean callerMemory) {
+        Image(ByteBuffer buffer, boolean readOnly, ByteBuffer tokenMemory, boolean callerMemory, Guard[] guards) {
             this.buffer = buffer;
             this.base = address(buffer);
-            this.guard = callerMemory && buffer.capacity() > 0 ? buffer : null;
+            this.callerBuffer = callerMemory && buffer.capacity() > 0 ? buffer : null;
             this.len = buffer.capacity();
             this.readOnly = readOnly;
             this.tokenMemory = tokenMemory;
             this.token = tokenMemory == null ? 0 : address(tokenMemory);
             this.missing = null;
+            this.guard = guards[0];
+            this.moreGuards = guards.length == 1 ? null : Arrays.copyOfRange(guards, 1, guards.length);
         }
 
         /** A stand-in without memory; every use throws IllegalStateException({@code missing}). */
         private Image(String missing) {
             this.buffer = ByteBuffer.allocate(0).order(ByteOrder.LITTLE_ENDIAN);
             this.base = 0;
-            this.guard = null;
+            this.callerBuffer = null;
             this.len = 0;
             this.readOnly = true;
             this.tokenMemory = null;
             this.token = 0;
             this.missing = missing;
+            this.guard = new Guard();
+            this.moreGuards = null;
         }
 
         /**
@@ -793,9 +802,9 @@ final class Native {
          */
         long addr() {
             present();
-            ByteBuffer g = guard;
-            if (g != null) {
-                g.get(0);
+            ByteBuffer b = callerBuffer;
+            if (b != null) {
+                b.get(0);
             }
             return base;
         }
@@ -818,15 +827,62 @@ final class Native {
 
         /**
          * The image shortened in place to its first {@code newLen} bytes (after a call that
-         * re-wrote it shorter, such as a fold): the same address, writability and token memory
-         * (the caller fills the token again), over a slice of this buffer.
+         * re-wrote it shorter, such as a fold): the same address, writability, token memory (the
+         * caller fills the token again) and change guards (it is the same memory: a thread still
+         * holding this image takes turns with one holding the prefix), over a slice of this
+         * buffer.
          */
         Image prefix(long newLen) {
             if (newLen < 0 || newLen > len) {
                 throw new IllegalStateException("an image of " + len + " bytes cannot shrink to " + newLen);
             }
             return new Image(buffer.slice(0, (int) newLen).order(ByteOrder.LITTLE_ENDIAN), readOnly, tokenMemory,
-                    guard != null);
+                    callerBuffer != null, guards());
+        }
+
+        /** The change guards this image takes: {@link #guard} first, then {@link #moreGuards}. */
+        private Guard[] guards() {
+            Guard[] more = moreGuards;
+            if (more == null) {
+                return new Guard[] {guard};
+            }
+            Guard[] all = new Guard[more.length + 1];
+            all[0] = guard;
+            System.arraycopy(more, 0, all, 1, more.length);
+            return all;
+        }
+
+        /** Whether a change of this image takes {@code g}. */
+        private boolean takes(Guard g) {
+            if (g == guard) {
+                return true;
+            }
+            Guard[] more = moreGuards;
+            if (more != null) {
+                for (Guard m : more) {
+                    if (m == g) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        /** How many of this image's guards a change of {@code changing} holds (0 when null). */
+        private int heldBy(Image changing) {
+            if (changing == null) {
+                return 0;
+            }
+            int held = changing.takes(guard) ? 1 : 0;
+            Guard[] more = moreGuards;
+            if (more != null) {
+                for (Guard g : more) {
+                    if (changing.takes(g)) {
+                        held++;
+                    }
+                }
+            }
+            return held;
         }
 
         /** A little-endian view of the token's bytes (tests); null when the image has no token. */
@@ -841,32 +897,95 @@ final class Native {
          * another), is a caller's race that would lose adds (bits, registers, counters written
          * from stale reads: false negatives in a filter) or leave the image half-made: it is
          * refused here before native code runs, with ConcurrentModificationException, and the
-         * refused call changes nothing. Costs one compare-and-set (a few nanoseconds uncontended);
-         * the concurrent methods ({@code *Concurrent}) do not take it.
+         * refused call changes nothing. The guard is shared by every object over overlapping
+         * wrapped memory ({@link Regions}), so a change through another such object is refused
+         * alike. Costs one compare-and-set (a few nanoseconds uncontended; one more per extra
+         * guard of a wrap that bridged separate groups); the concurrent methods ({@code
+         * *Concurrent}) do not take it.
          *
          * @throws java.util.ConcurrentModificationException when a change is running
          */
         void beginChange() {
-            int c = (int) CHANGING.getVolatile(this);
-            if ((c & 1) != 0 || !CHANGING.compareAndSet(this, c, c + 1)) {
-                throw new java.util.ConcurrentModificationException("another thread is changing this sketch: a change"
-                        + " (add, remove, merge, clear, ...) needs exclusive access; nothing was changed by this call"
-                        + " (use the *Concurrent methods, or synchronize)");
+            if (!guard.tryBegin()) {
+                throw changeRaced();
+            }
+            Guard[] more = moreGuards;
+            if (more != null) {
+                beginMore(more);
             }
         }
 
+        /** Takes the further guards after {@link #guard}; on a refusal gives every one back. */
+        private void beginMore(Guard[] more) {
+            for (int i = 0; i < more.length; i++) {
+                if (!more[i].tryBegin()) {
+                    for (int j = i - 1; j >= 0; j--) {
+                        more[j].undo();
+                    }
+                    guard.undo();
+                    throw changeRaced();
+                }
+            }
+        }
+
+        private static java.util.ConcurrentModificationException changeRaced() {
+            return new java.util.ConcurrentModificationException("another thread is changing this sketch (or another"
+                    + " sketch object over the same memory): a change (add, remove, merge, clear, ...) needs exclusive"
+                    + " access; nothing was changed by this call (use the *Concurrent methods, or synchronize)");
+        }
+
         /**
-         * Starts a read that must see the image whole (an export), for {@link #endWholeRead}.
+         * The sum of this image's guard counts (wrapping as ints do): it moves whenever a change
+         * through any object sharing one of them starts or ends, as every count only grows.
+         */
+        private int stamp() {
+            int sum = guard.count();
+            Guard[] more = moreGuards;
+            if (more != null) {
+                for (Guard g : more) {
+                    sum += g.count();
+                }
+            }
+            return sum;
+        }
+
+        /** Whether a change holds one of this image's guards now. */
+        private boolean changing() {
+            if ((guard.count() & 1) != 0) {
+                return true;
+            }
+            Guard[] more = moreGuards;
+            if (more != null) {
+                for (Guard g : more) {
+                    if ((g.count() & 1) != 0) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Starts a read that must see the image whole (an export, a conversion, the sketch a
+         * merge or jaccard reads), for {@link #endWholeRead} or {@link #endSourceRead}: the
+         * guards' change counts, which only grow while the image lives.
          *
          * @return the change count to compare at the end
          * @throws java.util.ConcurrentModificationException when a change is running
          */
         int beginWholeRead() {
-            int c = (int) CHANGING.getAcquire(this);
-            if ((c & 1) != 0) {
+            if (moreGuards == null) {
+                int c = guard.count();
+                if ((c & 1) != 0) {
+                    throw wholeReadRaced();
+                }
+                return c;
+            }
+            int sum = stamp();
+            if (changing()) {
                 throw wholeReadRaced();
             }
-            return c;
+            return sum;
         }
 
         /**
@@ -877,20 +996,23 @@ final class Native {
          */
         void endWholeRead(int started) {
             VarHandle.acquireFence(); // the image reads above happen before the count is read again
-            if ((int) CHANGING.getAcquire(this) != started) {
+            if (stamp() != started) {
                 throw wholeReadRaced();
             }
         }
 
         /**
          * Ends the read of a merge's source that {@link #beginWholeRead} started: throws when a
-         * change of the source ran meanwhile (the merge read a half-made source).
+         * change of the source ran meanwhile (the merge read a half-made source). {@code changing}:
+         * the destination when its change has begun (it holds its guards, and those it shares
+         * with the source, such as two objects over one wrapped buffer, count one change each,
+         * which is the merge itself), or null before.
          *
          * @throws java.util.ConcurrentModificationException when a change ran since
          */
-        void endSourceRead(int started) {
+        void endSourceRead(int started, Image changing) {
             VarHandle.acquireFence(); // the source reads above happen before the count is read again
-            if ((int) CHANGING.getAcquire(this) != started) {
+            if (stamp() != started + heldBy(changing)) {
                 throw new java.util.ConcurrentModificationException("another thread changed the sketch passed in"
                         + " during the merge (it is only read, so it must not change meanwhile): this sketch may hold"
                         + " part of that change");
@@ -898,14 +1020,21 @@ final class Native {
         }
 
         private static java.util.ConcurrentModificationException wholeReadRaced() {
-            return new java.util.ConcurrentModificationException("another thread changed this sketch while it was"
-                    + " read whole (an export or a conversion, which need exclusive access against changes: what"
-                    + " they read would mix bytes from before and after the change); nothing was returned");
+            return new java.util.ConcurrentModificationException("another thread changed a sketch while this call"
+                    + " read it whole (an export, a conversion, or the argument of a merge or jaccard, which need"
+                    + " exclusive access against changes: what they read would mix bytes from before and after the"
+                    + " change); nothing was returned");
         }
 
         /** Ends the change {@link #beginChange} started (the thread that started it calls it). */
         void endChange() {
-            CHANGING.setRelease(this, (int) CHANGING.getVolatile(this) + 1);
+            guard.end();
+            Guard[] more = moreGuards;
+            if (more != null) {
+                for (Guard g : more) {
+                    g.end();
+                }
+            }
         }
 
         /** Throws ReadOnlyBufferException when the image was wrapped from a read-only buffer. */
@@ -939,9 +1068,16 @@ final class Native {
             return new Image(copy, true);
         }
 
-        /** A read-only view of the live image bytes. */
+        /**
+         * A read-only view of the live image bytes. The caller may wrap it (or a slice of it):
+         * the first view of an image records its memory with its guard ({@link Regions#publish}),
+         * so that such a wrap takes turns with this image.
+         */
         ByteBuffer view() {
             present();
+            if (!guard.published) {
+                Regions.publish(base, len, guard);
+            }
             return buffer.asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
         }
     }
@@ -994,7 +1130,7 @@ final class Native {
         ByteBuffer whole = aligned(bytes, TOKEN_BYTES);
         int tokenAt = roundUp((int) bytes);
         return new Image(whole.slice(0, (int) bytes).order(ByteOrder.LITTLE_ENDIAN), false,
-                whole.slice(tokenAt, TOKEN_BYTES), false);
+                whole.slice(tokenAt, TOKEN_BYTES), false, new Guard[] {new Guard()});
     }
 
     /**
@@ -1104,17 +1240,14 @@ final class Native {
                 "proxy required: a " + family + " is serialized as its exported image, through its proxy");
     }
 
-    /** Wraps a caller's direct buffer after {@code check} accepted it. */
+    /**
+     * Wraps a caller's direct buffer after {@code check} accepted it, with the change guard of the
+     * objects over memory that overlaps it ({@link Regions#join}).
+     */
     static Image wrapped(ByteBuffer buffer, Check check) {
         load();
-        ByteBuffer view = wrappable(buffer);
-        Image img = new Image(view, buffer.isReadOnly(), null, true);
-        try {
-            check.run(img.addr(), img.len);
-        } finally {
-            Reference.reachabilityFence(img);
-        }
-        return img;
+        ByteBuffer view = checkedWrap(buffer, check);
+        return new Image(view, buffer.isReadOnly(), null, true, Regions.join(address(view), view.capacity()));
     }
 
     /**
@@ -1123,14 +1256,229 @@ final class Native {
      */
     static Image wrappedWithToken(ByteBuffer buffer, Check check) {
         load();
-        ByteBuffer view = wrappable(buffer);
+        ByteBuffer view = checkedWrap(buffer, check);
         ByteBuffer token = ByteBuffer.allocateDirect(TOKEN_BYTES + IMAGE_MIN_ALIGN - 1).alignedSlice(IMAGE_MIN_ALIGN);
-        Image img = new Image(view, buffer.isReadOnly(), token, true);
+        return new Image(view, buffer.isReadOnly(), token, true, Regions.join(address(view), view.capacity()));
+    }
+
+    /**
+     * The caller's buffer as an image view ({@link #wrappable}) once {@code check} accepted its
+     * bytes; its first byte is read through Java first, as {@link Image#addr()} does, so memory
+     * the JDK released throws IllegalStateException instead of reaching native code.
+     */
+    private static ByteBuffer checkedWrap(ByteBuffer buffer, Check check) {
+        ByteBuffer view = wrappable(buffer);
         try {
-            check.run(img.addr(), img.len);
+            if (view.capacity() > 0) {
+                view.get(0);
+            }
+            check.run(address(view), view.capacity());
         } finally {
-            Reference.reachabilityFence(img);
+            Reference.reachabilityFence(view);
         }
-        return img;
+        return view;
+    }
+
+    // ---- change guards, and the memory of objects that share one ----
+
+    /**
+     * The change count of the memory of one or more sketch objects: odd while a change runs,
+     * even otherwise; a change adds 1 when it starts ({@link #tryBegin}) and 1 when it ends
+     * ({@link #end}), so a read that must see the memory whole compares it before and after.
+     */
+    static final class Guard {
+        @SuppressWarnings("unused") // accessed through the VarHandle
+        private volatile int changing;
+
+        /**
+         * Whether {@link Regions} holds this guard's memory: read without the lock, set (once)
+         * under it.
+         */
+        volatile boolean published;
+
+        private static final VarHandle CHANGING;
+
+        static {
+            try {
+                CHANGING = MethodHandles.lookup().findVarHandle(Guard.class, "changing", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        /** Takes the guard for a change: false when a change holds it. One compare-and-set. */
+        boolean tryBegin() {
+            int c = (int) CHANGING.getVolatile(this);
+            return (c & 1) == 0 && CHANGING.compareAndSet(this, c, c + 1);
+        }
+
+        /** Ends a change {@link #tryBegin} took: the count is even again, one change higher. */
+        void end() {
+            CHANGING.setRelease(this, (int) CHANGING.getVolatile(this) + 1);
+        }
+
+        /**
+         * Gives back a guard {@link #tryBegin} took when no native code ran under it (another
+         * guard of the same change was refused): the count is as before, so no read sees a change.
+         */
+        void undo() {
+            CHANGING.setRelease(this, (int) CHANGING.getVolatile(this) - 1);
+        }
+
+        /** The count (acquire). */
+        int count() {
+            return (int) CHANGING.getAcquire(this);
+        }
+    }
+
+    /**
+     * The memory of live sketch objects that a caller can reach, so that two objects over
+     * overlapping memory share a change guard: the buffers of {@code wrap} (a MappedByteBuffer,
+     * a slice of a direct buffer, a MemorySegment's buffer), and an owned image once its {@link
+     * Image#view} was handed out (it may be wrapped in turn). Looked up once per wrap, under one
+     * lock; the calls on a sketch never look here.
+     *
+     * <p>One region per live guard: the address range that the objects joined to it covered when
+     * they were made (the union of overlapping ranges is one range). A new wrap takes the guard of
+     * every region its range overlaps: none, a new guard and region of its own; one, that guard
+     * (its range joins the region); several (its memory bridges objects that did not overlap each
+     * other, as B over the end of A and the start of C), all of them, its first region's taking
+     * its range: a change of it then excludes each of them, while they still run beside each other.
+     * So any two live objects whose memory overlaps share a guard, and objects linked by a chain of
+     * overlaps (A, B and C above) may share one although they do not overlap. A region lives as
+     * long as its guard (weakly held: gone once every object over it is unreachable), and keeps
+     * the range of objects already gone until then; a later wrap overlapping that range joins
+     * it, which costs turns, never a missed overlap.
+     *
+     * <p>Addresses are this process's: two mappings of one file at different addresses (two
+     * {@code FileChannel.map} calls, or two processes) are different memory here, so objects over
+     * them do not take turns.
+     */
+    static final class Regions {
+        /** A region: an address range and (weakly) the guard of the objects over it. */
+        private static final class Region extends WeakReference<Guard> {
+            /** Orders by start address, then by creation, so regions with one start differ. */
+            static final Comparator<Region> ORDER =
+                    Comparator.comparingLong((Region r) -> r.start).thenComparingLong(r -> r.serial);
+
+            long start;
+            long end;
+            final long serial;
+
+            Region(Guard guard, long start, long end, long serial, ReferenceQueue<Guard> queue) {
+                super(guard, queue);
+                this.start = start;
+                this.end = end;
+                this.serial = serial;
+            }
+        }
+
+        /** Live regions by start address (a region's fields change only while it is out of the set). */
+        private static final TreeSet<Region> REGIONS = new TreeSet<>(Region.ORDER);
+
+        /** Regions whose guard is gone, removed at the next lookup. */
+        private static final ReferenceQueue<Guard> GONE = new ReferenceQueue<>();
+
+        /** The longest region ever held: where a lookup starts looking back from. */
+        private static long longest;
+
+        private static long serials;
+
+        private Regions() {}
+
+        /**
+         * The guards of a new wrap over {@code [start, start + len)}: those of the regions it
+         * overlaps (see the class notes), or a new one; the first is its own (its range joined
+         * that guard's region).
+         */
+        static synchronized Guard[] join(long start, long len) {
+            purge();
+            if (len <= 0) {
+                return new Guard[] {new Guard()};
+            }
+            long end = start + len;
+            List<Region> overlapping = overlapping(start, end);
+            List<Guard> guards = new ArrayList<>();
+            Region first = null;
+            for (Region r : overlapping) {
+                Guard g = r.get();
+                if (g == null || guards.contains(g)) {
+                    continue;
+                }
+                if (first == null) {
+                    first = r;
+                }
+                guards.add(g);
+            }
+            if (first == null) {
+                Guard own = new Guard();
+                own.published = true;
+                add(new Region(own, start, end, serials++, GONE));
+                return new Guard[] {own};
+            }
+            widen(first, start, end);
+            return guards.toArray(new Guard[0]);
+        }
+
+        /**
+         * Records an owned image's memory with its guard (its first {@link Image#view}); the
+         * image keeps its guard (owned memory overlaps no live object's; a wrap of the view
+         * then joins this region).
+         */
+        static synchronized void publish(long start, long len, Guard guard) {
+            if (guard.published) {
+                return;
+            }
+            purge();
+            guard.published = true;
+            if (len > 0) {
+                add(new Region(guard, start, start + len, serials++, GONE));
+            }
+        }
+
+        /** The live regions overlapping {@code [start, end)}, by start address. */
+        private static List<Region> overlapping(long start, long end) {
+            Region from = new Region(null, Math.max(0, start - longest), 0, Long.MIN_VALUE, null);
+            Region to = new Region(null, end, 0, Long.MIN_VALUE, null);
+            List<Region> found = new ArrayList<>();
+            for (Region r : REGIONS.subSet(from, true, to, false)) {
+                if (r.end > start && r.get() != null) {
+                    found.add(r);
+                }
+            }
+            return found;
+        }
+
+        /** Widens a region to cover {@code [start, end)} too (the two overlap). */
+        private static void widen(Region r, long start, long end) {
+            REGIONS.remove(r);
+            r.start = Math.min(r.start, start);
+            r.end = Math.max(r.end, end);
+            add(r);
+        }
+
+        private static void add(Region r) {
+            REGIONS.add(r);
+            longest = Math.max(longest, r.end - r.start);
+        }
+
+        /** Removes the regions whose guard is gone. */
+        private static void purge() {
+            for (Reference<? extends Guard> r; (r = GONE.poll()) != null; ) {
+                REGIONS.remove((Region) r);
+            }
+        }
+
+        /** The live regions now (tests: a region per live group, not per wrap made). */
+        static synchronized int size() {
+            purge();
+            return REGIONS.size();
+        }
+
+        /** Whether a live region covers {@code address} (tests). */
+        static synchronized boolean covers(long address) {
+            purge();
+            return !overlapping(address, address + 1).isEmpty();
+        }
     }
 }

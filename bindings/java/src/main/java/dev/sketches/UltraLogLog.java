@@ -46,13 +46,17 @@ import java.util.Objects;
  * {@code addPackedConcurrent} and {@code estimateConcurrent} (the C ABI's {@code
  * sketch_ull_*_concurrent}, atomic operations on the image's 64-bit words). Any number of threads
  * may call them on one sketch at once; while any of them runs, no other method may be called on it
- * (not even {@code estimate}, {@code stats} or {@code toByteArray}). Once the adding threads are
- * done (joined), the registers, and with them {@code registersSet}, {@link #registerEstimate()} and
+ * (not even {@code estimate}, {@code stats} or {@code toByteArray}). Such a call (through this
+ * object or another over the same memory) is not refused, as the concurrent methods take no change
+ * guard: it races them, with the effects the {@linkplain dev.sketches package documentation} lists
+ * (adds lost, counters off, SketchException {@link Status#CORRUPT_HEADER} for a header left
+ * inconsistent, until the sketch is made anew), never a JVM crash. Once the adding threads are done
+ * (joined), the registers, and with them {@code registersSet}, {@link #registerEstimate()} and
  * {@link #mlEstimate()}, equal those of the same adds made one at a time, in any order. The
  * martingale estimate does not survive concurrent adds: the first one that changes a register ends
  * it (as a merge does), after which {@link #estimate()} is the FGRA estimate from the registers and
- * {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the FGRA estimate while
- * adds run (exact once they are done).
+ * {@code stats().martingale()} is false. {@link #estimateConcurrent()} reads the FGRA estimate
+ * while adds run (exact once they are done).
  *
  * <p>A sketch passed as the argument of {@code merge} is only read: for it the call is a query, and
  * a change of it by another thread while the merge reads it makes the merge throw {@link
@@ -61,7 +65,10 @@ import java.util.Objects;
  * say) are detected: the one that starts second throws {@link
  * java.util.ConcurrentModificationException} before native code runs and changes nothing, so every
  * change that returned is in the sketch (one compare-and-set per change call; the concurrent
- * methods take none). An export ({@code toByteArray}, Java serialization) or a conversion ({@code
+ * methods take none). Objects over overlapping memory of this process (one buffer wrapped twice,
+ * overlapping slices of one buffer, a wrap of another sketch's {@code image()}) take turns as one
+ * object: the same refusals apply between them (see the {@linkplain dev.sketches package
+ * documentation}). An export ({@code toByteArray}, Java serialization) or a conversion ({@code
  * toHyperLogLog}) that overlaps a change throws ConcurrentModificationException too, rather than
  * return an image or sketch mixing bytes from before and after the change under a valid checksum.
  * Other queries that overlap a change are not detected: they may answer from a half-made change.
@@ -644,17 +651,17 @@ public final class UltraLogLog implements Serializable {
         int otherChanges = other.img.beginWholeRead();
         Native.Image src = other.img.mergeSourceFor(img);
         if (src != other.img) {
-            other.img.endSourceRead(otherChanges); // a private copy, read whole already
+            other.img.endSourceRead(otherChanges, null); // a private copy, read whole already
         }
         img.beginChange();
         try {
             nMerge(img.addr(), img.len, src.addr(), src.len);
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
         } catch (SketchException e) {
             if (src == other.img) {
-                other.img.endSourceRead(otherChanges);
+                other.img.endSourceRead(otherChanges, img);
             }
             throw Native.incompatible(e, img, other.img);
         } finally {

@@ -80,11 +80,66 @@
  * Unsafe.invokeCleaner}, memory of {@code JNI NewDirectByteBuffer} freed by native code, a mapped
  * file truncated by another process (SIGBUS): native code then reads and writes memory that is no
  * longer the image, which crashes the JVM or corrupts whatever uses it next, as Java code reading
- * such a buffer would. Writes to the buffer by other code (another object wrapping it, a writable
- * alias of a read-only buffer, another process sharing a mapped file) are changes the sketch
- * does not see coming: made while a call runs they give that call wrong answers, as a change
- * racing a query does; a rewritten header is seen (the next call checks it again), and native code
- * stays within the buffer's bytes whatever they hold.
+ * such a buffer would. Writes to the buffer by code other than sketch objects of this binding (a
+ * writable alias of a read-only buffer written through Java, another process sharing a mapped
+ * file, a second mapping of the file) are changes the sketch does not see coming: made while a
+ * call runs they give that call wrong answers, as a change racing a query does; a rewritten header
+ * is seen (the next call checks it again), and native code stays within the buffer's bytes
+ * whatever they hold. Other sketch objects over the same memory take turns with it (below).
+ *
+ * <p>Objects over one memory take turns as one object. That is {@code wrap} (or {@code
+ * wrapVerified}) called twice on one buffer (a MappedByteBuffer shared by two request handlers, its
+ * duplicate or slice), on overlapping slices of one direct buffer, or on a sketch's {@code image()}
+ * (a read-only view of its memory, or a slice of it) beside that sketch. Between them the rules of
+ * one object apply: a change through one while a change through another runs throws {@link
+ * java.util.ConcurrentModificationException} before native code runs and changes nothing, and an
+ * export or conversion of one, or a merge or {@code jaccard} reading one, that overlaps a change
+ * through another throws it too (before, each object had a guard of its own: two threads adding
+ * through two wraps of one buffer lost adds, and an export through one returned an image torn by an
+ * add through the other under a valid checksum); other queries are not checked, as on one object.
+ * The cost of a call stays that of one object (one compare-and-set per change): {@code wrap} looks
+ * up, once and under one lock, the memory of the live wrapped objects (and of the sketches whose
+ * {@code image()} was handed out) and gives the new object the change guard of those its memory
+ * overlaps. When it overlaps objects that do not overlap each other (B wrapped over the end of A
+ * and the start of C, after both), B takes the guards of all of them, one compare-and-set each: a
+ * change of B excludes A and C, one of A or C excludes B, and A and C still change side by side.
+ * Objects linked by a chain of overlaps may share a guard although their own memory does not
+ * overlap (A, then B over part of A, then D over part of B only: A and D take turns), and a group
+ * keeps the address range of its objects until all of them are unreachable, so a later wrap of
+ * memory that only a gone member covered still joins the group; both cost turns (a
+ * ConcurrentModificationException where no overlap is), never a missed overlap, and a merge between
+ * two such objects works. What is compared is addresses of this process, as this class loader sees
+ * them: two mappings of one file ({@code FileChannel.map} called twice, or two processes), and
+ * objects whose classes another class loader loaded, are not seen as the same memory (map once and
+ * share the buffer). The concurrent methods ({@code *Concurrent}) take no guard at all, on one
+ * object as across objects (below).
+ *
+ * <p>The concurrent methods and the others on one memory. The concurrent methods ({@code
+ * addConcurrent}, {@code containsConcurrent}, ... of {@link dev.sketches.BloomFilter}, {@link
+ * dev.sketches.SplitBlockBloomFilter}, {@link dev.sketches.HyperLogLog} and {@link
+ * dev.sketches.UltraLogLog}) take no change guard, on purpose: they are atomic among themselves,
+ * and a counter they all updated would put contention on every concurrent add. So nothing records
+ * that they run, and a call of any other method while they run on the same memory (through the
+ * same object, or another over that memory), against the rules, is neither refused nor waited for:
+ * it races them. A change made so (an add, merge, clear, fold, densify, ...) reads and writes the
+ * image with plain loads and stores, so it can overwrite bits, registers and header counters that
+ * concurrent adds wrote meanwhile, and they can write into its half-made result: adds of either
+ * side may be lost (a filter may then answer false for a key whose add returned), counters may
+ * disagree with the body (statistics, capacity flags and estimates off), a fold or clear may keep
+ * part of a concurrent add, and a HyperLogLog cleared back to its small mode may hold registers of
+ * concurrent adds read as small-mode entries. A header left inconsistent is refused by later calls
+ * with {@link dev.sketches.SketchException} ({@link dev.sketches.Status#CORRUPT_HEADER}), {@code
+ * clear()} included, and the sketch must then be made anew (a new sketch, or a fresh image copied
+ * over the wrapped memory). A query or export made meanwhile sees a state between adds (an export
+ * checksums it as it is: it is not refused), and a HyperLogLog call that reads the header while a
+ * concurrent add holds the straddle lock word throws CORRUPT_HEADER. The concurrent adds may throw
+ * SketchException meanwhile too: {@link dev.sketches.Status#SMALL_MODE} after a HyperLogLog went
+ * back to small mode, CORRUPT_HEADER for a header they find half-written. None of this can crash
+ * the JVM: the concurrent methods write only within the image (atomic operations on its 64-bit
+ * words, each index checked against the length the call was given), every other native call checks
+ * the headers it relies on and stays within the image whatever its bytes hold, as on a damaged
+ * image, and the library has no panic path; the worst case is that of a damaged image, wrong
+ * answers and SketchException.
  *
  * <p>Errors: {@link dev.sketches.SketchException} carries the C status ({@link
  * dev.sketches.Status}); bad arguments at the Java boundary throw {@link

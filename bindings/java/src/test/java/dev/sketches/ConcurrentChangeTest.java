@@ -110,6 +110,32 @@ class ConcurrentChangeTest {
         check("TopK", t::add, () -> t.stats().total());
     }
 
+    /**
+     * A fold shortens the image in place and replaces the filter's image object while it still
+     * holds the change of the one it started on (it fills the token of the shorter image before it
+     * ends). A thread that reads the new image meanwhile must be refused as during any change:
+     * before, the shorter image had a guard of its own, so such an add ran beside the end of the
+     * fold (and its token being filled). Here the fold's change is held open through the image it
+     * started on.
+     */
+    @Test
+    void aFoldAndTheShortenedImageTakeTurns() throws Exception {
+        SplitBlockBloomFilter s = SplitBlockBloomFilter.withBlocks(8, false, 0);
+        java.lang.reflect.Field field = SplitBlockBloomFilter.class.getDeclaredField("img");
+        field.setAccessible(true);
+        Native.Image before = (Native.Image) field.get(s);
+        s.fold(1);
+        assertTrue(before != field.get(s), "the fold replaced the image object");
+        before.beginChange();
+        try {
+            assertThrows(ConcurrentModificationException.class, () -> s.add("x"));
+            assertThrows(ConcurrentModificationException.class, s::toByteArray);
+        } finally {
+            before.endChange();
+        }
+        assertTrue(s.add("x"));
+    }
+
     @Test
     void aRefusedChangeLeavesTheSketchUsable() throws Exception {
         HyperLogLog h = HyperLogLog.create(12);

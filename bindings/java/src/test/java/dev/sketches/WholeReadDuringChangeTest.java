@@ -1,6 +1,7 @@
 package dev.sketches;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.ConcurrentModificationException;
 import java.util.concurrent.Callable;
@@ -110,6 +111,47 @@ class WholeReadDuringChangeTest {
             dst.merge(source);
             return dst.toByteArray();
         }, TopK::fromByteArray);
+    }
+
+    /**
+     * {@code MinHash.jaccard} reads its argument (and this sketch) whole, as a merge reads its
+     * argument: before, it took no part in the change guard, so a change of either sketch while it
+     * ran gave an estimate from a half-made change, without a word. A change of either is held
+     * open here through its image (as a running add would); a second object over the argument's
+     * memory counts as the argument.
+     */
+    @Test
+    void aJaccardOverlappingAChangeOfEitherSketchIsRefused() {
+        MinHash a = MinHash.create(256);
+        MinHash b = MinHash.create(256);
+        a.addAll(new long[] {1, 2, 3});
+        b.addAll(new long[] {2, 3, 4});
+        double expected = a.jaccard(b);
+        for (MinHash changing : new MinHash[] {a, b}) {
+            Native.Image held = OverlappingWrapTest.imageOf(changing);
+            held.beginChange();
+            try {
+                assertThrows(ConcurrentModificationException.class, () -> a.jaccard(b));
+                assertThrows(ConcurrentModificationException.class, () -> b.jaccard(a));
+            } finally {
+                held.endChange();
+            }
+        }
+        assertEquals(expected, a.jaccard(b));
+        assertEquals(1.0, a.jaccard(a));
+
+        java.nio.ByteBuffer memory = TestKeys.direct(b.toByteArray());
+        MinHash w1 = MinHash.wrap(memory);
+        MinHash w2 = MinHash.wrap(memory.duplicate());
+        Native.Image held = OverlappingWrapTest.imageOf(w1);
+        held.beginChange();
+        try {
+            assertThrows(ConcurrentModificationException.class, () -> a.jaccard(w2));
+        } finally {
+            held.endChange();
+        }
+        assertEquals(expected, a.jaccard(w2));
+        assertEquals(1.0, w1.jaccard(w2));
     }
 
     @Test
