@@ -508,7 +508,7 @@ public final class BinaryFuseFilter implements Serializable {
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_BINARY_FUSE, this::toByteArray, out);
     }
 
     /**

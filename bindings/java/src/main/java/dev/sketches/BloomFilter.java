@@ -1370,7 +1370,7 @@ public final class BloomFilter implements Serializable {
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_BLOOM, this::toByteArray, out);
     }
 
     /**

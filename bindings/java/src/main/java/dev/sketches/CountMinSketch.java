@@ -949,7 +949,7 @@ public final class CountMinSketch implements Serializable {
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_COUNT_MIN, this::toByteArray, out);
     }
 
     /**

@@ -1007,7 +1007,7 @@ public final class CountingBloomFilter implements Serializable {
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_COUNTING_BLOOM, this::toByteArray, out);
     }
 
     /**

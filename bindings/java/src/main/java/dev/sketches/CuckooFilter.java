@@ -1124,7 +1124,7 @@ public final class CuckooFilter implements Serializable {
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_CUCKOO, this::toByteArray, out);
     }
 
     /**

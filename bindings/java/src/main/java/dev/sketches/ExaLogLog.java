@@ -597,7 +597,7 @@ public final class ExaLogLog implements Serializable {
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_EXALOGLOG, this::toByteArray, out);
     }
 
     /**

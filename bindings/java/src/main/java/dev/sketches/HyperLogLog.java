@@ -847,7 +847,7 @@ public final class HyperLogLog implements Serializable {
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_HYPERLOGLOG, this::toByteArray, out);
     }
 
     /**

@@ -512,7 +512,7 @@ public final class MinHash implements Serializable {
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_MINHASH, this::toByteArray, out);
     }
 
     /**

@@ -2058,7 +2058,7 @@ public final class SplitBlockBloomFilter implements Serializable {
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_SPLIT_BLOCK_BLOOM, this::toByteArray, out);
     }
 
     /**

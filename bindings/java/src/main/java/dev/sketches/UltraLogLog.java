@@ -778,7 +778,7 @@ public final class UltraLogLog implements Serializable {
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_ULTRALOGLOG, this::toByteArray, out);
     }
 
     /**
