@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.ConcurrentModificationException;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -39,6 +40,7 @@ final class ImageStream {
     private static final int OFF_MAJOR = 4;
     private static final int OFF_FAMILY = 6;
     private static final int OFF_HASH = 8;
+    private static final int OFF_CHECKSUM = 32;
     private static final int OFF_HEADER_LEN = 10;
     private static final int OFF_IMAGE_LEN = 24;
     /** The hash id the header check reads in the header's copy (SKETCH_HASH_XXH3). */
@@ -78,7 +80,10 @@ final class ImageStream {
      * {@code readFrom}; CHECKSUM_MISMATCH when other bytes follow on the stream), never a torn
      * image under a valid checksum. Concurrent adds ({@code *Concurrent}) take no guard and move
      * no stamp: an add landing in a part not yet copied makes the written image fail its checksum
-     * (CHECKSUM_MISMATCH on read), never a torn image under a valid one.
+     * (CHECKSUM_MISMATCH on read), never a torn image under a valid one; the checksum is taken
+     * again after the last chunk, and when it moved the write throws ConcurrentModificationException
+     * (after every byte was written; the output may still be valid, when the adds landed only in
+     * parts already written), so the caller learns it rather than a reader.
      *
      * @return the bytes written (the export's length)
      * @throws IOException what {@code out} throws, unchanged (part of the image may have been written)
@@ -124,6 +129,24 @@ final class ImageStream {
             }
             out.write(chunk, 0, n);
             written += n;
+        }
+        // Concurrent adds move no stamp: an add that landed in a part not yet copied makes the
+        // bytes written fail their checksum. The checksum of the live image, taken again, tells
+        // the caller now instead of the reader later (it also differs after adds that landed only
+        // in parts already written, whose output is valid: the exception then says "may").
+        byte[] after = new byte[COMMON_HEADER_BYTES];
+        long again;
+        try {
+            again = Native.sealedHeader(family, img.addr(), img.len, after);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        if (again != size || !Arrays.equals(head, OFF_CHECKSUM, OFF_CHECKSUM + 8, after, OFF_CHECKSUM,
+                OFF_CHECKSUM + 8)) {
+            throw new ConcurrentModificationException("the sketch changed while writeTo wrote it (concurrent adds,"
+                    + " which take no guard): all " + size + " bytes were written, but they may fail their checksum"
+                    + " when read (CHECKSUM_MISMATCH); write again when no add runs, or use toByteArray(), which"
+                    + " copies the image in one pass");
         }
         return size;
     }

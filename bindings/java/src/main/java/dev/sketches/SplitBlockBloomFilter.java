@@ -2061,9 +2061,11 @@ public final class SplitBlockBloomFilter implements Serializable {
      * every byte written is the image the checksum was computed on, so a reader of the stream
      * finds it truncated ({@code readFrom} throws EOFException, or CHECKSUM_MISMATCH when other
      * bytes follow), never a torn image under a valid checksum. Concurrent adds ({@code
-     * *Concurrent}) take no guard and are not seen: one landing in a part not yet written makes
-     * the written image fail its checksum (CHECKSUM_MISMATCH when read), never a torn image under
-     * a valid one; write when no concurrent add runs, or use {@code toByteArray}, which copies the
+     * *Concurrent}) take no guard and are not seen while it runs: one landing in a part not yet
+     * written makes the written image fail its checksum (CHECKSUM_MISMATCH when read), so after the
+     * last byte the checksum is taken again and, when it moved, the write throws
+     * ConcurrentModificationException (the output may still be valid, if the adds landed only in
+     * parts already written); while concurrent adds run, use {@code toByteArray}, which copies the
      * image in one pass.
      *
      * @param out the stream
