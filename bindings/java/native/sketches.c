@@ -113,3 +113,56 @@ JNIEXPORT void JNICALL SK_JNI(Native, inspectAt)(JNIEnv *env, jclass cls, jlong 
                   (jlong)info.flags, info.header_bytes, (jlong)info.seed, (jlong)info.image_bytes};
     (*env)->SetLongArrayRegion(env, out, 0, 8, v);
 }
+
+/* sketch_<family>_exported_size over an image in place: the bytes its
+ * export takes now, or 0 with a SketchException pending (image errors, or
+ * CORRUPT_HEADER for an unknown family id, which the Java side never passes). */
+static size_t exported_size(JNIEnv *env, jint family, const void *buf, size_t len) {
+    size_t bytes = 0;
+    int32_t st;
+    const char *op;
+    switch (family) {
+    case SKETCH_FAMILY_BLOOM: st = sketch_bloom_exported_size(buf, len, &bytes); op = "sketch_bloom_exported_size"; break;
+    case SKETCH_FAMILY_SPLIT_BLOCK_BLOOM: st = sketch_sbbf_exported_size(buf, len, &bytes); op = "sketch_sbbf_exported_size"; break;
+    case SKETCH_FAMILY_COUNTING_BLOOM: st = sketch_counting_exported_size(buf, len, &bytes); op = "sketch_counting_exported_size"; break;
+    case SKETCH_FAMILY_CUCKOO: st = sketch_cuckoo_exported_size(buf, len, &bytes); op = "sketch_cuckoo_exported_size"; break;
+    case SKETCH_FAMILY_HYPERLOGLOG: st = sketch_hll_exported_size(buf, len, &bytes); op = "sketch_hll_exported_size"; break;
+    case SKETCH_FAMILY_ULTRALOGLOG: st = sketch_ull_exported_size(buf, len, &bytes); op = "sketch_ull_exported_size"; break;
+    case SKETCH_FAMILY_COUNT_MIN: st = sketch_countmin_exported_size(buf, len, &bytes); op = "sketch_countmin_exported_size"; break;
+    case SKETCH_FAMILY_TOPK: st = sketch_topk_exported_size(buf, len, &bytes); op = "sketch_topk_exported_size"; break;
+    case SKETCH_FAMILY_MINHASH: st = sketch_minhash_exported_size(buf, len, &bytes); op = "sketch_minhash_exported_size"; break;
+    case SKETCH_FAMILY_BINARY_FUSE: st = sketch_fuse_exported_size(buf, len, &bytes); op = "sketch_fuse_exported_size"; break;
+    case SKETCH_FAMILY_EXALOGLOG: st = sketch_ell_exported_size(buf, len, &bytes); op = "sketch_ell_exported_size"; break;
+    default: st = SKETCH_CORRUPT_HEADER; op = "exported_size"; break;
+    }
+    if (sk_check(env, st, op)) return 0;
+    return bytes;
+}
+
+/* The sealed header of a zero-copy stream write (ImageStream.write): checks
+ * the image in place as its export does (the family's exported_size), then,
+ * when the export is the live image itself (its length is the one the
+ * header records: all but a small HyperLogLog's compact export), copies the
+ * 48-byte common header into `head` with the export's checksum at offset 32:
+ * XXH3-64 of the image's bytes after the checksum field, seeded with XXH3-64
+ * (seed 0) of the bytes before it, computed on the live image in place.
+ * Returns the export's length; 0 with `head` unwritten when the export is
+ * not the live image (the caller exports instead); nothing useful with a
+ * SketchException pending. */
+JNIEXPORT jlong JNICALL SK_JNI(Native, sealedHeader)(JNIEnv *env, jclass cls, jint family, jlong buf,
+                                                     jlong len, jbyteArray head) {
+    (void)cls;
+    const uint8_t *b = (const uint8_t *)SK_CBUF(buf);
+    size_t bytes = exported_size(env, family, b, (size_t)len);
+    if ((*env)->ExceptionCheck(env)) return 0;
+    if (bytes < SKETCH_COMMON_HEADER_BYTES + 8 || bytes > (size_t)len) return 0;
+    uint64_t recorded = 0;
+    for (int i = 7; i >= 0; i--) recorded = recorded << 8 | b[24 + i];
+    if (recorded != (uint64_t)bytes) return 0;
+    uint64_t sum = sketch_hash(b + 40, bytes - 40, sketch_hash(b, 32, 0));
+    jbyte h[SKETCH_COMMON_HEADER_BYTES];
+    memcpy(h, b, sizeof h);
+    for (int i = 0; i < 8; i++) h[32 + i] = (jbyte)(uint8_t)(sum >> (8 * i));
+    (*env)->SetByteArrayRegion(env, head, 0, SKETCH_COMMON_HEADER_BYTES, h);
+    return (jlong)bytes;
+}

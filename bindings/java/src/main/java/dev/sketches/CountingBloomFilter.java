@@ -996,18 +996,31 @@ public final class CountingBloomFilter implements Serializable {
 
     /**
      * Writes the export to {@code out}: exactly the bytes {@link #toByteArray()} returns (the
-     * stream is neither flushed nor closed). A query: thread-safe as {@code toByteArray} is.
+     * stream is neither flushed nor closed), without a copy of the image: the export's checksum is
+     * computed on the live image in place, then the sealed 48-byte header and the image follow in
+     * chunks of at most 64 KiB through one array, so the extra heap is 64 KiB whatever the image's
+     * size (toByteArray's is the image's size).
+     *
+     * <p>A query: thread-safe as {@code toByteArray} is (writes of one sketch may run side by side
+     * with each other and with other queries); it holds no change guard, so a change is not
+     * refused during it. A change of this sketch, through this or another object over the same
+     * memory (another thread, or {@code out} itself), while the write runs makes it throw
+     * ConcurrentModificationException before a byte copied after the change reaches {@code out}:
+     * every byte written is the image the checksum was computed on, so a reader of the stream
+     * finds it truncated ({@code readFrom} throws EOFException, or CHECKSUM_MISMATCH when other
+     * bytes follow), never a torn image under a valid checksum.
      *
      * @param out the stream
      * @return the bytes written (the export's length)
      * @throws NullPointerException when {@code out} is null
      * @throws IOException what {@code out} throws, unchanged (part of the image may have been written)
-     * @throws java.util.ConcurrentModificationException when a change of this sketch ran during the
-     *     export (nothing is written)
+     * @throws java.util.ConcurrentModificationException when a change of this sketch ran before or
+     *     during the write (part of the image may have been written; the message says how much)
+     * @throws IllegalStateException when this sketch has no image or wraps memory the JDK released
      */
     public long writeTo(OutputStream out) throws IOException {
         Objects.requireNonNull(out, "out");
-        return ImageStream.write(toByteArray(), out);
+        return ImageStream.write(img, Sketches.FAMILY_COUNTING_BLOOM, this::toByteArray, out);
     }
 
     /**

@@ -4,7 +4,12 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.ConcurrentModificationException;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Images on byte streams, shared by every family's {@code writeTo} and {@code readFrom} and by
@@ -35,10 +40,14 @@ final class ImageStream {
     private static final int OFF_MAJOR = 4;
     private static final int OFF_FAMILY = 6;
     private static final int OFF_HASH = 8;
+    private static final int OFF_CHECKSUM = 32;
     private static final int OFF_HEADER_LEN = 10;
     private static final int OFF_IMAGE_LEN = 24;
     /** The hash id the header check reads in the header's copy (SKETCH_HASH_XXH3). */
     private static final byte HASH_XXH3 = 1;
+
+    /** The most a write copies of an image into the Java heap at once: 64 KiB. */
+    static final int WRITE_CHUNK_BYTES = 64 << 10;
 
     /**
      * Writes an exported image to {@code out} (not flushed, not closed).
@@ -50,6 +59,96 @@ final class ImageStream {
         Objects.requireNonNull(out, "out");
         out.write(image);
         return image.length;
+    }
+
+    /**
+     * Writes the export of the live image {@code img} (family id {@code family}) to {@code out}
+     * (not flushed, not closed) without a copy of the image: exactly the bytes the export
+     * returns. The export's checksum is computed on the live image in place, the 48-byte header is
+     * copied and sealed with it ({@link Native#sealedHeader}), then the image follows in chunks of
+     * at most {@link #WRITE_CHUNK_BYTES}, each copied from the live memory into one reusable array
+     * just before it is written: the extra heap is that array, whatever the image's size. When
+     * the export is not the live image (a small HyperLogLog's compact export, at most about 8
+     * KiB) it is made by {@code export} and written whole.
+     *
+     * <p>The write is one whole read of the image ({@link Native.Image#beginWholeRead}) that holds
+     * no change guard: a change through any object over the same memory (from another thread, or
+     * from {@code out} itself) is not refused, but the stamp is compared after each chunk is
+     * copied and before it is written, so the write stops with ConcurrentModificationException
+     * before a byte copied after the change reaches {@code out}. Every byte written is then the
+     * image the checksum was computed on, so a reader sees a truncated image (EOFException from
+     * {@code readFrom}; CHECKSUM_MISMATCH when other bytes follow on the stream), never a torn
+     * image under a valid checksum. Concurrent adds ({@code *Concurrent}) take no guard and move
+     * no stamp: an add landing in a part not yet copied makes the written image fail its checksum
+     * (CHECKSUM_MISMATCH on read), never a torn image under a valid one; the checksum is taken
+     * again after the last chunk, and when it moved the write throws ConcurrentModificationException
+     * (after every byte was written; the output may still be valid, when the adds landed only in
+     * parts already written), so the caller learns it rather than a reader.
+     *
+     * @return the bytes written (the export's length)
+     * @throws IOException what {@code out} throws, unchanged (part of the image may have been written)
+     * @throws java.util.ConcurrentModificationException when a change ran before or during the
+     *     write (the message says how many bytes were written)
+     * @throws SketchException for an image its export refuses (nothing written)
+     */
+    static long write(Native.Image img, int family, Supplier<byte[]> export, OutputStream out)
+            throws IOException {
+        Objects.requireNonNull(out, "out");
+        byte[] head = new byte[COMMON_HEADER_BYTES];
+        int changes = img.beginWholeRead();
+        long size;
+        try {
+            size = Native.sealedHeader(family, img.addr(), img.len, head);
+        } catch (SketchException e) {
+            img.endWholeRead(changes); // a change ran meanwhile: that, not the refusal, is the cause
+            throw e;
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        if (size == 0) {
+            return write(export.get(), out);
+        }
+        ByteBuffer live = img.buffer;
+        byte[] chunk = new byte[(int) Math.min(WRITE_CHUNK_BYTES, size)];
+        long written = 0;
+        while (written < size) {
+            int n = (int) Math.min(chunk.length, size - written);
+            if (written == 0) {
+                System.arraycopy(head, 0, chunk, 0, COMMON_HEADER_BYTES);
+                live.get(COMMON_HEADER_BYTES, chunk, COMMON_HEADER_BYTES, n - COMMON_HEADER_BYTES);
+            } else {
+                live.get((int) written, chunk, 0, n);
+            }
+            try {
+                img.endWholeRead(changes);
+            } catch (ConcurrentModificationException e) {
+                throw new ConcurrentModificationException("another thread (or the stream itself) changed the"
+                        + " sketch while writeTo wrote it: the write stopped after " + written + " of " + size
+                        + " bytes, all of them the image the checksum was computed on (a reader of the stream"
+                        + " finds it truncated, never a torn image under a valid checksum)");
+            }
+            out.write(chunk, 0, n);
+            written += n;
+        }
+        // Concurrent adds move no stamp: an add that landed in a part not yet copied makes the
+        // bytes written fail their checksum. The checksum of the live image, taken again, tells
+        // the caller now instead of the reader later (it also differs after adds that landed only
+        // in parts already written, whose output is valid: the exception then says "may").
+        byte[] after = new byte[COMMON_HEADER_BYTES];
+        long again;
+        try {
+            again = Native.sealedHeader(family, img.addr(), img.len, after);
+        } finally {
+            Reference.reachabilityFence(img);
+        }
+        if (again != size || !Arrays.equals(head, OFF_CHECKSUM, OFF_CHECKSUM + 8, after, OFF_CHECKSUM,
+                OFF_CHECKSUM + 8)) {
+            throw new ConcurrentModificationException("the sketch changed while writeTo wrote it (concurrent adds,"
+                    + " which take no guard): all " + size + " bytes were written, but they may fail their checksum"
+                    + " when read (CHECKSUM_MISMATCH); write again when no add runs, or use toByteArray(), which"
+                    + " copies the image in one pass");
+        }
+        return size;
     }
 
     /**

@@ -319,6 +319,20 @@ final class Native {
      */
     static native int inspectHeader(byte[] head, long[] out);
 
+    /**
+     * The sealed header of a zero-copy stream write of the image at {@code addr} ({@code len}
+     * bytes) of family {@code family} ({@code Sketches.FAMILY_*}): checks the image in place as
+     * its export does (the family's {@code sketch_*_exported_size}), then, when the export is the
+     * live image itself, copies its 48-byte common header into {@code head} (at least 48 long)
+     * with the export's checksum at offset 32, computed over the live image in place (XXH3-64 of
+     * the bytes after the checksum field, seeded with XXH3-64 of the bytes before it).
+     *
+     * @return the export's length in bytes; 0 (head unwritten) when the export is not the live
+     *     image (a small HyperLogLog's compact export: export instead)
+     * @throws SketchException for an image its export refuses
+     */
+    static native long sealedHeader(int family, long addr, long len, byte[] head);
+
     // ---- image buffers ----
 
     /**

@@ -37,7 +37,12 @@
  * }</pre>
  *
  * <p>Streams (files, sockets): every class's {@code writeTo(OutputStream)} writes exactly its
- * {@code toByteArray()} bytes; its static {@code readFrom(InputStream)} reads exactly one image back
+ * {@code toByteArray()} bytes without a copy of the image (the checksum computed in place, then
+ * chunks of at most 64 KiB: the extra heap does not grow with the image; a change during the write
+ * throws ConcurrentModificationException before a byte copied after it is written, so a stream
+ * never holds a torn image under a valid checksum; concurrent adds, which take no guard, are found
+ * after the last byte, when the checksum taken again has moved: use {@code toByteArray()} while
+ * they run); its static {@code readFrom(InputStream)} reads exactly one image back
  * (the header, then exactly the bytes it announces, allocating as they arrive, never the announced
  * length up front), and {@link dev.sketches.Sketches#readSketch(java.io.InputStream)} one image of
  * any family. Both return null at the end of the stream and throw {@link java.io.EOFException} for
