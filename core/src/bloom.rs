@@ -66,6 +66,23 @@
 //! Thread-safety: [`Bloom`] is a shared view (any number of readers);
 //! [`BloomMut`] is exclusive. The C ABI inherits the same rule: concurrent
 //! readers are fine, a writer needs exclusive access to the buffer.
+//!
+//! # Code size on firmware
+//!
+//! On firmware (`target_os = "none"`: the Cortex-M builds of the C ABI),
+//! flash is what counts: there the single-key calls ([`BloomMut::add`],
+//! [`BloomMut::add_u64`], [`BloomMut::add_hash`], [`Bloom::contains`],
+//! [`Bloom::contains_u64`], [`Bloom::contains_hash`]) are one out-of-line
+//! copy each, and so are the header checks ([`wrap`], [`wrap_mut`], and
+//! those behind a token or a kept view: [`wrap_with`], [`wrap_trusted`],
+//! the token's decoding behind them and behind [`with_view_mut`]),
+//! instead of a copy of the hashing, probing, counting and checks in each
+//! of the C ABI's 18 single-key functions and their full paths (18.3 KB of
+//! the Bloom functions' 72.7 KB on a Cortex-M4F, 33 KB of 98.8 KB on a
+//! Cortex-M0+). The code is the same on every target (the C ABI's
+//! `_inline` fast paths are not compiled for 32-bit targets); only where
+//! it is placed differs. On every other target these stay in line, as
+//! before (the host libraries' bytes did not change).
 
 use crate::error::{Error, Result};
 use crate::filter::{self, CapacityFlags};
@@ -365,14 +382,18 @@ pub fn init<'a>(buf: &'a mut [u8], params: &BloomParams, seed: u64) -> Result<Bl
 /// Errors: [`Error::Misaligned`], [`Error::BufferTooSmall`], [`Error::BadMagic`],
 /// [`Error::UnsupportedVersion`], [`Error::WrongFamily`], [`Error::UnsupportedHash`],
 /// [`Error::CorruptHeader`]. The body is not checksummed (zero-copy path).
-#[inline]
+// In line on every target but firmware (see "Code size on firmware").
+#[cfg_attr(not(target_os = "none"), inline)]
+#[cfg_attr(target_os = "none", inline(never))]
 pub fn wrap(buf: &[u8]) -> Result<Bloom<'_>> {
     let p = image::split::<BloomImage>(buf)?;
     Ok(Bloom { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
 }
 
 /// Like [`wrap`], returning a mutable view.
-#[inline]
+// In line on every target but firmware (see "Code size on firmware").
+#[cfg_attr(not(target_os = "none"), inline)]
+#[cfg_attr(target_os = "none", inline(never))]
 pub fn wrap_mut(buf: &mut [u8]) -> Result<BloomMut<'_>> {
     let p = image::split_mut::<BloomImage>(buf)?;
     Ok(BloomMut { header: p.header, body: p.body, params: p.layout.params, seed: p.common.seed })
@@ -390,7 +411,9 @@ pub fn token(buf: &[u8]) -> Result<Token> {
 /// the words then being the image's; without, from the token alone (a
 /// kept view, see [`wrap_trusted`]). `None` when the identity differs, the
 /// token is another family's or a word is out of range.
-#[inline(always)]
+// In line on every target but firmware (see "Code size on firmware").
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 fn trusted<const COMPARE: bool>(buf: &[u8], token: &Token) -> Option<(BloomParams, u64, usize)> {
     // Without `COMPARE` only the token is read: it must be one of this
     // family (a view of another family's image decodes to garbage).
@@ -514,7 +537,9 @@ fn try_wrap_mut_by<'a, const COMPARE: bool>(buf: &'a mut [u8], token: &Token) ->
     Some(BloomMut { header, body, params, seed })
 }
 
-#[inline(always)]
+// In line on every target but firmware (see "Code size on firmware").
+#[cfg_attr(not(target_os = "none"), inline(always))]
+#[cfg_attr(target_os = "none", inline(never))]
 fn wrap_by<'a, const COMPARE: bool>(buf: &'a [u8], token: &Token) -> Result<Bloom<'a>> {
     let Some((params, seed, end)) = trusted::<COMPARE>(buf, token) else {
         return wrap_cold(buf);
@@ -679,7 +704,9 @@ impl<'a> Bloom<'a> {
     }
 
     /// True when `key` may have been added; false means it certainly was not.
-    #[inline]
+    // In line on every target but firmware (see "Code size on firmware").
+    #[cfg_attr(not(target_os = "none"), inline)]
+    #[cfg_attr(target_os = "none", inline(never))]
     pub fn contains(&self, key: &[u8]) -> bool {
         self.contains_hash(self.hash_key(key))
     }
@@ -693,13 +720,17 @@ impl<'a> Bloom<'a> {
     }
 
     /// [`Bloom::contains`] for an integer key (hashed as 8 little-endian bytes).
-    #[inline]
+    // In line on every target but firmware (see "Code size on firmware").
+    #[cfg_attr(not(target_os = "none"), inline)]
+    #[cfg_attr(target_os = "none", inline(never))]
     pub fn contains_u64(&self, key: u64) -> bool {
         self.contains_hash(hash::hash_u64(key, self.seed))
     }
 
     /// [`Bloom::contains`] for a precomputed hash ([`Bloom::hash_key`]).
-    #[inline]
+    // In line on every target but firmware (see "Code size on firmware").
+    #[cfg_attr(not(target_os = "none"), inline)]
+    #[cfg_attr(target_os = "none", inline(never))]
     pub fn contains_hash(&self, hash: u64) -> bool {
         test_bits(self.body, self.params.bits, self.params.hashes, hash)
     }
@@ -810,7 +841,9 @@ impl<'a> BloomMut<'a> {
 
     /// Adds `key`; returns true when the key was new to the filter (at least
     /// one of its bits was unset): the one-call test-and-insert for dedup.
-    #[inline]
+    // In line on every target but firmware (see "Code size on firmware").
+    #[cfg_attr(not(target_os = "none"), inline)]
+    #[cfg_attr(target_os = "none", inline(never))]
     pub fn add(&mut self, key: &[u8]) -> bool {
         let h = hash::hash_bytes(key, self.seed);
         self.add_hash(h)
@@ -825,13 +858,17 @@ impl<'a> BloomMut<'a> {
     }
 
     /// [`BloomMut::add`] for an integer key (hashed as 8 little-endian bytes).
-    #[inline]
+    // In line on every target but firmware (see "Code size on firmware").
+    #[cfg_attr(not(target_os = "none"), inline)]
+    #[cfg_attr(target_os = "none", inline(never))]
     pub fn add_u64(&mut self, key: u64) -> bool {
         self.add_hash(hash::hash_u64(key, self.seed))
     }
 
     /// [`BloomMut::add`] for a precomputed hash ([`Bloom::hash_key`]).
-    #[inline]
+    // In line on every target but firmware (see "Code size on firmware").
+    #[cfg_attr(not(target_os = "none"), inline)]
+    #[cfg_attr(target_os = "none", inline(never))]
     pub fn add_hash(&mut self, hash: u64) -> bool {
         let new = set_bits(self.body, self.params.bits, self.params.hashes, hash);
         self.bump(1, u64::from(new > 0), new);
