@@ -80,8 +80,9 @@ final class ImageStream {
      * {@code readFrom}; CHECKSUM_MISMATCH when other bytes follow on the stream), never a torn
      * image under a valid checksum. Concurrent adds ({@code *Concurrent}) take no guard and move
      * no stamp: an add landing in a part not yet copied makes the written image fail its checksum
-     * (CHECKSUM_MISMATCH on read), never a torn image under a valid one; the checksum is taken
-     * again after the last chunk, and when it moved the write throws ConcurrentModificationException
+     * (CHECKSUM_MISMATCH on read), never a torn image under a valid one; for the families that
+     * have them the checksum is taken again after the last chunk, and when it moved the write
+     * throws ConcurrentModificationException
      * (after every byte was written; the output may still be valid, when the adds landed only in
      * parts already written), so the caller learns it rather than a reader.
      *
@@ -133,7 +134,12 @@ final class ImageStream {
         // Concurrent adds move no stamp: an add that landed in a part not yet copied makes the
         // bytes written fail their checksum. The checksum of the live image, taken again, tells
         // the caller now instead of the reader later (it also differs after adds that landed only
-        // in parts already written, whose output is valid: the exception then says "may").
+        // in parts already written, whose output is valid: the exception then says "may"). Only
+        // the families with *Concurrent methods can change without moving the stamp; the others'
+        // writes skip this second pass over the image.
+        if (!hasConcurrentAdds(family)) {
+            return size;
+        }
         byte[] after = new byte[COMMON_HEADER_BYTES];
         long again;
         try {
@@ -149,6 +155,15 @@ final class ImageStream {
                     + " copies the image in one pass");
         }
         return size;
+    }
+
+    /**
+     * Whether sketches of family id {@code family} have {@code *Concurrent} adds, which take no
+     * change guard (Bloom, split-block, HyperLogLog, UltraLogLog).
+     */
+    private static boolean hasConcurrentAdds(int family) {
+        return family == Sketches.FAMILY_BLOOM || family == Sketches.FAMILY_SPLIT_BLOCK_BLOOM
+                || family == Sketches.FAMILY_HYPERLOGLOG || family == Sketches.FAMILY_ULTRALOGLOG;
     }
 
     /**
