@@ -122,7 +122,9 @@
 // gives an error matching both ErrCorrupt and io.ErrUnexpectedEOF; another
 // family's image ErrWrongFamily and a newer format ErrUnsupportedVersion,
 // from the header alone. Errors of the caller's reader or writer come back
-// wrapped with the operation's name (errors.Is finds them), not as *Error.
+// wrapped with the operation's name (errors.Is finds them), not as *Error;
+// a writer that takes fewer bytes than it is given without an error gives
+// io.ErrShortWrite, as io.Copy reports it, never a cut image and no error.
 //
 // # Read-only mappings
 //

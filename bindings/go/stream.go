@@ -2,6 +2,7 @@ package sketches
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -63,18 +64,33 @@ func writeImage(op string, f Family, b []byte, exported int, w io.Writer) (int64
 		if err != nil {
 			return 0, err
 		}
-		n, err := w.Write(img)
+		n, err := writeAll(w, img)
 		return int64(n), writerError(op, err)
 	}
 	var head [commonHeaderLen]byte
 	copy(head[:], b)
 	binary.LittleEndian.PutUint64(head[offChecksum:], imageChecksum(b))
-	n, err := w.Write(head[:])
+	n, err := writeAll(w, head[:])
 	if err != nil {
 		return int64(n), writerError(op, err)
 	}
-	m, err := w.Write(b[commonHeaderLen:])
+	m, err := writeAll(w, b[commonHeaderLen:])
 	return int64(n + m), writerError(op, err)
+}
+
+// writeAll is one w.Write(p) held to io.Writer's contract, as io.Copy
+// holds it: a writer that takes fewer bytes than p without an error gives
+// io.ErrShortWrite, not a success that leaves the image cut short; a
+// count outside 0..len(p) is an error too, counted as 0 bytes written.
+func writeAll(w io.Writer, p []byte) (int, error) {
+	n, err := w.Write(p)
+	if n < 0 || n > len(p) {
+		return 0, errors.New("invalid write result: " + itoa(n) + " bytes reported of " + itoa(len(p)))
+	}
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	return n, err
 }
 
 // writerError names op in an error of the caller's writer (errors.Is and

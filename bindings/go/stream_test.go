@@ -516,3 +516,51 @@ func TestInspectHeaderReadsTheRecordedLength(t *testing.T) {
 		t.Fatalf("bad magic: InspectHeader %v, Inspect %v", errHead, errWhole)
 	}
 }
+
+// shortWriter breaks io.Writer's contract the way a buggy adapter does:
+// it takes at most room bytes in total and reports the shorter count
+// with a nil error.
+type shortWriter struct {
+	room int
+	got  []byte
+}
+
+func (w *shortWriter) Write(p []byte) (int, error) {
+	n := min(len(p), w.room)
+	w.room -= n
+	w.got = append(w.got, p[:n]...)
+	return n, nil
+}
+
+// A writer that takes fewer bytes than it was given without an error is
+// io.ErrShortWrite (as io.Copy reports it), never a silent success with a
+// truncated image: for every family, the compact HLL export included, and
+// a cut in the header or in the body.
+func TestWriteToShortWriteIsAnError(t *testing.T) {
+	for _, c := range streamSketches(t) {
+		size := len(exportOf(t, c.s))
+		for _, room := range []int{0, 10, commonHeaderLen, size - 1} {
+			w := &shortWriter{room: room}
+			n, err := c.s.WriteTo(w)
+			if !errors.Is(err, io.ErrShortWrite) || n != int64(len(w.got)) || n >= int64(size) {
+				t.Fatalf("%s: writer taking %d of %d bytes: WriteTo reported %d, %v", c.name, room, size, n, err)
+			}
+		}
+	}
+}
+
+// overWriter reports one byte more than it was given, nil error.
+type overWriter struct{}
+
+func (overWriter) Write(p []byte) (int, error) { return len(p) + 1, nil }
+
+// A writer reporting more bytes than it was given is an error, and the
+// count WriteTo returns never exceeds the image.
+func TestWriteToInvalidCountIsAnError(t *testing.T) {
+	for _, c := range streamSketches(t) {
+		n, err := c.s.WriteTo(overWriter{})
+		if err == nil || n > int64(len(exportOf(t, c.s))) || !strings.Contains(err.Error(), "invalid write result") {
+			t.Fatalf("%s: WriteTo reported %d, %v", c.name, n, err)
+		}
+	}
+}
