@@ -116,7 +116,8 @@
 // io.Reader (no byte past it), and ReadSketch one of any family, returned
 // as its type. Images written one after another read back one call each,
 // until io.EOF. What is read is checked as UnmarshalBinary checks it, and
-// memory grows only as bytes arrive (at most 64 KiB ahead of them), so a
+// memory grows only as bytes arrive (a 64 KiB buffer first, then doubling
+// when it is full: at most twice the bytes received, or 64 KiB), so a
 // forged length cannot make a reader allocate it; wrap the reader in an
 // io.LimitReader to cap one image's size. A stream cut inside an image
 // gives an error matching both ErrCorrupt and io.ErrUnexpectedEOF; another
