@@ -484,9 +484,8 @@ func (h *HLL) UnmarshalText(text []byte) error {
 // does: other reading methods may run meanwhile, no changing one (for a
 // slow writer, MarshalBinary under the lock and write that). Errors: an
 // *Error for a zero value; w's own errors, wrapped with the operation
-// (errors.Is finds them),
-// and io.ErrShortWrite when w takes fewer bytes than given without an
-// error. ReadHLL reads the image back.
+// (errors.Is finds them), and io.ErrShortWrite when w takes fewer bytes
+// than given without an error. ReadHLL reads the image back.
 func (h HLL) WriteTo(w io.Writer) (int64, error) {
 	const op = "HLL.WriteTo"
 	n, s := cHLLExportedSize(h.img)
