@@ -95,10 +95,10 @@ func BinaryFuseSize(keys uint64, fingerprintBits uint32) (uint64, error) {
 // packed into one buffer and built in one C call; the build's scratch
 // memory (about 32 bytes per key) is Go memory, released after the call.
 //
-// Errors: ErrInvalidParameter (a width other than 8 or 16, more than 2^31
-// keys), StatusInvalidArgument (4 GiB of key bytes or more), StatusBuildFailed
-// (no fuse seed worked within the library's attempt bound; practically
-// never for distinct keys).
+// Errors, *Error values matching: ErrInvalidParameter (a width other than
+// 8 or 16, more than 2^31 keys), ErrInvalidArgument (4 GiB of key bytes or
+// more), ErrBuildFailed (no fuse seed worked within the library's attempt
+// bound; practically never for distinct keys).
 func NewBinaryFuseStrings(keys []string, fingerprintBits uint32, opts ...Option) (*BinaryFuse, error) {
 	return buildFuse("NewBinaryFuseStrings", keys, fingerprintBits, opts)
 }
