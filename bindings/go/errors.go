@@ -88,7 +88,9 @@ func (e *Error) Error() string {
 // Is reports whether target is a sentinel (or any *Error) this error
 // matches: the same status code, or, for ErrCorrupt, any code that means the
 // bytes are not a sound image (bad magic, corrupt header or body, checksum
-// or length mismatch). A nil *Error target matches nothing.
+// or length mismatch). A target with an Op (another *Error this package
+// returned, say) matches only errors of that operation; the sentinels have
+// none, and Detail is never compared. A nil *Error target matches nothing.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	if !ok || t == nil {
