@@ -125,7 +125,10 @@
 // from the header alone. Errors of the caller's reader or writer come back
 // wrapped with the operation's name (errors.Is finds them), not as *Error;
 // a writer that takes fewer bytes than it is given without an error gives
-// io.ErrShortWrite, as io.Copy reports it, never a cut image and no error.
+// io.ErrShortWrite, as io.Copy reports it, never a cut image and no error,
+// and a reader reporting a count outside 0..len(p), or returning nothing
+// and no error 100 times in a row (io.ErrNoProgress), an error rather than
+// a panic or an endless loop.
 //
 // # Read-only mappings
 //

@@ -93,6 +93,42 @@ func writeAll(w io.Writer, p []byte) (int, error) {
 	return n, err
 }
 
+// readFull is io.ReadFull(r, p) holding r to io.Reader's contract: a
+// Read that reports a count outside 0..len(p) (which io.ReadFull adds up
+// as it is, so a later slice of p panics or the image is taken as read
+// with bytes missing) is an error, and so are 100 Reads in a row that
+// return nothing and no error (io.ErrNoProgress, as bufio reports it),
+// where io.ReadFull would spin forever. Otherwise its results are
+// io.ReadFull's: io.EOF when nothing was read, io.ErrUnexpectedEOF when
+// the stream ended inside p, r's error as it is, nil once p is full.
+func readFull(r io.Reader, p []byte) (int, error) {
+	n, idle := 0, 0
+	for n < len(p) {
+		k, err := r.Read(p[n:])
+		if k < 0 || k > len(p)-n {
+			return n, errors.New("invalid read result: " + itoa(k) + " bytes reported of " + itoa(len(p)-n) + " asked")
+		}
+		n += k
+		switch {
+		case n == len(p):
+			return n, nil
+		case err == io.EOF && n == 0:
+			return 0, io.EOF
+		case err == io.EOF:
+			return n, io.ErrUnexpectedEOF
+		case err != nil:
+			return n, err
+		case k == 0:
+			if idle++; idle == 100 {
+				return n, io.ErrNoProgress
+			}
+		default:
+			idle = 0
+		}
+	}
+	return n, nil
+}
+
 // writerError names op in an error of the caller's writer (errors.Is and
 // errors.As still find it).
 func writerError(op string, err error) error {
@@ -109,7 +145,7 @@ func writerError(op string, err error) error {
 // end of the stream (no byte read) it returns io.EOF itself.
 func readImage(op string, r io.Reader, want Family) ([]byte, Family, error) {
 	var head [commonHeaderLen]byte
-	n, err := io.ReadFull(r, head[:])
+	n, err := readFull(r, head[:])
 	switch {
 	case err == io.EOF:
 		return nil, 0, io.EOF
@@ -153,7 +189,7 @@ func readImage(op string, r io.Reader, want Family) ([]byte, Family, error) {
 			copy(grown, buf)
 			buf = grown
 		}
-		k, err := io.ReadFull(r, buf[have:])
+		k, err := readFull(r, buf[have:])
 		have += k
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			return nil, 0, truncatedStream(op, have, size)

@@ -564,3 +564,80 @@ func TestWriteToInvalidCountIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// miscountingReader reads from r but reports extra bytes more (or, when
+// extra is negative, fewer) than it read, from its Read number `after`
+// on: an io.Reader that breaks the contract, as a buggy adapter does.
+type miscountingReader struct {
+	r     io.Reader
+	extra int
+	after int
+}
+
+func (m *miscountingReader) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	if m.after--; m.after < 0 {
+		return n + m.extra, err
+	}
+	return n, err
+}
+
+// A reader reporting more bytes than it was asked for is an error naming
+// the count, from the header or the body read, never a runtime panic (a
+// body read past the first 64 KiB sliced beyond the buffer) nor an image
+// taken as read with bytes missing; one reporting a negative count is an
+// error too.
+func TestReadInvalidCountIsAnError(t *testing.T) {
+	big, err := NewBloom(1_000_000, 0.01)
+	check(t, err)
+	images := [][]byte{exportOf(t, big)}
+	for _, c := range streamSketches(t) {
+		images = append(images, exportOf(t, c.s))
+	}
+	for _, img := range images {
+		for _, extra := range []int{1, 100_000, -1} {
+			for _, after := range []int{0, 1} {
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Fatalf("%d-byte image, count off by %d from read %d: panic %v", len(img), extra, after, p)
+						}
+					}()
+					_, err := ReadSketch(&miscountingReader{r: bytes.NewReader(img), extra: extra, after: after})
+					if err == nil || !strings.Contains(err.Error(), "ReadSketch") {
+						t.Fatalf("%d-byte image, count off by %d from read %d: %v", len(img), extra, after, err)
+					}
+				}()
+			}
+		}
+	}
+}
+
+// idleReader returns no bytes and no error, up to limit times, then
+// errSpun: a reader that never makes progress.
+type idleReader struct{ calls, limit int }
+
+var errSpun = errors.New("the reader was called past any sane retry count")
+
+func (r *idleReader) Read([]byte) (int, error) {
+	if r.calls++; r.calls > r.limit {
+		return 0, errSpun
+	}
+	return 0, nil
+}
+
+// A reader that keeps returning nothing and no error gives io.ErrNoProgress
+// (as bufio reports it) after 100 such reads, where io.ReadFull would call
+// it forever; mid-image too.
+func TestReadNoProgressIsAnError(t *testing.T) {
+	f, err := NewBloom(1000, 0.01)
+	check(t, err)
+	img := exportOf(t, f)
+	for _, prefix := range []int{0, 10, commonHeaderLen, 100} {
+		idle := &idleReader{limit: 1_000_000}
+		_, err := ReadBloom(io.MultiReader(bytes.NewReader(img[:prefix]), idle))
+		if !errors.Is(err, io.ErrNoProgress) || idle.calls > 100 {
+			t.Fatalf("after %d bytes: %v after %d idle reads", prefix, err, idle.calls)
+		}
+	}
+}
