@@ -156,6 +156,14 @@ var (
 	// EstimateConcurrent) was called on a sketch still in its exact small
 	// mode; nothing changed. Call HLL.Densify first (exclusive access).
 	ErrSmallMode = &Error{Code: StatusSmallMode}
+	// ErrCompactImage: a Wrap function (WrapHLL, WrapHLLReadOnly) was
+	// given the compact export of an HLL in its exact small mode (what
+	// MarshalBinary, WriteTo and the text forms write for a sketch that saw
+	// few distinct keys), which is not a live image and cannot be used in
+	// place. UnmarshalBinary (or a stream reader) imports it; to keep HLLs
+	// in files that are mapped and wrapped, call Densify before exporting
+	// them (the export is then the whole live image).
+	ErrCompactImage = &Error{Code: StatusCompactImage}
 	// ErrReadOnly: a changing method (Add, Merge, Clear, Remove, the
 	// batches, Fold, UnmarshalBinary, ...) was called on a read-only wrap
 	// (WrapBloomReadOnly, ...); nothing was written. Methods with an error

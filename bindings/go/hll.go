@@ -111,8 +111,11 @@ func newCardinality(op string, f Family, p uint8, opts []Option) ([]byte, error)
 }
 
 // WrapHLL uses b, a live HLL image in caller memory, without copying (see
-// WrapBloom for the rules). A compact export of a small sketch cannot be
-// wrapped (error StatusCompactImage): unmarshal it.
+// WrapBloom for the rules). The compact export of a small sketch (what
+// MarshalBinary writes while the sketch is in its exact small mode) cannot
+// be wrapped: the error matches ErrCompactImage, and UnmarshalBinary
+// imports such bytes. Export a sketch meant to be wrapped from a file after
+// Densify: its export is then the whole live image.
 func WrapHLL(b []byte) (*HLL, error) {
 	img, err := wrapImage("WrapHLL", b, FamilyHLL, func(b []byte) int32 {
 		_, s := cEstimate(FamilyHLL, b, estimateDefault)
