@@ -158,8 +158,8 @@ var (
 	ErrSmallMode = &Error{Code: StatusSmallMode}
 	// ErrCompactImage: a Wrap function (WrapHLL, WrapHLLReadOnly) was
 	// given the compact export of an HLL in its exact small mode (what
-	// MarshalBinary, WriteTo and the text forms write for a sketch that saw
-	// few distinct keys), which is not a live image and cannot be used in
+	// MarshalBinary and WriteTo write for a sketch that saw few distinct
+	// keys), which is not a live image and cannot be used in
 	// place. UnmarshalBinary (or a stream reader) imports it; to keep HLLs
 	// in files that are mapped and wrapped, call Densify before exporting
 	// them (the export is then the whole live image).
