@@ -175,6 +175,12 @@
 // zero-value field has no image to export and makes json.Marshal fail
 // rather than write an empty sketch.
 //
+// A text marshaler is also what log/slog's handlers print a value with, so
+// every *T is a slog.LogValuer: slog.Info("rotated", "filter", f) logs
+// String's one line ("sketches.Bloom(1198272 bytes, seed 0)"; "<nil>" for
+// a nil pointer), not the image in base64. Log the pointer: a sketch held
+// by value and logged directly is written through MarshalText.
+//
 // Every error is an *Error carrying the C status code (use errors.As), and
 // matches the sentinels ErrFull, ErrNotPresent, ErrCorrupt, ErrWrongFamily,
 // ErrIncompatible, ErrKeyTooLong, ... with errors.Is; the one exception is
@@ -198,7 +204,8 @@
 // image; a built BinaryFuse is never written, so it needs no lock at all);
 // writes need exclusive access (for example a sync.RWMutex: RLock
 // around queries, Lock around adds and merges). Each type's documentation
-// lists which methods read and which write (String and Format read too).
+// lists which methods read and which write (String, Format and LogValue
+// read too).
 // Distinct sketches are independent. A merge (Merge, Union, Intersect) and
 // MinHash.Jaccard read their argument as a query does: a shard being
 // merged into a total may be queried meanwhile, but no goroutine may add
