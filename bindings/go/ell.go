@@ -279,7 +279,8 @@ func (e *ELL) Downsize(precision, d uint8) (*ELL, error) {
 	return &ELL{img: b}, nil
 }
 
-// Params returns the sketch's configuration and precision.
+// Params returns the sketch's configuration and precision. It reads
+// Stats, O(2^p): keep it rather than ask per key.
 func (e *ELL) Params() ELLParams { return e.Stats().Params }
 
 // Stats returns the sketch's statistics (O(2^p): the registers are counted).

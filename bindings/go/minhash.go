@@ -202,7 +202,8 @@ func (m *MinHash) Merge(other *MinHash) error {
 	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, mergeSource(m.img, other.image())))
 }
 
-// K returns the number of registers.
+// K returns the number of registers. It reads Stats, O(k): keep it rather
+// than ask per key.
 func (m *MinHash) K() int { return int(m.Stats().K) }
 
 // Stats returns the sketch's statistics (O(k)).

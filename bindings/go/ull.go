@@ -312,7 +312,8 @@ func (u *ULL) ToHLL() (*HLL, error) {
 	return hllOf(b), nil
 }
 
-// Precision returns p.
+// Precision returns p. It reads Stats, O(m): keep it rather than ask per
+// key.
 func (u *ULL) Precision() uint8 { return u.Stats().Precision }
 
 // Stats returns the sketch's statistics (O(m)).
