@@ -65,4 +65,11 @@ func TestBatchKeyOf4GiB(t *testing.T) {
 	hl, _ := NewHLL(10)
 	hl.Densify()
 	isArg("HLL.AddConcurrentStrings", hl.AddConcurrentStrings(strs))
+
+	// A binary fuse build packs every key into one buffer: 4 GiB of key
+	// bytes in all, here two keys of 2 GiB, is refused before packing.
+	_, err = NewBinaryFuseBytes([][]byte{m[:size/2], m[size/2:]}, 8)
+	isArg("NewBinaryFuseBytes", err)
+	_, err = NewBinaryFuseStrings(strs, 16)
+	isArg("NewBinaryFuseStrings", err)
 }

@@ -671,8 +671,9 @@ func (f *Bloom) UnmarshalText(text []byte) error {
 // write, as a query does: other reading methods may run meanwhile, no
 // changing one (for a slow writer, MarshalBinary under the lock and write
 // that). It works on a read-only wrap. Errors: an *Error for a zero value;
-// w's own errors, wrapped with the operation (errors.Is finds them).
-// ReadBloom reads the image back.
+// w's own errors, wrapped with the operation (errors.Is finds them),
+// and io.ErrShortWrite when w takes fewer bytes than given without an
+// error. ReadBloom reads the image back.
 func (f Bloom) WriteTo(w io.Writer) (int64, error) {
 	return writeImage("Bloom.WriteTo", FamilyBloom, f.img, len(f.img), w)
 }
@@ -698,7 +699,11 @@ func (f Bloom) WriteTo(w io.Writer) (int64, error) {
 // impossible lengths; ErrUnsupportedVersion for a newer format major
 // version and ErrWrongFamily for another family, both from the header
 // alone, before the body is read; r's own errors wrapped with the
-// operation. After an error the stream's position is inside the image.
+// operation, and so are those of a reader that breaks io.Reader's
+// contract: a Read reporting a count outside 0..len(p) (an "invalid read
+// result" error) or 100 Reads in a row returning nothing and no error
+// (io.ErrNoProgress, where io.ReadFull would call it forever). After an
+// error the stream's position is inside the image.
 // Safe for concurrent use on distinct readers.
 func ReadBloom(r io.Reader) (*Bloom, error) {
 	img, err := readLive("ReadBloom", r, FamilyBloom)

@@ -2,6 +2,7 @@ package sketches
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -44,8 +45,9 @@ func TestConcurrentQueries(t *testing.T) {
 		cm                 []uint64
 		hll, ull, ell, ml  float64
 		top                []TopKItem
-		img, txt           []byte
+		img, txt, written  []byte
 		sig                []uint64
+		line               string
 	}
 	ask := func(single bool) answers {
 		var a answers
@@ -72,6 +74,12 @@ func TestConcurrentQueries(t *testing.T) {
 		a.img = marshal(t, bl)
 		a.txt, _ = hl.MarshalText() // a reading method too
 		a.sig = mh.Signature()
+		var w bytes.Buffer // WriteTo, String and LogValue read too
+		if _, err := sb.WriteTo(&w); err != nil {
+			t.Error(err)
+		}
+		a.written = w.Bytes()
+		a.line = ck.String() + el.LogValue().String() + fmt.Sprint(*bl)
 		return a
 	}
 	want := ask(false)
@@ -86,7 +94,7 @@ func TestConcurrentQueries(t *testing.T) {
 				if !slices.Equal(got.bl, want.bl) || !slices.Equal(got.sb, want.sb) || !slices.Equal(got.cb, want.cb) ||
 					!slices.Equal(got.ck, want.ck) || !slices.Equal(got.cm, want.cm) || got.hll != want.hll ||
 					got.ull != want.ull || !slices.Equal(got.fu, want.fu) || got.ell != want.ell || got.ml != want.ml || len(got.top) != len(want.top) || !bytes.Equal(got.img, want.img) || !bytes.Equal(got.txt, want.txt) ||
-					!slices.Equal(got.sig, want.sig) {
+					!slices.Equal(got.sig, want.sig) || !bytes.Equal(got.written, want.written) || got.line != want.line {
 					errs <- "concurrent answers differ from the sequential ones"
 					return
 				}

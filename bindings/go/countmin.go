@@ -443,8 +443,9 @@ func (c *CountMin) UnmarshalText(text []byte) error {
 // write, as a query does: other reading methods may run meanwhile, no
 // changing one (for a slow writer, MarshalBinary under the lock and write
 // that). It works on a read-only wrap. Errors: an *Error for a zero value;
-// w's own errors, wrapped with the operation (errors.Is finds them).
-// ReadCountMin reads the image back.
+// w's own errors, wrapped with the operation (errors.Is finds them),
+// and io.ErrShortWrite when w takes fewer bytes than given without an
+// error. ReadCountMin reads the image back.
 func (c CountMin) WriteTo(w io.Writer) (int64, error) {
 	return writeImage("CountMin.WriteTo", FamilyCountMin, c.img, len(c.img), w)
 }

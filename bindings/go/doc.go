@@ -116,13 +116,19 @@
 // io.Reader (no byte past it), and ReadSketch one of any family, returned
 // as its type. Images written one after another read back one call each,
 // until io.EOF. What is read is checked as UnmarshalBinary checks it, and
-// memory grows only as bytes arrive (at most 64 KiB ahead of them), so a
+// memory grows only as bytes arrive (a 64 KiB buffer first, then doubling
+// when it is full: at most twice the bytes received, or 64 KiB), so a
 // forged length cannot make a reader allocate it; wrap the reader in an
 // io.LimitReader to cap one image's size. A stream cut inside an image
 // gives an error matching both ErrCorrupt and io.ErrUnexpectedEOF; another
 // family's image ErrWrongFamily and a newer format ErrUnsupportedVersion,
 // from the header alone. Errors of the caller's reader or writer come back
-// wrapped with the operation's name (errors.Is finds them), not as *Error.
+// wrapped with the operation's name (errors.Is finds them), not as *Error;
+// a writer that takes fewer bytes than it is given without an error gives
+// io.ErrShortWrite, as io.Copy reports it, never a cut image and no error,
+// and a reader reporting a count outside 0..len(p), or returning nothing
+// and no error 100 times in a row (io.ErrNoProgress), an error rather than
+// a panic or an endless loop.
 //
 // # Read-only mappings
 //
@@ -169,6 +175,12 @@
 // zero-value field has no image to export and makes json.Marshal fail
 // rather than write an empty sketch.
 //
+// A text marshaler is also what log/slog's handlers print a value with, so
+// every *T is a slog.LogValuer: slog.Info("rotated", "filter", f) logs
+// String's one line ("sketches.Bloom(1198272 bytes, seed 0)"; "<nil>" for
+// a nil pointer), not the image in base64. Log the pointer: a sketch held
+// by value and logged directly is written through MarshalText.
+//
 // Every error is an *Error carrying the C status code (use errors.As), and
 // matches the sentinels ErrFull, ErrNotPresent, ErrCorrupt, ErrWrongFamily,
 // ErrIncompatible, ErrKeyTooLong, ... with errors.Is; the one exception is
@@ -192,7 +204,8 @@
 // image; a built BinaryFuse is never written, so it needs no lock at all);
 // writes need exclusive access (for example a sync.RWMutex: RLock
 // around queries, Lock around adds and merges). Each type's documentation
-// lists which methods read and which write (String and Format read too).
+// lists which methods read and which write (String, Format and LogValue
+// read too).
 // Distinct sketches are independent. A merge (Merge, Union, Intersect) and
 // MinHash.Jaccard read their argument as a query does: a shard being
 // merged into a total may be queried meanwhile, but no goroutine may add

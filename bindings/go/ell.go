@@ -279,7 +279,8 @@ func (e *ELL) Downsize(precision, d uint8) (*ELL, error) {
 	return &ELL{img: b}, nil
 }
 
-// Params returns the sketch's configuration and precision.
+// Params returns the sketch's configuration and precision. It reads
+// Stats, O(2^p): keep it rather than ask per key.
 func (e *ELL) Params() ELLParams { return e.Stats().Params }
 
 // Stats returns the sketch's statistics (O(2^p): the registers are counted).
@@ -372,8 +373,9 @@ func (e *ELL) UnmarshalText(text []byte) error {
 // write, as a query does: other reading methods may run meanwhile, no
 // changing one (for a slow writer, MarshalBinary under the lock and write
 // that). It works on a read-only wrap. Errors: an *Error for a zero value;
-// w's own errors, wrapped with the operation (errors.Is finds them).
-// ReadELL reads the image back.
+// w's own errors, wrapped with the operation (errors.Is finds them),
+// and io.ErrShortWrite when w takes fewer bytes than given without an
+// error. ReadELL reads the image back.
 func (e ELL) WriteTo(w io.Writer) (int64, error) {
 	return writeImage("ELL.WriteTo", FamilyELL, e.img, len(e.img), w)
 }

@@ -88,7 +88,9 @@ func (e *Error) Error() string {
 // Is reports whether target is a sentinel (or any *Error) this error
 // matches: the same status code, or, for ErrCorrupt, any code that means the
 // bytes are not a sound image (bad magic, corrupt header or body, checksum
-// or length mismatch). A nil *Error target matches nothing.
+// or length mismatch). A target with an Op (another *Error this package
+// returned, say) matches only errors of that operation; the sentinels have
+// none, and Detail is never compared. A nil *Error target matches nothing.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	if !ok || t == nil {
@@ -154,6 +156,14 @@ var (
 	// EstimateConcurrent) was called on a sketch still in its exact small
 	// mode; nothing changed. Call HLL.Densify first (exclusive access).
 	ErrSmallMode = &Error{Code: StatusSmallMode}
+	// ErrCompactImage: a Wrap function (WrapHLL, WrapHLLReadOnly) was
+	// given the compact export of an HLL in its exact small mode (what
+	// MarshalBinary and WriteTo write for a sketch that saw few distinct
+	// keys), which is not a live image and cannot be used in
+	// place. UnmarshalBinary (or a stream reader) imports it; to keep HLLs
+	// in files that are mapped and wrapped, call Densify before exporting
+	// them (the export is then the whole live image).
+	ErrCompactImage = &Error{Code: StatusCompactImage}
 	// ErrReadOnly: a changing method (Add, Merge, Clear, Remove, the
 	// batches, Fold, UnmarshalBinary, ...) was called on a read-only wrap
 	// (WrapBloomReadOnly, ...); nothing was written. Methods with an error

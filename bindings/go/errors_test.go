@@ -341,3 +341,23 @@ func TestSketchStringByValue(t *testing.T) {
 		t.Fatalf("typed fields by value: %.200q (%d bytes), want %q", got, len(got), want)
 	}
 }
+
+// errors.Is with an *Error target compares the status code and, when the
+// target names one, the operation; Detail never counts.
+func TestErrorIsComparesOpWhenGiven(t *testing.T) {
+	err := &Error{Code: StatusFull, Op: "Cuckoo.Add", Detail: "x"}
+	for _, c := range []struct {
+		target *Error
+		want   bool
+	}{
+		{ErrFull, true},
+		{&Error{Code: StatusFull, Detail: "other"}, true},
+		{&Error{Code: StatusFull, Op: "Cuckoo.Add"}, true},
+		{&Error{Code: StatusFull, Op: "Cuckoo.Merge"}, false},
+		{&Error{Code: StatusNotPresent, Op: "Cuckoo.Add"}, false},
+	} {
+		if got := errors.Is(err, c.target); got != c.want {
+			t.Errorf("errors.Is(%v, %+v) = %v, want %v", err, *c.target, got, c.want)
+		}
+	}
+}

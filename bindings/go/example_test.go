@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -364,4 +366,21 @@ func ExampleWrapBloomReadOnly() {
 	// alice: true
 	// merge refused: true
 	// add refused: true
+}
+
+// A sketch logged with log/slog is its one-line description, not its image
+// (slog would otherwise write the MarshalText base64 of every byte).
+func ExampleBloom_LogValue() {
+	f, _ := sketches.NewBloom(1_000_000, 0.01)
+	var missing *sketches.HLL
+	noTime := func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{ReplaceAttr: noTime}))
+	logger.Info("rotated", "filter", f, "users", missing)
+	// Output:
+	// level=INFO msg=rotated filter="sketches.Bloom(1198272 bytes, seed 0)" users=<nil>
 }

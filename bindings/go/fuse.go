@@ -95,10 +95,10 @@ func BinaryFuseSize(keys uint64, fingerprintBits uint32) (uint64, error) {
 // packed into one buffer and built in one C call; the build's scratch
 // memory (about 32 bytes per key) is Go memory, released after the call.
 //
-// Errors: ErrInvalidParameter (a width other than 8 or 16, more than 2^31
-// keys), StatusInvalidArgument (4 GiB of key bytes or more), StatusBuildFailed
-// (no fuse seed worked within the library's attempt bound; practically
-// never for distinct keys).
+// Errors, *Error values matching: ErrInvalidParameter (a width other than
+// 8 or 16, more than 2^31 keys), ErrInvalidArgument (4 GiB of key bytes or
+// more), ErrBuildFailed (no fuse seed worked within the library's attempt
+// bound; practically never for distinct keys).
 func NewBinaryFuseStrings(keys []string, fingerprintBits uint32, opts ...Option) (*BinaryFuse, error) {
 	return buildFuse("NewBinaryFuseStrings", keys, fingerprintBits, opts)
 }
@@ -362,8 +362,9 @@ func (f *BinaryFuse) UnmarshalText(text []byte) error {
 // write, as a query does: other reading methods may run meanwhile, no
 // changing one (for a slow writer, MarshalBinary under the lock and write
 // that). It works on a read-only wrap. Errors: an *Error for a zero value;
-// w's own errors, wrapped with the operation (errors.Is finds them).
-// ReadBinaryFuse reads the image back.
+// w's own errors, wrapped with the operation (errors.Is finds them),
+// and io.ErrShortWrite when w takes fewer bytes than given without an
+// error. ReadBinaryFuse reads the image back.
 func (f BinaryFuse) WriteTo(w io.Writer) (int64, error) {
 	return writeImage("BinaryFuse.WriteTo", FamilyBinaryFuse, f.img, len(f.img), w)
 }

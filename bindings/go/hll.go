@@ -111,8 +111,11 @@ func newCardinality(op string, f Family, p uint8, opts []Option) ([]byte, error)
 }
 
 // WrapHLL uses b, a live HLL image in caller memory, without copying (see
-// WrapBloom for the rules). A compact export of a small sketch cannot be
-// wrapped (error StatusCompactImage): unmarshal it.
+// WrapBloom for the rules). The compact export of a small sketch (what
+// MarshalBinary writes while the sketch is in its exact small mode) cannot
+// be wrapped: the error matches ErrCompactImage, and UnmarshalBinary
+// imports such bytes. Export a sketch meant to be wrapped from a file after
+// Densify: its export is then the whole live image.
 func WrapHLL(b []byte) (*HLL, error) {
 	img, err := wrapImage("WrapHLL", b, FamilyHLL, func(b []byte) int32 {
 		_, s := cEstimate(FamilyHLL, b, estimateDefault)
@@ -484,7 +487,8 @@ func (h *HLL) UnmarshalText(text []byte) error {
 // does: other reading methods may run meanwhile, no changing one (for a
 // slow writer, MarshalBinary under the lock and write that). Errors: an
 // *Error for a zero value; w's own errors, wrapped with the operation
-// (errors.Is finds them). ReadHLL reads the image back.
+// (errors.Is finds them), and io.ErrShortWrite when w takes fewer bytes
+// than given without an error. ReadHLL reads the image back.
 func (h HLL) WriteTo(w io.Writer) (int64, error) {
 	const op = "HLL.WriteTo"
 	n, s := cHLLExportedSize(h.img)

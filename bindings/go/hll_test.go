@@ -185,3 +185,36 @@ func TestULL(t *testing.T) {
 		}
 	})
 }
+
+// The compact export of a small HLL is not a live image: every Wrap form
+// refuses it with an error matching ErrCompactImage (a service wrapping a
+// mapped file falls back to UnmarshalBinary on it), and the export of the
+// same sketch after Densify wraps.
+func TestWrapCompactHLLIsErrCompactImage(t *testing.T) {
+	small, err := NewHLL(14)
+	check(t, err)
+	small.AddStrings([]string{"a", "b", "c"})
+	img := marshal(t, small)
+	if len(img) >= small.Size() {
+		t.Fatalf("want a compact export: %d of %d bytes", len(img), small.Size())
+	}
+	for name, wrap := range map[string]func([]byte) (*HLL, error){"WrapHLL": WrapHLL, "WrapHLLReadOnly": WrapHLLReadOnly} {
+		_, err := wrap(alignedCopy(img, 0))
+		var e *Error
+		if !errors.Is(err, ErrCompactImage) || !errors.As(err, &e) || e.Op != name || errors.Is(err, ErrCorrupt) {
+			t.Fatalf("%s of a compact export: %v", name, err)
+		}
+		var u HLL
+		check(t, u.UnmarshalBinary(img))
+		if u.Estimate() != small.Estimate() {
+			t.Fatal("the compact export does not unmarshal to the sketch")
+		}
+	}
+	small.Densify()
+	full := marshal(t, small)
+	w, err := WrapHLLReadOnly(alignedCopy(full, 0))
+	check(t, err)
+	if len(full) != small.Size() || w.Estimate() != small.Estimate() {
+		t.Fatalf("the dense export wraps: %d of %d bytes", len(full), small.Size())
+	}
+}

@@ -3,6 +3,7 @@ package sketches
 import (
 	"encoding"
 	"fmt"
+	"log/slog"
 )
 
 // Family identifies a sketch family: the family id of the image format
@@ -305,3 +306,69 @@ func (m *MinHash) image() []byte {
 	}
 	return m.img
 }
+
+// The LogValue methods make every type a slog.LogValuer: log/slog's
+// handlers write a value that is an encoding.TextMarshaler through
+// MarshalText, which for a sketch is its whole image in base64 (1.6 MB for
+// a Bloom filter of a million keys) in every log line; LogValue gives them
+// String's one line instead. They have pointer receivers so that a nil
+// pointer logs as "<nil>": a sketch held by value and logged directly
+// (slog.Any("f", *f)) is still written through MarshalText, so log the
+// pointer. A struct holding sketches, logged whole, prints its fields
+// through Format with the text handler (one line each) and is marshalled
+// as JSON, images included, by the JSON handler.
+
+// LogValue is the filter's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (f *Bloom) LogValue() slog.Value { return slog.StringValue(f.String()) }
+
+// LogValue is the filter's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (f *SplitBlock) LogValue() slog.Value { return slog.StringValue(f.String()) }
+
+// LogValue is the filter's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (f *CountingBloom) LogValue() slog.Value { return slog.StringValue(f.String()) }
+
+// LogValue is the filter's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (f *Cuckoo) LogValue() slog.Value { return slog.StringValue(f.String()) }
+
+// LogValue is the filter's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (f *BinaryFuse) LogValue() slog.Value { return slog.StringValue(f.String()) }
+
+// LogValue is the sketch's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (h *HLL) LogValue() slog.Value { return slog.StringValue(h.String()) }
+
+// LogValue is the sketch's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (u *ULL) LogValue() slog.Value { return slog.StringValue(u.String()) }
+
+// LogValue is the sketch's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (e *ELL) LogValue() slog.Value { return slog.StringValue(e.String()) }
+
+// LogValue is the sketch's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (c *CountMin) LogValue() slog.Value { return slog.StringValue(c.String()) }
+
+// LogValue is the sketch's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (t *TopK) LogValue() slog.Value { return slog.StringValue(t.String()) }
+
+// LogValue is the sketch's value in log/slog records: String's one line
+// (type, image size, seed; "<nil>" for a nil pointer), never the image.
+// It only reads, like String.
+func (m *MinHash) LogValue() slog.Value { return slog.StringValue(m.String()) }

@@ -202,7 +202,8 @@ func (m *MinHash) Merge(other *MinHash) error {
 	return errorOf("MinHash.Merge", cMerge(FamilyMinHash, m.img, mergeSource(m.img, other.image())))
 }
 
-// K returns the number of registers.
+// K returns the number of registers. It reads Stats, O(k): keep it rather
+// than ask per key.
 func (m *MinHash) K() int { return int(m.Stats().K) }
 
 // Stats returns the sketch's statistics (O(k)).
@@ -288,8 +289,9 @@ func (m *MinHash) UnmarshalText(text []byte) error {
 // write, as a query does: other reading methods may run meanwhile, no
 // changing one (for a slow writer, MarshalBinary under the lock and write
 // that). It works on a read-only wrap. Errors: an *Error for a zero value;
-// w's own errors, wrapped with the operation (errors.Is finds them).
-// ReadMinHash reads the image back.
+// w's own errors, wrapped with the operation (errors.Is finds them),
+// and io.ErrShortWrite when w takes fewer bytes than given without an
+// error. ReadMinHash reads the image back.
 func (m MinHash) WriteTo(w io.Writer) (int64, error) {
 	return writeImage("MinHash.WriteTo", FamilyMinHash, m.img, len(m.img), w)
 }

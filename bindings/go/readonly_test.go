@@ -95,7 +95,7 @@ var readingMethods = map[string]bool{
 	"Estimate": true, "EstimateString": true, "EstimateUint64": true, "EstimateHash": true, "EstimateHashes": true,
 	"EstimateStrings": true, "EstimateBytes": true, "EstimateUint64s": true, "EstimateConcurrent": true,
 	"RegisterEstimate": true, "MLEstimate": true, "MartingaleEstimate": true,
-	"Stats": true, "OverCapacity": true, "OverCapacityConcurrent": true, "Size": true, "String": true, "Format": true,
+	"Stats": true, "LogValue": true, "OverCapacity": true, "OverCapacityConcurrent": true, "Size": true, "String": true, "Format": true,
 	"Clone": true, "MarshalBinary": true, "AppendBinary": true, "MarshalText": true, "AppendText": true, "WriteTo": true,
 	"ReadOnly": true, "Bitset": true, "FingerprintBits": true, "Precision": true, "Params": true, "Total": true,
 	"List": true, "Signature": true, "K": true, "Jaccard": true, "Downsize": true, "ToHLL": true,

@@ -683,8 +683,9 @@ func (f *SplitBlock) UnmarshalText(text []byte) error {
 // write, as a query does: other reading methods may run meanwhile, no
 // changing one (for a slow writer, MarshalBinary under the lock and write
 // that). It works on a read-only wrap. Errors: an *Error for a zero value;
-// w's own errors, wrapped with the operation (errors.Is finds them).
-// ReadSplitBlock reads the image back.
+// w's own errors, wrapped with the operation (errors.Is finds them),
+// and io.ErrShortWrite when w takes fewer bytes than given without an
+// error. ReadSplitBlock reads the image back.
 func (f SplitBlock) WriteTo(w io.Writer) (int64, error) {
 	return writeImage("SplitBlock.WriteTo", FamilySplitBlock, f.img, len(f.img), w)
 }

@@ -2,6 +2,7 @@ package sketches
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -63,18 +64,69 @@ func writeImage(op string, f Family, b []byte, exported int, w io.Writer) (int64
 		if err != nil {
 			return 0, err
 		}
-		n, err := w.Write(img)
+		n, err := writeAll(w, img)
 		return int64(n), writerError(op, err)
 	}
 	var head [commonHeaderLen]byte
 	copy(head[:], b)
 	binary.LittleEndian.PutUint64(head[offChecksum:], imageChecksum(b))
-	n, err := w.Write(head[:])
+	n, err := writeAll(w, head[:])
 	if err != nil {
 		return int64(n), writerError(op, err)
 	}
-	m, err := w.Write(b[commonHeaderLen:])
+	m, err := writeAll(w, b[commonHeaderLen:])
 	return int64(n + m), writerError(op, err)
+}
+
+// writeAll is one w.Write(p) held to io.Writer's contract, as io.Copy
+// holds it: a writer that takes fewer bytes than p without an error gives
+// io.ErrShortWrite, not a success that leaves the image cut short; a
+// count outside 0..len(p) is an error too, counted as 0 bytes written.
+func writeAll(w io.Writer, p []byte) (int, error) {
+	n, err := w.Write(p)
+	if n < 0 || n > len(p) {
+		return 0, errors.New("invalid write result: " + itoa(n) + " bytes reported of " + itoa(len(p)))
+	}
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	return n, err
+}
+
+// readFull is io.ReadFull(r, p) holding r to io.Reader's contract: a
+// Read that reports a count outside 0..len(p) (which io.ReadFull adds up
+// as it is, so a later slice of p panics or the image is taken as read
+// with bytes missing) is an error, and so are 100 Reads in a row that
+// return nothing and no error (io.ErrNoProgress, as bufio reports it),
+// where io.ReadFull would spin forever. Otherwise its results are
+// io.ReadFull's: io.EOF when nothing was read, io.ErrUnexpectedEOF when
+// the stream ended inside p, r's error as it is, nil once p is full.
+func readFull(r io.Reader, p []byte) (int, error) {
+	n, idle := 0, 0
+	for n < len(p) {
+		k, err := r.Read(p[n:])
+		if k < 0 || k > len(p)-n {
+			return n, errors.New("invalid read result: " + itoa(k) + " bytes reported of " + itoa(len(p)-n) + " asked")
+		}
+		n += k
+		switch {
+		case n == len(p):
+			return n, nil
+		case err == io.EOF && n == 0:
+			return 0, io.EOF
+		case err == io.EOF:
+			return n, io.ErrUnexpectedEOF
+		case err != nil:
+			return n, err
+		case k == 0:
+			if idle++; idle == 100 {
+				return n, io.ErrNoProgress
+			}
+		default:
+			idle = 0
+		}
+	}
+	return n, nil
 }
 
 // writerError names op in an error of the caller's writer (errors.Is and
@@ -93,7 +145,7 @@ func writerError(op string, err error) error {
 // end of the stream (no byte read) it returns io.EOF itself.
 func readImage(op string, r io.Reader, want Family) ([]byte, Family, error) {
 	var head [commonHeaderLen]byte
-	n, err := io.ReadFull(r, head[:])
+	n, err := readFull(r, head[:])
 	switch {
 	case err == io.EOF:
 		return nil, 0, io.EOF
@@ -137,7 +189,7 @@ func readImage(op string, r io.Reader, want Family) ([]byte, Family, error) {
 			copy(grown, buf)
 			buf = grown
 		}
-		k, err := io.ReadFull(r, buf[have:])
+		k, err := readFull(r, buf[have:])
 		have += k
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			return nil, 0, truncatedStream(op, have, size)

@@ -516,3 +516,128 @@ func TestInspectHeaderReadsTheRecordedLength(t *testing.T) {
 		t.Fatalf("bad magic: InspectHeader %v, Inspect %v", errHead, errWhole)
 	}
 }
+
+// shortWriter breaks io.Writer's contract the way a buggy adapter does:
+// it takes at most room bytes in total and reports the shorter count
+// with a nil error.
+type shortWriter struct {
+	room int
+	got  []byte
+}
+
+func (w *shortWriter) Write(p []byte) (int, error) {
+	n := min(len(p), w.room)
+	w.room -= n
+	w.got = append(w.got, p[:n]...)
+	return n, nil
+}
+
+// A writer that takes fewer bytes than it was given without an error is
+// io.ErrShortWrite (as io.Copy reports it), never a silent success with a
+// truncated image: for every family, the compact HLL export included, and
+// a cut in the header or in the body.
+func TestWriteToShortWriteIsAnError(t *testing.T) {
+	for _, c := range streamSketches(t) {
+		size := len(exportOf(t, c.s))
+		for _, room := range []int{0, 10, commonHeaderLen, size - 1} {
+			w := &shortWriter{room: room}
+			n, err := c.s.WriteTo(w)
+			if !errors.Is(err, io.ErrShortWrite) || n != int64(len(w.got)) || n >= int64(size) {
+				t.Fatalf("%s: writer taking %d of %d bytes: WriteTo reported %d, %v", c.name, room, size, n, err)
+			}
+		}
+	}
+}
+
+// overWriter reports one byte more than it was given, nil error.
+type overWriter struct{}
+
+func (overWriter) Write(p []byte) (int, error) { return len(p) + 1, nil }
+
+// A writer reporting more bytes than it was given is an error, and the
+// count WriteTo returns never exceeds the image.
+func TestWriteToInvalidCountIsAnError(t *testing.T) {
+	for _, c := range streamSketches(t) {
+		n, err := c.s.WriteTo(overWriter{})
+		if err == nil || n > int64(len(exportOf(t, c.s))) || !strings.Contains(err.Error(), "invalid write result") {
+			t.Fatalf("%s: WriteTo reported %d, %v", c.name, n, err)
+		}
+	}
+}
+
+// miscountingReader reads from r but reports extra bytes more (or, when
+// extra is negative, fewer) than it read, from its Read number `after`
+// on: an io.Reader that breaks the contract, as a buggy adapter does.
+type miscountingReader struct {
+	r     io.Reader
+	extra int
+	after int
+}
+
+func (m *miscountingReader) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	if m.after--; m.after < 0 {
+		return n + m.extra, err
+	}
+	return n, err
+}
+
+// A reader reporting more bytes than it was asked for is an error naming
+// the count, from the header or the body read, never a runtime panic (a
+// body read past the first 64 KiB sliced beyond the buffer) nor an image
+// taken as read with bytes missing; one reporting a negative count is an
+// error too.
+func TestReadInvalidCountIsAnError(t *testing.T) {
+	big, err := NewBloom(1_000_000, 0.01)
+	check(t, err)
+	images := [][]byte{exportOf(t, big)}
+	for _, c := range streamSketches(t) {
+		images = append(images, exportOf(t, c.s))
+	}
+	for _, img := range images {
+		for _, extra := range []int{1, 100_000, -1} {
+			for _, after := range []int{0, 1} {
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Fatalf("%d-byte image, count off by %d from read %d: panic %v", len(img), extra, after, p)
+						}
+					}()
+					_, err := ReadSketch(&miscountingReader{r: bytes.NewReader(img), extra: extra, after: after})
+					if err == nil || !strings.Contains(err.Error(), "ReadSketch") {
+						t.Fatalf("%d-byte image, count off by %d from read %d: %v", len(img), extra, after, err)
+					}
+				}()
+			}
+		}
+	}
+}
+
+// idleReader returns no bytes and no error, up to limit times, then
+// errSpun: a reader that never makes progress.
+type idleReader struct{ calls, limit int }
+
+var errSpun = errors.New("the reader was called past any sane retry count")
+
+func (r *idleReader) Read([]byte) (int, error) {
+	if r.calls++; r.calls > r.limit {
+		return 0, errSpun
+	}
+	return 0, nil
+}
+
+// A reader that keeps returning nothing and no error gives io.ErrNoProgress
+// (as bufio reports it) after 100 such reads, where io.ReadFull would call
+// it forever; mid-image too.
+func TestReadNoProgressIsAnError(t *testing.T) {
+	f, err := NewBloom(1000, 0.01)
+	check(t, err)
+	img := exportOf(t, f)
+	for _, prefix := range []int{0, 10, commonHeaderLen, 100} {
+		idle := &idleReader{limit: 1_000_000}
+		_, err := ReadBloom(io.MultiReader(bytes.NewReader(img[:prefix]), idle))
+		if !errors.Is(err, io.ErrNoProgress) || idle.calls > 100 {
+			t.Fatalf("after %d bytes: %v after %d idle reads", prefix, err, idle.calls)
+		}
+	}
+}

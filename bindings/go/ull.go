@@ -312,7 +312,8 @@ func (u *ULL) ToHLL() (*HLL, error) {
 	return hllOf(b), nil
 }
 
-// Precision returns p.
+// Precision returns p. It reads Stats, O(m): keep it rather than ask per
+// key.
 func (u *ULL) Precision() uint8 { return u.Stats().Precision }
 
 // Stats returns the sketch's statistics (O(m)).
@@ -396,8 +397,9 @@ func (u *ULL) UnmarshalText(text []byte) error {
 // write, as a query does: other reading methods may run meanwhile, no
 // changing one (for a slow writer, MarshalBinary under the lock and write
 // that). It works on a read-only wrap. Errors: an *Error for a zero value;
-// w's own errors, wrapped with the operation (errors.Is finds them).
-// ReadULL reads the image back.
+// w's own errors, wrapped with the operation (errors.Is finds them),
+// and io.ErrShortWrite when w takes fewer bytes than given without an
+// error. ReadULL reads the image back.
 func (u ULL) WriteTo(w io.Writer) (int64, error) {
 	return writeImage("ULL.WriteTo", FamilyULL, u.img, len(u.img), w)
 }
