@@ -235,7 +235,7 @@ public final class Sketches {
                 + " keys than planned, or the expected rate above twice the planned one); false for a binary"
                 + " fuse filter (static: built for exactly its keys,"
                 + " rate 2^-bits); for Top-k true when a key was evicted (more distinct keys than counters:"
-                + " some counts are upper bounds); null for HyperLogLog, UltraLogLog, ExaLogLog, Count-Min and"
+                + " some counts are upper bounds, or a merge of partial sketches dropped keys); null for HyperLogLog, UltraLogLog, ExaLogLog, Count-Min and"
                 + " MinHash (no plan to exceed) and for a null image; a damaged image fails the query.", 1, 1,
                 (fn, a, s) -> {
                     image(fn, a.get(0));
