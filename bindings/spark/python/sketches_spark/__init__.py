@@ -131,7 +131,9 @@ def cuckoo_agg(key, items: int, fpp: float) -> Column:
 
     A key is stored once per input partition that holds it, so when keys repeat across partitions
     de-duplicate them first (``df.select(k).distinct().agg(cuckoo_agg(k, ...))``, or SQL
-    ``sketch_cuckoo_agg(DISTINCT key, ...)``), else the filter fills up and the query fails.
+    ``sketch_cuckoo_agg(DISTINCT key, ...)``), else the filter fills up and the query fails. A key
+    that is a false positive of the filter when it comes is not stored (it answers true), so do not
+    remove keys from the image later: removing the key it collides with makes it answer false.
     """
     return F.call_function(
         "sketch_cuckoo_agg", _col(key),
@@ -298,8 +300,9 @@ def stats(image) -> Column:
 def over_capacity(image) -> Column:
     """``sketch_over_capacity(image)``: BOOLEAN, whether the sketch is past its plan.
 
-    Filters (bloom, sbbf, counting, cuckoo): a capacity flag is raised (more keys than planned, or
-    the expected false-positive rate above twice the planned one); fuse: false; Top-k: a key was
-    evicted; null for hll, ull, ell, cms and minhash images (no plan) and for a null image.
+    Bloom and split-block filters: the keys estimated from the set bits above the plan, or the
+    false-positive rate expected at the current fill above twice the planned one; counting and
+    cuckoo filters: a capacity flag is raised; fuse: false; Top-k: a key was evicted (or dropped
+    by a merge); null for hll, ull, ell, cms and minhash images (no plan) and for a null image.
     """
     return F.call_function("sketch_over_capacity", _image(image))
