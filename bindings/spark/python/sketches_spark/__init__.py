@@ -131,9 +131,7 @@ def cuckoo_agg(key, items: int, fpp: float) -> Column:
 
     A key is stored once per input partition that holds it, so when keys repeat across partitions
     de-duplicate them first (``df.select(k).distinct().agg(cuckoo_agg(k, ...))``, or SQL
-    ``sketch_cuckoo_agg(DISTINCT key, ...)``), else the filter fills up and the query fails. A key
-    that is a false positive of the filter when it comes is not stored (it answers true), so do not
-    remove keys from the image later: removing the key it collides with makes it answer false.
+    ``sketch_cuckoo_agg(DISTINCT key, ...)``), else the filter fills up and the query fails.
     """
     return F.call_function(
         "sketch_cuckoo_agg", _col(key),

@@ -635,9 +635,7 @@ public final class Sketches {
     private static void filterAgg(String name, Family family, String title) {
         String cuckoo = family != Family.CUCKOO ? "" : " Each distinct key is stored once per input partition"
                 + " that holds it (a merge copies entries): when keys repeat across partitions use"
-                + " _FUNC_(DISTINCT key, items, fpp), else the filter fills up and the query fails. A key that"
-                + " is a false positive of the filter when it comes is not stored (it answers true), so do"
-                + " not remove keys from the image later.";
+                + " _FUNC_(DISTINCT key, items, fpp), else the filter fills up and the query fails.";
         define(name, "_FUNC_(key, items, fpp) - " + title + " of the non-null keys, planned for `items`"
                 + " distinct keys (items at least 1) at false-positive rate `fpp` (fpp in (0, 1)), as its"
                 + " image (BINARY)." + cuckoo, 3, 3, (fn, a, s) -> {
