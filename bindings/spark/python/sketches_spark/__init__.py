@@ -12,6 +12,9 @@ TINYINT and DATE as INT32, FLOAT and DOUBLE as their IEEE-754 bits, DECIMAL as i
 FLOAT, DOUBLE, DATE and DECIMAL keys are taken only there); null keys are skipped.
 """
 
+import math
+import numbers
+
 from py4j.java_gateway import JavaPackage
 from pyspark.sql import Column, SparkSession
 from pyspark.sql import functions as F
@@ -68,19 +71,59 @@ def _col(c):
     return F.col(c) if isinstance(c, str) else c
 
 
+def _whole(function: str, name: str, value) -> int:
+    """``value`` as an int for a whole-number parameter of ``function`` (as the SQL function checks).
+
+    Accepts ints (NumPy's too) and whole floats (``1e6``); raises ``TypeError`` for booleans,
+    strings and other non-numbers and ``ValueError`` for a float that is not whole (``12.5``:
+    ``int()`` silently made it 12), both naming the function and parameter.
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError("%s: %s must be a whole number, not %r" % (function, name, value))
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    v = float(value)
+    if not math.isfinite(v) or not v.is_integer():
+        raise ValueError("%s: %s must be a whole number, not %r" % (function, name, value))
+    return int(v)
+
+
+def _real(function: str, name: str, value) -> float:
+    """``value`` as a float for a real parameter of ``function``.
+
+    Raises ``TypeError`` naming the function for booleans, strings and other non-numbers (the SQL
+    function checks the range).
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError("%s: %s must be a number, not %r" % (function, name, value))
+    return float(value)
+
+
 def bloom_agg(key, items: int, fpp: float) -> Column:
     """``sketch_bloom_agg(key, items, fpp)``: Bloom filter image of the keys (BINARY)."""
-    return F.call_function("sketch_bloom_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
+    return F.call_function(
+        "sketch_bloom_agg", _col(key),
+        F.lit(_whole("sketch_bloom_agg", "items", items)),
+        F.lit(_real("sketch_bloom_agg", "fpp", fpp)),
+    )
 
 
 def sbbf_agg(key, items: int, fpp: float) -> Column:
     """``sketch_sbbf_agg(key, items, fpp)``: split-block Bloom filter image of the keys."""
-    return F.call_function("sketch_sbbf_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
+    return F.call_function(
+        "sketch_sbbf_agg", _col(key),
+        F.lit(_whole("sketch_sbbf_agg", "items", items)),
+        F.lit(_real("sketch_sbbf_agg", "fpp", fpp)),
+    )
 
 
 def counting_agg(key, items: int, fpp: float) -> Column:
     """``sketch_counting_agg(key, items, fpp)``: counting Bloom filter image of the keys."""
-    return F.call_function("sketch_counting_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
+    return F.call_function(
+        "sketch_counting_agg", _col(key),
+        F.lit(_whole("sketch_counting_agg", "items", items)),
+        F.lit(_real("sketch_counting_agg", "fpp", fpp)),
+    )
 
 
 def cuckoo_agg(key, items: int, fpp: float) -> Column:
@@ -90,37 +133,56 @@ def cuckoo_agg(key, items: int, fpp: float) -> Column:
     de-duplicate them first (``df.select(k).distinct().agg(cuckoo_agg(k, ...))``, or SQL
     ``sketch_cuckoo_agg(DISTINCT key, ...)``), else the filter fills up and the query fails.
     """
-    return F.call_function("sketch_cuckoo_agg", _col(key), F.lit(int(items)), F.lit(float(fpp)))
+    return F.call_function(
+        "sketch_cuckoo_agg", _col(key),
+        F.lit(_whole("sketch_cuckoo_agg", "items", items)),
+        F.lit(_real("sketch_cuckoo_agg", "fpp", fpp)),
+    )
 
 
 def hll_agg(key, p: int) -> Column:
     """``sketch_hll_agg(key, p)``: HyperLogLog image with 2^p registers (p in 4..18)."""
-    return F.call_function("sketch_hll_agg", _col(key), F.lit(int(p)))
+    return F.call_function("sketch_hll_agg", _col(key), F.lit(_whole("sketch_hll_agg", "p", p)))
 
 
 def ull_agg(key, p: int) -> Column:
     """``sketch_ull_agg(key, p)``: UltraLogLog image with 2^p registers (p in 4..18)."""
-    return F.call_function("sketch_ull_agg", _col(key), F.lit(int(p)))
+    return F.call_function("sketch_ull_agg", _col(key), F.lit(_whole("sketch_ull_agg", "p", p)))
 
 
 def ell_agg(key, p: int, d: int = 20) -> Column:
     """``sketch_ell_agg(key, p, d)``: ExaLogLog image with 2^p registers (p in 2..24, d 20 or 24)."""
-    return F.call_function("sketch_ell_agg", _col(key), F.lit(int(p)), F.lit(int(d)))
+    return F.call_function(
+        "sketch_ell_agg", _col(key),
+        F.lit(_whole("sketch_ell_agg", "p", p)),
+        F.lit(_whole("sketch_ell_agg", "d", d)),
+    )
 
 
 def cms_agg(key, eps: float, delta: float) -> Column:
     """``sketch_cms_agg(key, eps, delta)``: Count-Min image of the keys."""
-    return F.call_function("sketch_cms_agg", _col(key), F.lit(float(eps)), F.lit(float(delta)))
+    return F.call_function(
+        "sketch_cms_agg", _col(key),
+        F.lit(_real("sketch_cms_agg", "eps", eps)),
+        F.lit(_real("sketch_cms_agg", "delta", delta)),
+    )
 
 
 def topk_agg(key, capacity: int, max_key_len: int) -> Column:
     """``sketch_topk_agg(key, capacity, max_key_len)``: Top-k image of the keys."""
-    return F.call_function("sketch_topk_agg", _col(key), F.lit(int(capacity)), F.lit(int(max_key_len)))
+    return F.call_function(
+        "sketch_topk_agg", _col(key),
+        F.lit(_whole("sketch_topk_agg", "capacity", capacity)),
+        F.lit(_whole("sketch_topk_agg", "max_key_len", max_key_len)),
+    )
 
 
 def minhash_agg(key, k: int) -> Column:
     """``sketch_minhash_agg(key, k)``: MinHash image with k registers."""
-    return F.call_function("sketch_minhash_agg", _col(key), F.lit(int(k)))
+    return F.call_function(
+        "sketch_minhash_agg", _col(key),
+        F.lit(_whole("sketch_minhash_agg", "k", k)),
+    )
 
 
 def fuse_agg(key, bits: int) -> Column:
@@ -128,7 +190,10 @@ def fuse_agg(key, bits: int) -> Column:
 
     The filter is static: there is no union aggregate (build it from the union of the keys).
     """
-    return F.call_function("sketch_fuse_agg", _col(key), F.lit(int(bits)))
+    return F.call_function(
+        "sketch_fuse_agg", _col(key),
+        F.lit(_whole("sketch_fuse_agg", "bits", bits)),
+    )
 
 
 def union_agg(family: str, images) -> Column:
@@ -233,8 +298,9 @@ def stats(image) -> Column:
 def over_capacity(image) -> Column:
     """``sketch_over_capacity(image)``: BOOLEAN, whether the sketch is past its plan.
 
-    Filters (bloom, sbbf, counting, cuckoo): a capacity flag is raised (more keys than planned, or
-    the expected false-positive rate above twice the planned one); fuse: false; Top-k: a key was
-    evicted; null for hll, ull, ell, cms and minhash images (no plan) and for a null image.
+    Bloom and split-block filters: the keys estimated from the set bits above the plan, or the
+    false-positive rate expected at the current fill above twice the planned one; counting and
+    cuckoo filters: a capacity flag is raised; fuse: false; Top-k: a key was evicted (or dropped
+    by a merge); null for hll, ull, ell, cms and minhash images (no plan) and for a null image.
     """
     return F.call_function("sketch_over_capacity", _image(image))

@@ -129,49 +129,19 @@ enum Family {
         }
 
         /**
-         * Adds each distinct key of the batch that the filter does not already answer true for: a
-         * cuckoo filter stores repeated adds of one key as copies (for removal), so adding every
-         * row's key would fill it with repeats.
+         * Adds every key given: a cuckoo filter stores repeated adds of one key as copies, so the
+         * caller passes each distinct key once ({@link SketchBuffer} filters them through its
+         * {@link StoredKeys}).
          */
         @Override
         long addPacked(Object sketch, byte[] data, int[] offsets) {
-            CuckooFilter f = (CuckooFilter) sketch;
-            int n = offsets.length - 1;
-            boolean[] present = new boolean[n];
-            f.containsPacked(data, offsets, present);
-            java.util.Set<java.nio.ByteBuffer> fresh = new java.util.LinkedHashSet<>();
-            for (int i = 0; i < n; i++) {
-                if (!present[i]) {
-                    fresh.add(java.nio.ByteBuffer.wrap(data, offsets[i], offsets[i + 1] - offsets[i]));
-                }
-            }
-            if (fresh.isEmpty()) {
-                return 0;
-            }
-            byte[][] keys = new byte[fresh.size()][];
-            int j = 0;
-            for (java.nio.ByteBuffer b : fresh) {
-                keys[j] = new byte[b.remaining()];
-                b.get(keys[j++]);
-            }
-            return keys.length - (long) f.addAll(keys);
+            return (offsets.length - 1) - (long) ((CuckooFilter) sketch).addPacked(data, offsets, null);
         }
 
-        /** As {@link #addPacked}: each distinct key not already answered true is added once. */
+        /** As {@link #addPacked}: every key given is added. */
         @Override
         long addLongs(Object sketch, long[] keys) {
-            CuckooFilter f = (CuckooFilter) sketch;
-            boolean[] present = new boolean[keys.length];
-            f.containsAll(keys, present);
-            long[] fresh = new long[keys.length];
-            int n = 0;
-            for (int i = 0; i < keys.length; i++) {
-                if (!present[i]) {
-                    fresh[n++] = keys[i];
-                }
-            }
-            long[] unique = java.util.Arrays.stream(fresh, 0, n).distinct().toArray();
-            return unique.length == 0 ? 0 : unique.length - (long) f.addAll(unique);
+            return keys.length - (long) ((CuckooFilter) sketch).addAll(keys);
         }
     },
     HYPERLOGLOG("HyperLogLog sketch") {

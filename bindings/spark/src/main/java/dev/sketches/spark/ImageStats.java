@@ -105,7 +105,7 @@ final class ImageStats {
         new Field("martingale", DataTypes.BooleanType, true,
                 "hll, ull, ell: the estimate is the martingale one (one stream, no merge)"),
         new Field("exact", DataTypes.BooleanType, true,
-                "hll: in exact small mode; topk: every count exact (no key was evicted)"),
+                "hll: in exact small mode; topk: every count exact (no key was evicted or dropped by a merge)"),
         new Field("d", DataTypes.IntegerType, true, "ell: 20 or 24"),
         new Field("width", DataTypes.LongType, true, "cms: counters per row"),
         new Field("depth", DataTypes.IntegerType, true, "cms: rows"),
@@ -182,7 +182,8 @@ final class ImageStats {
      * counting Bloom and cuckoo filters whether a capacity flag is raised (their counters are
      * what the filter holds); for the binary fuse filter false (built for exactly its keys, its
      * rate is 2^-bits whatever their count); for Top-k whether a key was ever evicted (more
-     * distinct keys than counters: some counts are upper bounds); null for the other families,
+     * distinct keys than counters: some counts are upper bounds, or a merge dropped keys); null
+     * for the other families,
      * which have no plan to exceed.
      */
     static Boolean overCapacity(Object sketch) {
@@ -216,17 +217,24 @@ final class ImageStats {
     }
 
     /**
-     * Whether a Top-k sketch's counts include evictions: a key that took an evicted key's counter
-     * carries the evicted count as its error (at least 1: weights are positive), so some listed
-     * key has a non-zero error exactly when a key was evicted (here or in a merged sketch).
+     * Whether a Top-k sketch lost a key: a key that took an evicted key's counter carries the
+     * evicted count as its error (at least 1: weights are positive), and a merge that keeps only
+     * the largest of more keys than counters drops the rest, so their counts are missing from the
+     * listed ones: a key was evicted exactly when some listed key has a non-zero error or the
+     * listed counts sum to less than the total added (unsigned, both saturating at 2^64 - 1).
+     * Before the sum was checked, a merge of partial sketches that each had free counters
+     * (Spark's partial aggregates of several input partitions) dropped keys unreported.
      */
     private static boolean evicted(TopK t) {
+        long sum = 0;
         for (TopK.Item item : t.top()) {
             if (item.error() != 0) {
                 return true;
             }
+            long next = sum + item.count();
+            sum = Long.compareUnsigned(next, sum) < 0 ? -1L : next;
         }
-        return false;
+        return sum != t.stats().total();
     }
 
     /** The {@link #SCHEMA} row of a read image of {@code sizeBytes} bytes. */

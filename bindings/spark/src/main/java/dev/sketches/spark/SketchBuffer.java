@@ -46,6 +46,12 @@ public final class SketchBuffer implements Serializable {
     private transient int dataLength;
     private transient int[] offsets;
     private transient int keyCount;
+    /**
+     * Cuckoo filter only: the keys this buffer stored, so that each distinct key is stored once
+     * (made on first use; not serialized: a buffer read back stores keys it may hold again, as
+     * copies, which only take slots).
+     */
+    private transient StoredKeys stored;
 
     SketchBuffer(AggSpec spec) {
         this.spec = spec;
@@ -206,11 +212,19 @@ public final class SketchBuffer implements Serializable {
         }
         long[] keys = longCount == longs.length ? longs : Arrays.copyOf(longs, longCount);
         longCount = 0;
+        long notStored;
         try {
-            rejected(spec.family.addLongs(sketch(), keys));
+            if (spec.family == Family.CUCKOO) {
+                keys = storedKeys().fresh(keys);
+                if (keys.length == 0) {
+                    return;
+                }
+            }
+            notStored = spec.family.addLongs(sketch(), keys);
         } catch (IllegalStateException e) {
             throw new IllegalStateException(spec.function + ": " + e.getMessage(), e);
         }
+        rejected(notStored);
     }
 
     private void flushPacked() {
@@ -218,15 +232,34 @@ public final class SketchBuffer implements Serializable {
             return;
         }
         int[] offs = keyCount + 1 == offsets.length ? offsets : Arrays.copyOf(offsets, keyCount + 1);
+        byte[] bytes = data;
         keyCount = 0;
         dataLength = 0;
+        long notStored;
         try {
-            rejected(spec.family.addPacked(sketch(), data, offs));
+            if (spec.family == Family.CUCKOO) {
+                Object[] fresh = storedKeys().fresh(bytes, offs);
+                if (fresh == null) {
+                    return;
+                }
+                bytes = (byte[]) fresh[0];
+                offs = (int[]) fresh[1];
+            }
+            notStored = spec.family.addPacked(sketch(), bytes, offs);
         } catch (SketchException e) {
             throw new IllegalArgumentException(spec.function + ": " + e.statusText(), e);
         } catch (IllegalStateException e) {
             throw new IllegalStateException(spec.function + ": " + e.getMessage(), e);
         }
+        rejected(notStored);
+    }
+
+    /** The cuckoo filter's set of stored keys, made on first use. */
+    private StoredKeys storedKeys() {
+        if (stored == null) {
+            stored = new StoredKeys();
+        }
+        return stored;
     }
 
     private void rejected(long count) {

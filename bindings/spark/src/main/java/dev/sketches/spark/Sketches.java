@@ -75,8 +75,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * skipped (they are not added, and a null key or image gives a null answer); an aggregate over no
  * key returns the empty sketch, a union aggregate over no image returns null.
  *
- * <p>Errors: a bad parameter or key type fails the query at analysis (also a filter, Count-Min or
- * Top-k sketch too large to make, sized without allocating it); a damaged image, an image of another family or
+ * <p>Errors: a bad parameter or key type fails the query at analysis (also a filter, Count-Min,
+ * Top-k, ExaLogLog or MinHash sketch too large to make, sized without allocating it); a damaged image, an image of another family or
  * images that do not merge fail it when it runs; every message starts with the function's name.
  *
  * <p>Thread safety: {@link #register(SparkSession)} may be called from any thread, again at will;
@@ -121,8 +121,10 @@ public final class Sketches {
                     if (d != ExaLogLog.D20 && d != ExaLogLog.D24) {
                         throw new IllegalArgumentException(fn + ": d must be 20 or 24, not " + d);
                     }
+                    // Sized, not made: a p = 24 sketch takes 64 MiB, too much to allocate on the driver.
+                    sized(fn, Family.EXALOGLOG, () -> ExaLogLog.imageBytes(p, d));
                     return aggregate(s, fn, a.get(0), new AggSpec(fn, Family.EXALOGLOG,
-                            checked(fn, () -> ExaLogLog.create(p, d, 0)), 0));
+                            () -> ExaLogLog.create(p, d, 0), 0));
                 });
         define("sketch_fuse_agg", "_FUNC_(key, bits) - binary fuse filter (static, bits 8 or 16: false-positive"
                 + " rate 2^-bits) built from the group's distinct non-null keys (at most " + KeySet.MAX_KEYS
@@ -165,8 +167,8 @@ public final class Sketches {
         define("sketch_minhash_agg", "_FUNC_(key, k) - MinHash sketch with k registers (1..2^20) of the"
                 + " non-null keys, as its image (BINARY).", 2, 2, (fn, a, s) -> {
                     int k = intParam(fn, "k", a.get(1));
-                    return aggregate(s, fn, a.get(0), new AggSpec(fn, Family.MINHASH,
-                            checked(fn, () -> MinHash.create(k)), 0));
+                    sized(fn, Family.MINHASH, () -> MinHash.imageBytes(k));
+                    return aggregate(s, fn, a.get(0), new AggSpec(fn, Family.MINHASH, () -> MinHash.create(k), 0));
                 });
 
         union("bloom", Family.BLOOM);
@@ -235,7 +237,7 @@ public final class Sketches {
                 + " keys than planned, or the expected rate above twice the planned one); false for a binary"
                 + " fuse filter (static: built for exactly its keys,"
                 + " rate 2^-bits); for Top-k true when a key was evicted (more distinct keys than counters:"
-                + " some counts are upper bounds); null for HyperLogLog, UltraLogLog, ExaLogLog, Count-Min and"
+                + " some counts are upper bounds, or a merge of partial sketches dropped keys); null for HyperLogLog, UltraLogLog, ExaLogLog, Count-Min and"
                 + " MinHash (no plan to exceed) and for a null image; a damaged image fails the query.", 1, 1,
                 (fn, a, s) -> {
                     image(fn, a.get(0));
@@ -633,8 +635,12 @@ public final class Sketches {
     }
 
     private static void filterAgg(String name, Family family, String title) {
+        String cuckoo = family != Family.CUCKOO ? "" : " Each distinct key is stored once per input partition"
+                + " that holds it (a merge copies entries): when keys repeat across partitions use"
+                + " _FUNC_(DISTINCT key, items, fpp), else the filter fills up and the query fails.";
         define(name, "_FUNC_(key, items, fpp) - " + title + " of the non-null keys, planned for `items`"
-                + " distinct keys at false-positive rate `fpp`, as its image (BINARY).", 3, 3, (fn, a, s) -> {
+                + " distinct keys (items at least 1) at false-positive rate `fpp` (fpp in (0, 1)), as its"
+                + " image (BINARY)." + cuckoo, 3, 3, (fn, a, s) -> {
                     long items = longParam(fn, "items", a.get(1));
                     double fpp = doubleParam(fn, "fpp", a.get(2));
                     if (items < 1) {

@@ -168,6 +168,30 @@ class ErrorsTest {
         org.junit.jupiter.api.Assertions.assertTrue(grown < 100_000_000L, grown + " bytes of direct memory at analysis");
     }
 
+    /**
+     * The largest ExaLogLog (p = 24, d = 24: 64 MiB) and MinHash (k = 2^20: 8 MiB) sketches are
+     * sized at analysis, not made: the builder made one on the driver to check the parameters, for
+     * every analysis of a query.
+     */
+    @Test
+    void largeExaLogLogAndMinHashAreNotMadeAtAnalysis() {
+        java.lang.management.BufferPoolMXBean direct = java.lang.management.ManagementFactory
+                .getPlatformMXBeans(java.lang.management.BufferPoolMXBean.class).stream()
+                .filter(b -> b.getName().equals("direct")).findFirst().orElseThrow();
+        long before = direct.getTotalCapacity();
+        spark.sql("SELECT sketch_ell_agg(id, 24, 24) FROM range(10)");
+        long ell = direct.getTotalCapacity() - before;
+        before = direct.getTotalCapacity();
+        spark.sql("SELECT sketch_minhash_agg(id, 1048576) FROM range(10)");
+        long minhash = direct.getTotalCapacity() - before;
+        org.junit.jupiter.api.Assertions.assertTrue(ell < 8_000_000L, ell + " bytes of direct memory at analysis");
+        org.junit.jupiter.api.Assertions.assertTrue(minhash < 4_000_000L, minhash + " bytes of direct memory at analysis");
+        // The parameters are still checked at analysis.
+        failsNaming("sketch_ell_agg", "precision must be in 2..24", () -> spark.sql("SELECT sketch_ell_agg(id, 25) FROM range(10)"));
+        failsNaming("sketch_minhash_agg", "bad parameters", () -> spark.sql("SELECT sketch_minhash_agg(id, 2000000) FROM range(10)"));
+        failsNaming("sketch_minhash_agg", "k must be positive", () -> spark.sql("SELECT sketch_minhash_agg(id, 0) FROM range(10)"));
+    }
+
     @Test
     void imagesThatDoNotMerge() {
         spark.sql("SELECT sketch_bloom_agg(id, 100, 0.01) AS f FROM range(100) UNION ALL"

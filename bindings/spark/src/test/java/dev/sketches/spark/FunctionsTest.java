@@ -285,6 +285,21 @@ class FunctionsTest {
      * DESCRIBE FUNCTION shows each function's usage text (the arguments, their ranges, the null
      * rule): it read "Usage: N/A." for every function, the texts reaching only Sketches.usage.
      */
+    /**
+     * The README says DESCRIBE FUNCTION shows each function's arguments with their ranges: the
+     * four filter aggregates gave none (items at least 1, fpp in (0, 1)), and the cuckoo one did
+     * not say that keys repeated across partitions need DISTINCT.
+     */
+    @Test
+    void filterAggregateUsagesGiveRanges() {
+        for (String name : List.of("sketch_bloom_agg", "sketch_sbbf_agg", "sketch_counting_agg", "sketch_cuckoo_agg")) {
+            String usage = Sketches.usage(name);
+            assertTrue(usage.contains("items at least 1") && usage.contains("fpp in (0, 1)"), usage);
+        }
+        assertTrue(Sketches.usage("sketch_cuckoo_agg").contains("sketch_cuckoo_agg(DISTINCT key"),
+                Sketches.usage("sketch_cuckoo_agg"));
+    }
+
     @Test
     void describeFunctionShowsTheUsage() {
         for (String name : Sketches.functionNames()) {

@@ -92,6 +92,40 @@ class PySparkExampleTest {
     }
 
     /**
+     * The Python helpers pass whole-number parameters on only when they are whole numbers, as the
+     * SQL functions check them ("p must be a whole number"): int(p) made hll_agg(k, 12.5) a
+     * p = 12 sketch, bloom_agg(k, 1000.9, ...) one planned for 1000 keys and True a 1, silently.
+     * Whole floats (1e6) pass as integers; booleans and strings are refused for every number.
+     */
+    @Test
+    void pythonHelpersRefuseNonWholeParameters() throws Exception {
+        String script = "import sketches_spark as sk\n"
+                + "calls = []\n"
+                + "sk.F.lit = lambda v: ('lit', v)\n"
+                + "sk.F.col = lambda c: ('col', c)\n"
+                + "sk.F.call_function = lambda name, *a: calls.append((name, a)) or name\n"
+                + "bad = [lambda: sk.hll_agg('k', 12.5), lambda: sk.bloom_agg('k', 1000.9, 0.01),\n"
+                + "       lambda: sk.topk_agg('k', True, 8), lambda: sk.ell_agg('k', 12, 20.5),\n"
+                + "       lambda: sk.minhash_agg('k', '64'), lambda: sk.cms_agg('k', '0.01', 0.01),\n"
+                + "       lambda: sk.bloom_agg('k', 100, True), lambda: sk.fuse_agg('k', float('nan'))]\n"
+                + "for i, f in enumerate(bad):\n"
+                + "    try:\n"
+                + "        f()\n"
+                + "    except (ValueError, TypeError) as e:\n"
+                + "        assert str(e).startswith('sketch_'), e\n"
+                + "    else:\n"
+                + "        raise SystemExit('no error for case %d: %r' % (i, calls[-1]))\n"
+                + "sk.bloom_agg('k', 1e6, 0.01); sk.hll_agg('k', 12.0); sk.cms_agg('k', 1, 0.5)\n"
+                + "assert calls == [('sketch_bloom_agg', (('col', 'k'), ('lit', 1000000), ('lit', 0.01))),\n"
+                + "                 ('sketch_hll_agg', (('col', 'k'), ('lit', 12))),\n"
+                + "                 ('sketch_cms_agg', (('col', 'k'), ('lit', 1.0), ('lit', 0.5)))], calls\n"
+                + "assert all(type(a[1]) is int for a in calls[0][1][1:2] + calls[1][1][1:]), calls\n"
+                + "print('ok')\n";
+        String out = runScript(script, Map.of());
+        assertEquals("ok", out.strip(), out);
+    }
+
+    /**
      * register in a session whose driver lacks the jars says so, naming the class and how to add
      * them: it raised Py4J's "TypeError: 'JavaPackage' object is not callable" (py4j gives a
      * package placeholder for a class it cannot find).

@@ -415,6 +415,27 @@ class StatsTest {
     }
 
     /**
+     * Top-k partials that each hold fewer keys than counters but together more: the merge drops
+     * the smallest keys without giving any kept key an error, so the listed errors alone (all 0)
+     * said "no key evicted, every count exact"; the counts summing to less than the total say a
+     * key was dropped. Within capacity across partitions it stays false.
+     */
+    @Test
+    void topkKeysDroppedByMergingPartialsAreEvictions() {
+        Row r = spark.sql("SELECT sketch_over_capacity(sketch_topk_agg(id, 8, 8)),"
+                + " sketch_stats(sketch_topk_agg(id, 8, 8)).exact,"
+                + " size(sketch_topk_items(sketch_topk_agg(id, 8, 8)))"
+                + " FROM range(0, 10, 1, 2)").first();
+        assertEquals(8, r.getInt(2), "8 of the 10 keys listed");
+        assertTrue(r.getBoolean(0), "2 keys dropped by the merge: over capacity");
+        assertFalse(r.getBoolean(1), "2 keys dropped by the merge: not exact");
+        Row within = spark.sql("SELECT sketch_over_capacity(sketch_topk_agg(id % 8, 8, 8)),"
+                + " sketch_stats(sketch_topk_agg(id % 8, 8, 8)).exact FROM range(0, 40, 1, 4)").first();
+        assertFalse(within.getBoolean(0));
+        assertTrue(within.getBoolean(1));
+    }
+
+    /**
      * The distinct counters' standard error describes the estimate: a union of partial sketches
      * (register estimate, martingale false) lands within 4 standard errors of the true count.
      */
