@@ -495,18 +495,23 @@ class byte_source : public byte_view {
     constexpr byte_source(const R &r) noexcept : byte_view(std::data(r), std::size(r)) {}
 };
 
-/// A Count-Min or Top-k weight: an integer of any width. A negative one
+/// A Count-Min or Top-k weight: an integer of up to 64 bits. A negative one
 /// (a signed weight below 0) makes the add return status::invalid_argument
 /// and change nothing, as Java and Python refuse it (an implicit conversion
 /// to std::uint64_t made add(key, -1) a weight of 2^64 - 1, saturating the
 /// key's counts); a floating-point or bool weight does not compile (2.5
-/// was the weight 2).
+/// was the weight 2), nor does an integer wider than 64 bits (a GNU
+/// __int128, whose cut to 64 bits made the weight 2^64 + 5 a weight of 5).
 class weight_value {
   public:
-    template <class W, std::enable_if_t<std::is_integral_v<W> && !std::is_same_v<W, bool>, int> = 0>
+    template <class W, std::enable_if_t<std::is_integral_v<W> && !std::is_same_v<W, bool> &&
+                                            sizeof(W) <= sizeof(std::uint64_t),
+                                        int> = 0>
     constexpr weight_value(W w) noexcept
         : value_(static_cast<std::uint64_t>(w)), negative_(std::is_signed_v<W> && w < W{}) {}
-    template <class W, std::enable_if_t<std::is_floating_point_v<W> || std::is_same_v<W, bool>, int> = 0>
+    template <class W, std::enable_if_t<std::is_floating_point_v<W> || std::is_same_v<W, bool> ||
+                                            (std::is_integral_v<W> && sizeof(W) > sizeof(std::uint64_t)),
+                                        int> = 0>
     weight_value(W) = delete;
 
     [[nodiscard]] constexpr std::uint64_t value() const noexcept { return value_; }

@@ -150,7 +150,8 @@ fn const_views_of_temporary_owning_sketches_do_not_compile() {
 
 /// In the GNU dialects (g++'s default), where __int128 is integral, a
 /// container of 128-bit integers is not a key range: cut to 64 bits, keys
-/// differing only in their high half became one key.
+/// differing only in their high half became one key. Nor is a 128-bit
+/// integer a Count-Min or Top-k weight (2^64 + 5 was added as 5).
 #[test]
 fn int128_containers_are_not_key_ranges_in_gnu_dialects() {
     for std in ["gnu++17", "gnu++20"] {
