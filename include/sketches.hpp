@@ -88,6 +88,12 @@
  * -fno-exceptions (proxies, firmware) SKETCHES_EXCEPTIONS is 0 and only the
  * try_ forms are declared, so no code path can abort on an error. Define
  * SKETCHES_EXCEPTIONS to 0 to get the same in an exception-enabled build.
+ * A program may link translation units built with and without exceptions:
+ * each kind gets the wrapper in its own inline namespace
+ * (sketches::with_exceptions, sketches::without_exceptions), so the try_
+ * forms of one never run the other's code, and a wrapper object does not
+ * pass between the two kinds (a link error): pass the image's memory,
+ * data() and size(), and make a view of it on the other side.
  * The owning types allocate with the nothrow aligned operator new and report
  * status::out_of_memory (a wrapper-only value, -1) from the try_ forms, as
  * do the try_ forms that fill standard containers (try_to_bytes, topk
@@ -187,7 +193,25 @@
 #define SKETCHES_EXCEPTIONS SKETCHES_DETAIL_CAN_CATCH
 #endif
 
+/* The functions whose bodies depend on SKETCHES_DETAIL_CAN_CATCH (the
+   stream reads and writes, the try_ forms filling containers, and every
+   function calling them) must not share a name between a translation unit
+   built with exceptions and one built without: the linker keeps one
+   definition of equal names for the whole program, and a -fno-exceptions
+   module's (which catches nothing) made the program's noexcept try_ forms
+   let a stream's exception escape (std::terminate). So every name of the
+   wrapper lives in an inline namespace of its mode: code names them
+   sketches::bloom_filter, ... as ever, but a wrapper object cannot pass
+   between the two kinds of translation units (a link error): pass the
+   image's memory (data(), size()) and make a view on the other side. */
+#if SKETCHES_DETAIL_CAN_CATCH
+#define SKETCHES_DETAIL_MODE with_exceptions
+#else
+#define SKETCHES_DETAIL_MODE without_exceptions
+#endif
+
 namespace sketches {
+inline namespace SKETCHES_DETAIL_MODE {
 
 /* ------------------------------------------------------------------ */
 /* Status, errors, results                                             */
@@ -4178,6 +4202,7 @@ inline read_result<any_sketch> try_read_sketch(std::istream &in) noexcept {
 #undef SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH
 #undef SKETCHES_DETAIL_FAMILY_TYPES
 
+} // namespace SKETCHES_DETAIL_MODE
 } // namespace sketches
 
 #endif /* SKETCHES_HPP */

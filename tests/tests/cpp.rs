@@ -6,7 +6,7 @@
 //! once more under ThreadSanitizer, for the concurrent members (8 threads
 //! adding to one image while another queries it).
 
-use sketches_tests::{compile_cxx, cxx_compiler, run_ok, workspace};
+use sketches_tests::{compile_cxx, cxx_compiler, out_dir, run_ok, target_cflags, workspace};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -75,6 +75,42 @@ fn cpp_noexcept_test_passes_without_exceptions() {
     let mut flags = vec!["-fno-exceptions"];
     flags.extend_from_slice(SANITIZE);
     run_and_check(compile_cxx("cpp_noexcept_20_asan", &source("cpp_noexcept_test.cpp"), "c++20", &flags));
+}
+
+/// A module built with -fno-exceptions (tests/cpp/cpp_mixed_module.cpp),
+/// linked first into a program built with exceptions
+/// (tests/cpp/cpp_mixed_main.cpp): the program's try_read_from,
+/// try_read_sketch and try_write_to still report a throwing stream as
+/// status::stream_error. The module's object file defined the wrapper's
+/// out-of-line stream functions without their catch, the linker kept those
+/// for the whole program, and the program's "never throws" try_ forms let
+/// the stream's exception escape a noexcept function (std::terminate). The
+/// two translation units including the header also link without a
+/// duplicate definition.
+#[test]
+fn a_no_exceptions_module_does_not_change_the_programs_try_forms() {
+    let module = out_dir().join("cpp_mixed_module.o");
+    let out = Command::new(cxx_compiler())
+        .args(["-std=c++17", "-O2", "-c", "-fno-exceptions", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .args(["-Wconversion", "-Wsign-conversion", "-Wshadow", "-Wold-style-cast"])
+        .args(target_cflags())
+        .arg("-I")
+        .arg(workspace().join("include"))
+        .arg(workspace().join("tests/cpp/cpp_mixed_module.cpp"))
+        .arg("-o")
+        .arg(&module)
+        .output()
+        .expect("run the C++ compiler");
+    assert!(out.status.success(), "compiling the module failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let exe = compile_cxx("cpp_mixed", &[module, workspace().join("tests/cpp/cpp_mixed_main.cpp")], "c++17", &[]);
+    let out = Command::new(exe).output().expect("spawn");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("cpp_mixed: 7 passed, 0 failed"),
+        "{}:\n{text}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Compiles tests/cpp/`name` with -fsyntax-only and the flags of compile_cxx.
@@ -259,3 +295,4 @@ fn array_views_of_temporaries_do_not_compile() {
         err.matches("deleted").count() >= 2 && err.contains("initializer_list")
     });
 }
+
