@@ -48,7 +48,10 @@
  * hash_xxh64 and the Count-Min / Top-k add(key, weight), which read it as a
  * C string and a seed or weight: write byte_view(p, n)); the
  * *_hash forms take a precomputed sketches::hash(key, seed). Batches take any
- * container of keys: elements convertible to byte_view go through the
+ * container of keys, which they iterate twice (counting, then reading the
+ * keys: a single-pass range, std::istream_iterator's, does not compile, and
+ * one yielding another number of keys the second time is
+ * status::invalid_argument, nothing changed): elements convertible to byte_view go through the
  * _batch C form (one sketch_slice per key, no copy of the key bytes),
  * integer elements through the _u64_batch form (no copy when the container
  * holds contiguous uint64_t/int64_t), and a packed_view / packed_keys
@@ -974,8 +977,31 @@ constexpr bool is_key_range_v = key_range<R>::value;
 template <class R>
 using if_keys = std::enable_if_t<is_key_range_v<R>, int>;
 
+/* An iterator known to be single-pass (an input iterator that is not a
+   forward one: std::istream_iterator, a subrange of one). A batch iterates
+   its keys twice, counting them first, so the second pass of such a range
+   saw what the first left (one cached key, or none), and the batch was
+   handed uninitialized key slices. An iterator of unknown category (no
+   iterator_traits) is not refused here: with_keys checks that both passes
+   agree. */
+template <class It, class = void>
+struct single_pass_iterator : std::false_type {};
+#if defined(__cpp_lib_ranges)
+template <class It>
+struct single_pass_iterator<It, std::enable_if_t<std::input_iterator<It>>>
+    : std::bool_constant<!std::forward_iterator<It>> {};
+#else
+template <class It>
+struct single_pass_iterator<It, std::void_t<typename std::iterator_traits<It>::iterator_category>>
+    : std::bool_constant<!std::is_base_of_v<std::forward_iterator_tag,
+                                            typename std::iterator_traits<It>::iterator_category>> {};
+#endif
+
 template <class R>
 [[nodiscard]] std::size_t key_count(const R &keys) noexcept {
+    static_assert(!single_pass_iterator<decltype(std::begin(keys))>::value,
+                  "sketches: a batch reads its keys twice (counts, then reads them): a single-pass range "
+                  "(std::istream_iterator) is not a key range; copy the keys into a container first");
     if constexpr (contiguous<const R>::value) {
         return static_cast<std::size_t>(std::size(keys));
     } else {
@@ -1020,6 +1046,21 @@ template <class T>
     return sketches::status::ok;
 }
 
+/// Stores the `n` keys key_count counted, `put(i, key)` for each, and
+/// returns status::invalid_argument (nothing passed to the C call) when the
+/// range now yields another number of keys: one whose length changed
+/// between the two passes (a view of a container changed meanwhile, or a
+/// single-pass range of unknown category) would have written past the
+/// scratch or left slices uninitialized.
+template <class Keys, class Put>
+[[nodiscard]] sketches::status fill_keys(const Keys &keys, std::size_t n, Put &&put) noexcept {
+    std::size_t i = 0;
+    auto it = std::begin(keys);
+    auto last = std::end(keys);
+    for (; i < n && it != last; ++it, ++i) put(i, *it);
+    return i == n && it == last ? sketches::status::ok : sketches::status::invalid_argument;
+}
+
 /// Runs the C batch call for a key range: `slices(const sketch_slice *, n)`
 /// for byte keys, `u64(const uint64_t *, n)` for integer keys.
 template <class Keys, class SliceFn, class U64Fn>
@@ -1036,8 +1077,9 @@ template <class Keys, class SliceFn, class U64Fn>
             scratch<std::uint64_t> buf;
             sketches::status s = buf.reserve(n);
             if (s != sketches::status::ok) return s;
-            std::size_t i = 0;
-            for (const auto &k : keys) buf.data()[i++] = static_cast<std::uint64_t>(k);
+            std::uint64_t *out = buf.data();
+            s = fill_keys(keys, n, [out](std::size_t i, const auto &k) { out[i] = static_cast<std::uint64_t>(k); });
+            if (s != sketches::status::ok) return s;
             return st(u64(buf.data(), n));
         }
     } else {
@@ -1048,11 +1090,12 @@ template <class Keys, class SliceFn, class U64Fn>
         scratch<sketch_slice> buf;
         sketches::status s = buf.reserve(n);
         if (s != sketches::status::ok) return s;
-        std::size_t i = 0;
-        for (const auto &k : keys) {
+        sketch_slice *out = buf.data();
+        s = fill_keys(keys, n, [out](std::size_t i, const auto &k) {
             byte_view b(k);
-            buf.data()[i++] = sketch_slice{b.data(), b.size()};
-        }
+            out[i] = sketch_slice{b.data(), b.size()};
+        });
+        if (s != sketches::status::ok) return s;
         return st(slices(buf.data(), n));
     }
 }

@@ -122,6 +122,26 @@ std::vector<std::string> make_keys(const char *prefix, int n) {
     return keys;
 }
 
+/* A forward range of keys whose length changes at each pass (a view of a
+   container that changes meanwhile): the first pass yields `first` of
+   `keys`, each later one `step` more (or fewer). A batch counts its keys in
+   one pass and reads them in another. */
+template <class K>
+struct shifting_keys {
+    std::vector<K> keys;
+    std::size_t first;
+    std::ptrdiff_t step;
+    mutable std::size_t passes = 0;
+    typename std::vector<K>::const_iterator begin() const {
+        passes++;
+        return keys.begin();
+    }
+    typename std::vector<K>::const_iterator end() const {
+        std::ptrdiff_t len = static_cast<std::ptrdiff_t>(first) + step * static_cast<std::ptrdiff_t>(passes - 1);
+        return keys.begin() + len;
+    }
+};
+
 /* Allocation failure on demand: while fail_allocations is set, the global
    operator new throws std::bad_alloc (the wrapper's own aligned buffers use
    the nothrow aligned form, which this does not replace). */
@@ -223,6 +243,31 @@ void test_keys() {
     auto short_words = words | std::views::take_while([](const std::string &w) { return w.size() < 3; });
     CHECK(sketches::hash_batch(short_words) == sketches::hash_batch(std::vector<std::string>{"a", "bb"}));
 #endif
+
+    // A range yielding another number of keys on the batch's second pass
+    // than on its first (the count): status::invalid_argument, nothing
+    // added. More keys were written past the scratch (a heap overflow past
+    // 64 keys); fewer left slices uninitialized for the C call to read.
+    {
+        sketches::bloom_filter f = sketches::bloom_filter::create(1000, 0.01);
+        std::vector<std::uint8_t> before = f.to_bytes();
+        for (std::ptrdiff_t step : {std::ptrdiff_t{50}, std::ptrdiff_t{-50}}) {
+            shifting_keys<std::string> words{make_keys("shift-", 200), 100, step};
+            CHECK(f.try_add_batch(words) == status::invalid_argument);
+            words.passes = 0;
+            std::array<bool, 200> found{};
+            CHECK(f.try_contains_batch(words, found) == status::invalid_argument);
+            std::vector<u64> ints(200);
+            for (std::size_t i = 0; i < ints.size(); i++) ints[i] = i;
+            shifting_keys<std::uint32_t> narrow{std::vector<std::uint32_t>(ints.begin(), ints.end()), 100, step};
+            CHECK(f.try_add_batch(narrow) == status::invalid_argument);
+            shifting_keys<std::string> few{make_keys("few-", 20), 10, step > 0 ? 5 : -5};
+            CHECK(f.try_add_batch(few) == status::invalid_argument); // stack scratch
+        }
+        CHECK(f.to_bytes() == before);
+        shifting_keys<std::string> steady{make_keys("steady-", 200), 100, 0};
+        CHECK(f.try_add_batch(steady) == status::ok && f.contains("steady-99") && !f.contains("steady-100"));
+    }
 
     // array_view sources.
     std::vector<u64> v{1, 2, 3};

@@ -296,3 +296,12 @@ fn array_views_of_temporaries_do_not_compile() {
     });
 }
 
+/// A single-pass range of keys (`words_of{&in}` or a C++20 subrange of
+/// std::istream_iterator<std::string>) passed to a batch does not compile:
+/// the batch counted the keys by iterating once, consuming the stream, and
+/// handed the C call uninitialized key slices for all but the first. The
+/// same words copied into a container, and multi-pass C++20 views, compile.
+#[test]
+fn single_pass_key_ranges_do_not_compile() {
+    compiles_only_with("cpp_single_pass_keys_fail.cpp", "-DA_CONTAINER", |err| err.contains("single-pass"));
+}
