@@ -298,6 +298,22 @@ void test_keys() {
     CHECK(pv.count == 3 && pv.data_len == 3 && pv.offsets[0] == 0 && pv.offsets[3] == 3);
     sketches::packed_keys from_list{"x", "yz"};
     CHECK(from_list.size() == 2 && from_list[1] == "yz");
+    // Past 4 GiB of key bytes (the limit of Arrow's 32-bit offsets) a key
+    // is refused with invalid_argument before a byte of it is read, never
+    // cut: a key reaching one byte past the limit (a byte_view that claims
+    // the length; its bytes are never read), and a container with such a
+    // key after a good one (all or nothing).
+    if constexpr (sizeof(std::size_t) > sizeof(std::uint32_t)) {
+        static const char tiny[1] = {0};
+        std::size_t past = std::size_t{std::numeric_limits<std::uint32_t>::max()} - pk.view().data_len + 1;
+        CHECK(pk.try_push_back(sketches::byte_view(tiny, past)) == status::invalid_argument);
+        CHECK(pk.size() == 3 && pk.view().data_len == 3 && pk[2] == "c");
+        std::vector<sketches::byte_view> batch{sketches::byte_view("fits", 4), sketches::byte_view(tiny, past)};
+        CHECK(pk.try_append(batch) == status::invalid_argument);
+        CHECK(pk.size() == 3 && pk.view().data_len == 3 && pk.view().offsets[3] == 3);
+        EXPECT_ERROR(pk.push_back(sketches::byte_view(tiny, past)), status::invalid_argument);
+        CHECK(pk.size() == 3);
+    }
     pk.clear();
     CHECK(pk.empty());
 
