@@ -252,11 +252,11 @@ void test_keys() {
         sketches::bloom_filter f = sketches::bloom_filter::create(1000, 0.01);
         std::vector<std::uint8_t> before = f.to_bytes();
         for (std::ptrdiff_t step : {std::ptrdiff_t{50}, std::ptrdiff_t{-50}}) {
-            shifting_keys<std::string> words{make_keys("shift-", 200), 100, step};
-            CHECK(f.try_add_batch(words) == status::invalid_argument);
-            words.passes = 0;
+            shifting_keys<std::string> shifting{make_keys("shift-", 200), 100, step};
+            CHECK(f.try_add_batch(shifting) == status::invalid_argument);
+            shifting.passes = 0;
             std::array<bool, 200> found{};
-            CHECK(f.try_contains_batch(words, found) == status::invalid_argument);
+            CHECK(f.try_contains_batch(shifting, found) == status::invalid_argument);
             std::vector<u64> ints(200);
             for (std::size_t i = 0; i < ints.size(); i++) ints[i] = i;
             shifting_keys<std::uint32_t> narrow{std::vector<std::uint32_t>(ints.begin(), ints.end()), 100, step};
