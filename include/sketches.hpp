@@ -48,7 +48,10 @@
  * hash_xxh64 and the Count-Min / Top-k add(key, weight), which read it as a
  * C string and a seed or weight: write byte_view(p, n)); the
  * *_hash forms take a precomputed sketches::hash(key, seed). Batches take any
- * container of keys: elements convertible to byte_view go through the
+ * container of keys, which they iterate twice (counting, then reading the
+ * keys: a single-pass range, std::istream_iterator's, does not compile, and
+ * one yielding another number of keys the second time is
+ * status::invalid_argument, nothing changed): elements convertible to byte_view go through the
  * _batch C form (one sketch_slice per key, no copy of the key bytes),
  * integer elements through the _u64_batch form (no copy when the container
  * holds contiguous uint64_t/int64_t), and a packed_view / packed_keys
@@ -88,6 +91,12 @@
  * -fno-exceptions (proxies, firmware) SKETCHES_EXCEPTIONS is 0 and only the
  * try_ forms are declared, so no code path can abort on an error. Define
  * SKETCHES_EXCEPTIONS to 0 to get the same in an exception-enabled build.
+ * A program may link translation units built with and without exceptions:
+ * each kind gets the wrapper in its own inline namespace
+ * (sketches::with_exceptions, sketches::without_exceptions), so the try_
+ * forms of one never run the other's code, and a wrapper object does not
+ * pass between the two kinds (a link error): pass the image's memory,
+ * data() and size(), and make a view of it on the other side.
  * The owning types allocate with the nothrow aligned operator new and report
  * status::out_of_memory (a wrapper-only value, -1) from the try_ forms, as
  * do the try_ forms that fill standard containers (try_to_bytes, topk
@@ -187,7 +196,25 @@
 #define SKETCHES_EXCEPTIONS SKETCHES_DETAIL_CAN_CATCH
 #endif
 
+/* The functions whose bodies depend on SKETCHES_DETAIL_CAN_CATCH (the
+   stream reads and writes, the try_ forms filling containers, and every
+   function calling them) must not share a name between a translation unit
+   built with exceptions and one built without: the linker keeps one
+   definition of equal names for the whole program, and a -fno-exceptions
+   module's (which catches nothing) made the program's noexcept try_ forms
+   let a stream's exception escape (std::terminate). So every name of the
+   wrapper lives in an inline namespace of its mode: code names them
+   sketches::bloom_filter, ... as ever, but a wrapper object cannot pass
+   between the two kinds of translation units (a link error): pass the
+   image's memory (data(), size()) and make a view on the other side. */
+#if SKETCHES_DETAIL_CAN_CATCH
+#define SKETCHES_DETAIL_MODE with_exceptions
+#else
+#define SKETCHES_DETAIL_MODE without_exceptions
+#endif
+
 namespace sketches {
+inline namespace SKETCHES_DETAIL_MODE {
 
 /* ------------------------------------------------------------------ */
 /* Status, errors, results                                             */
@@ -495,18 +522,23 @@ class byte_source : public byte_view {
     constexpr byte_source(const R &r) noexcept : byte_view(std::data(r), std::size(r)) {}
 };
 
-/// A Count-Min or Top-k weight: an integer of any width. A negative one
+/// A Count-Min or Top-k weight: an integer of up to 64 bits. A negative one
 /// (a signed weight below 0) makes the add return status::invalid_argument
 /// and change nothing, as Java and Python refuse it (an implicit conversion
 /// to std::uint64_t made add(key, -1) a weight of 2^64 - 1, saturating the
 /// key's counts); a floating-point or bool weight does not compile (2.5
-/// was the weight 2).
+/// was the weight 2), nor does an integer wider than 64 bits (a GNU
+/// __int128, whose cut to 64 bits made the weight 2^64 + 5 a weight of 5).
 class weight_value {
   public:
-    template <class W, std::enable_if_t<std::is_integral_v<W> && !std::is_same_v<W, bool>, int> = 0>
+    template <class W, std::enable_if_t<std::is_integral_v<W> && !std::is_same_v<W, bool> &&
+                                            sizeof(W) <= sizeof(std::uint64_t),
+                                        int> = 0>
     constexpr weight_value(W w) noexcept
         : value_(static_cast<std::uint64_t>(w)), negative_(std::is_signed_v<W> && w < W{}) {}
-    template <class W, std::enable_if_t<std::is_floating_point_v<W> || std::is_same_v<W, bool>, int> = 0>
+    template <class W, std::enable_if_t<std::is_floating_point_v<W> || std::is_same_v<W, bool> ||
+                                            (std::is_integral_v<W> && sizeof(W) > sizeof(std::uint64_t)),
+                                        int> = 0>
     weight_value(W) = delete;
 
     [[nodiscard]] constexpr std::uint64_t value() const noexcept { return value_; }
@@ -945,8 +977,31 @@ constexpr bool is_key_range_v = key_range<R>::value;
 template <class R>
 using if_keys = std::enable_if_t<is_key_range_v<R>, int>;
 
+/* An iterator known to be single-pass (an input iterator that is not a
+   forward one: std::istream_iterator, a subrange of one). A batch iterates
+   its keys twice, counting them first, so the second pass of such a range
+   saw what the first left (one cached key, or none), and the batch was
+   handed uninitialized key slices. An iterator of unknown category (no
+   iterator_traits) is not refused here: with_keys checks that both passes
+   agree. */
+template <class It, class = void>
+struct single_pass_iterator : std::false_type {};
+#if defined(__cpp_lib_ranges)
+template <class It>
+struct single_pass_iterator<It, std::enable_if_t<std::input_iterator<It>>>
+    : std::bool_constant<!std::forward_iterator<It>> {};
+#else
+template <class It>
+struct single_pass_iterator<It, std::void_t<typename std::iterator_traits<It>::iterator_category>>
+    : std::bool_constant<!std::is_base_of_v<std::forward_iterator_tag,
+                                            typename std::iterator_traits<It>::iterator_category>> {};
+#endif
+
 template <class R>
 [[nodiscard]] std::size_t key_count(const R &keys) noexcept {
+    static_assert(!single_pass_iterator<decltype(std::begin(keys))>::value,
+                  "sketches: a batch reads its keys twice (counts, then reads them): a single-pass range "
+                  "(std::istream_iterator) is not a key range; copy the keys into a container first");
     if constexpr (contiguous<const R>::value) {
         return static_cast<std::size_t>(std::size(keys));
     } else {
@@ -991,6 +1046,21 @@ template <class T>
     return sketches::status::ok;
 }
 
+/// Stores the `n` keys key_count counted, `put(i, key)` for each, and
+/// returns status::invalid_argument (nothing passed to the C call) when the
+/// range now yields another number of keys: one whose length changed
+/// between the two passes (a view of a container changed meanwhile, or a
+/// single-pass range of unknown category) would have written past the
+/// scratch or left slices uninitialized.
+template <class Keys, class Put>
+[[nodiscard]] sketches::status fill_keys(const Keys &keys, std::size_t n, Put &&put) noexcept {
+    std::size_t i = 0;
+    auto it = std::begin(keys);
+    auto last = std::end(keys);
+    for (; i < n && it != last; ++it, ++i) put(i, *it);
+    return i == n && it == last ? sketches::status::ok : sketches::status::invalid_argument;
+}
+
 /// Runs the C batch call for a key range: `slices(const sketch_slice *, n)`
 /// for byte keys, `u64(const uint64_t *, n)` for integer keys.
 template <class Keys, class SliceFn, class U64Fn>
@@ -1007,8 +1077,9 @@ template <class Keys, class SliceFn, class U64Fn>
             scratch<std::uint64_t> buf;
             sketches::status s = buf.reserve(n);
             if (s != sketches::status::ok) return s;
-            std::size_t i = 0;
-            for (const auto &k : keys) buf.data()[i++] = static_cast<std::uint64_t>(k);
+            std::uint64_t *out = buf.data();
+            s = fill_keys(keys, n, [out](std::size_t i, const auto &k) { out[i] = static_cast<std::uint64_t>(k); });
+            if (s != sketches::status::ok) return s;
             return st(u64(buf.data(), n));
         }
     } else {
@@ -1019,11 +1090,12 @@ template <class Keys, class SliceFn, class U64Fn>
         scratch<sketch_slice> buf;
         sketches::status s = buf.reserve(n);
         if (s != sketches::status::ok) return s;
-        std::size_t i = 0;
-        for (const auto &k : keys) {
+        sketch_slice *out = buf.data();
+        s = fill_keys(keys, n, [out](std::size_t i, const auto &k) {
             byte_view b(k);
-            buf.data()[i++] = sketch_slice{b.data(), b.size()};
-        }
+            out[i] = sketch_slice{b.data(), b.size()};
+        });
+        if (s != sketches::status::ok) return s;
         return st(slices(buf.data(), n));
     }
 }
@@ -4173,6 +4245,7 @@ inline read_result<any_sketch> try_read_sketch(std::istream &in) noexcept {
 #undef SKETCHES_DETAIL_REFUSE_POINTER_AND_LENGTH
 #undef SKETCHES_DETAIL_FAMILY_TYPES
 
+} // namespace SKETCHES_DETAIL_MODE
 } // namespace sketches
 
 #endif /* SKETCHES_HPP */

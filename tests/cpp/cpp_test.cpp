@@ -122,6 +122,26 @@ std::vector<std::string> make_keys(const char *prefix, int n) {
     return keys;
 }
 
+/* A forward range of keys whose length changes at each pass (a view of a
+   container that changes meanwhile): the first pass yields `first` of
+   `keys`, each later one `step` more (or fewer). A batch counts its keys in
+   one pass and reads them in another. */
+template <class K>
+struct shifting_keys {
+    std::vector<K> keys;
+    std::size_t first;
+    std::ptrdiff_t step;
+    mutable std::size_t passes = 0;
+    typename std::vector<K>::const_iterator begin() const {
+        passes++;
+        return keys.begin();
+    }
+    typename std::vector<K>::const_iterator end() const {
+        std::ptrdiff_t len = static_cast<std::ptrdiff_t>(first) + step * static_cast<std::ptrdiff_t>(passes - 1);
+        return keys.begin() + len;
+    }
+};
+
 /* Allocation failure on demand: while fail_allocations is set, the global
    operator new throws std::bad_alloc (the wrapper's own aligned buffers use
    the nothrow aligned form, which this does not replace). */
@@ -224,6 +244,31 @@ void test_keys() {
     CHECK(sketches::hash_batch(short_words) == sketches::hash_batch(std::vector<std::string>{"a", "bb"}));
 #endif
 
+    // A range yielding another number of keys on the batch's second pass
+    // than on its first (the count): status::invalid_argument, nothing
+    // added. More keys were written past the scratch (a heap overflow past
+    // 64 keys); fewer left slices uninitialized for the C call to read.
+    {
+        sketches::bloom_filter f = sketches::bloom_filter::create(1000, 0.01);
+        std::vector<std::uint8_t> before = f.to_bytes();
+        for (std::ptrdiff_t step : {std::ptrdiff_t{50}, std::ptrdiff_t{-50}}) {
+            shifting_keys<std::string> shifting{make_keys("shift-", 200), 100, step};
+            CHECK(f.try_add_batch(shifting) == status::invalid_argument);
+            shifting.passes = 0;
+            std::array<bool, 200> found{};
+            CHECK(f.try_contains_batch(shifting, found) == status::invalid_argument);
+            std::vector<u64> ints(200);
+            for (std::size_t i = 0; i < ints.size(); i++) ints[i] = i;
+            shifting_keys<std::uint32_t> narrow{std::vector<std::uint32_t>(ints.begin(), ints.end()), 100, step};
+            CHECK(f.try_add_batch(narrow) == status::invalid_argument);
+            shifting_keys<std::string> few{make_keys("few-", 20), 10, step > 0 ? 5 : -5};
+            CHECK(f.try_add_batch(few) == status::invalid_argument); // stack scratch
+        }
+        CHECK(f.to_bytes() == before);
+        shifting_keys<std::string> steady{make_keys("steady-", 200), 100, 0};
+        CHECK(f.try_add_batch(steady) == status::ok && f.contains("steady-99") && !f.contains("steady-100"));
+    }
+
     // array_view sources.
     std::vector<u64> v{1, 2, 3};
     u64 c_arr[3] = {1, 2, 3};
@@ -253,6 +298,22 @@ void test_keys() {
     CHECK(pv.count == 3 && pv.data_len == 3 && pv.offsets[0] == 0 && pv.offsets[3] == 3);
     sketches::packed_keys from_list{"x", "yz"};
     CHECK(from_list.size() == 2 && from_list[1] == "yz");
+    // Past 4 GiB of key bytes (the limit of Arrow's 32-bit offsets) a key
+    // is refused with invalid_argument before a byte of it is read, never
+    // cut: a key reaching one byte past the limit (a byte_view that claims
+    // the length; its bytes are never read), and a container with such a
+    // key after a good one (all or nothing).
+    if constexpr (sizeof(std::size_t) > sizeof(std::uint32_t)) {
+        static const char tiny[1] = {0};
+        std::size_t past = std::size_t{std::numeric_limits<std::uint32_t>::max()} - pk.view().data_len + 1;
+        CHECK(pk.try_push_back(sketches::byte_view(tiny, past)) == status::invalid_argument);
+        CHECK(pk.size() == 3 && pk.view().data_len == 3 && pk[2] == "c");
+        std::vector<sketches::byte_view> batch{sketches::byte_view("fits", 4), sketches::byte_view(tiny, past)};
+        CHECK(pk.try_append(batch) == status::invalid_argument);
+        CHECK(pk.size() == 3 && pk.view().data_len == 3 && pk.view().offsets[3] == 3);
+        EXPECT_ERROR(pk.push_back(sketches::byte_view(tiny, past)), status::invalid_argument);
+        CHECK(pk.size() == 3);
+    }
     pk.clear();
     CHECK(pk.empty());
 

@@ -6,7 +6,7 @@
 //! once more under ThreadSanitizer, for the concurrent members (8 threads
 //! adding to one image while another queries it).
 
-use sketches_tests::{compile_cxx, cxx_compiler, run_ok, workspace};
+use sketches_tests::{compile_cxx, cxx_compiler, out_dir, run_ok, target_cflags, workspace};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -75,6 +75,42 @@ fn cpp_noexcept_test_passes_without_exceptions() {
     let mut flags = vec!["-fno-exceptions"];
     flags.extend_from_slice(SANITIZE);
     run_and_check(compile_cxx("cpp_noexcept_20_asan", &source("cpp_noexcept_test.cpp"), "c++20", &flags));
+}
+
+/// A module built with -fno-exceptions (tests/cpp/cpp_mixed_module.cpp),
+/// linked first into a program built with exceptions
+/// (tests/cpp/cpp_mixed_main.cpp): the program's try_read_from,
+/// try_read_sketch and try_write_to still report a throwing stream as
+/// status::stream_error. The module's object file defined the wrapper's
+/// out-of-line stream functions without their catch, the linker kept those
+/// for the whole program, and the program's "never throws" try_ forms let
+/// the stream's exception escape a noexcept function (std::terminate). The
+/// two translation units including the header also link without a
+/// duplicate definition.
+#[test]
+fn a_no_exceptions_module_does_not_change_the_programs_try_forms() {
+    let module = out_dir().join("cpp_mixed_module.o");
+    let out = Command::new(cxx_compiler())
+        .args(["-std=c++17", "-O2", "-c", "-fno-exceptions", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .args(["-Wconversion", "-Wsign-conversion", "-Wshadow", "-Wold-style-cast"])
+        .args(target_cflags())
+        .arg("-I")
+        .arg(workspace().join("include"))
+        .arg(workspace().join("tests/cpp/cpp_mixed_module.cpp"))
+        .arg("-o")
+        .arg(&module)
+        .output()
+        .expect("run the C++ compiler");
+    assert!(out.status.success(), "compiling the module failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let exe = compile_cxx("cpp_mixed", &[module, workspace().join("tests/cpp/cpp_mixed_main.cpp")], "c++17", &[]);
+    let out = Command::new(exe).output().expect("spawn");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("cpp_mixed: 7 passed, 0 failed"),
+        "{}:\n{text}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Compiles tests/cpp/`name` with -fsyntax-only and the flags of compile_cxx.
@@ -150,7 +186,8 @@ fn const_views_of_temporary_owning_sketches_do_not_compile() {
 
 /// In the GNU dialects (g++'s default), where __int128 is integral, a
 /// container of 128-bit integers is not a key range: cut to 64 bits, keys
-/// differing only in their high half became one key.
+/// differing only in their high half became one key. Nor is a 128-bit
+/// integer a Count-Min or Top-k weight (2^64 + 5 was added as 5).
 #[test]
 fn int128_containers_are_not_key_ranges_in_gnu_dialects() {
     for std in ["gnu++17", "gnu++20"] {
@@ -257,4 +294,14 @@ fn array_views_of_temporaries_do_not_compile() {
     compiles_only_with("cpp_array_view_of_temporary_fail.cpp", "-DNAMED_ARRAY", |err| {
         err.matches("deleted").count() >= 2 && err.contains("initializer_list")
     });
+}
+
+/// A single-pass range of keys (`words_of{&in}` or a C++20 subrange of
+/// std::istream_iterator<std::string>) passed to a batch does not compile:
+/// the batch counted the keys by iterating once, consuming the stream, and
+/// handed the C call uninitialized key slices for all but the first. The
+/// same words copied into a container, and multi-pass C++20 views, compile.
+#[test]
+fn single_pass_key_ranges_do_not_compile() {
+    compiles_only_with("cpp_single_pass_keys_fail.cpp", "-DA_CONTAINER", |err| err.contains("single-pass"));
 }
