@@ -102,7 +102,8 @@ fn a_no_exceptions_module_does_not_change_the_programs_try_forms() {
         .output()
         .expect("run the C++ compiler");
     assert!(out.status.success(), "compiling the module failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let exe = compile_cxx("cpp_mixed", &[module, workspace().join("tests/cpp/cpp_mixed_main.cpp")], "c++17", &[]);
+    let exe =
+        compile_cxx("cpp_mixed", &[module, workspace().join("tests/cpp/cpp_mixed_main.cpp")], "c++17", &[]);
     let out = Command::new(exe).output().expect("spawn");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
